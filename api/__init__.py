@@ -1,0 +1,1 @@
+"""api: not built yet (see the open issues)."""

@@ -1,0 +1,1 @@
+"""cardinalbot: not built yet (see the open issues)."""

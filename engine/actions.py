@@ -1,0 +1,258 @@
+"""Taking a die and spending Action Points (rulebook: Action phase, Actions in Detail).
+
+Every verb has a ``check_*`` that returns ``None`` or ``(code, reason)`` and an ``apply_*`` that
+assumes the check passed. ``candidates`` lists a superset of the legal action moves cheaply;
+``engine.game`` keeps those that pass their check.
+"""
+from __future__ import annotations
+
+from .board import draw, gain, king_advance, place_house, place_pillar, why_cannot_take, why_no_house, why_no_pillar
+from .components import LETTER_RES, components
+from .effects import check_completion, choice, frame, push_effects
+from .notation import Move, mv
+from .state import GameState, PlayerState
+
+Err = tuple[str, str] | None
+
+# the Action whose frame a verb spends Action Points of
+FRAME_VERBS: dict[str, tuple[str, ...]] = {
+    "architect": ("architect",), "pillar": ("architect",),
+    "merchant": ("merchant",), "house": ("merchant",),
+    "tile": ("architect", "merchant"),
+    "char": ("character",), "discard": ("character",), "place": ("character",),
+    "contract": ("contract",), "exchange": ("contract",),
+    "king": ("king",),
+}
+
+
+def wheel_action(s: GameState, value: int) -> str:
+    """The Action a die of this value is on this round (the wheel turns one step a round)."""
+    c = components()
+    return s.action_tiles[(value - 1 + (s.round - 1) * c.wheel_rotation) % 6]
+
+
+def shift_cost(value: int, target: int) -> int:
+    """Gold to change a die's value: 2 per step, 6 and 1 adjacent (Action phase, step 2)."""
+    d = abs(value - target)
+    return 2 * min(d, 6 - d)
+
+
+# --- taking a die ----------------------------------------------------------------------------
+
+def take_candidates(s: GameState, p: PlayerState) -> list[Move]:
+    gold = p.res[0]
+    out = []
+    for die in set(s.wheel):
+        letter, v = die[0], int(die[1])
+        for t in range(1, 7):
+            if shift_cost(v, t) <= gold:
+                out.append(Move("take", (die if t == v else f"{die}>{t}",)))
+    return out
+
+
+def check_take(s: GameState, p: PlayerState, m: Move) -> Err:
+    if s.turn["die"] is not None:
+        return ("die-taken", "you have already taken a die this turn")
+    if s.agenda:
+        return ("finish-first", "finish the Action in progress before taking a die")
+    letter, v, t = m.die
+    if f"{letter}{v}" not in s.wheel:
+        return ("no-such-die", f"there is no {letter}{v} die on the Action Wheel")
+    cost = shift_cost(v, t)
+    if p.res[0] < cost:
+        return ("not-enough-gold", f"changing the die from {v} to {t} costs {cost} Gold; you have {p.res[0]}")
+    return None
+
+
+def apply_take(s: GameState, p: PlayerState, m: Move, chance) -> None:
+    letter, v, t = m.die
+    p.res[0] -= shift_cost(v, t)
+    s.wheel.remove(f"{letter}{v}")
+    p.dice.append(f"{letter}{t}")
+    gain(p, {s.turn["override"] or LETTER_RES[letter]: t})
+    action = wheel_action(s, t)
+    s.turn["die"] = f"{letter}{t}"
+    seat = p.seat
+    if action == "joker":
+        s.agenda.append(frame(seat, "joker", 7 - t, main=True))
+        s.agenda.append(choice(seat, "joker"))
+    else:
+        s.agenda.append(frame(seat, action, 7 - t + p.ap_bonus.get(action, 0), main=True))
+    tile = s.action_bonus.get(action)
+    if tile is not None:
+        s.agenda.append(choice(seat, "action_tile", tile=tile, action=action))
+
+
+# --- spending Action Points ------------------------------------------------------------------
+
+def candidates(s: GameState, p: PlayerState, f: dict) -> list[Move]:
+    c = components()
+    a, ap = f["action"], f["ap"]
+    if ap <= 0:
+        return []
+    out: list[Move] = []
+    if a == "architect" or a == "merchant":
+        spot = p.architect if a == "architect" else p.merchant
+        out.extend(Move(a, (n,)) for n in c.adjacent[spot])
+        out.append(Move("pillar" if a == "architect" else "house"))
+        out.extend(Move("tile", (t,)) for t in s.map_bonus.get(spot, ()))
+    elif a == "character":
+        out.extend(mv("char", i + 1) for i, t in enumerate(s.character_offer) if t is not None)
+        out.append(Move("discard"))
+        tiles = c.tiles
+        for t in p.store:
+            if tiles[t].pile == "character":
+                for b, n in enumerate(c.building_rooms):
+                    for fl in range(1, min(n, ap) + 1):
+                        if p.rooms[b][fl - 1] is None:
+                            out.append(Move("place", (t, f"{b + 1}.{fl}")))
+    elif a == "contract":
+        out.extend(mv("contract", i + 1) for i, t in enumerate(s.contract_offer) if t is not None)
+        letters = "GFWSI"
+        for i, x in enumerate(letters):
+            if p.res[i] > 0:
+                out.extend(Move("exchange", (x, y)) for y in letters if y != x)
+    elif a == "king":
+        out.append(Move("king"))
+    return out
+
+
+def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
+    """Check an AP-spending move against the Action frame ``f`` on top of the agenda."""
+    c = components()
+    verb = m.verb
+    if f["action"] not in FRAME_VERBS[verb] or (verb in ("house", "pillar") and m.args):
+        return ("wrong-action", f"'{m}' is not an option of the {f['action']} Action you are performing")
+    ap = f["ap"]
+    if ap < 1:
+        return ("no-action-points", "you have no Action Points left")
+    if verb in ("architect", "merchant"):
+        here = p.architect if verb == "architect" else p.merchant
+        if m.args[0] not in c.adjacent[here]:
+            return ("not-adjacent", f"{m.args[0]} is not adjacent to your {verb.title()} in {here}")
+        return None
+    if verb == "pillar":
+        return why_no_pillar(s, p, p.architect)
+    if verb == "house":
+        return why_no_house(s, p, p.merchant)
+    if verb == "tile":
+        spot = p.architect if f["action"] == "architect" else p.merchant
+        if m.args[0] not in s.map_bonus.get(spot, ()):
+            return ("no-such-tile", f"there is no Bonus tile {m.args[0]} in {spot}")
+        return why_cannot_take(p, m.args[0])
+    if verb == "char":
+        tile = s.character_offer[int(m.args[0]) - 1]
+        if tile is None:
+            return ("empty-slot", f"Character offer slot {m.args[0]} is empty")
+        return why_cannot_take(p, tile)
+    if verb == "discard":
+        if not any(t is not None for t in s.character_offer):
+            return ("empty-offer", "the Character offer is empty")
+        return None
+    if verb == "place":
+        return _check_place(s, p, m, ap)
+    if verb == "contract":
+        i = int(m.args[0]) - 1
+        tile = s.contract_offer[i]
+        if tile is None:
+            return ("empty-slot", f"Contract offer slot {i + 1} is empty")
+        cost = c.contract_offer_costs[i]
+        if ap < cost:
+            return ("no-action-points", f"slot {i + 1} costs {cost} Action Points; you have {ap}")
+        return why_cannot_take(p, tile)
+    if verb == "exchange":
+        x, y = m.args
+        if x == y:
+            return ("same-resource", "exchange one resource for a different one")
+        if p.res["GFWSI".index(x)] < 1:
+            return ("not-enough-resources", f"you have no {LETTER_RES[x].title()} to exchange")
+        return None
+    if verb == "king":
+        if s.king_pos[p.seat] >= c.king_top:
+            return ("king-track-top", "your marker is already at the top of the King track (+15)")
+        return None
+    raise AssertionError(verb)
+
+
+def _check_place(s: GameState, p: PlayerState, m: Move, ap: int) -> Err:
+    c = components()
+    tile, room = m.args
+    if tile not in p.store or c.tiles[tile].pile != "character":
+        return ("not-in-storehouse", f"{tile} is not a Character tile in your Storehouse")
+    b, fl = int(room[0]) - 1, int(room[2])
+    if fl > c.building_rooms[b]:
+        return ("no-such-room", f"Building {b + 1} has no Room on floor {fl}")
+    if p.rooms[b][fl - 1] is not None:
+        return ("room-taken", f"the Room on floor {fl} of Building {b + 1} is occupied")
+    if ap < fl:
+        return ("no-action-points", f"a Room on floor {fl} costs {fl} Action Points; you have {ap}")
+    kind = c.tiles[tile].raw["type"]
+    for i, rooms in enumerate(p.rooms):
+        for t in rooms:
+            if t is None:
+                continue
+            other = c.tiles[t].raw["type"]
+            if i == b and other != kind:
+                return ("building-type", f"Building {b + 1} holds {other} Characters; one type per Building")
+            if i != b and other == kind:
+                return ("building-type", f"your {kind} Characters are in Building {i + 1}; they all go there")
+    return None
+
+
+def apply_action(s: GameState, p: PlayerState, m: Move, f: dict, chance) -> None:
+    c = components()
+    verb = m.verb
+    if verb in ("architect", "merchant"):
+        if verb == "architect":
+            p.architect = m.args[0]
+        else:
+            p.merchant = m.args[0]
+        f["ap"] -= 1
+    elif verb == "pillar":
+        place_pillar(s, p, p.architect)
+        f["ap"] -= 1
+    elif verb == "house":
+        f["ap"] -= 1
+        push_effects(s, p.seat, place_house(s, p, p.merchant))
+    elif verb == "tile":
+        spot = p.architect if f["action"] == "architect" else p.merchant
+        s.map_bonus[spot].remove(m.args[0])
+        p.store.append(m.args[0])
+        f["ap"] -= 1
+    elif verb == "char":
+        i = int(m.args[0]) - 1
+        p.store.append(s.character_offer[i])
+        s.character_offer[i] = draw(s, "character", chance)
+        f["ap"] -= 1
+    elif verb == "discard":
+        pile = s.piles["character"]
+        pile.extend(t for t in s.character_offer if t is not None)
+        pile.sort()
+        s.character_offer = [draw(s, "character", chance) for _ in s.character_offer]
+        f["ap"] -= 1
+    elif verb == "place":
+        tile, room = m.args
+        b, fl = int(room[0]) - 1, int(room[2])
+        p.store.remove(tile)
+        p.rooms[b][fl - 1] = tile
+        f["ap"] -= fl
+        check_completion(s, p.seat, b)
+        push_effects(s, p.seat, c.tiles[tile].raw["bonus"])
+    elif verb == "contract":
+        i = int(m.args[0]) - 1
+        p.store.append(s.contract_offer[i])
+        s.contract_offer[i] = None
+        f["ap"] -= c.contract_offer_costs[i]
+    elif verb == "exchange":
+        x, y = m.args
+        p.res["GFWSI".index(x)] -= 1
+        p.res["GFWSI".index(y)] += 1
+        f["ap"] -= 1
+        if not s.turn["exchanged"]:
+            s.turn["exchanged"] = True  # the first exchange of the turn earns a bonus resource
+            s.agenda.append(choice(p.seat, "resource", n=1))
+    elif verb == "king":
+        king_advance(s, p.seat, f["ap"])
+        f["ap"] = 0
+    else:  # pragma: no cover
+        raise AssertionError(verb)

@@ -1,0 +1,233 @@
+"""Primitive operations on a game state: resources, VP, tiles into the Storehouse, Houses and
+Pillars on the map, the King track, and the counts that Fairs and final scoring use.
+
+These are the building blocks of the moves; they check nothing beyond what they document.
+"""
+from __future__ import annotations
+
+from .components import LETTER_RES, RES_INDEX, components
+from .state import GameState, PlayerState
+
+C = None  # the Components, bound on first use (see _c)
+
+
+def _c():
+    global C
+    if C is None:
+        C = components()
+    return C
+
+
+def res_index(letter_or_name: str) -> int:
+    return RES_INDEX[LETTER_RES.get(letter_or_name, letter_or_name)]
+
+
+def add_vp(p: PlayerState, n: int) -> None:
+    """Score (or lose) VP. The Scoring track never goes below 0 (rulebook: Playing the Game)."""
+    p.score = max(0, p.score + n)
+
+
+def gain(p: PlayerState, resources: dict[str, int]) -> None:
+    for r, n in resources.items():
+        p.res[RES_INDEX[r]] += n
+
+
+# --- the Storehouse ----------------------------------------------------------------------
+
+def has_crest(p: PlayerState, family: str) -> bool:
+    tiles = _c().tiles
+    return any(t is not None and tiles[t].raw.get("crest") == family for t in p.crests) or any(
+        tiles[t].kind == "crest" and tiles[t].raw.get("crest") == family for t in p.store)
+
+
+def open_contract_spaces(p: PlayerState) -> int:
+    """Contract spaces not yet promised: 6 minus fulfilled minus unfulfilled Contracts held."""
+    tiles = _c().tiles
+    held = sum(1 for t in p.store if tiles[t].kind == "contract")
+    return len(_c().contract_spaces) - len(p.contracts) - held
+
+
+def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:
+    """Why this player may not take this tile into the Storehouse, or None if they may."""
+    c = _c()
+    if len(p.store) >= c.storehouse_size:
+        return ("storehouse-full", "your Storehouse is full (Types of Tiles: no tile can be taken)")
+    t = c.tiles[tile]
+    if t.kind == "crest" and has_crest(p, t.raw["crest"]):
+        return ("crest-duplicate", f"you already have a {t.raw['crest']} Crest (Crests: never two of a type)")
+    if t.kind == "contract" and open_contract_spaces(p) <= 0:
+        return ("contract-spaces-full", "all your Contract spaces are taken (Contracts)")
+    return None
+
+
+# --- Houses and Pillars --------------------------------------------------------------------
+
+def why_no_house(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
+    c = _c()
+    if not c.is_town(town):
+        return ("not-a-town", f"{town} is a road space: Houses go in Towns")
+    if p.houses <= 0:
+        return ("no-house", "you have no House in your supply")
+    here = s.houses.get(town, [])
+    if p.seat in here:
+        return ("house-already", f"you already have a House in {town}")
+    if len(here) >= len(c.house_spaces(town, s.players)):
+        return ("no-house-space", f"{town} has no empty House space")
+    return None
+
+
+def place_house(s: GameState, p: PlayerState, town: str) -> list | None:
+    """Put a House from supply on the next House space of ``town``; return the space's reward."""
+    here = s.houses.setdefault(town, [])
+    space = _c().house_spaces(town, s.players)[len(here)]
+    here.append(p.seat)
+    p.houses -= 1
+    return space.get("reward")
+
+
+def why_no_pillar(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
+    c = _c()
+    if town not in c.towns or not c.towns[town].cathedral:
+        return ("no-cathedral", f"{town} has no Cathedral")
+    if c.tiles[s.cathedral_cost[town]].raw.get("unavailable"):
+        return ("cathedral-unavailable", f"the Cathedral in {town} will not be built this game")
+    if p.pillars <= 0:
+        return ("no-pillar", "you have no Pillar in your supply")
+    here = s.pillars.get(town, [])
+    if p.seat in here:
+        return ("pillar-already", f"you already have a Pillar at the {town} Cathedral")
+    if len(here) >= c.pillar_space_count(town, s.players):
+        return ("no-pillar-space", f"the {town} Cathedral has no empty Pillar space")
+    return None
+
+
+def place_pillar(s: GameState, p: PlayerState, town: str) -> None:
+    s.pillars.setdefault(town, []).append(p.seat)
+    p.pillars -= 1
+
+
+def houses_on_map(s: GameState, seat: int) -> int:
+    return sum(1 for v in s.houses.values() if seat in v)
+
+
+def pillars_on_map(s: GameState, seat: int) -> int:
+    return sum(1 for v in s.pillars.values() if seat in v)
+
+
+# --- the King track ----------------------------------------------------------------------
+
+def _on_top(s: GameState, seat: int, pos: int) -> None:
+    s.king_pos[seat] = pos
+    s.king_counter += 1
+    s.king_seq[seat] = s.king_counter
+
+
+def king_advance(s: GameState, seat: int, steps: int) -> int:
+    """Move up ``steps`` spaces, never past the top (+15); land on top of a stack. Returns moved."""
+    pos = s.king_pos[seat]
+    new = min(_c().king_top, pos + steps)
+    if new != pos:
+        _on_top(s, seat, new)
+    return new - pos
+
+
+def king_ranking(s: GameState) -> list[int]:
+    """Seats from highest on the King track; a tie goes to the bottommost marker."""
+    return sorted(range(s.players), key=lambda i: (-s.king_pos[i], s.king_seq[i]))
+
+
+def corruption(s: GameState, value: int) -> None:
+    """Move every marker ``value`` spaces left, leftmost first, keeping stack order (Action phase)."""
+    if value <= 0:
+        return
+    for seat in sorted(range(s.players), key=lambda i: (s.king_pos[i], s.king_seq[i])):
+        new = max(0, s.king_pos[seat] - value)
+        if new != s.king_pos[seat]:
+            _on_top(s, seat, new)
+
+
+def reset_red(s: GameState) -> None:
+    """Markers in the red part go to 0; the previously lowest ends on top (King phase step 2)."""
+    c = _c()
+    red = [i for i in range(s.players) if c.king_values[s.king_pos[i]] < 0]
+    for seat in sorted(red, key=lambda i: (-s.king_pos[i], s.king_seq[i])):
+        _on_top(s, seat, c.king_start)
+
+
+def king_vp(s: GameState, seat: int) -> int:
+    return _c().king_values[s.king_pos[seat]]
+
+
+# --- Buildings -----------------------------------------------------------------------------
+
+def building_type(p: PlayerState, b: int) -> str | None:
+    tiles = _c().tiles
+    for t in p.rooms[b]:
+        if t is not None:
+            return tiles[t].raw["type"]
+    return None
+
+
+def building_filled(p: PlayerState, b: int) -> bool:
+    rooms = p.rooms[b]
+    return bool(rooms) and all(t is not None for t in rooms)
+
+
+def building_completed(p: PlayerState, b: int) -> bool:
+    """All Rooms filled and a Crest below it (the pre-occupied sixth needs only the Crest)."""
+    return p.crests[b] is not None and all(t is not None for t in p.rooms[b])
+
+
+def completed_buildings(p: PlayerState) -> int:
+    return sum(1 for b in range(len(p.crests)) if building_completed(p, b))
+
+
+def crest_count(p: PlayerState) -> int:
+    """Crest tiles on the player board: placed ones and those in the Storehouse."""
+    tiles = _c().tiles
+    return sum(1 for t in p.crests if t is not None) + sum(1 for t in p.store if tiles[t].kind == "crest")
+
+
+def fair_count(s: GameState, p: PlayerState, counts: str) -> int:
+    """How many times a player meets a Fair tile's condition (Appendix: Fair tiles)."""
+    seat = p.seat
+    if counts == "house_pillar_sets":
+        return min(houses_on_map(s, seat), pillars_on_map(s, seat))
+    if counts == "contract_cathedral_sets":
+        return min(len(p.contracts), len(p.cathedrals))
+    if counts == "contracts":
+        return len(p.contracts)
+    if counts == "contract_crest_sets":
+        return min(len(p.contracts), crest_count(p))
+    if counts == "houses":
+        return houses_on_map(s, seat)
+    if counts == "upper_characters":
+        return sum(1 for rooms in p.rooms for t in rooms[1:] if t is not None)
+    if counts == "crests":
+        return crest_count(p)
+    if counts == "pillars":
+        return pillars_on_map(s, seat)
+    if counts == "filled_buildings":
+        return sum(1 for b in range(len(p.rooms)) if building_filled(p, b))
+    if counts == "cathedrals":
+        return len(p.cathedrals)
+    raise ValueError(f"unknown Fair condition {counts!r}")
+
+
+# --- piles ---------------------------------------------------------------------------------
+
+def draw(s: GameState, pile: str, chance) -> str | None:
+    """Reveal a random tile of a face-down pile (None when it is empty)."""
+    remaining = s.piles[pile]
+    if not remaining:
+        return None
+    tile = chance.choice("draw:" + pile, remaining)
+    remaining.remove(tile)
+    return tile
+
+
+def to_box(s: GameState, tile: str) -> None:
+    """Remove a tile from the game (kept sorted so positions compare equal)."""
+    box = s.box
+    box.append(tile)
+    box.sort()

@@ -1,0 +1,233 @@
+"""The engine's public functions: new_game, decide, evolve, legal_moves, replay.
+
+* ``decide(state, seat, move, seed)`` checks a move and returns the events it causes, with every
+  chance outcome (draws, rolls, Corruption tokens) decided from the game's seed and recorded.
+  An illegal move raises :class:`IllegalMove` naming the broken rule.
+* ``evolve(state, event)`` folds one event into a new state. It never fails on events that
+  ``decide`` produced and never draws randomness: it replays the recorded outcomes.
+* ``legal_moves(state)`` lists every legal move of the seat to act, sorted, unique, in notation.
+
+A game's state is the fold of its events: ``replay(events)``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+from . import actions, tasks
+from .chance import RecordingChance, ReplayChance, SeededSource
+from .effects import choice_moves, run_agenda
+from .errors import IllegalMove, NotationError, NotYourTurn
+from .flow import end_turn, king_phase_rest, setup
+from .notation import Move, parse
+from .state import GameState
+
+RULES_VERSION = "1"
+Err = tuple[str, str] | None
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Move:
+    return parse(text)
+
+
+def _as_move(move: Move | str) -> Move:
+    return move if isinstance(move, Move) else _parse(move)
+
+
+# --- checking ------------------------------------------------------------------------------
+
+def check(s: GameState, seat: int, m: Move) -> Err:
+    """``None`` if ``seat`` may play ``m`` now, else ``(rule code, reason)``."""
+    if s.phase == "over":
+        return ("game-over", "the game is over")
+    if seat != s.actor:
+        return ("not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s")
+    if m.verb == "undo":
+        return None if s.undo_moves else ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
+    top = s.agenda[-1] if s.agenda else None
+    if top is not None and top["t"] == "choice":
+        options = choice_moves(s, top)
+        if m in options:
+            return None
+        return ("choice-expected", f"first answer the pending {top['kind'].replace('_', ' ')} decision: "
+                + ", ".join(sorted(str(o) for o in options)))
+    p = s.seats[seat]
+    v = m.verb
+    if v == "take":
+        return actions.check_take(s, p, m)
+    if v in tasks.TASK_VERBS:
+        return tasks.check_task(s, p, m)
+    if v == "skip":
+        if top is not None and top["t"] == "frame" and not top["main"]:
+            return None
+        return ("nothing-to-skip", "there is no extra Action or decision to skip")
+    if v == "end":
+        if s.turn["die"] is None:
+            return ("take-a-die", "take a die before ending your turn")
+        if top is None or not top["main"]:
+            return ("finish-first", "finish or skip the Action in progress before ending your turn")
+        return None
+    if v in actions.FRAME_VERBS:
+        if top is None or top["t"] != "frame":
+            return ("no-action", "no Action is in progress: take a die first")
+        return actions.check_action(s, p, m, top)
+    return ("no-decision", f"nothing asks for '{v}' now")
+
+
+def legal(s: GameState) -> list[Move]:
+    """Every legal move of the seat to act (unsorted Move values)."""
+    if s.phase == "over" or s.actor is None:
+        return []
+    top = s.agenda[-1] if s.agenda else None
+    if top is not None and top["t"] == "choice":
+        return choice_moves(s, top)
+    p = s.seats[s.actor]
+    out: list[Move] = []
+    if s.turn["die"] is None and top is None:
+        out.extend(m for m in actions.take_candidates(s, p) if actions.check_take(s, p, m) is None)
+    if top is not None and top["t"] == "frame":
+        out.extend(m for m in actions.candidates(s, p, top) if actions.check_action(s, p, m, top) is None)
+        out.append(Move("end") if top["main"] else Move("skip"))
+    out.extend(m for m in tasks.candidates(s, p) if tasks.check_task(s, p, m) is None)
+    return out
+
+
+def legal_moves(s: GameState, seat: int | None = None) -> list[str]:
+    """The legal moves of ``seat`` (default: the seat to act), sorted and unique, in notation."""
+    if seat is not None and seat != s.actor:
+        return []
+    return sorted({str(m) for m in legal(s)})
+
+
+# --- applying ------------------------------------------------------------------------------
+
+def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
+    top = s.agenda[-1] if s.agenda else None
+    if top is not None and top["t"] == "choice":
+        from .effects import apply_choice
+        apply_choice(s, top, m)
+    elif m.verb == "take":
+        actions.apply_take(s, s.seats[seat], m, chance)
+    elif m.verb in tasks.TASK_VERBS:
+        tasks.apply_task(s, s.seats[seat], m, chance)
+    elif m.verb == "skip":
+        s.agenda.pop()
+    elif m.verb == "end":
+        end_turn(s, chance)
+        return
+    else:
+        actions.apply_action(s, s.seats[seat], m, top, chance)
+    run_agenda(s)
+    if s.phase == "king" and not s.agenda:
+        king_phase_rest(s, chance)
+
+
+def _undoable(s: GameState, seat: int, m: Move, outcomes) -> bool:
+    return (not outcomes and s.phase == "action" and m.verb != "end"
+            and s.turn is not None and s.turn["seat"] == seat)
+
+
+def apply_event(s: GameState | None, ev: dict) -> GameState:
+    """Fold one event into ``s`` in place (a GameStarted event makes a new state); return it."""
+    t = ev["type"]
+    if t == "MovePlayed":
+        seat, m, outcomes = ev["seat"], _as_move(ev["move"]), ev["chance"]
+        undoable = _undoable(s, seat, m, outcomes)
+        if undoable and s.undo_base is None:
+            base = s.clone()
+            base.undo_base, base.undo_moves = None, []
+            s.undo_base = base
+        _apply_move(s, seat, m, ReplayChance(outcomes) if outcomes else _NO_CHANCE)
+        if undoable:
+            s.undo_moves.append(ev["move"])
+        else:
+            s.undo_base, s.undo_moves = None, []
+        s.version += 1
+        return s
+    if t == "MoveUndone":
+        version = s.version + 1
+        seat, moves = ev["seat"], s.undo_moves[:-1]
+        s = s.undo_base.clone()
+        for text in moves:
+            apply_event(s, {"type": "MovePlayed", "seat": seat, "move": text, "chance": []})
+        s.version = version
+        return s
+    if t == "GameStarted":
+        s = setup(ev["players"], ev.get("options") or {}, ReplayChance(ev["chance"]))
+        s.version = 1
+        return s
+    raise ValueError(f"unknown event type {t!r}")
+
+
+class _NoChance:
+    def choice(self, kind, population):  # pragma: no cover - would mean a corrupted log
+        raise AssertionError(f"event has no recorded outcome for {kind!r}")
+
+    roll = choice
+
+
+_NO_CHANCE = _NoChance()
+
+
+def evolve(state: GameState | None, event: dict) -> GameState:
+    """A new state: ``state`` with ``event`` folded in. ``state`` is not changed."""
+    return apply_event(state.clone() if state is not None else None, event)
+
+
+def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
+    """Fold events (onto a copy of ``state`` when given)."""
+    s = state.clone() if state is not None else None
+    for ev in events:
+        s = apply_event(s, ev)
+    return s
+
+
+# --- deciding ------------------------------------------------------------------------------
+
+def new_game(players: int, seed: str, options: dict | None = None) -> tuple[GameState, list[dict]]:
+    """Set up a game from its secret seed. Returns the state and the GameStarted event."""
+    options = dict(options or {})
+    chance = RecordingChance(SeededSource(seed, 0))
+    s = setup(players, options, chance)
+    s.version = 1
+    return s, [{"type": "GameStarted", "players": players, "options": options, "rules": RULES_VERSION,
+                "chance": chance.outcomes}]
+
+
+def play(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None,
+         _checked: bool = False) -> tuple[list[dict], GameState]:
+    """Check and apply one move: ``(events, new_state)``. ``state`` is not changed."""
+    try:
+        m = _as_move(move)
+    except NotationError:
+        raise
+    if not _checked:
+        err = check(state, seat, m)
+        if err is not None:
+            cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
+            raise cls(f"'{m}': {err[1]}", code=err[0])
+    s = state.clone()
+    if m.verb == "undo":
+        ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
+        return [ev], apply_event(s, ev)
+    chance = RecordingChance(source or SeededSource(seed if seed is not None else "", state.version))
+    undoable_before = s.undo_base
+    ev = {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
+    undoable = _undoable(s, seat, m, None)
+    if undoable and undoable_before is None:
+        base = state.clone()
+        base.undo_base, base.undo_moves = None, []
+        s.undo_base = base
+    _apply_move(s, seat, m, chance)
+    if undoable and not chance.outcomes:
+        s.undo_moves.append(ev["move"])
+    else:
+        s.undo_base, s.undo_moves = None, []
+    s.version += 1
+    return [ev], s
+
+
+def decide(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None) -> list[dict]:
+    """The events that ``seat`` playing ``move`` causes. Raises IllegalMove / NotationError."""
+    return play(state, seat, move, seed=seed, source=source)[0]

@@ -1,0 +1,143 @@
+"""Moves and their text notation. Grammar: ``docs/notation.md``.
+
+A :class:`Move` is a small frozen value: a verb and canonical arguments. ``str(move)`` is its
+canonical notation and ``parse(str(move)) == move``. Parsing is tolerant of case, extra spaces
+and accents in town names (``merchant köln``, ``MERCHANT  Koeln`` and ``merchant koeln`` are the
+same move).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .components import BASIC_ACTIONS, LETTER_RES, RES_LETTER, components, fold
+from .errors import NotationError
+
+DIE_RE = re.compile(r"^([GFWSI])([1-6])(?:>([1-6]))?$")
+ROOM_RE = re.compile(r"^([1-6])[./]([1-3])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args)) if self.args else self.verb
+
+    # Convenient typed views of the arguments -------------------------------------------
+    @property
+    def die(self) -> tuple[str, int, int]:
+        """For ``take``: (resource letter, rolled value, value taken after shifting)."""
+        m = DIE_RE.match(self.args[0])
+        assert m is not None
+        value = int(m.group(2))
+        return m.group(1), value, int(m.group(3) or value)
+
+
+# verb -> tuple of argument kinds; a kind ending in '?' is optional (only last)
+GRAMMAR: dict[str, tuple[str, ...]] = {
+    "take": ("die",),
+    "action": ("action",),
+    "tile": ("tile",),
+    "skip": (),
+    "merchant": ("spot",),
+    "architect": ("spot",),
+    "house": ("town?",),
+    "pillar": ("town?",),
+    "char": ("slot",),
+    "discard": (),
+    "place": ("tile", "room"),
+    "contract": ("slot",),
+    "exchange": ("res", "res"),
+    "king": (),
+    "buy": ("res",),
+    "fulfil": ("tile", "res?"),
+    "crest": ("tile", "space"),
+    "cathedral": ("town",),
+    "use": ("tile",),
+    "gain": ("res",),
+    "building": ("space",),
+    "bonus": ("tile",),
+    "end": (),
+    "undo": (),
+}
+ALIASES = {"fulfill": "fulfil", "character": "char", "hire": "char", "pass": "skip"}
+
+
+def _arg(kind: str, token: str, text: str) -> str:
+    c = components()
+    if kind == "die":
+        t = token.upper().replace(" ", "")
+        if not DIE_RE.match(t):
+            raise NotationError(f"{text!r}: a die is a resource letter and a value, e.g. G4 or G4>2")
+        return t
+    if kind == "action":
+        a = fold(token)
+        if a not in BASIC_ACTIONS:
+            raise NotationError(f"{text!r}: unknown action {token!r} (one of {', '.join(BASIC_ACTIONS)})")
+        return a
+    if kind == "tile":
+        tid = c.tile_id(token)
+        if tid is None:
+            raise NotationError(f"{text!r}: unknown tile {token!r}")
+        return tid
+    if kind in ("spot", "town"):
+        s = c.spot(token)
+        if s is None:
+            raise NotationError(f"{text!r}: unknown place {token!r}")
+        if kind == "town" and not c.is_town(s):
+            raise NotationError(f"{text!r}: {s} is a road space, not a town")
+        return s
+    if kind == "res":
+        t = token.strip()
+        letter = t.upper() if t.upper() in LETTER_RES else RES_LETTER.get(fold(t))
+        if letter is None:
+            raise NotationError(f"{text!r}: unknown resource {token!r} (G, F, W, S or I)")
+        return letter
+    if kind == "slot":
+        if token not in {"1", "2", "3", "4", "5"}:
+            raise NotationError(f"{text!r}: an offer slot is 1 to 5")
+        return token
+    if kind == "space":
+        if token not in {"1", "2", "3", "4", "5", "6"}:
+            raise NotationError(f"{text!r}: a Building or Crest space is 1 to 6")
+        return token
+    if kind == "room":
+        m = ROOM_RE.match(token)
+        if not m:
+            raise NotationError(f"{text!r}: a Room is building.floor, e.g. 1.2")
+        return f"{m.group(1)}.{m.group(2)}"
+    raise AssertionError(kind)
+
+
+def parse(text: str) -> Move:
+    """Parse one move. Raises :class:`NotationError` with a one-line reason."""
+    if not isinstance(text, str):
+        raise NotationError("a move is a string")
+    tokens = text.strip().split()
+    if not tokens:
+        raise NotationError("empty move")
+    verb = tokens[0].lower()
+    verb = ALIASES.get(verb, verb)
+    if verb not in GRAMMAR:
+        raise NotationError(f"{text!r}: unknown verb {tokens[0]!r}")
+    kinds = GRAMMAR[verb]
+    rest = tokens[1:]
+    if verb == "take" and rest:  # tolerate "take g4 > 2"
+        rest = ["".join(rest)]
+    required = [k for k in kinds if not k.endswith("?")]
+    if len(rest) < len(required) or len(rest) > len(kinds):
+        want = " ".join(f"<{k.rstrip('?')}>" if not k.endswith("?") else f"[<{k[:-1]}>]" for k in kinds)
+        raise NotationError(f"{text!r}: usage: {verb} {want}".rstrip())
+    args = tuple(_arg(k.rstrip("?"), tok, text) for k, tok in zip(kinds, rest))
+    return Move(verb, args)
+
+
+def format_move(move: Move) -> str:
+    return str(move)
+
+
+def mv(verb: str, *args: object) -> Move:
+    """Build a move from already-canonical parts (internal use)."""
+    return Move(verb, tuple(str(a) for a in args))

@@ -1,0 +1,1 @@
+"""workers: not built yet (see the open issues)."""
