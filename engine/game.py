@@ -17,7 +17,7 @@ from typing import Iterable
 from . import actions, tasks
 from .chance import RecordingChance, ReplayChance, SeededSource
 from .effects import choice_moves, run_agenda
-from .errors import IllegalMove, NotationError, NotYourTurn
+from .errors import IllegalMove, NotYourTurn
 from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
 from .state import GameState
@@ -196,13 +196,14 @@ def new_game(players: int, seed: str, options: dict | None = None) -> tuple[Game
 
 
 def play(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None,
-         _checked: bool = False) -> tuple[list[dict], GameState]:
-    """Check and apply one move: ``(events, new_state)``. ``state`` is not changed."""
-    try:
-        m = _as_move(move)
-    except NotationError:
-        raise
-    if not _checked:
+         trusted: bool = False) -> tuple[list[dict], GameState]:
+    """Check and apply one move: ``(events, new_state)``. ``state`` is not changed.
+
+    ``seed`` is the game's secret seed (chance outcomes of event n come from (seed, n));
+    ``trusted=True`` skips the check for a move taken from ``legal(state)``.
+    """
+    m = _as_move(move)
+    if not trusted:
         err = check(state, seat, m)
         if err is not None:
             cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove

@@ -69,8 +69,11 @@ def _arg(kind: str, token: str, text: str) -> str:
     c = components()
     if kind == "die":
         t = token.upper().replace(" ", "")
-        if not DIE_RE.match(t):
+        m = DIE_RE.match(t)
+        if not m:
             raise NotationError(f"{text!r}: a die is a resource letter and a value, e.g. G4 or G4>2")
+        if m.group(3) == m.group(2):  # "G4>4" is just "G4"
+            return t[:2]
         return t
     if kind == "action":
         a = fold(token)

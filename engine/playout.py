@@ -1,0 +1,41 @@
+"""Random playouts: uniformly random legal moves to the end of the game.
+
+Used by the CLI's ``random-game``, the benchmark and the simulation tests.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .game import legal, new_game, play
+from .state import GameState
+
+
+@dataclass
+class Playout:
+    state: GameState
+    events: list[dict] = field(default_factory=list)
+    moves: int = 0
+
+
+def random_game(players: int, seed: str, rng: random.Random | None = None, options: dict | None = None,
+                on_move=None, max_moves: int = 20000) -> Playout:
+    """Play one game with uniformly random legal moves. ``seed`` is the game's chance seed;
+    ``rng`` picks the moves (defaults to one seeded from ``seed``). ``on_move(state, move, events,
+    new_state)`` is called after every move (for invariant checks)."""
+    rng = rng or random.Random(seed)
+    state, events = new_game(players, seed, options)
+    out = Playout(state, list(events))
+    while state.phase != "over":
+        moves = legal(state)
+        move = moves[rng.randrange(len(moves))]
+        evs, new = play(state, state.actor, move, seed=seed, trusted=True)
+        if on_move is not None:
+            on_move(state, move, evs, new)
+        out.events.extend(evs)
+        state = new
+        out.moves += 1
+        if out.moves > max_moves:  # pragma: no cover - would be a rules bug (a turn that never ends)
+            raise RuntimeError(f"game did not end within {max_moves} moves")
+    out.state = state
+    return out

@@ -1,0 +1,124 @@
+"""Seeded random playouts over every player count, checking invariants after every move
+(in the manner of OpenSpiel's random simulation test).
+
+Light checks run after every move of every game; heavy checks (every legal move actually
+applied, probes of non-listed moves, JSON round trip, step-wise evolve) run on a subset.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import GameState, IllegalMove, NotationError, check, evolve, legal, legal_moves, parse, play, replay
+from engine.components import BASIC_ACTIONS, components
+from engine.playout import random_game
+from engine.validate import problems
+
+GAMES = {2: 120, 3: 100, 4: 100}   # 320 complete games in all
+HEAVY_GAMES = 3                     # per player count
+
+
+def light_check(old: GameState, move, events, new: GameState) -> None:
+    assert not problems(new), problems(new)
+    if new.phase == "over":
+        return
+    texts = legal_moves(new)
+    assert texts, "a live game always has a legal move"
+    assert texts == sorted(set(texts)), "legal moves are sorted and unique"
+    for t in texts:
+        m = parse(t)
+        assert str(m) == t and parse(str(m)) == m, f"notation round trip of {t!r}"
+        assert check(new, new.actor, m) is None, f"listed move {t!r} is refused"
+    assert events and all(e["type"] == "MovePlayed" for e in events)
+
+
+def probes(s: GameState) -> list[str]:
+    """Plausible-looking moves of every verb, most of them illegal here."""
+    c = components()
+    p = s.seats[s.actor]
+    rng = random.Random(s.version)
+    tiles = set(p.store) | {t for t in s.contract_offer + s.character_offer if t} | {
+        t for v in s.map_bonus.values() for t in v} | set(rng.sample(sorted(c.tiles), 12))
+    spots = {p.merchant, p.architect, *c.adjacent[p.merchant], *rng.sample(c.spots, 4)}
+    out = [f"take {col}{v}" for col in "GFWSI" for v in range(1, 7)]
+    out += [f"take {d}>{t}" for d in set(s.wheel) for t in range(1, 7)]
+    out += [f"{verb} {x}" for verb in ("merchant", "architect") for x in spots]
+    out += [f"{verb} {x}" for verb in ("house", "pillar", "cathedral") for x in spots if c.is_town(x)]
+    out += [f"{verb} {t}" for verb in ("tile", "use", "bonus", "fulfil") for t in tiles]
+    out += [f"fulfil {t} {r}" for t in tiles for r in "GW"]
+    out += [f"place {t} {b}.{f}" for t in p.store for b in range(1, 7) for f in range(1, 4)]
+    out += [f"crest {t} {i}" for t in tiles for i in (1, 4, 6)]
+    out += [f"{verb} {i}" for verb in ("char", "contract") for i in range(1, 6)]
+    out += [f"building {i}" for i in range(1, 7)]
+    out += [f"exchange {a} {b}" for a in "GFWSI" for b in "GFWSI"]
+    out += [f"{v} {r}" for v in ("buy", "gain") for r in "GFWSI"]
+    out += [f"action {a}" for a in BASIC_ACTIONS]
+    out += ["house", "pillar", "king", "discard", "skip", "end"]
+    return out
+
+
+def heavy_check(seed: str):
+    def run(old: GameState, move, events, new: GameState) -> None:
+        light_check(old, move, events, new)
+        # the event folds to the same state, and the old state was not touched
+        assert evolve(old, events[0]).to_doc() == new.to_doc()
+        doc = new.to_doc()
+        assert GameState.from_doc(json.loads(json.dumps(doc))).to_doc() == doc
+        if new.phase == "over":
+            return
+        listed = set(legal_moves(new))
+        for t in listed:  # every listed move is really accepted
+            play(new, new.actor, t, seed=seed)
+        before = new.to_doc()
+        for t in probes(new):
+            try:
+                m = parse(t)
+            except NotationError:
+                continue
+            if str(m) in listed:
+                continue
+            assert check(new, new.actor, m) is not None, f"{t!r} accepted but not listed"
+            with pytest.raises(IllegalMove):
+                play(new, new.actor, m, seed=seed)
+        assert new.to_doc() == before, "a refused move changed the state"
+    return run
+
+
+def assert_finished(result) -> None:
+    s = result.state
+    assert s.phase == "over" and s.round == 4 and s.fairs_scored == 4
+    assert s.final is not None and set(s.final) == {str(i) for i in range(s.players)}
+    for seat, b in s.final.items():
+        assert b["total"] == s.seats[int(seat)].score
+        assert b["total"] == b["before"] + b["houses_x_pillars"] + b["buildings_vp"] + b["resources_vp"]
+    best = max(p.score for p in s.seats)
+    assert s.seats[s.winner].score == best
+    assert s.winner == next(seat for seat in s.turn_order if s.seats[seat].score == best)
+    assert legal(s) == [] and legal_moves(s) == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_keep_invariants(players):
+    for i in range(GAMES[players]):
+        seed = f"sim-{players}-{i}"
+        result = random_game(players, seed, on_move=light_check)
+        assert_finished(result)
+        assert replay(result.events).to_doc() == result.state.to_doc()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heavy_playouts_apply_every_move_and_reject_probes(players):
+    for i in range(HEAVY_GAMES):
+        seed = f"heavy-{players}-{i}"
+        result = random_game(players, seed, on_move=heavy_check(seed))
+        assert_finished(result)
+
+
+def test_same_seed_same_game_and_different_seed_differs():
+    a = random_game(3, "repeat")
+    b = random_game(3, "repeat")
+    assert a.events == b.events
+    c = random_game(3, "other")
+    assert c.events[0]["chance"] != a.events[0]["chance"]
