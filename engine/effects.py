@@ -12,9 +12,9 @@ until a decision is needed, drops decisions that have nothing left to choose, an
 """
 from __future__ import annotations
 
-from .board import (add_vp, building_completed, gain, king_advance, place_house, place_pillar,
+from .board import (add_vp, building_completed, gain, king_advance, place_house, place_pillar, to_box,
                     why_cannot_take, why_no_house, why_no_pillar)
-from .components import BASIC_ACTIONS, RES_LETTER, RESOURCES, components
+from .components import BASIC_ACTIONS, LETTER_RES, RES_LETTER, RESOURCES, components
 from .notation import Move, mv
 from .state import GameState
 
@@ -131,6 +131,20 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
     raise AssertionError(kind)
 
 
+def has_options(s: GameState, e: dict) -> bool:
+    """``bool(choice_options(s, e))``, without building the moves (the agenda runner's hot path)."""
+    kind = e["kind"]
+    if kind in ("resource", "die_resource", "any_action", "joker", "move", "teleport"):
+        return True
+    if kind in ("action_tile", "king_tile"):
+        return why_cannot_take(s.seats[e["seat"]], e["tile"]) is None
+    if kind == "building_chars":
+        return bool(e["left"])
+    if kind == "move_place" and not e["moved"]:
+        return True
+    return bool(choice_options(s, e))
+
+
 def choice_moves(s: GameState, e: dict) -> list[Move]:
     out = choice_options(s, e)
     if e["kind"] not in REQUIRED:
@@ -145,7 +159,6 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
     if m.verb == "skip":
         s.agenda.pop()
         if kind == "king_tile":
-            from .board import to_box
             to_box(s, e["tile"])
             s.king_bonus = None
         return
@@ -216,7 +229,6 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
 
 
 def _res(letter: str) -> str:
-    from .components import LETTER_RES
     return LETTER_RES[letter]
 
 
@@ -257,9 +269,8 @@ def run_agenda(s: GameState) -> None:
                 continue
             break
         # a choice: drop it when there is nothing to choose
-        if not choice_options(s, top):
+        if not has_options(s, top):
             if top["kind"] == "king_tile":
-                from .board import to_box
                 to_box(s, top["tile"])
                 s.king_bonus = None
             ag.pop()

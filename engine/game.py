@@ -11,12 +11,11 @@ A game's state is the fold of its events: ``replay(events)``.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Iterable
 
 from . import actions, tasks
 from .chance import RecordingChance, ReplayChance, SeededSource
-from .effects import choice_moves, run_agenda
+from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
 from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
@@ -26,13 +25,18 @@ RULES_VERSION = "1"
 Err = tuple[str, str] | None
 
 
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Move:
-    return parse(text)
+_MOVES: dict[str, Move] = {}  # parsed canonical move texts (the notation is finite)
 
 
 def _as_move(move: Move | str) -> Move:
-    return move if isinstance(move, Move) else _parse(move)
+    if isinstance(move, Move):
+        return move
+    m = _MOVES.get(move)
+    if m is None:
+        m = parse(move)
+        if len(_MOVES) < 100_000:
+            _MOVES[move] = m
+    return m
 
 
 # --- checking ------------------------------------------------------------------------------
@@ -105,7 +109,6 @@ def legal_moves(s: GameState, seat: int | None = None) -> list[str]:
 def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
-        from .effects import apply_choice
         apply_choice(s, top, m)
     elif m.verb == "take":
         actions.apply_take(s, s.seats[seat], m, chance)
@@ -176,7 +179,47 @@ def evolve(state: GameState | None, event: dict) -> GameState:
 
 
 def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
-    """Fold events (onto a copy of ``state`` when given)."""
+    """Fold events (onto a copy of ``state`` when given); equal to folding them one by one.
+
+    Fast path: a move later taken back by an undo is cancelled with its MoveUndone before
+    folding, and undo history is kept only for the trailing moves that can still be undone,
+    so a long game folds without copying the state along the way.
+    """
+    events = list(events)
+    start = state.version if state is not None else 0
+    cancelled: set[int] = set()
+    stack: list[int] = []
+    for i, ev in enumerate(events):
+        t = ev["type"]
+        if t == "MovePlayed":
+            stack.append(i)
+        elif t == "MoveUndone":
+            if not stack:  # takes back a move from before ``state``: fold step by step
+                return _replay_stepwise(events, state)
+            cancelled.add(stack.pop())
+            cancelled.add(i)
+    kept = [ev for i, ev in enumerate(events) if i not in cancelled] if cancelled else events
+    k = len(kept)
+    while k > 0 and kept[k - 1]["type"] == "MovePlayed" and not kept[k - 1]["chance"] and kept[k - 1]["move"] != "end":
+        k -= 1
+    s = state.clone() if state is not None else None
+    for ev in kept[:k]:
+        if ev["type"] == "GameStarted":
+            s = apply_event(None, ev)
+        else:
+            chance = ev["chance"]
+            text = ev["move"]
+            _apply_move(s, ev["seat"], _MOVES.get(text) or _as_move(text),
+                        ReplayChance(chance) if chance else _NO_CHANCE)
+    if k > 0:
+        s.undo_base, s.undo_moves = None, []
+    for ev in kept[k:]:
+        s = apply_event(s, ev)
+    s.version = start + len(events)
+    return s
+
+
+def _replay_stepwise(events: list[dict], state: GameState | None) -> GameState:
     s = state.clone() if state is not None else None
     for ev in events:
         s = apply_event(s, ev)
@@ -202,6 +245,8 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
     ``seed`` is the game's secret seed (chance outcomes of event n come from (seed, n));
     ``trusted=True`` skips the check for a move taken from ``legal(state)``.
     """
+    if seed is None and source is None:
+        raise ValueError("play() needs the game's seed (or a chance source) to draw outcomes")
     m = _as_move(move)
     if not trusted:
         err = check(state, seat, m)
@@ -212,7 +257,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
     if m.verb == "undo":
         ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
         return [ev], apply_event(s, ev)
-    chance = RecordingChance(source or SeededSource(seed if seed is not None else "", state.version))
+    chance = RecordingChance(source or SeededSource(seed, state.version))
     undoable_before = s.undo_base
     ev = {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
     undoable = _undoable(s, seat, m, None)
@@ -227,6 +272,17 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
         s.undo_base, s.undo_moves = None, []
     s.version += 1
     return [ev], s
+
+
+def advance(s: GameState, seat: int, m: Move, seed: str) -> dict:
+    """Apply a legal move to ``s`` IN PLACE and return its event (no check, no undo history).
+
+    For random playouts and search, where the previous position is not needed."""
+    chance = RecordingChance(SeededSource(seed, s.version))
+    _apply_move(s, seat, m, chance)
+    s.undo_base, s.undo_moves = None, []
+    s.version += 1
+    return {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
 
 
 def decide(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None) -> list[dict]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .game import legal, new_game, play
+from .game import advance, legal, new_game, play
 from .state import GameState
 
 
@@ -29,11 +29,13 @@ def random_game(players: int, seed: str, rng: random.Random | None = None, optio
     while state.phase != "over":
         moves = legal(state)
         move = moves[rng.randrange(len(moves))]
-        evs, new = play(state, state.actor, move, seed=seed, trusted=True)
-        if on_move is not None:
+        if on_move is None:
+            out.events.append(advance(state, state.actor, move, seed))
+        else:
+            evs, new = play(state, state.actor, move, seed=seed, trusted=True)
             on_move(state, move, evs, new)
-        out.events.extend(evs)
-        state = new
+            out.events.extend(evs)
+            state = new
         out.moves += 1
         if out.moves > max_moves:  # pragma: no cover - would be a rules bug (a turn that never ends)
             raise RuntimeError(f"game did not end within {max_moves} moves")

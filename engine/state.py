@@ -219,7 +219,10 @@ class GameState:
         }
 
     @classmethod
-    def from_doc(cls, d: dict) -> "GameState":
+    def from_doc(cls, d: dict, validate: bool = True) -> "GameState":
+        """Load a position document. With ``validate`` (the default) an inconsistent position
+        (tiles missing or duplicated, negative counts, an actor who cannot act...) raises
+        :class:`PositionError` listing what is wrong."""
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise PositionError(f"not a position document (expected format {FORMAT!r})")
         try:
@@ -259,6 +262,12 @@ class GameState:
             raise PositionError(f"position document is incomplete or malformed: {e!r}") from None
         if len(s.seats) != s.players or len(s.king_pos) != s.players:
             raise PositionError("position document: seats and players disagree")
+        if validate:
+            from .validate import problems  # validate imports this module
+            found = problems(s)
+            if found:
+                raise PositionError("inconsistent position: " + "; ".join(found[:5])
+                                    + (f" (+{len(found) - 5} more)" if len(found) > 5 else ""))
         return s
 
     def __eq__(self, other: object) -> bool:

@@ -43,6 +43,9 @@ def tile_locations(s: GameState) -> Counter:
 def problems(s: GameState) -> list[str]:
     c = components()
     out: list[str] = []
+    out.extend(_flow_problems(s))
+    if out:
+        return out
     where = tile_locations(s)
     for t in c.tiles:
         if where[t] != 1:
@@ -95,4 +98,31 @@ def problems(s: GameState) -> list[str]:
         out.append("King markers share a stacking position")
     if sorted(s.turn_order) != list(range(s.players)):
         out.append("turn order is not a permutation of the seats")
+    return out
+
+
+def _flow_problems(s: GameState) -> list[str]:
+    """Whose decision it is, and the shape of the agenda: what a hand-edited document can break."""
+    out = []
+    seats = range(s.players)
+    if s.players not in (2, 3, 4) or len(s.seats) != s.players:
+        return [f"players must be 2-4 with one seat each (players={s.players}, seats={len(s.seats)})"]
+    if s.phase not in ("action", "king", "over"):
+        out.append(f"unknown phase {s.phase!r}")
+    if not 1 <= s.round <= 4 or not 0 <= s.cycle <= 3 or not 0 <= s.turn_pos < s.players:
+        out.append("round, cycle or turn_pos out of range")
+    if s.phase == "over":
+        if s.actor is not None:
+            out.append("a finished game has no actor")
+        return out
+    if s.actor not in seats:
+        out.append(f"actor {s.actor!r} is not a seat")
+    if s.phase == "action":
+        if s.turn is None or s.turn.get("seat") != s.turn_order[s.turn_pos]:
+            out.append("the turn does not belong to the player at turn_pos in turn_order")
+    for e in s.agenda:
+        if e.get("t") not in ("frame", "fx", "choice") or e.get("seat") not in seats:
+            out.append(f"malformed agenda entry {e!r}")
+    if s.agenda and s.actor != s.agenda[-1].get("seat"):
+        out.append("the actor is not the owner of the top agenda entry")
     return out
