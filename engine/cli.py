@@ -10,6 +10,8 @@ move are drawn. ``new`` writes such a file; ``play`` reads one and writes the ne
     tiletum-engine play pos.json "take G4" "action merchant" > next.json
     tiletum-engine score next.json
     tiletum-engine random-game --players 4 --seed 1 --games 100
+    tiletum-engine replay game-record.txt > final.json
+    tiletum-engine verify game-record.txt --seed <revealed seed>
 
 Exit codes: 0 success, 1 illegal or unparsable move, 2 bad usage, file or position.
 """
@@ -24,6 +26,7 @@ from .errors import EngineError, IllegalMove, NotationError, PositionError
 from .game import legal_moves, new_game, play
 from .notation import parse
 from .playout import random_game
+from .record import RecordError, replay_record
 from .state import GameState
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
@@ -177,6 +180,49 @@ def _guard(path: str, fn, *args, **kwargs):
 
 # --- argument parsing ------------------------------------------------------------------------
 
+def _read_text(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(f"cannot read {_name(path)}: {e}") from None
+
+
+def _replay(path: str):
+    try:
+        return replay_record(_read_text(path))
+    except RecordError as e:
+        raise CliError(f"{_name(path)}: {e.message}") from None
+    except IllegalMove as e:
+        raise CliError(f"{_name(path)}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
+    except NotationError as e:
+        raise CliError(f"{_name(path)}: {e.message}", EXIT_ILLEGAL) from None
+
+
+def cmd_replay(a: argparse.Namespace) -> int:
+    headers, events, state = _replay(a.file)
+    dump(state, headers.get("Seed"))
+    return EXIT_OK
+
+
+def cmd_verify(a: argparse.Namespace) -> int:
+    from .fairness import verify_events
+    headers, events, state = _replay(a.file)
+    seed = a.seed if a.seed is not None else headers.get("Seed")
+    if seed is None:
+        raise CliError("no seed: pass --seed (it is revealed when the game is over)")
+    problems = verify_events(events, seed, headers.get("SeedCommitment"))
+    if problems:
+        for p in problems:
+            print(p, file=sys.stderr)
+        return EXIT_ILLEGAL
+    print(f"ok: the seed matches the commitment and all {sum(1 for e in events if e.get('chance'))} "
+          f"events with chance outcomes of {len(events)} are exactly what the seed gives")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="tiletum-engine",
@@ -223,6 +269,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", required=True, help="base seed")
     p.add_argument("--games", type=int, default=1, metavar="K", help="number of games (default 1)")
     p.set_defaults(func=cmd_random_game)
+
+    p = sub.add_parser("replay", help="replay a game record and print the final position",
+                       description="Check every move of a game record (docs/notation.md, 'Game records') "
+                                   "against the rules and print the resulting position.")
+    p.add_argument("file", metavar="RECORD", help="game record file, or - for stdin")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", help="check a finished game's dice and draws against its seed",
+                       description="Check that the seed matches the record's SeedCommitment and that every "
+                                   "recorded roll, draw and Corruption token is what the seed gives. "
+                                   "Exit 1 if anything differs.")
+    p.add_argument("file", metavar="RECORD", help="game record file, or - for stdin")
+    p.add_argument("--seed", help="the revealed seed (default: the record's Seed header)")
+    p.set_defaults(func=cmd_verify)
     return ap
 
 

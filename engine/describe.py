@@ -1,0 +1,137 @@
+"""Short human descriptions of moves in their position, for players (API, emails, CLI)."""
+from __future__ import annotations
+
+from .actions import shift_cost, wheel_action
+from .components import LETTER_RES, components
+from .notation import Move
+from .state import GameState
+
+COLOUR = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def tile_name(tile: str) -> str:
+    """A tile's name in words: 'Character C07 (king: gain 2 Gold)'."""
+    c = components()
+    t = c.tiles[tile]
+    raw = t.raw
+    if t.kind == "crest":
+        return f"{raw['crest']} Crest {tile}"
+    if t.kind == "contract":
+        cost = [f"{n} {r.title()}" for r, n in raw.get("cost", {}).items()]
+        if raw.get("identical"):
+            cost.append(f"{raw['identical']} identical resources")
+        return f"Contract {tile} ({' + '.join(cost)} for {raw.get('vp', 0)} VP)"
+    if t.kind == "helper":
+        return f"Helper {tile} ({effects_text(raw['effect'])})"
+    if t.pile == "character":
+        return f"{raw['type'].title()} Character {tile} ({effects_text(raw['bonus'])})"
+    return tile
+
+
+def effects_text(atoms) -> str:
+    out = []
+    for a in atoms or ():
+        if "gain" in a:
+            out.append("gain " + ", ".join(f"{n} {r.title()}" for r, n in a["gain"].items()))
+        elif "vp" in a:
+            out.append(f"{a['vp']:+d} VP")
+        elif "any" in a:
+            out.append(f"gain {a['any']} resource{'s' if a['any'] > 1 else ''} of your choice")
+        elif "action" in a:
+            name = "an Action of your choice" if a["action"] == "any" else f"a {a['action'].title()} Action"
+            out.append(f"{name} with {a['ap']} AP")
+        elif "move" in a:
+            out.append(f"move your {a['move'].title()} up to {a.get('times', 1)} step(s)")
+        elif "move_and_place" in a:
+            what = "House" if a["move_and_place"] == "merchant" else "Pillar"
+            out.append(f"move your {a['move_and_place'].title()} 1 step and/or place a {what} there")
+        elif "place_here" in a:
+            out.append(f"place a {a['place_here'].title()} where your "
+                       f"{'Merchant' if a['place_here'] == 'house' else 'Architect'} is")
+        elif "building_bonus" in a:
+            out.append("the bonuses of all Characters in one of your Buildings")
+        elif "king" in a:
+            out.append(f"{a['king']} step(s) up the King track")
+        elif "add_ap" in a:
+            out.append(f"+{a['add_ap']} AP to your current Action")
+        elif "die_resource" in a:
+            out.append("take your die's Resources as a type of your choice")
+        elif "place_anywhere" in a:
+            out.append(f"place a {a['place_anywhere'].title()} anywhere")
+        elif "teleport" in a:
+            out.append(f"move your {a['teleport'].title()} to any spot")
+    return "; ".join(out) or "no effect"
+
+
+def describe(s: GameState, m: Move) -> str:
+    """What this move does here, in a short sentence."""
+    c = components()
+    v, a = m.verb, m.args
+    seat = s.actor if s.actor is not None else 0
+    p = s.seats[seat]
+    if v == "take":
+        letter, value, target = m.die
+        override = s.turn.get("override") if s.turn else None
+        res = override or LETTER_RES[letter]
+        action = wheel_action(s, target)
+        ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
+        shift = f", paying {shift_cost(value, target)} Gold to turn it into a {target}" if target != value else ""
+        return (f"Take the {COLOUR[letter]} {value} die{shift}: gain {target} {res.title()} "
+                f"and perform the {action.title()} Action with {ap} AP")
+    if v in ("merchant", "architect"):
+        return f"Move your {v.title()} to {c.display.get(a[0], a[0])}"
+    if v == "house":
+        return f"Place a House in {c.display.get(a[0], a[0])}" if a else f"Place a House in {p.merchant}"
+    if v == "pillar":
+        return f"Place a Pillar at the {a[0]} Cathedral" if a else f"Place a Pillar at the {p.architect} Cathedral"
+    if v == "tile":
+        return f"Take {tile_name(a[0])} into your Storehouse"
+    if v == "skip":
+        top = s.agenda[-1] if s.agenda else None
+        if top and top["t"] == "frame":
+            return f"Stop the extra {top['action'].title()} Action ({top['ap']} AP unused)"
+        if top and top.get("kind") == "king_tile":
+            return "Discard the King-track Bonus tile"
+        return "Decline"
+    if v == "char":
+        return f"Take {tile_name(s.character_offer[int(a[0]) - 1])} from the Character offer (1 AP)"
+    if v == "discard":
+        return "Discard the whole Character offer and refill it (1 AP)"
+    if v == "place":
+        b, f = a[1].split(".")
+        return f"Place {tile_name(a[0])} in Building {b}, floor {f} ({f} AP)"
+    if v == "contract":
+        i = int(a[0]) - 1
+        return f"Take {tile_name(s.contract_offer[i])} from the offer ({c.contract_offer_costs[i]} AP)"
+    if v == "exchange":
+        return f"Exchange 1 {LETTER_RES[a[0]].title()} for 1 {LETTER_RES[a[1]].title()} (1 AP)"
+    if v == "king":
+        top = s.agenda[-1] if s.agenda else None
+        return f"Advance on the King track ({top['ap'] if top else '?'} steps)"
+    if v == "buy":
+        return f"Pay 2 Gold for 1 {LETTER_RES[a[0]].title()}"
+    if v == "fulfil":
+        paid = f", paying the identical part in {LETTER_RES[a[1]].title()}" if len(a) > 1 else ""
+        return f"Fulfil {tile_name(a[0])}{paid}"
+    if v == "crest":
+        i = int(a[1]) - 1
+        sp = c.crest_spaces[i]
+        return f"Place {tile_name(a[0])} on Crest space {a[1]} for {sp['food']} Food: {effects_text(sp['bonus'])}"
+    if v == "cathedral":
+        cost = c.tiles[s.cathedral_cost[a[0]]].raw
+        return f"Contribute to the {a[0]} Cathedral: pay {cost['stone']} Stone, score {cost['vp']} VP + its tile"
+    if v == "use":
+        return f"Use {tile_name(a[0])}"
+    if v == "gain":
+        return f"Choose {LETTER_RES[a[0]].title()}"
+    if v == "action":
+        return f"Choose the {a[0].title()} Action"
+    if v == "building":
+        return f"Choose Building {a[0]} for its Characters' bonuses"
+    if v == "bonus":
+        return f"Receive the bonus of {tile_name(a[0])}"
+    if v == "end":
+        return "End your turn"
+    if v == "undo":
+        return "Take back your last move"
+    return str(m)

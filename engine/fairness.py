@@ -1,0 +1,35 @@
+"""Checking a finished game's chance against its revealed seed.
+
+When a game starts, only ``seed_commitment(seed)`` (SHA-256) is published. When it ends the seed
+is revealed, and anyone can check that it matches the commitment and that every recorded roll,
+draw and Corruption token is exactly what the seed gives for that event::
+
+    tiletum-engine verify game-record.txt --seed <seed>
+"""
+from __future__ import annotations
+
+from .chance import RecordingChance, SeededSource, seed_commitment
+from .flow import setup
+from .game import _apply_move, _as_move, apply_event
+
+
+def verify_events(events: list[dict], seed: str, commitment: str | None = None) -> list[str]:
+    """Problems found (empty when every outcome matches the seed)."""
+    problems: list[str] = []
+    if commitment is not None and seed_commitment(seed) != commitment:
+        problems.append("the seed does not match the published commitment")
+    start = events[0]
+    rec = RecordingChance(SeededSource(seed, 0))
+    setup(start["players"], start.get("options") or {}, rec)
+    if rec.outcomes != start["chance"]:
+        problems.append("the setup does not match the seed")
+    state = apply_event(None, start)
+    for n, ev in enumerate(events[1:], 1):
+        if ev["type"] == "MovePlayed" and ev["chance"]:
+            s = state.clone()
+            rec = RecordingChance(SeededSource(seed, state.version))
+            _apply_move(s, ev["seat"], _as_move(ev["move"]), rec)
+            if rec.outcomes != ev["chance"]:
+                problems.append(f"event {n} ({ev['move']}): outcomes differ from the seed's")
+        state = apply_event(state, ev)
+    return problems

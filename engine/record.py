@@ -1,0 +1,159 @@
+"""Game records: a whole game as text in move notation, replayable to the same final state.
+
+A record is a PGN-like text::
+
+    [Game "tiletum"]
+    [Players "3"]
+    [Seat0 "Alice"]
+    [Options "{}"]
+    [Rules "1"]
+    [SeedCommitment "9f86d0..."]
+    [Setup "[[\\"draw:bonus\\", \\"B07\\"], ...]"]
+    1. s0: take G4 | tile B07 | merchant Brugge | house | end {draw:contract K12}
+    2. s1: ...
+
+Each numbered line is one turn (or one decision outside a turn, such as the King-phase tile):
+the seat, then its moves separated by ``|``. A move that revealed something carries the
+outcomes in braces (``{kind value, kind value}``), so the record replays exactly without the
+seed; ``undo`` takes back the previous move. The secret seed is added as ``[Seed "..."]`` only
+once the game is over. ``parse_record`` turns a record back into events.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .errors import EngineError
+
+HEADER_RE = re.compile(r'^\[(\w+) "(.*)"\]$')
+LINE_RE = re.compile(r"^\d+\.\s+s(\d+):\s*(.*)$")
+MOVE_RE = re.compile(r"^(.*?)\s*(?:\{(.*)\})?$")
+
+
+class RecordError(EngineError):
+    code = "bad-record"
+
+
+def _outcomes_text(chance: list) -> str:
+    return ", ".join(f"{k} {v}" for k, v in chance)
+
+
+def _parse_outcomes(text: str) -> list:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        kind, _, value = part.partition(" ")
+        out.append([kind, int(value) if value.isdigit() else value])
+    return out
+
+
+def write_record(events: list[dict], headers: dict[str, str] | None = None) -> str:
+    """The record of a game from its events. ``headers`` adds tags (seat names, ids, seed...)."""
+    if not events or events[0]["type"] != "GameStarted":
+        raise RecordError("a record starts from the GameStarted event")
+    start = events[0]
+    tags = {"Game": "tiletum", "Players": str(start["players"]),
+            "Options": json.dumps(start.get("options") or {}, sort_keys=True), "Rules": str(start.get("rules", ""))}
+    tags.update(headers or {})
+    tags["Setup"] = json.dumps(start["chance"], separators=(",", ":"))
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
+    lines.append("")
+    turn: list[str] = []
+    seat = None
+    n = 0
+
+    def flush():
+        nonlocal turn, n
+        if turn:
+            n += 1
+            lines.append(f"{n}. s{seat}: " + " | ".join(turn))
+            turn = []
+
+    for ev in events[1:]:
+        if ev["seat"] != seat:
+            flush()
+            seat = ev["seat"]
+        if ev["type"] == "MoveUndone":
+            turn.append("undo")
+            continue
+        text = ev["move"]
+        if ev.get("chance"):
+            text += " {" + _outcomes_text(ev["chance"]) + "}"
+        turn.append(text)
+        if ev["move"] == "end":
+            flush()
+    flush()
+    return "\n".join(lines) + "\n"
+
+
+def _escape(v: str) -> str:
+    return str(v).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(v: str) -> str:
+    return re.sub(r"\\(.)", r"\1", v)
+
+
+def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
+    """Headers and events of a record. Raises :class:`RecordError` on malformed text."""
+    headers: dict[str, str] = {}
+    events: list[dict] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        h = HEADER_RE.match(line)
+        if h:
+            headers[h.group(1)] = _unescape(h.group(2))
+            continue
+        m = LINE_RE.match(line)
+        if not m:
+            raise RecordError(f"line {lineno}: not a header or a numbered turn: {line[:60]!r}")
+        seat = int(m.group(1))
+        for part in m.group(2).split("|"):
+            mm = MOVE_RE.match(part.strip())
+            move, outcomes = mm.group(1).strip(), mm.group(2)
+            if not move:
+                raise RecordError(f"line {lineno}: empty move")
+            if move.lower() == "undo":
+                events.append({"type": "MoveUndone", "seat": seat, "move": None})
+                continue
+            events.append({"type": "MovePlayed", "seat": seat, "move": move,
+                           "chance": _parse_outcomes(outcomes) if outcomes else []})
+    try:
+        start = {"type": "GameStarted", "players": int(headers["Players"]),
+                 "options": json.loads(headers.get("Options") or "{}"), "rules": headers.get("Rules", ""),
+                 "chance": json.loads(headers["Setup"])}
+    except (KeyError, ValueError) as e:
+        raise RecordError(f"record headers are incomplete: {e}") from None
+    return headers, [start] + events
+
+
+def replay_record(text: str):
+    """Replay a record move by move with full checking; returns (headers, events, final state).
+
+    Every move is checked against the rules; chance outcomes come from the record."""
+    from .errors import IllegalMove
+    from .game import RULES_VERSION, _as_move, apply_event, check  # game imports nothing from here
+
+    headers, events = parse_record(text)
+    state = apply_event(None, events[0])
+    out = [events[0]]
+    for i, ev in enumerate(events[1:], 1):
+        if ev["type"] == "MoveUndone":
+            if not state.undo_moves:
+                raise RecordError(f"event {i}: undo with nothing to take back")
+            ev = {**ev, "move": state.undo_moves[-1], "rules": RULES_VERSION}
+            state = apply_event(state, ev)
+            out.append(ev)
+            continue
+        m = _as_move(ev["move"])
+        err = check(state, ev["seat"], m)
+        if err is not None:
+            raise IllegalMove(f"event {i} '{m}' by seat {ev['seat']}: {err[1]}", code=err[0])
+        ev = {**ev, "move": str(m), "rules": RULES_VERSION}
+        state = apply_event(state, ev)
+        out.append(ev)
+    return headers, out, state
