@@ -121,7 +121,11 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
     """Check an AP-spending move against the Action frame ``f`` on top of the agenda."""
     c = components()
     verb = m.verb
-    if f["action"] not in FRAME_VERBS[verb] or (verb in ("house", "pillar") and m.args):
+    if verb in ("house", "pillar") and m.args:
+        return ("no-decision", f"'{verb} <town>' answers a bonus that places a {verb.title()} anywhere; "
+                               f"in an Action, '{verb}' builds where your "
+                               f"{'Merchant' if verb == 'house' else 'Architect'} is")
+    if f["action"] not in FRAME_VERBS[verb]:
         return ("wrong-action", f"'{m}' is not an option of the {f['action']} Action you are performing")
     ap = f["ap"]
     if ap < 1:
