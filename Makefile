@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench openapi clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The project's main job. For now: the engine plays a complete seeded 4-player game.
+# The project's main job: the service, on an embedded Redis started by the project (data in ./var).
 run: $(STAMP)
-	$(BIN)/tiletum-engine random-game --players 4 --seed 1 --games 1
+	$(BIN)/tiletum serve
 
 # The test suite. pytest exits 5 when it collected no test, which fails this target.
 test: $(STAMP)
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+openapi: $(STAMP)
+	$(BIN)/tiletum openapi --output openapi/openapi.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,140 @@
+"""The WSGI application factory (``api:create_app()``), the problem+json error handling and the
+per-token rate limit."""
+from __future__ import annotations
+
+import hashlib
+import http
+
+import flask
+import redis
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from . import settings
+from .problems import PROBLEM_CONTENT_TYPE, ApiError, problem_body
+from .schemas import Problem
+from .service import GameService
+from .store import EventStore
+
+API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
+
+Create a game (`POST /api/v1/games`): each seat gets a secret token, shown once. Send it as
+`Authorization: Bearer <token>` to read your seat's view, list your legal moves and submit moves.
+Moves are short texts in the move notation (docs/notation.md), e.g. `take G4`, `merchant Brugge`,
+`end`. Every submission names the `expected_version` it was chosen at: it applies entirely or
+not at all, and a stale version gets 409.
+
+Every error is `application/problem+json` with a stable `code`:
+401 no or bad token; 403 a seat acting out of turn; 404 unknown game; 409 stale version;
+413 body too large; 422 unparsable or illegal move (with `move_index` and `rule`) or invalid
+request; 429 rate limited.
+
+Fairness: the secret seed behind every roll and draw is committed to (SHA-256) when the game
+starts and revealed when it ends (`/fairness`).
+"""
+
+GENERIC_CODES = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
+                 405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
+                 415: "unsupported-media-type", 422: "invalid-request", 429: "rate-limited",
+                 500: "internal-error", 503: "unavailable"}
+
+
+def problem_response(body: dict, headers: dict | None = None) -> flask.Response:
+    resp = flask.jsonify(body)
+    resp.status_code = body["status"]
+    resp.mimetype = PROBLEM_CONTENT_TYPE
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, answering and documenting every error as problem+json."""
+
+    ERROR_SCHEMA = Problem
+
+    def handle_http_exception(self, error: HTTPException):
+        status = error.code or 500
+        phrase = http.HTTPStatus(status).phrase if status in http.HTTPStatus._value2member_map_ else "Error"
+        if isinstance(error, ApiError):
+            body = problem_body(status, error.problem_code, error.title or phrase, error.detail, error.extra)
+            return problem_response(body, error.extra_headers)
+        code = GENERIC_CODES.get(status, phrase.lower().replace(" ", "-"))
+        extra = {}
+        data = getattr(error, "data", None) or {}
+        if data.get("messages"):
+            extra["errors"] = data["messages"]
+            code = "invalid-request"
+        detail = error.description if status != 500 else "the server failed; the request changed nothing"
+        return problem_response(problem_body(status, code, phrase, detail, extra), data.get("headers"))
+
+    def _register_responses(self):
+        """Document every error response as problem+json (flask-smorest says application/json)."""
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+                prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def create_app(config: dict | None = None) -> flask.Flask:
+    """The WSGI app. Configuration comes from the environment (api/settings.py), then ``config``."""
+    app = flask.Flask("tiletum")
+    cfg = settings.from_env()
+    cfg.update(config or {})
+    app.config.update(cfg)
+    app.config.update(
+        API_TITLE="Tiletum PBEM", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_REDOC_PATH="/redoc", OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "components": {"securitySchemes": {"seatToken": {
+                "type": "http", "scheme": "bearer",
+                "description": "the seat token returned once by POST /api/v1/games"}}},
+        },
+    )
+    if not app.config.get("REDIS_URL"):
+        raise RuntimeError("REDIS_URL is not set: run 'tiletum serve', which starts a Redis, or set REDIS_URL")
+    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=5, health_check_interval=30)
+    store = EventStore(client)
+    app.extensions["tiletum.store"] = store
+    app.extensions["tiletum.service"] = GameService(
+        store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
+        on_append=app.config.get("ON_APPEND"))
+
+    api = ProblemApi(app)
+    from .resources import games, health
+    api.register_blueprint(health.blp)
+    api.register_blueprint(games.blp)
+    app.register_error_handler(redis.RedisError, _redis_down)
+
+    @app.before_request
+    def rate_limit():
+        limit = app.config["RATE_LIMIT"]
+        if not limit or not flask.request.path.startswith("/api/v1"):
+            return None
+        auth = flask.request.headers.get("Authorization", "")
+        who = hashlib.sha256(auth.encode()).hexdigest()[:32] if auth else (flask.request.remote_addr or "?")
+        if store.hit(who) > limit:
+            raise ApiError(429, "rate-limited", f"more than {limit} requests in a minute; slow down",
+                           headers={"Retry-After": "60"})
+        return None
+
+    return app
+
+
+def _redis_down(e: redis.RedisError):
+    return problem_response(problem_body(503, "storage-unavailable", "Service Unavailable",
+                                         "the game store is unreachable; nothing was changed, retry later"),
+                            {"Retry-After": "5"})
+
+
+def service() -> GameService:
+    return flask.current_app.extensions["tiletum.service"]

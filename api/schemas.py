@@ -1,0 +1,179 @@
+"""Request and response schemas (marshmallow). They are the API's contract and its documentation."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class Base(ma.Schema):
+    class Meta:
+        ordered = True
+
+
+class SeatIn(Base):
+    name = fields.String(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
+    email = fields.Email(load_default=None, metadata={"description": "where turn emails go (optional)"})
+    kind = fields.String(load_default="human", validate=validate.OneOf(["human"]),
+                         metadata={"description": "who plays the seat"})
+
+
+class GameOptions(Base):
+    class Meta:
+        unknown = ma.RAISE
+    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
+                                 metadata={"description": "Action tiles in printed order (first game) or shuffled"})
+    seed = fields.String(validate=validate.Length(1, 200), metadata={
+        "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
+
+
+class GameCreate(Base):
+    game = fields.String(load_default="tiletum", validate=validate.OneOf(["tiletum"]))
+    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 4))
+    options = fields.Nested(GameOptions, load_default=dict)
+
+
+class SeatCreated(Base):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "secret Bearer token of this seat: shown once"})
+
+
+class GameCreated(Base):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seed_commitment = fields.String(required=True, metadata={"description": "SHA-256 of the secret seed"})
+    seats = fields.List(fields.Nested(SeatCreated), required=True)
+
+
+class SeatSummary(Base):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    score = fields.Integer(required=True)
+
+
+class GameSummary(Base):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    version = fields.Integer(required=True)
+    round = fields.Integer(required=True)
+    phase = fields.String(required=True, metadata={"description": "action | king | over"})
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats whose decision it is"})
+    seats = fields.List(fields.Nested(SeatSummary), required=True)
+    winner = fields.Integer(allow_none=True, required=True)
+    seed_commitment = fields.String(required=True)
+
+
+class Position(Base):
+    """The position document (docs/state.md) as a viewer sees it: face-down piles and face-down
+    Corruption tokens are counts."""
+    format = fields.String(required=True)
+    players = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    round = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    actor = fields.Integer(allow_none=True, required=True)
+    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
+    piles = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    corruption_pool = fields.Integer(required=True, metadata={"description": "Corruption tokens still face down"})
+    options = fields.Dict()
+    cycle = fields.Integer()
+    turn_pos = fields.Integer()
+    turn_order = fields.List(fields.Integer())
+    action_tiles = fields.List(fields.String())
+    wheel = fields.List(fields.String())
+    action_bonus = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
+    king_bonus = fields.String(allow_none=True)
+    map_bonus = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
+    pillars = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
+    cathedral_cost = fields.Dict(keys=fields.String(), values=fields.String())
+    cathedral_stack = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    fair_towns = fields.List(fields.String())
+    fair_tiles = fields.List(fields.String())
+    fairs_scored = fields.Integer()
+    contract_offer = fields.List(fields.String(allow_none=True))
+    character_offer = fields.List(fields.String(allow_none=True))
+    corruption_revealed = fields.List(fields.String())
+    box = fields.List(fields.String())
+    king = fields.List(fields.Dict())
+    king_counter = fields.Integer()
+    agenda = fields.List(fields.Dict())
+    turn = fields.Dict(allow_none=True)
+    seats = fields.List(fields.Dict())
+    final = fields.Dict(allow_none=True)
+    winner = fields.Integer(allow_none=True)
+
+
+class LegalMove(Base):
+    move = fields.String(required=True, metadata={"example": "take G4"})
+    description = fields.String(required=True)
+
+
+class LegalMoves(Base):
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    to_act = fields.Integer(allow_none=True, required=True)
+    moves = fields.List(fields.Nested(LegalMove), required=True)
+    can_undo = fields.Boolean(required=True, metadata={"description": "whether the move 'undo' is accepted now"})
+
+
+class MovesIn(Base):
+    expected_version = fields.Integer(required=True, validate=validate.Range(min=1),
+                                      metadata={"description": "the version the moves were chosen at"})
+    moves = fields.List(fields.String(validate=validate.Length(1, 100)), required=True,
+                        validate=validate.Length(1, 200), metadata={"example": ["take G4", "king", "end"]})
+
+
+class Event(Base):
+    version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
+    type = fields.String(required=True, metadata={"description": "GameStarted | MovePlayed | MoveUndone"})
+    seat = fields.Integer()
+    move = fields.String(allow_none=True)
+    chance = fields.List(fields.List(fields.Raw()), metadata={"description": "outcomes revealed: [kind, value]"})
+    players = fields.Integer()
+    options = fields.Dict()
+    rules = fields.String(metadata={"description": "version of the rules code that produced it"})
+
+
+class MovesOut(Base):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class EventsQuery(Base):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "only events after this version"})
+
+
+class EventsOut(Base):
+    after = fields.Integer(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class Fairness(Base):
+    seed_commitment = fields.String(required=True)
+    algorithm = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    seed = fields.String(allow_none=True, required=True, metadata={"description": "revealed when the game is over"})
+    verify = fields.String(allow_none=True, required=True, metadata={"description": "a command that checks every outcome"})
+
+
+class Health(Base):
+    status = fields.String(required=True)
+    redis = fields.String(required=True)
+
+
+class Problem(Base):
+    """An RFC 9457 problem document."""
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "stable machine-readable error code"})
+    detail = fields.String()
+    current_version = fields.Integer(metadata={"description": "409: the game's version now"})
+    move_index = fields.Integer(metadata={"description": "422/403: index of the failing move"})
+    rule = fields.String(metadata={"description": "422: the broken rule's code"})
+    errors = fields.Dict(metadata={"description": "422: request validation errors by field"})

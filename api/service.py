@@ -1,0 +1,235 @@
+"""The application service: the only place that loads games, calls the engine and appends.
+
+Routes parse and call these methods; workers and the email gateway call them too. A move is
+decided against the state at the client's expected version and its events are appended only
+at that version, so it is fully applied or not at all.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+
+import engine
+from engine.chance import seed_commitment
+from engine.describe import describe
+from engine.game import RULES_VERSION, replay
+from engine.record import write_record
+
+from . import problems
+from .store import Conflict, EventStore
+
+MAX_MOVES_PER_REQUEST = 200
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def public_event(ev: dict) -> dict:
+    """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
+    seed is never in an event); this keeps only the documented fields."""
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance") if k in ev}
+    return out
+
+
+def view_doc(state: engine.GameState, seat: int | None) -> dict:
+    """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
+    Corruption tokens still face down appear only as counts."""
+    doc = state.to_doc()
+    doc["piles"] = {k: len(v) for k, v in state.piles.items()}
+    doc["corruption_pool"] = len(state.corruption_pool)
+    doc["viewer"] = seat
+    return doc
+
+
+class GameService:
+    def __init__(self, store: EventStore, snapshot_every: int = 100, allow_seeded_games: bool = False,
+                 on_append=None):
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.allow_seeded_games = allow_seeded_games
+        self.on_append = on_append  # callback(game_id, new_version, state) after a successful append
+
+    # --- loading ---------------------------------------------------------------------------
+    def load(self, game_id: str) -> tuple[dict, engine.GameState]:
+        meta, state, _ = self._load(game_id)
+        return meta, state
+
+    def _load(self, game_id: str) -> tuple[dict, engine.GameState, int]:
+        """Metadata, the current state (snapshot + tail), and the snapshot's version."""
+        loaded = self.store.load(game_id)
+        if loaded is None:
+            raise problems.not_found()
+        base = engine.GameState.from_doc(loaded.snapshot, validate=False) if loaded.snapshot else None
+        return loaded.meta, replay(loaded.tail, base), loaded.snapshot_version
+
+    def meta(self, game_id: str) -> dict:
+        meta = self.store.meta(game_id)
+        if meta is None:
+            raise problems.not_found()
+        return meta
+
+    def seat_of(self, meta: dict, token: str | None) -> int | None:
+        """The seat a Bearer token belongs to; None for no token; 401 for a wrong one."""
+        if token is None:
+            return None
+        h = token_hash(token)
+        for i, s in enumerate(meta["seats"]):
+            if secrets.compare_digest(s["token_hash"], h):
+                return i
+        raise problems.unauthorized("this token belongs to no seat of this game")
+
+    # --- creating ----------------------------------------------------------------------------
+    def create_game(self, seats: list[dict], options: dict) -> dict:
+        options = dict(options or {})
+        seed = options.pop("seed", None)
+        if seed is not None and not self.allow_seeded_games:
+            raise problems.ApiError(422, "seeded-games-disabled",
+                                    "options.seed is honoured only on a server run with --allow-seeded-games")
+        seed = str(seed) if seed is not None else secrets.token_hex(32)
+        if not 2 <= len(seats) <= 4:
+            raise problems.ApiError(422, "bad-seats", "a game has 2 to 4 seats")
+        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
+        state, events = engine.new_game(len(seats), seed, engine_options)
+        tokens = [secrets.token_urlsafe(24) for _ in seats]
+        meta = {
+            "game": "tiletum", "players": len(seats), "options": options,
+            "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
+                       "token_hash": token_hash(t)} for s, t in zip(seats, tokens)],
+            "seed_commitment": seed_commitment(seed), "created": int(time.time()),
+            "rules": RULES_VERSION,
+        }
+        for _ in range(5):
+            game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+            if self.store.create(game_id, meta, seed, events[0]):
+                break
+        else:  # pragma: no cover - 72 random bits colliding five times
+            raise problems.ApiError(500, "id-collision", "could not allocate a game id")
+        if self.on_append:
+            self.on_append(game_id, state.version, state)
+        return {
+            "id": game_id, "version": state.version, "seed_commitment": meta["seed_commitment"],
+            "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
+                      for i, (s, t) in enumerate(zip(seats, tokens))],
+        }
+
+    # --- reading -----------------------------------------------------------------------------
+    def summary(self, game_id: str) -> dict:
+        meta, state = self.load(game_id)
+        return summary_of(game_id, meta, state)
+
+    def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
+        meta, state = self.load(game_id)
+        return state.version, view_doc(state, self.seat_of(meta, token))
+
+    def legal_moves(self, game_id: str, token: str | None) -> dict:
+        meta, state = self.load(game_id)
+        seat = self._require_seat(meta, token)
+        moves = sorted(engine.legal(state), key=str) if seat == state.actor else []
+        return {"seat": seat, "version": state.version, "to_act": state.actor,
+                "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
+                "can_undo": seat == state.actor and bool(state.undo_moves)}
+
+    def events(self, game_id: str, after: int = 0) -> dict:
+        self.meta(game_id)
+        evs = self.store.events(game_id, after)
+        return {"after": after, "events": [{"version": after + i + 1, **public_event(e)} for i, e in enumerate(evs)]}
+
+    def record(self, game_id: str) -> str:
+        meta, state = self.load(game_id)
+        events = self.store.events(game_id)
+        headers = {"Id": game_id, "SeedCommitment": meta["seed_commitment"]}
+        for i, s in enumerate(meta["seats"]):
+            headers[f"Seat{i}"] = s["name"]
+        if state.phase == "over":
+            headers["Seed"] = self.store.seed(game_id)
+            headers["Result"] = " ".join(str(p.score) for p in state.seats)
+        return write_record(events, headers)
+
+    def fairness(self, game_id: str) -> dict:
+        meta, state = self.load(game_id)
+        out = {"seed_commitment": meta["seed_commitment"], "algorithm":
+               "SHA-256(seed); outcome i of event n = HMAC-SHA256(seed, 'n:i') (see engine/chance.py)",
+               "finished": state.phase == "over", "seed": None, "verify": None}
+        if state.phase == "over":
+            out["seed"] = self.store.seed(game_id)
+            out["verify"] = (f"curl -s <server>/api/v1/games/{game_id}/record > game.txt && "
+                             f"tiletum-engine verify game.txt --seed {out['seed']}")
+        return out
+
+    # --- moving ------------------------------------------------------------------------------
+    def _require_seat(self, meta: dict, token: str | None) -> int:
+        seat = self.seat_of(meta, token)
+        if seat is None:
+            raise problems.unauthorized()
+        return seat
+
+    def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
+               idem_key: str | None = None) -> dict:
+        meta = self.meta(game_id)
+        seat = self._require_seat(meta, token)
+        body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
+        if idem_key:
+            prev = self.store.idempotent_answer(game_id, idem_key)
+            if prev is not None:
+                return self._replayed(prev, seat, body_hash)
+        if not moves:
+            raise problems.ApiError(422, "no-moves", "send at least one move")
+        if len(moves) > MAX_MOVES_PER_REQUEST:
+            raise problems.ApiError(422, "too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+        meta, state, snap_version = self._load(game_id)
+        if state.version != expected_version:
+            raise problems.conflict(state.version, expected_version)
+        seed = self.store.seed(game_id)
+        events: list[dict] = []
+        for i, text in enumerate(moves):
+            if state.phase == "over":
+                raise problems.ApiError(422, "game-over", "the game is over", move_index=i)
+            if seat != state.actor:
+                raise problems.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
+                                         move_index=i)
+            try:
+                evs, state = engine.play(state, seat, text, seed=seed)
+            except engine.EngineError as e:
+                raise problems.from_engine(e, i) from None
+            events.extend(evs)
+        answer = {"version": state.version, "events": [{"version": expected_version + i + 1, **public_event(e)}
+                                                        for i, e in enumerate(events)],
+                  "seat": seat, "body": body_hash}
+        try:
+            status, value = self.store.append(game_id, expected_version, events, idem_key, answer)
+        except Conflict as c:
+            raise problems.conflict(c.current, expected_version) from None
+        if status == "idem":
+            return self._replayed(value, seat, body_hash)
+        self._after_append(game_id, state, snap_version)
+        return {k: answer[k] for k in ("version", "events")}
+
+    def _replayed(self, prev: dict, seat: int, body_hash: str) -> dict:
+        if prev.get("seat") != seat or prev.get("body") != body_hash:
+            raise problems.ApiError(422, "idempotency-key-reused",
+                                    "this Idempotency-Key was used for a different request")
+        return {k: prev[k] for k in ("version", "events")}
+
+    def _after_append(self, game_id: str, state: engine.GameState, snap_version: int) -> None:
+        # Snapshots are taken only where no move can still be undone: a position document has
+        # no undo history, which replaying the events after it rebuilds.
+        if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
+            self.store.save_snapshot(game_id, state.version, state.to_doc())
+        if self.on_append:
+            self.on_append(game_id, state.version, state)
+
+
+def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
+    return {
+        "id": game_id, "game": "tiletum",
+        "status": "finished" if state.phase == "over" else "active",
+        "version": state.version, "round": state.round, "phase": state.phase,
+        "to_act": [] if state.actor is None else [state.actor],
+        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score}
+                  for i, s in enumerate(meta["seats"])],
+        "winner": state.winner,
+        "seed_commitment": meta["seed_commitment"],
+    }

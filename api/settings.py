@@ -1,0 +1,29 @@
+"""Configuration, read from the environment (and overridable in ``create_app(config)``).
+
+| variable | default | meaning |
+|---|---|---|
+| REDIS_URL | (none: ``tiletum serve`` starts its own Redis) | the Redis holding every game |
+| TILETUM_ALLOW_SEEDED_GAMES | 0 | honour ``options.seed`` at game creation (tests, demos) |
+| TILETUM_SNAPSHOT_EVERY | 100 | write a snapshot when this many events follow the last one |
+| TILETUM_RATE_LIMIT | 600 | requests per minute per seat token (or per client address) |
+| TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
+| TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
+"""
+from __future__ import annotations
+
+import os
+
+
+def _bool(v: str | None) -> bool:
+    return (v or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def from_env(env=os.environ) -> dict:
+    return {
+        "REDIS_URL": env.get("REDIS_URL"),
+        "ALLOW_SEEDED_GAMES": _bool(env.get("TILETUM_ALLOW_SEEDED_GAMES")),
+        "SNAPSHOT_EVERY": int(env.get("TILETUM_SNAPSHOT_EVERY", "100")),
+        "RATE_LIMIT": int(env.get("TILETUM_RATE_LIMIT", "600")),
+        "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),
+        "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
+    }

@@ -1,0 +1,164 @@
+"""The event store: one Redis stream per game, appended only at the expected version.
+
+Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them on one node:
+
+| key | type | holds |
+|---|---|---|
+| ``g:{<id>}:events`` | stream | event n (1-based) at stream id ``n-0``, field ``e`` = event JSON |
+| ``g:{<id>}:meta`` | string | game metadata JSON (seats with token hashes, options, commitment) |
+| ``g:{<id>}:seed`` | string | the secret seed (never served until the game is over) |
+| ``g:{<id>}:snap`` | string | ``<version>\\n<position JSON>``: the state after that many events |
+| ``g:{<id>}:idem:<key>`` | string | the answer to an Idempotency-Key request (24 h) |
+
+The version of a game is the length of its stream. ``append`` runs as one Lua script: it
+writes the events only if the stream is exactly at the expected version, so two writers can
+never both append at the same version, and a request's idempotency record is written with its
+events or not at all.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import redis
+
+APPEND = """
+local stream, ikey = KEYS[1], KEYS[2]
+if ikey ~= '' then
+  local prev = redis.call('GET', ikey)
+  if prev then return {'idem', prev} end
+end
+local len = redis.call('XLEN', stream)
+if len ~= tonumber(ARGV[1]) then return {'conflict', tostring(len)} end
+local n = len
+for i = 4, #ARGV do
+  n = n + 1
+  redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i])
+end
+if ikey ~= '' then redis.call('SET', ikey, ARGV[2], 'EX', tonumber(ARGV[3])) end
+return {'ok', tostring(n)}
+"""
+
+LOAD = """
+local snap = redis.call('GET', KEYS[2])
+local from = 1
+if snap then from = tonumber(string.match(snap, '^(%d+)')) + 1 end
+local tail = redis.call('XRANGE', KEYS[1], tostring(from) .. '-0', '+')
+local out = {snap or '', redis.call('GET', KEYS[3]) or ''}
+for _, entry in ipairs(tail) do out[#out + 1] = entry[2][2] end
+return out
+"""
+
+SNAPSHOT = """
+local cur = redis.call('GET', KEYS[1])
+if cur and tonumber(string.match(cur, '^(%d+)')) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
+IDEM_TTL = 24 * 3600
+
+
+def key(game_id: str, what: str) -> str:
+    return f"g:{{{game_id}}}:{what}"
+
+
+class Conflict(Exception):
+    def __init__(self, current: int):
+        super().__init__(f"stream is at version {current}")
+        self.current = current
+
+
+@dataclass
+class Loaded:
+    meta: dict
+    snapshot_version: int
+    snapshot: dict | None        # position document, or None
+    tail: list[dict]             # events after the snapshot
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis):
+        self.r = client
+        self._append = client.register_script(APPEND)
+        self._load = client.register_script(LOAD)
+        self._snapshot = client.register_script(SNAPSHOT)
+
+    # --- games ----------------------------------------------------------------------------
+    def create(self, game_id: str, meta: dict, seed: str, first_event: dict) -> bool:
+        """Create a game with its first event; False if the id is taken."""
+        mkey = key(game_id, "meta")
+        pipe = self.r.pipeline(transaction=True)
+        pipe.set(mkey, json.dumps(meta), nx=True)
+        pipe.set(key(game_id, "seed"), seed, nx=True)
+        pipe.xadd(key(game_id, "events"), {"e": json.dumps(first_event)}, id="1-0")
+        try:
+            created, _, _ = pipe.execute()
+        except redis.ResponseError:  # the stream already exists: the id is taken
+            return False
+        return bool(created)
+
+    def meta(self, game_id: str) -> dict | None:
+        raw = self.r.get(key(game_id, "meta"))
+        return json.loads(raw) if raw else None
+
+    def set_meta(self, game_id: str, meta: dict) -> None:
+        self.r.set(key(game_id, "meta"), json.dumps(meta))
+
+    def seed(self, game_id: str) -> str:
+        return self.r.get(key(game_id, "seed")).decode()
+
+    def version(self, game_id: str) -> int:
+        return self.r.xlen(key(game_id, "events"))
+
+    # --- events ---------------------------------------------------------------------------
+    def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
+               idem_answer: dict | None = None) -> tuple[str, int | dict]:
+        """Append atomically at ``expected``. Returns ("ok", new_version) or ("idem", answer);
+        raises :class:`Conflict` when the stream is at another version."""
+        ikey = key(game_id, "idem:" + idem_key) if idem_key else ""
+        status, value = self._append(
+            keys=[key(game_id, "events"), ikey],
+            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL] + [json.dumps(e) for e in events])
+        status = status.decode()
+        if status == "conflict":
+            raise Conflict(int(value))
+        if status == "idem":
+            return "idem", json.loads(value)
+        return "ok", int(value)
+
+    def idempotent_answer(self, game_id: str, idem_key: str) -> dict | None:
+        raw = self.r.get(key(game_id, "idem:" + idem_key))
+        return json.loads(raw) if raw else None
+
+    def events(self, game_id: str, after: int = 0) -> list[dict]:
+        entries = self.r.xrange(key(game_id, "events"), min=f"{after + 1}-0", max="+")
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def load(self, game_id: str) -> Loaded | None:
+        """Metadata, the latest snapshot and the events after it, in one round trip."""
+        out = self._load(keys=[key(game_id, "events"), key(game_id, "snap"), key(game_id, "meta")])
+        snap, meta = out[0], out[1]
+        if not meta:
+            return None
+        version, doc = 0, None
+        if snap:
+            head, _, body = snap.partition(b"\n")
+            version, doc = int(head), json.loads(body)
+        return Loaded(json.loads(meta), version, doc, [json.loads(e) for e in out[2:]])
+
+    def save_snapshot(self, game_id: str, version: int, doc: dict) -> bool:
+        return bool(self._snapshot(keys=[key(game_id, "snap")],
+                                   args=[version, f"{version}\n{json.dumps(doc, separators=(',', ':'))}"]))
+
+    # --- rate limiting --------------------------------------------------------------------
+    def hit(self, bucket: str, window: int = 60) -> int:
+        """Count a request in a fixed window; returns the count so far."""
+        k = f"rl:{{{bucket}}}"
+        pipe = self.r.pipeline()
+        pipe.set(k, 0, ex=window, nx=True)
+        pipe.incr(k)
+        return pipe.execute()[1]
+
+    def ping(self) -> bool:
+        return bool(self.r.ping())

