@@ -132,7 +132,11 @@ def king_advance(s: GameState, seat: int, steps: int) -> int:
 
 
 def king_ranking(s: GameState) -> list[int]:
-    """Seats from highest on the King track; a tie goes to the bottommost marker."""
+    """Seats from highest on the King track; a tie goes to the bottommost marker (in a solo
+    game the Cardinalbot always wins a tie)."""
+    if s.solo is not None:
+        bot = s.solo["bot"]
+        return sorted(range(s.players), key=lambda i: (-s.king_pos[i], i != bot, s.king_seq[i]))
     return sorted(range(s.players), key=lambda i: (-s.king_pos[i], s.king_seq[i]))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .board import (add_vp, building_completed, corruption, draw, fair_count, houses_on_map, king_ranking,
                     king_vp, pillars_on_map, reset_red, to_box, why_cannot_take)
 from .components import ACTIONS, RES_INDEX, RES_LETTER, RESOURCES, components
+from . import solo
 from .effects import choice
 from .state import GameState, PlayerState
 
@@ -19,6 +20,8 @@ def setup(players: int, options: dict, chance) -> GameState:
     c = components()
     if players not in (2, 3, 4):
         raise ValueError("Tiletum is played by 2 to 4 players")
+    if options.get("solo") is not None and players != 2:
+        raise ValueError("a solo game has two seats: the Cardinalbot (seat 0) and the player (seat 1)")
     s = GameState()
     s.players = players
     s.options = dict(options)
@@ -94,6 +97,8 @@ def setup(players: int, options: dict, chance) -> GameState:
             p.res[RES_INDEX[r]] += n
         p.res[0] += c.starting_gold[seat]
         s.seats.append(p)
+    if options.get("solo") is not None:
+        solo.setup_solo(s, options, chance)
     start_round(s, chance)
     return s
 
@@ -114,7 +119,7 @@ def start_round(s: GameState, chance) -> None:
     s.cycle = 0
     s.turn_pos = 0
     reveal_corruption(s, chance)
-    start_turn(s)
+    start_turn(s, chance)
 
 
 def reveal_corruption(s: GameState, chance) -> None:
@@ -124,11 +129,13 @@ def reveal_corruption(s: GameState, chance) -> None:
     corruption(s, components().tiles[token].raw["value"])
 
 
-def start_turn(s: GameState) -> None:
+def start_turn(s: GameState, chance) -> None:
     seat = s.turn_order[s.turn_pos]
     s.turn = {"seat": seat, "die": None, "exchanged": False, "override": None}
     s.agenda = []
     s.actor = seat
+    if solo.is_bot(s, seat):
+        solo.start_bot_turn(s, chance)
 
 
 def end_turn(s: GameState, chance) -> None:
@@ -146,7 +153,7 @@ def end_turn(s: GameState, chance) -> None:
             king_phase(s, chance)
             return
         reveal_corruption(s, chance)
-    start_turn(s)
+    start_turn(s, chance)
 
 
 def king_phase(s: GameState, chance) -> None:
@@ -157,6 +164,8 @@ def king_phase(s: GameState, chance) -> None:
     tile = s.king_bonus
     if tile is None:
         add_vp(s.seats[top], c.king_last_round_vp)
+    elif solo.is_bot(s, top):
+        solo.king_tile(s, chance)
     elif why_cannot_take(s.seats[top], tile) is None:
         s.agenda = [choice(top, "king_tile", tile=tile)]
         s.actor = top
@@ -177,8 +186,12 @@ def king_phase_rest(s: GameState, chance) -> None:
         score_fair(s)  # "scored before resetting the King track" (Appendix: Fair tiles)
     s.turn_order = king_ranking(s)
     reset_red(s)
+    if s.solo is not None:
+        solo.king_reset(s)
     if fair.raw["counts"] != "king_track":
         score_fair(s)
+    if s.solo is not None:
+        s.solo["decrees"].pop(0)  # the Decree of the Fair just held leaves the row
     if s.round == 4:
         final_scoring(s)
         return
@@ -188,7 +201,8 @@ def king_phase_rest(s: GameState, chance) -> None:
 
 
 def participates(s: GameState, seat: int, town: str) -> bool:
-    return seat in s.houses.get(town, ()) or s.seats[seat].merchant == town
+    """A House in the Fair town or the Merchant there (the Cardinalbot always participates)."""
+    return seat in s.houses.get(town, ()) or s.seats[seat].merchant == town or solo.is_bot(s, seat)
 
 
 def fair_vp(s: GameState, seat: int, rnd: int | None = None) -> int:
@@ -199,6 +213,8 @@ def fair_vp(s: GameState, seat: int, rnd: int | None = None) -> int:
     per = c.fair_board_values[r] + fair["vp"]
     if fair["counts"] == "king_track":
         return per + king_vp(s, seat)
+    if solo.is_bot(s, seat):
+        return per * solo.fair_count(s, fair["counts"])
     return per * fair_count(s, s.seats[seat], fair["counts"])
 
 
@@ -239,6 +255,9 @@ def final_breakdown(s: GameState, p: PlayerState) -> dict:
 def final_scoring(s: GameState) -> None:
     final = {}
     for p in s.seats:
+        if solo.is_bot(s, p.seat):
+            final[str(p.seat)] = solo.final_scoring(s)
+            continue
         b = final_breakdown(s, p)
         b["before"] = p.score
         add_vp(p, b["houses_x_pillars"] + b["buildings_vp"] + b["resources_vp"])
@@ -251,3 +270,6 @@ def final_scoring(s: GameState) -> None:
     s.actor = None
     # most VP wins; a tie goes to the one earlier in turn order
     s.winner = min(s.turn_order, key=lambda seat: (-s.seats[seat].score, s.turn_order.index(seat)))
+    if s.solo is not None:  # the player wins only with strictly more VP than the Cardinalbot
+        bot, human = s.solo["bot"], s.solo["human"]
+        s.winner = human if s.seats[human].score > s.seats[bot].score else bot

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import actions, tasks
+from . import actions, solo, tasks
 from .chance import RecordingChance, ReplayChance, SeededSource
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
@@ -49,6 +49,8 @@ def check(s: GameState, seat: int, m: Move) -> Err:
         return ("not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s")
     if m.verb == "undo":
         return None if s.undo_moves else ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
+    if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
+        return solo.check(s, m)
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
         options = choice_moves(s, top)
@@ -83,6 +85,8 @@ def legal(s: GameState) -> list[Move]:
     """Every legal move of the seat to act (unsorted Move values)."""
     if s.phase == "over" or s.actor is None:
         return []
+    if s.solo is not None and s.actor == s.solo["bot"] and s.phase == "action":
+        return solo.legal(s)
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
         return choice_moves(s, top)
@@ -107,6 +111,12 @@ def legal_moves(s: GameState, seat: int | None = None) -> list[str]:
 # --- applying ------------------------------------------------------------------------------
 
 def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
+    if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
+        if m.verb == "end":
+            end_turn(s, chance)
+        else:
+            solo.apply(s, m, chance)
+        return
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
         apply_choice(s, top, m)
@@ -128,7 +138,7 @@ def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
 
 def _undoable(s: GameState, seat: int, m: Move, outcomes) -> bool:
     return (not outcomes and s.phase == "action" and m.verb != "end"
-            and s.turn is not None and s.turn["seat"] == seat)
+            and s.turn is not None and s.turn["seat"] == seat and not solo.is_bot(s, seat))
 
 
 def apply_event(s: GameState | None, ev: dict) -> GameState:

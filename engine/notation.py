@@ -47,7 +47,7 @@ GRAMMAR: dict[str, tuple[str, ...]] = {
     "pillar": ("town?",),
     "char": ("slot",),
     "discard": (),
-    "place": ("tile", "room"),
+    "place": ("tile", "room?"),
     "contract": ("slot",),
     "exchange": ("res", "res"),
     "king": (),

@@ -100,7 +100,7 @@ class GameState:
                  "cathedral_cost", "cathedral_stack", "fair_towns", "fair_tiles", "fairs_scored",
                  "contract_offer", "character_offer", "piles", "corruption_pool", "corruption_revealed",
                  "box", "king_pos", "king_seq", "king_counter", "agenda", "turn", "actor", "seats",
-                 "final", "winner", "undo_base", "undo_moves")
+                 "final", "winner", "undo_base", "undo_moves", "solo")
 
     def __init__(self) -> None:
         self.players = 0
@@ -140,6 +140,7 @@ class GameState:
         self.winner: int | None = None
         self.undo_base: GameState | None = None  # position before the first undoable move
         self.undo_moves: list[str] = []          # moves since undo_base (all undoable)
+        self.solo: dict | None = None            # the Cardinalbot's board and turn (engine/solo.py)
 
     # ------------------------------------------------------------------------------------
     def clone(self) -> "GameState":
@@ -175,6 +176,7 @@ class GameState:
         s.winner = self.winner
         s.undo_base = self.undo_base                 # immutable once stored
         s.undo_moves = self.undo_moves[:]
+        s.solo = _clone_solo(self.solo) if self.solo is not None else None
         return s
 
     # ------------------------------------------------------------------------------------
@@ -216,6 +218,7 @@ class GameState:
             "seats": [p.to_doc() for p in self.seats],
             "final": copy.deepcopy(self.final),
             "winner": self.winner,
+            "solo": copy.deepcopy(self.solo),
         }
 
     @classmethod
@@ -258,6 +261,7 @@ class GameState:
             s.seats = [PlayerState.from_doc(p) for p in d["seats"]]
             s.final = copy.deepcopy(d.get("final"))
             s.winner = d.get("winner")
+            s.solo = copy.deepcopy(d.get("solo"))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise PositionError(f"position document is incomplete or malformed: {e!r}") from None
         if len(s.seats) != s.players or len(s.king_pos) != s.players:
@@ -274,3 +278,13 @@ class GameState:
         return isinstance(other, GameState) and self.to_doc() == other.to_doc()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _clone_solo(so: dict) -> dict:
+    d = dict(so)
+    for k in ("challenges", "decrees", "column_ap", "crests", "inactive", "supply", "contracts", "fulfilled"):
+        d[k] = so[k][:]
+    d["columns"] = [c[:] for c in so["columns"]]
+    d["act"] = dict(so["act"]) if so["act"] is not None else None
+    d["roll"] = so["roll"][:] if so["roll"] is not None else None
+    return d

@@ -31,6 +31,12 @@ def tile_locations(s: GameState) -> Counter:
     n.update(s.corruption_pool)
     n.update(s.corruption_revealed)
     n.update(s.box)
+    if s.solo is not None:
+        so = s.solo
+        n.update(t for col in so["columns"] for t in col if t is not None)
+        n.update(t for t in so["crests"] if t is not None)
+        for k in ("inactive", "supply", "contracts", "fulfilled"):
+            n.update(so[k])
     for p in s.seats:
         n.update(p.store)
         n.update(t for rooms in p.rooms for t in rooms if t is not None)
@@ -73,6 +79,8 @@ def problems(s: GameState) -> list[str]:
             out.append(f"seat {p.seat} Houses do not add up to {c.houses_per_player}")
         pillars = sum(1 for v in s.pillars.values() if p.seat in v)
         on_spaces = sum(1 for i, x in enumerate(c.contract_spaces) if x.get("pillar") and i >= len(p.contracts))
+        if s.solo is not None and p.seat == s.solo["bot"]:
+            on_spaces = 0  # the Cardinalbot's seven Pillars are all available from the start
         if pillars + p.pillars + on_spaces != c.pillars_per_player:
             out.append(f"seat {p.seat} Pillars do not add up to {c.pillars_per_player}")
         types = {}

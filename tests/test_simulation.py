@@ -92,10 +92,14 @@ def assert_finished(result) -> None:
     assert s.final is not None and set(s.final) == {str(i) for i in range(s.players)}
     for seat, b in s.final.items():
         assert b["total"] == s.seats[int(seat)].score
-        assert b["total"] == b["before"] + b["houses_x_pillars"] + b["buildings_vp"] + b["resources_vp"]
+        assert b["total"] == (b["before"] + b["houses_x_pillars"] + b["buildings_vp"] + b.get("contracts_vp", 0)
+                              + b["resources_vp"])
     best = max(p.score for p in s.seats)
     assert s.seats[s.winner].score == best
-    assert s.winner == next(seat for seat in s.turn_order if s.seats[seat].score == best)
+    if s.solo is None:
+        assert s.winner == next(seat for seat in s.turn_order if s.seats[seat].score == best)
+    else:  # the player wins only with strictly more VP
+        assert (s.winner == s.solo["human"]) == (s.seats[s.solo["human"]].score > s.seats[s.solo["bot"]].score)
     assert legal(s) == [] and legal_moves(s) == []
 
 
@@ -122,3 +126,23 @@ def test_same_seed_same_game_and_different_seed_differs():
     assert a.events == b.events
     c = random_game(3, "other")
     assert c.events[0]["chance"] != a.events[0]["chance"]
+
+
+SOLO_GAMES = 25   # per level
+
+
+@pytest.mark.parametrize("level", ["priest", "deacon", "bishop"])
+def test_random_solo_playouts_keep_invariants(level):
+    """Random legal moves for both seats of solo games: the Cardinalbot's mechanics, its
+    board's tiles and the solo phases keep every invariant."""
+    for i in range(SOLO_GAMES):
+        seed = f"solo-{level}-{i}"
+        result = random_game(2, seed, options={"solo": {"level": level}}, on_move=light_check)
+        assert_finished(result)
+        assert result.state.solo["decrees"] == components_tail(), "one Decree leaves the row per Fair"
+        assert replay(result.events).to_doc() == result.state.to_doc()
+
+
+def components_tail():
+    from engine.solo import data
+    return data()["decree_tail"]
