@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import settings
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, problem_body
+from .scheduling import BotScheduler, celery_sender
 from .schemas import Problem
 from .service import GameService
 from .store import EventStore
@@ -67,7 +68,10 @@ class ProblemApi(Api):
             extra["errors"] = data["messages"]
             code = "invalid-request"
         detail = error.description if status != 500 else "the server failed; the request changed nothing"
-        return problem_response(problem_body(status, code, phrase, detail, extra), data.get("headers"))
+        headers = dict(data.get("headers") or {})
+        if getattr(error, "valid_methods", None):  # 405 must say what is allowed (RFC 9110)
+            headers["Allow"] = ", ".join(error.valid_methods)
+        return problem_response(problem_body(status, code, phrase, detail, extra), headers)
 
     def _register_responses(self):
         """Document every error response as problem+json (flask-smorest says application/json)."""
@@ -105,14 +109,27 @@ def create_app(config: dict | None = None) -> flask.Flask:
     client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=5, health_check_interval=30)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
+    sender = app.config.get("BOT_SENDER")
+    if sender is None and app.config.get("BOT_TOKEN"):
+        sender = celery_sender(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"])
+    scheduler = BotScheduler(client, sender)
+    app.extensions["tiletum.scheduler"] = scheduler
+    extra_hook = app.config.get("ON_APPEND")
+
+    def on_append(game_id, version, state):
+        scheduler.after_append(game_id, version, state)
+        if extra_hook is not None:
+            extra_hook(game_id, version, state)
+
     app.extensions["tiletum.service"] = GameService(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
-        on_append=app.config.get("ON_APPEND"))
+        on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     api = ProblemApi(app)
-    from .resources import games, health
+    from .resources import bot, games, health
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(bot.blp)
     app.register_error_handler(redis.RedisError, _redis_down)
 
     @app.before_request
@@ -127,7 +144,34 @@ def create_app(config: dict | None = None) -> flask.Flask:
                            headers={"Retry-After": "60"})
         return None
 
+    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
     return app
+
+
+class LimitChunkedBodies:
+    """MAX_CONTENT_LENGTH for bodies sent without a Content-Length (chunked): werkzeug only
+    truncates those, so read up to the limit here and answer 413 beyond it."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    def __call__(self, environ, start_response):
+        if (self.limit and not environ.get("CONTENT_LENGTH")
+                and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
+            import io
+            import json as _json
+            body = environ["wsgi.input"].read(self.limit + 1)
+            if len(body) > self.limit:
+                payload = _json.dumps(problem_body(413, "payload-too-large", "Content Too Large",
+                                                   f"the body is larger than {self.limit} bytes")).encode()
+                start_response("413 Content Too Large", [("Content-Type", PROBLEM_CONTENT_TYPE),
+                                                         ("Content-Length", str(len(payload)))])
+                return [payload]
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = False
+        return self.app(environ, start_response)
 
 
 def _redis_down(e: redis.RedisError):

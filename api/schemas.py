@@ -5,24 +5,60 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 
+class Text(fields.String):
+    """A string of Unicode text. JSON can carry lone UTF-16 surrogates (``"\\udc80"``), which are
+    not text: they could not be stored, hashed or exported, so such a value is a 422."""
+
+    default_error_messages = {"not_text": "Not valid Unicode text (a lone surrogate)."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        out = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.make_error("not_text") from None
+        return out
+
+
+class TextEmail(fields.Email, Text):
+    pass
+
+
+# The largest version a client may name: Redis stream ids (and so versions) stop below 2**64.
+MAX_VERSION = 2**63 - 1
+
+
 class Base(ma.Schema):
     class Meta:
         ordered = True
 
 
 class SeatIn(Base):
-    name = fields.String(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
-    email = fields.Email(load_default=None, metadata={"description": "where turn emails go (optional)"})
-    kind = fields.String(load_default="human", validate=validate.OneOf(["human"]),
-                         metadata={"description": "who plays the seat"})
+    name = Text(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
+    email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
+    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot"]),
+                         metadata={"description": "who plays the seat: a person, or the Cardinalbot (solo games: "
+                                                  "exactly one human and one cardinalbot seat)"})
+
+
+class SoloOptions(Base):
+    class Meta:
+        unknown = ma.RAISE
+    level = fields.String(validate=validate.OneOf(["priest", "deacon", "bishop"]), metadata={
+        "description": "Cardinal Priest (1 random Challenge), Deacon (3) or Bishop (5); default deacon"})
+    challenges = fields.List(fields.String(validate=validate.OneOf([
+        "very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
+        "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"])),
+        validate=validate.Length(0, 8), metadata={"description": "an explicit list of Challenge cards instead of a level"})
 
 
 class GameOptions(Base):
     class Meta:
         unknown = ma.RAISE
+    solo = fields.Nested(SoloOptions, metadata={"description": "a solo game against the Cardinalbot"})
     action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
                                  metadata={"description": "Action tiles in printed order (first game) or shuffled"})
-    seed = fields.String(validate=validate.Length(1, 200), metadata={
+    seed = Text(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
 
 
@@ -36,7 +72,9 @@ class SeatCreated(Base):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     kind = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "secret Bearer token of this seat: shown once"})
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
+                       "host plays it with the bot credential)"})
 
 
 class GameCreated(Base):
@@ -105,6 +143,7 @@ class Position(Base):
     seats = fields.List(fields.Dict())
     final = fields.Dict(allow_none=True)
     winner = fields.Integer(allow_none=True)
+    solo = fields.Dict(allow_none=True, metadata={"description": "the Cardinalbot's board in a solo game"})
 
 
 class LegalMove(Base):
@@ -123,7 +162,7 @@ class LegalMoves(Base):
 class MovesIn(Base):
     expected_version = fields.Integer(required=True, validate=validate.Range(min=1),
                                       metadata={"description": "the version the moves were chosen at"})
-    moves = fields.List(fields.String(validate=validate.Length(1, 100)), required=True,
+    moves = fields.List(Text(validate=validate.Length(1, 100)), required=True,
                         validate=validate.Length(1, 200), metadata={"example": ["take G4", "king", "end"]})
 
 
@@ -144,7 +183,7 @@ class MovesOut(Base):
 
 
 class EventsQuery(Base):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "only events after this version"})
 
 
@@ -177,3 +216,13 @@ class Problem(Base):
     move_index = fields.Integer(metadata={"description": "422/403: index of the failing move"})
     rule = fields.String(metadata={"description": "422: the broken rule's code"})
     errors = fields.Dict(metadata={"description": "422: request validation errors by field"})
+
+
+class BotTurn(Base):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the version at which it became due"})
+
+
+class BotTurns(Base):
+    turns = fields.List(fields.Nested(BotTurn), required=True)

@@ -46,11 +46,12 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
 
 class GameService:
     def __init__(self, store: EventStore, snapshot_every: int = 100, allow_seeded_games: bool = False,
-                 on_append=None):
+                 on_append=None, bot_token: str | None = None):
         self.store = store
         self.snapshot_every = snapshot_every
         self.allow_seeded_games = allow_seeded_games
         self.on_append = on_append  # callback(game_id, new_version, state) after a successful append
+        self.bot_token_hash = token_hash(bot_token) if bot_token else None
 
     # --- loading ---------------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[dict, engine.GameState]:
@@ -76,7 +77,14 @@ class GameService:
         if token is None:
             return None
         h = token_hash(token)
+        if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
+            for i, s in enumerate(meta["seats"]):
+                if s["kind"] == "cardinalbot":
+                    return i
+            raise problems.forbidden("not-a-bot-seat", "the bot credential acts only for Cardinalbot seats")
         for i, s in enumerate(meta["seats"]):
+            if s.get("token_hash") is None:
+                continue
             if secrets.compare_digest(s["token_hash"], h):
                 return i
         raise problems.unauthorized("this token belongs to no seat of this game")
@@ -92,12 +100,23 @@ class GameService:
         if not 2 <= len(seats) <= 4:
             raise problems.ApiError(422, "bad-seats", "a game has 2 to 4 seats")
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
-        state, events = engine.new_game(len(seats), seed, engine_options)
-        tokens = [secrets.token_urlsafe(24) for _ in seats]
+        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
+        if bots or options.get("solo") is not None:
+            if len(seats) != 2 or len(bots) != 1:
+                raise problems.ApiError(422, "bad-seats",
+                                        "a solo game has two seats: one human and one of kind 'cardinalbot'")
+            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
+            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
+            options["solo"] = engine_options["solo"]
+        try:
+            state, events = engine.new_game(len(seats), seed, engine_options)
+        except ValueError as e:  # e.g. an unknown Challenge card or level
+            raise problems.ApiError(422, "bad-options", str(e)) from None
+        tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
             "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
-                       "token_hash": token_hash(t)} for s, t in zip(seats, tokens)],
+                       "token_hash": token_hash(t) if t else None} for s, t in zip(seats, tokens)],
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION,
         }
@@ -168,6 +187,13 @@ class GameService:
 
     def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
                idem_key: str | None = None) -> dict:
+        try:
+            return self._submit(game_id, token, expected_version, moves, idem_key)
+        except _Replay as r:
+            return r.answer
+
+    def _submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
+                idem_key: str | None) -> dict:
         meta = self.meta(game_id)
         seat = self._require_seat(meta, token)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
@@ -181,7 +207,7 @@ class GameService:
             raise problems.ApiError(422, "too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
         meta, state, snap_version = self._load(game_id)
         if state.version != expected_version:
-            raise problems.conflict(state.version, expected_version)
+            self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         seed = self.store.seed(game_id)
         events: list[dict] = []
         for i, text in enumerate(moves):
@@ -201,11 +227,20 @@ class GameService:
         try:
             status, value = self.store.append(game_id, expected_version, events, idem_key, answer)
         except Conflict as c:
-            raise problems.conflict(c.current, expected_version) from None
+            self._raise_conflict(game_id, idem_key, seat, body_hash, c.current, expected_version)
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self._after_append(game_id, state, snap_version)
         return {k: answer[k] for k in ("version", "events")}
+
+    def _raise_conflict(self, game_id, idem_key, seat, body_hash, current, expected):
+        """A 409, unless a twin of this request (same Idempotency-Key) has just been applied:
+        then its answer is the answer (the twin won the race between our read and our write)."""
+        if idem_key:
+            prev = self.store.idempotent_answer(game_id, idem_key)
+            if prev is not None:
+                raise _Replay(self._replayed(prev, seat, body_hash))
+        raise problems.conflict(current, expected) from None
 
     def _replayed(self, prev: dict, seat: int, body_hash: str) -> dict:
         if prev.get("seat") != seat or prev.get("body") != body_hash:
@@ -220,6 +255,14 @@ class GameService:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
         if self.on_append:
             self.on_append(game_id, state.version, state)
+
+
+class _Replay(Exception):
+    """Carries the stored answer of an idempotent twin request out of a conflict."""
+
+    def __init__(self, answer: dict):
+        super().__init__("idempotent replay")
+        self.answer = answer
 
 
 def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:

@@ -42,6 +42,8 @@ class Games(MethodView):
     @blp.arguments(GameCreate, example={"game": "tiletum", "seats": [{"name": "Alice", "email": "alice@example.org"},
                                                                       {"name": "Bob"}], "options": {}})
     @blp.response(201, GameCreated)
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
     @err(422, "invalid-request", "invalid request: bad seats, options, or a seed on a server without "
               "--allow-seeded-games")
     def post(self, body):
@@ -86,7 +88,7 @@ class GameState(MethodView):
             resp = flask.make_response("", 304)
             resp.headers["ETag"] = etag
             return resp
-        return doc, 200, {"ETag": etag}
+        return doc, 200, {"ETag": etag, "Vary": "Authorization"}
 
 
 @blp.route("/<string:game_id>/legal-moves")
@@ -109,10 +111,12 @@ class Moves(MethodView):
     @blp.doc(operationId="submitMoves", security=SEAT, parameters=[IDEMPOTENCY])
     @blp.arguments(MovesIn, example={"expected_version": 12, "moves": ["take G4", "king", "end"]})
     @blp.response(200, MovesOut)
+    @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad seat token")
     @err(403, "not-your-turn", "not your decision (move_index says which move)")
     @err(404, "game-not-found", "unknown game")
     @err(409, "version-conflict", "expected_version is stale (current_version says the version now)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
     @err(422, "illegal-move", "an unparsable or illegal move (move_index, rule), or an invalid body")
     def post(self, body, game_id):
         """Submit moves
