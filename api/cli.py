@@ -36,9 +36,18 @@ def _gunicorn(host: str, port: int, workers: int):
     return App()
 
 
+def _spawn(args: list[str], env: dict, name: str):
+    import subprocess
+    print(f"starting {name}: {' '.join(args[2:])}", flush=True)
+    return subprocess.Popen(args, env=env)
+
+
 def cmd_serve(a: argparse.Namespace) -> int:
+    import secrets
     from .redis_server import EmbeddedRedis
     embedded = None
+    procs = []
+    os.makedirs(a.data_dir, exist_ok=True)
     if a.allow_seeded_games:
         os.environ["TILETUM_ALLOW_SEEDED_GAMES"] = "1"
     if not os.environ.get("REDIS_URL"):
@@ -47,16 +56,35 @@ def cmd_serve(a: argparse.Namespace) -> int:
         embedded = EmbeddedRedis(os.path.join(data, "redis"), port=a.redis_port).start()
         os.environ["REDIS_URL"] = embedded.url
     url = f"http://{a.host}:{a.port}"
+    os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
+    os.environ.setdefault("TILETUM_API_URL", url)
+    if not a.no_workers:
+        py = sys.executable
+        env = dict(os.environ)
+        procs.append(_spawn([py, "-m", "celery", "-A", "cardinalbot.worker", "worker", "-Q", "cardinalbot",
+                             "--pool", "solo", "--loglevel", "INFO", "-n", "cardinalbot@%h"], env, "the Cardinalbot worker"))
+        procs.append(_spawn([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "-B",
+                             "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h",
+                             "--schedule", os.path.join(os.path.abspath(a.data_dir), "celerybeat-schedule")],
+                            env, "the service worker and beat"))
     print(f"Tiletum PBEM API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
     try:
         _gunicorn(a.host, a.port, a.workers).run()
     finally:
-        # gunicorn's workers are forks that unwind through here too: only the master owns Redis
-        if embedded is not None and os.getpid() == master:
-            embedded.stop()
-            print("Redis stopped", flush=True)
+        # gunicorn's workers are forks that unwind through here too: only the master owns these
+        if os.getpid() == master:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(10)
+                except Exception:
+                    p.kill()
+            if embedded is not None:
+                embedded.stop()
+                print("Redis stopped", flush=True)
     return 0
 
 
@@ -88,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
+    p.add_argument("--no-workers", action="store_true", help="do not start the Celery workers (bot, sweeps)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")

@@ -8,6 +8,8 @@
 | TILETUM_RATE_LIMIT | 600 | requests per minute per seat token (or per client address) |
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
+| TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
+| CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
 """
 from __future__ import annotations
 
@@ -26,4 +28,6 @@ def from_env(env=os.environ) -> dict:
         "RATE_LIMIT": int(env.get("TILETUM_RATE_LIMIT", "600")),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),
         "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
+        "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),
+        "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
     }

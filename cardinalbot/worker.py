@@ -1,0 +1,36 @@
+"""The Cardinalbot as a Celery worker on the ``cardinalbot`` queue (Redis broker).
+
+    celery -A cardinalbot.worker worker -Q cardinalbot
+
+The API sends ``cardinalbot.play_turn(game_id, seat, version)`` after the events that make it
+the bot's turn are saved. The task plays through the public API with the bot credential, like
+any client; it never imports ``api`` and never reads the game store.
+
+Environment: ``CELERY_BROKER_URL`` (default ``REDIS_URL``), ``TILETUM_API_URL``,
+``TILETUM_BOT_TOKEN``.
+"""
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+from .client import ApiClient
+from .runner import play_turn as run_turn
+
+broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+app = Celery("cardinalbot", broker=broker)
+app.conf.update(task_default_queue="cardinalbot", task_acks_late=True, task_reject_on_worker_lost=True,
+                worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True,
+                task_ignore_result=True)
+
+
+def client() -> ApiClient:
+    return ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"), os.environ["TILETUM_BOT_TOKEN"])
+
+
+@app.task(name="cardinalbot.play_turn", bind=True, autoretry_for=(ConnectionError, OSError),
+          retry_backoff=True, retry_backoff_max=60, max_retries=8)
+def play_turn(self, game_id: str, seat: int, version: int) -> int:
+    """Play the bot's turn in ``game_id`` if it is still due at ``version`` or later."""
+    return run_turn(client(), game_id, seat, version)

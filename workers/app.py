@@ -1,0 +1,24 @@
+"""The service's Celery app (queue ``tiletum``) and its beat schedule.
+
+    celery -A workers.app worker -Q tiletum -B
+
+Tasks take ids, re-read what they need, check the work is still due, and are idempotent.
+Periodic sweeps find work that is due but was not done (a lost message, a broker that was
+down); nothing waits days inside the broker.
+"""
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+app = Celery("tiletum", broker=broker, include=["workers.tasks"])
+app.conf.update(
+    task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
+    beat_schedule={
+        "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
+            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    },
+)
