@@ -340,34 +340,20 @@ def legal(s: GameState) -> list[Move]:
         return out
     act = so["act"]
     a, ap, st = act["action"], act["ap"], act["stage"]
+    if a in ("architect", "merchant"):
+        return _piece_moves(s, act)
     out = [Move("skip")]
-    if a == "architect":
-        if st == 0 and why_no_pillar(s, bot, bot.architect) is None:
-            out.append(Move("pillar"))
-        if st <= 2:
-            out += [mv("tile", t) for t in _tiles_in_reach(s, bot.architect, ap)]
-            out += [mv("architect", t) for t in sorted(c.towns) if t != bot.architect]
-        elif st == 3:
-            out += [mv("architect", t) for t in sorted(c.towns) if t != bot.architect]
-    elif a == "merchant":
-        here_ok = why_no_house(s, bot, bot.merchant) is None
-        if st == 0 and not here_ok:
-            out += [mv("merchant", t) for t in sorted(c.towns) if why_no_house(s, bot, t) is None]
-        if st <= 1 and here_ok:
-            out.append(Move("house"))
-        if st >= 2:
-            if st == 2:
-                out += [mv("tile", t) for t in _tiles_in_reach(s, bot.merchant, ap)]
-            out += [mv("merchant", t) for t in sorted(c.towns) if t != bot.merchant]
-    elif a == "character":
+    if a == "character":
         if ap >= 1:
-            out += [mv("place", t) for t in sorted(set(so["supply"])) if place_target(s, t) is not None]
+            placeable = [mv("place", t) for t in sorted(set(so["supply"])) if place_target(s, t) is not None]
+            if placeable:  # "do the first possible": placing comes before taking
+                return out + placeable
             out += [mv("char", i + 1) for i, t in enumerate(s.character_offer) if t is not None]
         if not act.get("discarded") and any(s.character_offer):
             out.append(Move("discard"))
     elif a == "contract":
         for i, t in enumerate(s.contract_offer):
-            if t is not None and ap >= c.contract_offer_costs[i] and _why_no_contract(s, t) is None:
+            if t is not None and ap >= c.contract_offer_costs[i] and _why_no_contract(s, t, act) is None:
                 out.append(mv("contract", i + 1))
         if ap >= 1:
             out += [mv("gain", x) for x in LETTERS]
@@ -375,6 +361,49 @@ def legal(s: GameState) -> list[Move]:
         if ap >= 1 and s.king_pos[0] < c.king_top:
             out.append(Move("king"))
     return out
+
+
+def architect_targets(s: GameState) -> list[str]:
+    """Where the bot's Architect may end its action: a Cathedral without its Pillar that will be
+    built this game (Architect step 3)."""
+    c = components()
+    here = s.seats[0].architect
+    return [t for t in c.cathedral_towns if t != here and 0 not in s.pillars.get(t, ())
+            and not c.tiles[s.cathedral_cost[t]].raw.get("unavailable")]
+
+
+def merchant_targets(s: GameState) -> list[str]:
+    """Where the bot's Merchant may end its action: a Town without its House with an available
+    House space (Merchant step 4)."""
+    c = components()
+    here = s.seats[0].merchant
+    return [t for t in sorted(c.towns) if t != here and 0 not in s.houses.get(t, ())
+            and len(s.houses.get(t, ())) < len(c.house_spaces(t, s.players))]
+
+
+def _piece_moves(s: GameState, act: dict) -> list[Move]:
+    """The Architect and Merchant actions are fixed sequences (solo rules, each action's steps):
+    build (relocating the Merchant first if it cannot build where it is), the best Bonus tile
+    within reach if there is one, then the move to a new target. Only the choices are free."""
+    bot = s.seats[0]
+    a, ap, st = act["action"], act["ap"], act["stage"]
+    piece = bot.architect if a == "architect" else bot.merchant
+    if a == "architect" and st == 0:
+        return [Move("pillar")]  # _normalise skips this step when no Pillar can be placed
+    if a == "merchant" and st == 0:
+        if why_no_house(s, bot, bot.merchant) is None:
+            return [Move("house")]
+        return [mv("merchant", t) for t in sorted(components().towns) if why_no_house(s, bot, t) is None]
+    if a == "merchant" and st == 1:
+        return [Move("house")]
+    if st == 2:
+        tiles = _tiles_in_reach(s, piece, ap)
+        if tiles:
+            return [mv("tile", t) for t in tiles]
+    targets = architect_targets(s) if a == "architect" else merchant_targets(s)
+    if targets:
+        return [mv(a, t) for t in targets]
+    return [Move("skip")]
 
 
 def _crest_affordable(s: GameState) -> bool:
@@ -398,14 +427,17 @@ def _why_no_cathedral(s: GameState, town: str) -> Err:
     return None
 
 
-def _why_no_contract(s: GameState, tile: str) -> Err:
+def _why_no_contract(s: GameState, tile: str, act: dict | None = None) -> Err:
     t = components().tiles[tile]
     if t.kind == "crest":
         if bot_has_crest(s, t.raw["crest"]):
             return ("crest-duplicate", f"the Cardinalbot already has a {t.raw['crest']} Crest")
         return None
-    if payment(s, tile) is None and len(s.solo["contracts"]) >= data()["bot_board"]["contract_spaces"]:
-        return ("contract-spaces-full", "the Cardinalbot's two Contract spaces are taken")
+    if payment(s, tile) is None:
+        if len(s.solo["contracts"]) >= data()["bot_board"]["contract_spaces"]:
+            return ("contract-spaces-full", "the Cardinalbot's two Contract spaces are taken")
+        if act is not None and act.get("unready"):
+            return ("one-contract", "the Cardinalbot takes one Contract to work on per Contract action (step C)")
     return None
 
 
@@ -439,6 +471,8 @@ def _normalise(s: GameState) -> None:
     if a == "merchant" and act["stage"] == 0 and why_no_house(s, bot, bot.merchant) is not None and not any(
             why_no_house(s, bot, t) is None for t in components().towns):
         act["stage"] = 2  # nowhere to build at all
+    if a in ("architect", "merchant") and act["stage"] >= 2 and _piece_moves(s, act) == [Move("skip")]:
+        act["stage"] = 4  # no tile in reach and nowhere to go: the action is over
     done = (act["stage"] >= 4
             or (a in ("character", "contract") and act["ap"] <= 0 and (a != "character" or act["discarded"]
                                                                        or not any(s.character_offer)))
@@ -569,6 +603,8 @@ def apply(s: GameState, m: Move, chance) -> None:
             if c.tiles[tile].kind == "crest":
                 so["inactive"].append(tile)
             else:
+                if payment(s, tile) is None:
+                    act["unready"] = True
                 take_contract(s, tile)
         else:  # gain
             bot.res[LETTERS.index(m.args[0])] += 1
