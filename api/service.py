@@ -52,19 +52,30 @@ class GameService:
         self.allow_seeded_games = allow_seeded_games
         self.on_append = on_append  # callback(game_id, new_version, state) after a successful append
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
+        self.cache = StateCache()
 
     # --- loading ---------------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[dict, engine.GameState]:
-        meta, state, _ = self._load(game_id)
-        return meta, state
+        loaded = self._load(game_id)
+        return loaded["meta"], loaded["state"]
 
-    def _load(self, game_id: str) -> tuple[dict, engine.GameState, int]:
-        """Metadata, the current state (snapshot + tail), and the snapshot's version."""
-        loaded = self.store.load(game_id)
+    def _load(self, game_id: str, idem_key: str | None = None) -> dict:
+        """Everything a request needs in one round trip: meta, seed, a stored idempotent answer,
+        and the current state -- from this process's cached state of the game plus the events
+        after it, or from the latest snapshot plus the events after it."""
+        cached = self.cache.get(game_id)
+        loaded = self.store.load_for(game_id, cached.version if cached is not None else 0, idem_key)
         if loaded is None:
             raise problems.not_found()
-        base = engine.GameState.from_doc(loaded.snapshot, validate=False) if loaded.snapshot else None
-        return loaded.meta, replay(loaded.tail, base), loaded.snapshot_version
+        if loaded["from_known"]:
+            state = replay(loaded["tail"], cached) if loaded["tail"] else cached
+        else:
+            base = engine.GameState.from_doc(loaded["snapshot"], validate=False) if loaded["snapshot"] else None
+            state = replay(loaded["tail"], base)
+            self.cache.snapshot_at(game_id, loaded["snapshot_version"])
+        self.cache.put(game_id, state)
+        loaded["state"] = state
+        return loaded
 
     def meta(self, game_id: str) -> dict:
         meta = self.store.meta(game_id)
@@ -194,21 +205,19 @@ class GameService:
 
     def _submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
                 idem_key: str | None) -> dict:
-        meta = self.meta(game_id)
+        loaded = self._load(game_id, idem_key)
+        meta, state, seed = loaded["meta"], loaded["state"], loaded["seed"]
+        snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
         seat = self._require_seat(meta, token)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
-        if idem_key:
-            prev = self.store.idempotent_answer(game_id, idem_key)
-            if prev is not None:
-                return self._replayed(prev, seat, body_hash)
+        if loaded["idem"] is not None:
+            return self._replayed(loaded["idem"], seat, body_hash)
         if not moves:
             raise problems.ApiError(422, "no-moves", "send at least one move")
         if len(moves) > MAX_MOVES_PER_REQUEST:
             raise problems.ApiError(422, "too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
-        meta, state, snap_version = self._load(game_id)
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
-        seed = self.store.seed(game_id)
         events: list[dict] = []
         for i, text in enumerate(moves):
             if state.phase == "over":
@@ -230,6 +239,7 @@ class GameService:
             self._raise_conflict(game_id, idem_key, seat, body_hash, c.current, expected_version)
         if status == "idem":
             return self._replayed(value, seat, body_hash)
+        self.cache.put(game_id, state)
         self._after_append(game_id, state, snap_version)
         return {k: answer[k] for k in ("version", "events")}
 
@@ -253,8 +263,47 @@ class GameService:
         # no undo history, which replaying the events after it rebuilds.
         if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
+            self.cache.snapshot_at(game_id, state.version)
         if self.on_append:
             self.on_append(game_id, state.version, state)
+
+
+class StateCache:
+    """This process's most recent state of each recently used game (bounded, LRU). Only a
+    shortcut: every load still asks Redis for the events after the cached version, so a state
+    another process moved on is brought up to date, never trusted stale."""
+
+    def __init__(self, size: int = 512):
+        from collections import OrderedDict
+        self.size = size
+        self._states: "OrderedDict[str, engine.GameState]" = OrderedDict()
+        self._snap: dict[str, int] = {}
+        import threading
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> engine.GameState | None:
+        with self._lock:
+            state = self._states.get(game_id)
+            if state is not None:
+                self._states.move_to_end(game_id)
+            return state
+
+    def put(self, game_id: str, state: engine.GameState) -> None:
+        with self._lock:
+            old = self._states.get(game_id)
+            if old is None or old.version <= state.version:
+                self._states[game_id] = state
+                self._states.move_to_end(game_id)
+            while len(self._states) > self.size:
+                gone, _ = self._states.popitem(last=False)
+                self._snap.pop(gone, None)
+
+    def snapshot_at(self, game_id: str, version: int) -> None:
+        self._snap[game_id] = max(version, self._snap.get(game_id, 0))
+
+    def snapshot_hint(self, game_id: str) -> int:
+        """The latest snapshot version this process knows of (0 if none): when to write the next."""
+        return self._snap.get(game_id, 0)
 
 
 class _Replay(Exception):

@@ -49,6 +49,34 @@ for _, entry in ipairs(tail) do out[#out + 1] = entry[2][2] end
 return out
 """
 
+# One round trip for everything a request needs: meta, seed, an idempotent answer (if a key
+# is given), and the events after what the caller already has (a cached state at version
+# ARGV[1]) or else after the latest snapshot.
+LOAD_FOR = """
+local meta = redis.call('GET', KEYS[3])
+if not meta then return {} end
+local len = redis.call('XLEN', KEYS[1])
+local known = tonumber(ARGV[1])
+local idem = ''
+if KEYS[5] ~= '' then idem = redis.call('GET', KEYS[5]) or '' end
+local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), ''}
+local from = 1
+if known > 0 and known <= len then
+  from = known + 1
+else
+  local snap = redis.call('GET', KEYS[2])
+  if snap then
+    out[5] = snap
+    from = tonumber(string.match(snap, '^(%d+)')) + 1
+  end
+end
+if from <= len then
+  local tail = redis.call('XRANGE', KEYS[1], tostring(from) .. '-0', '+')
+  for _, entry in ipairs(tail) do out[#out + 1] = entry[2][2] end
+end
+return out
+"""
+
 SNAPSHOT = """
 local cur = redis.call('GET', KEYS[1])
 if cur and tonumber(string.match(cur, '^(%d+)')) >= tonumber(ARGV[1]) then return 0 end
@@ -83,6 +111,7 @@ class EventStore:
         self._append = client.register_script(APPEND)
         self._load = client.register_script(LOAD)
         self._snapshot = client.register_script(SNAPSHOT)
+        self._load_for = client.register_script(LOAD_FOR)
 
     # --- games ----------------------------------------------------------------------------
     def create(self, game_id: str, meta: dict, seed: str, first_event: dict) -> bool:
@@ -146,6 +175,25 @@ class EventStore:
             head, _, body = snap.partition(b"\n")
             version, doc = int(head), json.loads(body)
         return Loaded(json.loads(meta), version, doc, [json.loads(e) for e in out[2:]])
+
+    def load_for(self, game_id: str, known: int = 0, idem_key: str | None = None) -> dict | None:
+        """Meta, seed, idempotent answer, version, and the events after ``known`` (a version the
+        caller holds) -- or after the latest snapshot, returned as ``snapshot``."""
+        out = self._load_for(keys=[key(game_id, "events"), key(game_id, "snap"), key(game_id, "meta"),
+                                   key(game_id, "seed"), key(game_id, "idem:" + idem_key) if idem_key else ""],
+                             args=[known])
+        if not out:
+            return None
+        meta, seed, idem, length, snap = out[:5]
+        res = {"meta": json.loads(meta), "seed": seed.decode(), "idem": json.loads(idem) if idem else None,
+               "version": int(length), "snapshot_version": 0, "snapshot": None, "from_known": False,
+               "tail": [json.loads(e) for e in out[5:]]}
+        if snap:
+            head, _, body = snap.partition(b"\n")
+            res["snapshot_version"], res["snapshot"] = int(head), json.loads(body)
+        elif known and known <= res["version"]:
+            res["from_known"] = True
+        return res
 
     def save_snapshot(self, game_id: str, version: int, doc: dict) -> bool:
         return bool(self._snapshot(keys=[key(game_id, "snap")],
