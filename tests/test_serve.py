@@ -1,0 +1,79 @@
+"""`tiletum serve`: one command starts Redis (AOF on, files under --data-dir), the API under
+gunicorn and the workers; stopping it stops Redis; a restart on the same data dir finds every
+game again."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import requests
+
+from api.redis_server import free_port
+
+
+def start(data, port):
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    log = open(data / f"serve-{time.monotonic_ns()}.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
+                             "--workers", "1", "--no-workers"], stdout=log, stderr=subprocess.STDOUT, env=env,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(url + "/health", timeout=1).json() == {"status": "ok", "redis": "ok"}:
+                return proc, url, log
+        except (requests.ConnectionError, ValueError):
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"tiletum serve did not start: {open(log.name).read()[-2000:]}")
+        time.sleep(0.3)
+
+
+def stop(proc, log):
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(30)
+    log.close()
+    return open(log.name).read()
+
+
+def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp_path):
+    port = free_port()
+    proc, url, log = start(tmp_path, port)
+    try:
+        assert requests.get(url + "/api/docs", timeout=5).status_code == 200
+        game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=5).json()
+        gid, token = game["id"], game["seats"][0]["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        move = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=5).json()["moves"][0]["move"]
+        rv = requests.post(f"{url}/api/v1/games/{gid}/moves", headers=auth, timeout=5,
+                           json={"expected_version": 1, "moves": [move]})
+        assert rv.status_code == 200 and rv.json()["version"] == 2
+        events_before = requests.get(f"{url}/api/v1/games/{gid}/events", timeout=5).json()["events"]
+    finally:
+        output = stop(proc, log)
+    assert "API docs: http://127.0.0.1:" in output and "/api/docs" in output
+    assert "Redis stopped" in output
+    assert (tmp_path / "redis" / "appendonly.aof").exists()
+    # the embedded Redis is gone with the service
+    import redis
+    port_line = [line for line in output.splitlines() if "(Redis redis://" in line][0]
+    redis_url = port_line.split("(Redis ")[1].rstrip(")")
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=1).ping()
+        alive = True
+    except redis.ConnectionError:
+        alive = False
+    assert not alive, "stopping tiletum serve stops its Redis"
+
+    proc, url, log = start(tmp_path, port)
+    try:
+        after = requests.get(f"{url}/api/v1/games/{gid}/events", timeout=5).json()["events"]
+        assert after == events_before, "every move survives a restart of the whole service"
+        assert requests.get(f"{url}/api/v1/games/{gid}", timeout=5).json()["version"] == 2
+    finally:
+        stop(proc, log)
