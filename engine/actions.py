@@ -42,7 +42,7 @@ def shift_cost(value: int, target: int) -> int:
 def take_candidates(s: GameState, p: PlayerState) -> list[Move]:
     gold = p.res[0]
     out = []
-    for die in set(s.wheel):
+    for die in sorted(set(s.wheel)):  # sorted: legal() has the same order in every process
         letter, v = die[0], int(die[1])
         for t in range(1, 7):
             if shift_cost(v, t) <= gold:

@@ -129,6 +129,8 @@ class Components:
             self.pile_ids[pile] = tuple(sorted(ids))
         self.crest_families: tuple[str, ...] = tuple(tiles_doc["crest_families"])
         self._tile_by_fold = {fold(t): t for t in self.tiles}
+        self._tiles_for: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._stacks: dict[str, tuple[str, ...]] = {}
 
     # --- lookups -------------------------------------------------------------------------
     def spot(self, text: str) -> str | None:
@@ -166,8 +168,21 @@ class Components:
         return out
 
     def tiles_for(self, pile: str, players: int) -> list[str]:
-        """The ids of a pile's tiles in play for this player count (sorted)."""
-        return [t for t in self.pile_ids[pile] if self.tiles[t].min_players <= players]
+        """The ids of a pile's tiles in play for this player count (sorted; a new list)."""
+        key = (pile, players)
+        ids = self._tiles_for.get(key)
+        if ids is None:
+            ids = self._tiles_for[key] = tuple(t for t in self.pile_ids[pile] if self.tiles[t].min_players <= players)
+        return list(ids)
+
+    def cathedral_stack(self, town: str) -> list[str]:
+        """The Cathedral tiles of a town, sorted lowest VP at the bottom (a new list)."""
+        stack = self._stacks.get(town)
+        if stack is None:
+            stack = self._stacks[town] = tuple(sorted(
+                (t for t in self.pile_ids["cathedral"] if self.tiles[t].raw["cathedral"] == town),
+                key=lambda t: (self.tiles[t].raw["vp"], t)))
+        return list(stack)
 
 
 def _load(name: str) -> dict:

@@ -58,8 +58,7 @@ def setup(players: int, options: dict, chance) -> GameState:
         costs.remove(t)
         s.cathedral_cost[town] = t
     for town in c.cathedral_towns:
-        stack = sorted((t for t in c.pile_ids["cathedral"] if c.tiles[t].raw["cathedral"] == town),
-                       key=lambda t: (c.tiles[t].raw["vp"], t))
+        stack = c.cathedral_stack(town)
         if c.tiles[s.cathedral_cost[town]].raw.get("unavailable"):
             s.box.extend(stack)
             stack = []

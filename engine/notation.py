@@ -29,10 +29,20 @@ class Move:
     @property
     def die(self) -> tuple[str, int, int]:
         """For ``take``: (resource letter, rolled value, value taken after shifting)."""
-        m = DIE_RE.match(self.args[0])
+        return _die(self.args[0])
+
+
+_DICE: dict[str, tuple[str, int, int]] = {}
+
+
+def _die(text: str) -> tuple[str, int, int]:
+    d = _DICE.get(text)
+    if d is None:
+        m = DIE_RE.match(text)
         assert m is not None
         value = int(m.group(2))
-        return m.group(1), value, int(m.group(3) or value)
+        d = _DICE[text] = (m.group(1), value, int(m.group(3) or value))  # at most 5 x 6 x 6 entries
+    return d
 
 
 # verb -> tuple of argument kinds; a kind ending in '?' is optional (only last)

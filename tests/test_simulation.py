@@ -146,3 +146,16 @@ def test_random_solo_playouts_keep_invariants(level):
 def components_tail():
     from engine.solo import data
     return data()["decree_tail"]
+
+
+def test_playouts_are_the_same_in_every_process():
+    """legal() has one order everywhere (no set iteration order leaks in), so a seeded random
+    game is the same game in any process, whatever PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+    code = ("from engine.playout import random_game; r = random_game(3, 'hash-check'); "
+            "print([p.score for p in r.state.seats], r.moves)")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2, 3)}
+    assert len(outs) == 1, outs
