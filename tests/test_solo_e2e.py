@@ -1,0 +1,88 @@
+"""End to end: `tiletum serve` (its own Redis, gunicorn, the Celery workers), a solo game at each
+level created over HTTP, a scripted player for the human seat, and the Cardinalbot worker
+playing its turns over HTTP until the game finishes with a winner."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from api.redis_server import free_port
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    port = free_port()
+    data = tmp_path_factory.mktemp("serve")
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    env.update({"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"})
+    log = open(data / "serve.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
+                             "--workers", "2", "--allow-seeded-games"], stdout=log, stderr=subprocess.STDOUT,
+                            env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(url + "/health", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.close()
+            raise RuntimeError("tiletum serve did not come up:\n" + (data / "serve.log").read_text()[-3000:])
+        time.sleep(0.3)
+    yield url
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    log.close()
+
+
+@pytest.mark.parametrize("level", ["priest", "deacon", "bishop"])
+def test_a_solo_game_against_the_cardinalbot_worker(service, level):
+    http = requests.Session()
+    rv = http.post(f"{service}/api/v1/games", json={
+        "seats": [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}],
+        "options": {"solo": {"level": level}, "seed": f"e2e-{level}"}}, timeout=10)
+    assert rv.status_code == 201, rv.text
+    game = rv.json()
+    gid, token = game["id"], game["seats"][1]["token"]
+    me = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(level)
+    bot_turns_seen = 0
+    deadline = time.monotonic() + 240
+    last_version = 0
+    while True:
+        summary = http.get(f"{service}/api/v1/games/{gid}", timeout=10).json()
+        if summary["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, f"the game stalled at version {summary['version']}: {summary}"
+        if summary["to_act"] == [1]:
+            legal = http.get(f"{service}/api/v1/games/{gid}/legal-moves", headers=me, timeout=10).json()
+            moves = [m["move"] for m in legal["moves"]]
+            move = "end" if "end" in moves and rng.random() < 0.3 else rng.choice(moves)
+            rv = http.post(f"{service}/api/v1/games/{gid}/moves", headers=me, timeout=10,
+                           json={"expected_version": legal["version"], "moves": [move]})
+            assert rv.status_code in (200, 409), rv.text
+        else:
+            if summary["version"] != last_version:
+                bot_turns_seen += 1
+                last_version = summary["version"]
+            time.sleep(0.05)
+    assert summary["winner"] in (0, 1)
+    assert summary["round"] == 4 and summary["phase"] == "over"
+    events = http.get(f"{service}/api/v1/games/{gid}/events", timeout=10).json()["events"]
+    bot_moves = [e for e in events if e.get("seat") == 0 and e["type"] == "MovePlayed"]
+    assert len([e for e in bot_moves if e["move"].startswith("take ")]) == 12, "the bot took 12 dice"
+    assert any(o[0] == "decree-die" for e in bot_moves for o in e["chance"]) or any(
+        o[0] == "decree-die" for e in events for o in e.get("chance", [])), "Decree dice are recorded"
