@@ -39,7 +39,8 @@ def _gunicorn(host: str, port: int, workers: int):
 def _spawn(args: list[str], env: dict, name: str):
     import subprocess
     print(f"starting {name}: {' '.join(args[2:])}", flush=True)
-    return subprocess.Popen(args, env=env)
+    from .redis_server import die_with_parent
+    return subprocess.Popen(args, env=env, preexec_fn=die_with_parent)
 
 
 def cmd_serve(a: argparse.Namespace) -> int:

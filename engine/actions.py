@@ -7,7 +7,7 @@ assumes the check passed. ``candidates`` lists a superset of the legal action mo
 from __future__ import annotations
 
 from .board import draw, gain, king_advance, place_house, place_pillar, why_cannot_take, why_no_house, why_no_pillar
-from .components import LETTER_RES, components
+from .components import LETTER_RES, RES_INDEX, components
 from .effects import check_completion, choice, frame, push_effects
 from .notation import Move, mv
 from .state import GameState, PlayerState
@@ -23,6 +23,9 @@ FRAME_VERBS: dict[str, tuple[str, ...]] = {
     "contract": ("contract",), "exchange": ("contract",),
     "king": ("king",),
 }
+
+
+_ROTATION = components().wheel_rotation
 
 
 def wheel_action(s: GameState, value: int) -> str:
@@ -66,21 +69,25 @@ def check_take(s: GameState, p: PlayerState, m: Move) -> Err:
 
 def apply_take(s: GameState, p: PlayerState, m: Move, chance) -> None:
     letter, v, t = m.die
-    p.res[0] -= shift_cost(v, t)
-    s.wheel.remove(f"{letter}{v}")
-    p.dice.append(f"{letter}{t}")
-    gain(p, {s.turn["override"] or LETTER_RES[letter]: t})
-    action = wheel_action(s, t)
-    s.turn["die"] = f"{letter}{t}"
+    if v != t:
+        p.res[0] -= shift_cost(v, t)
+    s.wheel.remove(m.args[0][:2])
+    taken = f"{letter}{t}"
+    p.dice.append(taken)
+    override = s.turn["override"]
+    p.res[RES_INDEX[override] if override else "GFWSI".index(letter)] += t
+    action = s.action_tiles[(t - 1 + (s.round - 1) * _ROTATION) % 6]
+    s.turn["die"] = taken
     seat = p.seat
     if action == "joker":
-        s.agenda.append(frame(seat, "joker", 7 - t, main=True))
-        s.agenda.append(choice(seat, "joker"))
+        s.agenda.append({"t": "frame", "seat": seat, "action": "joker", "ap": 7 - t, "main": True})
+        s.agenda.append({"t": "choice", "seat": seat, "kind": "joker"})
     else:
-        s.agenda.append(frame(seat, action, 7 - t + p.ap_bonus.get(action, 0), main=True))
+        s.agenda.append({"t": "frame", "seat": seat, "action": action,
+                         "ap": 7 - t + p.ap_bonus.get(action, 0), "main": True})
     tile = s.action_bonus.get(action)
     if tile is not None:
-        s.agenda.append(choice(seat, "action_tile", tile=tile, action=action))
+        s.agenda.append({"t": "choice", "seat": seat, "kind": "action_tile", "tile": tile, "action": action})
 
 
 # --- spending Action Points ------------------------------------------------------------------

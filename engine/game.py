@@ -213,14 +213,14 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
     while k > 0 and kept[k - 1]["type"] == "MovePlayed" and not kept[k - 1]["chance"] and kept[k - 1]["move"] != "end":
         k -= 1
     s = state.clone() if state is not None else None
+    apply, moves, no_chance = _apply_move, _MOVES, _NO_CHANCE
     for ev in kept[:k]:
-        if ev["type"] == "GameStarted":
+        text = ev.get("move")
+        if text is None:  # GameStarted
             s = apply_event(None, ev)
-        else:
-            chance = ev["chance"]
-            text = ev["move"]
-            _apply_move(s, ev["seat"], _MOVES.get(text) or _as_move(text),
-                        ReplayChance(chance) if chance else _NO_CHANCE)
+            continue
+        chance = ev["chance"]
+        apply(s, ev["seat"], moves.get(text) or _as_move(text), ReplayChance(chance) if chance else no_chance)
     if k > 0:
         s.undo_base, s.undo_moves = None, []
     for ev in kept[k:]:
