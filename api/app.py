@@ -109,9 +109,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
     client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=5, health_check_interval=30)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
-    sender = app.config.get("BOT_SENDER")
+    sender = app.config.get("BOT_SENDER")  # None: Celery when a bot credential is set; False: never send
     if sender is None and app.config.get("BOT_TOKEN"):
         sender = celery_sender(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"])
+    sender = sender or None
     scheduler = BotScheduler(client, sender)
     app.extensions["tiletum.scheduler"] = scheduler
     extra_hook = app.config.get("ON_APPEND")
