@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import settings
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, problem_body
-from .scheduling import BotScheduler, celery_sender
+from .scheduling import Dispatcher, celery_send_task
 from .schemas import Problem
 from .service import GameService
 from .store import EventStore
@@ -109,28 +109,28 @@ def create_app(config: dict | None = None) -> flask.Flask:
     client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=5, health_check_interval=30)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
-    sender = app.config.get("BOT_SENDER")  # None: Celery when a bot credential is set; False: never send
-    if sender is None and app.config.get("BOT_TOKEN"):
-        sender = celery_sender(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"])
-    sender = sender or None
-    scheduler = BotScheduler(client, sender)
-    app.extensions["tiletum.scheduler"] = scheduler
+    send_task = app.config.get("SEND_TASK")  # None: Celery on the broker; False: send nothing
+    if send_task is None:
+        send_task = celery_send_task(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"])
+    dispatcher = Dispatcher(client, send_task or None)
+    app.extensions["tiletum.scheduler"] = dispatcher
     extra_hook = app.config.get("ON_APPEND")
 
-    def on_append(game_id, version, state):
-        scheduler.after_append(game_id, version, state)
+    def on_append(game_id, version, state, mover):
+        dispatcher.after_append(game_id, version, state, mover)
         if extra_hook is not None:
-            extra_hook(game_id, version, state)
+            extra_hook(game_id, version, state, mover)
 
     app.extensions["tiletum.service"] = GameService(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     api = ProblemApi(app)
-    from .resources import bot, games, health
+    from .resources import bot, email, games, health
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(bot.blp)
+    api.register_blueprint(email.blp)
     app.register_error_handler(redis.RedisError, _redis_down)
 
     @app.before_request

@@ -43,6 +43,20 @@ def _spawn(args: list[str], env: dict, name: str):
     return subprocess.Popen(args, env=env, preexec_fn=die_with_parent)
 
 
+def _mail_secret(data_dir: str) -> str:
+    """The key that signs reply addresses and email links: kept in the data dir so that links in
+    emails already sent stay valid after a restart."""
+    import secrets
+    path = os.path.join(data_dir, "mail-secret")
+    if os.path.exists(path):
+        with open(path, encoding="ascii") as f:
+            return f.read().strip()
+    secret = secrets.token_urlsafe(32)
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="ascii") as f:
+        f.write(secret)
+    return secret
+
+
 def cmd_serve(a: argparse.Namespace) -> int:
     import secrets
     from .redis_server import EmbeddedRedis
@@ -59,6 +73,9 @@ def cmd_serve(a: argparse.Namespace) -> int:
     url = f"http://{a.host}:{a.port}"
     os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
     os.environ.setdefault("TILETUM_API_URL", url)
+    os.environ.setdefault("TILETUM_PUBLIC_URL", url)
+    os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
+    os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
     if not a.no_workers:
         py = sys.executable
         env = dict(os.environ)
@@ -68,6 +85,12 @@ def cmd_serve(a: argparse.Namespace) -> int:
                              "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h",
                              "--schedule", os.path.join(os.path.abspath(a.data_dir), "celerybeat-schedule")],
                             env, "the service worker and beat"))
+        procs.append(_spawn([py, "-m", "workers.mailin_main", "--host", a.host, "--port", str(a.mailin_port)],
+                            env, "the inbound SMTP listener"))
+    if not os.environ.get("TILETUM_SMTP_URL"):
+        print(f"no TILETUM_SMTP_URL: outgoing mail goes to {os.environ['TILETUM_DATA_DIR']}/mail "
+              f"(and its links are printed here)", flush=True)
+    print(f"replies by email: SMTP on {a.host}:{a.mailin_port}", flush=True)
     print(f"Tiletum PBEM API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
@@ -117,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
-    p.add_argument("--no-workers", action="store_true", help="do not start the Celery workers (bot, sweeps)")
+    p.add_argument("--no-workers", action="store_true",
+                   help="do not start the Celery workers (bot, email, sweeps) nor the email listener")
+    p.add_argument("--mailin-port", type=int, default=8025, help="port of the inbound SMTP listener (default 8025)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")

@@ -1,8 +1,16 @@
-"""Waking the Cardinalbot: after events are saved that make a bot seat the actor, the game goes
-into the due-turns index (Redis sorted set ``bot:due``, scored by when it became due) and one
-Celery message ``cardinalbot.play_turn(game_id, seat, version)`` is sent. If the broker is down
-the move still stands: the periodic sweep (``workers.tasks.sweep_bot_turns``) re-sends what has
-been due for a while. Nothing is scheduled in the broker ahead of time."""
+"""What happens after a save: at most one broker message, and only when someone new must act.
+
+* the Cardinalbot is now to act (and the mover was not the bot itself): the game goes into the
+  due-bot-turns index (``bot:due``) and ``cardinalbot.play_turn(game_id, seat, version)`` is sent;
+* a human seat is now to act and the mover was someone else (or the game just started): the turn
+  goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
+  is sent, which emails that seat (docs/pbem.md);
+* the game is over: ``workers.notify_turn`` sends the results.
+
+The message is sent after the events are saved. If the broker is down the move still stands:
+the beat sweeps (``workers.tasks``) find due entries that were not done and send them again.
+Nothing is scheduled in the broker ahead of time.
+"""
 from __future__ import annotations
 
 import logging
@@ -11,37 +19,54 @@ import time
 log = logging.getLogger("tiletum.scheduling")
 DUE = "bot:due"          # zset: game id -> time it became due
 DUE_AT = "bot:due:at"    # hash: game id -> "<seat>:<version>"
+MAIL_DUE = "mail:due"    # zset: "<game>:<seat>:<version>" -> time it became due
 
 
-class BotScheduler:
-    def __init__(self, redis_client, sender=None):
+class Dispatcher:
+    def __init__(self, redis_client, send_task=None):
         self.r = redis_client
-        self.sender = sender  # callable(game_id, seat, version) that enqueues the task
+        self.send_task = send_task  # callable(name, args, queue) that enqueues a task by name
 
-    def after_append(self, game_id: str, version: int, state) -> None:
+    def after_append(self, game_id: str, version: int, state, mover: int | None) -> None:
         so = state.solo
-        if so is not None and state.phase == "action" and state.actor == so["bot"]:
-            pipe = self.r.pipeline()
-            pipe.zadd(DUE, {game_id: time.time()})
-            pipe.hset(DUE_AT, game_id, f"{so['bot']}:{version}")
-            pipe.execute()
-            self.send(game_id, so["bot"], version)
-        elif so is not None:
-            pipe = self.r.pipeline()
-            pipe.zrem(DUE, game_id)
-            pipe.hdel(DUE_AT, game_id)
-            pipe.execute()
+        bot = so["bot"] if so is not None else None
+        actor = state.actor
+        if so is not None and actor != bot:
+            self._clear_bot(game_id)
+        if state.phase == "over":
+            self.send("workers.notify_turn", [game_id, version], "tiletum")
+            return
+        if actor is None:
+            return
+        if actor == bot:
+            if mover != bot:
+                pipe = self.r.pipeline()
+                pipe.zadd(DUE, {game_id: time.time()})
+                pipe.hset(DUE_AT, game_id, f"{bot}:{version}")
+                pipe.execute()
+                self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
+            return
+        if actor != mover:
+            self.r.zadd(MAIL_DUE, {f"{game_id}:{actor}:{version}": time.time()})
+            self.send("workers.notify_turn", [game_id, version], "tiletum")
 
-    def send(self, game_id: str, seat: int, version: int) -> bool:
-        if self.sender is None:
+    def _clear_bot(self, game_id: str) -> None:
+        pipe = self.r.pipeline()
+        pipe.zrem(DUE, game_id)
+        pipe.hdel(DUE_AT, game_id)
+        pipe.execute()
+
+    def send(self, name: str, args: list, queue: str) -> bool:
+        if self.send_task is None:
             return False
         try:
-            self.sender(game_id, seat, version)
+            self.send_task(name, args, queue)
             return True
-        except Exception as e:  # the broker is down: the sweep will send it later
-            log.warning("could not enqueue the bot turn of %s at %s: %s", game_id, version, e)
+        except Exception as e:  # the broker is down: a sweep will send it later
+            log.warning("could not enqueue %s%s: %s", name, tuple(args), e)
             return False
 
+    # --- due bot turns -----------------------------------------------------------------------
     def due(self, older_than: float = 0.0) -> list[dict]:
         ids = self.r.zrangebyscore(DUE, "-inf", time.time() - older_than)
         if not ids:
@@ -55,22 +80,25 @@ class BotScheduler:
         return out
 
     def sweep(self, older_than: float = 30.0) -> int:
-        """Re-send the turns due for longer than ``older_than`` seconds; returns how many."""
+        """Re-send the bot turns due for longer than ``older_than`` seconds; returns how many."""
         n = 0
         for t in self.due(older_than):
-            if self.send(t["game_id"], t["seat"], t["version"]):
+            if self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]], "cardinalbot"):
                 self.r.zadd(DUE, {t["game_id"]: time.time()}, xx=True)
                 n += 1
         return n
 
 
-def celery_sender(broker_url: str):
-    """A sender that publishes ``cardinalbot.play_turn`` by name (the API never imports the bot)."""
+BotScheduler = Dispatcher  # the name the bot-turn code and tests know
+
+
+def celery_send_task(broker_url: str):
+    """Publish tasks by name (the API never imports the workers or the bot)."""
     from celery import Celery
     producer = Celery("tiletum-api", broker=broker_url)
     producer.conf.broker_connection_retry_on_startup = False
     producer.conf.broker_transport_options = {"max_retries": 1}
 
-    def send(game_id: str, seat: int, version: int) -> None:
-        producer.send_task("cardinalbot.play_turn", args=[game_id, seat, version], queue="cardinalbot")
+    def send(name: str, args: list, queue: str) -> None:
+        producer.send_task(name, args=args, queue=queue)
     return send

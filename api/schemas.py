@@ -175,6 +175,7 @@ class Event(Base):
     players = fields.Integer()
     options = fields.Dict()
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
+    by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
 
 
 class MovesOut(Base):

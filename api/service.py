@@ -30,7 +30,7 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance") if k in ev}
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by") if k in ev}
     return out
 
 
@@ -50,7 +50,7 @@ class GameService:
         self.store = store
         self.snapshot_every = snapshot_every
         self.allow_seeded_games = allow_seeded_games
-        self.on_append = on_append  # callback(game_id, new_version, state) after a successful append
+        self.on_append = on_append  # callback(game_id, new_version, state, mover) after a successful append
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
         self.cache = StateCache()
 
@@ -138,7 +138,7 @@ class GameService:
         else:  # pragma: no cover - 72 random bits colliding five times
             raise problems.ApiError(500, "id-collision", "could not allocate a game id")
         if self.on_append:
-            self.on_append(game_id, state.version, state)
+            self.on_append(game_id, state.version, state, None)
         return {
             "id": game_id, "version": state.version, "seed_commitment": meta["seed_commitment"],
             "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
@@ -198,17 +198,32 @@ class GameService:
 
     def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
                idem_key: str | None = None) -> dict:
+        """Moves by the seat whose token this is (the API)."""
         try:
-            return self._submit(game_id, token, expected_version, moves, idem_key)
+            return self._submit(game_id, lambda meta: self._require_seat(meta, token), expected_version, moves,
+                                idem_key)
         except _Replay as r:
             return r.answer
 
-    def _submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
-                idem_key: str | None) -> dict:
+    def submit_for_seat(self, game_id: str, seat: int, expected_version: int, moves: list[str],
+                        idem_key: str | None = None, by: str | None = None) -> dict:
+        """Moves by ``seat``, authenticated by the caller (a signed reply address, the stand-in).
+        ``by`` labels the events (e.g. "stand-in") in the log and the record."""
+        def check(meta):
+            if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
+                raise problems.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+            return seat
+        try:
+            return self._submit(game_id, check, expected_version, moves, idem_key, by)
+        except _Replay as r:
+            return r.answer
+
+    def _submit(self, game_id: str, authenticate, expected_version: int, moves: list[str],
+                idem_key: str | None, by: str | None = None) -> dict:
         loaded = self._load(game_id, idem_key)
         meta, state, seed = loaded["meta"], loaded["state"], loaded["seed"]
         snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
-        seat = self._require_seat(meta, token)
+        seat = authenticate(meta)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
         if loaded["idem"] is not None:
             return self._replayed(loaded["idem"], seat, body_hash)
@@ -229,6 +244,9 @@ class GameService:
                 evs, state = engine.play(state, seat, text, seed=seed)
             except engine.EngineError as e:
                 raise problems.from_engine(e, i) from None
+            if by is not None:
+                for ev in evs:
+                    ev["by"] = by
             events.extend(evs)
         answer = {"version": state.version, "events": [{"version": expected_version + i + 1, **public_event(e)}
                                                         for i, e in enumerate(events)],
@@ -240,7 +258,7 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
-        self._after_append(game_id, state, snap_version)
+        self._after_append(game_id, state, snap_version, seat)
         return {k: answer[k] for k in ("version", "events")}
 
     def _raise_conflict(self, game_id, idem_key, seat, body_hash, current, expected):
@@ -258,14 +276,14 @@ class GameService:
                                     "this Idempotency-Key was used for a different request")
         return {k: prev[k] for k in ("version", "events")}
 
-    def _after_append(self, game_id: str, state: engine.GameState, snap_version: int) -> None:
+    def _after_append(self, game_id: str, state: engine.GameState, snap_version: int, mover: int) -> None:
         # Snapshots are taken only where no move can still be undone: a position document has
         # no undo history, which replaying the events after it rebuilds.
         if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
         if self.on_append:
-            self.on_append(game_id, state.version, state)
+            self.on_append(game_id, state.version, state, mover)
 
 
 class StateCache:

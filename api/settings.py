@@ -10,6 +10,7 @@
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
+| TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
 """
 from __future__ import annotations
 
@@ -30,4 +31,5 @@ def from_env(env=os.environ) -> dict:
         "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
         "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),
         "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
+        "MAIL_SECRET": env.get("TILETUM_MAIL_SECRET"),
     }

@@ -8,13 +8,13 @@ Measures, in one run:
     moves, up to the next reveal) in all the in-process games below, p50 / p99, and per bot turn
     (the calls of one turn summed). Goal: p50 < 10 ms per decision;
   * a whole bot turn through the API: an EmbeddedRedis (api/redis_server.py), the Flask app of
-    ``tests.conftest.make_app(redis_url, BOT_TOKEN=..., BOT_SENDER=None, ALLOW_SEEDED_GAMES=True,
+    ``tests.conftest.make_app(redis_url, BOT_TOKEN=..., ALLOW_SEEDED_GAMES=True,
     RATE_LIMIT=0)`` on a threaded werkzeug server (``tests.conftest.LiveServer``), M seeded solo
     games created over HTTP (levels in turn), the human seat playing uniformly random legal moves
     over HTTP (GET legal-moves, POST moves) and each bot turn played by
     ``cardinalbot.runner.play_turn(ApiClient(url, BOT_TOKEN), game_id)``, timed as a whole (every
     GET state, decision and POST moves until the human is to act). Goal: p50 < 100 ms. With a
-    BOT_TOKEN and no BOT_SENDER the app publishes a Celery message for each save that leaves
+    BOT_TOKEN and no SEND_TASK the app publishes a Celery message for each save that leaves
     the bot to act, as in production, into this Redis; no worker consumes them here;
   * strength: N seeded solo games per level (priest, deacon, bishop) against each opponent,
     in-process with the engine (no HTTP): the bot plays ``next_moves`` applied one move at a
@@ -263,7 +263,7 @@ def through_api(games: int) -> tuple[ApiRun, int]:
     run = ApiRun()
     try:
         server.start()
-        app = make_app(server.url, BOT_TOKEN=BOT_TOKEN, BOT_SENDER=None, ALLOW_SEEDED_GAMES=True,
+        app = make_app(server.url, BOT_TOKEN=BOT_TOKEN, ALLOW_SEEDED_GAMES=True,
                        RATE_LIMIT=0)
         with LiveServer(app) as live:
             api_game(live.url, "bench-cardinalbot-api-warmup", "deacon", None)

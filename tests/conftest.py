@@ -25,7 +25,8 @@ def redis_client(redis_server):
 
 def make_app(redis_url: str, **config):
     from api import create_app
-    cfg = {"REDIS_URL": redis_url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "TESTING": True}
+    cfg = {"REDIS_URL": redis_url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "TESTING": True,
+           "SEND_TASK": False}  # no broker messages unless a test asks for them
     cfg.update(config)
     return create_app(cfg)
 

@@ -15,7 +15,8 @@ def sent():
 
 @pytest.fixture()
 def bot_app(redis_server, sent):
-    return make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN, BOT_SENDER=lambda *a: sent.append(a))
+    return make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN,
+                    SEND_TASK=lambda name, args, queue: sent.append((name, tuple(args), queue)))
 
 
 def create_solo(client, level="priest", human_first=True):
@@ -32,7 +33,8 @@ def test_a_solo_game_puts_the_bot_first_and_wakes_it(bot_app, sent):
     g = create_solo(c)
     assert [s["kind"] for s in g["seats"]] == ["cardinalbot", "human"]
     assert g["seats"][0]["token"] is None and g["seats"][1]["token"]
-    assert sent == [(g["id"], 0, 1)], "the bot is first player: its turn is enqueued at creation"
+    assert sent == [("cardinalbot.play_turn", (g["id"], 0, 1), "cardinalbot")], \
+        "the bot is first player: its turn is enqueued at creation, and nothing else"
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": f"Bearer {BOT_TOKEN}"}).json["turns"]
     assert {"game_id": g["id"], "seat": 0, "version": 1} in turns
 
@@ -68,6 +70,10 @@ def test_bot_moves_through_the_api_and_the_due_index_follows(bot_app, sent):
         version = rv.json["version"]
     summary = c.get(f"/api/v1/games/{g['id']}").json
     assert summary["to_act"] == [1]
+    names = [name for name, _, _ in sent]
+    assert names.count("cardinalbot.play_turn") == 1, "the bot's own moves enqueue nothing more"
+    assert names[-1] == "workers.notify_turn", "the human is told it is their turn, once"
+    assert names.count("workers.notify_turn") == 1
     turns = c.get("/api/v1/bot/turns", headers=bot).json["turns"]
     assert all(t["game_id"] != g["id"] for t in turns), "no longer due once the human is to act"
 
@@ -91,9 +97,9 @@ def test_a_lost_bot_message_is_swept(redis_server):
     def broken(*a):
         raise ConnectionError("broker down")
 
-    app = make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN, BOT_SENDER=broken)
+    app = make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN, SEND_TASK=broken)
     g = create_solo(app.test_client())
     sent = []
-    sched = BotScheduler(redislib.Redis.from_url(redis_server.url), lambda *a: sent.append(a))
+    sched = BotScheduler(redislib.Redis.from_url(redis_server.url), lambda name, args, q: sent.append(tuple(args)))
     assert sched.sweep(older_than=0) >= 1
     assert (g["id"], 0, 1) in sent

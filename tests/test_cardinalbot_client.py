@@ -79,7 +79,7 @@ def test_polling_loop_plays_the_due_turns(redis_server):
     credential and plays them through the public API."""
     from cardinalbot.__main__ import main
     from tests.conftest import LiveServer, make_app
-    app = make_app(redis_server.url, BOT_TOKEN="poll-bot", BOT_SENDER=False)
+    app = make_app(redis_server.url, BOT_TOKEN="poll-bot", SEND_TASK=False)
     with LiveServer(app) as live:
         created = app.test_client().post("/api/v1/games", json={
             "seats": [{"name": "Ada"}, {"name": "Bot", "kind": "cardinalbot"}],

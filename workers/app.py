@@ -20,5 +20,7 @@ app.conf.update(
     beat_schedule={
         "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+        "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
+            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
     },
 )

@@ -1,22 +1,44 @@
-"""Celery tasks of the service (service side: they may read the game store)."""
+"""Celery tasks of the service. Each takes ids, re-reads the game, checks the work is still due,
+and is idempotent; the sweeps (beat) redo what was due and not done."""
 from __future__ import annotations
 
 import os
-
-import redis
+import smtplib
+import time
 
 from .app import app
+from .runtime import redis_client, send_task
 
 
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(os.environ["REDIS_URL"])
+@app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def notify_turn(self, game_id: str, version: int) -> int:
+    """Email whoever must act in ``game_id`` at ``version`` (once), or the results at the end."""
+    from .runtime import notifier
+    return notifier().notify(game_id, version)
+
+
+@app.task(name="workers.sweep_notifications")
+def sweep_notifications(older_than: float | None = None) -> int:
+    """Send the turn emails that have been due for a while and were never sent (a broker that was
+    down when the move landed, a lost message)."""
+    from api.scheduling import MAIL_DUE
+    from .runtime import notifier
+    wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
+    n = 0
+    for member in redis_client().zrangebyscore(MAIL_DUE, "-inf", time.time() - wait):
+        game_id, seat, version = member.decode().rsplit(":", 2)
+        try:
+            n += notifier().notify(game_id, int(version))
+        except smtplib.SMTPException:
+            continue  # recorded in mail:failed; tried again at the next sweep
+    return n
 
 
 @app.task(name="workers.sweep_bot_turns")
 def sweep_bot_turns(older_than: float | None = None) -> int:
-    """Re-send Cardinalbot turns that have been due for a while (a lost message, a broker that
-    was down when the move landed). Sending twice is harmless: the bot's task is idempotent."""
-    from api.scheduling import BotScheduler, celery_sender
-    broker = os.environ.get("CELERY_BROKER_URL") or os.environ["REDIS_URL"]
+    """Re-send Cardinalbot turns that have been due for a while. Sending twice is harmless: the
+    bot's task is idempotent."""
+    from api.scheduling import Dispatcher
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_BOT_DUE_SECONDS", "30"))
-    return BotScheduler(_redis(), celery_sender(broker)).sweep(older_than=wait)
+    return Dispatcher(redis_client(), send_task).sweep(older_than=wait)

@@ -1,0 +1,125 @@
+"""Email-facing endpoints: one-click move links, unsubscribe, and inbound mail (RFC 822) for
+providers' webhooks. Links are signed (workers/addresses.py); a GET never changes anything (mail
+scanners fetch links), it shows a button that POSTs."""
+from __future__ import annotations
+
+import html
+
+import flask
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..app import service
+from ..problems import ApiError, documented
+
+blp = Blueprint("email", __name__, url_prefix="/api/v1", description="Email links and inbound email")
+
+HTML = {200: {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+
+
+def _secret() -> str:
+    secret = flask.current_app.config.get("MAIL_SECRET")
+    if not secret:
+        raise ApiError(404, "email-disabled", "email play is not configured on this server")
+    return secret
+
+
+def _verified(path: str) -> dict:
+    from workers.addresses import BadAddress, verify_url_params
+    params = dict(flask.request.args)
+    try:
+        return verify_url_params(_secret(), path, params)
+    except BadAddress:
+        raise ApiError(403, "bad-signature", "this link is not valid (altered or not from us)") from None
+
+
+def _page(title: str, body: str, status: int = 200) -> flask.Response:
+    return flask.Response(f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}"
+                          f"</title><meta name=viewport content='width=device-width'></head><body>"
+                          f"<h1>{html.escape(title)}</h1>{body}</body></html>", status=status, mimetype="text/html")
+
+
+@blp.route("/games/<string:game_id>/email-move")
+class EmailMove(MethodView):
+    @blp.doc(operationId="confirmEmailMove", responses=HTML)
+    @documented(blp, 403, "bad-signature", "the link's signature does not match")
+    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    def get(self, game_id):
+        """Confirm a one-click move from an email
+
+        Shows the move and a button; nothing is played by opening the link.
+        """
+        p = _verified(flask.request.path)
+        move = html.escape(p.get("move", ""))
+        return _page(f"Play “{p.get('move', '')}”?",
+                     f"<p>Game {html.escape(game_id)}, your seat, at version {html.escape(p.get('version', ''))}.</p>"
+                     f"<form method=post><button type=submit>Play {move}</button></form>")
+
+    @blp.doc(operationId="playEmailMove", responses=HTML)
+    @documented(blp, 403, "bad-signature", "the link's signature does not match")
+    @documented(blp, 409, "version-conflict", "the game moved on since the email was sent")
+    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    def post(self, game_id):
+        """Play a one-click move from an email
+
+        Plays the signed move for the signed seat at the signed version, like a reply would.
+        """
+        p = _verified(flask.request.path)
+        try:
+            answer = service().submit_for_seat(game_id, int(p["seat"]), int(p["version"]), [p["move"]])
+        except ApiError as e:
+            return _page("Not played", f"<p>{html.escape(e.detail)}</p>", e.code)
+        return _page("Played", f"<p>{html.escape(p['move'])} is played; the game is at version {answer['version']}.</p>")
+
+
+@blp.route("/email/unsubscribe")
+class Unsubscribe(MethodView):
+    @blp.doc(operationId="confirmUnsubscribe", responses=HTML)
+    @documented(blp, 403, "bad-signature", "the link's signature does not match")
+    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    def get(self):
+        """Confirm unsubscribing
+
+        Shows a button that stops all email to this address.
+        """
+        p = _verified(flask.request.path)
+        return _page("Stop emails?", f"<p>No more email to {html.escape(p['email'])} from any game.</p>"
+                                     "<form method=post><button type=submit>Unsubscribe</button></form>")
+
+    @blp.doc(operationId="unsubscribe", responses=HTML)
+    @documented(blp, 403, "bad-signature", "the link's signature does not match")
+    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    def post(self):
+        """Unsubscribe (also RFC 8058 one-click)
+
+        Sets this address's email preference to none for every game.
+        """
+        p = _verified(flask.request.path)
+        from workers.notify import PREFS
+        service().store.r.hset(PREFS, p["email"].lower(), "none")
+        return _page("Unsubscribed", f"<p>{html.escape(p['email'])} will get no more email from us.</p>")
+
+
+@blp.route("/inbound-email")
+class InboundEmail(MethodView):
+    @blp.doc(operationId="receiveEmail", requestBody={
+        "required": True, "description": "the raw email (RFC 822), as a mail provider's inbound webhook posts it",
+        "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}},
+                    "text/plain": {"schema": {"type": "string"}}}},
+        responses={200: {"description": "what was done with it", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"status": {"type": "string"}, "code": {"type": "string"}},
+                       "required": ["status"]}}}}})
+    @documented(blp, 404, "email-disabled", "email play is not configured")
+    @documented(blp, 413, "payload-too-large", "the email is larger than the server accepts")
+    def post(self):
+        """Receive a reply by email (webhook)
+
+        Handles a raw RFC 822 reply exactly like the SMTP listener: finds the game, seat and turn
+        from the signed address, plays the moves, and emails a confirmation or an error.
+        """
+        _secret()
+        from workers.mailin_runtime import inbound_deps
+        from workers.mailin import handle_inbound
+        result = handle_inbound(flask.request.get_data(), inbound_deps(service()),
+                                rcpt=flask.request.headers.get("X-Original-To"))
+        return flask.jsonify({"status": result.status, "code": result.code})

@@ -1,0 +1,620 @@
+"""Inbound email: a player's reply to a turn email becomes a move submission.
+
+``handle_inbound(raw, deps, rcpt)`` is the whole pipeline for one delivered message (one
+recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` names the game,
+the seat and the turn and is checked against its signature (``workers.addresses``); the moves
+are the lines the player wrote above the quoted turn email (``extract_moves``); they are handed
+to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
+applies all of them or none. The player gets one answer by email: a confirmation, or an error
+quoting the failing line with the legal moves.
+
+``MailinHandler`` / ``start_listener`` put this behind an aiosmtpd SMTP listener
+(``tiletum serve --mailin-port P``); ``POST /api/v1/inbound-email`` calls ``handle_inbound``
+with the raw RFC 822 bytes. See ``docs/pbem.md``.
+
+No bad input makes ``handle_inbound`` raise: every outcome is a :class:`Result`, logged.
+"""
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import email.utils
+import hashlib
+import html
+import inspect
+import logging
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from html.parser import HTMLParser
+from typing import Any, Callable
+
+log = logging.getLogger("tiletum.mailin")
+
+MAX_MOVE_LINES = 200
+DEFAULT_MAX_BYTES = 256_000
+
+
+# --- extracting the moves from a reply body ------------------------------------------------------
+
+class TooManyMoves(ValueError):
+    """More than ``MAX_MOVE_LINES`` move lines in one email."""
+
+
+_ATTRIBUTION_END = re.compile(
+    r"(wrote|writes|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef|skrev|napisał|escreveu)\s*:\s*$",
+    re.IGNORECASE)
+_MARKERS = [re.compile(p, re.IGNORECASE) for p in (
+    r"^-{2,}\s*original\s+message\s*-{2,}",           # Outlook / older clients
+    r"^-{2,}\s*ursprüngliche\s+nachricht\s*-{2,}",
+    r"^-{2,}\s*message\s+d'origine\s*-{2,}",
+    r"^-{2,}\s*forwarded\s+message\s*-{2,}",          # Gmail forward
+    r"^begin\s+forwarded\s+message\s*:",               # Apple forward
+    r"^_{8,}\s*$",                                     # Outlook's rule above its header block
+    r"^\*?(from|von|de|van|da|från|od)\s*:\*?\s*\S",   # a "From: ..." header block
+    r"^sent\s+from\s+(my|mail|outlook|yahoo)\b",       # "Sent from my iPhone", "Sent from Mail for Windows"
+    r"^sent\s+with\s+proton\s*mail",
+    r"^get\s+outlook\s+for\b",
+    r"^envoyé\s+de\s+mon\b",
+    r"^von\s+meinem\s+.*gesendet",
+)]
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def _clean(line: str) -> str:
+    return line.strip().strip(_INVISIBLE).strip()
+
+
+def _is_marker(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` starts the quoted email, a forwarded one, or a signature."""
+    raw = lines[i].rstrip("\r\n")
+    line = _clean(raw)
+    if raw in ("-- ", "--") or line == "--":
+        return True  # signature delimiter
+    if line.startswith(">"):
+        return True
+    if _ATTRIBUTION_END.search(line):
+        return True  # "On Mon, 1 Jan 2024 at 10:00, Tiletum <play+...> wrote:" and translations
+    if re.match(r"^(on|am|le|el|il|op|den)\s", line, re.IGNORECASE):
+        # an attribution wrapped over up to three lines (Gmail wraps long ones)
+        joined = line
+        for nxt in lines[i + 1:i + 3]:
+            joined += " " + _clean(nxt)
+            if _ATTRIBUTION_END.search(joined):
+                return True
+    return any(p.search(line) for p in _MARKERS)
+
+
+def extract_moves(text: str) -> list[str]:
+    """The moves a player wrote in a reply: the lines above the first quoted-reply marker or
+    signature, without blank lines and ``#`` comments, each stripped of surrounding whitespace
+    but otherwise as written (the engine's parser tolerates case and spacing; an error email
+    quotes the failing line as the player wrote it). Raises :class:`TooManyMoves` past
+    ``MAX_MOVE_LINES`` lines."""
+    lines = (text or "").splitlines()
+    moves: list[str] = []
+    for i in range(len(lines)):
+        if _is_marker(lines, i):
+            break
+        line = _clean(lines[i])
+        if not line or line.startswith("#"):
+            continue
+        moves.append(line)
+        if len(moves) > MAX_MOVE_LINES:
+            raise TooManyMoves(f"at most {MAX_MOVE_LINES} moves per email")
+    return moves
+
+
+class _HtmlToText(HTMLParser):
+    """Crude HTML to text: block elements and <br> break lines, whitespace collapses as a
+    browser would, entities are unescaped, quoted mail (<blockquote>, Gmail's quote and
+    signature containers) and non-content (<style>, <script>, <head>) is dropped, and <hr>
+    becomes a line of underscores (the marker Outlook puts above the quoted email)."""
+
+    BLOCK = {"p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+             "pre", "section", "article", "header", "footer", "dl", "dt", "dd", "body"}
+    SKIP = {"blockquote", "style", "script", "head", "title", "template"}
+    SKIP_CLASSES = ("gmail_quote", "gmail_signature", "moz-cite-prefix", "yahoo_quoted")
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip_tag: str | None = None
+        self.skip_depth = 0
+        self.pre = 0
+
+    def _skip_start(self, tag: str, attrs) -> bool:
+        if tag in self.SKIP:
+            return True
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        return any(c in self.SKIP_CLASSES for c in classes)
+
+    def handle_starttag(self, tag, attrs):
+        if self.skip_tag is not None:
+            if tag == self.skip_tag:
+                self.skip_depth += 1
+            return
+        if self._skip_start(tag, attrs):
+            self.skip_tag, self.skip_depth = tag, 1
+            self.out.append("\n")
+            return
+        if tag == "br":
+            self.out.append("\n")
+        elif tag == "hr":
+            self.out.append("\n" + "_" * 32 + "\n")
+        elif tag in self.BLOCK:
+            self.out.append("\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_startendtag(self, tag, attrs):
+        if self.skip_tag is None:
+            self.handle_starttag(tag, attrs)
+            if tag not in ("br", "hr"):
+                self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if self.skip_tag is not None:
+            if tag == self.skip_tag:
+                self.skip_depth -= 1
+                if self.skip_depth == 0:
+                    self.skip_tag = None
+            return
+        if tag in self.BLOCK:
+            self.out.append("\n")
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+
+    def handle_data(self, data):
+        if self.skip_tag is not None:
+            return
+        data = data.replace("\xa0", " ")
+        if not self.pre:
+            data = re.sub(r"\s+", " ", data)
+        self.out.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    parser = _HtmlToText()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except Exception:  # pragma: no cover - HTMLParser is lenient; be safe anyway
+        log.warning("mailin: could not parse an HTML body", exc_info=True)
+        return html.unescape(re.sub(r"<[^>]*>", "\n", markup))
+    return "".join(parser.out)
+
+
+# --- dependencies and results --------------------------------------------------------------------
+
+def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
+    """A plain-text answer, used when ``workers.compose`` is missing or does not fit."""
+    m = EmailMessage()
+    game = f" {ctx['game_id']}" if ctx.get("game_id") else ""
+    if kind == "confirmation":
+        m["Subject"] = f"Tiletum{game}: your moves were played"
+        lines = ["Your moves were played:", ""] + [f"    {mv}" for mv in ctx.get("moves") or []]
+        if ctx.get("new_version") is not None:
+            lines += ["", f"The game is now at version {ctx['new_version']}."]
+        lines += ["", "You will get an email when it is your turn again."]
+    else:
+        m["Subject"] = f"Tiletum{game}: your email was not played"
+        lines = [ctx.get("reason") or "Your email could not be handled."]
+        if ctx.get("failing_line"):
+            lines += ["", "The line that failed:", "", f"> {ctx['failing_line']}"]
+        if ctx.get("nothing_played"):
+            lines += ["", "None of the moves in your email were played: reply to this email with all "
+                          "of them again, one per line."]
+        legal = ctx.get("legal_moves") or []
+        if legal:
+            lines += ["", "Your legal moves now:", ""]
+            lines += [f"    {mv:<20} {desc}".rstrip() for mv, desc in legal]
+    m.set_content("\n".join(lines) + "\n")
+    return m
+
+
+def _adapt(func_name: str, kind: str) -> Callable[..., EmailMessage]:
+    """A composer that uses ``workers.compose.<func_name>`` when it exists and its parameters
+    can all be filled from the context, else the plain fallback."""
+
+    def compose(**ctx) -> EmailMessage:
+        try:
+            from workers import compose as composer  # written separately; may not exist yet
+            func = getattr(composer, func_name)
+            sig = inspect.signature(func)
+            kwargs, open_kw = {}, False
+            for name, p in sig.parameters.items():
+                if p.kind is p.VAR_KEYWORD:
+                    open_kw = True
+                elif p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name in ctx:
+                    kwargs[name] = ctx[name]
+                elif p.default is p.empty and p.kind is not p.VAR_POSITIONAL:
+                    raise TypeError(f"{func_name} needs {name!r}")
+            message = func(**(ctx if open_kw else kwargs))
+            if isinstance(message, EmailMessage):
+                return message
+        except (ImportError, AttributeError, TypeError, ValueError):
+            pass
+        except Exception:
+            log.warning("mailin: workers.compose.%s failed; sending a plain answer", func_name,
+                        exc_info=True)
+        return _fallback_email(kind, ctx)
+
+    compose.__name__ = f"compose_{kind}"
+    return compose
+
+
+@dataclass
+class Deps:
+    """What ``handle_inbound`` needs from the service, kept injectable for tests."""
+    secret: str                                              # TILETUM_MAIL_SECRET
+    submit: Callable[[str, int, int, list[str]], dict]       # GameService.submit_for_seat
+    legal_moves: Callable[[str, int], list[tuple[str, str]]]  # (game, seat) -> [(move, description)]
+    send_reply: Callable[[EmailMessage], None]
+    seen: Callable[[str], bool]                              # True if already handled; marks it otherwise
+    from_addr: str
+    # composers take keyword arguments (see ``_answer``) and return an EmailMessage
+    compose_confirmation: Callable[..., EmailMessage] = field(
+        default_factory=lambda: _adapt("confirmation_email", "confirmation"))
+    compose_error: Callable[..., EmailMessage] = field(default_factory=lambda: _adapt("error_email", "error"))
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass
+class Result:
+    status: str                  # "applied" | "rejected" | "duplicate" | "ignored"
+    code: str | None = None      # why, for everything but "applied": "stale-turn", "bad-notation", ...
+    detail: str | None = None
+    game_id: str | None = None
+    seat: int | None = None
+    version: int | None = None   # the turn the reply address is for
+    new_version: int | None = None  # after the moves ("applied")
+    moves: list[str] = field(default_factory=list)
+    failing_line: str | None = None
+    replied: bool = False        # an answer email was handed to deps.send_reply
+
+
+# --- the pipeline --------------------------------------------------------------------------------
+
+def _addresses():
+    from workers import addresses  # written separately (docs/pbem.md, "Contracts")
+    return addresses
+
+
+def _first_address(value) -> str | None:
+    if not value:
+        return None
+    try:
+        pairs = email.utils.getaddresses([str(value)])
+    except Exception:
+        return None
+    for _, addr in pairs:
+        if addr and "@" in addr:
+            return addr
+    return None
+
+
+def _sender(headers) -> str | None:
+    for name in ("Reply-To", "From"):
+        try:
+            addr = _first_address(headers.get(name))
+        except Exception:
+            addr = None
+        if addr:
+            return addr
+    return None
+
+
+def _headers_only(raw: bytes):
+    """The header block of a message we will not parse whole (too large, or unparsable)."""
+    try:
+        head = raw[:65536]
+        end = re.search(rb"\r?\n\r?\n", head)
+        return BytesHeaderParser(policy=email.policy.compat32).parsebytes(head[:end.start()] if end else head)
+    except Exception:
+        return None
+
+
+def _is_automatic(headers, deps: Deps, sender: str | None) -> bool:
+    """An auto-reply, bounce or list message: never answered (mail loops), never played."""
+    try:
+        auto = str(headers.get("Auto-Submitted") or "").strip().lower()
+        precedence = str(headers.get("Precedence") or "").strip().lower()
+        if auto and auto != "no":
+            return True
+        if precedence in ("bulk", "junk", "list", "auto_reply"):
+            return True
+        if headers.get("X-Autoreply") or headers.get("X-Autorespond") or headers.get("List-Id"):
+            return True
+        if headers.get("Return-Path") is not None and str(headers.get("Return-Path")).strip() in ("<>", ""):
+            return True
+    except Exception:
+        return False
+    if sender:
+        local = sender.split("@", 1)[0].lower()
+        if local in ("mailer-daemon", "postmaster"):
+            return True
+        ours = _first_address(deps.from_addr)
+        if ours and sender.lower() == ours.lower():
+            return True
+    return False
+
+
+def _reply_address(msg, rcpt: str | None) -> str:
+    """The address the player wrote to: the SMTP envelope recipient when known, else the first
+    ``play+...`` address in Delivered-To / X-Original-To / To / Cc, else the first To."""
+    if rcpt:
+        return rcpt.strip().strip("<>")
+    candidates: list[str] = []
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        try:
+            values = msg.get_all(name) or []
+        except Exception:
+            values = []
+        for v in values:
+            try:
+                candidates += [a for _, a in email.utils.getaddresses([str(v)]) if a]
+            except Exception:
+                continue
+    for addr in candidates:
+        if addr.lower().startswith("play+"):
+            return addr
+    return candidates[0] if candidates else ""
+
+
+def _body_text(msg) -> str:
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        text = part.get_content()
+    except Exception:  # an unknown charset, a broken transfer encoding
+        payload = part.get_payload(decode=True) or b""
+        text = payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else str(payload)
+    if not isinstance(text, str):
+        return ""
+    if part.get_content_subtype() == "html":
+        text = html_to_text(text)
+    return text
+
+
+def _dedupe_key(msg, address: str) -> str:
+    mid = str(msg.get("Message-ID") or "").strip()
+    if not mid:  # no Message-ID: the same author, date, subject and body is the same email
+        h = hashlib.sha256()
+        for name in ("From", "Date", "Subject"):
+            h.update(str(msg.get(name) or "").encode("utf-8", "replace") + b"\0")
+        try:
+            h.update(_body_text(msg).encode("utf-8", "replace"))
+        except Exception:
+            pass
+        mid = "sha256:" + h.hexdigest()
+    # one message may be delivered to several reply addresses (a hotseat player): each counts
+    return f"{mid}|{address}"
+
+
+def handle_inbound(raw: bytes, deps: Deps, rcpt: str | None = None) -> Result:
+    """Handle one delivered reply (for one recipient). Never raises for bad input."""
+    try:
+        result = _handle(raw, deps, rcpt)
+    except Exception as e:  # a bug or a broken dependency: log, answer nothing, change nothing more
+        log.exception("mailin: unexpected error handling an inbound email")
+        result = Result("rejected", "internal-error", f"{type(e).__name__}: {e}")
+    log.info("mailin: %s %s game=%s seat=%s version=%s%s", result.status, result.code or "",
+             result.game_id, result.seat, result.version, f" ({result.detail})" if result.detail else "")
+    return result
+
+
+class _Answer:
+    """Sends at most one answer for an inbound email and records it on the result."""
+
+    def __init__(self, deps: Deps, sender: str | None, msg, reply_to: str | None):
+        self.deps, self.sender, self.msg, self.reply_to = deps, sender, msg, reply_to
+
+    def __call__(self, result: Result, kind: str, **ctx) -> Result:
+        if not self.sender:
+            return result
+        subject = ""
+        in_reply_to = None
+        if self.msg is not None:
+            try:
+                subject = str(self.msg.get("Subject") or "")
+                in_reply_to = str(self.msg.get("Message-ID") or "").strip() or None
+            except Exception:
+                pass
+        ctx = dict(ctx, to=self.sender, from_addr=self.deps.from_addr, game_id=result.game_id,
+                   seat=result.seat, version=result.version, code=result.code, subject=subject,
+                   in_reply_to=in_reply_to, reply_to=self.reply_to)
+        ctx.setdefault("reason", result.detail)
+        try:
+            composer = self.deps.compose_confirmation if kind == "confirmation" else self.deps.compose_error
+            message = composer(**ctx)
+            _fix_headers(message, ctx)
+            self.deps.send_reply(message)
+            result.replied = True
+        except Exception:
+            log.exception("mailin: could not send the %s email to %s", kind, self.sender)
+        return result
+
+
+def _fix_headers(message: EmailMessage, ctx: dict) -> None:
+    """Whatever built the answer, it goes to the sender, from us, threaded under their email."""
+    for name, value in (("To", ctx["to"]), ("From", ctx["from_addr"])):
+        if name in message:
+            del message[name]
+        message[name] = value
+    if not message.get("Subject"):
+        subj = re.sub(r"^\s*((re|aw|sv|fwd?)\s*:\s*)+", "", ctx.get("subject") or "", flags=re.IGNORECASE)
+        message["Subject"] = f"Re: {subj}" if subj else "Tiletum"
+    if ctx.get("in_reply_to") and "In-Reply-To" not in message:
+        message["In-Reply-To"] = ctx["in_reply_to"]
+        message["References"] = ctx["in_reply_to"]
+    if ctx.get("reply_to") and "Reply-To" not in message:
+        message["Reply-To"] = ctx["reply_to"]
+    if "Auto-Submitted" not in message:
+        message["Auto-Submitted"] = "auto-replied"  # RFC 3834: other robots do not answer it
+
+
+def _legal(deps: Deps, game_id: str, seat: int) -> list[tuple[str, str]]:
+    try:
+        return [(str(m), str(d)) for m, d in deps.legal_moves(game_id, seat)]
+    except Exception:
+        log.warning("mailin: could not list the legal moves of %s seat %s", game_id, seat, exc_info=True)
+        return []
+
+
+def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", errors="surrogateescape")
+    if not isinstance(raw, (bytes, bytearray)):
+        return Result("rejected", "malformed", "the message is not bytes")
+    raw = bytes(raw)
+
+    # 1. too large or unreadable: answer from the headers alone, if there is someone to answer
+    if len(raw) > deps.max_bytes:
+        headers = _headers_only(raw)
+        sender = _sender(headers) if headers is not None else None
+        result = Result("rejected", "too-large",
+                        f"your email is {len(raw)} bytes; the limit is {deps.max_bytes}. Reply with just "
+                        "your moves, without attachments or the quoted images.")
+        if headers is None or _is_automatic(headers, deps, sender):
+            return result
+        return _Answer(deps, sender, None, None)(result, "error")
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        keys = msg.keys()
+        from_value = msg.get("From")
+    except Exception:
+        headers = _headers_only(raw)
+        sender = _sender(headers) if headers is not None else None
+        result = Result("rejected", "malformed", "your email could not be read")
+        if headers is None or _is_automatic(headers, deps, sender):
+            return result
+        return _Answer(deps, sender, None, None)(result, "error")
+    if not keys or from_value is None:
+        return Result("rejected", "malformed", "not an email: no headers or no From")
+    sender = _sender(msg)
+    if _is_automatic(msg, deps, sender):
+        return Result("ignored", "automatic", "an auto-reply, bounce or list message")
+
+    # 2. who and which turn: the signed reply address
+    address = _reply_address(msg, rcpt)
+    if deps.seen(_dedupe_key(msg, address)):
+        return Result("duplicate", "duplicate", "this email was already handled")
+    answer = _Answer(deps, sender, msg, None)
+    try:
+        game_id, seat, version = _addresses().parse_reply_address(deps.secret, address)
+    except ValueError:  # addresses.BadAddress is a ValueError
+        result = Result("rejected", "forged-address",
+                        f"{address or 'the address you wrote to'} is not a valid Tiletum reply address "
+                        "(it may have been altered or mistyped). Reply to the latest turn email of your game.")
+        return answer(result, "error")
+    answer.reply_to = address  # a corrected reply to an error email goes to the same turn
+    base = dict(game_id=game_id, seat=seat, version=version)
+
+    # 3. the moves
+    try:
+        moves = extract_moves(_body_text(msg))
+    except TooManyMoves as e:
+        result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **base)
+        return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
+                      nothing_played=True)
+    if not moves:
+        result = Result("rejected", "no-moves",
+                        "no moves were found in your email: write one move per line, above the quoted "
+                        "turn email", **base)
+        return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
+                      nothing_played=False)
+
+    # 4. play them: all or nothing
+    from api.problems import ApiError
+    try:
+        applied = deps.submit(game_id, seat, version, moves)
+    except ApiError as e:
+        extra = getattr(e, "extra", {}) or {}
+        status = getattr(e, "code", None)
+        if status == 409:
+            current = extra.get("current_version")
+            now = f"; the game is now at version {current}" if current is not None else ""
+            result = Result("rejected", "stale-turn",
+                            f"this email was for an old turn (version {version}){now}. None of its moves "
+                            "were played: reply to the latest turn email instead.", moves=moves, **base)
+            answer.reply_to = None
+            return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,
+                          current_version=current)
+        index = extra.get("move_index")
+        failing = moves[index] if isinstance(index, int) and 0 <= index < len(moves) else None
+        code = getattr(e, "problem_code", None) or "rejected"
+        detail = getattr(e, "detail", None) or str(e)
+        if status not in (403, 422):
+            answer.reply_to = None
+        result = Result("rejected", code, detail, moves=moves, failing_line=failing, **base)
+        legal = _legal(deps, game_id, seat) if status in (403, 422) else []
+        return answer(result, "error", failing_line=failing, legal_moves=legal, nothing_played=True,
+                      rule=extra.get("rule"), move_index=index)
+    except Exception as e:
+        # the store or the service failed: nothing was played (submit is atomic). The email is
+        # marked seen, so ask the player to send it again rather than wait for a redelivery.
+        log.exception("mailin: submit failed for %s seat %s", game_id, seat)
+        result = Result("rejected", "internal-error",
+                        "the server could not play your moves just now; none were played. Please send "
+                        "them again in a few minutes.", moves=moves, **base)
+        return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True)
+    new_version = applied.get("version") if isinstance(applied, dict) else None
+    result = Result("applied", None, None, moves=moves, new_version=new_version, **base)
+    return answer(result, "confirmation", moves=moves, new_version=new_version)
+
+
+# --- the SMTP listener ---------------------------------------------------------------------------
+
+class MailinHandler:
+    """aiosmtpd handler: refuses recipients that are not valid reply addresses at RCPT time,
+    and hands every accepted message to ``handle_inbound`` once per recipient (in a worker
+    thread: the service is blocking)."""
+
+    def __init__(self, deps: Deps, handle: Callable[..., Result] | None = None):
+        self.deps = deps
+        self.handle = handle or handle_inbound
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        try:
+            _addresses().parse_reply_address(self.deps.secret, address)
+        except ValueError:
+            return "550 5.1.1 not a valid Tiletum reply address"
+        except Exception:
+            log.exception("mailin: checking recipient %s", address)
+            return "451 4.3.0 temporary failure, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        content = envelope.original_content or envelope.content or b""
+        if isinstance(content, str):
+            content = content.encode("utf-8", errors="surrogateescape")
+        if len(content) > self.deps.max_bytes:
+            return "552 5.3.4 message too big for this server"
+        if not envelope.rcpt_tos:
+            return "550 5.1.1 no valid recipient"
+        loop = asyncio.get_running_loop()
+        try:
+            for rcpt in envelope.rcpt_tos:
+                await loop.run_in_executor(None, self.handle, content, self.deps, rcpt)
+        except Exception:  # handle_inbound does not raise; a replaced handler might
+            log.exception("mailin: handling a message from %s", envelope.mail_from)
+            return "451 4.3.0 temporary failure, try again later"
+        return "250 OK"
+
+
+def start_listener(deps: Deps, host: str = "127.0.0.1", port: int = 8025, **kwargs: Any):
+    """Start an SMTP listener on ``host:port`` in a background thread; returns the started
+    ``aiosmtpd.controller.Controller`` (call ``.stop()``). Messages over ``deps.max_bytes`` are
+    refused by the SMTP server itself (552)."""
+    from aiosmtpd.controller import Controller
+    handler = kwargs.pop("handler", None) or MailinHandler(deps)
+    controller = Controller(handler, hostname=host, port=port, data_size_limit=deps.max_bytes,
+                            decode_data=False, **kwargs)
+    controller.start()
+    return controller

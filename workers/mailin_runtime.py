@@ -1,0 +1,47 @@
+"""The real dependencies of ``workers.mailin.handle_inbound``: the application service, the mail
+transport, the duplicate filter, and the answers (a confirmation that, while the decision is still
+the player's, carries the new position, legal moves and a reply address for the new version)."""
+from __future__ import annotations
+
+from .mailconfig import MailConfig
+from .mailin import Deps
+from .notify import Notifier, describe_legal
+from .outbox import Outbox, transport_from_env
+
+SEEN_TTL = 30 * 24 * 3600
+
+
+def inbound_deps(service=None) -> Deps:
+    from . import runtime
+    svc = service or runtime.service()
+    cfg = MailConfig.from_env()
+    transport = transport_from_env()
+    notifier = Notifier(svc, Outbox(svc.store.r, transport), cfg)
+    r = svc.store.r
+
+    def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
+        _, state = svc.load(game_id)
+        return describe_legal(state, seat)
+
+    def seen(key: str) -> bool:
+        return not r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
+
+    def confirmation(**ctx):
+        from .compose import confirmation_email
+        meta, state = svc.load(ctx["game_id"])
+        seat = ctx["seat"]
+        if state.phase != "over" and state.actor == seat:
+            msg = notifier.turn_message(ctx["game_id"], meta, state, seat)  # the next step of the same turn
+            del msg["Subject"]
+            msg["Subject"] = f"Tiletum {ctx['game_id']}: played {', '.join(ctx.get('moves') or [])}; your move"
+            return msg
+        names = [s["name"] for s in meta["seats"]]
+        nxt = names[state.actor] if state.actor is not None else None
+        return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
+                                  seat_name=names[seat], moves=ctx.get("moves") or [],
+                                  new_version=ctx.get("new_version"), next_to_act=nxt,
+                                  in_reply_to=ctx.get("in_reply_to"))
+
+    return Deps(secret=cfg.secret, submit=lambda g, s, v, m: svc.submit_for_seat(g, s, v, m),
+                legal_moves=legal_moves, send_reply=transport.send, seen=seen, from_addr=cfg.from_addr,
+                compose_confirmation=confirmation)

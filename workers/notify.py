@@ -1,0 +1,129 @@
+"""Turn emails: who to tell what after a save (docs/pbem.md).
+
+``Notifier.notify(game_id, version)`` re-reads the game. If a human seat with an email address
+became the actor at ``version`` and the game is still there, that seat gets its turn email, once
+(key ``turn:<game>:<seat>:<version>``). When the game is over every player gets the results,
+once. Players who chose "none" get nothing; "digest" players are collected for the daily digest.
+"""
+from __future__ import annotations
+
+import logging
+
+import engine
+from api.scheduling import MAIL_DUE
+from api.service import GameService, public_event
+from engine.describe import describe
+
+from . import addresses
+from .mailconfig import MailConfig
+from .outbox import Outbox
+
+log = logging.getLogger("tiletum.notify")
+PREFS = "mail:prefs"          # hash: email -> move | digest | none
+DIGEST = "mail:digest"        # set of "<email>|<game>|<seat>|<version>" waiting for the digest
+
+
+def preference(r, email: str | None) -> str:
+    if not email:
+        return "none"
+    v = r.hget(PREFS, email.lower())
+    return v.decode() if v else "move"
+
+
+class Notifier:
+    def __init__(self, service: GameService, outbox: Outbox, cfg: MailConfig):
+        self.service = service
+        self.outbox = outbox
+        self.cfg = cfg
+        self.r = service.store.r
+
+    # --- links -------------------------------------------------------------------------------
+    def reply_to(self, game_id: str, seat: int, version: int) -> str:
+        return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
+
+    def move_url(self, game_id: str, seat: int, version: int, move: str) -> str:
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/api/v1/games/{game_id}/email-move",
+                                    seat=str(seat), version=str(version), move=move)
+
+    def open_url(self, game_id: str, seat: int) -> str:
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/play/{game_id}", seat=str(seat))
+
+    def unsubscribe_url(self, email: str) -> str:
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/api/v1/email/unsubscribe",
+                                    email=email.lower())
+
+    # --- what to send -------------------------------------------------------------------------
+    def notify(self, game_id: str, version: int) -> int:
+        """Send what is due for the game at ``version``; returns the number of emails sent."""
+        meta, state = self.service.load(game_id)
+        if state.phase == "over":
+            return self._results(game_id, meta, state)
+        seat = state.actor
+        self.r.zrem(MAIL_DUE, f"{game_id}:{seat}:{version}")
+        if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
+            return 0  # the game moved on since: that turn's player is already playing
+        email = meta["seats"][seat].get("email")
+        pref = preference(self.r, email)
+        if pref == "none":
+            return 0
+        if pref == "digest":
+            self.r.sadd(DIGEST, f"{email}|{game_id}|{seat}|{version}")
+            return 0
+        msg = self.turn_message(game_id, meta, state, seat)
+        return int(self.outbox.send_once(f"turn:{game_id}:{seat}:{version}", msg))
+
+    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int):
+        from .compose import TurnContext, turn_email
+        names = [s["name"] for s in meta["seats"]]
+        email = meta["seats"][seat]["email"]
+        return turn_email(TurnContext(
+            game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
+            reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
+            since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
+            move_urls=self.one_click_moves(game_id, state, seat),
+            unsubscribe_url=self.unsubscribe_url(email)))
+
+    def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
+        """The public events after this seat's last move (what the others did)."""
+        events = self.service.store.events(game_id)
+        last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
+                   default=0)
+        return [{"version": i + 1, **public_event(e)} for i, e in enumerate(events) if i > last]
+
+    def one_click_moves(self, game_id: str, state: engine.GameState, seat: int) -> dict[str, str]:
+        """Links for the moves after which the decision is no longer this seat's (e.g. 'end')."""
+        seed = self.service.store.seed(game_id)
+        out = {}
+        for m in engine.legal(state):
+            try:
+                _, after = engine.play(state, seat, m, seed=seed, trusted=True)
+            except Exception:  # pragma: no cover - a legal move always applies
+                continue
+            if after.actor != seat:
+                out[str(m)] = self.move_url(game_id, seat, state.version, str(m))
+        return out
+
+    def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:
+        from email.message import EmailMessage
+        sent = 0
+        names = [s["name"] for s in meta["seats"]]
+        lines = [f"  {names[i]}: {p.score} VP" for i, p in sorted(enumerate(state.seats), key=lambda x: -x[1].score)]
+        for seat, info in enumerate(meta["seats"]):
+            email = info.get("email")
+            if info["kind"] != "human" or preference(self.r, email) == "none":
+                continue
+            msg = EmailMessage()
+            msg["Subject"] = f"Tiletum {game_id}: game over, {names[state.winner]} wins"
+            msg["From"], msg["To"] = self.cfg.from_addr, email
+            msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+            msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\nThe record and the dice check: "
+                            f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
+                            f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n")
+            sent += int(self.outbox.send_once(f"final:{game_id}:{seat}", msg))
+        return sent
+
+
+def describe_legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
+    if state.actor != seat:
+        return []
+    return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]

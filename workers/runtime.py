@@ -1,0 +1,38 @@
+"""The service's parts as the workers see them, built once per process from the environment:
+the game store, the application service (whose saves dispatch like the API's), the outbox and
+the notifier."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import redis
+
+from api.scheduling import Dispatcher
+from api.service import GameService
+from api.store import EventStore
+
+
+def send_task(name: str, args: list, queue: str) -> None:
+    from .app import app
+    app.send_task(name, args=args, queue=queue)
+
+
+@lru_cache(maxsize=1)
+def redis_client() -> redis.Redis:
+    return redis.Redis.from_url(os.environ["REDIS_URL"], socket_timeout=10)
+
+
+@lru_cache(maxsize=1)
+def service() -> GameService:
+    dispatcher = Dispatcher(redis_client(), send_task)
+    return GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
+                       bot_token=os.environ.get("TILETUM_BOT_TOKEN"))
+
+
+@lru_cache(maxsize=1)
+def notifier():
+    from .mailconfig import MailConfig
+    from .notify import Notifier
+    from .outbox import Outbox, transport_from_env
+    return Notifier(service(), Outbox(redis_client(), transport_from_env()), MailConfig.from_env())
