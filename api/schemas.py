@@ -52,10 +52,36 @@ class SoloOptions(Base):
         validate=validate.Length(0, 8), metadata={"description": "an explicit list of Challenge cards instead of a level"})
 
 
+class TimeControl(Base):
+    class Meta:
+        unknown = ma.RAISE
+    days_per_move = fields.Float(load_default=3, validate=validate.Range(min=0.01, max=60),
+                                 metadata={"description": "time for each turn, in days of counted time"})
+    pause_weekends = fields.Boolean(load_default=False, metadata={"description": "Saturdays and Sundays (UTC) do not count"})
+    quiet_hours = fields.List(fields.Integer(validate=validate.Range(0, 23)), validate=validate.Length(2, 2),
+                              allow_none=True, load_default=None,
+                              metadata={"description": "[start, end) UTC hours that do not count, e.g. [22, 7]"})
+    vacation_days = fields.Float(load_default=14, validate=validate.Range(min=0, max=365),
+                                 metadata={"description": "each player's vacation allowance"})
+    reminders_hours = fields.List(fields.Float(validate=validate.Range(min=0.1, max=24 * 60)), load_default=[24, 2],
+                                  validate=validate.Length(0, 5), metadata={"description": "reminder emails before the deadline"})
+
+
+class TimeoutPolicy(Base):
+    class Meta:
+        unknown = ma.RAISE
+    mode = fields.String(load_default="stand-in", validate=validate.OneOf(["stand-in", "drop"]), metadata={
+        "description": "stand-in: the stand-in plays a late turn and the player keeps the seat; drop: after "
+                       "drop_after missed deadlines the stand-in plays the seat for the rest of the game"})
+    drop_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=50))
+
+
 class GameOptions(Base):
     class Meta:
         unknown = ma.RAISE
     solo = fields.Nested(SoloOptions, metadata={"description": "a solo game against the Cardinalbot"})
+    time_control = fields.Nested(TimeControl, metadata={"description": "deadlines (docs/pbem.md)"})
+    timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
     action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
                                  metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Text(validate=validate.Length(1, 200), metadata={
@@ -227,3 +253,13 @@ class BotTurn(Base):
 
 class BotTurns(Base):
     turns = fields.List(fields.Nested(BotTurn), required=True)
+
+
+class VacationIn(Base):
+    on = fields.Boolean(required=True, metadata={"description": "start (true) or stop (false) your vacation"})
+
+
+class Vacation(Base):
+    on = fields.Boolean(required=True)
+    used_days = fields.Float(required=True)
+    allowance_days = fields.Float(required=True)

@@ -261,6 +261,16 @@ class GameService:
         self._after_append(game_id, state, snap_version, seat)
         return {k: answer[k] for k in ("version", "events")}
 
+    def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
+        meta = self.meta(game_id)
+        seat = self._require_seat(meta, token)
+        from workers.clock import make_clock
+        from workers.deadlines import Deadlines
+        try:
+            return Deadlines(self, None, make_clock(self.store.r)).vacation(game_id, seat, on)
+        except ValueError as e:
+            raise problems.ApiError(422, "no-vacation-left", str(e)) from None
+
     def _raise_conflict(self, game_id, idem_key, seat, body_hash, current, expected):
         """A 409, unless a twin of this request (same Idempotency-Key) has just been applied:
         then its answer is the answer (the twin won the race between our read and our write)."""

@@ -15,7 +15,7 @@ A record is a PGN-like text::
 Each numbered line is one turn (or one decision outside a turn, such as the King-phase tile):
 the seat, then its moves separated by ``|``. A move that revealed something carries the
 outcomes in braces (``{kind value, kind value}``), so the record replays exactly without the
-seed; ``undo`` takes back the previous move. The secret seed is added as ``[Seed "..."]`` only
+seed; a move not played by the seat's player is tagged, e.g. ``end [stand-in]``; ``undo`` takes back the previous move. The secret seed is added as ``[Seed "..."]`` only
 once the game is over. ``parse_record`` turns a record back into events.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .errors import EngineError
 
 HEADER_RE = re.compile(r'^\[(\w+) "(.*)"\]$')
 LINE_RE = re.compile(r"^\d+\.\s+s(\d+):\s*(.*)$")
-MOVE_RE = re.compile(r"^(.*?)\s*(?:\{(.*)\})?$")
+MOVE_RE = re.compile(r"^(.*?)\s*(?:\[([\w-]+)\])?\s*(?:\{(.*)\})?$")
 
 
 class RecordError(EngineError):
@@ -79,6 +79,8 @@ def write_record(events: list[dict], headers: dict[str, str] | None = None) -> s
             turn.append("undo")
             continue
         text = ev["move"]
+        if ev.get("by"):
+            text += f" [{ev['by']}]"
         if ev.get("chance"):
             text += " {" + _outcomes_text(ev["chance"]) + "}"
         turn.append(text)
@@ -114,14 +116,17 @@ def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
         seat = int(m.group(1))
         for part in m.group(2).split("|"):
             mm = MOVE_RE.match(part.strip())
-            move, outcomes = mm.group(1).strip(), mm.group(2)
+            move, by, outcomes = mm.group(1).strip(), mm.group(2), mm.group(3)
             if not move:
                 raise RecordError(f"line {lineno}: empty move")
             if move.lower() == "undo":
                 events.append({"type": "MoveUndone", "seat": seat, "move": None})
                 continue
-            events.append({"type": "MovePlayed", "seat": seat, "move": move,
-                           "chance": _parse_outcomes(outcomes) if outcomes else []})
+            ev = {"type": "MovePlayed", "seat": seat, "move": move,
+                  "chance": _parse_outcomes(outcomes) if outcomes else []}
+            if by:
+                ev["by"] = by
+            events.append(ev)
     try:
         start = {"type": "GameStarted", "players": int(headers["Players"]),
                  "options": json.loads(headers.get("Options") or "{}"), "rules": headers.get("Rules", ""),

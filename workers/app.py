@@ -22,5 +22,7 @@ app.conf.update(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+        "sweep-deadlines": {"task": "workers.sweep_deadlines", "schedule": float(
+            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
     },
 )

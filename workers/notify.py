@@ -37,6 +37,22 @@ class Notifier:
         self.cfg = cfg
         self.r = service.store.r
 
+    def deadlines(self):
+        from .clock import make_clock
+        from .deadlines import Deadlines
+        return Deadlines(self.service, self, make_clock(self.r))
+
+    def remind(self, game_id: str, seat: int, version: int, hours: int) -> int:
+        """A reminder email before the deadline (once per turn and reminder point)."""
+        meta, state = self.service.load(game_id)
+        email = meta["seats"][seat].get("email")
+        if preference(self.r, email) != "move" or state.actor != seat:
+            return 0
+        msg = self.turn_message(game_id, meta, state, seat)
+        del msg["Subject"]
+        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is due in {hours} hours"
+        return int(self.outbox.send_once(f"reminder:{game_id}:{seat}:{version}:{hours}", msg))
+
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
         return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
@@ -62,6 +78,11 @@ class Notifier:
         self.r.zrem(MAIL_DUE, f"{game_id}:{seat}:{version}")
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
+        deadlines = self.deadlines()
+        if deadlines.is_dropped(game_id, seat):
+            deadlines.stand_in(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
+            return 0
+        deadlines.start_turn(game_id, meta, seat, version)
         email = meta["seats"][seat].get("email")
         pref = preference(self.r, email)
         if pref == "none":

@@ -42,3 +42,13 @@ def sweep_bot_turns(older_than: float | None = None) -> int:
     from api.scheduling import Dispatcher
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_BOT_DUE_SECONDS", "30"))
     return Dispatcher(redis_client(), send_task).sweep(older_than=wait)
+
+
+@app.task(name="workers.sweep_deadlines")
+def sweep_deadlines() -> dict:
+    """Reminders that are due, and the timeout policy for deadlines that passed."""
+    from .clock import make_clock
+    from .deadlines import Deadlines
+    from .runtime import notifier
+    n = notifier()
+    return Deadlines(n.service, n, make_clock(redis_client())).sweep()

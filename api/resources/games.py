@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 from ..app import service
 from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
-                       MovesIn, MovesOut, Position)
+                       MovesIn, MovesOut, Position, Vacation, VacationIn)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
@@ -169,3 +169,20 @@ class FairnessView(MethodView):
         verifies every roll and draw from it.
         """
         return service().fairness(game_id)
+
+
+@blp.route("/<string:game_id>/vacation")
+class VacationView(MethodView):
+    @blp.doc(operationId="setVacation", security=SEAT)
+    @blp.arguments(VacationIn, example={"on": True})
+    @blp.response(200, Vacation, example={"on": True, "used_days": 0.0, "allowance_days": 14.0})
+    @err(401, "unauthorized", "no or bad seat token")
+    @err(404, "game-not-found", "unknown game")
+    @err(422, "no-vacation-left", "the seat's vacation allowance is used up")
+    def post(self, body, game_id):
+        """Start or stop your vacation
+
+        While you are on vacation your deadline clock stops, up to the game's allowance; the
+        deadline moves back by the time you were away.
+        """
+        return service().vacation(game_id, bearer(), body["on"])

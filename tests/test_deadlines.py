@@ -1,0 +1,174 @@
+"""Deadlines with a controlled clock: reminders at the right times, the stand-in moves at the
+deadline (labelled in the log and the record), vacation stops the clock, dropping after N missed
+deadlines, and time that does not count (weekends, quiet hours)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from api.service import GameService
+from api.store import EventStore
+from workers.deadlines import REMINDERS, Deadlines, add_active
+from workers.mailconfig import MailConfig
+from workers.notify import Notifier
+from workers.outbox import Outbox
+
+H = 3600
+DAY = 86400
+
+
+class Clock:
+    def __init__(self, t: float):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Transport:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+@pytest.fixture()
+def world(redis_client):
+    redis_client.delete("deadlines", REMINDERS)
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    transport = Transport()
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+    notifier = Notifier(svc, Outbox(redis_client, transport), cfg)
+    clock = Clock(datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp())  # a Wednesday
+    notifier.deadlines = lambda: Deadlines(svc, notifier, clock)
+    return svc, notifier, transport, clock
+
+
+def new_game(svc, **options):
+    g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
+                        {"seed": "deadline", **options})
+    return g["id"], [s["token"] for s in g["seats"]]
+
+
+def subjects(transport):
+    return [str(m["Subject"]) for m in transport.sent]
+
+
+def test_reminders_then_the_stand_in_at_the_deadline(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [12, 2]})
+    assert notifier.notify(gid, 1) == 1                      # the turn email
+    dl = notifier.deadlines()
+    clock.t += 11 * H
+    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}
+    clock.t += 2 * H                                          # 13 h: the 12-hour reminder
+    assert dl.sweep()["reminders"] == 1
+    assert "due in 12 hours" in subjects(transport)[-1]
+    clock.t += 9 * H + 30 * 60                                # 22.5 h: the 2-hour reminder
+    assert dl.sweep()["reminders"] == 1 and "due in 2 hours" in subjects(transport)[-1]
+    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}, "each reminder once"
+    clock.t += 2 * H                                          # 24.5 h: the deadline has passed
+    assert dl.sweep()["stand_in_turns"] == 1
+    meta, state = svc.load(gid)
+    assert state.actor == 1, "the stand-in played seat 0's turn to its end"
+    events = svc.store.events(gid)
+    played = [e for e in events if e.get("by") == "stand-in"]
+    assert played and played[-1]["move"] == "end" and played[0]["move"].startswith("take ")
+    assert "[stand-in]" in svc.record(gid)
+    assert dl.seat_state(gid, 0)["missed"] == 1 and not dl.seat_state(gid, 0)["dropped"]
+
+
+def test_moving_in_time_cancels_the_deadline(world):
+    svc, notifier, transport, clock = world
+    gid, tokens = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": []})
+    notifier.notify(gid, 1)
+    _, state = svc.load(gid)
+    import engine
+    while state.actor == 0:  # seat 0 plays its turn through the API
+        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        svc.submit(gid, tokens[0], state.version, [m])
+        _, state = svc.load(gid)
+    clock.t += 2 * DAY
+    assert notifier.deadlines().sweep()["stand_in_turns"] == 0
+    assert not [e for e in svc.store.events(gid) if e.get("by")]
+
+
+def test_vacation_stops_the_clock(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [], "vacation_days": 5})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += 12 * H
+    assert dl.vacation(gid, 0, True)["on"]
+    clock.t += 3 * DAY                                        # away for 3 days: well past the deadline
+    assert dl.sweep()["stand_in_turns"] == 0, "no stand-in while on vacation"
+    info = dl.vacation(gid, 0, False)
+    assert info == {"on": False, "used_days": 3.0, "allowance_days": 5.0}
+    clock.t += 11 * H                                         # 12 h of the day were left: not yet due
+    assert dl.sweep()["stand_in_turns"] == 0
+    clock.t += 2 * H
+    assert dl.sweep()["stand_in_turns"] == 1
+
+
+def test_vacation_allowance_runs_out(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [], "vacation_days": 1})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    dl.vacation(gid, 0, True)
+    clock.t += 2 * DAY + H                                    # allowance 1 day: deadline pushed to 2 days
+    assert dl.sweep()["stand_in_turns"] == 1
+    with pytest.raises(ValueError):
+        dl.vacation(gid, 0, True)
+
+
+def test_drop_after_missed_deadlines(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": []},
+                      timeout={"mode": "drop", "drop_after": 1})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += DAY + H
+    assert dl.sweep()["stand_in_turns"] == 1
+    assert dl.seat_state(gid, 0)["dropped"]
+    # when the dropped seat's turn comes again, the stand-in plays it at once
+    meta, state = svc.load(gid)
+    import engine
+    while state.actor == 1:
+        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        svc.submit_for_seat(gid, 1, state.version, [m])
+        _, state = svc.load(gid)
+    assert state.actor == 0
+    notifier.notify(gid, state.version)
+    _, after = svc.load(gid)
+    assert after.actor == 1 and after.version > state.version
+
+
+def test_time_that_does_not_count():
+    fri_noon = datetime(2026, 11, 20, 12, tzinfo=timezone.utc).timestamp()
+    tc = {"pause_weekends": True, "quiet_hours": None}
+    # one day from Friday noon, weekends paused: Monday noon
+    assert datetime.fromtimestamp(add_active(fri_noon, DAY, tc), tz=timezone.utc) == \
+        datetime(2026, 11, 23, 12, tzinfo=timezone.utc)
+    tc = {"pause_weekends": False, "quiet_hours": [22, 7]}
+    # 3 hours from 21:00 with quiet hours 22-07: 1 hour before, 2 after -> 09:00
+    nine_pm = datetime(2026, 11, 18, 21, tzinfo=timezone.utc).timestamp()
+    assert datetime.fromtimestamp(add_active(nine_pm, 3 * H, tc), tz=timezone.utc) == \
+        datetime(2026, 11, 19, 9, tzinfo=timezone.utc)
+    assert add_active(nine_pm, 5 * H, {}) == nine_pm + 5 * H
+
+
+def test_vacation_over_the_api(app):
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
+                                      "options": {"time_control": {"vacation_days": 2}}}).json
+    auth = {"Authorization": f"Bearer {g['seats'][1]['token']}"}
+    rv = c.post(f"/api/v1/games/{g['id']}/vacation", json={"on": True}, headers=auth)
+    assert rv.status_code == 200 and rv.json["on"] and rv.json["allowance_days"] == 2
+    assert c.post(f"/api/v1/games/{g['id']}/vacation", json={"on": False}, headers=auth).json["on"] is False
+    assert c.post(f"/api/v1/games/{g['id']}/vacation", json={"on": True}).status_code == 401
+    bad = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
+                                        "options": {"timeout": {"mode": "sometimes"}}})
+    assert bad.status_code == 422

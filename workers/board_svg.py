@@ -1,0 +1,310 @@
+"""An SVG picture of a Tiletum position, for emails (pure: no I/O).
+
+``render_board_svg(state)`` draws the map as a graph at fixed coordinates (roughly European
+geography: London top left, Venezia and Firenze bottom right), with each town's Houses, Pillars,
+map Bonus tiles, Cathedral and Fair marks and the Merchants/Architects, and a side panel with the
+round, the Action Wheel, the King track, the offers and every seat's score and resources.
+
+Only public information is drawn: no pile contents and no face-down Corruption tokens.
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from engine.actions import wheel_action
+from engine.components import RESOURCES, components
+from engine.state import GameState
+
+WIDTH, HEIGHT = 960, 680
+MAP_W = 600
+
+SEAT_COLOURS = ("#2f6fd6", "#e8871e", "#2e9e4f", "#8a4fc7")
+SEAT_COLOUR_NAMES = ("blue", "orange", "green", "purple")
+DIE_COLOURS = {"G": ("#f2c200", "#222222"), "F": ("#f28cb5", "#222222"), "W": ("#d4d4d4", "#222222"),
+               "S": ("#5f5f5f", "#ffffff"), "I": ("#2f5fb8", "#ffffff")}
+
+# town positions on the map (x, y); road spaces lie halfway between their two towns
+TOWN_XY: dict[str, tuple[int, int]] = {
+    "London": (55, 70), "Brugge": (150, 120), "Antwerpen": (238, 95), "Hamburg": (372, 48),
+    "Tiletum": (150, 215), "Koeln": (300, 150), "Leipzig": (472, 105), "Paris": (110, 312),
+    "Troyes": (225, 300), "Strasbourg": (322, 276), "Frankfurt": (392, 196), "Nuernberg": (462, 252),
+    "Praha": (548, 185), "Bordeaux": (62, 472), "Wien": (560, 335), "Lyon": (215, 412),
+    "Milano": (340, 452), "Verona": (445, 430), "Venezia": (540, 478), "Toulouse": (112, 562),
+    "Arles": (222, 532), "Genova": (342, 560), "Firenze": (475, 575),
+}
+
+
+def spot_xy(spot: str) -> tuple[float, float]:
+    if spot in TOWN_XY:
+        return TOWN_XY[spot]
+    a, b = spot.split("_", 1)
+    (xa, ya), (xb, yb) = TOWN_XY[a], TOWN_XY[b]
+    return (xa + xb) / 2, (ya + yb) / 2
+
+
+def _t(x: float, y: float, text: object, size: int = 11, fill: str = "#222222", anchor: str = "start",
+       weight: str = "normal", extra: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
+            f'font-weight="{weight}"{extra}>{escape(str(text))}</text>')
+
+
+def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333333", sw: float = 0.8,
+          rx: float = 1.5, title: str | None = None) -> str:
+    inner = f"<title>{escape(title)}</title>" if title else ""
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{sw}">{inner}</rect>')
+
+
+def _signed(v: int) -> str:
+    return f"+{v}" if v > 0 else str(v)
+
+
+def _names(state: GameState, seat_names: list[str] | None) -> list[str]:
+    out = []
+    for i in range(state.players):
+        name = seat_names[i] if seat_names and i < len(seat_names) and seat_names[i] else f"Seat {i}"
+        out.append(str(name))
+    return out
+
+
+def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> str:
+    """The position as a self-contained SVG document (a string of valid XML)."""
+    c = components()
+    names = _names(state, seat_names)
+    parts: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif">',
+        f"<title>{escape(f'Tiletum, round {state.round}')}</title>",
+        _rect(0, 0, WIDTH, HEIGHT, "#fbf7ee", stroke="none", rx=0),
+        _rect(4, 4, MAP_W - 8, HEIGHT - 8, "#eef3e6", stroke="#b9c4a8", rx=8),
+    ]
+    parts += _map(state, names)
+    parts += _panel(state, names)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+# --- the map -------------------------------------------------------------------------------
+
+def _map(state: GameState, names: list[str]) -> list[str]:
+    c = components()
+    out: list[str] = []
+    # roads
+    seen = set()
+    for a in c.spots:
+        for b in c.adjacent[a]:
+            if (b, a) in seen:
+                continue
+            seen.add((a, b))
+            (x1, y1), (x2, y2) = spot_xy(a), spot_xy(b)
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                       f'stroke="#a89a7c" stroke-width="2"/>')
+    # road spaces
+    for spot in c.spots:
+        if not c.is_town(spot):
+            x, y = spot_xy(spot)
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#d9c9a3" stroke="#8a7a5a" '
+                       f'stroke-width="1"><title>{escape(spot)} (road space)</title></circle>')
+    fair_index = {t: i for i, t in enumerate(state.fair_towns)}
+    for town in c.towns:
+        out += _town(state, town, fair_index.get(town))
+    out += _pieces(state, names)
+    out.append(_t(14, HEIGHT - 14, "Houses: squares  Pillars: bars  M/A: Merchant/Architect  "
+                  "\u271d Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
+    return out
+
+
+def _town(state: GameState, town: str, fair: int | None) -> list[str]:
+    c = components()
+    x, y = TOWN_XY[town]
+    info = c.towns[town]
+    out: list[str] = []
+    is_fair = fair is not None
+    out.append(f'<circle cx="{x}" cy="{y}" r="8" fill="{"#fff3c4" if is_fair else "#ffffff"}" '
+               f'stroke="#5a4a2a" stroke-width="1.6"><title>{escape(c.display[town])}</title></circle>')
+    label = c.display[town]
+    out.append(_t(x, y - 12, label, size=11, anchor="middle", weight="bold"))
+    # Houses: one square per House space in play, filled with the owner's colour
+    spaces = c.house_spaces(town, state.players)
+    owners = state.houses.get(town, [])
+    size, gap = 8, 10
+    x0 = x - (len(spaces) * gap) / 2 + 1
+    for i, _sp in enumerate(spaces):
+        if i < len(owners):
+            seat = owners[i]
+            out.append(_rect(x0 + i * gap, y + 11, size, size, SEAT_COLOURS[seat % 4],
+                             title=f"House of seat {seat}"))
+        else:
+            out.append(_rect(x0 + i * gap, y + 11, size, size, "#ffffff", stroke="#999999", sw=0.6))
+    row = y + 30
+    # Cathedral: a cross, Pillar bars per space in play, tiles left in the stack
+    if info.cathedral:
+        unavailable = bool(c.tiles[state.cathedral_cost[town]].raw.get("unavailable")) \
+            if town in state.cathedral_cost else False
+        out.append(_t(x + 11, y + 4, "\u271d", size=12, fill="#8b1a1a" if not unavailable else "#aaaaaa",
+                      weight="bold"))
+        n = c.pillar_space_count(town, state.players)
+        pillars = state.pillars.get(town, [])
+        for i in range(n):
+            px = x + 21 + i * 6
+            if i < len(pillars):
+                out.append(_rect(px, y - 7, 4, 13, SEAT_COLOURS[pillars[i] % 4], sw=0.5, rx=0.5,
+                                 title=f"Pillar of seat {pillars[i]}"))
+            else:
+                out.append(_rect(px, y - 7, 4, 13, "#ffffff", stroke="#aaaaaa", sw=0.5, rx=0.5))
+        if unavailable:
+            out.append(_t(x + 21, y + 16, "closed", size=8, fill="#888888"))
+        else:
+            left = len(state.cathedral_stack.get(town, []))
+            cost = state.cathedral_cost.get(town)
+            stone = c.tiles[cost].raw.get("stone") if cost else None
+            if stone is not None:
+                out.append(_t(x + 21, y + 16, f"{stone}S \u00b7 {left} left", size=8, fill="#7a3a3a"))
+    # map Bonus tiles
+    tiles = state.map_bonus.get(town, [])
+    if tiles:
+        out.append(_t(x, row, " ".join(tiles), size=9, fill="#1f5a7a", anchor="middle", weight="bold"))
+        row += 10
+    if is_fair:
+        scored = fair < state.fairs_scored
+        fx, fy = x - 24, y - 4
+        out.append(_rect(fx - 7, fy - 8, 16, 12, "#f2c200" if not scored else "#dddddd",
+                         stroke="#8a6d00", sw=0.6, rx=3, title=f"Fair {fair + 1}"))
+        out.append(_t(fx + 1, fy + 1, f"F{fair + 1}", size=8, anchor="middle", weight="bold"))
+    return out
+
+
+def _pieces(state: GameState, names: list[str]) -> list[str]:
+    out: list[str] = []
+    at: dict[str, list[tuple[str, int]]] = {}
+    for p in state.seats:
+        at.setdefault(p.merchant, []).append(("M", p.seat))
+        at.setdefault(p.architect, []).append(("A", p.seat))
+    for spot, pieces in at.items():
+        try:
+            x, y = spot_xy(spot)
+        except (KeyError, ValueError):
+            continue
+        road = "_" in spot
+        start_x = x - (len(pieces) * 9) / 2 + 4.5
+        py = y + 16 if road else y + 31 + (10 if state.map_bonus.get(spot) else 0)
+        for i, (letter, seat) in enumerate(pieces):
+            label = "Merchant" if letter == "M" else "Architect"
+            out.append(f'<text x="{start_x + i * 9:.1f}" y="{py:.1f}" font-size="10" font-weight="bold" '
+                       f'fill="{SEAT_COLOURS[seat % 4]}" text-anchor="middle">{letter}'
+                       f"<title>{escape(f'{label} of {names[seat]}')}</title></text>")
+    return out
+
+
+# --- the side panel ------------------------------------------------------------------------
+
+def _panel(state: GameState, names: list[str]) -> list[str]:
+    c = components()
+    x = MAP_W + 14
+    y = 26
+    out: list[str] = []
+    rounds = len(state.fair_tiles) or 4
+    if state.phase == "over":
+        head = f"Game over after round {state.round}"
+    else:
+        head = f"Round {state.round} of {rounds} \u00b7 {state.phase.title()} phase"
+        if state.phase == "action":
+            head += f" \u00b7 turn {min(state.cycle, 2) + 1}/3"
+    out.append(_t(x, y, head, size=14, weight="bold"))
+    y += 18
+    if state.phase == "over":
+        if state.winner is not None:
+            out.append(_t(x, y, f"Winner: {names[state.winner]}", size=12, fill="#8b1a1a", weight="bold"))
+    elif state.actor is not None:
+        out.append(_t(x, y, f"To act: {names[state.actor]}", size=12,
+                      fill=SEAT_COLOURS[state.actor % 4], weight="bold"))
+    if state.solo is not None:
+        out.append(_t(x + 200, y, f"Solo ({state.solo.get('level', '?')})", size=11, fill="#555555"))
+    y += 22
+
+    # Action Wheel
+    out.append(_t(x, y, "Action Wheel", size=12, weight="bold"))
+    y += 6
+    if state.action_tiles:
+        for v in range(1, 7):
+            action = wheel_action(state, v)
+            y += 19
+            out.append(_t(x, y, f"{v}", size=11, weight="bold"))
+            out.append(_t(x + 14, y, action.title(), size=11))
+            dice = [d for d in state.wheel if len(d) >= 2 and d[1:2] == str(v)]
+            for i, d in enumerate(dice):
+                bg, fg = DIE_COLOURS.get(d[0], ("#ffffff", "#222222"))
+                dx = x + 86 + i * 17
+                out.append(_rect(dx, y - 11, 14, 14, bg, rx=3, title=f"{d} die"))
+                out.append(_t(dx + 7, y, d[1:], size=10, fill=fg, anchor="middle", weight="bold"))
+            bonus = state.action_bonus.get(action)
+            if bonus:
+                out.append(_t(x + 330, y, bonus, size=10, fill="#1f5a7a", anchor="end", weight="bold"))
+    y += 24
+
+    # King track
+    out.append(_t(x, y, "King track", size=12, weight="bold"))
+    if state.king_bonus:
+        out.append(_t(x + 330, y, f"Bonus tile {state.king_bonus}", size=10, fill="#1f5a7a", anchor="end"))
+    order = sorted(range(state.players), key=lambda i: (-state.king_pos[i], -state.king_seq[i]))
+    for seat in order:
+        y += 15
+        pos = state.king_pos[seat]
+        value = c.king_values[pos] if 0 <= pos < len(c.king_values) else pos
+        out.append(_rect(x, y - 9, 9, 9, SEAT_COLOURS[seat % 4], sw=0.5))
+        out.append(_t(x + 14, y, f"{_signed(value)}", size=11, weight="bold"))
+        out.append(_t(x + 44, y, names[seat], size=11))
+    y += 24
+
+    # offers
+    out.append(_t(x, y, "Contract offer", size=12, weight="bold"))
+    y += 15
+    costs = c.contract_offer_costs
+    dash = "\u2014"
+    offer = " ".join(f"{t or dash}({costs[i]} AP)" if i < len(costs) else str(t or dash)
+                     for i, t in enumerate(state.contract_offer))
+    out.append(_t(x, y, offer, size=10))
+    y += 18
+    out.append(_t(x, y, "Character offer", size=12, weight="bold"))
+    y += 15
+    out.append(_t(x, y, " ".join(t or dash for t in state.character_offer), size=10))
+    y += 18
+    out.append(_t(x, y, "Fairs", size=12, weight="bold"))
+    y += 15
+    fairs = []
+    for i, town in enumerate(state.fair_towns):
+        tile = state.fair_tiles[i] if i < len(state.fair_tiles) else ""
+        mark = "\u2713" if i < state.fairs_scored else ""
+        fairs.append(f"{i + 1}. {c.display.get(town, town)} {tile}{mark}")
+    for line in (fairs[:2], fairs[2:]):
+        if line:
+            out.append(_t(x, y, "   ".join(line), size=10))
+            y += 13
+    if state.corruption_revealed:
+        out.append(_t(x, y, f"Corruption: {' '.join(state.corruption_revealed)} "
+                            f"({len(state.corruption_pool)} face down)", size=10, fill="#7a3a3a"))
+        y += 13
+    y += 10
+
+    # seats
+    out.append(_t(x, y, "Players", size=12, weight="bold"))
+    for p in state.seats:
+        y += 17
+        colour = SEAT_COLOURS[p.seat % 4]
+        out.append(_rect(x, y - 10, 11, 11, colour, sw=0.5))
+        out.append(_t(x + 16, y, names[p.seat], size=12, weight="bold", fill=colour))
+        out.append(_t(x + 330, y, f"{p.score} VP", size=12, weight="bold", anchor="end"))
+        y += 14
+        res = "  ".join(f"{r.title()} {n}" for r, n in zip(RESOURCES, p.res))
+        out.append(_t(x + 16, y, res, size=10))
+        y += 13
+        extra = f"supply: {p.houses} Houses, {p.pillars} Pillars"
+        if p.dice:
+            extra += f" \u00b7 dice: {' '.join(p.dice)}"
+        if p.store:
+            extra += f" \u00b7 store: {' '.join(p.store)}"
+        out.append(_t(x + 16, y, extra, size=9, fill="#555555"))
+    return out
+
+
+__all__ = ["render_board_svg", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY", "spot_xy"]

@@ -1,0 +1,163 @@
+"""Building the emails (pure, no I/O): the turn email, the confirmation and the error answer.
+
+Each message has a plain-text and an HTML part; the turn email carries the board as an inline
+SVG (``Content-ID: <board>``) and the seat's legal moves, one per line in the text part as
+``  <move> — <description>`` so that a reply can copy them.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import engine
+from engine.components import RESOURCES, components
+from engine.describe import describe
+
+MSGID_DOMAIN = "tiletum-pbem"
+
+
+@dataclass
+class TurnContext:
+    game_id: str
+    seat: int
+    seat_name: str
+    to_addr: str
+    from_addr: str
+    reply_to: str
+    state: engine.GameState
+    seat_names: list[str]
+    since: list[dict]
+    open_url: str
+    move_urls: dict[str, str] = field(default_factory=dict)
+    unsubscribe_url: str = ""
+
+
+def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
+    """A past move in plain words."""
+    who = seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names) else "?"
+    by = f" (played by the {event['by']})" if event.get("by") else ""
+    if event.get("type") == "MoveUndone":
+        return f"{who} took back a move"
+    if event.get("type") != "MovePlayed":
+        return "the game started"
+    text = event["move"]
+    if state_before is not None:
+        try:
+            return f"{who}: {describe(state_before, engine.parse(text))}{by}"
+        except Exception:  # a description is a courtesy; the notation always works
+            pass
+    return f"{who} played {text}{by}"
+
+
+def _position_lines(state: engine.GameState, seat: int) -> list[str]:
+    c = components()
+    p = state.seats[seat]
+    res = ", ".join(f"{n} {r.title()}" for r, n in zip(RESOURCES, p.res))
+    king = c.king_values[state.king_pos[seat]]
+    out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
+           f"Resources: {res}.",
+           f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in {c.display.get(p.architect, p.architect)};"
+           f" Houses {p.houses} and Pillars {p.pillars} in supply.",
+           f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
+    others = [f"{i}: {q.score} VP" for i, q in enumerate(state.seats) if i != seat]
+    out.append("Scores of the others (seat: VP): " + "; ".join(others))
+    if state.turn and state.turn.get("die"):
+        top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
+        if top is not None:
+            out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
+    return out
+
+
+def _legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
+    if state.actor != seat:
+        return []
+    return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
+
+
+def turn_email(ctx: TurnContext) -> EmailMessage:
+    from .board_svg import render_board_svg
+    state = ctx.state
+    pending = bool(state.agenda and state.agenda[-1]["t"] == "choice") or state.phase == "king"
+    what = "your decision" if pending else "your turn"
+    legal = _legal(state, ctx.seat)
+    since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
+    msg = EmailMessage()
+    msg["Subject"] = f"Tiletum {ctx.game_id}: {what} (round {state.round})"
+    msg["From"], msg["To"], msg["Reply-To"] = ctx.from_addr, ctx.to_addr, ctx.reply_to
+    msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
+    if ctx.unsubscribe_url:
+        msg["List-Unsubscribe"] = f"<{ctx.unsubscribe_url}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    example = legal[0][0] if legal else "take G4"
+    text = [f"Hello {ctx.seat_name},", "", f"It is {what} in Tiletum game {ctx.game_id}.", ""]
+    if since:
+        text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
+    text += _position_lines(state, ctx.seat) + ["", "Your legal moves:"]
+    text += [f"  {m} — {d}" for m, d in legal]
+    text += ["", f"Reply to this email with your moves, one per line, for example:", f"    {example}",
+             "You may send several moves, or a whole turn ending with 'end'.", ""]
+    if ctx.move_urls:
+        text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
+    text += [f"Open the game: {ctx.open_url}"]
+    if ctx.unsubscribe_url:
+        text += [f"Stop these emails: {ctx.unsubscribe_url}"]
+    msg.set_content("\n".join(text) + "\n")
+    e = html.escape
+    parts = [f"<p>Hello {e(ctx.seat_name)},</p><p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
+    if since:
+        parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
+    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat)) + "</p>")
+    parts.append('<p><img src="cid:board" alt="the board" style="max-width:100%"></p>')
+    rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
+                   + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")
+                   + "</tr>" for m, d in legal)
+    parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
+    parts.append(f"<p>Reply with your moves, one per line, e.g. <code>{e(example)}</code>.</p>")
+    parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
+                 + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url else "")
+                 + "</p>")
+    msg.add_alternative("<!doctype html><html><body>" + "".join(parts) + "</body></html>", subtype="html")
+    html_part = msg.get_payload()[1]
+    html_part.add_related(render_board_svg(state).encode("utf-8"), maintype="image", subtype="svg+xml",
+                          cid="<board>", disposition="inline", filename="board.svg")
+    return msg
+
+
+def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
+                       in_reply_to=None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"] = f"Tiletum {game_id}: played {', '.join(moves)}"
+    msg["From"], msg["To"] = from_addr, to_addr
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    if in_reply_to:
+        msg["In-Reply-To"] = msg["References"] = in_reply_to
+    msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
+    nxt = f"It is now {next_to_act}'s decision." if next_to_act else "The game is over."
+    lines = [f"Hello {seat_name},", "", "Played: " + ", ".join(moves) + f" (the game is at version {new_version}).", nxt]
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
+    return msg
+
+
+def error_email(*, to_addr, from_addr, reply_to, game_id, seat_name, failing_line, reason, legal_moves,
+                in_reply_to=None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["Subject"] = f"Tiletum {game_id}: your moves were not played"
+    msg["From"], msg["To"] = from_addr, to_addr
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    if in_reply_to:
+        msg["In-Reply-To"] = msg["References"] = in_reply_to
+    msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
+    lines = [f"Hello {seat_name or 'player'},", "", "Nothing was played."]
+    if failing_line:
+        lines += ["This line failed:", f"> {failing_line}"]
+    lines += [f"Why: {reason}", ""]
+    if legal_moves:
+        lines += ["Your legal moves:"] + [f"  {m} — {d}" for m, d in legal_moves]
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_alternative("<pre>" + html.escape("\n".join(lines)) + "</pre>", subtype="html")
+    return msg

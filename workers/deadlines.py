@@ -1,0 +1,230 @@
+"""Deadlines, reminders, vacations and the stand-in (docs/pbem.md, "Deadlines").
+
+A game's time control is in its options at creation::
+
+    "time_control": {"days_per_move": 3, "pause_weekends": false, "quiet_hours": [22, 7],
+                     "vacation_days": 14, "reminders_hours": [24, 2]}
+    "timeout": {"mode": "stand-in" | "drop", "drop_after": 3}
+
+When a human seat becomes the actor (``Notifier.notify``), its deadline goes into the Redis
+sorted set ``deadlines`` and its reminders into ``reminders`` (scored by time). One beat task,
+``workers.sweep_deadlines``, sends the reminders that are due and applies the timeout policy to
+the deadlines that passed; nothing waits in the broker. Time that does not count (weekends, quiet
+hours, UTC) is skipped when the deadline is computed; a vacation stops the clock and pushes the
+deadline back by its length, up to the seat's allowance.
+
+The stand-in (documented default for human seats): it answers a pending decision with the first
+listed option other than ``skip`` (so bonuses are taken), or ``skip`` when that is all there is;
+at the start of a turn it takes the highest die without shifting it (most resources); then it
+ends the turn. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
+``mode: "drop"`` a seat that missed ``drop_after`` deadlines is played by the stand-in for the
+rest of the game.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import datetime, timezone
+from typing import Callable
+
+import engine
+
+log = logging.getLogger("tiletum.deadlines")
+DEADLINES = "deadlines"    # zset "<game>:<seat>:<version>" -> due time
+REMINDERS = "reminders"    # zset "<game>:<seat>:<version>:<hours>" -> when to remind
+SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
+
+DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,
+            "reminders_hours": [24, 2]}
+
+
+def time_control(meta: dict) -> dict:
+    tc = dict(DEFAULTS)
+    tc.update((meta.get("options") or {}).get("time_control") or {})
+    return tc
+
+
+def timeout_policy(meta: dict) -> dict:
+    out = {"mode": "stand-in", "drop_after": 3}
+    out.update((meta.get("options") or {}).get("timeout") or {})
+    return out
+
+
+def counts(ts: float, tc: dict) -> bool:
+    """Whether this moment counts towards a deadline (not a weekend or quiet hour when paused)."""
+    dt = datetime.fromtimestamp(ts, tz=timezone.utc)
+    if tc.get("pause_weekends") and dt.weekday() >= 5:
+        return False
+    quiet = tc.get("quiet_hours")
+    if quiet:
+        start, end = quiet
+        h = dt.hour
+        if (start <= h < end) if start < end else (h >= start or h < end):
+            return False
+    return True
+
+
+def add_active(start: float, seconds: float, tc: dict) -> float:
+    """``start`` plus ``seconds`` of time that counts (hour by hour; a few hundred steps at most)."""
+    if not tc.get("pause_weekends") and not tc.get("quiet_hours"):
+        return start + seconds
+    t, left = start, seconds
+    while left > 0:
+        step = min(left, 3600 - (t % 3600)) if t % 3600 else min(left, 3600)
+        if counts(t, tc):
+            left -= step
+        t += step
+    return t
+
+
+class Deadlines:
+    def __init__(self, service, notifier, clock: Callable[[], float] = time.time):
+        self.service = service
+        self.notifier = notifier
+        self.r = service.store.r
+        self.clock = clock
+
+    # --- seat state --------------------------------------------------------------------------
+    def seat_state(self, game_id: str, seat: int) -> dict:
+        raw = self.r.hget(SEAT_STATE, f"{game_id}:{seat}")
+        return json.loads(raw) if raw else {"missed": 0, "dropped": False, "vacation_since": None, "vacation_used": 0.0}
+
+    def _save(self, game_id: str, seat: int, st: dict) -> None:
+        self.r.hset(SEAT_STATE, f"{game_id}:{seat}", json.dumps(st))
+
+    # --- when a seat becomes the actor ----------------------------------------------------------
+    def start_turn(self, game_id: str, meta: dict, seat: int, version: int) -> float:
+        """Set the deadline and reminders of this turn; returns the deadline."""
+        tc = time_control(meta)
+        now = self.clock()
+        due = add_active(now, tc["days_per_move"] * 86400, tc)
+        pipe = self.r.pipeline()
+        pipe.zadd(DEADLINES, {f"{game_id}:{seat}:{version}": due})
+        for h in tc.get("reminders_hours") or ():
+            at = due - h * 3600
+            if at > now:
+                pipe.zadd(REMINDERS, {f"{game_id}:{seat}:{version}:{h}": at})
+        pipe.execute()
+        return due
+
+    # --- vacation ----------------------------------------------------------------------------
+    def vacation(self, game_id: str, seat: int, on: bool) -> dict:
+        """Start or stop a seat's vacation; stopping pushes its pending deadline back."""
+        meta = self.service.meta(game_id)
+        allowance = time_control(meta)["vacation_days"] * 86400
+        st = self.seat_state(game_id, seat)
+        now = self.clock()
+        if on and st["vacation_since"] is None:
+            if st["vacation_used"] >= allowance:
+                raise ValueError("no vacation time left")
+            st["vacation_since"] = now
+        elif not on and st["vacation_since"] is not None:
+            self._end_vacation(game_id, seat, st, now, allowance)
+        self._save(game_id, seat, st)
+        return {"on": st["vacation_since"] is not None, "used_days": st["vacation_used"] / 86400,
+                "allowance_days": allowance / 86400}
+
+    def _end_vacation(self, game_id: str, seat: int, st: dict, now: float, allowance: float) -> None:
+        length = min(now - st["vacation_since"], allowance - st["vacation_used"])
+        st["vacation_used"] += length
+        st["vacation_since"] = None
+        prefix = f"{game_id}:{seat}:".encode()
+        for member, due in self.r.zrange(DEADLINES, 0, -1, withscores=True):
+            if member.startswith(prefix):
+                self.r.zadd(DEADLINES, {member: due + length})
+
+    # --- the sweep ---------------------------------------------------------------------------
+    def sweep(self) -> dict:
+        """Send due reminders and apply the timeout policy to passed deadlines."""
+        now = self.clock()
+        done = {"reminders": 0, "stand_in_turns": 0}
+        for member in self.r.zrangebyscore(REMINDERS, "-inf", now):
+            self.r.zrem(REMINDERS, member)
+            game_id, seat, version, hours = member.decode().rsplit(":", 3)
+            if self._still_due(game_id, int(seat), int(version)) and not self._on_vacation(game_id, int(seat), now):
+                done["reminders"] += self.notifier.remind(game_id, int(seat), int(version), int(hours))
+        for member, due in self.r.zrangebyscore(DEADLINES, "-inf", now, withscores=True):
+            game_id, seat, version = member.decode().rsplit(":", 2)
+            seat, version = int(seat), int(version)
+            if not self._still_due(game_id, seat, version):
+                self.r.zrem(DEADLINES, member)
+                continue
+            if self._on_vacation(game_id, seat, now):
+                continue  # the clock is stopped; the deadline moves when the vacation ends
+            self.r.zrem(DEADLINES, member)
+            self.missed(game_id, seat)
+            try:
+                done["stand_in_turns"] += self.stand_in(game_id, seat)
+            except Exception:  # e.g. the player moved at that very moment: look again soon
+                log.warning("stand-in for %s seat %s failed; retrying later", game_id, seat, exc_info=True)
+                self.r.zadd(DEADLINES, {member: now + 60})
+        return done
+
+    def _still_due(self, game_id: str, seat: int, version: int) -> bool:
+        """The seat is still to act in the turn that started at ``version``."""
+        try:
+            _, state = self.service.load(game_id)
+        except Exception:
+            return False
+        if state.phase == "over" or state.actor != seat:
+            return False
+        events = self.service.store.events(game_id, after=version)
+        return not any(e.get("seat") != seat for e in events)  # nobody else moved since
+
+    def _on_vacation(self, game_id: str, seat: int, now: float) -> bool:
+        st = self.seat_state(game_id, seat)
+        if st["vacation_since"] is None:
+            return False
+        meta = self.service.meta(game_id)
+        allowance = time_control(meta)["vacation_days"] * 86400
+        if st["vacation_used"] + (now - st["vacation_since"]) >= allowance:  # the allowance ran out
+            self._end_vacation(game_id, seat, st, now, allowance)
+            self._save(game_id, seat, st)
+            return False
+        return True
+
+    def missed(self, game_id: str, seat: int) -> None:
+        meta = self.service.meta(game_id)
+        policy = timeout_policy(meta)
+        st = self.seat_state(game_id, seat)
+        st["missed"] += 1
+        if policy["mode"] == "drop" and st["missed"] >= policy["drop_after"]:
+            st["dropped"] = True
+        self._save(game_id, seat, st)
+
+    def is_dropped(self, game_id: str, seat: int) -> bool:
+        return self.seat_state(game_id, seat)["dropped"]
+
+    def stand_in(self, game_id: str, seat: int) -> int:
+        """Play the seat's current decision with the stand-in policy. Returns 1 if it moved."""
+        _, state = self.service.load(game_id)
+        moves = []
+        while state.actor == seat and state.phase != "over" and len(moves) < 50:
+            m = stand_in_move(state)
+            evs, state = engine.play(state, seat, m, seed=self.service.store.seed(game_id), trusted=True)
+            moves.append(str(m))
+        if not moves:
+            return 0
+        _, current = self.service.load(game_id)
+        self.service.submit_for_seat(game_id, seat, current.version, moves, by="stand-in")
+        log.info("stand-in played %s for seat %s in %s", moves, seat, game_id)
+        return 1
+
+
+def stand_in_move(state: engine.GameState):
+    """The stand-in's choice (see the module docstring)."""
+    legal = sorted(engine.legal(state), key=str)
+    top = state.agenda[-1] if state.agenda else None
+    if top is not None and top["t"] == "choice":
+        real = [m for m in legal if m.verb != "skip"]
+        return real[0] if real else legal[0]
+    if state.turn is not None and state.turn["die"] is None:
+        takes = [m for m in legal if m.verb == "take" and ">" not in m.args[0]]
+        if takes:
+            return max(takes, key=lambda m: (int(m.args[0][1]), m.args[0]))
+    for m in legal:
+        if m.verb == "end":
+            return m
+    skip = [m for m in legal if m.verb == "skip"]
+    return skip[0] if skip else legal[0]
