@@ -263,3 +263,12 @@ class Vacation(Base):
     on = fields.Boolean(required=True)
     used_days = fields.Float(required=True)
     allowance_days = fields.Float(required=True)
+
+
+class NotificationsIn(Base):
+    mode = fields.String(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
+        "description": "move: an email whenever it is your decision; digest: one email a day; none"})
+
+
+class Notifications(Base):
+    mode = fields.String(required=True)

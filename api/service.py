@@ -261,6 +261,15 @@ class GameService:
         self._after_append(game_id, state, snap_version, seat)
         return {k: answer[k] for k in ("version", "events")}
 
+    def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
+        meta = self.meta(game_id)
+        seat = self._require_seat(meta, token)
+        email = meta["seats"][seat].get("email")
+        if not email:
+            raise problems.ApiError(422, "no-email", "this seat has no email address")
+        self.store.r.hset("mail:prefs", email.lower(), mode)
+        return {"mode": mode}
+
     def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
         meta = self.meta(game_id)
         seat = self._require_seat(meta, token)

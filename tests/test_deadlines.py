@@ -172,3 +172,37 @@ def test_vacation_over_the_api(app):
     bad = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
                                         "options": {"timeout": {"mode": "sometimes"}}})
     assert bad.status_code == 422
+
+
+def test_email_preferences_and_the_daily_digest(world, app):
+    svc, notifier, transport, clock = world
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "Digest@X.test"}, {"name": "Bob"}]}).json
+    auth = {"Authorization": f"Bearer {g['seats'][0]['token']}"}
+    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"}, headers=auth).json == {"mode": "digest"}
+    no_email = {"Authorization": f"Bearer {g['seats'][1]['token']}"}
+    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "none"}, headers=no_email).status_code == 422
+    before = len(transport.sent)
+    assert notifier.notify(g["id"], 1) == 0, "a digest reader gets no per-move email"
+    assert notifier.send_digests("2026-11-18") == 1
+    digest = transport.sent[-1]
+    assert len(transport.sent) == before + 1 and "1 game(s) await you" in str(digest["Subject"])
+    assert g["id"] in digest.get_content() and "List-Unsubscribe" in digest
+    assert notifier.send_digests("2026-11-18") == 0, "one digest a day"
+    svc.store.r.hset("mail:prefs", "digest@x.test", "none")
+    assert notifier.notify(g["id"], 1) == 0 and notifier.send_digests("2026-11-19") == 0
+    svc.store.r.hdel("mail:prefs", "digest@x.test")
+
+
+def test_the_unsubscribe_link_works(world, app):
+    svc, notifier, transport, clock = world
+    from tests.conftest import make_app
+    web = make_app(svc.store.r.connection_pool.connection_kwargs and app.config["REDIS_URL"], MAIL_SECRET="s")
+    c = web.test_client()
+    url = notifier.unsubscribe_url("leaver@x.test").replace("http://x", "")
+    page = c.get(url)
+    assert page.status_code == 200 and b"Unsubscribe" in page.data
+    assert svc.store.r.hget("mail:prefs", "leaver@x.test") is None, "opening the link changes nothing"
+    assert c.post(url).status_code == 200
+    assert svc.store.r.hget("mail:prefs", "leaver@x.test") == b"none"
+    assert c.post(url.replace("leaver", "other")).status_code == 403, "a tampered link is refused"

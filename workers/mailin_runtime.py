@@ -42,6 +42,12 @@ def inbound_deps(service=None) -> Deps:
                                   new_version=ctx.get("new_version"), next_to_act=nxt,
                                   in_reply_to=ctx.get("in_reply_to"))
 
+    def send_reply(msg) -> None:
+        to = str(msg["To"] or "")
+        if to and "List-Unsubscribe" not in msg:  # every email we send can be stopped
+            msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(to)}>"
+        transport.send(msg)
+
     return Deps(secret=cfg.secret, submit=lambda g, s, v, m: svc.submit_for_seat(g, s, v, m),
-                legal_moves=legal_moves, send_reply=transport.send, seen=seen, from_addr=cfg.from_addr,
+                legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
                 compose_confirmation=confirmation)

@@ -124,6 +124,36 @@ class Notifier:
                 out[str(m)] = self.move_url(game_id, seat, state.version, str(m))
         return out
 
+    def send_digests(self, day: str) -> int:
+        """One email per digest reader listing the games awaiting them (once per day)."""
+        from email.message import EmailMessage
+        pending: dict[str, list[tuple[str, int, int]]] = {}
+        for raw in self.r.smembers(DIGEST):
+            email, game_id, seat, version = raw.decode().rsplit("|", 3)
+            pending.setdefault(email, []).append((game_id, int(seat), int(version)))
+        sent = 0
+        for email, items in sorted(pending.items()):
+            lines = []
+            for game_id, seat, version in sorted(items):
+                try:
+                    meta, state = self.service.load(game_id)
+                except Exception:
+                    continue
+                if state.actor == seat and state.phase != "over":
+                    lines.append(f"  {game_id}: your decision since version {version}; reply to "
+                                 f"{self.reply_to(game_id, seat, state.version)} with your moves")
+            if lines:
+                msg = EmailMessage()
+                msg["Subject"] = f"Tiletum: {len(lines)} game(s) await you"
+                msg["From"], msg["To"] = self.cfg.from_addr, email
+                msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+                msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines)
+                                + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
+                sent += int(self.outbox.send_once(f"digest:{email}:{day}", msg))
+            for game_id, seat, version in items:
+                self.r.srem(DIGEST, f"{email}|{game_id}|{seat}|{version}")
+        return sent
+
     def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:
         from email.message import EmailMessage
         sent = 0

@@ -52,3 +52,11 @@ def sweep_deadlines() -> dict:
     from .runtime import notifier
     n = notifier()
     return Deadlines(n.service, n, make_clock(redis_client())).sweep()
+
+
+@app.task(name="workers.send_digests")
+def send_digests() -> int:
+    """The daily digest for players who chose it (beat, once a day)."""
+    import datetime
+    from .runtime import notifier
+    return notifier().send_digests(datetime.date.today().isoformat())

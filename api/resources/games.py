@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 from ..app import service
 from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
-                       MovesIn, MovesOut, Position, Vacation, VacationIn)
+                       MovesIn, MovesOut, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
@@ -186,3 +186,20 @@ class VacationView(MethodView):
         deadline moves back by the time you were away.
         """
         return service().vacation(game_id, bearer(), body["on"])
+
+
+@blp.route("/<string:game_id>/notifications")
+class NotificationsView(MethodView):
+    @blp.doc(operationId="setNotifications", security=SEAT)
+    @blp.arguments(NotificationsIn, example={"mode": "digest"})
+    @blp.response(200, Notifications, example={"mode": "digest"})
+    @err(401, "unauthorized", "no or bad seat token")
+    @err(404, "game-not-found", "unknown game")
+    @err(422, "no-email", "the seat has no email address")
+    def put(self, body, game_id):
+        """Choose your emails
+
+        An email whenever it is your decision, one daily digest of the games awaiting you, or
+        none. The choice belongs to your email address, for all its games.
+        """
+        return service().set_notifications(game_id, bearer(), body["mode"])
