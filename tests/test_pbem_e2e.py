@@ -57,7 +57,18 @@ def spawn(args, env, log):
 
 
 @pytest.fixture()
-def pbem(redis_server, tmp_path):
+def own_redis(tmp_path):
+    """A Redis of this test's own: the real worker and beat act on every due entry they find, so
+    they must not see other tests' games."""
+    from api.redis_server import EmbeddedRedis
+    server = EmbeddedRedis(tmp_path / "redis").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def pbem(own_redis, tmp_path):
+    redis_server = own_redis
     boxes = Mailboxes()
     boxes.controller.start()
     mailin_port = free_port()
@@ -113,6 +124,7 @@ def test_a_two_player_game_entirely_by_email(pbem):
         boxes.wait_for(handled + 1, timeout=60)
         msg = boxes.messages[handled]
         handled += 1
+        assert gid in str(msg["Subject"]), f"an email about another game: {msg['Subject']}"
         if "game over" in str(msg["Subject"]).lower():
             if sum(1 for m in boxes.messages if "game over" in str(m["Subject"]).lower()) == 2:
                 break
@@ -139,7 +151,6 @@ def test_a_two_player_game_entirely_by_email(pbem):
     turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and "your turn" in str(m["Subject"]).lower()
                           or str(m["To"]) == p and "your decision" in str(m["Subject"]).lower()) for p in players}
     assert turn_emails == {players[0]: becomes[0], players[1]: becomes[1]}
-    print(f"\n{replies} replies, {len(boxes.messages)} emails delivered, turn emails {turn_emails}, events {len(events)}")
     assert replies >= 24, "every move came by email"
 
 
@@ -196,10 +207,11 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
     assert good is not None
 
 
-def test_turn_emails_survive_a_broker_outage(redis_server, tmp_path):
+def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
     """The broker (its own Redis here) is stopped while moves land: the moves stand, and once it
     is back the beat sweep sends every due turn email, none twice."""
     from api.redis_server import EmbeddedRedis
+    redis_server = own_redis
     boxes = Mailboxes()
     boxes.controller.start()
     broker = EmbeddedRedis(tmp_path / "broker").start()

@@ -179,6 +179,8 @@ class VacationView(MethodView):
     @err(401, "unauthorized", "no or bad seat token")
     @err(404, "game-not-found", "unknown game")
     @err(422, "no-vacation-left", "the seat's vacation allowance is used up")
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(413, "payload-too-large", "the body is too large")
     def post(self, body, game_id):
         """Start or stop your vacation
 
@@ -196,6 +198,8 @@ class NotificationsView(MethodView):
     @err(401, "unauthorized", "no or bad seat token")
     @err(404, "game-not-found", "unknown game")
     @err(422, "no-email", "the seat has no email address")
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(413, "payload-too-large", "the body is too large")
     def put(self, body, game_id):
         """Choose your emails
 
