@@ -3,12 +3,15 @@ transport, the duplicate filter, and the answers (a confirmation that, while the
 the player's, carries the new position, legal moves and a reply address for the new version)."""
 from __future__ import annotations
 
+import re
+
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
 from .outbox import Outbox, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
+VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
 
 
 def inbound_deps(service=None) -> Deps:
@@ -48,6 +51,21 @@ def inbound_deps(service=None) -> Deps:
             msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(to)}>"
         transport.send(msg)
 
-    return Deps(secret=cfg.secret, submit=lambda g, s, v, m: svc.submit_for_seat(g, s, v, m),
+    def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
+        """Moves by reply; the lines 'vacation on' and 'vacation off' start and stop the seat's
+        vacation instead (docs/pbem.md)."""
+        commands = [m for m in moves if VACATION.match(m)]
+        rest = [m for m in moves if not VACATION.match(m)]
+        for cmd in commands:
+            try:
+                notifier.deadlines().vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
+            except ValueError as e:
+                from api.problems import ApiError
+                raise ApiError(422, "no-vacation-left", str(e), move_index=moves.index(cmd)) from None
+        if rest:
+            return svc.submit_for_seat(game_id, seat, version, rest)
+        return {"version": svc.load(game_id)[1].version}
+
+    return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
                 compose_confirmation=confirmation)

@@ -1,0 +1,89 @@
+"""The email paths inside the service, on a real Redis: the inbound webhook (raw RFC 822) plays
+a reply like the SMTP listener does, 'vacation on/off' by email, and an accepted move costs at
+most one broker message."""
+from __future__ import annotations
+
+import email.utils
+from email.message import EmailMessage
+
+import pytest
+
+import engine
+from tests.conftest import make_app
+from workers.addresses import reply_address
+
+
+@pytest.fixture()
+def mail_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", "int-secret")
+    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))        # the local sink writes here
+    return tmp_path
+
+
+def raw_reply(to: str, body: str) -> bytes:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "ada@x.test", to, "Re: your turn"
+    m["Message-ID"] = email.utils.make_msgid(domain="x.test")
+    m.set_content(body + "\n\n> quoted text from our email\n")
+    return bytes(m)
+
+
+def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
+    sent = []
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret",
+                   SEND_TASK=lambda name, args, q: sent.append((name, tuple(args))))
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "hook"}}).json
+    _, state = app.extensions["tiletum.service"].load(g["id"])
+    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
+    rv = c.post("/api/v1/inbound-email", data=raw_reply(to, move), content_type="message/rfc822")
+    assert rv.status_code == 200 and rv.json["status"] == "applied"
+    assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
+    again = c.post("/api/v1/inbound-email", data=raw_reply(to, move), content_type="message/rfc822")
+    assert again.json["status"] == "rejected" and again.json["code"] == "stale-turn"
+    assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2, "a reply to an old turn changes nothing"
+    answers = sorted((mail_env / "mail").glob("*.eml"))
+    assert len(answers) == 2, "a confirmation and an error answer, in the local sink"
+    # vacation by email
+    to2 = reply_address("int-secret", "pbem.test", g["id"], 0, 2)
+    rv = c.post("/api/v1/inbound-email", data=raw_reply(to2, "Vacation on"), content_type="message/rfc822")
+    assert rv.json["status"] == "applied"
+    from workers.deadlines import Deadlines
+    assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"], 0)["vacation_since"] is not None
+    assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
+
+
+def test_the_webhook_is_off_without_a_mail_secret(redis_server):
+    app = make_app(redis_server.url, MAIL_SECRET=None)
+    rv = app.test_client().post("/api/v1/inbound-email", data=b"Subject: x\r\n\r\nend\r\n")
+    assert rv.status_code == 404 and rv.json["code"] == "email-disabled"
+
+
+def test_an_accepted_move_costs_at_most_one_broker_message(redis_server):
+    sent = []
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, q: sent.append(name))
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                                      "options": {"seed": "one-message"}}).json
+    assert sent == ["workers.notify_turn"]
+    svc = app.extensions["tiletum.service"]
+    moves = 0
+    for _ in range(120):
+        _, state = svc.load(g["id"])
+        if state.phase == "over":
+            break
+        before = len(sent)
+        legal = engine.legal_moves(state)
+        m = "end" if "end" in legal else legal[0]
+        c.post(f"/api/v1/games/{g['id']}/moves", json={"expected_version": state.version, "moves": [m]},
+               headers={"Authorization": f"Bearer {g['seats'][state.actor]['token']}"})
+        _, after = svc.load(g["id"])
+        assert len(sent) - before <= 1
+        assert (len(sent) - before == 1) == (after.actor != state.actor), \
+            "a message exactly when the decision passes to someone else"
+        moves += 1
+    assert moves >= 60
