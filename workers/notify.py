@@ -112,17 +112,16 @@ class Notifier:
         return [{"version": i + 1, **public_event(e)} for i, e in enumerate(events) if i > last]
 
     def one_click_moves(self, game_id: str, state: engine.GameState, seat: int) -> dict[str, str]:
-        """Links for the moves after which the decision is no longer this seat's (e.g. 'end')."""
-        seed = self.service.store.seed(game_id)
-        out = {}
-        for m in engine.legal(state):
-            try:
-                _, after = engine.play(state, seat, m, seed=seed, trusted=True)
-            except Exception:  # pragma: no cover - a legal move always applies
-                continue
-            if after.actor != seat:
-                out[str(m)] = self.move_url(game_id, seat, state.version, str(m))
-        return out
+        """Links for the moves that hand the decision to someone else: 'end' in a turn (nothing
+        else can end it), or any answer of the King-phase Bonus tile decision."""
+        if state.actor != seat:
+            return {}
+        moves = [str(m) for m in engine.legal(state)]
+        if state.phase == "king":
+            chosen = moves
+        else:
+            chosen = [m for m in moves if m == "end"]
+        return {m: self.move_url(game_id, seat, state.version, m) for m in chosen}
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""

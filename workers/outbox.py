@@ -29,18 +29,39 @@ class SmtpTransport:
         self.scheme, self.host, self.port = u.scheme, u.hostname or "127.0.0.1", u.port
         self.user, self.password = unquote(u.username or ""), unquote(u.password or "")
         self.timeout = timeout
+        self._smtp = None
 
-    def send(self, message: EmailMessage) -> None:
+    def _connect(self):
         if self.scheme == "smtps":
             smtp = smtplib.SMTP_SSL(self.host, self.port or 465, timeout=self.timeout)
         else:
             smtp = smtplib.SMTP(self.host, self.port or 25, timeout=self.timeout)
-        with smtp:
-            if self.scheme == "smtp+starttls":
-                smtp.starttls()
-            if self.user:
-                smtp.login(self.user, self.password)
-            smtp.send_message(message)
+        if self.scheme == "smtp+starttls":
+            smtp.starttls()
+        if self.user:
+            smtp.login(self.user, self.password)
+        return smtp
+
+    def send(self, message: EmailMessage) -> None:
+        """Send over a kept-open connection (one per process); a dropped one is reopened once."""
+        for attempt in (0, 1):
+            if self._smtp is None:
+                self._smtp = self._connect()
+            try:
+                self._smtp.send_message(message)
+                return
+            except (smtplib.SMTPServerDisconnected, OSError):
+                self.close()
+                if attempt:
+                    raise
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.quit()
+            except Exception:
+                pass
+            self._smtp = None
 
 
 class SinkTransport:
@@ -54,8 +75,9 @@ class SinkTransport:
         self.folder.mkdir(parents=True, exist_ok=True)
         name = f"{time.time_ns()}-{(message['To'] or 'nobody').split('@')[0][-20:]}.eml"
         (self.folder / name).write_bytes(bytes(message))
-        body = message.get_body(("plain",))
-        links = [w for w in (body.get_content() if body else "").split() if w.startswith("http")]
+        plain = next((part for part in message.walk() if part.get_content_type() == "text/plain"), None)
+        text = plain.get_payload(decode=True).decode("utf-8", "replace") if plain is not None else ""
+        links = [w for w in text.split() if w.startswith("http")]
         print(f"[mail sink] to {message['To']}: {message['Subject']} ({self.folder / name})", flush=True)
         for link in links[:5]:
             print(f"[mail sink]   {link}", flush=True)
