@@ -77,3 +77,65 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
         assert requests.get(f"{url}/api/v1/games/{gid}", timeout=5).json()["version"] == 2
     finally:
         stop(proc, log)
+
+
+def test_serve_plays_by_email_out_of_the_box(tmp_path):
+    """With no mail settings, tiletum serve writes turn emails to its local sink and takes
+    replies on its own SMTP listener (--mailin-port)."""
+    import email
+    import email.policy
+    import smtplib
+    from email.message import EmailMessage
+
+    port, mailin = free_port(), free_port()
+    env = dict(os.environ)
+    for k in ("REDIS_URL", "TILETUM_SMTP_URL", "TILETUM_MAIL_SECRET", "TILETUM_DATA_DIR", "TILETUM_PUBLIC_URL"):
+        env.pop(k, None)
+    log = open(tmp_path / "serve.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(tmp_path),
+                             "--workers", "1", "--mailin-port", str(mailin)], stdout=log, stderr=subprocess.STDOUT,
+                            env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(url + "/health", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, open(log.name).read()[-2000:]
+            time.sleep(0.3)
+        g = requests.post(url + "/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@home.test"},
+                                                                 {"name": "Bob", "email": "bob@home.test"}]},
+                          timeout=5).json()
+        sink = tmp_path / "mail"
+        deadline = time.monotonic() + 30
+        while not (sink.exists() and list(sink.glob("*.eml"))):
+            assert time.monotonic() < deadline, "no turn email in the local sink:\n" + open(log.name).read()[-3000:]
+            time.sleep(0.2)
+        turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(), policy=email.policy.default)
+        assert turn["To"] == "ada@home.test" and g["id"] in turn["Subject"]
+        move = next(line.split()[0] + " " + line.split()[1] for line in
+                    turn.get_body(("plain",)).get_content().splitlines() if line.startswith("  take "))
+        reply = EmailMessage()
+        reply["From"], reply["To"], reply["Subject"] = "ada@home.test", turn["Reply-To"], "Re: turn"
+        reply["Message-ID"] = email.utils.make_msgid(domain="home.test")
+        reply.set_content(move)
+        deadline = time.monotonic() + 20
+        while True:  # the listener may still be starting
+            try:
+                with smtplib.SMTP("127.0.0.1", mailin, timeout=5) as s:
+                    s.send_message(reply)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the email listener is not up"
+                time.sleep(0.3)
+        deadline = time.monotonic() + 20
+        while requests.get(f"{url}/api/v1/games/{g['id']}", timeout=5).json()["version"] < 2:
+            assert time.monotonic() < deadline, "the reply was not played:\n" + open(log.name).read()[-3000:]
+            time.sleep(0.2)
+        output = open(log.name).read()
+        assert "[mail sink] to ada@home.test" in output, "the sink prints what it writes"
+    finally:
+        stop(proc, log)
