@@ -6,7 +6,8 @@ assumes the check passed. ``candidates`` lists a superset of the legal action mo
 """
 from __future__ import annotations
 
-from .board import draw, gain, king_advance, place_house, place_pillar, why_cannot_take, why_no_house, why_no_pillar
+from .board import (discard_characters, gain, king_advance, place_house, place_pillar, take_character,
+                    why_cannot_take, why_no_house, why_no_pillar)
 from .components import LETTER_RES, RES_INDEX, components
 from .effects import check_completion, choice, frame, push_effects
 from .notation import Move, mv
@@ -233,15 +234,10 @@ def apply_action(s: GameState, p: PlayerState, m: Move, f: dict, chance) -> None
         p.store.append(m.args[0])
         f["ap"] -= 1
     elif verb == "char":
-        i = int(m.args[0]) - 1
-        p.store.append(s.character_offer[i])
-        s.character_offer[i] = draw(s, "character", chance)
+        p.store.append(take_character(s, int(m.args[0]) - 1, chance))
         f["ap"] -= 1
     elif verb == "discard":
-        pile = s.piles["character"]
-        pile.extend(t for t in s.character_offer if t is not None)
-        pile.sort()
-        s.character_offer = [draw(s, "character", chance) for _ in s.character_offer]
+        discard_characters(s, chance)
         f["ap"] -= 1
     elif verb == "place":
         tile, room = m.args

@@ -235,3 +235,18 @@ def to_box(s: GameState, tile: str) -> None:
     box = s.box
     box.append(tile)
     box.sort()
+
+
+def take_character(s: GameState, slot: int, chance) -> str:
+    """Take the Character in offer slot ``slot`` (0-based) and refill it at once."""
+    tile = s.character_offer[slot]
+    s.character_offer[slot] = draw(s, "character", chance)
+    return tile
+
+
+def discard_characters(s: GameState, chance) -> None:
+    """Discard the whole Character offer back into the pile and refill it."""
+    pile = s.piles["character"]
+    pile.extend(t for t in s.character_offer if t is not None)
+    pile.sort()
+    s.character_offer = [draw(s, "character", chance) for _ in s.character_offer]

@@ -29,8 +29,8 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from .board import (add_vp, draw, king_advance, place_house, place_pillar, to_box, why_no_house,
-                    why_no_pillar)
+from .board import (add_vp, discard_characters, king_advance, place_house, place_pillar, take_character, to_box,
+                    why_no_house, why_no_pillar)
 from .components import BASIC_ACTIONS, LETTER_RES, RES_INDEX, components
 from .notation import Move, mv
 from .state import GameState
@@ -584,15 +584,10 @@ def apply(s: GameState, m: Move, chance) -> None:
                 _curia(s, tile, chance)
             check_column(s, col)
         elif v == "char":
-            i = int(m.args[0]) - 1
-            so["supply"].append(s.character_offer[i])
-            s.character_offer[i] = draw(s, "character", chance)
+            so["supply"].append(take_character(s, int(m.args[0]) - 1, chance))
             act["ap"] -= 1
         elif v == "discard":
-            pile = s.piles["character"]
-            pile.extend(t for t in s.character_offer if t is not None)
-            pile.sort()
-            s.character_offer = [draw(s, "character", chance) for _ in s.character_offer]
+            discard_characters(s, chance)
             act["discarded"] = True
     elif a == "contract":
         if v == "contract":

@@ -135,16 +135,22 @@ def turn_email(ctx: TurnContext):
     return msg
 
 
-def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
-                       in_reply_to=None) -> EmailMessage:
+def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in_reply_to: str | None) -> EmailMessage:
+    """The headers of an answer to a player's email, threaded under it."""
     msg = EmailMessage()
-    msg["Subject"] = f"Tiletum {game_id}: played {', '.join(moves)}"
+    msg["Subject"] = subject
     msg["From"], msg["To"] = from_addr, to_addr
     if reply_to:
         msg["Reply-To"] = reply_to
     if in_reply_to:
         msg["In-Reply-To"] = msg["References"] = in_reply_to
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
+    return msg
+
+
+def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
+                       in_reply_to=None) -> EmailMessage:
+    msg = _answer(f"Tiletum {game_id}: played {', '.join(moves)}", from_addr, to_addr, reply_to, in_reply_to)
     nxt = f"It is now {next_to_act}'s decision." if next_to_act else "The game is over."
     lines = [f"Hello {seat_name},", "", "Played: " + ", ".join(moves) + f" (the game is at version {new_version}).", nxt]
     msg.set_content("\n".join(lines) + "\n")
@@ -154,14 +160,7 @@ def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, move
 
 def error_email(*, to_addr, from_addr, reply_to, game_id, seat_name, failing_line, reason, legal_moves,
                 in_reply_to=None) -> EmailMessage:
-    msg = EmailMessage()
-    msg["Subject"] = f"Tiletum {game_id}: your moves were not played"
-    msg["From"], msg["To"] = from_addr, to_addr
-    if reply_to:
-        msg["Reply-To"] = reply_to
-    if in_reply_to:
-        msg["In-Reply-To"] = msg["References"] = in_reply_to
-    msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
+    msg = _answer(f"Tiletum {game_id}: your moves were not played", from_addr, to_addr, reply_to, in_reply_to)
     lines = [f"Hello {seat_name or 'player'},", "", "Nothing was played."]
     if failing_line:
         lines += ["This line failed:", f"> {failing_line}"]
