@@ -126,8 +126,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     api = ProblemApi(app)
-    from .resources import bot, email, games, health
+    from .resources import bot, email, games, health, play
     api.register_blueprint(health.blp)
+    api.register_blueprint(play.blp)
+    app.add_url_rule("/play/<string:game_id>", "play_page", play.play_page)
     api.register_blueprint(games.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(email.blp)
