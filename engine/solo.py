@@ -546,33 +546,25 @@ def apply(s: GameState, m: Move, chance) -> None:
     a = act["action"]
     if v == "skip":
         act["stage"] = 4 if a not in ("architect", "merchant") or act["stage"] >= 2 else 2
-    elif a == "architect":
-        if v == "pillar":
-            place_pillar(s, bot, bot.architect)
-            act["stage"] = 2
-        elif v == "tile":
-            _take_map_tile(s, m.args[0], chance)
-            act["stage"] = 3
-        else:
-            _pay_gold(bot, _reach_cost(s, bot.architect, m.args[0], act["ap"]))
-            bot.architect = m.args[0]
-            act["stage"] = 4
-    elif a == "merchant":
-        if v == "merchant" and act["stage"] == 0:
-            _pay_gold(bot, c.distances[bot.merchant][m.args[0]])
-            bot.merchant = m.args[0]
-            act["stage"] = 1
-        elif v == "house":
-            reward = place_house(s, bot, bot.merchant)
-            add_vp(bot, sum(x.get("vp", 0) for x in reward or ()))  # only printed VP count for the bot
-            act["stage"] = 2
-        elif v == "tile":
-            _take_map_tile(s, m.args[0], chance)
-            act["stage"] = 3
-        else:
-            _pay_gold(bot, _reach_cost(s, bot.merchant, m.args[0], act["ap"]))
-            bot.merchant = m.args[0]
-            act["stage"] = 4
+    elif a == "architect" and v == "pillar":
+        place_pillar(s, bot, bot.architect)
+        act["stage"] = 2
+    elif a == "merchant" and v == "merchant" and act["stage"] == 0:  # relocating to build: 1 Gold a space
+        _pay_gold(bot, c.distances[bot.merchant][m.args[0]])
+        bot.merchant = m.args[0]
+        act["stage"] = 1
+    elif a == "merchant" and v == "house":
+        reward = place_house(s, bot, bot.merchant)
+        add_vp(bot, sum(x.get("vp", 0) for x in reward or ()))  # only printed VP count for the bot
+        act["stage"] = 2
+    elif a in ("architect", "merchant") and v == "tile":
+        _take_map_tile(s, m.args[0], chance)
+        act["stage"] = 3
+    elif a in ("architect", "merchant"):  # the final move: free within reach, then 1 Gold a space
+        here = bot.architect if a == "architect" else bot.merchant
+        _pay_gold(bot, _reach_cost(s, here, m.args[0], act["ap"]))
+        setattr(bot, a, m.args[0])
+        act["stage"] = 4
     elif a == "character":
         if v == "place":
             tile = m.args[0]
