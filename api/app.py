@@ -126,13 +126,19 @@ def create_app(config: dict | None = None) -> flask.Flask:
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     api = ProblemApi(app)
-    from .resources import bot, email, games, health, play
+    from .rating_service import RatingService
+    from .tournament_service import TournamentService
+    app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"])
+    app.extensions["tiletum.ratings"] = RatingService(app.extensions["tiletum.service"])
+    from .resources import bot, email, games, health, play, ratings, tournaments
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
     app.add_url_rule("/play/<string:game_id>", "play_page", play.play_page)
     api.register_blueprint(games.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(email.blp)
+    api.register_blueprint(tournaments.blp)
+    api.register_blueprint(ratings.blp)
     app.register_error_handler(redis.RedisError, _redis_down)
 
     @app.before_request
@@ -185,3 +191,11 @@ def _redis_down(e: redis.RedisError):
 
 def service() -> GameService:
     return flask.current_app.extensions["tiletum.service"]
+
+
+def tournaments():
+    return flask.current_app.extensions["tiletum.tournaments"]
+
+
+def ratings():
+    return flask.current_app.extensions["tiletum.ratings"]

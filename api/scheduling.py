@@ -5,7 +5,8 @@
 * a human seat is now to act and the mover was someone else (or the game just started): the turn
   goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
   is sent, which emails that seat (docs/pbem.md);
-* the game is over: ``workers.notify_turn`` sends the results.
+* the game is over: the game goes into ``games:over`` and ``workers.game_over(game_id, version)``
+  is sent, which rates the game, moves its tournament on and sends the results (api/finished.py).
 
 The message is sent after the events are saved. If the broker is down the move still stands:
 the beat sweeps (``workers.tasks``) find due entries that were not done and send them again.
@@ -34,7 +35,9 @@ class Dispatcher:
         if so is not None and actor != bot:
             self._clear_bot(game_id)
         if state.phase == "over":
-            self.send("workers.notify_turn", [game_id, version], "tiletum")
+            from .finished import GAMES_OVER
+            self.r.zadd(GAMES_OVER, {game_id: time.time()}, nx=True)
+            self.send("workers.game_over", [game_id, version], "tiletum")
             return
         if actor is None:
             return

@@ -86,6 +86,7 @@ class GameOptions(Base):
                                  metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Text(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
+    rated = fields.Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
 
 
 class GameCreate(Base):
@@ -272,3 +273,216 @@ class NotificationsIn(Base):
 
 class Notifications(Base):
     mode = fields.String(required=True)
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+class EntryIn(Base):
+    name = Text(required=True, validate=validate.Length(1, 60), metadata={"example": "Ann"})
+    email = TextEmail(required=True, metadata={"description": "where the player's turn emails go; never shown"})
+
+
+class TournamentCreate(Base):
+    name = Text(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
+    format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
+    rounds = fields.Integer(validate=validate.Range(1, 50), metadata={
+        "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
+    table_size = fields.Integer(required=True, validate=validate.Range(2, 4), metadata={
+        "description": "players per game (2-4); a field that does not divide gets short tables or byes"})
+    time_control = fields.Nested(TimeControl, metadata={"description": "deadlines of every game (docs/pbem.md)"})
+    timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
+    start_at = fields.AwareDateTime(load_default=None, metadata={
+        "description": "when round 1 is paired (ISO 8601 with a zone); none: when the organizer starts it"})
+    round_days = fields.Float(load_default=None, validate=validate.Range(min=0.001, max=365), metadata={
+        "description": "a round's deadline in days: games unfinished then are adjudicated; none: no deadline"})
+    entries = fields.List(fields.Nested(EntryIn), load_default=list, validate=validate.Length(0, 500))
+    invite = fields.Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
+    rated = fields.Boolean(load_default=True, metadata={"description": "the games count for ratings"})
+    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]))
+    seed = Text(validate=validate.Length(1, 200), metadata={
+        "description": "fixed seed of every game: only on a server run with --allow-seeded-games, else 422"})
+
+
+class TournamentPlayer(Base):
+    player = fields.String(required=True, metadata={"description": "the player's public id (no email is shown)"})
+    name = fields.String(required=True)
+    withdrawn = fields.Boolean()
+
+
+class TournamentCreated(Base):
+    id = fields.String(required=True)
+    organizer_token = fields.String(required=True, metadata={
+        "description": "secret Bearer token of the organizer (start, enter and withdraw players): shown once"})
+    status = fields.String(required=True)
+    players = fields.List(fields.Nested(TournamentPlayer), required=True)
+    invite_code = fields.String(metadata={"description": "the invitation code, when invitations are on"})
+
+
+class TableResult(Base):
+    scores = fields.List(fields.Integer(), required=True)
+    finish = fields.List(fields.Integer(), required=True, metadata={"description": "places in seat order"})
+    adjudicated = fields.Boolean(required=True)
+    forfeits = fields.List(fields.String(), required=True)
+
+
+class TournamentTable(Base):
+    table = fields.Integer(required=True)
+    game = fields.String(required=True, allow_none=True)
+    players = fields.List(fields.String(), required=True, metadata={"description": "public ids in seat order"})
+    result = fields.Nested(TableResult, allow_none=True, required=True)
+
+
+class TournamentRound(Base):
+    round = fields.Integer(required=True)
+    closed = fields.Boolean(required=True)
+    started = fields.Float(required=True, metadata={"description": "Unix time"})
+    deadline = fields.Float(required=True, allow_none=True, metadata={"description": "Unix time, or none"})
+    byes = fields.List(fields.String(), required=True)
+    tables = fields.List(fields.Nested(TournamentTable), required=True)
+
+
+class TournamentOut(Base):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    format = fields.String(required=True)
+    table_size = fields.Integer(required=True)
+    rounds_planned = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "none for a knockout (until one player is left)"})
+    status = fields.String(required=True, metadata={"description": "open, running or finished"})
+    rated = fields.Boolean(required=True)
+    start_at = fields.Float(required=True, allow_none=True)
+    round_days = fields.Float(required=True, allow_none=True)
+    time_control = fields.Dict(required=True, allow_none=True)
+    timeout = fields.Dict(required=True, allow_none=True)
+    invitations = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    players = fields.List(fields.Nested(TournamentPlayer), required=True)
+    rounds = fields.List(fields.Nested(TournamentRound), required=True)
+
+
+class TournamentBrief(Base):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    format = fields.String(required=True)
+    status = fields.String(required=True)
+    players = fields.Integer(required=True)
+    rounds_played = fields.Integer(required=True)
+
+
+class TournamentList(Base):
+    tournaments = fields.List(fields.Nested(TournamentBrief), required=True)
+
+
+class PageQuery(Base):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**6))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class StandingRow(Base):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    points = fields.Float(required=True)
+    games = fields.Integer(required=True)
+    vp = fields.Float(required=True)
+    buchholz = fields.Float(required=True)
+    sonneborn_berger = fields.Float(required=True)
+    head_to_head = fields.Float(required=True)
+    byes = fields.Integer(required=True)
+    withdrawn = fields.Boolean(required=True)
+
+
+class StandingsOut(Base):
+    id = fields.String(required=True)
+    format = fields.String(required=True)
+    status = fields.String(required=True)
+    rounds_played = fields.Integer(required=True)
+    standings = fields.List(fields.Nested(StandingRow), required=True)
+
+
+class TournamentEntryIn(EntryIn):
+    invite = Text(validate=validate.Length(1, 100), metadata={
+        "description": "the invitation code (not needed with the organizer's token)"})
+
+
+class TournamentEntry(Base):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    entry_token = fields.String(required=True, metadata={
+        "description": "the player's secret Bearer token for this tournament (their games, withdrawing)"})
+
+
+class MyGame(Base):
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "the seat token of this game"})
+    finished = fields.Boolean(required=True)
+
+
+class MyGames(Base):
+    player = fields.String(required=True)
+    withdrawn = fields.Boolean(required=True)
+    games = fields.List(fields.Nested(MyGame), required=True)
+
+
+class WithdrawIn(Base):
+    player = fields.String(validate=validate.Length(1, 40), metadata={
+        "description": "with the organizer's token: the public id of the player to withdraw"})
+
+
+class Withdrawn(Base):
+    player = fields.String(required=True)
+    withdrawn = fields.Boolean(required=True)
+
+
+# --- ratings -------------------------------------------------------------------------------------
+
+class RatingsQuery(PageQuery):
+    pool = fields.String(load_default="multiplayer", validate=validate.OneOf(
+        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop"]), metadata={
+        "description": "multiplayer, or solo:<level> (each Cardinalbot level is its own pool)"})
+
+
+class RatingRow(Base):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True, metadata={"description": "rating deviation"})
+    volatility = fields.Float(required=True)
+    games = fields.Integer(required=True)
+
+
+class Leaderboard(Base):
+    pool = fields.String(required=True)
+    total = fields.Integer(required=True)
+    ratings = fields.List(fields.Nested(RatingRow), required=True)
+
+
+class PoolRating(Base):
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True)
+    volatility = fields.Float(required=True)
+    games = fields.Integer(required=True)
+
+
+class RatingPoint(Base):
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True)
+
+
+class RatedGame(Base):
+    game = fields.String(required=True)
+    pool = fields.String(required=True)
+    at = fields.Float(required=True)
+    before = fields.Nested(RatingPoint, required=True)
+    after = fields.Nested(RatingPoint, required=True)
+
+
+class PlayerRatings(Base):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(PoolRating), required=True)
+    history = fields.List(fields.Nested(RatedGame), required=True)

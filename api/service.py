@@ -101,13 +101,18 @@ class GameService:
         raise problems.unauthorized("this token belongs to no seat of this game")
 
     # --- creating ----------------------------------------------------------------------------
-    def create_game(self, seats: list[dict], options: dict) -> dict:
+    def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
+                    tokens: list[str | None] | None = None, extra_meta: dict | None = None,
+                    seed: str | None = None) -> dict:
+        """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
+        existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
+        ``seed`` (a tournament created with a seed on a server that allowed it)."""
         options = dict(options or {})
-        seed = options.pop("seed", None)
-        if seed is not None and not self.allow_seeded_games:
+        asked = options.pop("seed", None)
+        if asked is not None and not self.allow_seeded_games:
             raise problems.ApiError(422, "seeded-games-disabled",
                                     "options.seed is honoured only on a server run with --allow-seeded-games")
-        seed = str(seed) if seed is not None else secrets.token_hex(32)
+        seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
         if not 2 <= len(seats) <= 4:
             raise problems.ApiError(422, "bad-seats", "a game has 2 to 4 seats")
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
@@ -123,20 +128,20 @@ class GameService:
             state, events = engine.new_game(len(seats), seed, engine_options)
         except ValueError as e:  # e.g. an unknown Challenge card or level
             raise problems.ApiError(422, "bad-options", str(e)) from None
-        tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
+        if tokens is None:
+            tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
             "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
                        "token_hash": token_hash(t) if t else None} for s, t in zip(seats, tokens)],
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
-            "rules": RULES_VERSION,
+            "rules": RULES_VERSION, **(extra_meta or {}),
         }
-        for _ in range(5):
-            game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-            if self.store.create(game_id, meta, seed, events[0]):
-                break
-        else:  # pragma: no cover - 72 random bits colliding five times
-            raise problems.ApiError(500, "id-collision", "could not allocate a game id")
+        if game_id is not None:
+            if not self.store.create(game_id, meta, seed, events[0]):
+                raise GameExists(game_id)
+        else:
+            game_id = self._create_with_new_id(meta, seed, events[0])
         if self.on_append:
             self.on_append(game_id, state.version, state, None)
         return {
@@ -144,6 +149,13 @@ class GameService:
             "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
                       for i, (s, t) in enumerate(zip(seats, tokens))],
         }
+
+    def _create_with_new_id(self, meta: dict, seed: str, first_event: dict) -> str:
+        for _ in range(5):
+            game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+            if self.store.create(game_id, meta, seed, first_event):
+                return game_id
+        raise problems.ApiError(500, "id-collision", "could not allocate a game id")  # pragma: no cover
 
     # --- reading -----------------------------------------------------------------------------
     def summary(self, game_id: str) -> dict:
@@ -341,6 +353,10 @@ class StateCache:
     def snapshot_hint(self, game_id: str) -> int:
         """The latest snapshot version this process knows of (0 if none): when to write the next."""
         return self._snap.get(game_id, 0)
+
+
+class GameExists(Exception):
+    """A game with the id a caller fixed exists already."""
 
 
 class _Replay(Exception):

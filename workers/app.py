@@ -24,6 +24,8 @@ app.conf.update(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "sweep-deadlines": {"task": "workers.sweep_deadlines", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+        "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
+            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "send-digests": {"task": "workers.send_digests", "schedule": float(
             os.environ.get("TILETUM_DIGEST_SECONDS", str(24 * 3600)))},
     },

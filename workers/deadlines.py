@@ -193,6 +193,12 @@ class Deadlines:
             st["dropped"] = True
         self._save(game_id, seat, st)
 
+    def drop(self, game_id: str, seat: int) -> None:
+        """The stand-in plays this seat for the rest of the game (a tournament withdrawal)."""
+        st = self.seat_state(game_id, seat)
+        st["dropped"] = True
+        self._save(game_id, seat, st)
+
     def is_dropped(self, game_id: str, seat: int) -> bool:
         return self.seat_state(game_id, seat)["dropped"]
 

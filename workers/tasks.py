@@ -60,3 +60,38 @@ def send_digests() -> int:
     import datetime
     from .runtime import notifier
     return notifier().send_digests(datetime.date.today().isoformat())
+
+
+@app.task(name="workers.game_over", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def game_over(self, game_id: str, version: int) -> dict:
+    """A game ended: rate it, move its tournament on, email the results (each once)."""
+    return _game_over(game_id, version)
+
+
+def _game_over(game_id: str, version: int) -> dict:
+    from api.finished import done, on_game_over
+    from .runtime import notifier
+    n = notifier()
+    out = on_game_over(n.service, game_id)
+    out["emails"] = n.notify(game_id, version)
+    done(redis_client(), game_id)
+    return out
+
+
+@app.task(name="workers.sweep_tournaments")
+def sweep_tournaments(older_than: float | None = None) -> dict:
+    """Finish the follow-up of games that ended a while ago and whose message was lost, then
+    advance every running tournament (start dates, round deadlines)."""
+    from api.finished import pending
+    from api.tournament_service import TournamentService
+    from .runtime import service
+    wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
+    games = 0
+    for game_id in pending(redis_client(), wait):
+        try:
+            _game_over(game_id, service().store.version(game_id))
+            games += 1
+        except smtplib.SMTPException:
+            continue  # the results email failed: tried again at the next sweep
+    return {"games": games, "tournament_events": TournamentService(service()).sweep()}

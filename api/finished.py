@@ -1,0 +1,28 @@
+"""What follows the end of a game, apart from the results email: its rating, then its
+tournament moves on (docs/tournaments.md). The dispatcher puts a finished game in ``games:over``
+and sends ``workers.game_over``; the task (and, for a lost message, the sweep) calls
+:func:`on_game_over`, which is idempotent, then sends the results and takes the game out of the
+index (:func:`done`)."""
+from __future__ import annotations
+
+import time
+
+GAMES_OVER = "games:over"   # zset: game id -> when it ended, until its follow-up is done
+
+
+def on_game_over(games, game_id: str) -> dict:
+    from .rating_service import RatingService
+    from .tournament_service import TournamentService
+    rated = RatingService(games).record_game(game_id)
+    meta = games.meta(game_id)
+    tournament = (meta.get("tournament") or {}).get("id")
+    advanced = TournamentService(games).advance(tournament) if tournament else 0
+    return {"rated": rated, "tournament": tournament, "tournament_events": advanced}
+
+
+def done(r, game_id: str) -> None:
+    r.zrem(GAMES_OVER, game_id)
+
+
+def pending(r, older_than: float) -> list[str]:
+    return [m.decode() for m in r.zrangebyscore(GAMES_OVER, "-inf", time.time() - older_than)]

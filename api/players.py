@@ -1,0 +1,30 @@
+"""Public player ids: a player is known inside the service by their email address, which is
+never shown; every public listing (standings, ratings) names them by an opaque, stable id,
+``p`` + 16 hex digits of HMAC-SHA256(service secret, lower-cased email). The secret is made once
+and kept in Redis (``players:secret``), so ids survive restarts and do not depend on config."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+SECRET_KEY = "players:secret"
+NAMES = "players:names"   # hash: player id -> the name last used
+
+
+def _secret(r) -> bytes:
+    r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
+    return r.get(SECRET_KEY)
+
+
+def player_id(r, email: str) -> str:
+    return "p" + hmac.new(_secret(r), email.strip().lower().encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def remember_name(r, pid: str, name: str) -> None:
+    r.hset(NAMES, pid, name)
+
+
+def name_of(r, pid: str) -> str | None:
+    v = r.hget(NAMES, pid)
+    return v.decode() if v else None

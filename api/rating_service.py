@@ -1,0 +1,166 @@
+"""Ratings of finished games (docs/tournaments.md, "Ratings"): Glicko-2 from :mod:`tournaments.ratings`,
+one pool for multiplayer games and one per Cardinalbot level for solo games.
+
+:meth:`RatingService.record_game` rates a finished game once (it is called by the game-over
+task and by its sweep; a second call does nothing). The update is one Redis transaction over
+the pool and the set of rated games, retried when another game of the pool was rated meanwhile,
+so concurrent games never lose an update.
+
+| key | type | holds |
+|---|---|---|
+| ``ratings:{<pool>}`` | hash | player id -> ``{"rating", "rd", "vol", "games"}`` |
+| ``ratings:{<pool>}:board`` | zset | player id -> rating (the leaderboard) |
+| ``ratings:hist:<player>`` | list | the player's rated games, oldest first |
+| ``ratings:done`` | hash | game id -> ``rated`` or why it is not rated |
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import redis
+
+from tournaments.model import final_places
+from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
+
+from . import problems
+from .players import NAMES, name_of, player_id
+
+DONE = "ratings:done"
+MULTI = "multiplayer"
+POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop")
+
+
+def pool_key(pool: str) -> str:
+    return f"ratings:{{{pool}}}"
+
+
+def _rating(raw: bytes | None) -> tuple[Rating, int]:
+    if not raw:
+        return Rating(), 0
+    d = json.loads(raw)
+    return Rating(d["rating"], d["rd"], d["vol"]), d["games"]
+
+
+def _doc(r: Rating, games: int) -> str:
+    return json.dumps({"rating": r.mu, "rd": r.rd, "vol": r.vol, "games": games})
+
+
+class RatingService:
+    def __init__(self, games, clock=time.time):
+        self.games = games
+        self.r: redis.Redis = games.store.r
+        self.clock = clock
+
+    # --- what a game is worth ------------------------------------------------------------------
+    def assess(self, game_id: str) -> dict:
+        """How a finished game is rated: ``{"pool", "players", ...}`` or ``{"unrated": why}``."""
+        meta, state = self.games.load(game_id)
+        if state.phase != "over":
+            return {"unrated": "not finished"}
+        opts = meta.get("options") or {}
+        if opts.get("rated", True) is False:
+            return {"unrated": "created unrated"}
+        seats = meta["seats"]
+        humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+        emails = [(seats[i].get("email") or "").strip().lower() for i in humans]
+        if not all(emails) or len(set(emails)) != len(emails):
+            return {"unrated": "every human seat needs its own email address"}
+        pids = {i: player_id(self.r, e) for i, e in zip(humans, emails)}
+        names = {pids[i]: seats[i]["name"] for i in humans}
+        dropped = self._dropped(game_id, len(seats))
+        if state.solo is not None:
+            solo = opts.get("solo") or {}
+            level = solo.get("level")
+            if level is None or solo.get("challenges"):
+                return {"unrated": "solo games with a hand-picked Challenge set are not rated"}
+            human = humans[0]
+            if human in dropped:
+                return {"unrated": "the stand-in played the human seat to the end"}
+            return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
+                    "human_won": state.winner == human, "names": names}
+        scores = [s.score for s in state.seats]
+        finish = final_places(scores, list(state.turn_order))
+        return {"pool": MULTI, "solo": False, "names": names,
+                "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
+                           "dropped": [pids[i] for i in dropped]}}
+
+    def _dropped(self, game_id: str, n: int) -> list[int]:
+        from workers.deadlines import SEAT_STATE
+        raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
+        return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
+
+    # --- rating --------------------------------------------------------------------------------
+    def record_game(self, game_id: str) -> bool:
+        """Rate a finished game once; True if this call rated it."""
+        if self.r.hexists(DONE, game_id):
+            return False
+        a = self.assess(game_id)
+        if "unrated" in a:
+            if a["unrated"] != "not finished":
+                self.r.hsetnx(DONE, game_id, "unrated: " + a["unrated"])
+            return False
+        pk = pool_key(a["pool"])
+        players = [a["human"], a["bot"]] if a["solo"] else a["result"]["players"]
+        while True:
+            with self.r.pipeline() as pipe:
+                try:
+                    pipe.watch(pk, DONE)
+                    if pipe.hexists(DONE, game_id):
+                        return False
+                    before = {p: _rating(raw) for p, raw in zip(players, pipe.hmget(pk, players))}
+                    after = self._rate(a, {p: rg[0] for p, rg in before.items()})
+                    now = self.clock()
+                    pipe.multi()
+                    for p in players:
+                        old, games = before[p]
+                        new = after[p]
+                        pipe.hset(pk, p, _doc(new, games + 1))
+                        pipe.zadd(pk + ":board", {p: new.mu})
+                        pipe.rpush(f"ratings:hist:{p}", json.dumps({
+                            "game": game_id, "pool": a["pool"], "at": now,
+                            "before": {"rating": old.mu, "rd": old.rd}, "after": {"rating": new.mu, "rd": new.rd}}))
+                    for p, name in a["names"].items():
+                        pipe.hset(NAMES, p, name)
+                    pipe.hset(DONE, game_id, "rated")
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue  # another game of the pool was rated meanwhile: rate from its result
+
+    @staticmethod
+    def _rate(a: dict, ratings: dict[str, Rating]) -> dict[str, Rating]:
+        if a["solo"]:
+            h, b = rate_solo(ratings[a["human"]], ratings[a["bot"]], a["human_won"])
+            return {a["human"]: h, a["bot"]: b}
+        new = rate_result(ratings, a["result"])
+        return {p: new.get(p, ratings[p]) for p in a["result"]["players"]}
+
+    # --- reading -------------------------------------------------------------------------------
+    def leaderboard(self, pool: str, offset: int = 0, limit: int = 50) -> dict:
+        if pool not in POOLS:
+            raise problems.ApiError(404, "pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
+        pk = pool_key(pool)
+        ids = [m.decode() for m in self.r.zrevrange(pk + ":board", offset, offset + limit - 1)]
+        rows = []
+        for rank, (p, raw) in enumerate(zip(ids, self.r.hmget(pk, ids) if ids else []), start=offset + 1):
+            rating, games = _rating(raw)
+            rows.append({"rank": rank, "player": p, "name": self._name(p), "rating": round(rating.mu, 1),
+                         "rd": round(rating.rd, 1), "volatility": round(rating.vol, 6), "games": games})
+        return {"pool": pool, "total": self.r.zcard(pk + ":board"), "ratings": rows}
+
+    def player(self, pid: str) -> dict:
+        hist = [json.loads(x) for x in self.r.lrange(f"ratings:hist:{pid}", 0, -1)]
+        if not hist:
+            raise problems.ApiError(404, "player-not-found", "no rated games for this player")
+        ratings = {}
+        for pool in sorted({h["pool"] for h in hist}):
+            rating, games = _rating(self.r.hget(pool_key(pool), pid))
+            ratings[pool] = {"rating": round(rating.mu, 1), "rd": round(rating.rd, 1),
+                             "volatility": round(rating.vol, 6), "games": games}
+        return {"player": pid, "name": self._name(pid), "ratings": ratings, "history": hist}
+
+    def _name(self, pid: str) -> str:
+        if pid.startswith("cardinalbot:"):
+            return "Cardinalbot (" + pid.split(":", 1)[1] + ")"
+        return name_of(self.r, pid) or pid

@@ -1,0 +1,45 @@
+"""/api/v1/ratings: Glicko-2 ratings, one pool for multiplayer games and one per Cardinalbot level."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..app import ratings
+from ..problems import documented
+from ..schemas import Leaderboard, PlayerRatings, RatingsQuery
+
+blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="Player ratings")
+
+
+@blp.route("")
+class Ratings(MethodView):
+    @blp.doc(operationId="listRatings")
+    @blp.arguments(RatingsQuery, location="query")
+    @blp.response(200, Leaderboard, example={"pool": "multiplayer", "total": 1, "ratings": [
+        {"rank": 1, "player": "p3f2a9c0d81e4b7a6", "name": "Ann", "rating": 1662.3, "rd": 290.3,
+         "volatility": 0.059999, "games": 1}]})
+    @documented(blp, 422, "invalid-request", "an unknown pool or a bad offset/limit")
+    def get(self, query):
+        """List ratings
+
+        The players of a pool by rating, best first.
+        """
+        return ratings().leaderboard(query["pool"], query["offset"], query["limit"])
+
+
+@blp.route("/<string:player>")
+class PlayerRating(MethodView):
+    @blp.doc(operationId="getPlayerRatings")
+    @blp.response(200, PlayerRatings, example={
+        "player": "p3f2a9c0d81e4b7a6", "name": "Ann",
+        "ratings": {"multiplayer": {"rating": 1662.3, "rd": 290.3, "volatility": 0.059999, "games": 1}},
+        "history": [{"game": "T4kq9ZpLm2Qxr1t1", "pool": "multiplayer", "at": 1800000000.0,
+                     "before": {"rating": 1500.0, "rd": 350.0}, "after": {"rating": 1662.3, "rd": 290.3}}]})
+    @documented(blp, 404, "player-not-found", "no rated games for this player id")
+    def get(self, player):
+        """Read a player's ratings
+
+        The player's rating in each pool they have played in, and every rated game with the
+        rating before and after it.
+        """
+        return ratings().player(player)

@@ -1,0 +1,362 @@
+"""The tournament application service: create, enter, withdraw, and advance (docs/tournaments.md,
+"Running a tournament").
+
+A tournament is an event stream (:mod:`api.tournament_store`) folded by the pure
+:mod:`tournaments.model`. :meth:`TournamentService.advance` is the one place that moves a
+tournament on: it pairs a round, starts its games, records finished games, closes the round
+(or adjudicates it at its deadline) and finishes the tournament. It is idempotent and safe to
+call from anywhere at any time (the API, the game-over task, the beat sweep): it runs under a
+per-tournament lock, every step is an append at the expected version, and a round's games have
+fixed ids (``<tournament>r<round>t<table>``), so a step cut short by a crash is redone without
+creating a game twice.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+
+from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
+
+from . import problems
+from .players import player_id, remember_name
+from .service import GameExists, GameService, token_hash
+from .store import Conflict
+from .tournament_store import TournamentStore
+
+log = logging.getLogger("tiletum.tournaments")
+MAX_STEPS = 64
+
+
+def new_id() -> str:
+    return "T" + secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
+class TournamentService:
+    def __init__(self, games: GameService, clock=time.time):
+        self.games = games
+        self.store = TournamentStore(games.store.r)
+        self.r = games.store.r
+        self.clock = clock
+
+    # --- secrets derived from the tournament's own secret ------------------------------------
+    def _derive(self, tid: str, purpose: str) -> str:
+        mac = hmac.new(self.store.secret(tid).encode(), purpose.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:18]).decode()
+
+    def entry_token(self, tid: str, email: str) -> str:
+        return self._derive(tid, "entry:" + email)
+
+    def invite_code(self, tid: str) -> str:
+        return self._derive(tid, "invite")
+
+    def seat_token(self, tid: str, game_id: str, seat: int) -> str:
+        return self._derive(tid, f"seat:{game_id}:{seat}")
+
+    # --- reading ------------------------------------------------------------------------------
+    def load(self, tid: str) -> Tournament:
+        events = self.store.events(tid)
+        if events is None:
+            raise problems.ApiError(404, "tournament-not-found", f"no tournament {tid!r}")
+        return fold(tid, events)
+
+    def view(self, tid: str) -> dict:
+        t = self.load(tid)
+        pid = self._pids(t)
+        d = t.definition
+        return {
+            "id": tid, "name": d["name"], "format": t.format, "table_size": t.table_size,
+            "rounds_planned": t.planned_rounds(), "status": t.status, "rated": d["rated"],
+            "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+            "time_control": d.get("time_control"), "timeout": d.get("timeout"),
+            "invitations": d["invite"], "version": t.version,
+            "players": [{"player": pid[p], "name": t.entrants[p], "withdrawn": p in t.withdrawn}
+                        for p in t.entrants],
+            "rounds": [{"round": r.number, "closed": r.closed, "started": r.started, "deadline": r.deadline,
+                        "byes": [pid[p] for p in r.byes],
+                        "tables": [{"table": tb.table, "game": tb.game, "players": [pid[p] for p in tb.players],
+                                    "result": self._public_result(tb.result, pid)} for tb in r.tables]}
+                       for r in t.rounds],
+        }
+
+    def standings(self, tid: str) -> dict:
+        t = self.load(tid)
+        pid = self._pids(t)
+        rows = t.standings()
+        for row in rows:
+            row["player"] = pid[row["player"]]
+        return {"id": tid, "format": t.format, "status": t.status, "rounds_played": sum(r.closed for r in t.rounds),
+                "standings": rows}
+
+    def list(self, offset: int = 0, limit: int = 50) -> list[dict]:
+        out = []
+        for tid in self.store.ids(offset, limit):
+            t = self.load(tid)
+            out.append({"id": tid, "name": t.definition["name"], "format": t.format, "status": t.status,
+                        "players": len(t.entrants), "rounds_played": sum(r.closed for r in t.rounds)})
+        return out
+
+    def _pids(self, t: Tournament) -> dict[str, str]:
+        return {p: player_id(self.r, p) for p in t.entrants}
+
+    @staticmethod
+    def _public_result(res: dict | None, pid: dict[str, str]) -> dict | None:
+        if res is None:
+            return None
+        return {"scores": res["scores"], "finish": res["finish"], "adjudicated": res["adjudicated"],
+                "forfeits": [pid[p] for p in res["forfeits"]]}
+
+    # --- who is asking --------------------------------------------------------------------------
+    def _organizer(self, t: Tournament, token: str | None) -> bool:
+        return token is not None and secrets.compare_digest(token_hash(token), t.organizer)
+
+    def _entrant(self, t: Tournament, token: str | None) -> str | None:
+        if token is None:
+            return None
+        for p in t.entrants:
+            if secrets.compare_digest(self.entry_token(t.id, p), token):
+                return p
+        return None
+
+    # --- creating and entering ------------------------------------------------------------------
+    def create(self, body: dict) -> dict:
+        d = dict(body)
+        if d["format"] not in FORMATS:
+            raise problems.ApiError(422, "bad-tournament", f"format must be one of {', '.join(FORMATS)}")
+        if d["format"] == "swiss" and not d.get("rounds"):
+            raise problems.ApiError(422, "bad-tournament", "a Swiss tournament needs its number of rounds")
+        if d.get("seed") is not None and not self.games.allow_seeded_games:
+            raise problems.ApiError(422, "seeded-games-disabled",
+                                    "seed is honoured only on a server run with --allow-seeded-games")
+        entries = d.pop("entries", None) or []
+        emails = [e["email"].strip().lower() for e in entries]
+        if len(set(emails)) != len(emails):
+            raise problems.ApiError(422, "duplicate-entry", "an email address is entered twice")
+        organizer = secrets.token_urlsafe(24)
+        now = self.clock()
+        definition = {"name": d["name"], "format": d["format"], "rounds": d.get("rounds"),
+                      "table_size": d["table_size"], "time_control": d.get("time_control"),
+                      "timeout": d.get("timeout"), "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+                      "invite": bool(d.get("invite")), "rated": d.get("rated", True), "seed": d.get("seed"),
+                      "action_tiles": d.get("action_tiles", "printed")}
+        first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer), "at": now}
+        for _ in range(5):
+            tid = new_id()
+            if self.store.create(tid, first, secrets.token_hex(32)):
+                break
+        else:  # pragma: no cover
+            raise problems.ApiError(500, "id-collision", "could not allocate a tournament id")
+        if entries:
+            self.store.append(tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
+        out = {"id": tid, "organizer_token": organizer, "status": "open",
+               "players": [{"player": player_id(self.r, e), "name": n["name"]} for e, n in zip(emails, entries)]}
+        if definition["invite"]:
+            out["invite_code"] = self.invite_code(tid)
+        self.advance(tid)  # a start date already passed: start now
+        return out
+
+    def _entered(self, name: str, email: str, via: str) -> dict:
+        remember_name(self.r, player_id(self.r, email), name)
+        return {"type": "PlayerEntered", "player": email, "name": name, "via": via, "at": self.clock()}
+
+    def enter(self, tid: str, token: str | None, body: dict) -> dict:
+        """A player enters with the invitation code, or the organizer enters them."""
+        t = self.load(tid)
+        email = body["email"].strip().lower()
+        if not self._organizer(t, token):
+            code = body.get("invite")
+            if not t.definition["invite"] or not code or not secrets.compare_digest(code, self.invite_code(tid)):
+                raise problems.ApiError(403, "bad-invitation",
+                                        "entering needs the tournament's invitation code (or the organizer's token)")
+        if t.status != "open":
+            raise problems.ApiError(409, "entries-closed", "the tournament has started: entries are closed")
+        if email in t.entrants:
+            raise problems.ApiError(409, "already-entered", "this email address is entered already")
+        try:
+            self.store.append(tid, t.version, [self._entered(body["name"], email, "invite" if body.get("invite") else "list")])
+        except Conflict:
+            raise problems.ApiError(409, "version-conflict", "the tournament changed meanwhile; try again") from None
+        return {"player": player_id(self.r, email), "name": body["name"], "entry_token": self.entry_token(tid, email)}
+
+    def my_games(self, tid: str, token: str | None) -> dict:
+        """An entrant's games with their seat tokens (the entry token is the credential)."""
+        t = self.load(tid)
+        me = self._entrant(t, token)
+        if me is None:
+            raise problems.unauthorized("use 'Authorization: Bearer <entry token>'")
+        games = []
+        for tb in t.games_of(me):
+            if tb.game is None:
+                continue
+            seat = tb.players.index(me)
+            games.append({"round": tb.round, "table": tb.table, "game": tb.game, "seat": seat,
+                          "token": self.seat_token(tid, tb.game, seat), "finished": tb.result is not None})
+        return {"player": player_id(self.r, me), "withdrawn": me in t.withdrawn, "games": games}
+
+    def withdraw(self, tid: str, token: str | None, who: str | None = None) -> dict:
+        """A player withdraws (their entry token), or the organizer withdraws a player (by public
+        id). Their unfinished games go to the stand-in; later rounds are paired without them."""
+        t = self.load(tid)
+        if self._organizer(t, token) and who is not None:
+            pid = self._pids(t)
+            player = next((p for p in t.entrants if pid[p] == who), None)
+            if player is None:
+                raise problems.ApiError(404, "player-not-found", "no such player in this tournament")
+            by = "organizer"
+        else:
+            player = self._entrant(t, token)
+            if player is None:
+                raise problems.unauthorized("use your entry token (or the organizer's token and a player id)")
+            by = "player"
+        if player in t.withdrawn:
+            raise problems.ApiError(409, "already-withdrawn", "this player has withdrawn already")
+        if t.status == "finished":
+            raise problems.ApiError(409, "tournament-finished", "the tournament is over")
+        self.advance(tid)  # results of games that ended before the withdrawal count as played
+        for _ in range(5):
+            t = self.load(tid)
+            try:
+                self.store.append(tid, t.version, [{"type": "PlayerWithdrawn", "player": player, "by": by,
+                                                    "at": self.clock()}])
+                break
+            except Conflict:
+                continue
+        else:  # pragma: no cover
+            raise problems.ApiError(409, "version-conflict", "the tournament is busy; try again")
+        for tb in t.games_of(player):
+            if tb.game is not None and tb.result is None:
+                self._drop_seat(tb.game, tb.players.index(player))
+        self.advance(tid)
+        return {"player": player_id(self.r, player), "withdrawn": True}
+
+    def _drop_seat(self, game_id: str, seat: int) -> None:
+        from workers.clock import make_clock
+        from workers.deadlines import Deadlines
+        dl = Deadlines(self.games, None, make_clock(self.r))
+        dl.drop(game_id, seat)
+        try:
+            dl.stand_in(game_id, seat)  # if it is that seat's decision now
+        except Exception:  # the seat moved meanwhile: its next turn email finds it dropped
+            log.warning("stand-in for withdrawn seat %s of %s did not move now", seat, game_id, exc_info=True)
+
+    def start(self, tid: str, token: str | None) -> dict:
+        t = self.load(tid)
+        if not self._organizer(t, token):
+            raise problems.unauthorized("starting a tournament needs the organizer's token")
+        if t.status != "open":
+            raise problems.ApiError(409, "already-started", "the tournament has started already")
+        if len(t.active) < 2:
+            raise problems.ApiError(409, "too-few-players", "a tournament needs at least 2 players")
+        self.advance(tid, start=True)
+        return self.view(tid)
+
+    # --- moving on ------------------------------------------------------------------------------
+    def advance(self, tid: str, start: bool = False) -> int:
+        """Do every step that is due now; returns how many events were appended (0 when nothing
+        was due, or another process holds the tournament's lock and is doing it)."""
+        lock = self.store.lock(tid)
+        if lock is None:
+            return 0
+        appended = 0
+        try:
+            for _ in range(MAX_STEPS):
+                t = self.load(tid)
+                events = self._step(t, start)
+                if not events:
+                    break
+                try:
+                    self.store.append(tid, t.version, events)
+                except Conflict:
+                    continue  # an entry or withdrawal landed meanwhile: look again
+                appended += len(events)
+            if t.finished is not None:
+                self.store.finished(tid)
+        finally:
+            self.store.unlock(tid, lock)
+        return appended
+
+    def sweep(self) -> int:
+        """Advance every running tournament (start dates, round deadlines, missed game ends)."""
+        n = 0
+        for tid in self.store.running():
+            try:
+                n += self.advance(tid)
+            except Exception:
+                log.exception("advancing tournament %s failed; the next sweep tries again", tid)
+        return n
+
+    def _step(self, t: Tournament, start: bool) -> list[dict]:
+        now = self.clock()
+        if t.finished is not None:
+            return []
+        if t.status == "open":
+            due = start or (t.definition.get("start_at") is not None and now >= t.definition["start_at"])
+            return self._pair(t, now) if due and len(t.active) >= 2 else []
+        r = t.current
+        if r is None:
+            if t.complete():
+                return [{"type": "TournamentFinished", "at": now}]
+            return self._pair(t, now)
+        missing = [tb for tb in r.tables if tb.game is None]
+        if missing:
+            return [self._start_game(t, tb) for tb in missing]
+        results = [ev for tb in r.tables if tb.result is None for ev in self._result_if_over(t, tb)]
+        if results:
+            return results
+        if t.round_finished():
+            return [{"type": "RoundClosed", "round": r.number, "at": now}]
+        if r.deadline is not None and now >= r.deadline:
+            return [self._adjudicate(t, tb) for tb in r.tables if tb.result is None] + \
+                   [{"type": "RoundClosed", "round": r.number, "at": now}]
+        return []
+
+    def _pair(self, t: Tournament, now: float) -> list[dict]:
+        n = len(t.rounds) + 1
+        tables, byes = t.next_round(rng_seed=f"{t.id}:{n}")
+        days = t.definition.get("round_days")
+        return [{"type": "RoundPaired", "round": n, "tables": tables, "byes": byes, "at": now,
+                 "deadline": now + days * 86400 if days else None}]
+
+    def _start_game(self, t: Tournament, tb) -> dict:
+        game_id = f"{t.id}r{tb.round}t{tb.table}"
+        d = t.definition
+        options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
+        options["action_tiles"] = d.get("action_tiles", "printed")
+        options["rated"] = d["rated"]
+        seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
+        tokens = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]
+        seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
+        try:
+            self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed,
+                                   extra_meta={"tournament": {"id": t.id, "round": tb.round, "table": tb.table}})
+        except GameExists:
+            pass  # created before a crash cut the step short: it is the same game
+        return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}
+
+    def _seats_dropped(self, game_id: str, n: int) -> list[int]:
+        from workers.deadlines import SEAT_STATE
+        import json
+        raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
+        return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
+
+    def _result_if_over(self, t: Tournament, tb) -> list[dict]:
+        _, state = self.games.load(tb.game)
+        if state.phase != "over":
+            return []
+        scores = [s.score for s in state.seats]
+        return [self._result(t, tb, scores, final_places(scores, list(state.turn_order)), adjudicated=False)]
+
+    def _adjudicate(self, t: Tournament, tb) -> dict:
+        _, state = self.games.load(tb.game)
+        scores = [s.score for s in state.seats]
+        return self._result(t, tb, scores, adjudicated_places(scores), adjudicated=True)
+
+    def _result(self, t: Tournament, tb, scores: list[int], finish: list[int], adjudicated: bool) -> dict:
+        dropped = self._seats_dropped(tb.game, len(tb.players))
+        return {"type": "GameResult", "round": tb.round, "table": tb.table, "game": tb.game,
+                "players": list(tb.players), "scores": scores, "finish": finish,
+                "forfeits": [p for p in tb.players if p in t.withdrawn],
+                "dropped": [tb.players[i] for i in dropped], "adjudicated": adjudicated}
