@@ -17,7 +17,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-import time
 
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
 
@@ -36,11 +35,12 @@ def new_id() -> str:
 
 
 class TournamentService:
-    def __init__(self, games: GameService, clock=time.time):
+    def __init__(self, games: GameService, clock=None):
+        from workers.clock import make_clock
         self.games = games
         self.store = TournamentStore(games.store.r)
         self.r = games.store.r
-        self.clock = clock
+        self.clock = clock or make_clock(self.r)  # the deadlines' clock (TILETUM_TEST_CLOCK shifts it)
 
     # --- secrets derived from the tournament's own secret ------------------------------------
     def _derive(self, tid: str, purpose: str) -> str:
