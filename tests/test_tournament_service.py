@@ -317,3 +317,16 @@ def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_cli
     names = {r["player"] for r in board["ratings"]}
     assert "cardinalbot:bishop" in names
     assert all(r["player"] != "cardinalbot:bishop" for r in ratings.leaderboard("multiplayer", 0, 500)["ratings"])
+
+
+def test_every_tournament_and_rating_error_code_is_documented():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "tournaments.md").read_text()
+    codes = set()
+    for f in ("api/tournament_service.py", "api/rating_service.py", "api/resources/tournaments.py"):
+        codes |= set(re.findall(r'ApiError\(\d+, "([a-z-]+)"', (root / f).read_text()))
+    assert codes, "found the codes"
+    missing = sorted(c for c in codes if f"`{c}`" not in doc)
+    assert not missing, f"error codes not in docs/tournaments.md: {missing}"
