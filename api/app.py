@@ -138,6 +138,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(bot.blp)
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
+    app.add_url_rule("/tournaments", "tournaments_page", tournaments.tournaments_page)
+    app.add_url_rule("/tournaments/<string:tid>", "tournament_page", tournaments.tournament_page)
     api.register_blueprint(ratings.blp)
     app.register_error_handler(redis.RedisError, _redis_down)
 

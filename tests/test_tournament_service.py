@@ -330,3 +330,32 @@ def test_every_tournament_and_rating_error_code_is_documented():
     assert codes, "found the codes"
     missing = sorted(c for c in codes if f"`{c}`" not in doc)
     assert not missing, f"error codes not in docs/tournaments.md: {missing}"
+
+
+# --- the pages -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/tournaments", "/tournaments/Tsomething"])
+def test_the_tournament_pages_are_valid_html_with_labelled_controls(client, path):
+    import html5lib
+    from xml.etree import ElementTree as ET
+    rv = client.get(path)
+    assert rv.status_code == 200 and rv.mimetype == "text/html"
+    assert rv.headers["Referrer-Policy"] == "no-referrer"
+    text = rv.get_data(as_text=True)
+    doc = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(text)  # raises on a parse error
+    ids = [e.get("id") for e in doc.iter() if e.get("id")]
+    assert len(ids) == len(set(ids)), "ids are unique"
+    parents = {c: p for p in doc.iter() for c in p}
+    for e in doc.iter():
+        if e.tag in ("input", "select", "textarea"):
+            node, labelled = e, False
+            while node is not None:
+                labelled |= node.tag == "label"
+                node = parents.get(node)
+            assert labelled or e.get("aria-label"), f"{ET.tostring(e)[:80]} has no label"
+        if e.tag == "button":
+            assert "".join(e.itertext()).strip() or e.get("aria-label"), "every button has a name"
+    assert "/api/v1/tournaments" in text
+    assert ("location.hash" in text) if path != "/tournaments" else ('"#organizer="' in text), \
+        "secrets travel in the URL fragment"
+    assert "?token" not in text and "?invite" not in text
