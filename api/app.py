@@ -128,7 +128,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api = ProblemApi(app)
     from .rating_service import RatingService
     from .tournament_service import TournamentService
-    app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"])
+    app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
+                                                                  send=dispatcher.send)
     app.extensions["tiletum.ratings"] = RatingService(app.extensions["tiletum.service"])
     from .resources import bot, email, games, health, play, ratings, tournaments
     api.register_blueprint(health.blp)

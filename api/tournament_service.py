@@ -35,9 +35,10 @@ def new_id() -> str:
 
 
 class TournamentService:
-    def __init__(self, games: GameService, clock=None):
+    def __init__(self, games: GameService, clock=None, send=None):
         from workers.clock import make_clock
         self.games = games
+        self.send = send  # Dispatcher.send: enqueue a task by name (None: no broker)
         self.store = TournamentStore(games.store.r)
         self.r = games.store.r
         self.clock = clock or make_clock(self.r)  # the deadlines' clock (TILETUM_TEST_CLOCK shifts it)
@@ -155,6 +156,8 @@ class TournamentService:
                "players": [{"player": player_id(self.r, e), "name": n["name"]} for e, n in zip(emails, entries)]}
         if definition["invite"]:
             out["invite_code"] = self.invite_code(tid)
+        if entries:
+            self._welcome(tid)
         self.advance(tid)  # a start date already passed: start now
         return out
 
@@ -176,10 +179,17 @@ class TournamentService:
         if email in t.entrants:
             raise problems.ApiError(409, "already-entered", "this email address is entered already")
         try:
-            self.store.append(tid, t.version, [self._entered(body["name"], email, "invite" if body.get("invite") else "list")])
+            self.store.append(tid, t.version, [self._entered(body["name"], email,
+                                                             "invite" if body.get("invite") else "list")])
         except Conflict:
             raise problems.ApiError(409, "version-conflict", "the tournament changed meanwhile; try again") from None
+        if not body.get("invite"):
+            self._welcome(tid)  # entered by the organizer: the player learns it by email
         return {"player": player_id(self.r, email), "name": body["name"], "entry_token": self.entry_token(tid, email)}
+
+    def _welcome(self, tid: str) -> None:
+        if self.send is not None:
+            self.send("workers.tournament_welcome", [tid], "tiletum")
 
     def my_games(self, tid: str, token: str | None) -> dict:
         """An entrant's games with their seat tokens (the entry token is the credential)."""

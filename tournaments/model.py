@@ -54,6 +54,7 @@ class Tournament:
     organizer: str
     created: float
     entrants: dict[str, str] = field(default_factory=dict)   # player -> name, in entry order
+    entered_via: dict[str, str] = field(default_factory=dict)  # player -> "list" | "invite"
     withdrawn: dict[str, float] = field(default_factory=dict)  # player -> when
     rounds: list[Round] = field(default_factory=list)
     finished: float | None = None
@@ -182,6 +183,7 @@ class Tournament:
         t = ev["type"]
         if t == "PlayerEntered":
             self.entrants[ev["player"]] = ev["name"]
+            self.entered_via[ev["player"]] = ev.get("via", "list")
         elif t == "PlayerWithdrawn":
             self.withdrawn[ev["player"]] = ev["at"]
         elif t == "RoundPaired":

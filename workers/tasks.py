@@ -85,7 +85,7 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
     advance every running tournament (start dates, round deadlines)."""
     from api.finished import pending
     from api.tournament_service import TournamentService
-    from .runtime import service
+    from .runtime import notifier, service
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
     games = 0
     for game_id in pending(redis_client(), wait):
@@ -94,4 +94,21 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
             games += 1
         except smtplib.SMTPException:
             continue  # the results email failed: tried again at the next sweep
-    return {"games": games, "tournament_events": TournamentService(service()).sweep()}
+    from .tournament_mail import welcome
+    ts = TournamentService(service())
+    emails = 0
+    for tid in ts.store.running():
+        try:
+            emails += welcome(notifier(), tid)  # once each: a lost welcome task is made good here
+        except smtplib.SMTPException:
+            continue
+    return {"games": games, "tournament_events": ts.sweep(), "welcome_emails": emails}
+
+
+@app.task(name="workers.tournament_welcome", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def tournament_welcome(self, tid: str) -> int:
+    """Tell the players the organizer entered that they are in, with their private link (once)."""
+    from .runtime import notifier
+    from .tournament_mail import welcome
+    return welcome(notifier(), tid)

@@ -1,0 +1,49 @@
+"""The tournament welcome email over real SMTP on loopback: every player the organizer entered
+by email gets their private tournament link once, and the link's entry token opens their games
+over the API."""
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+from api.service import GameService
+from api.store import EventStore
+from api.tournament_service import TournamentService
+from tests.test_pbem_e2e import Mailboxes
+from workers.mailconfig import MailConfig
+from workers.notify import Notifier
+from workers.outbox import Outbox, SmtpTransport
+from workers.tournament_mail import welcome
+
+
+def test_listed_players_get_their_private_link_once(redis_client, redis_server):
+    from conftest import make_app
+    box = Mailboxes()
+    box.controller.start()
+    try:
+        games = GameService(EventStore(redis_client))
+        notifier = Notifier(games, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url="http://pbem.test"))
+        sent = []
+        ts = TournamentService(games, send=lambda name, args, q: sent.append((name, args)))
+        out = ts.create({"name": "Mailed", "format": "round_robin", "table_size": 2, "invite": True,
+                         "entries": [{"name": "Ann", "email": "ann@mail.test"}, {"name": "Bob", "email": "bob@mail.test"}]})
+        tid = out["id"]
+        assert sent == [("workers.tournament_welcome", [tid])], "one task, carrying the id only"
+        ts.enter(tid, None, {"name": "Cy", "email": "cy@mail.test", "invite": out["invite_code"]})
+        assert welcome(notifier, tid) == 2, "the listed players, not the one who entered by invitation"
+        assert welcome(notifier, tid) == 0, "once"
+        box.wait_for(2)
+        to = sorted(str(m["To"]) for m in box.messages)
+        assert to == ["ann@mail.test", "bob@mail.test"]
+        body = next(m for m in box.messages if str(m["To"]) == "ann@mail.test").get_content()
+        link = next(w for w in body.split() if "#entry=" in w)
+        token = unquote(link.split("#entry=", 1)[1])
+        assert link.startswith(f"http://pbem.test/tournaments/{tid}#entry=")
+        app = make_app(redis_server.url)
+        rv = app.test_client().get(f"/api/v1/tournaments/{tid}/my-games", headers={"Authorization": f"Bearer {token}"})
+        assert rv.status_code == 200 and rv.get_json()["withdrawn"] is False
+        assert "ann@mail.test" not in app.test_client().get(f"/api/v1/tournaments/{tid}").get_data(as_text=True), \
+            "emails are never shown"
+    finally:
+        box.controller.stop()

@@ -1,0 +1,35 @@
+"""The tournament email: every player the organizer entered by email is told once that they are
+in, with their private tournament link (``/tournaments/<id>#entry=<entry token>``: their games,
+their seat links, withdrawing). Players who entered with the invitation link got that link on
+the page already. Turn emails of tournament games are the normal ones (docs/pbem.md)."""
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+from api.tournament_service import TournamentService
+
+from .notify import Notifier, preference
+
+
+def welcome(notifier: Notifier, tid: str) -> int:
+    """Send the missing welcome emails of tournament ``tid``; returns how many were sent."""
+    ts = TournamentService(notifier.service)
+    t = ts.load(tid)
+    sent = 0
+    for email, name in t.entrants.items():
+        if t.entered_via.get(email) != "list" or email in t.withdrawn or preference(notifier.r, email) == "none":
+            continue
+        link = f"{notifier.cfg.public_url}/tournaments/{tid}#entry={ts.entry_token(tid, email)}"
+        msg = EmailMessage()
+        msg["Subject"] = f"Tiletum tournament: you are entered in {t.definition['name']}"
+        msg["From"], msg["To"] = notifier.cfg.from_addr, email
+        msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(email)}>"
+        fmt = t.format.replace("_", " ")
+        msg.set_content(
+            f"Hello {name},\n\nyou are entered in the Tiletum tournament \"{t.definition['name']}\" "
+            f"({fmt}, {t.table_size} players per game).\n\n"
+            f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
+            "Each game sends you its turn emails as usual; reply to them with your moves.\n\n"
+            f"Stop all emails: {notifier.unsubscribe_url(email)}\n")
+        sent += int(notifier.outbox.send_once(f"twelcome:{tid}:{email}", msg))
+    return sent
