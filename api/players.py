@@ -7,14 +7,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import weakref
 
 SECRET_KEY = "players:secret"
 NAMES = "players:names"   # hash: player id -> the name last used
 
 
+_known: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # per connection pool; never changes
+
+
 def _secret(r) -> bytes:
-    r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
-    return r.get(SECRET_KEY)
+    pool = r.connection_pool
+    known = _known.get(pool)
+    if known is None:
+        r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
+        known = _known[pool] = r.get(SECRET_KEY)
+    return known
 
 
 def player_id(r, email: str) -> str:

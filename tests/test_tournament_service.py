@@ -79,9 +79,10 @@ def test_a_start_date_in_the_past_starts_at_once_and_a_future_one_waits(env):
     games, ts, clock = env
     tid, _, _ = make(ts, 4, start_at=clock.t + 3600)
     assert ts.view(tid)["status"] == "open"
-    assert ts.sweep() == 0
+    ts.sweep()  # (the sweep also sees other tests' tournaments in this Redis)
+    assert ts.view(tid)["status"] == "open"
     clock.t += 3601
-    assert ts.sweep() > 0
+    ts.sweep()
     v = ts.view(tid)
     assert v["status"] == "running" and len(v["rounds"][0]["tables"]) == 2
     tid2, _, _ = make(ts, 2, start_at=clock.t - 1)
