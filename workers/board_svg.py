@@ -3,7 +3,9 @@
 ``render_board_svg(state)`` draws the map as a graph at fixed coordinates (roughly European
 geography: London top left, Venezia and Firenze bottom right), with each town's Houses, Pillars,
 map Bonus tiles, Cathedral and Fair marks and the Merchants/Architects, and a side panel with the
-round, the Action Wheel, the King track, the offers and every seat's score and resources.
+round, the Action Wheel, the King track, the offers and every seat's score and resources; below
+them each player's board (resources, Storehouse, Buildings with their Rooms, roofs and Crests,
+fulfilled Contracts, Cathedral tiles, supply, score) and, in a solo game, the Cardinalbot's board.
 
 Only public information is drawn: no pile contents and no face-down Corruption tokens.
 """
@@ -15,8 +17,10 @@ from engine.actions import wheel_action
 from engine.components import RESOURCES, components
 from engine.state import GameState
 
-WIDTH, HEIGHT = 960, 680
+WIDTH, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
 MAP_W = 600
+BOARD_H = 132  # one player board
+SOLO_H = 70    # the Cardinalbot's board
 
 SEAT_COLOURS = ("#2f6fd6", "#e8871e", "#2e9e4f", "#8a4fc7")
 SEAT_COLOUR_NAMES = ("blue", "orange", "green", "purple")
@@ -69,17 +73,23 @@ def _names(state: GameState, seat_names: list[str] | None) -> list[str]:
 
 def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> str:
     """The position as a self-contained SVG document (a string of valid XML)."""
-    c = components()
     names = _names(state, seat_names)
+    total_h = HEIGHT + BOARD_H * state.players + (SOLO_H if state.solo is not None else 0) + 4
     parts: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Helvetica, Arial, sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{total_h}" '
+        f'viewBox="0 0 {WIDTH} {total_h}" font-family="Helvetica, Arial, sans-serif">',
         f"<title>{escape(f'Tiletum, round {state.round}')}</title>",
-        _rect(0, 0, WIDTH, HEIGHT, "#fbf7ee", stroke="none", rx=0),
+        _rect(0, 0, WIDTH, total_h, "#fbf7ee", stroke="none", rx=0),
         _rect(4, 4, MAP_W - 8, HEIGHT - 8, "#eef3e6", stroke="#b9c4a8", rx=8),
     ]
     parts += _map(state, names)
     parts += _panel(state, names)
+    y = HEIGHT
+    for p in state.seats:
+        parts += _player_board(state, p, names[p.seat], y)
+        y += BOARD_H
+    if state.solo is not None:
+        parts += _solo_board(state, names, y)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -304,6 +314,124 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
         if p.store:
             extra += f" \u00b7 store: {' '.join(p.store)}"
         out.append(_t(x + 16, y, extra, size=9, fill="#555555"))
+    return out
+
+
+# --- the player boards ---------------------------------------------------------------------
+
+RES_FILL = {"gold": "#f2c200", "food": "#f28cb5", "wool": "#d4d4d4", "stone": "#5f5f5f", "iron": "#2f5fb8"}
+RES_TEXT = {"gold": "#222222", "food": "#222222", "wool": "#222222", "stone": "#ffffff", "iron": "#ffffff"}
+
+
+def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
+    """One player's board: a header line, then resources, Storehouse, the six Buildings (Rooms,
+    roof, Crest) and the fulfilled Contracts with the Cathedral tiles taken."""
+    colour = SEAT_COLOURS[p.seat % 4]
+    out = [f'<g class="player-board" data-seat="{p.seat}">',
+           _rect(4, y0 + 4, WIDTH - 8, BOARD_H - 8, "#ffffff", stroke=colour, sw=2, rx=6,
+                 title=f"{name}'s board")]
+    x, y = 14, y0 + 22
+    out.append(_rect(x, y - 11, 12, 12, colour, sw=0.5))
+    mark = "  ◀ to act" if state.actor == p.seat and state.phase != "over" else ""
+    out.append(_t(x + 18, y, f"{name}{mark}", size=13, weight="bold", fill=colour))
+    out.append(_t(WIDTH - 16, y, f"{p.score} VP", size=14, weight="bold", anchor="end"))
+    c = components()
+    info = (f"Merchant: {c.display.get(p.merchant, p.merchant)} · Architect: "
+            f"{c.display.get(p.architect, p.architect)} · supply: {p.houses} Houses, {p.pillars} Pillars")
+    if p.dice:
+        info += f" · dice: {' '.join(p.dice)}"
+    bonus = {a: n for a, n in (p.ap_bonus or {}).items() if n}
+    if bonus:
+        info += " · AP bonus: " + ", ".join(f"{a.title()} +{n}" for a, n in sorted(bonus.items()))
+    out.append(_t(x + 200, y, info, size=10, fill="#444444"))
+    # resources
+    y = y0 + 34
+    out.append(_t(x, y + 12, "Resources", size=10, weight="bold"))
+    for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
+        rx = x + 62 + i * 56
+        out.append(_rect(rx, y, 52, 17, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
+        out.append(_t(rx + 26, y + 12.5, f"{r.title()} {n}", size=10, fill=RES_TEXT[r], anchor="middle",
+                      weight="bold"))
+    # Storehouse: 5 spaces
+    sx = x + 352
+    out.append(_t(sx, y + 12, "Storehouse", size=10, weight="bold"))
+    for i in range(5):
+        tile = p.store[i] if i < len(p.store) else None
+        out.append(_rect(sx + 62 + i * 36, y, 33, 17, "#f6efe0" if tile else "#ffffff", stroke="#8a7a5a",
+                         sw=0.6, title=_tile_title(tile) if tile else "empty Storehouse space"))
+        if tile:
+            out.append(_t(sx + 78.5 + i * 36, y + 12.5, tile, size=9, anchor="middle", weight="bold"))
+    # fulfilled Contracts and Cathedral tiles
+    kx = sx + 250
+    contracts = " ".join(p.contracts) if p.contracts else "none"
+    out.append(_t(kx, y + 12, f"Contracts: {contracts}", size=10))
+    cath = " ".join(p.cathedrals) if p.cathedrals else "none"
+    out.append(_t(kx, y + 26, f"Cathedral tiles: {cath}", size=10))
+    # Buildings: Rooms stacked bottom-up (floor 1 at the bottom), roof, Crest below
+    y = y0 + 60
+    out.append(_t(x, y + 12, "Buildings", size=10, weight="bold"))
+    bw = 96
+    for b, rooms in enumerate(p.rooms):
+        bx = x + 62 + b * (bw + 8)
+        roof = p.roofs[b] if b < len(p.roofs) else False
+        full = all(rooms) if rooms else True
+        done = " \u2713" if rooms and full else ""
+        out.append(_t(bx, y + 8, f"Building {b + 1}{' (roof House)' if roof else ''}{done}", size=9,
+                      fill="#444444"))
+        for f, who in enumerate(rooms):
+            fx = bx + f * 32
+            out.append(_rect(fx, y + 12, 30, 16, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6,
+                             title=(f"Room {b + 1}.{f + 1}: " + (_tile_title(who) if who else "empty"))))
+            out.append(_t(fx + 15, y + 24, who or f"{b + 1}.{f + 1}", size=9, anchor="middle",
+                          fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
+        crest = p.crests[b] if b < len(p.crests) else None
+        out.append(_rect(bx, y + 32, 94, 15, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00", sw=0.5,
+                         title=f"Crest space {b + 1}: " + (_tile_title(crest) if crest else "empty")))
+        out.append(_t(bx + 47, y + 43, f"Crest {crest}" if crest else f"Crest space {b + 1}", size=9,
+                      anchor="middle", fill="#222222" if crest else "#aaaaaa"))
+    out.append("</g>")
+    return out
+
+
+def _tile_title(tile: str) -> str:
+    try:
+        from engine.describe import tile_name
+        return tile_name(tile)
+    except Exception:  # an id the describer does not know (e.g. a cost tile)
+        return tile
+
+
+def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
+    """The Cardinalbot's board in a solo game: level, Challenges, the Decree row, its Rooms,
+    Crests and Contracts (all public)."""
+    solo = state.solo or {}
+    bot = solo.get("bot", 0)
+    colour = SEAT_COLOURS[bot % 4]
+    out = ['<g class="cardinalbot-board">',
+           _rect(4, y0 + 4, WIDTH - 8, SOLO_H - 8, "#f7f2ff", stroke=colour, sw=1.5, rx=6,
+                 title="the Cardinalbot's board")]
+    x, y = 14, y0 + 22
+    out.append(_t(x, y, f"Cardinalbot ({names[bot]}), level {solo.get('level', '?')}", size=12, weight="bold",
+                  fill=colour))
+    challenges = ", ".join(str(ch).replace("_", " ") for ch in solo.get("challenges") or []) or "none"
+    out.append(_t(x + 300, y, f"Challenges: {challenges}", size=10, fill="#444444"))
+    y += 16
+    decrees = solo.get("decrees") or []
+    pos = solo.get("decree_pos")
+    row = "  ".join(("▶" if i == pos else "") + str(d).replace("_", " ") for i, d in enumerate(decrees))
+    out.append(_t(x, y, f"Decrees: {row}", size=9))
+    roll = solo.get("roll")
+    if roll:
+        out.append(_t(WIDTH - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10, anchor="end"))
+    y += 16
+    cols = solo.get("columns") or []
+    rooms = " | ".join(" ".join(r or "·" for r in col) for col in cols)
+    crests = " ".join(cr or "·" for cr in solo.get("crests") or [])
+    contracts = " ".join(k for k in solo.get("contracts") or [] if k) or "none"
+    out.append(_t(x, y, f"Rooms: {rooms}   Crests: {crests}   Contracts: {contracts}   "
+                        f"fulfilled: {len(solo.get('fulfilled') or [])}   Characters in supply: "
+                        f"{len(solo.get('supply') or [])}", size=9))
+    out.append("</g>")
     return out
 
 

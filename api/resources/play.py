@@ -34,6 +34,7 @@ class BoardPicture(MethodView):
         The whole public position drawn as SVG (the same picture as in turn emails).
         """
         from workers.board_svg import render_board_svg
-        _, state = service().load(game_id)
-        return flask.Response(render_board_svg(state), mimetype="image/svg+xml",
+        meta, state = service().load(game_id)
+        names = [s["name"] for s in meta["seats"]]
+        return flask.Response(render_board_svg(state, names), mimetype="image/svg+xml",
                               headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"'})
