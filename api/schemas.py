@@ -203,6 +203,9 @@ class Event(Base):
     options = fields.Dict()
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
+    text = fields.String(metadata={"description": "the event in words (GET /events only), e.g. 'Take the "
+                                                  "yellow 4 die: gain 4 Gold and perform the Contract Action "
+                                                  "with 3 AP'"})
 
 
 class MovesOut(Base):

@@ -137,9 +137,12 @@ class Events(MethodView):
     def get(self, query, game_id):
         """Read the event log
 
-        The game's events after version `after`, with the chance outcomes each revealed.
+        The game's events after version `after`, with the chance outcomes each revealed and
+        each event in words (`text`).
         """
-        return service().events(game_id, query["after"])
+        from ..history import add_texts
+        answer = service().events(game_id, query["after"])
+        return add_texts(answer, service().store.events(game_id)) if answer["events"] else answer
 
 
 @blp.route("/<string:game_id>/record")
