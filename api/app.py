@@ -134,7 +134,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     from .resources import bot, email, games, health, play, ratings, tournaments
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
-    app.add_url_rule("/play/<string:game_id>", "play_page", play.play_page)
+    play.register_pages(app)  # /, /play/new, /play/<id>
     api.register_blueprint(games.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(email.blp)

@@ -1,0 +1,77 @@
+"""The pages served by the service (/, /play/new, /play/<id>): strictly valid HTML5, every
+control labelled, tokens only ever in the URL fragment."""
+from __future__ import annotations
+
+import html5lib
+import pytest
+
+NS = "{http://www.w3.org/1999/xhtml}"
+
+
+def _parse(text: str):
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=True).parse(text)
+
+
+def _text(el) -> str:
+    return "".join(el.itertext()).strip()
+
+
+def _unlabelled(doc) -> list[str]:
+    labels_for = {lab.get("for") for lab in doc.iter(f"{NS}label") if lab.get("for")}
+    wrapped = {id(el) for lab in doc.iter(f"{NS}label") for el in lab.iter()
+               if el.tag in (f"{NS}input", f"{NS}select", f"{NS}textarea")}
+    bad = []
+    for el in doc.iter():
+        tag = el.tag.replace(NS, "") if isinstance(el.tag, str) else ""
+        if tag not in ("input", "select", "textarea", "button") or el.get("type") == "hidden":
+            continue
+        if el.get("aria-label") or el.get("aria-labelledby"):
+            continue
+        if tag == "button" and _text(el):
+            continue
+        if tag != "button" and (el.get("id") in labels_for or id(el) in wrapped):
+            continue
+        bad.append(f"<{tag} id={el.get('id')!r}>")
+    return bad
+
+
+@pytest.fixture()
+def game_id(client):
+    return client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}).json["id"]
+
+
+@pytest.mark.parametrize("path", ["/", "/play/new", "/play/{game}"])
+def test_every_page_is_valid_html5_with_labelled_controls(client, game_id, path):
+    rv = client.get(path.format(game=game_id))
+    assert rv.status_code == 200 and rv.mimetype == "text/html"
+    assert rv.headers["Referrer-Policy"] == "no-referrer"
+    doc = _parse(rv.get_data(as_text=True))  # raises ParseError on any HTML5 parse error
+    assert doc.find(f"{NS}head/{NS}title") is not None and _text(doc.find(f"{NS}head/{NS}title"))
+    assert doc.get("lang") == "en"
+    assert doc.find(f"{NS}head/{NS}meta[@name='viewport']") is not None, "readable on a phone"
+    assert not _unlabelled(doc), _unlabelled(doc)
+    for img in doc.iter(f"{NS}img"):
+        assert img.get("alt"), "every image has a text alternative"
+
+
+def test_the_checker_catches_problems():
+    with pytest.raises(html5lib.html5parser.ParseError):
+        _parse("<!DOCTYPE html><html lang=en><head><title>x</title></head><body><p><div></p></body></html>")
+    doc = _parse("<!DOCTYPE html><html lang=en><head><title>x</title></head><body>"
+                 "<input id=a><label for=b>B</label><input id=b><button></button><button>ok</button></body></html>")
+    assert _unlabelled(doc) == ["<input id='a'>", "<button id=None>"]
+
+
+def test_the_home_page_links_to_everything(client):
+    page = client.get("/").get_data(as_text=True)
+    for href in ('href="/play/new"', 'href="/tournaments"', 'href="/api/docs"'):
+        assert href in page
+    assert client.get("/api/docs").status_code == 200, "the API docs stay reachable"
+
+
+def test_the_game_page_takes_the_token_from_the_fragment_only(client, game_id):
+    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    assert "new URLSearchParams(location.hash.slice(1))" in page and 'frag.get("token")' in page
+    assert "location.search" not in page, "tokens never travel in the query string"
+    new = client.get("/play/new").get_data(as_text=True)
+    assert '"#token=" + encodeURIComponent(s.token)' in new and "?token" not in new
