@@ -31,9 +31,9 @@ def service(tmp_path_factory):
     deadline = time.monotonic() + 60
     while True:
         try:
-            if requests.get(url + "/health", timeout=1).status_code == 200:
+            if requests.get(url + "/health", timeout=5).status_code == 200:
                 break
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             log.close()

@@ -42,9 +42,9 @@ class Serve:
         deadline = time.monotonic() + 90
         while True:
             try:
-                if requests.get(self.url + "/health", timeout=1).status_code == 200:
+                if requests.get(self.url + "/health", timeout=5).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("tiletum serve did not come up:\n" + (self.data / "serve.log").read_text()[-3000:])
