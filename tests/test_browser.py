@@ -1,0 +1,358 @@
+"""The game pages in a real browser: Playwright driving Debian's headless Chromium
+(/usr/bin/chromium; nothing downloads a browser) against a real `tiletum serve` (its own Redis,
+gunicorn, the Celery workers and the Cardinalbot worker), so the bot really answers.
+
+Screenshots of the board go to tests/artifacts/. TILETUM_SKIP_BROWSER=1 skips these tests.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from api.redis_server import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+
+if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
+    pytest.skip("TILETUM_SKIP_BROWSER=1: browser tests skipped", allow_module_level=True)
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`tiletum serve` with seeded games allowed and the bot worker, on free ports."""
+    port = free_port()
+    data = tmp_path_factory.mktemp("browser-serve")
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    env.update({"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2"})
+    log = open(data / "serve.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
+                             "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port())],
+                            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(url + "/health", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.close()
+            raise RuntimeError("tiletum serve did not come up:\n" + (data / "serve.log").read_text()[-3000:])
+        time.sleep(0.2)
+    yield url
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT_MS)
+    yield pg
+    ctx.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#board").screenshot(path=str(ARTIFACTS / f"{name}-board.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}-page.png"), full_page=True)
+
+
+# --- helpers over the API --------------------------------------------------------------------
+
+def create(server: str, seats: list[dict], **options) -> dict:
+    rv = requests.post(f"{server}/api/v1/games", json={"seats": seats, "options": options}, timeout=10)
+    assert rv.status_code == 201, rv.text
+    return rv.json()
+
+
+def api_move(server: str, gid: str, token: str, move: str | None = None) -> dict:
+    """Play ``move`` (default: a short choice) for the seat of ``token`` at the current version."""
+    auth = {"Authorization": f"Bearer {token}"}
+    legal = requests.get(f"{server}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=10).json()
+    moves = [m["move"] for m in legal["moves"]]
+    if move is None:
+        move = "end" if "end" in moves else next(m for m in moves if m != "undo")
+    rv = requests.post(f"{server}/api/v1/games/{gid}/moves", headers=auth, timeout=10,
+                       json={"expected_version": legal["version"], "moves": [move]})
+    assert rv.status_code == 200, rv.text
+    return rv.json()
+
+
+def summary(server: str, gid: str) -> dict:
+    return requests.get(f"{server}/api/v1/games/{gid}", timeout=10).json()
+
+
+def rendered_version(page) -> int:
+    return int(page.locator("body").get_attribute("data-version") or 0)
+
+
+def wait_rendered_after(page, version: int) -> int:
+    page.wait_for_function(f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
+    return rendered_version(page)
+
+
+def wait_my_decision(page) -> None:
+    """Until the page shows this seat's move buttons, fully rendered."""
+    expect(page.locator("#moves button.move").first).to_be_visible(timeout=WAIT_MS)
+    page.wait_for_function("document.body.dataset.version", timeout=WAIT_MS)
+
+
+def click_move(page, locator) -> int:
+    before = rendered_version(page)
+    locator.click()
+    return wait_rendered_after(page, before)
+
+
+def play_turn_by_clicking(page, max_clicks: int = 25) -> list[str]:
+    """One whole turn: take the first die, then the first offered choice until `end` is legal,
+    then `end`. Returns the moves clicked."""
+    wait_my_decision(page)
+    clicked = []
+    take = page.locator('section[data-verb="take"] button.move').first
+    clicked.append(take.get_attribute("data-move"))
+    click_move(page, take)
+    for _ in range(max_clicks):
+        buttons = page.locator("#moves button.move")
+        end = page.locator('section[data-verb="end"] button.move')
+        target = end.first if end.count() else buttons.first
+        clicked.append(target.get_attribute("data-move"))
+        click_move(page, target)
+        if clicked[-1] == "end":
+            return clicked
+    raise AssertionError(f"no end of turn after {clicked}")
+
+
+# --- the tests -------------------------------------------------------------------------------
+
+def test_create_a_solo_game_in_the_browser_play_a_turn_and_see_the_bot_answer(server, page):
+    page.goto(server + "/")
+    page.get_by_role("link", name="Start a new game").click()
+    expect(page).to_have_url(server + "/play/new")
+    page.get_by_label("Solo against the Cardinalbot").check()
+    page.get_by_label("Your name").fill("Ada")
+    page.get_by_label("Cardinalbot level").select_option("priest")
+    page.locator("summary").click()
+    page.get_by_label("Seed").fill("browser-solo")
+    page.get_by_role("button", name="Create the game").click()
+    link = page.locator("input.seat-link")
+    expect(link).to_have_count(1)
+    url = link.input_value()
+    assert re.fullmatch(re.escape(server) + r"/play/[A-Za-z0-9]+#token=[^&?]+", url), url
+    assert "?" not in url, "the token travels in the fragment only"
+    page.get_by_role("button", name="Open my seat").click()
+    page.wait_for_url(url)
+
+    # the Cardinalbot (seat 0) moves first; then it is Ada's decision
+    wait_my_decision(page)
+    expect(page.locator("#status")).to_contain_text("To act: Ada (you)")
+    expect(page.locator("#history")).to_contain_text("Cardinalbot: Take the")
+    shot(page, "solo-start")
+
+    # take a die, take it back with Undo, then play the whole turn by clicking
+    first = page.locator('section[data-verb="take"] button.move').first
+    click_move(page, first)
+    expect(page.locator("#ap")).to_contain_text("AP left")
+    expect(page.locator("#undo")).to_be_visible()
+    click_move(page, page.locator("#undo"))
+    expect(page.locator("#history li").last).to_contain_text("Ada: Take back 'take ")
+    # the bot answers after the end of Ada's turn (turn order may give Ada two turns in a row)
+    for _ in range(3):
+        clicked = play_turn_by_clicking(page)
+        assert clicked[0].startswith("take ") and clicked[-1] == "end"
+        ended_at = rendered_version(page)
+        expect(page.locator("#status")).to_contain_text("To act: Ada (you)", timeout=WAIT_MS)
+        wait_my_decision(page)
+        bot_after = page.evaluate(f"""[...document.querySelectorAll('#history li')]
+            .filter(li => li.value > {ended_at} && li.textContent.startsWith('Cardinalbot: ')).length""")
+        if bot_after:
+            break
+    assert bot_after, "the Cardinalbot answered Ada's turn"
+    shot(page, "solo-after-bot")
+
+
+def test_reach_the_end_of_a_seeded_solo_game_by_clicking_the_last_turn(server, page):
+    g = create(server, [{"name": "Eve"}, {"name": "Cardinalbot", "kind": "cardinalbot"}],
+               seed="browser-end", solo={"level": "priest"})
+    gid, token = g["id"], g["seats"][1]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    # drive the game through the API to Eve's last turn (round 4, third turn, nothing taken yet)
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, summary(server, gid)
+        s = requests.get(f"{server}/api/v1/games/{gid}/state", headers=auth, timeout=10).json()
+        assert s["phase"] != "over"
+        if s["actor"] != 1:
+            time.sleep(0.05)
+            continue
+        if s["round"] == 4 and s["cycle"] >= 2 and s["turn"]["die"] is None and not s["agenda"]:
+            break
+        api_move(server, gid, token)
+    page.goto(f"{server}/play/{gid}#token={token}&poll=0.5")
+    wait_my_decision(page)
+    expect(page.locator("#status")).to_contain_text("Round 4 of 4")
+    clicked = play_turn_by_clicking(page)
+    assert clicked[-1] == "end"
+    # the bot may still have its last turn; then the result and the fairness check show
+    expect(page.locator("#result")).to_contain_text("wins with", timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#fairness-box")).to_be_visible()
+    expect(page.locator("#seed")).to_have_text("browser-end")
+    expect(page.locator("#fair-ok")).to_contain_text("matches the commitment")
+    expect(page.locator("#verify")).to_contain_text("tiletum-engine verify")
+    expect(page.locator("#play")).to_contain_text("The game is over.")
+    final = summary(server, gid)
+    assert final["status"] == "finished"
+    winner = final["seats"][final["winner"]]
+    expect(page.locator("#result")).to_have_text(f"{winner['name']} wins with {winner['score']} VP.")
+    href = page.locator("#record").get_attribute("href")
+    record = requests.get(server + href, timeout=10).text
+    assert "Seed" in record and "browser-end" in record
+    shot(page, "solo-finished")
+
+
+@pytest.fixture()
+def duel(server):
+    """A seeded two-player game: seat 0 (Ann) is to act."""
+    g = create(server, [{"name": "Ann"}, {"name": "Ben"}], seed="browser-duel")
+    assert summary(server, g["id"])["to_act"] == [0]
+    return g
+
+
+def test_an_illegal_typed_move_shows_the_servers_422(server, page, duel):
+    page.goto(f"{server}/play/{duel['id']}#token={duel['seats'][0]['token']}&poll=600")
+    wait_my_decision(page)
+    page.get_by_label("Type a move in notation").fill("take X9")
+    page.get_by_role("button", name="Play", exact=True).click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("422")
+    auth = {"Authorization": f"Bearer {duel['seats'][0]['token']}"}
+    problem = requests.post(f"{server}/api/v1/games/{duel['id']}/moves", headers=auth, timeout=10,
+                            json={"expected_version": 1, "moves": ["take X9"]}).json()
+    expect(alert).to_contain_text(problem["detail"])
+    # a legal typed move then plays and clears the message
+    move = page.locator('section[data-verb="take"] button.move').first.get_attribute("data-move")
+    page.get_by_label("Type a move in notation").fill(move)
+    before = rendered_version(page)
+    page.get_by_label("Type a move in notation").press("Enter")
+    assert wait_rendered_after(page, before) == 2
+    expect(alert).to_have_text("")
+
+
+def test_a_stale_submission_shows_the_servers_409(server, page, duel):
+    token = duel["seats"][0]["token"]
+    page.goto(f"{server}/play/{duel['id']}#token={token}&poll=600")  # no polling: the page stays at v1
+    wait_my_decision(page)
+    api_move(server, duel["id"], token, page.locator('section[data-verb="take"] button.move').nth(1)
+             .get_attribute("data-move"))
+    page.locator('section[data-verb="take"] button.move').first.click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("409")
+    expect(alert).to_contain_text("version 2")
+    # and the page has caught up with the game
+    page.wait_for_function("Number(document.body.dataset.version) === 2")
+
+
+def test_a_spectator_page_updates_after_a_move_through_the_api(server, page, duel):
+    page.goto(f"{server}/play/{duel['id']}#poll=0.3")
+    expect(page.locator("#status")).to_contain_text("To act: Ann.")
+    assert page.locator("body").get_attribute("data-version") == "1"
+    expect(page.locator("#play")).to_be_hidden()
+    assert page.locator("#moves button").count() == 0, "spectators get no move buttons"
+    board_before = page.locator("#board").get_attribute("src")
+    api_move(server, duel["id"], duel["seats"][0]["token"])
+    page.wait_for_function("Number(document.body.dataset.version) === 2", timeout=WAIT_MS)
+    expect(page.locator("#history li")).to_have_count(2)
+    expect(page.locator("#history li").last).to_contain_text("Ann: Take the")
+    assert page.locator("#board").get_attribute("src") != board_before
+    expect(page.locator("#ap")).to_contain_text("Ann:")
+    shot(page, "spectator")
+
+
+def test_other_seats_see_the_board_read_only(server, page, duel):
+    page.goto(f"{server}/play/{duel['id']}#token={duel['seats'][1]['token']}")
+    expect(page.locator("#hint")).to_contain_text("Not your decision now: waiting for Ann")
+    assert page.locator("#moves button").count() == 0
+    expect(page.locator("#type-form")).to_be_hidden()
+
+
+def test_the_keyboard_reaches_the_moves_and_enter_plays_one(server, page, duel):
+    page.goto(f"{server}/play/{duel['id']}#token={duel['seats'][0]['token']}&poll=600")
+    wait_my_decision(page)
+    focused = []
+    for _ in range(15):
+        page.keyboard.press("Tab")
+        focused.append(page.evaluate("document.activeElement.id || document.activeElement.className "
+                                     "|| document.activeElement.tagName"))
+        if focused[-1] == "move":
+            break
+    assert focused[-1] == "move", f"Tab order: {focused}"
+    assert focused[:2] == ["A", "A"], "the site links come first"
+    move = page.evaluate("document.activeElement.dataset.move")
+    before = rendered_version(page)
+    page.keyboard.press("Enter")
+    assert wait_rendered_after(page, before) == 2
+    expect(page.locator("#history li").last).to_contain_text("Ann: Take the")
+    events = requests.get(f"{server}/api/v1/games/{duel['id']}/events?after=1", timeout=10).json()["events"]
+    assert events[0]["move"] == move
+    # the typed-move field and the Play button are reachable too
+    page.get_by_label("Type a move in notation").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "move-submit"
+
+
+@pytest.mark.parametrize("path", ["/", "/play/new", "/play/{game}#token={token}"])
+def test_phone_width_has_no_horizontal_overflow(server, browser, duel, path):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT_MS)
+        pg.goto(server + path.format(game=duel["id"], token=duel["seats"][0]["token"]))
+        if "play/" in path and "new" not in path:
+            wait_my_decision(pg)
+        overflow = pg.evaluate("""() => {
+            const main = document.querySelector('main');
+            return {doc: document.documentElement.scrollWidth, main: main.scrollWidth,
+                    view: window.innerWidth};
+        }""")
+        assert overflow["doc"] <= overflow["view"] and overflow["main"] <= overflow["view"], overflow
+        if "token" in path:
+            board = pg.locator("#board").bounding_box()
+            assert board["width"] <= 390
+            ARTIFACTS.mkdir(exist_ok=True)
+            pg.screenshot(path=str(ARTIFACTS / "phone-page.png"), full_page=True)
+    finally:
+        ctx.close()
