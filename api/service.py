@@ -17,7 +17,7 @@ from engine.describe import describe
 from engine.game import RULES_VERSION, replay
 from engine.record import write_record
 
-from . import problems
+from . import links, problems
 from .store import Conflict, EventStore
 
 MAX_MOVES_PER_REQUEST = 200
@@ -83,8 +83,10 @@ class GameService:
             raise problems.not_found()
         return meta
 
-    def seat_of(self, meta: dict, token: str | None) -> int | None:
-        """The seat a Bearer token belongs to; None for no token; 401 for a wrong one."""
+    def seat_of(self, meta: dict, token: str | None, game_id: str | None = None) -> int | None:
+        """The seat a Bearer token belongs to; None for no token; 401 for a wrong one. Besides a
+        seat's own token, the seat link token of ``game_id`` (api/links.py) is accepted for a
+        human seat."""
         if token is None:
             return None
         h = token_hash(token)
@@ -98,6 +100,10 @@ class GameService:
                 continue
             if secrets.compare_digest(s["token_hash"], h):
                 return i
+        if game_id is not None and links.looks_like_seat_token(token):
+            seat = links.seat_of_link(self.store.r, game_id, token)
+            if seat is not None and seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
+                return seat
         raise problems.unauthorized("this token belongs to no seat of this game")
 
     # --- creating ----------------------------------------------------------------------------
@@ -137,11 +143,15 @@ class GameService:
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION, **(extra_meta or {}),
         }
+        from .dashboard import index_game
         if game_id is not None:
-            if not self.store.create(game_id, meta, seed, events[0]):
+            created = self.store.create(game_id, meta, seed, events[0])
+            index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
+            if not created:
                 raise GameExists(game_id)
         else:
             game_id = self._create_with_new_id(meta, seed, events[0])
+            index_game(self.store.r, game_id, meta)
         if self.on_append:
             self.on_append(game_id, state.version, state, None)
         return {
@@ -164,11 +174,11 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)
-        return state.version, view_doc(state, self.seat_of(meta, token))
+        return state.version, view_doc(state, self.seat_of(meta, token, game_id))
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
-        seat = self._require_seat(meta, token)
+        seat = self._require_seat(meta, token, game_id)
         moves = sorted(engine.legal(state), key=str) if seat == state.actor else []
         return {"seat": seat, "version": state.version, "to_act": state.actor,
                 "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
@@ -202,8 +212,8 @@ class GameService:
         return out
 
     # --- moving ------------------------------------------------------------------------------
-    def _require_seat(self, meta: dict, token: str | None) -> int:
-        seat = self.seat_of(meta, token)
+    def _require_seat(self, meta: dict, token: str | None, game_id: str | None = None) -> int:
+        seat = self.seat_of(meta, token, game_id)
         if seat is None:
             raise problems.unauthorized()
         return seat
@@ -212,7 +222,7 @@ class GameService:
                idem_key: str | None = None) -> dict:
         """Moves by the seat whose token this is (the API)."""
         try:
-            return self._submit(game_id, lambda meta: self._require_seat(meta, token), expected_version, moves,
+            return self._submit(game_id, lambda meta: self._require_seat(meta, token, game_id), expected_version, moves,
                                 idem_key)
         except _Replay as r:
             return r.answer
@@ -275,7 +285,7 @@ class GameService:
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
         meta = self.meta(game_id)
-        seat = self._require_seat(meta, token)
+        seat = self._require_seat(meta, token, game_id)
         email = meta["seats"][seat].get("email")
         if not email:
             raise problems.ApiError(422, "no-email", "this seat has no email address")
@@ -284,7 +294,7 @@ class GameService:
 
     def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
         meta = self.meta(game_id)
-        seat = self._require_seat(meta, token)
+        seat = self._require_seat(meta, token, game_id)
         from workers.clock import make_clock
         from workers.deadlines import Deadlines
         try:
