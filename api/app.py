@@ -142,6 +142,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.add_url_rule("/tournaments", "tournaments_page", tournaments.tournaments_page)
     app.add_url_rule("/tournaments/<string:tid>", "tournament_page", tournaments.tournament_page)
     api.register_blueprint(ratings.blp)
+    from .dashboard import Dashboard
+    from .resources import me
+    app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
+    api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
+    api.register_blueprint(me.blp)
+    app.add_url_rule("/me", "me_page", me.me_page)
     app.register_error_handler(redis.RedisError, _redis_down)
 
     @app.before_request

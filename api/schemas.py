@@ -489,3 +489,72 @@ class PlayerRatings(Base):
     name = fields.String(required=True)
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(PoolRating), required=True)
     history = fields.List(fields.Nested(RatedGame), required=True)
+
+
+# --- the player dashboard (/api/v1/me) -----------------------------------------------------------
+
+class MeGame(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "your seat in this game"})
+    name = fields.String(required=True, metadata={"description": "your seat's name"})
+    opponents = fields.List(fields.String(), required=True, metadata={"description": "the other seats' names"})
+    round = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    version = fields.Integer(required=True)
+    to_act = fields.String(required=True, allow_none=True, metadata={"description": "the name of the seat to act"})
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "when the seat to act must have moved (UTC); null: none set"})
+    on_vacation = fields.Boolean(required=True, metadata={"description": "your seat is on vacation in this game"})
+    tournament = fields.String(required=True, allow_none=True)
+    play_url = fields.String(required=True, metadata={
+        "description": "the game page opened as your seat: /play/<game>#token=<seat link token>"})
+
+
+class MePlace(Base):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    score = fields.Integer(required=True)
+    place = fields.Integer(required=True)
+
+
+class MeFinished(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    opponents = fields.List(fields.String(), required=True)
+    round = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    tournament = fields.String(required=True, allow_none=True)
+    place = fields.Integer(required=True, metadata={"description": "your finishing place (1 = won)"})
+    score = fields.Integer(required=True, metadata={"description": "your final score"})
+    winner = fields.String(required=True, allow_none=True)
+    places = fields.List(fields.Nested(MePlace), required=True, metadata={"description": "every seat, by place"})
+    play_url = fields.String(required=True)
+
+
+class MeGames(Base):
+    player = fields.String(required=True, metadata={"description": "your public player id"})
+    to_move = fields.List(fields.Nested(MeGame), required=True, metadata={
+        "description": "games where you are to act, most urgent deadline first (no deadline last)"})
+    waiting = fields.List(fields.Nested(MeGame), required=True, metadata={
+        "description": "games in progress waiting on others, newest first"})
+    finished = fields.List(fields.Nested(MeFinished), required=True, metadata={"description": "newest first"})
+
+
+class MeVacationGame(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    ok = fields.Boolean(required=True, metadata={"description": "the change was made in this game"})
+    code = fields.String(required=True, allow_none=True, metadata={
+        "description": "why not (no-vacation-left: the game's allowance is used up); null when ok"})
+    detail = fields.String()
+    on = fields.Boolean(required=True, metadata={"description": "your seat is now on vacation in this game"})
+    used_days = fields.Float(required=True)
+    allowance_days = fields.Float(required=True)
+
+
+class MeVacation(Base):
+    on = fields.Boolean(required=True, metadata={"description": "what was asked"})
+    all_applied = fields.Boolean(required=True, metadata={"description": "every game took the change"})
+    games = fields.List(fields.Nested(MeVacationGame), required=True, metadata={
+        "description": "one entry per seat of yours in a game in progress"})

@@ -10,7 +10,7 @@ HMAC-SHA256(secret, "<game>.<seat>.<version>"). The signature is compared withou
 the whole local part turns the game id into another string, the signature no longer matches and
 the address is rejected with :class:`BadAddress` (never silently mapped to another game).
 
-Links (open the game, play a move that ends the decision, unsubscribe) carry a ``sig`` query
+Links (play a move that ends the decision, unsubscribe) carry a ``sig`` query
 parameter over their path and their other parameters (sorted). A seat's token never goes into a
 link: :func:`signed_url` refuses a ``token`` parameter. An optional ``exp`` parameter (Unix time)
 makes a link expire; :func:`verify_url_params` checks it.

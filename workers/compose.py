@@ -35,6 +35,8 @@ class TurnContext:
     open_url: str
     move_urls: dict[str, str] = field(default_factory=dict)
     unsubscribe_url: str = ""
+    dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
+    first_email: bool = False    # the address's first email: explain the dashboard link
 
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
@@ -73,6 +75,19 @@ def _position_lines(state: engine.GameState, seat: int) -> list[str]:
     return out
 
 
+DASHBOARD_FIRST = ("Your private dashboard lists all your Tiletum games: where you are to move, where others "
+                   "are, your results, your email setting and your vacation. Keep its link to yourself "
+                   "(it is your key).")
+
+
+def dashboard_text(url: str, first: bool) -> list[str]:
+    """The dashboard link in a plain-text email; explained in the address's first email."""
+    if first:
+        import textwrap
+        return ["", *textwrap.wrap(DASHBOARD_FIRST, 76), f"Your dashboard: {url}", ""]
+    return [f"All your games: {url}"]
+
+
 def _legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
     if state.actor != seat:
         return []
@@ -98,6 +113,8 @@ def turn_email(ctx: TurnContext):
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game: {ctx.open_url}"]
+    if ctx.dashboard_url:
+        text += dashboard_text(ctx.dashboard_url, ctx.first_email)
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
@@ -112,8 +129,11 @@ def turn_email(ctx: TurnContext):
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, e.g. <code>{e(example)}</code>.</p>")
     parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
+                 + (f' · <a href="{e(ctx.dashboard_url)}">All your games</a>' if ctx.dashboard_url else "")
                  + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url else "")
                  + "</p>")
+    if ctx.dashboard_url and ctx.first_email:
+        parts.append(f'<p>{e(DASHBOARD_FIRST)} <a href="{e(ctx.dashboard_url)}">Your dashboard</a></p>')
     # The classic MIME classes: the same structure as EmailMessage's, at a fraction of the cost of
     # its header parsing (this runs for every turn of every game).
     alternative = MIMEMultipart("alternative")

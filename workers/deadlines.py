@@ -34,6 +34,7 @@ log = logging.getLogger("tiletum.deadlines")
 DEADLINES = "deadlines"    # zset "<game>:<seat>:<version>" -> due time
 REMINDERS = "reminders"    # zset "<game>:<seat>:<version>:<hours>" -> when to remind
 SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
+TURNS = "deadlines:turn"   # hash "<game>:<seat>" -> the version of the seat's latest deadline (for the dashboard)
 
 DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,
             "reminders_hours": [24, 2]}
@@ -101,11 +102,27 @@ class Deadlines:
         due = add_active(now, tc["days_per_move"] * 86400, tc)
         pipe = self.r.pipeline()
         pipe.zadd(DEADLINES, {f"{game_id}:{seat}:{version}": due})
+        pipe.hset(TURNS, f"{game_id}:{seat}", version)
         for h in tc.get("reminders_hours") or ():
             at = due - h * 3600
             if at > now:
                 pipe.zadd(REMINDERS, {f"{game_id}:{seat}:{version}:{h}": at})
         pipe.execute()
+        return due
+
+    def deadline_of(self, game_id: str, seat: int) -> float | None:
+        """The pending deadline of the seat's current turn, if one was set and has not passed
+        (None otherwise). While the seat is on vacation this is the deadline before the pause."""
+        raw = self.r.hget(TURNS, f"{game_id}:{seat}")
+        if raw is None:
+            return None
+        version = int(raw)
+        due = self.r.zscore(DEADLINES, f"{game_id}:{seat}:{version}")
+        if due is None:
+            return None
+        events = self.service.store.events(game_id, after=version)
+        if any(e.get("seat") != seat for e in events):
+            return None  # a later turn of this seat, whose deadline is not set yet
         return due
 
     # --- vacation ----------------------------------------------------------------------------

@@ -62,7 +62,29 @@ class Notifier:
                                     seat=str(seat), version=str(version), move=move)
 
     def open_url(self, game_id: str, seat: int) -> str:
-        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/play/{game_id}", seat=str(seat))
+        """The game page opened as the seat: its link token in the fragment (api/links.py), which
+        browsers never send to the server; never in the query string."""
+        from api.dashboard import play_path
+        return self.cfg.public_url + play_path(self.r, game_id, seat)
+
+    def dashboard_url(self, email: str) -> str:
+        """The address's private dashboard: ``/me#key=<dashboard key>`` (api/links.py)."""
+        from api.dashboard import dashboard_key_for
+        return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email)}"
+
+    def first_email(self, email: str) -> bool:
+        """Whether this address has not yet been sent its dashboard link."""
+        from api.dashboard import TOLD
+        return not self.r.sismember(TOLD, email.strip().lower())
+
+    def told(self, email: str) -> None:
+        from api.dashboard import TOLD
+        self.r.sadd(TOLD, email.strip().lower())
+
+    def dashboard_lines(self, email: str, first: bool) -> list[str]:
+        """The dashboard link for the end of an email; explained in the address's first email."""
+        from .compose import dashboard_text
+        return dashboard_text(self.dashboard_url(email), first)
 
     def unsubscribe_url(self, email: str) -> str:
         return addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/api/v1/email/unsubscribe",
@@ -90,10 +112,14 @@ class Notifier:
         if pref == "digest":
             self.r.sadd(DIGEST, f"{email}|{game_id}|{seat}|{version}")
             return 0
-        msg = self.turn_message(game_id, meta, state, seat)
-        return int(self.outbox.send_once(f"turn:{game_id}:{seat}:{version}", msg))
+        first = self.first_email(email)
+        msg = self.turn_message(game_id, meta, state, seat, first=first)
+        sent = self.outbox.send_once(f"turn:{game_id}:{seat}:{version}", msg)
+        if sent and first:
+            self.told(email)
+        return int(sent)
 
-    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int):
+    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False):
         from .compose import TurnContext, turn_email
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
@@ -102,7 +128,8 @@ class Notifier:
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
-            unsubscribe_url=self.unsubscribe_url(email)))
+            unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
+            first_email=first))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
@@ -146,9 +173,14 @@ class Notifier:
                 msg["Subject"] = f"Tiletum: {len(lines)} game(s) await you"
                 msg["From"], msg["To"] = self.cfg.from_addr, email
                 msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
-                msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines)
+                first = self.first_email(email)
+                msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines) + "\n\n"
+                                + "\n".join(self.dashboard_lines(email, first))
                                 + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
-                sent += int(self.outbox.send_once(f"digest:{email}:{day}", msg))
+                done = self.outbox.send_once(f"digest:{email}:{day}", msg)
+                if done and first:
+                    self.told(email)
+                sent += int(done)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST, f"{email}|{game_id}|{seat}|{version}")
         return sent
@@ -166,10 +198,17 @@ class Notifier:
             msg["Subject"] = f"Tiletum {game_id}: game over, {names[state.winner]} wins"
             msg["From"], msg["To"] = self.cfg.from_addr, email
             msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
-            msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\nThe record and the dice check: "
+            first = self.first_email(email)
+            msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\n"
+                            f"The final position: {self.open_url(game_id, seat)}\n\n"
+                            "The record and the dice check: "
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
-                            f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n")
-            sent += int(self.outbox.send_once(f"final:{game_id}:{seat}", msg))
+                            f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
+                            + "\n".join(self.dashboard_lines(email, first)) + "\n")
+            done = self.outbox.send_once(f"final:{game_id}:{seat}", msg)
+            if done and first:
+                self.told(email)
+            sent += int(done)
         return sent
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
+from api.dashboard import remember_address
 from api.tournament_service import TournamentService
 
 from .notify import Notifier, preference
@@ -20,6 +21,8 @@ def welcome(notifier: Notifier, tid: str) -> int:
         if t.entered_via.get(email) != "list" or email in t.withdrawn or preference(notifier.r, email) == "none":
             continue
         link = f"{notifier.cfg.public_url}/tournaments/{tid}#entry={ts.entry_token(tid, email)}"
+        remember_address(notifier.r, email)
+        first = notifier.first_email(email)
         msg = EmailMessage()
         msg["Subject"] = f"Tiletum tournament: you are entered in {t.definition['name']}"
         msg["From"], msg["To"] = notifier.cfg.from_addr, email
@@ -30,6 +33,10 @@ def welcome(notifier: Notifier, tid: str) -> int:
             f"({fmt}, {t.table_size} players per game).\n\n"
             f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
             "Each game sends you its turn emails as usual; reply to them with your moves.\n\n"
+            + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
             f"Stop all emails: {notifier.unsubscribe_url(email)}\n")
-        sent += int(notifier.outbox.send_once(f"twelcome:{tid}:{email}", msg))
+        done = notifier.outbox.send_once(f"twelcome:{tid}:{email}", msg)
+        if done and first:
+            notifier.told(email)
+        sent += int(done)
     return sent

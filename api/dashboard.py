@@ -1,0 +1,217 @@
+"""The player dashboard (docs/pbem.md, "Your dashboard"): every email address that plays sees
+its games, its email setting and its vacation at ``/me#key=<dashboard key>``.
+
+Redis:
+
+| key | type | what |
+|---|---|---|
+| ``me:games:<player id>`` | zset | ``<game>:<seat>`` -> creation time: every seat this address was given |
+| ``me:email`` | hash | player id -> the lower-cased address (never shown; for the email setting) |
+| ``me:results`` | hash | game id -> the result of a finished game (finished games never change) |
+| ``me:told`` | set | addresses already sent their dashboard link |
+
+``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
+game is on its players' dashboards from its creation. The dashboard key is the only credential
+(:mod:`api.links`); it names the player by their opaque id, never by address.
+"""
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+
+from . import links, problems
+from .players import player_id
+
+ME_EMAIL = "me:email"
+ME_RESULTS = "me:results"
+TOLD = "me:told"
+
+
+def games_key(pid: str) -> str:
+    return f"me:games:{pid}"
+
+
+def index_game(r, game_id: str, meta: dict) -> None:
+    """Put the game on the dashboard of each human seat's email address (idempotent)."""
+    pipe = r.pipeline()
+    created = meta.get("created") or time.time()
+    for seat, s in enumerate(meta["seats"]):
+        if s.get("kind", "human") != "human" or not s.get("email"):
+            continue
+        email = s["email"].strip().lower()
+        pid = player_id(r, email)
+        pipe.hset(ME_EMAIL, pid, email)
+        pipe.zadd(games_key(pid), {f"{game_id}:{seat}": created}, nx=True)
+    pipe.execute()
+
+
+def remember_address(r, email: str) -> None:
+    """Make the address's dashboard key valid before it has a game (a tournament welcome)."""
+    email = email.strip().lower()
+    r.hset(ME_EMAIL, player_id(r, email), email)
+
+
+def dashboard_key_for(r, email: str) -> str:
+    return links.dashboard_key(r, player_id(r, email))
+
+
+def play_path(r, game_id: str, seat: int) -> str:
+    """The game page opened as the seat: the link token in the fragment, never in the query."""
+    return f"/play/{game_id}#token={links.seat_token(r, game_id, seat)}"
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def bad_key():
+    return problems.unauthorized("this dashboard key is not valid: open the link from your email again")
+
+
+class Dashboard:
+    def __init__(self, games, clock=None):
+        from workers.clock import make_clock
+        self.games = games
+        self.r = games.store.r
+        self.clock = clock or make_clock(self.r)
+
+    def deadlines(self):
+        from workers.deadlines import Deadlines
+        return Deadlines(self.games, None, self.clock)
+
+    # --- who --------------------------------------------------------------------------------
+    def player(self, key: str | None) -> tuple[str, str]:
+        """(player id, email) of a dashboard key; 401 for none or a bad one."""
+        if key is None:
+            raise problems.unauthorized("a dashboard key is required: send 'Authorization: Bearer <key>'")
+        pid = links.player_of_key(self.r, key)
+        if pid is None:
+            raise bad_key()
+        email = self.r.hget(ME_EMAIL, pid)
+        if email is None:  # a key made with this secret for an address that never played
+            raise bad_key()
+        return pid, email.decode()
+
+    def _seats(self, pid: str) -> dict[str, list[int]]:
+        """This player's seats by game, newest game first."""
+        out: dict[str, list[int]] = {}
+        for member in self.r.zrevrange(games_key(pid), 0, -1):
+            game_id, seat = member.decode().rsplit(":", 1)
+            out.setdefault(game_id, []).append(int(seat))
+        for seats in out.values():
+            seats.sort()
+        return out
+
+    # --- the games ----------------------------------------------------------------------------
+    def games_of(self, key: str | None) -> dict:
+        pid, _ = self.player(key)
+        to_move, waiting, finished = [], [], []
+        deadlines = self.deadlines()
+        cached = self._cached_results(pid)
+        for game_id, seats in self._seats(pid).items():
+            if game_id in cached:
+                finished.append(self._finished_item(game_id, seats, cached[game_id]))
+                continue
+            try:
+                meta, state = self.games.load(game_id)
+            except problems.ApiError:
+                continue  # a game that is gone
+            names = [s["name"] for s in meta["seats"]]
+            if state.phase == "over":
+                result = self._result(meta, state)
+                self.r.hset(ME_RESULTS, game_id, json.dumps(result))
+                finished.append(self._finished_item(game_id, seats, result))
+                continue
+            actor = state.actor
+            mine = actor if actor in seats else seats[0]
+            due = deadlines.deadline_of(game_id, actor) if actor is not None else None
+            item = {
+                "game": game_id, "seat": mine, "name": names[mine],
+                "opponents": [n for i, n in enumerate(names) if i not in seats],
+                "round": state.round, "phase": state.phase, "version": state.version,
+                "to_act": names[actor] if actor is not None else None,
+                "deadline": iso(due), "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
+                "tournament": (meta.get("tournament") or {}).get("id"),
+                "play_url": play_path(self.r, game_id, mine),
+            }
+            (to_move if actor in seats else waiting).append((due, item))
+        far = float("inf")
+        to_move.sort(key=lambda x: (x[0] if x[0] is not None else far))
+        return {"player": pid,
+                "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished}
+
+    def _cached_results(self, pid: str) -> dict[str, dict]:
+        ids = [m.decode().rsplit(":", 1)[0] for m in self.r.zrange(games_key(pid), 0, -1)]
+        if not ids:
+            return {}
+        ids = list(dict.fromkeys(ids))
+        return {g: json.loads(v) for g, v in zip(ids, self.r.hmget(ME_RESULTS, ids)) if v is not None}
+
+    @staticmethod
+    def _result(meta: dict, state) -> dict:
+        from tournaments.model import final_places
+        names = [s["name"] for s in meta["seats"]]
+        scores = [p.score for p in state.seats]
+        places = final_places(scores, list(state.turn_order))
+        if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule
+            places = [1 if i == state.winner else 2 for i in range(len(scores))]
+        return {"round": state.round, "version": state.version,
+                "tournament": (meta.get("tournament") or {}).get("id"),
+                "winner": names[state.winner] if state.winner is not None else None,
+                "places": sorted(({"seat": i, "name": names[i], "score": scores[i], "place": places[i]}
+                                  for i in range(len(names))), key=lambda p: p["place"])}
+
+    def _finished_item(self, game_id: str, seats: list[int], result: dict) -> dict:
+        mine = seats[0]
+        by_seat = {p["seat"]: p for p in result["places"]}
+        return {"game": game_id, "seat": mine, "name": by_seat[mine]["name"],
+                "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
+                "round": result["round"], "version": result["version"], "tournament": result["tournament"],
+                "place": by_seat[mine]["place"], "score": by_seat[mine]["score"],
+                "winner": result["winner"], "places": result["places"],
+                "play_url": play_path(self.r, game_id, mine)}
+
+    # --- email setting --------------------------------------------------------------------------
+    def notifications(self, key: str | None) -> dict:
+        from workers.notify import preference
+        _, email = self.player(key)
+        return {"mode": preference(self.r, email)}
+
+    def set_notifications(self, key: str | None, mode: str) -> dict:
+        from workers.notify import PREFS
+        _, email = self.player(key)
+        self.r.hset(PREFS, email, mode)
+        return {"mode": mode}
+
+    # --- vacation -------------------------------------------------------------------------------
+    def vacation(self, key: str | None, on: bool) -> dict:
+        """Start or stop the vacation in every game in progress, each game on its own: a game
+        where it cannot be done (its allowance is used up) is reported, the others are done."""
+        from workers.deadlines import time_control
+        pid, _ = self.player(key)
+        deadlines = self.deadlines()
+        finished = self._cached_results(pid)
+        results = []
+        for game_id, seats in self._seats(pid).items():
+            if game_id in finished:
+                continue
+            try:
+                meta, state = self.games.load(game_id)
+            except problems.ApiError:
+                continue
+            if state.phase == "over":
+                continue
+            for seat in seats:
+                try:
+                    out = deadlines.vacation(game_id, seat, on)
+                    results.append({"game": game_id, "seat": seat, "ok": True, "code": None, **out})
+                except ValueError as e:
+                    st = deadlines.seat_state(game_id, seat)
+                    results.append({"game": game_id, "seat": seat, "ok": False, "code": "no-vacation-left",
+                                    "detail": str(e), "on": st["vacation_since"] is not None,
+                                    "used_days": st["vacation_used"] / 86400,
+                                    "allowance_days": float(time_control(meta)["vacation_days"])})
+        return {"on": on, "all_applied": all(x["ok"] for x in results), "games": results}

@@ -1,0 +1,122 @@
+"""/api/v1/me: a player's dashboard over the API (the dashboard key as Bearer token), and the
+page /me that shows it (docs/pbem.md, "Your dashboard")."""
+from __future__ import annotations
+
+import flask
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..problems import ApiError, documented
+from ..schemas import MeGames, MeVacation, Notifications, NotificationsIn, VacationIn
+
+blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
+                description="Your dashboard: your games, email setting and vacation (dashboard key)")
+
+KEY = [{"dashboardKey": []}]
+SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
+                   "description": "your private dashboard key, from the /me#key=... link in your emails"}
+EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
+                "phase": "actions", "version": 41, "to_act": "Ada", "deadline": "2025-03-07T18:00:00Z",
+                "on_vacation": False, "tournament": None,
+                "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
+EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,
+                    "version": 612, "tournament": None, "place": 1, "score": 142, "winner": "Ada",
+                    "places": [{"seat": 0, "name": "Ada", "score": 142, "place": 1},
+                               {"seat": 2, "name": "Cy", "score": 131, "place": 2},
+                               {"seat": 1, "name": "Bob", "score": 120, "place": 3}],
+                    "play_url": "/play/Pk2mWn7cDe4f#token=L0.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
+
+
+def err(status: int, code: str, description: str):
+    return documented(blp, status, code, description)
+
+
+def dashboard():
+    return flask.current_app.extensions["tiletum.dashboard"]
+
+
+def key() -> str | None:
+    """The dashboard key sent as a Bearer token, if any."""
+    auth = flask.request.headers.get("Authorization")
+    if auth is None:
+        return None
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <dashboard key>'",
+                       headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
+    return token.strip()
+
+
+@blp.route("/games")
+class MyGames(MethodView):
+    @blp.doc(operationId="getMyGames", security=KEY)
+    @blp.response(200, MeGames, example={"player": "p0123456789abcdef", "to_move": [EXAMPLE_GAME],
+                                         "waiting": [], "finished": [EXAMPLE_FINISHED]})
+    @err(401, "unauthorized", "no or bad dashboard key")
+    def get(self):
+        """List your games
+
+        Every game of your email address: those where you are to act (most urgent deadline
+        first), those waiting on others, and finished ones with their results. Each has a link
+        that opens the game page as your seat.
+        """
+        return dashboard().games_of(key())
+
+
+@blp.route("/notifications")
+class MyNotifications(MethodView):
+    @blp.doc(operationId="getMyNotifications", security=KEY)
+    @blp.response(200, Notifications, example={"mode": "move"})
+    @err(401, "unauthorized", "no or bad dashboard key")
+    def get(self):
+        """Read your email setting
+
+        `move` (an email whenever it is your decision), `digest` (one email a day) or `none`.
+        """
+        return dashboard().notifications(key())
+
+    @blp.doc(operationId="setMyNotifications", security=KEY)
+    @blp.arguments(NotificationsIn, example={"mode": "digest"})
+    @blp.response(200, Notifications, example={"mode": "digest"})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "no or bad dashboard key")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "invalid-request", "mode is not one of move, digest, none")
+    def put(self, body):
+        """Choose your emails
+
+        The setting of your email address, for all its games (the same setting as a game's
+        `PUT .../notifications`).
+        """
+        return dashboard().set_notifications(key(), body["mode"])
+
+
+@blp.route("/vacation")
+class MyVacation(MethodView):
+    @blp.doc(operationId="setMyVacation", security=KEY)
+    @blp.arguments(VacationIn, example={"on": True})
+    @blp.response(200, MeVacation, example={"on": True, "all_applied": False, "games": [
+        {"game": "Xq3vTz8aBc1d", "seat": 1, "ok": True, "code": None, "on": True, "used_days": 2.5,
+         "allowance_days": 14.0},
+        {"game": "Pk2mWn7cDe4f", "seat": 0, "ok": False, "code": "no-vacation-left",
+         "detail": "no vacation time left", "on": False, "used_days": 14.0, "allowance_days": 14.0}]})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "no or bad dashboard key")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "invalid-request", "on is not a boolean")
+    def put(self, body):
+        """Start or stop your vacation everywhere
+
+        Starts (or stops) your vacation in every game of yours in progress, each game on its
+        own: games where it cannot be done (the allowance is used up) are listed with a `code`,
+        the others are done; nothing is undone. Games created later are not affected.
+        """
+        return dashboard().vacation(key(), body["on"])
+
+
+def me_page():
+    """The dashboard page (not an API operation): reads ``#key=`` and uses the API above."""
+    from importlib import resources
+    page = resources.files("api").joinpath("static", "me.html").read_text("utf-8")
+    return flask.Response(page, mimetype="text/html",
+                          headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
