@@ -288,7 +288,7 @@ def test_a_stale_submission_shows_the_servers_409(server, page, duel):
 def test_a_spectator_page_updates_after_a_move_through_the_api(server, page, duel):
     page.goto(f"{server}/play/{duel['id']}#poll=0.3")
     expect(page.locator("#status")).to_contain_text("To act: Ann.")
-    assert page.locator("body").get_attribute("data-version") == "1"
+    page.wait_for_function("document.body.dataset.version === '1'")
     expect(page.locator("#play")).to_be_hidden()
     assert page.locator("#moves button").count() == 0, "spectators get no move buttons"
     board_before = page.locator("#board").get_attribute("src")
