@@ -1,0 +1,75 @@
+"""The dashboard page /me in headless Chromium (Debian's /usr/bin/chromium; nothing downloads a
+browser) against the app over real HTTP: the key from the fragment, the three lists with links
+to the game page as the seat, the email setting and the vacation switch, at phone width.
+TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+from __future__ import annotations
+
+import os
+import pathlib
+import uuid
+
+import pytest
+
+from api.dashboard import dashboard_key_for
+from tests.conftest import LiveServer, make_app
+from tests.test_dashboard import finish
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+
+if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
+    pytest.skip("TILETUM_SKIP_BROWSER=1: browser tests skipped", allow_module_level=True)
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+
+def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_server):
+    app = make_app(redis_server.url)
+    service = app.extensions["tiletum.service"]
+    client = app.test_client()
+    me = f"page-{uuid.uuid4().hex[:8]}@players.test"
+    ids = {}
+    for label, seats in (("mine", [{"name": "Me", "email": me}, {"name": "Zed"}]),
+                         ("theirs", [{"name": "Yan"}, {"name": "Me", "email": me}]),
+                         ("over", [{"name": "Me", "email": me}, {"name": "Xi"}])):
+        rv = client.post("/api/v1/games", json={"seats": seats, "options": {"seed": f"page-{label}"}})
+        ids[label] = rv.get_json()["id"]
+    finish(client, service, ids["over"])
+    key = dashboard_key_for(service.store.r, me)
+    with LiveServer(app) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 380, "height": 800})
+            page.set_default_timeout(20_000)
+            page.goto(f"{server.url}/me#key={key}")
+            expect(page.locator("#status")).to_have_text("One game awaits your move.")
+            expect(page.locator("#to-move li")).to_have_count(1)
+            expect(page.locator("#to-move li a")).to_have_text("Play: vs Zed")
+            expect(page.locator("#waiting li")).to_contain_text("waiting for Yan")
+            expect(page.locator("#finished li")).to_contain_text("VP")
+            href = page.locator("#to-move li a").get_attribute("href")
+            assert href.startswith(f"/play/{ids['mine']}#token=L0.")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "fits a phone"
+            expect(page.locator("#mode")).to_have_value("move")
+            page.get_by_label("Emails I get").select_option("digest")
+            page.get_by_role("button", name="Save").click()
+            expect(page.locator("#mode-saved")).to_have_text("Saved (digest).")
+            page.get_by_label("I am on vacation", exact=False).check()
+            page.get_by_role("button", name="Apply").click()
+            expect(page.locator("#vacation-report li")).to_have_count(2)
+            expect(page.locator("#to-move li")).to_contain_text("on vacation")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "dashboard-phone.png"), full_page=True)
+            page.reload()
+            expect(page.locator("#vacation")).to_be_checked()
+            expect(page.locator("#mode")).to_have_value("digest")
+            page.goto(f"{server.url}/me")
+            expect(page.locator("#error")).to_contain_text("private link")
+            page.goto(f"{server.url}/me#key={key[:-2]}xx")
+            expect(page.locator("#error")).to_contain_text("not valid")
+        finally:
+            browser.close()
