@@ -50,9 +50,9 @@ def server(tmp_path_factory):
     deadline = time.monotonic() + 60
     while True:
         try:
-            if requests.get(url + "/health", timeout=1).status_code == 200:
+            if requests.get(url + "/health", timeout=3).status_code == 200:
                 break
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet, or slow to answer under load
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             log.close()
