@@ -130,6 +130,18 @@ def cmd_openapi(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_index_dashboards(a: argparse.Namespace) -> int:
+    import redis
+
+    from .dashboard import reindex
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        print("set REDIS_URL to the service's Redis", file=sys.stderr)
+        return 2
+    print(f"indexed {reindex(redis.Redis.from_url(url))} games")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tiletum", description="Run the Tiletum PBEM service.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -147,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_openapi)
+    p = sub.add_parser("index-dashboards", help="put every stored game on its players' dashboards (REDIS_URL)")
+    p.set_defaults(func=cmd_index_dashboards)
     a = ap.parse_args(argv)
     return a.func(a)
 

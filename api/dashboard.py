@@ -46,6 +46,20 @@ def index_game(r, game_id: str, meta: dict) -> None:
     pipe.execute()
 
 
+def reindex(r) -> int:
+    """Index every stored game (``tiletum index-dashboards``: games created before the index
+    existed). Idempotent; returns the number of games seen."""
+    n = 0
+    for mkey in r.scan_iter(match="g:{*}:meta", count=500):
+        raw = r.get(mkey)
+        if raw is None:
+            continue
+        game_id = mkey.decode()[len("g:{"):-len("}:meta")]
+        index_game(r, game_id, json.loads(raw))
+        n += 1
+    return n
+
+
 def remember_address(r, email: str) -> None:
     """Make the address's dashboard key valid before it has a game (a tournament welcome)."""
     email = email.strip().lower()

@@ -385,3 +385,20 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         assert "Your private dashboard" not in turn and f"All your games: {link}{nkey}" in turn
     finally:
         box.controller.stop()
+
+
+def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redis_server, monkeypatch, capsys):
+    from api.cli import main
+    from api.dashboard import games_key
+    from api.players import player_id
+    app, client, _, _ = setup
+    r = app.extensions["tiletum.service"].store.r
+    me = address()
+    gid = create(client, [{"name": "Me", "email": me}, {"name": "B"}], "reindex")["id"]
+    r.delete(games_key(player_id(r, me)))  # as if it had been created before the index existed
+    key = dashboard_key_for(r, me)
+    assert client.get("/api/v1/me/games", headers=auth(key)).get_json()["to_move"] == []
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    assert main(["index-dashboards"]) == 0
+    assert "indexed" in capsys.readouterr().out
+    assert [g["game"] for g in client.get("/api/v1/me/games", headers=auth(key)).get_json()["to_move"]] == [gid]
