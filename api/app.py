@@ -33,6 +33,11 @@ request; 429 rate limited.
 
 Fairness: the secret seed behind every roll and draw is committed to (SHA-256) when the game
 starts and revealed when it ends (`/fairness`).
+
+Web pages, built on this API alone: [the home page](/), [a new game](/play/new), each game at
+`/play/{game_id}` (open it as a seat with `#token=<seat token>` in the URL fragment, which never
+reaches a server), [the tournaments](/tournaments) and your dashboard at `/me#key=<key>` (the
+private link in your first email).
 """
 
 GENERIC_CODES = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
@@ -134,20 +139,18 @@ def create_app(config: dict | None = None) -> flask.Flask:
     from .resources import bot, email, games, health, play, ratings, tournaments
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
-    play.register_pages(app)  # /, /play/new, /play/<id>
     api.register_blueprint(games.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
-    app.add_url_rule("/tournaments", "tournaments_page", tournaments.tournaments_page)
-    app.add_url_rule("/tournaments/<string:tid>", "tournament_page", tournaments.tournament_page)
     api.register_blueprint(ratings.blp)
     from .dashboard import Dashboard
     from .resources import me
     app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.register_blueprint(me.blp)
-    app.add_url_rule("/me", "me_page", me.me_page)
+    from .pages import register_pages
+    register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
 
     @app.before_request

@@ -112,11 +112,3 @@ class MyVacation(MethodView):
         the others are done; nothing is undone. Games created later are not affected.
         """
         return dashboard().vacation(key(), body["on"])
-
-
-def me_page():
-    """The dashboard page (not an API operation): reads ``#key=`` and uses the API above."""
-    from importlib import resources
-    page = resources.files("api").joinpath("static", "me.html").read_text("utf-8")
-    return flask.Response(page, mimetype="text/html",
-                          headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})

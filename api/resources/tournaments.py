@@ -176,22 +176,3 @@ class Withdrawals(MethodView):
         body. Unfinished games go to the stand-in; later rounds are paired without the player.
         """
         return tournaments().withdraw(tid, bearer(), body.get("player"))
-
-
-def _static_page(name: str):
-    from importlib import resources
-
-    import flask
-    page = resources.files("api").joinpath("static", name).read_text("utf-8")
-    return flask.Response(page, mimetype="text/html", headers={"Referrer-Policy": "no-referrer"})
-
-
-def tournaments_page():
-    """The tournaments page (not an API operation): the list and the form that creates one."""
-    return _static_page("tournaments.html")
-
-
-def tournament_page(tid: str):
-    """A tournament's page: standings and rounds; with ``#invite=`` the entry form, with
-    ``#entry=`` the player's games and withdrawal, with ``#organizer=`` the start button."""
-    return _static_page("tournament.html")
