@@ -6,28 +6,18 @@ Screenshots of the board go to tests/artifacts/. TILETUM_SKIP_BROWSER=1 skips th
 """
 from __future__ import annotations
 
-import os
-import pathlib
 import re
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
 import requests
 
 from api.redis_server import free_port
+from tests.servers import Serve
+from tests.browser import ARTIFACTS, launch, require_browser, screenshot
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
 
-if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
-    pytest.skip("TILETUM_SKIP_BROWSER=1: browser tests skipped", allow_module_level=True)
-if not os.access(CHROMIUM, os.X_OK):
-    pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)", allow_module_level=True)
+require_browser()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -37,40 +27,16 @@ WAIT_MS = 20_000
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`tiletum serve` with seeded games allowed and the bot worker, on free ports."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("browser-serve")
-    env = dict(os.environ)
-    env.pop("REDIS_URL", None)
-    env.update({"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2"})
-    log = open(data / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
-                             "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port())],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if requests.get(url + "/health", timeout=3).status_code == 200:
-                break
-        except requests.RequestException:  # not up yet, or slow to answer under load
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.close()
-            raise RuntimeError("tiletum serve did not come up:\n" + (data / "serve.log").read_text()[-3000:])
-        time.sleep(0.2)
-    yield url
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-    log.close()
+    with Serve(tmp_path_factory.mktemp("browser-serve"), "--workers", "2", "--allow-seeded-games",
+               "--mailin-port", str(free_port()),
+               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2"}) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = launch(p)
         yield b
         b.close()
 
@@ -352,7 +318,6 @@ def test_phone_width_has_no_horizontal_overflow(server, browser, duel, path):
         if "token" in path:
             board = pg.locator("#board").bounding_box()
             assert board["width"] <= 390
-            ARTIFACTS.mkdir(exist_ok=True)
-            pg.screenshot(path=str(ARTIFACTS / "phone-page.png"), full_page=True)
+            screenshot(pg, "phone-page.png")
     finally:
         ctx.close()

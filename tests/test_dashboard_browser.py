@@ -4,25 +4,16 @@ to the game page as the seat, the email setting and the vacation switch, at phon
 TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
-import os
-import pathlib
 import uuid
 
-import pytest
 
 from api.dashboard import dashboard_key_for
+from tests.browser import launch, require_browser, screenshot
 from tests.conftest import LiveServer, make_app
 from tests.test_dashboard import finish
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
 
-if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
-    pytest.skip("TILETUM_SKIP_BROWSER=1: browser tests skipped", allow_module_level=True)
-if not os.access(CHROMIUM, os.X_OK):
-    pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)", allow_module_level=True)
+require_browser()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -41,7 +32,7 @@ def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_serve
     finish(client, service, ids["over"])
     key = dashboard_key_for(service.store.r, me)
     with LiveServer(app) as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 380, "height": 800})
             page.set_default_timeout(20_000)
@@ -62,8 +53,7 @@ def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_serve
             page.get_by_role("button", name="Apply").click()
             expect(page.locator("#vacation-report li")).to_have_count(2)
             expect(page.locator("#to-move li")).to_contain_text("on vacation")
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "dashboard-phone.png"), full_page=True)
+            screenshot(page, "dashboard-phone.png")
             page.reload()
             expect(page.locator("#vacation")).to_be_checked()
             expect(page.locator("#mode")).to_have_value("digest")

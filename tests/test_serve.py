@@ -3,47 +3,22 @@ gunicorn and the workers; stopping it stops Redis; a restart on the same data di
 game again."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 
 import requests
 
 from api.redis_server import free_port
+from tests.servers import Serve
 
 
-def start(data, port):
-    env = dict(os.environ)
-    env.pop("REDIS_URL", None)
-    log = open(data / f"serve-{time.monotonic_ns()}.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
-                             "--workers", "1", "--no-workers"], stdout=log, stderr=subprocess.STDOUT, env=env,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if requests.get(url + "/health", timeout=5).json() == {"status": "ok", "redis": "ok"}:
-                return proc, url, log
-        except (requests.RequestException, ValueError):
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"tiletum serve did not start: {open(log.name).read()[-2000:]}")
-        time.sleep(0.3)
-
-
-def stop(proc, log):
-    os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(30)
-    log.close()
-    return open(log.name).read()
+def api_only(data, port) -> Serve:
+    return Serve(data, "--workers", "1", "--no-workers", port=port)
 
 
 def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp_path):
     port = free_port()
-    proc, url, log = start(tmp_path, port)
+    first = api_only(tmp_path, port).start()
+    url = first.url
     try:
         assert requests.get(url + "/api/docs", timeout=5).status_code == 200
         game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=5).json()
@@ -55,7 +30,7 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
         assert rv.status_code == 200 and rv.json()["version"] == 2
         events_before = requests.get(f"{url}/api/v1/games/{gid}/events", timeout=5).json()["events"]
     finally:
-        output = stop(proc, log)
+        output = first.stop()
     assert "API docs: http://127.0.0.1:" in output and "/api/docs" in output
     assert "Redis stopped" in output
     assert (tmp_path / "redis" / "appendonly.aof").exists()
@@ -70,13 +45,13 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
         alive = False
     assert not alive, "stopping tiletum serve stops its Redis"
 
-    proc, url, log = start(tmp_path, port)
+    again = api_only(tmp_path, port).start()
     try:
         after = requests.get(f"{url}/api/v1/games/{gid}/events", timeout=5).json()["events"]
         assert after == events_before, "every move survives a restart of the whole service"
         assert requests.get(f"{url}/api/v1/games/{gid}", timeout=5).json()["version"] == 2
     finally:
-        stop(proc, log)
+        again.stop()
 
 
 def test_serve_plays_by_email_out_of_the_box(tmp_path):
@@ -87,32 +62,19 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
     import smtplib
     from email.message import EmailMessage
 
-    port, mailin = free_port(), free_port()
-    env = dict(os.environ)
-    for k in ("REDIS_URL", "TILETUM_SMTP_URL", "TILETUM_MAIL_SECRET", "TILETUM_DATA_DIR", "TILETUM_PUBLIC_URL"):
-        env.pop(k, None)
-    log = open(tmp_path / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(tmp_path),
-                             "--workers", "1", "--mailin-port", str(mailin)], stdout=log, stderr=subprocess.STDOUT,
-                            env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    mailin = free_port()
+    server = Serve(tmp_path, "--workers", "1", "--mailin-port", str(mailin),
+                   drop_env=("REDIS_URL", "TILETUM_SMTP_URL", "TILETUM_MAIL_SECRET", "TILETUM_DATA_DIR",
+                             "TILETUM_PUBLIC_URL")).start()
+    url = server.url
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(url + "/health", timeout=5).status_code == 200:
-                    break
-            except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, open(log.name).read()[-2000:]
-            time.sleep(0.3)
         g = requests.post(url + "/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@home.test"},
                                                                  {"name": "Bob", "email": "bob@home.test"}]},
                           timeout=5).json()
         sink = tmp_path / "mail"
         deadline = time.monotonic() + 30
         while not (sink.exists() and list(sink.glob("*.eml"))):
-            assert time.monotonic() < deadline, "no turn email in the local sink:\n" + open(log.name).read()[-3000:]
+            assert time.monotonic() < deadline, "no turn email in the local sink:\n" + server.output()[-3000:]
             time.sleep(0.2)
         turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(), policy=email.policy.default)
         assert turn["To"] == "ada@home.test" and g["id"] in turn["Subject"]
@@ -133,9 +95,8 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
                 time.sleep(0.3)
         deadline = time.monotonic() + 20
         while requests.get(f"{url}/api/v1/games/{g['id']}", timeout=5).json()["version"] < 2:
-            assert time.monotonic() < deadline, "the reply was not played:\n" + open(log.name).read()[-3000:]
+            assert time.monotonic() < deadline, "the reply was not played:\n" + server.output()[-3000:]
             time.sleep(0.2)
-        output = open(log.name).read()
-        assert "[mail sink] to ada@home.test" in output, "the sink prints what it writes"
+        assert "[mail sink] to ada@home.test" in server.output(), "the sink prints what it writes"
     finally:
-        stop(proc, log)
+        server.stop()

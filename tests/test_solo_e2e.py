@@ -3,49 +3,20 @@ level created over HTTP, a scripted player for the human seat, and the Cardinalb
 playing its turns over HTTP until the game finishes with a winner."""
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
 import requests
 
-from api.redis_server import free_port
+from tests.servers import Serve
 
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    port = free_port()
-    data = tmp_path_factory.mktemp("serve")
-    env = dict(os.environ)
-    env.pop("REDIS_URL", None)
-    env.update({"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"})
-    log = open(data / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data),
-                             "--workers", "2", "--allow-seeded-games"], stdout=log, stderr=subprocess.STDOUT,
-                            env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if requests.get(url + "/health", timeout=5).status_code == 200:
-                break
-        except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.close()
-            raise RuntimeError("tiletum serve did not come up:\n" + (data / "serve.log").read_text()[-3000:])
-        time.sleep(0.3)
-    yield url
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-    log.close()
+    with Serve(tmp_path_factory.mktemp("serve"), "--workers", "2", "--allow-seeded-games",
+               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"}) as server:
+        yield server.url
 
 
 @pytest.mark.parametrize("level", ["priest", "deacon", "bishop"])

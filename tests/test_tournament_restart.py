@@ -8,63 +8,21 @@ SIGKILL, the service is started again on the same data directory, and the tourna
 to its end: no move, result or round is lost, and no game is created twice."""
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 
-import pytest
 import requests
 
 from api.redis_server import free_port
+from tests.servers import Serve
 
 
-class Serve:
-    def __init__(self, data):
-        self.data = data
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-
-    def start(self):
-        env = dict(os.environ)
-        env.pop("REDIS_URL", None)
-        env.update({"TILETUM_SWEEP_SECONDS": "1", "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2",
-                    "TILETUM_RATE_LIMIT": "0"})  # scripted players move far faster than people
-        self.log = open(self.data / "serve.log", "a")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data),
-             "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port())],
-            stdout=self.log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if requests.get(self.url + "/health", timeout=5).status_code == 200:
-                    return self
-            except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("tiletum serve did not come up:\n" + (self.data / "serve.log").read_text()[-3000:])
-            time.sleep(0.3)
-
-    def kill(self):
-        """SIGKILL every process of the service at once (no clean shutdown anywhere)."""
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-        time.sleep(1)  # the children die with their parent (PR_SET_PDEATHSIG)
-        self.log.close()
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-        self.log.close()
+def whole_service(data) -> Serve:
+    """The whole service with its workers; scripted players move far faster than people."""
+    return Serve(data, "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port()),
+                 env={"TILETUM_SWEEP_SECONDS": "1", "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2",
+                      "TILETUM_RATE_LIMIT": "0"})
 
 
 def play_game_to_end(http, url, game_id, tokens_by_seat, rng, stop_after=None):
@@ -110,7 +68,7 @@ def seat_tokens(http, url, tid, entries):
 
 
 def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
-    serve = Serve(tmp_path).start()
+    serve = whole_service(tmp_path).start()
     http = requests.Session()
     rng = random.Random(7)
     try:
@@ -146,7 +104,7 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
         before = http.get(f"{url}/api/v1/games/{r2['tables'][1]['game']}", timeout=10).json()["version"]
         serve.kill()
 
-        serve = Serve(tmp_path).start()
+        serve = whole_service(tmp_path).start()
         url = serve.url
         after = http.get(f"{url}/api/v1/games/{r2['tables'][1]['game']}", timeout=10).json()["version"]
         assert after == before, "no move lost in the restart"

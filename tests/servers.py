@@ -1,0 +1,79 @@
+"""A real `tiletum serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
+and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
+listener, all in one process group. ``start`` waits until /health answers; a slow answer while
+the service boots on a busy machine counts as "not up yet", not as a failure."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import requests
+
+from api.redis_server import free_port
+
+BASE_ENV_DROP = ("REDIS_URL",)
+
+
+class Serve:
+    def __init__(self, data, *args: str, env: dict | None = None, port: int | None = None,
+                 drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90):
+        self.data, self.args, self.port = data, args, port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in drop_env}
+        self.env.update(env or {})
+        self.boot_seconds = boot_seconds
+        self.proc = None
+        self.log = None
+
+    def start(self) -> "Serve":
+        self.log = open(self.data / "serve.log", "a")
+        self.log_start = self.log.tell()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data),
+             *self.args], stdout=self.log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        deadline = time.monotonic() + self.boot_seconds
+        while True:
+            try:
+                if requests.get(self.url + "/health", timeout=5).status_code == 200:
+                    return self
+            except requests.RequestException:  # not up yet (refused, or still booting on a busy machine)
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.log.close()
+                raise RuntimeError("tiletum serve did not come up:\n" + self.output()[-3000:])
+            time.sleep(0.3)
+
+    def output(self) -> str:
+        """What this run of the service printed."""
+        with open(self.data / "serve.log") as f:
+            f.seek(self.log_start)
+            return f.read()
+
+    def kill(self) -> None:
+        """SIGKILL every process of the service at once (no clean shutdown anywhere)."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        time.sleep(1)  # the children die with their parent (PR_SET_PDEATHSIG)
+        self.log.close()
+
+    def stop(self) -> str:
+        """SIGTERM the service (SIGKILL after 30 s); returns what it printed."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        if self.log is not None and not self.log.closed:
+            self.log.close()
+        return self.output()
+
+    def __enter__(self) -> "Serve":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
