@@ -20,7 +20,8 @@ import hashlib
 import hmac
 import re
 import secrets
-import weakref
+
+from .service_secrets import stored_secret
 
 SECRET_KEY = "links:secret"
 MAC_LEN = 32   # base32 characters: 160 bits
@@ -28,16 +29,9 @@ MAC_LEN = 32   # base32 characters: 160 bits
 _SEAT_RE = re.compile(r"^L(0|[1-9][0-9]?)\.([a-z2-7]{%d})$" % MAC_LEN)
 _KEY_RE = re.compile(r"^(p[0-9a-f]{16})\.([a-z2-7]{%d})$" % MAC_LEN)
 
-_known: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # per connection pool; never changes
-
 
 def _secret(r) -> bytes:
-    pool = r.connection_pool
-    known = _known.get(pool)
-    if known is None:
-        r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
-        known = _known[pool] = r.get(SECRET_KEY)
-    return known
+    return stored_secret(r, SECRET_KEY)
 
 
 def _mac(r, message: str) -> str:

@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
-import weakref
+
+from .service_secrets import stored_secret
 
 SECRET_KEY = "players:secret"
 NAMES = "players:names"   # hash: player id -> the name last used
 
 
-_known: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # per connection pool; never changes
-
-
 def _secret(r) -> bytes:
-    pool = r.connection_pool
-    known = _known.get(pool)
-    if known is None:
-        r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
-        known = _known[pool] = r.get(SECRET_KEY)
-    return known
+    return stored_secret(r, SECRET_KEY)
 
 
 def player_id(r, email: str) -> str:
