@@ -15,9 +15,16 @@ def on_game_over(games, game_id: str) -> dict:
     from .tournament_service import TournamentService
     rated = RatingService(games).record_game(game_id)
     meta = games.meta(game_id)
+    forget_deadlines(games.store.r, game_id, len(meta["seats"]))
     tournament = (meta.get("tournament") or {}).get("id")
     advanced = TournamentService(games).advance(tournament) if tournament else 0
     return {"rated": rated, "tournament": tournament, "tournament_events": advanced}
+
+
+def forget_deadlines(r, game_id: str, seats: int) -> None:
+    """A finished game has no deadlines: drop which turn each seat's last one was for."""
+    from workers.deadlines import TURNS
+    r.hdel(TURNS, *[f"{game_id}:{seat}" for seat in range(seats)])
 
 
 def done(r, game_id: str) -> None:

@@ -402,3 +402,17 @@ def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redi
     assert main(["index-dashboards"]) == 0
     assert "indexed" in capsys.readouterr().out
     assert [g["game"] for g in client.get("/api/v1/me/games", headers=auth(key)).get_json()["to_move"]] == [gid]
+
+
+def test_a_finished_game_forgets_its_deadlines(setup):
+    from api.finished import on_game_over
+    from workers.deadlines import TURNS
+    app, client, notifier, _ = setup
+    service = app.extensions["tiletum.service"]
+    gid = create(client, [{"name": "Me", "email": address()}, {"name": "You", "email": address("you")}],
+                 "dash-forget", time_control={"days_per_move": 3})["id"]
+    assert notifier.notify(gid, summary(client, gid)["version"]) == 1
+    assert service.store.r.hexists(TURNS, f"{gid}:0"), "the seat to act has a deadline"
+    finish(client, service, gid)
+    on_game_over(service, gid)
+    assert not any(service.store.r.hexists(TURNS, f"{gid}:{seat}") for seat in (0, 1))
