@@ -33,9 +33,10 @@ def new_game(base: str, players: int, seed: str) -> dict:
 
 
 def events_of(base: str, gid: str) -> list[dict]:
+    """The game's events as stored (without the ``text`` in words that GET /events adds)."""
     r = requests.get(f"{base}{API}/{gid}/events", timeout=30)
     assert r.status_code == 200
-    return r.json()["events"]
+    return [{k: v for k, v in e.items() if k != "text"} for e in r.json()["events"]]
 
 
 def advance(base: str, game: dict, n: int) -> engine.GameState:
