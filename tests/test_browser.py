@@ -319,5 +319,15 @@ def test_phone_width_has_no_horizontal_overflow(server, browser, duel, path):
             board = pg.locator("#board").bounding_box()
             assert board["width"] <= 390
             screenshot(pg, "phone-page.png")
+            # zoomed, the board is drawn at full size and pans inside its own box: the page still fits
+            pg.get_by_role("button", name="Zoom the board").click()
+            expect(pg.locator("#zoom")).to_have_attribute("aria-pressed", "true")
+            assert pg.locator("#board").bounding_box()["width"] > 2 * 390
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+            pg.locator("#board-wrap").evaluate("box => box.scrollLeft = 400")
+            assert pg.locator("#board-wrap").evaluate("box => box.scrollLeft") > 0, "the box pans"
+            screenshot(pg, "phone-board-zoomed.png")
+            pg.get_by_role("button", name="Fit the board to the page").click()
+            assert pg.locator("#board").bounding_box()["width"] <= 390
     finally:
         ctx.close()
