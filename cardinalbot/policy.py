@@ -40,8 +40,7 @@ from engine.components import components
 from engine.notation import parse
 from engine.state import GameState
 
-from .decrees import (LETTERS, bot_seat, choose_die, die_value, human_has_crest, joker_default, pick,
-                      stock)
+from .decrees import (LETTERS, bot_seat, choose_die, die_value, human_has_crest, joker_default, pick)
 
 STRICT = bool(os.environ.get("CARDINALBOT_STRICT"))  # tests: an illegal planned move raises
 REVEALING = ("char", "discard", "end")                # draws a refill / ends the turn
@@ -423,7 +422,6 @@ def contract_size(tile: str) -> int:
 # --- Tasks ---------------------------------------------------------------------------------------
 
 def tasks_move(s: GameState, rng) -> str:
-    c = components()
     so = s.solo
     legal = {str(m) for m in solo.legal(s)}
     # a) Crests: under a column with two Characters if possible (leftmost), else the leftmost free

@@ -6,10 +6,10 @@ assumes the check passed. ``candidates`` lists a superset of the legal action mo
 """
 from __future__ import annotations
 
-from .board import (discard_characters, gain, king_advance, place_house, place_pillar, take_character,
+from .board import (discard_characters, king_advance, place_house, place_pillar, take_character,
                     why_cannot_take, why_no_house, why_no_pillar)
 from .components import LETTER_RES, RES_INDEX, components
-from .effects import check_completion, choice, frame, push_effects
+from .effects import check_completion, choice, push_effects
 from .notation import Move, mv
 from .state import GameState, PlayerState
 
@@ -47,7 +47,7 @@ def take_candidates(s: GameState, p: PlayerState) -> list[Move]:
     gold = p.res[0]
     out = []
     for die in sorted(set(s.wheel)):  # sorted: legal() has the same order in every process
-        letter, v = die[0], int(die[1])
+        v = int(die[1])
         for t in range(1, 7):
             if shift_cost(v, t) <= gold:
                 out.append(Move("take", (die if t == v else f"{die}>{t}",)))

@@ -31,7 +31,7 @@ from importlib import resources
 
 from .board import (add_vp, discard_characters, king_advance, place_house, place_pillar, take_character, to_box,
                     why_no_house, why_no_pillar)
-from .components import BASIC_ACTIONS, LETTER_RES, RES_INDEX, components
+from .components import BASIC_ACTIONS, RES_INDEX, components
 from .notation import Move, mv
 from .state import GameState
 
@@ -321,7 +321,6 @@ def _tiles_in_reach(s: GameState, frm: str, ap: int) -> list[str]:
 def legal(s: GameState) -> list[Move]:
     c = components()
     so = s.solo
-    bot = s.seats[0]
     stage = so["stage"]
     if stage == "die":
         return [Move("take", (d,)) for d in sorted(set(s.wheel))]
@@ -339,7 +338,7 @@ def legal(s: GameState) -> list[Move]:
         out += [mv("cathedral", t) for t in c.cathedral_towns if _why_no_cathedral(s, t) is None]
         return out
     act = so["act"]
-    a, ap, st = act["action"], act["ap"], act["stage"]
+    a, ap = act["action"], act["ap"]
     if a in ("architect", "merchant"):
         return _piece_moves(s, act)
     out = [Move("skip")]

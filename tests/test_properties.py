@@ -1,7 +1,6 @@
 """Property tests (Hypothesis): notation, chance, undo, and the King track."""
 from __future__ import annotations
 
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

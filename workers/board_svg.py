@@ -11,7 +11,7 @@ Only public information is drawn: no pile contents and no face-down Corruption t
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from engine.actions import wheel_action
 from engine.components import RESOURCES, components

@@ -555,7 +555,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         legal = _legal(deps, game_id, seat) if status in (403, 422) else []
         return answer(result, "error", failing_line=failing, legal_moves=legal, nothing_played=True,
                       rule=extra.get("rule"), move_index=index)
-    except Exception as e:
+    except Exception:
         # the store or the service failed: nothing was played (submit is atomic). The email is
         # marked seen, so ask the player to send it again rather than wait for a redelivery.
         log.exception("mailin: submit failed for %s seat %s", game_id, seat)
