@@ -1,5 +1,6 @@
 """The event log in words: each event of ``GET /events`` gets a ``text`` (what the move did, in
-the position it was played in), for pages and other clients that show a game's history."""
+the position it was played in), for pages and other clients that show a game's history
+(:meth:`api.service.GameService.events`)."""
 from __future__ import annotations
 
 from engine.describe import describe
@@ -7,12 +8,16 @@ from engine.game import apply_event
 from engine.notation import parse
 
 
-def event_texts(events: list[dict]) -> list[str]:
-    """One sentence per event of a game's whole log, in order (folding the log once)."""
+def event_texts(events: list[dict], start: int = 0) -> list[str]:
+    """One sentence for each of ``events[start:]``, where ``events`` is a game's log from its
+    start (folded once: a move is described in the position it was played in)."""
     out: list[str] = []
     state = None
-    for ev in events:
+    for i, ev in enumerate(events):
         t = ev["type"]
+        if i < start:
+            state = apply_event(state, ev)
+            continue
         if t == "GameStarted":
             out.append(f"The game starts with {ev['players']} players")
         elif t == "MovePlayed":
@@ -31,12 +36,3 @@ def event_texts(events: list[dict]) -> list[str]:
         state = apply_event(state, ev)
     return out
 
-
-def add_texts(answer: dict, all_events: list[dict]) -> dict:
-    """Fill ``text`` into the events of an ``events`` answer from the game's whole log."""
-    texts = event_texts(all_events)
-    for ev in answer["events"]:
-        i = ev["version"] - 1
-        if 0 <= i < len(texts):
-            ev["text"] = texts[i]
-    return answer

@@ -83,7 +83,7 @@ class GameService:
             raise problems.not_found()
         return meta
 
-    def seat_of(self, meta: dict, token: str | None, game_id: str | None = None) -> int | None:
+    def seat_of(self, meta: dict, token: str | None, game_id: str) -> int | None:
         """The seat a Bearer token belongs to; None for no token; 401 for a wrong one. Besides a
         seat's own token, the seat link token of ``game_id`` (api/links.py) is accepted for a
         human seat."""
@@ -100,7 +100,7 @@ class GameService:
                 continue
             if secrets.compare_digest(s["token_hash"], h):
                 return i
-        if game_id is not None and links.looks_like_seat_token(token):
+        if links.looks_like_seat_token(token):
             seat = links.seat_of_link(self.store.r, game_id, token)
             if seat is not None and seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
                 return seat
@@ -185,9 +185,18 @@ class GameService:
                 "can_undo": seat == state.actor and bool(state.undo_moves)}
 
     def events(self, game_id: str, after: int = 0) -> dict:
+        """The events after version ``after``, each with its ``text`` in words. Describing them
+        needs the position before each, so the earlier events are read (and folded) only when
+        there is something new to describe."""
+        from .history import event_texts
         self.meta(game_id)
         evs = self.store.events(game_id, after)
-        return {"after": after, "events": [{"version": after + i + 1, **public_event(e)} for i, e in enumerate(evs)]}
+        if evs and after:
+            texts = event_texts(self.store.events(game_id, upto=after) + evs, start=after)
+        else:
+            texts = event_texts(evs)
+        return {"after": after, "events": [{"version": after + i + 1, **public_event(e), "text": text}
+                                           for i, (e, text) in enumerate(zip(evs, texts))]}
 
     def record(self, game_id: str) -> str:
         meta, state = self.load(game_id)
@@ -212,7 +221,7 @@ class GameService:
         return out
 
     # --- moving ------------------------------------------------------------------------------
-    def _require_seat(self, meta: dict, token: str | None, game_id: str | None = None) -> int:
+    def _require_seat(self, meta: dict, token: str | None, game_id: str) -> int:
         seat = self.seat_of(meta, token, game_id)
         if seat is None:
             raise problems.unauthorized()

@@ -160,8 +160,10 @@ class EventStore:
         raw = self.r.get(key(game_id, "idem:" + idem_key))
         return json.loads(raw) if raw else None
 
-    def events(self, game_id: str, after: int = 0) -> list[dict]:
-        entries = self.r.xrange(key(game_id, "events"), min=f"{after + 1}-0", max="+")
+    def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[dict]:
+        """The events with versions after ``after`` and, if given, up to ``upto``."""
+        entries = self.r.xrange(key(game_id, "events"), min=f"{after + 1}-0",
+                                max="+" if upto is None else f"{upto}-0")
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def load(self, game_id: str) -> Loaded | None:

@@ -77,9 +77,14 @@ class Notifier:
         from api.dashboard import TOLD
         return not self.r.sismember(TOLD, email.strip().lower())
 
-    def told(self, email: str) -> None:
+    def send_once(self, once_key: str, email: str, msg, first: bool) -> int:
+        """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
+        email (the one explaining the dashboard link) and it went out, the address is told."""
         from api.dashboard import TOLD
-        self.r.sadd(TOLD, email.strip().lower())
+        sent = self.outbox.send_once(once_key, msg)
+        if sent and first:
+            self.r.sadd(TOLD, email.strip().lower())
+        return int(sent)
 
     def dashboard_lines(self, email: str, first: bool) -> list[str]:
         """The dashboard link for the end of an email; explained in the address's first email."""
@@ -114,10 +119,7 @@ class Notifier:
             return 0
         first = self.first_email(email)
         msg = self.turn_message(game_id, meta, state, seat, first=first)
-        sent = self.outbox.send_once(f"turn:{game_id}:{seat}:{version}", msg)
-        if sent and first:
-            self.told(email)
-        return int(sent)
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False):
         from .compose import TurnContext, turn_email
@@ -177,10 +179,7 @@ class Notifier:
                 msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines) + "\n\n"
                                 + "\n".join(self.dashboard_lines(email, first))
                                 + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
-                done = self.outbox.send_once(f"digest:{email}:{day}", msg)
-                if done and first:
-                    self.told(email)
-                sent += int(done)
+                sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST, f"{email}|{game_id}|{seat}|{version}")
         return sent
@@ -205,10 +204,7 @@ class Notifier:
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
                             + "\n".join(self.dashboard_lines(email, first)) + "\n")
-            done = self.outbox.send_once(f"final:{game_id}:{seat}", msg)
-            if done and first:
-                self.told(email)
-            sent += int(done)
+            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first)
         return sent
 
 

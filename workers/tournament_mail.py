@@ -35,8 +35,5 @@ def welcome(notifier: Notifier, tid: str) -> int:
             "Each game sends you its turn emails as usual; reply to them with your moves.\n\n"
             + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
             f"Stop all emails: {notifier.unsubscribe_url(email)}\n")
-        done = notifier.outbox.send_once(f"twelcome:{tid}:{email}", msg)
-        if done and first:
-            notifier.told(email)
-        sent += int(done)
+        sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first)
     return sent

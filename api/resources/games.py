@@ -24,14 +24,14 @@ def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
 
 
-def bearer() -> str | None:
-    """The Bearer token of the request, if any."""
+def bearer(what: str = "seat token") -> str | None:
+    """The Bearer token of the request, if any (``what`` names it in the 401 for a bad header)."""
     auth = flask.request.headers.get("Authorization")
     if auth is None:
         return None
     scheme, _, token = auth.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <seat token>'",
+        raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
                        headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
     return token.strip()
 
@@ -140,9 +140,7 @@ class Events(MethodView):
         The game's events after version `after`, with the chance outcomes each revealed and
         each event in words (`text`).
         """
-        from ..history import add_texts
-        answer = service().events(game_id, query["after"])
-        return add_texts(answer, service().store.events(game_id)) if answer["events"] else answer
+        return service().events(game_id, query["after"])
 
 
 @blp.route("/<string:game_id>/record")

@@ -6,7 +6,8 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..problems import ApiError, documented
+from ..problems import documented
+from .games import bearer
 from ..schemas import MeGames, MeVacation, Notifications, NotificationsIn, VacationIn
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
@@ -37,14 +38,7 @@ def dashboard():
 
 def key() -> str | None:
     """The dashboard key sent as a Bearer token, if any."""
-    auth = flask.request.headers.get("Authorization")
-    if auth is None:
-        return None
-    scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <dashboard key>'",
-                       headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
-    return token.strip()
+    return bearer("dashboard key")
 
 
 @blp.route("/games")
