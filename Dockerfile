@@ -16,6 +16,9 @@ ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
+COPY tournaments ./tournaments
+COPY application ./application
+COPY mail ./mail
 COPY api ./api
 COPY workers ./workers
 COPY cardinalbot ./cardinalbot

@@ -1,4 +1,7 @@
-"""Tiletum PBEM REST API (Flask + flask-smorest). ``create_app()`` is the WSGI app factory:
+"""The HTTP adapter of Tiletum PBEM (Flask + flask-smorest): the app factory, one Blueprint per
+resource (``resources/``), the schemas, problem+json errors and the web pages. Routes parse the
+request, call the application core (``application/``) and return; ``create_app()`` is the WSGI
+app factory::
 
     gunicorn 'api:create_app()'
 """

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import http
+import io
+import json
 
 import flask
 import redis
@@ -11,12 +13,20 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from application.dashboard import Dashboard
+from application.errors import ServiceError
+from application.game_service import GameService
+from application.rating_service import RatingService
+from application.scheduling import Dispatcher
+from application.store import EventStore
+from application.tournament_service import TournamentService
+
 from . import settings
-from .problems import PROBLEM_CONTENT_TYPE, ApiError, problem_body
-from .scheduling import Dispatcher, celery_send_task
+from .broker import celery_send_task
+from .pages import register_pages
+from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
+from .resources import bot, email, games, health, me, play, ratings, tournaments
 from .schemas import Problem
-from .service import GameService
-from .store import EventStore
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -131,12 +141,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     api = ProblemApi(app)
-    from .rating_service import RatingService
-    from .tournament_service import TournamentService
     app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
                                                                   send=dispatcher.send)
     app.extensions["tiletum.ratings"] = RatingService(app.extensions["tiletum.service"])
-    from .resources import bot, email, games, health, play, ratings, tournaments
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(games.blp)
@@ -144,14 +151,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)
-    from .dashboard import Dashboard
-    from .resources import me
     app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.register_blueprint(me.blp)
-    from .pages import register_pages
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(e)))
 
     @app.before_request
     def rate_limit():
@@ -179,11 +184,9 @@ class LimitChunkedBodies:
     def __call__(self, environ, start_response):
         if (self.limit and not environ.get("CONTENT_LENGTH")
                 and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
-            import io
-            import json as _json
             body = environ["wsgi.input"].read(self.limit + 1)
             if len(body) > self.limit:
-                payload = _json.dumps(problem_body(413, "payload-too-large", "Content Too Large",
+                payload = json.dumps(problem_body(413, "payload-too-large", "Content Too Large",
                                                    f"the body is larger than {self.limit} bytes")).encode()
                 start_response("413 Content Too Large", [("Content-Type", PROBLEM_CONTENT_TYPE),
                                                          ("Content-Length", str(len(payload)))])
@@ -200,14 +203,3 @@ def _redis_down(e: redis.RedisError):
                                          "the game store is unreachable; nothing was changed, retry later"),
                             {"Retry-After": "5"})
 
-
-def service() -> GameService:
-    return flask.current_app.extensions["tiletum.service"]
-
-
-def tournaments():
-    return flask.current_app.extensions["tiletum.tournaments"]
-
-
-def ratings():
-    return flask.current_app.extensions["tiletum.ratings"]

@@ -133,7 +133,7 @@ def cmd_openapi(a: argparse.Namespace) -> int:
 def cmd_index_dashboards(a: argparse.Namespace) -> int:
     import redis
 
-    from .dashboard import reindex
+    from application.dashboard import reindex
     url = os.environ.get("REDIS_URL")
     if not url:
         print("set REDIS_URL to the service's Redis", file=sys.stderr)

@@ -1,10 +1,15 @@
 """Every API error is an RFC 9457 problem document (``application/problem+json``) with a stable
-``code``. Engine errors are mapped to HTTP here and only here."""
+``code``. The application core's errors (which carry the engine's) are mapped to HTTP here and
+only here (:func:`from_service`)."""
 from __future__ import annotations
+
+import http
 
 from werkzeug.exceptions import HTTPException
 
-import engine
+from application.errors import ServiceError
+
+from .schemas import Problem
 
 PROBLEM_TYPE = "https://tiletum-pbem.example/problems/"
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -24,34 +29,16 @@ class ApiError(HTTPException):
         self.extra_headers = headers or {}
 
 
-def unauthorized(detail="a seat token is required: send 'Authorization: Bearer <token>'"):
-    return ApiError(401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
+# The one place where the core's error kinds (application/errors.py, which maps engine errors)
+# become HTTP statuses.
+STATUS_OF_KIND = {"invalid": 422, "unauthorized": 401, "forbidden": 403, "not-found": 404,
+                  "conflict": 409, "failed": 500}
 
 
-def forbidden(code: str, detail: str, **extra):
-    return ApiError(403, code, detail, **extra)
-
-
-def not_found(detail="no game with this id"):
-    return ApiError(404, "game-not-found", detail)
-
-
-def conflict(current_version: int, expected: int):
-    return ApiError(409, "version-conflict",
-                    f"the game is at version {current_version}, not {expected}: reload and retry",
-                    current_version=current_version)
-
-
-def from_engine(e: engine.EngineError, index: int | None = None) -> ApiError:
-    """The one place where engine errors become HTTP errors."""
-    extra = {} if index is None else {"move_index": index}
-    if isinstance(e, engine.NotYourTurn):
-        return ApiError(403, "not-your-turn", e.message, **extra)
-    if isinstance(e, engine.NotationError):
-        return ApiError(422, "bad-notation", e.message, rule="notation", **extra)
-    if isinstance(e, engine.IllegalMove):
-        return ApiError(422, "illegal-move", e.message, rule=e.code, **extra)
-    return ApiError(422, e.code, e.message, **extra)
+def from_service(e: ServiceError) -> ApiError:
+    """The HTTP error for a refusal of the application core."""
+    headers = {"WWW-Authenticate": 'Bearer realm="tiletum"'} if e.kind == "unauthorized" else None
+    return ApiError(STATUS_OF_KIND[e.kind], e.code, e.detail, headers=headers, **e.extra)
 
 
 def problem_body(status: int, code: str, title: str, detail: str | None, extra: dict | None = None) -> dict:
@@ -64,8 +51,6 @@ def problem_body(status: int, code: str, title: str, detail: str | None, extra: 
 
 def documented(blp, status: int, code: str, description: str):
     """Decorator documenting an error response of an operation as problem+json, with an example."""
-    from .schemas import Problem  # schemas import nothing from here
-    import http as _http
-    example = problem_body(status, code, _http.HTTPStatus(status).phrase, description)
+    example = problem_body(status, code, http.HTTPStatus(status).phrase, description)
     return blp.alt_response(status, schema=Problem, content_type=PROBLEM_CONTENT_TYPE,
                             description=description, example=example)

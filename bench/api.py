@@ -263,8 +263,8 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     snapshot + tail), the version, the snapshot's version and the warm (cached) p50."""
     import redis
 
-    from api.service import GameService
-    from api.store import EventStore, key
+    from application.game_service import GameService
+    from application.store import EventStore, key
     from engine.game import legal
 
     store = EventStore(redis.Redis.from_url(redis_url))

@@ -419,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
                    PYTHONDONTWRITEBYTECODE="1")
         worker = Worker(env, os.path.join(tmp, "worker.log"))
 
-        from api.scheduling import celery_send_task
+        from api.broker import celery_send_task
         from tests.conftest import make_app
         app = make_app(redis_server.url, SEND_TASK=None, MAIL_SECRET=SECRET)          # real Celery messages
         quiet = make_app(redis_server.url, SEND_TASK=False, MAIL_SECRET=SECRET)       # publishes nothing

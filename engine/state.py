@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .validate import problems as position_problems
 from .components import RESOURCES, components
 from .errors import PositionError
 
@@ -267,8 +268,7 @@ class GameState:
         if len(s.seats) != s.players or len(s.king_pos) != s.players:
             raise PositionError("position document: seats and players disagree")
         if validate:
-            from .validate import problems  # validate imports this module
-            found = problems(s)
+            found = position_problems(s)
             if found:
                 raise PositionError("inconsistent position: " + "; ".join(found[:5])
                                     + (f" (+{len(found) - 5} more)" if len(found) > 5 else ""))

@@ -6,9 +6,11 @@ tests run it after every move; ``GameState.from_doc`` callers can run it on hand
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from .components import components
-from .state import GameState
+if TYPE_CHECKING:  # annotations only: state.py runs these checks in GameState.from_doc
+    from .state import GameState
 
 
 def tile_locations(s: GameState) -> Counter:

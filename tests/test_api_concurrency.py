@@ -10,7 +10,7 @@ import pytest
 import requests
 
 import engine
-from api.store import key
+from application.store import key
 from conftest import LiveServer, make_app
 
 API = "/api/v1/games"

@@ -12,7 +12,7 @@ import pytest
 import requests
 
 import engine
-from api.store import key
+from application.store import key
 from engine.fairness import verify_events
 from engine.record import replay_record
 

@@ -92,7 +92,7 @@ def test_a_lost_bot_message_is_swept(redis_server):
     """The broker was down when the game was created: the sweep re-sends the due turn."""
     import redis as redislib
 
-    from api.scheduling import BotScheduler
+    from application.scheduling import BotScheduler
 
     def broken(*a):
         raise ConnectionError("broker down")

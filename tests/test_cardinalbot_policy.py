@@ -722,7 +722,7 @@ def test_next_moves_does_not_change_its_state_and_is_reproducible():
 
 
 def test_state_from_view():
-    from api.service import view_doc
+    from application.game_service import view_doc
     for i in range(5):
         s, _ = engine.new_game(2, f"view-{i}", {"solo": {"level": "deacon"}})
         rng = random.Random(i)

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
-PACKAGES = ("api", "workers", "cardinalbot", "engine")
+PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
 PROJECT = ("api", "worker", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
@@ -449,8 +449,8 @@ def test_the_entrypoint_refuses_a_missing_secret_file(dockerfile, tmp_path):
 
 
 def test_the_mail_settings_work_in_the_mail_processes(services, compose, dockerfile, tmp_path, use_env):
-    from workers.mailconfig import MailConfig
-    from workers.outbox import SmtpTransport, transport_from_env
+    from mail.mailconfig import MailConfig
+    from mail.outbox import SmtpTransport, transport_from_env
     for name in ("api", "worker", "mailin"):
         use_env(effective_env(name, services, compose, dockerfile, tmp_path))
         cfg = MailConfig.from_env()

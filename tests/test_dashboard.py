@@ -12,13 +12,13 @@ import html5lib
 import pytest
 
 import engine
-from api import links
-from api.dashboard import dashboard_key_for
+from application import links
+from application.dashboard import dashboard_key_for
 from tests.conftest import make_app
-from workers.deadlines import Deadlines, stand_in_move
-from workers.mailconfig import MailConfig
-from workers.notify import Notifier
-from workers.outbox import Outbox
+from application.deadlines import Deadlines, stand_in_move
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox
 
 PUBLIC = "http://pbem.test"
 
@@ -262,7 +262,7 @@ def test_a_forged_key_for_a_real_player_is_401(setup):
 
 def test_notifications_round_trip(setup):
     app, client, _, _ = setup
-    from workers.notify import preference
+    from mail.notify import preference
     r = app.extensions["tiletum.service"].store.r
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
@@ -339,8 +339,8 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
 
 def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_server):
     from tests.test_pbem_e2e import Mailboxes
-    from workers.outbox import SmtpTransport
-    from workers.tournament_mail import welcome
+    from mail.outbox import SmtpTransport
+    from mail.tournament_mail import welcome
     box = Mailboxes()
     box.controller.start()
     try:
@@ -389,8 +389,8 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
 
 def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redis_server, monkeypatch, capsys):
     from api.cli import main
-    from api.dashboard import games_key
-    from api.players import player_id
+    from application.dashboard import games_key
+    from application.players import player_id
     app, client, _, _ = setup
     r = app.extensions["tiletum.service"].store.r
     me = address()
@@ -405,8 +405,8 @@ def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redi
 
 
 def test_a_finished_game_forgets_its_deadlines(setup):
-    from api.finished import on_game_over
-    from workers.deadlines import TURNS
+    from application.finished import on_game_over
+    from application.deadlines import TURNS
     app, client, notifier, _ = setup
     service = app.extensions["tiletum.service"]
     gid = create(client, [{"name": "Me", "email": address()}, {"name": "You", "email": address("you")}],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 
-from api.dashboard import dashboard_key_for
+from application.dashboard import dashboard_key_for
 from tests.browser import launch, require_browser, screenshot
 from tests.conftest import LiveServer, make_app
 from tests.test_dashboard import finish

@@ -7,12 +7,12 @@ from datetime import datetime, timezone
 
 import pytest
 
-from api.service import GameService
-from api.store import EventStore
-from workers.deadlines import REMINDERS, Deadlines, add_active
-from workers.mailconfig import MailConfig
-from workers.notify import Notifier
-from workers.outbox import Outbox
+from application.game_service import GameService
+from application.store import EventStore
+from application.deadlines import REMINDERS, Deadlines, add_active
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox
 
 H = 3600
 DAY = 86400

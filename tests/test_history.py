@@ -5,7 +5,7 @@ import random
 import time
 
 import engine
-from api.history import event_texts
+from application.history import event_texts
 
 
 def test_events_carry_their_text(client):

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from tests.conftest import make_app
-from workers.addresses import reply_address
+from mail.addresses import reply_address
 
 
 @pytest.fixture()
@@ -52,7 +52,7 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     to2 = reply_address("int-secret", "pbem.test", g["id"], 0, 2)
     rv = c.post("/api/v1/inbound-email", data=raw_reply(to2, "Vacation on"), content_type="message/rfc822")
     assert rv.json["status"] == "applied"
-    from workers.deadlines import Deadlines
+    from application.deadlines import Deadlines
     assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"], 0)["vacation_since"] is not None
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
 

@@ -1,4 +1,4 @@
-"""Inbound email (workers/mailin.py): extracting moves from replies, the handle_inbound pipeline
+"""Inbound email (mail/mailin.py): extracting moves from replies, the handle_inbound pipeline
 with fake dependencies, and a real aiosmtpd listener on loopback."""
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from api.problems import ApiError
-from workers import addresses, mailin
-from workers.mailin import Deps, extract_moves, handle_inbound, html_to_text
+from application.errors import ServiceError
+from mail import addresses, mailin
+from workers import listener as smtp_listener
+from mail.mailin import Deps, extract_moves, handle_inbound, html_to_text
 
 SECRET = "test-secret"
 DOMAIN = "pbem.localhost"
@@ -108,7 +109,7 @@ class Fakes:
         def recording(kind, default):
             def compose(**ctx):
                 self.composed.append((kind, ctx))
-                return default(**ctx)  # the real default (workers.compose or the plain fallback)
+                return default(**ctx)  # the real default (mail.compose or the plain fallback)
             return compose
 
         self.deps.compose_confirmation = recording("confirmation", default_ok)
@@ -200,7 +201,7 @@ def test_html_only_reply():
 
 
 def test_gibberish_quotes_the_failing_line_and_lists_legal_moves():
-    err = ApiError(422, "bad-notation", "'tak G4': unknown verb 'tak'", rule="notation", move_index=1)
+    err = ServiceError("invalid", "bad-notation", "'tak G4': unknown verb 'tak'", rule="notation", move_index=1)
     f = Fakes(submit_error=err)
     r = handle_inbound(reply("take F3\ntak G4\nend\n"), f.deps)
     assert (r.status, r.code, r.failing_line) == ("rejected", "bad-notation", "tak G4")
@@ -215,7 +216,7 @@ def test_gibberish_quotes_the_failing_line_and_lists_legal_moves():
 
 
 def test_illegal_move():
-    err = ApiError(422, "illegal-move", "'take G4': there is no G4 die on the Action Wheel",
+    err = ServiceError("invalid", "illegal-move", "'take G4': there is no G4 die on the Action Wheel",
                    rule="no-such-die", move_index=0)
     f = Fakes(submit_error=err)
     r = handle_inbound(reply("take G4\n"), f.deps)
@@ -225,7 +226,7 @@ def test_illegal_move():
 
 
 def test_not_your_turn_is_403():
-    err = ApiError(403, "not-your-turn", "move 0: it is seat 0's decision", move_index=0)
+    err = ServiceError("forbidden", "not-your-turn", "move 0: it is seat 0's decision", move_index=0)
     f = Fakes(submit_error=err, legal=[])
     r = handle_inbound(reply("skip\n"), f.deps)
     assert (r.status, r.code, r.failing_line) == ("rejected", "not-your-turn", "skip")
@@ -233,7 +234,7 @@ def test_not_your_turn_is_403():
 
 
 def test_old_turn():
-    err = ApiError(409, "version-conflict", "the game is at version 9, not 7", current_version=9)
+    err = ServiceError("conflict", "version-conflict", "the game is at version 9, not 7", current_version=9)
     f = Fakes(submit_error=err)
     r = handle_inbound(reply(), f.deps)
     assert (r.status, r.code) == ("rejected", "stale-turn")
@@ -352,7 +353,7 @@ def listener():
         return result
 
     port = free_port()
-    controller = mailin.start_listener(f.deps, port=port, handler=mailin.MailinHandler(f.deps, recording))
+    controller = smtp_listener.start_listener(f.deps, port=port, handler=smtp_listener.MailinHandler(f.deps, recording))
     try:
         yield f, calls, done, port
     finally:

@@ -221,7 +221,7 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
     log = open(tmp_path / "worker.log", "w")
     worker = spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "--pool", "solo", "-B",
                     "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log)
-    from api.scheduling import celery_send_task
+    from api.broker import celery_send_task
     app = make_app(redis_server.url, SEND_TASK=celery_send_task(broker.url), MAIL_SECRET="e2e-secret")
     c = app.test_client()
     try:

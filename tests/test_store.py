@@ -8,8 +8,8 @@ import pytest
 
 import engine
 from api.redis_server import EmbeddedRedis
-from api.service import GameService
-from api.store import Conflict, EventStore, key
+from application.game_service import GameService
+from application.store import Conflict, EventStore, key
 from engine.game import replay
 from engine.playout import random_game
 

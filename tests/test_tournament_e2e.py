@@ -2,7 +2,7 @@
 rounds and a round robin of 5 (issue 7). Players enter with the invitation code, read their
 games and seat tokens from /my-games, and play every move over /legal-moves and /moves. The
 game-over follow-up (ratings, the tournament's next round) runs when the last move lands, as
-the worker's task would (api.finished.on_game_over, the same function)."""
+the worker's task would (application.finished.on_game_over, the same function)."""
 from __future__ import annotations
 
 import itertools
@@ -19,7 +19,7 @@ def inline_game_over(app_box):
     """A broker stand-in: runs the game-over follow-up at once, in the request that ended it."""
     def send(name, args, queue):
         if name == "workers.game_over":
-            from api.finished import done, on_game_over
+            from application.finished import done, on_game_over
             svc = app_box[0].extensions["tiletum.service"]
             on_game_over(svc, args[0])
             done(svc.store.r, args[0])

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from api.service import GameService
-from api.store import EventStore
-from api.tournament_service import TournamentService
+from application.game_service import GameService
+from application.store import EventStore
+from application.tournament_service import TournamentService
 from tests.test_pbem_e2e import Mailboxes
-from workers.mailconfig import MailConfig
-from workers.notify import Notifier
-from workers.outbox import Outbox, SmtpTransport
-from workers.tournament_mail import welcome
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox, SmtpTransport
+from mail.tournament_mail import welcome
 
 
 def test_listed_players_get_their_private_link_once(redis_client, redis_server):

@@ -133,9 +133,17 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
                 assert tb["result"] is not None and not tb["result"]["adjudicated"]
         rows = http.get(f"{url}/api/v1/tournaments/{tid}/standings", timeout=10).json()["standings"]
         assert sum(row["points"] for row in rows) == 9, "one point per 2-player game, none lost or doubled"
-        # every game was rated exactly once, after the restart too
-        board = http.get(f"{url}/api/v1/ratings?pool=multiplayer&limit=200", timeout=10).json()
+        # every game was rated exactly once, after the restart too. Rating is the game's own
+        # follow-up task: the tournament may close (by the sweep or another game's follow-up)
+        # a moment before the last game's rating is written, so wait for it, then check that
+        # nothing is counted twice.
         mine = {e["player"] for e in entries}
-        assert sum(row["games"] for row in board["ratings"] if row["player"] in mine) == 18
+
+        def rated_games():
+            board = http.get(f"{url}/api/v1/ratings?pool=multiplayer&limit=200", timeout=10).json()
+            return sum(row["games"] for row in board["ratings"] if row["player"] in mine)
+        wait_for(lambda: rated_games() >= 18, what="every game to be rated")
+        time.sleep(1.0)
+        assert rated_games() == 18
     finally:
         serve.stop()

@@ -1,6 +1,6 @@
 """A tournament as a fold over its events, and the decisions that follow from it (pure).
 
-The service (:mod:`api.tournament_service`) stores a tournament as a stream of events and
+The service (:mod:`application.tournament_service`) stores a tournament as a stream of events and
 asks this module what they mean: who is in, which round is open, which games are still to
 finish, who is paired next, and the standings. Nothing here touches Redis, the clock or the
 engine's games; the service passes in what it read.

@@ -1,1 +1,5 @@
-"""workers: not built yet (see the open issues)."""
+"""The Celery adapter: the service's Celery app and beat schedule (``app``), its tasks (``tasks``),
+the parts they use built from the environment (``runtime``), and the inbound SMTP listener
+process (``listener``, ``mailin_main``). Tasks take ids, re-read the game through the
+application core and are idempotent; the email work itself is in ``mail/``.
+"""

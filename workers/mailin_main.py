@@ -8,6 +8,11 @@ import signal
 import sys
 import threading
 
+from mail.mailin_runtime import inbound_deps
+
+from . import runtime
+from .listener import start_listener
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m workers.mailin_main", description="Receive replies by SMTP.")
@@ -15,9 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8025)
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    from .mailin import start_listener
-    from .mailin_runtime import inbound_deps
-    controller = start_listener(inbound_deps(), host=a.host, port=a.port)
+    controller = start_listener(inbound_deps(runtime.service()), host=a.host, port=a.port)
     print(f"mailin: listening for replies on {a.host}:{a.port}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -8,13 +8,17 @@ from functools import lru_cache
 
 import redis
 
-from api.scheduling import Dispatcher
-from api.service import GameService
-from api.store import EventStore
+from application.game_service import GameService
+from application.scheduling import Dispatcher
+from application.store import EventStore
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox, transport_from_env
+
+from .app import app
 
 
 def send_task(name: str, args: list, queue: str) -> None:
-    from .app import app
     app.send_task(name, args=args, queue=queue)
 
 
@@ -31,8 +35,5 @@ def service() -> GameService:
 
 
 @lru_cache(maxsize=1)
-def notifier():
-    from .mailconfig import MailConfig
-    from .notify import Notifier
-    from .outbox import Outbox, transport_from_env
+def notifier() -> Notifier:
     return Notifier(service(), Outbox(redis_client(), transport_from_env()), MailConfig.from_env())

@@ -2,19 +2,26 @@
 and is idempotent; the sweeps (beat) redo what was due and not done."""
 from __future__ import annotations
 
+import datetime
 import os
 import smtplib
 import time
 
+from application.clock import make_clock
+from application.deadlines import Deadlines
+from application.finished import done, on_game_over, pending
+from application.scheduling import MAIL_DUE, Dispatcher
+from application.tournament_service import TournamentService
+from mail.tournament_mail import welcome
+
 from .app import app
-from .runtime import redis_client, send_task
+from .runtime import notifier, redis_client, send_task, service
 
 
 @app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
           retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
 def notify_turn(self, game_id: str, version: int) -> int:
     """Email whoever must act in ``game_id`` at ``version`` (once), or the results at the end."""
-    from .runtime import notifier
     return notifier().notify(game_id, version)
 
 
@@ -22,8 +29,6 @@ def notify_turn(self, game_id: str, version: int) -> int:
 def sweep_notifications(older_than: float | None = None) -> int:
     """Send the turn emails that have been due for a while and were never sent (a broker that was
     down when the move landed, a lost message)."""
-    from api.scheduling import MAIL_DUE
-    from .runtime import notifier
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
     n = 0
     for member in redis_client().zrangebyscore(MAIL_DUE, "-inf", time.time() - wait):
@@ -39,7 +44,6 @@ def sweep_notifications(older_than: float | None = None) -> int:
 def sweep_bot_turns(older_than: float | None = None) -> int:
     """Re-send Cardinalbot turns that have been due for a while. Sending twice is harmless: the
     bot's task is idempotent."""
-    from api.scheduling import Dispatcher
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_BOT_DUE_SECONDS", "30"))
     return Dispatcher(redis_client(), send_task).sweep(older_than=wait)
 
@@ -47,9 +51,6 @@ def sweep_bot_turns(older_than: float | None = None) -> int:
 @app.task(name="workers.sweep_deadlines")
 def sweep_deadlines() -> dict:
     """Reminders that are due, and the timeout policy for deadlines that passed."""
-    from .clock import make_clock
-    from .deadlines import Deadlines
-    from .runtime import notifier
     n = notifier()
     return Deadlines(n.service, n, make_clock(redis_client())).sweep()
 
@@ -57,8 +58,6 @@ def sweep_deadlines() -> dict:
 @app.task(name="workers.send_digests")
 def send_digests() -> int:
     """The daily digest for players who chose it (beat, once a day)."""
-    import datetime
-    from .runtime import notifier
     return notifier().send_digests(datetime.date.today().isoformat())
 
 
@@ -70,8 +69,6 @@ def game_over(self, game_id: str, version: int) -> dict:
 
 
 def _game_over(game_id: str, version: int) -> dict:
-    from api.finished import done, on_game_over
-    from .runtime import notifier
     n = notifier()
     out = on_game_over(n.service, game_id)
     out["emails"] = n.notify(game_id, version)
@@ -83,9 +80,6 @@ def _game_over(game_id: str, version: int) -> dict:
 def sweep_tournaments(older_than: float | None = None) -> dict:
     """Finish the follow-up of games that ended a while ago and whose message was lost, then
     advance every running tournament (start dates, round deadlines)."""
-    from api.finished import pending
-    from api.tournament_service import TournamentService
-    from .runtime import notifier, service
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
     games = 0
     for game_id in pending(redis_client(), wait):
@@ -94,7 +88,6 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
             games += 1
         except smtplib.SMTPException:
             continue  # the results email failed: tried again at the next sweep
-    from .tournament_mail import welcome
     ts = TournamentService(service())
     emails = 0
     for tid in ts.store.running():
@@ -109,6 +102,4 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
           retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
 def tournament_welcome(self, tid: str) -> int:
     """Tell the players the organizer entered that they are in, with their private link (once)."""
-    from .runtime import notifier
-    from .tournament_mail import welcome
     return welcome(notifier(), tid)

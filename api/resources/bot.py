@@ -7,9 +7,10 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..extensions import scheduler
 from ..problems import ApiError, documented
 from ..schemas import BotTurns
-from ..service import token_hash
+from application.game_service import token_hash
 
 blp = Blueprint("bot", __name__, url_prefix="/api/v1/bot", description="For Cardinalbot hosts")
 
@@ -33,4 +34,4 @@ class DueTurns(MethodView):
                 token_hash(token.strip()), token_hash(expected)):
             raise ApiError(401, "unauthorized", "the bot credential is required",
                            headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
-        return {"turns": app.extensions["tiletum.scheduler"].due()}
+        return {"turns": scheduler().due()}

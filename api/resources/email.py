@@ -1,5 +1,5 @@
 """Email-facing endpoints: one-click move links, unsubscribe, and inbound mail (RFC 822) for
-providers' webhooks. Links are signed (workers/addresses.py); a GET never changes anything (mail
+providers' webhooks. Links are signed (mail/addresses.py); a GET never changes anything (mail
 scanners fetch links), it shows a button that POSTs."""
 from __future__ import annotations
 
@@ -9,8 +9,14 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import service
-from ..problems import ApiError, documented
+from application.errors import ServiceError
+from application.notifications import set_preference
+from mail.addresses import BadAddress, verify_url_params
+from mail.mailin import handle_inbound
+from mail.mailin_runtime import inbound_deps
+
+from ..extensions import service
+from ..problems import ApiError, documented, from_service
 
 blp = Blueprint("email", __name__, url_prefix="/api/v1", description="Email links and inbound email")
 
@@ -25,7 +31,6 @@ def _secret() -> str:
 
 
 def _verified(path: str) -> dict:
-    from workers.addresses import BadAddress, verify_url_params
     params = dict(flask.request.args)
     try:
         return verify_url_params(_secret(), path, params)
@@ -67,8 +72,8 @@ class EmailMove(MethodView):
         p = _verified(flask.request.path)
         try:
             answer = service().submit_for_seat(game_id, int(p["seat"]), int(p["version"]), [p["move"]])
-        except ApiError as e:
-            return _page("Not played", f"<p>{html.escape(e.detail)}</p>", e.code)
+        except ServiceError as e:
+            return _page("Not played", f"<p>{html.escape(e.detail)}</p>", from_service(e).code)
         return _page("Played", f"<p>{html.escape(p['move'])} is played; the game is at version {answer['version']}.</p>")
 
 
@@ -95,8 +100,7 @@ class Unsubscribe(MethodView):
         Sets this address's email preference to none for every game.
         """
         p = _verified(flask.request.path)
-        from workers.notify import PREFS
-        service().store.r.hset(PREFS, p["email"].lower(), "none")
+        set_preference(service().store.r, p["email"], "none")
         return _page("Unsubscribed", f"<p>{html.escape(p['email'])} will get no more email from us.</p>")
 
 
@@ -118,8 +122,6 @@ class InboundEmail(MethodView):
         from the signed address, plays the moves, and emails a confirmation or an error.
         """
         _secret()
-        from workers.mailin_runtime import inbound_deps
-        from workers.mailin import handle_inbound
         result = handle_inbound(flask.request.get_data(), inbound_deps(service()),
                                 rcpt=flask.request.headers.get("X-Original-To"))
         return flask.jsonify({"status": result.status, "code": result.code})

@@ -5,7 +5,7 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import service
+from ..extensions import service
 from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
                        MovesIn, MovesOut, Notifications, NotificationsIn, Position, Vacation, VacationIn)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import service
+from ..extensions import service
 from ..problems import ApiError, documented
 from ..schemas import Health
 

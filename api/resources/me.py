@@ -6,6 +6,7 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..extensions import dashboard
 from ..problems import documented
 from .games import bearer
 from ..schemas import MeGames, MeVacation, Notifications, NotificationsIn, VacationIn
@@ -30,10 +31,6 @@ EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "seat": 0, "name": "Ada", "opponents
 
 def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
-
-
-def dashboard():
-    return flask.current_app.extensions["tiletum.dashboard"]
 
 
 def key() -> str | None:

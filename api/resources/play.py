@@ -6,7 +6,9 @@ import flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import service
+from application.board_svg import render_board_svg
+
+from ..extensions import service
 from ..problems import documented
 
 blp = Blueprint("play", __name__, description="The board picture")
@@ -23,7 +25,6 @@ class BoardPicture(MethodView):
 
         The whole public position drawn as SVG (the same picture as in turn emails).
         """
-        from workers.board_svg import render_board_svg
         meta, state = service().load(game_id)
         names = [s["name"] for s in meta["seats"]]
         return flask.Response(render_board_svg(state, names), mimetype="image/svg+xml",

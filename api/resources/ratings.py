@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import ratings
+from ..extensions import ratings
 from ..problems import documented
 from ..schemas import Leaderboard, PlayerRatings, RatingsQuery
 

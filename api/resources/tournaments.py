@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..app import tournaments
+from ..extensions import tournaments
 from ..problems import documented
 from ..schemas import (MyGames, PageQuery, StandingsOut, TournamentCreate, TournamentCreated, TournamentEntry,
                        TournamentEntryIn, TournamentList, TournamentOut, Withdrawn, WithdrawIn)

@@ -16,6 +16,7 @@ from email.utils import make_msgid
 
 import engine
 from engine.components import RESOURCES, components
+from application.board_svg import render_board_svg
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"
@@ -96,7 +97,6 @@ def _legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
 
 def turn_email(ctx: TurnContext):
     """The turn email: multipart/alternative (text, and HTML related to the inline SVG board)."""
-    from .board_svg import render_board_svg
     state = ctx.state
     pending = bool(state.agenda and state.agenda[-1]["t"] == "choice") or state.phase == "king"
     what = "your decision" if pending else "your turn"

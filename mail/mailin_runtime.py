@@ -1,10 +1,14 @@
-"""The real dependencies of ``workers.mailin.handle_inbound``: the application service, the mail
+"""The real dependencies of ``mail.mailin.handle_inbound``: the application service, the mail
 transport, the duplicate filter, and the answers (a confirmation that, while the decision is still
 the player's, carries the new position, legal moves and a reply address for the new version)."""
 from __future__ import annotations
 
 import re
 
+from application import errors
+from application.game_service import GameService
+
+from .compose import confirmation_email
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
@@ -14,9 +18,7 @@ SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
 
 
-def inbound_deps(service=None) -> Deps:
-    from . import runtime
-    svc = service or runtime.service()
+def inbound_deps(svc: GameService) -> Deps:
     cfg = MailConfig.from_env()
     transport = transport_from_env()
     notifier = Notifier(svc, Outbox(svc.store.r, transport), cfg)
@@ -30,7 +32,6 @@ def inbound_deps(service=None) -> Deps:
         return not r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
 
     def confirmation(**ctx):
-        from .compose import confirmation_email
         meta, state = svc.load(ctx["game_id"])
         seat = ctx["seat"]
         if state.phase != "over" and state.actor == seat:
@@ -60,8 +61,7 @@ def inbound_deps(service=None) -> Deps:
             try:
                 notifier.deadlines().vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
             except ValueError as e:
-                from api.problems import ApiError
-                raise ApiError(422, "no-vacation-left", str(e), move_index=moves.index(cmd)) from None
+                raise errors.invalid("no-vacation-left", str(e), move_index=moves.index(cmd)) from None
         if rest:
             return svc.submit_for_seat(game_id, seat, version, rest)
         return {"version": svc.load(game_id)[1].version}

@@ -12,7 +12,7 @@ Redis:
 
 ``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
 game is on its players' dashboards from its creation. The dashboard key is the only credential
-(:mod:`api.links`); it names the player by their opaque id, never by address.
+(:mod:`application.links`); it names the player by their opaque id, never by address.
 """
 from __future__ import annotations
 
@@ -20,7 +20,12 @@ import json
 import time
 from datetime import datetime, timezone
 
-from . import links, problems
+from tournaments.model import final_places
+
+from . import errors, links
+from .clock import make_clock
+from .deadlines import Deadlines, time_control
+from .notifications import preference, set_preference
 from .players import player_id
 
 ME_EMAIL = "me:email"
@@ -82,25 +87,23 @@ def iso(ts: float | None) -> str | None:
 
 
 def bad_key():
-    return problems.unauthorized("this dashboard key is not valid: open the link from your email again")
+    return errors.unauthorized("this dashboard key is not valid: open the link from your email again")
 
 
 class Dashboard:
     def __init__(self, games, clock=None):
-        from workers.clock import make_clock
         self.games = games
         self.r = games.store.r
         self.clock = clock or make_clock(self.r)
 
     def deadlines(self):
-        from workers.deadlines import Deadlines
         return Deadlines(self.games, None, self.clock)
 
     # --- who --------------------------------------------------------------------------------
     def player(self, key: str | None) -> tuple[str, str]:
         """(player id, email) of a dashboard key; 401 for none or a bad one."""
         if key is None:
-            raise problems.unauthorized("a dashboard key is required: send 'Authorization: Bearer <key>'")
+            raise errors.unauthorized("a dashboard key is required: send 'Authorization: Bearer <key>'")
         pid = links.player_of_key(self.r, key)
         if pid is None:
             raise bad_key()
@@ -131,7 +134,7 @@ class Dashboard:
                 continue
             try:
                 meta, state = self.games.load(game_id)
-            except problems.ApiError:
+            except errors.ServiceError:
                 continue  # a game that is gone
             names = [s["name"] for s in meta["seats"]]
             if state.phase == "over":
@@ -166,7 +169,6 @@ class Dashboard:
 
     @staticmethod
     def _result(meta: dict, state) -> dict:
-        from tournaments.model import final_places
         names = [s["name"] for s in meta["seats"]]
         scores = [p.score for p in state.seats]
         places = final_places(scores, list(state.turn_order))
@@ -190,21 +192,18 @@ class Dashboard:
 
     # --- email setting --------------------------------------------------------------------------
     def notifications(self, key: str | None) -> dict:
-        from workers.notify import preference
         _, email = self.player(key)
         return {"mode": preference(self.r, email)}
 
     def set_notifications(self, key: str | None, mode: str) -> dict:
-        from workers.notify import PREFS
         _, email = self.player(key)
-        self.r.hset(PREFS, email, mode)
+        set_preference(self.r, email, mode)
         return {"mode": mode}
 
     # --- vacation -------------------------------------------------------------------------------
     def vacation(self, key: str | None, on: bool) -> dict:
         """Start or stop the vacation in every game in progress, each game on its own: a game
         where it cannot be done (its allowance is used up) is reported, the others are done."""
-        from workers.deadlines import time_control
         pid, _ = self.player(key)
         deadlines = self.deadlines()
         finished = self._cached_results(pid)
@@ -214,7 +213,7 @@ class Dashboard:
                 continue
             try:
                 meta, state = self.games.load(game_id)
-            except problems.ApiError:
+            except errors.ServiceError:
                 continue
             if state.phase == "over":
                 continue

@@ -23,7 +23,8 @@ import redis
 from tournaments.model import final_places
 from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
 
-from . import problems
+from . import errors
+from .deadlines import SEAT_STATE
 from .players import NAMES, name_of, player_id
 
 DONE = "ratings:done"
@@ -86,7 +87,6 @@ class RatingService:
                            "dropped": [pids[i] for i in dropped]}}
 
     def _dropped(self, game_id: str, n: int) -> list[int]:
-        from workers.deadlines import SEAT_STATE
         raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
@@ -139,7 +139,7 @@ class RatingService:
     # --- reading -------------------------------------------------------------------------------
     def leaderboard(self, pool: str, offset: int = 0, limit: int = 50) -> dict:
         if pool not in POOLS:
-            raise problems.ApiError(404, "pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
+            raise errors.missing("pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
         pk = pool_key(pool)
         ids = [m.decode() for m in self.r.zrevrange(pk + ":board", offset, offset + limit - 1)]
         rows = []
@@ -152,7 +152,7 @@ class RatingService:
     def player(self, pid: str) -> dict:
         hist = [json.loads(x) for x in self.r.lrange(f"ratings:hist:{pid}", 0, -1)]
         if not hist:
-            raise problems.ApiError(404, "player-not-found", "no rated games for this player")
+            raise errors.missing("player-not-found", "no rated games for this player")
         ratings = {}
         for pool in sorted({h["pool"] for h in hist}):
             rating, games = _rating(self.r.hget(pool_key(pool), pid))

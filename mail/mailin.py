@@ -2,21 +2,20 @@
 
 ``handle_inbound(raw, deps, rcpt)`` is the whole pipeline for one delivered message (one
 recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` names the game,
-the seat and the turn and is checked against its signature (``workers.addresses``); the moves
+the seat and the turn and is checked against its signature (``mail.addresses``); the moves
 are the lines the player wrote above the quoted turn email (``extract_moves``); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
 applies all of them or none. The player gets one answer by email: a confirmation, or an error
 quoting the failing line with the legal moves.
 
-``MailinHandler`` / ``start_listener`` put this behind an aiosmtpd SMTP listener
-(``tiletum serve --mailin-port P``); ``POST /api/v1/inbound-email`` calls ``handle_inbound``
-with the raw RFC 822 bytes. See ``docs/pbem.md``.
+``workers/listener.py`` puts this behind an aiosmtpd SMTP listener (``tiletum serve
+--mailin-port P``); ``POST /api/v1/inbound-email`` calls ``handle_inbound`` with the raw RFC 822
+bytes. See ``docs/pbem.md``.
 
 No bad input makes ``handle_inbound`` raise: every outcome is a :class:`Result`, logged.
 """
 from __future__ import annotations
 
-import asyncio
 import email
 import email.policy
 import email.utils
@@ -29,7 +28,12 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
-from typing import Any, Callable
+from typing import Callable
+
+from application.errors import ServiceError
+
+from . import addresses
+from . import compose as compose_module
 
 log = logging.getLogger("tiletum.mailin")
 
@@ -191,7 +195,7 @@ def html_to_text(markup: str) -> str:
 # --- dependencies and results --------------------------------------------------------------------
 
 def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
-    """A plain-text answer, used when ``workers.compose`` is missing or does not fit."""
+    """A plain-text answer, used when ``mail.compose`` is missing or does not fit."""
     m = EmailMessage()
     game = f" {ctx['game_id']}" if ctx.get("game_id") else ""
     if kind == "confirmation":
@@ -217,13 +221,12 @@ def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
 
 
 def _adapt(func_name: str, kind: str) -> Callable[..., EmailMessage]:
-    """A composer that uses ``workers.compose.<func_name>`` when it exists and its parameters
+    """A composer that uses ``mail.compose.<func_name>`` when it exists and its parameters
     can all be filled from the context, else the plain fallback."""
 
     def compose(**ctx) -> EmailMessage:
         try:
-            from workers import compose as composer  # written separately; may not exist yet
-            func = getattr(composer, func_name)
+            func = getattr(compose_module, func_name)
             sig = inspect.signature(func)
             kwargs, open_kw = {}, False
             for name, p in sig.parameters.items():
@@ -236,10 +239,10 @@ def _adapt(func_name: str, kind: str) -> Callable[..., EmailMessage]:
             message = func(**(ctx if open_kw else kwargs))
             if isinstance(message, EmailMessage):
                 return message
-        except (ImportError, AttributeError, TypeError, ValueError):
+        except (AttributeError, TypeError, ValueError):
             pass
         except Exception:
-            log.warning("mailin: workers.compose.%s failed; sending a plain answer", func_name,
+            log.warning("mailin: mail.compose.%s failed; sending a plain answer", func_name,
                         exc_info=True)
         return _fallback_email(kind, ctx)
 
@@ -278,11 +281,6 @@ class Result:
 
 
 # --- the pipeline --------------------------------------------------------------------------------
-
-def _addresses():
-    from workers import addresses  # written separately (docs/pbem.md, "Contracts")
-    return addresses
-
 
 def _first_address(value) -> str | None:
     if not value:
@@ -506,7 +504,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         return Result("duplicate", "duplicate", "this email was already handled")
     answer = _Answer(deps, sender, msg, None)
     try:
-        game_id, seat, version = _addresses().parse_reply_address(deps.secret, address)
+        game_id, seat, version = addresses.parse_reply_address(deps.secret, address)
     except ValueError:  # addresses.BadAddress is a ValueError
         result = Result("rejected", "forged-address",
                         f"{address or 'the address you wrote to'} is not a valid Tiletum reply address "
@@ -530,13 +528,11 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                       nothing_played=False)
 
     # 4. play them: all or nothing
-    from api.problems import ApiError
     try:
         applied = deps.submit(game_id, seat, version, moves)
-    except ApiError as e:
-        extra = getattr(e, "extra", {}) or {}
-        status = getattr(e, "code", None)
-        if status == 409:
+    except ServiceError as e:
+        extra = e.extra
+        if e.kind == "conflict":
             current = extra.get("current_version")
             now = f"; the game is now at version {current}" if current is not None else ""
             result = Result("rejected", "stale-turn",
@@ -547,12 +543,11 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                           current_version=current)
         index = extra.get("move_index")
         failing = moves[index] if isinstance(index, int) and 0 <= index < len(moves) else None
-        code = getattr(e, "problem_code", None) or "rejected"
-        detail = getattr(e, "detail", None) or str(e)
-        if status not in (403, 422):
+        playable = e.kind in ("forbidden", "invalid")  # the player can correct and reply again
+        if not playable:
             answer.reply_to = None
-        result = Result("rejected", code, detail, moves=moves, failing_line=failing, **base)
-        legal = _legal(deps, game_id, seat) if status in (403, 422) else []
+        result = Result("rejected", e.code, e.detail, moves=moves, failing_line=failing, **base)
+        legal = _legal(deps, game_id, seat) if playable else []
         return answer(result, "error", failing_line=failing, legal_moves=legal, nothing_played=True,
                       rule=extra.get("rule"), move_index=index)
     except Exception:
@@ -566,55 +561,3 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     new_version = applied.get("version") if isinstance(applied, dict) else None
     result = Result("applied", None, None, moves=moves, new_version=new_version, **base)
     return answer(result, "confirmation", moves=moves, new_version=new_version)
-
-
-# --- the SMTP listener ---------------------------------------------------------------------------
-
-class MailinHandler:
-    """aiosmtpd handler: refuses recipients that are not valid reply addresses at RCPT time,
-    and hands every accepted message to ``handle_inbound`` once per recipient (in a worker
-    thread: the service is blocking)."""
-
-    def __init__(self, deps: Deps, handle: Callable[..., Result] | None = None):
-        self.deps = deps
-        self.handle = handle or handle_inbound
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        try:
-            _addresses().parse_reply_address(self.deps.secret, address)
-        except ValueError:
-            return "550 5.1.1 not a valid Tiletum reply address"
-        except Exception:
-            log.exception("mailin: checking recipient %s", address)
-            return "451 4.3.0 temporary failure, try again later"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        content = envelope.original_content or envelope.content or b""
-        if isinstance(content, str):
-            content = content.encode("utf-8", errors="surrogateescape")
-        if len(content) > self.deps.max_bytes:
-            return "552 5.3.4 message too big for this server"
-        if not envelope.rcpt_tos:
-            return "550 5.1.1 no valid recipient"
-        loop = asyncio.get_running_loop()
-        try:
-            for rcpt in envelope.rcpt_tos:
-                await loop.run_in_executor(None, self.handle, content, self.deps, rcpt)
-        except Exception:  # handle_inbound does not raise; a replaced handler might
-            log.exception("mailin: handling a message from %s", envelope.mail_from)
-            return "451 4.3.0 temporary failure, try again later"
-        return "250 OK"
-
-
-def start_listener(deps: Deps, host: str = "127.0.0.1", port: int = 8025, **kwargs: Any):
-    """Start an SMTP listener on ``host:port`` in a background thread; returns the started
-    ``aiosmtpd.controller.Controller`` (call ``.stop()``). Messages over ``deps.max_bytes`` are
-    refused by the SMTP server itself (552)."""
-    from aiosmtpd.controller import Controller
-    handler = kwargs.pop("handler", None) or MailinHandler(deps)
-    controller = Controller(handler, hostname=host, port=port, data_size_limit=deps.max_bytes,
-                            decode_data=False, **kwargs)
-    controller.start()
-    return controller

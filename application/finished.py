@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import time
 
+from .deadlines import TURNS
+from .rating_service import RatingService
+from .tournament_service import TournamentService
+
 GAMES_OVER = "games:over"   # zset: game id -> when it ended, until its follow-up is done
 
 
 def on_game_over(games, game_id: str) -> dict:
-    from .rating_service import RatingService
-    from .tournament_service import TournamentService
     rated = RatingService(games).record_game(game_id)
     meta = games.meta(game_id)
     forget_deadlines(games.store.r, game_id, len(meta["seats"]))
@@ -23,7 +25,6 @@ def on_game_over(games, game_id: str) -> dict:
 
 def forget_deadlines(r, game_id: str, seats: int) -> None:
     """A finished game has no deadlines: drop which turn each seat's last one was for."""
-    from workers.deadlines import TURNS
     r.hdel(TURNS, *[f"{game_id}:{seat}" for seat in range(seats)])
 
 

@@ -1,5 +1,5 @@
 """Tournaments in Redis: one event stream per tournament, appended only at the expected version
-(the same contract as the game store, :mod:`api.store`).
+(the same contract as the game store, :mod:`application.store`).
 
 | key | type | holds |
 |---|---|---|
@@ -56,7 +56,7 @@ class TournamentStore:
         return self.r.get(key(tid, "secret")).decode()
 
     def append(self, tid: str, expected: int, events: list[dict]) -> int:
-        """Append at ``expected``; raises :class:`api.store.Conflict` at another version."""
+        """Append at ``expected``; raises :class:`application.store.Conflict` at another version."""
         status, value = self._append(keys=[key(tid, "events"), ""],
                                      args=[expected, "{}", 0] + [json.dumps(e) for e in events])
         if status.decode() == "conflict":

@@ -6,7 +6,7 @@
   goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
   is sent, which emails that seat (docs/pbem.md);
 * the game is over: the game goes into ``games:over`` and ``workers.game_over(game_id, version)``
-  is sent, which rates the game, moves its tournament on and sends the results (api/finished.py).
+  is sent, which rates the game, moves its tournament on and sends the results (application/finished.py).
 
 The message is sent after the events are saved. If the broker is down the move still stands:
 the beat sweeps (``workers.tasks``) find due entries that were not done and send them again.
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import logging
 import time
+
+from .finished import GAMES_OVER
 
 log = logging.getLogger("tiletum.scheduling")
 DUE = "bot:due"          # zset: game id -> time it became due
@@ -35,7 +37,6 @@ class Dispatcher:
         if so is not None and actor != bot:
             self._clear_bot(game_id)
         if state.phase == "over":
-            from .finished import GAMES_OVER
             self.r.zadd(GAMES_OVER, {game_id: time.time()}, nx=True)
             self.send("workers.game_over", [game_id, version], "tiletum")
             return
@@ -94,14 +95,3 @@ class Dispatcher:
 
 BotScheduler = Dispatcher  # the name the bot-turn code and tests know
 
-
-def celery_send_task(broker_url: str):
-    """Publish tasks by name (the API never imports the workers or the bot)."""
-    from celery import Celery
-    producer = Celery("tiletum-api", broker=broker_url)
-    producer.conf.broker_connection_retry_on_startup = False
-    producer.conf.broker_transport_options = {"max_retries": 1}
-
-    def send(name: str, args: list, queue: str) -> None:
-        producer.send_task(name, args=args, queue=queue)
-    return send

@@ -8,26 +8,23 @@ once. Players who chose "none" get nothing; "digest" players are collected for t
 from __future__ import annotations
 
 import logging
+from email.message import EmailMessage
 
 import engine
-from api.scheduling import MAIL_DUE
-from api.service import GameService, public_event
+from application.clock import make_clock
+from application.dashboard import TOLD, dashboard_key_for, play_path
+from application.deadlines import Deadlines
+from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
+from application.game_service import GameService, public_event
+from application.scheduling import MAIL_DUE
 from engine.describe import describe
 
 from . import addresses
+from .compose import TurnContext, dashboard_text, turn_email
 from .mailconfig import MailConfig
 from .outbox import Outbox
 
 log = logging.getLogger("tiletum.notify")
-PREFS = "mail:prefs"          # hash: email -> move | digest | none
-DIGEST = "mail:digest"        # set of "<email>|<game>|<seat>|<version>" waiting for the digest
-
-
-def preference(r, email: str | None) -> str:
-    if not email:
-        return "none"
-    v = r.hget(PREFS, email.lower())
-    return v.decode() if v else "move"
 
 
 class Notifier:
@@ -38,8 +35,6 @@ class Notifier:
         self.r = service.store.r
 
     def deadlines(self):
-        from .clock import make_clock
-        from .deadlines import Deadlines
         return Deadlines(self.service, self, make_clock(self.r))
 
     def remind(self, game_id: str, seat: int, version: int, hours: int) -> int:
@@ -62,25 +57,21 @@ class Notifier:
                                     seat=str(seat), version=str(version), move=move)
 
     def open_url(self, game_id: str, seat: int) -> str:
-        """The game page opened as the seat: its link token in the fragment (api/links.py), which
+        """The game page opened as the seat: its link token in the fragment (application/links.py), which
         browsers never send to the server; never in the query string."""
-        from api.dashboard import play_path
         return self.cfg.public_url + play_path(self.r, game_id, seat)
 
     def dashboard_url(self, email: str) -> str:
-        """The address's private dashboard: ``/me#key=<dashboard key>`` (api/links.py)."""
-        from api.dashboard import dashboard_key_for
+        """The address's private dashboard: ``/me#key=<dashboard key>`` (application/links.py)."""
         return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email)}"
 
     def first_email(self, email: str) -> bool:
         """Whether this address has not yet been sent its dashboard link."""
-        from api.dashboard import TOLD
         return not self.r.sismember(TOLD, email.strip().lower())
 
     def send_once(self, once_key: str, email: str, msg, first: bool) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told."""
-        from api.dashboard import TOLD
         sent = self.outbox.send_once(once_key, msg)
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
@@ -88,7 +79,6 @@ class Notifier:
 
     def dashboard_lines(self, email: str, first: bool) -> list[str]:
         """The dashboard link for the end of an email; explained in the address's first email."""
-        from .compose import dashboard_text
         return dashboard_text(self.dashboard_url(email), first)
 
     def unsubscribe_url(self, email: str) -> str:
@@ -122,7 +112,6 @@ class Notifier:
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False):
-        from .compose import TurnContext, turn_email
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
         return turn_email(TurnContext(
@@ -154,7 +143,6 @@ class Notifier:
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
-        from email.message import EmailMessage
         pending: dict[str, list[tuple[str, int, int]]] = {}
         for raw in self.r.smembers(DIGEST):
             email, game_id, seat, version = raw.decode().rsplit("|", 3)
@@ -185,7 +173,6 @@ class Notifier:
         return sent
 
     def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:
-        from email.message import EmailMessage
         sent = 0
         names = [s["name"] for s in meta["seats"]]
         lines = [f"  {names[i]}: {p.score} VP" for i, p in sorted(enumerate(state.seats), key=lambda x: -x[1].score)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from api.dashboard import remember_address
-from api.tournament_service import TournamentService
+from application.dashboard import remember_address
+from application.tournament_service import TournamentService
 
 from .notify import Notifier, preference
 

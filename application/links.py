@@ -1,7 +1,7 @@
 """Capabilities carried in links (docs/pbem.md, "Links in emails" and "Your dashboard").
 
 Both are HMAC-SHA256 under one service secret made once and kept in Redis (``links:secret``,
-the pattern of :mod:`api.players`), so they survive restarts, need no storage per game or per
+the pattern of :mod:`application.players`), so they survive restarts, need no storage per game or per
 player, and cannot be forged without the secret. They travel only in URL fragments
 (``#token=``, ``#key=``), which browsers never send to the server or in a Referer.
 
@@ -10,7 +10,7 @@ player, and cannot be forged without the secret. They travel only in URL fragmen
   for human seats. Turn, reminder and results emails open the game page with it:
   ``<public_url>/play/<game>#token=<token>``.
 - **Dashboard key** ``<player id>.<32 base32 characters>``: HMAC of ``me:<player id>``, where the
-  player id is the opaque ``p...`` id of :mod:`api.players` (it reveals no email address). It is
+  player id is the opaque ``p...`` id of :mod:`application.players` (it reveals no email address). It is
   the Bearer credential of ``/api/v1/me/...`` and opens ``<public_url>/me#key=<key>``.
 """
 from __future__ import annotations

@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 
 import engine
 from engine.chance import seed_commitment
@@ -17,7 +19,12 @@ from engine.describe import describe
 from engine.game import RULES_VERSION, replay
 from engine.record import write_record
 
-from . import links, problems
+from . import errors, links
+from .clock import make_clock
+from .dashboard import index_game
+from .deadlines import Deadlines
+from .history import event_texts
+from .notifications import set_preference
 from .store import Conflict, EventStore
 
 MAX_MOVES_PER_REQUEST = 200
@@ -66,7 +73,7 @@ class GameService:
         cached = self.cache.get(game_id)
         loaded = self.store.load_for(game_id, cached.version if cached is not None else 0, idem_key)
         if loaded is None:
-            raise problems.not_found()
+            raise errors.not_found()
         if loaded["from_known"]:
             state = replay(loaded["tail"], cached) if loaded["tail"] else cached
         else:
@@ -80,12 +87,12 @@ class GameService:
     def meta(self, game_id: str) -> dict:
         meta = self.store.meta(game_id)
         if meta is None:
-            raise problems.not_found()
+            raise errors.not_found()
         return meta
 
     def seat_of(self, meta: dict, token: str | None, game_id: str) -> int | None:
         """The seat a Bearer token belongs to; None for no token; 401 for a wrong one. Besides a
-        seat's own token, the seat link token of ``game_id`` (api/links.py) is accepted for a
+        seat's own token, the seat link token of ``game_id`` (application/links.py) is accepted for a
         human seat."""
         if token is None:
             return None
@@ -94,7 +101,7 @@ class GameService:
             for i, s in enumerate(meta["seats"]):
                 if s["kind"] == "cardinalbot":
                     return i
-            raise problems.forbidden("not-a-bot-seat", "the bot credential acts only for Cardinalbot seats")
+            raise errors.forbidden("not-a-bot-seat", "the bot credential acts only for Cardinalbot seats")
         for i, s in enumerate(meta["seats"]):
             if s.get("token_hash") is None:
                 continue
@@ -104,7 +111,7 @@ class GameService:
             seat = links.seat_of_link(self.store.r, game_id, token)
             if seat is not None and seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
                 return seat
-        raise problems.unauthorized("this token belongs to no seat of this game")
+        raise errors.unauthorized("this token belongs to no seat of this game")
 
     # --- creating ----------------------------------------------------------------------------
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
@@ -116,16 +123,16 @@ class GameService:
         options = dict(options or {})
         asked = options.pop("seed", None)
         if asked is not None and not self.allow_seeded_games:
-            raise problems.ApiError(422, "seeded-games-disabled",
+            raise errors.invalid("seeded-games-disabled",
                                     "options.seed is honoured only on a server run with --allow-seeded-games")
         seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
         if not 2 <= len(seats) <= 4:
-            raise problems.ApiError(422, "bad-seats", "a game has 2 to 4 seats")
+            raise errors.invalid("bad-seats", "a game has 2 to 4 seats")
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
         bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
         if bots or options.get("solo") is not None:
             if len(seats) != 2 or len(bots) != 1:
-                raise problems.ApiError(422, "bad-seats",
+                raise errors.invalid("bad-seats",
                                         "a solo game has two seats: one human and one of kind 'cardinalbot'")
             seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
             engine_options["solo"] = options.get("solo") or {"level": "deacon"}
@@ -133,7 +140,7 @@ class GameService:
         try:
             state, events = engine.new_game(len(seats), seed, engine_options)
         except ValueError as e:  # e.g. an unknown Challenge card or level
-            raise problems.ApiError(422, "bad-options", str(e)) from None
+            raise errors.invalid("bad-options", str(e)) from None
         if tokens is None:
             tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
         meta = {
@@ -143,7 +150,6 @@ class GameService:
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION, **(extra_meta or {}),
         }
-        from .dashboard import index_game
         if game_id is not None:
             created = self.store.create(game_id, meta, seed, events[0])
             index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
@@ -165,7 +171,7 @@ class GameService:
             game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
             if self.store.create(game_id, meta, seed, first_event):
                 return game_id
-        raise problems.ApiError(500, "id-collision", "could not allocate a game id")  # pragma: no cover
+        raise errors.failed("id-collision", "could not allocate a game id")  # pragma: no cover
 
     # --- reading -----------------------------------------------------------------------------
     def summary(self, game_id: str) -> dict:
@@ -188,7 +194,6 @@ class GameService:
         """The events after version ``after``, each with its ``text`` in words. Describing them
         needs the position before each, so the earlier events are read (and folded) only when
         there is something new to describe."""
-        from .history import event_texts
         self.meta(game_id)
         evs = self.store.events(game_id, after)
         if evs and after:
@@ -224,7 +229,7 @@ class GameService:
     def _require_seat(self, meta: dict, token: str | None, game_id: str) -> int:
         seat = self.seat_of(meta, token, game_id)
         if seat is None:
-            raise problems.unauthorized()
+            raise errors.unauthorized()
         return seat
 
     def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
@@ -242,7 +247,7 @@ class GameService:
         ``by`` labels the events (e.g. "stand-in") in the log and the record."""
         def check(meta):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
-                raise problems.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+                raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
             return seat
         try:
             return self._submit(game_id, check, expected_version, moves, idem_key, by)
@@ -259,22 +264,22 @@ class GameService:
         if loaded["idem"] is not None:
             return self._replayed(loaded["idem"], seat, body_hash)
         if not moves:
-            raise problems.ApiError(422, "no-moves", "send at least one move")
+            raise errors.invalid("no-moves", "send at least one move")
         if len(moves) > MAX_MOVES_PER_REQUEST:
-            raise problems.ApiError(422, "too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+            raise errors.invalid("too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         events: list[dict] = []
         for i, text in enumerate(moves):
             if state.phase == "over":
-                raise problems.ApiError(422, "game-over", "the game is over", move_index=i)
+                raise errors.invalid("game-over", "the game is over", move_index=i)
             if seat != state.actor:
-                raise problems.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
+                raise errors.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
                                          move_index=i)
             try:
                 evs, state = engine.play(state, seat, text, seed=seed)
             except engine.EngineError as e:
-                raise problems.from_engine(e, i) from None
+                raise errors.from_engine(e, i) from None
             if by is not None:
                 for ev in evs:
                     ev["by"] = by
@@ -297,19 +302,17 @@ class GameService:
         seat = self._require_seat(meta, token, game_id)
         email = meta["seats"][seat].get("email")
         if not email:
-            raise problems.ApiError(422, "no-email", "this seat has no email address")
-        self.store.r.hset("mail:prefs", email.lower(), mode)
+            raise errors.invalid("no-email", "this seat has no email address")
+        set_preference(self.store.r, email, mode)
         return {"mode": mode}
 
     def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
         meta = self.meta(game_id)
         seat = self._require_seat(meta, token, game_id)
-        from workers.clock import make_clock
-        from workers.deadlines import Deadlines
         try:
             return Deadlines(self, None, make_clock(self.store.r)).vacation(game_id, seat, on)
         except ValueError as e:
-            raise problems.ApiError(422, "no-vacation-left", str(e)) from None
+            raise errors.invalid("no-vacation-left", str(e)) from None
 
     def _raise_conflict(self, game_id, idem_key, seat, body_hash, current, expected):
         """A 409, unless a twin of this request (same Idempotency-Key) has just been applied:
@@ -318,11 +321,11 @@ class GameService:
             prev = self.store.idempotent_answer(game_id, idem_key)
             if prev is not None:
                 raise _Replay(self._replayed(prev, seat, body_hash))
-        raise problems.conflict(current, expected) from None
+        raise errors.conflict(current, expected) from None
 
     def _replayed(self, prev: dict, seat: int, body_hash: str) -> dict:
         if prev.get("seat") != seat or prev.get("body") != body_hash:
-            raise problems.ApiError(422, "idempotency-key-reused",
+            raise errors.invalid("idempotency-key-reused",
                                     "this Idempotency-Key was used for a different request")
         return {k: prev[k] for k in ("version", "events")}
 
@@ -342,11 +345,9 @@ class StateCache:
     another process moved on is brought up to date, never trusted stale."""
 
     def __init__(self, size: int = 512):
-        from collections import OrderedDict
         self.size = size
         self._states: "OrderedDict[str, engine.GameState]" = OrderedDict()
         self._snap: dict[str, int] = {}
-        import threading
         self._lock = threading.Lock()
 
     def get(self, game_id: str) -> engine.GameState | None:

@@ -1,6 +1,6 @@
 """The event log in words: each event of ``GET /events`` gets a ``text`` (what the move did, in
 the position it was played in), for pages and other clients that show a game's history
-(:meth:`api.service.GameService.events`)."""
+(:meth:`application.game_service.GameService.events`)."""
 from __future__ import annotations
 
 from engine.describe import describe

@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 
 from engine.actions import wheel_action
 from engine.components import RESOURCES, components
+from engine.describe import tile_name
 from engine.state import GameState
 
 WIDTH, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
@@ -395,7 +396,6 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
 
 def _tile_title(tile: str) -> str:
     try:
-        from engine.describe import tile_name
         return tile_name(tile)
     except Exception:  # an id the describer does not know (e.g. a cost tile)
         return tile

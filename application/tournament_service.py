@@ -1,7 +1,7 @@
 """The tournament application service: create, enter, withdraw, and advance (docs/tournaments.md,
 "Running a tournament").
 
-A tournament is an event stream (:mod:`api.tournament_store`) folded by the pure
+A tournament is an event stream (:mod:`application.tournament_store`) folded by the pure
 :mod:`tournaments.model`. :meth:`TournamentService.advance` is the one place that moves a
 tournament on: it pairs a round, starts its games, records finished games, closes the round
 (or adjudicates it at its deadline) and finishes the tournament. It is idempotent and safe to
@@ -15,14 +15,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
 
-from . import problems
+from . import errors
+from .clock import make_clock
+from .deadlines import SEAT_STATE, Deadlines
 from .players import player_id, remember_name
-from .service import GameExists, GameService, token_hash
+from .game_service import GameExists, GameService, token_hash
 from .store import Conflict
 from .tournament_store import TournamentStore
 
@@ -36,7 +39,6 @@ def new_id() -> str:
 
 class TournamentService:
     def __init__(self, games: GameService, clock=None, send=None):
-        from workers.clock import make_clock
         self.games = games
         self.send = send  # Dispatcher.send: enqueue a task by name (None: no broker)
         self.store = TournamentStore(games.store.r)
@@ -61,7 +63,7 @@ class TournamentService:
     def load(self, tid: str) -> Tournament:
         events = self.store.events(tid)
         if events is None:
-            raise problems.ApiError(404, "tournament-not-found", f"no tournament {tid!r}")
+            raise errors.missing("tournament-not-found", f"no tournament {tid!r}")
         return fold(tid, events)
 
     def view(self, tid: str) -> dict:
@@ -126,16 +128,16 @@ class TournamentService:
     def create(self, body: dict) -> dict:
         d = dict(body)
         if d["format"] not in FORMATS:
-            raise problems.ApiError(422, "bad-tournament", f"format must be one of {', '.join(FORMATS)}")
+            raise errors.invalid("bad-tournament", f"format must be one of {', '.join(FORMATS)}")
         if d["format"] == "swiss" and not d.get("rounds"):
-            raise problems.ApiError(422, "bad-tournament", "a Swiss tournament needs its number of rounds")
+            raise errors.invalid("bad-tournament", "a Swiss tournament needs its number of rounds")
         if d.get("seed") is not None and not self.games.allow_seeded_games:
-            raise problems.ApiError(422, "seeded-games-disabled",
+            raise errors.invalid("seeded-games-disabled",
                                     "seed is honoured only on a server run with --allow-seeded-games")
         entries = d.pop("entries", None) or []
         emails = [e["email"].strip().lower() for e in entries]
         if len(set(emails)) != len(emails):
-            raise problems.ApiError(422, "duplicate-entry", "an email address is entered twice")
+            raise errors.invalid("duplicate-entry", "an email address is entered twice")
         organizer = secrets.token_urlsafe(24)
         now = self.clock()
         definition = {"name": d["name"], "format": d["format"], "rounds": d.get("rounds"),
@@ -149,7 +151,7 @@ class TournamentService:
             if self.store.create(tid, first, secrets.token_hex(32)):
                 break
         else:  # pragma: no cover
-            raise problems.ApiError(500, "id-collision", "could not allocate a tournament id")
+            raise errors.failed("id-collision", "could not allocate a tournament id")
         if entries:
             self.store.append(tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
         out = {"id": tid, "organizer_token": organizer, "status": "open",
@@ -172,17 +174,17 @@ class TournamentService:
         if not self._organizer(t, token):
             code = body.get("invite")
             if not t.definition["invite"] or not code or not secrets.compare_digest(code, self.invite_code(tid)):
-                raise problems.ApiError(403, "bad-invitation",
+                raise errors.forbidden("bad-invitation",
                                         "entering needs the tournament's invitation code (or the organizer's token)")
         if t.status != "open":
-            raise problems.ApiError(409, "entries-closed", "the tournament has started: entries are closed")
+            raise errors.refused("entries-closed", "the tournament has started: entries are closed")
         if email in t.entrants:
-            raise problems.ApiError(409, "already-entered", "this email address is entered already")
+            raise errors.refused("already-entered", "this email address is entered already")
         try:
             self.store.append(tid, t.version, [self._entered(body["name"], email,
                                                              "invite" if body.get("invite") else "list")])
         except Conflict:
-            raise problems.ApiError(409, "version-conflict", "the tournament changed meanwhile; try again") from None
+            raise errors.refused("version-conflict", "the tournament changed meanwhile; try again") from None
         if not body.get("invite"):
             self._welcome(tid)  # entered by the organizer: the player learns it by email
         return {"player": player_id(self.r, email), "name": body["name"], "entry_token": self.entry_token(tid, email)}
@@ -196,7 +198,7 @@ class TournamentService:
         t = self.load(tid)
         me = self._entrant(t, token)
         if me is None:
-            raise problems.unauthorized("use 'Authorization: Bearer <entry token>'")
+            raise errors.unauthorized("use 'Authorization: Bearer <entry token>'")
         games = []
         for tb in t.games_of(me):
             if tb.game is None:
@@ -214,17 +216,17 @@ class TournamentService:
             pid = self._pids(t)
             player = next((p for p in t.entrants if pid[p] == who), None)
             if player is None:
-                raise problems.ApiError(404, "player-not-found", "no such player in this tournament")
+                raise errors.missing("player-not-found", "no such player in this tournament")
             by = "organizer"
         else:
             player = self._entrant(t, token)
             if player is None:
-                raise problems.unauthorized("use your entry token (or the organizer's token and a player id)")
+                raise errors.unauthorized("use your entry token (or the organizer's token and a player id)")
             by = "player"
         if player in t.withdrawn:
-            raise problems.ApiError(409, "already-withdrawn", "this player has withdrawn already")
+            raise errors.refused("already-withdrawn", "this player has withdrawn already")
         if t.status == "finished":
-            raise problems.ApiError(409, "tournament-finished", "the tournament is over")
+            raise errors.refused("tournament-finished", "the tournament is over")
         self.advance(tid)  # results of games that ended before the withdrawal count as played
         for _ in range(5):
             t = self.load(tid)
@@ -235,7 +237,7 @@ class TournamentService:
             except Conflict:
                 continue
         else:  # pragma: no cover
-            raise problems.ApiError(409, "version-conflict", "the tournament is busy; try again")
+            raise errors.refused("version-conflict", "the tournament is busy; try again")
         for tb in t.games_of(player):
             if tb.game is not None and tb.result is None:
                 self._drop_seat(tb.game, tb.players.index(player))
@@ -243,8 +245,6 @@ class TournamentService:
         return {"player": player_id(self.r, player), "withdrawn": True}
 
     def _drop_seat(self, game_id: str, seat: int) -> None:
-        from workers.clock import make_clock
-        from workers.deadlines import Deadlines
         dl = Deadlines(self.games, None, make_clock(self.r))
         dl.drop(game_id, seat)
         try:
@@ -255,11 +255,11 @@ class TournamentService:
     def start(self, tid: str, token: str | None) -> dict:
         t = self.load(tid)
         if not self._organizer(t, token):
-            raise problems.unauthorized("starting a tournament needs the organizer's token")
+            raise errors.unauthorized("starting a tournament needs the organizer's token")
         if t.status != "open":
-            raise problems.ApiError(409, "already-started", "the tournament has started already")
+            raise errors.refused("already-started", "the tournament has started already")
         if len(t.active) < 2:
-            raise problems.ApiError(409, "too-few-players", "a tournament needs at least 2 players")
+            raise errors.refused("too-few-players", "a tournament needs at least 2 players")
         self.advance(tid, start=True)
         return self.view(tid)
 
@@ -347,8 +347,6 @@ class TournamentService:
         return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}
 
     def _seats_dropped(self, game_id: str, n: int) -> list[int]:
-        from workers.deadlines import SEAT_STATE
-        import json
         raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 

@@ -1,0 +1,32 @@
+"""The application services of the running app, as the Blueprints reach them. ``create_app``
+builds them once (api/app.py) and keeps them in ``app.extensions``; a resource calls these
+accessors inside a request."""
+from __future__ import annotations
+
+import flask
+
+from application.dashboard import Dashboard
+from application.game_service import GameService
+from application.rating_service import RatingService
+from application.scheduling import Dispatcher
+from application.tournament_service import TournamentService
+
+
+def service() -> GameService:
+    return flask.current_app.extensions["tiletum.service"]
+
+
+def tournaments() -> TournamentService:
+    return flask.current_app.extensions["tiletum.tournaments"]
+
+
+def ratings() -> RatingService:
+    return flask.current_app.extensions["tiletum.ratings"]
+
+
+def dashboard() -> Dashboard:
+    return flask.current_app.extensions["tiletum.dashboard"]
+
+
+def scheduler() -> Dispatcher:
+    return flask.current_app.extensions["tiletum.scheduler"]

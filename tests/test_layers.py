@@ -1,0 +1,61 @@
+"""The layering of docs/architecture.md, kept by import-linter's contracts in pyproject.toml:
+engine and tournaments import nothing of the project and no I/O; the application core and the
+email channel import neither Flask nor Celery; api and workers are independent adapters over
+them; the Cardinalbot reaches the service only over HTTP; no package hides an import cycle, not
+even behind a function-level import."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "tournaments", "application", "mail", "api", "workers", "cardinalbot")
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def lint(tree: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    return subprocess.run([str(LINT), "--no-cache", "--config", str(tree / "pyproject.toml")], cwd=tree,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_layer_contracts_hold():
+    out = lint(ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 broken" in out.stdout and out.stdout.count("KEPT") == 5
+
+
+@pytest.fixture(scope="module")
+def tree_copy(tmp_path_factory) -> Path:
+    tree = tmp_path_factory.mktemp("tree")
+    shutil.copy(ROOT / "pyproject.toml", tree)
+    for pkg in PACKAGES:
+        shutil.copytree(ROOT / pkg, tree / pkg, ignore=shutil.ignore_patterns("__pycache__", "data", "static"))
+    return tree
+
+
+@pytest.mark.parametrize("module, line, contract", [
+    ("application/store.py", "import flask", "import neither Flask nor Celery"),
+    ("engine/board.py", "import application.store", "The rules import no other package"),
+    ("workers/tasks.py", "    import api.app", "Layers"),           # a function-level import counts
+    ("application/game_service.py", "import mail.notify", "Layers"),
+    ("cardinalbot/policy.py", "import application.store", "only over HTTP"),
+    ("application/clock.py", "import application.game_service", "No import cycle"),
+])
+def test_each_contract_catches_its_breach(tree_copy, module, line, contract):
+    path = tree_copy / module
+    original = path.read_text()
+    body = line if not line.startswith(" ") else "def _breach():\n" + line
+    try:
+        path.write_text(original + "\n\n" + body + "\n")
+        out = lint(tree_copy)
+    finally:
+        path.write_text(original)
+    assert out.returncode != 0
+    broken = out.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken, out.stdout
