@@ -41,10 +41,9 @@ def has_crest(p: PlayerState, family: str) -> bool:
 
 
 def open_contract_spaces(p: PlayerState) -> int:
-    """Contract spaces not yet promised: 6 minus fulfilled minus unfulfilled Contracts held."""
-    tiles = _c().tiles
-    held = sum(1 for t in p.store if tiles[t].kind == "contract")
-    return len(_c().contract_spaces) - len(p.contracts) - held
+    """Contract spaces not yet covered by a fulfilled Contract (Contracts held in the Storehouse
+    cover none: rulebook, Contracts; summary: "if all 6 Contract spaces are full")."""
+    return len(_c().contract_spaces) - len(p.contracts)
 
 
 def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:

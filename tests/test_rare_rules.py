@@ -198,6 +198,37 @@ def test_no_bonus_contract_when_all_contract_spaces_are_taken():
     illegal(s, f"tile {other}", "contract-spaces-full")
 
 
+def test_contract_with_the_sixth_space_open_while_holding_one():
+    """Contracts: 'If there are no more open Contract spaces on your Player board to accommodate
+    new Contracts, you may not take anymore Contracts'; summary, Contract Action: 'You can not take
+    a new Contract Tile if all 6 Contract spaces on your Player Board are full.' Only spaces
+    covered by fulfilled Contracts count: with 5 fulfilled and 1 held, the sixth space is open and
+    a new Contract may be taken (issue 14, item 2; docs/rulings.md)."""
+    s = start()
+    fulfilled(s, 0, ["K07", "K08", "K12", "K13", "K21"])
+    put_in_storehouse(s, 0, "K22")
+    set_offer(s, "contract", ["K10", "K15", "K23", "K26", "K09"])
+    check_position(s)
+    put_die(s, "contract", 1)
+    s, _ = do(s, "take G1")
+    assert "contract 5" in engine.legal_moves(s)
+    s, _ = do(s, "contract 5")
+    assert s.seats[0].store == ["K22", "K09"]
+    assert len(s.seats[0].contracts) == 5
+
+
+def test_no_fulfilling_when_all_six_contract_spaces_are_covered():
+    """Tasks: a fulfilled Contract moves 'to the leftmost open Contract space'; with all six
+    covered there is none, so a Contract held in the Storehouse cannot be fulfilled."""
+    s = start()
+    _all_contract_spaces_taken(s)
+    put_in_storehouse(s, 0, "K10")
+    give(s, 0, iron=9)
+    check_position(s)
+    assert "fulfil K10" not in engine.legal_moves(s)
+    illegal(s, "fulfil K10", "contract-spaces-full")
+
+
 # ============================================================================================
 # The King track
 # ============================================================================================
