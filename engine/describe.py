@@ -42,6 +42,8 @@ def effects_text(atoms) -> str:
             out.append(f"{name} with {a['ap']} AP")
         elif "move" in a:
             out.append(f"move your {a['move'].title()} up to {a.get('times', 1)} step(s)")
+        elif "move_town" in a:
+            out.append(f"move your {a['move_town'].title()} to an adjacent Town")
         elif "move_and_place" in a:
             what = "House" if a["move_and_place"] == "merchant" else "Pillar"
             out.append(f"move your {a['move_and_place'].title()} 1 step and/or place a {what} there")

@@ -58,6 +58,8 @@ def apply_atom(s: GameState, seat: int, atom: dict) -> None:
             s.agenda.append(frame(seat, atom["action"], atom["ap"]))
     elif "move" in atom:
         s.agenda.append(choice(seat, "move", piece=atom["move"], n=atom.get("times", 1)))
+    elif "move_town" in atom:
+        s.agenda.append(choice(seat, "move_town", piece=atom["move_town"]))
     elif "move_and_place" in atom:
         s.agenda.append(choice(seat, "move_place", piece=atom["move_and_place"], moved=False, placed=False))
     elif "place_here" in atom:
@@ -87,6 +89,20 @@ def _piece_spot(s: GameState, seat: int, piece: str) -> str:
     return p.merchant if piece == "merchant" else p.architect
 
 
+def towns_beyond(spot: str) -> list[str]:
+    """The Towns "adjacent" to ``spot`` for a move "from one Town to an adjacent Town": those
+    reached through at most one road space (docs/rulings.md), sorted."""
+    c = components()
+    out = set()
+    for n in c.adjacent[spot]:
+        if c.is_town(n):
+            out.add(n)
+        else:
+            out.update(t for t in c.adjacent[n] if c.is_town(t))
+    out.discard(spot)
+    return sorted(out)
+
+
 def _can_place_here(s: GameState, seat: int, piece: str) -> bool:
     p = s.seats[seat]
     if piece == "merchant":
@@ -106,6 +122,9 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
     if kind == "move":
         piece = e["piece"]
         return [mv(piece, n) for n in c.adjacent[_piece_spot(s, seat, piece)]]
+    if kind == "move_town":
+        piece = e["piece"]
+        return [mv(piece, t) for t in towns_beyond(_piece_spot(s, seat, piece))]
     if kind == "move_place":
         piece = e["piece"]
         out = [] if e["moved"] else [mv(piece, n) for n in c.adjacent[_piece_spot(s, seat, piece)]]
@@ -178,9 +197,9 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
         mf = main_frame(s)
         mf["action"] = m.args[0]
         mf["ap"] += p.ap_bonus.get(m.args[0], 0)
-    elif kind in ("move", "teleport"):
+    elif kind in ("move", "teleport", "move_town"):
         _set_piece(p, e["piece"], m.args[0])
-        if kind == "teleport":
+        if kind != "move":
             s.agenda.pop()
         else:
             e["n"] -= 1

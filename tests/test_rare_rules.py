@@ -844,6 +844,36 @@ def test_building_bonus_house_space():
     assert pending(s)["main"] and res(s, 0)["iron"] == before["iron"]
 
 
+def test_wool_contract_moves_the_merchant_to_an_adjacent_town_not_a_road_space():
+    """Appendix, Contract tiles: 'Pay 5/7 Wool to gain 7/11 Victory Points and move your Merchant
+    from one Town to an adjacent Town.' Unlike the Character tiles ('from one space to an adjacent
+    space') the move ends in a Town: one reached through at most one road space (docs/rulings.md;
+    issue 14, item 1). From Paris: Tiletum and Troyes next to it, Bordeaux beyond Paris_Bordeaux."""
+    assert C.adjacent["Paris"] == ("Paris_Bordeaux", "Tiletum", "Troyes")
+    for tile in ("K15", "K16"):
+        assert C.tiles[tile].raw["benefit"] == [{"move_town": "merchant"}]
+        s = start()
+        s.seats[0].merchant = "Paris"
+        put_in_storehouse(s, 0, tile)
+        give(s, 0, wool=7)
+        check_position(s)
+        s, _ = do(s, f"fulfil {tile}")
+        assert pending(s)["kind"] == "move_town"
+        assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Tiletum", "merchant Troyes", "skip"]
+        illegal(s, "merchant Paris_Bordeaux", "choice-expected")
+        s2, _ = do(s, "merchant Bordeaux")                   # one move, through the road space
+        assert s2.seats[0].merchant == "Bordeaux" and not s2.agenda
+        s3, _ = do(s, "skip")                                # may stay
+        assert s3.seats[0].merchant == "Paris" and not s3.agenda
+    # from a road space (where a Merchant Action may leave it): the Towns at its two ends
+    s = start()
+    s.seats[0].merchant = "Paris_Bordeaux"
+    put_in_storehouse(s, 0, "K15")
+    give(s, 0, wool=5)
+    s, _ = do(s, "fulfil K15")
+    assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Paris", "skip"]
+
+
 def test_character_move_and_place_bonus_in_any_order():
     """Appendix, Character tiles: 'You may move your Merchant from one space to an adjacent space.
     If your Merchant is in a Town where you do not have a House and there is an empty House space
