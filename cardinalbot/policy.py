@@ -38,6 +38,7 @@ import os
 import random
 
 from engine import solo
+from engine.board import free_house_spaces
 from engine.components import components
 from engine.notation import parse
 from engine.state import GameState
@@ -261,9 +262,9 @@ def architect_move(s: GameState, rng, memo) -> str:
 # --- Merchant ------------------------------------------------------------------------------------
 
 def _house_space(s: GameState, town: str) -> dict | None:
-    spaces = components().house_spaces(town, s.players)
-    n = len(s.houses.get(town, []))
-    return spaces[n] if n < len(spaces) else None
+    """The House space the bot would fill in ``town``: the first empty one (its ``house``)."""
+    free = free_house_spaces(s, town)
+    return components().house_spaces(town, s.players)[free[0]] if free else None
 
 
 def town_ties(s: GameState, town: str, dist: dict) -> tuple:

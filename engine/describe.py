@@ -83,7 +83,12 @@ def describe(s: GameState, m: Move) -> str:
     if v in ("merchant", "architect"):
         return f"Move your {v.title()} to {c.display.get(a[0], a[0])}"
     if v == "house":
-        return f"Place a House in {c.display.get(a[0], a[0])}" if a else f"Place a House in {p.merchant}"
+        town = m.town or p.merchant
+        where = f" on House space {m.space}" if m.space is not None else ""
+        reward = ""
+        if m.space is not None and town in c.towns and m.space <= len(c.house_spaces(town, s.players)):
+            reward = f" ({effects_text(c.house_spaces(town, s.players)[m.space - 1].get('reward'))})"
+        return f"Place a House in {c.display.get(town, town)}{where}{reward}"
     if v == "pillar":
         return f"Place a Pillar at the {a[0]} Cathedral" if a else f"Place a Pillar at the {p.architect} Cathedral"
     if v == "tile":

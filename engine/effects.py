@@ -12,8 +12,8 @@ until a decision is needed, drops decisions that have nothing left to choose, an
 """
 from __future__ import annotations
 
-from .board import (add_vp, building_completed, gain, king_advance, place_house, place_pillar, to_box,
-                    why_cannot_take, why_no_house, why_no_pillar)
+from .board import (add_vp, building_completed, gain, house_moves, king_advance, place_house, place_pillar,
+                    to_box, why_cannot_take, why_no_house, why_no_pillar)
 from .components import BASIC_ACTIONS, LETTER_RES, RES_LETTER, RESOURCES, components
 from .notation import Move, mv
 from .state import GameState
@@ -129,14 +129,16 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
         piece = e["piece"]
         out = [] if e["moved"] else [mv(piece, n) for n in c.adjacent[_piece_spot(s, seat, piece)]]
         if not e["placed"] and _can_place_here(s, seat, piece):
-            out.append(mv("house" if piece == "merchant" else "pillar"))
+            out.extend(house_moves(s, p.merchant) if piece == "merchant" else [mv("pillar")])
         return out
     if kind == "place_here":
         what = e["what"]
-        return [mv(what)] if _can_place_here(s, seat, "merchant" if what == "house" else "architect") else []
+        if not _can_place_here(s, seat, "merchant" if what == "house" else "architect"):
+            return []
+        return house_moves(s, p.merchant) if what == "house" else [mv("pillar")]
     if kind == "place_anywhere":
         if e["what"] == "house":
-            return [mv("house", t) for t in sorted(c.towns) if why_no_house(s, p, t) is None]
+            return [m for t in sorted(c.towns) if why_no_house(s, p, t) is None for m in house_moves(s, t, named=True)]
         return [mv("pillar", t) for t in c.cathedral_towns if why_no_pillar(s, p, t) is None]
     if kind == "teleport":
         here = _piece_spot(s, seat, e["piece"])
@@ -212,17 +214,17 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
             reward = None
         else:
             e["placed"] = True
-            reward = _place_at_piece(s, seat, e["piece"])
+            reward = _place_at_piece(s, seat, e["piece"], m.space)
         if e["moved"] and e["placed"]:
             s.agenda.pop()
         push_effects(s, seat, reward)
     elif kind == "place_here":
         s.agenda.pop()
-        push_effects(s, seat, _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect"))
+        push_effects(s, seat, _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect", m.space))
     elif kind == "place_anywhere":
         s.agenda.pop()
         if m.verb == "house":
-            push_effects(s, seat, place_house(s, p, m.args[0]))
+            push_effects(s, seat, place_house(s, p, m.args[0], m.space))
         else:
             place_pillar(s, p, m.args[0])
     elif kind == "building":
@@ -258,10 +260,10 @@ def _set_piece(p, piece: str, spot: str) -> None:
         p.architect = spot
 
 
-def _place_at_piece(s: GameState, seat: int, piece: str):
+def _place_at_piece(s: GameState, seat: int, piece: str, space: int | None = None):
     p = s.seats[seat]
     if piece == "merchant":
-        return place_house(s, p, p.merchant)
+        return place_house(s, p, p.merchant, space)
     place_pillar(s, p, p.architect)
     return None
 
