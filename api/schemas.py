@@ -152,7 +152,7 @@ class Position(Base):
     action_bonus = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
     king_bonus = fields.String(allow_none=True)
     map_bonus = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
-    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
+    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer(allow_none=True)))
     pillars = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
     cathedral_cost = fields.Dict(keys=fields.String(), values=fields.String())
     cathedral_stack = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))

@@ -141,7 +141,7 @@ def _town(state: GameState, town: str, fair: int | None) -> list[str]:
     size, gap = 8, 10
     x0 = x - (len(spaces) * gap) / 2 + 1
     for i, _sp in enumerate(spaces):
-        if i < len(owners):
+        if i < len(owners) and owners[i] is not None:
             seat = owners[i]
             out.append(_rect(x0 + i * gap, y + 11, size, size, SEAT_COLOURS[seat % 4],
                              title=f"House of seat {seat}"))

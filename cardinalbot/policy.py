@@ -18,7 +18,9 @@ Readings of what the rules leave open (also listed in ``decrees.py``):
   the part of the "identical" cost not covered by its largest stock it may spend on it.
 * Cathedral target: Cathedrals without its Pillar, not the unavailable one and not where the
   Architect stands (with two players such a Cathedral always has a free Pillar space: two spaces,
-  one player). Merchant targets: the "printed VP reward" tie-breaker compares the VP of the next empty
+  one player). The tie-breaker "you haven't built it" (rulebook: "the Cathedral you do not yet
+  have") prefers a Cathedral the player has not contributed to (no Cathedral tile taken from it);
+  a Pillar of the player's there does not count as having it. Merchant targets: the "printed VP reward" tie-breaker compares the VP of the next empty
   House space (more is better); the "upcoming Fair" is the next Fair not yet held.
 * Character action: several tiles in its supply are placed oldest first. A Character's printed
   "value" is the sum of the numbers on its bonus (a move-and-place counts 2, a place 1), compared
@@ -36,6 +38,7 @@ import os
 import random
 
 from engine import solo
+from engine.board import free_house_spaces
 from engine.components import components
 from engine.notation import parse
 from engine.state import GameState
@@ -218,13 +221,19 @@ def cathedral_vp(s: GameState, town: str) -> int:
     return (c.tiles[s.cathedral_cost[town]].raw.get("vp") or 0) + (c.tiles[stack[-1]].vp if stack else 0)
 
 
+def player_built(s: GameState, town: str) -> bool:
+    """Whether the player has contributed to (taken a Cathedral tile from) ``town``'s Cathedral:
+    the summary card's "you have it" / "you haven't built it"."""
+    tiles = components().tiles
+    return any(tiles[t].raw["cathedral"] == town for t in s.seats[s.solo["human"]].cathedrals)
+
+
 def best_cathedral(s: GameState, origin: str, ap: int, rng) -> str | None:
     c = components()
     dist = c.distances[origin]
-    human = s.solo["human"]
 
     def ties(t):
-        return (-cathedral_vp(s, t), human in s.pillars.get(t, []),
+        return (-cathedral_vp(s, t), player_built(s, t),
                 c.tiles[s.cathedral_cost[t]].raw.get("stone") or 0, dist[t])
 
     towns = cathedral_targets(s)
@@ -253,9 +262,9 @@ def architect_move(s: GameState, rng, memo) -> str:
 # --- Merchant ------------------------------------------------------------------------------------
 
 def _house_space(s: GameState, town: str) -> dict | None:
-    spaces = components().house_spaces(town, s.players)
-    n = len(s.houses.get(town, []))
-    return spaces[n] if n < len(spaces) else None
+    """The House space the bot would fill in ``town``: the first empty one (its ``house``)."""
+    free = free_house_spaces(s, town)
+    return components().house_spaces(town, s.players)[free[0]] if free else None
 
 
 def town_ties(s: GameState, town: str, dist: dict) -> tuple:

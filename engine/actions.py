@@ -6,8 +6,8 @@ assumes the check passed. ``candidates`` lists a superset of the legal action mo
 """
 from __future__ import annotations
 
-from .board import (discard_characters, king_advance, place_house, place_pillar, take_character,
-                    why_cannot_take, why_no_house, why_no_pillar)
+from .board import (discard_characters, house_moves, king_advance, place_house, place_pillar, take_character,
+                    why_cannot_take, why_no_house, why_no_pillar, why_not_house_space)
 from .components import LETTER_RES, RES_INDEX, components
 from .effects import check_completion, choice, push_effects
 from .notation import Move, mv
@@ -102,7 +102,7 @@ def candidates(s: GameState, p: PlayerState, f: dict) -> list[Move]:
     if a == "architect" or a == "merchant":
         spot = p.architect if a == "architect" else p.merchant
         out.extend(Move(a, (n,)) for n in c.adjacent[spot])
-        out.append(Move("pillar" if a == "architect" else "house"))
+        out.extend([Move("pillar")] if a == "architect" else house_moves(s, spot))
         out.extend(Move("tile", (t,)) for t in s.map_bonus.get(spot, ()))
     elif a == "character":
         out.extend(mv("char", i + 1) for i, t in enumerate(s.character_offer) if t is not None)
@@ -129,7 +129,7 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
     """Check an AP-spending move against the Action frame ``f`` on top of the agenda."""
     c = components()
     verb = m.verb
-    if verb in ("house", "pillar") and m.args:
+    if verb in ("house", "pillar") and m.town is not None:
         return ("no-decision", f"'{verb} <town>' answers a bonus that places a {verb.title()} anywhere; "
                                f"in an Action, '{verb}' builds where your "
                                f"{'Merchant' if verb == 'house' else 'Architect'} is")
@@ -146,7 +146,7 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
     if verb == "pillar":
         return why_no_pillar(s, p, p.architect)
     if verb == "house":
-        return why_no_house(s, p, p.merchant)
+        return why_no_house(s, p, p.merchant) or why_not_house_space(s, p.merchant, m.space)
     if verb == "tile":
         spot = p.architect if f["action"] == "architect" else p.merchant
         if m.args[0] not in s.map_bonus.get(spot, ()):
@@ -227,7 +227,7 @@ def apply_action(s: GameState, p: PlayerState, m: Move, f: dict, chance) -> None
         f["ap"] -= 1
     elif verb == "house":
         f["ap"] -= 1
-        push_effects(s, p.seat, place_house(s, p, p.merchant))
+        push_effects(s, p.seat, place_house(s, p, p.merchant, m.space))
     elif verb == "tile":
         spot = p.architect if f["action"] == "architect" else p.merchant
         s.map_bonus[spot].remove(m.args[0])

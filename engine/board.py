@@ -6,6 +6,7 @@ These are the building blocks of the moves; they check nothing beyond what they 
 from __future__ import annotations
 
 from .components import LETTER_RES, RES_INDEX, components
+from .notation import Move
 from .state import GameState, PlayerState
 
 C = None  # the Components, bound on first use (see _c)
@@ -41,10 +42,9 @@ def has_crest(p: PlayerState, family: str) -> bool:
 
 
 def open_contract_spaces(p: PlayerState) -> int:
-    """Contract spaces not yet promised: 6 minus fulfilled minus unfulfilled Contracts held."""
-    tiles = _c().tiles
-    held = sum(1 for t in p.store if tiles[t].kind == "contract")
-    return len(_c().contract_spaces) - len(p.contracts) - held
+    """Contract spaces not yet covered by a fulfilled Contract (Contracts held in the Storehouse
+    cover none: rulebook, Contracts; summary: "if all 6 Contract spaces are full")."""
+    return len(_c().contract_spaces) - len(p.contracts)
 
 
 def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:
@@ -62,6 +62,41 @@ def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:
 
 # --- Houses and Pillars --------------------------------------------------------------------
 
+def free_house_spaces(s: GameState, town: str) -> list[int]:
+    """The empty House spaces of ``town`` in play at this player count (0-based, printed order).
+
+    ``s.houses[town]`` holds the seat on each space in printed order, ``None`` on an empty one
+    before an occupied one (trailing empty spaces are left out)."""
+    if town not in _c().towns:  # a road space
+        return []
+    here = s.houses.get(town, ())
+    n = len(_c().house_spaces(town, s.players))
+    return [i for i in range(n) if i >= len(here) or here[i] is None]
+
+
+def house_space_choices(s: GameState, town: str) -> list[int] | None:
+    """The free House spaces (1-based) a player chooses between in ``town``, or ``None`` when there
+    is nothing to choose: one free space, or all free spaces give the same reward (then a plain
+    ``house`` fills the first of them)."""
+    free = free_house_spaces(s, town)
+    if len(free) <= 1:
+        return None
+    spaces = _c().house_spaces(town, s.players)
+    if len({repr(spaces[i].get("reward") or None) for i in free}) <= 1:
+        return None
+    return [i + 1 for i in free]
+
+
+def house_moves(s: GameState, town: str, named: bool = False) -> list:
+    """The ``house`` moves that build in ``town``: one per free space when their rewards differ,
+    else a plain one. ``named`` puts the town in the move (a Crest's "anywhere" placement)."""
+    head = (town,) if named else ()
+    choices = house_space_choices(s, town)
+    if choices is None:
+        return [Move("house", head)]
+    return [Move("house", (*head, str(i))) for i in choices]
+
+
 def why_no_house(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
     c = _c()
     if not c.is_town(town):
@@ -71,18 +106,38 @@ def why_no_house(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | N
     here = s.houses.get(town, [])
     if p.seat in here:
         return ("house-already", f"you already have a House in {town}")
-    if len(here) >= len(c.house_spaces(town, s.players)):
+    if not free_house_spaces(s, town):
         return ("no-house-space", f"{town} has no empty House space")
     return None
 
 
-def place_house(s: GameState, p: PlayerState, town: str) -> list | None:
-    """Put a House from supply on the next House space of ``town``; return the space's reward."""
+def why_not_house_space(s: GameState, town: str, space: int | None) -> tuple[str, str] | None:
+    """Whether ``space`` (1-based, or ``None`` for a plain ``house``) names a House space of
+    ``town`` correctly, assuming a House may be placed there."""
+    choices = house_space_choices(s, town)
+    if space is None:
+        if choices is None:
+            return None
+        return ("choose-house-space", f"the free House spaces of {town} give different rewards: say which, "
+                                      + " or ".join(f"'house {i}'" for i in choices))
+    if choices is None:
+        return ("no-house-space-choice", f"the free House spaces of {town} give the same reward: write just 'house'")
+    if space not in choices:
+        return ("house-space-taken", f"House space {space} of {town} is not free (free: "
+                                     + ", ".join(map(str, choices)) + ")")
+    return None
+
+
+def place_house(s: GameState, p: PlayerState, town: str, space: int | None = None) -> list | None:
+    """Put a House from supply on House space ``space`` (1-based) of ``town``, by default the first
+    empty one in printed order; return the space's reward."""
+    i = free_house_spaces(s, town)[0] if space is None else space - 1
     here = s.houses.setdefault(town, [])
-    space = _c().house_spaces(town, s.players)[len(here)]
-    here.append(p.seat)
+    if i >= len(here):
+        here.extend([None] * (i + 1 - len(here)))
+    here[i] = p.seat
     p.houses -= 1
-    return space.get("reward")
+    return _c().house_spaces(town, s.players)[i].get("reward")
 
 
 def why_no_pillar(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
@@ -106,7 +161,7 @@ def place_pillar(s: GameState, p: PlayerState, town: str) -> None:
     p.pillars -= 1
 
 
-def houses_on_map(s: GameState, seat: int) -> int:
+def houses_on_map(s: GameState, seat: int) -> int:  # a seat is on at most one space per Town
     return sum(1 for v in s.houses.values() if seat in v)
 
 

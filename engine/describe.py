@@ -42,6 +42,8 @@ def effects_text(atoms) -> str:
             out.append(f"{name} with {a['ap']} AP")
         elif "move" in a:
             out.append(f"move your {a['move'].title()} up to {a.get('times', 1)} step(s)")
+        elif "move_town" in a:
+            out.append(f"move your {a['move_town'].title()} to an adjacent Town")
         elif "move_and_place" in a:
             what = "House" if a["move_and_place"] == "merchant" else "Pillar"
             out.append(f"move your {a['move_and_place'].title()} 1 step and/or place a {what} there")
@@ -81,7 +83,12 @@ def describe(s: GameState, m: Move) -> str:
     if v in ("merchant", "architect"):
         return f"Move your {v.title()} to {c.display.get(a[0], a[0])}"
     if v == "house":
-        return f"Place a House in {c.display.get(a[0], a[0])}" if a else f"Place a House in {p.merchant}"
+        town = m.town or p.merchant
+        where = f" on House space {m.space}" if m.space is not None else ""
+        reward = ""
+        if m.space is not None and town in c.towns and m.space <= len(c.house_spaces(town, s.players)):
+            reward = f" ({effects_text(c.house_spaces(town, s.players)[m.space - 1].get('reward'))})"
+        return f"Place a House in {c.display.get(town, town)}{where}{reward}"
     if v == "pillar":
         return f"Place a Pillar at the {a[0]} Cathedral" if a else f"Place a Pillar at the {p.architect} Cathedral"
     if v == "tile":

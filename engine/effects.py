@@ -12,8 +12,8 @@ until a decision is needed, drops decisions that have nothing left to choose, an
 """
 from __future__ import annotations
 
-from .board import (add_vp, building_completed, gain, king_advance, place_house, place_pillar, to_box,
-                    why_cannot_take, why_no_house, why_no_pillar)
+from .board import (add_vp, building_completed, gain, house_moves, king_advance, place_house, place_pillar,
+                    to_box, why_cannot_take, why_no_house, why_no_pillar)
 from .components import BASIC_ACTIONS, LETTER_RES, RES_LETTER, RESOURCES, components
 from .notation import Move, mv
 from .state import GameState
@@ -58,6 +58,8 @@ def apply_atom(s: GameState, seat: int, atom: dict) -> None:
             s.agenda.append(frame(seat, atom["action"], atom["ap"]))
     elif "move" in atom:
         s.agenda.append(choice(seat, "move", piece=atom["move"], n=atom.get("times", 1)))
+    elif "move_town" in atom:
+        s.agenda.append(choice(seat, "move_town", piece=atom["move_town"]))
     elif "move_and_place" in atom:
         s.agenda.append(choice(seat, "move_place", piece=atom["move_and_place"], moved=False, placed=False))
     elif "place_here" in atom:
@@ -87,6 +89,20 @@ def _piece_spot(s: GameState, seat: int, piece: str) -> str:
     return p.merchant if piece == "merchant" else p.architect
 
 
+def towns_beyond(spot: str) -> list[str]:
+    """The Towns "adjacent" to ``spot`` for a move "from one Town to an adjacent Town": those
+    reached through at most one road space (docs/rulings.md), sorted."""
+    c = components()
+    out = set()
+    for n in c.adjacent[spot]:
+        if c.is_town(n):
+            out.add(n)
+        else:
+            out.update(t for t in c.adjacent[n] if c.is_town(t))
+    out.discard(spot)
+    return sorted(out)
+
+
 def _can_place_here(s: GameState, seat: int, piece: str) -> bool:
     p = s.seats[seat]
     if piece == "merchant":
@@ -106,18 +122,23 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
     if kind == "move":
         piece = e["piece"]
         return [mv(piece, n) for n in c.adjacent[_piece_spot(s, seat, piece)]]
+    if kind == "move_town":
+        piece = e["piece"]
+        return [mv(piece, t) for t in towns_beyond(_piece_spot(s, seat, piece))]
     if kind == "move_place":
         piece = e["piece"]
         out = [] if e["moved"] else [mv(piece, n) for n in c.adjacent[_piece_spot(s, seat, piece)]]
         if not e["placed"] and _can_place_here(s, seat, piece):
-            out.append(mv("house" if piece == "merchant" else "pillar"))
+            out.extend(house_moves(s, p.merchant) if piece == "merchant" else [mv("pillar")])
         return out
     if kind == "place_here":
         what = e["what"]
-        return [mv(what)] if _can_place_here(s, seat, "merchant" if what == "house" else "architect") else []
+        if not _can_place_here(s, seat, "merchant" if what == "house" else "architect"):
+            return []
+        return house_moves(s, p.merchant) if what == "house" else [mv("pillar")]
     if kind == "place_anywhere":
         if e["what"] == "house":
-            return [mv("house", t) for t in sorted(c.towns) if why_no_house(s, p, t) is None]
+            return [m for t in sorted(c.towns) if why_no_house(s, p, t) is None for m in house_moves(s, t, named=True)]
         return [mv("pillar", t) for t in c.cathedral_towns if why_no_pillar(s, p, t) is None]
     if kind == "teleport":
         here = _piece_spot(s, seat, e["piece"])
@@ -178,9 +199,9 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
         mf = main_frame(s)
         mf["action"] = m.args[0]
         mf["ap"] += p.ap_bonus.get(m.args[0], 0)
-    elif kind in ("move", "teleport"):
+    elif kind in ("move", "teleport", "move_town"):
         _set_piece(p, e["piece"], m.args[0])
-        if kind == "teleport":
+        if kind != "move":
             s.agenda.pop()
         else:
             e["n"] -= 1
@@ -193,17 +214,17 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
             reward = None
         else:
             e["placed"] = True
-            reward = _place_at_piece(s, seat, e["piece"])
+            reward = _place_at_piece(s, seat, e["piece"], m.space)
         if e["moved"] and e["placed"]:
             s.agenda.pop()
         push_effects(s, seat, reward)
     elif kind == "place_here":
         s.agenda.pop()
-        push_effects(s, seat, _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect"))
+        push_effects(s, seat, _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect", m.space))
     elif kind == "place_anywhere":
         s.agenda.pop()
         if m.verb == "house":
-            push_effects(s, seat, place_house(s, p, m.args[0]))
+            push_effects(s, seat, place_house(s, p, m.args[0], m.space))
         else:
             place_pillar(s, p, m.args[0])
     elif kind == "building":
@@ -239,10 +260,10 @@ def _set_piece(p, piece: str, spot: str) -> None:
         p.architect = spot
 
 
-def _place_at_piece(s: GameState, seat: int, piece: str):
+def _place_at_piece(s: GameState, seat: int, piece: str, space: int | None = None):
     p = s.seats[seat]
     if piece == "merchant":
-        return place_house(s, p, p.merchant)
+        return place_house(s, p, p.merchant, space)
     place_pillar(s, p, p.architect)
     return None
 

@@ -21,7 +21,7 @@ from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
 from .state import GameState
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"  # 2: issue 14 (House space choice, Contract spaces, Wool Contract move, Character types)
 Err = tuple[str, str] | None
 
 
@@ -106,6 +106,22 @@ def legal_moves(s: GameState, seat: int | None = None) -> list[str]:
     if seat is not None and seat != s.actor:
         return []
     return sorted({str(m) for m in legal(s)})
+
+
+def legacy_move(s: GameState, seat: int, m: Move) -> Move:
+    """The current notation of a move recorded under an earlier rules version, where it differs.
+
+    Until rules version 2 a plain ``house`` (or ``house <town>``) always filled the first empty
+    House space; it still does when folded, but a checked move must now name the space when the
+    free spaces' rewards differ. Such a move is returned with that first empty space named."""
+    if m.verb != "house" or m.space is not None or check(s, seat, m) is None:
+        return m
+    from .board import free_house_spaces
+    free = free_house_spaces(s, m.town or s.seats[seat].merchant)
+    if not free:
+        return m
+    explicit = Move("house", (*m.args, str(free[0] + 1)))
+    return explicit if check(s, seat, explicit) is None else m
 
 
 # --- applying ------------------------------------------------------------------------------

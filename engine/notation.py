@@ -27,6 +27,16 @@ class Move:
 
     # Convenient typed views of the arguments -------------------------------------------
     @property
+    def town(self) -> str | None:
+        """For ``house``: the town named (a Crest's "anywhere" placement), or None."""
+        return next((a for a in self.args if not a.isdigit()), None)
+
+    @property
+    def space(self) -> int | None:
+        """For ``house``: the House space chosen (1-based, printed order), or None."""
+        return next((int(a) for a in self.args if a.isdigit()), None)
+
+    @property
     def die(self) -> tuple[str, int, int]:
         """For ``take``: (resource letter, rolled value, value taken after shifting)."""
         return _die(self.args[0])
@@ -53,7 +63,7 @@ GRAMMAR: dict[str, tuple[str, ...]] = {
     "skip": (),
     "merchant": ("spot",),
     "architect": ("spot",),
-    "house": ("town?",),
+    "house": ("town?", "space?"),  # either or both: "house", "house 2", "house Paris", "house Paris 2"
     "pillar": ("town?",),
     "char": ("slot",),
     "discard": (),
@@ -114,7 +124,7 @@ def _arg(kind: str, token: str, text: str) -> str:
         return token
     if kind == "space":
         if token not in {"1", "2", "3", "4", "5", "6"}:
-            raise NotationError(f"{text!r}: a Building or Crest space is 1 to 6")
+            raise NotationError(f"{text!r}: a Building, Crest or House space is 1 to 6")
         return token
     if kind == "room":
         m = ROOM_RE.match(token)
@@ -139,6 +149,8 @@ def parse(text: str) -> Move:
     rest = tokens[1:]
     if verb == "take" and rest:  # tolerate "take g4 > 2"
         rest = ["".join(rest)]
+    if verb == "house" and len(rest) == 1 and rest[0].isdigit():  # "house 2": the space alone
+        kinds = ("space?",)
     required = [k for k in kinds if not k.endswith("?")]
     if len(rest) < len(required) or len(rest) > len(kinds):
         want = " ".join(f"<{k.rstrip('?')}>" if not k.endswith("?") else f"[<{k[:-1]}>]" for k in kinds)

@@ -6,7 +6,7 @@ A record is a PGN-like text::
     [Players "3"]
     [Seat0 "Alice"]
     [Options "{}"]
-    [Rules "1"]
+    [Rules "2"]
     [SeedCommitment "9f86d0..."]
     [Setup "[[\\"draw:bonus\\", \\"B07\\"], ...]"]
     1. s0: take G4 | tile B07 | merchant Brugge | house | end {draw:contract K12}
@@ -139,9 +139,10 @@ def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
 def replay_record(text: str):
     """Replay a record move by move with full checking; returns (headers, events, final state).
 
-    Every move is checked against the rules; chance outcomes come from the record."""
+    Every move is checked against the current rules (a move in an earlier rules version's notation
+    is rewritten first: ``engine.game.legacy_move``); chance outcomes come from the record."""
     from .errors import IllegalMove
-    from .game import RULES_VERSION, _as_move, apply_event, check  # game imports nothing from here
+    from .game import RULES_VERSION, _as_move, apply_event, check, legacy_move  # game imports nothing from here
 
     headers, events = parse_record(text)
     state = apply_event(None, events[0])
@@ -154,7 +155,7 @@ def replay_record(text: str):
             state = apply_event(state, ev)
             out.append(ev)
             continue
-        m = _as_move(ev["move"])
+        m = legacy_move(state, ev["seat"], _as_move(ev["move"]))
         err = check(state, ev["seat"], m)
         if err is not None:
             raise IllegalMove(f"event {i} '{m}' by seat {ev['seat']}: {err[1]}", code=err[0])

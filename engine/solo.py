@@ -29,8 +29,8 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from .board import (add_vp, discard_characters, king_advance, place_house, place_pillar, take_character, to_box,
-                    why_no_house, why_no_pillar)
+from .board import (add_vp, discard_characters, free_house_spaces, king_advance, place_house, place_pillar,
+                    take_character, to_box, why_no_house, why_no_pillar)
 from .components import BASIC_ACTIONS, RES_INDEX, components
 from .notation import Move, mv
 from .state import GameState
@@ -377,7 +377,7 @@ def merchant_targets(s: GameState) -> list[str]:
     c = components()
     here = s.seats[0].merchant
     return [t for t in sorted(c.towns) if t != here and 0 not in s.houses.get(t, ())
-            and len(s.houses.get(t, ())) < len(c.house_spaces(t, s.players))]
+            and free_house_spaces(s, t)]
 
 
 def _piece_moves(s: GameState, act: dict) -> list[Move]:

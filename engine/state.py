@@ -117,7 +117,7 @@ class GameState:
         self.action_bonus: dict[str, str | None] = {}
         self.king_bonus: str | None = None
         self.map_bonus: dict[str, list[str]] = {}
-        self.houses: dict[str, list[int]] = {}   # town -> seats, in House-space order
+        self.houses: dict[str, list[int | None]] = {}  # town -> seat on each House space (None: empty)
         self.pillars: dict[str, list[int]] = {}  # cathedral town -> seats
         self.cathedral_cost: dict[str, str] = {}
         self.cathedral_stack: dict[str, list[str]] = {}   # bottom -> top
@@ -242,7 +242,7 @@ class GameState:
             s.action_bonus = dict(d["action_bonus"])
             s.king_bonus = d["king_bonus"]
             s.map_bonus = {k: list(v) for k, v in d["map_bonus"].items()}
-            s.houses = {k: [int(x) for x in v] for k, v in d["houses"].items()}
+            s.houses = {k: [None if x is None else int(x) for x in v] for k, v in d["houses"].items()}
             s.pillars = {k: [int(x) for x in v] for k, v in d["pillars"].items()}
             s.cathedral_cost = dict(d["cathedral_cost"])
             s.cathedral_stack = {k: list(v) for k, v in d["cathedral_stack"].items()}

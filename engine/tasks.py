@@ -70,6 +70,9 @@ def check_task(s: GameState, p: PlayerState, m: Move) -> Err:
             return ("choose-resource", f"{tile} asks for {n} identical resources: name which, e.g. 'fulfil {tile} W'")
         if not n and letter is not None:
             return ("no-choice", f"{tile} has a fixed price; write just 'fulfil {tile}'")
+        if len(p.contracts) >= len(c.contract_spaces):
+            return ("contract-spaces-full", "all your Contract spaces are covered: a Contract is fulfilled "
+                                            "onto the leftmost open one (Tasks)")
         for i, need in contract_price(tile, letter).items():
             if p.res[i] < need:
                 return ("not-enough-resources", f"{tile} needs {need} {LETTER_RES[LETTERS[i]].title()}; you have {p.res[i]}")

@@ -97,7 +97,9 @@ def problems(s: GameState) -> list[str]:
         if fam and max(fam.values()) > 1:
             out.append(f"seat {p.seat} has two Crests of one family")
     for town, seats in s.houses.items():
-        if len(set(seats)) != len(seats) or len(seats) > len(c.house_spaces(town, s.players)):
+        placed = [x for x in seats if x is not None]
+        if (len(set(placed)) != len(placed) or len(seats) > len(c.house_spaces(town, s.players))
+                or (seats and seats[-1] is None)):
             out.append(f"House spaces of {town} are inconsistent")
     for town, seats in s.pillars.items():
         if len(set(seats)) != len(seats) or len(seats) > c.pillar_space_count(town, s.players):

@@ -530,7 +530,7 @@ def test_cathedral_the_player_does_not_have_then_lower_stone_then_closer():
     set_cathedral(s, "Milano", "X5", "T21")             # 4 Stone, 6 + 3
     assert policy.cathedral_vp(s, "Koeln") == policy.cathedral_vp(s, "Milano")
     assert policy.best_cathedral(s, "Strasbourg", 2, NoRandom()) == "Koeln"     # lower Stone
-    pillar(s, 1, "Koeln")
+    s.seats[1].cathedrals.append("T06")                  # the player has built (contributed to) Koeln
     assert policy.best_cathedral(s, "Strasbourg", 2, NoRandom()) == "Milano"    # player lacks it
     s = _cathedral_setup("Frankfurt")
     set_cathedral(s, "London", "X9")
@@ -539,6 +539,25 @@ def test_cathedral_the_player_does_not_have_then_lower_stone_then_closer():
     set_cathedral(s, "Praha", "X4", "T10")              # 3 Stone, 5 + 3
     assert C.distances["Frankfurt"]["Koeln"] == 1 and C.distances["Frankfurt"]["Praha"] == 2
     assert policy.best_cathedral(s, "Frankfurt", 3, NoRandom()) == "Koeln"      # closer
+
+
+def test_cathedral_a_players_pillar_is_not_having_built_it():
+    """Summary card, Architect Action: "Move to best Cathedral (highest VP > you haven't built it >
+    lowest cost > closer)"; solo rules, Architect Action 3: "the Cathedral you do not yet have".
+    Having it means having contributed to it (taken one of its Cathedral tiles), not having a
+    Pillar there (issue 14, item 4)."""
+    s = _cathedral_setup("London")
+    set_cathedral(s, "Bordeaux", "X9")
+    _free(s, "Koeln", "Paris")
+    set_cathedral(s, "Koeln", "X3", "T05")              # 3 Stone, 4 + 4
+    set_cathedral(s, "Paris", "X6", "T07")              # 4 Stone, 7 + 1
+    assert policy.cathedral_vp(s, "Koeln") == policy.cathedral_vp(s, "Paris") == 8
+    assert C.distances["London"]["Koeln"] == C.distances["London"]["Paris"] == 4
+    pillar(s, 1, "Koeln")                                # a Pillar, but no Koeln tile
+    assert policy.best_cathedral(s, "London", 4, NoRandom()) == "Koeln"         # lower cost
+    assert policy.best_cathedral(s, "London", 1, NoRandom()) == "Koeln"         # out of reach too
+    s.seats[1].cathedrals.append("T06")                  # now the player has built Koeln
+    assert policy.best_cathedral(s, "London", 4, NoRandom()) == "Paris"
 
 
 def test_cathedral_none_in_reach_closest():

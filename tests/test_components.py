@@ -13,7 +13,7 @@ C = components()
 SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "tiletum"
 
 ATOMS = {"gain", "vp", "any", "action", "move", "move_and_place", "place_here", "building_bonus", "king",
-         "add_ap", "die_resource", "place_anywhere", "teleport"}
+         "add_ap", "die_resource", "place_anywhere", "teleport", "move_town"}
 
 
 def dist(a, b):

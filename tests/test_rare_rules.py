@@ -198,6 +198,37 @@ def test_no_bonus_contract_when_all_contract_spaces_are_taken():
     illegal(s, f"tile {other}", "contract-spaces-full")
 
 
+def test_contract_with_the_sixth_space_open_while_holding_one():
+    """Contracts: 'If there are no more open Contract spaces on your Player board to accommodate
+    new Contracts, you may not take anymore Contracts'; summary, Contract Action: 'You can not take
+    a new Contract Tile if all 6 Contract spaces on your Player Board are full.' Only spaces
+    covered by fulfilled Contracts count: with 5 fulfilled and 1 held, the sixth space is open and
+    a new Contract may be taken (issue 14, item 2; docs/rulings.md)."""
+    s = start()
+    fulfilled(s, 0, ["K07", "K08", "K12", "K13", "K21"])
+    put_in_storehouse(s, 0, "K22")
+    set_offer(s, "contract", ["K10", "K15", "K23", "K26", "K09"])
+    check_position(s)
+    put_die(s, "contract", 1)
+    s, _ = do(s, "take G1")
+    assert "contract 5" in engine.legal_moves(s)
+    s, _ = do(s, "contract 5")
+    assert s.seats[0].store == ["K22", "K09"]
+    assert len(s.seats[0].contracts) == 5
+
+
+def test_no_fulfilling_when_all_six_contract_spaces_are_covered():
+    """Tasks: a fulfilled Contract moves 'to the leftmost open Contract space'; with all six
+    covered there is none, so a Contract held in the Storehouse cannot be fulfilled."""
+    s = start()
+    _all_contract_spaces_taken(s)
+    put_in_storehouse(s, 0, "K10")
+    give(s, 0, iron=9)
+    check_position(s)
+    assert "fulfil K10" not in engine.legal_moves(s)
+    illegal(s, "fulfil K10", "contract-spaces-full")
+
+
 # ============================================================================================
 # The King track
 # ============================================================================================
@@ -811,6 +842,105 @@ def test_building_bonus_house_space():
     assert engine.legal_moves(s) == sorted([f"bonus {gold_iron}", "skip"])  # each once
     s, _ = do(s, "skip")                                    # ignore the rest
     assert pending(s)["main"] and res(s, 0)["iron"] == before["iron"]
+
+
+def test_wool_contract_moves_the_merchant_to_an_adjacent_town_not_a_road_space():
+    """Appendix, Contract tiles: 'Pay 5/7 Wool to gain 7/11 Victory Points and move your Merchant
+    from one Town to an adjacent Town.' Unlike the Character tiles ('from one space to an adjacent
+    space') the move ends in a Town: one reached through at most one road space (docs/rulings.md;
+    issue 14, item 1). From Paris: Tiletum and Troyes next to it, Bordeaux beyond Paris_Bordeaux."""
+    assert C.adjacent["Paris"] == ("Paris_Bordeaux", "Tiletum", "Troyes")
+    for tile in ("K15", "K16"):
+        assert C.tiles[tile].raw["benefit"] == [{"move_town": "merchant"}]
+        s = start()
+        s.seats[0].merchant = "Paris"
+        put_in_storehouse(s, 0, tile)
+        give(s, 0, wool=7)
+        check_position(s)
+        s, _ = do(s, f"fulfil {tile}")
+        assert pending(s)["kind"] == "move_town"
+        assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Tiletum", "merchant Troyes", "skip"]
+        illegal(s, "merchant Paris_Bordeaux", "choice-expected")
+        s2, _ = do(s, "merchant Bordeaux")                   # one move, through the road space
+        assert s2.seats[0].merchant == "Bordeaux" and not s2.agenda
+        s3, _ = do(s, "skip")                                # may stay
+        assert s3.seats[0].merchant == "Paris" and not s3.agenda
+    # from a road space (where a Merchant Action may leave it): the Towns at its two ends
+    s = start()
+    s.seats[0].merchant = "Paris_Bordeaux"
+    put_in_storehouse(s, 0, "K15")
+    give(s, 0, wool=5)
+    s, _ = do(s, "fulfil K15")
+    assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Paris", "skip"]
+
+
+def test_house_space_the_player_chooses_when_rewards_differ():
+    """Merchant Action: 'Add a House from your personal supply to a Town ... If the House space
+    contains a Building Bonus, receive it now'; Game board: 'some spaces are only available in
+    games with 3+ or 4 players'. Nothing says the spaces fill in order, so with 4 players in Wien
+    (space 1 without reward, space 2 the 4-player space with 2 VP) the player chooses (issue 14,
+    item 3): the legal moves name each space, a plain 'house' is ambiguous."""
+    spaces = C.house_spaces("Wien", 4)
+    assert [sp.get("reward") for sp in spaces] == [None, [{"vp": 2}]]
+    assert len(C.house_spaces("Wien", 3)) == 1
+    s = start(players=4)
+    s.seats[0].merchant = "Wien"
+    put_die(s, "merchant", 4)                                 # 3 AP
+    s, _ = do(s, "take G4")
+    moves = engine.legal_moves(s)
+    assert "house 1" in moves and "house 2" in moves and "house" not in moves
+    illegal(s, "house", "choose-house-space")
+    score = s.seats[0].score
+    s, _ = do(s, "house 2")                                   # the rewarded space, leaving 1 empty
+    assert s.houses["Wien"] == [None, 0] and s.seats[0].score == score + 2
+    check_position(s)
+    # the next player finds one empty space: a plain 'house', which takes space 1 (no reward)
+    s = skip_choices(s)
+    s, _ = do(s, "end")
+    s.seats[s.actor].merchant = "Wien"
+    seat = s.actor
+    put_die(s, "merchant", 4)
+    s, _ = do(s, "take G4")
+    assert "house" in engine.legal_moves(s) and "house 1" not in engine.legal_moves(s)
+    illegal(s, "house 1", "no-house-space-choice")
+    score = s.seats[seat].score
+    s, _ = do(s, "house")
+    assert s.houses["Wien"] == [seat, 0] and s.seats[seat].score == score
+    check_position(s)
+
+
+def test_house_space_choice_for_a_crest_placement_anywhere():
+    """Crest placement bonus: 'Place a House from your supply onto any Town on the map. There
+    must be an available House space in the chosen Town' -- any of them, named when their rewards
+    differ (Hamburg with 3 players: space 1 gives 2 VP, the 3+ space 2 nothing)."""
+    assert [sp.get("reward") for sp in C.house_spaces("Hamburg", 3)] == [[{"vp": 2}], None]
+    s = start()
+    crest = crest_of("eagle")[0]
+    put_in_storehouse(s, 0, crest)
+    give(s, 0, food=6)
+    s, _ = do(s, f"crest {crest} 1")
+    moves = engine.legal_moves(s)
+    assert "house Hamburg 1" in moves and "house Hamburg 2" in moves and "house Hamburg" not in moves
+    assert "house Paris" in moves                             # one space: no number
+    illegal(s, "house Hamburg", "choice-expected")
+    s, _ = do(s, "house Hamburg 2")
+    assert s.houses["Hamburg"] == [None, 0]
+    check_position(s)
+
+
+def test_plain_house_recorded_under_rules_1_keeps_its_meaning():
+    """Until rules version 2 a plain 'house' filled the first empty space in printed order. Folded
+    from a stored event it still does; a checked replay of a record rewrites it to 'house 1'."""
+    from engine.game import legacy_move
+    s = start(players=4)
+    s.seats[0].merchant = "Wien"
+    put_die(s, "merchant", 4)
+    s, _ = do(s, "take G4")
+    old = {"type": "MovePlayed", "seat": 0, "move": "house", "rules": "1", "chance": []}
+    folded = engine.evolve(s, old)
+    assert folded.houses["Wien"] == [0]
+    assert legacy_move(s, 0, engine.parse("house")) == engine.parse("house 1")
+    assert legacy_move(s, 0, engine.parse("house 2")) == engine.parse("house 2")
 
 
 def test_character_move_and_place_bonus_in_any_order():

@@ -483,6 +483,39 @@ def test_character_action_example():
     assert p.roofs[b - 1] is False and p.houses == houses + 1
 
 
+def test_character_action_example_as_printed():
+    """Character Action example, with the printed Characters: 'Then, Blue spends 2 Action Points
+    to place one of their Characters into a Room on floor 2 and 1 more Action Point to place
+    another Character on floor 1 of the same Building. This is allowed, since both Characters are
+    the same. Blue receives the printed benefits on the placed tiles: 1 Gold and 1 Wool for the
+    first Character and 2 Wool for the second Character. Since all floors of this Building are
+    now occupied, Blue immediately moves the Building's House to their supply.' The '1 Gold and
+    1 Wool' and the '2 Wool' Characters are therefore of one type (engine/data/tiles.json)."""
+    gold_wool = [t for t in tiles_of("character", players=3)
+                 if C.tiles[t].raw["bonus"] == [{"gain": {"gold": 1, "wool": 1}}]]
+    two_wool = [t for t in tiles_of("character", players=3)
+                if C.tiles[t].raw["bonus"] == [{"gain": {"wool": 2}}]]
+    assert gold_wool and two_wool
+    first, second = gold_wool[0], two_wool[0]
+    assert C.tiles[first].raw["type"] == C.tiles[second].raw["type"]
+    s = _action_position("character", 2)
+    rest = [t for t in s.piles["character"] if t not in (first, second)][:3]
+    set_offer(s, "character", [first, second] + rest)
+    check_position(s)
+    s, _ = do(s, "take G2", "char 1", "char 2")                  # 5 AP, two spent
+    assert ap(s) == 3 and s.seats[0].store[-2:] == [first, second]
+    b = next(i + 1 for i, n in enumerate(C.building_rooms) if n == 2)
+    p0 = s.seats[0]
+    gold, wool, houses = res(s, 0)["gold"], res(s, 0)["wool"], p0.houses
+    s, _ = do(s, f"place {first} {b}.2")                         # 2 AP: 1 Gold and 1 Wool
+    assert (res(s, 0)["gold"], res(s, 0)["wool"]) == (gold + 1, wool + 1)
+    s, _ = do(s, f"place {second} {b}.1")                        # 1 AP: 2 Wool, same Building
+    assert (res(s, 0)["gold"], res(s, 0)["wool"]) == (gold + 1, wool + 3)
+    p0 = s.seats[0]
+    assert ap(s) == 0 and p0.rooms[b - 1] == [second, first]
+    assert p0.roofs[b - 1] is False and p0.houses == houses + 1  # the roof House to the supply
+
+
 def test_character_placement_costs_the_floor():
     """Character Action: '1/2/3 AP: Move a Character tile from your Storehouse to a Room on floor
     1/2/3 ... The cost in Action Points is equal to the floor of the Room.'"""
