@@ -211,6 +211,12 @@ class Event(Base):
 class MovesOut(Base):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
+    applied = fields.Integer(required=True, metadata={
+        "description": "how many of the moves were played, from the first: all of them, unless one revealed "
+                       "chance (a die, a tile, a token), which ends the batch"})
+    unplayed = fields.List(fields.String(), required=True, metadata={
+        "description": "the moves after the one that revealed chance, not looked at and not played: send "
+                       "them again (at the new version) if you still want them", "example": []})
 
 
 class EventsQuery(Base):

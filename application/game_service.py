@@ -234,7 +234,8 @@ class GameService:
 
     def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
                idem_key: str | None = None) -> dict:
-        """Moves by the seat whose token this is (the API)."""
+        """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
+        played: the moves in order, up to and including the first one that reveals chance."""
         try:
             return self._submit(game_id, lambda meta: self._require_seat(meta, token, game_id), expected_version, moves,
                                 idem_key)
@@ -242,20 +243,32 @@ class GameService:
             return r.answer
 
     def submit_for_seat(self, game_id: str, seat: int, expected_version: int, moves: list[str],
-                        idem_key: str | None = None, by: str | None = None) -> dict:
+                        idem_key: str | None = None, by: str | None = None,
+                        stop_at_reveal: bool = True) -> dict:
         """Moves by ``seat``, authenticated by the caller (a signed reply address, the stand-in).
-        ``by`` labels the events (e.g. "stand-in") in the log and the record."""
+        ``by`` labels the events (e.g. "stand-in") in the log and the record. Only the service's
+        own players, which choose no move by probing, may pass ``stop_at_reveal=False`` (the
+        stand-in plays a whole turn it computed with the rules)."""
         def check(meta):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
             return seat
         try:
-            return self._submit(game_id, check, expected_version, moves, idem_key, by)
+            return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal)
         except _Replay as r:
             return r.answer
 
     def _submit(self, game_id: str, authenticate, expected_version: int, moves: list[str],
-                idem_key: str | None, by: str | None = None) -> dict:
+                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True) -> dict:
+        """Play ``moves`` in order from ``expected_version`` and append them in one step.
+
+        A move that reveals chance (a die rolled, a tile or token drawn) ends the batch: the moves
+        up to and including it are applied, and the rest are answered as ``unplayed`` without
+        being looked at. Otherwise a batch would be an oracle: reveal, then a move whose legality
+        depends on the outcome, then a move that fails; the failure's ``move_index`` would tell
+        the outcome while nothing is stored, and the seat could probe until it liked the draw.
+        An error before the reveal reveals nothing, as nothing has been drawn yet (a move is
+        checked in full before it draws)."""
         loaded = self._load(game_id, idem_key)
         meta, state, seed = loaded["meta"], loaded["state"], loaded["seed"]
         snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
@@ -270,6 +283,7 @@ class GameService:
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         events: list[dict] = []
+        played = 0
         for i, text in enumerate(moves):
             if state.phase == "over":
                 raise errors.invalid("game-over", "the game is over", move_index=i)
@@ -284,9 +298,12 @@ class GameService:
                 for ev in evs:
                     ev["by"] = by
             events.extend(evs)
+            played = i + 1
+            if stop_at_reveal and any(ev.get("chance") for ev in evs):
+                break  # the outcome is committed with this append; the rest waits for the seat
         answer = {"version": state.version, "events": [{"version": expected_version + i + 1, **public_event(e)}
                                                         for i, e in enumerate(events)],
-                  "seat": seat, "body": body_hash}
+                  "applied": played, "unplayed": moves[played:], "seat": seat, "body": body_hash}
         try:
             status, value = self.store.append(game_id, expected_version, events, idem_key, answer)
         except Conflict as c:
@@ -295,7 +312,7 @@ class GameService:
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
         self._after_append(game_id, state, snap_version, seat)
-        return {k: answer[k] for k in ("version", "events")}
+        return _public_answer(answer)
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
         meta = self.meta(game_id)
@@ -327,7 +344,7 @@ class GameService:
         if prev.get("seat") != seat or prev.get("body") != body_hash:
             raise errors.invalid("idempotency-key-reused",
                                     "this Idempotency-Key was used for a different request")
-        return {k: prev[k] for k in ("version", "events")}
+        return _public_answer(prev)
 
     def _after_append(self, game_id: str, state: engine.GameState, snap_version: int, mover: int) -> None:
         # Snapshots are taken only where no move can still be undone: a position document has
@@ -385,6 +402,13 @@ class _Replay(Exception):
     def __init__(self, answer: dict):
         super().__init__("idempotent replay")
         self.answer = answer
+
+
+def _public_answer(answer: dict) -> dict:
+    """What a submission answers (also when replayed for its Idempotency-Key; answers stored
+    before ``applied`` existed had every move applied, one event each)."""
+    return {"version": answer["version"], "events": answer["events"],
+            "applied": answer.get("applied", len(answer["events"])), "unplayed": answer.get("unplayed", [])}
 
 
 def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:

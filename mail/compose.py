@@ -38,6 +38,7 @@ class TurnContext:
     unsubscribe_url: str = ""
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
     first_email: bool = False    # the address's first email: explain the dashboard link
+    note: str = ""               # said first, e.g. which moves of a reply were not played
 
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
@@ -104,6 +105,8 @@ def turn_email(ctx: TurnContext):
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
     example = legal[0][0] if legal else "take G4"
     text = [f"Hello {ctx.seat_name},", "", f"It is {what} in Tiletum game {ctx.game_id}.", ""]
+    if ctx.note:
+        text += [ctx.note, ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     text += _position_lines(state, ctx.seat) + ["", "Your legal moves:"]
@@ -119,6 +122,8 @@ def turn_email(ctx: TurnContext):
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
     parts = [f"<p>Hello {e(ctx.seat_name)},</p><p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
+    if ctx.note:
+        parts.append(f"<p><b>{e(ctx.note)}</b></p>")
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat)) + "</p>")
@@ -168,11 +173,22 @@ def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in
     return msg
 
 
+def unplayed_note(unplayed: list[str]) -> str:
+    """Why the moves after a reveal in a reply were not played (docs/pbem.md, "Several moves")."""
+    if not unplayed:
+        return ""
+    return ("Not played: " + ", ".join(unplayed) + ". A move you sent revealed chance (a die, a tile or a "
+            "token), which ends what one email plays; see the outcome, then send those moves again if you "
+            "still want them.")
+
+
 def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
-                       in_reply_to=None) -> EmailMessage:
+                       in_reply_to=None, unplayed=()) -> EmailMessage:
     msg = _answer(f"Tiletum {game_id}: played {', '.join(moves)}", from_addr, to_addr, reply_to, in_reply_to)
     nxt = f"It is now {next_to_act}'s decision." if next_to_act else "The game is over."
     lines = [f"Hello {seat_name},", "", "Played: " + ", ".join(moves) + f" (the game is at version {new_version}).", nxt]
+    if unplayed:
+        lines += ["", unplayed_note(list(unplayed))]
     msg.set_content("\n".join(lines) + "\n")
     msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
     return msg

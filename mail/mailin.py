@@ -5,7 +5,8 @@ recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` na
 the seat and the turn and is checked against its signature (``mail.addresses``); the moves
 are the lines the player wrote above the quoted turn email (``extract_moves``); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
-applies all of them or none. The player gets one answer by email: a confirmation, or an error
+applies all of them or none, except that a move revealing chance ends the batch (the lines after
+it come back unplayed; docs/pbem.md, "Several moves in one reply"). The player gets one answer by email: a confirmation, or an error
 quoting the failing line with the legal moves.
 
 ``workers/listener.py`` puts this behind an aiosmtpd SMTP listener (``tiletum serve
@@ -275,7 +276,8 @@ class Result:
     seat: int | None = None
     version: int | None = None   # the turn the reply address is for
     new_version: int | None = None  # after the moves ("applied")
-    moves: list[str] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)   # "applied": the lines played
+    unplayed: list[str] = field(default_factory=list)  # "applied": the lines after a reveal, not played
     failing_line: str | None = None
     replied: bool = False        # an answer email was handed to deps.send_reply
 
@@ -527,7 +529,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
                       nothing_played=False)
 
-    # 4. play them: all or nothing
+    # 4. play them: all or nothing, up to a move that reveals chance
     try:
         applied = deps.submit(game_id, seat, version, moves)
     except ServiceError as e:
@@ -559,5 +561,19 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                         "them again in a few minutes.", moves=moves, **base)
         return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True)
     new_version = applied.get("version") if isinstance(applied, dict) else None
-    result = Result("applied", None, None, moves=moves, new_version=new_version, **base)
-    return answer(result, "confirmation", moves=moves, new_version=new_version)
+    unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
+    played = _without_tail(moves, unplayed)
+    result = Result("applied", None, None, moves=played, unplayed=unplayed, new_version=new_version, **base)
+    return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version)
+
+
+def _without_tail(lines: list[str], tail: list[str]) -> list[str]:
+    """``lines`` less the moves the service left unplayed (the last ones; command lines such as
+    'vacation on' may stand among them)."""
+    out = list(lines)
+    for move in reversed(tail):
+        for i in range(len(out) - 1, -1, -1):
+            if out[i] == move:
+                del out[i]
+                break
+    return out

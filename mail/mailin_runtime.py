@@ -8,7 +8,7 @@ import re
 from application import errors
 from application.game_service import GameService
 
-from .compose import confirmation_email
+from .compose import confirmation_email, unplayed_note
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
@@ -35,7 +35,8 @@ def inbound_deps(svc: GameService) -> Deps:
         meta, state = svc.load(ctx["game_id"])
         seat = ctx["seat"]
         if state.phase != "over" and state.actor == seat:
-            msg = notifier.turn_message(ctx["game_id"], meta, state, seat)  # the next step of the same turn
+            # the next step of the same turn
+            msg = notifier.turn_message(ctx["game_id"], meta, state, seat, note=unplayed_note(ctx.get("unplayed") or []))
             del msg["Subject"]
             msg["Subject"] = f"Tiletum {ctx['game_id']}: played {', '.join(ctx.get('moves') or [])}; your move"
             return msg
@@ -44,7 +45,7 @@ def inbound_deps(svc: GameService) -> Deps:
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
                                   seat_name=names[seat], moves=ctx.get("moves") or [],
                                   new_version=ctx.get("new_version"), next_to_act=nxt,
-                                  in_reply_to=ctx.get("in_reply_to"))
+                                  in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [])
 
     def send_reply(msg) -> None:
         to = str(msg["To"] or "")

@@ -111,7 +111,8 @@ class Notifier:
         msg = self.turn_message(game_id, meta, state, seat, first=first)
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
 
-    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False):
+    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
+                     note: str = ""):
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
         return turn_email(TurnContext(
@@ -120,7 +121,7 @@ class Notifier:
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
-            first_email=first))
+            first_email=first, note=note))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""

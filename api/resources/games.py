@@ -121,8 +121,12 @@ class Moves(MethodView):
     def post(self, body, game_id):
         """Submit moves
 
-        Plays the moves in order as one atomic step at `expected_version`: all of them apply,
-        or none does.
+        Plays the moves in order as one atomic step at `expected_version`: the moves apply, or
+        none does (an error names the failing `move_index`). A move that reveals chance (a die
+        rolled, a tile or Corruption token drawn) ends the batch: the moves up to and including
+        it are played, `applied` says how many, and the rest come back in `unplayed`, not looked
+        at, to be sent again at the new version once you have seen the outcome. So no answer
+        ever depends on an outcome that is not committed to the game.
         """
         return service().submit(game_id, bearer(), body["expected_version"], body["moves"],
                                 flask.request.headers.get("Idempotency-Key"))
