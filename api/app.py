@@ -2,7 +2,6 @@
 per-token rate limit."""
 from __future__ import annotations
 
-import hashlib
 import http
 import io
 import json
@@ -12,6 +11,7 @@ import redis
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from application.dashboard import Dashboard
 from application.errors import ServiceError
@@ -21,7 +21,7 @@ from application.scheduling import Dispatcher
 from application.store import EventStore
 from application.tournament_service import TournamentService
 
-from . import settings
+from . import limits, settings
 from .broker import celery_send_task
 from .pages import register_pages
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
@@ -158,19 +158,11 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(e)))
 
-    @app.before_request
-    def rate_limit():
-        limit = app.config["RATE_LIMIT"]
-        if not limit or not flask.request.path.startswith("/api/v1"):
-            return None
-        auth = flask.request.headers.get("Authorization", "")
-        who = hashlib.sha256(auth.encode()).hexdigest()[:32] if auth else (flask.request.remote_addr or "?")
-        if store.hit(who) > limit:
-            raise ApiError(429, "rate-limited", f"more than {limit} requests in a minute; slow down",
-                           headers={"Retry-After": "60"})
-        return None
-
+    limits.install(app)
     app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
+    if app.config["TRUSTED_PROXIES"]:  # the client address as the trusted proxies saw it
+        n = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     return app
 
 

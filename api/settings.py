@@ -5,7 +5,13 @@
 | REDIS_URL | (none: ``tiletum serve`` starts its own Redis) | the Redis holding every game |
 | TILETUM_ALLOW_SEEDED_GAMES | 0 | honour ``options.seed`` at game creation (tests, demos) |
 | TILETUM_SNAPSHOT_EVERY | 100 | write a snapshot when this many events follow the last one |
-| TILETUM_RATE_LIMIT | 600 | requests per minute per seat token (or per client address) |
+| TILETUM_RATE_LIMIT | 600 | requests per minute per proven identity (a seat, a dashboard key), else per client address; 0 turns every limit off |
+| TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
+| TILETUM_CREATE_LIMIT | 60/hour | games and tournaments created per client address |
+| TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
+| TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
+| TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
+| TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
@@ -27,6 +33,12 @@ def from_env(env=os.environ) -> dict:
         "ALLOW_SEEDED_GAMES": _bool(env.get("TILETUM_ALLOW_SEEDED_GAMES")),
         "SNAPSHOT_EVERY": int(env.get("TILETUM_SNAPSHOT_EVERY", "100")),
         "RATE_LIMIT": int(env.get("TILETUM_RATE_LIMIT", "600")),
+        "BOT_RATE_LIMIT": env.get("TILETUM_BOT_RATE_LIMIT", "300/minute"),
+        "CREATE_LIMIT": env.get("TILETUM_CREATE_LIMIT", "60/hour"),
+        "ENTRY_LIMIT": env.get("TILETUM_ENTRY_LIMIT", "30/hour"),
+        "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
+        "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
+        "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),
         "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
         "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),

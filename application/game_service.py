@@ -113,6 +113,34 @@ class GameService:
                 return seat
         raise errors.unauthorized("this token belongs to no seat of this game")
 
+    def identity(self, token: str, game_id: str | None) -> str | None:
+        """Who a Bearer token proves to be, for rate limits: ``seat:<game>:<n>`` (a seat's token
+        or link token in ``game_id``), ``bot:<game>`` (the bot credential in a game; ``bot``
+        elsewhere), ``player:<id>`` (a dashboard key); None when it proves nothing (unknown,
+        invalid, or a kind not checked here), so that junk never earns a budget of its own.
+        Never raises."""
+        try:
+            h = token_hash(token)
+            if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
+                return f"bot:{game_id}" if game_id else "bot"
+            if links.looks_like_dashboard_key(token):
+                pid = links.player_of_key(self.store.r, token)
+                return f"player:{pid}" if pid else None
+            if not game_id:
+                return None
+            meta = self.store.meta(game_id)
+            if meta is None:
+                return None
+            for i, s in enumerate(meta["seats"]):
+                if s.get("token_hash") is not None and secrets.compare_digest(s["token_hash"], h):
+                    return f"seat:{game_id}:{i}"
+            if links.looks_like_seat_token(token):
+                seat = links.seat_of_link(self.store.r, game_id, token)
+                return f"seat:{game_id}:{seat}" if seat is not None else None
+        except Exception:  # a rate-limit key is never worth an error
+            return None
+        return None
+
     # --- creating ----------------------------------------------------------------------------
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,

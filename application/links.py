@@ -66,6 +66,10 @@ def dashboard_key(r, pid: str) -> str:
     return f"{pid}.{_mac(r, 'me:' + pid)}"
 
 
+def looks_like_dashboard_key(token: str) -> bool:
+    return _KEY_RE.match(token) is not None
+
+
 def player_of_key(r, key: str) -> str | None:
     """The player id a dashboard key belongs to; None if it is not a valid key."""
     m = _KEY_RE.match(key)

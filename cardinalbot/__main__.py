@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from .client import ApiClient, ApiError
+from .client import ApiClient, ApiError, RateLimited
 from .runner import play_turn
 
 
@@ -29,7 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     while True:
         try:
             for turn in client.due_turns():
-                play_turn(client, turn["game_id"], turn["seat"], turn["version"])
+                try:
+                    play_turn(client, turn["game_id"], turn["seat"], turn["version"])
+                except RateLimited as e:  # this game's budget is spent: the others go on
+                    logging.warning("game %s throttled for %.0fs; next poll", turn["game_id"], e.retry_after)
         except ApiError as e:
             logging.error("polling failed: %s", e)
             if a.once:

@@ -1,8 +1,10 @@
 """The Cardinalbot's HTTP client of the public REST API (like lichess-bot's client).
 
-One ``requests.Session`` with timeouts; 5xx, 429 and connection errors are retried with
-exponential backoff (honouring Retry-After); 4xx answers are never retried and raise
-:class:`ApiError` with the problem document.
+One ``requests.Session`` with timeouts; 5xx and connection errors are retried with exponential
+backoff; 4xx answers are never retried and raise :class:`ApiError` with the problem document.
+A 429 raises :class:`RateLimited` at once with its Retry-After: the caller decides when to try
+again (the Celery task reschedules itself), so a throttled game never holds the worker that
+plays every other game's turns.
 """
 from __future__ import annotations
 
@@ -23,6 +25,14 @@ class ApiError(Exception):
     @property
     def code(self) -> str | None:
         return self.problem.get("code")
+
+
+class RateLimited(ApiError):
+    """429: this budget is spent; try again in ``retry_after`` seconds."""
+
+    def __init__(self, problem: dict, retry_after: float):
+        super().__init__(429, problem)
+        self.retry_after = retry_after
 
 
 class ApiClient:
@@ -48,16 +58,11 @@ class ApiClient:
             else:
                 if resp.status_code < 400:
                     return resp
-                retryable = resp.status_code >= 500 or resp.status_code == 429
-                if not retryable or attempt == self.retries:
-                    try:
-                        problem = resp.json()
-                    except ValueError:
-                        problem = {"code": "http-error", "detail": resp.text[:200]}
-                    raise ApiError(resp.status_code, problem)
-                after = resp.headers.get("Retry-After")
-                if after and after.isdigit():
-                    delay = max(delay, float(after))
+                if resp.status_code == 429:
+                    after = resp.headers.get("Retry-After", "")
+                    raise RateLimited(_problem(resp), float(after) if after.isdigit() else 60.0)
+                if resp.status_code < 500 or attempt == self.retries:
+                    raise ApiError(resp.status_code, _problem(resp))
                 log.warning("%s %s answered %s; retrying in %.1fs", method, path, resp.status_code, delay)
             time.sleep(delay)
             delay = min(delay * 2, 30.0)
@@ -81,3 +86,11 @@ class ApiClient:
     def due_turns(self) -> list[dict]:
         """Games where a Cardinalbot seat is to act (bot credential only)."""
         return self._request("GET", "/api/v1/bot/turns").json()["turns"]
+
+
+def _problem(resp: requests.Response) -> dict:
+    try:
+        body = resp.json()
+    except ValueError:
+        body = None
+    return body if isinstance(body, dict) else {"code": "http-error", "detail": resp.text[:200]}

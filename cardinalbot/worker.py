@@ -15,7 +15,7 @@ import os
 
 from celery import Celery
 
-from .client import ApiClient
+from .client import ApiClient, RateLimited
 from .runner import play_turn as run_turn
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -32,5 +32,10 @@ def client() -> ApiClient:
 @app.task(name="cardinalbot.play_turn", bind=True, autoretry_for=(ConnectionError, OSError),
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def play_turn(self, game_id: str, seat: int, version: int) -> int:
-    """Play the bot's turn in ``game_id`` if it is still due at ``version`` or later."""
-    return run_turn(client(), game_id, seat, version)
+    """Play the bot's turn in ``game_id`` if it is still due at ``version`` or later. When the
+    game's budget is spent (429), the task is sent again for later instead of waiting inside
+    the worker, which plays every game's turns; the due-turn sweep is the net below it."""
+    try:
+        return run_turn(client(), game_id, seat, version)
+    except RateLimited as e:
+        raise self.retry(countdown=max(1.0, e.retry_after), max_retries=None) from None

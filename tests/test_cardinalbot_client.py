@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from cardinalbot.client import ApiClient, ApiError
+from cardinalbot.client import ApiClient, ApiError, RateLimited
 
 
 class Script(http.server.BaseHTTPRequestHandler):
@@ -44,11 +44,22 @@ def client_for(server, **kw):
     return ApiClient(f"http://127.0.0.1:{server.server_port}", "t", backoff=0.01, **kw)
 
 
-def test_retries_5xx_and_429_then_succeeds(scripted):
-    scripted.script = [(503, {"code": "unavailable"}, {}), (429, {"code": "rate-limited"}, {"Retry-After": "0"}),
+def test_retries_5xx_then_succeeds(scripted):
+    scripted.script = [(503, {"code": "unavailable"}, {}), (502, {"code": "bad-gateway"}, {}),
                        (200, {"id": "g", "version": 3}, {})]
     assert client_for(scripted).summary("g") == {"id": "g", "version": 3}
     assert scripted.hits == 3
+
+
+def test_429_raises_at_once_with_retry_after_and_never_sleeps(scripted, monkeypatch):
+    import time
+    slept = []
+    monkeypatch.setattr(time, "sleep", lambda s: slept.append(s))
+    scripted.script = [(429, {"code": "rate-limited"}, {"Retry-After": "42"}), (200, {"id": "g"}, {})]
+    with pytest.raises(RateLimited) as e:
+        client_for(scripted).summary("g")
+    assert e.value.status == 429 and e.value.retry_after == 42.0
+    assert scripted.hits == 1 and slept == []
 
 
 def test_never_retries_4xx(scripted):

@@ -1,0 +1,111 @@
+"""Rate limits (Flask-Limiter, counted in the service's Redis; docs/deploy.md, "Rate limits").
+
+Every limit is keyed on an identity the request *proves*, never on whatever header arrives:
+
+* a valid seat token or link token counts for its seat (``seat:<game>:<n>``), a valid dashboard
+  key for its player, the bot credential for the game it acts in (``bot:<game>``, its own
+  budget: one shared bot login never stalls every game);
+* anything else -- no credential, an unknown or invalid one, a kind not checked here -- counts
+  against the client's address, so a fresh junk token per request earns no fresh budget.
+
+On top of the per-identity budget, three actions have limits of their own, per client address:
+creating games and tournaments, entering tournaments, and making the service email addresses
+that have never played (each new address in the request costs one). Those count only requests
+that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
+address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
+a client could set on its own.
+"""
+from __future__ import annotations
+
+import flask
+from flask_limiter import Limiter
+
+from application.dashboard import new_addresses
+
+from .extensions import service
+
+CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]}
+ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
+EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"]}
+
+
+def client_address() -> str:
+    return "addr:" + (flask.request.remote_addr or "?")
+
+
+def _bearer() -> str | None:
+    scheme, _, token = flask.request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def identity() -> str:
+    """The key of the per-identity budget (see the module docstring); worked out once a request."""
+    if "tiletum_identity" not in flask.g:
+        token = _bearer()
+        who = None
+        if token is not None:
+            game_id = (flask.request.view_args or {}).get("game_id")
+            who = service().identity(token, game_id)
+        flask.g.tiletum_identity = who or client_address()
+    return flask.g.tiletum_identity
+
+
+def _identity_limit() -> str:
+    cfg = flask.current_app.config
+    if identity().startswith("bot:"):  # the bot credential in one game: that game's own budget
+        return cfg["BOT_RATE_LIMIT"]
+    return f"{cfg['RATE_LIMIT']}/minute"
+
+
+def _emails_in_body() -> list[str]:
+    body = flask.request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return []
+    found = []
+    for key in ("seats", "entries"):
+        for item in body.get(key) or ():
+            if isinstance(item, dict) and isinstance(item.get("email"), str):
+                found.append(item["email"])
+    if isinstance(body.get("email"), str):
+        found.append(body["email"])
+    return found
+
+
+def _new_address_cost() -> int:
+    """Worked out once, before the view runs: the limit is checked before and deducted after a
+    successful request, when the addresses are no longer new."""
+    if "tiletum_new_addresses" not in flask.g:
+        try:
+            flask.g.tiletum_new_addresses = new_addresses(service().store.r, _emails_in_body())
+        except Exception:  # a malformed body is the schema's to refuse
+            flask.g.tiletum_new_addresses = 0
+    return flask.g.tiletum_new_addresses
+
+
+def _succeeded(response) -> bool:
+    return response.status_code < 400
+
+
+def install(app: flask.Flask) -> Limiter | None:
+    """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
+    every limit off (tests, benchmarks)."""
+    cfg = app.config
+    if not cfg.get("RATE_LIMIT"):
+        return None
+    limiter = Limiter(identity, app=app, storage_uri=cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"],
+                      strategy="fixed-window", key_prefix="tiletum", headers_enabled=True,
+                      swallow_errors=True, application_limits=[_identity_limit],  # one budget over every route
+                      application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))
+
+    def wrap(endpoints: dict, limit: str, **kw) -> None:
+        for endpoint, methods in endpoints.items():
+            view = app.view_functions[endpoint]
+            app.view_functions[endpoint] = limiter.limit(limit, key_func=client_address, methods=methods,
+                                                         override_defaults=False, **kw)(view)
+
+    wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
+    wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
+    wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
+         deduct_when=_succeeded)
+    return limiter
