@@ -292,3 +292,15 @@ def test_replay_gives_the_same_state_and_counter(players, n, rate):
         if ev.get("chance") and ev["type"] == "MovePlayed":
             assert not s.undo_moves, "a move that reveals something cannot be taken back"
 
+
+def test_the_cardinalbots_picks_cannot_be_rerolled_with_undo_pairs():
+    """The bot's policy randomness is keyed by the game and the position, not the version."""
+    from api.service import view_doc
+    from cardinalbot.runner import bot_rng
+    state, _ = new_game(2, "steer-bot", SOLO)
+    view = view_doc(state, None)
+    later = dict(view, version=view["version"] + 4)  # the same position after two undo pairs
+    assert bot_rng("g1", view).random() == bot_rng("g1", later).random()
+    other = dict(view, round=2)
+    assert bot_rng("g1", view).random() != bot_rng("g1", other).random()
+    assert bot_rng("g1", view).random() != bot_rng("g2", view).random()
