@@ -171,6 +171,9 @@ class Position(Base):
     final = fields.Dict(allow_none=True)
     winner = fields.Integer(allow_none=True)
     solo = fields.Dict(allow_none=True, metadata={"description": "the Cardinalbot's board in a solo game"})
+    reveals = fields.Integer(allow_none=True, metadata={
+        "description": "reveals so far, the setup included: the next reveal's outcomes are keyed by it. "
+                       "null in a game started under rules version 1 (keyed by version)"})
 
 
 class LegalMove(Base):

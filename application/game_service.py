@@ -51,6 +51,17 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
     return doc
 
 
+def fairness_algorithm(meta: dict, state: engine.GameState) -> str:
+    """How this game's chance outcomes come from its seed, per the rules version it started under."""
+    rules = meta.get("rules") or "1"
+    if state.reveals is None:  # a rules-1 game: keyed by the event count
+        n = "n is the number of events before it (the GameStarted event is 0)"
+    else:
+        n = "n is the number of reveals before it (the setup is reveal 0, then each event with chance outcomes)"
+    return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, 'n:i'), "
+            f"where {n} (see engine/chance.py)")
+
+
 class GameService:
     def __init__(self, store: EventStore, snapshot_every: int = 100, allow_seeded_games: bool = False,
                  on_append=None, bot_token: str | None = None):
@@ -244,8 +255,7 @@ class GameService:
 
     def fairness(self, game_id: str) -> dict:
         meta, state = self.load(game_id)
-        out = {"seed_commitment": meta["seed_commitment"], "algorithm":
-               "SHA-256(seed); outcome i of event n = HMAC-SHA256(seed, 'n:i') (see engine/chance.py)",
+        out = {"seed_commitment": meta["seed_commitment"], "algorithm": fairness_algorithm(meta, state),
                "finished": state.phase == "over", "seed": None, "verify": None}
         if state.phase == "over":
             out["seed"] = self.store.seed(game_id)

@@ -1,9 +1,13 @@
 """Playing the Cardinalbot's turn in one game through the API: read the view, decide with the
 pure policy, submit at the version read, repeat while the bot is to act. Idempotent: a stale
 or finished game does nothing, and every batch is sent with an Idempotency-Key derived from the
-game and version, so a retried task never plays twice."""
+game and version, so a retried task never plays twice. The policy's random picks are seeded by the
+game and the position without its version (``bot_rng``), so the player cannot re-roll them with
+moves played and taken back before the bot's turn (issue 13)."""
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
 
@@ -11,6 +15,14 @@ from .client import ApiClient, ApiError
 
 log = logging.getLogger("cardinalbot.runner")
 MAX_BATCHES = 200  # one bot turn is a few dozen moves at most
+
+
+def bot_rng(game_id: str, view: dict) -> random.Random:
+    """The randomness of the bot's picks at this position. ``X``, ``undo`` pairs change only the
+    version, which is left out, so they cannot change the bot's choices."""
+    position = {k: v for k, v in view.items() if k != "version"}
+    digest = hashlib.sha256(json.dumps(position, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return random.Random(f"{game_id}:{digest}")
 
 
 def play_turn(client: ApiClient, game_id: str, seat: int | None = None, version: int | None = None) -> int:
@@ -26,7 +38,7 @@ def play_turn(client: ApiClient, game_id: str, seat: int | None = None, version:
         bot = (state.solo or {}).get("bot")
         if state.phase != "action" or bot is None or state.actor != bot or (seat is not None and seat != bot):
             return batches
-        rng = random.Random(f"{game_id}:{view['version']}")
+        rng = bot_rng(game_id, view)
         moves = next_moves(state, rng)
         try:
             client.submit(game_id, view["version"], moves, key=f"bot-{game_id}-{view['version']}")

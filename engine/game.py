@@ -8,20 +8,25 @@
 * ``legal_moves(state)`` lists every legal move of the seat to act, sorted, unique, in notation.
 
 A game's state is the fold of its events: ``replay(events)``.
+
+Chance outcomes are keyed by the number of reveals so far (``state.reveals``) in games started
+under rules version 2 or later, and by the event count (``state.version``) in rules-1 games; see
+``engine/chance.py``.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
 from . import actions, solo, tasks
-from .chance import RecordingChance, ReplayChance, SeededSource
+from .chance import RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
 from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
 from .state import GameState
 
-RULES_VERSION = "2"  # 2: issue 14 (House space choice, Contract spaces, Wool Contract move, Character types)
+RULES_VERSION = "2"  # 2: draws keyed by the reveal count (engine/chance.py); House space choice, Contract
+                     # spaces, Wool Contract move, Character types (issue 14)
 Err = tuple[str, str] | None
 
 
@@ -126,6 +131,18 @@ def legacy_move(s: GameState, seat: int, m: Move) -> Move:
 
 # --- applying ------------------------------------------------------------------------------
 
+def chance_nonce(s: GameState) -> int:
+    """The nonce of the next reveal's outcomes: the reveals so far (rules 2 on), or in a rules-1
+    game (``reveals`` is None) the events so far."""
+    return s.version if s.reveals is None else s.reveals
+
+
+def _counted(s: GameState, outcomes) -> None:
+    """Count a move's reveal: one more for a move that recorded outcomes."""
+    if outcomes and s.reveals is not None:
+        s.reveals += 1
+
+
 def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
         if m.verb == "end":
@@ -172,6 +189,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
             s.undo_moves.append(ev["move"])
         else:
             s.undo_base, s.undo_moves = None, []
+        _counted(s, outcomes)
         s.version += 1
         return s
     if t == "MoveUndone":
@@ -185,6 +203,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     if t == "GameStarted":
         s = setup(ev["players"], ev.get("options") or {}, ReplayChance(ev["chance"]))
         s.version = 1
+        s.reveals = 1 if keyed_by_reveals(ev.get("rules")) else None
         return s
     raise ValueError(f"unknown event type {t!r}")
 
@@ -237,6 +256,8 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
             continue
         chance = ev["chance"]
         apply(s, ev["seat"], moves.get(text) or _as_move(text), ReplayChance(chance) if chance else no_chance)
+        if chance and s.reveals is not None:
+            s.reveals += 1
     if k > 0:
         s.undo_base, s.undo_moves = None, []
     for ev in kept[k:]:
@@ -260,6 +281,7 @@ def new_game(players: int, seed: str, options: dict | None = None) -> tuple[Game
     chance = RecordingChance(SeededSource(seed, 0))
     s = setup(players, options, chance)
     s.version = 1
+    s.reveals = 1  # the setup was reveal 0 (nonce 0); the next reveal is 1
     return s, [{"type": "GameStarted", "players": players, "options": options, "rules": RULES_VERSION,
                 "chance": chance.outcomes}]
 
@@ -268,7 +290,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
          trusted: bool = False) -> tuple[list[dict], GameState]:
     """Check and apply one move: ``(events, new_state)``. ``state`` is not changed.
 
-    ``seed`` is the game's secret seed (chance outcomes of event n come from (seed, n));
+    ``seed`` is the game's secret seed (chance outcomes come from (seed, ``chance_nonce(state)``));
     ``trusted=True`` skips the check for a move taken from ``legal(state)``.
     """
     if seed is None and source is None:
@@ -283,7 +305,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
     if m.verb == "undo":
         ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
         return [ev], apply_event(s, ev)
-    chance = RecordingChance(source or SeededSource(seed, state.version))
+    chance = RecordingChance(source or SeededSource(seed, chance_nonce(state)))
     undoable_before = s.undo_base
     ev = {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
     undoable = _undoable(s, seat, m, None)
@@ -296,6 +318,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
         s.undo_moves.append(ev["move"])
     else:
         s.undo_base, s.undo_moves = None, []
+    _counted(s, chance.outcomes)
     s.version += 1
     return [ev], s
 
@@ -304,9 +327,10 @@ def advance(s: GameState, seat: int, m: Move, seed: str) -> dict:
     """Apply a legal move to ``s`` IN PLACE and return its event (no check, no undo history).
 
     For random playouts and search, where the previous position is not needed."""
-    chance = RecordingChance(SeededSource(seed, s.version))
+    chance = RecordingChance(SeededSource(seed, chance_nonce(s)))
     _apply_move(s, seat, m, chance)
     s.undo_base, s.undo_moves = None, []
+    _counted(s, chance.outcomes)
     s.version += 1
     return {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
 

@@ -101,7 +101,7 @@ class GameState:
                  "cathedral_cost", "cathedral_stack", "fair_towns", "fair_tiles", "fairs_scored",
                  "contract_offer", "character_offer", "piles", "corruption_pool", "corruption_revealed",
                  "box", "king_pos", "king_seq", "king_counter", "agenda", "turn", "actor", "seats",
-                 "final", "winner", "undo_base", "undo_moves", "solo")
+                 "final", "winner", "undo_base", "undo_moves", "solo", "reveals")
 
     def __init__(self) -> None:
         self.players = 0
@@ -142,6 +142,8 @@ class GameState:
         self.undo_base: GameState | None = None  # position before the first undoable move
         self.undo_moves: list[str] = []          # moves since undo_base (all undoable)
         self.solo: dict | None = None            # the Cardinalbot's board and turn (engine/solo.py)
+        self.reveals: int | None = None          # reveals so far, setup included: keys the next draw
+                                                 # (None: a rules-1 game, whose draws are keyed by version)
 
     # ------------------------------------------------------------------------------------
     def clone(self) -> "GameState":
@@ -178,6 +180,7 @@ class GameState:
         s.undo_base = self.undo_base                 # immutable once stored
         s.undo_moves = self.undo_moves[:]
         s.solo = _clone_solo(self.solo) if self.solo is not None else None
+        s.reveals = self.reveals
         return s
 
     # ------------------------------------------------------------------------------------
@@ -220,6 +223,7 @@ class GameState:
             "final": copy.deepcopy(self.final),
             "winner": self.winner,
             "solo": copy.deepcopy(self.solo),
+            "reveals": self.reveals,
         }
 
     @classmethod
@@ -263,6 +267,8 @@ class GameState:
             s.final = copy.deepcopy(d.get("final"))
             s.winner = d.get("winner")
             s.solo = copy.deepcopy(d.get("solo"))
+            reveals = d.get("reveals")  # absent from documents of rules-1 games
+            s.reveals = None if reveals is None else int(reveals)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise PositionError(f"position document is incomplete or malformed: {e!r}") from None
         if len(s.seats) != s.players or len(s.king_pos) != s.players:

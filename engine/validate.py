@@ -123,6 +123,8 @@ def _flow_problems(s: GameState) -> list[str]:
         out.append(f"unknown phase {s.phase!r}")
     if not 1 <= s.round <= 4 or not 0 <= s.cycle <= 3 or not 0 <= s.turn_pos < s.players:
         out.append("round, cycle or turn_pos out of range")
+    if s.reveals is not None and s.reveals < 1:
+        out.append("reveals must be at least 1 (the setup is the first reveal)")
     if s.phase == "over":
         if s.actor is not None:
             out.append("a finished game has no actor")
