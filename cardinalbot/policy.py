@@ -334,20 +334,20 @@ def character_value(tile: str) -> int:
 
 
 def type_count(s: GameState, kind: str) -> int:
-    tiles = components().tiles
+    c = components()
     so = s.solo
-    on_board = sum(1 for col in so["columns"] for t in col if t is not None and tiles[t].raw["type"] == kind)
-    return on_board + sum(1 for t in so["supply"] if tiles[t].raw["type"] == kind)
+    on_board = sum(1 for col in so["columns"] for t in col if t is not None and c.tile_raw(t, s.rules)["type"] == kind)
+    return on_board + sum(1 for t in so["supply"] if c.tile_raw(t, s.rules)["type"] == kind)
 
 
 def character_pick(s: GameState, rng) -> int | None:
     """The offer slot (0-based) to take, or None if every tile is of a type it has two of."""
-    tiles = components().tiles
+    c = components()
     slots = []
     for i, t in enumerate(s.character_offer):
         if t is None:
             continue
-        kind = tiles[t].raw["type"]
+        kind = c.tile_raw(t, s.rules)["type"]
         n = type_count(s, kind)
         if n >= 2:
             continue

@@ -151,12 +151,12 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
         spot = p.architect if f["action"] == "architect" else p.merchant
         if m.args[0] not in s.map_bonus.get(spot, ()):
             return ("no-such-tile", f"there is no Bonus tile {m.args[0]} in {spot}")
-        return why_cannot_take(p, m.args[0])
+        return why_cannot_take(p, m.args[0], s.rules)
     if verb == "char":
         tile = s.character_offer[int(m.args[0]) - 1]
         if tile is None:
             return ("empty-slot", f"Character offer slot {m.args[0]} is empty")
-        return why_cannot_take(p, tile)
+        return why_cannot_take(p, tile, s.rules)
     if verb == "discard":
         if not any(t is not None for t in s.character_offer):
             return ("empty-offer", "the Character offer is empty")
@@ -171,7 +171,7 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
         cost = c.contract_offer_costs[i]
         if ap < cost:
             return ("no-action-points", f"slot {i + 1} costs {cost} Action Points; you have {ap}")
-        return why_cannot_take(p, tile)
+        return why_cannot_take(p, tile, s.rules)
     if verb == "exchange":
         x, y = m.args
         if x == y:
@@ -200,12 +200,12 @@ def _check_place(s: GameState, p: PlayerState, m: Move, ap: int) -> Err:
         return ("room-taken", f"the Room on floor {fl} of Building {b + 1} is occupied")
     if ap < fl:
         return ("no-action-points", f"a Room on floor {fl} costs {fl} Action Points; you have {ap}")
-    kind = c.tiles[tile].raw["type"]
+    kind = c.tile_raw(tile, s.rules)["type"]
     for i, rooms in enumerate(p.rooms):
         for t in rooms:
             if t is None:
                 continue
-            other = c.tiles[t].raw["type"]
+            other = c.tile_raw(t, s.rules)["type"]
             if i == b and other != kind:
                 return ("building-type", f"Building {b + 1} holds {other} Characters; one type per Building")
             if i != b and other == kind:

@@ -41,13 +41,15 @@ def has_crest(p: PlayerState, family: str) -> bool:
         tiles[t].kind == "crest" and tiles[t].raw.get("crest") == family for t in p.store)
 
 
-def open_contract_spaces(p: PlayerState) -> int:
+def open_contract_spaces(p: PlayerState, rules: int) -> int:
     """Contract spaces not yet covered by a fulfilled Contract (Contracts held in the Storehouse
-    cover none: rulebook, Contracts; summary: "if all 6 Contract spaces are full")."""
-    return len(_c().contract_spaces) - len(p.contracts)
+    cover none: rulebook, Contracts; summary: "if all 6 Contract spaces are full"). Games started
+    under rules version 1 also count the Contracts held, as that version did."""
+    held = sum(1 for t in p.store if _c().tiles[t].kind == "contract") if rules == 1 else 0
+    return len(_c().contract_spaces) - len(p.contracts) - held
 
 
-def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:
+def why_cannot_take(p: PlayerState, tile: str, rules: int) -> tuple[str, str] | None:
     """Why this player may not take this tile into the Storehouse, or None if they may."""
     c = _c()
     if len(p.store) >= c.storehouse_size:
@@ -55,7 +57,7 @@ def why_cannot_take(p: PlayerState, tile: str) -> tuple[str, str] | None:
     t = c.tiles[tile]
     if t.kind == "crest" and has_crest(p, t.raw["crest"]):
         return ("crest-duplicate", f"you already have a {t.raw['crest']} Crest (Crests: never two of a type)")
-    if t.kind == "contract" and open_contract_spaces(p) <= 0:
+    if t.kind == "contract" and open_contract_spaces(p, rules) <= 0:
         return ("contract-spaces-full", "all your Contract spaces are taken (Contracts)")
     return None
 
@@ -79,7 +81,7 @@ def house_space_choices(s: GameState, town: str) -> list[int] | None:
     is nothing to choose: one free space, or all free spaces give the same reward (then a plain
     ``house`` fills the first of them)."""
     free = free_house_spaces(s, town)
-    if len(free) <= 1:
+    if len(free) <= 1 or s.rules == 1:  # rules version 1 filled the spaces in printed order
         return None
     spaces = _c().house_spaces(town, s.players)
     if len({repr(spaces[i].get("reward") or None) for i in free}) <= 1:
@@ -219,11 +221,10 @@ def king_vp(s: GameState, seat: int) -> int:
 
 # --- Buildings -----------------------------------------------------------------------------
 
-def building_type(p: PlayerState, b: int) -> str | None:
-    tiles = _c().tiles
+def building_type(p: PlayerState, b: int, rules: int) -> str | None:
     for t in p.rooms[b]:
         if t is not None:
-            return tiles[t].raw["type"]
+            return _c().tile_raw(t, rules)["type"]
     return None
 
 

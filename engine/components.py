@@ -129,10 +129,22 @@ class Components:
             self.pile_ids[pile] = tuple(sorted(ids))
         self.crest_families: tuple[str, ...] = tuple(tiles_doc["crest_families"])
         self._tile_by_fold = {fold(t): t for t in self.tiles}
+        # A game is played to its end under the rules it started with: where a later rules
+        # version changed a tile (its "rules1" entry), the older games read the older values.
+        self._raw_by_rules: dict[int, dict[str, dict]] = {1: {
+            tid: {**t.raw, **{k: v for k, v in t.raw["rules1"].items() if k != "note"}}
+            for tid, t in self.tiles.items() if "rules1" in t.raw}}
         self._tiles_for: dict[tuple[str, int], tuple[str, ...]] = {}
         self._stacks: dict[str, tuple[str, ...]] = {}
 
     # --- lookups -------------------------------------------------------------------------
+    def tile_raw(self, tile: str, rules: int) -> dict:
+        """Tile ``tile``'s record as a game started under rules version ``rules`` reads it."""
+        older = self._raw_by_rules.get(rules)
+        if older is not None and tile in older:
+            return older[tile]
+        return self.tiles[tile].raw
+
     def spot(self, text: str) -> str | None:
         return self._spot_by_fold.get(fold(text))
 

@@ -148,7 +148,7 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
     if kind == "building_chars":
         return [mv("bonus", t) for t in e["left"]]
     if kind in ("action_tile", "king_tile"):
-        return [mv("tile", e["tile"])] if why_cannot_take(p, e["tile"]) is None else []
+        return [mv("tile", e["tile"])] if why_cannot_take(p, e["tile"], s.rules) is None else []
     raise AssertionError(kind)
 
 
@@ -158,7 +158,7 @@ def has_options(s: GameState, e: dict) -> bool:
     if kind in ("resource", "die_resource", "any_action", "joker", "move", "teleport"):
         return True
     if kind in ("action_tile", "king_tile"):
-        return why_cannot_take(s.seats[e["seat"]], e["tile"]) is None
+        return why_cannot_take(s.seats[e["seat"]], e["tile"], s.rules) is None
     if kind == "building_chars":
         return bool(e["left"])
     if kind == "move_place" and not e["moved"]:
@@ -311,7 +311,7 @@ def check_completion(s: GameState, seat: int, b: int) -> None:
         p.roofs[b] = False
         p.houses += 1
     if building_completed(s.seats[seat], b) and c.building_ap[b] > 0 and p.rooms[b]:
-        action = c.tiles[p.rooms[b][0]].raw["action"]
+        action = c.tile_raw(p.rooms[b][0], s.rules)["action"]
         if action not in p.ap_bonus:
             p.ap_bonus[action] = c.building_ap[b]
             mf = main_frame(s)

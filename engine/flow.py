@@ -165,7 +165,7 @@ def king_phase(s: GameState, chance) -> None:
         add_vp(s.seats[top], c.king_last_round_vp)
     elif solo.is_bot(s, top):
         solo.king_tile(s, chance)
-    elif why_cannot_take(s.seats[top], tile) is None:
+    elif why_cannot_take(s.seats[top], tile, s.rules) is None:
         s.agenda = [choice(top, "king_tile", tile=tile)]
         s.actor = top
         return

@@ -127,16 +127,16 @@ def bot_has_crest(s: GameState, family: str) -> bool:
 
 
 def column_of_type(s: GameState, kind: str) -> int | None:
-    tiles = components().tiles
+    c = components()
     for i, col in enumerate(s.solo["columns"]):
-        if col[0] is not None and tiles[col[0]].raw["type"] == kind:
+        if col[0] is not None and c.tile_raw(col[0], s.rules)["type"] == kind:
             return i
     return None
 
 
 def place_target(s: GameState, tile: str) -> tuple[int, int] | None:
     """Where the bot puts this Character: below one of its type, else the leftmost empty top."""
-    kind = components().tiles[tile].raw["type"]
+    kind = components().tile_raw(tile, s.rules)["type"]
     cols = s.solo["columns"]
     i = column_of_type(s, kind)
     if i is not None:
@@ -303,7 +303,7 @@ def column_completed(s: GameState, i: int) -> bool:
 def check_column(s: GameState, i: int) -> None:
     """Two Characters and a Crest: the column's Bonus AP marker goes on its Action."""
     if column_completed(s, i):
-        action = components().tiles[s.solo["columns"][i][0]].raw["action"]
+        action = components().tile_raw(s.solo["columns"][i][0], s.rules)["action"]
         s.seats[0].ap_bonus.setdefault(action, s.solo["column_ap"][i])
 
 

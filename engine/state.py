@@ -184,6 +184,13 @@ class GameState:
         return s
 
     # ------------------------------------------------------------------------------------
+    @property
+    def rules(self) -> int:
+        """The rules version the game started under (engine/game.py RULES_VERSION): games of
+        version 2 on count their reveals (``reveals``), games of version 1 do not. A game is
+        played to its end under its own version (tile changes: engine/data/tiles.json "rules1")."""
+        return 1 if self.reveals is None else 2
+
     def to_doc(self) -> dict:
         """The position document (without undo history)."""
         return {

@@ -130,7 +130,7 @@ def apply_task(s: GameState, p: PlayerState, m: Move, chance) -> None:
         p.contracts.append(tile)
         if space.get("pillar"):
             p.pillars += 1
-        raw = c.tiles[tile].raw
+        raw = c.tile_raw(tile, s.rules)
         add_vp(p, (raw.get("vp") or 0) + (space.get("vp") or 0))
         push_effects(s, p.seat, raw.get("benefit"))
     elif verb == "crest":

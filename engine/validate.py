@@ -89,7 +89,7 @@ def problems(s: GameState) -> list[str]:
         for b, rooms in enumerate(p.rooms):
             for t in rooms:
                 if t is not None:
-                    ty = c.tiles[t].raw["type"]
+                    ty = c.tile_raw(t, s.rules)["type"]
                     if types.setdefault(ty, b) != b:
                         out.append(f"seat {p.seat} has {ty} Characters in two Buildings")
         fam = Counter(c.tiles[t].raw["crest"] for t in list(p.store) + [x for x in p.crests if x]
