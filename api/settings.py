@@ -17,6 +17,7 @@
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
+| TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
 """
 from __future__ import annotations
 
@@ -44,4 +45,5 @@ def from_env(env=os.environ) -> dict:
         "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),
         "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
         "MAIL_SECRET": env.get("TILETUM_MAIL_SECRET"),
+        "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),
     }

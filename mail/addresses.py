@@ -156,3 +156,40 @@ def verify_url_params(secret: str | bytes, path: str, params: Any, now: float | 
         if (time.time() if now is None else now) > int(flat["exp"]):
             raise BadAddress("the link has expired")
     return flat
+
+
+# --- the inbound webhook's signature ------------------------------------------------------------
+# A mail provider (or the relay the operator runs) posts each received email to
+# POST /api/v1/inbound-email with the header
+#     X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256(TILETUM_INBOUND_SECRET, "<t>." + body)>
+# so only holders of the secret can hand the service a reply, and an old request cannot be
+# replayed after INBOUND_TOLERANCE seconds (docs/pbem.md, "The inbound webhook").
+
+INBOUND_TOLERANCE = 300
+
+
+def inbound_signature(secret: str | bytes, body: bytes, t: int | None = None) -> str:
+    """The ``X-Tiletum-Signature`` header value for ``body`` at unix time ``t`` (now)."""
+    t = int(time.time()) if t is None else int(t)
+    mac = hmac.new(_key(secret), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={t},v1={mac}"
+
+
+def verify_inbound_signature(secret: str | bytes, header: str | None, body: bytes,
+                             now: float | None = None, tolerance: int = INBOUND_TOLERANCE) -> None:
+    """Raise :class:`BadAddress` unless ``header`` signs ``body`` with ``secret`` within
+    ``tolerance`` seconds of ``now``."""
+    fields = {}
+    for part in (header or "").split(","):
+        k, _, v = part.strip().partition("=")
+        fields.setdefault(k, []).append(v)
+    try:
+        t = int(fields["t"][0])
+    except (KeyError, ValueError, IndexError):
+        raise BadAddress("no signature timestamp") from None
+    now = time.time() if now is None else now
+    if abs(now - t) > tolerance:
+        raise BadAddress("the signature is too old (or from the future)")
+    expected = inbound_signature(secret, body, t).split("v1=", 1)[1]
+    if not any(hmac.compare_digest(expected.encode(), v.encode("ascii", "replace")) for v in fields.get("v1", [])):
+        raise BadAddress("the signature does not match")

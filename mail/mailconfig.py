@@ -11,6 +11,8 @@ class MailConfig:
     domain: str
     from_addr: str
     public_url: str
+    authserv_id: str | None = None   # TILETUM_MAIL_AUTHSERV_ID: require this server's SPF/DKIM/DMARC pass
+    inbound_secret: str | None = None  # TILETUM_INBOUND_SECRET: signs the inbound webhook's requests
 
     @classmethod
     def from_env(cls) -> "MailConfig":
@@ -20,4 +22,6 @@ class MailConfig:
             raise RuntimeError("TILETUM_MAIL_SECRET is not set (tiletum serve sets one)")
         return cls(secret=secret, domain=domain,
                    from_addr=os.environ.get("TILETUM_MAIL_FROM", f"Tiletum PBEM <noreply@{domain}>"),
-                   public_url=os.environ.get("TILETUM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"))
+                   public_url=os.environ.get("TILETUM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
+                   authserv_id=os.environ.get("TILETUM_MAIL_AUTHSERV_ID") or None,
+                   inbound_secret=os.environ.get("TILETUM_INBOUND_SECRET") or None)

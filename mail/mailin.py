@@ -265,6 +265,10 @@ class Deps:
         default_factory=lambda: _adapt("confirmation_email", "confirmation"))
     compose_error: Callable[..., EmailMessage] = field(default_factory=lambda: _adapt("error_email", "error"))
     max_bytes: int = DEFAULT_MAX_BYTES
+    # the seat's own address: the only one a reply may come from and the only one answered
+    seat_email: Callable[[str, int], str | None] = lambda game_id, seat: None
+    # refuse replies unless our own mail server's Authentication-Results (this authserv-id) pass
+    authserv_id: str | None = None
 
 
 @dataclass
@@ -458,6 +462,62 @@ def _fix_headers(message: EmailMessage, ctx: dict) -> None:
         message["Auto-Submitted"] = "auto-replied"  # RFC 3834: other robots do not answer it
 
 
+def _mailbox(address: str | None) -> str | None:
+    """``local@domain`` lower-cased, without a display name or a ``+tag`` on the local part."""
+    addr = _first_address(address)
+    if not addr:
+        return None
+    local, _, domain = addr.strip().lower().rpartition("@")
+    return f"{local.split('+', 1)[0]}@{domain}" if local and domain else None
+
+
+def same_mailbox(a: str | None, b: str | None) -> bool:
+    """Whether two addresses name one mailbox: case-insensitive, display names and plus-address
+    tags ignored (``Ann <Ann+games@Example.org>`` is ``ann@example.org``)."""
+    ma, mb = _mailbox(a), _mailbox(b)
+    return ma is not None and ma == mb
+
+
+_AUTH_RESULT = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*([a-z]+)", re.IGNORECASE)
+
+
+def authenticated(msg, authserv_id: str) -> bool:
+    """Whether our own mail server (``authserv_id``, RFC 8601) recorded the message's sender checks
+    and none of SPF, DKIM and DMARC failed. Headers from any other server are ignored: anyone can
+    write an Authentication-Results header into their own email."""
+    ours = []
+    for value in msg.get_all("Authentication-Results") or []:
+        text = str(value).strip()
+        if text.split(";", 1)[0].strip().split()[0:1] == [authserv_id]:
+            ours.append(text)
+    if not ours:
+        return False
+    results = [r.lower() for text in ours for _, r in _AUTH_RESULT.findall(text)]
+    return bool(results) and not any(r in ("fail", "softfail", "permerror") for r in results)
+
+
+def _seat_address(deps: Deps, game_id: str, seat: int) -> str | None:
+    try:
+        return deps.seat_email(game_id, seat)
+    except Exception:
+        log.warning("mailin: could not read the address of %s seat %s", game_id, seat, exc_info=True)
+        return None
+
+
+def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result) -> Result:
+    """Answer an email we could not read whole, only when it was written to a valid reply
+    address, and then only to that seat's own address."""
+    try:
+        game_id, seat, version = addresses.parse_reply_address(deps.secret, _reply_address(headers, rcpt))
+    except Exception:
+        return result
+    owner = _seat_address(deps, game_id, seat)
+    if owner is None or not same_mailbox(_first_address(headers.get("From")), owner):
+        return result
+    result.game_id, result.seat, result.version = game_id, seat, version
+    return _Answer(deps, owner, None, None)(result, "error")
+
+
 def _legal(deps: Deps, game_id: str, seat: int) -> list[tuple[str, str]]:
     try:
         return [(str(m), str(d)) for m, d in deps.legal_moves(game_id, seat)]
@@ -482,7 +542,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                         "your moves, without attachments or the quoted images.")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _Answer(deps, sender, None, None)(result, "error")
+        return _answer_the_seat(deps, headers, rcpt, result)
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         keys = msg.keys()
@@ -493,7 +553,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         result = Result("rejected", "malformed", "your email could not be read")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _Answer(deps, sender, None, None)(result, "error")
+        return _answer_the_seat(deps, headers, rcpt, result)
     if not keys or from_value is None:
         return Result("rejected", "malformed", "not an email: no headers or no From")
     sender = _sender(msg)
@@ -504,16 +564,35 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     address = _reply_address(msg, rcpt)
     if deps.seen(_dedupe_key(msg, address)):
         return Result("duplicate", "duplicate", "this email was already handled")
-    answer = _Answer(deps, sender, msg, None)
     try:
         game_id, seat, version = addresses.parse_reply_address(deps.secret, address)
     except ValueError:  # addresses.BadAddress is a ValueError
-        result = Result("rejected", "forged-address",
-                        f"{address or 'the address you wrote to'} is not a valid Tiletum reply address "
-                        "(it may have been altered or mistyped). Reply to the latest turn email of your game.")
-        return answer(result, "error")
-    answer.reply_to = address  # a corrected reply to an error email goes to the same turn
+        # no game, so no seat to answer: never mail an address that is not a seat's (backscatter)
+        return Result("rejected", "forged-address",
+                      f"{address or 'the address'} is not a valid Tiletum reply address")
     base = dict(game_id=game_id, seat=seat, version=version)
+    owner = _seat_address(deps, game_id, seat)
+    if owner is None:
+        return Result("rejected", "no-seat-address", "this seat has no email address now", **base)
+    # every answer from here on goes to the seat's own address, never to whoever wrote
+    answer = _Answer(deps, owner, msg, address)  # a corrected reply to an error goes to the same turn
+
+    # the reply address is not a credential on its own: the author must be the seat's player
+    author = _first_address(msg.get("From"))
+    refused = None
+    if not same_mailbox(author, owner):
+        refused = Result("rejected", "wrong-sender",
+                         f"a reply to your turn email came from {author or 'an unknown address'}, not from "
+                         f"your address: nothing was played. If it was you, reply from {owner}.", **base)
+    elif deps.authserv_id and not authenticated(msg, deps.authserv_id):
+        refused = Result("rejected", "unauthenticated-sender",
+                         "a reply from your address failed our mail server's sender checks (SPF/DKIM/DMARC): "
+                         "nothing was played. Reply again from your usual mail account.", **base)
+    if refused is not None:
+        log.warning("mailin: %s for %s seat %s (From %s)", refused.code, game_id, seat, author)
+        if deps.seen(f"refused:{game_id}:{seat}:{version}"):
+            return refused  # the owner was told once for this turn: a flood tells them nothing more
+        return answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
 
     # 3. the moves
     try:

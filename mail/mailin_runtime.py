@@ -67,6 +67,12 @@ def inbound_deps(svc: GameService) -> Deps:
             return svc.submit_for_seat(game_id, seat, version, rest)
         return {"version": svc.load(game_id)[1].version}
 
+    def seat_email(game_id: str, seat: int) -> str | None:
+        seats = svc.meta(game_id)["seats"]
+        if not 0 <= seat < len(seats) or seats[seat]["kind"] != "human":
+            return None
+        return seats[seat].get("email")
+
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
-                compose_confirmation=confirmation)
+                compose_confirmation=confirmation, seat_email=seat_email, authserv_id=cfg.authserv_id)

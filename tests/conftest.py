@@ -63,3 +63,13 @@ class LiveServer:
 def live_server(app):
     with LiveServer(app) as server:
         yield server
+
+
+INBOUND_SECRET = "inbound-webhook-test-secret"
+
+
+def post_inbound(client, raw: bytes, secret: str = INBOUND_SECRET, **headers):
+    """POST a raw email to the inbound webhook, signed as a provider configured with ``secret``."""
+    from mail.addresses import inbound_signature
+    return client.post("/api/v1/inbound-email", data=raw, content_type="message/rfc822",
+                       headers={"X-Tiletum-Signature": inbound_signature(secret, raw), **headers})

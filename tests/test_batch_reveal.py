@@ -17,7 +17,7 @@ from email.message import EmailMessage
 import pytest
 
 import engine
-from tests.conftest import make_app
+from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 
 
 def reveal_point(players: int, seed: str, solo: bool = False, max_moves: int = 400):
@@ -152,7 +152,7 @@ def test_the_same_attack_by_email_plays_up_to_the_reveal(redis_server, monkeypat
     monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
     monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
     monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
-    app = make_app(redis_server.url, MAIL_SECRET="peek-secret")
+    app = make_app(redis_server.url, MAIL_SECRET="peek-secret", INBOUND_SECRET=INBOUND_SECRET)
     c = app.test_client()
     prefix, seat, reveal, legal_probe, _ = reveal_point(2, "peek-mail")
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"},
@@ -165,7 +165,7 @@ def test_the_same_attack_by_email_plays_up_to_the_reveal(redis_server, monkeypat
     m["To"] = reply_address("peek-secret", "pbem.test", g["id"], seat, version)
     m["Message-ID"] = email.utils.make_msgid(domain="x.test")
     m.set_content(f"{reveal}\n{legal_probe}\nno such move\n\n> quoted\n")
-    rv = c.post("/api/v1/inbound-email", data=bytes(m), content_type="message/rfc822")
+    rv = post_inbound(c, bytes(m))
     assert rv.status_code == 200 and rv.json["status"] == "applied"
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == version + 1
     answers = [email.message_from_bytes(f.read_bytes(), policy=email.policy.default)

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 import pytest
 
 import engine
-from tests.conftest import make_app
+from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 from mail.addresses import reply_address
 
 
@@ -32,7 +32,7 @@ def raw_reply(to: str, body: str) -> bytes:
 
 def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     sent = []
-    app = make_app(redis_server.url, MAIL_SECRET="int-secret",
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET,
                    SEND_TASK=lambda name, args, q: sent.append((name, tuple(args))))
     c = app.test_client()
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
@@ -40,17 +40,17 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     _, state = app.extensions["tiletum.service"].load(g["id"])
     move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
     to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
-    rv = c.post("/api/v1/inbound-email", data=raw_reply(to, move), content_type="message/rfc822")
+    rv = post_inbound(c, raw_reply(to, move))
     assert rv.status_code == 200 and rv.json["status"] == "applied"
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
-    again = c.post("/api/v1/inbound-email", data=raw_reply(to, move), content_type="message/rfc822")
+    again = post_inbound(c, raw_reply(to, move))
     assert again.json["status"] == "rejected" and again.json["code"] == "stale-turn"
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2, "a reply to an old turn changes nothing"
     answers = sorted((mail_env / "mail").glob("*.eml"))
     assert len(answers) == 2, "a confirmation and an error answer, in the local sink"
     # vacation by email
     to2 = reply_address("int-secret", "pbem.test", g["id"], 0, 2)
-    rv = c.post("/api/v1/inbound-email", data=raw_reply(to2, "Vacation on"), content_type="message/rfc822")
+    rv = post_inbound(c, raw_reply(to2, "Vacation on"))
     assert rv.json["status"] == "applied"
     from application.deadlines import Deadlines
     assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"], 0)["vacation_since"] is not None

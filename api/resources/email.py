@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from application.errors import ServiceError
 from application.notifications import set_preference
-from mail.addresses import BadAddress, verify_url_params
+from mail.addresses import BadAddress, verify_inbound_signature, verify_url_params
 from mail.mailin import handle_inbound
 from mail.mailin_runtime import inbound_deps
 
@@ -113,15 +113,28 @@ class InboundEmail(MethodView):
         responses={200: {"description": "what was done with it", "content": {"application/json": {
             "schema": {"type": "object", "properties": {"status": {"type": "string"}, "code": {"type": "string"}},
                        "required": ["status"]}}}}})
-    @documented(blp, 404, "email-disabled", "email play is not configured")
+    @documented(blp, 401, "bad-signature", "no X-Tiletum-Signature, a wrong one, or one older than 5 minutes")
+    @documented(blp, 404, "email-disabled", "email play or the inbound webhook (TILETUM_INBOUND_SECRET) is off")
     @documented(blp, 413, "payload-too-large", "the email is larger than the server accepts")
     def post(self):
         """Receive a reply by email (webhook)
 
         Handles a raw RFC 822 reply exactly like the SMTP listener: finds the game, seat and turn
-        from the signed address, plays the moves, and emails a confirmation or an error.
+        from the signed address, checks that the author is the seat's player, plays the moves,
+        and emails a confirmation or an error to the seat's own address (never to anyone else).
+        The request must carry `X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of
+        "<t>." + the body, keyed with TILETUM_INBOUND_SECRET>`, at most 5 minutes old.
         """
         _secret()
+        key = flask.current_app.config.get("INBOUND_SECRET")
+        if not key:
+            raise ApiError(404, "email-disabled", "the inbound webhook is off: set TILETUM_INBOUND_SECRET")
+        try:
+            verify_inbound_signature(key, flask.request.headers.get("X-Tiletum-Signature"),
+                                     flask.request.get_data())
+        except BadAddress as e:
+            raise ApiError(401, "bad-signature", f"the webhook request is not signed with our key: {e}",
+                           headers={"WWW-Authenticate": 'Tiletum-Signature realm="inbound-email"'}) from None
         result = handle_inbound(flask.request.get_data(), inbound_deps(service()),
                                 rcpt=flask.request.headers.get("X-Original-To"))
         return flask.jsonify({"status": result.status, "code": result.code})
