@@ -38,6 +38,7 @@ class TurnContext:
     unsubscribe_url: str = ""
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
     first_email: bool = False    # the address's first email: explain the dashboard link
+    deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
 
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
@@ -106,6 +107,8 @@ def turn_email(ctx: TurnContext):
     text = [f"Hello {ctx.seat_name},", "", f"It is {what} in Tiletum game {ctx.game_id}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
+    if ctx.deadline:
+        text += [f"Your deadline: {ctx.deadline}.", ""]
     text += _position_lines(state, ctx.seat) + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
@@ -121,6 +124,8 @@ def turn_email(ctx: TurnContext):
     parts = [f"<p>Hello {e(ctx.seat_name)},</p><p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
+    if ctx.deadline:
+        parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat)) + "</p>")
     parts.append('<p><img src="cid:board" alt="the board" style="max-width:100%"></p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 import engine
 from application.clock import make_clock
 from application.dashboard import TOLD, dashboard_key_for, play_path
-from application.deadlines import Deadlines
+from application.deadlines import Deadlines, format_deadline, remaining_text
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
 from application.game_service import GameService, public_event
 from application.scheduling import MAIL_DUE
@@ -37,16 +37,21 @@ class Notifier:
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
 
-    def remind(self, game_id: str, seat: int, version: int, hours: int) -> int:
-        """A reminder email before the deadline (once per turn and reminder point)."""
+    def remind(self, game_id: str, seat: int, version: int, hours: float) -> int:
+        """A reminder email before the deadline (once per turn and reminder point). It says the
+        true time left, from the seat's actual deadline (moved by a vacation), not ``hours``."""
         meta, state = self.service.load(game_id)
         email = meta["seats"][seat].get("email")
         if preference(self.r, email) != "move" or state.actor != seat:
             return 0
-        msg = self.turn_message(game_id, meta, state, seat)
+        dl = self.deadlines()
+        due = dl.deadline_of(game_id, seat)
+        left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due)
         del msg["Subject"]
-        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is due in {hours} hours"
-        return int(self.outbox.send_once(f"reminder:{game_id}:{seat}:{version}:{hours}", msg))
+        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is {left}"
+        key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
+        return int(self.outbox.send_once(key, msg))
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
@@ -99,7 +104,7 @@ class Notifier:
         if deadlines.is_dropped(game_id, seat):
             deadlines.stand_in(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
             return 0
-        deadlines.start_turn(game_id, meta, seat, version)
+        due = deadlines.start_turn(game_id, meta, seat, version)
         email = meta["seats"][seat].get("email")
         pref = preference(self.r, email)
         if pref == "none":
@@ -108,19 +113,29 @@ class Notifier:
             self.r.sadd(DIGEST, f"{email}|{game_id}|{seat}|{version}")
             return 0
         first = self.first_email(email)
-        msg = self.turn_message(game_id, meta, state, seat, first=first)
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due)
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
 
-    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False):
+    def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
+        """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
+        if due is None:
+            return ""
+        now = self.deadlines().clock()
+        return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
+
+    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
+                     deadline: float | None = None):
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
+        if deadline is None and state.actor == seat:
+            deadline = self.deadlines().deadline_of(game_id, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
-            first_email=first))
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline)))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""

@@ -52,6 +52,15 @@ def new_game(svc, **options):
     return g["id"], [s["token"] for s in g["seats"]]
 
 
+def counts_of(done):
+    return {k: done[k] for k in ("reminders", "stand_in_turns")}
+
+
+def plain(msg) -> str:
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+    return part.get_payload(decode=True).decode("utf-8")
+
+
 def subjects(transport):
     return [str(m["Subject"]) for m in transport.sent]
 
@@ -62,13 +71,13 @@ def test_reminders_then_the_stand_in_at_the_deadline(world):
     assert notifier.notify(gid, 1) == 1                      # the turn email
     dl = notifier.deadlines()
     clock.t += 11 * H
-    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}
+    assert counts_of(dl.sweep()) == {"reminders": 0, "stand_in_turns": 0}
     clock.t += 2 * H                                          # 13 h: the 12-hour reminder
     assert dl.sweep()["reminders"] == 1
-    assert "due in 12 hours" in subjects(transport)[-1]
+    assert "due in 11 hours" in subjects(transport)[-1], "the true remaining time, not the configured point"
     clock.t += 9 * H + 30 * 60                                # 22.5 h: the 2-hour reminder
-    assert dl.sweep()["reminders"] == 1 and "due in 2 hours" in subjects(transport)[-1]
-    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}, "each reminder once"
+    assert dl.sweep()["reminders"] == 1 and "due in 1 hour 30 minutes" in subjects(transport)[-1]
+    assert counts_of(dl.sweep()) == {"reminders": 0, "stand_in_turns": 0}, "each reminder once"
     clock.t += 2 * H                                          # 24.5 h: the deadline has passed
     assert dl.sweep()["stand_in_turns"] == 1
     meta, state = svc.load(gid)
@@ -206,3 +215,74 @@ def test_the_unsubscribe_link_works(world, app):
     assert c.post(url).status_code == 200
     assert svc.store.r.hget("mail:prefs", "leaver@x.test") == b"none"
     assert c.post(url.replace("leaver", "other")).status_code == 403, "a tampered link is refused"
+
+
+# --- issue 12: every reminder value the API accepts works; one bad entry never stops a sweep ----
+
+def test_reminder_hours_with_decimals_are_sent(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [0.2, 1.5]})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += DAY - 1.5 * H + 60                               # past the 1.5-hour reminder point
+    assert dl.sweep()["reminders"] == 1
+    clock.t += 1.3 * H                                          # past the 0.2-hour (12 minutes) point
+    assert dl.sweep()["reminders"] == 1
+    assert svc.store.r.zcard(REMINDERS) == 0
+
+
+def test_a_poisoned_reminder_or_deadline_does_not_stop_the_sweep(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]})
+    notifier.notify(gid, 1)
+    r = svc.store.r
+    # entries that cannot be read, scored before the good ones
+    r.zadd(REMINDERS, {"garbage": 1, f"{gid}:x:1:2": 2, f"{gid}:0:1:two": 3, "nogame:0:1:2": 4})
+    r.zadd("deadlines", {"junk": 1, f"{gid}:zero:1": 2, "nogame:0:1": 3})
+    dl = notifier.deadlines()
+    clock.t += DAY - H
+    assert dl.sweep()["reminders"] == 1, "the good reminder is sent after the bad ones"
+    assert r.zrangebyscore(REMINDERS, "-inf", 10) == [], "bad reminder entries are logged and removed"
+    clock.t += 2 * H
+    assert dl.sweep()["stand_in_turns"] == 1, "the good deadline is applied after the bad ones"
+    assert r.zrangebyscore("deadlines", "-inf", 10) == [], "bad deadline entries are removed"
+
+
+def test_reminders_move_with_the_deadline_after_a_vacation(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2], "vacation_days": 5})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += 12 * H
+    dl.vacation(gid, 0, True)
+    clock.t += 3 * DAY                                        # the reminder point passes during the vacation
+    assert dl.sweep()["reminders"] == 0, "no reminder while on vacation"
+    dl.vacation(gid, 0, False)
+    clock.t += 9 * H + 59 * 60                                # 11 h 59 of the 12 h left: 1 minute before the point
+    assert dl.sweep()["reminders"] == 0
+    clock.t += 2 * 60
+    assert dl.sweep()["reminders"] == 1, "the reminder moved back with the deadline"
+    assert "due in 1 hour 59 minutes" in subjects(transport)[-1]
+    body = plain(transport.sent[-1])
+    assert "Your deadline: Sun 22 Nov 2026 09:00 UTC" in body, "the deadline after the vacation"
+
+
+def test_the_turn_email_states_the_deadline_in_the_players_time_zone(world, app):
+    svc, notifier, transport, clock = world
+    g = svc.create_game([{"name": "Ada", "email": "ada@x.test", "tz": "Europe/Berlin"},
+                         {"name": "Bob", "email": "bob@x.test"}],
+                        {"seed": "tz", "time_control": {"days_per_move": 1, "reminders_hours": []}})
+    notifier.notify(g["id"], 1)
+    assert "Your deadline: Thu 19 Nov 2026 10:00 CET (in 1 day)." in plain(transport.sent[-1])
+    # without a time zone: UTC
+    gid, _ = new_game(svc, time_control={"days_per_move": 2.5, "reminders_hours": []})
+    notifier.notify(gid, 1)
+    assert "Your deadline: Fri 20 Nov 2026 21:00 UTC (in 2 days 12 hours)." in plain(transport.sent[-1])
+    # the API takes an IANA name and refuses anything else
+    c = app.test_client()
+    ok = c.post("/api/v1/games", json={"seats": [{"name": "A", "tz": "America/New_York"}, {"name": "B"}]})
+    assert ok.status_code == 201
+    assert svc.meta(ok.json["id"])["seats"][0]["tz"] == "America/New_York"
+    for bad in ("Mars/Olympus", "../etc/passwd", "", 5):
+        rv = c.post("/api/v1/games", json={"seats": [{"name": "A", "tz": bad}, {"name": "B"}]})
+        assert rv.status_code == 422, bad
