@@ -31,12 +31,10 @@ from typing import Callable
 
 import engine
 
+from .indexes import DEADLINES, NOTICES, REMINDERS, TURNS, forget_turns_before  # noqa: F401 (re-exported)
+
 log = logging.getLogger("tiletum.deadlines")
-DEADLINES = "deadlines"    # zset "<game>:<seat>:<version>" -> due time
-REMINDERS = "reminders"    # zset "<game>:<seat>:<version>:<hours>" -> when to remind
 SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
-TURNS = "deadlines:turn"   # hash "<game>:<seat>" -> the version of the seat's latest deadline (for the dashboard)
-NOTICES = "deadlines:notices"  # zset "<game>:<seat>:<version>:<stand-in|dropped>": players to tell by email
 RETRY_SECONDS = 300
 
 
@@ -166,6 +164,7 @@ class Deadlines:
         tc = time_control(meta)
         now = self.clock()
         due = add_active(now, tc["days_per_move"] * 86400, tc)
+        forget_turns_before(self.r, game_id, version)  # the turns that ended keep no deadline
         pipe = self.r.pipeline()
         pipe.zadd(DEADLINES, {f"{game_id}:{seat}:{version}": due})
         pipe.hset(TURNS, f"{game_id}:{seat}", version)

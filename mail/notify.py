@@ -8,6 +8,8 @@ once. Players who chose "none" get nothing; "digest" players are collected for t
 from __future__ import annotations
 
 import logging
+import smtplib
+import time
 from email.message import EmailMessage
 
 import engine
@@ -16,7 +18,8 @@ from application.dashboard import TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
 from application.game_service import GameService, public_event
-from application.scheduling import MAIL_DUE
+from application.errors import ServiceError
+from application.indexes import MAIL_DUE, forget_due, forget_game
 from engine.describe import describe
 
 from . import addresses
@@ -95,9 +98,10 @@ class Notifier:
         """Send what is due for the game at ``version``; returns the number of emails sent."""
         meta, state = self.service.load(game_id)
         if state.phase == "over":
+            forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
         seat = state.actor
-        self.r.zrem(MAIL_DUE, f"{game_id}:{seat}:{version}")
+        forget_due(self.r, game_id, upto_version=state.version)  # this turn's entry, and any older one
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
@@ -155,6 +159,33 @@ class Notifier:
         else:
             chosen = [m for m in moves if m == "end"]
         return {m: self.move_url(game_id, seat, state.version, m) for m in chosen}
+
+    def sweep_due(self, older_than: float = 60.0) -> int:
+        """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
+        broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
+        be read or whose game is over or gone; a failed send stays for the next sweep."""
+        n = 0
+        for member in self.r.zrangebyscore(MAIL_DUE, "-inf", time.time() - older_than):
+            try:
+                game_id, _seat, version = member.decode().rsplit(":", 2)
+                version = int(version)
+            except (UnicodeDecodeError, ValueError):
+                log.warning("dropping the unreadable mail:due entry %r", member)
+                self.r.zrem(MAIL_DUE, member)
+                continue
+            try:
+                n += self.notify(game_id, version)
+            except ServiceError as e:
+                if e.kind == "not-found":
+                    forget_game(self.r, game_id)  # the game is gone
+                else:
+                    log.warning("mail:due %r: %s", member, e)
+            except smtplib.SMTPException:
+                continue  # recorded in mail:failed; tried again at the next sweep
+            except Exception:
+                log.warning("mail:due %r failed; tried again at the next sweep", member, exc_info=True)
+        return n
+
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
