@@ -160,6 +160,19 @@ def turn_email(ctx: TurnContext):
     return msg
 
 
+def simple_email(*, subject: str, from_addr: str, to_addr: str, lines: list[str],
+                 reply_to: str | None = None) -> EmailMessage:
+    """A short email (a notice): the lines as text, and as HTML paragraphs."""
+    msg = EmailMessage()
+    msg["Subject"] = subject
+    msg["From"], msg["To"] = from_addr, to_addr
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
+    return msg
+
+
 def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in_reply_to: str | None) -> EmailMessage:
     """The headers of an answer to a player's email, threaded under it."""
     msg = EmailMessage()

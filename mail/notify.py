@@ -15,7 +15,8 @@ from email.message import EmailMessage
 import engine
 from application.clock import make_clock
 from application.dashboard import TOLD, dashboard_key_for, play_path
-from application.deadlines import Deadlines, format_deadline, remaining_text
+from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
+from application.history import event_texts
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
 from application.game_service import GameService, public_event
 from application.errors import ServiceError
@@ -23,7 +24,7 @@ from application.indexes import MAIL_DUE, forget_due, forget_game
 from engine.describe import describe
 
 from . import addresses
-from .compose import TurnContext, dashboard_text, turn_email
+from .compose import TurnContext, dashboard_text, simple_email, turn_email
 from .mailconfig import MailConfig
 from .outbox import Outbox
 
@@ -55,6 +56,43 @@ class Notifier:
         msg["Subject"] = f"Tiletum {game_id}: reminder, your move is {left}"
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
         return int(self.outbox.send_once(key, msg))
+
+    def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
+        """Tell a player that the stand-in played their turn that started at ``version`` (it missed
+        its deadline), or that they were dropped (``kind == "dropped"``). Once per turn."""
+        meta, state = self.service.load(game_id)
+        info = meta["seats"][seat]
+        email = info.get("email")
+        if info["kind"] != "human" or not email or preference(self.r, email) == "none":
+            return 0
+        names = [s["name"] for s in meta["seats"]]
+        events = self.service.store.events(game_id)
+        texts = event_texts(events, start=version)
+        played = [t for e, t in zip(events[version:], texts) if e.get("seat") == seat and e.get("by") == "stand-in"]
+        policy = timeout_policy(meta)
+        missed = self.deadlines().seat_state(game_id, seat)["missed"]
+        lines = [f"Hello {names[seat]},", "",
+                 f"Your turn in Tiletum game {game_id} missed its deadline, so the stand-in played it for you:"]
+        lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
+        lines.append("")
+        if kind == "dropped":
+            subject = f"Tiletum {game_id}: you were dropped; the stand-in plays your seat"
+            lines += [f"You missed {missed} deadlines, so the stand-in plays your seat for the rest of the game.",
+                      "You get no more turn emails for this game; the results come at the end."]
+        else:
+            subject = f"Tiletum {game_id}: the stand-in played your turn"
+            if policy["mode"] == "drop":
+                lines.append(f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
+                             "stand-in plays your seat for the rest of the game.")
+            lines.append("You keep your seat: your next turn is yours again, with its own email.")
+        if state.phase != "over":
+            nxt = names[state.actor] if state.actor is not None else None
+            if nxt:
+                lines.append(f"It is now {nxt}'s decision.")
+        lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
+        msg = simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email, lines=lines)
+        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        return int(self.outbox.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", msg))
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:

@@ -286,3 +286,31 @@ def test_the_turn_email_states_the_deadline_in_the_players_time_zone(world, app)
     for bad in ("Mars/Olympus", "../etc/passwd", "", 5):
         rv = c.post("/api/v1/games", json={"seats": [{"name": "A", "tz": bad}, {"name": "B"}]})
         assert rv.status_code == 422, bad
+
+
+def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": []},
+                      timeout={"mode": "drop", "drop_after": 2})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += DAY + H
+    assert dl.sweep()["stand_in_turns"] == 1
+    told = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "stand-in" in str(m["Subject"])]
+    assert len(told) == 1, subjects(transport)
+    body = told[0].get_body(("plain",)).get_content()
+    assert "missed its deadline" in body and "1 of 2" in body and "take" in body.lower()
+    assert dl.sweep()["notices"] == 0, "told once"
+    # seat 1 plays; seat 0 misses a second deadline: dropped, and told so
+    _, state = svc.load(gid)
+    import engine
+    while state.actor == 1:
+        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        svc.submit_for_seat(gid, 1, state.version, [m])
+        _, state = svc.load(gid)
+    notifier.notify(gid, state.version)
+    clock.t += DAY + H
+    assert dl.sweep()["stand_in_turns"] == 1
+    dropped = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "dropped" in str(m["Subject"])]
+    assert len(dropped) == 1, subjects(transport)
+    assert "for the rest of the game" in dropped[0].get_body(("plain",)).get_content()
