@@ -39,6 +39,7 @@ class TurnContext:
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
     first_email: bool = False    # the address's first email: explain the dashboard link
     deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
+    intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
 
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
@@ -104,7 +105,8 @@ def turn_email(ctx: TurnContext):
     legal = _legal(state, ctx.seat)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
     example = legal[0][0] if legal else "take G4"
-    text = [f"Hello {ctx.seat_name},", "", f"It is {what} in Tiletum game {ctx.game_id}.", ""]
+    text = [f"Hello {ctx.seat_name},", ""] + ([ctx.intro, ""] if ctx.intro else [])
+    text += [f"It is {what} in Tiletum game {ctx.game_id}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     if ctx.deadline:
@@ -121,7 +123,8 @@ def turn_email(ctx: TurnContext):
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
-    parts = [f"<p>Hello {e(ctx.seat_name)},</p><p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
+    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
+             + f"<p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if ctx.deadline:

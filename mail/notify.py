@@ -166,7 +166,7 @@ class Notifier:
         return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
-                     deadline: float | None = None):
+                     deadline: float | None = None, intro: str = ""):
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
         if deadline is None and state.actor == seat:
@@ -177,7 +177,7 @@ class Notifier:
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
-            first_email=first, deadline=self.deadline_line(meta, seat, deadline)))
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
