@@ -7,6 +7,7 @@ SVG (``Content-ID: <board>``) and the seat's legal moves, one per line in the te
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.mime.image import MIMEImage
@@ -42,10 +43,56 @@ class TurnContext:
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
 
 
+_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",
+         "use": "used", "choose": "chose", "place": "placed", "move": "moved", "pay": "paid", "gain": "gained",
+         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
+         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
+_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
+_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def in_the_past(who: str, text: str) -> str:
+    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
+    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
+    if not _CLAUSE_VERB.match(text):
+        return f"{who}: {text}"
+    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
+    past = re.sub(r"\byour\b", "their", past)
+    past = re.sub(r"\byou\b", "they", past)
+    return f"{who} {past}"
+
+
+def chance_words(chance: list) -> list[str]:
+    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
+    out, dice = [], []
+    colour = None
+    for kind, value in chance or []:
+        if kind == "die-colour":
+            colour = _DIE_COLOURS.get(value, value)
+        elif kind == "die-roll" and colour:
+            dice.append(f"{colour} {value}")
+            colour = None
+        elif kind.startswith("draw:"):
+            out.append(f"a new {kind[5:].title()} tile came out ({value})")
+        elif kind == "corruption":
+            out.append("a Corruption token was revealed")
+    if dice:
+        out.insert(0, "the dice rolled: " + ", ".join(dice))
+    return out
+
+
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
-    """A past move in plain words."""
+    """A past move in plain words, with the player's name (``event["text"]``, when the notifier
+    put it there, is the move in words from ``application.history.event_texts``)."""
     who = seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names) else "?"
     by = f" (played by the {event['by']})" if event.get("by") else ""
+    if event.get("text") and event.get("type") == "MovePlayed":
+        text = event["text"]
+        if event.get("by") and text.endswith(by):
+            text = text[: -len(by)]
+        line = in_the_past(who, text) + by
+        extra = chance_words(event.get("chance"))
+        return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return f"{who} took back a move"
     if event.get("type") != "MovePlayed":
@@ -59,7 +106,7 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     return f"{who} played {text}{by}"
 
 
-def _position_lines(state: engine.GameState, seat: int) -> list[str]:
+def _position_lines(state: engine.GameState, seat: int, names: list[str] | None = None) -> list[str]:
     c = components()
     p = state.seats[seat]
     res = ", ".join(f"{n} {r.title()}" for r, n in zip(RESOURCES, p.res))
@@ -69,8 +116,9 @@ def _position_lines(state: engine.GameState, seat: int) -> list[str]:
            f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in {c.display.get(p.architect, p.architect)};"
            f" Houses {p.houses} and Pillars {p.pillars} in supply.",
            f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
-    others = [f"{i}: {q.score} VP" for i, q in enumerate(state.seats) if i != seat]
-    out.append("Scores of the others (seat: VP): " + "; ".join(others))
+    others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
+              for i, q in enumerate(state.seats) if i != seat]
+    out.append("Scores of the others: " + "; ".join(others) + ".")
     if state.turn and state.turn.get("die"):
         top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
         if top is not None:
@@ -111,7 +159,7 @@ def turn_email(ctx: TurnContext):
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     if ctx.deadline:
         text += [f"Your deadline: {ctx.deadline}.", ""]
-    text += _position_lines(state, ctx.seat) + ["", "Your legal moves:"]
+    text += _position_lines(state, ctx.seat, ctx.seat_names) + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
              "You may send several moves, or a whole turn ending with 'end'.", ""]
@@ -129,7 +177,7 @@ def turn_email(ctx: TurnContext):
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
-    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat)) + "</p>")
+    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat, ctx.seat_names)) + "</p>")
     parts.append('<p><img src="cid:board" alt="the board" style="max-width:100%"></p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
                    + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")

@@ -184,7 +184,9 @@ class Notifier:
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
-        return [{"version": i + 1, **public_event(e)} for i, e in enumerate(events) if i > last]
+        texts = event_texts(events, start=last + 1)  # each move in words, in the position it was played in
+        return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
+                enumerate(zip(events[last + 1:], texts), start=last + 1)]
 
     def one_click_moves(self, game_id: str, state: engine.GameState, seat: int) -> dict[str, str]:
         """Links for the moves that hand the decision to someone else: 'end' in a turn (nothing

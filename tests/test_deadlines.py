@@ -314,3 +314,27 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
     dropped = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "dropped" in str(m["Subject"])]
     assert len(dropped) == 1, subjects(transport)
     assert "for the rest of the game" in dropped[0].get_body(("plain",)).get_content()
+
+
+def test_since_your_last_turn_is_told_in_words_with_names(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"reminders_hours": []})
+    import engine
+    for seat in (0, 1):   # each seat plays a whole turn: a die, the action, end
+        _, state = svc.load(gid)
+        while state.actor == seat:
+            legal = engine.legal_moves(state)
+            take = [m for m in legal if m.startswith("take ") and ">" not in m]
+            m = take[0] if take else ("end" if "end" in legal else legal[0])
+            svc.submit_for_seat(gid, seat, state.version, [m])
+            _, state = svc.load(gid)
+    _, state = svc.load(gid)
+    assert state.actor == 0
+    notifier.notify(gid, state.version)
+    body = plain(transport.sent[-1])
+    since = body.split("Since your last turn:")[1].split("\n\n")[0]
+    assert "Bob took the " in since and " die: gained " in since, since
+    assert "Bob ended their turn" in since
+    for raw in ("played take", "played end", "seat 1", ": End your turn"):
+        assert raw not in since, since
+    assert "Scores of the others: Bob " in body, "names, not seat numbers"
