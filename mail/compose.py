@@ -13,7 +13,8 @@ from email.message import EmailMessage
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.utils import make_msgid
+from email.utils import formatdate, make_msgid
+import hashlib
 
 import engine
 from engine.components import RESOURCES, components
@@ -21,6 +22,43 @@ from application.board_svg import render_board_svg
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"
+
+
+def message_id(once_key: str, domain: str) -> str:
+    """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
+    every time it is built, so a resend of the same email keeps it."""
+    digest = hashlib.sha256(once_key.encode("utf-8")).hexdigest()[:32]
+    return f"<{digest}@{domain}>"
+
+
+def thread_root_id(game_id: str, seat: int, domain: str) -> str:
+    """The Message-ID every email of a game to one seat threads under (the first one's own)."""
+    return message_id(f"thread:{game_id}:{seat}", domain)
+
+
+def _replace(msg, name: str, value: str) -> None:
+    del msg[name]
+    msg[name] = value
+
+
+def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str | None = None,
+                   in_reply_to: str | None = None, unsubscribe_url: str | None = None):
+    """The headers every email of the service carries: ``Date``; ``Message-ID`` (``msgid``, or
+    derived from ``once_key``, else a fresh one); ``In-Reply-To`` and ``References`` when it answers
+    or follows an email; ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058)."""
+    if "Date" not in msg:
+        msg["Date"] = formatdate(usegmt=True)
+    if msgid or once_key:
+        _replace(msg, "Message-ID", msgid or message_id(once_key, domain))
+    elif "Message-ID" not in msg:
+        msg["Message-ID"] = make_msgid(domain=domain)
+    if in_reply_to and in_reply_to != msg["Message-ID"]:
+        _replace(msg, "In-Reply-To", in_reply_to)
+        _replace(msg, "References", in_reply_to)
+    if unsubscribe_url:
+        _replace(msg, "List-Unsubscribe", f"<{unsubscribe_url}>")
+        _replace(msg, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+    return msg
 
 
 @dataclass

@@ -3,12 +3,13 @@ transport, the duplicate filter, and the answers (a confirmation that, while the
 the player's, carries the new position, legal moves and a reply address for the new version)."""
 from __future__ import annotations
 
+import email.utils
 import re
 
 from application import errors
 from application.game_service import GameService
 
-from .compose import confirmation_email, simple_email
+from .compose import confirmation_email, finish_headers, simple_email
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
@@ -16,6 +17,11 @@ from .outbox import Outbox, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
+
+
+def _first(value: str) -> str:
+    addrs = [a for _, a in email.utils.getaddresses([value]) if a]
+    return addrs[0] if addrs else ""
 
 
 def inbound_deps(svc: GameService) -> Deps:
@@ -86,9 +92,12 @@ def inbound_deps(svc: GameService) -> Deps:
                                                   f"Open the game: {notifier.open_url(game_id, seat)}"])
 
     def send_reply(msg) -> None:
-        to = str(msg["To"] or "")
-        if to and "List-Unsubscribe" not in msg:  # every email we send can be stopped
-            msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(to)}>"
+        to = _first(str(msg["To"] or ""))
+        theirs = str(msg["In-Reply-To"] or "").strip() or None
+        # Date, a Message-ID of our domain (the same for a redelivered answer to the same email),
+        # threaded under the player's email, and one-click unsubscribe: every email we send
+        finish_headers(msg, domain=cfg.domain, once_key=f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs else None,
+                       in_reply_to=theirs, unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
         transport.send(msg)
 
     def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:

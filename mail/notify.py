@@ -24,9 +24,9 @@ from application.indexes import MAIL_DUE, forget_due, forget_game
 from engine.describe import describe
 
 from . import addresses
-from .compose import TurnContext, dashboard_text, simple_email, turn_email
+from .compose import TurnContext, dashboard_text, finish_headers, simple_email, thread_root_id, turn_email
 from .mailconfig import MailConfig
-from .outbox import Outbox
+from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
 
@@ -55,7 +55,7 @@ class Notifier:
         del msg["Subject"]
         msg["Subject"] = f"Tiletum {game_id}: reminder, your move is {left}"
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
-        return int(self.outbox.send_once(key, msg))
+        return self.send_once(key, email, msg, game_id=game_id, seat=seat)
 
     def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
         """Tell a player that the stand-in played their turn that started at ``version`` (it missed
@@ -92,7 +92,7 @@ class Notifier:
         lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email, lines=lines)
         msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
-        return int(self.outbox.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", msg))
+        return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id, seat=seat)
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
@@ -115,9 +115,25 @@ class Notifier:
         """Whether this address has not yet been sent its dashboard link."""
         return not self.r.sismember(TOLD, email.strip().lower())
 
-    def send_once(self, once_key: str, email: str, msg, first: bool) -> int:
+    def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
+                  seat: int | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
-        email (the one explaining the dashboard link) and it went out, the address is told."""
+        email (the one explaining the dashboard link) and it went out, the address is told.
+
+        Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
+        and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
+        first one's Message-ID is the seat's thread root, the later ones reply to it."""
+        msgid = in_reply_to = None
+        if game_id is not None and seat is not None:
+            root = thread_root_id(game_id, seat, self.cfg.domain)
+            key = f"mail:thread:{game_id}:{seat}"
+            self.r.set(key, once_key, nx=True, ex=SENT_TTL)
+            if (self.r.get(key) or b"").decode() == once_key:
+                msgid = root
+            else:
+                in_reply_to = root
+        finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
+                       unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.send_once(once_key, msg)
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
@@ -156,7 +172,7 @@ class Notifier:
             return 0
         first = self.first_email(email)
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due)
-        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat)
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -277,7 +293,7 @@ class Notifier:
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
                             + "\n".join(self.dashboard_lines(email, first)) + "\n")
-            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first)
+            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent
 
 

@@ -338,3 +338,44 @@ def test_since_your_last_turn_is_told_in_words_with_names(world):
     for raw in ("played take", "played end", "seat 1", ": End your turn"):
         assert raw not in since, since
     assert "Scores of the others: Bob " in body, "names, not seat numbers"
+
+
+def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(world):
+    svc, notifier, transport, clock = world
+    from mail.compose import message_id
+    assert message_id("turn:g:0:1", "pbem.test") == message_id("turn:g:0:1", "pbem.test"), "stable per once-key"
+    assert message_id("turn:g:0:1", "pbem.test") != message_id("turn:g:0:2", "pbem.test")
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]},
+                      timeout={"mode": "drop", "drop_after": 1})
+    notifier.notify(gid, 1)
+    first = transport.sent[-1]
+    clock.t += DAY - H
+    notifier.deadlines().sweep()                              # a reminder
+    clock.t += 2 * H
+    notifier.deadlines().sweep()                              # the stand-in plays, and Ada is told
+    import engine
+    _, state = svc.load(gid)
+    while state.phase != "over":                              # to the end: turn emails and the results
+        notifier.notify(gid, state.version)
+        _, state = svc.load(gid)
+        if state.phase == "over":
+            break
+        legal = engine.legal_moves(state)
+        svc.submit_for_seat(gid, state.actor, state.version, ["end" if "end" in legal else legal[0]])
+        _, state = svc.load(gid)
+    notifier.notify(gid, state.version)
+    kinds = set()
+    for msg in transport.sent:
+        subject = str(msg["Subject"])
+        assert msg["Date"] and msg["Message-ID"], subject
+        assert msg["Message-ID"].endswith("@pbem.test>"), msg["Message-ID"]
+        assert msg["List-Unsubscribe"].startswith("<http://x/api/v1/email/unsubscribe?"), subject
+        assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click", subject
+        if str(msg["To"]) == "bob@x.test" and "your turn" in subject and msg is not transport.sent[0]:
+            kinds.add("bob-turn")
+        if str(msg["To"]) == "ada@x.test" and msg is not first and "game over" not in subject:
+            kinds.add("ada-thread")
+            assert msg["In-Reply-To"] == first["Message-ID"] and first["Message-ID"] in msg["References"], subject
+    assert {"ada-thread", "bob-turn"} <= kinds
+    ids = [m["Message-ID"] for m in transport.sent]
+    assert len(ids) == len(set(ids)), "one Message-ID per email"

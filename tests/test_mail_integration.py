@@ -154,3 +154,20 @@ def test_vacation_by_email_is_confirmed_as_vacation(redis_server, mail_env):
         subject = str(answer["Subject"]).lower()
         assert word in subject and "played" not in subject, subject
         assert "played" not in text_of(answer).split("\n\n")[1].lower()
+
+
+def test_answers_have_date_message_id_threading_and_one_click_unsubscribe(redis_server, mail_env):
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret")
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "headers"}}).json
+    to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
+    for body in ("nonsense move", "vacation on"):
+        n = len(sink(mail_env))
+        raw = raw_reply(to, body)
+        c.post("/api/v1/inbound-email", data=raw, content_type="message/rfc822")
+        answer = sink(mail_env)[n]
+        theirs = email.message_from_bytes(raw)["Message-ID"]
+        assert answer["Date"] and answer["Message-ID"].endswith("@pbem.test>")
+        assert answer["In-Reply-To"] == theirs and theirs in answer["References"]
+        assert answer["List-Unsubscribe"] and answer["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
