@@ -1,7 +1,7 @@
 """Building the emails (pure, no I/O): the turn email, the confirmation and the error answer.
 
 Each message has a plain-text and an HTML part; the turn email carries the board as an inline
-SVG (``Content-ID: <board>``) and the seat's legal moves, one per line in the text part as
+PNG (``Content-ID: <board>``, rendered by ``mail/board_png.py``) with a link to the SVG, and the seat's legal moves, one per line in the text part as
 ``  <move> — <description>`` so that a reply can copy them.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import hashlib
 
 import engine
 from engine.components import RESOURCES, components
-from application.board_svg import render_board_svg
+from application.board_svg import render_board_svg  # noqa: F401 (re-exported, docs/pbem.md)
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"
@@ -79,6 +79,8 @@ class TurnContext:
     first_email: bool = False    # the address's first email: explain the dashboard link
     deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
+    board_png: bytes | None = None  # the board picture (mail/board_png.py), inline as cid:board
+    board_url: str = ""          # the board as SVG on the server (kept as a link)
 
 
 _PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",
@@ -204,6 +206,8 @@ def turn_email(ctx: TurnContext):
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game: {ctx.open_url}"]
+    if ctx.board_url:
+        text += [f"The board: {ctx.board_url}"]
     if ctx.dashboard_url:
         text += dashboard_text(ctx.dashboard_url, ctx.first_email)
     if ctx.unsubscribe_url:
@@ -216,7 +220,10 @@ def turn_email(ctx: TurnContext):
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat, ctx.seat_names)) + "</p>")
-    parts.append('<p><img src="cid:board" alt="the board" style="max-width:100%"></p>')
+    if ctx.board_png:
+        parts.append('<p><img src="cid:board" alt="the board" width="800" style="max-width:100%;height:auto"></p>')
+    if ctx.board_url:
+        parts.append(f'<p><a href="{e(ctx.board_url)}">The board as SVG</a> (sharper, zoomable)</p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
                    + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")
                    + "</tr>" for m, d in legal)
@@ -234,10 +241,11 @@ def turn_email(ctx: TurnContext):
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
     related = MIMEMultipart("related")
     related.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
-    board = MIMEImage(render_board_svg(state).encode("utf-8"), "svg+xml")
-    board["Content-ID"] = "<board>"
-    board["Content-Disposition"] = 'inline; filename="board.svg"'
-    related.attach(board)
+    if ctx.board_png:  # PNG: Gmail and Outlook do not show SVG
+        board = MIMEImage(ctx.board_png, "png")
+        board["Content-ID"] = "<board>"
+        board["Content-Disposition"] = 'inline; filename="board.png"'
+        related.attach(board)
     alternative.attach(related)
     msg = alternative
     msg["Subject"] = f"Tiletum {ctx.game_id}: {what} (round {state.round})"

@@ -96,7 +96,8 @@ def inbound_deps(svc: GameService) -> Deps:
         theirs = str(msg["In-Reply-To"] or "").strip() or None
         # Date, a Message-ID of our domain (the same for a redelivered answer to the same email),
         # threaded under the player's email, and one-click unsubscribe: every email we send
-        finish_headers(msg, domain=cfg.domain, once_key=f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs else None,
+        once = f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs else None
+        finish_headers(msg, domain=cfg.domain, once_key=once,
                        in_reply_to=theirs, unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
         transport.send(msg)
 

@@ -19,11 +19,13 @@ from application.deadlines import Deadlines, format_deadline, remaining_text, ti
 from application.history import event_texts
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
 from application.game_service import GameService, public_event
+from application.board_svg import render_board_svg
 from application.errors import ServiceError
 from application.indexes import MAIL_DUE, forget_due, forget_game
 from engine.describe import describe
 
 from . import addresses
+from .board_png import board_png
 from .compose import TurnContext, dashboard_text, finish_headers, simple_email, thread_root_id, turn_email
 from .mailconfig import MailConfig
 from .outbox import SENT_TTL, Outbox
@@ -193,7 +195,9 @@ class Notifier:
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
-            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro))
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
+            board_png=board_png(game_id, state.version, lambda: render_board_svg(state, names)),
+            board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""

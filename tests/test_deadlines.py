@@ -379,3 +379,31 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
     assert {"ada-thread", "bob-turn"} <= kinds
     ids = [m["Message-ID"] for m in transport.sent]
     assert len(ids) == len(set(ids)), "one Message-ID per email"
+
+
+def test_the_turn_email_carries_the_board_as_a_small_png_with_the_svg_link(world):
+    svc, notifier, transport, clock = world
+    from mail import board_png
+    gid, _ = new_game(svc, time_control={"reminders_hours": []})
+    board_png.cache_clear()
+    notifier.notify(gid, 1)
+    msg = transport.sent[-1]
+    types = [p.get_content_type() for p in msg.walk()]
+    assert "image/svg+xml" not in types, "Gmail and Outlook do not show SVG"
+    png = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    assert png["Content-ID"] == "<board>" and png.get_filename() == "board.png"
+    data = png.get_payload(decode=True)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(data[16:20], "big")
+    assert width == 800
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
+    assert 'src="cid:board"' in html and f"/api/v1/games/{gid}/board.svg" in html, "the SVG link is kept"
+    assert f"/api/v1/games/{gid}/board.svg" in plain(msg)
+    size = len(msg.as_bytes())
+    print(f"turn email: {size} bytes, board PNG {len(data)} bytes")
+    assert size < 100_000
+    # rendered once per (game, version): the reminder of the same turn reuses it
+    calls = board_png.cache_info().misses
+    _, state = svc.load(gid)
+    notifier.turn_message(gid, svc.meta(gid), state, 0)
+    assert board_png.cache_info().misses == calls and board_png.cache_info().hits >= 1
