@@ -4,6 +4,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from application.deadlines import valid_tz
+
 
 class Text(fields.String):
     """A string of Unicode text. JSON can carry lone UTF-16 surrogates (``"\\udc80"``), which are
@@ -33,12 +35,19 @@ class Base(ma.Schema):
         ordered = True
 
 
+def _raise_tz(value):
+    raise ma.ValidationError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+
+
 class SeatIn(Base):
     name = Text(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot"]),
                          metadata={"description": "who plays the seat: a person, or the Cardinalbot (solo games: "
                                                   "exactly one human and one cardinalbot seat)"})
+    tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
+        "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
+                       "(UTC when not given)", "example": "Europe/Berlin"})
 
 
 class SoloOptions(Base):

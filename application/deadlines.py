@@ -26,15 +26,42 @@ import json
 import logging
 import time
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
 
 import engine
 
+from .indexes import DEADLINES, NOTICES, REMINDERS, TURNS, forget_turns_before  # noqa: F401 (re-exported)
+
 log = logging.getLogger("tiletum.deadlines")
-DEADLINES = "deadlines"    # zset "<game>:<seat>:<version>" -> due time
-REMINDERS = "reminders"    # zset "<game>:<seat>:<version>:<hours>" -> when to remind
 SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
-TURNS = "deadlines:turn"   # hash "<game>:<seat>" -> the version of the seat's latest deadline (for the dashboard)
+RETRY_SECONDS = 300
+
+
+class BadEntry(ValueError):
+    """An index entry that cannot be read."""
+
+
+def parse_member(member, parts: int) -> list[str]:
+    """``<game>:<a>:<b>...`` split into ``parts`` fields (the game id may hold no colon)."""
+    try:
+        text = member.decode() if isinstance(member, bytes) else str(member)
+    except UnicodeDecodeError as e:
+        raise BadEntry(str(e)) from None
+    fields = text.rsplit(":", parts - 1)
+    if len(fields) != parts or not fields[0] or ":" in fields[0]:
+        raise BadEntry(f"expected {parts} fields")
+    for f in fields[1:3]:
+        if not f.isdigit():
+            raise BadEntry(f"{f!r} is not a number")
+    if parts == 4 and fields[3] not in ("stand-in", "dropped"):
+        try:
+            h = float(fields[3])
+        except ValueError:
+            raise BadEntry(f"{fields[3]!r} is not a number of hours") from None
+        if not h == h or h in (float("inf"), float("-inf")):
+            raise BadEntry(f"{fields[3]!r} is not a number of hours")
+    return fields
 
 DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,
             "reminders_hours": [24, 2]}
@@ -79,6 +106,43 @@ def add_active(start: float, seconds: float, tc: dict) -> float:
     return t
 
 
+def valid_tz(name) -> bool:
+    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``)."""
+    if not isinstance(name, str) or not name or len(name) > 64 or name.startswith(("/", ".")) or ".." in name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def format_deadline(ts: float, tz_name: str | None = None) -> str:
+    """A deadline as a player reads it: ``Sun 22 Nov 2026 10:00 CET`` in the seat's time zone when
+    the game knows it, else ``Sun 22 Nov 2026 09:00 UTC``."""
+    tz = ZoneInfo(tz_name) if tz_name and valid_tz(tz_name) else timezone.utc
+    dt = datetime.fromtimestamp(ts, tz=tz)
+    label = "UTC" if tz is timezone.utc else (dt.tzname() or tz_name)
+    return dt.strftime("%a %d %b %Y %H:%M ") + label
+
+
+def remaining_text(seconds: float) -> str:
+    """The time left before a deadline in words: ``2 days 3 hours``, ``1 hour 30 minutes``,
+    ``12 minutes`` (rounded down to the minute; never negative)."""
+    minutes = max(0, int(seconds // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+    if days >= 2 or (days and not hours):
+        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
+    hours += days * 24
+    if hours:
+        return unit(hours, "hour") + (f" {unit(mins, 'minute')}" if mins else "")
+    return unit(mins, "minute")
+
+
 class Deadlines:
     def __init__(self, service, notifier, clock: Callable[[], float] = time.time):
         self.service = service
@@ -100,6 +164,7 @@ class Deadlines:
         tc = time_control(meta)
         now = self.clock()
         due = add_active(now, tc["days_per_move"] * 86400, tc)
+        forget_turns_before(self.r, game_id, version)  # the turns that ended keep no deadline
         pipe = self.r.pipeline()
         pipe.zadd(DEADLINES, {f"{game_id}:{seat}:{version}": due})
         pipe.hset(TURNS, f"{game_id}:{seat}", version)
@@ -147,36 +212,100 @@ class Deadlines:
         st["vacation_used"] += length
         st["vacation_since"] = None
         prefix = f"{game_id}:{seat}:".encode()
-        for member, due in self.r.zrange(DEADLINES, 0, -1, withscores=True):
-            if member.startswith(prefix):
-                self.r.zadd(DEADLINES, {member: due + length})
+        for key in (DEADLINES, REMINDERS):  # the reminders move back with the deadline
+            for member, due in self.r.zrange(key, 0, -1, withscores=True):
+                if member.startswith(prefix):
+                    self.r.zadd(key, {member: due + length})
 
     # --- the sweep ---------------------------------------------------------------------------
     def sweep(self) -> dict:
-        """Send due reminders and apply the timeout policy to passed deadlines."""
+        """Send due reminders and apply the timeout policy to passed deadlines. Each entry is
+        handled on its own: one that cannot be read (or whose game is gone or over) is logged and
+        removed, one that fails is logged and looked at again later; the sweep always goes on."""
         now = self.clock()
-        done = {"reminders": 0, "stand_in_turns": 0}
+        done = {"reminders": 0, "stand_in_turns": 0, "dropped_entries": 0, "notices": 0}
         for member in self.r.zrangebyscore(REMINDERS, "-inf", now):
-            self.r.zrem(REMINDERS, member)
-            game_id, seat, version, hours = member.decode().rsplit(":", 3)
-            if self._still_due(game_id, int(seat), int(version)) and not self._on_vacation(game_id, int(seat), now):
-                done["reminders"] += self.notifier.remind(game_id, int(seat), int(version), int(hours))
-        for member, due in self.r.zrangebyscore(DEADLINES, "-inf", now, withscores=True):
-            game_id, seat, version = member.decode().rsplit(":", 2)
-            seat, version = int(seat), int(version)
-            if not self._still_due(game_id, seat, version):
-                self.r.zrem(DEADLINES, member)
-                continue
-            if self._on_vacation(game_id, seat, now):
-                continue  # the clock is stopped; the deadline moves when the vacation ends
-            self.r.zrem(DEADLINES, member)
-            self.missed(game_id, seat)
             try:
-                done["stand_in_turns"] += self.stand_in(game_id, seat)
+                done["reminders"] += self._reminder(member, now)
+            except BadEntry as e:
+                log.warning("dropping the unreadable reminder entry %r: %s", member, e)
+                self.r.zrem(REMINDERS, member)
+                done["dropped_entries"] += 1
+            except Exception:
+                log.warning("the reminder %r failed; trying again later", member, exc_info=True)
+                self.r.zadd(REMINDERS, {member: now + RETRY_SECONDS})
+        for member, due in self.r.zrangebyscore(DEADLINES, "-inf", now, withscores=True):
+            try:
+                done["stand_in_turns"] += self._deadline(member, now)
+            except BadEntry as e:
+                log.warning("dropping the unreadable deadline entry %r: %s", member, e)
+                self.r.zrem(DEADLINES, member)
+                done["dropped_entries"] += 1
             except Exception:  # e.g. the player moved at that very moment: look again soon
-                log.warning("stand-in for %s seat %s failed; retrying later", game_id, seat, exc_info=True)
+                log.warning("the deadline %r failed; trying again later", member, exc_info=True)
                 self.r.zadd(DEADLINES, {member: now + 60})
+        done["notices"] = self.send_notices()
         return done
+
+    def _reminder(self, member: bytes, now: float) -> int:
+        game_id, seat, version, hours = parse_member(member, 4)
+        seat, version = int(seat), int(version)
+        try:
+            hours = float(hours)
+        except ValueError:
+            raise BadEntry(f"{hours!r} is not a number of hours") from None
+        if not self._still_due(game_id, seat, version):
+            self.r.zrem(REMINDERS, member)
+            return 0
+        if self._on_vacation(game_id, seat, now):
+            return 0  # kept: it moves back with the deadline when the vacation ends
+        self.r.zrem(REMINDERS, member)
+        return int(self.notifier.remind(game_id, seat, version, hours) or 0)
+
+    def _deadline(self, member: bytes, now: float) -> int:
+        game_id, seat, version = parse_member(member, 3)
+        seat, version = int(seat), int(version)
+        if not self._still_due(game_id, seat, version):
+            self.r.zrem(DEADLINES, member)
+            return 0
+        if self._on_vacation(game_id, seat, now):
+            return 0  # the clock is stopped; the deadline moves when the vacation ends
+        self.r.zrem(DEADLINES, member)
+        was_dropped = self.is_dropped(game_id, seat)
+        self.missed(game_id, seat)
+        dropped = self.is_dropped(game_id, seat) and not was_dropped
+        try:
+            played = self.stand_in(game_id, seat)
+        except Exception:
+            self.r.zadd(DEADLINES, {member: now + 60})
+            st = self.seat_state(game_id, seat)  # not missed after all, yet
+            st["missed"] = max(0, st["missed"] - 1)
+            if dropped:
+                st["dropped"] = False
+            self._save(game_id, seat, st)
+            raise
+        if played:  # the player is told by email (the notifier's notice, sent once)
+            self.r.zadd(NOTICES, {f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}": now})
+        return played
+
+    def send_notices(self) -> int:
+        """Tell players whose turn the stand-in played (or who were dropped): each recorded notice
+        goes to ``notifier.stand_in_notice`` and leaves the index once it was handled."""
+        sent = 0
+        tell = getattr(self.notifier, "stand_in_notice", None)
+        for member in self.r.zrange(NOTICES, 0, -1):
+            try:
+                game_id, seat, version, kind = parse_member(member, 4)
+                if tell is not None:
+                    sent += int(tell(game_id, int(seat), int(version), kind) or 0)
+                self.r.zrem(NOTICES, member)
+            except BadEntry as e:
+                log.warning("dropping the unreadable notice %r: %s", member, e)
+                self.r.zrem(NOTICES, member)
+            except Exception:
+                log.warning("the notice %r could not be sent; trying again at the next sweep", member,
+                            exc_info=True)
+        return sent
 
     def _still_due(self, game_id: str, seat: int, version: int) -> bool:
         """The seat is still to act in the turn that started at ``version``."""

@@ -5,27 +5,25 @@ and sends ``workers.game_over``; the task (and, for a lost message, the sweep) c
 index (:func:`done`)."""
 from __future__ import annotations
 
+import logging
 import time
 
-from .deadlines import TURNS
+from . import errors
+from .indexes import forget_game, games_in_indexes
 from .rating_service import RatingService
 from .tournament_service import TournamentService
 
+log = logging.getLogger("tiletum.finished")
 GAMES_OVER = "games:over"   # zset: game id -> when it ended, until its follow-up is done
 
 
 def on_game_over(games, game_id: str) -> dict:
     rated = RatingService(games).record_game(game_id)
     meta = games.meta(game_id)
-    forget_deadlines(games.store.r, game_id, len(meta["seats"]))
+    forget_game(games.store.r, game_id)  # no deadline, reminder or due entry outlives the game
     tournament = (meta.get("tournament") or {}).get("id")
     advanced = TournamentService(games).advance(tournament) if tournament else 0
     return {"rated": rated, "tournament": tournament, "tournament_events": advanced}
-
-
-def forget_deadlines(r, game_id: str, seats: int) -> None:
-    """A finished game has no deadlines: drop which turn each seat's last one was for."""
-    r.hdel(TURNS, *[f"{game_id}:{seat}" for seat in range(seats)])
 
 
 def done(r, game_id: str) -> None:
@@ -34,3 +32,23 @@ def done(r, game_id: str) -> None:
 
 def pending(r, older_than: float) -> list[str]:
     return [m.decode() for m in r.zrangebyscore(GAMES_OVER, "-inf", time.time() - older_than)]
+
+
+def purge_finished(games) -> int:
+    """Maintenance (beat, hourly): take the games that are over or gone out of every index of due
+    work, whatever the entries' due times -- e.g. entries left by games that finished before
+    finished games were cleaned up. Returns how many games were purged."""
+    purged = 0
+    for game_id in sorted(games_in_indexes(games.store.r)):
+        try:
+            _, state = games.load(game_id)
+            over = state.phase == "over"
+        except errors.ServiceError as e:
+            over = e.kind == "not-found"
+        except Exception:
+            log.warning("purge: could not read %s; left alone", game_id, exc_info=True)
+            continue
+        if over:
+            forget_game(games.store.r, game_id)
+            purged += 1
+    return purged

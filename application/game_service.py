@@ -22,7 +22,7 @@ from engine.record import write_record
 from . import errors, links
 from .clock import make_clock
 from .dashboard import index_game
-from .deadlines import Deadlines
+from .deadlines import Deadlines, valid_tz
 from .history import event_texts
 from .notifications import set_preference
 from .store import Conflict, EventStore
@@ -180,12 +180,16 @@ class GameService:
             state, events = engine.new_game(len(seats), seed, engine_options)
         except ValueError as e:  # e.g. an unknown Challenge card or level
             raise errors.invalid("bad-options", str(e)) from None
+        for s in seats:
+            if s.get("tz") is not None and not valid_tz(s["tz"]):
+                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
         if tokens is None:
             tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
             "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
-                       "token_hash": token_hash(t) if t else None} for s, t in zip(seats, tokens)],
+                       "token_hash": token_hash(t) if t else None, **({"tz": s["tz"]} if s.get("tz") else {})}
+                      for s, t in zip(seats, tokens)],
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION, **(extra_meta or {}),
         }

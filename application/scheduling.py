@@ -18,11 +18,9 @@ import logging
 import time
 
 from .finished import GAMES_OVER
+from .indexes import DUE, DUE_AT, MAIL_DUE, forget_game  # noqa: F401 (re-exported)
 
 log = logging.getLogger("tiletum.scheduling")
-DUE = "bot:due"          # zset: game id -> time it became due
-DUE_AT = "bot:due:at"    # hash: game id -> "<seat>:<version>"
-MAIL_DUE = "mail:due"    # zset: "<game>:<seat>:<version>" -> time it became due
 
 
 class Dispatcher:
@@ -37,6 +35,7 @@ class Dispatcher:
         if so is not None and actor != bot:
             self._clear_bot(game_id)
         if state.phase == "over":
+            forget_game(self.r, game_id)  # no turn is due any more (the deadlines go too)
             self.r.zadd(GAMES_OVER, {game_id: time.time()}, nx=True)
             self.send("workers.game_over", [game_id, version], "tiletum")
             return

@@ -1,25 +1,64 @@
 """Building the emails (pure, no I/O): the turn email, the confirmation and the error answer.
 
 Each message has a plain-text and an HTML part; the turn email carries the board as an inline
-SVG (``Content-ID: <board>``) and the seat's legal moves, one per line in the text part as
+PNG (``Content-ID: <board>``, rendered by ``mail/board_png.py``) with a link to the SVG, and the seat's legal moves, one per line in the text part as
 ``  <move> — <description>`` so that a reply can copy them.
 """
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.utils import make_msgid
+from email.utils import formatdate, make_msgid
+import hashlib
 
 import engine
 from engine.components import RESOURCES, components
-from application.board_svg import render_board_svg
+from application.board_svg import render_board_svg  # noqa: F401 (re-exported, docs/pbem.md)
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"
+
+
+def message_id(once_key: str, domain: str) -> str:
+    """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
+    every time it is built, so a resend of the same email keeps it."""
+    digest = hashlib.sha256(once_key.encode("utf-8")).hexdigest()[:32]
+    return f"<{digest}@{domain}>"
+
+
+def thread_root_id(game_id: str, seat: int, domain: str) -> str:
+    """The Message-ID every email of a game to one seat threads under (the first one's own)."""
+    return message_id(f"thread:{game_id}:{seat}", domain)
+
+
+def _replace(msg, name: str, value: str) -> None:
+    del msg[name]
+    msg[name] = value
+
+
+def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str | None = None,
+                   in_reply_to: str | None = None, unsubscribe_url: str | None = None):
+    """The headers every email of the service carries: ``Date``; ``Message-ID`` (``msgid``, or
+    derived from ``once_key``, else a fresh one); ``In-Reply-To`` and ``References`` when it answers
+    or follows an email; ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058)."""
+    if "Date" not in msg:
+        msg["Date"] = formatdate(usegmt=True)
+    if msgid or once_key:
+        _replace(msg, "Message-ID", msgid or message_id(once_key, domain))
+    elif "Message-ID" not in msg:
+        msg["Message-ID"] = make_msgid(domain=domain)
+    if in_reply_to and in_reply_to != msg["Message-ID"]:
+        _replace(msg, "In-Reply-To", in_reply_to)
+        _replace(msg, "References", in_reply_to)
+    if unsubscribe_url:
+        _replace(msg, "List-Unsubscribe", f"<{unsubscribe_url}>")
+        _replace(msg, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+    return msg
 
 
 @dataclass
@@ -38,13 +77,62 @@ class TurnContext:
     unsubscribe_url: str = ""
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
     first_email: bool = False    # the address's first email: explain the dashboard link
-    note: str = ""               # said first, e.g. which moves of a reply were not played
+    deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
+    intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
+    board_png: bytes | None = None  # the board picture (mail/board_png.py), inline as cid:board
+    board_url: str = ""          # the board as SVG on the server (kept as a link)
+
+
+_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",
+         "use": "used", "choose": "chose", "place": "placed", "move": "moved", "pay": "paid", "gain": "gained",
+         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
+         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
+_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
+_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def in_the_past(who: str, text: str) -> str:
+    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
+    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
+    if not _CLAUSE_VERB.match(text):
+        return f"{who}: {text}"
+    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
+    past = re.sub(r"\byour\b", "their", past)
+    past = re.sub(r"\byou\b", "they", past)
+    return f"{who} {past}"
+
+
+def chance_words(chance: list) -> list[str]:
+    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
+    out, dice = [], []
+    colour = None
+    for kind, value in chance or []:
+        if kind == "die-colour":
+            colour = _DIE_COLOURS.get(value, value)
+        elif kind == "die-roll" and colour:
+            dice.append(f"{colour} {value}")
+            colour = None
+        elif kind.startswith("draw:"):
+            out.append(f"a new {kind[5:].title()} tile came out ({value})")
+        elif kind == "corruption":
+            out.append("a Corruption token was revealed")
+    if dice:
+        out.insert(0, "the dice rolled: " + ", ".join(dice))
+    return out
 
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
-    """A past move in plain words."""
+    """A past move in plain words, with the player's name (``event["text"]``, when the notifier
+    put it there, is the move in words from ``application.history.event_texts``)."""
     who = seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names) else "?"
     by = f" (played by the {event['by']})" if event.get("by") else ""
+    if event.get("text") and event.get("type") == "MovePlayed":
+        text = event["text"]
+        if event.get("by") and text.endswith(by):
+            text = text[: -len(by)]
+        line = in_the_past(who, text) + by
+        extra = chance_words(event.get("chance"))
+        return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return f"{who} took back a move"
     if event.get("type") != "MovePlayed":
@@ -58,7 +146,7 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     return f"{who} played {text}{by}"
 
 
-def _position_lines(state: engine.GameState, seat: int) -> list[str]:
+def _position_lines(state: engine.GameState, seat: int, names: list[str] | None = None) -> list[str]:
     c = components()
     p = state.seats[seat]
     res = ", ".join(f"{n} {r.title()}" for r, n in zip(RESOURCES, p.res))
@@ -68,8 +156,9 @@ def _position_lines(state: engine.GameState, seat: int) -> list[str]:
            f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in {c.display.get(p.architect, p.architect)};"
            f" Houses {p.houses} and Pillars {p.pillars} in supply.",
            f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
-    others = [f"{i}: {q.score} VP" for i, q in enumerate(state.seats) if i != seat]
-    out.append("Scores of the others (seat: VP): " + "; ".join(others))
+    others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
+              for i, q in enumerate(state.seats) if i != seat]
+    out.append("Scores of the others: " + "; ".join(others) + ".")
     if state.turn and state.turn.get("die"):
         top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
         if top is not None:
@@ -104,30 +193,37 @@ def turn_email(ctx: TurnContext):
     legal = _legal(state, ctx.seat)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
     example = legal[0][0] if legal else "take G4"
-    text = [f"Hello {ctx.seat_name},", "", f"It is {what} in Tiletum game {ctx.game_id}.", ""]
-    if ctx.note:
-        text += [ctx.note, ""]
+    text = [f"Hello {ctx.seat_name},", ""] + ([ctx.intro, ""] if ctx.intro else [])
+    text += [f"It is {what} in Tiletum game {ctx.game_id}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
-    text += _position_lines(state, ctx.seat) + ["", "Your legal moves:"]
+    if ctx.deadline:
+        text += [f"Your deadline: {ctx.deadline}.", ""]
+    text += _position_lines(state, ctx.seat, ctx.seat_names) + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
              "You may send several moves, or a whole turn ending with 'end'.", ""]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game: {ctx.open_url}"]
+    if ctx.board_url:
+        text += [f"The board: {ctx.board_url}"]
     if ctx.dashboard_url:
         text += dashboard_text(ctx.dashboard_url, ctx.first_email)
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
-    parts = [f"<p>Hello {e(ctx.seat_name)},</p><p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
-    if ctx.note:
-        parts.append(f"<p><b>{e(ctx.note)}</b></p>")
+    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
+             + f"<p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
-    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat)) + "</p>")
-    parts.append('<p><img src="cid:board" alt="the board" style="max-width:100%"></p>')
+    if ctx.deadline:
+        parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
+    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat, ctx.seat_names)) + "</p>")
+    if ctx.board_png:
+        parts.append('<p><img src="cid:board" alt="the board" width="800" style="max-width:100%;height:auto"></p>')
+    if ctx.board_url:
+        parts.append(f'<p><a href="{e(ctx.board_url)}">The board as SVG</a> (sharper, zoomable)</p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
                    + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")
                    + "</tr>" for m, d in legal)
@@ -145,10 +241,11 @@ def turn_email(ctx: TurnContext):
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
     related = MIMEMultipart("related")
     related.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
-    board = MIMEImage(render_board_svg(state).encode("utf-8"), "svg+xml")
-    board["Content-ID"] = "<board>"
-    board["Content-Disposition"] = 'inline; filename="board.svg"'
-    related.attach(board)
+    if ctx.board_png:  # PNG: Gmail and Outlook do not show SVG
+        board = MIMEImage(ctx.board_png, "png")
+        board["Content-ID"] = "<board>"
+        board["Content-Disposition"] = 'inline; filename="board.png"'
+        related.attach(board)
     alternative.attach(related)
     msg = alternative
     msg["Subject"] = f"Tiletum {ctx.game_id}: {what} (round {state.round})"
@@ -157,6 +254,19 @@ def turn_email(ctx: TurnContext):
     if ctx.unsubscribe_url:
         msg["List-Unsubscribe"] = f"<{ctx.unsubscribe_url}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return msg
+
+
+def simple_email(*, subject: str, from_addr: str, to_addr: str, lines: list[str],
+                 reply_to: str | None = None) -> EmailMessage:
+    """A short email (a notice): the lines as text, and as HTML paragraphs."""
+    msg = EmailMessage()
+    msg["Subject"] = subject
+    msg["From"], msg["To"] = from_addr, to_addr
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
     return msg
 
 

@@ -264,6 +264,9 @@ class Deps:
     compose_confirmation: Callable[..., EmailMessage] = field(
         default_factory=lambda: _adapt("confirmation_email", "confirmation"))
     compose_error: Callable[..., EmailMessage] = field(default_factory=lambda: _adapt("error_email", "error"))
+    # the answer to a reply to an old turn: the current turn, addressed to the seat's own address
+    # (or None: then the plain error above goes to the sender)
+    compose_stale: Callable[..., EmailMessage | None] | None = None
     max_bytes: int = DEFAULT_MAX_BYTES
     # the seat's own address: the only one a reply may come from and the only one answered
     seat_email: Callable[[str, int], str | None] = lambda game_id, seat: None
@@ -518,6 +521,31 @@ def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result) -> R
     return _Answer(deps, owner, None, None)(result, "error")
 
 
+def _send_stale(deps: Deps, msg, result: Result, current) -> bool:
+    """Answer a reply to an old turn with the current turn (``deps.compose_stale``), which goes to
+    the seat's own address, never to whoever wrote. False when there is none to send."""
+    if deps.compose_stale is None:
+        return False
+    try:
+        in_reply_to = str(msg.get("Message-ID") or "").strip() or None
+        message = deps.compose_stale(game_id=result.game_id, seat=result.seat, version=result.version,
+                                     current_version=current, moves=result.moves, in_reply_to=in_reply_to)
+        if message is None:
+            return False
+        if in_reply_to:
+            for name in ("In-Reply-To", "References"):
+                del message[name]
+                message[name] = in_reply_to
+        if "Auto-Submitted" not in message:
+            message["Auto-Submitted"] = "auto-replied"
+        deps.send_reply(message)
+        result.replied = True
+        return True
+    except Exception:
+        log.exception("mailin: could not send the current turn for a stale reply")
+        return False
+
+
 def _legal(deps: Deps, game_id: str, seat: int) -> list[tuple[str, str]]:
     try:
         return [(str(m), str(d)) for m, d in deps.legal_moves(game_id, seat)]
@@ -619,6 +647,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             result = Result("rejected", "stale-turn",
                             f"this email was for an old turn (version {version}){now}. None of its moves "
                             "were played: reply to the latest turn email instead.", moves=moves, **base)
+            if _send_stale(deps, msg, result, current):
+                return result
             answer.reply_to = None
             return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,
                           current_version=current)

@@ -3,12 +3,13 @@ transport, the duplicate filter, and the answers (a confirmation that, while the
 the player's, carries the new position, legal moves and a reply address for the new version)."""
 from __future__ import annotations
 
+import email.utils
 import re
 
 from application import errors
 from application.game_service import GameService
 
-from .compose import confirmation_email, unplayed_note
+from .compose import confirmation_email, finish_headers, simple_email, unplayed_note
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
@@ -16,6 +17,11 @@ from .outbox import Outbox, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
+
+
+def _first(value: str) -> str:
+    addrs = [a for _, a in email.utils.getaddresses([value]) if a]
+    return addrs[0] if addrs else ""
 
 
 def inbound_deps(svc: GameService) -> Deps:
@@ -34,12 +40,31 @@ def inbound_deps(svc: GameService) -> Deps:
     def confirmation(**ctx):
         meta, state = svc.load(ctx["game_id"])
         seat = ctx["seat"]
+        moves = ctx.get("moves") or []
+        commands = [m for m in moves if VACATION.match(m)]
+        played = [m for m in moves if not VACATION.match(m)]
+        # "vacation on/off" is a setting, not a move: say so, and what was played besides
+        done = [f"vacation {VACATION.match(c).group(1).lower()}" for c in commands]
+        if played:
+            done.insert(0, "played " + ", ".join(played))
+        what = "; ".join(done) or "nothing played"
         if state.phase != "over" and state.actor == seat:
-            # the next step of the same turn
-            msg = notifier.turn_message(ctx["game_id"], meta, state, seat, note=unplayed_note(ctx.get("unplayed") or []))
+            # the next step of the same turn; say first what was done besides moves, and which
+            # moves were not played because one revealed chance
+            intro = " ".join(x for x in ("Done: " + what + "." if commands else "",
+                                         unplayed_note(ctx.get("unplayed") or [])) if x)
+            msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro)
             del msg["Subject"]
-            msg["Subject"] = f"Tiletum {ctx['game_id']}: played {', '.join(ctx.get('moves') or [])}; your move"
+            msg["Subject"] = f"Tiletum {ctx['game_id']}: {what}; your move"
             return msg
+        if commands and not played:
+            names = [s["name"] for s in meta["seats"]]
+            return simple_email(subject=f"Tiletum {ctx['game_id']}: {what}", from_addr=cfg.from_addr,
+                                to_addr=ctx["to"], lines=[f"Hello {names[seat]},", "", f"Done: {what}.",
+                                                          "Your clock stops while you are on vacation."
+                                                          if done[-1] == "vacation on" else
+                                                          "Your clock runs again; your deadline moved back by "
+                                                          "the time you were away."])
         names = [s["name"] for s in meta["seats"]]
         nxt = names[state.actor] if state.actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
@@ -47,10 +72,36 @@ def inbound_deps(svc: GameService) -> Deps:
                                   new_version=ctx.get("new_version"), next_to_act=nxt,
                                   in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [])
 
+    def stale(game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None, **_):
+        """A reply to an old turn: the current turn when it is the seat's decision (its reply address
+        is the current one), else whose decision it is. Only to the seat's own address."""
+        meta, state = svc.load(game_id)
+        email = meta["seats"][seat].get("email")
+        if not email:
+            return None
+        names = [s["name"] for s in meta["seats"]]
+        why = (f"Your email was for an old turn (version {version}); none of its moves were played. "
+               f"The game is now at version {state.version}.")
+        if state.phase != "over" and state.actor == seat:
+            msg = notifier.turn_message(game_id, meta, state, seat, intro=why + " Here is your decision now: reply "
+                                        "to this email.")
+            del msg["Subject"]
+            msg["Subject"] = f"Tiletum {game_id}: that email was for an old turn; your move now"
+            return msg
+        now = "The game is over." if state.phase == "over" else (
+            f"It is now {names[state.actor]}'s decision; you get an email when it is yours again.")
+        return simple_email(subject=f"Tiletum {game_id}: that email was for an old turn", from_addr=cfg.from_addr,
+                            to_addr=email, lines=[f"Hello {names[seat]},", "", why, now, "",
+                                                  f"Open the game: {notifier.open_url(game_id, seat)}"])
+
     def send_reply(msg) -> None:
-        to = str(msg["To"] or "")
-        if to and "List-Unsubscribe" not in msg:  # every email we send can be stopped
-            msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(to)}>"
+        to = _first(str(msg["To"] or ""))
+        theirs = str(msg["In-Reply-To"] or "").strip() or None
+        # Date, a Message-ID of our domain (the same for a redelivered answer to the same email),
+        # threaded under the player's email, and one-click unsubscribe: every email we send
+        once = f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs else None
+        finish_headers(msg, domain=cfg.domain, once_key=once,
+                       in_reply_to=theirs, unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
         transport.send(msg)
 
     def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
@@ -75,4 +126,5 @@ def inbound_deps(svc: GameService) -> Deps:
 
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
-                compose_confirmation=confirmation, seat_email=seat_email, authserv_id=cfg.authserv_id)
+                compose_confirmation=confirmation, compose_stale=stale, seat_email=seat_email,
+                authserv_id=cfg.authserv_id)

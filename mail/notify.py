@@ -8,21 +8,27 @@ once. Players who chose "none" get nothing; "digest" players are collected for t
 from __future__ import annotations
 
 import logging
+import smtplib
+import time
 from email.message import EmailMessage
 
 import engine
 from application.clock import make_clock
 from application.dashboard import TOLD, dashboard_key_for, play_path
-from application.deadlines import Deadlines
+from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
+from application.history import event_texts
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
 from application.game_service import GameService, public_event
-from application.scheduling import MAIL_DUE
+from application.board_svg import render_board_svg
+from application.errors import ServiceError
+from application.indexes import MAIL_DUE, forget_due, forget_game
 from engine.describe import describe
 
 from . import addresses
-from .compose import TurnContext, dashboard_text, turn_email
+from .board_png import board_png
+from .compose import TurnContext, dashboard_text, finish_headers, simple_email, thread_root_id, turn_email
 from .mailconfig import MailConfig
-from .outbox import Outbox
+from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
 
@@ -37,16 +43,58 @@ class Notifier:
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
 
-    def remind(self, game_id: str, seat: int, version: int, hours: int) -> int:
-        """A reminder email before the deadline (once per turn and reminder point)."""
+    def remind(self, game_id: str, seat: int, version: int, hours: float) -> int:
+        """A reminder email before the deadline (once per turn and reminder point). It says the
+        true time left, from the seat's actual deadline (moved by a vacation), not ``hours``."""
         meta, state = self.service.load(game_id)
         email = meta["seats"][seat].get("email")
         if preference(self.r, email) != "move" or state.actor != seat:
             return 0
-        msg = self.turn_message(game_id, meta, state, seat)
+        dl = self.deadlines()
+        due = dl.deadline_of(game_id, seat)
+        left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due)
         del msg["Subject"]
-        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is due in {hours} hours"
-        return int(self.outbox.send_once(f"reminder:{game_id}:{seat}:{version}:{hours}", msg))
+        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is {left}"
+        key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
+        return self.send_once(key, email, msg, game_id=game_id, seat=seat)
+
+    def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
+        """Tell a player that the stand-in played their turn that started at ``version`` (it missed
+        its deadline), or that they were dropped (``kind == "dropped"``). Once per turn."""
+        meta, state = self.service.load(game_id)
+        info = meta["seats"][seat]
+        email = info.get("email")
+        if info["kind"] != "human" or not email or preference(self.r, email) == "none":
+            return 0
+        names = [s["name"] for s in meta["seats"]]
+        events = self.service.store.events(game_id)
+        texts = event_texts(events, start=version)
+        played = [t for e, t in zip(events[version:], texts) if e.get("seat") == seat and e.get("by") == "stand-in"]
+        policy = timeout_policy(meta)
+        missed = self.deadlines().seat_state(game_id, seat)["missed"]
+        lines = [f"Hello {names[seat]},", "",
+                 f"Your turn in Tiletum game {game_id} missed its deadline, so the stand-in played it for you:"]
+        lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
+        lines.append("")
+        if kind == "dropped":
+            subject = f"Tiletum {game_id}: you were dropped; the stand-in plays your seat"
+            lines += [f"You missed {missed} deadlines, so the stand-in plays your seat for the rest of the game.",
+                      "You get no more turn emails for this game; the results come at the end."]
+        else:
+            subject = f"Tiletum {game_id}: the stand-in played your turn"
+            if policy["mode"] == "drop":
+                lines.append(f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
+                             "stand-in plays your seat for the rest of the game.")
+            lines.append("You keep your seat: your next turn is yours again, with its own email.")
+        if state.phase != "over":
+            nxt = names[state.actor] if state.actor is not None else None
+            if nxt:
+                lines.append(f"It is now {nxt}'s decision.")
+        lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
+        msg = simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email, lines=lines)
+        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id, seat=seat)
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
@@ -69,9 +117,25 @@ class Notifier:
         """Whether this address has not yet been sent its dashboard link."""
         return not self.r.sismember(TOLD, email.strip().lower())
 
-    def send_once(self, once_key: str, email: str, msg, first: bool) -> int:
+    def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
+                  seat: int | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
-        email (the one explaining the dashboard link) and it went out, the address is told."""
+        email (the one explaining the dashboard link) and it went out, the address is told.
+
+        Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
+        and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
+        first one's Message-ID is the seat's thread root, the later ones reply to it."""
+        msgid = in_reply_to = None
+        if game_id is not None and seat is not None:
+            root = thread_root_id(game_id, seat, self.cfg.domain)
+            key = f"mail:thread:{game_id}:{seat}"
+            self.r.set(key, once_key, nx=True, ex=SENT_TTL)
+            if (self.r.get(key) or b"").decode() == once_key:
+                msgid = root
+            else:
+                in_reply_to = root
+        finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
+                       unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.send_once(once_key, msg)
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
@@ -90,16 +154,17 @@ class Notifier:
         """Send what is due for the game at ``version``; returns the number of emails sent."""
         meta, state = self.service.load(game_id)
         if state.phase == "over":
+            forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
         seat = state.actor
-        self.r.zrem(MAIL_DUE, f"{game_id}:{seat}:{version}")
+        forget_due(self.r, game_id, upto_version=state.version)  # this turn's entry, and any older one
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
         if deadlines.is_dropped(game_id, seat):
             deadlines.stand_in(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
             return 0
-        deadlines.start_turn(game_id, meta, seat, version)
+        due = deadlines.start_turn(game_id, meta, seat, version)
         email = meta["seats"][seat].get("email")
         pref = preference(self.r, email)
         if pref == "none":
@@ -108,27 +173,40 @@ class Notifier:
             self.r.sadd(DIGEST, f"{email}|{game_id}|{seat}|{version}")
             return 0
         first = self.first_email(email)
-        msg = self.turn_message(game_id, meta, state, seat, first=first)
-        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first)
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due)
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat)
+
+    def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
+        """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
+        if due is None:
+            return ""
+        now = self.deadlines().clock()
+        return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
-                     note: str = ""):
+                     deadline: float | None = None, intro: str = ""):
         names = [s["name"] for s in meta["seats"]]
         email = meta["seats"][seat]["email"]
+        if deadline is None and state.actor == seat:
+            deadline = self.deadlines().deadline_of(game_id, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
-            first_email=first, note=note))
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
+            board_png=board_png(game_id, state.version, lambda: render_board_svg(state, names)),
+            board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
-        return [{"version": i + 1, **public_event(e)} for i, e in enumerate(events) if i > last]
+        texts = event_texts(events, start=last + 1)  # each move in words, in the position it was played in
+        return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
+                enumerate(zip(events[last + 1:], texts), start=last + 1)]
 
     def one_click_moves(self, game_id: str, state: engine.GameState, seat: int) -> dict[str, str]:
         """Links for the moves that hand the decision to someone else: 'end' in a turn (nothing
@@ -141,6 +219,33 @@ class Notifier:
         else:
             chosen = [m for m in moves if m == "end"]
         return {m: self.move_url(game_id, seat, state.version, m) for m in chosen}
+
+    def sweep_due(self, older_than: float = 60.0) -> int:
+        """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
+        broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
+        be read or whose game is over or gone; a failed send stays for the next sweep."""
+        n = 0
+        for member in self.r.zrangebyscore(MAIL_DUE, "-inf", time.time() - older_than):
+            try:
+                game_id, _seat, version = member.decode().rsplit(":", 2)
+                version = int(version)
+            except (UnicodeDecodeError, ValueError):
+                log.warning("dropping the unreadable mail:due entry %r", member)
+                self.r.zrem(MAIL_DUE, member)
+                continue
+            try:
+                n += self.notify(game_id, version)
+            except ServiceError as e:
+                if e.kind == "not-found":
+                    forget_game(self.r, game_id)  # the game is gone
+                else:
+                    log.warning("mail:due %r: %s", member, e)
+            except smtplib.SMTPException:
+                continue  # recorded in mail:failed; tried again at the next sweep
+            except Exception:
+                log.warning("mail:due %r failed; tried again at the next sweep", member, exc_info=True)
+        return n
+
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
@@ -192,7 +297,7 @@ class Notifier:
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
                             + "\n".join(self.dashboard_lines(email, first)) + "\n")
-            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first)
+            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent
 
 

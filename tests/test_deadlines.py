@@ -52,6 +52,15 @@ def new_game(svc, **options):
     return g["id"], [s["token"] for s in g["seats"]]
 
 
+def counts_of(done):
+    return {k: done[k] for k in ("reminders", "stand_in_turns")}
+
+
+def plain(msg) -> str:
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+    return part.get_payload(decode=True).decode("utf-8")
+
+
 def subjects(transport):
     return [str(m["Subject"]) for m in transport.sent]
 
@@ -62,13 +71,13 @@ def test_reminders_then_the_stand_in_at_the_deadline(world):
     assert notifier.notify(gid, 1) == 1                      # the turn email
     dl = notifier.deadlines()
     clock.t += 11 * H
-    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}
+    assert counts_of(dl.sweep()) == {"reminders": 0, "stand_in_turns": 0}
     clock.t += 2 * H                                          # 13 h: the 12-hour reminder
     assert dl.sweep()["reminders"] == 1
-    assert "due in 12 hours" in subjects(transport)[-1]
+    assert "due in 11 hours" in subjects(transport)[-1], "the true remaining time, not the configured point"
     clock.t += 9 * H + 30 * 60                                # 22.5 h: the 2-hour reminder
-    assert dl.sweep()["reminders"] == 1 and "due in 2 hours" in subjects(transport)[-1]
-    assert dl.sweep() == {"reminders": 0, "stand_in_turns": 0}, "each reminder once"
+    assert dl.sweep()["reminders"] == 1 and "due in 1 hour 30 minutes" in subjects(transport)[-1]
+    assert counts_of(dl.sweep()) == {"reminders": 0, "stand_in_turns": 0}, "each reminder once"
     clock.t += 2 * H                                          # 24.5 h: the deadline has passed
     assert dl.sweep()["stand_in_turns"] == 1
     meta, state = svc.load(gid)
@@ -206,3 +215,195 @@ def test_the_unsubscribe_link_works(world, app):
     assert c.post(url).status_code == 200
     assert svc.store.r.hget("mail:prefs", "leaver@x.test") == b"none"
     assert c.post(url.replace("leaver", "other")).status_code == 403, "a tampered link is refused"
+
+
+# --- issue 12: every reminder value the API accepts works; one bad entry never stops a sweep ----
+
+def test_reminder_hours_with_decimals_are_sent(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [0.2, 1.5]})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += DAY - 1.5 * H + 60                               # past the 1.5-hour reminder point
+    assert dl.sweep()["reminders"] == 1
+    clock.t += 1.3 * H                                          # past the 0.2-hour (12 minutes) point
+    assert dl.sweep()["reminders"] == 1
+    assert svc.store.r.zcard(REMINDERS) == 0
+
+
+def test_a_poisoned_reminder_or_deadline_does_not_stop_the_sweep(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]})
+    notifier.notify(gid, 1)
+    r = svc.store.r
+    # entries that cannot be read, scored before the good ones
+    r.zadd(REMINDERS, {"garbage": 1, f"{gid}:x:1:2": 2, f"{gid}:0:1:two": 3, "nogame:0:1:2": 4})
+    r.zadd("deadlines", {"junk": 1, f"{gid}:zero:1": 2, "nogame:0:1": 3})
+    dl = notifier.deadlines()
+    clock.t += DAY - H
+    assert dl.sweep()["reminders"] == 1, "the good reminder is sent after the bad ones"
+    assert r.zrangebyscore(REMINDERS, "-inf", 10) == [], "bad reminder entries are logged and removed"
+    clock.t += 2 * H
+    assert dl.sweep()["stand_in_turns"] == 1, "the good deadline is applied after the bad ones"
+    assert r.zrangebyscore("deadlines", "-inf", 10) == [], "bad deadline entries are removed"
+
+
+def test_reminders_move_with_the_deadline_after_a_vacation(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2], "vacation_days": 5})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += 12 * H
+    dl.vacation(gid, 0, True)
+    clock.t += 3 * DAY                                        # the reminder point passes during the vacation
+    assert dl.sweep()["reminders"] == 0, "no reminder while on vacation"
+    dl.vacation(gid, 0, False)
+    clock.t += 9 * H + 59 * 60                                # 11 h 59 of the 12 h left: 1 minute before the point
+    assert dl.sweep()["reminders"] == 0
+    clock.t += 2 * 60
+    assert dl.sweep()["reminders"] == 1, "the reminder moved back with the deadline"
+    assert "due in 1 hour 59 minutes" in subjects(transport)[-1]
+    body = plain(transport.sent[-1])
+    assert "Your deadline: Sun 22 Nov 2026 09:00 UTC" in body, "the deadline after the vacation"
+
+
+def test_the_turn_email_states_the_deadline_in_the_players_time_zone(world, app):
+    svc, notifier, transport, clock = world
+    g = svc.create_game([{"name": "Ada", "email": "ada@x.test", "tz": "Europe/Berlin"},
+                         {"name": "Bob", "email": "bob@x.test"}],
+                        {"seed": "tz", "time_control": {"days_per_move": 1, "reminders_hours": []}})
+    notifier.notify(g["id"], 1)
+    assert "Your deadline: Thu 19 Nov 2026 10:00 CET (in 1 day)." in plain(transport.sent[-1])
+    # without a time zone: UTC
+    gid, _ = new_game(svc, time_control={"days_per_move": 2.5, "reminders_hours": []})
+    notifier.notify(gid, 1)
+    assert "Your deadline: Fri 20 Nov 2026 21:00 UTC (in 2 days 12 hours)." in plain(transport.sent[-1])
+    # the API takes an IANA name and refuses anything else
+    c = app.test_client()
+    ok = c.post("/api/v1/games", json={"seats": [{"name": "A", "tz": "America/New_York"}, {"name": "B"}]})
+    assert ok.status_code == 201
+    assert svc.meta(ok.json["id"])["seats"][0]["tz"] == "America/New_York"
+    for bad in ("Mars/Olympus", "../etc/passwd", "", 5):
+        rv = c.post("/api/v1/games", json={"seats": [{"name": "A", "tz": bad}, {"name": "B"}]})
+        assert rv.status_code == 422, bad
+
+
+def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": []},
+                      timeout={"mode": "drop", "drop_after": 2})
+    notifier.notify(gid, 1)
+    dl = notifier.deadlines()
+    clock.t += DAY + H
+    assert dl.sweep()["stand_in_turns"] == 1
+    told = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "stand-in" in str(m["Subject"])]
+    assert len(told) == 1, subjects(transport)
+    body = told[0].get_body(("plain",)).get_content()
+    assert "missed its deadline" in body and "1 of 2" in body and "take" in body.lower()
+    assert dl.sweep()["notices"] == 0, "told once"
+    # seat 1 plays; seat 0 misses a second deadline: dropped, and told so
+    _, state = svc.load(gid)
+    import engine
+    while state.actor == 1:
+        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        svc.submit_for_seat(gid, 1, state.version, [m])
+        _, state = svc.load(gid)
+    notifier.notify(gid, state.version)
+    clock.t += DAY + H
+    assert dl.sweep()["stand_in_turns"] == 1
+    dropped = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "dropped" in str(m["Subject"])]
+    assert len(dropped) == 1, subjects(transport)
+    assert "for the rest of the game" in dropped[0].get_body(("plain",)).get_content()
+
+
+def test_since_your_last_turn_is_told_in_words_with_names(world):
+    svc, notifier, transport, clock = world
+    gid, _ = new_game(svc, time_control={"reminders_hours": []})
+    import engine
+    for seat in (0, 1):   # each seat plays a whole turn: a die, the action, end
+        _, state = svc.load(gid)
+        while state.actor == seat:
+            legal = engine.legal_moves(state)
+            take = [m for m in legal if m.startswith("take ") and ">" not in m]
+            m = take[0] if take else ("end" if "end" in legal else legal[0])
+            svc.submit_for_seat(gid, seat, state.version, [m])
+            _, state = svc.load(gid)
+    _, state = svc.load(gid)
+    assert state.actor == 0
+    notifier.notify(gid, state.version)
+    body = plain(transport.sent[-1])
+    since = body.split("Since your last turn:")[1].split("\n\n")[0]
+    assert "Bob took the " in since and " die: gained " in since, since
+    assert "Bob ended their turn" in since
+    for raw in ("played take", "played end", "seat 1", ": End your turn"):
+        assert raw not in since, since
+    assert "Scores of the others: Bob " in body, "names, not seat numbers"
+
+
+def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(world):
+    svc, notifier, transport, clock = world
+    from mail.compose import message_id
+    assert message_id("turn:g:0:1", "pbem.test") == message_id("turn:g:0:1", "pbem.test"), "stable per once-key"
+    assert message_id("turn:g:0:1", "pbem.test") != message_id("turn:g:0:2", "pbem.test")
+    gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]},
+                      timeout={"mode": "drop", "drop_after": 1})
+    notifier.notify(gid, 1)
+    first = transport.sent[-1]
+    clock.t += DAY - H
+    notifier.deadlines().sweep()                              # a reminder
+    clock.t += 2 * H
+    notifier.deadlines().sweep()                              # the stand-in plays, and Ada is told
+    import engine
+    _, state = svc.load(gid)
+    while state.phase != "over":                              # to the end: turn emails and the results
+        notifier.notify(gid, state.version)
+        _, state = svc.load(gid)
+        if state.phase == "over":
+            break
+        legal = engine.legal_moves(state)
+        svc.submit_for_seat(gid, state.actor, state.version, ["end" if "end" in legal else legal[0]])
+        _, state = svc.load(gid)
+    notifier.notify(gid, state.version)
+    kinds = set()
+    for msg in transport.sent:
+        subject = str(msg["Subject"])
+        assert msg["Date"] and msg["Message-ID"], subject
+        assert msg["Message-ID"].endswith("@pbem.test>"), msg["Message-ID"]
+        assert msg["List-Unsubscribe"].startswith("<http://x/api/v1/email/unsubscribe?"), subject
+        assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click", subject
+        if str(msg["To"]) == "bob@x.test" and "your turn" in subject and msg is not transport.sent[0]:
+            kinds.add("bob-turn")
+        if str(msg["To"]) == "ada@x.test" and msg is not first and "game over" not in subject:
+            kinds.add("ada-thread")
+            assert msg["In-Reply-To"] == first["Message-ID"] and first["Message-ID"] in msg["References"], subject
+    assert {"ada-thread", "bob-turn"} <= kinds
+    ids = [m["Message-ID"] for m in transport.sent]
+    assert len(ids) == len(set(ids)), "one Message-ID per email"
+
+
+def test_the_turn_email_carries_the_board_as_a_small_png_with_the_svg_link(world):
+    svc, notifier, transport, clock = world
+    from mail import board_png
+    gid, _ = new_game(svc, time_control={"reminders_hours": []})
+    board_png.cache_clear()
+    notifier.notify(gid, 1)
+    msg = transport.sent[-1]
+    types = [p.get_content_type() for p in msg.walk()]
+    assert "image/svg+xml" not in types, "Gmail and Outlook do not show SVG"
+    png = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    assert png["Content-ID"] == "<board>" and png.get_filename() == "board.png"
+    data = png.get_payload(decode=True)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(data[16:20], "big")
+    assert width == 800
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
+    assert 'src="cid:board"' in html and f"/api/v1/games/{gid}/board.svg" in html, "the SVG link is kept"
+    assert f"/api/v1/games/{gid}/board.svg" in plain(msg)
+    size = len(msg.as_bytes())
+    print(f"turn email: {size} bytes, board PNG {len(data)} bytes")
+    assert size < 100_000
+    # rendered once per (game, version): the reminder of the same turn reuses it
+    calls = board_png.cache_info().misses
+    _, state = svc.load(gid)
+    notifier.turn_message(gid, svc.meta(gid), state, 0)
+    assert board_png.cache_info().misses == calls and board_png.cache_info().hits >= 1

@@ -138,9 +138,8 @@ def test_a_throttled_game_does_not_delay_another_games_bot_turn(limited, monkeyp
     with pytest.raises(RateLimited) as e:
         play_turn(bot, busy, 0)
     assert e.value.retry_after > 0
-    started = time.monotonic()
-    batches = play_turn(bot, other, 0)   # the other game's turn is played at once
-    assert batches >= 1 and time.monotonic() - started < 20 and slept == []
+    batches = play_turn(bot, other, 0)   # the other game's turn is played at once, nothing waits
+    assert batches >= 1 and slept == []
     assert requests.get(f"{url}{API}/{other}", timeout=10).json()["to_act"] == [1], "the bot's turn is over"
 
 

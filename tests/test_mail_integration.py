@@ -87,3 +87,87 @@ def test_an_accepted_move_costs_at_most_one_broker_message(redis_server):
             "a message exactly when the decision passes to someone else"
         moves += 1
     assert moves >= 60
+
+
+def sink(mail_env):
+    import email as _email
+    import email.policy as _policy
+    return [_email.message_from_bytes(p.read_bytes(), policy=_policy.default)
+            for p in sorted((mail_env / "mail").glob("*.eml"))]
+
+
+def text_of(msg) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+def test_a_reply_to_an_old_turn_gets_the_current_turn(redis_server, mail_env):
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"},
+                                                {"name": "Bob", "email": "bob@x.test"}],
+                                      "options": {"seed": "old-turn"}}).json
+    svc = app.extensions["tiletum.service"]
+    _, state = svc.load(g["id"])
+    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    old = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
+    assert post_inbound(c, raw_reply(old, move)).json["status"] == "applied"
+    n = len(sink(mail_env))
+    # the same seat is still deciding (version 2): the answer is its turn now, to reply to
+    rv = post_inbound(c, raw_reply(old, "end"))
+    assert rv.json["code"] == "stale-turn"
+    answer = sink(mail_env)[n]
+    assert str(answer["To"]) == "ada@x.test", "only ever to the seat's own address"
+    assert str(answer["Reply-To"]) == reply_address("int-secret", "pbem.test", g["id"], 0, 2), \
+        "the current turn's reply address"
+    body = text_of(answer)
+    assert "old turn" in body and "Your legal moves" in body and "Resources:" in body
+    _, now = svc.load(g["id"])
+    assert all(f"  {m} — " in body for m in engine.legal_moves(now))
+    # a reply from that answer plays
+    legal = engine.legal_moves(now)
+    assert post_inbound(c, raw_reply(str(answer["Reply-To"]), "end" if "end" in legal else legal[0])).json["status"] \
+        == "applied"
+    _, now = svc.load(g["id"])
+    while now.actor == 0:  # Ada ends her turn
+        legal = engine.legal_moves(now)
+        svc.submit_for_seat(g["id"], 0, now.version, ["end" if "end" in legal else legal[0]])
+        _, now = svc.load(g["id"])
+    # now it is Bob's decision: an old reply of Ada's is told whose turn it is, with nothing to reply to
+    n = len(sink(mail_env))
+    rv = post_inbound(c, raw_reply(old, "end"))
+    answer = sink(mail_env)[n]
+    assert str(answer["To"]) == "ada@x.test" and "Reply-To" not in answer
+    assert "It is now Bob's decision" in text_of(answer)
+
+
+def test_vacation_by_email_is_confirmed_as_vacation(redis_server, mail_env):
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "vacation-mail"}}).json
+    to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
+    for line, word in (("vacation on", "vacation on"), ("Vacation OFF", "vacation off")):
+        n = len(sink(mail_env))
+        rv = post_inbound(c, raw_reply(to, line))
+        assert rv.json["status"] == "applied"
+        answer = sink(mail_env)[n]
+        subject = str(answer["Subject"]).lower()
+        assert word in subject and "played" not in subject, subject
+        assert "played" not in text_of(answer).split("\n\n")[1].lower()
+
+
+def test_answers_have_date_message_id_threading_and_one_click_unsubscribe(redis_server, mail_env):
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "headers"}}).json
+    to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
+    for body in ("nonsense move", "vacation on"):
+        n = len(sink(mail_env))
+        raw = raw_reply(to, body)
+        post_inbound(c, raw)
+        answer = sink(mail_env)[n]
+        theirs = email.message_from_bytes(raw)["Message-ID"]
+        assert answer["Date"] and answer["Message-ID"].endswith("@pbem.test>")
+        assert answer["In-Reply-To"] == theirs and theirs in answer["References"]
+        assert answer["List-Unsubscribe"] and answer["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime
 import os
 import smtplib
-import time
 
 from application.clock import make_clock
 from application.deadlines import Deadlines
-from application.finished import done, on_game_over, pending
-from application.scheduling import MAIL_DUE, Dispatcher
+from application.finished import done, on_game_over, pending, purge_finished
+from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from mail.tournament_mail import welcome
 
@@ -30,14 +29,7 @@ def sweep_notifications(older_than: float | None = None) -> int:
     """Send the turn emails that have been due for a while and were never sent (a broker that was
     down when the move landed, a lost message)."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    n = 0
-    for member in redis_client().zrangebyscore(MAIL_DUE, "-inf", time.time() - wait):
-        game_id, seat, version = member.decode().rsplit(":", 2)
-        try:
-            n += notifier().notify(game_id, int(version))
-        except smtplib.SMTPException:
-            continue  # recorded in mail:failed; tried again at the next sweep
-    return n
+    return notifier().sweep_due(wait)
 
 
 @app.task(name="workers.sweep_bot_turns")
@@ -53,6 +45,13 @@ def sweep_deadlines() -> dict:
     """Reminders that are due, and the timeout policy for deadlines that passed."""
     n = notifier()
     return Deadlines(n.service, n, make_clock(redis_client())).sweep()
+
+
+@app.task(name="workers.purge_finished")
+def purge_finished_games() -> int:
+    """Maintenance: games over or gone leave every index of due work (entries left by games that
+    finished before finished games were cleaned up, whatever their due time)."""
+    return purge_finished(service())
 
 
 @app.task(name="workers.send_digests")
