@@ -1,10 +1,12 @@
 """/api/v1/games: create games, read them, and play moves."""
 from __future__ import annotations
 
+import re
+
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
@@ -24,13 +26,18 @@ def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
 
 
+_PRINTABLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
+
+
 def bearer(what: str = "seat token") -> str | None:
     """The Bearer token of the request, if any (``what`` names it in the 401 for a bad header)."""
     auth = flask.request.headers.get("Authorization")
     if auth is None:
         return None
     scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    # Every credential of this service is printable ASCII; anything else is no credential (and
+    # must not reach a comparison that refuses non-ASCII text).
+    if scheme.lower() != "bearer" or not token.strip() or not _PRINTABLE_ASCII.match(token.strip()):
         raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
                        headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
     return token.strip()

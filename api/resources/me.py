@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from ..blueprint import Blueprint
 from ..extensions import dashboard
 from ..problems import documented
 from .games import bearer
