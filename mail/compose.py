@@ -7,6 +7,7 @@ SVG (``Content-ID: <board>``) and the seat's legal moves, one per line in the te
 from __future__ import annotations
 
 import html
+import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.mime.image import MIMEImage
@@ -20,6 +21,13 @@ from application.board_svg import render_board_svg
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for an email header: every run of whitespace, control, format or separator
+    characters becomes one space (a line break in a header value is refused by ``email``)."""
+    return " ".join("".join(" " if ch.isspace() or unicodedata.category(ch)[0] in "CZ" else ch
+                            for ch in text).split())
 
 
 @dataclass

@@ -20,7 +20,7 @@ from application.scheduling import MAIL_DUE
 from engine.describe import describe
 
 from . import addresses
-from .compose import TurnContext, dashboard_text, turn_email
+from .compose import TurnContext, dashboard_text, one_line, turn_email
 from .mailconfig import MailConfig
 from .outbox import Outbox
 
@@ -181,7 +181,7 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             msg = EmailMessage()
-            msg["Subject"] = f"Tiletum {game_id}: game over, {names[state.winner]} wins"
+            msg["Subject"] = f"Tiletum {game_id}: game over, {one_line(names[state.winner])} wins"
             msg["From"], msg["To"] = self.cfg.from_addr, email
             msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
             first = self.first_email(email)
