@@ -110,8 +110,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.config.update(
         API_TITLE="Tiletum PBEM", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="/redoc", OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION},
             "components": {"securitySchemes": {"seatToken": {

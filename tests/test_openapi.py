@@ -177,7 +177,7 @@ def test_authenticated_operations_declare_the_bearer_scheme(served):
             assert "401" in op["responses"], f"{method.upper()} {path}: 401 undocumented"
 
 
-@pytest.mark.parametrize("path, marker", [("/api/docs", "swagger-ui"), ("/api/redoc", "redoc")])
+@pytest.mark.parametrize("path, marker", [("/api/docs", "swagger-ui")])  # ReDoc is not served (issue 13)
 def test_the_api_docs_are_served(client, path, marker):
     resp = client.get(path)
     assert resp.status_code == 200
