@@ -21,7 +21,7 @@ import secrets
 
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
 
-from . import errors
+from . import errors, links
 from .clock import make_clock
 from .deadlines import SEAT_STATE, Deadlines
 from .players import player_id, remember_name
@@ -210,8 +210,12 @@ class TournamentService:
             if tb.game is None:
                 continue
             seat = tb.players.index(me)
+            token = self.seat_token(tid, tb.game, seat)
+            meta = self.games.store.meta(tb.game)
+            if meta is not None and meta["seats"][seat].get("token_hash") != token_hash(token):
+                token = links.seat_token(self.r, tb.game, seat)  # the seat token was re-issued: its link token
             games.append({"round": tb.round, "table": tb.table, "game": tb.game, "seat": seat,
-                          "token": self.seat_token(tid, tb.game, seat), "finished": tb.result is not None})
+                          "token": token, "finished": tb.result is not None})
         return {"player": player_id(self.r, me), "withdrawn": me in t.withdrawn, "games": games}
 
     def withdraw(self, tid: str, token: str | None, who: str | None = None) -> dict:
