@@ -13,6 +13,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
@@ -151,6 +152,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)
     app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
+    app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
+                                                        app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.register_blueprint(me.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me

@@ -261,6 +261,27 @@ class MovesIn(Base):
                         validate=validate.Length(1, 200), metadata={"example": ["take G4", "king", "end"]})
 
 
+class NewSeatToken(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's new secret Bearer token: shown once; the old one no longer works"})
+
+
+class NewSeatLink(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    emailed = fields.Boolean(required=True, metadata={
+        "description": "the email with the new link is on its way (false: no mail worker reachable now; "
+                       "the old links are revoked all the same)"})
+
+
+class NewDashboardKey(Base):
+    player = fields.String(required=True)
+    emailed = fields.Boolean(required=True, metadata={
+        "description": "the email with the new dashboard link is on its way"})
+
+
 class Event(Base):
     version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
     type = fields.String(required=True, metadata={"description": "GameStarted | MovePlayed | MoveUndone"})
@@ -488,7 +509,8 @@ class MyGame(Base):
     table = fields.Integer(required=True)
     game = fields.String(required=True)
     seat = fields.Integer(required=True)
-    token = fields.String(required=True, metadata={"description": "the seat token of this game"})
+    token = fields.String(required=True, metadata={
+        "description": "the seat token of this game (its link token once the seat token was re-issued)"})
     finished = fields.Boolean(required=True)
 
 
