@@ -13,6 +13,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
@@ -110,8 +111,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.config.update(
         API_TITLE="Tiletum PBEM", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="/redoc", OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION},
             "components": {"securitySchemes": {"seatToken": {
@@ -152,6 +152,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)
     app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
+    app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
+                                                        app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.register_blueprint(me.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import flask
 
+from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
 from application.rating_service import RatingService
@@ -30,3 +31,7 @@ def dashboard() -> Dashboard:
 
 def scheduler() -> Dispatcher:
     return flask.current_app.extensions["tiletum.scheduler"]
+
+
+def credentials() -> Credentials:
+    return flask.current_app.extensions["tiletum.credentials"]

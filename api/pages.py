@@ -6,9 +6,18 @@ Every secret a page needs (a seat token, a dashboard key, an organizer token, an
 code, an entry token) travels in the URL fragment, which browsers never send to servers, so no
 page route takes a secret and ``Referrer-Policy: no-referrer`` keeps page addresses out of other
 sites' logs. Pages are never cached: a deployed new version shows at the next load.
+
+Each page sends a Content-Security-Policy that allows its own inline ``<script>`` and ``<style>``
+blocks by their SHA-256 (computed when the file is first served), requests to this origin only,
+and no framing (``frame-ancestors 'none'``); every answer of the app is ``nosniff``
+(:func:`security_headers`). The API docs (``/api/docs``) are Swagger UI served from the
+``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -27,16 +36,71 @@ PAGES = {
 }
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
+# Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
+DEFAULT_HTML_CSP = "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+# The API docs: Swagger UI's own files from this origin. Swagger UI sets inline styles, and its
+# stylesheet uses data: images.
+DOCS_CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+            "connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors 'none'")
+DOCS_ASSETS = ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css")
+
 
 @lru_cache(maxsize=None)
 def _text(name: str) -> str:
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
+def _hashes(html: str, tag: str) -> list[str]:
+    return ["'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+            for body in re.findall(rf"<{tag}>(.*?)</{tag}>", html, re.S)]
+
+
+@lru_cache(maxsize=None)
+def page_csp(name: str) -> str:
+    """The Content-Security-Policy of a page: its inline scripts and styles by hash, nothing else."""
+    html = _text(name)
+    parts = ["default-src 'none'"]
+    if scripts := _hashes(html, "script"):
+        parts.append("script-src " + " ".join(scripts))
+    if styles := _hashes(html, "style"):
+        parts.append("style-src " + " ".join(styles))
+    parts += ["img-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "object-src 'none'",
+              "frame-ancestors 'none'"]
+    return "; ".join(parts)
+
+
 def _view(name: str):
     def view(**_path_args) -> flask.Response:
-        return flask.Response(_text(name), mimetype="text/html", headers=HEADERS)
+        return flask.Response(_text(name), mimetype="text/html",
+                              headers={**HEADERS, "Content-Security-Policy": page_csp(name)})
     return view
+
+
+def docs_page() -> flask.Response:
+    """The API documentation (Swagger UI)."""
+    return flask.Response(_text("docs.html"), mimetype="text/html",
+                          headers={"Cache-Control": "no-cache", "Content-Security-Policy": DOCS_CSP})
+
+
+def docs_asset(name: str) -> flask.Response:
+    """Swagger UI's files, from the flask-swagger-ui package (pinned by the installed version)."""
+    if name == "docs.js":
+        return flask.Response(_text("docs.js"), mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    if name not in DOCS_ASSETS:
+        flask.abort(404)
+    dist = resources.files("flask_swagger_ui").joinpath("dist")
+    mimetype = "text/css" if name.endswith(".css") else "text/javascript"
+    return flask.Response(dist.joinpath(name).read_bytes(), mimetype=mimetype,
+                          headers={"Cache-Control": "public, max-age=86400"})
+
+
+def security_headers(resp: flask.Response) -> flask.Response:
+    """On every answer: no MIME sniffing; on HTML without a policy of its own, the default one."""
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if resp.mimetype == "text/html":
+        resp.headers.setdefault("Content-Security-Policy", DEFAULT_HTML_CSP)
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+    return resp
 
 
 def register_pages(app: flask.Flask) -> None:
@@ -44,3 +108,6 @@ def register_pages(app: flask.Flask) -> None:
         view = _view(name)
         view.__doc__ = doc
         app.add_url_rule(rule, endpoint, view)
+    app.add_url_rule("/api/docs", "api_docs", docs_page)
+    app.add_url_rule("/api/docs/assets/<string:name>", "api_docs_asset", docs_asset)
+    app.after_request(security_headers)

@@ -1,6 +1,8 @@
 """Request and response schemas (marshmallow). They are the API's contract and its documentation."""
 from __future__ import annotations
 
+import unicodedata
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -26,6 +28,72 @@ class TextEmail(fields.Email, Text):
     pass
 
 
+# Characters no name may hold (Unicode categories): Cc controls (CR, LF, NUL, ESC, TAB, DEL, NEL...),
+# Cf format characters (bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
+# characters, the BOM), Zl and Zp line and paragraph separators. They break the lines of game
+# records and email headers, or make a name display as something it is not.
+FORBIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
+
+
+class Name(Text):
+    """A name shown to people (a seat, a tournament, an entrant) or written into records and
+    emails: any printable text, but no control, format or line-separator character."""
+
+    default_error_messages = {"control": "Must not contain control, format or line-separator characters "
+                                        "(Unicode Cc, Cf, Zl, Zp), found {char}."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        out = super()._deserialize(value, attr, data, **kwargs)
+        for ch in out:
+            if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
+                raise self.make_error("control", char=f"U+{ord(ch):04X}")
+        return out
+
+
+# Request schemas use these strict fields (issue 13): marshmallow's own take "2", 2.0, 2.5
+# (truncated) and true as integers, and 0 or "yes" as booleans. Response schemas only dump and
+# keep marshmallow's fields.
+
+class Integer(fields.Integer):
+    """A JSON integer, nothing else: not ``"2"``, ``2.0``, ``2.5``, ``1e308`` or ``true``."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+class Float(fields.Float):
+    """A JSON number (integer or not), nothing else: not ``"2"`` or ``true``; no NaN or infinity."""
+
+    def _validated(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+class Boolean(fields.Boolean):
+    """``true`` or ``false``, nothing else: not ``0``, ``1``, ``"true"`` or ``"yes"``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid", input=value)
+
+
+class QueryInteger(fields.Integer):
+    """An integer query argument: plain ASCII decimal digits (not ``+1``, `` 1``, ``1_0``, ``1.0``,
+    ``1e3`` or other scripts' digits, all of which Python's ``int`` would take or round)."""
+
+    def _validated(self, value):
+        if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
 # The largest version a client may name: Redis stream ids (and so versions) stop below 2**64.
 MAX_VERSION = 2**63 - 1
 
@@ -40,7 +108,7 @@ def _raise_tz(value):
 
 
 class SeatIn(Base):
-    name = Text(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
+    name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot"]),
                          metadata={"description": "who plays the seat: a person, or the Cardinalbot (solo games: "
@@ -64,15 +132,15 @@ class SoloOptions(Base):
 class TimeControl(Base):
     class Meta:
         unknown = ma.RAISE
-    days_per_move = fields.Float(load_default=3, validate=validate.Range(min=0.01, max=60),
+    days_per_move = Float(load_default=3, validate=validate.Range(min=0.01, max=60),
                                  metadata={"description": "time for each turn, in days of counted time"})
-    pause_weekends = fields.Boolean(load_default=False, metadata={"description": "Saturdays and Sundays (UTC) do not count"})
-    quiet_hours = fields.List(fields.Integer(validate=validate.Range(0, 23)), validate=validate.Length(2, 2),
+    pause_weekends = Boolean(load_default=False, metadata={"description": "Saturdays and Sundays (UTC) do not count"})
+    quiet_hours = fields.List(Integer(validate=validate.Range(0, 23)), validate=validate.Length(2, 2),
                               allow_none=True, load_default=None,
                               metadata={"description": "[start, end) UTC hours that do not count, e.g. [22, 7]"})
-    vacation_days = fields.Float(load_default=14, validate=validate.Range(min=0, max=365),
+    vacation_days = Float(load_default=14, validate=validate.Range(min=0, max=365),
                                  metadata={"description": "each player's vacation allowance"})
-    reminders_hours = fields.List(fields.Float(validate=validate.Range(min=0.1, max=24 * 60)), load_default=[24, 2],
+    reminders_hours = fields.List(Float(validate=validate.Range(min=0.1, max=24 * 60)), load_default=[24, 2],
                                   validate=validate.Length(0, 5), metadata={"description": "reminder emails before the deadline"})
 
 
@@ -82,7 +150,7 @@ class TimeoutPolicy(Base):
     mode = fields.String(load_default="stand-in", validate=validate.OneOf(["stand-in", "drop"]), metadata={
         "description": "stand-in: the stand-in plays a late turn and the player keeps the seat; drop: after "
                        "drop_after missed deadlines the stand-in plays the seat for the rest of the game"})
-    drop_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=50))
+    drop_after = Integer(load_default=3, validate=validate.Range(min=1, max=50))
 
 
 class GameOptions(Base):
@@ -93,9 +161,9 @@ class GameOptions(Base):
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
     action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
                                  metadata={"description": "Action tiles in printed order (first game) or shuffled"})
-    seed = Text(validate=validate.Length(1, 200), metadata={
+    seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
-    rated = fields.Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
+    rated = Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
 
 
 class GameCreate(Base):
@@ -199,10 +267,31 @@ class LegalMoves(Base):
 
 
 class MovesIn(Base):
-    expected_version = fields.Integer(required=True, validate=validate.Range(min=1),
+    expected_version = Integer(required=True, validate=validate.Range(min=1),
                                       metadata={"description": "the version the moves were chosen at"})
     moves = fields.List(Text(validate=validate.Length(1, 100)), required=True,
                         validate=validate.Length(1, 200), metadata={"example": ["take G4", "king", "end"]})
+
+
+class NewSeatToken(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "the seat's new secret Bearer token: shown once; the old one no longer works"})
+
+
+class NewSeatLink(Base):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    emailed = fields.Boolean(required=True, metadata={
+        "description": "the email with the new link is on its way (false: no mail worker reachable now; "
+                       "the old links are revoked all the same)"})
+
+
+class NewDashboardKey(Base):
+    player = fields.String(required=True)
+    emailed = fields.Boolean(required=True, metadata={
+        "description": "the email with the new dashboard link is on its way"})
 
 
 class Event(Base):
@@ -232,7 +321,7 @@ class MovesOut(Base):
 
 
 class EventsQuery(Base):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "only events after this version"})
 
 
@@ -278,7 +367,7 @@ class BotTurns(Base):
 
 
 class VacationIn(Base):
-    on = fields.Boolean(required=True, metadata={"description": "start (true) or stop (false) your vacation"})
+    on = Boolean(required=True, metadata={"description": "start (true) or stop (false) your vacation"})
 
 
 class Vacation(Base):
@@ -299,28 +388,28 @@ class Notifications(Base):
 # --- tournaments ---------------------------------------------------------------------------------
 
 class EntryIn(Base):
-    name = Text(required=True, validate=validate.Length(1, 60), metadata={"example": "Ann"})
+    name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Ann"})
     email = TextEmail(required=True, metadata={"description": "where the player's turn emails go; never shown"})
 
 
 class TournamentCreate(Base):
-    name = Text(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
+    name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
     format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
-    rounds = fields.Integer(validate=validate.Range(1, 50), metadata={
+    rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
-    table_size = fields.Integer(required=True, validate=validate.Range(2, 4), metadata={
+    table_size = Integer(required=True, validate=validate.Range(2, 4), metadata={
         "description": "players per game (2-4); a field that does not divide gets short tables or byes"})
     time_control = fields.Nested(TimeControl, metadata={"description": "deadlines of every game (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
     start_at = fields.AwareDateTime(load_default=None, metadata={
         "description": "when round 1 is paired (ISO 8601 with a zone); none: when the organizer starts it"})
-    round_days = fields.Float(load_default=None, validate=validate.Range(min=0.001, max=365), metadata={
+    round_days = Float(load_default=None, validate=validate.Range(min=0.001, max=365), metadata={
         "description": "a round's deadline in days: games unfinished then are adjudicated; none: no deadline"})
     entries = fields.List(fields.Nested(EntryIn), load_default=list, validate=validate.Length(0, 500))
-    invite = fields.Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
-    rated = fields.Boolean(load_default=True, metadata={"description": "the games count for ratings"})
+    invite = Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
+    rated = Boolean(load_default=True, metadata={"description": "the games count for ratings"})
     action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]))
-    seed = Text(validate=validate.Length(1, 200), metadata={
+    seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed of every game: only on a server run with --allow-seeded-games, else 422"})
 
 
@@ -395,8 +484,8 @@ class TournamentList(Base):
 
 
 class PageQuery(Base):
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**6))
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, 10**6))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, 200))
 
 
 class StandingRow(Base):
@@ -422,7 +511,7 @@ class StandingsOut(Base):
 
 
 class TournamentEntryIn(EntryIn):
-    invite = Text(validate=validate.Length(1, 100), metadata={
+    invite = Name(validate=validate.Length(1, 100), metadata={
         "description": "the invitation code (not needed with the organizer's token)"})
 
 
@@ -438,7 +527,8 @@ class MyGame(Base):
     table = fields.Integer(required=True)
     game = fields.String(required=True)
     seat = fields.Integer(required=True)
-    token = fields.String(required=True, metadata={"description": "the seat token of this game"})
+    token = fields.String(required=True, metadata={
+        "description": "the seat token of this game (its link token once the seat token was re-issued)"})
     finished = fields.Boolean(required=True)
 
 

@@ -31,7 +31,9 @@ MAX_MOVES_PER_REQUEST = 200
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The SHA-256 of a token: any string hashes (a client's non-ASCII token too), so comparing
+    hashes never fails where comparing the strings would."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def public_event(ev: dict) -> dict:

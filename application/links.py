@@ -12,6 +12,13 @@ player, and cannot be forged without the secret. They travel only in URL fragmen
 - **Dashboard key** ``<player id>.<32 base32 characters>``: HMAC of ``me:<player id>``, where the
   player id is the opaque ``p...`` id of :mod:`application.players` (it reveals no email address). It is
   the Bearer credential of ``/api/v1/me/...`` and opens ``<public_url>/me#key=<key>``.
+
+Either can be revoked and re-issued on its own (issue 13): each seat and each player has a
+*generation* in the Redis hash ``links:gen`` (field ``<game>:<seat>`` or ``me:<player id>``,
+absent: 0) that the HMAC covers from generation 1 on (``seat:<game>:<seat>:<gen>``,
+``me:<player id>:<gen>``); :func:`revoke_seat_link` and :func:`revoke_dashboard_key` move it on,
+so every earlier token stops working at once. Generation 0 keeps the original messages, so the
+links already sent stay valid until revoked.
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import secrets
 from .service_secrets import stored_secret
 
 SECRET_KEY = "links:secret"
+GENERATIONS = "links:gen"   # hash: "<game>:<seat>" | "me:<player id>" -> generation (absent: 0)
 MAC_LEN = 32   # base32 characters: 160 bits
 
 _SEAT_RE = re.compile(r"^L(0|[1-9][0-9]?)\.([a-z2-7]{%d})$" % MAC_LEN)
@@ -39,10 +47,28 @@ def _mac(r, message: str) -> str:
     return base64.b32encode(digest).decode("ascii").rstrip("=").lower()[:MAC_LEN]
 
 
+def current_generation(r, field: str) -> int:
+    """The generation of a seat (``<game>:<seat>``) or a player (``me:<player id>``)."""
+    return _generation(r, field)
+
+
+def _generation(r, field: str) -> int:
+    raw = r.hget(GENERATIONS, field)
+    return int(raw) if raw else 0
+
+
+def _versioned(message: str, generation: int) -> str:
+    return message if generation == 0 else f"{message}:{generation}"
+
+
 # --- seat link tokens -------------------------------------------------------------------------
 
+def _seat_mac(r, game_id: str, seat: int) -> str:
+    return _mac(r, _versioned(f"seat:{game_id}:{seat}", _generation(r, f"{game_id}:{seat}")))
+
+
 def seat_token(r, game_id: str, seat: int) -> str:
-    return f"L{seat}.{_mac(r, f'seat:{game_id}:{seat}')}"
+    return f"L{seat}.{_seat_mac(r, game_id, seat)}"
 
 
 def seat_of_link(r, game_id: str, token: str) -> int | None:
@@ -51,7 +77,7 @@ def seat_of_link(r, game_id: str, token: str) -> int | None:
     if m is None:
         return None
     seat = int(m.group(1))
-    if not secrets.compare_digest(m.group(2), _mac(r, f"seat:{game_id}:{seat}")):
+    if not secrets.compare_digest(m.group(2), _seat_mac(r, game_id, seat)):
         return None
     return seat
 
@@ -60,10 +86,19 @@ def looks_like_seat_token(token: str) -> bool:
     return _SEAT_RE.match(token) is not None
 
 
+def revoke_seat_link(r, game_id: str, seat: int) -> int:
+    """Every link token of the seat so far stops working; returns the new generation."""
+    return int(r.hincrby(GENERATIONS, f"{game_id}:{seat}", 1))
+
+
 # --- dashboard keys ---------------------------------------------------------------------------
 
+def _key_mac(r, pid: str) -> str:
+    return _mac(r, _versioned("me:" + pid, _generation(r, "me:" + pid)))
+
+
 def dashboard_key(r, pid: str) -> str:
-    return f"{pid}.{_mac(r, 'me:' + pid)}"
+    return f"{pid}.{_key_mac(r, pid)}"
 
 
 def looks_like_dashboard_key(token: str) -> bool:
@@ -76,6 +111,11 @@ def player_of_key(r, key: str) -> str | None:
     if m is None:
         return None
     pid = m.group(1)
-    if not secrets.compare_digest(m.group(2), _mac(r, "me:" + pid)):
+    if not secrets.compare_digest(m.group(2), _key_mac(r, pid)):
         return None
     return pid
+
+
+def revoke_dashboard_key(r, pid: str) -> int:
+    """Every dashboard key of the player so far stops working; returns the new generation."""
+    return int(r.hincrby(GENERATIONS, "me:" + pid, 1))

@@ -134,6 +134,26 @@ class EventStore:
     def set_meta(self, game_id: str, meta: dict) -> None:
         self.r.set(key(game_id, "meta"), json.dumps(meta))
 
+    def update_meta(self, game_id: str, change) -> dict | None:
+        """Apply ``change(meta)`` (in place) to the game's meta atomically (optimistic: retried if
+        another writer got in between); the new meta, or None for an unknown game."""
+        mkey = key(game_id, "meta")
+        with self.r.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(mkey)
+                    raw = pipe.get(mkey)
+                    if raw is None:
+                        return None
+                    meta = json.loads(raw)
+                    change(meta)
+                    pipe.multi()
+                    pipe.set(mkey, json.dumps(meta))
+                    pipe.execute()
+                    return meta
+                except redis.WatchError:
+                    continue
+
     def seed(self, game_id: str) -> str:
         return self.r.get(key(game_id, "seed")).decode()
 

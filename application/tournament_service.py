@@ -21,7 +21,7 @@ import secrets
 
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
 
-from . import errors
+from . import errors, links
 from .clock import make_clock
 from .deadlines import SEAT_STATE, Deadlines
 from .players import player_id, remember_name
@@ -31,6 +31,12 @@ from .tournament_store import TournamentStore
 
 log = logging.getLogger("tiletum.tournaments")
 MAX_STEPS = 64
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison of a secret a client sent with the expected one. Compares bytes:
+    ``secrets.compare_digest`` refuses str with non-ASCII characters (a TypeError, so a 500)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
 
 
 def new_id() -> str:
@@ -114,13 +120,13 @@ class TournamentService:
 
     # --- who is asking --------------------------------------------------------------------------
     def _organizer(self, t: Tournament, token: str | None) -> bool:
-        return token is not None and secrets.compare_digest(token_hash(token), t.organizer)
+        return token is not None and same_secret(token_hash(token), t.organizer)
 
     def _entrant(self, t: Tournament, token: str | None) -> str | None:
         if token is None:
             return None
         for p in t.entrants:
-            if secrets.compare_digest(self.entry_token(t.id, p), token):
+            if same_secret(token, self.entry_token(t.id, p)):
                 return p
         return None
 
@@ -173,7 +179,7 @@ class TournamentService:
         email = body["email"].strip().lower()
         if not self._organizer(t, token):
             code = body.get("invite")
-            if not t.definition["invite"] or not code or not secrets.compare_digest(code, self.invite_code(tid)):
+            if not t.definition["invite"] or not code or not same_secret(code, self.invite_code(tid)):
                 raise errors.forbidden("bad-invitation",
                                         "entering needs the tournament's invitation code (or the organizer's token)")
         if t.status != "open":
@@ -204,8 +210,12 @@ class TournamentService:
             if tb.game is None:
                 continue
             seat = tb.players.index(me)
+            token = self.seat_token(tid, tb.game, seat)
+            meta = self.games.store.meta(tb.game)
+            if meta is not None and meta["seats"][seat].get("token_hash") != token_hash(token):
+                token = links.seat_token(self.r, tb.game, seat)  # the seat token was re-issued: its link token
             games.append({"round": tb.round, "table": tb.table, "game": tb.game, "seat": seat,
-                          "token": self.seat_token(tid, tb.game, seat), "finished": tb.result is not None})
+                          "token": token, "finished": tb.result is not None})
         return {"player": player_id(self.r, me), "withdrawn": me in t.withdrawn, "games": games}
 
     def withdraw(self, tid: str, token: str | None, who: str | None = None) -> dict:

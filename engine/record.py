@@ -16,12 +16,16 @@ Each numbered line is one turn (or one decision outside a turn, such as the King
 the seat, then its moves separated by ``|``. A move that revealed something carries the
 outcomes in braces (``{kind value, kind value}``), so the record replays exactly without the
 seed; a move not played by the seat's player is tagged, e.g. ``end [stand-in]``; ``undo`` takes back the previous move. The secret seed is added as ``[Seed "..."]`` only
-once the game is over. ``parse_record`` turns a record back into events.
+once the game is over. In a header value a backslash and a quote are escaped with a backslash,
+and line breaks and other control, format (bidi, zero-width) or separator characters are written
+``\\uXXXX``, so any stored text (a seat's name) keeps the record one header per line.
+``parse_record`` turns a record back into events.
 """
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from .errors import EngineError
 
@@ -90,12 +94,38 @@ def write_record(events: list[dict], headers: dict[str, str] | None = None) -> s
     return "\n".join(lines) + "\n"
 
 
+# Characters a header value never holds as themselves: those that end a line for str.splitlines
+# (CR, LF, VT, FF, FS, GS, RS, NEL, U+2028, U+2029) and every other control, format (bidi,
+# zero-width) or separator character, so that any stored text (a seat's name...) stays on its
+# header line and shows as what it is.
+_ESCAPED_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn")
+
+
+def _escape_char(ch: str) -> str:
+    if ch in '\\"':
+        return "\\" + ch
+    if unicodedata.category(ch) in _ESCAPED_CATEGORIES:
+        n = ord(ch)
+        return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
+    return ch
+
+
 def _escape(v: str) -> str:
-    return str(v).replace("\\", "\\\\").replace('"', '\\"')
+    """A header value: backslash and quote are escaped with a backslash, and the characters of
+    ``_ESCAPED_CATEGORIES`` as ``\\uXXXX`` (``\\UXXXXXXXX`` beyond U+FFFF)."""
+    return "".join(_escape_char(ch) for ch in str(v))
 
 
 def _unescape(v: str) -> str:
-    return re.sub(r"\\(.)", r"\1", v)
+    def one(m: re.Match) -> str:
+        code = m.group(1)
+        if len(code) > 1:
+            n = int(code[1:], 16)
+            if n > 0x10FFFF:
+                raise RecordError(f"bad escape in a header: \\{code}")
+            return chr(n)
+        return code
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", one, v)
 
 
 def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:

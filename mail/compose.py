@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.mime.image import MIMEImage
@@ -59,6 +60,13 @@ def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str 
         _replace(msg, "List-Unsubscribe", f"<{unsubscribe_url}>")
         _replace(msg, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
     return msg
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for an email header: every run of whitespace, control, format or separator
+    characters becomes one space (a line break in a header value is refused by ``email``)."""
+    return " ".join("".join(" " if ch.isspace() or unicodedata.category(ch)[0] in "CZ" else ch
+                            for ch in text).split())
 
 
 @dataclass

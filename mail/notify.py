@@ -14,7 +14,8 @@ from email.message import EmailMessage
 
 import engine
 from application.clock import make_clock
-from application.dashboard import TOLD, dashboard_key_for, play_path
+from application import links
+from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
 from application.history import event_texts
 from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
@@ -26,7 +27,8 @@ from engine.describe import describe
 
 from . import addresses
 from .board_png import board_png
-from .compose import TurnContext, dashboard_text, finish_headers, simple_email, thread_root_id, turn_email
+from .compose import (TurnContext, dashboard_text, finish_headers, one_line, simple_email, thread_root_id,
+                      turn_email)
 from .mailconfig import MailConfig
 from .outbox import SENT_TTL, Outbox
 
@@ -247,6 +249,47 @@ class Notifier:
         return n
 
 
+    # --- re-issued links (application/credentials.py) ----------------------------------------
+    def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:
+        """Email the seat's new private link after its links were revoked (once per generation;
+        nothing if they were revoked again since: that later task sends the newer link)."""
+        if links.current_generation(self.r, f"{game_id}:{seat}") != generation:
+            return 0
+        meta = self.service.meta(game_id)
+        email = meta["seats"][seat].get("email")
+        if not email:
+            return 0
+        first = self.first_email(email)
+        msg = EmailMessage()
+        msg["Subject"] = f"Tiletum {game_id}: your new private link"
+        msg["From"], msg["To"] = self.cfg.from_addr, email
+        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        msg.set_content(
+            f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is renewed; "
+            "the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
+            f"{self.open_url(game_id, seat)}\n\n"
+            "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
+            + "\n".join(self.dashboard_lines(email, first)) + "\n")
+        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first)
+
+    def send_dashboard_link(self, pid: str, generation: int) -> int:
+        """Email the player's new dashboard link after the key was revoked (once per generation)."""
+        if links.current_generation(self.r, "me:" + pid) != generation:
+            return 0
+        raw = self.r.hget(ME_EMAIL, pid)
+        if raw is None:
+            return 0
+        email = raw.decode()
+        msg = EmailMessage()
+        msg["Subject"] = "Tiletum: your new dashboard link"
+        msg["From"], msg["To"] = self.cfg.from_addr, email
+        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        msg.set_content(
+            "As asked, your private dashboard link is renewed; the one in earlier emails no longer "
+            f"works. Your new link (keep it to yourself):\n{self.dashboard_url(email)}\n\n"
+            "If you did not ask for this, someone else had your link: they no longer have it.\n")
+        return self.send_once(f"newkey:{pid}:{generation}", email, msg, False)
+
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
         pending: dict[str, list[tuple[str, int, int]]] = {}
@@ -287,7 +330,7 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             msg = EmailMessage()
-            msg["Subject"] = f"Tiletum {game_id}: game over, {names[state.winner]} wins"
+            msg["Subject"] = f"Tiletum {game_id}: game over, {one_line(names[state.winner])} wins"
             msg["From"], msg["To"] = self.cfg.from_addr, email
             msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
             first = self.first_email(email)

@@ -9,6 +9,7 @@ from email.message import EmailMessage
 from application.dashboard import remember_address
 from application.tournament_service import TournamentService
 
+from .compose import one_line
 from .notify import Notifier, preference
 
 
@@ -24,7 +25,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
         remember_address(notifier.r, email)
         first = notifier.first_email(email)
         msg = EmailMessage()
-        msg["Subject"] = f"Tiletum tournament: you are entered in {t.definition['name']}"
+        msg["Subject"] = f"Tiletum tournament: you are entered in {one_line(t.definition['name'])}"
         msg["From"], msg["To"] = notifier.cfg.from_addr, email
         msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(email)}>"
         fmt = t.format.replace("_", " ")

@@ -32,3 +32,15 @@ def launch(playwright):
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def wait_until(page, expression: str, timeout: float = 20_000) -> None:
+    """Like ``page.wait_for_function(expression)``, which pages under a Content-Security-Policy
+    without 'unsafe-eval' refuse (Playwright polls by eval in the page): polls from here with
+    ``page.evaluate``, which the DevTools protocol runs outside the page's policy."""
+    import time
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        time.sleep(0.05)

@@ -14,7 +14,7 @@ import requests
 
 from api.redis_server import free_port
 from tests.servers import Serve
-from tests.browser import ARTIFACTS, launch, require_browser, screenshot
+from tests.browser import ARTIFACTS, launch, require_browser, screenshot, wait_until
 
 
 require_browser()
@@ -86,14 +86,14 @@ def rendered_version(page) -> int:
 
 
 def wait_rendered_after(page, version: int) -> int:
-    page.wait_for_function(f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
+    wait_until(page, f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
     return rendered_version(page)
 
 
 def wait_my_decision(page) -> None:
     """Until the page shows this seat's move buttons, fully rendered."""
     expect(page.locator("#moves button.move").first).to_be_visible(timeout=WAIT_MS)
-    page.wait_for_function("document.body.dataset.version", timeout=WAIT_MS)
+    wait_until(page, "document.body.dataset.version", timeout=WAIT_MS)
 
 
 def click_move(page, locator) -> int:
@@ -248,18 +248,18 @@ def test_a_stale_submission_shows_the_servers_409(server, page, duel):
     expect(alert).to_contain_text("409")
     expect(alert).to_contain_text("version 2")
     # and the page has caught up with the game
-    page.wait_for_function("Number(document.body.dataset.version) === 2")
+    wait_until(page, "Number(document.body.dataset.version) === 2")
 
 
 def test_a_spectator_page_updates_after_a_move_through_the_api(server, page, duel):
     page.goto(f"{server}/play/{duel['id']}#poll=0.3")
     expect(page.locator("#status")).to_contain_text("To act: Ann.")
-    page.wait_for_function("document.body.dataset.version === '1'")
+    wait_until(page, "document.body.dataset.version === '1'")
     expect(page.locator("#play")).to_be_hidden()
     assert page.locator("#moves button").count() == 0, "spectators get no move buttons"
     board_before = page.locator("#board").get_attribute("src")
     api_move(server, duel["id"], duel["seats"][0]["token"])
-    page.wait_for_function("Number(document.body.dataset.version) === 2", timeout=WAIT_MS)
+    wait_until(page, "Number(document.body.dataset.version) === 2", timeout=WAIT_MS)
     expect(page.locator("#history li")).to_have_count(2)
     expect(page.locator("#history li").last).to_contain_text("Ann: Take the")
     assert page.locator("#board").get_attribute("src") != board_before

@@ -47,3 +47,27 @@ def test_listed_players_get_their_private_link_once(redis_client, redis_server):
             "emails are never shown"
     finally:
         box.controller.stop()
+
+
+def test_a_stored_name_with_line_breaks_still_gets_its_welcome_email(redis_client):
+    """The API refuses control characters in names (issue 13); a name stored before that, with
+    CRLF in it, must not kill the welcome task (an email header cannot hold a line break)."""
+    box = Mailboxes()
+    box.controller.start()
+    try:
+        games = GameService(EventStore(redis_client))
+        notifier = Notifier(games, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url="http://pbem.test"))
+        ts = TournamentService(games)
+        name = "Cup\r\nBcc: victim@mail.test\x00\u2028x"
+        tid = ts.create({"name": name, "format": "round_robin", "table_size": 2,
+                         "entries": [{"name": "Ann\r\nX", "email": "ann-crlf@mail.test"},
+                                     {"name": "Bob", "email": "bob-crlf@mail.test"}]})["id"]
+        assert welcome(notifier, tid) == 2
+        box.wait_for(2)
+        msg = next(m for m in box.messages if str(m["To"]) == "ann-crlf@mail.test")
+        assert str(msg["Subject"]) == "Tiletum tournament: you are entered in Cup Bcc: victim@mail.test x"
+        assert msg["Bcc"] is None
+    finally:
+        box.controller.stop()

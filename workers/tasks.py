@@ -102,3 +102,17 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
 def tournament_welcome(self, tid: str) -> int:
     """Tell the players the organizer entered that they are in, with their private link (once)."""
     return welcome(notifier(), tid)
+
+
+@app.task(name="workers.send_seat_link", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:
+    """A seat's links were revoked: email its new private link (once)."""
+    return notifier().send_seat_link(game_id, seat, generation)
+
+
+@app.task(name="workers.send_dashboard_link", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+def send_dashboard_link(self, pid: str, generation: int) -> int:
+    """A dashboard key was revoked: email the new dashboard link (once)."""
+    return notifier().send_dashboard_link(pid, generation)

@@ -5,8 +5,8 @@ import secrets
 
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from ..blueprint import Blueprint
 from ..extensions import scheduler
 from ..problems import ApiError, documented
 from ..schemas import BotTurns

@@ -3,11 +3,12 @@ providers' webhooks. Links are signed (mail/addresses.py); a GET never changes a
 scanners fetch links), it shows a button that POSTs."""
 from __future__ import annotations
 
+import functools
 import html
+import http
 
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from application.errors import ServiceError
 from application.notifications import set_preference
@@ -15,12 +16,45 @@ from mail.addresses import BadAddress, verify_inbound_signature, verify_url_para
 from mail.mailin import handle_inbound
 from mail.mailin_runtime import inbound_deps
 
+from ..blueprint import Blueprint
 from ..extensions import service
-from ..problems import ApiError, documented, from_service
+from ..problems import PROBLEM_CONTENT_TYPE, ApiError, documented, from_service, problem_body
 
 blp = Blueprint("email", __name__, url_prefix="/api/v1", description="Email links and inbound email")
 
 HTML = {200: {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
+
+
+def html_or_problem(status: int, code: str, description: str):
+    """Documents an error of a link endpoint: a person's browser (``Accept`` preferring
+    ``text/html``) gets an HTML page, any other client problem+json (see :func:`answers_html`)."""
+    example = problem_body(status, code, http.HTTPStatus(status).phrase, description)
+    return blp.doc(responses={status: {"description": description + " (an HTML page for a browser)", "content": {
+        "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}, "example": example},
+        "text/html": {"schema": {"type": "string"}}}}})
+
+
+def _prefers_html() -> bool:
+    best = flask.request.accept_mimetypes.best_match([PROBLEM_CONTENT_TYPE, "application/json", "text/html"])
+    return best == "text/html"
+
+
+def answers_html(view):
+    """Email links are opened in a browser: errors become an HTML page with the error's status
+    when the request prefers ``text/html`` (what browsers send), problem+json otherwise."""
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except ServiceError as e:
+            error = from_service(e)
+        except ApiError as e:
+            error = e
+        if not _prefers_html():
+            raise error
+        return _page(error.title or http.HTTPStatus(error.code).phrase, f"<p>{html.escape(error.detail)}</p>",
+                     error.code)
+    return wrapped
 
 
 def _secret() -> str:
@@ -47,8 +81,9 @@ def _page(title: str, body: str, status: int = 200) -> flask.Response:
 @blp.route("/games/<string:game_id>/email-move")
 class EmailMove(MethodView):
     @blp.doc(operationId="confirmEmailMove", responses=HTML)
-    @documented(blp, 403, "bad-signature", "the link's signature does not match")
-    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    @html_or_problem(403, "bad-signature", "the link's signature does not match")
+    @html_or_problem(404, "email-disabled", "email play is not configured on this server")
+    @answers_html
     def get(self, game_id):
         """Confirm a one-click move from an email
 
@@ -61,27 +96,30 @@ class EmailMove(MethodView):
                      f"<form method=post><button type=submit>Play {move}</button></form>")
 
     @blp.doc(operationId="playEmailMove", responses=HTML)
-    @documented(blp, 403, "bad-signature", "the link's signature does not match")
-    @documented(blp, 409, "version-conflict", "the game moved on since the email was sent")
-    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    @html_or_problem(403, "bad-signature", "the link's signature does not match (or not-a-human-seat, "
+                                           "not-your-turn)")
+    @html_or_problem(404, "email-disabled", "email play is not configured on this server (or game-not-found)")
+    @html_or_problem(409, "version-conflict", "the game moved on since the email was sent")
+    @html_or_problem(422, "illegal-move", "the move is no longer legal")
+    @answers_html
     def post(self, game_id):
         """Play a one-click move from an email
 
         Plays the signed move for the signed seat at the signed version, like a reply would.
+        Errors are an HTML page for a browser (an `Accept` preferring `text/html`), else
+        problem+json.
         """
         p = _verified(flask.request.path)
-        try:
-            answer = service().submit_for_seat(game_id, int(p["seat"]), int(p["version"]), [p["move"]])
-        except ServiceError as e:
-            return _page("Not played", f"<p>{html.escape(e.detail)}</p>", from_service(e).code)
+        answer = service().submit_for_seat(game_id, int(p["seat"]), int(p["version"]), [p["move"]])
         return _page("Played", f"<p>{html.escape(p['move'])} is played; the game is at version {answer['version']}.</p>")
 
 
 @blp.route("/email/unsubscribe")
 class Unsubscribe(MethodView):
     @blp.doc(operationId="confirmUnsubscribe", responses=HTML)
-    @documented(blp, 403, "bad-signature", "the link's signature does not match")
-    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    @html_or_problem(403, "bad-signature", "the link's signature does not match")
+    @html_or_problem(404, "email-disabled", "email play is not configured on this server")
+    @answers_html
     def get(self):
         """Confirm unsubscribing
 
@@ -92,8 +130,9 @@ class Unsubscribe(MethodView):
                                      "<form method=post><button type=submit>Unsubscribe</button></form>")
 
     @blp.doc(operationId="unsubscribe", responses=HTML)
-    @documented(blp, 403, "bad-signature", "the link's signature does not match")
-    @documented(blp, 404, "email-disabled", "email play is not configured on this server")
+    @html_or_problem(403, "bad-signature", "the link's signature does not match")
+    @html_or_problem(404, "email-disabled", "email play is not configured on this server")
+    @answers_html
     def post(self):
         """Unsubscribe (also RFC 8058 one-click)
 

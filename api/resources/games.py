@@ -1,14 +1,16 @@
 """/api/v1/games: create games, read them, and play moves."""
 from __future__ import annotations
 
+import re
+
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
-from ..extensions import service
+from ..blueprint import Blueprint
+from ..extensions import credentials, service
 from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
-                       MovesIn, MovesOut, Notifications, NotificationsIn, Position, Vacation, VacationIn)
+                       MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
@@ -24,13 +26,18 @@ def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
 
 
+_PRINTABLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
+
+
 def bearer(what: str = "seat token") -> str | None:
     """The Bearer token of the request, if any (``what`` names it in the 401 for a bad header)."""
     auth = flask.request.headers.get("Authorization")
     if auth is None:
         return None
     scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    # Every credential of this service is printable ASCII; anything else is no credential (and
+    # must not reach a comparison that refuses non-ASCII text).
+    if scheme.lower() != "bearer" or not token.strip() or not _PRINTABLE_ASCII.match(token.strip()):
         raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
                        headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
     return token.strip()
@@ -212,3 +219,38 @@ class NotificationsView(MethodView):
         none. The choice belongs to your email address, for all its games.
         """
         return service().set_notifications(game_id, bearer(), body["mode"])
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>/token")
+class SeatTokenView(MethodView):
+    @blp.doc(operationId="renewSeatToken", security=SEAT)
+    @blp.response(200, NewSeatToken, example={"game": "Xq3vTz8aBc1d", "seat": 1,
+                                              "token": "mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DE"})
+    @err(401, "unauthorized", "no or bad token")
+    @err(403, "not-your-seat", "the token is another seat's (or not-a-human-seat)")
+    @err(404, "game-not-found", "unknown game")
+    def post(self, game_id, seat):
+        """Re-issue your seat token
+
+        With your seat's token or its link token: a new seat token, shown only here; the old
+        token stops working at once. The seat's link token and the other seats are unaffected.
+        """
+        return credentials().new_seat_token(game_id, seat, bearer())
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>/link")
+class SeatLinkView(MethodView):
+    @blp.doc(operationId="renewSeatLink", security=SEAT)
+    @blp.response(202, NewSeatLink, example={"game": "Xq3vTz8aBc1d", "seat": 1, "emailed": True})
+    @err(401, "unauthorized", "no or bad token")
+    @err(403, "not-your-seat", "the token is another seat's (or not-a-human-seat)")
+    @err(404, "game-not-found", "unknown game")
+    @err(422, "no-email", "the seat has no email address")
+    def post(self, game_id, seat):
+        """Revoke your seat's links and email a new one
+
+        With your seat's token or its link token: every link token of the seat so far (the
+        `#token=L...` links in emails and on the dashboard) stops working at once, and the new
+        link goes by email to the seat's address only. The seat token is unaffected.
+        """
+        return credentials().new_seat_link(game_id, seat, bearer())

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import ApiError, documented
 from ..schemas import Health

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
-from ..extensions import dashboard
+from ..blueprint import Blueprint
+from ..extensions import credentials, dashboard
 from ..problems import documented
 from .games import bearer
-from ..schemas import MeGames, MeVacation, Notifications, NotificationsIn, VacationIn
+from ..schemas import MeGames, MeVacation, NewDashboardKey, Notifications, NotificationsIn, VacationIn
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
                 description="Your dashboard: your games, email setting and vacation (dashboard key)")
@@ -103,3 +103,17 @@ class MyVacation(MethodView):
         the others are done; nothing is undone. Games created later are not affected.
         """
         return dashboard().vacation(key(), body["on"])
+
+
+@blp.route("/key")
+class MyKey(MethodView):
+    @blp.doc(operationId="renewMyKey", security=KEY)
+    @blp.response(202, NewDashboardKey, example={"player": "p0123456789abcdef", "emailed": True})
+    @err(401, "unauthorized", "no or bad dashboard key")
+    def post(self):
+        """Revoke your dashboard key and email a new link
+
+        Your dashboard key stops working at once; the new `/me#key=` link goes by email to your
+        address only. Your seats' links and tokens are unaffected.
+        """
+        return credentials().new_dashboard_key(key())

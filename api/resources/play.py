@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from application.board_svg import render_board_svg
 
+from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import documented
 

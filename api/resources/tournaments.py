@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from ..blueprint import Blueprint
 from ..extensions import tournaments
 from ..problems import documented
 from ..schemas import (MyGames, PageQuery, StandingsOut, TournamentCreate, TournamentCreated, TournamentEntry,

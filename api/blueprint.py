@@ -1,0 +1,46 @@
+"""The Blueprint every resource uses: flask-smorest's, with a request-body parser that refuses
+JSON nested too deeply (issue 13). Python's ``json`` recurses once per level, so a body nested a
+thousand levels deep raised ``RecursionError`` (a 500); a body nested less deeply but still
+absurdly would reach the schemas. Both are now the 400 of any unreadable JSON body."""
+from __future__ import annotations
+
+import flask_smorest
+from webargs import core
+from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+# No request of this API nests deeper than 4 levels (a game's options.time_control.quiet_hours);
+# anything past this is not a request of ours.
+MAX_JSON_DEPTH = 32
+
+
+def json_depth_exceeds(value, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``value`` (parsed JSON) nests more than ``limit`` arrays/objects deep. Iterative:
+    it cannot itself run out of stack."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+class JsonParser(FlaskParser):
+    def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return core.missing
+        try:
+            data = super()._raw_load_json(req)
+        except RecursionError:
+            data = None
+            too_deep = True
+        else:
+            too_deep = json_depth_exceeds(data)
+        if too_deep:
+            abort(400, messages={"json": [f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels."]})
+        return data
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = JsonParser()
