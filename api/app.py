@@ -25,6 +25,7 @@ from application.tournament_service import TournamentService
 from . import limits, settings
 from .broker import celery_send_task
 from .pages import register_pages
+from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import bot, email, games, health, me, play, ratings, tournaments
 from .schemas import Problem
@@ -140,6 +141,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
+    app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
+                                            app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"))
     api = ProblemApi(app)
     app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
                                                                   send=dispatcher.send)

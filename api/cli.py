@@ -43,6 +43,75 @@ def _spawn(args: list[str], env: dict, name: str):
     return subprocess.Popen(args, env=env, preexec_fn=die_with_parent)
 
 
+class Supervisor:
+    """Keeps the service's other processes running beside gunicorn: one that dies is started
+    again after a backoff (1 s, doubling to 60 s; back to 1 s once it has run for a minute),
+    and the console says so. (In production each part is its own container with a restart
+    policy: docker-compose.yml. This is the same for the one-command service, which needs no
+    supervisord or other daemon to be installed.)"""
+
+    MAX_BACKOFF = 60.0
+    STABLE_SECONDS = 60.0
+
+    def __init__(self):
+        import threading
+        self.parts: list[dict] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="supervisor", daemon=True)
+
+    def start(self, args: list[str], env: dict, name: str) -> None:
+        import time
+        self.parts.append({"args": args, "env": env, "name": name, "proc": _spawn(args, env, name),
+                           "started": time.monotonic(), "backoff": 1.0, "restart_at": None})
+
+    def run(self) -> None:
+        self.thread.start()
+
+    def _watch(self) -> None:
+        import time
+        while not self.stopping.wait(0.5):
+            now = time.monotonic()
+            for part in self.parts:
+                proc = part["proc"]
+                if part["restart_at"] is None:
+                    code = proc.poll()
+                    if code is None:
+                        continue
+                    if now - part["started"] >= self.STABLE_SECONDS:
+                        part["backoff"] = 1.0
+                    delay = part["backoff"]
+                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s", flush=True)
+                    part["restart_at"] = now + delay
+                    part["backoff"] = min(delay * 2, self.MAX_BACKOFF)
+                elif now >= part["restart_at"] and not self.stopping.is_set():
+                    part["proc"] = _spawn(part["args"], part["env"], part["name"])
+                    part["started"], part["restart_at"] = now, None
+
+    def stop(self) -> None:
+        self.stopping.set()
+        procs = [part["proc"] for part in self.parts]
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except Exception:
+                p.kill()
+
+
+def _exit_text(code: int) -> str:
+    import signal
+    if code == 0:  # also what a child reaped by gunicorn's arbiter (it waits for any child) reports
+        return "stopped"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
 def _mail_secret(data_dir: str) -> str:
     """The key that signs reply addresses and email links: kept in the data dir so that links in
     emails already sent stay valid after a restart."""
@@ -61,7 +130,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     import secrets
     from .redis_server import EmbeddedRedis
     embedded = None
-    procs = []
+    supervisor = Supervisor()
     os.makedirs(a.data_dir, exist_ok=True)
     if a.allow_seeded_games:
         os.environ["TILETUM_ALLOW_SEEDED_GAMES"] = "1"
@@ -77,16 +146,20 @@ def cmd_serve(a: argparse.Namespace) -> int:
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
     os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
     if not a.no_workers:
+        # /health reports these parts, and answers 503 while one is down
+        os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot")
+        os.environ.setdefault("TILETUM_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
         py = sys.executable
         env = dict(os.environ)
-        procs.append(_spawn([py, "-m", "celery", "-A", "cardinalbot.worker", "worker", "-Q", "cardinalbot",
-                             "--pool", "solo", "--loglevel", "INFO", "-n", "cardinalbot@%h"], env, "the Cardinalbot worker"))
-        procs.append(_spawn([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "-B",
-                             "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h",
-                             "--schedule", os.path.join(os.path.abspath(a.data_dir), "celerybeat-schedule")],
-                            env, "the service worker and beat"))
-        procs.append(_spawn([py, "-m", "workers.mailin_main", "--host", a.host, "--port", str(a.mailin_port)],
-                            env, "the inbound SMTP listener"))
+        supervisor.start([py, "-m", "celery", "-A", "cardinalbot.worker", "worker", "-Q", "cardinalbot",
+                          "--pool", "solo", "--loglevel", "INFO", "-n", "cardinalbot@%h"], env, "the Cardinalbot worker")
+        supervisor.start([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "-B",
+                          "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h",
+                          "--schedule", os.path.join(os.path.abspath(a.data_dir), "celerybeat-schedule")],
+                         env, "the service worker and beat")
+        supervisor.start([py, "-m", "workers.mailin_main", "--host", a.host, "--port", str(a.mailin_port)],
+                         env, "the inbound SMTP listener")
+        supervisor.run()
     if not os.environ.get("TILETUM_SMTP_URL"):
         print(f"no TILETUM_SMTP_URL: outgoing mail goes to {os.environ['TILETUM_DATA_DIR']}/mail "
               f"(and its links are printed here)", flush=True)
@@ -99,13 +172,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     finally:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(10)
-                except Exception:
-                    p.kill()
+            supervisor.stop()
             if embedded is not None:
                 embedded.stop()
                 print("Redis stopped", flush=True)

@@ -29,6 +29,10 @@ def dashboard() -> Dashboard:
     return flask.current_app.extensions["tiletum.dashboard"]
 
 
+def parts():
+    return flask.current_app.extensions["tiletum.parts"]
+
+
 def scheduler() -> Dispatcher:
     return flask.current_app.extensions["tiletum.scheduler"]
 

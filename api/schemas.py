@@ -341,6 +341,8 @@ class Fairness(Base):
 class Health(Base):
     status = fields.String(required=True)
     redis = fields.String(required=True)
+    parts = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "each part this deployment has: worker:<name> and mailin, 'ok' or 'down'"})
 
 
 class Problem(Base):

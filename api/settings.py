@@ -17,6 +17,8 @@
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
+| TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
+| TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
 """
 from __future__ import annotations
@@ -46,4 +48,6 @@ def from_env(env=os.environ) -> dict:
         "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
         "MAIL_SECRET": env.get("TILETUM_MAIL_SECRET"),
         "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),
+        "HEALTH_WORKERS": [w for w in (env.get("TILETUM_HEALTH_WORKERS") or "").split(",") if w.strip()],
+        "HEALTH_MAILIN": env.get("TILETUM_HEALTH_MAILIN") or None,
     }
