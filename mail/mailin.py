@@ -265,6 +265,9 @@ class Deps:
         default_factory=lambda: _adapt("confirmation_email", "confirmation"))
     compose_error: Callable[..., EmailMessage] = field(default_factory=lambda: _adapt("error_email", "error"))
     max_bytes: int = DEFAULT_MAX_BYTES
+    # (once-key, message): the answer through the outbox, once per inbound email and kind;
+    # when None, ``send_reply`` is used
+    send_reply_once: Callable[[str, EmailMessage], None] | None = None
 
 
 @dataclass
@@ -396,6 +399,11 @@ def _dedupe_key(msg, address: str) -> str:
     return f"{mid}|{address}"
 
 
+def _raw_key(raw: bytes, rcpt: str | None) -> str:
+    """What identifies an email that could not be read whole: its bytes and recipient."""
+    return f"sha256:{hashlib.sha256(raw).hexdigest()}|{rcpt or ''}"
+
+
 def handle_inbound(raw: bytes, deps: Deps, rcpt: str | None = None) -> Result:
     """Handle one delivered reply (for one recipient). Never raises for bad input."""
     try:
@@ -411,8 +419,9 @@ def handle_inbound(raw: bytes, deps: Deps, rcpt: str | None = None) -> Result:
 class _Answer:
     """Sends at most one answer for an inbound email and records it on the result."""
 
-    def __init__(self, deps: Deps, sender: str | None, msg, reply_to: str | None):
+    def __init__(self, deps: Deps, sender: str | None, msg, reply_to: str | None, once: str = ""):
         self.deps, self.sender, self.msg, self.reply_to = deps, sender, msg, reply_to
+        self.once = once  # what identifies the inbound email (its dedupe key): the answer's once-key
 
     def __call__(self, result: Result, kind: str, **ctx) -> Result:
         if not self.sender:
@@ -433,7 +442,11 @@ class _Answer:
             composer = self.deps.compose_confirmation if kind == "confirmation" else self.deps.compose_error
             message = composer(**ctx)
             _fix_headers(message, ctx)
-            self.deps.send_reply(message)
+            if self.deps.send_reply_once is not None and self.once:
+                digest = hashlib.sha256(self.once.encode("utf-8", "replace")).hexdigest()[:32]
+                self.deps.send_reply_once(f"reply:{kind}:{digest}", message)
+            else:
+                self.deps.send_reply(message)
             result.replied = True
         except Exception:
             log.exception("mailin: could not send the %s email to %s", kind, self.sender)
@@ -482,7 +495,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                         "your moves, without attachments or the quoted images.")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _Answer(deps, sender, None, None)(result, "error")
+        return _Answer(deps, sender, None, None, _raw_key(raw, rcpt))(result, "error")
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         keys = msg.keys()
@@ -493,7 +506,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         result = Result("rejected", "malformed", "your email could not be read")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _Answer(deps, sender, None, None)(result, "error")
+        return _Answer(deps, sender, None, None, _raw_key(raw, rcpt))(result, "error")
     if not keys or from_value is None:
         return Result("rejected", "malformed", "not an email: no headers or no From")
     sender = _sender(msg)
@@ -502,9 +515,10 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
 
     # 2. who and which turn: the signed reply address
     address = _reply_address(msg, rcpt)
-    if deps.seen(_dedupe_key(msg, address)):
+    dedupe = _dedupe_key(msg, address)
+    if deps.seen(dedupe):
         return Result("duplicate", "duplicate", "this email was already handled")
-    answer = _Answer(deps, sender, msg, None)
+    answer = _Answer(deps, sender, msg, None, dedupe)
     try:
         game_id, seat, version = addresses.parse_reply_address(deps.secret, address)
     except ValueError:  # addresses.BadAddress is a ValueError

@@ -46,7 +46,7 @@ class Notifier:
         msg = self.turn_message(game_id, meta, state, seat)
         del msg["Subject"]
         msg["Subject"] = f"Tiletum {game_id}: reminder, your move is due in {hours} hours"
-        return int(self.outbox.send_once(f"reminder:{game_id}:{seat}:{version}:{hours}", msg))
+        return int(self.outbox.enqueue(f"reminder:{game_id}:{seat}:{version}:{hours}", msg))
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
@@ -70,9 +70,10 @@ class Notifier:
         return not self.r.sismember(TOLD, email.strip().lower())
 
     def send_once(self, once_key: str, email: str, msg, first: bool) -> int:
-        """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
-        email (the one explaining the dashboard link) and it went out, the address is told."""
-        sent = self.outbox.send_once(once_key, msg)
+        """Queue ``msg`` to ``email`` in the outbox once under ``once_key`` (it is delivered at once
+        or by the sweep); when it was the address's ``first`` email (the one explaining the
+        dashboard link) and it is queued, the address is told."""
+        sent = self.outbox.enqueue(once_key, msg)
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
         return int(sent)
@@ -87,12 +88,19 @@ class Notifier:
 
     # --- what to send -------------------------------------------------------------------------
     def notify(self, game_id: str, version: int) -> int:
-        """Send what is due for the game at ``version``; returns the number of emails sent."""
+        """Send what is due for the game at ``version``; returns the number of emails queued in the
+        outbox (each is delivered at once, or by the sweep when the SMTP server is away)."""
         meta, state = self.service.load(game_id)
         if state.phase == "over":
             return self._results(game_id, meta, state)
         seat = state.actor
+        sent = self._turn(game_id, version, meta, state, seat)
+        # only once the email is in the outbox (or none is due): a failure before leaves the
+        # marker for sweep_notifications
         self.r.zrem(MAIL_DUE, f"{game_id}:{seat}:{version}")
+        return sent
+
+    def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
