@@ -642,6 +642,15 @@ class MeFinished(Base):
     play_url = fields.String(required=True)
 
 
+class MeUndeliverable(Base):
+    subject = fields.String(required=True, metadata={"description": "the subject of the email"})
+    queued_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "when the service first tried to send it (UTC)"})
+    given_up_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "when the service stopped trying (UTC)"})
+    reason = fields.String(required=True, metadata={"description": "the last error from the mail server"})
+
+
 class MeGames(Base):
     player = fields.String(required=True, metadata={"description": "your public player id"})
     to_move = fields.List(fields.Nested(MeGame), required=True, metadata={
@@ -649,6 +658,9 @@ class MeGames(Base):
     waiting = fields.List(fields.Nested(MeGame), required=True, metadata={
         "description": "games in progress waiting on others, newest first"})
     finished = fields.List(fields.Nested(MeFinished), required=True, metadata={"description": "newest first"})
+    undeliverable = fields.List(fields.Nested(MeUndeliverable), metadata={
+        "description": "emails to your address that could not be delivered for 48 hours (the service "
+                       "gave up on them), newest first: check your address and your spam filter"})
 
 
 class MeVacationGame(Base):

@@ -9,6 +9,7 @@ Redis:
 | ``me:email`` | hash | player id -> the lower-cased address (never shown; for the email setting) |
 | ``me:results`` | hash | game id -> the result of a finished game (finished games never change) |
 | ``me:told`` | set | addresses already sent their dashboard link |
+| ``me:undeliverable:<player id>`` | list | emails to this address the outbox gave up on (JSON, newest first) |
 
 ``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
 game is on its players' dashboards from its creation. The dashboard key is the only credential
@@ -31,6 +32,27 @@ from .players import player_id
 ME_EMAIL = "me:email"
 ME_RESULTS = "me:results"
 TOLD = "me:told"
+
+
+UNDELIVERABLE = "me:undeliverable:"
+UNDELIVERABLE_KEPT = 20
+
+
+def record_undeliverable(r, email: str, item: dict) -> None:
+    """Remember an email to ``email`` that could not be delivered (mail/outbox.py gave up on it):
+    ``item`` has its ``subject``, ``queued`` and ``given_up`` times and the ``reason``."""
+    key = UNDELIVERABLE + player_id(r, email)
+    r.lpush(key, json.dumps(item))
+    r.ltrim(key, 0, UNDELIVERABLE_KEPT - 1)
+
+
+def undeliverable_of(r, pid: str) -> list[dict]:
+    out = []
+    for raw in r.lrange(UNDELIVERABLE + pid, 0, -1):
+        item = json.loads(raw)
+        out.append({"subject": item.get("subject") or "", "queued_at": iso(item.get("queued")),
+                    "given_up_at": iso(item.get("given_up")), "reason": item.get("reason") or ""})
+    return out
 
 
 def games_key(pid: str) -> str:
@@ -169,7 +191,8 @@ class Dashboard:
         far = float("inf")
         to_move.sort(key=lambda x: (x[0] if x[0] is not None else far))
         return {"player": pid,
-                "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished}
+                "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished,
+                "undeliverable": undeliverable_of(self.r, pid)}
 
     def _cached_results(self, pid: str) -> dict[str, dict]:
         ids = [m.decode().rsplit(":", 1)[0] for m in self.r.zrange(games_key(pid), 0, -1)]

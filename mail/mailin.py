@@ -272,6 +272,9 @@ class Deps:
     seat_email: Callable[[str, int], str | None] = lambda game_id, seat: None
     # refuse replies unless our own mail server's Authentication-Results (this authserv-id) pass
     authserv_id: str | None = None
+    # (once-key, message): the answer through the outbox, once per inbound email and kind;
+    # when None, ``send_reply`` is used
+    send_reply_once: Callable[[str, EmailMessage], None] | None = None
 
 
 @dataclass
@@ -403,6 +406,11 @@ def _dedupe_key(msg, address: str) -> str:
     return f"{mid}|{address}"
 
 
+def _raw_key(raw: bytes, rcpt: str | None) -> str:
+    """What identifies an email that could not be read whole: its bytes and recipient."""
+    return f"sha256:{hashlib.sha256(raw).hexdigest()}|{rcpt or ''}"
+
+
 def handle_inbound(raw: bytes, deps: Deps, rcpt: str | None = None) -> Result:
     """Handle one delivered reply (for one recipient). Never raises for bad input."""
     try:
@@ -418,8 +426,9 @@ def handle_inbound(raw: bytes, deps: Deps, rcpt: str | None = None) -> Result:
 class _Answer:
     """Sends at most one answer for an inbound email and records it on the result."""
 
-    def __init__(self, deps: Deps, sender: str | None, msg, reply_to: str | None):
+    def __init__(self, deps: Deps, sender: str | None, msg, reply_to: str | None, once: str = ""):
         self.deps, self.sender, self.msg, self.reply_to = deps, sender, msg, reply_to
+        self.once = once  # what identifies the inbound email (its dedupe key): the answer's once-key
 
     def __call__(self, result: Result, kind: str, **ctx) -> Result:
         if not self.sender:
@@ -440,7 +449,11 @@ class _Answer:
             composer = self.deps.compose_confirmation if kind == "confirmation" else self.deps.compose_error
             message = composer(**ctx)
             _fix_headers(message, ctx)
-            self.deps.send_reply(message)
+            if self.deps.send_reply_once is not None and self.once:
+                digest = hashlib.sha256(self.once.encode("utf-8", "replace")).hexdigest()[:32]
+                self.deps.send_reply_once(f"reply:{kind}:{digest}", message)
+            else:
+                self.deps.send_reply(message)
             result.replied = True
         except Exception:
             log.exception("mailin: could not send the %s email to %s", kind, self.sender)
@@ -507,7 +520,7 @@ def _seat_address(deps: Deps, game_id: str, seat: int) -> str | None:
         return None
 
 
-def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result) -> Result:
+def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result, once: str = "") -> Result:
     """Answer an email we could not read whole, only when it was written to a valid reply
     address, and then only to that seat's own address."""
     try:
@@ -518,10 +531,10 @@ def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result) -> R
     if owner is None or not same_mailbox(_first_address(headers.get("From")), owner):
         return result
     result.game_id, result.seat, result.version = game_id, seat, version
-    return _Answer(deps, owner, None, None)(result, "error")
+    return _Answer(deps, owner, None, None, once)(result, "error")
 
 
-def _send_stale(deps: Deps, msg, result: Result, current) -> bool:
+def _send_stale(deps: Deps, msg, result: Result, current, once: str = "") -> bool:
     """Answer a reply to an old turn with the current turn (``deps.compose_stale``), which goes to
     the seat's own address, never to whoever wrote. False when there is none to send."""
     if deps.compose_stale is None:
@@ -538,7 +551,11 @@ def _send_stale(deps: Deps, msg, result: Result, current) -> bool:
                 message[name] = in_reply_to
         if "Auto-Submitted" not in message:
             message["Auto-Submitted"] = "auto-replied"
-        deps.send_reply(message)
+        if deps.send_reply_once is not None and once:
+            deps.send_reply_once(f"reply:stale:{hashlib.sha256(once.encode('utf-8', 'replace')).hexdigest()[:32]}",
+                                 message)
+        else:
+            deps.send_reply(message)
         result.replied = True
         return True
     except Exception:
@@ -570,7 +587,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                         "your moves, without attachments or the quoted images.")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _answer_the_seat(deps, headers, rcpt, result)
+        return _answer_the_seat(deps, headers, rcpt, result, _raw_key(raw, rcpt))
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         keys = msg.keys()
@@ -581,7 +598,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         result = Result("rejected", "malformed", "your email could not be read")
         if headers is None or _is_automatic(headers, deps, sender):
             return result
-        return _answer_the_seat(deps, headers, rcpt, result)
+        return _answer_the_seat(deps, headers, rcpt, result, _raw_key(raw, rcpt))
     if not keys or from_value is None:
         return Result("rejected", "malformed", "not an email: no headers or no From")
     sender = _sender(msg)
@@ -590,7 +607,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
 
     # 2. who and which turn: the signed reply address
     address = _reply_address(msg, rcpt)
-    if deps.seen(_dedupe_key(msg, address)):
+    dedupe = _dedupe_key(msg, address)
+    if deps.seen(dedupe):
         return Result("duplicate", "duplicate", "this email was already handled")
     try:
         game_id, seat, version = addresses.parse_reply_address(deps.secret, address)
@@ -603,7 +621,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     if owner is None:
         return Result("rejected", "no-seat-address", "this seat has no email address now", **base)
     # every answer from here on goes to the seat's own address, never to whoever wrote
-    answer = _Answer(deps, owner, msg, address)  # a corrected reply to an error goes to the same turn
+    answer = _Answer(deps, owner, msg, address, dedupe)  # a corrected reply to an error goes to the same turn
 
     # the reply address is not a credential on its own: the author must be the seat's player
     author = _first_address(msg.get("From"))
@@ -647,7 +665,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             result = Result("rejected", "stale-turn",
                             f"this email was for an old turn (version {version}){now}. None of its moves "
                             "were played: reply to the latest turn email instead.", moves=moves, **base)
-            if _send_stale(deps, msg, result, current):
+            if _send_stale(deps, msg, result, current, dedupe):
                 return result
             answer.reply_to = None
             return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,

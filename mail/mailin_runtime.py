@@ -1,10 +1,18 @@
-"""The real dependencies of ``mail.mailin.handle_inbound``: the application service, the mail
-transport, the duplicate filter, and the answers (a confirmation that, while the decision is still
-the player's, carries the new position, legal moves and a reply address for the new version)."""
+"""The real dependencies of ``mail.mailin.handle_inbound``: the application service, the outbox,
+the duplicate filter, and the answers (a confirmation that, while the decision is still the
+player's, carries the new position, legal moves and a reply address for the new version).
+
+Every answer is queued in the outbox (mail/outbox.py) under a once-key of the inbound email and
+the answer's kind before it is sent, so an SMTP server that is away loses no confirmation or
+error email. Over SMTP the first attempt runs in the background: the listener answers its SMTP
+client without waiting for our own mail server."""
 from __future__ import annotations
 
 import email.utils
+import os
 import re
+import uuid
+from functools import lru_cache
 
 from application import errors
 from application.game_service import GameService
@@ -13,7 +21,7 @@ from .compose import confirmation_email, finish_headers, simple_email, unplayed_
 from .mailconfig import MailConfig
 from .mailin import Deps
 from .notify import Notifier, describe_legal
-from .outbox import Outbox, transport_from_env
+from .outbox import Outbox, SmtpTransport, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
@@ -24,11 +32,19 @@ def _first(value: str) -> str:
     return addrs[0] if addrs else ""
 
 
+@lru_cache(maxsize=8)
+def _outbox(r, smtp_url: str | None, data_dir: str | None) -> Outbox:
+    """One outbox (one kept-open SMTP connection, one background sender) per Redis and mail
+    settings in this process."""
+    transport = transport_from_env()
+    return Outbox(r, transport, background=isinstance(transport, SmtpTransport))
+
+
 def inbound_deps(svc: GameService) -> Deps:
     cfg = MailConfig.from_env()
-    transport = transport_from_env()
-    notifier = Notifier(svc, Outbox(svc.store.r, transport), cfg)
     r = svc.store.r
+    outbox = _outbox(r, os.environ.get("TILETUM_SMTP_URL"), os.environ.get("TILETUM_DATA_DIR"))
+    notifier = Notifier(svc, outbox, cfg)
 
     def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
         _, state = svc.load(game_id)
@@ -94,15 +110,20 @@ def inbound_deps(svc: GameService) -> Deps:
                             to_addr=email, lines=[f"Hello {names[seat]},", "", why, now, "",
                                                   f"Open the game: {notifier.open_url(game_id, seat)}"])
 
-    def send_reply(msg) -> None:
+    def send_reply_once(key: str, msg) -> None:
         to = _first(str(msg["To"] or ""))
         theirs = str(msg["In-Reply-To"] or "").strip() or None
-        # Date, a Message-ID of our domain (the same for a redelivered answer to the same email),
-        # threaded under the player's email, and one-click unsubscribe: every email we send
-        once = f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs else None
-        finish_headers(msg, domain=cfg.domain, once_key=once,
-                       in_reply_to=theirs, unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
-        transport.send(msg)
+        # Date, a Message-ID of our domain derived from the once-key (the same on every resend),
+        # threaded under the player's email, and one-click unsubscribe: every email we send; then
+        # through the outbox, which keeps it until the SMTP server has accepted it
+        finish_headers(msg, domain=cfg.domain, once_key=key, in_reply_to=theirs,
+                       unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
+        outbox.enqueue(key, msg)
+
+    def send_reply(msg) -> None:  # an answer without a key of its own: still through the outbox
+        theirs = str(msg["In-Reply-To"] or "").strip()
+        send_reply_once(f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs
+                        else f"reply:{uuid.uuid4().hex}", msg)
 
     def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
         """Moves by reply; the lines 'vacation on' and 'vacation off' start and stop the seat's
@@ -127,4 +148,4 @@ def inbound_deps(svc: GameService) -> Deps:
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
                 compose_confirmation=confirmation, compose_stale=stale, seat_email=seat_email,
-                authserv_id=cfg.authserv_id)
+                authserv_id=cfg.authserv_id, send_reply_once=send_reply_once)

@@ -138,7 +138,7 @@ class Notifier:
                 in_reply_to = root
         finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
                        unsubscribe_url=self.unsubscribe_url(email) if email else None)
-        sent = self.outbox.send_once(once_key, msg)
+        sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
         return int(sent)
@@ -153,13 +153,20 @@ class Notifier:
 
     # --- what to send -------------------------------------------------------------------------
     def notify(self, game_id: str, version: int) -> int:
-        """Send what is due for the game at ``version``; returns the number of emails sent."""
+        """Send what is due for the game at ``version``; returns the number of emails queued in the
+        outbox (each is delivered at once, or by the sweep when the SMTP server is away)."""
         meta, state = self.service.load(game_id)
         if state.phase == "over":
             forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
         seat = state.actor
-        forget_due(self.r, game_id, upto_version=state.version)  # this turn's entry, and any older one
+        sent = self._turn(game_id, version, meta, state, seat)
+        # only once the email is in the outbox (or none is due): a failure before leaves the
+        # marker for sweep_notifications; this turn's entry, and any older one, leave the index
+        forget_due(self.r, game_id, upto_version=state.version)
+        return sent
+
+    def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()

@@ -43,8 +43,14 @@ def play_game_to_end(http, url, game_id, tokens_by_seat, rng, stop_after=None):
 
 
 def current_round(http, url, tid):
+    """The tournament and its open round, once every table of that round has its game: a round
+    is paired a moment before its games are created, and until then it counts as not there yet
+    (as between rounds)."""
     t = http.get(f"{url}/api/v1/tournaments/{tid}", timeout=10).json()
-    return t, (t["rounds"][-1] if t["rounds"] and not t["rounds"][-1]["closed"] else None)
+    r = t["rounds"][-1] if t["rounds"] and not t["rounds"][-1]["closed"] else None
+    if r is not None and any(tb.get("game") is None for tb in r["tables"]):
+        r = None
+    return t, r
 
 
 def wait_for(predicate, seconds=60, what="the service"):
@@ -90,14 +96,14 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
         assert rv.status_code == 200, rv.text
 
         # round 1 to the end; the worker pairs round 2
-        _, r1 = current_round(http, url, tid)
+        r1 = wait_for(lambda: current_round(http, url, tid)[1], what="round 1's games")
         tokens = seat_tokens(http, url, tid, entries)
         for tb in r1["tables"]:
             assert play_game_to_end(http, url, tb["game"], tokens[tb["game"]], rng)
         wait_for(lambda: len(current_round(http, url, tid)[0]["rounds"]) == 2, what="round 2 to be paired")
 
         # round 2: one game finished (its follow-up may or may not have run), one half played
-        _, r2 = current_round(http, url, tid)
+        r2 = wait_for(lambda: current_round(http, url, tid)[1], what="round 2's games")
         tokens = seat_tokens(http, url, tid, entries)
         assert play_game_to_end(http, url, r2["tables"][0]["game"], tokens[r2["tables"][0]["game"]], rng)
         play_game_to_end(http, url, r2["tables"][1]["game"], tokens[r2["tables"][1]["game"]], rng, stop_after=25)

@@ -5,6 +5,13 @@
 Tasks take ids, re-read what they need, check the work is still due, and are idempotent.
 Periodic sweeps find work that is due but was not done (a lost message, a broker that was
 down); nothing waits days inside the broker.
+
+A task taken by a worker that dies before acknowledging it (``task_acks_late``) is delivered
+again by the Redis broker after ``visibility_timeout``: five minutes here
+(``TILETUM_VISIBILITY_TIMEOUT``), not Celery's hour. That is safe because every task is
+idempotent (it re-reads the game and sends each email once, through the outbox's once-keys) and
+short: a task that is still running after five minutes and is delivered a second time does no
+harm. Countdowns of retries stay below it (a longer ETA would be redelivered early, harmlessly).
 """
 from __future__ import annotations
 
@@ -17,8 +24,11 @@ app = Celery("tiletum", broker=broker, include=["workers.tasks"])
 app.conf.update(
     task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
+    broker_transport_options={"visibility_timeout": int(os.environ.get("TILETUM_VISIBILITY_TIMEOUT", "300"))},
     beat_schedule={
         "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
+            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+        "sweep-outbox": {"task": "workers.sweep_outbox", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},

@@ -35,5 +35,10 @@ def service() -> GameService:
 
 
 @lru_cache(maxsize=1)
+def outbox() -> Outbox:
+    return Outbox(redis_client(), transport_from_env())
+
+
+@lru_cache(maxsize=1)
 def notifier() -> Notifier:
-    return Notifier(service(), Outbox(redis_client(), transport_from_env()), MailConfig.from_env())
+    return Notifier(service(), outbox(), MailConfig.from_env())

@@ -14,11 +14,11 @@ from application.tournament_service import TournamentService
 from mail.tournament_mail import welcome
 
 from .app import app
-from .runtime import notifier, redis_client, send_task, service
+from .runtime import notifier, outbox, redis_client, send_task, service
 
 
 @app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
-          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
 def notify_turn(self, game_id: str, version: int) -> int:
     """Email whoever must act in ``game_id`` at ``version`` (once), or the results at the end."""
     return notifier().notify(game_id, version)
@@ -30,6 +30,13 @@ def sweep_notifications(older_than: float | None = None) -> int:
     down when the move landed, a lost message)."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
     return notifier().sweep_due(wait)
+
+
+@app.task(name="workers.sweep_outbox")
+def sweep_outbox() -> int:
+    """Deliver the queued emails that are due: those whose last attempt failed (with backoff),
+    and those a worker claimed and never finished (it died inside SMTP: its lease is over)."""
+    return outbox().deliver_due()
 
 
 @app.task(name="workers.sweep_bot_turns")
@@ -61,7 +68,7 @@ def send_digests() -> int:
 
 
 @app.task(name="workers.game_over", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
-          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
 def game_over(self, game_id: str, version: int) -> dict:
     """A game ended: rate it, move its tournament on, email the results (each once)."""
     return _game_over(game_id, version)
@@ -98,7 +105,7 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
 
 
 @app.task(name="workers.tournament_welcome", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
-          retry_backoff=2, retry_backoff_max=600, retry_jitter=True, max_retries=8)
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
 def tournament_welcome(self, tid: str) -> int:
     """Tell the players the organizer entered that they are in, with their private link (once)."""
     return welcome(notifier(), tid)

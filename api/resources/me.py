@@ -42,7 +42,8 @@ def key() -> str | None:
 class MyGames(MethodView):
     @blp.doc(operationId="getMyGames", security=KEY)
     @blp.response(200, MeGames, example={"player": "p0123456789abcdef", "to_move": [EXAMPLE_GAME],
-                                         "waiting": [], "finished": [EXAMPLE_FINISHED]})
+                                         "waiting": [], "finished": [EXAMPLE_FINISHED],
+                                         "undeliverable": []})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """List your games
