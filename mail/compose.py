@@ -179,6 +179,16 @@ DASHBOARD_FIRST = ("Your private dashboard lists all your Tiletum games: where y
                    "(it is your key).")
 
 
+FIRST_CONTACT = ("You get this email because {to} was entered as a player in a Tiletum game. If you did not "
+                 "expect it, one click stops every email from us: {url}")
+
+
+def first_contact(to_addr: str, unsubscribe_url: str) -> str:
+    """Why an address that never played gets our email, and how to stop all of it: the opening of
+    its first email (anyone may enter any address in a game; docs/pbem.md)."""
+    return FIRST_CONTACT.format(to=to_addr, url=unsubscribe_url)
+
+
 def dashboard_text(url: str, first: bool) -> list[str]:
     """The dashboard link in a plain-text email; explained in the address's first email."""
     if first:
@@ -201,7 +211,8 @@ def turn_email(ctx: TurnContext):
     legal = _legal(state, ctx.seat)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
     example = legal[0][0] if legal else "take G4"
-    text = [f"Hello {ctx.seat_name},", ""] + ([ctx.intro, ""] if ctx.intro else [])
+    stranger = first_contact(ctx.to_addr, ctx.unsubscribe_url) if ctx.first_email and ctx.unsubscribe_url else ""
+    text = [f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else []) + ([ctx.intro, ""] if ctx.intro else [])
     text += [f"It is {what} in Tiletum game {ctx.game_id}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
@@ -221,7 +232,10 @@ def turn_email(ctx: TurnContext):
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
-    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
+    stranger_html = (f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a Tiletum game. "
+                     f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
+                     "us</a>.</p>") if stranger else ""
+    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
              + f"<p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")

@@ -407,3 +407,46 @@ def test_the_turn_email_carries_the_board_as_a_small_png_with_the_svg_link(world
     _, state = svc.load(gid)
     notifier.turn_message(gid, svc.meta(gid), state, 0)
     assert board_png.cache_info().misses == calls and board_png.cache_info().hits >= 1
+
+
+# --- issue 13: anybody may enter anybody's address: the first email says why and stops all mail --
+
+def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(world, app):
+    import engine
+    from tests.conftest import make_app
+    import secrets
+    svc, notifier, transport, clock = world
+    fresh = [f"{name}-{secrets.token_hex(4)}@x.test" for name in ("ada", "bob")]  # never emailed before
+
+    def game():
+        return svc.create_game([{"name": "Ada", "email": fresh[0]}, {"name": "Bob", "email": fresh[1]}],
+                               {"seed": "deadline"})["id"]
+    gid = game()
+    notifier.notify(gid, 1)
+    first = transport.sent[-1]
+    to = str(first["To"])
+    url = notifier.unsubscribe_url(to)
+    opening = plain(first).split("It is your", 1)[0]
+    assert f"You get this email because {to} was entered as a player" in opening and url in opening
+    assert first["List-Unsubscribe"] == f"<{url}>"
+    assert first["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"   # RFC 8058: the client's button
+    # the address's next email does not repeat it
+    _, state = svc.load(gid)
+    seat = state.actor
+    while svc.load(gid)[1].actor == seat:
+        s = svc.load(gid)[1]
+        legal = engine.legal_moves(s)
+        svc.submit_for_seat(gid, seat, s.version, ["end" if "end" in legal else legal[0]])
+    while svc.load(gid)[1].actor != seat:
+        s = svc.load(gid)[1]
+        legal = engine.legal_moves(s)
+        svc.submit_for_seat(gid, s.actor, s.version, ["end" if "end" in legal else legal[0]])
+    notifier.notify(gid, svc.load(gid)[1].version)
+    assert str(transport.sent[-1]["To"]) == to and "was entered as a player" not in plain(transport.sent[-1])
+    # the one click (what a mail client's unsubscribe button POSTs) stops every email to the address
+    web = make_app(app.config["REDIS_URL"], MAIL_SECRET="s").test_client()
+    assert web.post(url.replace("http://x", ""), data="List-Unsubscribe=One-Click").status_code == 200
+    before = len(transport.sent)
+    gid2 = game()                                             # a new game with the same address
+    notifier.notify(gid2, 1)
+    assert all(str(m["To"]) != to for m in transport.sent[before:]), "no more email to that address"
