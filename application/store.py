@@ -221,14 +221,5 @@ class EventStore:
         return bool(self._snapshot(keys=[key(game_id, "snap")],
                                    args=[version, f"{version}\n{json.dumps(doc, separators=(',', ':'))}"]))
 
-    # --- rate limiting --------------------------------------------------------------------
-    def hit(self, bucket: str, window: int = 60) -> int:
-        """Count a request in a fixed window; returns the count so far."""
-        k = f"rl:{{{bucket}}}"
-        pipe = self.r.pipeline()
-        pipe.set(k, 0, ex=window, nx=True)
-        pipe.incr(k)
-        return pipe.execute()[1]
-
     def ping(self) -> bool:
         return bool(self.r.ping())
