@@ -31,7 +31,7 @@ from typing import Callable
 
 import engine
 
-from .indexes import DEADLINES, NOTICES, REMINDERS, TURNS, forget_turns_before  # noqa: F401 (re-exported)
+from .indexes import DEADLINES, NOTICES, REMINDERS, TURNS, forget_turns_before, game_members  # noqa: F401 (re-exported)
 
 log = logging.getLogger("tiletum.deadlines")
 SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
@@ -213,9 +213,9 @@ class Deadlines:
         st["vacation_since"] = None
         prefix = f"{game_id}:{seat}:".encode()
         for key in (DEADLINES, REMINDERS):  # the reminders move back with the deadline
-            for member, due in self.r.zrange(key, 0, -1, withscores=True):
+            for member in game_members(self.r, key, game_id):
                 if member.startswith(prefix):
-                    self.r.zadd(key, {member: due + length})
+                    self.r.zincrby(key, length, member)
 
     # --- the sweep ---------------------------------------------------------------------------
     def sweep(self) -> dict:
@@ -224,28 +224,25 @@ class Deadlines:
         removed, one that fails is logged and looked at again later; the sweep always goes on."""
         now = self.clock()
         done = {"reminders": 0, "stand_in_turns": 0, "dropped_entries": 0, "notices": 0}
-        for member in self.r.zrangebyscore(REMINDERS, "-inf", now):
-            try:
-                done["reminders"] += self._reminder(member, now)
-            except BadEntry as e:
-                log.warning("dropping the unreadable reminder entry %r: %s", member, e)
-                self.r.zrem(REMINDERS, member)
-                done["dropped_entries"] += 1
-            except Exception:
-                log.warning("the reminder %r failed; trying again later", member, exc_info=True)
-                self.r.zadd(REMINDERS, {member: now + RETRY_SECONDS})
-        for member, due in self.r.zrangebyscore(DEADLINES, "-inf", now, withscores=True):
-            try:
-                done["stand_in_turns"] += self._deadline(member, now)
-            except BadEntry as e:
-                log.warning("dropping the unreadable deadline entry %r: %s", member, e)
-                self.r.zrem(DEADLINES, member)
-                done["dropped_entries"] += 1
-            except Exception:  # e.g. the player moved at that very moment: look again soon
-                log.warning("the deadline %r failed; trying again later", member, exc_info=True)
-                self.r.zadd(DEADLINES, {member: now + 60})
+        self._sweep_index(REMINDERS, "reminder", self._reminder, "reminders", now, RETRY_SECONDS, done)
+        # a deadline that fails is looked at again soon: e.g. the player moved at that very moment
+        self._sweep_index(DEADLINES, "deadline", self._deadline, "stand_in_turns", now, 60, done)
         done["notices"] = self.send_notices()
         return done
+
+    def _sweep_index(self, key: str, what: str, handle, counter: str, now: float, retry: float,
+                     done: dict) -> None:
+        """Each due entry of ``key`` handled on its own by ``handle(member, now)``."""
+        for member in self.r.zrangebyscore(key, "-inf", now):
+            try:
+                done[counter] += handle(member, now)
+            except BadEntry as e:
+                log.warning("dropping the unreadable %s entry %r: %s", what, member, e)
+                self.r.zrem(key, member)
+                done["dropped_entries"] += 1
+            except Exception:
+                log.warning("the %s %r failed; trying again later", what, member, exc_info=True)
+                self.r.zadd(key, {member: now + retry})
 
     def _reminder(self, member: bytes, now: float) -> int:
         game_id, seat, version, hours = parse_member(member, 4)

@@ -73,6 +73,7 @@ class GameService:
         self.on_append = on_append  # callback(game_id, new_version, state, mover) after a successful append
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
         self.cache = StateCache()
+        self.identities = IdentityCache()
 
     # --- loading ---------------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[dict, engine.GameState]:
@@ -115,23 +116,30 @@ class GameService:
                 if s["kind"] == "cardinalbot":
                     return i
             raise errors.forbidden("not-a-bot-seat", "the bot credential acts only for Cardinalbot seats")
+        seat = self._seat_by_token(meta, token, h, game_id)
+        if seat is None:
+            raise errors.unauthorized("this token belongs to no seat of this game")
+        return seat
+
+    def _seat_by_token(self, meta: dict, token: str, h: str, game_id: str) -> int | None:
+        """The seat whose token (hash ``h``) or link token (human seats) ``token`` is; None."""
         for i, s in enumerate(meta["seats"]):
-            if s.get("token_hash") is None:
-                continue
-            if secrets.compare_digest(s["token_hash"], h):
+            if s.get("token_hash") is not None and secrets.compare_digest(s["token_hash"], h):
                 return i
         if links.looks_like_seat_token(token):
             seat = links.seat_of_link(self.store.r, game_id, token)
             if seat is not None and seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
                 return seat
-        raise errors.unauthorized("this token belongs to no seat of this game")
+        return None
 
     def identity(self, token: str, game_id: str | None) -> str | None:
         """Who a Bearer token proves to be, for rate limits: ``seat:<game>:<n>`` (a seat's token
         or link token in ``game_id``), ``bot:<game>`` (the bot credential in a game; ``bot``
         elsewhere), ``player:<id>`` (a dashboard key); None when it proves nothing (unknown,
         invalid, or a kind not checked here), so that junk never earns a budget of its own.
-        Never raises."""
+        Never raises. A seat proven once is remembered by this process (``IdentityCache``), so a
+        player's requests do not each pay a read of the game's meta for the rate limit; a token
+        revoked since still fails its authentication, it only keeps counting against the seat."""
         try:
             h = token_hash(token)
             if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
@@ -141,18 +149,17 @@ class GameService:
                 return f"player:{pid}" if pid else None
             if not game_id:
                 return None
+            known = self.identities.get((h, game_id))
+            if known is not None:
+                return known
             meta = self.store.meta(game_id)
-            if meta is None:
+            seat = self._seat_by_token(meta, token, h, game_id) if meta is not None else None
+            if seat is None:
                 return None
-            for i, s in enumerate(meta["seats"]):
-                if s.get("token_hash") is not None and secrets.compare_digest(s["token_hash"], h):
-                    return f"seat:{game_id}:{i}"
-            if links.looks_like_seat_token(token):
-                seat = links.seat_of_link(self.store.r, game_id, token)
-                return f"seat:{game_id}:{seat}" if seat is not None else None
+            self.identities.put((h, game_id), f"seat:{game_id}:{seat}")
+            return f"seat:{game_id}:{seat}"
         except Exception:  # a rate-limit key is never worth an error
             return None
-        return None
 
     # --- creating ----------------------------------------------------------------------------
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
@@ -434,6 +441,30 @@ class StateCache:
     def snapshot_hint(self, game_id: str) -> int:
         """The latest snapshot version this process knows of (0 if none): when to write the next."""
         return self._snap.get(game_id, 0)
+
+
+class IdentityCache:
+    """The rate-limit identities this process has verified: (token hash, game) -> identity,
+    bounded, least recently used first out. Only proven identities are kept."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._known: "OrderedDict[tuple[str, str], str]" = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, k: tuple[str, str]) -> str | None:
+        with self._lock:
+            v = self._known.get(k)
+            if v is not None:
+                self._known.move_to_end(k)
+            return v
+
+    def put(self, k: tuple[str, str], identity: str) -> None:
+        with self._lock:
+            self._known[k] = identity
+            self._known.move_to_end(k)
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
 
 
 class GameExists(Exception):

@@ -53,7 +53,7 @@ def forget_turns_before(r, game_id: str, version: int) -> None:
     at a time, so a new turn means they are over."""
     pipe = r.pipeline()
     for key in (DEADLINES, REMINDERS):
-        old = [m for m in game_members(r, key, game_id) if (version_of(m) if version_of(m) is not None else -1) < version]
+        old = [m for m in game_members(r, key, game_id) if (version_of(m) or 0) < version]
         if old:
             pipe.zrem(key, *old)
     pipe.execute()

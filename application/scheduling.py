@@ -18,7 +18,7 @@ import logging
 import time
 
 from .finished import GAMES_OVER
-from .indexes import DUE, DUE_AT, MAIL_DUE, forget_game  # noqa: F401 (re-exported)
+from .indexes import DUE, DUE_AT, MAIL_DUE  # noqa: F401 (MAIL_DUE re-exported)
 
 log = logging.getLogger("tiletum.scheduling")
 
@@ -34,8 +34,7 @@ class Dispatcher:
         actor = state.actor
         if so is not None and actor != bot:
             self._clear_bot(game_id)
-        if state.phase == "over":
-            forget_game(self.r, game_id)  # no turn is due any more (the deadlines go too)
+        if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
             self.r.zadd(GAMES_OVER, {game_id: time.time()}, nx=True)
             self.send("workers.game_over", [game_id, version], "tiletum")
             return

@@ -6,6 +6,7 @@ PNG (``Content-ID: <board>``, rendered by ``mail/board_png.py``) with a link to 
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import unicodedata
@@ -15,11 +16,9 @@ from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
-import hashlib
 
 import engine
 from engine.components import RESOURCES, components
-from application.board_svg import render_board_svg  # noqa: F401 (re-exported, docs/pbem.md)
 from engine.describe import describe
 
 MSGID_DOMAIN = "tiletum-pbem"

@@ -8,7 +8,6 @@ error email. Over SMTP the first attempt runs in the background: the listener an
 client without waiting for our own mail server."""
 from __future__ import annotations
 
-import email.utils
 import os
 import re
 import uuid
@@ -19,17 +18,12 @@ from application.game_service import GameService
 
 from .compose import confirmation_email, finish_headers, simple_email, unplayed_note
 from .mailconfig import MailConfig
-from .mailin import Deps
+from .mailin import Deps, _first_address
 from .notify import Notifier, describe_legal
 from .outbox import Outbox, SmtpTransport, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
-
-
-def _first(value: str) -> str:
-    addrs = [a for _, a in email.utils.getaddresses([value]) if a]
-    return addrs[0] if addrs else ""
 
 
 @lru_cache(maxsize=8)
@@ -84,7 +78,7 @@ def inbound_deps(svc: GameService) -> Deps:
         names = [s["name"] for s in meta["seats"]]
         nxt = names[state.actor] if state.actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
-                                  seat_name=names[seat], moves=ctx.get("moves") or [],
+                                  seat_name=names[seat], moves=played,
                                   new_version=ctx.get("new_version"), next_to_act=nxt,
                                   in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [])
 
@@ -111,7 +105,7 @@ def inbound_deps(svc: GameService) -> Deps:
                                                   f"Open the game: {notifier.open_url(game_id, seat)}"])
 
     def send_reply_once(key: str, msg) -> None:
-        to = _first(str(msg["To"] or ""))
+        to = _first_address(str(msg["To"] or "")) or ""
         theirs = str(msg["In-Reply-To"] or "").strip() or None
         # Date, a Message-ID of our domain derived from the once-key (the same on every resend),
         # threaded under the player's email, and one-click unsubscribe: every email we send; then

@@ -8,21 +8,20 @@ once. Players who chose "none" get nothing; "digest" players are collected for t
 from __future__ import annotations
 
 import logging
-import smtplib
 import time
 from email.message import EmailMessage
 
 import engine
-from application.clock import make_clock
 from application import links
+from application.board_svg import render_board_svg
+from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
-from application.history import event_texts
-from application.notifications import DIGEST, PREFS, preference  # noqa: F401 (PREFS: re-exported)
-from application.game_service import GameService, public_event
-from application.board_svg import render_board_svg
 from application.errors import ServiceError
+from application.game_service import GameService, public_event
+from application.history import event_texts
 from application.indexes import MAIL_DUE, forget_due, forget_game
+from application.notifications import DIGEST, preference
 from engine.describe import describe
 
 from . import addresses
@@ -95,7 +94,6 @@ class Notifier:
                 lines.append(f"It is now {nxt}'s decision.")
         lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email, lines=lines)
-        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id, seat=seat)
 
     # --- links -------------------------------------------------------------------------------
@@ -142,6 +140,13 @@ class Notifier:
         if sent and first:
             self.r.sadd(TOLD, email.strip().lower())
         return int(sent)
+
+    def notice(self, subject: str, email: str) -> EmailMessage:
+        """A plain email from us to ``email``; ``send_once`` adds Date, Message-ID, threading and
+        one-click unsubscribe."""
+        msg = EmailMessage()
+        msg["Subject"], msg["From"], msg["To"] = subject, self.cfg.from_addr, email
+        return msg
 
     def dashboard_lines(self, email: str, first: bool) -> list[str]:
         """The dashboard link for the end of an email; explained in the address's first email."""
@@ -249,8 +254,6 @@ class Notifier:
                     forget_game(self.r, game_id)  # the game is gone
                 else:
                     log.warning("mail:due %r: %s", member, e)
-            except smtplib.SMTPException:
-                continue  # recorded in mail:failed; tried again at the next sweep
             except Exception:
                 log.warning("mail:due %r failed; tried again at the next sweep", member, exc_info=True)
         return n
@@ -267,10 +270,7 @@ class Notifier:
         if not email:
             return 0
         first = self.first_email(email)
-        msg = EmailMessage()
-        msg["Subject"] = f"Tiletum {game_id}: your new private link"
-        msg["From"], msg["To"] = self.cfg.from_addr, email
-        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        msg = self.notice(f"Tiletum {game_id}: your new private link", email)
         msg.set_content(
             f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is renewed; "
             "the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
@@ -287,10 +287,7 @@ class Notifier:
         if raw is None:
             return 0
         email = raw.decode()
-        msg = EmailMessage()
-        msg["Subject"] = "Tiletum: your new dashboard link"
-        msg["From"], msg["To"] = self.cfg.from_addr, email
-        msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+        msg = self.notice("Tiletum: your new dashboard link", email)
         msg.set_content(
             "As asked, your private dashboard link is renewed; the one in earlier emails no longer "
             f"works. Your new link (keep it to yourself):\n{self.dashboard_url(email)}\n\n"
@@ -315,10 +312,7 @@ class Notifier:
                     lines.append(f"  {game_id}: your decision since version {version}; reply to "
                                  f"{self.reply_to(game_id, seat, state.version)} with your moves")
             if lines:
-                msg = EmailMessage()
-                msg["Subject"] = f"Tiletum: {len(lines)} game(s) await you"
-                msg["From"], msg["To"] = self.cfg.from_addr, email
-                msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+                msg = self.notice(f"Tiletum: {len(lines)} game(s) await you", email)
                 first = self.first_email(email)
                 msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines) + "\n\n"
                                 + "\n".join(self.dashboard_lines(email, first))
@@ -336,10 +330,7 @@ class Notifier:
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
-            msg = EmailMessage()
-            msg["Subject"] = f"Tiletum {game_id}: game over, {one_line(names[state.winner])} wins"
-            msg["From"], msg["To"] = self.cfg.from_addr, email
-            msg["List-Unsubscribe"] = f"<{self.unsubscribe_url(email)}>"
+            msg = self.notice(f"Tiletum {game_id}: game over, {one_line(names[state.winner])} wins", email)
             first = self.first_email(email)
             msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\n"
                             f"The final position: {self.open_url(game_id, seat)}\n\n"

@@ -23,7 +23,6 @@ import base64
 import email
 import email.policy
 import email.utils
-import hashlib
 import json
 import logging
 import os
@@ -39,6 +38,8 @@ from urllib.parse import unquote, urlparse
 
 from application.clock import make_clock
 from application.dashboard import record_undeliverable
+
+from .compose import message_id
 
 log = logging.getLogger("tiletum.outbox")
 FAILED = "mail:failed"         # list: every failed attempt, for the operator (newest first, 10000 kept)
@@ -80,11 +81,11 @@ return 0
 
 
 def message_id_for(key: str, message: EmailMessage) -> str:
-    """The stable Message-ID of the email queued under ``key``: ``<sha256(key)[:32]@domain>``,
-    the domain being the From address's (else ``TILETUM_MAIL_DOMAIN``)."""
+    """The stable Message-ID of the email queued under ``key`` (compose.message_id), in the From
+    address's domain (else ``TILETUM_MAIL_DOMAIN``)."""
     addr = email.utils.parseaddr(str(message.get("From") or ""))[1]
     domain = addr.rsplit("@", 1)[1] if "@" in addr else os.environ.get("TILETUM_MAIL_DOMAIN", "pbem.localhost")
-    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+    return message_id(key, domain)
 
 
 def _env_float(name: str, default: float) -> float:
@@ -218,10 +219,6 @@ class Outbox:
             else:
                 self._deliver_logged(key)
         return True
-
-    def send_once(self, key: str, message: EmailMessage) -> bool:
-        """The former name of :meth:`enqueue` (kept for callers that still use it)."""
-        return self.enqueue(key, message)
 
     def _deliver_logged(self, key: str) -> str:
         try:

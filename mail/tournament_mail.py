@@ -4,7 +4,6 @@ their seat links, withdrawing). Players who entered with the invitation link got
 the page already. Turn emails of tournament games are the normal ones (docs/pbem.md)."""
 from __future__ import annotations
 
-from email.message import EmailMessage
 
 from application.dashboard import remember_address
 from application.tournament_service import TournamentService
@@ -24,10 +23,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
         link = f"{notifier.cfg.public_url}/tournaments/{tid}#entry={ts.entry_token(tid, email)}"
         remember_address(notifier.r, email)
         first = notifier.first_email(email)
-        msg = EmailMessage()
-        msg["Subject"] = f"Tiletum tournament: you are entered in {one_line(t.definition['name'])}"
-        msg["From"], msg["To"] = notifier.cfg.from_addr, email
-        msg["List-Unsubscribe"] = f"<{notifier.unsubscribe_url(email)}>"
+        msg = notifier.notice(f"Tiletum tournament: you are entered in {one_line(t.definition['name'])}", email)
         fmt = t.format.replace("_", " ")
         msg.set_content(
             f"Hello {name},\n\nyou are entered in the Tiletum tournament \"{t.definition['name']}\" "

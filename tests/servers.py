@@ -77,3 +77,14 @@ class Serve:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def wait_for(predicate, seconds: float = 60, what: str = "the service"):
+    """Poll ``predicate`` until it returns something true (returned), for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        out = predicate()
+        if out:
+            return out
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")

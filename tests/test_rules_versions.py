@@ -18,11 +18,10 @@ import pytest
 import engine
 
 try:
-    from tests.positions import (C, do, fulfilled, give, pending, put_die, put_in_storehouse, set_offer,
-                                 tiles_of)
+    from tests.positions import C, do, fulfilled, give, put_die, put_in_storehouse, set_offer
     from tests.test_rare_rules import illegal, start
 except ImportError:  # pragma: no cover - run from tests/
-    from positions import C, do, fulfilled, give, pending, put_die, put_in_storehouse, set_offer, tiles_of
+    from positions import C, do, fulfilled, give, put_die, put_in_storehouse, set_offer
     from test_rare_rules import illegal, start
 
 

@@ -13,7 +13,7 @@ import requests
 from api.parts import CACHE_SECONDS
 from api.redis_server import free_port
 from tests.conftest import make_app
-from tests.servers import Serve
+from tests.servers import Serve, wait_for
 
 
 def children(pid: int) -> dict[int, str]:
@@ -35,16 +35,6 @@ def children(pid: int) -> dict[int, str]:
 
 def child_running(pid: int, needle: str) -> int | None:
     return next((p for p, cmd in children(pid).items() if needle in cmd), None)
-
-
-def wait(predicate, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def health(url):
@@ -95,42 +85,43 @@ def serve(tmp_path_factory):
     ("workers.app", "worker:tiletum", "the service worker and beat"),
 ])
 def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, name):
-    status, body = wait(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120, "a healthy service")
+    status, body = wait_for(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120, "a healthy service")
     assert body["parts"][part] == "ok"
     victim = child_running(serve.proc.pid, needle)
     assert victim, f"no {needle} process under tiletum serve"
     killed_at = time.monotonic()
     os.kill(victim, signal.SIGKILL)
     # it comes back as a new process, and /health is 200 again with the part ok
-    new = wait(lambda: (lambda p: p if p and p != victim else None)(child_running(serve.proc.pid, needle)),
+    new = wait_for(lambda: (lambda p: p if p and p != victim else None)(child_running(serve.proc.pid, needle)),
                60, f"{name} to be started again")
     restarted = time.monotonic() - killed_at
     time.sleep(CACHE_SECONDS + 0.5)  # past any answer /health cached before the kill
-    wait(lambda: (lambda h: h[0] == 200 and h[1]["parts"][part] == "ok")(health(serve.url)), 120, f"{part} healthy")
-    print(f"{name}: restarted {restarted:.1f} s after kill -9, healthy by {time.monotonic() - killed_at:.1f} s")
+    wait_for(lambda: (lambda h: h[0] == 200 and h[1]["parts"][part] == "ok")(health(serve.url)), 120, f"{part} healthy")
+    print(f"{name}: restarted {restarted:.1f} s after kill -9 (pid {victim} -> {new}), "
+          f"healthy by {time.monotonic() - killed_at:.1f} s")
     assert f"{name} exited" in serve.output() and "restarting it in" in serve.output()
 
 
 def test_the_bot_plays_after_its_worker_was_killed(serve):
-    wait(lambda: health(serve.url)[0] == 200, 120, "a healthy service")
+    wait_for(lambda: health(serve.url)[0] == 200, 120, "a healthy service")
     victim = child_running(serve.proc.pid, "cardinalbot.worker")
     os.kill(victim, signal.SIGKILL)
     g = requests.post(serve.url + "/api/v1/games", timeout=10, json={
         "seats": [{"name": "Cardinal", "kind": "cardinalbot"}, {"name": "Ada"}],
         "options": {"solo": {"level": "priest"}}}).json()
     # the turn was due while no bot worker ran: the restarted worker (or the due-turn sweep) plays it
-    wait(lambda: requests.get(f"{serve.url}/api/v1/games/{g['id']}", timeout=10).json()["to_act"] == [1],
+    wait_for(lambda: requests.get(f"{serve.url}/api/v1/games/{g['id']}", timeout=10).json()["to_act"] == [1],
          120, "the Cardinalbot's turn to be played")
 
 
 def test_a_part_down_is_503(serve):
     """While a part is down (here: stopped, not yet restarted) /health answers 503 naming it."""
-    wait(lambda: health(serve.url)[0] == 200, 120, "a healthy service")
+    wait_for(lambda: health(serve.url)[0] == 200, 120, "a healthy service")
     victim = child_running(serve.proc.pid, "workers.mailin_main")
     os.kill(victim, signal.SIGSTOP)  # alive but not answering: the supervisor cannot see it
     try:
-        status, body = wait(lambda: (lambda h: h if h[0] == 503 else None)(health(serve.url)), 30, "a 503")
+        status, body = wait_for(lambda: (lambda h: h if h[0] == 503 else None)(health(serve.url)), 30, "a 503")
         assert body["code"] == "part-down" and body["parts"]["mailin"] == "down"
     finally:
         os.kill(victim, signal.SIGCONT)
-    wait(lambda: health(serve.url)[0] == 200, 60, "health to come back")
+    wait_for(lambda: health(serve.url)[0] == 200, 60, "health to come back")

@@ -15,7 +15,7 @@ from collections import Counter
 import requests
 
 from api.redis_server import free_port
-from tests.servers import Serve
+from tests.servers import Serve, wait_for
 
 
 def whole_service(data) -> Serve:
@@ -51,16 +51,6 @@ def current_round(http, url, tid):
     if r is not None and any(tb.get("game") is None for tb in r["tables"]):
         r = None
     return t, r
-
-
-def wait_for(predicate, seconds=60, what="the service"):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        out = predicate()
-        if out:
-            return out
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def seat_tokens(http, url, tid, entries):

@@ -3,6 +3,7 @@ and is idempotent; the sweeps (beat) redo what was due and not done."""
 from __future__ import annotations
 
 import datetime
+import logging
 import os
 import smtplib
 
@@ -16,6 +17,8 @@ from mail.tournament_mail import welcome
 from .app import app
 from .runtime import notifier, outbox, redis_client, send_task, service
 
+
+log = logging.getLogger("tiletum.tasks")
 
 @app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
           retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
@@ -92,15 +95,15 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
         try:
             _game_over(game_id, service().store.version(game_id))
             games += 1
-        except smtplib.SMTPException:
-            continue  # the results email failed: tried again at the next sweep
+        except Exception:  # one game's follow-up never stops the others; it stays pending
+            log.warning("the follow-up of finished game %s failed; tried again later", game_id, exc_info=True)
     ts = TournamentService(service())
     emails = 0
     for tid in ts.store.running():
         try:
             emails += welcome(notifier(), tid)  # once each: a lost welcome task is made good here
-        except smtplib.SMTPException:
-            continue
+        except Exception:
+            log.warning("the welcome emails of tournament %s failed; tried again later", tid, exc_info=True)
     return {"games": games, "tournament_events": ts.sweep(), "welcome_emails": emails}
 
 

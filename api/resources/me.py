@@ -2,7 +2,6 @@
 page /me that shows it (docs/pbem.md, "Your dashboard")."""
 from __future__ import annotations
 
-import flask
 from flask.views import MethodView
 
 from ..blueprint import Blueprint
