@@ -14,6 +14,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from application.credentials import Credentials
+from application.indexes import adopt_legacy
+from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
@@ -122,7 +124,14 @@ def create_app(config: dict | None = None) -> flask.Flask:
     )
     if not app.config.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: run 'tiletum serve', which starts a Redis, or set REDIS_URL")
-    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=5, health_check_interval=30)
+    client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"], socket_timeout=5,
+                     health_check_interval=30)
+    if app.config["REDIS_CLUSTER"] or is_cluster(app.config["REDIS_URL"]):
+        if not app.config.get("CELERY_BROKER_URL") and app.config.get("SEND_TASK") is None:
+            raise RuntimeError("with a Redis Cluster, set CELERY_BROKER_URL to a plain Redis (or RabbitMQ): "
+                               "Celery's Redis transport does not speak Cluster (docs/deploy.md)")
+    if app.config["ADOPT_LEGACY"]:
+        adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
     send_task = app.config.get("SEND_TASK")  # None: Celery on the broker; False: send nothing

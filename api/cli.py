@@ -139,6 +139,14 @@ def cmd_serve(a: argparse.Namespace) -> int:
         print(f"starting Redis (AOF on) in {data}/redis ...", flush=True)
         embedded = EmbeddedRedis(os.path.join(data, "redis"), port=a.redis_port).start()
         os.environ["REDIS_URL"] = embedded.url
+    broker = None
+    if _cluster(os.environ["REDIS_URL"]) and not os.environ.get("CELERY_BROKER_URL"):
+        # Celery's Redis transport does not speak Cluster: the broker is a plain Redis of its own
+        data = os.path.abspath(a.data_dir)
+        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker ...",
+              flush=True)
+        broker = EmbeddedRedis(os.path.join(data, "broker")).start()
+        os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
     os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
     os.environ.setdefault("TILETUM_API_URL", url)
@@ -173,16 +181,17 @@ def cmd_serve(a: argparse.Namespace) -> int:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
             supervisor.stop()
-            if embedded is not None:
-                embedded.stop()
-                print("Redis stopped", flush=True)
+            for server in (broker, embedded):
+                if server is not None:
+                    server.stop()
+                    print("Redis stopped", flush=True)
     return 0
 
 
 def openapi_document() -> dict:
     """The OpenAPI document the app serves (no Redis is contacted)."""
     from . import create_app
-    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "RATE_LIMIT": 0})
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "RATE_LIMIT": 0, "ADOPT_LEGACY": False})
     return app.test_client().get("/api/openapi.json").get_json()
 
 
@@ -197,15 +206,19 @@ def cmd_openapi(a: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_index_dashboards(a: argparse.Namespace) -> int:
-    import redis
+def _cluster(url: str) -> bool:
+    from application.redis_conn import is_cluster
+    return is_cluster(url, os.environ.get("TILETUM_REDIS_CLUSTER", "").lower() in ("1", "true", "yes", "on"))
 
+
+def cmd_index_dashboards(a: argparse.Namespace) -> int:
     from application.dashboard import reindex
+    from application.redis_conn import connect
     url = os.environ.get("REDIS_URL")
     if not url:
         print("set REDIS_URL to the service's Redis", file=sys.stderr)
         return 2
-    print(f"indexed {reindex(redis.Redis.from_url(url))} games")
+    print(f"indexed {reindex(connect(url, cluster=_cluster(url)))} games")
     return 0
 
 

@@ -21,6 +21,7 @@ import flask
 from flask_limiter import Limiter
 
 from application.dashboard import new_addresses
+from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
 
@@ -93,7 +94,12 @@ def install(app: flask.Flask) -> Limiter | None:
     cfg = app.config
     if not cfg.get("RATE_LIMIT"):
         return None
-    limiter = Limiter(identity, app=app, storage_uri=cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"],
+    storage = cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"]
+    if not cfg["RATE_LIMIT_STORAGE"] and cfg.get("REDIS_CLUSTER"):
+        storage = cluster_url(storage)  # the limits storage's own scheme for a cluster
+    elif is_cluster(storage):
+        storage = cluster_url(storage.replace("+cluster", ""))
+    limiter = Limiter(identity, app=app, storage_uri=storage,
                       strategy="fixed-window", key_prefix="tiletum", headers_enabled=True,
                       swallow_errors=True, application_limits=[_identity_limit],  # one budget over every route
                       application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))

@@ -2,7 +2,8 @@
 
 | variable | default | meaning |
 |---|---|---|
-| REDIS_URL | (none: ``tiletum serve`` starts its own Redis) | the Redis holding every game |
+| REDIS_URL | (none: ``tiletum serve`` starts its own Redis) | the Redis holding every game; ``redis+cluster://host:port/0`` names one node of a Redis Cluster |
+| TILETUM_REDIS_CLUSTER | 0 | 1: REDIS_URL (``redis://``) is a node of a Redis Cluster (the same as the ``redis+cluster://`` scheme) |
 | TILETUM_ALLOW_SEEDED_GAMES | 0 | honour ``options.seed`` at game creation (tests, demos) |
 | TILETUM_SNAPSHOT_EVERY | 100 | write a snapshot when this many events follow the last one |
 | TILETUM_RATE_LIMIT | 600 | requests per minute per proven identity (a seat, a dashboard key), else per client address; 0 turns every limit off |
@@ -15,7 +16,7 @@
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
-| CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
+| CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued; required with a Redis Cluster (a plain Redis or RabbitMQ) |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
 | TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
 | TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
@@ -33,6 +34,8 @@ def _bool(v: str | None) -> bool:
 def from_env(env=os.environ) -> dict:
     return {
         "REDIS_URL": env.get("REDIS_URL"),
+        "REDIS_CLUSTER": _bool(env.get("TILETUM_REDIS_CLUSTER")),
+        "ADOPT_LEGACY": True,   # move indexes written before the sharding into their shards at start
         "ALLOW_SEEDED_GAMES": _bool(env.get("TILETUM_ALLOW_SEEDED_GAMES")),
         "SNAPSHOT_EVERY": int(env.get("TILETUM_SNAPSHOT_EVERY", "100")),
         "RATE_LIMIT": int(env.get("TILETUM_RATE_LIMIT", "600")),

@@ -29,9 +29,7 @@ from .deadlines import Deadlines, time_control
 from .notifications import preference, set_preference
 from .players import player_id
 
-ME_EMAIL = "me:email"
-ME_RESULTS = "me:results"
-TOLD = "me:told"
+from .indexes import ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
 
 
 UNDELIVERABLE = "me:undeliverable:"
@@ -61,14 +59,14 @@ def games_key(pid: str) -> str:
 
 def index_game(r, game_id: str, meta: dict) -> None:
     """Put the game on the dashboard of each human seat's email address (idempotent)."""
-    pipe = r.pipeline()
+    pipe = r.pipeline(transaction=False)  # keys of other slots: idempotent writes, no transaction
     created = meta.get("created") or time.time()
     for seat, s in enumerate(meta["seats"]):
         if s.get("kind", "human") != "human" or not s.get("email"):
             continue
         email = s["email"].strip().lower()
         pid = player_id(r, email)
-        pipe.hset(ME_EMAIL, pid, email)
+        pipe.hset(ME_EMAIL.key(pid), pid, email)
         pipe.zadd(games_key(pid), {f"{game_id}:{seat}": created}, nx=True)
     pipe.execute()
 
@@ -81,7 +79,7 @@ def new_addresses(r, emails) -> int:
     if not fresh:
         return 0
     pids = [player_id(r, e) for e in sorted(fresh)]
-    return sum(1 for known in r.hmget(ME_EMAIL, pids) if known is None)
+    return sum(1 for known in hmget(r, ME_EMAIL, pids) if known is None)
 
 
 def reindex(r) -> int:
@@ -101,7 +99,8 @@ def reindex(r) -> int:
 def remember_address(r, email: str) -> None:
     """Make the address's dashboard key valid before it has a game (a tournament welcome)."""
     email = email.strip().lower()
-    r.hset(ME_EMAIL, player_id(r, email), email)
+    pid = player_id(r, email)
+    r.hset(ME_EMAIL.key(pid), pid, email)
 
 
 def dashboard_key_for(r, email: str) -> str:
@@ -140,7 +139,7 @@ class Dashboard:
         pid = links.player_of_key(self.r, key)
         if pid is None:
             raise bad_key()
-        email = self.r.hget(ME_EMAIL, pid)
+        email = self.r.hget(ME_EMAIL.key(pid), pid)
         if email is None:  # a key made with this secret for an address that never played
             raise bad_key()
         return pid, email.decode()
@@ -172,7 +171,7 @@ class Dashboard:
             names = [s["name"] for s in meta["seats"]]
             if state.phase == "over":
                 result = self._result(meta, state)
-                self.r.hset(ME_RESULTS, game_id, json.dumps(result))
+                self.r.hset(ME_RESULTS.key(game_id), game_id, json.dumps(result))
                 finished.append(self._finished_item(game_id, seats, result))
                 continue
             actor = state.actor
@@ -199,7 +198,7 @@ class Dashboard:
         if not ids:
             return {}
         ids = list(dict.fromkeys(ids))
-        return {g: json.loads(v) for g, v in zip(ids, self.r.hmget(ME_RESULTS, ids)) if v is not None}
+        return {g: json.loads(v) for g, v in zip(ids, hmget(self.r, ME_RESULTS, ids)) if v is not None}
 
     @staticmethod
     def _result(meta: dict, state) -> dict:

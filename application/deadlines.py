@@ -31,10 +31,11 @@ from typing import Callable
 
 import engine
 
-from .indexes import DEADLINES, NOTICES, REMINDERS, TURNS, forget_turns_before, game_members  # noqa: F401 (re-exported)
+from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
+                      forget_turns_before, game_members, remove)
 
 log = logging.getLogger("tiletum.deadlines")
-SEAT_STATE = "seatstate"   # hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
+# SEAT_STATE: sharded hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
 RETRY_SECONDS = 300
 
 
@@ -152,11 +153,11 @@ class Deadlines:
 
     # --- seat state --------------------------------------------------------------------------
     def seat_state(self, game_id: str, seat: int) -> dict:
-        raw = self.r.hget(SEAT_STATE, f"{game_id}:{seat}")
+        raw = self.r.hget(SEAT_STATE.key(game_id), f"{game_id}:{seat}")
         return json.loads(raw) if raw else {"missed": 0, "dropped": False, "vacation_since": None, "vacation_used": 0.0}
 
     def _save(self, game_id: str, seat: int, st: dict) -> None:
-        self.r.hset(SEAT_STATE, f"{game_id}:{seat}", json.dumps(st))
+        self.r.hset(SEAT_STATE.key(game_id), f"{game_id}:{seat}", json.dumps(st))
 
     # --- when a seat becomes the actor ----------------------------------------------------------
     def start_turn(self, game_id: str, meta: dict, seat: int, version: int) -> float:
@@ -165,24 +166,24 @@ class Deadlines:
         now = self.clock()
         due = add_active(now, tc["days_per_move"] * 86400, tc)
         forget_turns_before(self.r, game_id, version)  # the turns that ended keep no deadline
-        pipe = self.r.pipeline()
-        pipe.zadd(DEADLINES, {f"{game_id}:{seat}:{version}": due})
-        pipe.hset(TURNS, f"{game_id}:{seat}", version)
+        pipe = self.r.pipeline(transaction=True)  # one slot: every key has the game's shard tag
+        add(pipe, DEADLINES, game_id, f"{game_id}:{seat}:{version}", due)
+        pipe.hset(TURNS.key(game_id), f"{game_id}:{seat}", version)
         for h in tc.get("reminders_hours") or ():
             at = due - h * 3600
             if at > now:
-                pipe.zadd(REMINDERS, {f"{game_id}:{seat}:{version}:{h}": at})
+                add(pipe, REMINDERS, game_id, f"{game_id}:{seat}:{version}:{h}", at)
         pipe.execute()
         return due
 
     def deadline_of(self, game_id: str, seat: int) -> float | None:
         """The pending deadline of the seat's current turn, if one was set and has not passed
         (None otherwise). While the seat is on vacation this is the deadline before the pause."""
-        raw = self.r.hget(TURNS, f"{game_id}:{seat}")
+        raw = self.r.hget(TURNS.key(game_id), f"{game_id}:{seat}")
         if raw is None:
             return None
         version = int(raw)
-        due = self.r.zscore(DEADLINES, f"{game_id}:{seat}:{version}")
+        due = self.r.zscore(DEADLINES.key(game_id), f"{game_id}:{seat}:{version}")
         if due is None:
             return None
         events = self.service.store.events(game_id, after=version)
@@ -212,10 +213,10 @@ class Deadlines:
         st["vacation_used"] += length
         st["vacation_since"] = None
         prefix = f"{game_id}:{seat}:".encode()
-        for key in (DEADLINES, REMINDERS):  # the reminders move back with the deadline
-            for member in game_members(self.r, key, game_id):
+        for index in (DEADLINES, REMINDERS):  # the reminders move back with the deadline
+            for member in game_members(self.r, index, game_id):
                 if member.startswith(prefix):
-                    self.r.zincrby(key, length, member)
+                    self.r.zincrby(index.key(game_id), length, member)
 
     # --- the sweep ---------------------------------------------------------------------------
     def sweep(self) -> dict:
@@ -230,19 +231,19 @@ class Deadlines:
         done["notices"] = self.send_notices()
         return done
 
-    def _sweep_index(self, key: str, what: str, handle, counter: str, now: float, retry: float,
+    def _sweep_index(self, index, what: str, handle, counter: str, now: float, retry: float,
                      done: dict) -> None:
-        """Each due entry of ``key`` handled on its own by ``handle(member, now)``."""
-        for member in self.r.zrangebyscore(key, "-inf", now):
+        """Each due entry of ``index`` (every shard) handled on its own by ``handle(member, now)``."""
+        for member in index.due(self.r, now):
             try:
                 done[counter] += handle(member, now)
             except BadEntry as e:
                 log.warning("dropping the unreadable %s entry %r: %s", what, member, e)
-                self.r.zrem(key, member)
+                remove(self.r, index, member)
                 done["dropped_entries"] += 1
             except Exception:
                 log.warning("the %s %r failed; trying again later", what, member, exc_info=True)
-                self.r.zadd(key, {member: now + retry})
+                self.r.zadd(index.key_of(member), {member: now + retry})
 
     def _reminder(self, member: bytes, now: float) -> int:
         game_id, seat, version, hours = parse_member(member, 4)
@@ -252,29 +253,31 @@ class Deadlines:
         except ValueError:
             raise BadEntry(f"{hours!r} is not a number of hours") from None
         if not self._still_due(game_id, seat, version):
-            self.r.zrem(REMINDERS, member)
+            remove(self.r, REMINDERS, member)
             return 0
         if self._on_vacation(game_id, seat, now):
             return 0  # kept: it moves back with the deadline when the vacation ends
-        self.r.zrem(REMINDERS, member)
+        remove(self.r, REMINDERS, member)
         return int(self.notifier.remind(game_id, seat, version, hours) or 0)
 
     def _deadline(self, member: bytes, now: float) -> int:
         game_id, seat, version = parse_member(member, 3)
         seat, version = int(seat), int(version)
         if not self._still_due(game_id, seat, version):
-            self.r.zrem(DEADLINES, member)
+            remove(self.r, DEADLINES, member)
             return 0
         if self._on_vacation(game_id, seat, now):
             return 0  # the clock is stopped; the deadline moves when the vacation ends
-        self.r.zrem(DEADLINES, member)
+        remove(self.r, DEADLINES, member)
         was_dropped = self.is_dropped(game_id, seat)
         self.missed(game_id, seat)
         dropped = self.is_dropped(game_id, seat) and not was_dropped
         try:
             played = self.stand_in(game_id, seat)
         except Exception:
-            self.r.zadd(DEADLINES, {member: now + 60})
+            pipe = self.r.pipeline(transaction=True)
+            add(pipe, DEADLINES, game_id, member.decode(), now + 60)
+            pipe.execute()
             st = self.seat_state(game_id, seat)  # not missed after all, yet
             st["missed"] = max(0, st["missed"] - 1)
             if dropped:
@@ -282,7 +285,9 @@ class Deadlines:
             self._save(game_id, seat, st)
             raise
         if played:  # the player is told by email (the notifier's notice, sent once)
-            self.r.zadd(NOTICES, {f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}": now})
+            pipe = self.r.pipeline(transaction=True)
+            add(pipe, NOTICES, game_id, f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}", now)
+            pipe.execute()
         return played
 
     def send_notices(self) -> int:
@@ -290,15 +295,15 @@ class Deadlines:
         goes to ``notifier.stand_in_notice`` and leaves the index once it was handled."""
         sent = 0
         tell = getattr(self.notifier, "stand_in_notice", None)
-        for member in self.r.zrange(NOTICES, 0, -1):
+        for member in NOTICES.due(self.r, "+inf"):
             try:
                 game_id, seat, version, kind = parse_member(member, 4)
                 if tell is not None:
                     sent += int(tell(game_id, int(seat), int(version), kind) or 0)
-                self.r.zrem(NOTICES, member)
+                remove(self.r, NOTICES, member)
             except BadEntry as e:
                 log.warning("dropping the unreadable notice %r: %s", member, e)
-                self.r.zrem(NOTICES, member)
+                remove(self.r, NOTICES, member)
             except Exception:
                 log.warning("the notice %r could not be sent; trying again at the next sweep", member,
                             exc_info=True)

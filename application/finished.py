@@ -9,12 +9,11 @@ import logging
 import time
 
 from . import errors
-from .indexes import forget_game, games_in_indexes
+from .indexes import GAMES_OVER, forget_game, games_in_indexes
 from .rating_service import RatingService
 from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.finished")
-GAMES_OVER = "games:over"   # zset: game id -> when it ended, until its follow-up is done
 
 
 def on_game_over(games, game_id: str) -> dict:
@@ -27,11 +26,11 @@ def on_game_over(games, game_id: str) -> dict:
 
 
 def done(r, game_id: str) -> None:
-    r.zrem(GAMES_OVER, game_id)
+    r.zrem(GAMES_OVER.key(game_id), game_id)
 
 
 def pending(r, older_than: float) -> list[str]:
-    return [m.decode() for m in r.zrangebyscore(GAMES_OVER, "-inf", time.time() - older_than)]
+    return [m.decode() for m in GAMES_OVER.due(r, time.time() - older_than)]
 
 
 def purge_finished(games) -> int:
@@ -49,6 +48,6 @@ def purge_finished(games) -> int:
             log.warning("purge: could not read %s; left alone", game_id, exc_info=True)
             continue
         if over:
-            forget_game(games.store.r, game_id)
+            forget_game(games.store.r, game_id, scan=True)
             purged += 1
     return purged

@@ -2,34 +2,169 @@
 them. A finished or deleted game leaves every one of them (issue 12): its follow-up no longer needs
 them, and a sweep must never reprocess an entry of a game that is over or gone.
 
+**Sharded for Redis Cluster (issue 15).** No index is one key that every move touches: each is
+split into :data:`SHARDS` keys ``<name>:{ix<nn>}``, and an entry lives in the shard of its *owner*
+(the game id for game entries, the address or player id for the mail and player hashes), chosen
+by a CRC32 of the owner. All indexes use the same hash tags ``{ix00}``..``{ix63}``, so everything
+one game has in the indexes sits in one hash slot: a transaction over a game's deadline,
+reminders and turn stays on one node. Sweeps read every shard (:meth:`Sharded.due`).
+
+A game's entries in the sorted sets are also listed in its *registry* ``ixg:{ix<nn>}:<game>``
+(a set of ``<index>|<member>``), so the game's entries are found without scanning an index
+(:func:`game_members`); :func:`forget_game` empties the registry with the entries.
+
 Members are ``<game>:...`` (a game id holds no colon), or the game id itself (``bot:due``).
+Data written before the sharding (one key per index) is moved into the shards by
+:func:`adopt_legacy`, run when the service and the workers start.
 This module imports no other module of the package, so every other one may use it."""
 from __future__ import annotations
 
-import re
+import logging
+import zlib
 
-DEADLINES = "deadlines"        # zset "<game>:<seat>:<version>" -> due time
-REMINDERS = "reminders"        # zset "<game>:<seat>:<version>:<hours>" -> when to remind
-TURNS = "deadlines:turn"       # hash "<game>:<seat>" -> the version of the seat's latest deadline
-NOTICES = "deadlines:notices"  # zset "<game>:<seat>:<version>:<stand-in|dropped>": players to tell by email
-MAIL_DUE = "mail:due"          # zset "<game>:<seat>:<version>" -> time the turn email became due
-DUE = "bot:due"                # zset game id -> time the bot's turn became due
-DUE_AT = "bot:due:at"          # hash game id -> "<seat>:<version>"
+log = logging.getLogger("tiletum.indexes")
+
+SHARDS = 64   # fixed: the shard of an owner must never change (docs/deploy.md)
+SEATS = 6     # field names "<game>:<seat>" for seats 0..SEATS-1 are looked up when a game leaves
+
+
+def shard(owner: str | bytes) -> int:
+    if isinstance(owner, str):
+        owner = owner.encode("utf-8", "surrogatepass")
+    return zlib.crc32(owner) % SHARDS
+
+
+def game_of(member: bytes | str) -> str:
+    """The owner of an entry ``<game>:...`` (or of a bare game id)."""
+    if isinstance(member, bytes):
+        member = member.decode("utf-8", "replace")
+    return member.split(":", 1)[0]
+
+
+class Sharded:
+    """One index split into :data:`SHARDS` keys; ``owner_of(member)`` says whose an entry is."""
+
+    def __init__(self, name: str, kind: str = "zset", owner_of=game_of):
+        self.name, self.kind, self.owner_of = name, kind, owner_of
+
+    def key(self, owner: str | bytes) -> str:
+        return self.at(shard(owner))
+
+    def at(self, n: int) -> str:
+        return f"{self.name}:{{ix{n:02d}}}"
+
+    def keys(self) -> list[str]:
+        return [self.at(n) for n in range(SHARDS)]
+
+    def key_of(self, member: bytes | str) -> str:
+        return self.key(self.owner_of(member))
+
+    def due(self, r, upto: float, start="-inf", limit: int | None = None) -> list[bytes]:
+        """The members of every shard scored up to ``upto`` (a sorted set), earliest first."""
+        pipe = r.pipeline(transaction=False)
+        for k in self.keys():
+            if limit is None:
+                pipe.zrangebyscore(k, start, upto, withscores=True)
+            else:
+                pipe.zrangebyscore(k, start, upto, start=0, num=limit, withscores=True)
+        found = [pair for part in pipe.execute() for pair in part]
+        found.sort(key=lambda p: p[1])
+        return [m for m, _ in (found if limit is None else found[:limit])]
+
+    def all_members(self, r) -> list[bytes]:
+        """Every member of every shard (a set or sorted set) or every field (a hash)."""
+        out: list[bytes] = []
+        for k in self.keys():
+            if self.kind == "zset":
+                out.extend(m for m, _ in r.zscan_iter(k))
+            elif self.kind == "hash":
+                out.extend(f for f, _ in r.hscan_iter(k))
+            else:
+                out.extend(r.sscan_iter(k))
+        return out
+
+    def card(self, r) -> int:
+        pipe = r.pipeline(transaction=False)
+        for k in self.keys():
+            {"zset": pipe.zcard, "hash": pipe.hlen, "set": pipe.scard}[self.kind](k)
+        return sum(pipe.execute())
+
+    def __repr__(self) -> str:
+        return f"Sharded({self.name!r})"
+
+
+DEADLINES = Sharded("deadlines")            # zset "<game>:<seat>:<version>" -> due time
+REMINDERS = Sharded("reminders")            # zset "<game>:<seat>:<version>:<hours>" -> when to remind
+TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the version of the seat's latest deadline
+NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>": players to tell
+MAIL_DUE = Sharded("mail:due")              # zset "<game>:<seat>:<version>" -> time the turn email became due
+DUE = Sharded("bot:due")                    # zset game id -> time the bot's turn became due
+DUE_AT = Sharded("bot:due:at", "hash")      # hash game id -> "<seat>:<version>"
+GAMES_OVER = Sharded("games:over")          # zset game id -> when it ended, until its follow-up is done
+SEAT_STATE = Sharded("seatstate", "hash")   # hash "<game>:<seat>" -> the seat's deadline state (deadlines.py)
+
+
+def whole(member: bytes | str) -> str:
+    """The owner of an entry that is its own owner (an address, a player id, a field)."""
+    return member.decode("utf-8", "replace") if isinstance(member, bytes) else member
+
+
+def first_of_bar(member: bytes | str) -> str:
+    return whole(member).split("|", 1)[0]
+
+
+# Indexes of addresses and players, read when a turn email goes out: sharded the same way.
+PREFS = Sharded("mail:prefs", "hash", whole)           # hash address -> "every" | "digest" | "none"
+DIGEST = Sharded("mail:digest", "set", first_of_bar)   # set "<address>|<game>|<seat>|<version>"
+ME_EMAIL = Sharded("me:email", "hash", whole)          # hash player id -> address
+ME_RESULTS = Sharded("me:results", "hash")             # hash game id -> its result for dashboards
+TOLD = Sharded("me:told", "set", whole)                # set of addresses told about the dashboard
+NAMES = Sharded("players:names", "hash", whole)        # hash player id -> the name last used
+GENERATIONS = Sharded("links:gen", "hash", whole)      # hash "<game>:<seat>" | "me:<pid>" -> generation
+RATED = Sharded("ratings:done", "hash")                # hash game id -> how the game was rated
 
 GAME_ZSETS = (DEADLINES, REMINDERS, MAIL_DUE)
+REGISTERED = (DEADLINES, REMINDERS, MAIL_DUE, NOTICES)   # zsets whose members the registry lists
 
 
-def _glob(text: str) -> str:
-    return re.sub(r"([\\*?\[\]])", r"\\\1", text)
+def hmget(r, index: Sharded, fields: list[str]) -> list[bytes | None]:
+    """HMGET over a sharded hash: each field from its owner's shard (one round trip)."""
+    if not fields:
+        return []
+    pipe = r.pipeline(transaction=False)
+    for f in fields:
+        pipe.hget(index.key_of(f), f)
+    return pipe.execute()
 
 
-def game_members(r, key: str, game_id: str, hash_: bool = False) -> list[bytes]:
-    """The members of the zset (or fields of the hash) ``key`` that belong to ``game_id``."""
-    prefix = f"{game_id}:".encode()
-    match = _glob(game_id) + ":*"
-    if hash_:
-        return [f for f, _ in r.hscan_iter(key, match=match) if f.startswith(prefix)]
-    return [m for m, _ in r.zscan_iter(key, match=match) if m.startswith(prefix)]
+def registry(game_id: str) -> str:
+    return f"ixg:{{ix{shard(game_id):02d}}}:{game_id}"
+
+
+def add(pipe, index: Sharded, game_id: str, member: str, score: float, **zadd_options) -> None:
+    """Put ``member`` (an entry of ``game_id``) into ``index`` and the game's registry."""
+    pipe.zadd(index.key(game_id), {member: score}, **zadd_options)
+    if index in REGISTERED:
+        pipe.sadd(registry(game_id), f"{index.name}|{member}")
+
+
+def remove(r, index: Sharded, *members: bytes | str) -> int:
+    """Take entries out of ``index`` (and their games' registries); returns how many were there."""
+    if not members:
+        return 0
+    pipe = r.pipeline(transaction=False)
+    for m in members:
+        pipe.zrem(index.key_of(m), m)
+        if index in REGISTERED:
+            text = m.decode("utf-8", "replace") if isinstance(m, bytes) else m
+            pipe.srem(registry(index.owner_of(m)), f"{index.name}|{text}")
+    return sum(pipe.execute()[::2 if index in REGISTERED else 1])
+
+
+def game_members(r, index: Sharded, game_id: str) -> list[bytes]:
+    """The members of ``index`` that belong to ``game_id`` (from the game's registry)."""
+    prefix = f"{index.name}|".encode()
+    return [m[len(prefix):] for m in r.smembers(registry(game_id)) if m.startswith(prefix)]
 
 
 def version_of(member: bytes) -> int | None:
@@ -45,42 +180,90 @@ def forget_due(r, game_id: str, upto_version: int | None = None) -> int:
     """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all)."""
     gone = [m for m in game_members(r, MAIL_DUE, game_id)
             if upto_version is None or (version_of(m) or 0) <= upto_version]
-    return r.zrem(MAIL_DUE, *gone) if gone else 0
+    return remove(r, MAIL_DUE, *gone)
 
 
 def forget_turns_before(r, game_id: str, version: int) -> None:
     """The game's deadlines and reminders of turns that started before ``version``: one seat acts
     at a time, so a new turn means they are over."""
-    pipe = r.pipeline()
-    for key in (DEADLINES, REMINDERS):
-        old = [m for m in game_members(r, key, game_id) if (version_of(m) or 0) < version]
-        if old:
-            pipe.zrem(key, *old)
-    pipe.execute()
+    for index in (DEADLINES, REMINDERS):
+        old = [m for m in game_members(r, index, game_id) if (version_of(m) or 0) < version]
+        remove(r, index, *old)
 
 
-def forget_game(r, game_id: str) -> None:
+def forget_game(r, game_id: str, scan: bool = False) -> None:
     """Take a finished (or deleted) game out of every index of due work (not ``deadlines:notices``:
-    a player whose last turn the stand-in played is still told)."""
-    pipe = r.pipeline()
-    for key in GAME_ZSETS:
-        members = game_members(r, key, game_id)
-        if members:
-            pipe.zrem(key, *members)
-    turns = game_members(r, TURNS, game_id, hash_=True)
-    if turns:
-        pipe.hdel(TURNS, *turns)
-    pipe.zrem(DUE, game_id)
-    pipe.hdel(DUE_AT, game_id)
+    a player whose last turn the stand-in played is still told). ``scan`` also looks through the
+    game's shards for entries its registry does not list (the maintenance pass)."""
+    for index in GAME_ZSETS:
+        members = set(game_members(r, index, game_id))
+        if scan:
+            prefix = f"{game_id}:".encode()
+            members.update(m for m, _ in r.zscan_iter(index.key(game_id), match=_glob(game_id) + ":*")
+                           if m.startswith(prefix))
+        remove(r, index, *members)
+    pipe = r.pipeline(transaction=True)   # one slot: every key here has the game's shard tag
+    pipe.hdel(TURNS.key(game_id), *[f"{game_id}:{s}" for s in range(SEATS)])
+    pipe.zrem(DUE.key(game_id), game_id)
+    pipe.hdel(DUE_AT.key(game_id), game_id)
     pipe.execute()
+    left = [m for m in r.smembers(registry(game_id)) if not m.startswith(f"{NOTICES.name}|".encode())]
+    if left:
+        r.srem(registry(game_id), *left)
+
+
+def _glob(text: str) -> str:
+    import re
+    return re.sub(r"([\\*?\[\]])", r"\\\1", text)
 
 
 def games_in_indexes(r) -> set[str]:
-    """Every game id some index points at (for the maintenance pass)."""
+    """Every game id some index points at (for the maintenance pass; reads every shard)."""
     ids: set[str] = set()
-    for key in GAME_ZSETS:
-        ids.update(m.split(b":", 1)[0].decode("utf-8", "replace") for m, _ in r.zscan_iter(key))
-    ids.update(f.split(b":", 1)[0].decode("utf-8", "replace") for f, _ in r.hscan_iter(TURNS))
-    ids.update(m.decode("utf-8", "replace") for m, _ in r.zscan_iter(DUE))
-    ids.update(f.decode("utf-8", "replace") for f, _ in r.hscan_iter(DUE_AT))
+    for index in (*GAME_ZSETS, TURNS, DUE, DUE_AT):
+        ids.update(game_of(m) for m in index.all_members(r))
     return ids
+
+
+# --- data written before the sharding --------------------------------------------------------
+LEGACY = (DEADLINES, REMINDERS, TURNS, NOTICES, MAIL_DUE, DUE, DUE_AT, GAMES_OVER, SEAT_STATE,
+          PREFS, DIGEST, ME_EMAIL, ME_RESULTS, TOLD, NAMES, GENERATIONS, RATED)
+
+
+def adopt_legacy(r, indexes=None) -> int:
+    """Move the entries of the pre-sharding keys (``deadlines``, ``mail:due``, ...) into their
+    shards and delete the old keys; idempotent, and cheap when there is nothing to move (one
+    EXISTS per index). Returns how many entries moved."""
+    moved = 0
+    for index in indexes or LEGACY:
+        old = index.name
+        if not r.exists(old):
+            continue
+        kind = r.type(old).decode()
+        if kind == "zset":
+            for m, score in r.zscan_iter(old):
+                pipe = r.pipeline(transaction=False)
+                owner = index.owner_of(m)
+                if index in REGISTERED:
+                    add(pipe, index, owner, m.decode("utf-8", "replace"), score, nx=True)
+                else:
+                    pipe.zadd(index.key(owner), {m: score}, nx=True)
+                pipe.zrem(old, m)
+                pipe.execute()
+                moved += 1
+        elif kind == "hash":
+            for f, v in r.hscan_iter(old):
+                r.hsetnx(index.key(index.owner_of(f)), f, v)
+                r.hdel(old, f)
+                moved += 1
+        elif kind == "set":
+            for m in r.sscan_iter(old):
+                r.sadd(index.key(index.owner_of(m)), m)
+                r.srem(old, m)
+                moved += 1
+        else:
+            log.warning("legacy index %s is a %s; left alone", old, kind)
+            continue
+        log.info("moved the legacy index %s into %d shards", old, SHARDS)
+    return moved
+

@@ -28,10 +28,10 @@ import hmac
 import re
 import secrets
 
+from .indexes import GENERATIONS  # noqa: F401 (sharded hash: "<game>:<seat>" | "me:<pid>" -> generation)
 from .service_secrets import stored_secret
 
 SECRET_KEY = "links:secret"
-GENERATIONS = "links:gen"   # hash: "<game>:<seat>" | "me:<player id>" -> generation (absent: 0)
 MAC_LEN = 32   # base32 characters: 160 bits
 
 _SEAT_RE = re.compile(r"^L(0|[1-9][0-9]?)\.([a-z2-7]{%d})$" % MAC_LEN)
@@ -53,7 +53,7 @@ def current_generation(r, field: str) -> int:
 
 
 def _generation(r, field: str) -> int:
-    raw = r.hget(GENERATIONS, field)
+    raw = r.hget(GENERATIONS.key(field), field)
     return int(raw) if raw else 0
 
 
@@ -88,7 +88,8 @@ def looks_like_seat_token(token: str) -> bool:
 
 def revoke_seat_link(r, game_id: str, seat: int) -> int:
     """Every link token of the seat so far stops working; returns the new generation."""
-    return int(r.hincrby(GENERATIONS, f"{game_id}:{seat}", 1))
+    field = f"{game_id}:{seat}"
+    return int(r.hincrby(GENERATIONS.key(field), field, 1))
 
 
 # --- dashboard keys ---------------------------------------------------------------------------
@@ -118,4 +119,4 @@ def player_of_key(r, key: str) -> str | None:
 
 def revoke_dashboard_key(r, pid: str) -> int:
     """Every dashboard key of the player so far stops working; returns the new generation."""
-    return int(r.hincrby(GENERATIONS, "me:" + pid, 1))
+    return int(r.hincrby(GENERATIONS.key("me:" + pid), "me:" + pid, 1))

@@ -11,8 +11,7 @@ each address's email setting, kept here:
 """
 from __future__ import annotations
 
-PREFS = "mail:prefs"
-DIGEST = "mail:digest"
+from .indexes import DIGEST, PREFS  # noqa: F401 (re-exported; sharded by address)
 MODES = ("move", "digest", "none")
 
 
@@ -20,11 +19,11 @@ def preference(r, email: str | None) -> str:
     """An address's email setting (``none`` for no address)."""
     if not email:
         return "none"
-    v = r.hget(PREFS, email.lower())
+    v = r.hget(PREFS.key(email.lower()), email.lower())
     return v.decode() if v else "move"
 
 
 def set_preference(r, email: str, mode: str) -> None:
     if mode not in MODES:
         raise ValueError(f"email setting must be one of {', '.join(MODES)}")
-    r.hset(PREFS, email.lower(), mode)
+    r.hset(PREFS.key(email.lower()), email.lower(), mode)

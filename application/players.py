@@ -7,10 +7,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from .indexes import NAMES  # noqa: F401 (sharded hash: player id -> the name last used)
 from .service_secrets import stored_secret
 
 SECRET_KEY = "players:secret"
-NAMES = "players:names"   # hash: player id -> the name last used
 
 
 def _secret(r) -> bytes:
@@ -22,9 +22,9 @@ def player_id(r, email: str) -> str:
 
 
 def remember_name(r, pid: str, name: str) -> None:
-    r.hset(NAMES, pid, name)
+    r.hset(NAMES.key(pid), pid, name)
 
 
 def name_of(r, pid: str) -> str | None:
-    v = r.hget(NAMES, pid)
+    v = r.hget(NAMES.key(pid), pid)
     return v.decode() if v else None

@@ -24,15 +24,17 @@ from tournaments.model import final_places
 from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
 
 from . import errors
-from .deadlines import SEAT_STATE
-from .players import NAMES, name_of, player_id
+from .indexes import RATED, SEAT_STATE
+from .players import name_of, player_id, remember_name
 
-DONE = "ratings:done"
 MULTI = "multiplayer"
 POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop")
 
 
 def pool_key(pool: str) -> str:
+    """The pool's ratings (hash player -> rating). Everything a rating transaction touches shares
+    the pool's hash tag: ``<pool_key>:board`` (zset), ``<pool_key>:done`` (hash game -> "rated")
+    and ``<pool_key>:hist:<player>`` (list), so it runs on one node of a cluster."""
     return f"ratings:{{{pool}}}"
 
 
@@ -87,26 +89,28 @@ class RatingService:
                            "dropped": [pids[i] for i in dropped]}}
 
     def _dropped(self, game_id: str, n: int) -> list[int]:
-        raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
+        raw = self.r.hmget(SEAT_STATE.key(game_id), [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
     # --- rating --------------------------------------------------------------------------------
     def record_game(self, game_id: str) -> bool:
         """Rate a finished game once; True if this call rated it."""
-        if self.r.hexists(DONE, game_id):
+        if self.r.hexists(RATED.key(game_id), game_id):
             return False
         a = self.assess(game_id)
         if "unrated" in a:
             if a["unrated"] != "not finished":
-                self.r.hsetnx(DONE, game_id, "unrated: " + a["unrated"])
+                self.r.hsetnx(RATED.key(game_id), game_id, "unrated: " + a["unrated"])
             return False
         pk = pool_key(a["pool"])
+        done = pk + ":done"  # in the pool's slot: the transaction checks it (RATED is the game's)
         players = [a["human"], a["bot"]] if a["solo"] else a["result"]["players"]
         while True:
             with self.r.pipeline() as pipe:
                 try:
-                    pipe.watch(pk, DONE)
-                    if pipe.hexists(DONE, game_id):
+                    pipe.watch(pk, done)
+                    if pipe.hexists(done, game_id):
+                        self.r.hsetnx(RATED.key(game_id), game_id, "rated")
                         return False
                     before = {p: _rating(raw) for p, raw in zip(players, pipe.hmget(pk, players))}
                     after = self._rate(a, {p: rg[0] for p, rg in before.items()})
@@ -117,13 +121,14 @@ class RatingService:
                         new = after[p]
                         pipe.hset(pk, p, _doc(new, games + 1))
                         pipe.zadd(pk + ":board", {p: new.mu})
-                        pipe.rpush(f"ratings:hist:{p}", json.dumps({
+                        pipe.rpush(f"{pk}:hist:{p}", json.dumps({
                             "game": game_id, "pool": a["pool"], "at": now,
                             "before": {"rating": old.mu, "rd": old.rd}, "after": {"rating": new.mu, "rd": new.rd}}))
-                    for p, name in a["names"].items():
-                        pipe.hset(NAMES, p, name)
-                    pipe.hset(DONE, game_id, "rated")
+                    pipe.hset(done, game_id, "rated")
                     pipe.execute()
+                    for p, name in a["names"].items():
+                        remember_name(self.r, p, name)
+                    self.r.hset(RATED.key(game_id), game_id, "rated")
                     return True
                 except redis.WatchError:
                     continue  # another game of the pool was rated meanwhile: rate from its result
@@ -150,7 +155,11 @@ class RatingService:
         return {"pool": pool, "total": self.r.zcard(pk + ":board"), "ratings": rows}
 
     def player(self, pid: str) -> dict:
-        hist = [json.loads(x) for x in self.r.lrange(f"ratings:hist:{pid}", 0, -1)]
+        pipe = self.r.pipeline(transaction=False)  # the history before pools kept it, then each pool's
+        pipe.lrange(f"ratings:hist:{pid}", 0, -1)
+        for pool in POOLS:
+            pipe.lrange(f"{pool_key(pool)}:hist:{pid}", 0, -1)
+        hist = sorted((json.loads(x) for part in pipe.execute() for x in part), key=lambda h: h["at"])
         if not hist:
             raise errors.missing("player-not-found", "no rated games for this player")
         ratings = {}

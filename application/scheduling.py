@@ -17,8 +17,7 @@ from __future__ import annotations
 import logging
 import time
 
-from .finished import GAMES_OVER
-from .indexes import DUE, DUE_AT, MAIL_DUE  # noqa: F401 (MAIL_DUE re-exported)
+from .indexes import DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
 
 log = logging.getLogger("tiletum.scheduling")
 
@@ -35,27 +34,29 @@ class Dispatcher:
         if so is not None and actor != bot:
             self._clear_bot(game_id)
         if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
-            self.r.zadd(GAMES_OVER, {game_id: time.time()}, nx=True)
+            self.r.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
             self.send("workers.game_over", [game_id, version], "tiletum")
             return
         if actor is None:
             return
         if actor == bot:
             if mover != bot:
-                pipe = self.r.pipeline()
-                pipe.zadd(DUE, {game_id: time.time()})
-                pipe.hset(DUE_AT, game_id, f"{bot}:{version}")
+                pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
+                pipe.zadd(DUE.key(game_id), {game_id: time.time()})
+                pipe.hset(DUE_AT.key(game_id), game_id, f"{bot}:{version}")
                 pipe.execute()
                 self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
             return
         if actor != mover:
-            self.r.zadd(MAIL_DUE, {f"{game_id}:{actor}:{version}": time.time()})
+            pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
+            add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
+            pipe.execute()
             self.send("workers.notify_turn", [game_id, version], "tiletum")
 
     def _clear_bot(self, game_id: str) -> None:
-        pipe = self.r.pipeline()
-        pipe.zrem(DUE, game_id)
-        pipe.hdel(DUE_AT, game_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(DUE.key(game_id), game_id)
+        pipe.hdel(DUE_AT.key(game_id), game_id)
         pipe.execute()
 
     def send(self, name: str, args: list, queue: str) -> bool:
@@ -70,10 +71,10 @@ class Dispatcher:
 
     # --- due bot turns -----------------------------------------------------------------------
     def due(self, older_than: float = 0.0) -> list[dict]:
-        ids = self.r.zrangebyscore(DUE, "-inf", time.time() - older_than)
+        ids = DUE.due(self.r, time.time() - older_than)
         if not ids:
             return []
-        at = self.r.hmget(DUE_AT, ids)
+        at = hmget(self.r, DUE_AT, [i.decode() for i in ids])
         out = []
         for gid, val in zip(ids, at):
             if val:
@@ -86,7 +87,7 @@ class Dispatcher:
         n = 0
         for t in self.due(older_than):
             if self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]], "cardinalbot"):
-                self.r.zadd(DUE, {t["game_id"]: time.time()}, xx=True)
+                self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)
                 n += 1
         return n
 

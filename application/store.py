@@ -24,7 +24,8 @@ import redis
 
 APPEND = """
 local stream, ikey = KEYS[1], KEYS[2]
-if ikey ~= '' then
+local idem = tonumber(ARGV[3]) > 0
+if idem then
   local prev = redis.call('GET', ikey)
   if prev then return {'idem', prev} end
 end
@@ -35,7 +36,7 @@ for i = 4, #ARGV do
   n = n + 1
   redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i])
 end
-if ikey ~= '' then redis.call('SET', ikey, ARGV[2], 'EX', tonumber(ARGV[3])) end
+if idem then redis.call('SET', ikey, ARGV[2], 'EX', tonumber(ARGV[3])) end
 return {'ok', tostring(n)}
 """
 
@@ -50,7 +51,7 @@ return out
 """
 
 # One round trip for everything a request needs: meta, seed, an idempotent answer (if a key
-# is given), and the events after what the caller already has (a cached state at version
+# is given: ARGV[2] = '1'; KEYS[5] is then its record), and the events after what the caller already has (a cached state at version
 # ARGV[1]) or else after the latest snapshot.
 LOAD_FOR = """
 local meta = redis.call('GET', KEYS[3])
@@ -58,7 +59,7 @@ if not meta then return {} end
 local len = redis.call('XLEN', KEYS[1])
 local known = tonumber(ARGV[1])
 local idem = ''
-if KEYS[5] ~= '' then idem = redis.call('GET', KEYS[5]) or '' end
+if ARGV[2] == '1' then idem = redis.call('GET', KEYS[5]) or '' end
 local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), ''}
 local from = 1
 if known > 0 and known <= len then
@@ -165,10 +166,13 @@ class EventStore:
                idem_answer: dict | None = None) -> tuple[str, int | dict]:
         """Append atomically at ``expected``. Returns ("ok", new_version) or ("idem", answer);
         raises :class:`Conflict` when the stream is at another version."""
-        ikey = key(game_id, "idem:" + idem_key) if idem_key else ""
+        # Every key of the script is the game's (one hash slot): without an Idempotency-Key the
+        # second key is the stream itself, unused (a TTL of 0 says so).
+        ikey = key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")
         status, value = self._append(
             keys=[key(game_id, "events"), ikey],
-            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL] + [json.dumps(e) for e in events])
+            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL if idem_key else 0]
+            + [json.dumps(e) for e in events])
         status = status.decode()
         if status == "conflict":
             raise Conflict(int(value))
@@ -202,8 +206,9 @@ class EventStore:
         """Meta, seed, idempotent answer, version, and the events after ``known`` (a version the
         caller holds) -- or after the latest snapshot, returned as ``snapshot``."""
         out = self._load_for(keys=[key(game_id, "events"), key(game_id, "snap"), key(game_id, "meta"),
-                                   key(game_id, "seed"), key(game_id, "idem:" + idem_key) if idem_key else ""],
-                             args=[known])
+                                   key(game_id, "seed"),
+                                   key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")],
+                             args=[known, "1" if idem_key else "0"])
         if not out:
             return None
         meta, seed, idem, length, snap = out[:5]

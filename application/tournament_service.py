@@ -357,7 +357,7 @@ class TournamentService:
         return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}
 
     def _seats_dropped(self, game_id: str, n: int) -> list[int]:
-        raw = self.r.hmget(SEAT_STATE, [f"{game_id}:{i}" for i in range(n)])
+        raw = self.r.hmget(SEAT_STATE.key(game_id), [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
     def _result_if_over(self, t: Tournament, tb) -> list[dict]:

@@ -35,15 +35,18 @@ class TournamentStore:
         self._release = client.register_script(RELEASE)
 
     def create(self, tid: str, first_event: dict, secret: str) -> bool:
-        pipe = self.r.pipeline(transaction=True)
+        pipe = self.r.pipeline(transaction=True)  # the tournament's own keys: one slot
         pipe.set(key(tid, "secret"), secret, nx=True)
         pipe.xadd(key(tid, "events"), {"e": json.dumps(first_event)}, id="1-0")
-        pipe.zadd("tournaments", {tid: first_event["at"]})
-        pipe.sadd("tournaments:running", tid)
         try:
-            created, *_ = pipe.execute()
+            created, _ = pipe.execute()
         except redis.ResponseError:
             return False
+        if created:  # then the listings (other slots; a tournament is created rarely, not per move)
+            listing = self.r.pipeline(transaction=False)
+            listing.zadd("tournaments", {tid: first_event["at"]})
+            listing.sadd("tournaments:running", tid)
+            listing.execute()
         return bool(created)
 
     def events(self, tid: str) -> list[dict] | None:
@@ -57,7 +60,7 @@ class TournamentStore:
 
     def append(self, tid: str, expected: int, events: list[dict]) -> int:
         """Append at ``expected``; raises :class:`application.store.Conflict` at another version."""
-        status, value = self._append(keys=[key(tid, "events"), ""],
+        status, value = self._append(keys=[key(tid, "events"), key(tid, "events")],
                                      args=[expected, "{}", 0] + [json.dumps(e) for e in events])
         if status.decode() == "conflict":
             raise Conflict(int(value))

@@ -20,7 +20,7 @@ from application.deadlines import Deadlines, format_deadline, remaining_text, ti
 from application.errors import ServiceError
 from application.game_service import GameService, public_event
 from application.history import event_texts
-from application.indexes import MAIL_DUE, forget_due, forget_game
+from application.indexes import MAIL_DUE, forget_due, forget_game, remove
 from application.notifications import DIGEST, preference
 from engine.describe import describe
 
@@ -115,7 +115,8 @@ class Notifier:
 
     def first_email(self, email: str) -> bool:
         """Whether this address has not yet been sent its dashboard link."""
-        return not self.r.sismember(TOLD, email.strip().lower())
+        email = email.strip().lower()
+        return not self.r.sismember(TOLD.key(email), email)
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None) -> int:
@@ -138,7 +139,8 @@ class Notifier:
                        unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
         if sent and first:
-            self.r.sadd(TOLD, email.strip().lower())
+            email = email.strip().lower()
+            self.r.sadd(TOLD.key(email), email)
         return int(sent)
 
     def notice(self, subject: str, email: str) -> EmailMessage:
@@ -184,7 +186,7 @@ class Notifier:
         if pref == "none":
             return 0
         if pref == "digest":
-            self.r.sadd(DIGEST, f"{email}|{game_id}|{seat}|{version}")
+            self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
         first = self.first_email(email)
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due)
@@ -239,13 +241,13 @@ class Notifier:
         broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
         be read or whose game is over or gone; a failed send stays for the next sweep."""
         n = 0
-        for member in self.r.zrangebyscore(MAIL_DUE, "-inf", time.time() - older_than):
+        for member in MAIL_DUE.due(self.r, time.time() - older_than):
             try:
                 game_id, _seat, version = member.decode().rsplit(":", 2)
                 version = int(version)
             except (UnicodeDecodeError, ValueError):
                 log.warning("dropping the unreadable mail:due entry %r", member)
-                self.r.zrem(MAIL_DUE, member)
+                remove(self.r, MAIL_DUE, member)
                 continue
             try:
                 n += self.notify(game_id, version)
@@ -283,7 +285,7 @@ class Notifier:
         """Email the player's new dashboard link after the key was revoked (once per generation)."""
         if links.current_generation(self.r, "me:" + pid) != generation:
             return 0
-        raw = self.r.hget(ME_EMAIL, pid)
+        raw = self.r.hget(ME_EMAIL.key(pid), pid)
         if raw is None:
             return 0
         email = raw.decode()
@@ -297,7 +299,7 @@ class Notifier:
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
         pending: dict[str, list[tuple[str, int, int]]] = {}
-        for raw in self.r.smembers(DIGEST):
+        for raw in DIGEST.all_members(self.r):
             email, game_id, seat, version = raw.decode().rsplit("|", 3)
             pending.setdefault(email, []).append((game_id, int(seat), int(version)))
         sent = 0
@@ -319,7 +321,7 @@ class Notifier:
                                 + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
-                self.r.srem(DIGEST, f"{email}|{game_id}|{seat}|{version}")
+                self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
         return sent
 
     def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:

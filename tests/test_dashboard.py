@@ -412,7 +412,7 @@ def test_a_finished_game_forgets_its_deadlines(setup):
     gid = create(client, [{"name": "Me", "email": address()}, {"name": "You", "email": address("you")}],
                  "dash-forget", time_control={"days_per_move": 3})["id"]
     assert notifier.notify(gid, summary(client, gid)["version"]) == 1
-    assert service.store.r.hexists(TURNS, f"{gid}:0"), "the seat to act has a deadline"
+    assert service.store.r.hexists(TURNS.key(gid), f"{gid}:0"), "the seat to act has a deadline"
     finish(client, service, gid)
     on_game_over(service, gid)
-    assert not any(service.store.r.hexists(TURNS, f"{gid}:{seat}") for seat in (0, 1))
+    assert not any(service.store.r.hexists(TURNS.key(gid), f"{gid}:{seat}") for seat in (0, 1))

@@ -9,7 +9,8 @@ import pytest
 
 from application.game_service import GameService
 from application.store import EventStore
-from application.deadlines import REMINDERS, Deadlines, add_active
+from application.deadlines import DEADLINES, REMINDERS, Deadlines, add_active
+from application.indexes import PREFS
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
 from mail.outbox import Outbox
@@ -36,7 +37,7 @@ class Transport:
 
 @pytest.fixture()
 def world(redis_client):
-    redis_client.delete("deadlines", REMINDERS)
+    redis_client.delete(*DEADLINES.keys(), *REMINDERS.keys())
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     transport = Transport()
     cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
@@ -198,9 +199,9 @@ def test_email_preferences_and_the_daily_digest(world, app):
     assert len(transport.sent) == before + 1 and "1 game(s) await you" in str(digest["Subject"])
     assert g["id"] in digest.get_content() and "List-Unsubscribe" in digest
     assert notifier.send_digests("2026-11-18") == 0, "one digest a day"
-    svc.store.r.hset("mail:prefs", "digest@x.test", "none")
+    svc.store.r.hset(PREFS.key("digest@x.test"), "digest@x.test", "none")
     assert notifier.notify(g["id"], 1) == 0 and notifier.send_digests("2026-11-19") == 0
-    svc.store.r.hdel("mail:prefs", "digest@x.test")
+    svc.store.r.hdel(PREFS.key("digest@x.test"), "digest@x.test")
 
 
 def test_the_unsubscribe_link_works(world, app):
@@ -211,9 +212,9 @@ def test_the_unsubscribe_link_works(world, app):
     url = notifier.unsubscribe_url("leaver@x.test").replace("http://x", "")
     page = c.get(url)
     assert page.status_code == 200 and b"Unsubscribe" in page.data
-    assert svc.store.r.hget("mail:prefs", "leaver@x.test") is None, "opening the link changes nothing"
+    assert svc.store.r.hget(PREFS.key("leaver@x.test"), "leaver@x.test") is None, "opening the link changes nothing"
     assert c.post(url).status_code == 200
-    assert svc.store.r.hget("mail:prefs", "leaver@x.test") == b"none"
+    assert svc.store.r.hget(PREFS.key("leaver@x.test"), "leaver@x.test") == b"none"
     assert c.post(url.replace("leaver", "other")).status_code == 403, "a tampered link is refused"
 
 
@@ -228,7 +229,7 @@ def test_reminder_hours_with_decimals_are_sent(world):
     assert dl.sweep()["reminders"] == 1
     clock.t += 1.3 * H                                          # past the 0.2-hour (12 minutes) point
     assert dl.sweep()["reminders"] == 1
-    assert svc.store.r.zcard(REMINDERS) == 0
+    assert REMINDERS.card(svc.store.r) == 0
 
 
 def test_a_poisoned_reminder_or_deadline_does_not_stop_the_sweep(world):
@@ -237,15 +238,17 @@ def test_a_poisoned_reminder_or_deadline_does_not_stop_the_sweep(world):
     notifier.notify(gid, 1)
     r = svc.store.r
     # entries that cannot be read, scored before the good ones
-    r.zadd(REMINDERS, {"garbage": 1, f"{gid}:x:1:2": 2, f"{gid}:0:1:two": 3, "nogame:0:1:2": 4})
-    r.zadd("deadlines", {"junk": 1, f"{gid}:zero:1": 2, "nogame:0:1": 3})
+    for m, t in {"garbage": 1, f"{gid}:x:1:2": 2, f"{gid}:0:1:two": 3, "nogame:0:1:2": 4}.items():
+        r.zadd(REMINDERS.key_of(m), {m: t})
+    for m, t in {"junk": 1, f"{gid}:zero:1": 2, "nogame:0:1": 3}.items():
+        r.zadd(DEADLINES.key_of(m), {m: t})
     dl = notifier.deadlines()
     clock.t += DAY - H
     assert dl.sweep()["reminders"] == 1, "the good reminder is sent after the bad ones"
-    assert r.zrangebyscore(REMINDERS, "-inf", 10) == [], "bad reminder entries are logged and removed"
+    assert REMINDERS.due(r, 10) == [], "bad reminder entries are logged and removed"
     clock.t += 2 * H
     assert dl.sweep()["stand_in_turns"] == 1, "the good deadline is applied after the bad ones"
-    assert r.zrangebyscore("deadlines", "-inf", 10) == [], "bad deadline entries are removed"
+    assert DEADLINES.due(r, 10) == [], "bad deadline entries are removed"
 
 
 def test_reminders_move_with_the_deadline_after_a_vacation(world):

@@ -8,6 +8,7 @@ import time
 import engine
 from application.deadlines import DEADLINES, REMINDERS, TURNS, Deadlines
 from application.finished import done, on_game_over, purge_finished
+from application.indexes import adopt_legacy
 from application.game_service import GameService
 from application.scheduling import DUE, DUE_AT, MAIL_DUE, Dispatcher
 from application.store import EventStore
@@ -46,15 +47,13 @@ def run_tasks(svc, notifier, tasks):
             done(svc.store.r, args[0])
 
 
-def members_of(r, key: str, game_id: str) -> list[bytes]:
-    return [m for m in r.zrange(key, 0, -1) if m.decode().split(":")[0] == game_id]
+def members_of(r, index, game_id: str) -> list[bytes]:
+    """Every entry of ``game_id`` in any shard of ``index`` (read shard by shard, not the registry)."""
+    return [m for m in index.all_members(r) if m.decode().split(":")[0] == game_id]
 
 
 def leftovers(r, game_id: str) -> dict:
-    out = {key: members_of(r, key, game_id) for key in (DEADLINES, REMINDERS, MAIL_DUE)}
-    out[DUE] = [m for m in r.zrange(DUE, 0, -1) if m.decode() == game_id]
-    out[DUE_AT] = [k for k in r.hkeys(DUE_AT) if k.decode() == game_id]
-    out[TURNS] = [k for k in r.hkeys(TURNS) if k.decode().split(":")[0] == game_id]
+    out = {index.name: members_of(r, index, game_id) for index in (DEADLINES, REMINDERS, MAIL_DUE, DUE, DUE_AT, TURNS)}
     return {k: v for k, v in out.items() if v}
 
 
@@ -96,14 +95,19 @@ def test_the_sweeps_drop_entries_of_finished_or_gone_games(redis_client):
     play_to_the_end(svc, notifier, tasks, gid)
     r = redis_client
     version = svc.load(gid)[1].version
-    # what games that finished before the fix left behind, and entries of a game that is gone
+    # what games that finished before the fix left behind, and entries of a game that is gone,
+    # in the one-key-per-index layout of before the sharding (issue 15)
     future = time.time() + 5 * 86400
-    r.zadd(DEADLINES, {f"{gid}:0:{version - 3}": future, "gone0game:1:7": future})
-    r.zadd(REMINDERS, {f"{gid}:0:{version - 3}:24": future - 86400, "gone0game:1:7:2": future})
-    r.zadd(MAIL_DUE, {f"{gid}:0:{version - 3}": 1, f"{gid}:1:{version - 1}": 1, "gone0game:1:7": 1})
-    r.zadd(DUE, {gid: 1})
-    r.hset(DUE_AT, gid, "1:4")
-    r.hset(TURNS, f"{gid}:0", version - 3)
+    r.zadd(DEADLINES.name, {f"{gid}:0:{version - 3}": future, "gone0game:1:7": future})
+    r.zadd(REMINDERS.name, {f"{gid}:0:{version - 3}:24": future - 86400, "gone0game:1:7:2": future})
+    r.zadd(MAIL_DUE.name, {f"{gid}:0:{version - 3}": 1, f"{gid}:1:{version - 1}": 1, "gone0game:1:7": 1})
+    r.zadd(DUE.name, {gid: 1})
+    r.hset(DUE_AT.name, gid, "1:4")
+    r.hset(TURNS.name, f"{gid}:0", version - 3)
+    assert adopt_legacy(r) == 10, "the service moves them into the shards when it starts"
+    assert not r.exists(DEADLINES.name, REMINDERS.name, MAIL_DUE.name, DUE.name, DUE_AT.name, TURNS.name)
+    assert set(leftovers(r, gid)) == {"deadlines", "reminders", "bot:due", "bot:due:at", "deadlines:turn", "mail:due"}
+    assert adopt_legacy(r) == 0, "and only once"
     calls = []
     real_notify = notifier.notify
     notifier.notify = lambda g, v: calls.append((g, v)) or real_notify(g, v)

@@ -120,7 +120,7 @@ def sweep(notifier) -> None:
     """What the beat does: the turn emails still due (workers.sweep_notifications), then the
     outbox's due and stale emails (workers.sweep_outbox, where there is one)."""
     from application.scheduling import MAIL_DUE
-    for member in notifier.r.zrangebyscore(MAIL_DUE, "-inf", "+inf"):
+    for member in MAIL_DUE.due(notifier.r, "+inf"):
         game_id, _, version = member.decode().rsplit(":", 2)
         try:
             notifier.notify(game_id, int(version))

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import engine
+from application.indexes import RATED
 from application.rating_service import RatingService
 from application.game_service import GameService
 from application.store import EventStore
@@ -295,8 +296,8 @@ def test_unrated_games_and_seats_without_email_are_not_rated(env, redis_client):
     for g in (a, b):
         finish(games, g["id"])
         assert ratings.record_game(g["id"]) is False
-    assert redis_client.hget("ratings:done", a["id"]).decode() == "unrated: created unrated"
-    assert b"email" in redis_client.hget("ratings:done", b["id"])
+    assert redis_client.hget(RATED.key(a["id"]), a["id"]).decode() == "unrated: created unrated"
+    assert b"email" in redis_client.hget(RATED.key(b["id"]), b["id"])
 
 
 def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_client):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-import redis
-
 from application.game_service import GameService
+from application.indexes import adopt_legacy
+from application.redis_conn import connect
 from application.scheduling import Dispatcher
 from application.store import EventStore
 from mail.mailconfig import MailConfig
@@ -23,8 +23,12 @@ def send_task(name: str, args: list, queue: str) -> None:
 
 
 @lru_cache(maxsize=1)
-def redis_client() -> redis.Redis:
-    return redis.Redis.from_url(os.environ["REDIS_URL"], socket_timeout=10)
+def redis_client():
+    """The service's Redis (a Redis Cluster with ``redis+cluster://`` or TILETUM_REDIS_CLUSTER=1)."""
+    client = connect(os.environ["REDIS_URL"], cluster=os.environ.get("TILETUM_REDIS_CLUSTER", "").lower()
+                     in ("1", "true", "yes", "on"), socket_timeout=10)
+    adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+    return client
 
 
 @lru_cache(maxsize=1)
