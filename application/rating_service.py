@@ -106,7 +106,7 @@ class RatingService:
         done = pk + ":done"  # in the pool's slot: the transaction checks it (RATED is the game's)
         players = [a["human"], a["bot"]] if a["solo"] else a["result"]["players"]
         while True:
-            with self.r.pipeline() as pipe:
+            with self.r.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(pk, done)
                     if pipe.hexists(done, game_id):

@@ -139,7 +139,7 @@ class EventStore:
         """Apply ``change(meta)`` (in place) to the game's meta atomically (optimistic: retried if
         another writer got in between); the new meta, or None for an unknown game."""
         mkey = key(game_id, "meta")
-        with self.r.pipeline() as pipe:
+        with self.r.pipeline(transaction=True) as pipe:
             while True:
                 try:
                     pipe.watch(mkey)
