@@ -131,7 +131,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
             raise RuntimeError("with a Redis Cluster, set CELERY_BROKER_URL to a plain Redis (or RabbitMQ): "
                                "Celery's Redis transport does not speak Cluster (docs/deploy.md)")
     if app.config["ADOPT_LEGACY"]:
-        adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+        try:
+            adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+        except redis.RedisError as e:  # the API still starts (and answers 503) while Redis is away
+            app.logger.warning("could not look for unsharded indexes yet: %s", e)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
     send_task = app.config.get("SEND_TASK")  # None: Celery on the broker; False: send nothing

@@ -44,3 +44,11 @@ class JsonParser(FlaskParser):
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JsonParser()
+
+    def arguments(self, schema, *args, **kwargs):
+        """As flask-smorest's, with a schema class made into an instance once, here: webargs
+        would otherwise build a new schema object for every request (issue 15, the move path).
+        Schemas hold no per-request state, so one instance serves every request."""
+        if isinstance(schema, type):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)

@@ -3,6 +3,7 @@ the game store, the application service (whose saves dispatch like the API's), t
 the notifier."""
 from __future__ import annotations
 
+import logging
 import os
 from functools import lru_cache
 
@@ -17,6 +18,8 @@ from mail.outbox import Outbox, transport_from_env
 
 from .app import app
 
+log = logging.getLogger("tiletum.workers")
+
 
 def send_task(name: str, args: list, queue: str) -> None:
     app.send_task(name, args=args, queue=queue)
@@ -27,7 +30,10 @@ def redis_client():
     """The service's Redis (a Redis Cluster with ``redis+cluster://`` or TILETUM_REDIS_CLUSTER=1)."""
     client = connect(os.environ["REDIS_URL"], cluster=os.environ.get("TILETUM_REDIS_CLUSTER", "").lower()
                      in ("1", "true", "yes", "on"), socket_timeout=10)
-    adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+    try:
+        adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+    except Exception as e:  # Redis away: the tasks retry; the next process start moves them
+        log.warning("could not look for unsharded indexes yet: %s", e)
     return client
 
 
