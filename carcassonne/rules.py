@@ -1,0 +1,179 @@
+"""The rules of a turn: where the tile in hand may go, the follower on it, scoring, the next draw.
+
+Sections cited are the rules text's (shared/rules/carcassonne.md): "Placing Land Tiles",
+"Placing New Followers", "Scoring", "Final scoring"; rulings in docs/carcassonne.md.
+"""
+from __future__ import annotations
+
+from .features import complete, cloister_tiles, final_scoring, find
+from .notation import Move
+from .state import DX, DY, GameState, lay
+from .tiles import ROLE_OF_KIND, SIDES, placed, fits
+
+Err = tuple[str, str, str] | None   # (code, reason, rules section)
+PLACING, FOLLOWERS = "Placing Land Tiles", "Placing New Followers"
+
+
+def cell_occupied(s: GameState, x: int, y: int) -> int:
+    """For an empty cell, a 12-bit mask: per side d, whether the neighbour's road or city facing it
+    (bit ``3d``) and the farms facing its two halves (bits ``3d+1+lr``) already hold a follower
+    (``Placed.masks`` are the bits each segment of a tile placed there would join)."""
+    if not s.meeples:
+        return 0
+    occ = 0
+    at, tiles, parent, feat, base = s.at, s.tiles, s.parent, s.feat, s.base
+    for d in range(4):
+        nti = at.get((x + DX[d], y + DY[d]))
+        if nti is None:
+            continue
+        _, _, nl, nr = tiles[nti]
+        q = placed(nl, nr)
+        nbase = base[nti]
+        od = (d + 2) % 4
+        a = q.side_seg[od]
+        if a is not None and feat[find(parent, nbase + a)].men:
+            occ |= 1 << (3 * d)
+        for lr in (0, 1):
+            h = q.half_seg[2 * od + 1 - lr]
+            if h is not None and feat[find(parent, nbase + h)].men:
+                occ |= 1 << (3 * d + 1 + lr)
+    return occ
+
+
+_CELL_MOVES: dict[tuple, list[Move]] = {}
+
+
+def cell_moves(x: int, y: int, letter: str, rot: int) -> list[Move]:
+    """The moves of tile ``letter`` at (x, y) turned ``rot``: without a follower, then one per
+    segment (cached: a board holds at most 72 tiles, so few cells ever matter)."""
+    key = (x, y, letter, rot)
+    moves = _CELL_MOVES.get(key)
+    if moves is None:
+        p = placed(letter, rot)
+        moves = [Move(x, y, rot)] + [Move(x, y, rot, ROLE_OF_KIND[seg.kind], p.names[k] or None)
+                                     for k, seg in enumerate(p.segments)]
+        if len(_CELL_MOVES) < 200_000:
+            _CELL_MOVES[key] = moves
+    return moves
+
+
+def placeable(s: GameState, letter: str) -> bool:
+    """Whether ``letter`` fits anywhere on the table."""
+    return any(fits(letter, a) for a in s.open.values())
+
+
+def placements(s: GameState) -> list[tuple[int, int, int]]:
+    """Every (x, y, rotation) where the tile in hand fits (distinct rotations only)."""
+    letter = s.tile
+    return [(x, y, r) for (x, y), a in s.open.items() for r in fits(letter, a)]
+
+
+def legal(s: GameState) -> list[Move]:
+    """Every legal move of the seat to act (unsorted)."""
+    if s.phase == "over" or s.tile is None:
+        return []
+    out: list[Move] = []
+    letter = s.tile
+    free = s.supply[s.actor] > 0
+    for (x, y), a in s.open.items():
+        rots = fits(letter, a)
+        if not rots:
+            continue
+        occ = cell_occupied(s, x, y) if free else 0
+        for r in rots:
+            moves = cell_moves(x, y, letter, r)
+            if not free:
+                out.append(moves[0])
+            elif not occ:
+                out.extend(moves)
+            else:
+                out.append(moves[0])
+                out.extend(moves[k + 1] for k, mask in enumerate(placed(letter, r).masks) if not occ & mask)
+    return out
+
+
+def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
+    """The canonical form of ``m`` here (equivalent rotation, spot's canonical name), the local
+    segment of its follower, and the rule it breaks (None if legal). Turn and phase not checked."""
+    if (m.x, m.y) in s.at:
+        return m, None, ("cell-taken", f"there is already a tile at {m.x},{m.y}", PLACING)
+    a = s.open.get((m.x, m.y))
+    if a is None:
+        return m, None, ("not-adjacent", f"{m.x},{m.y} does not abut a placed tile along an edge", PLACING)
+    if m.rot not in (0, 90, 180, 270):
+        return m, None, ("bad-rotation", "a rotation is 0, 90, 180 or 270", PLACING)
+    p = placed(s.tile, m.rot)
+    rot = p.canonical_rot
+    names = {"C": "city", "R": "road", "F": "field"}
+    for d in range(4):
+        if a[d] is not None and a[d] != p.edges[d]:
+            return m, None, ("edges-differ", f"tile {s.tile} turned r{m.rot} shows a {names[p.edges[d]]} on its "
+                             f"{SIDES[d]} side, the tile there shows a {names[a[d]]}", PLACING)
+    if m.role is None:
+        return Move(m.x, m.y, rot), None, None
+    if s.supply[s.actor] <= 0:
+        return m, None, ("no-follower-left", "all your followers are on the board", FOLLOWERS)
+    k = p.spots.get((m.role, m.spot or ""))
+    if k is None:
+        what = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloister"}[m.role]
+        where = f" reaching {m.spot}" if m.spot else ""
+        return m, None, ("no-such-spot", f"tile {s.tile} turned r{m.rot} has no {what}{where} for a {m.role}",
+                         FOLLOWERS)
+    if cell_occupied(s, m.x, m.y) & p.masks[k]:
+        kind = p.segments[k].kind
+        return m, None, ("feature-occupied", f"that {'field' if kind == 'farm' else kind} joins one that already "
+                         "has a follower", FOLLOWERS)
+    return Move(m.x, m.y, rot, m.role, p.names[k] or None), k, None
+
+
+def apply(s: GameState, seat: int, m: Move, k: int | None, chance) -> list[dict]:
+    """Play a resolved legal move IN PLACE: lay the tile, put the follower, score what it
+    completes, pass the turn and reveal the next tile (or end the game). Returns the scorings."""
+    x, y = m.x, m.y
+    ti = lay(s, s.tile, x, y, m.rot)
+    base = s.base[ti]
+    if k is not None:
+        s.meeples[base + k] = (seat, ti, k)
+        s.feat[find(s.parent, base + k)].men += 1
+        s.supply[seat] -= 1
+    scored = []
+    p = placed(s.tile, m.rot)
+    parent, feat = s.parent, s.feat
+    for j, seg in enumerate(p.segments):
+        if seg.kind == "city" or seg.kind == "road":
+            r = find(parent, base + j)
+            f = feat[r]
+            if f.open == 0 and not f.done:
+                scored.append(complete(s, r))
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            seg = s.cloisters.get((x + dx, y + dy))
+            if seg is not None and not feat[seg].done and cloister_tiles(s, (x + dx, y + dy)) == 9:
+                scored.append(complete(s, seg))
+    s.tile = None
+    s.actor = (seat + 1) % s.players
+    draw(s, chance)
+    if s.tile is None:
+        end(s)
+    return scored
+
+
+def draw(s: GameState, chance) -> None:
+    """Reveal the next tile from the face-down ones; one that fits nowhere is set aside and
+    another drawn (Rulings). Leaves ``s.tile`` None when none is left."""
+    while s.pile:
+        letter = chance.choice("tile", s.pile)
+        s.pile.remove(letter)
+        if placeable(s, letter):
+            s.tile = letter
+            return
+        s.set_aside.append(letter)
+
+
+def end(s: GameState) -> list[dict]:
+    """The last tile is placed: final scoring, the winners."""
+    scorings = final_scoring(s)
+    s.phase, s.actor, s.tile = "over", None, None
+    best = max(s.scores)
+    s.winners = [i for i, v in enumerate(s.scores) if v == best]
+    return scorings
