@@ -39,7 +39,9 @@ class Feature:
 
 
 def find(parent: list[int], a: int) -> int:
-    root = a
+    root = parent[a]
+    if root == a:
+        return a
     while parent[root] != root:
         root = parent[root]
     while parent[a] != root:  # path compression

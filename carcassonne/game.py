@@ -35,12 +35,20 @@ _NO_CHANCE = NoChance()
 Err = tuple[str, str] | None
 
 
+_MOVES: dict[str, Move] = {}  # parsed move texts
+
+
 def _as_move(move: Move | str) -> Move:
     if isinstance(move, Move):
         return move
     if isinstance(move, tuple):
         raise NotationError("a move is a string or a Move")
-    return parse(move)
+    m = _MOVES.get(move) if isinstance(move, str) else None
+    if m is None:
+        m = parse(move)
+        if len(_MOVES) < 100_000:
+            _MOVES[move] = m
+    return m
 
 
 def setup(players: int, options: dict, chance) -> GameState:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .features import complete, cloister_tiles, final_scoring, find
 from .notation import Move
 from .state import DX, DY, GameState, lay
-from .tiles import ROLE_OF_KIND, SIDES, placed, fits
+from .tiles import ROLE_OF_KIND, ROTATIONS, SIDES, fit_table, placed
 
 Err = tuple[str, str, str] | None   # (code, reason, rules section)
 PLACING, FOLLOWERS = "Placing Land Tiles", "Placing New Followers"
@@ -21,13 +21,12 @@ def cell_occupied(s: GameState, x: int, y: int) -> int:
     if not s.meeples:
         return 0
     occ = 0
-    at, tiles, parent, feat, base = s.at, s.tiles, s.parent, s.feat, s.base
+    at, shapes, parent, feat, base = s.at, s.shapes, s.parent, s.feat, s.base
     for d in range(4):
         nti = at.get((x + DX[d], y + DY[d]))
         if nti is None:
             continue
-        _, _, nl, nr = tiles[nti]
-        q = placed(nl, nr)
+        q = shapes[nti]
         nbase = base[nti]
         od = (d + 2) % 4
         a = q.side_seg[od]
@@ -40,32 +39,36 @@ def cell_occupied(s: GameState, x: int, y: int) -> int:
     return occ
 
 
-_CELL_MOVES: dict[tuple, list[Move]] = {}
+_CELL_MOVES: dict[tuple, list] = {}
 
 
-def cell_moves(x: int, y: int, letter: str, rot: int) -> list[Move]:
-    """The moves of tile ``letter`` at (x, y) turned ``rot``: without a follower, then one per
-    segment (cached: a board holds at most 72 tiles, so few cells ever matter)."""
-    key = (x, y, letter, rot)
-    moves = _CELL_MOVES.get(key)
-    if moves is None:
-        p = placed(letter, rot)
-        moves = [Move(x, y, rot)] + [Move(x, y, rot, ROLE_OF_KIND[seg.kind], p.names[k] or None)
-                                     for k, seg in enumerate(p.segments)]
+def cell_moves(x: int, y: int, letter: str) -> list:
+    """Per rotation of tile ``letter`` at (x, y): its moves (without a follower, then one per
+    segment) and its segments' masks. Cached: a board holds at most 72 tiles, so few cells matter."""
+    key = (x, y, letter)
+    out = _CELL_MOVES.get(key)
+    if out is None:
+        out = []
+        for rot in ROTATIONS:
+            p = placed(letter, rot)
+            moves = [Move(x, y, rot)] + [Move(x, y, rot, ROLE_OF_KIND[seg.kind], p.names[k] or None)
+                                         for k, seg in enumerate(p.segments)]
+            out.append((moves, p.masks))
         if len(_CELL_MOVES) < 200_000:
-            _CELL_MOVES[key] = moves
-    return moves
+            _CELL_MOVES[key] = out
+    return out
 
 
 def placeable(s: GameState, letter: str) -> bool:
     """Whether ``letter`` fits anywhere on the table."""
-    return any(fits(letter, a) for a in s.open.values())
+    table = fit_table()[letter]
+    return any(table[a] for a in s.open.values())
 
 
 def placements(s: GameState) -> list[tuple[int, int, int]]:
     """Every (x, y, rotation) where the tile in hand fits (distinct rotations only)."""
-    letter = s.tile
-    return [(x, y, r) for (x, y), a in s.open.items() for r in fits(letter, a)]
+    table = fit_table()[s.tile]
+    return [(x, y, r) for (x, y), a in s.open.items() for r in table[a]]
 
 
 def legal(s: GameState) -> list[Move]:
@@ -73,22 +76,27 @@ def legal(s: GameState) -> list[Move]:
     if s.phase == "over" or s.tile is None:
         return []
     out: list[Move] = []
+    append, extend = out.append, out.extend
     letter = s.tile
+    table = fit_table()[letter]
     free = s.supply[s.actor] > 0
-    for (x, y), a in s.open.items():
-        rots = fits(letter, a)
+    check_occ = free and bool(s.meeples)
+    for cell, a in s.open.items():
+        rots = table[a]
         if not rots:
             continue
-        occ = cell_occupied(s, x, y) if free else 0
+        x, y = cell
+        per_rot = cell_moves(x, y, letter)
+        occ = cell_occupied(s, x, y) if check_occ else 0
         for r in rots:
-            moves = cell_moves(x, y, letter, r)
+            moves, masks = per_rot[r // 90]
             if not free:
-                out.append(moves[0])
+                append(moves[0])
             elif not occ:
-                out.extend(moves)
+                extend(moves)
             else:
-                out.append(moves[0])
-                out.extend(moves[k + 1] for k, mask in enumerate(placed(letter, r).masks) if not occ & mask)
+                append(moves[0])
+                extend([moves[k + 1] for k, mask in enumerate(masks) if not occ & mask])
     return out
 
 

@@ -22,7 +22,7 @@ DY = (1, 0, -1, 0)
 
 class GameState:
     __slots__ = ("players", "options", "version", "reveals", "phase", "actor", "tile", "scores", "supply",
-                 "tiles", "at", "open", "pile", "set_aside", "meeples", "parent", "feat", "base",
+                 "tiles", "shapes", "at", "open", "pile", "set_aside", "meeples", "parent", "feat", "base",
                  "cloisters", "final", "winners")
 
     def __init__(self, players: int = 2, options: dict | None = None):
@@ -36,6 +36,7 @@ class GameState:
         self.scores = [0] * players
         self.supply = [FOLLOWERS] * players         # followers not on the board
         self.tiles: list[tuple[int, int, str, int]] = []  # (x, y, letter, rotation) in order placed
+        self.shapes: list = []                      # placement number -> its tiles.Placed
         self.at: dict[tuple[int, int], int] = {}    # cell -> placement number
         self.open: dict[tuple[int, int], tuple] = {}  # empty cell next to a tile -> edges facing it
         self.pile: list[str] = []                   # face-down tiles, sorted letters (no order)
@@ -53,7 +54,7 @@ class GameState:
         s.players, s.options, s.version, s.reveals = self.players, self.options, self.version, self.reveals
         s.phase, s.actor, s.tile = self.phase, self.actor, self.tile
         s.scores, s.supply = self.scores[:], self.supply[:]
-        s.tiles, s.at, s.open = self.tiles[:], dict(self.at), dict(self.open)
+        s.tiles, s.shapes, s.at, s.open = self.tiles[:], self.shapes[:], dict(self.at), dict(self.open)
         s.pile, s.set_aside = self.pile[:], self.set_aside[:]
         s.meeples, s.parent, s.base = dict(self.meeples), self.parent[:], self.base[:]
         s.feat = {r: f.copy() for r, f in self.feat.items()}
@@ -146,13 +147,10 @@ def view_doc(s: GameState, seat: int | None) -> dict:
 def around(s: GameState, x: int, y: int) -> tuple:
     """The edge types the neighbours of cell (x, y) show towards it, N, E, S, W (None: empty)."""
     out = []
+    at, shapes = s.at, s.shapes
     for d in range(4):
-        ti = s.at.get((x + DX[d], y + DY[d]))
-        if ti is None:
-            out.append(None)
-        else:
-            _, _, letter, rot = s.tiles[ti]
-            out.append(placed(letter, rot).edges[(d + 2) % 4])
+        ti = at.get((x + DX[d], y + DY[d]))
+        out.append(None if ti is None else shapes[ti].edges[(d + 2) % 4])
     return tuple(out)
 
 
@@ -161,6 +159,7 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
     p = placed(letter, rot)
     ti = len(s.tiles)
     s.tiles.append((x, y, letter, rot))
+    s.shapes.append(p)
     s.at[(x, y)] = ti
     base = len(s.parent)
     s.base.append(base)
@@ -177,14 +176,12 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
         else:
             f = Feature(kind, ti, 1 if seg.shield else 0, len(seg.edges))
         feat[base + j] = f
-    at, tiles = s.at, s.tiles
+    at, shapes = s.at, s.shapes
     for d in range(4):
-        cell = (x + DX[d], y + DY[d])
-        nti = at.get(cell)
+        nti = at.get((x + DX[d], y + DY[d]))
         if nti is None:
             continue
-        _, _, nl, nr = tiles[nti]
-        q = placed(nl, nr)
+        q = shapes[nti]
         nbase = s.base[nti]
         od = (d + 2) % 4
         a = p.side_seg[d]
@@ -195,11 +192,17 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
             h = p.half_seg[2 * d + lr]
             if h is not None:
                 union(s, base + h, nbase + q.half_seg[2 * od + 1 - lr])
-    s.open.pop((x, y), None)
+    opened = s.open
+    opened.pop((x, y), None)
     for d in range(4):
-        cx, cy = x + DX[d], y + DY[d]
-        if (cx, cy) not in at:
-            s.open[(cx, cy)] = around(s, cx, cy)
+        cell = (x + DX[d], y + DY[d])
+        if cell not in at:
+            a = opened.get(cell)
+            if a is None:
+                a = (None, None, None, None)
+            od = (d + 2) % 4  # the new tile is on the cell's side od
+            a = a[:od] + (p.edges[d],) + a[od + 1:]
+            opened[cell] = a
     return ti
 
 

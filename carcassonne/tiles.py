@@ -191,7 +191,6 @@ def placed(letter: str, rot: int) -> Placed:
     return p
 
 
-@lru_cache(maxsize=None)
 def fits(letter: str, around: tuple) -> tuple[int, ...]:
     """The distinct (canonical) rotations of ``letter`` whose edges match ``around``: the edge
     types the neighbours show towards the cell on each side N, E, S, W (None: no neighbour)."""
@@ -203,3 +202,11 @@ def fits(letter: str, around: tuple) -> tuple[int, ...]:
         if all(a is None or a == e for a, e in zip(around, p.edges)):
             out.append(r)
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def fit_table() -> dict[str, dict[tuple, tuple[int, ...]]]:
+    """``fits`` for every tile and every possible surrounding, as plain dicts (for speed)."""
+    kinds = (None, "C", "R", "F")
+    arounds = [(n, e, s, w) for n in kinds for e in kinds for s in kinds for w in kinds]
+    return {letter: {a: fits(letter, a) for a in arounds} for letter in tileset().letters}
