@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field
 
 from .game import advance, new_game, play
-from .rules import legal
+from .rules import random_move
 from .state import GameState
 
 
@@ -28,8 +28,7 @@ def random_game(players: int, seed: str, rng: random.Random | None = None, optio
     state, events = new_game(players, seed, options)
     out = Playout(state, list(events))
     while state.phase != "over":
-        moves = legal(state)
-        move = moves[rng.randrange(len(moves))]
+        move = random_move(state, rng)  # legal(state)[rng.randrange(len(legal(state)))]
         if on_move is None:
             out.events.append(advance(state, state.actor, move, seed))
         else:

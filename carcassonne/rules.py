@@ -21,21 +21,13 @@ def cell_occupied(s: GameState, x: int, y: int) -> int:
     if not s.meeples:
         return 0
     occ = 0
-    at, shapes, parent, feat, base = s.at, s.shapes, s.parent, s.feat, s.base
-    for d in range(4):
-        nti = at.get((x + DX[d], y + DY[d]))
-        if nti is None:
-            continue
-        q = shapes[nti]
-        nbase = base[nti]
-        od = (d + 2) % 4
-        a = q.side_seg[od]
-        if a is not None and feat[find(parent, nbase + a)].men:
-            occ |= 1 << (3 * d)
-        for lr in (0, 1):
-            h = q.half_seg[2 * od + 1 - lr]
-            if h is not None and feat[find(parent, nbase + h)].men:
-                occ |= 1 << (3 * d + 1 + lr)
+    parent, feat = s.parent, s.feat
+    for bit, seg in s.facing[(x, y)]:
+        root = parent[seg]
+        if root != seg:
+            root = find(parent, seg)
+        if feat[root].men:
+            occ |= bit
     return occ
 
 
@@ -98,6 +90,41 @@ def legal(s: GameState) -> list[Move]:
                 append(moves[0])
                 extend([moves[k + 1] for k, mask in enumerate(masks) if not occ & mask])
     return out
+
+
+def random_move(s: GameState, rng) -> Move:
+    """``legal(s)[rng.randrange(len(legal(s)))]``, without building the list (for playouts)."""
+    letter = s.tile
+    table = fit_table()[letter]
+    masks_of = [placed(letter, r).masks for r in ROTATIONS]
+    free = s.supply[s.actor] > 0
+    check_occ = free and bool(s.meeples)
+    entries = []
+    total = 0
+    for cell, a in s.open.items():
+        rots = table[a]
+        if not rots:
+            continue
+        occ = cell_occupied(s, cell[0], cell[1]) if check_occ else 0
+        for r in rots:
+            masks = masks_of[r // 90]
+            if not free:
+                n = 1
+            elif not occ:
+                n = 1 + len(masks)
+            else:
+                n = 1 + sum(1 for mask in masks if not occ & mask)
+            entries.append((n, cell, r, occ))
+            total += n
+    i = rng.randrange(total)
+    for n, cell, r, occ in entries:
+        if i < n:
+            moves, masks = cell_moves(cell[0], cell[1], letter)[r // 90]
+            if i == 0 or not occ:
+                return moves[i]
+            return [moves[k + 1] for k, mask in enumerate(masks) if not occ & mask][i - 1]
+        i -= n
+    raise AssertionError("no legal move")  # pragma: no cover - a drawn tile always fits somewhere
 
 
 def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:

@@ -22,7 +22,7 @@ DY = (1, 0, -1, 0)
 
 class GameState:
     __slots__ = ("players", "options", "version", "reveals", "phase", "actor", "tile", "scores", "supply",
-                 "tiles", "shapes", "at", "open", "pile", "set_aside", "meeples", "parent", "feat", "base",
+                 "tiles", "shapes", "at", "open", "facing", "pile", "set_aside", "meeples", "parent", "feat", "base",
                  "cloisters", "final", "winners")
 
     def __init__(self, players: int = 2, options: dict | None = None):
@@ -39,6 +39,8 @@ class GameState:
         self.shapes: list = []                      # placement number -> its tiles.Placed
         self.at: dict[tuple[int, int], int] = {}    # cell -> placement number
         self.open: dict[tuple[int, int], tuple] = {}  # empty cell next to a tile -> edges facing it
+        self.facing: dict[tuple[int, int], tuple] = {}  # the same cells -> (bit, segment) of the
+        # neighbours' roads, cities (bit 3d) and farm halves (bit 3d+1+lr) facing its side d
         self.pile: list[str] = []                   # face-down tiles, sorted letters (no order)
         self.set_aside: list[str] = []              # drawn tiles that fit nowhere, in draw order
         self.meeples: dict[int, tuple[int, int, int]] = {}  # segment -> (seat, placement, local seg)
@@ -55,6 +57,7 @@ class GameState:
         s.phase, s.actor, s.tile = self.phase, self.actor, self.tile
         s.scores, s.supply = self.scores[:], self.supply[:]
         s.tiles, s.shapes, s.at, s.open = self.tiles[:], self.shapes[:], dict(self.at), dict(self.open)
+        s.facing = dict(self.facing)
         s.pile, s.set_aside = self.pile[:], self.set_aside[:]
         s.meeples, s.parent, s.base = dict(self.meeples), self.parent[:], self.base[:]
         s.feat = {r: f.copy() for r, f in self.feat.items()}
@@ -192,8 +195,9 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
             h = p.half_seg[2 * d + lr]
             if h is not None:
                 union(s, base + h, nbase + q.half_seg[2 * od + 1 - lr])
-    opened = s.open
+    opened, facing = s.open, s.facing
     opened.pop((x, y), None)
+    facing.pop((x, y), None)
     for d in range(4):
         cell = (x + DX[d], y + DY[d])
         if cell not in at:
@@ -201,8 +205,16 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
             if a is None:
                 a = (None, None, None, None)
             od = (d + 2) % 4  # the new tile is on the cell's side od
-            a = a[:od] + (p.edges[d],) + a[od + 1:]
-            opened[cell] = a
+            opened[cell] = a[:od] + (p.edges[d],) + a[od + 1:]
+            segs = []
+            k = p.side_seg[d]
+            if k is not None:
+                segs.append((1 << (3 * od), base + k))
+            for lr in (0, 1):  # the cell's half (od, lr) faces the new tile's half (d, 1 - lr)
+                k = p.half_seg[2 * d + 1 - lr]
+                if k is not None:
+                    segs.append((1 << (3 * od + 1 + lr), base + k))
+            facing[cell] = facing.get(cell, ()) + tuple(segs)
     return ti
 
 
