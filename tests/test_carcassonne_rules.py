@@ -271,3 +271,50 @@ def test_tiles_are_conserved_in_a_built_position():
     s = put(put(fresh(), "U", "place 1,0 r0"), "E", "place 0,1 r180")
     held = Counter(t for _, _, t, _ in s.tiles) + Counter(s.pile) + Counter([s.tile])
     assert held == Counter({t.letter: t.count for t in tileset().types.values()})
+
+
+def test_the_game_ends_when_only_unplaceable_tiles_are_left():
+    """Rulings: tiles that fit nowhere are set aside; with none left the game ends."""
+    s = fresh()
+    s.pile = ["C"]                       # C (city on every side) fits nowhere once the start city is closed
+    s.tile = "E"
+    events, after = play(s, 0, "place 0,1 r180", seed="x")
+    assert events[0]["chance"] == [["tile", "C"]]
+    assert after.set_aside == ["C"] and after.phase == "over" and after.tile is None and after.actor is None
+
+
+# --- check and legal_moves agree (Hypothesis) --------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from carcassonne import check, normalize  # noqa: E402
+from carcassonne.notation import Move  # noqa: E402
+from carcassonne.playout import random_game  # noqa: E402
+
+_GAMES = {}
+CODES = {"cell-taken", "not-adjacent", "edges-differ", "no-follower-left", "no-such-spot", "feature-occupied"}
+
+
+def position(seed: int, n: int) -> GameState:
+    if seed not in _GAMES:
+        _GAMES[seed] = random_game(3, f"prop-{seed}").events
+    events = _GAMES[seed]
+    from carcassonne import replay
+    return replay(events[: 1 + n % (len(events) - 1)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 3), st.integers(0, 70), st.integers(-4, 4), st.integers(-4, 4),
+       st.sampled_from((0, 90, 180, 270)),
+       st.sampled_from([(None, None), ("monk", None)] + [(r, d) for r in ("thief", "knight") for d in "NESW"]
+                       + [("farmer", c) for c in ("NE", "SE", "SW", "NW")]))
+def test_check_agrees_with_legal_moves(seed, n, x, y, rot, follower):
+    s = position(seed, n)
+    m = Move(x, y, rot, *follower)
+    err = check(s, s.actor, m)
+    legal = legal_moves(s)
+    if err is None:
+        assert str(normalize(s, s.actor, m)) in legal
+    else:
+        assert err[0] in CODES
+        assert str(m) not in legal
