@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from .features import complete, cloister_tiles, final_scoring, find
 from .notation import Move
-from .state import DX, DY, GameState, lay
+from .state import GameState, lay
 from .tiles import ROLE_OF_KIND, ROTATIONS, SIDES, fit_table, placed
 
 Err = tuple[str, str, str] | None   # (code, reason, rules section)
-PLACING, FOLLOWERS = "Placing Land Tiles", "Placing New Followers"
+PLACING, DEPLOYING = "Placing Land Tiles", "Placing New Followers"
 
 
 def cell_occupied(s: GameState, x: int, y: int) -> int:
@@ -142,22 +142,23 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     names = {"C": "city", "R": "road", "F": "field"}
     for d in range(4):
         if a[d] is not None and a[d] != p.edges[d]:
-            return m, None, ("edges-differ", f"tile {s.tile} turned r{m.rot} shows a {names[p.edges[d]]} on its "
-                             f"{SIDES[d]} side, the tile there shows a {names[a[d]]}", PLACING)
+            why = (f"tile {s.tile} turned r{m.rot} shows a {names[p.edges[d]]} on its {SIDES[d]} side, "
+                   f"the tile there shows a {names[a[d]]}")
+            return m, None, ("edges-differ", why, PLACING)
     if m.role is None:
         return Move(m.x, m.y, rot), None, None
     if s.supply[s.actor] <= 0:
-        return m, None, ("no-follower-left", "all your followers are on the board", FOLLOWERS)
+        return m, None, ("no-follower-left", "all your followers are on the board", DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
         what = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloister"}[m.role]
         where = f" reaching {m.spot}" if m.spot else ""
         return m, None, ("no-such-spot", f"tile {s.tile} turned r{m.rot} has no {what}{where} for a {m.role}",
-                         FOLLOWERS)
+                         DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind
-        return m, None, ("feature-occupied", f"that {'field' if kind == 'farm' else kind} joins one that already "
-                         "has a follower", FOLLOWERS)
+        why = f"that {'field' if kind == 'farm' else kind} joins one that already has a follower"
+        return m, None, ("feature-occupied", why, DEPLOYING)
     return Move(m.x, m.y, rot, m.role, p.names[k] or None), k, None
 
 

@@ -74,7 +74,7 @@ class GameState:
     # --- the position document ------------------------------------------------------------
     def followers(self) -> list[dict]:
         out = []
-        for seg, (seat, ti, k) in self.meeples.items():
+        for seat, ti, k in self.meeples.values():
             x, y, letter, rot = self.tiles[ti]
             p = placed(letter, rot)
             out.append({"seat": seat, "x": x, "y": y, "role": ROLE_OF_KIND[p.segments[k].kind], "spot": p.names[k]})
@@ -234,11 +234,9 @@ def _load_board(s: GameState, board: list, followers: list) -> list[str]:
         if i and any(a is not None and a != e for a, e in zip(s.open[(x, y)], placed(letter, rot).edges)):
             return [f"tile {i}: {letter} r{rot} at {x},{y} does not match its neighbours"]
         lay(s, letter, x, y, rot)
-    for r, f in s.feat.items():
-        if f.kind in (ROAD, CITY) and f.open == 0:
-            f.done = True
-        elif f.kind == CLOISTER and cloister_tiles(s, f.pos) == 9:
-            f.done = True
+    for f in s.feat.values():
+        complete = f.open == 0 if f.kind in (ROAD, CITY) else f.kind == CLOISTER and cloister_tiles(s, f.pos) == 9
+        f.done = complete
     for fo in followers:
         try:
             seat, cell, role, spot = int(fo["seat"]), (int(fo["x"]), int(fo["y"])), fo["role"], fo.get("spot") or ""

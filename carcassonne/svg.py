@@ -88,8 +88,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False) -> str:
     def origin(x: int, y: int) -> tuple[int, int]:
         return (x - min_x) * size, (max_y - y) * size
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles">'),
            f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
     for x, y, letter, rot in s.tiles:
         ox, oy = origin(x, y)

@@ -68,7 +68,7 @@ def test_draws_are_keyed_by_the_reveal_count_and_no_order_is_stored():
     move = legal_moves(s)[0]
     ev_a, a = play(s, 0, move, seed="k")
     ev_b, b = play(s, 0, move, seed="k")
-    assert ev_a == ev_b and a.reveals == s.reveals + 1 == 2
+    assert ev_a == ev_b and a == b and a.reveals == s.reveals + 1 == 2
     doc = a.to_doc()
     assert isinstance(doc["pile"], dict) and sum(doc["pile"].values()) == doc["pile_size"] == 69
     assert "k" not in json.dumps({k: v for k, v in doc.items() if k != "pile"}).replace('"', " ").split()
