@@ -57,6 +57,11 @@ class Move(NamedTuple):
     def verb(self) -> str:
         return "place"
 
+    @property
+    def args(self) -> tuple[str, ...]:
+        """The words after the verb, as ``engine.Move.args``: ('3,-1', 'r90', 'farmer', 'NE')."""
+        return tuple(str(self).split()[1:])
+
     def __str__(self) -> str:
         text = f"place {self.x},{self.y} r{self.rot}"
         if self.role is not None:

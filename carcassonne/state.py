@@ -179,42 +179,33 @@ def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
         else:
             f = Feature(kind, ti, 1 if seg.shield else 0, len(seg.edges))
         feat[base + j] = f
-    at, shapes = s.at, s.shapes
-    for d in range(4):
-        nti = at.get((x + DX[d], y + DY[d]))
-        if nti is None:
-            continue
-        q = shapes[nti]
-        nbase = s.base[nti]
-        od = (d + 2) % 4
-        a = p.side_seg[d]
-        if a is not None:
-            r = union(s, base + a, nbase + q.side_seg[od])
-            feat[r].open -= 2
-        for lr in (0, 1):
-            h = p.half_seg[2 * d + lr]
-            if h is not None:
-                union(s, base + h, nbase + q.half_seg[2 * od + 1 - lr])
+    at, shapes, bases = s.at, s.shapes, s.base
     opened, facing = s.open, s.facing
     opened.pop((x, y), None)
     facing.pop((x, y), None)
     for d in range(4):
         cell = (x + DX[d], y + DY[d])
-        if cell not in at:
+        nti = at.get(cell)
+        if nti is None:  # an empty cell: it now faces this tile on its side od
             a = opened.get(cell)
             if a is None:
                 a = (None, None, None, None)
-            od = (d + 2) % 4  # the new tile is on the cell's side od
+            od = (d + 2) % 4
             opened[cell] = a[:od] + (p.edges[d],) + a[od + 1:]
-            segs = []
-            k = p.side_seg[d]
-            if k is not None:
-                segs.append((1 << (3 * od), base + k))
-            for lr in (0, 1):  # the cell's half (od, lr) faces the new tile's half (d, 1 - lr)
-                k = p.half_seg[2 * d + 1 - lr]
-                if k is not None:
-                    segs.append((1 << (3 * od + 1 + lr), base + k))
-            facing[cell] = facing.get(cell, ()) + tuple(segs)
+            faces = p.faces[d]
+            if faces:
+                facing[cell] = facing.get(cell, ()) + tuple((bit, base + k) for bit, k in faces)
+            elif cell not in facing:
+                facing[cell] = ()
+            continue
+        q = shapes[nti]
+        nbase = bases[nti]
+        side, od, halves = p.joins[d]
+        if side is not None:
+            r = union(s, base + side, nbase + q.side_seg[od])
+            feat[r].open -= 2
+        for h, their in halves:
+            union(s, base + h, nbase + q.half_seg[their])
     return ti
 
 

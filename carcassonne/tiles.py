@@ -66,7 +66,7 @@ class Placed:
     """A tile type turned by a rotation: its edges, segments and spot names as placed."""
 
     __slots__ = ("letter", "rot", "edges", "segments", "side_seg", "half_seg", "names", "spots",
-                 "canonical_rot", "occ", "masks", "cloister_seg")
+                 "canonical_rot", "occ", "masks", "cloister_seg", "joins", "faces")
 
     def __init__(self, t: TileType, rot: int):
         q = rot // 90
@@ -107,6 +107,23 @@ class Placed:
             for n in names:
                 self.spots[(role, n)] = k
         self.masks = tuple(sum(1 << i for i in o) for o in self.occ)  # the same, as bit masks
+        # per side d, what joins a neighbour there: (our road/city segment or None, the neighbour's
+        # side), and (our farm segment, the neighbour's half edge) per half; and what an empty
+        # cell there faces: (the cell's occupancy bit, our segment)
+        self.joins = []
+        self.faces = []
+        for d in range(4):
+            od = (d + 2) % 4
+            halves = tuple((self.half_seg[2 * d + lr], 2 * od + 1 - lr) for lr in (0, 1)
+                           if self.half_seg[2 * d + lr] is not None)
+            self.joins.append((self.side_seg[d], od, halves))
+            faces = []
+            if self.side_seg[d] is not None:
+                faces.append((1 << (3 * od), self.side_seg[d]))
+            for lr in (0, 1):  # the cell's half (od, lr) faces our half (d, 1 - lr)
+                if self.half_seg[2 * d + 1 - lr] is not None:
+                    faces.append((1 << (3 * od + 1 + lr), self.half_seg[2 * d + 1 - lr]))
+            self.faces.append(tuple(faces))
         self.canonical_rot = rot
 
     def shape(self) -> tuple:
