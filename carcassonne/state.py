@@ -125,7 +125,18 @@ class GameState:
             followers = list(d["followers"])
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise PositionError(f"position document is incomplete or malformed: {e!r}") from None
-        problems = _load_board(s, board, followers)
+        letters = tileset().types
+        if len(s.scores) != players or len(s.supply) != players:
+            raise PositionError("scores and supply must have one entry per seat")
+        if not (s.tile is None or isinstance(s.tile, str) and s.tile in letters) or not all(
+                t in letters for t in s.pile + s.set_aside):
+            raise PositionError("unknown tile letters in the tile in hand, the pile or the set-aside tiles")
+        if not (s.actor is None or type(s.actor) is int) or s.phase not in ("play", "over"):
+            raise PositionError("actor must be a seat number or null and phase 'play' or 'over'")
+        try:
+            problems = _load_board(s, board, followers)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise PositionError(f"position document is inconsistent: {e!r}") from None
         if problems:
             raise PositionError("inconsistent position: " + "; ".join(problems[:5]))
         return s

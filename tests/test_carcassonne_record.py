@@ -168,3 +168,38 @@ def test_cli_random_game_replay_verify(tmp_path, capsys):
     assert code == 0 and out.startswith("ok")
     code, _, err = run(capsys, "verify", str(rec), "--seed", "wrong")
     assert code == 1 and "commitment" in err
+
+
+# --- a damaged position document is refused with PositionError, never a crash ----------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from carcassonne import PositionError  # noqa: E402
+
+_LEAVES = st.sampled_from([None, -1, 0, 1, 99, "x", "", [], {}, [1], {"a": 1}, 1.5, True, "D", "C", "farmer", "NE"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.lists(st.integers(0, 1000), min_size=1, max_size=4), _LEAVES)
+def test_a_damaged_document_loads_or_is_refused(game_n, path, leaf):
+    doc = json.loads(json.dumps(_DOCS.setdefault(game_n, replay(_GAME.events[:game_n]).to_doc())))
+    node = doc
+    for i, step in enumerate(path):
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = keys[step % len(keys)]
+        if i == len(path) - 1 or not isinstance(node[key], (dict, list)):
+            node[key] = leaf
+            break
+        node = node[key]
+    try:
+        s = GameState.from_doc(doc)
+    except PositionError as e:
+        assert e.code == "bad-position" and e.message
+    else:
+        legal_moves(s)  # a document that loads is one the rules can work with
+
+
+_GAME = random_game(3, "damaged")
+_DOCS: dict = {}
