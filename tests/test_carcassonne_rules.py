@@ -318,3 +318,23 @@ def test_check_agrees_with_legal_moves(seed, n, x, y, rot, follower):
     else:
         assert err[0] in CODES
         assert str(m) not in legal
+
+
+def test_a_road_ending_at_a_city_gate_is_complete():
+    """Scoring, a completed road: both ends at a crossroad, a city section or a monastery."""
+    s = put(fresh(), "T", "place 1,0 r90 thief W", seat=0)   # the road ends at T's city gate
+    assert s.scores == [0, 0]
+    s = put(s, "L", "place -1,0 r0", seat=1)                  # and at L's crossing
+    assert s.scores == [3, 0] and s.supply == [7, 7]
+
+
+def test_a_road_that_loops_onto_itself_is_complete():
+    """Scoring, a completed road: ... or the road loops onto itself (four curves: 4 points)."""
+    s = put(fresh(), "V", "place 0,-1 r270 thief E", seat=1)
+    s = put(s, "V", "place 1,-1 r0", seat=0)
+    s = put(s, "V", "place 1,-2 r90", seat=1)
+    assert s.scores == [0, 0] and s.supply == [7, 6]
+    before = s.clone()
+    s = put(s, "V", "place 0,-2 r180", seat=0)
+    assert s.scores == [0, 4] and s.supply == [7, 7]
+    assert before.scores == [0, 0] and before.supply == [7, 6]   # play() changed nothing it was given
