@@ -110,3 +110,44 @@ def describe_final(s: GameState, names=None) -> str:
     verb = "wins" if len(s.winners) == 1 else "share the victory"
     body = "; ".join(x[0].upper() + x[1:] for x in lines) if lines else "Nothing to score"
     return f"Final scoring: {body}. Scores: {result}. {won} {verb}."
+
+
+def event_texts(events: list[dict], start: int = 0) -> list[str]:
+    """One sentence for each of ``events[start:]`` (``events`` being a game's log from its start),
+    like ``application.history.event_texts`` for Tiletum: the move in the imperative, as
+    :func:`describe` says it, then what it scored and the tiles set aside."""
+    from .game import apply_event  # describe is imported by nothing in the rules: no cycle
+    out: list[str] = []
+    state = None
+    for i, ev in enumerate(events):
+        if i >= start:
+            if ev["type"] == "GameStarted":
+                out.append(f"The game starts with {ev['players']} players")
+            elif ev["type"] == "MovePlayed":
+                out.append(_move_text(state, ev))
+            else:
+                out.append(ev["type"])
+        state = apply_event(state, ev) if ev["type"] == "GameStarted" else apply_event(state.clone(), ev)
+    return out
+
+
+def _move_text(before: GameState, ev: dict) -> str:
+    try:
+        m = _as_move(ev["move"])
+        text = describe(before, m)
+        s = before.clone()
+        m, k, err = rules.resolve(s, m)
+        if err is not None:
+            return ev["move"]
+        scored = rules.apply(s, ev["seat"], m, k, ReplayChance(ev["chance"]) if ev["chance"] else NoChance())
+    except Exception:  # a description is a courtesy; the notation always works
+        return ev["move"]
+    extra = [scoring_text(sc) for sc in scored]
+    drawn = [v for _, v in ev["chance"]]
+    extra += [f"{tile_name(t)} fits nowhere and is set aside" for t in (drawn[:-1] if s.tile else drawn)]
+    if ev.get("by"):
+        text += f" (played by the {ev['by']})"
+    text += "; " + "; ".join(extra) if extra else ""
+    if s.phase == "over":
+        text += ". That was the last tile. " + describe_final(s)
+    return text

@@ -10,7 +10,7 @@ import pytest
 from carcassonne import GameState, IllegalMove, legal_moves, new_game, play, replay, view_doc
 from carcassonne.chance import seed_commitment
 from carcassonne.cli import main
-from carcassonne.describe import describe, describe_event, describe_final
+from carcassonne.describe import describe, describe_event, describe_final, event_texts
 from carcassonne.playout import random_game
 from carcassonne.record import RecordError, parse_record, replay_record, verify_events, write_record
 from carcassonne.rules import placements
@@ -109,6 +109,12 @@ def test_events_in_words():
     assert describe_final(g.state).startswith("Final scoring:")
     last = describe_event(replay(g.events[:-1]), g.events[-1])
     assert "That was the last tile." in last
+    texts = event_texts(g.events)
+    assert len(texts) == len(g.events) and texts[0] == "The game starts with 2 players"
+    assert texts[-1].startswith("Place tile ") and "Final scoring:" in texts[-1]
+    assert event_texts(g.events, start=len(g.events) - 1) == texts[-1:]
+    scoring = [t for t in texts if "points to seat" in t and "Final" not in t]
+    assert scoring and all(t.startswith("Place tile ") for t in texts[1:])
 
 
 def test_board_picture(game):
