@@ -120,3 +120,10 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False) -> str:
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
+    """One tile as an SVG document (the tile in hand, turned ``rot``), e.g. for a rotation preview."""
+    body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+            f'role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')

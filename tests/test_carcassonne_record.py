@@ -14,7 +14,7 @@ from carcassonne.describe import describe, describe_event, describe_final, event
 from carcassonne.playout import random_game
 from carcassonne.record import RecordError, parse_record, replay_record, verify_events, write_record
 from carcassonne.rules import placements
-from carcassonne.svg import board_svg
+from carcassonne.svg import board_svg, tile_svg
 
 SEED = "record-test"
 
@@ -129,6 +129,9 @@ def test_board_picture(game):
     assert sorted((int(r.get("data-x")), int(r.get("data-y"))) for r in fits) == sorted(
         {(x, y) for x, y, _ in placements(mid)})
     assert board_svg(mid) == board_svg(replay(game.events[:30]))  # pure
+    one = ET.fromstring(tile_svg("F", 90))
+    assert len([r for r in one.iter(ns + "polygon")]) == 1 and one.get("aria-label") == "tile F turned 90"
+    assert tile_svg("F", 90) != tile_svg("F", 0)
 
 
 def run(capsys, *argv):
