@@ -79,12 +79,12 @@ def test_placement_must_abut_and_match_every_edge():
         put(s, "E", "place 0,1 r0")               # its field faces the start tile's city
     assert e.value.code == "edges-differ" and "city" in e.value.message
     s = put(s, "U", "place 1,0 r0")               # road meets road
-    with pytest.raises(IllegalMove) as e:          # (1,1): U's north field, but the E city would face...
-        put(s, "K", "place 1,-1 r0")              # K's north city faces U's south field
+    with pytest.raises(IllegalMove) as e:
+        put(s, "K", "place 1,-1 r0")              # K's north city would face U's south field
     assert e.value.code == "edges-differ"
     # a cell with two neighbours must match both: U's north field and E's east field at 1,1
     s2 = put(s, "E", "place 0,1 r180")            # closes the start city
-    for rot in (0, 90, 180, 270):                 # R (3 city sides) matches at most one of them
+    for rot in (0, 90, 180, 270):                 # R (3 city sides, 1 field) cannot match both fields
         with pytest.raises(IllegalMove) as e:
             put(s2, "R", f"place 1,1 r{rot}")
         assert e.value.code == "edges-differ"
