@@ -6,7 +6,8 @@ North is up; the cell of tile (x, y) is column ``x - min_x``, row ``max_y - y``.
 fields green, roads light grey lines, cloisters red squares, shields blue; each follower is a
 circle in its seat's colour with its role's initial (T thief, K knight, M monk, F farmer). With
 ``fits=True`` the empty cells where the tile in hand fits are outlined and carry ``data-x``,
-``data-y`` and ``data-rots`` (the rotations that fit there), for a page to make clickable.
+``data-y`` and ``data-rots`` (the rotations that fit there), for a page to make clickable; the
+tile placed last is outlined (``class="last"``).
 """
 from __future__ import annotations
 
@@ -78,8 +79,8 @@ def _tile_svg(letter: str, rot: int, ox: float, oy: float, size: float) -> list[
     return out
 
 
-def board_svg(s: GameState, size: int = 48, fits: bool = False) -> str:
-    """The board as an SVG document (a string)."""
+def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True) -> str:
+    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last."""
     cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
     min_x, max_x = min(c[0] for c in cells), max(c[0] for c in cells)
     min_y, max_y = min(c[1] for c in cells), max(c[1] for c in cells)
@@ -97,6 +98,10 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False) -> str:
                    f'<title>tile {letter} at {x},{y} r{rot}</title>')
         out += _tile_svg(letter, rot, ox, oy, size)
         out.append("</g>")
+    if mark_last and len(s.tiles) > 1:
+        ox, oy = origin(*s.tiles[-1][:2])
+        out.append(f'<rect class="last" x="{ox + 1}" y="{oy + 1}" width="{size - 2}" height="{size - 2}" '
+                   f'fill="none" stroke="#e6007e" stroke-width="2"/>')
     for f in s.followers():
         x, y = f["x"], f["y"]
         ox, oy = origin(x, y)

@@ -129,6 +129,10 @@ def test_board_picture(game):
     assert sorted((int(r.get("data-x")), int(r.get("data-y"))) for r in fits) == sorted(
         {(x, y) for x, y, _ in placements(mid)})
     assert board_svg(mid) == board_svg(replay(game.events[:30]))  # pure
+    last = [r for r in root.iter(ns + "rect") if r.get("class") == "last"]
+    x, y = mid.tiles[-1][:2]
+    tile_g = next(g for g in tiles if (int(g.get("data-x")), int(g.get("data-y"))) == (x, y))
+    assert len(last) == 1 and float(last[0].get("x")) == float(tile_g[1].get("x")) + 1
     one = ET.fromstring(tile_svg("F", 90))
     assert len([r for r in one.iter(ns + "polygon")]) == 1 and one.get("aria-label") == "tile F turned 90"
     assert tile_svg("F", 90) != tile_svg("F", 0)
