@@ -12,8 +12,9 @@ if any::
 ``str(move)`` is the canonical text and ``parse(str(move)) == move``. Parsing is tolerant: any
 case and spacing, ``3 -1`` or ``(3, -1)`` for the cell, ``90``, ``r90``, ``90deg`` or ``90°`` for
 the rotation, synonyms for the roles (``robber``/``highwayman`` for thief, ``monk``/``abbot`` for
-monk, ``peasant`` for farmer...), ``north-east`` or ``en`` for ``NE``, and the verb may be left
-out. Which spot names a tile accepts depends on the tile (a farm may be named by any corner it
+monk, ``peasant`` for farmer...), ``north-east`` or ``en`` for ``NE``, ``turned 90``, small words
+such as ``at``, ``with a``, ``on the`` (``place at 3,-1 turned 90 with a farmer in the north-east``),
+and the verb may be left out. Which spot names a tile accepts depends on the tile (a farm may be named by any corner it
 reaches); a legal move is recorded with the spot's canonical name (``rules.normalize``).
 """
 from __future__ import annotations
@@ -40,7 +41,9 @@ SPOT_WORDS = {
 SIDE_SPOTS = ("N", "E", "S", "W")
 CORNER_SPOTS = ("NE", "SE", "SW", "NW")
 _CELL = re.compile(r"^\(?\s*(-?\d{1,3})\s*[,;/ ]\s*(-?\d{1,3})\s*\)?")
-_ROT = re.compile(r"^(?:r|rot|rotation|rotate|turn(?:ed)?)?\s*(\d{1,3})\s*(?:°|deg|degrees?)?$")
+_ROT = re.compile(r"^(?:r|rot|rotation|rotated?|turn(?:ed)?)?\s*(\d{1,3})\s*(?:°|deg|degrees?)?$")
+ROT_WORDS = {"r", "rot", "rotation", "rotate", "rotated", "turn", "turned", "by"}
+FILLERS = {"at", "on", "in", "the", "a", "an", "with", "to", "its", "of", "and"}
 
 
 class Move(NamedTuple):
@@ -96,6 +99,8 @@ def parse(text: str) -> Move:
     first = rest.split(None, 1)[0].lower()
     if first in VERBS:
         rest = rest[len(first):].strip()
+        if rest[:3].lower() == "at ":
+            rest = rest[3:].strip()
     elif first[:1].isalpha() and not first.startswith("("):
         raise NotationError(f"{text!r}: unknown verb {rest.split(None, 1)[0]!r} "
                             "(usage: place <x>,<y> r<0|90|180|270> [<role> [<spot>]])")
@@ -104,6 +109,8 @@ def parse(text: str) -> Move:
         raise NotationError(f"{text!r}: where is the tile? e.g. place 3,-1 r90")
     x, y = int(m.group(1)), int(m.group(2))
     tokens = rest[m.end():].replace(",", " ").split()
+    while len(tokens) > 1 and tokens[0].lower() in ROT_WORDS:  # "r 90", "turned 90", "rotated by 90"
+        tokens = tokens[1:]
     if not tokens:
         raise NotationError(f"{text!r}: how is the tile turned? r0, r90, r180 or r270")
     rot_text = tokens.pop(0)
@@ -113,6 +120,7 @@ def parse(text: str) -> Move:
     if not r or int(r.group(1)) % 360 not in (0, 90, 180, 270):
         raise NotationError(f"{text!r}: a rotation is r0, r90, r180 or r270 (clockwise), not {rot_text!r}")
     rot = int(r.group(1)) % 360
+    tokens = [t for t in tokens if t.lower() not in FILLERS]
     if not tokens or (len(tokens) <= 2 and "".join(tokens).lower() in NO_FOLLOWER):
         return Move(x, y, rot)
     role = ROLE_SYNONYMS.get(tokens[0].lower())

@@ -173,16 +173,20 @@ def test_parse_format_round_trip(m):
 @settings(max_examples=300, deadline=None)
 @given(moves_st, st.randoms(use_true_random=False))
 def test_parse_is_tolerant_of_case_spacing_and_synonyms(m, rnd):
-    cell = rnd.choice([f"{m.x},{m.y}", f"{m.x}, {m.y}", f"({m.x},{m.y})", f"{m.x} {m.y}"])
-    rot = rnd.choice([f"r{m.rot}", f"{m.rot}", f"{m.rot}deg", f"R{m.rot}", f"{m.rot}°"])
-    words = [rnd.choice(["place", "PLACE", "Put", ""]), cell, rot]
+    cell = rnd.choice([f"{m.x},{m.y}", f"{m.x}, {m.y}", f"({m.x},{m.y})", f"{m.x} {m.y}", f"at {m.x},{m.y}"])
+    rot = rnd.choice([f"r{m.rot}", f"{m.rot}", f"{m.rot}deg", f"R{m.rot}", f"{m.rot}°", f"turned {m.rot}",
+                      f"rotated by {m.rot}"])
+    words = [rnd.choice(["place", "PLACE", "Put"]), cell, rot] if cell.startswith("at") else [
+        rnd.choice(["place", "PLACE", "Put", ""]), cell, rot]
     if m.role:
         synonyms = {"thief": ["thief", "Robber", "highwayman"], "knight": ["knight", "KNIGHT"],
                     "monk": ["monk", "abbot", "Monk"], "farmer": ["farmer", "peasant", "Farmer"]}
+        words.append(rnd.choice(["", "with a", "and the"]))
         words.append(rnd.choice(synonyms[m.role]))
         if m.spot:
             long = {"N": "north", "E": "east", "S": "south", "W": "west", "NE": "north-east",
                     "SE": "southeast", "SW": "south west", "NW": "nw"}
+            words.append(rnd.choice(["", "on the", "in the", "at"]))
             words.append(rnd.choice([m.spot, m.spot.lower(), long[m.spot]]))
     text = rnd.choice(["  ", " ", "\t"]).join(w for w in words if w)
     assert parse(text) == m
