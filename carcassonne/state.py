@@ -13,7 +13,7 @@ from collections import Counter
 
 from .errors import PositionError
 from .features import CITY, CLOISTER, FARM, ROAD, Feature, cloister_tiles, find, union
-from .tiles import FOLLOWERS, KIND_OF_ROLE, ROLE_OF_KIND, ROTATIONS, START_TILE, placed, tileset
+from .tiles import FOLLOWERS, ROLE_OF_KIND, ROTATIONS, START_TILE, placed, tileset
 
 FORMAT = "carcassonne-position/1"
 DX = (0, 1, 0, -1)  # N, E, S, W; y grows to the north
@@ -158,16 +158,6 @@ def view_doc(s: GameState, seat: int | None) -> dict:
 
 # --- laying tiles (the structure; the rules are in carcassonne/rules.py) -----------------------
 
-def around(s: GameState, x: int, y: int) -> tuple:
-    """The edge types the neighbours of cell (x, y) show towards it, N, E, S, W (None: empty)."""
-    out = []
-    at, shapes = s.at, s.shapes
-    for d in range(4):
-        ti = at.get((x + DX[d], y + DY[d]))
-        out.append(None if ti is None else shapes[ti].edges[(d + 2) % 4])
-    return tuple(out)
-
-
 def lay(s: GameState, letter: str, x: int, y: int, rot: int) -> int:
     """Put a tile on the table and join its segments to its neighbours'. Returns its number."""
     p = placed(letter, rot)
@@ -277,4 +267,4 @@ def _load_board(s: GameState, board: list, followers: list) -> list[str]:
     return problems
 
 
-__all__ = ["GameState", "view_doc", "lay", "around", "FORMAT", "DX", "DY", "KIND_OF_ROLE"]
+__all__ = ["GameState", "view_doc", "lay", "FORMAT", "DX", "DY"]
