@@ -73,6 +73,10 @@ def test_draws_are_keyed_by_the_reveal_count_and_no_order_is_stored():
     assert isinstance(doc["pile"], dict) and sum(doc["pile"].values()) == doc["pile_size"] == 69
     assert "k" not in json.dumps({k: v for k, v in doc.items() if k != "pile"}).replace('"', " ").split()
     assert "seed" not in doc and view_doc(a, 1)["viewer"] == 1
+    # the draw depends on the seed and the reveal count, not on the move: no move can steer it
+    drawn = {play(s, 0, m, seed="k")[0][0]["chance"][-1][1] for m in legal_moves(s)}
+    assert drawn == {ev_a[0]["chance"][-1][1]}
+    assert {play(s, 0, move, seed=x)[0][0]["chance"][-1][1] for x in ("k", "other", "third")} == {"V", "O", "E"}
 
 
 def test_position_document_round_trip_and_validation(game):
