@@ -16,6 +16,7 @@ ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
+COPY carcassonne ./carcassonne
 COPY tournaments ./tournaments
 COPY application ./application
 COPY mail ./mail

@@ -1,0 +1,244 @@
+"""``carcassonne-engine``: the Carcassonne rules engine on the command line (like ``tiletum-engine``).
+
+A position file is the position document (``GameState.to_doc()``, docs/carcassonne.md) with one
+extra top-level key, ``"seed"``: the game's secret seed, from which the next tile is drawn.
+FILE may be ``-`` for stdin.
+
+    carcassonne-engine new --players 3 --seed s1 > pos.json
+    carcassonne-engine legal pos.json
+    carcassonne-engine play pos.json "place 0,1 r180 knight S" > next.json
+    carcassonne-engine score next.json
+    carcassonne-engine describe next.json
+    carcassonne-engine svg next.json > board.svg
+    carcassonne-engine random-game --players 4 --seed 1 --games 100 [--record game.txt]
+    carcassonne-engine replay game-record.txt > final.json
+    carcassonne-engine verify game-record.txt --seed <revealed seed>
+
+Exit codes: 0 success, 1 illegal or unparsable move (or a failed verification), 2 bad usage,
+file or position.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .chance import seed_commitment
+from .describe import describe_final
+from .errors import EngineError, IllegalMove, NotationError, PositionError
+from .game import legal_moves, new_game, play
+from .playout import random_game
+from .record import RecordError, replay_record, verify_events, write_record
+from .state import GameState
+from .svg import board_svg
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
+
+
+class CliError(Exception):
+    def __init__(self, message: str, code: int = EXIT_ERROR):
+        super().__init__(message)
+        self.code = code
+
+
+class _NoSeed:
+    def randbelow(self, n: int) -> int:
+        raise CliError("the move reveals the next tile but the position has no \"seed\": pass --seed S")
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _read_text(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(f"cannot read {_name(path)}: {e}") from None
+
+
+def load(path: str) -> tuple[GameState, str | None]:
+    text = _read_text(path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CliError(f"{_name(path)} is not JSON: {e}") from None
+    seed = doc.pop("seed", None) if isinstance(doc, dict) else None
+    if seed is not None and not isinstance(seed, str):
+        raise CliError(f"{_name(path)}: \"seed\" must be a string")
+    try:
+        return GameState.from_doc(doc), seed
+    except PositionError as e:
+        raise CliError(f"{_name(path)}: {e.message}") from None
+
+
+def dump(state: GameState, seed: str | None) -> None:
+    doc = state.to_doc()
+    if seed is not None:
+        doc["seed"] = seed
+    print(json.dumps(doc, ensure_ascii=False))
+
+
+def cmd_new(a) -> int:
+    state, _ = new_game(a.players, a.seed)
+    dump(state, a.seed)
+    return EXIT_OK
+
+
+def cmd_legal(a) -> int:
+    state, _ = load(a.file)
+    moves = legal_moves(state)
+    if a.json:
+        print(json.dumps({"seat": state.actor, "tile": state.tile, "moves": moves}))
+    else:
+        for m in moves:
+            print(m)
+    return EXIT_OK
+
+
+def cmd_play(a) -> int:
+    state, seed = load(a.file)
+    seed = a.seed if a.seed is not None else seed
+    for i, text in enumerate(a.moves, 1):
+        try:
+            _, state = play(state, state.actor, text, seed=seed, source=_NoSeed() if seed is None else None)
+        except EngineError as e:  # IllegalMove, NotYourTurn, NotationError
+            raise CliError(f"illegal move {i} {text!r}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
+    dump(state, seed)
+    return EXIT_OK
+
+
+def cmd_score(a) -> int:
+    state, _ = load(a.file)
+    print(json.dumps({"phase": state.phase, "scores": {str(i): v for i, v in enumerate(state.scores)},
+                      "supply": state.supply, "final": state.final, "winners": state.winners,
+                      "winner": state.winner}))
+    return EXIT_OK
+
+
+def cmd_describe(a) -> int:
+    state, _ = load(a.file)
+    if state.phase == "over":
+        print(describe_final(state))
+    else:
+        print(f"Seat {state.actor} to place tile {state.tile}; {len(state.pile)} tiles face down; "
+              f"scores {state.scores}; followers in supply {state.supply}.")
+    return EXIT_OK
+
+
+def cmd_svg(a) -> int:
+    state, _ = load(a.file)
+    sys.stdout.write(board_svg(state))
+    return EXIT_OK
+
+
+def cmd_random_game(a) -> int:
+    if a.games < 1:
+        raise CliError("--games must be at least 1")
+    t0 = time.perf_counter()
+    for i in range(a.games):
+        seed = f"{a.seed}-{i}"
+        g = random_game(a.players, seed)
+        scores = " ".join(str(v) for v in g.state.scores)
+        print(f"game {i}: seed {seed} scores {scores} winners {g.state.winners} ({g.moves} moves)", flush=True)
+        if a.record and i == a.games - 1:
+            with open(a.record, "w", encoding="utf-8") as f:
+                f.write(write_record(g.events, {"SeedCommitment": seed_commitment(seed), "Seed": seed}))
+    t = time.perf_counter() - t0
+    print(f"{a.games} games in {t:.2f}s: {a.games / t:.1f} games/s")
+    return EXIT_OK
+
+
+def _replay(path: str):
+    try:
+        return replay_record(_read_text(path))
+    except RecordError as e:
+        raise CliError(f"{_name(path)}: {e.message}") from None
+    except (IllegalMove, NotationError) as e:
+        raise CliError(f"{_name(path)}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
+
+
+def cmd_replay(a) -> int:
+    headers, _, state = _replay(a.file)
+    dump(state, headers.get("Seed"))
+    return EXIT_OK
+
+
+def cmd_verify(a) -> int:
+    headers, events, _ = _replay(a.file)
+    seed = a.seed if a.seed is not None else headers.get("Seed")
+    if seed is None:
+        raise CliError("no seed: pass --seed (it is revealed when the game is over)")
+    problems = verify_events(events, seed, headers.get("SeedCommitment"))
+    if problems:
+        for p in problems:
+            print(p, file=sys.stderr)
+        return EXIT_ILLEGAL
+    print(f"ok: the seed matches the commitment and every tile drawn in the {len(events) - 1} moves "
+          "is exactly what the seed gives")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="carcassonne-engine",
+        description="The Carcassonne (base game) rules engine on the command line. A position file is the "
+                    "position document (docs/carcassonne.md) plus a top-level \"seed\" key; FILE may be '-'.",
+        epilog="Exit codes: 0 ok, 1 illegal or unparsable move or failed verification, 2 bad usage, file "
+               "or position.")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = sub.add_parser("new", help="print the position of a new game")
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 5), required=True)
+    p.add_argument("--seed", required=True, help="the game's secret seed (decides every draw)")
+    p.set_defaults(func=cmd_new)
+    p = sub.add_parser("legal", help="list the legal moves of the seat to act, sorted")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help='print {"seat", "tile", "moves"}')
+    p.set_defaults(func=cmd_legal)
+    p = sub.add_parser("play", help="play moves (each by the seat to act) and print the new position")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("moves", metavar="MOVE", nargs="+", help='a move, e.g. "place 0,1 r180 knight S"')
+    p.add_argument("--seed", help="the game's seed (default: the file's \"seed\")")
+    p.set_defaults(func=cmd_play)
+    p = sub.add_parser("score", help="print the scores as JSON")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_score)
+    p = sub.add_parser("describe", help="say in words where the game stands")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_describe)
+    p = sub.add_parser("svg", help="print the board as SVG")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_svg)
+    p = sub.add_parser("random-game", help="play complete games with random legal moves")
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 5), required=True)
+    p.add_argument("--seed", required=True, help="base seed; game i uses '<S>-<i>'")
+    p.add_argument("--games", type=int, default=1, metavar="K")
+    p.add_argument("--record", metavar="FILE", help="write the last game's record (with its seed) to FILE")
+    p.set_defaults(func=cmd_random_game)
+    p = sub.add_parser("replay", help="check every move of a record and print the final position")
+    p.add_argument("file", metavar="RECORD")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("verify", help="check a finished game's draws against its seed")
+    p.add_argument("file", metavar="RECORD")
+    p.add_argument("--seed", help="the revealed seed (default: the record's Seed header)")
+    p.set_defaults(func=cmd_verify)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CliError as e:
+        print(e, file=sys.stderr)
+        return e.code
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""The board picture: a pure function from a position to an SVG document (for the game page and
+the turn email). It holds no hidden information (there is none in a position) and no text a
+player typed: only tile letters, numbers and seat numbers.
+
+North is up; the cell of tile (x, y) is column ``x - min_x``, row ``max_y - y``. Cities are tan,
+fields green, roads light grey lines, cloisters red squares, shields blue; each follower is a
+circle in its seat's colour with its role's initial (T thief, K knight, M monk, F farmer). With
+``fits=True`` the empty cells where the tile in hand fits are outlined and carry ``data-x``,
+``data-y`` and ``data-rots`` (the rotations that fit there), for a page to make clickable; the
+tile placed last is outlined (``class="last"``).
+"""
+from __future__ import annotations
+
+from .rules import fit_table
+from .state import GameState
+from .tiles import placed
+
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#f2c80f", "#2ca02c", "#111111")  # red, blue, yellow, green, black
+FIELD, CITY, ROAD, CLOISTER, SHIELD, WALL = "#8fbf5a", "#d9b77e", "#f4f1e8", "#b5462e", "#2b4fa0", "#7a5a2f"
+# tile-local coordinates (0..1, y down): corners clockwise from NW, side midpoints, directions
+_CORNERS = ((0, 0), (1, 0), (1, 1), (0, 1))          # NW, NE, SE, SW
+_MID = ((0.5, 0), (1, 0.5), (0.5, 1), (0, 0.5))       # N, E, S, W
+_DIR = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_SIDE_CORNERS = ((0, 1), (1, 2), (2, 3), (3, 0))      # side d runs from corner a to corner b clockwise
+_CORNER_SPOT = {"NE": (0.8, 0.2), "SE": (0.8, 0.8), "SW": (0.2, 0.8), "NW": (0.2, 0.2)}
+_SIDE_SPOT = {"N": (0.5, 0.2), "E": (0.8, 0.5), "S": (0.5, 0.8), "W": (0.2, 0.5)}
+
+
+def _city_polygon(sides: tuple[int, ...]) -> list[tuple[float, float]]:
+    if len(sides) == 4:
+        return list(_CORNERS)
+    pts: list[tuple[float, float]] = []
+    order = sorted(sides)
+    for i, d in enumerate(order):
+        a, b = _SIDE_CORNERS[d]
+        pts += [_CORNERS[a], _CORNERS[b]]
+        nxt = order[(i + 1) % len(order)]
+        n_gap = 3 if len(order) == 1 else (nxt - d - 1) % 4   # sides between d and the next, clockwise
+        gap = [(d + j) % 4 for j in range(1, n_gap + 1)]
+        if gap:
+            gx = sum(_DIR[g][0] for g in gap) / len(gap)
+            gy = sum(_DIR[g][1] for g in gap) / len(gap)
+            k = {1: 0.15, 2: 0.0, 3: -0.2}[len(gap)]
+            pts.append((0.5 + k * gx, 0.5 + k * gy))
+    return pts
+
+
+def _tile_svg(letter: str, rot: int, ox: float, oy: float, size: float) -> list[str]:
+    p = placed(letter, rot)
+
+    def pt(u: float, v: float) -> str:
+        return f"{ox + u * size:.1f},{oy + v * size:.1f}"
+
+    out = [f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{size:.1f}" height="{size:.1f}" fill="{FIELD}"/>']
+    roads = [s for s in p.segments if s.kind == "road"]
+    for s in roads:
+        if len(s.edges) == 2:
+            a, b = (_MID[d] for d in s.edges)
+            path = f"M{pt(*a)} Q{pt(0.5, 0.5)} {pt(*b)}"
+        else:
+            path = f"M{pt(*_MID[s.edges[0]])} L{pt(0.5, 0.5)}"
+        out.append(f'<path d="{path}" fill="none" stroke="{ROAD}" stroke-width="{size * 0.1:.1f}"/>')
+    if len(roads) >= 3:
+        out.append(f'<rect x="{ox + 0.4 * size:.1f}" y="{oy + 0.4 * size:.1f}" width="{0.2 * size:.1f}" '
+                   f'height="{0.2 * size:.1f}" fill="{WALL}"/>')
+    for s in p.segments:
+        if s.kind == "city":
+            poly = " ".join(pt(u, v) for u, v in _city_polygon(s.edges))
+            out.append(f'<polygon points="{poly}" fill="{CITY}" stroke="{WALL}" stroke-width="1"/>')
+            if s.shield:
+                u, v = _SIDE_SPOT[min(("NESW"[d] for d in s.edges), key="NESW".index)]
+                out.append(f'<rect x="{ox + (u - 0.07) * size:.1f}" y="{oy + (v - 0.07) * size:.1f}" '
+                           f'width="{0.14 * size:.1f}" height="{0.14 * size:.1f}" fill="{SHIELD}"/>')
+        elif s.kind == "cloister":
+            out.append(f'<rect x="{ox + 0.35 * size:.1f}" y="{oy + 0.35 * size:.1f}" width="{0.3 * size:.1f}" '
+                       f'height="{0.3 * size:.1f}" fill="{CLOISTER}"/>')
+    out.append(f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{size:.1f}" height="{size:.1f}" fill="none" '
+               f'stroke="#444" stroke-width="0.5"/>')
+    return out
+
+
+def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True) -> str:
+    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last."""
+    cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
+    min_x, max_x = min(c[0] for c in cells), max(c[0] for c in cells)
+    min_y, max_y = min(c[1] for c in cells), max(c[1] for c in cells)
+    width, height = (max_x - min_x + 1) * size, (max_y - min_y + 1) * size
+
+    def origin(x: int, y: int) -> tuple[int, int]:
+        return (x - min_x) * size, (max_y - y) * size
+
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles">'),
+           f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
+    for x, y, letter, rot in s.tiles:
+        ox, oy = origin(x, y)
+        out.append(f'<g class="tile" data-x="{x}" data-y="{y}" data-tile="{letter}" data-rot="{rot}">'
+                   f'<title>tile {letter} at {x},{y} r{rot}</title>')
+        out += _tile_svg(letter, rot, ox, oy, size)
+        out.append("</g>")
+    if mark_last and len(s.tiles) > 1:
+        ox, oy = origin(*s.tiles[-1][:2])
+        out.append(f'<rect class="last" x="{ox + 1}" y="{oy + 1}" width="{size - 2}" height="{size - 2}" '
+                   f'fill="none" stroke="#e6007e" stroke-width="2"/>')
+    for f in s.followers():
+        x, y = f["x"], f["y"]
+        ox, oy = origin(x, y)
+        u, v = (0.5, 0.5) if f["role"] == "monk" else (_CORNER_SPOT.get(f["spot"]) or _SIDE_SPOT[f["spot"]])
+        cx, cy = ox + u * size, oy + v * size
+        colour = SEAT_COLOURS[f["seat"] % len(SEAT_COLOURS)]
+        ink = "#000" if f["seat"] == 2 else "#fff"
+        out.append(f'<g class="follower" data-seat="{f["seat"]}"><title>seat {f["seat"]} {f["role"]}</title>'
+                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" stroke="#fff"/>'
+                   f'<text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" font-size="{size * 0.17:.1f}" '
+                   f'text-anchor="middle" fill="{ink}" font-family="sans-serif">{f["role"][0].upper()}</text></g>')
+    if fits and s.tile is not None:
+        table = fit_table()[s.tile]
+        for (x, y), a in sorted(s.open.items()):
+            rots = table[a]
+            if not rots:
+                continue
+            ox, oy = origin(x, y)
+            out.append(f'<rect class="fit" data-x="{x}" data-y="{y}" data-rots="{" ".join(map(str, rots))}" '
+                       f'x="{ox + 2}" y="{oy + 2}" width="{size - 4}" height="{size - 4}" fill="#ffffff" '
+                       f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
+    """One tile as an SVG document (the tile in hand, turned ``rot``), e.g. for a rotation preview."""
+    body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+            f'role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')
