@@ -181,3 +181,28 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
         if progress is not None:
             progress(i, len(ids), game_id, status)
     return counts
+
+
+def index_existing(games, pending: set[str] = frozenset(), progress=None) -> int:
+    """Schedule every stored game that is over, not archived and not in ``pending`` (games whose
+    follow-up is not done yet: they are scheduled when it is), from now: games that finished
+    before archiving existed (``tiletum archive --index-existing``). Idempotent; returns how many
+    games are scheduled by this call."""
+    r = games.store.r
+    n = 0
+    for mkey in r.scan_iter(match="g:{*}:meta", count=500):
+        game_id = mkey.decode()[len("g:{"):-len("}:meta")]
+        if game_id in pending or scheduled_at(r, game_id) is not None or games.store.is_archived(game_id):
+            continue
+        try:
+            _, state = games.load(game_id)
+        except Exception:
+            log.warning("could not read %s; not scheduled", game_id, exc_info=True)
+            continue
+        if state.phase == "over":
+            schedule(r, game_id)
+            n += 1
+            if progress is not None:
+                progress(n, game_id)
+    return n
+

@@ -279,3 +279,28 @@ def test_a_sweep_killed_midway_loses_nothing(redis_server, redis_client):
     for gid, events in logs.items():
         assert store.is_archived(gid) and store.events(gid) == events
         assert svc.load(gid)[1].version == len(events)
+
+
+def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_server, redis_client, monkeypatch, capsys):
+    from api.cli import main
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    tag = f"{time.time_ns()}"
+    gid = finished_game(svc, 2, f"cli-{tag}", tag)["id"]
+    unindexed = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"cli-old-{tag}"})["id"]
+    play_out(svc, unindexed, random.Random(tag))  # finished before archiving existed: in no index
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    assert main(["archive", "--older-than-days", "-1"]) == 2
+    assert main(["archive", "--dry-run", "--older-than-days", "0"]) == 0
+    out = capsys.readouterr().out
+    assert f"{gid}: would-archive" in out and "dry run:" in out
+    assert redis_client.exists(key(gid, "events")) and not svc.store.is_archived(gid)
+    assert main(["archive"]) == 0  # the default grace period: 7 days
+    assert f"{gid}:" not in capsys.readouterr().out and not svc.store.is_archived(gid)
+    assert main(["archive", "--older-than-days", "0"]) == 0
+    out = capsys.readouterr().out
+    assert f"{gid}: archived" in out and svc.store.is_archived(gid)
+    assert not svc.store.is_archived(unindexed)
+    assert main(["archive", "--older-than-days", "0", "--index-existing"]) == 0
+    out = capsys.readouterr().out
+    assert f"{unindexed}: archived" in out and svc.store.is_archived(unindexed)
+    assert f"{gid}:" not in out  # done already: the index no longer holds it
