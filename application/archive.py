@@ -35,6 +35,7 @@ log = logging.getLogger("tiletum.archive")
 SHARDS = 64
 ARCHIVE_AFTER_DAYS = 7.0
 LEVEL = 9
+RETRY_SECONDS = 86400.0  # a game the sweep could not archive is tried again a day later
 
 # KEYS: the stream, the snapshot, the archive record. ARGV: the number of events, the SHA-1 of
 # the events' JSON joined by ',', the record. Returns 'ok', 'archived' (already), or 'changed'
@@ -167,7 +168,8 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
           dry_run: bool = False, limit: int | None = None, progress=None) -> dict:
     """Archive the finished games whose follow-up was done more than ``older_than_days`` ago (at
     most ``limit``). ``progress(done, total, game_id, status)`` is called after each game.
-    Returns the count of each outcome. One game's failure never stops the others."""
+    Returns the count of each outcome. One game's failure never stops the others; it is tried
+    again :data:`RETRY_SECONDS` later, so that a game that keeps failing never holds up the rest."""
     before = (time.time() if now is None else now) - older_than_days * 86400
     ids = due(games.store.r, before, limit)
     counts: dict[str, int] = {"due": len(ids)}
@@ -177,6 +179,8 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
         except Exception:
             log.warning("could not archive %s; tried again later", game_id, exc_info=True)
             status = "failed"
+        if status in ("failed", "changed", "missing") and not dry_run:  # retried in a while, behind the others
+            games.store.r.zadd(archive_due_key(shard_of(game_id)), {game_id: before + RETRY_SECONDS}, xx=True)
         counts[status] = counts.get(status, 0) + 1
         if progress is not None:
             progress(i, len(ids), game_id, status)

@@ -37,7 +37,7 @@ import engine  # noqa: E402
 from api.redis_server import EmbeddedRedis  # noqa: E402
 from application import archive  # noqa: E402
 from application.game_service import GameService, StateCache  # noqa: E402
-from application.store import EventStore  # noqa: E402
+from application.store import EventStore, key  # noqa: E402
 
 GOAL = 10.0
 
@@ -64,7 +64,12 @@ def play_and_store(svc: GameService, players: int, seed: str) -> tuple[str, int]
 
 
 def key_bytes(r: redis.Redis, gid: str) -> int:
-    return sum(r.memory_usage(k, samples=0) or 0 for k in r.scan_iter(match=f"g:{{{gid}}}:*"))
+    """MEMORY USAGE of the game's keys summed (a missing key counts 0). A finished game has no
+    Idempotency-Key records here (they expire after 24 h anyway)."""
+    pipe = r.pipeline(transaction=False)
+    for what in ("events", "snap", "meta", "seed", "archive"):
+        pipe.memory_usage(key(gid, what), samples=0)
+    return sum(x or 0 for x in pipe.execute())
 
 
 def used(r: redis.Redis) -> int:

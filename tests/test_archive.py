@@ -304,3 +304,22 @@ def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_serv
     out = capsys.readouterr().out
     assert f"{unindexed}: archived" in out and svc.store.is_archived(unindexed)
     assert f"{gid}:" not in out  # done already: the index no longer holds it
+
+
+def test_a_game_that_fails_to_archive_is_tried_again_a_day_later_and_stays_whole(redis_client, monkeypatch):
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    tag = f"{time.time_ns()}"
+    gid = finished_game(svc, 2, f"fail-{tag}", tag)["id"]
+    events = svc.store.events(gid)
+    now = time.time() + 8 * DAY
+    monkeypatch.setattr(EventStore, "archive", lambda self, game_id: (_ for _ in ()).throw(ConnectionError("down")))
+    seen = {}
+    counts = archive.sweep(svc, 7, now=now, progress=lambda i, n, g, status: seen.__setitem__(g, status))
+    assert seen[gid] == "failed" and counts["failed"] >= 1
+    assert svc.store.events(gid) == events and not svc.store.is_archived(gid)
+    monkeypatch.undo()
+    seen.clear()
+    archive.sweep(svc, 7, now=now + 3600, progress=lambda i, n, g, status: seen.__setitem__(g, status))
+    assert gid not in seen  # not before a day has passed
+    archive.sweep(svc, 7, now=now + archive.RETRY_SECONDS + 1, progress=lambda i, n, g, status: seen.__setitem__(g, status))
+    assert seen[gid] == "archived" and svc.store.events(gid) == events
