@@ -323,3 +323,16 @@ def test_a_game_that_fails_to_archive_is_tried_again_a_day_later_and_stays_whole
     assert gid not in seen  # not before a day has passed
     archive.sweep(svc, 7, now=now + archive.RETRY_SECONDS + 1, progress=lambda i, n, g, status: seen.__setitem__(g, status))
     assert seen[gid] == "archived" and svc.store.events(gid) == events
+
+
+def test_the_record_names_its_codec_and_both_read_back():
+    g = random_game(3, "archive-codec")
+    raws = [json.dumps(e).encode() for e in g.events]
+    for codec in archive.CODECS:
+        record = archive.encode(raws, codec)
+        assert record.startswith(f"{len(raws)} {codec}\n".encode())
+        assert archive.decode(record) == g.events and archive.count(record[:12]) == len(raws)
+    assert len(archive.encode(raws)) * 8 < len(b",".join(raws))
+    broken = archive.encode(raws[:-1]).replace(f"{len(raws) - 1} ".encode(), f"{len(raws)} ".encode(), 1)
+    with pytest.raises(ValueError):
+        archive.decode(broken)
