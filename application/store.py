@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import redis
 
 from . import archive
-from .archive import GameArchived  # noqa: F401 (raised by append; re-exported)
+from .archive import GameArchived
 
 APPEND = """
 local stream, ikey = KEYS[1], KEYS[2]

@@ -31,13 +31,13 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import redis  # noqa: E402
+import redis
 
-import engine  # noqa: E402
-from api.redis_server import EmbeddedRedis  # noqa: E402
-from application import archive  # noqa: E402
-from application.game_service import GameService, StateCache  # noqa: E402
-from application.store import EventStore, key  # noqa: E402
+import engine
+from api.redis_server import EmbeddedRedis
+from application import archive
+from application.game_service import GameService, StateCache
+from application.store import EventStore, key
 
 GOAL = 10.0
 
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
               f"on average; played and stored in {played:.1f} s), Redis {r.info('server')['redis_version']}")
         for p, vs in sorted(by_players.items()):
             print(f"  {p} players: {len(vs)} games, {sum(vs) / len(vs):.0f} events on average")
-        print(f"memory per finished game        live       archived   ratio")
+        print("memory per finished game        live       archived   ratio")
         print(f"  MEMORY USAGE of its keys   {before_keys / n:8.0f} B  {after_keys / n:8.0f} B  "
               f"{before_keys / after_keys:5.1f}x")
         print(f"  INFO used_memory growth    {before_used / n:8.0f} B  {after_used / n:8.0f} B  "

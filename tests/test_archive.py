@@ -77,7 +77,7 @@ def world(redis_server, redis_client):
 
 
 def test_every_read_answers_the_same_after_archiving(world, redis_server, redis_client):
-    app, server, svc = world
+    _, server, svc = world
     tag = f"{time.time_ns()}"
     created = finished_game(svc, 3, f"archive-reads-{tag}", tag)
     gid, token = created["id"], created["seats"][1]["token"]
@@ -123,7 +123,7 @@ def test_every_read_answers_the_same_after_archiving(world, redis_server, redis_
 
 
 def test_tournament_standings_read_archived_games(world, redis_server, redis_client):
-    app, server, svc = world
+    _, server, svc = world
     tag = f"{time.time_ns()}"
     ts = TournamentService(svc)
     out = ts.create({"name": "T", "format": "swiss", "rounds": 1, "table_size": 2, "seed": f"arch-{tag}",
