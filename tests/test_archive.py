@@ -336,3 +336,35 @@ def test_the_record_names_its_codec_and_both_read_back():
     broken = archive.encode(raws[:-1]).replace(f"{len(raws) - 1} ".encode(), f"{len(raws)} ".encode(), 1)
     with pytest.raises(ValueError):
         archive.decode(broken)
+
+
+BEAT_TASK = """
+import json
+from workers.app import app
+from workers.tasks import archive_game, sweep_archive
+assert app.conf.beat_schedule["sweep-archive"]["task"] == "workers.sweep_archive"
+assert "workers.sweep_archive" in app.tasks and "workers.archive_game" in app.tasks
+print(json.dumps(sweep_archive()), flush=True)
+import sys
+print(archive_game(sys.argv[1]), flush=True)
+"""
+
+
+def test_the_beat_task_archives_what_is_due_by_the_setting(redis_server, redis_client):
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    tag = f"{time.time_ns()}"
+    gid = finished_game(svc, 2, f"beat-{tag}", tag)["id"]
+    events = svc.store.events(gid)
+
+    def run(days: str) -> list[str]:
+        env = dict(os.environ, PYTHONPATH=ROOT, REDIS_URL=redis_server.url, TILETUM_ARCHIVE_AFTER_DAYS=days,
+                   CELERY_BROKER_URL="redis://127.0.0.1:1/0")
+        out = subprocess.run([sys.executable, "-c", BEAT_TASK, gid], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout.splitlines()
+    counts, single = run("7")  # within the grace period: nothing
+    assert json.loads(counts).get("archived", 0) == 0 and single == "not-due" and not svc.store.is_archived(gid)
+    counts, single = run("0")
+    assert json.loads(counts)["archived"] >= 1 and single == "already"
+    assert svc.store.is_archived(gid) and svc.store.events(gid) == events
