@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import redis
 
-from . import archive
+from . import archive as archiving
 from .archive import GameArchived
 
 APPEND = """
@@ -170,7 +170,7 @@ class EventStore:
         n = self.r.xlen(key(game_id, "events"))
         if n == 0:  # no stream: an archived game (a live one always holds its first event), or none
             head = self.r.getrange(key(game_id, "archive"), 0, 31)
-            return archive.count(head) if head else 0
+            return archiving.count(head) if head else 0
         return n
 
     # --- events ---------------------------------------------------------------------------
@@ -258,12 +258,12 @@ class EventStore:
     def archived_events(self, game_id: str) -> list[dict] | None:
         """The events of an archived game; None when it is not archived."""
         raw = self.r.get(key(game_id, "archive"))
-        return archive.decode(raw) if raw is not None else None
+        return archiving.decode(raw) if raw is not None else None
 
     def archive(self, game_id: str) -> str:
         """Compact the game's events and snapshot into its archive record, atomically (see
         :func:`application.archive.compact`): 'ok', 'archived', 'changed' or 'missing'."""
-        return archive.compact(self.r, key(game_id, "events"), key(game_id, "snap"), key(game_id, "archive"))
+        return archiving.compact(self.r, key(game_id, "events"), key(game_id, "snap"), key(game_id, "archive"))
 
     def ping(self) -> bool:
         return bool(self.r.ping())
