@@ -264,7 +264,11 @@ def test_a_sweep_killed_midway_loses_nothing(redis_server, redis_client):
     proc = subprocess.Popen([sys.executable, "-c", KILLED_SWEEP, redis_server.url, *logs], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "ready"
-    time.sleep(0.25)
+    deadline = time.monotonic() + 60
+    while not any(store.is_archived(gid) for gid in logs):  # kill it once it has begun
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.005)
+    time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(10)
     archived = [gid for gid in logs if store.is_archived(gid)]
@@ -272,7 +276,7 @@ def test_a_sweep_killed_midway_loses_nothing(redis_server, redis_client):
         live = redis_client.exists(key(gid, "events"))
         assert live != store.is_archived(gid), gid  # one or the other, never both, never neither
         assert store.events(gid) == events and store.version(gid) == len(events)
-    assert 0 < len(archived) < len(logs), "kill the sweep midway (adjust the sleep)"
+    assert 0 < len(archived) < len(logs), "killed midway"
     svc = GameService(store)
     for gid in logs:
         assert archive.archive_game(svc, gid, time.time()) in ("archived", "already")
