@@ -174,8 +174,9 @@ def test_the_sweep_skips_the_grace_period_and_games_not_over_and_is_idempotent(r
     recent = finished_game(svc, 2, f"sweep-recent-{tag}", tag + "r")["id"]
     live = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"sweep-live-{tag}"})["id"]
     now = time.time()
-    archive.schedule(redis_client, old, now - 10 * DAY)   # finished 10 days ago (first call counts: nx)
-    redis_client.zadd(archive.archive_due_key(archive.shard_of(old)), {old: now - 10 * DAY})
+    archive.schedule(redis_client, old, now - 10 * DAY)  # the first time counts: done() scheduled it now
+    assert now - 60 < archive.scheduled_at(redis_client, old) <= time.time()
+    redis_client.zadd(archive.archive_due_key(archive.shard_of(old)), {old: now - 10 * DAY})  # 10 days ago
     redis_client.zadd(archive.archive_due_key(archive.shard_of(recent)), {recent: now - 2 * DAY})
     archive.schedule(redis_client, live, now - 30 * DAY)  # cannot happen; the sweep checks anyway
     assert archive.sweep(svc, 7, now=now, dry_run=True).get("would-archive", 0) >= 1
