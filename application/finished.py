@@ -9,6 +9,7 @@ import logging
 import time
 
 from . import errors
+from .archive import schedule as schedule_archive
 from .indexes import GAMES_OVER, forget_game, games_in_indexes
 from .rating_service import RatingService
 from .tournament_service import TournamentService
@@ -27,6 +28,7 @@ def on_game_over(games, game_id: str) -> dict:
 
 def done(r, game_id: str) -> None:
     r.zrem(GAMES_OVER.key(game_id), game_id)
+    schedule_archive(r, game_id)  # compacted after the grace period (application/archive.py)
 
 
 def pending(r, older_than: float) -> list[str]:

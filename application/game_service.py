@@ -25,7 +25,7 @@ from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .history import event_texts
 from .notifications import set_preference
-from .store import Conflict, EventStore
+from .store import Conflict, EventStore, GameArchived
 
 MAX_MOVES_PER_REQUEST = 200
 
@@ -359,6 +359,8 @@ class GameService:
             status, value = self.store.append(game_id, expected_version, events, idem_key, answer)
         except Conflict as c:
             self._raise_conflict(game_id, idem_key, seat, body_hash, c.current, expected_version)
+        except GameArchived:  # archived while we decided: it is over (application/archive.py)
+            raise errors.invalid("game-over", "the game is over") from None
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)

@@ -9,11 +9,15 @@ Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them on on
 | ``g:{<id>}:seed`` | string | the secret seed (never served until the game is over) |
 | ``g:{<id>}:snap`` | string | ``<version>\\n<position JSON>``: the state after that many events |
 | ``g:{<id>}:idem:<key>`` | string | the answer to an Idempotency-Key request (24 h) |
+| ``g:{<id>}:archive`` | string | a finished game's events, compressed, in place of ``events`` and ``snap`` (application/archive.py) |
 
 The version of a game is the length of its stream. ``append`` runs as one Lua script: it
 writes the events only if the stream is exactly at the expected version, so two writers can
 never both append at the same version, and a request's idempotency record is written with its
 events or not at all.
+
+An archived game (application/archive.py) has no stream and no snapshot: its events are read from
+its archive record, its version is their number, and appending to it raises ``GameArchived``.
 """
 from __future__ import annotations
 
@@ -21,6 +25,9 @@ import json
 from dataclasses import dataclass
 
 import redis
+
+from . import archive as archiving
+from .archive import GameArchived
 
 APPEND = """
 local stream, ikey = KEYS[1], KEYS[2]
@@ -117,6 +124,8 @@ class EventStore:
     # --- games ----------------------------------------------------------------------------
     def create(self, game_id: str, meta: dict, seed: str, first_event: dict) -> bool:
         """Create a game with its first event; False if the id is taken."""
+        if self.is_archived(game_id):  # its stream is gone, but the id is taken
+            return False
         mkey = key(game_id, "meta")
         pipe = self.r.pipeline(transaction=True)
         pipe.set(mkey, json.dumps(meta), nx=True)
@@ -159,13 +168,19 @@ class EventStore:
         return self.r.get(key(game_id, "seed")).decode()
 
     def version(self, game_id: str) -> int:
-        return self.r.xlen(key(game_id, "events"))
+        n = self.r.xlen(key(game_id, "events"))
+        if n == 0:  # no stream: an archived game (a live one always holds its first event), or none
+            head = self.r.getrange(key(game_id, "archive"), 0, 31)
+            return archiving.count(head) if head else 0
+        return n
 
     # --- events ---------------------------------------------------------------------------
     def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
                idem_answer: dict | None = None) -> tuple[str, int | dict]:
         """Append atomically at ``expected``. Returns ("ok", new_version) or ("idem", answer);
         raises :class:`Conflict` when the stream is at another version."""
+        if expected < 1:  # the first event is written by create; a missing stream is never appended to
+            raise ValueError("a game is appended to at version 1 or later")
         # Every key of the script is the game's (one hash slot): without an Idempotency-Key the
         # second key is the stream itself, unused (a TTL of 0 says so).
         ikey = key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")
@@ -175,6 +190,8 @@ class EventStore:
             + [json.dumps(e) for e in events])
         status = status.decode()
         if status == "conflict":
+            if int(value) == 0 and self.is_archived(game_id):
+                raise GameArchived(f"game {game_id} is archived: it is over")
             raise Conflict(int(value))
         if status == "idem":
             return "idem", json.loads(value)
@@ -188,6 +205,10 @@ class EventStore:
         """The events with versions after ``after`` and, if given, up to ``upto``."""
         entries = self.r.xrange(key(game_id, "events"), min=f"{after + 1}-0",
                                 max="+" if upto is None else f"{upto}-0")
+        if not entries:
+            archived = self.archived_events(game_id)
+            if archived is not None:
+                return archived[after:upto]
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
     def load(self, game_id: str) -> Loaded | None:
@@ -200,7 +221,10 @@ class EventStore:
         if snap:
             head, _, body = snap.partition(b"\n")
             version, doc = int(head), json.loads(body)
-        return Loaded(json.loads(meta), version, doc, [json.loads(e) for e in out[2:]])
+        tail = [json.loads(e) for e in out[2:]]
+        if not snap and not tail:  # no stream: an archived game
+            tail = self.archived_events(game_id) or []
+        return Loaded(json.loads(meta), version, doc, tail)
 
     def load_for(self, game_id: str, known: int = 0, idem_key: str | None = None) -> dict | None:
         """Meta, seed, idempotent answer, version, and the events after ``known`` (a version the
@@ -220,11 +244,31 @@ class EventStore:
             res["snapshot_version"], res["snapshot"] = int(head), json.loads(body)
         elif known and known <= res["version"]:
             res["from_known"] = True
+        if res["version"] == 0:  # no stream: an archived game (a live one always holds its first event)
+            archived = self.archived_events(game_id)
+            if archived is not None:
+                res["version"] = len(archived)
+                res["from_known"] = bool(known) and known <= len(archived)
+                res["tail"] = archived[known:] if res["from_known"] else archived
         return res
 
     def save_snapshot(self, game_id: str, version: int, doc: dict) -> bool:
         return bool(self._snapshot(keys=[key(game_id, "snap")],
                                    args=[version, f"{version}\n{json.dumps(doc, separators=(',', ':'))}"]))
+
+    # --- finished games, archived (application/archive.py) ------------------------------------
+    def is_archived(self, game_id: str) -> bool:
+        return bool(self.r.exists(key(game_id, "archive")))
+
+    def archived_events(self, game_id: str) -> list[dict] | None:
+        """The events of an archived game; None when it is not archived."""
+        raw = self.r.get(key(game_id, "archive"))
+        return archiving.decode(raw) if raw is not None else None
+
+    def archive(self, game_id: str) -> str:
+        """Compact the game's events and snapshot into its archive record, atomically (see
+        :func:`application.archive.compact`): 'ok', 'archived', 'changed' or 'missing'."""
+        return archiving.compact(self.r, key(game_id, "events"), key(game_id, "snap"), key(game_id, "archive"))
 
     def ping(self) -> bool:
         return bool(self.r.ping())

@@ -38,6 +38,8 @@ app.conf.update(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "purge-finished": {"task": "workers.purge_finished", "schedule": float(
             os.environ.get("TILETUM_PURGE_SECONDS", "3600"))},
+        "sweep-archive": {"task": "workers.sweep_archive", "schedule": float(
+            os.environ.get("TILETUM_ARCHIVE_SWEEP_SECONDS", "3600"))},
         "send-digests": {"task": "workers.send_digests", "schedule": float(
             os.environ.get("TILETUM_DIGEST_SECONDS", str(24 * 3600)))},
     },

@@ -6,7 +6,9 @@ import datetime
 import logging
 import os
 import smtplib
+import time
 
+from application import archive
 from application.clock import make_clock
 from application.deadlines import Deadlines
 from application.finished import done, on_game_over, pending, purge_finished
@@ -62,6 +64,23 @@ def purge_finished_games() -> int:
     """Maintenance: games over or gone leave every index of due work (entries left by games that
     finished before finished games were cleaned up, whatever their due time)."""
     return purge_finished(service())
+
+
+def archive_after_days() -> float:
+    return float(os.environ.get("TILETUM_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
+
+
+@app.task(name="workers.sweep_archive")
+def sweep_archive() -> dict:
+    """Archive the finished games whose follow-up was done more than TILETUM_ARCHIVE_AFTER_DAYS
+    (default 7) ago, at most TILETUM_ARCHIVE_BATCH (default 1000) per run (application/archive.py)."""
+    return archive.sweep(service(), archive_after_days(), limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
+
+
+@app.task(name="workers.archive_game")
+def archive_game(game_id: str) -> str:
+    """Archive one finished game if that is still to do (idempotent; re-reads the game)."""
+    return archive.archive_game(service(), game_id, time.time() - archive_after_days() * 86400)
 
 
 @app.task(name="workers.send_digests")
