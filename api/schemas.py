@@ -133,7 +133,7 @@ CHALLENGES = ["very_special_friends", "resourceful_clergy", "whispers_in_the_kin
 TO_ACT = {"description": "the seats whose decision it is now (one seat, or none when the game is over); "
                          "the same name and shape in the game summary, the position and the legal moves "
                          "(docs/api-changes.md)", "example": [0]}
-DEPRECATED_ACTOR = {"deprecated": True, "description": "deprecated since API 1.1 (docs/api-changes.md): use "
+DEPRECATED_ACTOR = {"deprecated": True, "description": "deprecated since API 2.0 (docs/api-changes.md): use "
                                                        "`to_act`; the seat whose decision it is, null when over"}
 
 
