@@ -817,9 +817,12 @@ class MeGame(Base):
     name = fields.String(required=True, metadata={"description": "your seat's name"})
     opponents = fields.List(fields.String(), required=True, metadata={"description": "the other seats' names"})
     round = fields.Integer(required=True)
-    phase = fields.String(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
     version = fields.Integer(required=True)
-    to_act = fields.String(required=True, allow_none=True, metadata={"description": "the name of the seat to act"})
+    to_act = _seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
+                        "API 2.0: it was the name of the seat to act, which `to_act_names` gives"})
+    to_act_names = fields.List(fields.String(), required=True, metadata={
+        "description": "the names of the seats in `to_act`, in the same order", "example": ["Ada"]})
     deadline = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": "when the seat to act must have moved (UTC); null: none set"})
     on_vacation = fields.Boolean(required=True, metadata={"description": "your seat is on vacation in this game"})
