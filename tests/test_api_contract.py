@@ -175,3 +175,46 @@ def test_a_field_the_contract_does_not_know_fails_the_check(server):
                    {**state, "to_act": 0}):
         with pytest.raises(AssertionError, match="breaks its schema"):
             contract.check("/api/v1/games/{game_id}/state", broken, "broken")
+
+
+def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_server):
+    """The links the notifier writes into emails (mail/notify.py) and the query parameters the
+    document lists for them agree, and such a link answers the documented text/html."""
+    from types import SimpleNamespace
+    from urllib.parse import parse_qs, urlsplit
+
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+
+    secret = "mail-secret-for-the-contract-test"
+    app = make_app(redis_server.url, MAIL_SECRET=secret)
+    document = app.test_client().get("/api/openapi.json").get_json()
+    with LiveServer(app) as live:
+        cfg = MailConfig(secret=secret, domain="pbem.localhost", from_addr="x@pbem.localhost", public_url=live.url)
+        notifier = SimpleNamespace(cfg=cfg)
+        gid = requests.post(live.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
+                            timeout=10).json()["id"]
+        links = {"/api/v1/games/{game_id}/email-move": Notifier.move_url(notifier, gid, 0, 1, "take G4"),
+                 "/api/v1/email/unsubscribe": Notifier.unsubscribe_url(notifier, "ann@example.org")}
+        for path, link in links.items():
+            for method in ("get", "post"):
+                params = {p["name"]: p for p in document["paths"][path][method]["parameters"] if p["in"] == "query"}
+                sent = set(parse_qs(urlsplit(link).query))
+                assert sent <= set(params), f"{method} {path}: undocumented link parameters {sent - set(params)}"
+                required = {n for n, p in params.items() if p["required"]}
+                assert required <= sent, f"{method} {path}: documented as required but not in links: {required - sent}"
+                assert "text/html" in document["paths"][path][method]["responses"]["200"]["content"]
+            page = requests.get(link, headers={"Accept": "text/html"}, timeout=10)
+            assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html"), page.text
+
+
+def test_the_board_picture_is_svg_or_the_same_bytes_as_octet_stream(server):
+    s, url = requests.Session(), server.url
+    gid = s.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=10).json()["id"]
+    svg = s.get(f"{url}/api/v1/games/{gid}/board.svg", timeout=10)
+    assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
+    raw = s.get(f"{url}/api/v1/games/{gid}/board.svg", headers={"Accept": "application/octet-stream"}, timeout=10)
+    assert raw.headers["Content-Type"] == "application/octet-stream" and raw.content == svg.content
+    assert "Accept" in raw.headers["Vary"]
+    documented = server.document["paths"]["/api/v1/games/{game_id}/board.svg"]["get"]["responses"]["200"]["content"]
+    assert set(documented) == {"image/svg+xml", "application/octet-stream"}
