@@ -405,16 +405,16 @@ class GameCreate(Base):
     options = fields.Nested(GameOptions, load_default=dict)
 
 
-class SeatCreated(Base):
+class SeatCreated(Closed):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
                        "host plays it with the bot credential)"})
 
 
-class GameCreated(Base):
+class GameCreated(Closed):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True, metadata={"description": "SHA-256 of the secret seed"})
@@ -517,7 +517,7 @@ class Event(Closed):
                                                   "with 3 AP'"})
 
 
-class MovesOut(Base):
+class MovesOut(Closed):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
     applied = fields.Integer(required=True, metadata={
@@ -533,12 +533,12 @@ class EventsQuery(Base):
                            metadata={"description": "only events after this version"})
 
 
-class EventsOut(Base):
+class EventsOut(Closed):
     after = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
 
 
-class Fairness(Base):
+class Fairness(Closed):
     seed_commitment = fields.String(required=True)
     algorithm = fields.String(required=True)
     finished = fields.Boolean(required=True)
