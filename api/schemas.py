@@ -108,8 +108,10 @@ def _raise_tz(value):
 
 
 # --- the position document (docs/state.md), typed ------------------------------------------------
-# Closed objects (``additionalProperties: false`` in the document): a field the engine adds without
-# a schema here fails tests/test_api_contract.py, which validates served documents against it.
+# Closed objects (``additionalProperties: false`` in the document; said explicitly here, not left to
+# marshmallow's default ``unknown``): a field the engine adds without a schema here fails
+# tests/test_api_contract.py, which validates served documents against the served document and
+# checks that dumping through these schemas drops nothing.
 
 class Closed(Base):
     class Meta:
