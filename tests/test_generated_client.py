@@ -22,12 +22,13 @@ from cardinalbot.runner import play_turn
 from conftest import LiveServer, make_app
 
 BOT_TOKEN = "bot-credential-for-the-generated-client"
+MAIL_SECRET = "mail-secret-for-the-generated-client"
 PACKAGE = "tiletum_generated_client"
 
 
 @pytest.fixture(scope="module")
 def server(redis_server):
-    with LiveServer(make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN)) as live:
+    with LiveServer(make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN, MAIL_SECRET=MAIL_SECRET)) as live:
         yield live
 
 
@@ -48,7 +49,7 @@ def gen(server, tmp_path_factory):
         modules = {name: importlib.import_module(f"{PACKAGE}.{name}") for name in (
             "client", "models", "api.games.create_game", "api.games.get_game", "api.games.get_game_state",
             "api.games.get_legal_moves", "api.games.submit_moves", "api.games.get_events", "api.games.get_record",
-            "api.games.get_fairness", "api.play.get_board_picture")}
+            "api.games.get_fairness", "api.play.get_board_picture", "api.email.confirm_email_move")}
     finally:
         sys.path.remove(str(root))
     return type("Generated", (), {"root": root / PACKAGE, "document": json.loads(spec.read_text(encoding="utf-8")),
@@ -135,3 +136,24 @@ def test_the_generated_client_has_every_operation(gen):
             if not (gen.root / "api" / op["tags"][0] / f"{snake}.py").exists():
                 missing.append(f"{method.upper()} {path} ({op['operationId']})")
     assert not missing, f"operations the generated client lacks: {missing}"
+
+
+def test_the_generated_client_opens_an_email_link(gen, server):
+    """An email link's page is HTML, read as text, with the link's signed query parameters passed
+    by name as the document lists them."""
+    from types import SimpleNamespace
+    from urllib.parse import parse_qsl, urlsplit
+
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+
+    m = gen.models
+    anyone = gen.client.Client(base_url=server.url, raise_on_unexpected_status=True)
+    created = gen.create_game.sync(client=anyone, body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
+    cfg = MailConfig(secret=MAIL_SECRET, domain="pbem.localhost", from_addr="x@pbem.localhost", public_url=server.url)
+    link = Notifier.move_url(SimpleNamespace(cfg=cfg), created.id, 0, created.version, "take G4")
+    params = dict(parse_qsl(urlsplit(link).query))
+    page = gen.confirm_email_move.sync(created.id, client=anyone, **params)
+    assert isinstance(page, str) and "take G4" in page and "<form method=post>" in page
+    forged = gen.confirm_email_move.sync(created.id, client=anyone, **{**params, "move": "take G5"})
+    assert isinstance(forged, m.Problem) and forged.code == "bad-signature"
