@@ -69,6 +69,17 @@ def problem_response(body: dict, headers: dict | None = None) -> flask.Response:
     return resp
 
 
+def strict_nullable(converter, field, ret, **kwargs) -> dict:
+    """A nullable nested object is ``anyOf: [<its schema>, null]``. apispec writes OpenAPI 3.0's
+    null as ``{"type": "object", "nullable": true}``, which any object matches, so a wrong object
+    would pass where the nested schema is closed; ``{"enum": [null]}`` matches null only."""
+    for i, alt in enumerate(ret.get("anyOf", [])):
+        if alt == {"type": "object", "nullable": True}:
+            ret["anyOf"] = [a for a in ret["anyOf"] if a is not alt] + [{"enum": [None], "nullable": True}]
+            break
+    return {}
+
+
 class ProblemApi(Api):
     """flask-smorest's Api, answering and documenting every error as problem+json."""
 
@@ -92,6 +103,10 @@ class ProblemApi(Api):
             headers["Allow"] = ", ".join(error.valid_methods)
         return problem_response(problem_body(status, code, phrase, detail, extra), headers)
 
+    def __init__(self, app=None, **kwargs):
+        super().__init__(app, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(strict_nullable)
+
     def _register_responses(self):
         """Document every error response as problem+json (flask-smorest says application/json)."""
         for status in http.HTTPStatus:
@@ -112,7 +127,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     cfg.update(config or {})
     app.config.update(cfg)
     app.config.update(
-        API_TITLE="Tiletum PBEM", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="2.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={

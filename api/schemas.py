@@ -107,6 +107,241 @@ def _raise_tz(value):
     raise ma.ValidationError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin)")
 
 
+# --- the position document (docs/state.md), typed ------------------------------------------------
+# Closed objects (``additionalProperties: false`` in the document; said explicitly here, not left to
+# marshmallow's default ``unknown``): a field the engine adds without a schema here fails
+# tests/test_api_contract.py, which validates served documents against the served document and
+# checks that dumping through these schemas drops nothing.
+
+class Closed(Base):
+    class Meta:
+        ordered = True
+        unknown = ma.RAISE
+
+
+PHASES = ["action", "king", "over"]
+ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
+SOLO_LEVELS = ["priest", "deacon", "bishop"]
+SEAT_KINDS = ["human", "cardinalbot"]
+GAME_STATUSES = ["active", "finished"]
+EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
+AGENDA_ENTRIES = ["frame", "fx", "choice"]
+CHOICE_KINDS = ["action_tile", "joker", "resource", "die_resource", "any_action", "move", "move_town",
+                "move_place", "place_here", "place_anywhere", "teleport", "building", "building_chars",
+                "king_tile"]
+SOLO_STAGES = ["die", "coffers", "joker", "action", "tasks"]
+CHALLENGES = ["very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
+              "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"]
+TO_ACT = {"description": "the seats whose decision it is now (one seat, or none when the game is over); "
+                         "the same name and shape in the game summary, the position and the legal moves "
+                         "(docs/api-changes.md)", "example": [0]}
+DEPRECATED_ACTOR = {"deprecated": True, "description": "deprecated since API 2.0 (docs/api-changes.md): use "
+                                                       "`to_act`; the seat whose decision it is, null when over"}
+
+
+def _seat_list(**kw):
+    return fields.List(fields.Integer(), **kw)
+
+
+def _id_or_null(**kw):
+    return fields.String(allow_none=True, **kw)
+
+
+class EngineSoloOptions(Closed):
+    level = fields.String(validate=validate.OneOf(SOLO_LEVELS))
+    challenges = fields.List(fields.String(validate=validate.OneOf(CHALLENGES)))
+
+
+class EngineOptions(Closed):
+    action_tiles = fields.String(validate=validate.OneOf(["printed", "shuffled"]))
+    solo = fields.Nested(EngineSoloOptions, metadata={"description": "present in a solo game"})
+
+
+class Piles(Closed):
+    bonus = fields.Integer(required=True, metadata={"description": "face-down Bonus tiles left (a count)"})
+    character = fields.Integer(required=True)
+    contract = fields.Integer(required=True)
+
+
+class KingMarker(Closed):
+    pos = fields.Integer(required=True, metadata={"description": "index on the King track (10 is 0 VP)"})
+    seq = fields.Integer(required=True, metadata={"description": "stacking order: higher is nearer the top"})
+
+
+class Atom(Base):
+    """An effect atom (engine/data/README.md): its keys depend on the effect, e.g. ``{"any": 1}``,
+    ``{"vp": 5}``, ``{"action": "contract", "ap": 2}``."""
+    class Meta:
+        ordered = True
+        unknown = ma.INCLUDE
+
+
+class AgendaEntry(Closed):
+    """One entry of the agenda: a frame, an fx or a choice (``t``); which of the other fields it
+    has depends on ``t`` and, for a choice, on ``kind`` (docs/state.md, The agenda)."""
+    t = fields.String(required=True, validate=validate.OneOf(AGENDA_ENTRIES))
+    seat = fields.Integer(required=True)
+    action = fields.String(validate=validate.OneOf(ACTIONS), metadata={
+        "description": "frame: its Action; choice action_tile: the die's Action"})
+    ap = fields.Integer(metadata={"description": "frame: AP left; choice any_action: the extra Action's AP"})
+    main = fields.Boolean(metadata={"description": "frame: the Action of the die taken this turn"})
+    atoms = fields.List(fields.Nested(Atom), metadata={"description": "fx: effects not yet applied"})
+    kind = fields.String(validate=validate.OneOf(CHOICE_KINDS), metadata={"description": "choice: which decision"})
+    tile = fields.String(metadata={"description": "choice action_tile / king_tile: the Bonus tile"})
+    n = fields.Integer(metadata={"description": "choice resource: Resources still to choose; move: moves left"})
+    piece = fields.String(validate=validate.OneOf(["merchant", "architect"]))
+    what = fields.String(validate=validate.OneOf(["house", "pillar"]))
+    moved = fields.Boolean()
+    placed = fields.Boolean()
+    left = fields.List(fields.String(), metadata={"description": "choice building_chars: Characters left"})
+
+
+class Turn(Closed):
+    seat = fields.Integer(required=True)
+    die = _id_or_null(required=True, metadata={"description": "the die taken this turn, e.g. G4; null before take"})
+    exchanged = fields.Boolean(required=True)
+    override = _id_or_null(required=True, metadata={"description": "the Resource chosen for the die by a Helper"})
+    action = fields.String(validate=validate.OneOf(ACTIONS), metadata={
+        "description": "solo games, the Cardinalbot's turn: the Action its die chose"})
+
+
+class Resources(Closed):
+    gold = fields.Integer(required=True)
+    food = fields.Integer(required=True)
+    wool = fields.Integer(required=True)
+    stone = fields.Integer(required=True)
+    iron = fields.Integer(required=True)
+
+
+class Building(Closed):
+    rooms = fields.List(_id_or_null(), required=True, metadata={"description": "Character per floor, or null"})
+    crest = _id_or_null(required=True)
+
+
+class ApBonus(Closed):
+    architect = fields.Integer()
+    merchant = fields.Integer()
+    character = fields.Integer()
+    contract = fields.Integer()
+    king = fields.Integer()
+    joker = fields.Integer()
+
+
+class SeatState(Closed):
+    seat = fields.Integer(required=True)
+    resources = fields.Nested(Resources, required=True)
+    score = fields.Integer(required=True)
+    storehouse = fields.List(fields.String(), required=True)
+    buildings = fields.List(fields.Nested(Building), required=True)
+    contracts = fields.List(fields.String(), required=True)
+    houses = fields.Integer(required=True)
+    pillars = fields.Integer(required=True)
+    roofs = fields.List(fields.Boolean(), required=True)
+    merchant = fields.String(required=True)
+    architect = fields.String(required=True)
+    dice = fields.List(fields.String(), required=True)
+    ap_bonus = fields.Nested(ApBonus, required=True, metadata={"description": "Action -> bonus AP"})
+    cathedrals = fields.List(fields.String(), required=True)
+
+
+class FinalScore(Closed):
+    houses = fields.Integer(required=True)
+    pillars = fields.Integer(required=True)
+    houses_x_pillars = fields.Integer(required=True)
+    completed_buildings = fields.Integer(required=True)
+    buildings_vp = fields.Integer(required=True)
+    resources = fields.Integer(required=True)
+    resources_vp = fields.Integer(required=True)
+    before = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    contracts_fulfilled_at_end = fields.List(fields.String(), metadata={
+        "description": "solo, the Cardinalbot: Contracts it fulfils at the end"})
+    contracts_vp = fields.Integer(metadata={"description": "solo, the Cardinalbot: their VP"})
+
+
+class SoloAct(Closed):
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
+    ap = fields.Integer(required=True)
+    stage = fields.Integer(required=True)
+    discarded = fields.Boolean(required=True)
+    unready = fields.Boolean()
+
+
+class SoloBoard(Closed):
+    """The Cardinalbot's board and turn in a solo game (engine/solo.py)."""
+    bot = fields.Integer(required=True)
+    human = fields.Integer(required=True)
+    level = fields.String(required=True, validate=validate.OneOf(SOLO_LEVELS))
+    challenges = fields.List(fields.String(validate=validate.OneOf(CHALLENGES)), required=True)
+    decrees = fields.List(fields.String(), required=True)
+    decree_pos = fields.Integer(required=True)
+    roll = fields.List(fields.Integer(), required=True, allow_none=True)
+    columns = fields.List(fields.List(_id_or_null()), required=True)
+    column_ap = fields.List(fields.Integer(), required=True)
+    crests = fields.List(_id_or_null(), required=True)
+    inactive = fields.List(fields.String(), required=True)
+    supply = fields.List(fields.String(), required=True)
+    contracts = fields.List(fields.String(), required=True)
+    fulfilled = fields.List(fields.String(), required=True)
+    stage = fields.String(required=True, allow_none=True, validate=validate.OneOf(SOLO_STAGES))
+    act = fields.Nested(SoloAct, required=True, allow_none=True)
+    fulfils = fields.Integer(required=True)
+
+
+class Position(Closed):
+    """The position document (docs/state.md) as a viewer sees it: face-down piles and face-down
+    Corruption tokens are counts."""
+    format = fields.String(required=True, validate=validate.OneOf(["tiletum-position/1"]))
+    players = fields.Integer(required=True)
+    options = fields.Nested(EngineOptions, required=True)
+    version = fields.Integer(required=True)
+    round = fields.Integer(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    cycle = fields.Integer(required=True)
+    turn_pos = fields.Integer(required=True)
+    turn_order = _seat_list(required=True)
+    to_act = _seat_list(required=True, metadata=TO_ACT)
+    actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
+    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
+    action_tiles = fields.List(fields.String(validate=validate.OneOf(ACTIONS)), required=True)
+    wheel = fields.List(fields.String(), required=True)
+    action_bonus = fields.Dict(keys=fields.String(validate=validate.OneOf(ACTIONS)), values=_id_or_null(),
+                               required=True)
+    king_bonus = _id_or_null(required=True)
+    map_bonus = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
+                            metadata={"description": "town -> Bonus tiles lying there"})
+    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer(allow_none=True)), required=True,
+                         metadata={"description": "town -> seat on each House space (null: empty)"})
+    pillars = fields.Dict(keys=fields.String(), values=_seat_list(), required=True,
+                          metadata={"description": "Cathedral town -> seats with a Pillar there"})
+    cathedral_cost = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    cathedral_stack = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    fair_towns = fields.List(fields.String(), required=True)
+    fair_tiles = fields.List(fields.String(), required=True)
+    fairs_scored = fields.Integer(required=True)
+    contract_offer = fields.List(_id_or_null(), required=True)
+    character_offer = fields.List(_id_or_null(), required=True)
+    piles = fields.Nested(Piles, required=True)
+    corruption_pool = fields.Integer(required=True, metadata={"description": "Corruption tokens still face down"})
+    corruption_revealed = fields.List(fields.String(), required=True)
+    box = fields.List(fields.String(), required=True)
+    king = fields.List(fields.Nested(KingMarker), required=True, metadata={"description": "one per seat"})
+    king_counter = fields.Integer(required=True)
+    agenda = fields.List(fields.Nested(AgendaEntry), required=True, metadata={"description": "top last"})
+    turn = fields.Nested(Turn, required=True, allow_none=True, metadata={
+        "description": "null in the King phase and when the game is over"})
+    seats = fields.List(fields.Nested(SeatState), required=True)
+    final = fields.Dict(keys=fields.String(), values=fields.Nested(FinalScore), required=True, allow_none=True,
+                        metadata={"description": "null until the game ends; then seat (as a string) -> final "
+                                                 "scoring"})
+    winner = fields.Integer(allow_none=True, required=True)
+    solo = fields.Nested(SoloBoard, required=True, allow_none=True, metadata={
+        "description": "the Cardinalbot's board in a solo game, else null"})
+    reveals = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "reveals so far, the setup included: the next reveal's outcomes are keyed by it. "
+                       "null in a game started under rules version 1 (keyed by version)"})
+
+
 class SeatIn(Base):
     name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
@@ -172,96 +407,53 @@ class GameCreate(Base):
     options = fields.Nested(GameOptions, load_default=dict)
 
 
-class SeatCreated(Base):
+class SeatCreated(Closed):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
                        "host plays it with the bot credential)"})
 
 
-class GameCreated(Base):
+class GameCreated(Closed):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True, metadata={"description": "SHA-256 of the secret seed"})
     seats = fields.List(fields.Nested(SeatCreated), required=True)
 
 
-class SeatSummary(Base):
+class SeatSummary(Closed):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     score = fields.Integer(required=True)
 
 
-class GameSummary(Base):
+class GameSummary(Closed):
     id = fields.String(required=True)
-    game = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    game = fields.String(required=True, validate=validate.OneOf(["tiletum"]))
+    status = fields.String(required=True, validate=validate.OneOf(GAME_STATUSES))
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "action | king | over"})
-    to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats whose decision it is"})
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    to_act = _seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
     seed_commitment = fields.String(required=True)
 
 
-class Position(Base):
-    """The position document (docs/state.md) as a viewer sees it: face-down piles and face-down
-    Corruption tokens are counts."""
-    format = fields.String(required=True)
-    players = fields.Integer(required=True)
-    version = fields.Integer(required=True)
-    round = fields.Integer(required=True)
-    phase = fields.String(required=True)
-    actor = fields.Integer(allow_none=True, required=True)
-    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
-    piles = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    corruption_pool = fields.Integer(required=True, metadata={"description": "Corruption tokens still face down"})
-    options = fields.Dict()
-    cycle = fields.Integer()
-    turn_pos = fields.Integer()
-    turn_order = fields.List(fields.Integer())
-    action_tiles = fields.List(fields.String())
-    wheel = fields.List(fields.String())
-    action_bonus = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True))
-    king_bonus = fields.String(allow_none=True)
-    map_bonus = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
-    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer(allow_none=True)))
-    pillars = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()))
-    cathedral_cost = fields.Dict(keys=fields.String(), values=fields.String())
-    cathedral_stack = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
-    fair_towns = fields.List(fields.String())
-    fair_tiles = fields.List(fields.String())
-    fairs_scored = fields.Integer()
-    contract_offer = fields.List(fields.String(allow_none=True))
-    character_offer = fields.List(fields.String(allow_none=True))
-    corruption_revealed = fields.List(fields.String())
-    box = fields.List(fields.String())
-    king = fields.List(fields.Dict())
-    king_counter = fields.Integer()
-    agenda = fields.List(fields.Dict())
-    turn = fields.Dict(allow_none=True)
-    seats = fields.List(fields.Dict())
-    final = fields.Dict(allow_none=True)
-    winner = fields.Integer(allow_none=True)
-    solo = fields.Dict(allow_none=True, metadata={"description": "the Cardinalbot's board in a solo game"})
-    reveals = fields.Integer(allow_none=True, metadata={
-        "description": "reveals so far, the setup included: the next reveal's outcomes are keyed by it. "
-                       "null in a game started under rules version 1 (keyed by version)"})
-
-
-class LegalMove(Base):
+class LegalMove(Closed):
     move = fields.String(required=True, metadata={"example": "take G4"})
     description = fields.String(required=True)
 
 
-class LegalMoves(Base):
+class LegalMoves(Closed):
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    to_act = fields.Integer(allow_none=True, required=True)
+    to_act = _seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed "
+                        "in API 2.0: it was the seat (int) or null, which `actor` still gives"})
+    actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
     moves = fields.List(fields.Nested(LegalMove), required=True)
     can_undo = fields.Boolean(required=True, metadata={"description": "whether the move 'undo' is accepted now"})
 
@@ -294,14 +486,32 @@ class NewDashboardKey(Base):
         "description": "the email with the new dashboard link is on its way"})
 
 
-class Event(Base):
+class Outcome(fields.Raw):
+    """One chance outcome, a pair ``[kind, value]``."""
+
+
+CHANCE_OUTCOME = {
+    "type": "array", "minItems": 2, "maxItems": 2,
+    "items": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+    "description": "one outcome revealed, `[kind, value]`: kind is a string (`draw:bonus`, `draw:character`, "
+                   "`draw:contract`, `die-colour`, `die-roll`, `corruption`, `cost-tile`, `town-tile`, "
+                   "`fair-tile`, `action-tile`; solo games also `challenge`, `bot-town`, `bot-tie`, "
+                   "`decree-die`); value is what came out: a tile or token id, a colour letter (string), or "
+                   "a die's value (integer)", "example": ["die-roll", 4]}
+
+
+class Event(Closed):
+    """One event of the game's log; which fields it has depends on ``type`` (GameStarted: players,
+    options, rules, chance; MovePlayed: seat, move, rules, chance, maybe by; MoveUndone: seat,
+    move, rules, maybe by)."""
     version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
-    type = fields.String(required=True, metadata={"description": "GameStarted | MovePlayed | MoveUndone"})
-    seat = fields.Integer()
-    move = fields.String(allow_none=True)
-    chance = fields.List(fields.List(fields.Raw()), metadata={"description": "outcomes revealed: [kind, value]"})
-    players = fields.Integer()
-    options = fields.Dict()
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
+    seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved"})
+    move = fields.String(allow_none=True, metadata={"description": "MovePlayed: the move; MoveUndone: the move "
+                                                                   "taken back"})
+    chance = fields.List(Outcome(metadata=CHANCE_OUTCOME), metadata={"description": "outcomes revealed, in order"})
+    players = fields.Integer(metadata={"description": "GameStarted: the number of seats"})
+    options = fields.Nested(EngineOptions, metadata={"description": "GameStarted: the rules options"})
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
     text = fields.String(metadata={"description": "the event in words (GET /events only), e.g. 'Take the "
@@ -309,7 +519,7 @@ class Event(Base):
                                                   "with 3 AP'"})
 
 
-class MovesOut(Base):
+class MovesOut(Closed):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
     applied = fields.Integer(required=True, metadata={
@@ -325,12 +535,12 @@ class EventsQuery(Base):
                            metadata={"description": "only events after this version"})
 
 
-class EventsOut(Base):
+class EventsOut(Closed):
     after = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
 
 
-class Fairness(Base):
+class Fairness(Closed):
     seed_commitment = fields.String(required=True)
     algorithm = fields.String(required=True)
     finished = fields.Boolean(required=True)
@@ -609,9 +819,12 @@ class MeGame(Base):
     name = fields.String(required=True, metadata={"description": "your seat's name"})
     opponents = fields.List(fields.String(), required=True, metadata={"description": "the other seats' names"})
     round = fields.Integer(required=True)
-    phase = fields.String(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
     version = fields.Integer(required=True)
-    to_act = fields.String(required=True, allow_none=True, metadata={"description": "the name of the seat to act"})
+    to_act = _seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
+                        "API 2.0: it was the name of the seat to act, which `to_act_names` gives"})
+    to_act_names = fields.List(fields.String(), required=True, metadata={
+        "description": "the names of the seats in `to_act`, in the same order", "example": ["Ada"]})
     deadline = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": "when the seat to act must have moved (UTC); null: none set"})
     on_vacation = fields.Boolean(required=True, metadata={"description": "your seat is on vacation in this game"})

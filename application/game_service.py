@@ -50,7 +50,14 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
     doc["piles"] = {k: len(v) for k, v in state.piles.items()}
     doc["corruption_pool"] = len(state.corruption_pool)
     doc["viewer"] = seat
+    doc["to_act"] = to_act(state)
     return doc
+
+
+def to_act(state: engine.GameState) -> list[int]:
+    """Who is to act, in the one shape the API uses for it everywhere (docs/api-changes.md): the
+    seats whose decision it is, ``[]`` when the game is over."""
+    return [] if state.actor is None else [state.actor]
 
 
 def fairness_algorithm(meta: dict, state: engine.GameState) -> str:
@@ -238,7 +245,7 @@ class GameService:
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id)
         moves = sorted(engine.legal(state), key=str) if seat == state.actor else []
-        return {"seat": seat, "version": state.version, "to_act": state.actor,
+        return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": state.actor,
                 "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
                 "can_undo": seat == state.actor and bool(state.undo_moves)}
 
@@ -493,7 +500,7 @@ def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
         "id": game_id, "game": "tiletum",
         "status": "finished" if state.phase == "over" else "active",
         "version": state.version, "round": state.round, "phase": state.phase,
-        "to_act": [] if state.actor is None else [state.actor],
+        "to_act": to_act(state),
         "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score}
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,

@@ -94,6 +94,9 @@ def state_from_view(view: dict) -> GameState:
     pool are counts there; they become empty lists (the policy never needs what they hold)."""
     doc = dict(view)
     doc.pop("viewer", None)
+    to_act = doc.pop("to_act", None)
+    if to_act is not None:  # who is to act, from the field that is not deprecated (docs/api-changes.md)
+        doc["actor"] = to_act[0] if to_act else None
     doc["piles"] = {k: [] for k in view.get("piles", {})}
     doc["corruption_pool"] = []
     return GameState.from_doc(doc, validate=False)

@@ -19,8 +19,9 @@ MAX_BATCHES = 200  # one bot turn is a few dozen moves at most
 
 def bot_rng(game_id: str, view: dict) -> random.Random:
     """The randomness of the bot's picks at this position. ``X``, ``undo`` pairs change only the
-    version, which is left out, so they cannot change the bot's choices."""
-    position = {k: v for k, v in view.items() if k != "version"}
+    version, which is left out, so they cannot change the bot's choices. ``to_act`` (API 2.0) is
+    left out too: it repeats ``actor``, and the bot chooses as it did before the field came."""
+    position = {k: v for k, v in view.items() if k not in ("version", "to_act")}
     digest = hashlib.sha256(json.dumps(position, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     return random.Random(f"{game_id}:{digest}")
 

@@ -59,11 +59,12 @@ def http(live_server):
 
 def expected_view(state: engine.GameState, viewer: int | None) -> dict:
     """The position as the API must serve it, built from the engine alone: face-down piles and
-    face-down Corruption tokens as counts, plus ``viewer``; JSON-normalised."""
+    face-down Corruption tokens as counts, plus ``viewer`` and ``to_act``; JSON-normalised."""
     doc = state.to_doc()
     doc["piles"] = {k: len(v) for k, v in doc["piles"].items()}
     doc["corruption_pool"] = len(doc["corruption_pool"])
     doc["viewer"] = viewer
+    doc["to_act"] = [] if state.actor is None else [state.actor]
     return json.loads(json.dumps(doc))
 
 
@@ -154,8 +155,8 @@ def check_views(http: Http, gid: str, tokens: list[str], state: engine.GameState
             {k: v for k, v in spectator.items() if k != "viewer"}, "a seat sees another board than spectators"
         if seat != state.actor:
             lm = http.ok("GET", f"{API}/{gid}/legal-moves", token)
-            assert lm == {"seat": seat, "version": state.version, "to_act": state.actor, "moves": [],
-                          "can_undo": False}
+            assert lm == {"seat": seat, "version": state.version, "to_act": expected["to_act"], "actor": state.actor,
+                          "moves": [], "can_undo": False}
         else:
             r = http.get(f"{API}/{gid}/legal-moves", token)
             named = {t for t in secret if re.search(rf"\b{t}\b", r.text)}
@@ -195,7 +196,8 @@ def play_to_end(http: Http, created: dict, rng: random.Random,
         assert summary["to_act"] == [state.actor], f"to_act {summary['to_act']} != actor {state.actor}"
         seat = summary["to_act"][0]
         lm = http.ok("GET", f"{API}/{gid}/legal-moves", tokens[seat])
-        assert lm["seat"] == seat and lm["to_act"] == seat and lm["version"] == state.version
+        assert lm["seat"] == seat and lm["to_act"] == [seat] and lm["actor"] == seat
+        assert lm["version"] == state.version
         assert [m["move"] for m in lm["moves"]] == engine.legal_moves(state)
         assert all(isinstance(m["description"], str) and m["description"] for m in lm["moves"])
         assert lm["can_undo"] == bool(state.undo_moves)
@@ -253,7 +255,8 @@ def test_a_whole_game_over_http(http, redis_client, players, seeded):
         [(i, f"Player {i}", "human") for i in range(players)]
     for seat, token in enumerate(created["tokens"]):
         lm = http.ok("GET", f"{API}/{gid}/legal-moves", token)
-        assert lm == {"seat": seat, "version": state.version, "to_act": None, "moves": [], "can_undo": False}
+        assert lm == {"seat": seat, "version": state.version, "to_act": [], "actor": None, "moves": [],
+                      "can_undo": False}
     check_views(http, gid, created["tokens"], state)
     r = http.post(f"{API}/{gid}/moves", created["tokens"][0], json={"expected_version": state.version,
                                                                      "moves": ["end"]})

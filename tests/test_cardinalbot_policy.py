@@ -830,3 +830,17 @@ def test_full_games_against_a_random_player(level):
     print(f"\n{level}: Cardinalbot mean final score {statistics.mean(scores):.1f} over {len(scores)} games; "
           f"next_moves p50 {1000 * statistics.median(times):.3f} ms (n={len(times)})")
     assert statistics.mean(scores) > 10
+
+
+def test_the_bots_picks_do_not_change_with_the_to_act_field_of_api_2():
+    """API 2.0 added ``to_act`` to the served position (docs/api-changes.md); the bot keys its
+    randomness on the position as served before, so it chooses exactly as it did."""
+    from application.game_service import view_doc
+    from cardinalbot.runner import bot_rng
+    from engine import new_game
+    state, _ = new_game(2, "to-act-bot", {"solo": {"level": "deacon"}})
+    view = view_doc(state, None)
+    assert view["to_act"] == [state.actor]
+    before = {k: v for k, v in view.items() if k != "to_act"}  # what API 1.0 served
+    assert bot_rng("g1", view).random() == bot_rng("g1", before).random()
+    assert policy.state_from_view(view).actor == policy.state_from_view(before).actor == state.actor

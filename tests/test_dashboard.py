@@ -190,11 +190,13 @@ def test_the_dashboard_lists_games_by_urgency_with_working_links(setup):
     assert sorted(g["game"] for g in out["waiting"]) == sorted([made["waiting"], made["three"]])
     assert [g["game"] for g in out["finished"]] == [made["over"]]
     urgent = out["to_move"][0]
-    assert urgent["opponents"] == ["Opp" + "urgent"] and urgent["name"] == "Me" and urgent["to_act"] == "Me"
+    assert urgent["opponents"] == ["Opp" + "urgent"] and urgent["name"] == "Me" and urgent["to_act_names"] == ["Me"]
+    assert urgent["to_act"] == [urgent["seat"]]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", urgent["deadline"])
     assert out["to_move"][0]["deadline"] < out["to_move"][1]["deadline"] < out["to_move"][2]["deadline"]
     three = next(g for g in out["waiting"] if g["game"] == made["three"])
-    assert three["seat"] == 2 and three["opponents"] == ["A", "B"] and three["to_act"] == "A"
+    assert three["seat"] == 2 and three["opponents"] == ["A", "B"] and three["to_act_names"] == ["A"]
+    assert three["to_act"] == [0]
     assert three["deadline"] is not None, "the deadline of the seat to act"
     for g in out["to_move"] + out["waiting"]:
         assert g["play_url"].startswith(f"/play/{g['game']}#token=") and "?" not in g["play_url"]

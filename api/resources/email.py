@@ -25,6 +25,28 @@ blp = Blueprint("email", __name__, url_prefix="/api/v1", description="Email link
 HTML = {200: {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
 
 
+def _query(name: str, description: str, required: bool = True, example=None, pattern: str | None = None) -> dict:
+    schema = {"type": "string"}
+    if pattern:
+        schema["pattern"] = pattern
+    param = {"in": "query", "name": name, "required": required, "schema": schema, "description": description}
+    if example is not None:
+        param["example"] = example
+    return param
+
+
+# The signed query parameters of the links in emails (mail/notify.py builds them, mail/addresses.py
+# signs them): ``sig`` covers the path and every other parameter, so none can be changed.
+SIG = _query("sig", "the link's signature: HMAC-SHA256 (hex) of the path and the other parameters, keyed with "
+                    "the server's mail secret", example="3f1c9a...", pattern="^[0-9a-fA-F]+$")
+EXP = _query("exp", "optional expiry (Unix time): the link is refused after it", required=False,
+             pattern="^[0-9]+$")
+MOVE_LINK = [_query("seat", "the seat the move is for", example="0", pattern="^[0-9]+$"),
+             _query("version", "the game's version the move was offered at", example="12", pattern="^[0-9]+$"),
+             _query("move", "the move, in notation", example="take G4"), SIG, EXP]
+UNSUBSCRIBE_LINK = [_query("email", "the address that stops getting email", example="ann@example.org"), SIG, EXP]
+
+
 def html_or_problem(status: int, code: str, description: str):
     """Documents an error of a link endpoint: a person's browser (``Accept`` preferring
     ``text/html``) gets an HTML page, any other client problem+json (see :func:`answers_html`)."""
@@ -80,7 +102,7 @@ def _page(title: str, body: str, status: int = 200) -> flask.Response:
 
 @blp.route("/games/<string:game_id>/email-move")
 class EmailMove(MethodView):
-    @blp.doc(operationId="confirmEmailMove", responses=HTML)
+    @blp.doc(operationId="confirmEmailMove", responses=HTML, parameters=MOVE_LINK)
     @html_or_problem(403, "bad-signature", "the link's signature does not match")
     @html_or_problem(404, "email-disabled", "email play is not configured on this server")
     @answers_html
@@ -95,7 +117,7 @@ class EmailMove(MethodView):
                      f"<p>Game {html.escape(game_id)}, your seat, at version {html.escape(p.get('version', ''))}.</p>"
                      f"<form method=post><button type=submit>Play {move}</button></form>")
 
-    @blp.doc(operationId="playEmailMove", responses=HTML)
+    @blp.doc(operationId="playEmailMove", responses=HTML, parameters=MOVE_LINK)
     @html_or_problem(403, "bad-signature", "the link's signature does not match (or not-a-human-seat, "
                                            "not-your-turn)")
     @html_or_problem(404, "email-disabled", "email play is not configured on this server (or game-not-found)")
@@ -116,7 +138,7 @@ class EmailMove(MethodView):
 
 @blp.route("/email/unsubscribe")
 class Unsubscribe(MethodView):
-    @blp.doc(operationId="confirmUnsubscribe", responses=HTML)
+    @blp.doc(operationId="confirmUnsubscribe", responses=HTML, parameters=UNSUBSCRIBE_LINK)
     @html_or_problem(403, "bad-signature", "the link's signature does not match")
     @html_or_problem(404, "email-disabled", "email play is not configured on this server")
     @answers_html
@@ -129,7 +151,7 @@ class Unsubscribe(MethodView):
         return _page("Stop emails?", f"<p>No more email to {html.escape(p['email'])} from any game.</p>"
                                      "<form method=post><button type=submit>Unsubscribe</button></form>")
 
-    @blp.doc(operationId="unsubscribe", responses=HTML)
+    @blp.doc(operationId="unsubscribe", responses=HTML, parameters=UNSUBSCRIBE_LINK)
     @html_or_problem(403, "bad-signature", "the link's signature does not match")
     @html_or_problem(404, "email-disabled", "email play is not configured on this server")
     @answers_html
@@ -145,9 +167,13 @@ class Unsubscribe(MethodView):
 
 @blp.route("/inbound-email")
 class InboundEmail(MethodView):
-    @blp.doc(operationId="receiveEmail", requestBody={
+    @blp.doc(operationId="receiveEmail", parameters=[{
+        "in": "header", "name": "X-Tiletum-Signature", "required": True, "schema": {"type": "string"},
+        "description": 't=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + the body, keyed with TILETUM_INBOUND_SECRET>',
+        "example": "t=1700000000,v1=5d41402abc4b2a76b9719d911017c592"}], requestBody={
         "required": True, "description": "the raw email (RFC 822), as a mail provider's inbound webhook posts it",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}},
+                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
                     "text/plain": {"schema": {"type": "string"}}}},
         responses={200: {"description": "what was done with it", "content": {"application/json": {
             "schema": {"type": "object", "properties": {"status": {"type": "string"}, "code": {"type": "string"}},

@@ -17,7 +17,7 @@ KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
 EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
-                "phase": "actions", "version": 41, "to_act": "Ada", "deadline": "2025-03-07T18:00:00Z",
+                "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"], "deadline": "2025-03-07T18:00:00Z",
                 "on_vacation": False, "tournament": None,
                 "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
 EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,

@@ -14,11 +14,20 @@ from ..problems import documented
 blp = Blueprint("play", __name__, description="The board picture")
 
 
+SVG = "image/svg+xml"
+# A client that cannot take image/svg+xml (generated clients know JSON, text/* and
+# application/octet-stream) asks for the same bytes as application/octet-stream with its Accept.
+PICTURE_TYPES = [SVG, "application/octet-stream"]
+SVG_EXAMPLE = '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">...</svg>'
+
+
 @blp.route("/api/v1/games/<string:game_id>/board.svg")
 class BoardPicture(MethodView):
-    @blp.doc(operationId="getBoardPicture", responses={200: {"description": "the board as SVG", "content": {
-        "image/svg+xml": {"schema": {"type": "string"},
-                          "example": '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">...</svg>'}}}})
+    @blp.doc(operationId="getBoardPicture", responses={200: {
+        "description": "the board as SVG: image/svg+xml, or the same bytes as application/octet-stream when "
+                       "the request's Accept prefers that",
+        "content": {SVG: {"schema": {"type": "string", "format": "binary"}, "example": SVG_EXAMPLE},
+                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
     @documented(blp, 404, "game-not-found", "unknown game")
     def get(self, game_id):
         """The board as a picture
@@ -27,5 +36,6 @@ class BoardPicture(MethodView):
         """
         meta, state = service().load(game_id)
         names = [s["name"] for s in meta["seats"]]
-        return flask.Response(render_board_svg(state, names), mimetype="image/svg+xml",
-                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"'})
+        mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
+        return flask.Response(render_board_svg(state, names), mimetype=mimetype,
+                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"', "Vary": "Accept"})
