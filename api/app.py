@@ -29,7 +29,7 @@ from .broker import celery_send_task
 from .pages import register_pages
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
-from .resources import bot, email, games, health, me, play, ratings, stream, tournaments
+from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments
 from .schemas import Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
@@ -160,6 +160,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(bot.blp)
+    api.register_blueprint(bots.blp)
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)
