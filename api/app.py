@@ -19,6 +19,7 @@ from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.push import EventFeed
+from application.webhooks import Webhooks
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
@@ -29,7 +30,7 @@ from .broker import celery_send_task
 from .pages import register_pages
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
-from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments
+from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments, webhooks
 from .schemas import Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
@@ -147,6 +148,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     stream_client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=app.config["STREAM_KEEPALIVE"] + 10,
                                          health_check_interval=30)
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
+    app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"])
     app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
@@ -161,6 +163,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(stream.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(bots.blp)
+    api.register_blueprint(webhooks.blp)
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)

@@ -9,6 +9,7 @@ from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
 from application.push import EventFeed
+from application.webhooks import Webhooks
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
@@ -44,3 +45,7 @@ def credentials() -> Credentials:
 
 def feed() -> EventFeed:
     return flask.current_app.extensions["tiletum.feed"]
+
+
+def webhooks() -> Webhooks:
+    return flask.current_app.extensions["tiletum.webhooks"]

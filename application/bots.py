@@ -21,6 +21,7 @@ import secrets
 import time
 
 from . import errors
+from .store import key as game_key
 
 PREFIX = "bot."
 _TOKEN = re.compile(r"^bot\.([0-9a-f]{12})\.([A-Za-z0-9_-]{20,64})$")
@@ -73,6 +74,12 @@ class BotAccounts:
         if stored is None or not secrets.compare_digest(stored.decode(), _hash(token)):
             return None
         return m.group(1)
+
+    def seated(self, game_id: str, meta: dict) -> None:
+        """Note the game's bot seats in its webhook lookup (application/webhooks.py)."""
+        ids = [s["bot"] for s in meta["seats"] if s["kind"] == "bot"]
+        if ids:
+            self.r.sadd(game_key(game_id, "hooks"), *[f"b:{i}" for i in ids])
 
     def seats(self, seats: list[dict]) -> list[dict]:
         """Check the bot seats of a new game: each names a registered bot, none twice. Each gets

@@ -225,6 +225,7 @@ class GameService:
         else:
             game_id = self._create_with_new_id(meta, seed, events[0])
             index_game(self.store.r, game_id, meta)
+        self.bots.seated(game_id, meta)
         if self.on_append:
             self.on_append(game_id, state.version, state, None)
         return {
