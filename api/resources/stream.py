@@ -26,7 +26,13 @@ STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/pu
                                         "event (`id` = its version, data = the event as `GET /events` serves "
                                         "it), `event: turn` after each batch, `: keep-alive` comments, "
                                         "`event: end` when the game is over",
-                         "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+                         "content": {"text/event-stream": {"schema": {
+                             "type": "object", "description": "one server-sent event",
+                             "properties": {"id": {"type": "string", "description": "the event's version"},
+                                            "event": {"type": "string", "enum": ["message", "turn", "end"]},
+                                            "data": {"type": "string", "description": "JSON: the event as GET "
+                                                     "/events serves it; for `turn` version, status and to_act"},
+                                            "retry": {"type": "integer"}}}}}}}
 _DIGITS = re.compile(r"^[0-9]{1,19}$")
 
 
