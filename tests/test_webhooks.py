@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
-from application.webhooks import Webhooks, verify
+from application.webhooks import Webhooks, resolved_ok, verify
 from tests.conftest import make_app
 
 API = "/api/v1"
@@ -112,6 +112,9 @@ def test_registration_auth_and_url_rules(client, receiver):
                 "not a url"):
         r = subscribe(client, ann, url, game=g["id"])
         assert r.status_code == 422 and r.get_json()["code"] == "bad-webhook-url", (url, r.get_json())
+    # names are checked where they lead, before each delivery: 167772161 is 10.0.0.1
+    assert not resolved_ok("https://167772161/x") and not resolved_ok("https://no-such-host.invalid/")
+    assert resolved_ok(receiver.url) and resolved_ok("https://localhost/x")
     r = subscribe(client, ann, receiver.url, events=("sometimes",), game=g["id"])
     assert r.status_code == 422
     r = subscribe(client, ann, receiver.url + "/ann", events=("your-turn", "game-over"), game=g["id"])
