@@ -19,11 +19,11 @@ from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.push import EventFeed
-from application.webhooks import Webhooks
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
 from application.tournament_service import TournamentService
+from application.webhooks import Webhooks
 
 from . import limits, settings
 from .broker import celery_send_task

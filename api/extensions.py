@@ -9,10 +9,10 @@ from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
 from application.push import EventFeed
-from application.webhooks import Webhooks
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
+from application.webhooks import Webhooks
 
 
 def service() -> GameService:

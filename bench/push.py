@@ -35,7 +35,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-from api.redis_server import EmbeddedRedis, free_port  # noqa: E402
+from api.redis_server import EmbeddedRedis, free_port
 
 BIN = os.path.dirname(sys.executable)
 
@@ -93,7 +93,7 @@ def run(listeners: int, moves: int, redis_url: str, log) -> None:
     api = start_api(port, redis_url, listeners, log)
     socks: list[socket.socket] = []
     try:
-        st, g = call(port, "POST", "/api/v1/games", {"seats": [{"name": "A"}, {"name": "B"}],
+        _, g = call(port, "POST", "/api/v1/games", {"seats": [{"name": "A"}, {"name": "B"}],
                                                      "options": {"seed": f"bench-push-{listeners}"}})
         gid, tokens = g["id"], [s["token"] for s in g["seats"]]
         rss0 = worker_rss_kb(api.pid)

@@ -12,7 +12,6 @@ import time
 import pytest
 import requests
 
-import engine
 from tests.conftest import LiveServer, make_app
 
 API = "/api/v1/games"
@@ -36,7 +35,7 @@ def read_sse(resp, stop=lambda msgs: False):
             msgs.append({"comment": line[1:].strip()})
             continue
         field, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
+        value = value.removeprefix(" ")
         if field == "data":
             cur["data"] = json.loads(value)
         else:

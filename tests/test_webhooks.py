@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest

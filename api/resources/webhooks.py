@@ -62,4 +62,3 @@ class WebhookView(MethodView):
         Nothing more is sent to it.
         """
         webhooks().delete(hook_id, bearer("seat or bot token"))
-        return None
