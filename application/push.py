@@ -20,7 +20,9 @@ misses nothing. Waiting is one Redis ``XREAD BLOCK`` on the game's own stream ke
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from .store import key
@@ -42,9 +44,47 @@ class EventFeed:
     """Waits for new events of a game. ``client`` is a Redis client whose socket timeout is longer
     than the longest wait (a blocked XREAD is a quiet socket)."""
 
-    def __init__(self, games, client):
+    def __init__(self, games, client, cache_size: int = 256):
         self.games = games  # application.game_service.GameService
         self.r = client
+        # Every listener of a game wakes at the same move and asks for the same events: the
+        # first one's answer serves the others (events never change once appended).
+        self._cache: OrderedDict[tuple, tuple] = OrderedDict()
+        self._size = cache_size
+        self._lock = threading.Lock()
+        self._inflight: dict[tuple, threading.Lock] = {}
+
+    def _cached(self, k: tuple, compute):
+        """``compute()`` once per key: the listeners that wake together wait for the first."""
+        with self._lock:
+            hit = self._cache.get(k)
+            if hit is not None:
+                self._cache.move_to_end(k)
+                return hit
+            busy = self._inflight.setdefault(k, threading.Lock())
+        with busy:
+            with self._lock:
+                hit = self._cache.get(k)
+            if hit is not None:
+                return hit
+            value = compute()
+            with self._lock:
+                self._cache[k] = value
+                self._inflight.pop(k, None)
+                while len(self._cache) > self._size:
+                    self._cache.popitem(last=False)
+            return value
+
+    def batch(self, game_id: str, after: int) -> tuple[list[dict], dict]:
+        """The public events after ``after`` (as ``GET /events``) and the game's ``turn`` after
+        them. Cached while the game is at the same version."""
+        version = self.games.store.version(game_id)
+
+        def compute():
+            evs = self.games.events(game_id, after)["events"]
+            s = self.games.summary(game_id)
+            return evs, {"version": s["version"], "status": s["status"], "to_act": s["to_act"]}
+        return self._cached((game_id, after, version), compute)
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:
         """Block until the game has an event after version ``after`` or ``seconds`` pass."""
@@ -60,14 +100,13 @@ class EventFeed:
         yield f"retry: {RETRY_MS}\n\n"
         first = True
         while True:
-            evs = self.games.events(game_id, after)["events"]
+            evs, turn = self.batch(game_id, after)
             for ev in evs:
                 yield frame(ev, event_id=ev["version"])
                 after = ev["version"]
             if evs or first:
-                s = self.games.summary(game_id)
-                yield frame({"version": s["version"], "status": s["status"], "to_act": s["to_act"]}, event="turn")
-                if s["status"] == "finished":
+                yield frame(turn, event="turn")
+                if turn["status"] == "finished":
                     yield frame({"version": s["version"]}, event="end")
                     return
             first = False
