@@ -189,3 +189,37 @@ def test_stream_through_tiletum_serve(tmp_path):
             r.close()
         assert [[int(e["id"]) for e in evs] for evs in got] == [[1, 2], [1, 2]]
         assert got[0][1]["data"]["type"] == "MovePlayed"
+
+
+def test_listeners_that_wake_together_read_the_game_once(redis_server):
+    """The fan-out: many streams of one game at one version share one read of the new events."""
+    app = make_app(redis_server.url)
+    svc, feed = app.extensions["tiletum.service"], app.extensions["tiletum.feed"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {})["id"]
+    calls = []
+    real = svc.events
+
+    def counted(game_id, after=0):
+        calls.append(after)
+        time.sleep(0.05)  # a slow read: the others arrive while it runs
+        return real(game_id, after)
+    svc.events = counted
+    out = []
+    threads = [threading.Thread(target=lambda: out.append(feed.batch(gid, 0))) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(out) == 20 and all(o == out[0] for o in out) and [e["version"] for e in out[0][0]] == [1]
+    assert calls == [0], f"{len(calls)} reads for 20 listeners"
+    # a new version is a new read (nothing stale is served)
+    _, s = svc.load(gid)
+    seat = s.actor
+    svc.submit_for_seat(gid, seat, 1, [sorted(engine_legal(s))[0]])
+    evs, turn = feed.batch(gid, 0)
+    assert [e["version"] for e in evs] == [1, 2] and turn["version"] == 2 and calls == [0, 0]
+
+
+def engine_legal(state):
+    import engine
+    return [str(m) for m in engine.legal(state) if str(m) != "undo"]
