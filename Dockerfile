@@ -61,6 +61,6 @@ WORKDIR /var/lib/tiletum
 EXPOSE 8000 8025
 ENTRYPOINT ["/usr/local/bin/tiletum-entrypoint"]
 # Access logs never hold a token (tokens travel in headers, never in URLs).
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "3", "--threads", "4", \
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "3", "--threads", "24", \
      "--graceful-timeout", "10", "--worker-tmp-dir", "/dev/shm", "--access-logfile", "-", \
      "--access-logformat", "%(h)s \"%(r)s\" %(s)s %(b)s %(M)sms", "api:create_app()"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 import io
 import json
+import threading
 
 import flask
 import redis
@@ -19,17 +20,19 @@ from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
+from application.push import EventFeed
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
 from application.tournament_service import TournamentService
+from application.webhooks import Webhooks
 
 from . import limits, settings
 from .broker import celery_send_task
 from .pages import register_pages
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
-from .resources import bot, email, games, health, me, play, ratings, tournaments
+from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments, webhooks
 from .schemas import Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
@@ -168,6 +171,13 @@ def create_app(config: dict | None = None) -> flask.Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
+    # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
+    stream_client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=app.config["STREAM_KEEPALIVE"] + 10,
+                                         health_check_interval=30)
+    app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
+    app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"])
+    app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
+
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
                                             app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"))
     api = ProblemApi(app)
@@ -177,7 +187,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(stream.blp)
     api.register_blueprint(bot.blp)
+    api.register_blueprint(bots.blp)
+    api.register_blueprint(webhooks.blp)
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)

@@ -1,6 +1,6 @@
 """``tiletum``: run the service.
 
-    tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--allow-seeded-games]
+    tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--threads T] [--allow-seeded-games]
     tiletum openapi [--output FILE]
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
@@ -16,14 +16,15 @@ import os
 import sys
 
 
-def _gunicorn(host: str, port: int, workers: int):
+def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
     from gunicorn.app.base import BaseApplication
 
     class App(BaseApplication):
         def load_config(self):
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
-            self.cfg.set("threads", 4)
+            # an event stream holds a thread while it lasts (docs/push.md): at most threads - 8 of them
+            self.cfg.set("threads", threads)
             self.cfg.set("worker_class", "gthread")
             self.cfg.set("accesslog", "-")
             # tokens travel in headers, never in URLs, so access logs never hold one
@@ -154,6 +155,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     os.environ.setdefault("TILETUM_PUBLIC_URL", url)
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
     os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
+    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))  # 8 threads stay for requests
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
         os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot")
@@ -177,7 +179,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
     try:
-        _gunicorn(a.host, a.port, a.workers).run()
+        _gunicorn(a.host, a.port, a.workers, a.threads).run()
     finally:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
@@ -271,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", default="var", help="where the embedded Redis keeps its files (default ./var)")
     p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    p.add_argument("--threads", type=int, default=32,
+                   help="threads per worker process (default 32); event streams may use all but 8 (docs/push.md)")
     p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",
                    help="do not start the Celery workers (bot, email, sweeps) nor the email listener")

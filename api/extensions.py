@@ -8,9 +8,11 @@ import flask
 from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
+from application.push import EventFeed
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
+from application.webhooks import Webhooks
 
 
 def service() -> GameService:
@@ -39,3 +41,11 @@ def scheduler() -> Dispatcher:
 
 def credentials() -> Credentials:
     return flask.current_app.extensions["tiletum.credentials"]
+
+
+def feed() -> EventFeed:
+    return flask.current_app.extensions["tiletum.feed"]
+
+
+def webhooks() -> Webhooks:
+    return flask.current_app.extensions["tiletum.webhooks"]

@@ -9,7 +9,7 @@ Every limit is keyed on an identity the request *proves*, never on whatever head
   against the client's address, so a fresh junk token per request earns no fresh budget.
 
 On top of the per-identity budget, three actions have limits of their own, per client address:
-creating games and tournaments, entering tournaments, and making the service email addresses
+creating games, tournaments and bot accounts, entering tournaments, and making the service email addresses
 that have never played (each new address in the request costs one). Those count only requests
 that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
 address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
@@ -25,9 +25,10 @@ from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
 
-CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]}
+CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
-EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"]}
+EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
+                      "bots.Bots": ["POST"]}
 
 
 def client_address() -> str:

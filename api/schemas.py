@@ -343,14 +343,30 @@ class Position(Closed):
 
 
 class SeatIn(Base):
-    name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
+    name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
+        "example": "Alice", "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
-    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot"]),
-                         metadata={"description": "who plays the seat: a person, or the Cardinalbot (solo games: "
-                                                  "exactly one human and one cardinalbot seat)"})
+    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot", "bot"]),
+                         metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
+                                                  "exactly one human and one cardinalbot seat), or a registered "
+                                                  "bot account (`bot`; docs/bots.md)"})
+    bot = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+        "description": "kind `bot` only: the id of the bot account (POST /api/v1/bots) that plays this seat"})
     tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})
+
+
+    @ma.validates_schema
+    def _bot_or_name(self, data, **kw):
+        if data.get("kind") == "bot":
+            if not data.get("bot"):
+                raise ma.ValidationError("a seat of kind 'bot' names its bot account", "bot")
+        else:
+            if data.get("bot") is not None:
+                raise ma.ValidationError("only a seat of kind 'bot' names a bot account", "bot")
+            if data.get("name") is None:
+                raise ma.ValidationError("Missing data for required field.", "name")
 
 
 class SoloOptions(Base):
@@ -893,3 +909,69 @@ class MeVacation(Base):
     all_applied = fields.Boolean(required=True, metadata={"description": "every game took the change"})
     games = fields.List(fields.Nested(MeVacationGame), required=True, metadata={
         "description": "one entry per seat of yours in a game in progress"})
+
+
+# --- bot accounts (docs/bots.md) ---------------------------------------------------------------
+
+class BotIn(Base):
+    class Meta:
+        unknown = ma.RAISE
+    name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "RandomRita"})
+    email = TextEmail(required=True, metadata={"description": "the owner's address (never shown to anyone)",
+                                               "example": "owner@example.org"})
+
+
+class BotOut(Base):
+    id = fields.String(required=True, metadata={"example": "3fa9c2d41b7e"})
+    name = fields.String(required=True)
+
+
+class BotCreated(BotOut):
+    token = fields.String(required=True, metadata={
+        "description": "the bot's secret token, shown only here: `Authorization: Bearer <token>` on the game "
+                       "endpoints of the bot's seats", "example": "bot.3fa9c2d41b7e.mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DEq"})
+
+
+# --- webhooks (docs/bots.md, "Webhooks") -------------------------------------------------------
+
+class WebhookIn(Base):
+    class Meta:
+        unknown = ma.RAISE
+    url = fields.String(required=True, validate=validate.Length(1, 2000), metadata={
+        "description": "where deliveries are POSTed: https://, or http:// to loopback only",
+        "example": "https://bot.example.org/tiletum"})
+    events = fields.List(fields.String(validate=validate.OneOf(["your-turn", "game-over", "all"])),
+                         required=True, validate=validate.Length(1, 3), metadata={"example": ["your-turn", "game-over"]})
+    game = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+        "description": "with a seat token: the seat's game (required); with a bot token: none (all its games)"})
+
+
+class WebhookDelivery(Base):
+    at = fields.Integer(required=True, metadata={"description": "unix time of the attempt"})
+    version = fields.Integer(required=True)
+    type = fields.String(required=True, metadata={"description": "your-turn, game-over or events"})
+    attempt = fields.Integer(required=True)
+    ok = fields.Boolean(required=True)
+    status = fields.Integer(metadata={"description": "the receiver's HTTP status"})
+    error = fields.String(metadata={"description": "why no HTTP answer came (timeout, refused address...)"})
+
+
+class Webhook(Base):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    game = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    bot = fields.String(allow_none=True)
+    active = fields.Boolean(required=True, metadata={"description": "false once switched off after repeated failures"})
+    failures = fields.Integer(required=True, metadata={"description": "failed attempts in a row"})
+
+
+class WebhookCreated(Webhook):
+    secret = fields.String(required=True, metadata={
+        "description": "the key of the deliveries' X-Tiletum-Signature: shown only here"})
+
+
+class WebhookOut(Webhook):
+    deliveries = fields.List(fields.Nested(WebhookDelivery), required=True,
+                             metadata={"description": "the last 50 attempts, newest first"})

@@ -20,6 +20,7 @@ from engine.game import RULES_VERSION, replay
 from engine.record import write_record
 
 from . import errors, links
+from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
@@ -79,6 +80,7 @@ class GameService:
         self.allow_seeded_games = allow_seeded_games
         self.on_append = on_append  # callback(game_id, new_version, state, mover) after a successful append
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
+        self.bots = BotAccounts(store.r)  # registered bot accounts (application/bots.py)
         self.cache = StateCache()
         self.identities = IdentityCache()
 
@@ -117,6 +119,14 @@ class GameService:
         human seat."""
         if token is None:
             return None
+        if looks_like_bot_token(token):  # a bot account acts for its own seat of any game
+            bot_id = self.bots.authenticate(token)
+            if bot_id is None:
+                raise errors.unauthorized("this bot token is not valid")
+            for i, s in enumerate(meta["seats"]):
+                if s["kind"] == "bot" and s.get("bot") == bot_id:
+                    return i
+            raise errors.forbidden("not-in-this-game", "this bot account holds no seat of this game")
         h = token_hash(token)
         if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
             for i, s in enumerate(meta["seats"]):
@@ -148,6 +158,9 @@ class GameService:
         player's requests do not each pay a read of the game's meta for the rate limit; a token
         revoked since still fails its authentication, it only keeps counting against the seat."""
         try:
+            if looks_like_bot_token(token):  # a bot account: one budget over all its games
+                bot_id = self.bots.authenticate(token)
+                return f"botaccount:{bot_id}" if bot_id else None
             h = token_hash(token)
             if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
                 return f"bot:{game_id}" if game_id else "bot"
@@ -183,6 +196,7 @@ class GameService:
         seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
         if not 2 <= len(seats) <= 4:
             raise errors.invalid("bad-seats", "a game has 2 to 4 seats")
+        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
         bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
         if bots or options.get("solo") is not None:
@@ -200,11 +214,12 @@ class GameService:
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
         if tokens is None:
-            tokens = [None if s.get("kind") == "cardinalbot" else secrets.token_urlsafe(24) for s in seats]
+            tokens = [None if s.get("kind") in ("cardinalbot", "bot") else secrets.token_urlsafe(24) for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
             "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
-                       "token_hash": token_hash(t) if t else None, **({"tz": s["tz"]} if s.get("tz") else {})}
+                       "token_hash": token_hash(t) if t else None, **({"tz": s["tz"]} if s.get("tz") else {}),
+                       **({"bot": s["bot"]} if s.get("kind") == "bot" else {})}
                       for s, t in zip(seats, tokens)],
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION, **(extra_meta or {}),
@@ -217,6 +232,7 @@ class GameService:
         else:
             game_id = self._create_with_new_id(meta, seed, events[0])
             index_game(self.store.r, game_id, meta)
+        self.bots.seated(game_id, meta)
         if self.on_append:
             self.on_append(game_id, state.version, state, None)
         return {

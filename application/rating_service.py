@@ -65,6 +65,8 @@ class RatingService:
         if opts.get("rated", True) is False:
             return {"unrated": "created unrated"}
         seats = meta["seats"]
+        if any(s["kind"] == "bot" for s in seats):
+            return {"unrated": "a bot account plays a seat"}
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
         emails = [(seats[i].get("email") or "").strip().lower() for i in humans]
         if not all(emails) or len(set(emails)) != len(emails):

@@ -5,6 +5,8 @@
 * a human seat is now to act and the mover was someone else (or the game just started): the turn
   goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
   is sent, which emails that seat (docs/pbem.md);
+* someone has webhooks on the game (its ``g:{<id>}:hooks`` set is not empty):
+  ``workers.deliver_webhooks(game_id, version)`` is sent too (application/webhooks.py);
 * the game is over: the game goes into ``games:over`` and ``workers.game_over(game_id, version)``
   is sent, which rates the game, moves its tournament on and sends the results (application/finished.py).
 
@@ -18,6 +20,9 @@ import logging
 import time
 
 from .indexes import DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
+from .store import key
+
+WEBHOOKS_TASK = "workers.deliver_webhooks"
 
 log = logging.getLogger("tiletum.scheduling")
 
@@ -28,6 +33,8 @@ class Dispatcher:
         self.send_task = send_task  # callable(name, args, queue) that enqueues a task by name
 
     def after_append(self, game_id: str, version: int, state, mover: int | None) -> None:
+        if self.r.exists(key(game_id, "hooks")):  # someone has webhooks on this game (application/webhooks.py)
+            self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
         so = state.solo
         bot = so["bot"] if so is not None else None
         actor = state.actor

@@ -239,7 +239,7 @@ def test_an_illegal_typed_move_shows_the_servers_422(server, page, duel):
 
 def test_a_stale_submission_shows_the_servers_409(server, page, duel):
     token = duel["seats"][0]["token"]
-    page.goto(f"{server}/play/{duel['id']}#token={token}&poll=600")  # no polling: the page stays at v1
+    page.goto(f"{server}/play/{duel['id']}#token={token}&poll=600&stream=0")  # neither: the page stays at v1
     wait_my_decision(page)
     api_move(server, duel["id"], token, page.locator('section[data-verb="take"] button.move').nth(1)
              .get_attribute("data-move"))
@@ -265,6 +265,16 @@ def test_a_spectator_page_updates_after_a_move_through_the_api(server, page, due
     assert page.locator("#board").get_attribute("src") != board_before
     expect(page.locator("#ap")).to_contain_text("Ann:")
     shot(page, "spectator")
+
+
+def test_the_page_follows_the_event_stream_without_polling(server, page, duel):
+    """With polling off (#poll=600) only the event stream can tell the page of a move."""
+    page.goto(f"{server}/play/{duel['id']}#poll=600")
+    wait_until(page, "document.body.dataset.version === '1'")
+    page.wait_for_timeout(300)  # the stream opens after the first read
+    api_move(server, duel["id"], duel["seats"][0]["token"])
+    wait_until(page, "Number(document.body.dataset.version) === 2", timeout=10_000)
+    expect(page.locator("#history li")).to_have_count(2)
 
 
 def test_other_seats_see_the_board_read_only(server, page, duel):

@@ -238,7 +238,8 @@ class Live:
 
 @pytest.fixture(scope="module")
 def live(redis_server):
-    with LiveServer(make_app(redis_server.url)) as server:
+    # event streams end at once here (a generated request reads a stream to its end)
+    with LiveServer(make_app(redis_server.url, STREAM_SECONDS=0.2)) as server:
         yield Live(server.url)
 
 

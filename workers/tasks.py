@@ -7,6 +7,7 @@ import logging
 import os
 import smtplib
 import time
+from functools import lru_cache
 
 from application import archive
 from application.clock import make_clock
@@ -14,6 +15,7 @@ from application.deadlines import Deadlines
 from application.finished import done, on_game_over, pending, purge_finished
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
+from application.webhooks import Webhooks
 from mail.tournament_mail import welcome
 
 from .app import app
@@ -145,3 +147,49 @@ def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:
 def send_dashboard_link(self, pid: str, generation: int) -> int:
     """A dashboard key was revoked: email the new dashboard link (once)."""
     return notifier().send_dashboard_link(pid, generation)
+
+
+# --- webhooks (application/webhooks.py) ------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def webhooks() -> Webhooks:
+    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")))
+
+
+@app.task(name="workers.deliver_webhooks")
+def deliver_webhooks(game_id: str, version: int) -> int:
+    """A game was saved at ``version``: one delivery task per subscription that may want it."""
+    sids = webhooks().subscriptions_of(game_id)
+    for sid in sids:
+        deliver_webhook.apply_async([sid, game_id, version], queue="tiletum")
+    return len(sids)
+
+
+@app.task(name="workers.deliver_webhook", bind=True, max_retries=None)
+def deliver_webhook(self, sid: str, game_id: str, version: int) -> str:
+    """POST what subscription ``sid`` wants of ``game_id`` at ``version`` (once); on failure again
+    after TILETUM_WEBHOOK_BACKOFF s, doubling (at most 240 s, under the broker's visibility
+    timeout), until it worked or the subscription is switched off and its owner told."""
+    result = webhooks().deliver(sid, game_id, version, attempt=self.request.retries)
+    if result == "retry":
+        base = float(os.environ.get("TILETUM_WEBHOOK_BACKOFF", "10"))
+        raise self.retry(countdown=min(base * 2 ** self.request.retries, 240))
+    if result == "off":
+        webhook_off_email(sid)
+    return result
+
+
+def webhook_off_email(sid: str) -> int:
+    """Tell the owner of a webhook that it was switched off (once)."""
+    hooks = webhooks()
+    email = hooks.owner_email(sid)
+    if not email:
+        return 0
+    n = notifier()
+    url = hooks.show_url(sid)
+    msg = n.notice("Tiletum: your webhook was switched off", email)
+    msg.set_content(
+        f"Hello,\n\nthe webhook {sid} ({url}) failed {hooks.max_failures} times in a row, so the service "
+        "stopped sending to it. Its delivery log: GET /api/v1/webhooks/" + sid + " (with the same token).\n"
+        "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this one.\n")
+    return n.send_once(f"webhook-off:{sid}", email, msg)

@@ -1,0 +1,77 @@
+"""GET /api/v1/games/{id}/stream: a game's events pushed as Server-Sent Events (docs/push.md).
+
+Each stream holds one of this process's threads while it lasts, so a process serves at most
+``STREAM_LISTENERS`` streams at once (more get 503 ``too-many-listeners`` with Retry-After, and
+the game page falls back to polling), and each stream ends after ``STREAM_SECONDS`` (the client
+reconnects with ``Last-Event-ID`` and misses nothing).
+"""
+from __future__ import annotations
+
+import re
+
+import flask
+from flask.views import MethodView
+
+from ..blueprint import Blueprint
+from ..extensions import feed, service
+from ..problems import ApiError, documented
+from ..schemas import EventsQuery
+
+blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
+
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+                 "description": "the last version you have (an EventSource sends it when it reconnects); "
+                              "it takes precedence over `after`"}
+STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/push.md): one message per game "
+                                        "event (`id` = its version, data = the event as `GET /events` serves "
+                                        "it), `event: turn` after each batch, `: keep-alive` comments, "
+                                        "`event: end` when the game is over",
+                         "content": {"text/event-stream": {"schema": {
+                             "type": "object", "description": "one server-sent event",
+                             "properties": {"id": {"type": "string", "description": "the event's version"},
+                                            "event": {"type": "string", "enum": ["message", "turn", "end"]},
+                                            "data": {"type": "string", "description": "JSON: the event as GET "
+                                                     "/events serves it; for `turn` version, status and to_act"},
+                                            "retry": {"type": "integer"}}}}}}}
+_DIGITS = re.compile(r"^[0-9]{1,19}$")
+
+
+@blp.route("/<string:game_id>/stream")
+class Stream(MethodView):
+    @blp.doc(operationId="streamGameEvents", parameters=[LAST_EVENT_ID], responses=STREAM_RESPONSE)
+    @blp.arguments(EventsQuery, location="query")
+    @documented(blp, 404, "game-not-found", "unknown game")
+    @documented(blp, 422, "invalid-request", "Last-Event-ID is not a version")
+    @documented(blp, 503, "too-many-listeners", "this server process has as many streams as it holds; "
+                                                "retry after Retry-After seconds or poll")
+    def get(self, query, game_id):
+        """Follow a game's events (Server-Sent Events)
+
+        The events after `after` (or the `Last-Event-ID` header), then each new one as it is
+        saved, with no token needed: the stream carries only what the public event log shows.
+        A stream ends after a few minutes (docs/push.md); reconnect with `Last-Event-ID`.
+        """
+        after = query["after"]
+        last = flask.request.headers.get("Last-Event-ID")
+        if last is not None and last.strip():
+            if not _DIGITS.match(last.strip()):
+                raise ApiError(422, "invalid-request", "Last-Event-ID must be a version (a non-negative integer)")
+            after = int(last.strip())
+        service().meta(game_id)  # 404 before the stream starts
+        cfg = flask.current_app.config
+        slots = flask.current_app.extensions["tiletum.stream_slots"]
+        if not slots.acquire(blocking=False):
+            raise ApiError(503, "too-many-listeners",
+                           "this server holds as many event streams as it can; retry later or poll GET /events",
+                           headers={"Retry-After": "10"})
+        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE"])
+
+        def body():
+            try:
+                yield from frames
+            finally:
+                slots.release()
+        resp = flask.Response(body(), mimetype="text/event-stream")
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+        return resp

@@ -1,0 +1,258 @@
+"""Webhooks (application/webhooks.py, docs/bots.md): registration and its auth, the URL rules
+(no private-network targets), the Dispatcher scheduling deliveries only for games with hooks,
+and deliveries to a real HTTP receiver on loopback: signed, retried after a failure, switched
+off after repeated failures, never carrying hidden information. The last test runs it all
+through `tiletum serve` with its Celery worker, including the email to the owner."""
+from __future__ import annotations
+
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import requests
+
+from application.webhooks import Webhooks, resolved_ok, verify
+from tests.conftest import make_app
+
+API = "/api/v1"
+SEED = "webhook-seed-51c2"
+
+
+class Receiver:
+    """A real HTTP server on 127.0.0.1 that records each POST; it answers ``fail_with`` for the
+    next ``fail`` requests, then 200."""
+
+    def __init__(self):
+        self.got: list[dict] = []
+        self.fail, self.fail_with = 0, 500
+        rec = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                rec.got.append({"path": self.path, "body": body, "headers": dict(self.headers)})
+                status = 200
+                if rec.fail > 0:
+                    rec.fail -= 1
+                    status = rec.fail_with
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *a):
+                pass
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture()
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+@pytest.fixture()
+def sent():
+    return []
+
+
+@pytest.fixture()
+def app(redis_server, sent):
+    return make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args)))
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, seats=None) -> dict:
+    r = client.post(f"{API}/games", json={"seats": seats or [{"name": "Ann", "email": "ann@example.org"},
+                                                              {"name": "Ben"}], "options": {"seed": SEED}})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def move(client, game, seat=None, rng=random.Random(2)):
+    s = client.get(f"{API}/games/{game['id']}").get_json()
+    seat = s["to_act"][0] if seat is None else seat
+    token = game["seats"][seat]["token"]
+    lm = client.get(f"{API}/games/{game['id']}/legal-moves", headers=bearer(token)).get_json()
+    mv = rng.choice([m["move"] for m in lm["moves"] if m["move"] != "undo"])
+    r = client.post(f"{API}/games/{game['id']}/moves", headers=bearer(token),
+                    json={"expected_version": lm["version"], "moves": [mv]})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["version"]
+
+
+def subscribe(client, token, url, events=("all",), game=None):
+    body = {"url": url, "events": list(events)}
+    if game is not None:
+        body["game"] = game
+    return client.post(f"{API}/webhooks", headers=bearer(token) if token else {}, json=body)
+
+
+def test_registration_auth_and_url_rules(client, receiver):
+    g, other = new_game(client), new_game(client)
+    ann = g["seats"][0]["token"]
+    assert subscribe(client, None, receiver.url, game=g["id"]).status_code == 401
+    assert subscribe(client, ann, receiver.url).get_json()["code"] == "game-required"
+    # a seat token subscribes only to its own game's events
+    r = subscribe(client, ann, receiver.url, game=other["id"])
+    assert r.status_code == 401 and r.mimetype == "application/problem+json"
+    for url in ("http://example.org/hook", "ftp://127.0.0.1/x", "https://10.1.2.3/x", "https://192.168.0.9/x",
+                "https://169.254.169.254/latest", "https://[fd00::1]/x", "https://0.0.0.0/x", "https://user:pw@example.org/",
+                "not a url"):
+        r = subscribe(client, ann, url, game=g["id"])
+        assert r.status_code == 422 and r.get_json()["code"] == "bad-webhook-url", (url, r.get_json())
+    # names are checked where they lead, before each delivery: 167772161 is 10.0.0.1
+    assert not resolved_ok("https://167772161/x") and not resolved_ok("https://no-such-host.invalid/")
+    assert resolved_ok(receiver.url) and resolved_ok("https://localhost/x")
+    r = subscribe(client, ann, receiver.url, events=("sometimes",), game=g["id"])
+    assert r.status_code == 422
+    r = subscribe(client, ann, receiver.url + "/ann", events=("your-turn", "game-over"), game=g["id"])
+    assert r.status_code == 201, r.get_json()
+    hook = r.get_json()
+    assert hook["secret"].startswith("whsec_") and hook["game"] == g["id"] and hook["seat"] == 0 and hook["active"]
+    # only its owner sees or deletes it
+    ben = g["seats"][1]["token"]
+    assert client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ben)).status_code == 404
+    assert client.delete(f"{API}/webhooks/{hook['id']}", headers=bearer(ben)).status_code == 404
+    shown = client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).get_json()
+    assert "secret" not in shown and shown["deliveries"] == [] and shown["events"] == ["game-over", "your-turn"]
+    assert client.delete(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).status_code == 204
+    assert client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).status_code == 404
+
+
+def test_deliveries_are_scheduled_only_for_games_with_hooks(client, receiver, sent):
+    plain, hooked = new_game(client), new_game(client)
+    subscribe(client, hooked["seats"][1]["token"], receiver.url, game=hooked["id"])
+    sent.clear()
+    move(client, plain)
+    assert not [s for s in sent if s[0] == "workers.deliver_webhooks"]
+    v = move(client, hooked)
+    assert ("workers.deliver_webhooks", [hooked["id"], v]) in sent
+
+
+def test_signed_delivery_retry_and_switch_off(app, client, receiver):
+    g = new_game(client)
+    hooks = Webhooks(app.extensions["tiletum.service"], max_failures=3)
+    ann, ben = g["seats"][0]["token"], g["seats"][1]["token"]
+    h = subscribe(client, ben, receiver.url + "/ben", events=("your-turn",), game=g["id"]).get_json()
+    every = subscribe(client, ann, receiver.url + "/all", events=("all",), game=g["id"]).get_json()
+    assert hooks.subscriptions_of(g["id"]) == sorted([h["id"], every["id"]])
+    # play until Ben is to act
+    skipped = 0
+    while True:
+        s = client.get(f"{API}/games/{g['id']}").get_json()
+        if s["to_act"] == [1]:
+            break
+        v = move(client, g)
+        if client.get(f"{API}/games/{g['id']}").get_json()["to_act"] != [1]:
+            assert hooks.deliver(h["id"], g["id"], v) == "skipped"  # not Ben's turn: nothing for a your-turn hook
+            skipped += 1
+    v = s["version"]
+    assert skipped, "Ben was to act at once: the skip is not checked"
+    receiver.fail = 1
+    assert hooks.deliver(h["id"], g["id"], v) == "retry"
+    assert hooks.deliver(h["id"], g["id"], v, attempt=1) == "sent"
+    assert hooks.deliver(h["id"], g["id"], v, attempt=2) == "skipped", "delivered twice"
+    first, second = receiver.got[-2:]
+    assert first["body"] == second["body"]
+    body = json.loads(second["body"])
+    assert verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"])
+    assert not verify(h["secret"], second["body"] + b" ", second["headers"]["X-Tiletum-Signature"])
+    assert not verify(every["secret"], second["body"], second["headers"]["X-Tiletum-Signature"])
+    t = int(second["headers"]["X-Tiletum-Signature"].split(",")[0][2:])
+    assert not verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"], now=t + 3600), "replayable"
+    assert body["type"] == "your-turn" and body["seat"] == 1 and body["to_act"] == [1] and body["version"] == v
+    public = client.get(f"{API}/games/{g['id']}/events").get_json()["events"]
+    assert body["events"] == public[:v], "the payload is not the public event log"
+    log = client.get(f"{API}/webhooks/{h['id']}", headers=bearer(ben)).get_json()["deliveries"]
+    assert [(d["ok"], d.get("status"), d["attempt"]) for d in log] == [(True, 200, 2), (False, 500, 1)]
+    # the all-events hook: switched off after 3 failed attempts in a row
+    receiver.fail = 10
+    assert [hooks.deliver(every["id"], g["id"], v, attempt=i) for i in range(3)] == ["retry", "retry", "off"]
+    assert hooks.deliver(every["id"], g["id"], v) == "skipped"
+    shown = client.get(f"{API}/webhooks/{every['id']}", headers=bearer(ann)).get_json()
+    assert shown["active"] is False and shown["failures"] == 3 and len(shown["deliveries"]) == 3
+    assert hooks.owner_email(every["id"]) == "ann@example.org"
+
+
+def test_no_hidden_information_in_payloads(app, client, receiver):
+    g = new_game(client, [{"name": "A"}, {"name": "B"}, {"name": "C"}])
+    svc = app.extensions["tiletum.service"]
+    hooks = Webhooks(svc)
+    h = subscribe(client, g["seats"][0]["token"], receiver.url, game=g["id"]).get_json()
+    for _ in range(20):
+        v = move(client, g, rng=random.Random(7))
+    assert hooks.deliver(h["id"], g["id"], v) == "sent"
+    text = receiver.got[-1]["body"].decode()
+    _, state = svc.load(g["id"])
+    log = client.get(f"{API}/games/{g['id']}/events").get_data(as_text=True)
+    face_down = {t for pile in state.piles.values() for t in pile} | set(state.corruption_pool)
+    secret = {t for t in face_down if f'"{t}"' not in log}
+    assert len(secret) > 10
+    assert not {t for t in secret if f'"{t}"' in text} and SEED not in text and "token" not in text
+
+
+def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
+    bot = client.post(f"{API}/bots", json={"name": "Hooky", "email": "hooky-owner@example.org"}).get_json()
+    r = subscribe(client, bot["token"], receiver.url, events=("your-turn",), game="x")
+    assert r.get_json()["code"] == "game-not-for-bots"
+    h = subscribe(client, bot["token"], receiver.url, events=("your-turn",)).get_json()
+    assert h["bot"] == bot["id"] and h["game"] is None
+    games = [new_game(client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"]}]) for _ in range(2)]
+    hooks = Webhooks(client.application.extensions["tiletum.service"])
+    for g in games:
+        assert hooks.subscriptions_of(g["id"]) == [h["id"]]
+        while client.get(f"{API}/games/{g['id']}").get_json()["to_act"] != [1]:
+            v = move(client, g, seat=0)
+        assert hooks.deliver(h["id"], g["id"], v) == "sent"
+        assert json.loads(receiver.got[-1]["body"])["game"] == g["id"]
+    assert hooks.owner_email(h["id"]) == "hooky-owner@example.org"
+
+
+def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver):
+    """The real path: a move saved by the API, the Dispatcher's task, the worker's delivery with
+    a retry after a failure, and a hook that keeps failing switched off with an email to its owner."""
+    from api.redis_server import free_port
+    from tests.servers import Serve, wait_for
+    with Serve(tmp_path, "--workers", "1", "--threads", "12", "--allow-seeded-games", "--mailin-port", str(free_port()),
+               env={"TILETUM_RATE_LIMIT": "0", "TILETUM_WEBHOOK_BACKOFF": "0.5",
+                    "TILETUM_WEBHOOK_MAX_FAILURES": "2"}) as srv:
+        s = requests.Session()
+        g = s.post(srv.url + f"{API}/games", json={"seats": [{"name": "Ann", "email": "ann@example.org"},
+                                                             {"name": "Ben", "email": "ben@example.org"}]}).json()
+        ann, ben = g["seats"][0]["token"], g["seats"][1]["token"]
+        good = s.post(srv.url + f"{API}/webhooks", headers=bearer(ben),
+                      json={"url": receiver.url + "/ben", "events": ["all"], "game": g["id"]}).json()
+        receiver.fail = 1  # the first attempt fails; the worker retries
+        lm = s.get(srv.url + f"{API}/games/{g['id']}/legal-moves", headers=bearer(ann)).json()
+        r = s.post(srv.url + f"{API}/games/{g['id']}/moves", headers=bearer(ann),
+                   json={"expected_version": lm["version"], "moves": [lm["moves"][0]["move"]]})
+        assert r.status_code == 200, r.text
+        v = r.json()["version"]
+        wait_for(lambda: len(receiver.got) >= 2, 60, "the retried delivery")
+        assert verify(good["secret"], receiver.got[1]["body"], receiver.got[1]["headers"]["X-Tiletum-Signature"])
+        assert json.loads(receiver.got[1]["body"])["version"] == v
+        log = s.get(srv.url + f"{API}/webhooks/{good['id']}", headers=bearer(ben)).json()["deliveries"]
+        assert [d["ok"] for d in log] == [True, False]
+        # a hook whose receiver keeps failing: off after 2 attempts, and Ann is told by email
+        bad = s.post(srv.url + f"{API}/webhooks", headers=bearer(ann),
+                     json={"url": receiver.url + "/ann", "events": ["all"], "game": g["id"]}).json()
+        receiver.fail, receiver.fail_with = 100, 503
+        lm = s.get(srv.url + f"{API}/games/{g['id']}/legal-moves", headers=bearer(ann)).json()
+        s.post(srv.url + f"{API}/games/{g['id']}/moves", headers=bearer(ann),
+               json={"expected_version": lm["version"], "moves": [lm["moves"][0]["move"]]})
+        wait_for(lambda: not s.get(srv.url + f"{API}/webhooks/{bad['id']}", headers=bearer(ann)).json()["active"],
+                 60, "the switch-off")
+        mails = wait_for(lambda: [p for p in (tmp_path / "mail").glob("*") if bad["id"].encode() in p.read_bytes()],
+                         60, "the email to the owner")
+        assert b"ann@example.org" in mails[0].read_bytes()
