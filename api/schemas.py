@@ -122,7 +122,7 @@ class Closed(Base):
 PHASES = ["action", "king", "over"]
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
-SEAT_KINDS = ["human", "cardinalbot"]
+SEAT_KINDS = ["human", "cardinalbot", "bot"]
 GAME_STATUSES = ["active", "finished"]
 EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
 AGENDA_ENTRIES = ["frame", "fx", "choice"]
@@ -346,7 +346,7 @@ class SeatIn(Base):
     name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
         "example": "Alice", "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
-    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot", "bot"]),
+    kind = fields.String(load_default="human", validate=validate.OneOf(SEAT_KINDS),
                          metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
                                                   "exactly one human and one cardinalbot seat), or a registered "
                                                   "bot account (`bot`; docs/bots.md)"})

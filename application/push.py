@@ -107,7 +107,7 @@ class EventFeed:
             if evs or first:
                 yield frame(turn, event="turn")
                 if turn["status"] == "finished":
-                    yield frame({"version": s["version"]}, event="end")
+                    yield frame({"version": turn["version"]}, event="end")
                     return
             first = False
             left = end - clock()

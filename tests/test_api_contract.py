@@ -73,8 +73,8 @@ def test_closed_value_sets_are_enumerations(server):
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
     assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
     assert enum("Position", "phase") == enum("GameSummary", "phase") == ["action", "king", "over"]
-    assert enum("SeatSummary", "kind") == ["human", "cardinalbot"]
-    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot"]
+    assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot"]
+    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot"]
     assert enum("GameSummary", "status") == ["active", "finished"]
     assert enum("SoloBoard", "level") == ["priest", "deacon", "bishop"]
     assert set(enum("AgendaEntry", "t")) == {"frame", "fx", "choice"}
