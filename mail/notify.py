@@ -13,7 +13,6 @@ from email.message import EmailMessage
 
 import engine
 from application import links
-from application.board_svg import render_board_svg
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
@@ -25,7 +24,6 @@ from application.notifications import DIGEST, preference
 from engine.describe import describe
 
 from . import addresses
-from .board_png import board_png
 from .compose import (TurnContext, dashboard_text, finish_headers, one_line, simple_email, thread_root_id,
                       turn_email)
 from .mailconfig import MailConfig
@@ -210,7 +208,7 @@ class Notifier:
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
-            board_png=board_png(game_id, state.version, lambda: render_board_svg(state, names)),
+            board_img_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.png?v={state.version}",
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
