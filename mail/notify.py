@@ -127,8 +127,10 @@ class Notifier:
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
             key = f"mail:thread:{game_id}:{seat}"
-            self.r.set(key, once_key, nx=True, ex=SENT_TTL)
-            if (self.r.get(key) or b"").decode() == once_key:
+            pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
+            pipe.set(key, once_key, nx=True, ex=SENT_TTL)
+            pipe.get(key)
+            if (pipe.execute()[1] or b"").decode() == once_key:
                 msgid = root
             else:
                 in_reply_to = root

@@ -500,6 +500,15 @@ class Outbox:
                     item["attempts"], delay, item["error"])
         return "retry"
 
+    def close(self) -> None:
+        """Wait for the background sends, then close the SMTP connection."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        close = getattr(self.transport, "close", None)
+        if close is not None:
+            with self._lock:
+                close()
+
     # --- the sweep -----------------------------------------------------------------------------
     def deliver_due(self, limit: int = 200) -> int:
         """Send the emails whose next attempt is due in every shard (including those a dead
