@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -259,7 +260,9 @@ def turn_email(ctx: TurnContext):
         parts.append(f'<p>{e(DASHBOARD_FIRST)} <a href="{e(ctx.dashboard_url)}">Your dashboard</a></p>')
     # The classic MIME classes: the same structure as EmailMessage's, at a fraction of the cost of
     # its header parsing (this runs for every turn of every game).
-    alternative = MIMEMultipart("alternative")
+    # a boundary of our own (random, and the parts are base64): the generator then need not
+    # compile a regular expression per email to check one it made up
+    alternative = MIMEMultipart("alternative", boundary="=_tiletum_" + secrets.token_hex(16))
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
     alternative.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
     msg = alternative

@@ -218,6 +218,8 @@ class Notifier:
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
+        if last + 1 >= len(events):
+            return []  # nothing since (the game's first turn): no need to replay the game to say so
         texts = event_texts(events, start=last + 1)  # each move in words, in the position it was played in
         return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
                 enumerate(zip(events[last + 1:], texts), start=last + 1)]
