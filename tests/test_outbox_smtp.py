@@ -380,3 +380,38 @@ def test_a_legacy_email_already_taken_over_is_not_queued_twice(r, server):
     legacy_queue(r, "turn:twice:0:1", make(3), clock.now)   # and again, after it was sent
     assert box.deliver_due() == 0
     assert server.subjects() == ["email 03"]
+
+
+# --- the stored bytes ------------------------------------------------------------------------------
+
+def test_serialize_writes_the_same_bytes_as_the_standard_generator():
+    """serialize's short cut for plain headers changes no byte, whatever the headers hold."""
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    from engine.game import new_game
+    from mail.compose import TurnContext, finish_headers, simple_email, turn_email
+
+    def standard(m) -> bytes:
+        return m.as_bytes(policy=m.policy.clone(max_line_length=998))
+
+    state, _ = new_game(3, "serialize")
+    turn = turn_email(TurnContext(
+        game_id="g1", seat=0, seat_name="Zoë", to_addr="zoe@players.test", from_addr="Tiletum PBEM <pbem@pbem.test>",
+        reply_to="play+g1.0.1.abc@pbem.test", state=state, seat_names=["Zoë", "Bob", "Ann"], since=[],
+        open_url="http://x/play/g1#token=t", move_urls={"end": "http://x/m?move=end&sig=" + "a" * 80},
+        unsubscribe_url="http://x/u?sig=" + "b" * 1200, dashboard_url="http://x/me#key=k", first_email=True,
+        board_img_url="http://x/b.png?v=1", board_url="http://x/b.svg"))
+    finish_headers(turn, domain="pbem.test", once_key="turn:g1:0:1", in_reply_to="<root@pbem.test>",
+                   unsubscribe_url="http://x/u?sig=" + "b" * 600)
+    odd = MIMEMultipart("alternative")
+    odd.attach(MIMEText("body\n", "plain", "utf-8"))
+    for name, value in [("Subject", "Zoë's turn"), ("X-Two", "two  spaces"), ("X-Lead", " leading"),
+                        ("X-Trail", "trailing "), ("X-Word", "=?utf-8?q?a?="), ("X-Long", "w " * 600),
+                        ("X-Tab", "a\tb"), ("X-Comma", "a,b;c d"), ("X-Empty", "")]:
+        odd[name] = value
+    notice = simple_email(subject="Tiletum g1: résumé", from_addr="pbem@pbem.test", to_addr="a@players.test",
+                          lines=["Hello", "x" * 300])
+    for m in (turn, odd, notice, make(1)):
+        assert ob.serialize(m) == standard(m)
+    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in ob.serialize(turn), "one line"
