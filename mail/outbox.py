@@ -37,11 +37,11 @@ bytes go out as they are (no parsing again per attempt).
 from __future__ import annotations
 
 import base64
-import io
 import email
 import email.generator
 import email.policy
 import email.utils
+import io
 import json
 import logging
 import os

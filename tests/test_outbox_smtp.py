@@ -51,7 +51,7 @@ class Server:
         self.cond = threading.Condition()
         self.controller = None
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         from aiosmtpd.controller import Controller
         box = self
 
