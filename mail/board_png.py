@@ -1,8 +1,10 @@
-"""The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email carries the
+"""The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email shows the
 board picture (``application.board_svg``) rendered to an 800-pixel-wide PNG by CairoSVG (a
 maintained library over the system's cairo), palette-reduced to stay small, and keeps the link to
-the SVG. Rendering takes a few hundred milliseconds, so each (game, version) is rendered once per
-process (an in-process LRU: a turn email, its reminders and a repeated answer share it)."""
+the SVG. The email links the PNG (``GET /api/v1/games/{id}/board.png``, api/resources/play.py)
+rather than carrying it: rendering takes a few hundred milliseconds, far more than the rest of a
+turn email, and only a player who opens the email needs it. Each (game, version) is rendered once
+per process (an in-process LRU)."""
 from __future__ import annotations
 
 import io

@@ -1,7 +1,8 @@
 """Building the emails (pure, no I/O): the turn email, the confirmation and the error answer.
 
-Each message has a plain-text and an HTML part; the turn email carries the board as an inline
-PNG (``Content-ID: <board>``, rendered by ``mail/board_png.py``) with a link to the SVG, and the seat's legal moves, one per line in the text part as
+Each message has a plain-text and an HTML part; the turn email shows the board as a linked PNG
+(``<img src=".../board.png?v=<version>">``, served and cached by the API, ``mail/board_png.py``)
+with a link to the SVG, and the seat's legal moves, one per line in the text part as
 ``  <move> — <description>`` so that a reply can copy them.
 """
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
@@ -86,7 +87,7 @@ class TurnContext:
     first_email: bool = False    # the address's first email: explain the dashboard link
     deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
-    board_png: bytes | None = None  # the board picture (mail/board_png.py), inline as cid:board
+    board_img_url: str = ""      # the board as PNG on the server (mail/board_png.py), shown in the HTML
     board_url: str = ""          # the board as SVG on the server (kept as a link)
 
 
@@ -203,7 +204,7 @@ def _legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
 
 
 def turn_email(ctx: TurnContext):
-    """The turn email: multipart/alternative (text, and HTML related to the inline SVG board)."""
+    """The turn email: multipart/alternative (text, and HTML showing the board as a linked PNG)."""
     state = ctx.state
     pending = bool(state.agenda and state.agenda[-1]["t"] == "choice") or state.phase == "king"
     what = "your decision" if pending else "your turn"
@@ -241,8 +242,9 @@ def turn_email(ctx: TurnContext):
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat, ctx.seat_names)) + "</p>")
-    if ctx.board_png:
-        parts.append('<p><img src="cid:board" alt="the board" width="800" style="max-width:100%;height:auto"></p>')
+    if ctx.board_img_url:
+        parts.append(f'<p><img src="{e(ctx.board_img_url)}" alt="the board" width="800" '
+                     'style="max-width:100%;height:auto"></p>')
     if ctx.board_url:
         parts.append(f'<p><a href="{e(ctx.board_url)}">The board as SVG</a> (sharper, zoomable)</p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
@@ -258,16 +260,11 @@ def turn_email(ctx: TurnContext):
         parts.append(f'<p>{e(DASHBOARD_FIRST)} <a href="{e(ctx.dashboard_url)}">Your dashboard</a></p>')
     # The classic MIME classes: the same structure as EmailMessage's, at a fraction of the cost of
     # its header parsing (this runs for every turn of every game).
-    alternative = MIMEMultipart("alternative")
+    # a boundary of our own (random, and the parts are base64): the generator then need not
+    # compile a regular expression per email to check one it made up
+    alternative = MIMEMultipart("alternative", boundary="=_tiletum_" + secrets.token_hex(16))
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
-    related = MIMEMultipart("related")
-    related.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
-    if ctx.board_png:  # PNG: Gmail and Outlook do not show SVG
-        board = MIMEImage(ctx.board_png, "png")
-        board["Content-ID"] = "<board>"
-        board["Content-Disposition"] = 'inline; filename="board.png"'
-        related.attach(board)
-    alternative.attach(related)
+    alternative.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
     msg = alternative
     msg["Subject"] = f"Tiletum {ctx.game_id}: {what} (round {state.round})"
     msg["From"], msg["To"], msg["Reply-To"] = ctx.from_addr, ctx.to_addr, ctx.reply_to

@@ -13,7 +13,6 @@ from email.message import EmailMessage
 
 import engine
 from application import links
-from application.board_svg import render_board_svg
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
@@ -25,7 +24,6 @@ from application.notifications import DIGEST, preference
 from engine.describe import describe
 
 from . import addresses
-from .board_png import board_png
 from .compose import (TurnContext, dashboard_text, finish_headers, one_line, simple_email, thread_root_id,
                       turn_email)
 from .mailconfig import MailConfig
@@ -130,8 +128,10 @@ class Notifier:
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
             key = f"mail:thread:{game_id}:{seat}"
-            self.r.set(key, once_key, nx=True, ex=SENT_TTL)
-            if (self.r.get(key) or b"").decode() == once_key:
+            pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
+            pipe.set(key, once_key, nx=True, ex=SENT_TTL)
+            pipe.get(key)
+            if (pipe.execute()[1] or b"").decode() == once_key:
                 msgid = root
             else:
                 in_reply_to = root
@@ -212,7 +212,7 @@ class Notifier:
             move_urls=self.one_click_moves(game_id, state, seat),
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
-            board_png=board_png(game_id, state.version, lambda: render_board_svg(state, names)),
+            board_img_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.png?v={state.version}",
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
     def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
@@ -220,6 +220,8 @@ class Notifier:
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
+        if last + 1 >= len(events):
+            return []  # nothing since (the game's first turn): no need to replay the game to say so
         texts = event_texts(events, start=last + 1)  # each move in words, in the position it was played in
         return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
                 enumerate(zip(events[last + 1:], texts), start=last + 1)]

@@ -2,35 +2,56 @@
 guarantees"): written durably before anything is sent, removed only after the SMTP server
 accepted it.
 
-``Outbox.enqueue(key, message)`` records the once-key ``mail:sent:<key>`` as ``queued`` (never
-twice: a task that is retried or runs twice queues one email) and stores the message in the
-hash ``mail:outbox`` and the due zset ``mail:outbox:due`` (score: the next attempt), all in one
-Lua script; then it tries to deliver at once. ``deliver(key)`` claims the email with a lease
-(``mail:outbox:claim:<key>``; a lease that is over is taken over), sends it, and on acceptance marks the key ``sent``
-and drops the stored message; on failure it sets the next attempt (exponential backoff with
-jitter, at most 30 minutes apart). ``deliver_due()`` (the beat task ``workers.sweep_outbox``)
-sends what is due, and what a dead worker had claimed once its lease is over. An email still
-not accepted after ``TILETUM_MAIL_GIVE_UP_HOURS`` (48) is undeliverable: the key says so, the
-address's dashboard shows it and the log says so at ERROR.
+The outbox is split into ``SHARDS`` shards so that it runs on Redis Cluster and no key is a hot
+spot: the email queued under the once-key ``key`` lives in shard ``crc32(key) % SHARDS``, whose
+keys all carry the hash tag ``{o<n>}`` (one slot): ``mail:{o<n>}:sent:<key>`` (the once-key:
+``queued``, ``sent`` or ``undeliverable``), ``mail:{o<n>}:outbox`` (hash: key -> the queued
+email), ``mail:{o<n>}:due`` (zset: key -> its next attempt) and ``mail:{o<n>}:claim:<key>`` (the
+delivering process's lease). Every Lua script touches the keys of one shard only.
+
+``Outbox.enqueue(key, message)`` records the once-key as ``queued`` (never twice: a task that is
+retried or runs twice queues one email) and stores the message and its next attempt, in one
+script; then it tries to deliver at once. ``deliver(key)`` claims the email with a lease (a lease
+that is over is taken over) and reads it in one script, sends it, and on acceptance marks the key
+``sent``, drops the stored message and releases the claim in one script; on failure it sets the
+next attempt (exponential backoff with jitter, at most 30 minutes apart). ``deliver_due()`` (the
+beat task ``workers.sweep_outbox``) sends what is due in every shard, and what a dead worker had
+claimed once its lease is over. An email still not accepted after ``TILETUM_MAIL_GIVE_UP_HOURS``
+(48) is undeliverable: the key says so, the address's dashboard shows it and the log says so at
+ERROR.
+
+Before the shards (issue 15) the outbox was ``mail:sent:<key>``, ``mail:outbox`` and
+``mail:outbox:due``. On a plain Redis that still holds them, the sweep moves what is queued there
+into the shards (``migrate_legacy``), and a once-key recorded there still counts: nothing is lost
+or sent twice on upgrade. (A Redis Cluster never held them: those scripts could not run there.)
 
 Each email keeps one Message-ID (derived from its once-key when it has none), on every resend:
 SMTP cannot say whether an email whose connection died after DATA was accepted, so delivery is
 at least once, and a second copy after such an unknown outcome carries the same Message-ID.
+
+The SMTP transport keeps one connection per process open across emails (checked with NOOP after
+a few idle seconds, renewed after ``idle_timeout`` idle or ``max_age``), and a connection found
+dead before the DATA command is reopened and the email sent on the new one at once; the stored
+bytes go out as they are (no parsing again per attempt).
 """
 from __future__ import annotations
 
 import base64
 import email
+import email.generator
 import email.policy
 import email.utils
+import io
 import json
 import logging
 import os
 import random
+import re
 import smtplib
 import threading
 import time
 import uuid
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from pathlib import Path
@@ -43,13 +64,42 @@ from .compose import message_id
 
 log = logging.getLogger("tiletum.outbox")
 FAILED = "mail:failed"         # list: every failed attempt, for the operator (newest first, 10000 kept)
-OUTBOX = "mail:outbox"         # hash: once-key -> the queued email (JSON: raw bytes, attempts, times)
-DUE = "mail:outbox:due"        # zset: once-key -> time of its next attempt
-CLAIM = "mail:outbox:claim:"   # + once-key: the delivering process's token, with the lease as TTL
+SHARDS = 16                    # fixed: a key's shard must never change while its email may be queued
 SENT_TTL = 90 * 24 * 3600
 BACKOFF_FIRST, BACKOFF_CAP = 30.0, 1800.0
+# the keys before the shards (read on a plain Redis during an upgrade; never written)
+LEGACY_SENT, LEGACY_OUTBOX, LEGACY_DUE, LEGACY_CLAIM = "mail:sent:", "mail:outbox", "mail:outbox:due", "mail:outbox:claim:"
 
+
+def shard_of(key: str) -> int:
+    """The shard of the email queued under ``key``: a stable hash, the same in every process."""
+    return zlib.crc32(key.encode("utf-8")) % SHARDS
+
+
+def shard_keys(shard: int) -> tuple[str, str]:
+    """The shard's hash of queued emails and its due zset."""
+    return f"mail:{{o{shard}}}:outbox", f"mail:{{o{shard}}}:due"
+
+
+def sent_key(key: str) -> str:
+    return f"mail:{{o{shard_of(key)}}}:sent:{key}"
+
+
+def claim_key(key: str) -> str:
+    return f"mail:{{o{shard_of(key)}}}:claim:{key}"
+
+
+def script_keys(key: str) -> dict[str, list[str]]:
+    """The keys each script is given for the email ``key`` (all in the shard's slot)."""
+    outbox, due = shard_keys(shard_of(key))
+    return {"enqueue": [sent_key(key), outbox, due], "claim": [claim_key(key), outbox, due],
+            "done": [sent_key(key), outbox, due, claim_key(key)], "retry": [outbox, due, claim_key(key)],
+            "adopt": [sent_key(key), outbox, due]}
+
+
+# KEYS: sent, outbox, due[, the legacy once-key: only on a plain Redis that may still hold it]
 _ENQUEUE = """
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 if redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[4]) then
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
   redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
@@ -57,26 +107,50 @@ if redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[4]) then
 end
 return 0
 """
-_DONE = """
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-return 1
-"""
-# a claim is "<token>|<lease end>" on the outbox's clock; a lease that is over is taken over
+# KEYS: claim, outbox, due. A claim is "<token>|<lease end>" on the outbox's clock; a lease that
+# is over is taken over. Returns the stored email (and makes it due again when the lease is
+# over, should this process die inside SMTP), 0 when another process holds it, '' when gone.
 _CLAIM = """
 local v = redis.call('GET', KEYS[1])
 if v then
   local sep = string.find(v, '|', 1, true)
   if sep and tonumber(string.sub(v, sep + 1)) > tonumber(ARGV[2]) then return 0 end
 end
+local item = redis.call('HGET', KEYS[2], ARGV[5])
+if not item then return '' end
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[3], 'EX', ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+return item
+"""
+# KEYS: sent, outbox, due, claim: the email is over (sent or undeliverable); the claim is released
+_DONE = """
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+local v = redis.call('GET', KEYS[4])
+if v and string.sub(v, 1, string.len(ARGV[4]) + 1) == ARGV[4] .. '|' then redis.call('DEL', KEYS[4]) end
 return 1
 """
-_RELEASE = """
+# KEYS: outbox, due, claim: a failed attempt: the email and its next attempt; the claim is released
+_RETRY = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+end
+local v = redis.call('GET', KEYS[3])
+if v and string.sub(v, 1, string.len(ARGV[4]) + 1) == ARGV[4] .. '|' then redis.call('DEL', KEYS[3]) end
+return 1
+"""
+# KEYS: sent, outbox, due: take over an email queued under the legacy keys (once)
+_ADOPT = """
 local v = redis.call('GET', KEYS[1])
-if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. '|' then return redis.call('DEL', KEYS[1]) end
-return 0
+if v and v ~= 'queued' then return 0 end
+redis.call('SET', KEYS[1], 'queued', 'EX', ARGV[4])
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+end
+return 1
 """
 
 
@@ -97,39 +171,151 @@ def _env_float(name: str, default: float) -> float:
 
 
 
-class SmtpTransport:
-    """``smtp://host:port``, ``smtp+starttls://user:pass@host:587`` or ``smtps://user:pass@host:465``."""
+_BARE_LF = re.compile(rb"(?<!\r)\n")
 
-    def __init__(self, url: str, timeout: float = 15.0):
+
+def envelope(message) -> tuple[str, list[str]] | None:
+    """The SMTP envelope smtplib's ``send_message`` would use (the Sender, else the From address;
+    the To and Cc addresses), or None when the message needs ``send_message`` itself (Bcc to
+    strip, Resent- headers, an address that is not ASCII)."""
+    if any(h in message for h in ("Bcc", "Resent-Bcc", "Resent-From", "Resent-Date")):
+        return None
+    sender = email.utils.getaddresses([str(message.get("Sender") or message.get("From") or "")])
+    rcpts = [a for _, a in email.utils.getaddresses([str(v) for f in ("To", "Cc") for v in message.get_all(f, [])]) if a]
+    addrs = [a for _, a in sender if a] + rcpts
+    if len(sender) != 1 or not rcpts or not all(a.isascii() for a in addrs):
+        return None
+    return sender[0][1], rcpts
+
+
+class SmtpTransport:
+    """``smtp://host:port``, ``smtp+starttls://user:pass@host:587`` or ``smtps://user:pass@host:465``.
+
+    One connection is kept open across emails (one per process; the outbox sends one email at a
+    time). Before it is used again after ``noop_after`` idle seconds it is checked with NOOP;
+    after ``idle_timeout`` idle seconds (servers close idle connections) or ``max_age`` seconds
+    it is replaced. If it turns out dead before the DATA command (nothing was delivered yet), the
+    email is sent at once on a new connection; a connection lost during DATA is an error (the
+    server may have accepted the email: the outbox tries again later, with the same Message-ID).
+    ``TILETUM_SMTP_IDLE_TIMEOUT`` (30) and ``TILETUM_SMTP_MAX_AGE`` (300) set the two limits."""
+
+    def __init__(self, url: str, timeout: float = 15.0, noop_after: float = 5.0,
+                 idle_timeout: float | None = None, max_age: float | None = None):
         u = urlparse(url)
         self.scheme, self.host, self.port = u.scheme, u.hostname or "127.0.0.1", u.port
         self.user, self.password = unquote(u.username or ""), unquote(u.password or "")
         self.timeout = timeout
+        self.noop_after = noop_after
+        self.idle_timeout = idle_timeout if idle_timeout is not None else _env_float("TILETUM_SMTP_IDLE_TIMEOUT", 30)
+        self.max_age = max_age if max_age is not None else _env_float("TILETUM_SMTP_MAX_AGE", 300)
         self._smtp = None
+        self._opened = self._used = 0.0
+        self.connections = 0          # opened so far (for tests and figures)
+        self.unreachable = False      # the last attempt to open a connection failed
 
     def _connect(self):
         if self.scheme == "smtps":
             smtp = smtplib.SMTP_SSL(self.host, self.port or 465, timeout=self.timeout)
         else:
             smtp = smtplib.SMTP(self.host, self.port or 25, timeout=self.timeout)
-        if self.scheme == "smtp+starttls":
-            smtp.starttls()
-        if self.user:
-            smtp.login(self.user, self.password)
+        try:
+            if self.scheme == "smtp+starttls":
+                smtp.starttls()
+            if self.user:
+                smtp.login(self.user, self.password)
+        except BaseException:
+            smtp.close()
+            raise
         return smtp
 
-    def send(self, message: EmailMessage) -> None:
-        """Send over a kept-open connection (one per process); a dropped one is reopened once."""
-        for attempt in (0, 1):
-            if self._smtp is None:
-                self._smtp = self._connect()
+    def _ready(self) -> smtplib.SMTP:
+        now = time.monotonic()
+        if self._smtp is not None and (now - self._used > self.idle_timeout or now - self._opened > self.max_age):
+            self.close()
+        if self._smtp is not None and now - self._used > self.noop_after:
             try:
-                self._smtp.send_message(message)
+                alive = self._smtp.noop()[0] == 250
+            except (smtplib.SMTPException, OSError):
+                alive = False
+            if not alive:
+                self._drop()
+        if self._smtp is None:
+            try:
+                self._smtp = self._connect()
+            except (smtplib.SMTPException, OSError):
+                self.unreachable = True
+                raise
+            self.unreachable = False
+            self.connections += 1
+            self._opened = self._used = time.monotonic()
+        return self._smtp
+
+    def send_raw(self, from_addr: str, to_addrs: list[str], raw: bytes) -> None:
+        """Send the message's bytes as they are (bare line feeds become CRLF); returns once the
+        server accepted them (250 after DATA), raises otherwise."""
+        raw = _BARE_LF.sub(b"\r\n", raw)
+        for attempt in (0, 1):
+            smtp = self._ready()
+            in_data = False
+            try:
+                smtp.ehlo_or_helo_if_needed()
+                code, resp = smtp.mail(from_addr)
+                if code != 250:
+                    self._reset()
+                    raise smtplib.SMTPSenderRefused(code, resp, from_addr)
+                refused = {}
+                for rcpt in to_addrs:
+                    code, resp = smtp.rcpt(rcpt)
+                    if code not in (250, 251):
+                        refused[rcpt] = (code, resp)
+                if len(refused) == len(to_addrs):
+                    self._reset()
+                    raise smtplib.SMTPRecipientsRefused(refused)
+                in_data = True
+                code, resp = smtp.data(raw)
+                if code != 250:
+                    self._reset()
+                    raise smtplib.SMTPDataError(code, resp)
+                self._used = time.monotonic()
                 return
-            except (smtplib.SMTPServerDisconnected, OSError):
-                self.close()
-                if attempt:
+            except smtplib.SMTPResponseException:
+                raise  # the server answered no: the connection is fine
+            except smtplib.SMTPRecipientsRefused:
+                raise
+            except (smtplib.SMTPException, OSError):
+                self._drop()
+                if in_data or attempt:
                     raise
+
+    def send(self, message) -> None:
+        """Send an email message (its envelope from its headers)."""
+        env = envelope(message)
+        if env is None:
+            smtp = self._ready()
+            try:
+                smtp.send_message(message)
+            except smtplib.SMTPResponseException:
+                raise
+            except (smtplib.SMTPException, OSError):
+                self._drop()
+                raise
+            self._used = time.monotonic()
+            return
+        self.send_raw(env[0], env[1], serialize(message))
+
+    def _reset(self) -> None:
+        try:
+            self._smtp.rset()
+        except (smtplib.SMTPException, OSError):
+            self._drop()
+
+    def _drop(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.close()
+            except Exception:
+                pass
+            self._smtp = None
 
     def close(self) -> None:
         if self._smtp is not None:
@@ -159,11 +345,32 @@ class SinkTransport:
             print(f"[mail sink]   {link}", flush=True)
 
 
+# a header value that folding leaves as it is: printable ASCII words, single spaces, no encoded word
+_PLAIN_HEADER = re.compile(r"(?!.*=\?)[!-~]+(?: [!-~]+)*")
+
+
+class _Generator(email.generator.BytesGenerator):
+    """The standard generator, but a compat32 header (a plain ``str``) that needs neither
+    folding nor encoding is written as it is: the same bytes, without the folding machinery,
+    which cost more than half of serializing a turn email (issue 15)."""
+
+    def _write_headers(self, msg):
+        for name, value in msg.raw_items():
+            if (type(value) is str and len(name) + len(value) < 990
+                    and name.isascii() and _PLAIN_HEADER.fullmatch(value)):
+                self._fp.write(f"{name}: {value}{self._NL}".encode("ascii"))
+            else:
+                self._fp.write(self.policy.fold_binary(name, value))
+        self.write(self._NL)
+
+
 def serialize(message) -> bytes:
     """The message's bytes with header lines folded only past SMTP's 998-character limit: a long
     header such as List-Unsubscribe stays on one line (a fold would survive the outbox's store
     and parse as a leading space)."""
-    return message.as_bytes(policy=message.policy.clone(max_line_length=998))
+    out = io.BytesIO()
+    _Generator(out, mangle_from_=False, policy=message.policy.clone(max_line_length=998)).flatten(message)
+    return out.getvalue()
 
 
 def transport_from_env(data_dir: str | None = None):
@@ -180,27 +387,56 @@ class Outbox:
     ``background``: deliver the email just enqueued in a background thread, so the caller (the
     SMTP listener answering its client) does not wait for the SMTP server; the sweep makes good
     what a dying process did not send. ``lease``, ``give_up_hours``: ``TILETUM_MAIL_LEASE_SECONDS``
-    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48)."""
+    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48). ``legacy``: whether the Redis may still hold
+    the keys from before the shards (default: unless it is a Redis Cluster client)."""
 
     def __init__(self, redis_client, transport, clock=None, background: bool = False,
-                 lease: float | None = None, give_up_hours: float | None = None):
+                 lease: float | None = None, give_up_hours: float | None = None, legacy: bool | None = None):
         self.r = redis_client
         self.transport = transport
         self.clock = clock or make_clock(redis_client)
         self.lease = int(lease if lease is not None else _env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
         self.give_up = 3600 * (give_up_hours if give_up_hours is not None
                                else _env_float("TILETUM_MAIL_GIVE_UP_HOURS", 48))
+        if legacy is None:
+            from redis.cluster import RedisCluster
+            legacy = not isinstance(redis_client, RedisCluster)
+        self.legacy = legacy
         self._enqueue = redis_client.register_script(_ENQUEUE)
-        self._done = redis_client.register_script(_DONE)
         self._claim = redis_client.register_script(_CLAIM)
-        self._release = redis_client.register_script(_RELEASE)
+        self._done = redis_client.register_script(_DONE)
+        self._retry = redis_client.register_script(_RETRY)
+        self._adopt = redis_client.register_script(_ADOPT)
         self._lock = threading.Lock()  # one SMTP conversation at a time on the kept-open connection
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="outbox") if background else None
+        self._next_shard = 0
+
+    # --- state ---------------------------------------------------------------------------------
+    def status(self, key: str) -> str | None:
+        """``queued``, ``sent`` or ``undeliverable`` for an email queued under ``key``, else None."""
+        value = self.r.get(sent_key(key))
+        if value is None and self.legacy:
+            value = self.r.get(LEGACY_SENT + key)
+        return value.decode() if value is not None else None
 
     def already_sent(self, key: str) -> bool:
         """Whether an email was queued under ``key`` (sent, waiting, or given up)."""
-        return bool(self.r.exists(f"mail:sent:{key}"))
+        return self.status(key) is not None
 
+    def stored(self, key: str) -> dict | None:
+        """The queued email under ``key`` as stored (raw bytes in base64, attempts, times), or None."""
+        raw = self.r.hget(shard_keys(shard_of(key))[0], key)
+        return json.loads(raw) if raw is not None else None
+
+    def pending(self) -> int:
+        """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+        pipe = self.r.pipeline(transaction=False)
+        for n in range(SHARDS):
+            pipe.zcard(shard_keys(n)[1])
+        total = sum(pipe.execute())
+        return total + (int(self.r.zcard(LEGACY_DUE)) if self.legacy else 0)
+
+    # --- queue and send ------------------------------------------------------------------------
     def enqueue(self, key: str, message: EmailMessage, deliver: bool = True) -> bool:
         """Queue ``message`` under the once-key ``key`` unless an email was queued under it
         already; True if it is queued now. Then (``deliver``) try to send it at once: a failure
@@ -210,8 +446,11 @@ class Outbox:
         now = self.clock()
         item = {"raw": base64.b64encode(serialize(message)).decode("ascii"), "to": str(message.get("To") or ""),
                 "subject": str(message.get("Subject") or ""), "queued": now, "attempts": 0}
-        if not self._enqueue(keys=[f"mail:sent:{key}", OUTBOX, DUE],
-                             args=[key, json.dumps(item), now, SENT_TTL]):
+        env = envelope(message)
+        if env is not None:
+            item["env"] = [env[0], env[1]]
+        keys = script_keys(key)["enqueue"] + ([LEGACY_SENT + key] if self.legacy else [])
+        if not self._enqueue(keys=keys, args=[key, json.dumps(item), now, SENT_TTL]):
             return False
         if deliver:
             if self._pool is not None:
@@ -232,37 +471,44 @@ class Outbox:
         set), ``undeliverable``, ``busy`` (another process holds its claim) or ``gone`` (not
         queued, e.g. already sent)."""
         token = uuid.uuid4().hex
-        claim = CLAIM + key
+        keys = script_keys(key)
         now = self.clock()
-        if not self._claim(keys=[claim], args=[token, now, now + self.lease, 2 * self.lease + 60]):
+        # claimed and read in one step; if this process dies inside SMTP, the email is due again
+        # once the lease is over
+        raw = self._claim(keys=keys["claim"], args=[token, now, now + self.lease, 2 * self.lease + 60, key])
+        if raw == 0:
             return "busy"
+        if not raw:
+            return "gone"
+        item = json.loads(raw)
         try:
-            raw = self.r.hget(OUTBOX, key)
-            if raw is None:
-                return "gone"
-            # if this process dies inside SMTP, the email is due again once the lease is over
-            self.r.zadd(DUE, {key: now + self.lease})
-            item = json.loads(raw)
-            message = email.message_from_bytes(base64.b64decode(item["raw"]), policy=email.policy.default)
-            try:
-                with self._lock:
-                    self.transport.send(message)
-            except Exception as e:
-                return self._failed(key, item, e)
-            self._done(keys=[f"mail:sent:{key}", OUTBOX, DUE], args=[key, "sent", SENT_TTL])
-            return "sent"
-        finally:
-            self._release(keys=[claim], args=[token])
+            with self._lock:
+                self._send(item)
+        except Exception as e:
+            return self._failed(key, item, e, token)
+        self._done(keys=keys["done"], args=[key, "sent", SENT_TTL, token])
+        return "sent"
 
-    def _failed(self, key: str, item: dict, error: Exception) -> str:
+    def _send(self, item: dict) -> None:
+        data = base64.b64decode(item["raw"])
+        send_raw = getattr(self.transport, "send_raw", None)
+        if send_raw is not None and item.get("env"):
+            send_raw(item["env"][0], item["env"][1], data)
+        else:
+            self.transport.send(email.message_from_bytes(data, policy=email.policy.default))
+
+    def _failed(self, key: str, item: dict, error: Exception, token: str) -> str:
+        keys = script_keys(key)
         now = self.clock()
         item["attempts"] = int(item.get("attempts", 0)) + 1
         item["error"] = repr(error)[:300]
-        self.r.lpush(FAILED, json.dumps({"key": key, "at": now, "error": item["error"], "to": item["to"],
-                                         "subject": item["subject"], "attempt": item["attempts"]}))
-        self.r.ltrim(FAILED, 0, 9999)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.lpush(FAILED, json.dumps({"key": key, "at": now, "error": item["error"], "to": item["to"],
+                                       "subject": item["subject"], "attempt": item["attempts"]}))
+        pipe.ltrim(FAILED, 0, 9999)
+        pipe.execute()
         if now - float(item["queued"]) >= self.give_up:
-            self._done(keys=[f"mail:sent:{key}", OUTBOX, DUE], args=[key, "undeliverable", SENT_TTL])
+            self._done(keys=keys["done"], args=[key, "undeliverable", SENT_TTL, token])
             for _, addr in email.utils.getaddresses([item["to"]]):
                 if addr:
                     record_undeliverable(self.r, addr, {"subject": item["subject"], "queued": item["queued"],
@@ -272,31 +518,77 @@ class Outbox:
                       item["subject"], item["error"])
             return "undeliverable"
         delay = min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (item["attempts"] - 1)) * random.uniform(0.75, 1.25)
-        pipe = self.r.pipeline()
-        pipe.hset(OUTBOX, key, json.dumps(item))
-        pipe.zadd(DUE, {key: now + delay})
-        pipe.execute()
+        self._retry(keys=keys["retry"], args=[key, json.dumps(item), now + delay, token])
         log.warning("outbox: %s to %s not sent (attempt %d, next in %.0f s): %s", key, item["to"],
                     item["attempts"], delay, item["error"])
         return "retry"
 
+    def close(self) -> None:
+        """Wait for the background sends, then close the SMTP connection."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        close = getattr(self.transport, "close", None)
+        if close is not None:
+            with self._lock:
+                close()
+
+    # --- the sweep -----------------------------------------------------------------------------
     def deliver_due(self, limit: int = 200) -> int:
-        """Send the emails whose next attempt is due (including those a dead process had
-        claimed, once their lease is over); returns how many were sent. A batch stops at the
-        first failure to reach the server: the rest wait for the next sweep."""
+        """Send the emails whose next attempt is due in every shard (including those a dead
+        process had claimed, once their lease is over), over the one kept-open connection;
+        returns how many were sent. A sweep stops at the first failure to reach the server at
+        all: the rest wait for the next sweep. The shards are visited from a rotating start, so a
+        full one does not starve the others."""
+        if self.legacy:
+            self.migrate_legacy()
+        now = self.clock()
+        pipe = self.r.pipeline(transaction=False)
+        order = [(self._next_shard + i) % SHARDS for i in range(SHARDS)]
+        self._next_shard = (self._next_shard + 1) % SHARDS
+        for n in order:
+            pipe.zrangebyscore(shard_keys(n)[1], "-inf", now, start=0, num=limit)
         sent = 0
-        for raw_key in self.r.zrangebyscore(DUE, "-inf", self.clock(), start=0, num=limit):
-            outcome = self.deliver(raw_key.decode())
-            if outcome == "sent":
-                sent += 1
-            elif outcome in ("retry", "undeliverable") and self._unreachable():
-                break
+        budget = limit
+        for due in pipe.execute():
+            for raw_key in due:
+                if budget <= 0:
+                    return sent
+                budget -= 1
+                outcome = self.deliver(raw_key.decode())
+                if outcome == "sent":
+                    sent += 1
+                elif outcome in ("retry", "undeliverable") and self._unreachable():
+                    return sent
         return sent
 
     def _unreachable(self) -> bool:
-        """Whether the last failure was the server not answering at all (no connection kept)."""
-        return getattr(self.transport, "_smtp", True) is None
+        """Whether the last failure was the server not answering at all (no connection made)."""
+        return bool(getattr(self.transport, "unreachable", True))
 
-    def pending(self) -> int:
-        """How many emails are queued and not yet accepted."""
-        return int(self.r.zcard(DUE))
+    def migrate_legacy(self, batch: int = 500) -> int:
+        """Move the emails queued under the keys from before the shards into their shards (each
+        keeps its next attempt, attempts and Message-ID); one still claimed by a live lease waits
+        for the next sweep. Returns how many were moved. Nothing to do costs one EXISTS."""
+        if not self.r.exists(LEGACY_OUTBOX):
+            return 0
+        now = self.clock()
+        moved = 0
+        for field, raw in list(self.r.hscan_iter(LEGACY_OUTBOX, count=batch)):
+            key = field.decode()
+            claim = self.r.get(LEGACY_CLAIM + key)
+            if claim is not None:
+                try:
+                    if float(claim.decode().rsplit("|", 1)[1]) > now:
+                        continue  # an old process is sending it: after its lease
+                except (IndexError, ValueError):
+                    pass
+            due = self.r.zscore(LEGACY_DUE, key)
+            if self._adopt(keys=script_keys(key)["adopt"], args=[key, raw, now if due is None else due, SENT_TTL]):
+                moved += 1
+            pipe = self.r.pipeline(transaction=False)
+            pipe.hdel(LEGACY_OUTBOX, key)
+            pipe.zrem(LEGACY_DUE, key)
+            pipe.execute()
+        if moved:
+            log.info("outbox: moved %d queued emails from the legacy outbox into the shards", moved)
+        return moved

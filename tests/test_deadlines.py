@@ -384,7 +384,9 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
     assert len(ids) == len(set(ids)), "one Message-ID per email"
 
 
-def test_the_turn_email_carries_the_board_as_a_small_png_with_the_svg_link(world):
+def test_the_turn_email_links_the_board_as_png_and_svg_and_stays_small(world, app):
+    """The board picture is linked, not attached (issue 15: rendering it per email cost a few
+    hundred milliseconds and ~37 KB): the PNG the email shows is served by the API."""
     svc, notifier, transport, clock = world
     from mail import board_png
     gid, _ = new_game(svc, time_control={"reminders_hours": []})
@@ -392,24 +394,23 @@ def test_the_turn_email_carries_the_board_as_a_small_png_with_the_svg_link(world
     notifier.notify(gid, 1)
     msg = transport.sent[-1]
     types = [p.get_content_type() for p in msg.walk()]
-    assert "image/svg+xml" not in types, "Gmail and Outlook do not show SVG"
-    png = next(p for p in msg.walk() if p.get_content_type() == "image/png")
-    assert png["Content-ID"] == "<board>" and png.get_filename() == "board.png"
-    data = png.get_payload(decode=True)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width = int.from_bytes(data[16:20], "big")
-    assert width == 800
+    assert "image/svg+xml" not in types and "image/png" not in types, "no picture attached"
+    assert board_png.cache_info().misses == 0, "nothing rendered to send an email"
     html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
-    assert 'src="cid:board"' in html and f"/api/v1/games/{gid}/board.svg" in html, "the SVG link is kept"
+    src = f"http://x/api/v1/games/{gid}/board.png?v=1"
+    assert f'<img src="{src}"' in html and f"/api/v1/games/{gid}/board.svg" in html, "the SVG link is kept"
     assert f"/api/v1/games/{gid}/board.svg" in plain(msg)
     size = len(msg.as_bytes())
-    print(f"turn email: {size} bytes, board PNG {len(data)} bytes")
-    assert size < 100_000
-    # rendered once per (game, version): the reminder of the same turn reuses it
-    calls = board_png.cache_info().misses
-    _, state = svc.load(gid)
-    notifier.turn_message(gid, svc.meta(gid), state, 0)
-    assert board_png.cache_info().misses == calls and board_png.cache_info().hits >= 1
+    print(f"turn email: {size} bytes")
+    assert size < 16_000
+    # the linked picture is there: an 800-pixel PNG, rendered once per (game, version)
+    client = app.test_client()
+    rv = client.get(src[len("http://x"):])
+    assert rv.status_code == 200 and rv.mimetype == "image/png"
+    data = rv.data
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20], "big") == 800
+    assert client.get(src[len("http://x"):]).data == data and board_png.cache_info().misses == 1
+    assert client.get("/api/v1/games/nope/board.png").json["code"] == "game-not-found"
 
 
 # --- issue 13: anybody may enter anybody's address: the first email says why and stops all mail --

@@ -239,10 +239,10 @@ def test_an_email_undeliverable_for_the_give_up_time_is_shown_and_logged(world, 
     caplog.set_level(logging.WARNING, logger="tiletum.outbox")
     advance(n.r, 3600)
     sweep(n)
-    assert n.r.get(f"mail:sent:turn:{g}:0:1") == b"queued", "still trying after an hour"
+    assert n.outbox.status(f"turn:{g}:0:1") == "queued", "still trying after an hour"
     advance(n.r, 3600 + 60)
     sweep(n)
-    assert n.r.get(f"mail:sent:turn:{g}:0:1") == b"undeliverable"
+    assert n.outbox.status(f"turn:{g}:0:1") == "undeliverable"
     assert any(rec.levelno == logging.ERROR and "undeliverable" in rec.getMessage() and "gone@players.test"
                in rec.getMessage() for rec in caplog.records)
     key = dashboard_key_for(n.r, "gone@players.test")
@@ -282,11 +282,10 @@ def test_a_worker_killed_inside_smtp_sends_the_email_after_restart(world, tmp_pa
     finally:
         log.close()
     killed = time.monotonic()
-    queued = n.r.hget("mail:outbox", f"turn:{g}:0:1")
+    queued = n.outbox.stored(f"turn:{g}:0:1")
     assert queued is not None, "the email the worker was sending is still in the outbox"
     import base64
-    import json
-    queued_id = str(email.message_from_bytes(base64.b64decode(json.loads(queued)["raw"]))["Message-ID"])
+    queued_id = str(email.message_from_bytes(base64.b64decode(queued["raw"]))["Message-ID"])
     box.stop()
     assert box.messages == [], "the stalled server's half delivery counts for nothing"
     box = Box(box.port).start()
@@ -326,7 +325,7 @@ def test_in_the_normal_path_every_email_arrives_exactly_once(world):
     time.sleep(0.5)
     assert len(box.messages) == 8 and len(set(box.ids())) == 8
     assert sorted(str(m["To"]) for m in box.messages) == sorted(f"n{i}@players.test" for i in range(8))
-    assert n.r.zcard("mail:outbox:due") == 0 and n.r.hlen("mail:outbox") == 0, "nothing left queued"
+    assert n.outbox.pending() == 0 and not any(n.r.scan_iter("mail:{o*}:outbox")), "nothing left queued"
 
 
 def test_unacknowledged_tasks_come_back_within_minutes():

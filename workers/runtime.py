@@ -46,7 +46,10 @@ def service() -> GameService:
 
 @lru_cache(maxsize=1)
 def outbox() -> Outbox:
-    return Outbox(redis_client(), transport_from_env())
+    """Each email is sent by a background thread of this process over its kept-open SMTP
+    connection, while the task goes on to the next one; queued first, so a process that dies
+    before sending loses nothing (the sweep sends it)."""
+    return Outbox(redis_client(), transport_from_env(), background=True)
 
 
 @lru_cache(maxsize=1)

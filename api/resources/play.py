@@ -1,11 +1,12 @@
-"""The board picture the game page (/play/{id}, api/pages.py) and the turn emails show: only what
-every viewer may see."""
+"""The board picture the game page (/play/{id}, api/pages.py) and the turn emails show (SVG, and a
+PNG for the emails): only what every viewer may see."""
 from __future__ import annotations
 
 import flask
 from flask.views import MethodView
 
 from application.board_svg import render_board_svg
+from mail.board_png import board_png
 
 from ..blueprint import Blueprint
 from ..extensions import service
@@ -39,3 +40,26 @@ class BoardPicture(MethodView):
         mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
         return flask.Response(render_board_svg(state, names), mimetype=mimetype,
                               headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"', "Vary": "Accept"})
+
+
+@blp.route("/api/v1/games/<string:game_id>/board.png")
+class BoardPng(MethodView):
+    @blp.doc(operationId="getBoardPng", responses={
+        200: {"description": "the board as an 800-pixel-wide PNG",
+              "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}},
+        302: {"description": "the PNG cannot be rendered on this host: the SVG instead"}})
+    @documented(blp, 404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """The board as a PNG
+
+        The same picture as `board.svg`, as an 800-pixel-wide PNG: the turn emails show it (Gmail
+        and Outlook do not show SVG). Rendered once per game version and process. A `v` query
+        parameter (the version the email was sent at) is ignored: the picture is the current board.
+        """
+        meta, state = service().load(game_id)
+        names = [s["name"] for s in meta["seats"]]
+        png = board_png(game_id, state.version, lambda: render_board_svg(state, names))
+        if png is None:
+            return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id))
+        return flask.Response(png, mimetype="image/png",
+                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"'})

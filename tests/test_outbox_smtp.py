@@ -1,0 +1,417 @@
+"""The outbox's kept-open SMTP connection and its shards (issue 15), against a real SMTP server on
+loopback (aiosmtpd) and a real Redis of this module:
+
+- a batch goes out over one connection; a server that drops the connection between two emails
+  loses none and sends none twice; one that drops it after taking an email's DATA and before
+  answering is the at-least-once window: that email, and only it, arrives twice, with one
+  Message-ID;
+- a server that is down for a while and comes back: every email arrives, once;
+- the kept-open connection survives the server closing idle connections, and is renewed at its
+  maximum age;
+- every Lua script's keys are in one hash slot (Redis Cluster), in what the outbox really passes;
+- emails queued under the keys from before the shards are still sent, once, and a once-key
+  recorded there still counts (an upgrade loses nothing and sends nothing twice).
+
+The outbox's clock is a variable of the test, so the retry backoff passes at once."""
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import json
+import logging
+import threading
+import time
+from email.message import EmailMessage
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from api.redis_server import EmbeddedRedis, free_port
+from mail import outbox as ob
+from mail.outbox import Outbox, SmtpTransport
+
+
+class Server:
+    """A real SMTP server on a fixed loopback port. ``drop_on_mail``: message numbers (1-based,
+    counted over the server's life) before whose MAIL FROM the server closes the connection;
+    ``drop_after_data``: message numbers the server keeps and then closes the connection without
+    answering the DATA. ``timeout``: the server's idle timeout."""
+
+    def __init__(self, port: int | None = None, timeout: float = 300):
+        self.port = port or free_port()
+        self.timeout = timeout
+        self.messages: list[EmailMessage] = []
+        self.sessions = 0
+        self.drop_on_mail: set[int] = set()
+        self.drop_after_data: set[int] = set()
+        self.refuse: set[str] = set()
+        self.mails = 0
+        self.cond = threading.Condition()
+        self.controller = None
+
+    def start(self) -> Server:
+        from aiosmtpd.controller import Controller
+        box = self
+
+        class Handler:
+            async def handle_EHLO(self, server, session, envelope, hostname, responses):
+                with box.cond:
+                    box.sessions += 1
+                session.host_name = hostname
+                return responses
+
+            async def handle_MAIL(self, server, session, envelope, address, mail_options):
+                with box.cond:
+                    box.mails += 1
+                    n = box.mails
+                if n in box.drop_on_mail:
+                    box.drop_on_mail.discard(n)
+                    server.transport.close()  # the connection dies before this email's MAIL is answered
+                    return "421 closing"
+                envelope.mail_from = address
+                return "250 OK"
+
+            async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+                if address in box.refuse:
+                    return "550 5.1.1 no such mailbox"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, server, session, envelope):
+                msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+                with box.cond:
+                    box.messages.append(msg)
+                    n = len(box.messages)
+                    box.cond.notify_all()
+                if n in box.drop_after_data:  # taken, but the client never sees the answer
+                    server.transport.close()
+                return "250 OK"
+
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port, timeout=self.timeout)
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    def subjects(self) -> list[str]:
+        return sorted(str(m["Subject"]) for m in self.messages)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    server = EmbeddedRedis(tmp_path_factory.mktemp("outbox-smtp-redis")).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture()
+def r(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture()
+def server():
+    s = Server()
+    yield s
+    s.stop()
+
+
+def make(i: int) -> EmailMessage:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "pbem@pbem.test", f"p{i}@players.test", f"email {i:02d}"
+    m.set_content(f"email number {i}\n" + "a line of the turn email\n" * 40)
+    return m
+
+
+def outbox_of(r, server, clock, **transport) -> Outbox:
+    return Outbox(r, SmtpTransport(server.url, timeout=5, **transport), clock=clock)
+
+
+def queue(box: Outbox, n: int) -> list[str]:
+    keys = [f"turn:g{i}:0:1" for i in range(n)]
+    for i, key in enumerate(keys):
+        assert box.enqueue(key, make(i), deliver=False)
+    return keys
+
+
+# --- one connection for a batch; dropped connections -------------------------------------------------
+
+def test_a_batch_goes_out_over_one_connection(r, server):
+    server.start()
+    clock = Clock()
+    box = outbox_of(r, server, clock)
+    queue(box, 20)
+    assert box.deliver_due() == 20
+    assert server.subjects() == [f"email {i:02d}" for i in range(20)]
+    assert server.sessions == 1 and box.transport.connections == 1
+    assert box.pending() == 0 and r.llen(ob.FAILED) == 0
+
+
+def test_a_connection_dropped_between_emails_loses_none_and_sends_none_twice(r, server):
+    server.drop_on_mail = {4, 9, 15}   # before the 4th, 8th and 13th email's MAIL FROM
+    server.start()
+    clock = Clock()
+    box = outbox_of(r, server, clock)
+    keys = queue(box, 20)
+    assert box.deliver_due() == 20, "each email resent at once on a new connection"
+    assert server.subjects() == [f"email {i:02d}" for i in range(20)], "each exactly once"
+    assert box.transport.connections == 4
+    assert all(box.status(k) == "sent" for k in keys) and box.pending() == 0
+    assert r.llen(ob.FAILED) == 0, "no attempt failed"
+
+
+def test_a_connection_dropped_after_data_is_the_at_least_once_window(r, server):
+    """SMTP cannot tell whether an email whose answer to DATA was lost was accepted: the outbox
+    sends it again after the backoff, with the same Message-ID. Only that email arrives twice."""
+    server.drop_after_data = {5}
+    server.start()
+    clock = Clock()
+    box = outbox_of(r, server, clock)
+    keys = queue(box, 12)
+    assert box.deliver_due() == 11, "the 5th is not known to be sent; the batch goes on"
+    assert len(server.messages) == 12, "the server has all 12, the client saw 11 answers"
+    lost = str(server.messages[4]["Subject"])   # the one whose answer was lost
+    waiting = [k for k in keys if box.status(k) == "queued"]
+    assert waiting == [keys[int(lost.split()[1])]] and box.pending() == 1
+    assert box.deliver_due() == 0, "not before its backoff"
+    clock.now += 3600
+    assert box.deliver_due() == 1
+    subjects = [str(m["Subject"]) for m in server.messages]
+    assert sorted(subjects) == sorted([f"email {i:02d}" for i in range(12)] + [lost])
+    twice = [m for m in server.messages if str(m["Subject"]) == lost]
+    assert len({str(m["Message-ID"]) for m in twice}) == 1, "the copy carries the same Message-ID"
+    assert len({str(m["Message-ID"]) for m in server.messages}) == 12
+    assert all(box.status(k) == "sent" for k in keys) and box.pending() == 0
+    clock.now += 3600
+    assert box.deliver_due() == 0 and len(server.messages) == 13, "nothing more"
+
+
+def test_a_server_down_for_a_while_then_back_gets_every_email_once(r, server):
+    clock = Clock()
+    box = outbox_of(r, server, clock)
+    keys = [f"turn:g{i}:0:1" for i in range(10)]
+    for i, key in enumerate(keys):
+        assert box.enqueue(key, make(i))   # tries at once: the server is down
+    assert box.pending() == 10
+    for minutes in (1, 5, 20, 60, 120):   # sweeps during two hours of outage
+        clock.now += minutes * 60
+        failures = r.llen(ob.FAILED)
+        assert box.deliver_due() == 0
+        assert r.llen(ob.FAILED) - failures <= 1, "a sweep stops at the first unreachable attempt"
+    server.start()
+    clock.now += 3600
+    sent = box.deliver_due()
+    assert sent == 10 and server.subjects() == [f"email {i:02d}" for i in range(10)]
+    assert box.transport.connections == 1
+    clock.now += 3600
+    assert box.deliver_due() == 0 and len(server.messages) == 10
+    assert all(box.status(k) == "sent" for k in keys)
+
+
+def test_the_kept_connection_survives_the_server_closing_idle_connections(r):
+    server = Server(timeout=0.4).start()   # the server closes a connection idle for 0.4 s
+    try:
+        clock = Clock()
+        box = outbox_of(r, server, clock, idle_timeout=60, max_age=600)
+        for i in range(3):
+            assert box.enqueue(f"k{i}", make(i)) is True
+        assert box.transport.connections == 1
+        time.sleep(1.0)   # closed by the server meanwhile; the client does not know yet
+        assert box.enqueue("k3", make(3)) is True
+        assert box.status("k3") == "sent", "sent at once on a new connection"
+        assert box.transport.connections == 2 and r.llen(ob.FAILED) == 0
+        # checked with NOOP after a short idle time: the dead connection is found before MAIL
+        box.transport.noop_after = 0.2
+        time.sleep(1.0)
+        assert box.enqueue("k4", make(4)) is True and box.status("k4") == "sent"
+        assert box.transport.connections == 3 and r.llen(ob.FAILED) == 0
+        assert server.subjects() == [f"email {i:02d}" for i in range(5)]
+    finally:
+        server.stop()
+
+
+def test_the_connection_is_renewed_at_its_maximum_age(r, server):
+    server.start()
+    clock = Clock()
+    box = outbox_of(r, server, clock, max_age=0.3)
+    box.enqueue("a", make(0))
+    box.enqueue("b", make(1))
+    assert box.transport.connections == 1
+    time.sleep(0.5)
+    box.enqueue("c", make(2))
+    assert box.transport.connections == 2 and server.sessions == 2
+    assert server.subjects() == ["email 00", "email 01", "email 02"]
+
+
+def test_a_refused_email_keeps_the_connection_and_is_retried(r, server):
+    """A 5xx answer is the server's word on this email: no new connection, a later attempt."""
+    server.refuse = {"p1@players.test"}
+    server.start()
+    clock = Clock()
+    box = outbox_of(r, server, clock)
+    for i in range(3):
+        box.enqueue(f"k{i}", make(i))
+    assert [box.status(f"k{i}") for i in range(3)] == ["sent", "queued", "sent"]
+    assert box.transport.connections == 1 and server.sessions == 1
+    assert "SMTPRecipientsRefused" in json.loads(r.lindex(ob.FAILED, 0))["error"]
+    server.refuse = set()
+    clock.now += 3600
+    assert box.deliver_due() == 1 and server.subjects() == ["email 00", "email 01", "email 02"]
+
+
+# --- Redis Cluster: one slot per script -------------------------------------------------------------
+
+def test_every_script_keeps_its_keys_in_one_slot():
+    for i in range(2000):
+        key = f"turn:game{i}:{i % 4}:{i}"
+        for name, keys in ob.script_keys(key).items():
+            assert len({key_slot(k.encode()) for k in keys}) == 1, (name, keys)
+    shards = {ob.shard_of(f"turn:game{i}:0:{i}") for i in range(2000)}
+    assert shards == set(range(ob.SHARDS)), "every shard is used"
+    assert len({key_slot(ob.shard_keys(n)[0].encode()) for n in range(ob.SHARDS)}) == ob.SHARDS, \
+        "the shards are spread over the slots"
+
+
+def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
+    """Every script call of enqueue, delivery, retry, give-up and migration, as made (the
+    outbox of a cluster client: no legacy keys)."""
+    calls: list[tuple[str, list[str]]] = []
+    register = r.register_script
+
+    def recording(source):
+        script = register(source)
+
+        def call(keys=(), args=(), client=None):
+            calls.append((source.strip().splitlines()[0], list(keys)))
+            return script(keys=keys, args=args, client=client)
+        return call
+
+    r.register_script = recording
+    server.drop_after_data = {2}
+    server.start()
+    clock = Clock()
+    box = Outbox(r, SmtpTransport(server.url, timeout=5), clock=clock, legacy=False, give_up_hours=1)
+    for i in range(6):
+        box.enqueue(f"turn:s{i}:0:1", make(i))
+    server.stop()
+    box.enqueue("turn:late:0:1", make(9))
+    clock.now += 7200
+    for key in ("turn:s1:0:1", "turn:late:0:1"):
+        assert box.deliver(key) == "undeliverable"
+    r.register_script = register
+    assert len(calls) >= 14
+    for first_line, keys in calls:
+        assert len({key_slot(k.encode()) for k in keys}) == 1, (first_line, keys)
+
+
+# --- upgrading from the outbox before the shards -----------------------------------------------------
+
+def legacy_queue(r, key: str, message: EmailMessage, now: float, attempts: int = 0) -> None:
+    """What the outbox before the shards wrote for a queued email (its _ENQUEUE script)."""
+    message["Message-ID"] = ob.message_id_for(key, message)
+    item = {"raw": base64.b64encode(ob.serialize(message)).decode("ascii"), "to": str(message["To"]),
+            "subject": str(message["Subject"]), "queued": now, "attempts": attempts}
+    r.set(ob.LEGACY_SENT + key, "queued", ex=ob.SENT_TTL)
+    r.hset(ob.LEGACY_OUTBOX, key, json.dumps(item))
+    r.zadd(ob.LEGACY_DUE, {key: now})
+
+
+def test_emails_queued_before_the_shards_are_sent_once_after_the_upgrade(r, server, caplog):
+    clock = Clock()
+    for i in range(5):
+        legacy_queue(r, f"turn:old{i}:0:1", make(i), clock.now - 600, attempts=3)
+    r.set(ob.LEGACY_SENT + "turn:done:0:1", "sent", ex=ob.SENT_TTL)   # sent before the upgrade
+    # one an old process is sending right now (its lease runs 100 s more)
+    legacy_queue(r, "turn:busy:0:1", make(7), clock.now - 10)
+    r.set(ob.LEGACY_CLAIM + "turn:busy:0:1", f"oldtoken|{clock.now + 100}", ex=400)
+    server.start()
+    box = outbox_of(r, server, clock)
+    assert box.already_sent("turn:done:0:1") and box.status("turn:old0:0:1") == "queued"
+    assert box.enqueue("turn:done:0:1", make(8)) is False, "a once-key of the old outbox still counts"
+    assert box.enqueue("turn:old1:0:1", make(1)) is False, "and so does an email still queued there"
+    assert box.pending() == 6
+    caplog.set_level(logging.INFO, logger="tiletum.outbox")
+    assert box.deliver_due() == 5
+    assert server.subjects() == [f"email {i:02d}" for i in range(5)]
+    ids = {str(m["Message-ID"]) for m in server.messages}
+    assert ids == {ob.message_id_for(f"turn:old{i}:0:1", make(i)) for i in range(5)}, "their Message-IDs"
+    assert r.hkeys(ob.LEGACY_OUTBOX) == [b"turn:busy:0:1"], "the busy one waits for its old sender"
+    assert all(box.status(f"turn:old{i}:0:1") == "sent" for i in range(5))
+    assert json.loads(r.lindex(ob.FAILED, 0) or b"{}") == {}, "nothing failed"
+    clock.now += 200   # the old sender's lease is over: it died
+    assert box.deliver_due() == 1
+    assert server.subjects().count("email 07") == 1 and len(server.messages) == 6
+    assert not r.exists(ob.LEGACY_OUTBOX) and not r.exists(ob.LEGACY_DUE)
+    clock.now += 3600
+    assert box.deliver_due() == 0 and len(server.messages) == 6 and box.pending() == 0
+    assert any("legacy outbox" in rec.getMessage() for rec in caplog.records)
+
+
+def test_a_legacy_email_already_taken_over_is_not_queued_twice(r, server):
+    """A migration cut short (the process died between the shard write and the legacy delete)
+    leaves the email in both: the next pass sends it once."""
+    clock = Clock()
+    server.start()
+    box = outbox_of(r, server, clock)
+    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)
+    box.migrate_legacy()
+    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)   # as if the delete had not happened
+    assert box.deliver_due() == 1
+    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)   # and again, after it was sent
+    assert box.deliver_due() == 0
+    assert server.subjects() == ["email 03"]
+
+
+# --- the stored bytes ------------------------------------------------------------------------------
+
+def test_serialize_writes_the_same_bytes_as_the_standard_generator():
+    """serialize's short cut for plain headers changes no byte, whatever the headers hold."""
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    from engine.game import new_game
+    from mail.compose import TurnContext, finish_headers, simple_email, turn_email
+
+    def standard(m) -> bytes:
+        return m.as_bytes(policy=m.policy.clone(max_line_length=998))
+
+    state, _ = new_game(3, "serialize")
+    turn = turn_email(TurnContext(
+        game_id="g1", seat=0, seat_name="Zoë", to_addr="zoe@players.test", from_addr="Tiletum PBEM <pbem@pbem.test>",
+        reply_to="play+g1.0.1.abc@pbem.test", state=state, seat_names=["Zoë", "Bob", "Ann"], since=[],
+        open_url="http://x/play/g1#token=t", move_urls={"end": "http://x/m?move=end&sig=" + "a" * 80},
+        unsubscribe_url="http://x/u?sig=" + "b" * 1200, dashboard_url="http://x/me#key=k", first_email=True,
+        board_img_url="http://x/b.png?v=1", board_url="http://x/b.svg"))
+    finish_headers(turn, domain="pbem.test", once_key="turn:g1:0:1", in_reply_to="<root@pbem.test>",
+                   unsubscribe_url="http://x/u?sig=" + "b" * 600)
+    odd = MIMEMultipart("alternative")
+    odd.attach(MIMEText("body\n", "plain", "utf-8"))
+    for name, value in [("Subject", "Zoë's turn"), ("X-Two", "two  spaces"), ("X-Lead", " leading"),
+                        ("X-Trail", "trailing "), ("X-Word", "=?utf-8?q?a?="), ("X-Long", "w " * 600),
+                        ("X-Tab", "a\tb"), ("X-Comma", "a,b;c d"), ("X-Empty", "")]:
+        odd[name] = value
+    notice = simple_email(subject="Tiletum g1: résumé", from_addr="pbem@pbem.test", to_addr="a@players.test",
+                          lines=["Hello", "x" * 300])
+    for m in (turn, odd, notice, make(1)):
+        assert ob.serialize(m) == standard(m)
+    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in ob.serialize(turn), "one line"
