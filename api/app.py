@@ -172,8 +172,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
 
     # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
-    stream_client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=app.config["STREAM_KEEPALIVE"] + 10,
-                                         health_check_interval=30)
+    stream_client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"],
+                            socket_timeout=app.config["STREAM_KEEPALIVE"] + 10, health_check_interval=30)
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
     app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"])
     app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))

@@ -230,8 +230,6 @@ def cmd_archive(a: argparse.Namespace) -> int:
     sweep ``workers.sweep_archive`` does), printing each game's outcome and a summary."""
     import time
 
-    import redis
-
     from application import archive
     from application.finished import pending
     from application.game_service import GameService
@@ -246,7 +244,8 @@ def cmd_archive(a: argparse.Namespace) -> int:
     if days < 0 or (a.limit is not None and a.limit < 1):
         print("--older-than-days must be 0 or more and --limit at least 1", file=sys.stderr)
         return 2
-    r = redis.Redis.from_url(url)
+    from application.redis_conn import connect
+    r = connect(url, cluster=_cluster(url))
     games = GameService(EventStore(r))
     if a.index_existing:
         n = archive.index_existing(games, set(pending(r, float("-inf"))))

@@ -102,13 +102,15 @@ def test_a_turn_email_answered_by_smtp_moves_the_game_on_the_cluster(cluster, tm
             timeout=30)
         assert rv.status_code == 201, rv.text
         gid = rv.json()["id"]
-        boxes.wait_for(1, timeout=90)
-        first = boxes.messages[0]
-        assert gid in str(first["Subject"])
+        deadline = time.monotonic() + 90
+        while not any(gid in str(m["Subject"]) for m in boxes.messages):
+            assert time.monotonic() < deadline, "no turn email arrived"
+            time.sleep(0.2)
+        first = next(m for m in boxes.messages if gid in str(m["Subject"]))
         move = legal_moves_in(first)[0]
         reply(mailin, first, str(first["To"]), move)
         wait_for(lambda: requests.get(f"{serve.url}/api/v1/games/{gid}", timeout=10).json()["version"] > 1,
-                 timeout=60, what="the emailed move to be played")
+                 seconds=60, what="the emailed move to be played")
         events = requests.get(f"{serve.url}/api/v1/games/{gid}/events", timeout=10).json()["events"]
         assert any(e.get("move") == move for e in events), events
     finally:
