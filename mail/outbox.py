@@ -21,9 +21,11 @@ claimed once its lease is over. An email still not accepted after ``TILETUM_MAIL
 ERROR.
 
 Before the shards (issue 15) the outbox was ``mail:sent:<key>``, ``mail:outbox`` and
-``mail:outbox:due``. On a plain Redis that still holds them, the sweep moves what is queued there
-into the shards (``migrate_legacy``), and a once-key recorded there still counts: nothing is lost
-or sent twice on upgrade. (A Redis Cluster never held them: those scripts could not run there.)
+``mail:outbox:due``. The sweep moves what is still queued there into the shards
+(``migrate_legacy``, one key at a time, so also on a cluster the old data was imported into), and
+on a plain Redis a once-key recorded there still counts (the enqueue script reads it too; a
+cluster would refuse that script, and the old keys never ran on one): nothing is lost or sent
+twice on upgrade.
 
 Each email keeps one Message-ID (derived from its once-key when it has none), on every resend:
 SMTP cannot say whether an email whose connection died after DATA was accepted, so delivery is
@@ -434,7 +436,7 @@ class Outbox:
         for n in range(SHARDS):
             pipe.zcard(shard_keys(n)[1])
         total = sum(pipe.execute())
-        return total + (int(self.r.zcard(LEGACY_DUE)) if self.legacy else 0)
+        return total + int(self.r.zcard(LEGACY_DUE))
 
     # --- queue and send ------------------------------------------------------------------------
     def enqueue(self, key: str, message: EmailMessage, deliver: bool = True) -> bool:
@@ -539,8 +541,7 @@ class Outbox:
         returns how many were sent. A sweep stops at the first failure to reach the server at
         all: the rest wait for the next sweep. The shards are visited from a rotating start, so a
         full one does not starve the others."""
-        if self.legacy:
-            self.migrate_legacy()
+        self.migrate_legacy()
         now = self.clock()
         pipe = self.r.pipeline(transaction=False)
         order = [(self._next_shard + i) % SHARDS for i in range(SHARDS)]

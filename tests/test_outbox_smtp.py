@@ -307,10 +307,12 @@ def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
         return call
 
     r.register_script = recording
-    server.drop_after_data = {2}
+    server.drop_after_data = {3}   # the answer to s1's DATA (after the imported one and s0)
     server.start()
     clock = Clock()
+    legacy_queue(r, "turn:imported:0:1", make(8), clock.now)   # old data imported into a cluster
     box = Outbox(r, SmtpTransport(server.url, timeout=5), clock=clock, legacy=False, give_up_hours=1)
+    assert box.deliver_due() == 1 and box.status("turn:imported:0:1") == "sent"
     for i in range(6):
         box.enqueue(f"turn:s{i}:0:1", make(i))
     server.stop()
