@@ -11,9 +11,12 @@ them. At the end of the game (phase ``over``) the value is the final score exact
   scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses).
 * ``king``: the King track's VP, scored at the King phase of this round (if still to come).
 * ``fair``: this round's Fair, if the seat takes part in it now (a House or its Merchant there).
+* ``future_fairs``: the Fairs of later rounds in Towns where the seat has a House, scored as they
+  would be today, at half weight.
 * ``growth``: what the seat has built that pays later: Characters in Rooms towards Completed
   Buildings, tiles in the Storehouse still to place, bonus AP markers, Houses and Pillars on the
   map (each is a factor of the final product), weighted by the rounds left.
+* ``supply``: Houses and Pillars in the supply, still to place, weighted by the rounds left.
 * ``pending_ap``: Action Points of the seat's own Actions still to spend (so that a search that
   stops mid-turn does not prefer to end the turn before using them).
 """
@@ -24,7 +27,7 @@ from engine.components import components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
-RESOURCE_VP = (0.5, 0.45, 0.4, 0.3)    # per Resource, by round 1-4
+RESOURCE_VP = (0.3, 0.3, 0.3, 0.25)   # per Resource, by round 1-4
 ROOM_VP = 1.5                          # per filled Room
 STORE_VP = 1.0                         # per tile in the Storehouse
 AP_BONUS_VP = 1.5                      # per bonus AP marker, per round left
@@ -32,6 +35,8 @@ MAP_VP = 1.0                           # per House or Pillar on the map, per rou
 AP_VP = 0.4                            # per unspent Action Point of an Action in progress
 KING_WEIGHT = 1.0
 FAIR_WEIGHT = 1.0
+FUTURE_FAIR_WEIGHT = 0.5               # a later round's Fair, as the seat would score it today
+SUPPLY_VP = 0.5                        # per House or Pillar in the supply, per round left
 
 
 def _over(s: GameState) -> bool:
@@ -70,6 +75,17 @@ def fair(s: GameState, seat: int) -> float:
     return FAIR_WEIGHT * fair_vp(s, seat)
 
 
+def future_fairs(s: GameState, seat: int) -> float:
+    """The Fairs of later rounds in Towns where the seat has a House, as they would score today."""
+    if _over(s):
+        return 0.0
+    total = 0
+    for r in range(s.round + 1, 5):
+        if seat in s.houses.get(s.fair_towns[r - 1], ()):
+            total += fair_vp(s, seat, r)
+    return FUTURE_FAIR_WEIGHT * total
+
+
 def rounds_left(s: GameState) -> float:
     """Rounds still to play after this one, plus the part of this one still to come."""
     if _over(s):
@@ -90,11 +106,19 @@ def growth(s: GameState, seat: int) -> float:
             + MAP_VP * on_map * min(left, 3) / 3)
 
 
+def supply(s: GameState, seat: int) -> float:
+    """Houses and Pillars in the supply, still to be placed on the map."""
+    if _over(s):
+        return 0.0
+    p = s.seats[seat]
+    return SUPPLY_VP * (p.houses + p.pillars) * min(rounds_left(s), 3) / 3
+
+
 def pending_ap(s: GameState, seat: int) -> float:
     return AP_VP * sum(e.get("ap", 0) for e in s.agenda if e.get("t") == "frame" and e.get("seat") == seat)
 
 
-TERMS = (score_now, final_now, resources, king, fair, growth, pending_ap)
+TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap)
 
 
 def value(s: GameState, seat: int) -> float:

@@ -227,3 +227,25 @@ def test_the_ai_outscores_random_players():
             _, state = play(state, seat, ms[rng.randrange(len(ms))], seed=seed, trusted=True)
     scores = [p.score for p in state.seats]
     assert scores[0] > 2 * max(scores[1:]), scores
+
+
+def test_future_fairs_count_later_fairs_in_towns_with_the_seats_house(fresh):
+    assert ev.future_fairs(fresh, 0) == 0                # only Tiletum so far, the Fair of round 1
+    town = fresh.fair_towns[2]
+    fresh.houses[town] = [0]
+    from engine.flow import fair_vp
+    assert ev.future_fairs(fresh, 0) == pytest.approx(ev.FUTURE_FAIR_WEIGHT * fair_vp(fresh, 0, 3))
+    assert ev.future_fairs(fresh, 1) == 0
+    fresh.round = 3                                      # that Fair is now this round's
+    assert ev.future_fairs(fresh, 0) == 0
+
+
+def test_supply_values_houses_and_pillars_still_to_place(fresh):
+    p = fresh.seats[0]
+    base = ev.supply(fresh, 0)
+    assert base == pytest.approx(ev.SUPPLY_VP * (p.houses + p.pillars))
+    p.houses -= 1
+    assert ev.supply(fresh, 0) == pytest.approx(base - ev.SUPPLY_VP)
+    fresh.round = 4
+    fresh.cycle = 3                                      # nothing left to play
+    assert ev.supply(fresh, 0) == 0
