@@ -9,6 +9,8 @@
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
 | TILETUM_CREATE_LIMIT | 60/hour | games and tournaments created per client address |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
+| TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
+| TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
@@ -40,6 +42,8 @@ def from_env(env=os.environ) -> dict:
         "CREATE_LIMIT": env.get("TILETUM_CREATE_LIMIT", "60/hour"),
         "ENTRY_LIMIT": env.get("TILETUM_ENTRY_LIMIT", "30/hour"),
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
+        "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),
+        "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
         "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
         "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),

@@ -242,6 +242,17 @@ class GameService:
                 "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
                 "can_undo": seat == state.actor and bool(state.undo_moves)}
 
+    def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
+        """The position a hint is computed from: the seat's own view (``view_doc``), only for a
+        seat whose decision it is, and never in a rated tournament game (hints are off there)."""
+        meta, state = self.load(game_id)
+        seat = self._require_seat(meta, token, game_id)
+        if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
+            raise errors.forbidden("hints-off", "hints are off in rated tournament games")
+        if state.phase == "over" or seat != state.actor:
+            raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
+        return state.version, view_doc(state, seat)
+
     def events(self, game_id: str, after: int = 0) -> dict:
         """The events after version ``after``, each with its ``text`` in words. Describing them
         needs the position before each, so the earlier events are read (and folded) only when
