@@ -54,7 +54,7 @@ def identity() -> str:
 
 def _identity_limit() -> str:
     cfg = flask.current_app.config
-    if identity().startswith("bot:"):  # the bot credential in one game: that game's own budget
+    if identity().startswith(("bot:", "ai:")):  # a bot credential in one game: that game's own budget
         return cfg["BOT_RATE_LIMIT"]
     return f"{cfg['RATE_LIMIT']}/minute"
 

@@ -110,9 +110,12 @@ def _raise_tz(value):
 class SeatIn(Base):
     name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Alice"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
-    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot"]),
-                         metadata={"description": "who plays the seat: a person, or the Cardinalbot (solo games: "
-                                                  "exactly one human and one cardinalbot seat)"})
+    kind = fields.String(load_default="human", validate=validate.OneOf(["human", "cardinalbot", "ai"]),
+                         metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
+                                                  "exactly one cardinalbot seat and one human or ai seat), or the "
+                                                  "AI player (docs/ai.md)"})
+    level = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
+        "description": "an ai seat's level (default medium)"})
     tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})

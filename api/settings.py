@@ -17,6 +17,7 @@
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
+| TILETUM_AI_TOKEN | (none: no AI seat may act) | the AI player's credential: acts only for seats of kind ai (docs/ai.md) |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
 | TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
@@ -49,6 +50,7 @@ def from_env(env=os.environ) -> dict:
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),
         "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
         "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),
+        "AI_TOKEN": env.get("TILETUM_AI_TOKEN"),
         "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
         "MAIL_SECRET": env.get("TILETUM_MAIL_SECRET"),
         "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),

@@ -1,0 +1,160 @@
+"""Seats of kind "ai" (docs/ai.md): created with a level, scheduled like the Cardinalbot's turns
+and played through the public API with the AI credential, which acts only for AI seats.
+
+In-process (a real Redis and HTTP server, the scheduler's messages captured and run by hand),
+then end to end through `tiletum serve` with its own workers: one human and two AI seats to the
+end, and a game of four AI seats."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+import requests
+
+import ai
+from application.game_service import AI_LEVELS
+from cardinalbot.ai_runner import play_ai_turn
+from cardinalbot.client import ApiClient
+from tests.conftest import LiveServer, make_app
+from tests.servers import Serve
+
+API = "/api/v1/games"
+AI_TOKEN = "ai-credential-for-tests"
+
+
+def test_the_service_knows_the_ai_levels():
+    assert AI_LEVELS == tuple(ai.LEVELS)
+
+
+@pytest.fixture()
+def live(redis_server):
+    sent: list[tuple] = []
+    app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN, BOT_TOKEN="bot-credential-for-ai-tests",
+                   SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
+    with LiveServer(app) as server:
+        yield server.url, sent
+
+
+def test_ai_seats_are_created_scheduled_and_played_with_their_own_credential(live):
+    url, sent = live
+    http = requests.Session()
+    rv = http.post(url + API, timeout=10, json={"seats": [
+        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai"}],
+        "options": {"seed": "ai-seats-1"}})
+    assert rv.status_code == 201, rv.text
+    game = rv.json()
+    gid = game["id"]
+    assert [s["kind"] for s in game["seats"]] == ["human", "ai", "ai"]
+    assert game["seats"][1]["token"] is None and game["seats"][2]["token"] is None
+    me = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    ai_auth = {"Authorization": f"Bearer {AI_TOKEN}"}
+    # the AI credential may not play the human seat
+    to_act = http.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"]
+    assert to_act == [0]
+    legal = http.get(f"{url}{API}/{gid}/legal-moves", headers=me, timeout=10).json()
+    rv = http.post(f"{url}{API}/{gid}/moves", headers=ai_auth, timeout=10,
+                   json={"expected_version": legal["version"], "moves": [legal["moves"][0]["move"]]})
+    assert rv.status_code == 403 and rv.json()["code"] == "not-your-turn"
+    client = ApiClient(url, AI_TOKEN)
+    rng = random.Random(1)
+    ran = {1: 0, 2: 0}
+    for _ in range(5000):
+        summary = http.get(f"{url}{API}/{gid}", timeout=10).json()
+        if summary["status"] == "finished":
+            break
+        if summary["to_act"] == [0]:
+            legal = http.get(f"{url}{API}/{gid}/legal-moves", headers=me, timeout=10).json()
+            moves = [m["move"] for m in legal["moves"]]
+            move = "end" if "end" in moves and rng.random() < 0.3 else rng.choice(moves)
+            rv = http.post(f"{url}{API}/{gid}/moves", headers=me, timeout=10,
+                           json={"expected_version": legal["version"], "moves": [move]})
+            assert rv.status_code == 200, rv.text
+            continue
+        tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn"]
+        assert tasks, f"no AI task sent while seat {summary['to_act']} is to act"
+        _, (task_gid, seat, version, level), queue = tasks[-1]
+        assert task_gid == gid and queue == "cardinalbot" and [seat] == summary["to_act"]
+        assert level == {1: "easy", 2: "medium"}[seat]
+        sent.clear()
+        assert play_ai_turn(client, gid, seat, level, version) >= 1
+        ran[seat] += 1
+    assert summary["status"] == "finished"
+    assert ran[1] >= 10 and ran[2] >= 10            # a run may play two turns in a row (a King phase between)
+    events = http.get(f"{url}{API}/{gid}/events", timeout=10).json()["events"]
+    takes = [e for e in events if e["type"] == "MovePlayed" and e["move"].startswith("take ")]
+    assert [sum(1 for e in takes if e["seat"] == s) for s in range(3)] == [12, 12, 12]
+
+
+def test_the_ai_credential_acts_only_for_ai_seats_and_levels_are_checked(live):
+    url, _ = live
+    http = requests.Session()
+    game = http.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "B"}]}).json()
+    rv = http.get(f"{url}{API}/{game['id']}/legal-moves", headers={"Authorization": f"Bearer {AI_TOKEN}"}, timeout=10)
+    assert rv.status_code == 403 and rv.json()["code"] == "not-an-ai-seat"
+    rv = http.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "B", "kind": "ai", "level": "god"}]})
+    assert rv.status_code == 422
+    # the human seat of a solo game may be an AI seat
+    rv = http.post(url + API, timeout=10, json={"seats": [{"name": "C", "kind": "cardinalbot"},
+                                                          {"name": "R", "kind": "ai", "level": "easy"}],
+                                                "options": {"solo": {"level": "bishop"}}})
+    assert rv.status_code == 201, rv.text
+    assert [s["kind"] for s in rv.json()["seats"]] == ["cardinalbot", "ai"]
+
+
+# --- end to end through `tiletum serve` ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    with Serve(tmp_path_factory.mktemp("serve-ai"), "--workers", "2", "--allow-seeded-games",
+               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"}) as server:
+        yield server.url
+
+
+def run_to_the_end(url: str, gid: str, humans: dict[int, str], seconds: float = 240) -> dict:
+    http = requests.Session()
+    rng = random.Random(gid)
+    deadline = time.monotonic() + seconds
+    while True:
+        rv = http.get(f"{url}{API}/{gid}", timeout=10)
+        if rv.status_code == 429:  # the poll's own budget (600 a minute per address): wait
+            time.sleep(float(rv.headers.get("Retry-After", 1)))
+            continue
+        summary = rv.json()
+        if summary["status"] == "finished":
+            return summary
+        assert time.monotonic() < deadline, f"the game stalled at version {summary['version']}: {summary}"
+        seat = summary["to_act"][0] if summary["to_act"] else None
+        if seat in humans:
+            me = {"Authorization": f"Bearer {humans[seat]}"}
+            legal = http.get(f"{url}{API}/{gid}/legal-moves", headers=me, timeout=10).json()
+            moves = [m["move"] for m in legal["moves"]]
+            if moves:
+                move = "end" if "end" in moves and rng.random() < 0.3 else rng.choice(moves)
+                rv = http.post(f"{url}{API}/{gid}/moves", headers=me, timeout=10,
+                               json={"expected_version": legal["version"], "moves": [move]})
+                assert rv.status_code in (200, 409), rv.text
+        else:
+            time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
+    rv = requests.post(service + API, timeout=10, json={"seats": [
+        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai", "level": "easy"}],
+        "options": {"seed": "ai-e2e-3"}})
+    assert rv.status_code == 201, rv.text
+    game = rv.json()
+    summary = run_to_the_end(service, game["id"], {0: game["seats"][0]["token"]})
+    assert summary["phase"] == "over" and summary["winner"] in (0, 1, 2)
+
+
+@pytest.mark.slow
+def test_four_ai_seats_to_the_end_through_tiletum_serve(service):
+    rv = requests.post(service + API, timeout=10, json={
+        "seats": [{"name": f"AI{i}", "kind": "ai", "level": "easy"} for i in range(4)], "options": {"seed": "ai-e2e-4"}})
+    assert rv.status_code == 201, rv.text
+    summary = run_to_the_end(service, rv.json()["id"], {})
+    assert summary["phase"] == "over" and summary["winner"] in (0, 1, 2, 3)
+    events = requests.get(f"{service}{API}/{rv.json()['id']}/events", timeout=10).json()["events"]
+    assert len([e for e in events if e["type"] == "MovePlayed" and e["move"].startswith("take ")]) == 48
