@@ -252,6 +252,10 @@ class GameService:
         meta, state = self.load(game_id)
         return state.version, view_doc(state, self.seat_of(meta, token, game_id, state.actor))
 
+    def seat_view(self, state: engine.GameState, seat: int) -> dict:
+        """The position as ``seat`` sees it (what the AI stand-in decides from)."""
+        return view_doc(state, seat)
+
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)

@@ -158,3 +158,42 @@ def test_four_ai_seats_to_the_end_through_tiletum_serve(service):
     assert summary["phase"] == "over" and summary["winner"] in (0, 1, 2, 3)
     events = requests.get(f"{service}{API}/{rv.json()['id']}/events", timeout=10).json()["events"]
     assert len([e for e in events if e["type"] == "MovePlayed" and e["move"].startswith("take ")]) == 48
+
+
+# --- the stand-in --------------------------------------------------------------------------------
+
+def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_client):
+    """The deadline passes: the stand-in plays the seat's whole turn, labelled, and its moves are
+    the AI's at the stand-in level from the seat's view (not the fixed rule it used before)."""
+    from datetime import datetime, timezone
+
+    import engine
+    from application.deadlines import STAND_IN_LEVEL, Deadlines, REMINDERS
+    from application.game_service import GameService, view_doc
+    from application.store import EventStore
+
+    redis_client.delete("deadlines", REMINDERS)
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
+    gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
+                          {"seed": "ai-stand-in", "time_control": {"days_per_move": 1}})["id"]
+    _, before = svc.load(gid)
+    seat = before.actor
+    dl = Deadlines(svc, None, lambda: t[0])
+    dl.start_turn(gid, svc.meta(gid), seat, before.version)   # what the turn email does
+    t[0] += 25 * 3600
+    assert dl.sweep()["stand_in_turns"] == 1
+    _, after = svc.load(gid)
+    assert after.actor != seat
+    played = [e for e in svc.store.events(gid) if e.get("by") == "stand-in"]
+    assert played and all(e["seat"] == seat for e in played) and played[-1]["move"] == "end"
+    # the same moves again: the AI from the seat's view, re-read after each reveal
+    state, seed, expected = before, svc.store.seed(gid), []
+    while state.actor == seat:
+        for m in ai.decide(view_doc(state, seat), STAND_IN_LEVEL, f"{gid}:{state.version}"):
+            if state.actor != seat:
+                break
+            _, state = engine.play(state, seat, m, seed=seed)
+            expected.append(m)
+    assert [e["move"] for e in played] == expected
+    assert "[stand-in]" in svc.record(gid)
