@@ -194,7 +194,8 @@ class GameCreated(Base):
 class SeatSummary(Base):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "human, cardinalbot or ai"})
+    level = fields.String(metadata={"description": "an ai seat's level (docs/ai.md)"})
     score = fields.Integer(required=True)
 
 

@@ -25,10 +25,10 @@ from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .history import event_texts
 from .notifications import set_preference
+from .seats import AI_LEVELS, ai_seats
 from .store import Conflict, EventStore
 
 MAX_MOVES_PER_REQUEST = 200
-AI_LEVELS = ("easy", "medium", "hard")   # the levels of ai.LEVELS (docs/ai.md; a test keeps them equal)
 
 
 def token_hash(token: str) -> str:
@@ -42,11 +42,6 @@ def public_event(ev: dict) -> dict:
     seed is never in an event); this keeps only the documented fields."""
     out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by") if k in ev}
     return out
-
-
-def ai_seats(meta: dict) -> dict[int, str]:
-    """The game's seats of kind ``ai``, with their level."""
-    return {i: s.get("level") or "medium" for i, s in enumerate(meta["seats"]) if s.get("kind") == "ai"}
 
 
 def view_doc(state: engine.GameState, seat: int | None) -> dict:
@@ -533,7 +528,8 @@ def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
         "status": "finished" if state.phase == "over" else "active",
         "version": state.version, "round": state.round, "phase": state.phase,
         "to_act": [] if state.actor is None else [state.actor],
-        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score}
+        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score,
+                   **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,
         "seed_commitment": meta["seed_commitment"],

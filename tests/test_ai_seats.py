@@ -13,7 +13,7 @@ import pytest
 import requests
 
 import ai
-from application.game_service import AI_LEVELS
+from application.seats import AI_LEVELS
 from cardinalbot.ai_runner import play_ai_turn
 from cardinalbot.client import ApiClient
 from tests.conftest import LiveServer, make_app
@@ -197,3 +197,37 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
             expected.append(m)
     assert [e["move"] for e in played] == expected
     assert "[stand-in]" in svc.record(gid)
+
+
+# --- emails -------------------------------------------------------------------------------------
+
+def test_emails_name_ai_seats_as_such(redis_client):
+    """The turn email after an AI seat's turn says who moved: the AI seat by its name and level."""
+    from application.game_service import GameService, view_doc
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, msg):
+            self.sent.append(msg)
+
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True, ai_token=AI_TOKEN)
+    gid = svc.create_game([{"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Ada", "email": "ada@ai.test"}],
+                          {"seed": "ai-mail"})["id"]
+    _, state = svc.load(gid)
+    assert state.actor == 0
+    while state.actor == 0:
+        svc.submit(gid, AI_TOKEN, state.version, ai.decide(view_doc(state, 0), "easy", state.version))
+        _, state = svc.load(gid)
+    transport = Transport()
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+    notifier = Notifier(svc, Outbox(redis_client, transport), cfg)
+    assert notifier.notify(gid, state.version) == 1
+    msg = transport.sent[-1]
+    text = next(p for p in msg.walk() if p.get_content_type() == "text/plain").get_payload(decode=True).decode()
+    assert "Robo (AI, easy)" in text and "Hello Ada" in text
