@@ -106,8 +106,11 @@ def test_the_ai_credential_acts_only_for_ai_seats_and_levels_are_checked(live):
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
+    # four AI seats make one game's moves as fast as the worker can: the credential's budget per
+    # game (TILETUM_BOT_RATE_LIMIT, 300 a minute by default) would pace the test, not the AI
     with Serve(tmp_path_factory.mktemp("serve-ai"), "--workers", "2", "--allow-seeded-games",
-               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"}) as server:
+               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3",
+                    "TILETUM_BOT_RATE_LIMIT": "5000/minute"}) as server:
         yield server.url
 
 
@@ -138,7 +141,6 @@ def run_to_the_end(url: str, gid: str, humans: dict[int, str], seconds: float = 
             time.sleep(0.2)
 
 
-@pytest.mark.slow
 def test_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
     rv = requests.post(service + API, timeout=10, json={"seats": [
         {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai", "level": "easy"}],
@@ -149,7 +151,6 @@ def test_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
     assert summary["phase"] == "over" and summary["winner"] in (0, 1, 2)
 
 
-@pytest.mark.slow
 def test_four_ai_seats_to_the_end_through_tiletum_serve(service):
     rv = requests.post(service + API, timeout=10, json={
         "seats": [{"name": f"AI{i}", "kind": "ai", "level": "easy"} for i in range(4)], "options": {"seed": "ai-e2e-4"}})
