@@ -232,3 +232,31 @@ def test_emails_name_ai_seats_as_such(redis_client):
     msg = transport.sent[-1]
     text = next(p for p in msg.walk() if p.get_content_type() == "text/plain").get_payload(decode=True).decode()
     assert "Robo (AI, easy)" in text and "Hello Ada" in text
+
+
+# --- scheduling ---------------------------------------------------------------------------------
+
+def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn(redis_server, redis_client):
+    from application.indexes import DUE, DUE_AT
+
+    redis_client.delete(DUE, DUE_AT)
+    sent: list[tuple] = []
+    broken = [True]
+
+    def send(name, args, queue):
+        if broken[0]:
+            raise ConnectionError("the broker is down")
+        sent.append((name, args, queue))
+
+    app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN, BOT_TOKEN="bot-for-sweep", SEND_TASK=send)
+    c = app.test_client()
+    rv = c.post(API, json={"seats": [{"name": "R", "kind": "ai", "level": "hard"}, {"name": "A"}],
+                           "options": {"seed": "ai-sweep"}})
+    assert rv.status_code == 201
+    gid = rv.get_json()["id"]
+    assert sent == []                                   # the message was lost
+    broken[0] = False
+    assert app.extensions["tiletum.scheduler"].sweep(older_than=0) == 1
+    assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "cardinalbot")]
+    turns = c.get("/api/v1/bot/turns", headers={"Authorization": "Bearer bot-for-sweep"}).get_json()["turns"]
+    assert all(t["game_id"] != gid for t in turns), "an AI turn is not the Cardinalbot's to poll"
