@@ -45,7 +45,7 @@ COPY --from=build /opt/venv /opt/venv
 COPY --chmod=0755 <<'EOF' /usr/local/bin/tiletum-entrypoint
 #!/bin/sh
 set -e
-for name in TILETUM_BOT_TOKEN TILETUM_MAIL_SECRET TILETUM_SMTP_URL REDIS_URL CELERY_BROKER_URL; do
+for name in TILETUM_BOT_TOKEN TILETUM_AI_TOKEN TILETUM_MAIL_SECRET TILETUM_SMTP_URL REDIS_URL CELERY_BROKER_URL; do
     file=$(printenv "${name}_FILE") || continue
     value=$(cat -- "$file") || { echo "tiletum-entrypoint: cannot read ${name}_FILE ($file)" >&2; exit 1; }
     [ -n "$value" ] || { echo "tiletum-entrypoint: ${name}_FILE ($file) is empty" >&2; exit 1; }

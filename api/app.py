@@ -162,14 +162,14 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.scheduler"] = dispatcher
     extra_hook = app.config.get("ON_APPEND")
 
-    def on_append(game_id, version, state, mover):
-        dispatcher.after_append(game_id, version, state, mover)
+    def on_append(game_id, version, state, mover, ai_seats=None):
+        dispatcher.after_append(game_id, version, state, mover, ai_seats)
         if extra_hook is not None:
             extra_hook(game_id, version, state, mover)
 
     app.extensions["tiletum.service"] = GameService(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
-        on_append=on_append, bot_token=app.config.get("BOT_TOKEN"))
+        on_append=on_append, bot_token=app.config.get("BOT_TOKEN"), ai_token=app.config.get("AI_TOKEN"))
 
     # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
     stream_client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"],

@@ -151,6 +151,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
     os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
+    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))   # the AI worker's: acts only for AI seats
     os.environ.setdefault("TILETUM_API_URL", url)
     os.environ.setdefault("TILETUM_PUBLIC_URL", url)
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))

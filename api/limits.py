@@ -27,6 +27,7 @@ from .extensions import service
 
 CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
+HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
                       "bots.Bots": ["POST"]}
 
@@ -55,7 +56,7 @@ def identity() -> str:
 
 def _identity_limit() -> str:
     cfg = flask.current_app.config
-    if identity().startswith("bot:"):  # the bot credential in one game: that game's own budget
+    if identity().startswith(("bot:", "ai:")):  # a bot credential in one game: that game's own budget
         return cfg["BOT_RATE_LIMIT"]
     return f"{cfg['RATE_LIMIT']}/minute"
 
@@ -111,6 +112,9 @@ def install(app: flask.Flask) -> Limiter | None:
             app.view_functions[endpoint] = limiter.limit(limit, key_func=client_address, methods=methods,
                                                          override_defaults=False, **kw)(view)
 
+    for endpoint, methods in HINT_ENDPOINTS.items():  # per seat (the identity), each hint costs one
+        app.view_functions[endpoint] = limiter.limit(cfg["HINT_LIMIT"], key_func=identity, methods=methods,
+                                                     override_defaults=False, scope="hint")(app.view_functions[endpoint])
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,

@@ -122,7 +122,7 @@ class Closed(Base):
 PHASES = ["action", "king", "over"]
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
-SEAT_KINDS = ["human", "cardinalbot", "bot"]
+SEAT_KINDS = ["human", "cardinalbot", "bot", "ai"]
 GAME_STATUSES = ["active", "finished"]
 EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
 AGENDA_ENTRIES = ["frame", "fx", "choice"]
@@ -348,10 +348,13 @@ class SeatIn(Base):
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = fields.String(load_default="human", validate=validate.OneOf(SEAT_KINDS),
                          metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
-                                                  "exactly one human and one cardinalbot seat), or a registered "
-                                                  "bot account (`bot`; docs/bots.md)"})
+                                                  "exactly one cardinalbot seat and one human or ai seat), a "
+                                                  "registered bot account (`bot`; docs/bots.md), or the AI player "
+                                                  "(`ai`; docs/ai.md)"})
     bot = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: the id of the bot account (POST /api/v1/bots) that plays this seat"})
+    level = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
+        "description": "an ai seat's level (default medium)"})
     tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})
@@ -443,6 +446,7 @@ class SeatSummary(Closed):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
+    level = fields.String(metadata={"description": "an ai seat's level (docs/ai.md)"})
     score = fields.Integer(required=True)
 
 

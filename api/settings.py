@@ -10,12 +10,15 @@
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
 | TILETUM_CREATE_LIMIT | 60/hour | games and tournaments created per client address |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
+| TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
+| TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
 | TILETUM_PUBLIC_URL | (from the request) | the service's own URL, for links |
 | TILETUM_BOT_TOKEN | (none: no bot may act) | the Cardinalbot's credential: acts only for seats of kind cardinalbot |
+| TILETUM_AI_TOKEN | (none: no AI seat may act) | the AI player's credential: acts only for seats of kind ai (docs/ai.md) |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued; required with a Redis Cluster (a plain Redis or RabbitMQ) |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
 | TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
@@ -46,11 +49,14 @@ def from_env(env=os.environ) -> dict:
         "CREATE_LIMIT": env.get("TILETUM_CREATE_LIMIT", "60/hour"),
         "ENTRY_LIMIT": env.get("TILETUM_ENTRY_LIMIT", "30/hour"),
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
+        "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),
+        "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
         "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
         "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),
         "PUBLIC_URL": env.get("TILETUM_PUBLIC_URL"),
         "BOT_TOKEN": env.get("TILETUM_BOT_TOKEN"),
+        "AI_TOKEN": env.get("TILETUM_AI_TOKEN"),
         "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL"),
         "MAIL_SECRET": env.get("TILETUM_MAIL_SECRET"),
         "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),

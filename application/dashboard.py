@@ -28,6 +28,7 @@ from .clock import make_clock
 from .deadlines import Deadlines, time_control
 from .notifications import preference, set_preference
 from .players import player_id
+from .seats import seat_names
 
 from .indexes import ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
 
@@ -168,7 +169,7 @@ class Dashboard:
                 meta, state = self.games.load(game_id)
             except errors.ServiceError:
                 continue  # a game that is gone
-            names = [s["name"] for s in meta["seats"]]
+            names = seat_names(meta)
             if state.phase == "over":
                 result = self._result(meta, state)
                 self.r.hset(ME_RESULTS.key(game_id), game_id, json.dumps(result))
@@ -203,7 +204,7 @@ class Dashboard:
 
     @staticmethod
     def _result(meta: dict, state) -> dict:
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         scores = [p.score for p in state.seats]
         places = final_places(scores, list(state.turn_order))
         if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule

@@ -13,12 +13,15 @@ the deadlines that passed; nothing waits in the broker. Time that does not count
 hours, UTC) is skipped when the deadline is computed; a vacation stops the clock and pushes the
 deadline back by its length, up to the seat's allowance.
 
-The stand-in (documented default for human seats): it answers a pending decision with the first
-listed option other than ``skip`` (so bonuses are taken), or ``skip`` when that is all there is;
-at the start of a turn it takes the highest die without shifting it (most resources); then it
-ends the turn. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
-``mode: "drop"`` a seat that missed ``drop_after`` deadlines is played by the stand-in for the
-rest of the game.
+The stand-in (documented default for human seats) is the AI player (docs/ai.md) at level
+``STAND_IN_LEVEL`` (medium): it plays the seat's turn to its end from the seat's own view of the
+position, as the seat would see it, re-reading the position after each move that reveals
+something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
+``mode: "drop"`` a seat that missed ``drop_after`` deadlines (or a withdrawn tournament player)
+is played by the stand-in for the rest of the game. ``stand_in_move`` is the fixed rule it used
+before (issue 16), kept as the fallback should the AI ever fail: answer a pending decision with
+the first listed option other than ``skip``, take the highest die without shifting it, then end
+the turn.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
 
+import ai
 import engine
 
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
@@ -351,19 +355,36 @@ class Deadlines:
         return self.seat_state(game_id, seat)["dropped"]
 
     def stand_in(self, game_id: str, seat: int) -> int:
-        """Play the seat's current decision with the stand-in policy. Returns 1 if it moved."""
+        """Play the seat's current decision with the stand-in (the AI at ``STAND_IN_LEVEL``).
+        Returns 1 if it moved."""
         _, state = self.service.load(game_id)
-        moves = []
-        while state.actor == seat and state.phase != "over" and len(moves) < 50:
-            m = stand_in_move(state)
-            evs, state = engine.play(state, seat, m, seed=self.service.store.seed(game_id), trusted=True)
-            moves.append(str(m))
+        seed = self.service.store.seed(game_id)
+        moves: list[str] = []
+        while state.actor == seat and state.phase != "over" and len(moves) < 200:
+            for m in stand_in_plan(self.service.seat_view(state, seat), f"{game_id}:{state.version}", state):
+                if state.actor != seat or state.phase == "over":
+                    break
+                evs, state = engine.play(state, seat, m, seed=seed)
+                moves.append(str(m))
         if not moves:
             return 0
         _, current = self.service.load(game_id)
         self.service.submit_for_seat(game_id, seat, current.version, moves, by="stand-in", stop_at_reveal=False)
         log.info("stand-in played %s for seat %s in %s", moves, seat, game_id)
         return 1
+
+
+STAND_IN_LEVEL = "medium"
+
+
+def stand_in_plan(view: dict, rng_seed: str, state: engine.GameState) -> list:
+    """The stand-in's moves for the seat's current decision: the AI's, from the seat's ``view``
+    (``state`` is used only by the fallback rule, should the AI fail)."""
+    try:
+        return ai.decide(view, STAND_IN_LEVEL, rng_seed)
+    except Exception:  # never leave a late turn unplayed
+        log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
+        return [stand_in_move(state)]
 
 
 def stand_in_move(state: engine.GameState):

@@ -26,6 +26,7 @@ from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .history import event_texts
 from .notifications import set_preference
+from .seats import AI_LEVELS, ai_seats
 from .store import Conflict, EventStore, GameArchived
 
 MAX_MOVES_PER_REQUEST = 200
@@ -74,13 +75,14 @@ def fairness_algorithm(meta: dict, state: engine.GameState) -> str:
 
 class GameService:
     def __init__(self, store: EventStore, snapshot_every: int = 100, allow_seeded_games: bool = False,
-                 on_append=None, bot_token: str | None = None):
+                 on_append=None, bot_token: str | None = None, ai_token: str | None = None):
         self.store = store
         self.snapshot_every = snapshot_every
         self.allow_seeded_games = allow_seeded_games
         self.on_append = on_append  # callback(game_id, new_version, state, mover) after a successful append
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
         self.bots = BotAccounts(store.r)  # registered bot accounts (application/bots.py)
+        self.ai_token_hash = token_hash(ai_token) if ai_token else None   # the AI player's credential
         self.cache = StateCache()
         self.identities = IdentityCache()
 
@@ -113,10 +115,11 @@ class GameService:
             raise errors.not_found()
         return meta
 
-    def seat_of(self, meta: dict, token: str | None, game_id: str) -> int | None:
+    def seat_of(self, meta: dict, token: str | None, game_id: str, actor: int | None = None) -> int | None:
         """The seat a Bearer token belongs to; None for no token; 401 for a wrong one. Besides a
         seat's own token, the seat link token of ``game_id`` (application/links.py) is accepted for a
-        human seat."""
+        human seat. The AI credential acts for the game's AI seats: the seat to act (``actor``)
+        if it is one, else the first of them."""
         if token is None:
             return None
         if looks_like_bot_token(token):  # a bot account acts for its own seat of any game
@@ -128,6 +131,11 @@ class GameService:
                     return i
             raise errors.forbidden("not-in-this-game", "this bot account holds no seat of this game")
         h = token_hash(token)
+        if self.ai_token_hash is not None and secrets.compare_digest(h, self.ai_token_hash):
+            seats = sorted(ai_seats(meta))
+            if not seats:
+                raise errors.forbidden("not-an-ai-seat", "the AI credential acts only for AI seats")
+            return actor if actor in seats else seats[0]
         if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
             for i, s in enumerate(meta["seats"]):
                 if s["kind"] == "cardinalbot":
@@ -164,6 +172,8 @@ class GameService:
             h = token_hash(token)
             if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
                 return f"bot:{game_id}" if game_id else "bot"
+            if self.ai_token_hash is not None and secrets.compare_digest(h, self.ai_token_hash):
+                return f"ai:{game_id}" if game_id else "ai"
             if links.looks_like_dashboard_key(token):
                 pid = links.player_of_key(self.store.r, token)
                 return f"player:{pid}" if pid else None
@@ -198,11 +208,14 @@ class GameService:
             raise errors.invalid("bad-seats", "a game has 2 to 4 seats")
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
+        for s in seats:
+            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
+                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
         bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
         if bots or options.get("solo") is not None:
             if len(seats) != 2 or len(bots) != 1:
                 raise errors.invalid("bad-seats",
-                                        "a solo game has two seats: one human and one of kind 'cardinalbot'")
+                                        "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
             seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
             engine_options["solo"] = options.get("solo") or {"level": "deacon"}
             options["solo"] = engine_options["solo"]
@@ -214,12 +227,14 @@ class GameService:
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
         if tokens is None:
-            tokens = [None if s.get("kind") in ("cardinalbot", "bot") else secrets.token_urlsafe(24) for s in seats]
+            tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
+                      for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
             "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
                        "token_hash": token_hash(t) if t else None, **({"tz": s["tz"]} if s.get("tz") else {}),
-                       **({"bot": s["bot"]} if s.get("kind") == "bot" else {})}
+                       **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
+                       **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
                       for s, t in zip(seats, tokens)],
             "seed_commitment": seed_commitment(seed), "created": int(time.time()),
             "rules": RULES_VERSION, **(extra_meta or {}),
@@ -233,8 +248,7 @@ class GameService:
             game_id = self._create_with_new_id(meta, seed, events[0])
             index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
-        if self.on_append:
-            self.on_append(game_id, state.version, state, None)
+        self._appended(game_id, meta, state, None)
         return {
             "id": game_id, "version": state.version, "seed_commitment": meta["seed_commitment"],
             "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
@@ -255,15 +269,30 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)
-        return state.version, view_doc(state, self.seat_of(meta, token, game_id))
+        return state.version, view_doc(state, self.seat_of(meta, token, game_id, state.actor))
+
+    def seat_view(self, state: engine.GameState, seat: int) -> dict:
+        """The position as ``seat`` sees it (what the AI stand-in decides from)."""
+        return view_doc(state, seat)
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
-        seat = self._require_seat(meta, token, game_id)
+        seat = self._require_seat(meta, token, game_id, state.actor)
         moves = sorted(engine.legal(state), key=str) if seat == state.actor else []
         return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": state.actor,
                 "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
                 "can_undo": seat == state.actor and bool(state.undo_moves)}
+
+    def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
+        """The position a hint is computed from: the seat's own view (``view_doc``), only for a
+        seat whose decision it is, and never in a rated tournament game (hints are off there)."""
+        meta, state = self.load(game_id)
+        seat = self._require_seat(meta, token, game_id, state.actor)
+        if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
+            raise errors.forbidden("hints-off", "hints are off in rated tournament games")
+        if state.phase == "over" or seat != state.actor:
+            raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
+        return state.version, view_doc(state, seat)
 
     def events(self, game_id: str, after: int = 0) -> dict:
         """The events after version ``after``, each with its ``text`` in words. Describing them
@@ -300,8 +329,8 @@ class GameService:
         return out
 
     # --- moving ------------------------------------------------------------------------------
-    def _require_seat(self, meta: dict, token: str | None, game_id: str) -> int:
-        seat = self.seat_of(meta, token, game_id)
+    def _require_seat(self, meta: dict, token: str | None, game_id: str, actor: int | None = None) -> int:
+        seat = self.seat_of(meta, token, game_id, actor)
         if seat is None:
             raise errors.unauthorized()
         return seat
@@ -311,7 +340,7 @@ class GameService:
         """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
         played: the moves in order, up to and including the first one that reveals chance."""
         try:
-            return self._submit(game_id, lambda meta: self._require_seat(meta, token, game_id), expected_version, moves,
+            return self._submit(game_id, lambda meta, state: self._require_seat(meta, token, game_id, state.actor), expected_version, moves,
                                 idem_key)
         except _Replay as r:
             return r.answer
@@ -323,7 +352,7 @@ class GameService:
         ``by`` labels the events (e.g. "stand-in") in the log and the record. Only the service's
         own players, which choose no move by probing, may pass ``stop_at_reveal=False`` (the
         stand-in plays a whole turn it computed with the rules)."""
-        def check(meta):
+        def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
             return seat
@@ -346,7 +375,7 @@ class GameService:
         loaded = self._load(game_id, idem_key)
         meta, state, seed = loaded["meta"], loaded["state"], loaded["seed"]
         snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
-        seat = authenticate(meta)
+        seat = authenticate(meta, state)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
         if loaded["idem"] is not None:
             return self._replayed(loaded["idem"], seat, body_hash)
@@ -387,7 +416,7 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
-        self._after_append(game_id, state, snap_version, seat)
+        self._after_append(game_id, meta, state, snap_version, seat)
         return _public_answer(answer)
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
@@ -422,14 +451,22 @@ class GameService:
                                     "this Idempotency-Key was used for a different request")
         return _public_answer(prev)
 
-    def _after_append(self, game_id: str, state: engine.GameState, snap_version: int, mover: int) -> None:
+    def _appended(self, game_id: str, meta: dict, state: engine.GameState, mover: int | None) -> None:
+        """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any."""
+        if self.on_append:
+            ai = ai_seats(meta)
+            if ai:
+                self.on_append(game_id, state.version, state, mover, ai_seats=ai)
+            else:
+                self.on_append(game_id, state.version, state, mover)
+
+    def _after_append(self, game_id: str, meta: dict, state: engine.GameState, snap_version: int, mover: int) -> None:
         # Snapshots are taken only where no move can still be undone: a position document has
         # no undo history, which replaying the events after it rebuilds.
         if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
-        if self.on_append:
-            self.on_append(game_id, state.version, state, mover)
+        self._appended(game_id, meta, state, mover)
 
 
 class StateCache:
@@ -517,7 +554,8 @@ def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
         "status": "finished" if state.phase == "over" else "active",
         "version": state.version, "round": state.round, "phase": state.phase,
         "to_act": to_act(state),
-        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score}
+        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score,
+                   **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,
         "seed_commitment": meta["seed_commitment"],

@@ -2,6 +2,9 @@
 
 * the Cardinalbot is now to act (and the mover was not the bot itself): the game goes into the
   due-bot-turns index (``bot:due``) and ``cardinalbot.play_turn(game_id, seat, version)`` is sent;
+* an AI seat (docs/ai.md) is now to act (and the mover was not that seat): the same index, and
+  ``cardinalbot.play_ai_turn(game_id, seat, version, level)`` is sent (the bot service's worker
+  plays it through the API with the AI credential);
 * a human seat is now to act and the mover was someone else (or the game just started): the turn
   goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
   is sent, which emails that seat (docs/pbem.md);
@@ -32,19 +35,29 @@ class Dispatcher:
         self.r = redis_client
         self.send_task = send_task  # callable(name, args, queue) that enqueues a task by name
 
-    def after_append(self, game_id: str, version: int, state, mover: int | None) -> None:
+    def after_append(self, game_id: str, version: int, state, mover: int | None, ai_seats=None) -> None:
         if self.r.exists(key(game_id, "hooks")):  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
         so = state.solo
         bot = so["bot"] if so is not None else None
         actor = state.actor
-        if so is not None and actor != bot:
+        ai_seats = ai_seats or {}
+        if (so is not None or ai_seats) and actor != bot and actor not in ai_seats:
             self._clear_bot(game_id)
         if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
             self.r.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
             self.send("workers.game_over", [game_id, version], "tiletum")
             return
         if actor is None:
+            return
+        if actor in ai_seats and state.phase != "over":
+            if mover != actor:
+                level = ai_seats[actor]
+                pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
+                pipe.zadd(DUE.key(game_id), {game_id: time.time()})
+                pipe.hset(DUE_AT.key(game_id), game_id, f"{actor}:{version}:{level}")
+                pipe.execute()
+                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], "cardinalbot")
             return
         if actor == bot:
             if mover != bot:
@@ -85,15 +98,21 @@ class Dispatcher:
         out = []
         for gid, val in zip(ids, at):
             if val:
-                seat, version = val.decode().split(":")
-                out.append({"game_id": gid.decode(), "seat": int(seat), "version": int(version)})
+                seat, version, *level = val.decode().split(":")
+                out.append({"game_id": gid.decode(), "seat": int(seat), "version": int(version),
+                            **({"level": level[0]} if level else {})})
         return out
 
     def sweep(self, older_than: float = 30.0) -> int:
         """Re-send the bot turns due for longer than ``older_than`` seconds; returns how many."""
         n = 0
         for t in self.due(older_than):
-            if self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]], "cardinalbot"):
+            if "level" in t:  # an AI seat's turn
+                sent = self.send("cardinalbot.play_ai_turn", [t["game_id"], t["seat"], t["version"], t["level"]],
+                                 "cardinalbot")
+            else:
+                sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]], "cardinalbot")
+            if sent:
                 self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)
                 n += 1
         return n

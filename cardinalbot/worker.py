@@ -6,8 +6,11 @@ The API sends ``cardinalbot.play_turn(game_id, seat, version)`` after the events
 the bot's turn are saved. The task plays through the public API with the bot credential, like
 any client; it never imports ``api`` and never reads the game store.
 
+It also plays the seats of kind ``ai`` (docs/ai.md): ``cardinalbot.play_ai_turn(game_id, seat,
+version, level)``, with the AI credential, which acts only for AI seats.
+
 Environment: ``CELERY_BROKER_URL`` (default ``REDIS_URL``), ``TILETUM_API_URL``,
-``TILETUM_BOT_TOKEN``.
+``TILETUM_BOT_TOKEN``, ``TILETUM_AI_TOKEN``.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import os
 from celery import Celery
 
 from .client import ApiClient, RateLimited
+from .ai_runner import play_ai_turn as run_ai_turn
 from .runner import play_turn as run_turn
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -37,5 +41,16 @@ def play_turn(self, game_id: str, seat: int, version: int) -> int:
     the worker, which plays every game's turns; the due-turn sweep is the net below it."""
     try:
         return run_turn(client(), game_id, seat, version)
+    except RateLimited as e:
+        raise self.retry(countdown=max(1.0, e.retry_after), max_retries=None) from None
+
+
+@app.task(name="cardinalbot.play_ai_turn", bind=True, autoretry_for=(ConnectionError, OSError),
+          retry_backoff=True, retry_backoff_max=60, max_retries=8)
+def play_ai_turn(self, game_id: str, seat: int, version: int, level: str) -> int:
+    """Play AI seat ``seat``'s decisions in ``game_id`` if still due at ``version`` or later."""
+    ai_client = ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"), os.environ["TILETUM_AI_TOKEN"])
+    try:
+        return run_ai_turn(ai_client, game_id, seat, level, version)
     except RateLimited as e:
         raise self.retry(countdown=max(1.0, e.retry_after), max_retries=None) from None

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from application import errors
 from application.game_service import GameService
+from application.seats import seat_names
 
 from .compose import confirmation_email, finish_headers, simple_email, unplayed_note
 from .mailconfig import MailConfig
@@ -68,14 +69,14 @@ def inbound_deps(svc: GameService) -> Deps:
             msg["Subject"] = f"Tiletum {ctx['game_id']}: {what}; your move"
             return msg
         if commands and not played:
-            names = [s["name"] for s in meta["seats"]]
+            names = seat_names(meta)
             return simple_email(subject=f"Tiletum {ctx['game_id']}: {what}", from_addr=cfg.from_addr,
                                 to_addr=ctx["to"], lines=[f"Hello {names[seat]},", "", f"Done: {what}.",
                                                           "Your clock stops while you are on vacation."
                                                           if done[-1] == "vacation on" else
                                                           "Your clock runs again; your deadline moved back by "
                                                           "the time you were away."])
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         nxt = names[state.actor] if state.actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
                                   seat_name=names[seat], moves=played,
@@ -89,7 +90,7 @@ def inbound_deps(svc: GameService) -> Deps:
         email = meta["seats"][seat].get("email")
         if not email:
             return None
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         why = (f"Your email was for an old turn (version {version}); none of its moves were played. "
                f"The game is now at version {state.version}.")
         if state.phase != "over" and state.actor == seat:

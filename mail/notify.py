@@ -21,6 +21,7 @@ from application.game_service import GameService, public_event
 from application.history import event_texts
 from application.indexes import MAIL_DUE, forget_due, forget_game, remove
 from application.notifications import DIGEST, preference
+from application.seats import seat_names
 from engine.describe import describe
 
 from . import addresses
@@ -66,7 +67,7 @@ class Notifier:
         email = info.get("email")
         if info["kind"] != "human" or not email or preference(self.r, email) == "none":
             return 0
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         events = self.service.store.events(game_id)
         texts = event_texts(events, start=version)
         played = [t for e, t in zip(events[version:], texts) if e.get("seat") == seat and e.get("by") == "stand-in"]
@@ -201,7 +202,7 @@ class Notifier:
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = ""):
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         email = meta["seats"][seat]["email"]
         if deadline is None and state.actor == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
@@ -328,7 +329,7 @@ class Notifier:
 
     def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:
         sent = 0
-        names = [s["name"] for s in meta["seats"]]
+        names = seat_names(meta)
         lines = [f"  {names[i]}: {p.score} VP" for i, p in sorted(enumerate(state.seats), key=lambda x: -x[1].score)]
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")

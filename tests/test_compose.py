@@ -47,16 +47,16 @@ PROGRAM = {"api": "gunicorn", "worker": "celery worker", "beat": "celery beat",
 # what each process needs at run time (after the entrypoint has read the secret files), and the
 # credentials it must not get (least privilege)
 NEEDS = {
-    "api": {"REDIS_URL", "TILETUM_BOT_TOKEN", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL",
+    "api": {"REDIS_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL",
             "TILETUM_SMTP_URL", "TILETUM_MAIL_DOMAIN"},
     "worker": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
                "TILETUM_MAIL_DOMAIN"},
     "mailin": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
                "TILETUM_MAIL_DOMAIN"},
     "beat": set(),
-    "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN"},
+    "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
 }
-SECRETS = ("TILETUM_BOT_TOKEN", "TILETUM_MAIL_SECRET")
+SECRETS = ("TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN", "TILETUM_MAIL_SECRET")
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIAL", re.I)
 
 
@@ -353,7 +353,8 @@ def test_every_command_names_a_real_entry_point(name, services, compose, dockerf
         env = effective_env(name, services, compose, dockerfile, tmp_path)
         app = check_gunicorn(argv, env, use_env)
         for var in NEEDS[name] & set(SECRETS):  # the secret files reach the app's configuration
-            key = {"TILETUM_BOT_TOKEN": "BOT_TOKEN", "TILETUM_MAIL_SECRET": "MAIL_SECRET"}[var]
+            key = {"TILETUM_BOT_TOKEN": "BOT_TOKEN", "TILETUM_AI_TOKEN": "AI_TOKEN",
+                   "TILETUM_MAIL_SECRET": "MAIL_SECRET"}[var]
             assert app.config[key] == env[var]
     elif program.startswith("celery"):
         app, sub, params = parse_celery(argv)

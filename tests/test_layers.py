@@ -1,7 +1,7 @@
 """The layering of docs/architecture.md, kept by import-linter's contracts in pyproject.toml:
 engine, carcassonne and tournaments import nothing of the project and no I/O; the application core and the
 email channel import neither Flask nor Celery; api and workers are independent adapters over
-them; the Cardinalbot reaches the service only over HTTP; no package hides an import cycle, not
+them; the Cardinalbot reaches the service only over HTTP; the AI player imports only the rules; no package hides an import cycle, not
 even behind a function-level import."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "carcassonne", "tournaments", "application", "mail", "api", "workers", "cardinalbot")
+PACKAGES = ("engine", "carcassonne", "tournaments", "application", "mail", "api", "workers", "cardinalbot", "ai")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 
@@ -47,6 +47,7 @@ def tree_copy(tmp_path_factory) -> Path:
     ("workers/tasks.py", "    import api.app", "Layers"),           # a function-level import counts
     ("application/game_service.py", "import mail.notify", "Layers"),
     ("cardinalbot/policy.py", "import application.store", "only over HTTP"),
+    ("ai/search.py", "import application.game_service", "The AI player is pure"),
     ("application/clock.py", "import application.game_service", "No import cycle"),
 ])
 def test_each_contract_catches_its_breach(tree_copy, module, line, contract):

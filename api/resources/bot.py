@@ -34,4 +34,4 @@ class DueTurns(MethodView):
                 token_hash(token.strip()), token_hash(expected)):
             raise ApiError(401, "unauthorized", "the bot credential is required",
                            headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
-        return {"turns": scheduler().due()}
+        return {"turns": [t for t in scheduler().due() if "level" not in t]}  # not the AI seats' turns

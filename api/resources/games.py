@@ -4,7 +4,10 @@ from __future__ import annotations
 import re
 
 import flask
+import marshmallow as ma
 from flask.views import MethodView
+
+import ai
 
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
@@ -12,6 +15,7 @@ from ..problems import ApiError, documented
 from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
                        MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
+HINT_LEVEL = "medium"   # the AI level of hints (TILETUM_HINT_LEVEL)
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
 SEAT = [{"seatToken": []}]
@@ -111,6 +115,35 @@ class LegalMovesView(MethodView):
         decision.
         """
         return service().legal_moves(game_id, bearer())
+
+
+class HintOut(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"description": "your seat"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the version the hint is for"})
+    level = ma.fields.String(required=True, metadata={"description": "the AI level that suggested it (docs/ai.md)"})
+    moves = ma.fields.List(ma.fields.String(), required=True,
+                           metadata={"description": "the suggested moves for your current decision, in notation, "
+                                                    "in order (up to the first that reveals something)"})
+
+
+@blp.route("/<string:game_id>/hint")
+class GameHint(MethodView):
+    @blp.doc(operationId="getHint", security=SEAT)
+    @blp.response(200, HintOut)
+    @err(401, "unauthorized", "no or bad seat token")
+    @err(403, "hints-off", "hints are off in rated tournament games; not-your-turn: not your decision")
+    @err(404, "game-not-found", "unknown game")
+    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat)")
+    def get(self, game_id):
+        """Ask the AI for a hint
+
+        The AI player's suggested moves for your current decision (docs/ai.md), computed from
+        your own view of the position only. Off in rated tournament games; rate-limited per seat.
+        """
+        version, view = service().hint_view(game_id, bearer())
+        level = flask.current_app.config.get("HINT_LEVEL") or HINT_LEVEL
+        return {"seat": view["viewer"], "version": version, "level": level,
+                "moves": ai.decide(view, level, rng_seed=f"{game_id}:{version}")}
 
 
 @blp.route("/<string:game_id>/moves")

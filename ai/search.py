@@ -1,0 +1,116 @@
+"""Determinized Monte Carlo tree search over the seat's own turn.
+
+The tree holds the seat's decisions from the current position to the end of its turn (or of
+its King-track decision): every node is a sequence of the seat's moves, keyed by their notation.
+Each iteration samples one future (a chance seed, ``ai.view.sample_seed``), so a move that
+draws or rolls leads to a different position in each iteration (information-set MCTS: a child is
+selected only among the moves legal in this iteration's position). An iteration walks down by
+UCB1, and at the first node not yet expanded it plays every legal move once and scores each
+resulting position with the heuristic evaluation (``ai.evaluate.value``); the best of them is
+backed up the path. So the root's first iteration is already a one-move greedy choice, and
+more iterations look deeper into the turn: which die, which Action, which Tasks, in which order.
+
+The search stops at the end of the seat's turn: the other seats' replies are not searched (the
+evaluation scores the position as the seat's estimated final VP). Everything is deterministic
+for a given position, iteration budget and ``random.Random``.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from engine.game import advance, legal
+from engine.notation import Move
+from engine.state import GameState
+
+from .evaluate import value
+from .view import sample_seed
+
+EXPLORE = 2.0   # UCB1 exploration constant, in VP
+
+
+class Node:
+    __slots__ = ("n", "w", "children")
+
+    def __init__(self, n: int = 0, w: float = 0.0):
+        self.n, self.w = n, w
+        self.children: dict[str, Node] | None = None
+
+    @property
+    def mean(self) -> float:
+        return self.w / self.n if self.n else float("-inf")
+
+
+def turn_key(s: GameState) -> tuple:
+    return (s.round, s.phase, s.cycle, s.turn_pos)
+
+
+def in_turn(s: GameState, seat: int, key: tuple) -> bool:
+    return s.phase != "over" and s.actor == seat and turn_key(s) == key
+
+
+def moves_of(s: GameState) -> dict[str, Move]:
+    """The legal moves, by notation (never ``undo``, which ``legal`` does not list)."""
+    return {str(m): m for m in legal(s)}
+
+
+def _expand(node: Node, s: GameState, seat: int, moves: dict[str, Move], seed: str) -> float:
+    """Play each legal move not yet a child of ``node`` on a copy of ``s`` and score it.
+    Returns the best score found."""
+    if node.children is None:
+        node.children = {}
+    best = float("-inf")
+    for text in sorted(moves):
+        if text in node.children:
+            continue
+        c = s.clone()
+        advance(c, seat, moves[text], seed)
+        v = value(c, seat)
+        node.children[text] = Node(1, v)
+        best = max(best, v)
+    return best
+
+
+def _select(node: Node, legal_texts) -> str:
+    log_n = math.log(max(node.n, 1))
+    best, best_text = float("-inf"), None
+    for text in sorted(legal_texts):
+        ch = node.children[text]
+        u = ch.w / ch.n + EXPLORE * math.sqrt(log_n / ch.n)
+        if u > best:
+            best, best_text = u, text
+    return best_text
+
+
+def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> Node:
+    """Run ``iterations`` iterations from ``root`` (where ``seat`` is to act); return the tree."""
+    key = turn_key(root)
+    tree = Node()
+    for _ in range(max(1, iterations)):
+        seed = sample_seed(rng)
+        s = root.clone()
+        node, path = tree, [tree]
+        while True:
+            if not in_turn(s, seat, key):
+                v = value(s, seat)
+                break
+            moves = moves_of(s)
+            if node.children is None or any(t not in node.children for t in moves):
+                v = _expand(node, s, seat, moves, seed)
+                break
+            text = _select(node, moves)
+            advance(s, seat, moves[text], seed)
+            node = node.children[text]
+            path.append(node)
+        for nd in path:
+            nd.n += 1
+            nd.w += v
+    return tree
+
+
+def best_child(node: Node) -> str:
+    """The move to play: the best mean among the children visited at least half as often as the
+    most visited one (ties by notation)."""
+    top = max(ch.n for ch in node.children.values())
+    ok = sorted((text, ch.mean) for text, ch in node.children.items() if ch.n * 2 >= top)
+    return max(ok, key=lambda x: x[1])[0]

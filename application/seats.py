@@ -1,0 +1,22 @@
+"""Who plays each seat of a game, from its meta: people, the Cardinalbot, and the AI player
+(seats of kind ``ai`` with a ``level``, docs/ai.md). Names as players see them in pages and
+emails: an AI seat's name says so."""
+from __future__ import annotations
+
+AI_LEVELS = ("easy", "medium", "hard")   # the levels of ai.LEVELS (docs/ai.md; a test keeps them equal)
+
+
+def ai_seats(meta: dict) -> dict[int, str]:
+    """The game's seats of kind ``ai``, with their level."""
+    return {i: s.get("level") or "medium" for i, s in enumerate(meta["seats"]) if s.get("kind") == "ai"}
+
+
+def seat_label(seat: dict) -> str:
+    """A seat's name as shown to players: ``Robo (AI, easy)`` for an AI seat."""
+    if seat.get("kind") == "ai":
+        return f"{seat['name']} (AI, {seat.get('level') or 'medium'})"
+    return seat["name"]
+
+
+def seat_names(meta: dict) -> list[str]:
+    return [seat_label(s) for s in meta["seats"]]

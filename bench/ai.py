@@ -1,0 +1,179 @@
+"""AI player benchmark (prints figures; not a test).
+
+    python bench/ai.py [--games N] [--solo-games M] [--levels easy,medium,hard]
+
+Plays seeded games in-process with the engine (no HTTP). Every AI decision is
+``ai.decide(view_doc(state, seat), level, rng_seed)``: the AI sees only its seat's view. Reports,
+per row, the mean ± sd of final scores and win rates (a tie goes to the earlier seat in turn
+order, as in the rules):
+
+  * each AI level in 4-player games against three random players, and against three copies of
+    the greedy baseline of bench/cardinalbot.py (the AI's seat rotates over the four seats);
+  * the AI levels against each other: 4-player games of one easy, one medium and one hard AI and
+    one greedy player, seats rotated;
+  * AI hard as the human seat of solo games against the Cardinalbot at priest, deacon and bishop;
+  * the AI's decision time (one ``ai.decide`` call, which may answer with several moves) p50 / p95
+    per level, over all the games above. Goals: hard p95 <= 2 s, easy p95 <= 100 ms.
+
+``--games`` is the number of 4-player games per row (default 12), ``--solo-games`` the number of
+solo games per Cardinalbot level (default 12).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+# This file is called ai.py: keep its own folder off sys.path so that "import ai" finds the
+# package (of this checkout), not this script.
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
+sys.path.insert(0, ROOT)
+
+import ai  # noqa: E402
+import engine  # noqa: E402
+from application.game_service import view_doc  # noqa: E402
+from cardinalbot.policy import next_moves  # noqa: E402
+from engine.game import play  # noqa: E402
+
+
+def _load_baselines():
+    spec = importlib.util.spec_from_file_location("bench_cardinalbot", os.path.join(HERE, "cardinalbot.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["bench_cardinalbot"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+BASE = _load_baselines()
+TIMES: dict[str, list[float]] = defaultdict(list)
+MAX_MOVES = 20000
+
+
+def play_game(kinds: list[str], seed: str, solo: str | None = None) -> engine.GameState:
+    """One game: ``kinds[seat]`` is 'random', 'greedy', an AI level, or 'cardinalbot' (solo)."""
+    options = {"solo": {"level": solo}} if solo else None
+    state, _ = engine.new_game(len(kinds), seed, options)
+    rng = random.Random(seed)
+    calls = 0
+    for _ in range(MAX_MOVES):
+        if state.phase == "over":
+            return state
+        seat = state.actor
+        kind = kinds[seat]
+        if solo and seat == state.solo["bot"] and state.phase == "action":
+            moves = next_moves(state, rng)
+        elif kind in ai.LEVELS:
+            t0 = time.perf_counter()
+            moves = ai.decide(view_doc(state, seat), kind, f"{seed}:{calls}")
+            TIMES[kind].append(time.perf_counter() - t0)
+            calls += 1
+        else:
+            moves = [BASE.CHOOSERS[kind](state, seed, rng)]
+        for m in moves:
+            _, state = play(state, seat, m, seed=seed)
+    raise RuntimeError(f"{seed}: the game did not end")
+
+
+def mean_sd(xs) -> str:
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return f"{statistics.mean(xs):6.1f} ± {sd:5.1f}"
+
+
+def table(header, rows) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print(flush=True)
+
+
+def against(level: str, opponent: str, games: int) -> tuple[str, ...]:
+    mine, theirs, wins = [], [], 0
+    for i in range(games):
+        seat = i % 4
+        kinds = [opponent] * 4
+        kinds[seat] = level
+        s = play_game(kinds, f"bench-ai-{opponent}-{i}")
+        mine.append(s.seats[seat].score)
+        theirs.extend(p.score for p in s.seats if p.seat != seat)
+        wins += s.winner == seat
+    return (level, f"3 x {opponent}", str(games), mean_sd(mine), mean_sd(theirs), f"{wins / games:.0%}")
+
+
+def levels_match(levels: list[str], games: int) -> list[tuple[str, ...]]:
+    lineup = list(levels) + ["greedy"] * (4 - len(levels))
+    scores, wins = defaultdict(list), defaultdict(int)
+    for i in range(games):
+        kinds = lineup[-(i % 4):] + lineup[:-(i % 4)] if i % 4 else list(lineup)
+        s = play_game(kinds, f"bench-ai-levels-{i}")
+        for seat, k in enumerate(kinds):
+            scores[k].append(s.seats[seat].score)
+        wins[kinds[s.winner]] += 1
+    n_of = {k: lineup.count(k) for k in lineup}
+    return [(k, str(games), mean_sd(scores[k]), f"{wins[k] / games / n_of[k]:.0%}") for k in dict.fromkeys(lineup)]
+
+
+def solo_rows(level: str, games: int) -> list[tuple[str, ...]]:
+    rows = []
+    for bot_level in ("priest", "deacon", "bishop"):
+        me, bot, wins = [], [], 0
+        for i in range(games):
+            s = play_game(["cardinalbot", level], f"bench-ai-solo-{bot_level}-{i}", solo=bot_level)
+            me.append(s.seats[1].score)
+            bot.append(s.seats[0].score)
+            wins += s.winner == 1
+        rows.append((f"AI {level}", bot_level, str(games), mean_sd(me), mean_sd(bot), f"{wins / games:.0%}"))
+    return rows
+
+
+def quantile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=12, metavar="N", help="4-player games per row (default 12)")
+    ap.add_argument("--solo-games", type=int, default=12, metavar="M",
+                    help="solo games per Cardinalbot level (default 12)")
+    ap.add_argument("--levels", default=",".join(ai.LEVELS), help="the AI levels to measure (default all)")
+    ap.add_argument("--solo-level", default="hard", help="the AI level of the solo games (default hard)")
+    a = ap.parse_args(argv)
+    levels = [x for x in a.levels.split(",") if x]
+    if a.games < 1 or a.solo_games < 0 or any(x not in ai.LEVELS for x in levels + [a.solo_level]):
+        ap.error(f"--games >= 1, --solo-games >= 0, levels among {', '.join(ai.LEVELS)}")
+    print(f"AI benchmark: {a.games} 4-player games per row, {a.solo_games} solo games per Cardinalbot level; "
+          f"iterations per decision {ai.LEVELS}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", flush=True)
+    t0 = time.perf_counter()
+    rows = [against(level, opp, a.games) for opp in ("random", "greedy") for level in levels]
+    print("\nAI against three random or greedy players (4 players; mean ± sd of final scores)")
+    table(("AI", "opponents", "games", "AI score", "opponents' scores", "AI wins"), rows)
+    if len(levels) > 1:
+        print("AI levels against each other (4 players: " + ", ".join(levels)
+              + ", greedy for the rest; seats rotated)")
+        table(("player", "games", "score", "win rate"), levels_match(levels, a.games))
+    if a.solo_games:
+        print(f"AI {a.solo_level} as the human seat of solo games against the Cardinalbot")
+        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins"), solo_rows(a.solo_level, a.solo_games))
+    print("Decision time (one ai.decide call)")
+    trows = []
+    for level in ai.LEVELS:
+        xs = TIMES.get(level)
+        if xs:
+            trows.append((level, str(ai.LEVELS[level]), str(len(xs)), f"{quantile(xs, .5) * 1000:.1f} ms",
+                          f"{quantile(xs, .95) * 1000:.1f} ms", f"{max(xs) * 1000:.1f} ms"))
+    table(("level", "iterations", "decisions", "p50", "p95", "max"), trows)
+    print(f"total {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

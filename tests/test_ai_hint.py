@@ -1,0 +1,90 @@
+"""GET /api/v1/games/{id}/hint: the AI's suggestion for the seat's own decision, over real HTTP
+and a real Redis: only with the seat's token, only on its decision, never in a rated tournament
+game, rate-limited per seat, and legal."""
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.conftest import LiveServer, make_app
+
+API = "/api/v1/games"
+
+
+@pytest.fixture()
+def server(redis_server, redis_client):
+    for k in redis_client.scan_iter("LIMITER*"):
+        redis_client.delete(k)
+    app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="3/hour", HINT_LEVEL="easy",
+                   CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day")
+    with LiveServer(app) as live:
+        yield live.url, app
+
+
+def create(url, players=3, seed="hint-seed"):
+    rv = requests.post(url + API, timeout=10, json={"seats": [{"name": f"P{i}"} for i in range(players)],
+                                                     "options": {"seed": seed}})
+    assert rv.status_code == 201, rv.text
+    return rv.json()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_hint_is_legal_and_needs_the_seat_whose_decision_it_is(server):
+    url, _ = server
+    g = create(url)
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    rv = requests.get(f"{url}{API}/{gid}/hint", timeout=10)
+    assert rv.status_code == 401 and rv.json()["code"] == "unauthorized"
+    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer("not-a-token"), timeout=10)
+    assert rv.status_code == 401
+    to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
+    other = (to_act + 1) % 3
+    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[other]), timeout=10)
+    assert rv.status_code == 403 and rv.json()["code"] == "not-your-turn"
+    assert rv.headers["Content-Type"].startswith("application/problem+json")
+    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=30)
+    assert rv.status_code == 200, rv.text
+    hint = rv.json()
+    assert hint["seat"] == to_act and hint["level"] == "easy" and hint["moves"]
+    legal = requests.get(f"{url}{API}/{gid}/legal-moves", headers=bearer(tokens[to_act]), timeout=10).json()
+    assert hint["version"] == legal["version"] and hint["moves"][0] in {m["move"] for m in legal["moves"]}
+    # the suggested moves are accepted as they are
+    rv = requests.post(f"{url}{API}/{gid}/moves", headers=bearer(tokens[to_act]), timeout=10,
+                       json={"expected_version": hint["version"], "moves": hint["moves"]})
+    assert rv.status_code == 200, rv.text
+    assert "seed" not in str(hint).lower()
+
+
+def test_hints_are_rate_limited_per_seat(server):
+    url, _ = server
+    g = create(url, seed="hint-limit")
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
+    codes = [requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=30).status_code
+             for _ in range(4)]
+    assert codes == [200, 200, 200, 429], codes
+    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=10)
+    assert rv.json()["code"] == "rate-limited" and int(rv.headers["Retry-After"]) > 0
+    # the seat's other requests are not blocked by its hint budget
+    assert requests.get(f"{url}{API}/{gid}/legal-moves", headers=bearer(tokens[to_act]), timeout=10).status_code == 200
+
+
+def test_hints_are_off_in_rated_tournament_games(server):
+    url, app = server
+    from api.extensions import service
+    with app.app_context():
+        svc = service()
+        created = svc.create_game([{"name": "A"}, {"name": "B"}], {"rated": True}, tokens=["tok-a-rated", "tok-b-rated"],
+                                  extra_meta={"tournament": {"id": "T1", "round": 1, "table": 1}})
+        unrated = svc.create_game([{"name": "A"}, {"name": "B"}], {"rated": False}, tokens=["tok-a-free", "tok-b-free"],
+                                  extra_meta={"tournament": {"id": "T2", "round": 1, "table": 1}})
+    for gid, toks, status in ((created["id"], ["tok-a-rated", "tok-b-rated"], 403),
+                              (unrated["id"], ["tok-a-free", "tok-b-free"], 200)):
+        to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
+        rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(toks[to_act]), timeout=30)
+        assert rv.status_code == status, rv.text
+        if status == 403:
+            assert rv.json()["code"] == "hints-off"

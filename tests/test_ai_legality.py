@@ -1,0 +1,79 @@
+"""The AI player never sends an illegal move and answers every decision of the rules.
+
+Games are played to their end, seeded, with every move of the AI checked twice: it must be in
+``engine.legal_moves`` of the real position, and ``engine.play`` (which checks it) must accept it
+with the game's own seed. The AI is given only ``application.game_service.view_doc`` of its seat.
+
+* many games (2, 3 and 4 players, and the human seat of solo games at each Cardinalbot level)
+  with one AI seat at a budget of one search iteration (a one-move greedy choice: the cheapest
+  level, so that hundreds of games fit in the time) and the other seats random;
+* a few games with every seat played by the AI at the ``easy`` level.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import ai
+import engine
+from application.game_service import view_doc
+from cardinalbot.policy import next_moves
+from engine.game import legal_moves, play
+
+SOLO_LEVELS = ("priest", "deacon", "bishop")
+
+
+def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None, seen: Counter | None = None):
+    options = {"solo": {"level": solo}} if solo else None
+    state, _ = engine.new_game(players, seed, options)
+    bot = state.solo["bot"] if solo else None
+    rng = random.Random(seed)
+    calls = 0
+    while state.phase != "over":
+        seat = state.actor
+        if seat == bot and state.phase == "action":
+            for m in next_moves(state, rng):
+                _, state = play(state, seat, m, seed=seed)
+        elif seat in ai_seats:
+            plan = ai.decide(view_doc(state, seat), budget, f"{seed}:{calls}")
+            calls += 1
+            assert plan, "the AI answered a decision with no move"
+            for m in plan:
+                assert state.actor == seat and state.phase != "over", f"{seed}: a planned move after the decision ended"
+                assert m in legal_moves(state), f"{seed}: illegal AI move {m!r}"
+                if seen is not None:
+                    top = state.agenda[-1] if state.agenda else None
+                    seen[top["kind"] if top and top["t"] == "choice" else m.split()[0]] += 1
+                _, state = play(state, seat, m, seed=seed)   # checks the move again
+        else:
+            moves = legal_moves(state)
+            _, state = play(state, seat, moves[rng.randrange(len(moves))], seed=seed, trusted=True)
+    return state, calls
+
+
+def test_hundreds_of_games_one_ai_seat_never_an_illegal_move():
+    seen: Counter = Counter()
+    games = 0
+    for i in range(50):
+        for players in (2, 3, 4):
+            seat = i % players
+            state, calls = play_game(players, f"ai-legal-{players}-{i}", {seat}, 1, seen=seen)
+            assert calls > 0 and state.final is not None
+            games += 1
+        level = SOLO_LEVELS[i % 3]
+        state, calls = play_game(2, f"ai-legal-solo-{i}", {1}, 1, solo=level, seen=seen)
+        assert calls > 0 and state.final is not None
+        games += 1
+    assert games == 200
+    # it met (and answered) the decisions of the rules, not only die-taking
+    for kind in ("take", "end", "action_tile", "resource", "building", "king_tile"):
+        assert seen[kind] > 0, (kind, seen)
+
+
+@pytest.mark.parametrize("players, solo", [(2, None), (3, None), (4, None), (2, "bishop")])
+def test_every_seat_by_the_ai_at_easy_to_the_end(players, solo):
+    seats = {1} if solo else set(range(players))
+    state, calls = play_game(players, f"ai-easy-{players}-{solo}", seats, "easy", solo=solo)
+    assert state.phase == "over" and calls >= 3 * 4 * len(seats)

@@ -1,0 +1,251 @@
+"""The AI player (ai/): what it sees, determinism, seed-blindness, each evaluation term, and
+that it plays better than random."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ai
+import engine
+from ai import evaluate as ev
+from ai.view import determinize, known_piles
+from application.game_service import view_doc
+from engine import chance as engine_chance
+from engine.components import components
+from engine.game import legal_moves, play
+from engine.playout import random_game
+
+
+def advance_randomly(state, seed: str, moves: int, rng: random.Random):
+    for _ in range(moves):
+        if state.phase == "over":
+            break
+        ms = legal_moves(state)
+        _, state = play(state, state.actor, ms[rng.randrange(len(ms))], seed=seed, trusted=True)
+    return state
+
+
+def a_decision(seed: str, players: int = 3):
+    """A position mid-game where the seat to act has several legal moves."""
+    state, _ = engine.new_game(players, seed)
+    rng = random.Random(seed)
+    state = advance_randomly(state, seed, 40, rng)
+    while len(legal_moves(state)) < 3:
+        state = advance_randomly(state, seed, 1, rng)
+    return state
+
+
+# --- the view --------------------------------------------------------------------------------
+
+def test_the_view_hides_the_piles_and_determinize_rebuilds_what_the_seat_can_know():
+    rng = random.Random(1)
+    for players in (2, 3, 4):
+        state, _ = engine.new_game(players, f"view-{players}")
+        for _ in range(12):
+            state = advance_randomly(state, f"view-{players}", 17, rng)
+            if state.phase == "over":
+                break
+            view = view_doc(state, state.actor)
+            assert isinstance(view["piles"]["bonus"], int) and isinstance(view["corruption_pool"], int)
+            rebuilt = determinize(view, random.Random(0))
+            assert rebuilt.piles == state.piles
+            assert rebuilt.corruption_pool == state.corruption_pool
+            assert rebuilt.to_doc() == state.to_doc()
+
+
+def test_a_view_that_does_not_pin_a_pile_down_gets_a_sampled_subset():
+    state, _ = engine.new_game(2, "sampled")
+    view = view_doc(state, 0)
+    gone = view["character_offer"][0]
+    view["character_offer"][0] = None           # one more Character unaccounted for
+    cands = known_piles(view)["character"]
+    assert gone in cands and len(cands) == view["piles"]["character"] + 1
+    a = determinize(view, random.Random(3)).piles["character"]
+    b = determinize(view, random.Random(3)).piles["character"]
+    assert a == b and len(a) == view["piles"]["character"] and set(a) <= set(cands)
+    view["piles"]["character"] = len(cands) + 1
+    with pytest.raises(ValueError, match="character pile"):
+        determinize(view, random.Random(3))
+
+
+# --- determinism and seed-blindness -------------------------------------------------------------
+
+def test_the_decision_is_deterministic_for_position_level_and_rng_seed():
+    state = a_decision("determinism")
+    view = view_doc(state, state.actor)
+    first = ai.decide(view, "medium", 11)
+    assert ai.decide(view, "medium", 11) == first
+    assert ai.decide(dict(view), "medium", "11") == first      # the rng seed is taken as text
+    assert all(m in legal_moves(state) for m in first[:1])
+
+
+def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch):
+    a = a_decision("seed-blind-alpha")
+    b = engine.GameState.from_doc(a.to_doc())       # the same position in a game of another seed
+    seat = a.actor
+    keys: list[bytes] = []
+    original = engine_chance.SeededSource.__init__
+
+    def spy(self, seed, nonce):
+        keys.append(seed)
+        original(self, seed, nonce)
+
+    monkeypatch.setattr(engine_chance.SeededSource, "__init__", spy)
+    plan_a = ai.decide(view_doc(a, seat), "medium", 5)
+    plan_b = ai.decide(view_doc(b, seat), "medium", 5)
+    monkeypatch.setattr(engine_chance.SeededSource, "__init__", original)
+    assert plan_a == plan_b
+    assert keys and not {"seed-blind-alpha", "seed-blind-beta"} & set(keys)   # it never used a game's seed
+    # the plan is legal in both games, and the two games do have different futures
+    for m in plan_a:
+        _, a = play(a, seat, m, seed="seed-blind-alpha")
+        _, b = play(b, seat, m, seed="seed-blind-beta")
+    while a.actor == seat and a.phase == "action":
+        m = legal_moves(a)[-1]
+        _, a = play(a, seat, m, seed="seed-blind-alpha")
+        _, b = play(b, seat, m, seed="seed-blind-beta")
+    assert a.to_doc() != b.to_doc()
+
+
+def test_bad_levels_and_positions_are_refused():
+    state = a_decision("refused")
+    view = view_doc(state, state.actor)
+    with pytest.raises(ValueError, match="unknown AI level"):
+        ai.decide(view, "grandmaster", 1)
+    with pytest.raises(ValueError, match="at least 1"):
+        ai.decide(view, 0, 1)
+    other = dict(view, viewer=(state.actor + 1) % state.players)
+    with pytest.raises(ValueError, match="no decision"):
+        ai.decide(other, "easy", 1)
+    solo, _ = engine.new_game(2, "refused-solo", {"solo": {"level": "deacon"}})
+    while solo.actor != solo.solo["bot"]:
+        solo = advance_randomly(solo, "refused-solo", 1, random.Random(0))
+    with pytest.raises(ValueError, match="Cardinalbot"):
+        ai.decide(view_doc(solo, solo.actor), "easy", 1)
+
+
+# --- the evaluation, term by term --------------------------------------------------------------
+
+@pytest.fixture
+def fresh():
+    state, _ = engine.new_game(2, "evaluation")
+    return state
+
+
+def test_score_now(fresh):
+    fresh.seats[0].score = 37
+    assert ev.score_now(fresh, 0) == 37 and ev.score_now(fresh, 1) == 10
+
+
+def test_final_now_counts_houses_times_pillars_and_completed_buildings(fresh):
+    assert ev.final_now(fresh, 0) == 0                  # one House (Tiletum), no Pillar
+    towns = sorted(fresh.cathedral_stack)[:3]
+    for t in towns:
+        fresh.pillars[t] = [0]
+    assert ev.final_now(fresh, 0) == 3                  # 1 House x 3 Pillars
+    p = fresh.seats[0]
+    for b in (3, 4, 5):                                 # three Completed Buildings
+        p.rooms[b] = ["C01"] * len(p.rooms[b])
+        p.crests[b] = "B01"
+    assert ev.final_now(fresh, 0) == 3 + components().completed_buildings_vp[3]
+    assert ev.final_now(fresh, 1) == 0
+
+
+def test_resources_are_worth_more_while_there_are_rounds_to_spend_them(fresh):
+    fresh.seats[0].res = [1, 2, 3, 0, 0]
+    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[0])
+    fresh.round = 4
+    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[3])
+    fresh.phase = "over"
+    assert ev.resources(fresh, 0) == 0                  # counted by final scoring in the score
+
+
+def test_king_counts_the_track_until_this_rounds_king_phase(fresh):
+    c = components()
+    fresh.king_pos[0] = c.king_start + 3
+    assert ev.king(fresh, 0) == c.king_values[c.king_start + 3] > 0
+    fresh.king_pos[1] = c.king_start - 2
+    assert ev.king(fresh, 1) < 0
+    fresh.fairs_scored = 1                              # this round's King phase is over
+    assert ev.king(fresh, 0) == 0
+
+
+def test_fair_counts_only_a_fair_the_seat_takes_part_in(fresh):
+    fresh.round, fresh.fairs_scored = 2, 1
+    town = fresh.fair_towns[1]
+    fresh.seats[0].merchant = town
+    fresh.seats[1].merchant = "Tiletum"
+    assert 1 not in fresh.houses.get(town, [])
+    from engine.flow import fair_vp
+    assert ev.fair(fresh, 0) == fair_vp(fresh, 0)
+    assert ev.fair(fresh, 1) == 0
+
+
+def test_growth_values_rooms_buildings_storehouse_and_the_map(fresh):
+    base = ev.growth(fresh, 0)
+    p = fresh.seats[0]
+    p.rooms[3] = ["C01"]                                # fills a one-Room Building
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.ROOM_VP)
+    p.store.append("K01")
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.ROOM_VP + ev.STORE_VP)
+    fresh.pillars[sorted(fresh.cathedral_stack)[0]] = [0]
+    assert ev.growth(fresh, 0) > base + 2 * ev.ROOM_VP + ev.STORE_VP
+    fresh.phase = "over"
+    assert ev.growth(fresh, 0) == 0
+
+
+def test_pending_ap_counts_the_seats_own_actions_in_progress(fresh):
+    fresh.agenda = [{"t": "frame", "seat": 0, "action": "merchant", "ap": 3, "main": True},
+                    {"t": "frame", "seat": 1, "action": "king", "ap": 2, "main": False}]
+    assert ev.pending_ap(fresh, 0) == pytest.approx(3 * ev.AP_VP)
+    assert ev.pending_ap(fresh, 1) == pytest.approx(2 * ev.AP_VP)
+
+
+def test_value_at_the_end_of_a_game_is_the_final_score():
+    state = random_game(3, "value-at-end").state
+    for seat in range(3):
+        assert ev.value(state, seat) == state.seats[seat].score
+        assert sum(ev.breakdown(state, seat).values()) == ev.value(state, seat)
+
+
+# --- strength ------------------------------------------------------------------------------------
+
+def test_the_ai_outscores_random_players():
+    seed = "ai-strength"
+    state, _ = engine.new_game(3, seed)
+    rng = random.Random(seed)
+    n = 0
+    while state.phase != "over":
+        seat = state.actor
+        if seat == 0:
+            for m in ai.decide(view_doc(state, 0), "medium", n):
+                _, state = play(state, 0, m, seed=seed)
+            n += 1
+        else:
+            ms = legal_moves(state)
+            _, state = play(state, seat, ms[rng.randrange(len(ms))], seed=seed, trusted=True)
+    scores = [p.score for p in state.seats]
+    assert scores[0] > 2 * max(scores[1:]), scores
+
+
+def test_future_fairs_count_later_fairs_in_towns_with_the_seats_house(fresh):
+    assert ev.future_fairs(fresh, 0) == 0                # only Tiletum so far, the Fair of round 1
+    town = fresh.fair_towns[2]
+    fresh.houses[town] = [0]
+    from engine.flow import fair_vp
+    assert ev.future_fairs(fresh, 0) == pytest.approx(ev.FUTURE_FAIR_WEIGHT * fair_vp(fresh, 0, 3))
+    assert ev.future_fairs(fresh, 1) == 0
+    fresh.round = 3                                      # that Fair is now this round's
+    assert ev.future_fairs(fresh, 0) == 0
+
+
+def test_supply_values_houses_and_pillars_still_to_place(fresh):
+    p = fresh.seats[0]
+    base = ev.supply(fresh, 0)
+    assert base == pytest.approx(ev.SUPPLY_VP * (p.houses + p.pillars))
+    p.houses -= 1
+    assert ev.supply(fresh, 0) == pytest.approx(base - ev.SUPPLY_VP)
+    fresh.round = 4
+    fresh.cycle = 3                                      # nothing left to play
+    assert ev.supply(fresh, 0) == 0
