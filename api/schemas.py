@@ -168,14 +168,6 @@ class KingMarker(Closed):
     seq = fields.Integer(required=True, metadata={"description": "stacking order: higher is nearer the top"})
 
 
-class Atom(Base):
-    """An effect atom (engine/data/README.md): its keys depend on the effect, e.g. ``{"any": 1}``,
-    ``{"vp": 5}``, ``{"action": "contract", "ap": 2}``."""
-    class Meta:
-        ordered = True
-        unknown = ma.INCLUDE
-
-
 class AgendaEntry(Closed):
     """One entry of the agenda: a frame, an fx or a choice (``t``); which of the other fields it
     has depends on ``t`` and, for a choice, on ``kind`` (docs/state.md, The agenda)."""
@@ -185,7 +177,10 @@ class AgendaEntry(Closed):
         "description": "frame: its Action; choice action_tile: the die's Action"})
     ap = fields.Integer(metadata={"description": "frame: AP left; choice any_action: the extra Action's AP"})
     main = fields.Boolean(metadata={"description": "frame: the Action of the die taken this turn"})
-    atoms = fields.List(fields.Nested(Atom), metadata={"description": "fx: effects not yet applied"})
+    # An open object: a Nested schema would dump only declared fields (every atom came out as {}).
+    atoms = fields.List(fields.Dict(keys=fields.String()), metadata={
+        "description": "fx: effects not yet applied; each an effect atom (engine/data/README.md) whose keys "
+                       "depend on the effect, e.g. {\"any\": 1}, {\"vp\": 5}, {\"action\": \"contract\", \"ap\": 2}"})
     kind = fields.String(validate=validate.OneOf(CHOICE_KINDS), metadata={"description": "choice: which decision"})
     tile = fields.String(metadata={"description": "choice action_tile / king_tile: the Bonus tile"})
     n = fields.Integer(metadata={"description": "choice resource: Resources still to choose; move: moves left"})

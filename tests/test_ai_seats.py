@@ -169,11 +169,11 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
     from datetime import datetime, timezone
 
     import engine
-    from application.deadlines import STAND_IN_LEVEL, Deadlines, REMINDERS
+    from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
     from application.game_service import GameService, view_doc
     from application.store import EventStore
 
-    redis_client.delete("deadlines", REMINDERS)
+    redis_client.delete(*DEADLINES.keys(), *REMINDERS.keys())
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
     gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
@@ -239,7 +239,7 @@ def test_emails_name_ai_seats_as_such(redis_client):
 def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn(redis_server, redis_client):
     from application.indexes import DUE, DUE_AT
 
-    redis_client.delete(DUE, DUE_AT)
+    redis_client.delete(*DUE.keys(), *DUE_AT.keys())
     sent: list[tuple] = []
     broken = [True]
 

@@ -73,8 +73,8 @@ def test_closed_value_sets_are_enumerations(server):
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
     assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
     assert enum("Position", "phase") == enum("GameSummary", "phase") == ["action", "king", "over"]
-    assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot"]
-    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot"]
+    assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai"]
+    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai"]
     assert enum("GameSummary", "status") == ["active", "finished"]
     assert enum("SoloBoard", "level") == ["priest", "deacon", "bishop"]
     assert set(enum("AgendaEntry", "t")) == {"frame", "fx", "choice"}
@@ -218,3 +218,34 @@ def test_the_board_picture_is_svg_or_the_same_bytes_as_octet_stream(server):
     assert "Accept" in raw.headers["Vary"]
     documented = server.document["paths"]["/api/v1/games/{game_id}/board.svg"]["get"]["responses"]["200"]["content"]
     assert set(documented) == {"image/svg+xml", "application/octet-stream"}
+
+
+def test_the_served_position_is_the_seats_view_unchanged(redis_server):
+    """The schema serializes; it must not drop what it does not declare. Every effect atom of an
+    ``fx`` agenda entry came out as ``{}`` (a Nested schema dumps only declared fields), which made
+    the AI player, reading the served position, fail on "unknown effect {}"."""
+    import engine
+    from application.game_service import view_doc
+    app = make_app(redis_server.url)
+    client = app.test_client()
+    created = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
+                                                  "options": {"seed": "served-view"}}).get_json()
+    tokens = [s["token"] for s in created["seats"]]
+    state = engine.new_game(2, seed="served-view")[0]
+    rng = random.Random(11)
+    atoms_seen = 0
+    while state.phase != "over":
+        seat = state.actor
+        served = client.get(f"/api/v1/games/{created['id']}/state",
+                            headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+        mine = view_doc(state, seat)
+        for doc in (served, mine):
+            doc.pop("options", None)   # the served one names the defaults
+        assert served == mine, f"the served position differs from the seat's view at version {state.version}"
+        atoms_seen += sum(len(e.get("atoms") or ()) for e in mine["agenda"])
+        move = rng.choice(engine.legal_moves(state))
+        rv = client.post(f"/api/v1/games/{created['id']}/moves", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                         json={"expected_version": state.version, "moves": [move]})
+        assert rv.status_code == 200, rv.get_json()
+        _, state = engine.play(state, seat, engine.parse(move), seed="served-view")
+    assert atoms_seen > 0, "the game passed through positions with effect atoms on the agenda"
