@@ -162,8 +162,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.scheduler"] = dispatcher
     extra_hook = app.config.get("ON_APPEND")
 
-    def on_append(game_id, version, state, mover, ai_seats=None):
-        dispatcher.after_append(game_id, version, state, mover, ai_seats)
+    def on_append(game_id, version, state, mover, ai_seats=None, hooks=None):
+        dispatcher.after_append(game_id, version, state, mover, ai_seats, hooks)
         if extra_hook is not None:
             extra_hook(game_id, version, state, mover)
 

@@ -27,7 +27,7 @@ from .deadlines import Deadlines, valid_tz
 from .history import event_texts
 from .notifications import set_preference
 from .seats import AI_LEVELS, ai_seats
-from .store import Conflict, EventStore, GameArchived
+from .store import Conflict, EventStore, GameArchived, StaleMeta
 
 MAX_MOVES_PER_REQUEST = 200
 
@@ -106,6 +106,7 @@ class GameService:
             state = replay(loaded["tail"], base)
             self.cache.snapshot_at(game_id, loaded["snapshot_version"])
         self.cache.put(game_id, state)
+        self.cache.put_meta(game_id, loaded["meta_generation"], loaded["meta"], loaded["seed"])
         loaded["state"] = state
         return loaded
 
@@ -372,13 +373,29 @@ class GameService:
         the outcome while nothing is stored, and the seat could probe until it liked the draw.
         An error before the reveal reveals nothing, as nothing has been drawn yet (a move is
         checked in full before it draws)."""
+        fast = self.cache.fast_path(game_id, expected_version)
+        if fast is not None:  # one round trip: the append checks the version and the meta's generation
+            generation, meta, seed, state = fast
+            try:
+                return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
+                                               stop_at_reveal, meta, state, seed,
+                                               self.cache.snapshot_hint(game_id), None, generation)
+            except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
+                self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
-        meta, state, seed = loaded["meta"], loaded["state"], loaded["seed"]
         snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
+        return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
+                                       loaded["meta"], loaded["state"], loaded["seed"], snap_version,
+                                       loaded["idem"], None)
+
+    def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
+                           meta, state, seed, snap_version, idem_prev, generation) -> dict:
+        """The body of :meth:`_submit` once the game is at hand. ``generation``: the cached meta's
+        generation, which the append checks (None: the meta was just read)."""
         seat = authenticate(meta, state)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
-        if loaded["idem"] is not None:
-            return self._replayed(loaded["idem"], seat, body_hash)
+        if idem_prev is not None:
+            return self._replayed(idem_prev, seat, body_hash)
         if not moves:
             raise errors.invalid("no-moves", "send at least one move")
         if len(moves) > MAX_MOVES_PER_REQUEST:
@@ -408,7 +425,8 @@ class GameService:
                                                         for i, e in enumerate(events)],
                   "applied": played, "unplayed": moves[played:], "seat": seat, "body": body_hash}
         try:
-            status, value = self.store.append(game_id, expected_version, events, idem_key, answer)
+            result = self.store.append(game_id, expected_version, events, idem_key, answer, generation)
+            status, value = result
         except Conflict as c:
             self._raise_conflict(game_id, idem_key, seat, body_hash, c.current, expected_version)
         except GameArchived:  # archived while we decided: it is over (application/archive.py)
@@ -416,7 +434,7 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
-        self._after_append(game_id, meta, state, snap_version, seat)
+        self._after_append(game_id, meta, state, snap_version, seat, hooks=result.hooks)
         return _public_answer(answer)
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
@@ -451,22 +469,27 @@ class GameService:
                                     "this Idempotency-Key was used for a different request")
         return _public_answer(prev)
 
-    def _appended(self, game_id: str, meta: dict, state: engine.GameState, mover: int | None) -> None:
-        """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any."""
+    def _appended(self, game_id: str, meta: dict, state: engine.GameState, mover: int | None,
+                  hooks: bool | None = None) -> None:
+        """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
+        ``hooks`` when the append said whether the game has webhooks (None: not known)."""
         if self.on_append:
+            extra = {}
             ai = ai_seats(meta)
             if ai:
-                self.on_append(game_id, state.version, state, mover, ai_seats=ai)
-            else:
-                self.on_append(game_id, state.version, state, mover)
+                extra["ai_seats"] = ai
+            if hooks is not None:
+                extra["hooks"] = hooks
+            self.on_append(game_id, state.version, state, mover, **extra)
 
-    def _after_append(self, game_id: str, meta: dict, state: engine.GameState, snap_version: int, mover: int) -> None:
+    def _after_append(self, game_id: str, meta: dict, state: engine.GameState, snap_version: int, mover: int,
+                      hooks: bool | None = None) -> None:
         # Snapshots are taken only where no move can still be undone: a position document has
         # no undo history, which replaying the events after it rebuilds.
         if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
-        self._appended(game_id, meta, state, mover)
+        self._appended(game_id, meta, state, mover, hooks)
 
 
 class StateCache:
@@ -478,6 +501,7 @@ class StateCache:
         self.size = size
         self._states: "OrderedDict[str, engine.GameState]" = OrderedDict()
         self._snap: dict[str, int] = {}
+        self._meta: dict[str, tuple[str, dict, str]] = {}   # game -> (meta generation, meta, seed)
         self._lock = threading.Lock()
 
     def get(self, game_id: str) -> engine.GameState | None:
@@ -496,6 +520,27 @@ class StateCache:
             while len(self._states) > self.size:
                 gone, _ = self._states.popitem(last=False)
                 self._snap.pop(gone, None)
+                self._meta.pop(gone, None)
+
+    def put_meta(self, game_id: str, generation: str, meta: dict, seed: str) -> None:
+        with self._lock:
+            if game_id in self._states:
+                self._meta[game_id] = (generation, meta, seed)
+
+    def forget_meta(self, game_id: str) -> None:
+        with self._lock:
+            self._meta.pop(game_id, None)
+
+    def fast_path(self, game_id: str, version: int):
+        """``(meta generation, meta, seed, state)`` when this process holds the game at ``version``
+        and its meta: a move at that version can be decided without reading Redis first. The
+        append still checks that the stream is at ``version`` and the meta unchanged, so nothing
+        stale is ever trusted."""
+        with self._lock:
+            state, known = self._states.get(game_id), self._meta.get(game_id)
+            if state is None or known is None or state.version != version:
+                return None
+            return (*known, state)
 
     def snapshot_at(self, game_id: str, version: int) -> None:
         self._snap[game_id] = max(version, self._snap.get(game_id, 0))

@@ -35,8 +35,12 @@ class Dispatcher:
         self.r = redis_client
         self.send_task = send_task  # callable(name, args, queue) that enqueues a task by name
 
-    def after_append(self, game_id: str, version: int, state, mover: int | None, ai_seats=None) -> None:
-        if self.r.exists(key(game_id, "hooks")):  # someone has webhooks on this game (application/webhooks.py)
+    def after_append(self, game_id: str, version: int, state, mover: int | None, ai_seats=None,
+                     hooks: bool | None = None) -> None:
+        """``hooks``: whether the game has webhooks, as the append script read it (None: look)."""
+        if hooks is None:
+            hooks = bool(self.r.exists(key(game_id, "hooks")))
+        if hooks:  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
         so = state.solo
         bot = so["bot"] if so is not None else None

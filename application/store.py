@@ -9,6 +9,8 @@ Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them on on
 | ``g:{<id>}:seed`` | string | the secret seed (never served until the game is over) |
 | ``g:{<id>}:snap`` | string | ``<version>\\n<position JSON>``: the state after that many events |
 | ``g:{<id>}:idem:<key>`` | string | the answer to an Idempotency-Key request (24 h) |
+| ``g:{<id>}:metagen`` | string | a counter bumped with every write of ``meta``: a process that holds the game and its meta appends with the generation it read, and the append refuses a stale one (the one-round-trip move path) |
+| ``g:{<id>}:hooks`` | set | the game's webhook subscriptions (application/webhooks.py); the append says whether it exists |
 | ``g:{<id>}:archive`` | string | a finished game's events, compressed, in place of ``events`` and ``snap`` (application/archive.py) |
 
 The version of a game is the length of its stream. ``append`` runs as one Lua script: it
@@ -38,13 +40,14 @@ if idem then
 end
 local len = redis.call('XLEN', stream)
 if len ~= tonumber(ARGV[1]) then return {'conflict', tostring(len)} end
+if ARGV[4] ~= '' and (redis.call('GET', KEYS[4]) or '0') ~= ARGV[4] then return {'stale', '0'} end
 local n = len
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   n = n + 1
   redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i])
 end
 if idem then redis.call('SET', ikey, ARGV[2], 'EX', tonumber(ARGV[3])) end
-return {'ok', tostring(n)}
+return {'ok', tostring(n), redis.call('EXISTS', KEYS[3])}
 """
 
 LOAD = """
@@ -67,7 +70,7 @@ local len = redis.call('XLEN', KEYS[1])
 local known = tonumber(ARGV[1])
 local idem = ''
 if ARGV[2] == '1' then idem = redis.call('GET', KEYS[5]) or '' end
-local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), ''}
+local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), '', redis.call('GET', KEYS[6]) or '0'}
 local from = 1
 if known > 0 and known <= len then
   from = known + 1
@@ -97,6 +100,18 @@ IDEM_TTL = 24 * 3600
 
 def key(game_id: str, what: str) -> str:
     return f"g:{{{game_id}}}:{what}"
+
+
+class Appended(tuple):
+    """``("ok", version)`` or ``("idem", answer)``; ``hooks`` says whether the game has webhooks
+    (``g:{<id>}:hooks``, read by the append script itself, so the move path needs no extra round
+    trip to know whether to send ``workers.deliver_webhooks``)."""
+    hooks: bool = False
+
+
+class StaleMeta(Exception):
+    """The append was made with a cached meta whose generation is no longer the stored one (a
+    token was revoked, a seat changed): nothing was written; decide again from the stored meta."""
 
 
 class Conflict(Exception):
@@ -142,7 +157,10 @@ class EventStore:
         return json.loads(raw) if raw else None
 
     def set_meta(self, game_id: str, meta: dict) -> None:
-        self.r.set(key(game_id, "meta"), json.dumps(meta))
+        pipe = self.r.pipeline(transaction=True)
+        pipe.set(key(game_id, "meta"), json.dumps(meta))
+        pipe.incr(key(game_id, "metagen"))  # a cached meta of another process is now stale
+        pipe.execute()
 
     def update_meta(self, game_id: str, change) -> dict | None:
         """Apply ``change(meta)`` (in place) to the game's meta atomically (optimistic: retried if
@@ -159,6 +177,7 @@ class EventStore:
                     change(meta)
                     pipe.multi()
                     pipe.set(mkey, json.dumps(meta))
+                    pipe.incr(key(game_id, "metagen"))  # a cached meta of another process is now stale
                     pipe.execute()
                     return meta
                 except redis.WatchError:
@@ -176,7 +195,7 @@ class EventStore:
 
     # --- events ---------------------------------------------------------------------------
     def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
-               idem_answer: dict | None = None) -> tuple[str, int | dict]:
+               idem_answer: dict | None = None, meta_generation: str | None = None) -> tuple[str, int | dict]:
         """Append atomically at ``expected``. Returns ("ok", new_version) or ("idem", answer);
         raises :class:`Conflict` when the stream is at another version."""
         if expected < 1:  # the first event is written by create; a missing stream is never appended to
@@ -184,18 +203,22 @@ class EventStore:
         # Every key of the script is the game's (one hash slot): without an Idempotency-Key the
         # second key is the stream itself, unused (a TTL of 0 says so).
         ikey = key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")
-        status, value = self._append(
-            keys=[key(game_id, "events"), ikey],
-            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL if idem_key else 0]
+        status, value, *hooks = self._append(
+            keys=[key(game_id, "events"), ikey, key(game_id, "hooks"), key(game_id, "metagen")],
+            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL if idem_key else 0, meta_generation or ""]
             + [json.dumps(e) for e in events])
         status = status.decode()
+        if status == "stale":
+            raise StaleMeta(game_id)
         if status == "conflict":
             if int(value) == 0 and self.is_archived(game_id):
                 raise GameArchived(f"game {game_id} is archived: it is over")
             raise Conflict(int(value))
         if status == "idem":
-            return "idem", json.loads(value)
-        return "ok", int(value)
+            return Appended(("idem", json.loads(value)))
+        done = Appended(("ok", int(value)))
+        done.hooks = bool(hooks and hooks[0])
+        return done
 
     def idempotent_answer(self, game_id: str, idem_key: str) -> dict | None:
         raw = self.r.get(key(game_id, "idem:" + idem_key))
@@ -231,14 +254,15 @@ class EventStore:
         caller holds) -- or after the latest snapshot, returned as ``snapshot``."""
         out = self._load_for(keys=[key(game_id, "events"), key(game_id, "snap"), key(game_id, "meta"),
                                    key(game_id, "seed"),
-                                   key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")],
+                                   key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events"),
+                                   key(game_id, "metagen")],
                              args=[known, "1" if idem_key else "0"])
         if not out:
             return None
-        meta, seed, idem, length, snap = out[:5]
+        meta, seed, idem, length, snap, generation = out[:6]
         res = {"meta": json.loads(meta), "seed": seed.decode(), "idem": json.loads(idem) if idem else None,
                "version": int(length), "snapshot_version": 0, "snapshot": None, "from_known": False,
-               "tail": [json.loads(e) for e in out[5:]]}
+               "meta_generation": generation.decode(), "tail": [json.loads(e) for e in out[6:]]}
         if snap:
             head, _, body = snap.partition(b"\n")
             res["snapshot_version"], res["snapshot"] = int(head), json.loads(body)
