@@ -38,7 +38,7 @@ class Dispatcher:
     def after_append(self, game_id: str, version: int, state, mover: int | None, ai_seats=None) -> None:
         if self.r.exists(key(game_id, "hooks")):  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
-        so = state.solo
+        so = getattr(state, "solo", None)  # Tiletum's solo games only
         bot = so["bot"] if so is not None else None
         actor = state.actor
         ai_seats = ai_seats or {}
