@@ -852,8 +852,9 @@ class Withdrawn(Base):
 
 class RatingsQuery(PageQuery):
     pool = fields.String(load_default="multiplayer", validate=validate.OneOf(
-        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop"]), metadata={
-        "description": "multiplayer, or solo:<level> (each Cardinalbot level is its own pool)"})
+        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]), metadata={
+        "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
+                       "<game>:multiplayer for another game (carcassonne:multiplayer)"})
 
 
 class RatingRow(Base):

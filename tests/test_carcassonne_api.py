@@ -195,3 +195,31 @@ def test_five_players(server):
     created = _create(c, 5, "carc-five")
     state = c.call("GET", f"{API}/{created['id']}/state").json()
     assert state["players"] == 5 and state["supply"] == [7] * 5 and json.dumps(state).count("carc-five") == 0
+
+
+def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
+    from application.rating_service import RatingService
+    service = server.app.extensions["tiletum.service"]
+    seats = [{"name": "Ann", "email": "ann.carc@example.org"}, {"name": "Ben", "email": "ben.carc@example.org"}]
+    created = service.create_game(seats, {"seed": "carc-rated"}, game="carcassonne")
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    rng = random.Random(7)
+    while True:
+        summary = service.summary(gid)
+        if summary["status"] == "finished":
+            break
+        seat = summary["to_act"][0]
+        moves = service.legal_moves(gid, tokens[seat])["moves"]
+        service.submit(gid, tokens[seat], summary["version"], [rng.choice(moves)["move"]])
+    ratings = RatingService(service)
+    assert ratings.assess(gid)["pool"] == "carcassonne:multiplayer"
+    assert ratings.record_game(gid) is True and ratings.record_game(gid) is False
+    c = Client(server)
+    board = c.call("GET", "/api/v1/ratings", params={"pool": "carcassonne:multiplayer"}).json()
+    names = {row["name"] for row in board["ratings"]}
+    assert board["total"] >= 2 and {"Ann", "Ben"} <= names, board
+    scores = [s["score"] for s in summary["seats"]]
+    best = next(r for r in board["ratings"] if r["name"] == ("Ann" if scores[0] >= scores[1] else "Ben"))
+    assert best["rating"] >= 1500
+    tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "multiplayer"}).json()
+    assert not {"Ann", "Ben"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"
