@@ -223,3 +223,10 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     assert best["rating"] >= 1500
     tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "multiplayer"}).json()
     assert not {"Ann", "Ben"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"
+    # the dashboard of a player lists the finished Carcassonne game with its places
+    from application.dashboard import dashboard_key_for
+    key = dashboard_key_for(service.store.r, "ann.carc@example.org")
+    me = c.call("GET", "/api/v1/me/games", key)
+    assert me.status_code == 200, me.text
+    done = [g for g in me.json()["finished"] if g["game"] == gid]
+    assert len(done) == 1, me.text
