@@ -22,6 +22,8 @@ from __future__ import annotations
 import logging
 import time
 
+import games
+
 from .indexes import DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
 from .store import key
 
@@ -67,7 +69,7 @@ class Dispatcher:
                 pipe.execute()
                 self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
             return
-        if actor != mover:
+        if actor != mover and games.of_state(state).email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
             add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
             pipe.execute()

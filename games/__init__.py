@@ -27,9 +27,17 @@ def get(name: str | None) -> Game:
     return game
 
 
+def of_state(state) -> Game:
+    """The game a state (an engine's ``GameState``) is of."""
+    for game in GAMES.values():
+        if isinstance(state, game.state_type):
+            return game
+    raise UnknownGame(f"no hosted game has states of type {type(state).__name__}")
+
+
 def of_meta(meta: dict) -> Game:
     """The game of a game's stored meta (its ``game`` field; Tiletum when absent)."""
     return get(meta.get("game"))
 
 
-__all__ = ["ERRORS", "Game", "UnknownGame", "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "TILETUM", "CARCASSONNE"]
+__all__ = ["ERRORS", "Game", "UnknownGame", "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE"]

@@ -33,6 +33,8 @@ class Game:
     rules_version: str = "1"
     seat_kinds: tuple[str, ...] = ("human",)   # the seat kinds a game of it may have
     cli: str = ""                              # the command line that verifies a record
+    email: bool = False                        # whether the email channel (mail/) plays it
+    state_type: type = object                  # the engine's GameState class
 
     # --- playing ------------------------------------------------------------------------------
     def new_game(self, players: int, seed: str, options: dict) -> tuple[Any, list[dict]]:

@@ -21,6 +21,8 @@ class Carcassonne(Game):
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human",)   # no bots or AI seats for Carcassonne yet
     cli = "carcassonne-engine"
+    email = False             # turn emails and replies are Tiletum's only so far (mail/)
+    state_type = rules.GameState
 
     def new_game(self, players, seed, options):
         return rules.new_game(players, seed, options)

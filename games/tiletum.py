@@ -59,6 +59,8 @@ class Tiletum(Game):
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
     cli = "tiletum-engine"
+    email = True
+    state_type = engine.GameState
 
     def new_game(self, players, seed, options):
         return engine.new_game(players, seed, options)

@@ -230,3 +230,25 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     assert me.status_code == 200, me.text
     done = [g for g in me.json()["finished"] if g["game"] == gid]
     assert len(done) == 1, me.text
+
+
+def test_no_turn_email_is_queued_for_carcassonne_yet(redis_server):
+    """The email channel (mail/) plays Tiletum only so far: a Carcassonne move queues no turn
+    email (which mail/ could not compose), while a Tiletum game's does; the game over is still
+    sent on (it rates the game)."""
+    sent = []
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append(name))
+    service = app.extensions["tiletum.service"]
+    seats = [{"name": "A", "email": "a.mail@example.org"}, {"name": "B", "email": "b.mail@example.org"}]
+    t = service.create_game(seats, {"seed": "mail-t"})
+    assert "workers.notify_turn" in sent
+    sent.clear()
+    created = service.create_game(seats, {"seed": "mail-c"}, game="carcassonne")
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    while service.summary(gid)["status"] != "finished":
+        summary = service.summary(gid)
+        seat = summary["to_act"][0]
+        move = service.legal_moves(gid, tokens[seat])["moves"][0]["move"]
+        service.submit(gid, tokens[seat], summary["version"], [move])
+    assert "workers.notify_turn" not in sent and sent.count("workers.game_over") == 1, sent
+    assert t["id"] != gid

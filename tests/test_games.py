@@ -92,3 +92,12 @@ def test_engine_errors_of_both_games_become_service_errors(name, move, kind, cod
 def test_not_your_turn_is_forbidden_in_both_games(module):
     e = errors.from_engine(module.NotYourTurn("seat 1 is to play"))
     assert (e.kind, e.code) == ("forbidden", "not-your-turn")
+
+
+def test_a_state_tells_its_game_and_only_tiletum_has_the_email_channel():
+    t, _ = games.TILETUM.new_game(2, "s", {})
+    c, _ = games.CARCASSONNE.new_game(2, "s", {})
+    assert games.of_state(t) is games.TILETUM and games.of_state(c) is games.CARCASSONNE
+    with pytest.raises(games.UnknownGame):
+        games.of_state({"format": "carcassonne-position/1"})
+    assert games.TILETUM.email and not games.CARCASSONNE.email
