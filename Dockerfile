@@ -17,6 +17,7 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY carcassonne ./carcassonne
+COPY games ./games
 COPY tournaments ./tournaments
 COPY application ./application
 COPY mail ./mail

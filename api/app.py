@@ -33,7 +33,7 @@ from .pages import register_pages
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments, webhooks
-from .schemas import Problem
+from .schemas import CarcassonnePosition, Position, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -198,6 +198,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
                                                         app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
+    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
+        api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)

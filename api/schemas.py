@@ -120,6 +120,8 @@ class Closed(Base):
 
 
 PHASES = ["action", "king", "over"]
+CARCASSONNE_PHASES = ["play", "over"]
+GAMES = ["carcassonne", "tiletum"]
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
 SEAT_KINDS = ["human", "cardinalbot", "bot", "ai"]
@@ -337,6 +339,75 @@ class Position(Closed):
                        "null in a game started under rules version 1 (keyed by version)"})
 
 
+class CarcassonneTile(Closed):
+    x = fields.Integer(required=True)
+    y = fields.Integer(required=True)
+    tile = fields.String(required=True, metadata={"description": "the tile's letter (docs/carcassonne.md)"})
+    rot = fields.Integer(required=True, validate=validate.OneOf([0, 90, 180, 270]))
+
+
+class CarcassonneFollower(Closed):
+    seat = fields.Integer(required=True)
+    x = fields.Integer(required=True)
+    y = fields.Integer(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["thief", "knight", "monk", "farmer"]))
+    spot = fields.String(required=True, metadata={"description": "canonical spot: N E S W, NE SE SW NW; '' for a monk"})
+
+
+class CarcassonneBreakdown(Closed):
+    road = fields.Integer(required=True)
+    city = fields.Integer(required=True)
+    cloister = fields.Integer(required=True)
+    farm = fields.Integer(required=True)
+
+
+class CarcassonneScoring(Closed):
+    kind = fields.String(required=True, validate=validate.OneOf(["road", "city", "cloister", "farm"]))
+    points = fields.Integer(required=True)
+    seats = _seat_list(required=True)
+    tiles = fields.Integer(required=True)
+    shields = fields.Integer(required=True)
+    complete = fields.Boolean(required=True)
+
+
+class CarcassonneFinal(Closed):
+    breakdown = fields.List(fields.Nested(CarcassonneBreakdown), required=True, metadata={
+        "description": "per seat: the points of the final scoring by kind"})
+    scorings = fields.List(fields.Nested(CarcassonneScoring), required=True)
+
+
+class CarcassonnePosition(Closed):
+    """A Carcassonne position document (docs/carcassonne.md) as a viewer sees it. It holds nothing
+    hidden: the face-down tiles are only their public mix, as counts, never their order."""
+    format = fields.String(required=True, validate=validate.OneOf(["carcassonne-position/1"]))
+    game = fields.String(required=True, validate=validate.OneOf(["carcassonne"]))
+    players = fields.Integer(required=True)
+    options = fields.Dict(required=True, metadata={"description": "none yet"})
+    version = fields.Integer(required=True)
+    reveals = fields.Integer(required=True, metadata={"description": "reveals so far: keys the next draw"})
+    phase = fields.String(required=True, validate=validate.OneOf(CARCASSONNE_PHASES))
+    actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
+    to_act = _seat_list(required=True, metadata=TO_ACT)
+    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
+    tile = fields.String(allow_none=True, required=True, metadata={"description": "the tile in hand, revealed to all"})
+    scores = fields.List(fields.Integer(), required=True)
+    supply = fields.List(fields.Integer(), required=True, metadata={"description": "followers off the board, per seat"})
+    board = fields.List(fields.Nested(CarcassonneTile), required=True, metadata={"description": "in the order placed"})
+    followers = fields.List(fields.Nested(CarcassonneFollower), required=True)
+    pile = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "tile letter -> how many are face down (their order does not exist until drawn)"})
+    pile_size = fields.Integer(required=True)
+    set_aside = fields.List(fields.String(), required=True, metadata={"description": "drawn tiles that fit nowhere"})
+    final = fields.Nested(CarcassonneFinal, required=True, allow_none=True)
+    winners = _seat_list(required=True)
+    winner = fields.Integer(allow_none=True, required=True)
+
+
+# The state endpoint serves the position document of the game's own kind, told apart by `format`.
+ANY_POSITION = {"oneOf": [{"$ref": "#/components/schemas/Position"},
+                          {"$ref": "#/components/schemas/CarcassonnePosition"}]}
+
+
 class SeatIn(Base):
     name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
         "example": "Alice", "description": "required, except for a bot account's seat (default: the bot's name)"})
@@ -416,8 +487,9 @@ class GameOptions(Base):
 
 
 class GameCreate(Base):
-    game = fields.String(load_default="tiletum", validate=validate.OneOf(["tiletum"]))
-    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 4))
+    game = fields.String(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
+        "description": "tiletum (2-4 seats) or carcassonne (2-5 human seats, no options)"})
+    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
 
 
@@ -447,11 +519,12 @@ class SeatSummary(Closed):
 
 class GameSummary(Closed):
     id = fields.String(required=True)
-    game = fields.String(required=True, validate=validate.OneOf(["tiletum"]))
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
     status = fields.String(required=True, validate=validate.OneOf(GAME_STATUSES))
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES + ["play"]), metadata={
+        "description": "Tiletum: action, king or over; Carcassonne: play or over"})
     to_act = _seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
@@ -779,8 +852,9 @@ class Withdrawn(Base):
 
 class RatingsQuery(PageQuery):
     pool = fields.String(load_default="multiplayer", validate=validate.OneOf(
-        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop"]), metadata={
-        "description": "multiplayer, or solo:<level> (each Cardinalbot level is its own pool)"})
+        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]), metadata={
+        "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
+                       "<game>:multiplayer for another game (carcassonne:multiplayer)"})
 
 
 class RatingRow(Base):

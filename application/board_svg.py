@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+import games
 from engine.actions import wheel_action
 from engine.components import RESOURCES, components
 from engine.describe import tile_name
@@ -435,4 +436,13 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     return out
 
 
-__all__ = ["render_board_svg", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY", "spot_xy"]
+__all__ = ["render_board_svg", "board_picture", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY", "spot_xy"]
+
+
+def board_picture(meta: dict, state) -> str:
+    """The board picture of any game (pages, ``/board.svg``, emails): Tiletum's drawn here with
+    the seats' names, another game's by its own interface (``games.Game.board_svg``)."""
+    game = games.of_meta(meta)
+    if game is games.TILETUM:
+        return render_board_svg(state, [s["name"] for s in meta["seats"]])
+    return game.board_svg(state)

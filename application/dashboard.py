@@ -21,7 +21,8 @@ import json
 import time
 from datetime import datetime, timezone
 
-from tournaments.model import final_places
+import games
+from tournaments.model import adjudicated_places, final_places
 
 from . import errors, links
 from .clock import make_clock
@@ -181,7 +182,7 @@ class Dashboard:
             item = {
                 "game": game_id, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
-                "round": state.round, "phase": state.phase, "version": state.version,
+                "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
                 "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
                 "deadline": iso(due), "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
@@ -205,11 +206,15 @@ class Dashboard:
     @staticmethod
     def _result(meta: dict, state) -> dict:
         names = seat_names(meta)
-        scores = [p.score for p in state.seats]
-        places = final_places(scores, list(state.turn_order))
+        game = games.of_meta(meta)
+        scores = game.scores(state)
+        if game is not games.TILETUM:  # no tie-break: tied scores share the place
+            places = adjudicated_places(scores)
+        else:
+            places = final_places(scores, list(state.turn_order))
         if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule
             places = [1 if i == state.winner else 2 for i in range(len(scores))]
-        return {"round": state.round, "version": state.version,
+        return {"round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "winner": names[state.winner] if state.winner is not None else None,
                 "places": sorted(({"seat": i, "name": names[i], "score": scores[i], "place": places[i]}

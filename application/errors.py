@@ -5,7 +5,7 @@ service errors here and only here (:func:`from_engine`).
 """
 from __future__ import annotations
 
-import engine
+from games import ERRORS
 
 KINDS = ("invalid", "unauthorized", "forbidden", "not-found", "conflict", "failed")
 
@@ -66,13 +66,16 @@ def conflict(current_version: int, expected: int) -> ServiceError:
                         current_version=current_version)
 
 
-def from_engine(e: engine.EngineError, index: int | None = None) -> ServiceError:
-    """The one place where engine errors become service errors."""
+ENGINE_ERRORS = ERRORS["EngineError"]   # every game's engine errors (games/base.py)
+
+
+def from_engine(e: Exception, index: int | None = None) -> ServiceError:
+    """The one place where engine errors (of any game: ``games.ERRORS``) become service errors."""
     extra = {} if index is None else {"move_index": index}
-    if isinstance(e, engine.NotYourTurn):
+    if isinstance(e, ERRORS["NotYourTurn"]):
         return ServiceError("forbidden", "not-your-turn", e.message, **extra)
-    if isinstance(e, engine.NotationError):
+    if isinstance(e, ERRORS["NotationError"]):
         return ServiceError("invalid", "bad-notation", e.message, rule="notation", **extra)
-    if isinstance(e, engine.IllegalMove):
+    if isinstance(e, ERRORS["IllegalMove"]):
         return ServiceError("invalid", "illegal-move", e.message, rule=e.code, **extra)
     return ServiceError("invalid", e.code, e.message, **extra)

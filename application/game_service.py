@@ -14,22 +14,20 @@ import time
 from collections import OrderedDict
 
 import engine
-from engine.chance import seed_commitment
-from engine.describe import describe
-from engine.game import RULES_VERSION, replay
-from engine.record import write_record
+import games
+from games.tiletum import view_doc
 
 from . import errors, links
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
-from .history import event_texts
 from .notifications import set_preference
 from .seats import AI_LEVELS, ai_seats
 from .store import Conflict, EventStore, GameArchived, StaleMeta
 
 MAX_MOVES_PER_REQUEST = 200
+SERVICE_OPTIONS = ("time_control", "timeout", "rated")   # options of the service, for any game
 
 
 def token_hash(token: str) -> str:
@@ -45,32 +43,15 @@ def public_event(ev: dict) -> dict:
     return out
 
 
-def view_doc(state: engine.GameState, seat: int | None) -> dict:
-    """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
-    Corruption tokens still face down appear only as counts."""
-    doc = state.to_doc()
-    doc["piles"] = {k: len(v) for k, v in state.piles.items()}
-    doc["corruption_pool"] = len(state.corruption_pool)
-    doc["viewer"] = seat
-    doc["to_act"] = to_act(state)
-    return doc
-
-
 def to_act(state: engine.GameState) -> list[int]:
     """Who is to act, in the one shape the API uses for it everywhere (docs/api-changes.md): the
     seats whose decision it is, ``[]`` when the game is over."""
     return [] if state.actor is None else [state.actor]
 
 
-def fairness_algorithm(meta: dict, state: engine.GameState) -> str:
+def fairness_algorithm(meta: dict, state) -> str:
     """How this game's chance outcomes come from its seed, per the rules version it started under."""
-    rules = meta.get("rules") or "1"
-    if state.reveals is None:  # a rules-1 game: keyed by the event count
-        n = "n is the number of events before it (the GameStarted event is 0)"
-    else:
-        n = "n is the number of reveals before it (the setup is reveal 0, then each event with chance outcomes)"
-    return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, 'n:i'), "
-            f"where {n} (see engine/chance.py)")
+    return games.of_meta(meta).fairness_algorithm(meta, state)
 
 
 class GameService:
@@ -99,11 +80,12 @@ class GameService:
         loaded = self.store.load_for(game_id, cached.version if cached is not None else 0, idem_key)
         if loaded is None:
             raise errors.not_found()
+        game = loaded["game"] = games.of_meta(loaded["meta"])
         if loaded["from_known"]:
-            state = replay(loaded["tail"], cached) if loaded["tail"] else cached
+            state = game.replay(loaded["tail"], cached) if loaded["tail"] else cached
         else:
-            base = engine.GameState.from_doc(loaded["snapshot"], validate=False) if loaded["snapshot"] else None
-            state = replay(loaded["tail"], base)
+            base = game.from_doc(loaded["snapshot"]) if loaded["snapshot"] else None
+            state = game.replay(loaded["tail"], base)
             self.cache.snapshot_at(game_id, loaded["snapshot_version"])
         self.cache.put(game_id, state)
         self.cache.put_meta(game_id, loaded["meta_generation"], loaded["meta"], loaded["seed"])
@@ -195,18 +177,26 @@ class GameService:
     # --- creating ----------------------------------------------------------------------------
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
-                    seed: str | None = None) -> dict:
+                    seed: str | None = None, game: str = "tiletum") -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
-        ``seed`` (a tournament created with a seed on a server that allowed it)."""
+        ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
+        name of the game (``games.NAMES``)."""
+        try:
+            rules = games.get(game)
+        except games.UnknownGame as e:
+            raise errors.invalid("unknown-game", str(e)) from None
         options = dict(options or {})
         asked = options.pop("seed", None)
         if asked is not None and not self.allow_seeded_games:
             raise errors.invalid("seeded-games-disabled",
                                     "options.seed is honoured only on a server run with --allow-seeded-games")
         seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
-        if not 2 <= len(seats) <= 4:
-            raise errors.invalid("bad-seats", "a game has 2 to 4 seats")
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
+                                              f"{rules.max_players} seats")
+        if rules is not games.TILETUM:
+            return self._create_other(rules, seats, options, seed, game_id, tokens, extra_meta)
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
         for s in seats:
@@ -221,7 +211,7 @@ class GameService:
             engine_options["solo"] = options.get("solo") or {"level": "deacon"}
             options["solo"] = engine_options["solo"]
         try:
-            state, events = engine.new_game(len(seats), seed, engine_options)
+            state, events = rules.new_game(len(seats), seed, engine_options)
         except ValueError as e:  # e.g. an unknown Challenge card or level
             raise errors.invalid("bad-options", str(e)) from None
         for s in seats:
@@ -237,8 +227,8 @@ class GameService:
                        **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
                        **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
                       for s, t in zip(seats, tokens)],
-            "seed_commitment": seed_commitment(seed), "created": int(time.time()),
-            "rules": RULES_VERSION, **(extra_meta or {}),
+            "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
+            "rules": rules.rules_version, **(extra_meta or {}),
         }
         if game_id is not None:
             created = self.store.create(game_id, meta, seed, events[0])
@@ -250,11 +240,42 @@ class GameService:
             index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
         self._appended(game_id, meta, state, None)
-        return {
-            "id": game_id, "version": state.version, "seed_commitment": meta["seed_commitment"],
-            "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
-                      for i, (s, t) in enumerate(zip(seats, tokens))],
+        return _created(game_id, state, meta, seats, tokens)
+
+    def _create_other(self, rules: games.Game, seats: list[dict], options: dict, seed: str,
+                      game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None) -> dict:
+        """Create a game of another game than Tiletum (Carcassonne): human seats only, and only the
+        service's options (deadlines, rated), none of Tiletum's."""
+        for s in seats:
+            if s.get("kind", "human") not in rules.seat_kinds:
+                raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
+                                                  f"{', '.join(rules.seat_kinds)} only")
+            if s.get("tz") is not None and not valid_tz(s["tz"]):
+                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+        if options.get("action_tiles", "printed") == "printed":
+            options.pop("action_tiles", None)   # the schema's default: Tiletum's option
+        other = sorted(k for k in options if k not in SERVICE_OPTIONS)
+        if other:
+            raise errors.invalid("bad-options", f"a game of {rules.title} takes none of these options: "
+                                                f"{', '.join(other)}")
+        state, events = rules.new_game(len(seats), seed, {})
+        if tokens is None:
+            tokens = [secrets.token_urlsafe(24) for _ in seats]
+        meta = {
+            "game": rules.name, "players": len(seats), "options": options,
+            "seats": [{"name": s["name"], "email": s.get("email"), "kind": "human", "token_hash": token_hash(t),
+                       **({"tz": s["tz"]} if s.get("tz") else {})} for s, t in zip(seats, tokens)],
+            "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
+            "rules": rules.rules_version, **(extra_meta or {}),
         }
+        if game_id is not None:
+            if not self.store.create(game_id, meta, seed, events[0]):
+                raise GameExists(game_id)
+        else:
+            game_id = self._create_with_new_id(meta, seed, events[0])
+        index_game(self.store.r, game_id, meta)
+        self._appended(game_id, meta, state, None)
+        return _created(game_id, state, meta, seats, tokens)
 
     def _create_with_new_id(self, meta: dict, seed: str, first_event: dict) -> str:
         for _ in range(5):
@@ -270,25 +291,28 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)
-        return state.version, view_doc(state, self.seat_of(meta, token, game_id, state.actor))
+        return state.version, games.of_meta(meta).view(state, self.seat_of(meta, token, game_id, state.actor))
 
     def seat_view(self, state: engine.GameState, seat: int) -> dict:
-        """The position as ``seat`` sees it (what the AI stand-in decides from)."""
+        """The position as ``seat`` sees it (what the AI stand-in decides from; Tiletum's)."""
         return view_doc(state, seat)
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
+        game = games.of_meta(meta)
         seat = self._require_seat(meta, token, game_id, state.actor)
-        moves = sorted(engine.legal(state), key=str) if seat == state.actor else []
+        moves = game.legal_moves(state) if seat == state.actor else []
         return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": state.actor,
-                "moves": [{"move": str(m), "description": describe(state, m)} for m in moves],
-                "can_undo": seat == state.actor and bool(state.undo_moves)}
+                "moves": [{"move": m, "description": d} for m, d in moves],
+                "can_undo": seat == state.actor and game.can_undo(state)}
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
         """The position a hint is computed from: the seat's own view (``view_doc``), only for a
         seat whose decision it is, and never in a rated tournament game (hints are off there)."""
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
+        if games.of_meta(meta) is not games.TILETUM:  # the AI player plays Tiletum only (ai/)
+            raise errors.forbidden("hints-off", "hints are for Tiletum games only")
         if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
             raise errors.forbidden("hints-off", "hints are off in rated tournament games")
         if state.phase == "over" or seat != state.actor:
@@ -299,25 +323,26 @@ class GameService:
         """The events after version ``after``, each with its ``text`` in words. Describing them
         needs the position before each, so the earlier events are read (and folded) only when
         there is something new to describe."""
-        self.meta(game_id)
+        game = games.of_meta(self.meta(game_id))
         evs = self.store.events(game_id, after)
         if evs and after:
-            texts = event_texts(self.store.events(game_id, upto=after) + evs, start=after)
+            texts = game.event_texts(self.store.events(game_id, upto=after) + evs, start=after)
         else:
-            texts = event_texts(evs)
+            texts = game.event_texts(evs)
         return {"after": after, "events": [{"version": after + i + 1, **public_event(e), "text": text}
                                            for i, (e, text) in enumerate(zip(evs, texts))]}
 
     def record(self, game_id: str) -> str:
         meta, state = self.load(game_id)
+        game = games.of_meta(meta)
         events = self.store.events(game_id)
         headers = {"Id": game_id, "SeedCommitment": meta["seed_commitment"]}
         for i, s in enumerate(meta["seats"]):
             headers[f"Seat{i}"] = s["name"]
-        if state.phase == "over":
+        if game.is_over(state):
             headers["Seed"] = self.store.seed(game_id)
-            headers["Result"] = " ".join(str(p.score) for p in state.seats)
-        return write_record(events, headers)
+            headers["Result"] = " ".join(str(p) for p in game.scores(state))
+        return game.write_record(events, headers)
 
     def fairness(self, game_id: str) -> dict:
         meta, state = self.load(game_id)
@@ -326,7 +351,7 @@ class GameService:
         if state.phase == "over":
             out["seed"] = self.store.seed(game_id)
             out["verify"] = (f"curl -s <server>/api/v1/games/{game_id}/record > game.txt && "
-                             f"tiletum-engine verify game.txt --seed {out['seed']}")
+                             f"{games.of_meta(meta).cli} verify game.txt --seed {out['seed']}")
         return out
 
     # --- moving ------------------------------------------------------------------------------
@@ -392,6 +417,7 @@ class GameService:
                            meta, state, seed, snap_version, idem_prev, generation) -> dict:
         """The body of :meth:`_submit` once the game is at hand. ``generation``: the cached meta's
         generation, which the append checks (None: the meta was just read)."""
+        game = games.of_meta(meta)
         seat = authenticate(meta, state)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
         if idem_prev is not None:
@@ -411,8 +437,8 @@ class GameService:
                 raise errors.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
                                          move_index=i)
             try:
-                evs, state = engine.play(state, seat, text, seed=seed)
-            except engine.EngineError as e:
+                evs, state = game.play(state, seat, text, seed)
+            except errors.ENGINE_ERRORS as e:
                 raise errors.from_engine(e, i) from None
             if by is not None:
                 for ev in evs:
@@ -434,7 +460,7 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
-        self._after_append(game_id, meta, state, snap_version, seat, hooks=result.hooks)
+        self._after_append(game_id, meta, state, snap_version, seat, game, hooks=result.hooks)
         return _public_answer(answer)
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
@@ -483,10 +509,10 @@ class GameService:
             self.on_append(game_id, state.version, state, mover, **extra)
 
     def _after_append(self, game_id: str, meta: dict, state: engine.GameState, snap_version: int, mover: int,
-                      hooks: bool | None = None) -> None:
-        # Snapshots are taken only where no move can still be undone: a position document has
-        # no undo history, which replaying the events after it rebuilds.
-        if state.version - snap_version >= self.snapshot_every and not state.undo_moves:
+                      game: games.Game = games.TILETUM, hooks: bool | None = None) -> None:
+        # Snapshots are taken only where the game allows (Tiletum: where no move can still be
+        # undone, as a position document has no undo history).
+        if state.version - snap_version >= self.snapshot_every and game.can_snapshot(state):
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
         self._appended(game_id, meta, state, mover, hooks)
@@ -593,13 +619,23 @@ def _public_answer(answer: dict) -> dict:
             "applied": answer.get("applied", len(answer["events"])), "unplayed": answer.get("unplayed", [])}
 
 
-def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
+def _created(game_id: str, state, meta: dict, seats: list[dict], tokens: list[str | None]) -> dict:
     return {
-        "id": game_id, "game": "tiletum",
-        "status": "finished" if state.phase == "over" else "active",
-        "version": state.version, "round": state.round, "phase": state.phase,
+        "id": game_id, "version": state.version, "seed_commitment": meta["seed_commitment"],
+        "seats": [{"seat": i, "name": s["name"], "kind": s.get("kind", "human"), "token": t}
+                  for i, (s, t) in enumerate(zip(seats, tokens))],
+    }
+
+
+def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
+    game = games.of_meta(meta)
+    scores = game.scores(state)
+    return {
+        "id": game_id, "game": game.name,
+        "status": "finished" if game.is_over(state) else "active",
+        "version": state.version, "round": game.round(state), "phase": state.phase,
         "to_act": to_act(state),
-        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": state.seats[i].score,
+        "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": scores[i],
                    **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,

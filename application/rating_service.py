@@ -1,5 +1,6 @@
 """Ratings of finished games (docs/tournaments.md, "Ratings"): Glicko-2 from :mod:`tournaments.ratings`,
-one pool for multiplayer games and one per Cardinalbot level for solo games.
+one pool for Tiletum's multiplayer games, one per Cardinalbot level for solo games, and one multiplayer
+pool per other game (``carcassonne:multiplayer``).
 
 :meth:`RatingService.record_game` rates a finished game once (it is called by the game-over
 task and by its sweep; a second call does nothing). The update is one Redis transaction over
@@ -20,7 +21,8 @@ import time
 
 import redis
 
-from tournaments.model import final_places
+import games as hosted
+from tournaments.model import adjudicated_places, final_places
 from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
 
 from . import errors
@@ -28,7 +30,14 @@ from .indexes import RATED, SEAT_STATE
 from .players import name_of, player_id, remember_name
 
 MULTI = "multiplayer"
-POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop")
+# Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
+OTHER_POOLS = tuple(f"{name}:{MULTI}" for name in hosted.NAMES if name != hosted.DEFAULT)
+POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop") + OTHER_POOLS
+
+
+def game_pool(game: str) -> str:
+    """The multiplayer pool of a game: ``multiplayer`` for Tiletum, ``<game>:multiplayer`` else."""
+    return MULTI if game == hosted.DEFAULT else f"{game}:{MULTI}"
 
 
 def pool_key(pool: str) -> str:
@@ -74,6 +83,12 @@ class RatingService:
         pids = {i: player_id(self.r, e) for i, e in zip(humans, emails)}
         names = {pids[i]: seats[i]["name"] for i in humans}
         dropped = self._dropped(game_id, len(seats))
+        game = hosted.of_meta(meta)
+        if game is not hosted.TILETUM:  # its own pool; tied scores share the place (no tie-break)
+            return {"pool": game_pool(game.name), "solo": False, "names": names,
+                    "result": {"players": [pids[i] for i in range(len(seats))],
+                               "finish": adjudicated_places(game.scores(state)),
+                               "dropped": [pids[i] for i in dropped]}}
         if state.solo is not None:
             solo = opts.get("solo") or {}
             level = solo.get("level")

@@ -22,6 +22,8 @@ from __future__ import annotations
 import logging
 import time
 
+import games
+
 from .indexes import DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
 from .store import key
 
@@ -42,7 +44,7 @@ class Dispatcher:
             hooks = bool(self.r.exists(key(game_id, "hooks")))
         if hooks:  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
-        so = state.solo
+        so = getattr(state, "solo", None)  # Tiletum's solo games only
         bot = so["bot"] if so is not None else None
         actor = state.actor
         ai_seats = ai_seats or {}
@@ -71,7 +73,7 @@ class Dispatcher:
                 pipe.execute()
                 self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
             return
-        if actor != mover:
+        if actor != mover and games.of_state(state).email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
             add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
             pipe.execute()

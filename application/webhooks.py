@@ -40,7 +40,7 @@ import urllib.parse
 
 import requests
 
-import engine
+import games
 
 from . import errors
 from .bots import bot_key, looks_like_bot_token
@@ -243,7 +243,7 @@ class Webhooks:
         raw = self.games.store.events(game_id, upto=version)
         if len(raw) < version:
             return "skipped"
-        state = engine.replay(raw)
+        state = games.of_meta(meta).replay(raw)
         mover = raw[-1].get("seat")
         over = state.phase == "over"
         your_turn = state.actor == seat and mover != seat

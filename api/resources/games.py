@@ -12,9 +12,11 @@ import ai
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
 from ..problems import ApiError, documented
-from ..schemas import (EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
+from ..schemas import (ANY_POSITION, EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
                        MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
+_POSITION = Position()
+POSITION_FORMAT = "tiletum-position/1"
 HINT_LEVEL = "medium"   # the AI level of hints (TILETUM_HINT_LEVEL)
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
@@ -60,10 +62,10 @@ class Games(MethodView):
     def post(self, body):
         """Create a game
 
-        Sets up a new game of 2-4 seats and returns each seat's secret token (shown only here)
+        Sets up a new game (`game`: tiletum, 2-4 seats; carcassonne, 2-5 human seats) and returns each seat's secret token (shown only here)
         and the commitment to the game's secret seed.
         """
-        return service().create_game(body["seats"], body.get("options") or {})
+        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
 
 
 @blp.route("/<string:game_id>")
@@ -82,7 +84,7 @@ class Game(MethodView):
 @blp.route("/<string:game_id>/state")
 class GameState(MethodView):
     @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH])
-    @blp.response(200, Position, headers={"ETag": {"schema": {"type": "string"},
+    @blp.response(200, ANY_POSITION, headers={"ETag": {"schema": {"type": "string"},
                                                    "description": "the game's version"}})
     @blp.alt_response(304, description="not modified since the ETag you sent")
     @err(401, "unauthorized", "a token that belongs to no seat")
@@ -91,15 +93,22 @@ class GameState(MethodView):
         """Read the position
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
-        token). Face-down piles and face-down Corruption tokens appear as counts only.
+        token). Face-down piles and face-down Corruption tokens appear as counts only. The
+        document is the game's own: `Position` (Tiletum) or `CarcassonnePosition`, by `format`.
         """
         version, doc = service().state(game_id, bearer())
+        if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
+            doc = _POSITION.dump(doc)
         etag = f'"v{version}"'
         if etag in flask.request.headers.get("If-None-Match", ""):
             resp = flask.make_response("", 304)
             resp.headers["ETag"] = etag
             return resp
-        return doc, 200, {"ETag": etag, "Vary": "Authorization"}
+        # The answer is made here: the response schema is a oneOf, which flask-smorest cannot dump.
+        resp = flask.jsonify(doc)
+        resp.headers["ETag"] = etag
+        resp.headers["Vary"] = "Authorization"
+        return resp
 
 
 @blp.route("/<string:game_id>/legal-moves")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flask
 from flask.views import MethodView
 
-from application.board_svg import render_board_svg
+from application.board_svg import board_picture
 from mail.board_png import board_png
 
 from ..blueprint import Blueprint
@@ -36,9 +36,8 @@ class BoardPicture(MethodView):
         The whole public position drawn as SVG (the same picture as in turn emails).
         """
         meta, state = service().load(game_id)
-        names = [s["name"] for s in meta["seats"]]
         mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
-        return flask.Response(render_board_svg(state, names), mimetype=mimetype,
+        return flask.Response(board_picture(meta, state), mimetype=mimetype,
                               headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"', "Vary": "Accept"})
 
 
@@ -57,8 +56,7 @@ class BoardPng(MethodView):
         parameter (the version the email was sent at) is ignored: the picture is the current board.
         """
         meta, state = service().load(game_id)
-        names = [s["name"] for s in meta["seats"]]
-        png = board_png(game_id, state.version, lambda: render_board_svg(state, names))
+        png = board_png(game_id, state.version, lambda: board_picture(meta, state))
         if png is None:
             return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id))
         return flask.Response(png, mimetype="image/png",

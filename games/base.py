@@ -1,0 +1,120 @@
+"""The interface a game implements for the service (:class:`Game`) and the engine errors of all
+games grouped by kind (:data:`ERRORS`), for ``application.errors.from_engine``."""
+from __future__ import annotations
+
+from typing import Any
+
+import carcassonne
+import engine
+
+
+class UnknownGame(ValueError):
+    """No game of that name is hosted."""
+
+
+# The engines share the names and attributes of their errors (message, code, rule) but not the
+# classes: each kind is a tuple of both games' classes.
+ERRORS = {
+    "EngineError": (engine.EngineError, carcassonne.EngineError),
+    "NotYourTurn": (engine.NotYourTurn, carcassonne.NotYourTurn),
+    "NotationError": (engine.NotationError, carcassonne.NotationError),
+    "IllegalMove": (engine.IllegalMove, carcassonne.IllegalMove),
+}
+
+
+class Game:
+    """One game as the service hosts it. A state is the engine's own ``GameState``; every method
+    is pure. Subclasses set the class attributes and implement the methods."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    rules_version: str = "1"
+    seat_kinds: tuple[str, ...] = ("human",)   # the seat kinds a game of it may have
+    cli: str = ""                              # the command line that verifies a record
+    email: bool = False                        # whether the email channel (mail/) plays it
+    state_type: type = object                  # the engine's GameState class
+
+    # --- playing ------------------------------------------------------------------------------
+    def new_game(self, players: int, seed: str, options: dict) -> tuple[Any, list[dict]]:
+        raise NotImplementedError
+
+    def replay(self, events: list[dict], state: Any = None) -> Any:
+        raise NotImplementedError
+
+    def from_doc(self, doc: dict) -> Any:
+        """A stored snapshot (a position document the service wrote itself) back to a state."""
+        raise NotImplementedError
+
+    def play(self, state: Any, seat: int, move: str, seed: str) -> tuple[list[dict], Any]:
+        """Check and apply one move in notation: (events, new state); the engine's errors."""
+        raise NotImplementedError
+
+    def decide(self, state: Any, seat: int, move: str, seed: str) -> list[dict]:
+        return self.play(state, seat, move, seed)[0]
+
+    def evolve(self, state: Any, event: dict) -> Any:
+        return self.replay([event], state)
+
+    def legal_moves(self, state: Any) -> list[tuple[str, str]]:
+        """The legal moves of the seat to act, sorted and unique: (notation, in words)."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def format(self, move: Any) -> str:
+        return str(move)
+
+    def can_undo(self, state: Any) -> bool:
+        return False
+
+    def can_snapshot(self, state: Any) -> bool:
+        """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
+        return True
+
+    # --- reading --------------------------------------------------------------------------------
+    def actor(self, state: Any) -> int | None:
+        return state.actor
+
+    def is_over(self, state: Any) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: Any) -> list[int]:
+        raise NotImplementedError
+
+    def winner(self, state: Any) -> int | None:
+        return state.winner
+
+    def round(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        """The position document as ``seat`` (None: a spectator) may see it: nothing hidden."""
+        raise NotImplementedError
+
+    def to_doc(self, state: Any) -> dict:
+        return state.to_doc()
+
+    # --- records, words, pictures -------------------------------------------------------------
+    def seed_commitment(self, seed: str) -> str:
+        raise NotImplementedError
+
+    def fairness_algorithm(self, meta: dict, state: Any) -> str:
+        raise NotImplementedError
+
+    def write_record(self, events: list[dict], headers: dict[str, str]) -> str:
+        raise NotImplementedError
+
+    def verify_record(self, text: str, seed: str | None = None) -> list[str]:
+        """Replay a record with full checking and, given the seed, check every draw against it
+        and the record's SeedCommitment: the problems found (empty: it verifies)."""
+        raise NotImplementedError
+
+    def event_texts(self, events: list[dict], start: int = 0) -> list[str]:
+        """One sentence for each of ``events[start:]`` (``events`` from the game's start)."""
+        raise NotImplementedError
+
+    def board_svg(self, state: Any) -> str:
+        raise NotImplementedError

@@ -1,0 +1,132 @@
+"""Tiletum through the game interface: an adapter over ``engine/``, behaviour unchanged."""
+from __future__ import annotations
+
+import engine
+from engine.chance import seed_commitment
+from engine.describe import describe
+from engine.fairness import verify_events
+from engine.game import RULES_VERSION, apply_event, replay
+from engine.notation import parse
+from engine.record import replay_record, write_record
+
+from .base import Game
+
+
+def view_doc(state: engine.GameState, seat: int | None) -> dict:
+    """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
+    Corruption tokens still face down appear only as counts."""
+    doc = state.to_doc()
+    doc["piles"] = {k: len(v) for k, v in state.piles.items()}
+    doc["corruption_pool"] = len(state.corruption_pool)
+    doc["viewer"] = seat
+    doc["to_act"] = [] if state.actor is None else [state.actor]
+    return doc
+
+
+def event_texts(events: list[dict], start: int = 0) -> list[str]:
+    """One sentence for each of ``events[start:]``, where ``events`` is a game's log from its
+    start (folded once: a move is described in the position it was played in)."""
+    out: list[str] = []
+    state = None
+    for i, ev in enumerate(events):
+        t = ev["type"]
+        if i < start:
+            state = apply_event(state, ev)
+            continue
+        if t == "GameStarted":
+            out.append(f"The game starts with {ev['players']} players")
+        elif t == "MovePlayed":
+            try:
+                text = describe(state, parse(ev["move"]))
+            except Exception:  # a move the describer does not know: its notation is its text
+                text = ev["move"]
+            if ev.get("by"):
+                text += f" (played by the {ev['by']})"
+            out.append(text)
+        elif t == "MoveUndone":
+            undoable = state.undo_moves if state is not None else []
+            out.append(f"Take back '{undoable[-1]}'" if undoable else "Take back the last move")
+        else:
+            out.append(t)
+        state = apply_event(state, ev)
+    return out
+
+
+class Tiletum(Game):
+    name = "tiletum"
+    title = "Tiletum"
+    min_players, max_players = 2, 4
+    rules_version = RULES_VERSION
+    seat_kinds = ("human", "cardinalbot", "bot", "ai")
+    cli = "tiletum-engine"
+    email = True
+    state_type = engine.GameState
+
+    def new_game(self, players, seed, options):
+        return engine.new_game(players, seed, options)
+
+    def replay(self, events, state=None):
+        return replay(events, state)
+
+    def from_doc(self, doc):
+        return engine.GameState.from_doc(doc, validate=False)
+
+    def play(self, state, seat, move, seed):
+        return engine.play(state, seat, move, seed=seed)
+
+    def legal_moves(self, state):
+        return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
+
+    def parse(self, text):
+        return parse(text)
+
+    def can_undo(self, state):
+        return bool(state.undo_moves)
+
+    def can_snapshot(self, state):
+        # a position document has no undo history, which replaying the events after it rebuilds
+        return not state.undo_moves
+
+    def scores(self, state):
+        return [p.score for p in state.seats]
+
+    def round(self, state):
+        return state.round
+
+    def view(self, state, seat):
+        return view_doc(state, seat)
+
+    def seed_commitment(self, seed):
+        return seed_commitment(seed)
+
+    def fairness_algorithm(self, meta, state):
+        rules = meta.get("rules") or "1"
+        if state.reveals is None:  # a rules-1 game: keyed by the event count
+            n = "n is the number of events before it (the GameStarted event is 0)"
+        else:
+            n = "n is the number of reveals before it (the setup is reveal 0, then each event with chance outcomes)"
+        return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, 'n:i'), "
+                f"where {n} (see engine/chance.py)")
+
+    def write_record(self, events, headers):
+        return write_record(events, headers)
+
+    def verify_record(self, text, seed=None):
+        try:
+            headers, events, _ = replay_record(text)
+        except engine.EngineError as e:
+            return [e.message]
+        seed = seed if seed is not None else headers.get("Seed")
+        if seed is None:
+            return ["no seed: it is revealed when the game is over"]
+        return verify_events(events, seed, headers.get("SeedCommitment"))
+
+    def event_texts(self, events, start=0):
+        return event_texts(events, start)
+
+    def board_svg(self, state):
+        # Tiletum's map is drawn by application/board_svg.py (with the seats' names)
+        raise NotImplementedError("Tiletum's board is drawn by application.board_svg")
+
+
+TILETUM = Tiletum()

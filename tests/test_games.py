@@ -1,0 +1,103 @@
+"""The one game interface (games/): the registry by name, and each hosted game behind the same
+methods -- new game, legal moves (sorted, unique, in notation and in words), play and replay to
+the same position, snapshots back to a state, a seat's view without secrets, the record and its
+verifier, events in words -- and their engine errors mapped to service errors in one place."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import carcassonne
+import engine
+import games
+from application import errors
+
+
+def test_the_registry_by_name():
+    assert games.NAMES == ("carcassonne", "tiletum")
+    assert games.get("tiletum") is games.TILETUM and games.get(None) is games.TILETUM
+    assert games.get("carcassonne") is games.CARCASSONNE
+    assert games.of_meta({}) is games.TILETUM and games.of_meta({"game": "carcassonne"}) is games.CARCASSONNE
+    with pytest.raises(games.UnknownGame, match="chess"):
+        games.get("chess")
+    assert (games.CARCASSONNE.min_players, games.CARCASSONNE.max_players) == (2, 5)
+    assert (games.TILETUM.min_players, games.TILETUM.max_players) == (2, 4)
+
+
+def _play_out(game: games.Game, players: int, seed: str, limit: int) -> tuple[object, list[dict]]:
+    state, events = game.new_game(players, seed, {})
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if game.is_over(state):
+            break
+        legal = game.legal_moves(state)
+        notations = [m for m, _ in legal]
+        assert notations == sorted(set(notations)) and all(d for _, d in legal)
+        for m in notations[:5]:
+            assert game.format(game.parse(m)) == m
+        evs, state = game.play(state, game.actor(state), rng.choice(notations), seed)
+        events += evs
+    return state, events
+
+
+@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200)])
+def test_each_game_through_the_interface(name, players, limit):
+    game = games.get(name)
+    seed = f"iface-{name}"
+    state, events = _play_out(game, players, seed, limit)
+    assert game.replay(events).to_doc() == state.to_doc()
+    half = len(events) // 2
+    assert game.replay(events[half:], game.replay(events[:half])).to_doc() == state.to_doc()
+    if game.can_snapshot(state):
+        assert game.from_doc(game.to_doc(state)).to_doc() == state.to_doc()
+    assert len(game.scores(state)) == players and game.round(state) >= 1
+    view = game.view(state, 1)
+    assert view["viewer"] == 1 and view["to_act"] == ([] if game.actor(state) is None else [game.actor(state)])
+    assert seed not in str(view)
+    texts = game.event_texts(events)
+    assert len(texts) == len(events) and texts[0].startswith("The game starts with")
+    assert game.event_texts(events, start=half) == texts[half:]
+    record = game.write_record(events, {"SeedCommitment": game.seed_commitment(seed), "Seed": seed})
+    assert game.verify_record(record) == []
+    assert game.verify_record(record, seed + "x"), "a wrong seed is caught"
+
+
+def test_a_whole_carcassonne_game_ends_with_winners_and_a_board():
+    game = games.CARCASSONNE
+    state, events = _play_out(game, 2, "iface-end", 200)
+    assert game.is_over(state) and game.actor(state) is None and game.legal_moves(state) == []
+    scores = game.scores(state)
+    assert state.winners == [i for i, p in enumerate(scores) if p == max(scores)]
+    assert game.winner(state) == (state.winners[0] if len(state.winners) == 1 else None)
+    svg = game.board_svg(state)
+    assert svg.startswith("<svg") and svg.count('<g class="tile"') == len(state.to_doc()["board"])
+
+
+@pytest.mark.parametrize("name, move, kind, code", [
+    ("tiletum", "zzz nonsense", "invalid", "bad-notation"),
+    ("carcassonne", "jump over", "invalid", "bad-notation"),
+    ("carcassonne", "place 40,40 r0", "invalid", "illegal-move"),
+])
+def test_engine_errors_of_both_games_become_service_errors(name, move, kind, code):
+    game = games.get(name)
+    state, _ = game.new_game(2, "errs", {})
+    with pytest.raises(errors.ENGINE_ERRORS) as caught:
+        game.play(state, game.actor(state), move, "errs")
+    e = errors.from_engine(caught.value, 3)
+    assert (e.kind, e.code, e.extra["move_index"]) == (kind, code, 3)
+
+
+@pytest.mark.parametrize("module", [engine, carcassonne])
+def test_not_your_turn_is_forbidden_in_both_games(module):
+    e = errors.from_engine(module.NotYourTurn("seat 1 is to play"))
+    assert (e.kind, e.code) == ("forbidden", "not-your-turn")
+
+
+def test_a_state_tells_its_game_and_only_tiletum_has_the_email_channel():
+    t, _ = games.TILETUM.new_game(2, "s", {})
+    c, _ = games.CARCASSONNE.new_game(2, "s", {})
+    assert games.of_state(t) is games.TILETUM and games.of_state(c) is games.CARCASSONNE
+    with pytest.raises(games.UnknownGame):
+        games.of_state({"format": "carcassonne-position/1"})
+    assert games.TILETUM.email and not games.CARCASSONNE.email
