@@ -249,3 +249,48 @@ def test_supply_values_houses_and_pillars_still_to_place(fresh):
     fresh.round = 4
     fresh.cycle = 3                                      # nothing left to play
     assert ev.supply(fresh, 0) == 0
+
+
+def test_projected_product_values_supply_pieces_by_what_they_will_multiply(fresh):
+    p = fresh.seats[0]                                   # 1 House on the map, 2 + 2 in the supply
+    f = ev.placed_share(fresh)
+    assert f == pytest.approx(ev.PLACE_SHARE)
+    assert ev.projected_product(fresh, 0) == pytest.approx((1 + 2 * f) * (2 * f) - 0)
+    p.pillars = 0                                        # nothing to multiply the Houses by
+    assert ev.projected_product(fresh, 0) == 0
+    p.pillars = 3
+    fresh.round, fresh.cycle = 4, 3                      # no time left to place anything
+    assert ev.placed_share(fresh) == 0 and ev.projected_product(fresh, 0) == 0
+
+
+def test_open_cathedrals_count_a_pillar_where_the_seat_may_still_contribute(fresh):
+    c = components()
+    assert ev.open_cathedrals(fresh, 0) == 0
+    town = sorted(fresh.cathedral_stack)[0]
+    fresh.pillars[town] = [0]
+    cost = c.tiles[fresh.cathedral_cost[town]].raw
+    vp = cost["vp"] + c.tiles[fresh.cathedral_stack[town][-1]].raw["vp"]
+    p = fresh.seats[0]
+    p.res = [0, 0, 0, 0, 0]
+    assert ev.open_cathedrals(fresh, 0) == pytest.approx(ev.CATHEDRAL_WEIGHT * vp * 0.5)
+    p.res[3] = cost["stone"]                             # the Stone to build it
+    assert ev.open_cathedrals(fresh, 0) == pytest.approx(ev.CATHEDRAL_WEIGHT * vp)
+    p.cathedrals.append(fresh.cathedral_stack[town][-1])   # contributed already
+    assert ev.open_cathedrals(fresh, 0) == 0
+    assert ev.open_cathedrals(fresh, 1) == 0
+
+
+def test_held_contracts_count_by_the_share_of_their_price_in_hand(fresh):
+    p = fresh.seats[0]
+    p.res = [0, 0, 0, 0, 0]
+    assert ev.held_contracts(fresh, 0) == 0
+    p.store.append("B15")                                # 3 identical Resources for 3 VP
+    space = components().contract_spaces[0]
+    full = ev.CONTRACT_WEIGHT * (3 + space["vp"] + 2.0)
+    assert ev.held_contracts(fresh, 0) == 0
+    p.res[2] = 1
+    assert ev.held_contracts(fresh, 0) == pytest.approx(full / 3)
+    p.res[2] = 5
+    assert ev.held_contracts(fresh, 0) == pytest.approx(full)
+    fresh.phase = "over"
+    assert ev.held_contracts(fresh, 0) == 0
