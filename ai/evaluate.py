@@ -26,7 +26,6 @@ from engine.board import building_filled, completed_buildings, houses_on_map, ki
 from engine.components import components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
-from engine.tasks import contract_price
 
 RESOURCE_VP = (0.3, 0.3, 0.3, 0.25)   # per Resource, by round 1-4
 ROOM_VP = 1.5                          # per filled Room
@@ -38,9 +37,6 @@ KING_WEIGHT = 1.0
 FAIR_WEIGHT = 1.0
 FUTURE_FAIR_WEIGHT = 0.5               # a later round's Fair, as the seat would score it today
 SUPPLY_VP = 0.5                        # per House or Pillar in the supply, per round left
-PLACE_SHARE = 0.7                      # share of the supply expected on the map by the end (>= 2 rounds left)
-CATHEDRAL_WEIGHT = 0.5                 # an open Cathedral contribution (Pillar there), by Stone in hand
-CONTRACT_WEIGHT = 0.5                  # a Contract in the Storehouse, by the share of its price in hand
 
 
 def _over(s: GameState) -> bool:
@@ -57,72 +53,6 @@ def final_now(s: GameState, seat: int) -> float:
     p = s.seats[seat]
     return float(houses_on_map(s, seat) * pillars_on_map(s, seat)
                  + components().completed_buildings_vp[completed_buildings(p)])
-
-
-def placed_share(s: GameState) -> float:
-    """The share of the Houses and Pillars in the supply expected on the map by the end."""
-    return PLACE_SHARE * min(rounds_left(s), 2) / 2
-
-
-def projected_product(s: GameState, seat: int) -> float:
-    """Houses x Pillars as it would be with the expected share of the supply placed, beyond the
-    product on the map now (``final_now``): a piece in the supply is worth the pieces of the other
-    kind it will multiply."""
-    if _over(s):
-        return 0.0
-    p = s.seats[seat]
-    h, q = houses_on_map(s, seat), pillars_on_map(s, seat)
-    f = placed_share(s)
-    return (h + f * p.houses) * (q + f * p.pillars) - h * q
-
-
-def open_cathedrals(s: GameState, seat: int) -> float:
-    """Cathedrals where the seat has a Pillar and may still contribute: their VP, weighted by the
-    share of the Stone it holds (Gold at 2 a Stone)."""
-    if _over(s) or rounds_left(s) <= 0:
-        return 0.0
-    c = components()
-    p = s.seats[seat]
-    done = {c.tiles[t].raw["cathedral"] for t in p.cathedrals}
-    have = p.res[3] + p.res[0] / 2
-    total = 0.0
-    for town, seats in s.pillars.items():
-        stack = s.cathedral_stack.get(town)
-        if seat not in seats or town in done or not stack:
-            continue
-        cost = c.tiles[s.cathedral_cost[town]].raw
-        share = min(1.0, have / cost["stone"]) if cost["stone"] else 1.0
-        total += (cost["vp"] + c.tiles[stack[-1]].raw["vp"]) * (0.5 + 0.5 * share)
-    return CATHEDRAL_WEIGHT * total
-
-
-def held_contracts(s: GameState, seat: int) -> float:
-    """Contracts in the Storehouse: their VP (and the Contract space's), weighted by the share
-    of their price the seat holds."""
-    if _over(s) or rounds_left(s) <= 0:
-        return 0.0
-    c = components()
-    p = s.seats[seat]
-    n = len(p.contracts)
-    total = 0.0
-    for t in p.store:
-        td = c.tiles[t]
-        if td.kind != "contract":
-            continue
-        raw = c.tile_raw(t, s.rules)
-        space = c.contract_spaces[n] if n < len(c.contract_spaces) else {}
-        need = dict(contract_price(t, None))
-        k = raw.get("identical") or 0
-        have = 0
-        for i, m in need.items():
-            have += min(m, p.res[i])
-        if k:
-            have += min(k, max(p.res[i] for i in range(1, len(p.res))))
-        size = sum(need.values()) + k
-        share = min(1.0, (have + p.res[0] / 2) / size) if size else 1.0
-        total += ((raw.get("vp") or 0) + (space.get("vp") or 0)
-                  + (2.0 if space.get("pillar") else 0.0)) * share
-    return CONTRACT_WEIGHT * total
 
 
 def resources(s: GameState, seat: int) -> float:
@@ -188,8 +118,7 @@ def pending_ap(s: GameState, seat: int) -> float:
     return AP_VP * sum(e.get("ap", 0) for e in s.agenda if e.get("t") == "frame" and e.get("seat") == seat)
 
 
-TERMS = (score_now, final_now, projected_product, open_cathedrals, held_contracts, resources, king, fair,
-         future_fairs, growth, supply, pending_ap)
+TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap)
 
 
 def value(s: GameState, seat: int) -> float:
