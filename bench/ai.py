@@ -1,6 +1,7 @@
 """AI player benchmark (prints figures; not a test).
 
     python bench/ai.py [--games N] [--solo-games M] [--levels easy,medium,hard]
+                       [--solo-level hard] [--solo-bots priest,deacon,bishop] [--no-4p]
 
 Plays seeded games in-process with the engine (no HTTP). Every AI decision is
 ``ai.decide(view_doc(state, seat), level, rng_seed)``: the AI sees only its seat's view. Reports,
@@ -121,9 +122,9 @@ def levels_match(levels: list[str], games: int) -> list[tuple[str, ...]]:
     return [(k, str(games), mean_sd(scores[k]), f"{wins[k] / games / n_of[k]:.0%}") for k in dict.fromkeys(lineup)]
 
 
-def solo_rows(level: str, games: int) -> list[tuple[str, ...]]:
+def solo_rows(level: str, games: int, bot_levels=("priest", "deacon", "bishop")) -> list[tuple[str, ...]]:
     rows = []
-    for bot_level in ("priest", "deacon", "bishop"):
+    for bot_level in bot_levels:
         me, bot, wins = [], [], 0
         for i in range(games):
             s = play_game(["cardinalbot", level], f"bench-ai-solo-{bot_level}-{i}", solo=bot_level)
@@ -146,23 +147,30 @@ def main(argv=None) -> int:
                     help="solo games per Cardinalbot level (default 12)")
     ap.add_argument("--levels", default=",".join(ai.LEVELS), help="the AI levels to measure (default all)")
     ap.add_argument("--solo-level", default="hard", help="the AI level of the solo games (default hard)")
+    ap.add_argument("--solo-bots", default="priest,deacon,bishop",
+                    help="the Cardinalbot levels of the solo games (default priest,deacon,bishop)")
+    ap.add_argument("--no-4p", action="store_true", help="skip the 4-player rows (only solo games and times)")
     a = ap.parse_args(argv)
     levels = [x for x in a.levels.split(",") if x]
+    bots = [x for x in a.solo_bots.split(",") if x]
+    if any(b not in ("priest", "deacon", "bishop") for b in bots):
+        ap.error("--solo-bots among priest, deacon, bishop")
     if a.games < 1 or a.solo_games < 0 or any(x not in ai.LEVELS for x in levels + [a.solo_level]):
         ap.error(f"--games >= 1, --solo-games >= 0, levels among {', '.join(ai.LEVELS)}")
     print(f"AI benchmark: {a.games} 4-player games per row, {a.solo_games} solo games per Cardinalbot level; "
           f"iterations per decision {ai.LEVELS}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", flush=True)
     t0 = time.perf_counter()
-    rows = [against(level, opp, a.games) for opp in ("random", "greedy") for level in levels]
-    print("\nAI against three random or greedy players (4 players; mean ± sd of final scores)")
-    table(("AI", "opponents", "games", "AI score", "opponents' scores", "AI wins"), rows)
-    if len(levels) > 1:
+    if not a.no_4p:
+        rows = [against(level, opp, a.games) for opp in ("random", "greedy") for level in levels]
+        print("\nAI against three random or greedy players (4 players; mean ± sd of final scores)")
+        table(("AI", "opponents", "games", "AI score", "opponents' scores", "AI wins"), rows)
+    if len(levels) > 1 and not a.no_4p:
         print("AI levels against each other (4 players: " + ", ".join(levels)
               + ", greedy for the rest; seats rotated)")
         table(("player", "games", "score", "win rate"), levels_match(levels, a.games))
     if a.solo_games:
         print(f"AI {a.solo_level} as the human seat of solo games against the Cardinalbot")
-        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins"), solo_rows(a.solo_level, a.solo_games))
+        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins"), solo_rows(a.solo_level, a.solo_games, bots))
     print("Decision time (one ai.decide call)")
     trows = []
     for level in ai.LEVELS:
