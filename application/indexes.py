@@ -161,10 +161,13 @@ def remove(r, index: Sharded, *members: bytes | str) -> int:
     return sum(pipe.execute()[::2 if index in REGISTERED else 1])
 
 
-def game_members(r, index: Sharded, game_id: str) -> list[bytes]:
-    """The members of ``index`` that belong to ``game_id`` (from the game's registry)."""
+def game_members(r, index: Sharded, game_id: str, members: set[bytes] | None = None) -> list[bytes]:
+    """The members of ``index`` that belong to ``game_id`` (from the game's registry, or from
+    ``members``, that registry as the caller already read it)."""
     prefix = f"{index.name}|".encode()
-    return [m[len(prefix):] for m in r.smembers(registry(game_id)) if m.startswith(prefix)]
+    if members is None:
+        members = r.smembers(registry(game_id))
+    return [m[len(prefix):] for m in members if m.startswith(prefix)]
 
 
 def version_of(member: bytes) -> int | None:
@@ -176,18 +179,21 @@ def version_of(member: bytes) -> int | None:
         return None
 
 
-def forget_due(r, game_id: str, upto_version: int | None = None) -> int:
-    """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all)."""
-    gone = [m for m in game_members(r, MAIL_DUE, game_id)
+def forget_due(r, game_id: str, upto_version: int | None = None, members: set[bytes] | None = None) -> int:
+    """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all);
+    ``members``: the game's registry as read by the caller (entries added since are newer)."""
+    gone = [m for m in game_members(r, MAIL_DUE, game_id, members)
             if upto_version is None or (version_of(m) or 0) <= upto_version]
     return remove(r, MAIL_DUE, *gone)
 
 
-def forget_turns_before(r, game_id: str, version: int) -> None:
+def forget_turns_before(r, game_id: str, version: int, members: set[bytes] | None = None) -> None:
     """The game's deadlines and reminders of turns that started before ``version``: one seat acts
-    at a time, so a new turn means they are over."""
+    at a time, so a new turn means they are over. ``members``: the game's registry, if read."""
+    if members is None:
+        members = r.smembers(registry(game_id))
     for index in (DEADLINES, REMINDERS):
-        old = [m for m in game_members(r, index, game_id) if (version_of(m) or 0) < version]
+        old = [m for m in game_members(r, index, game_id, members) if (version_of(m) or 0) < version]
         remove(r, index, *old)
 
 
