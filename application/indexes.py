@@ -148,16 +148,21 @@ def add(pipe, index: Sharded, game_id: str, member: str, score: float, **zadd_op
         pipe.sadd(registry(game_id), f"{index.name}|{member}")
 
 
-def remove(r, index: Sharded, *members: bytes | str) -> int:
-    """Take entries out of ``index`` (and their games' registries); returns how many were there."""
+def remove(r, index: Sharded, *members: bytes | str, pipe=None) -> int:
+    """Take entries out of ``index`` (and their games' registries); returns how many were there.
+    With ``pipe`` (a pipeline of the caller's) the removals are only queued there, and the number
+    returned is of those queued."""
     if not members:
         return 0
-    pipe = r.pipeline(transaction=False)
+    queued = pipe is not None
+    pipe = pipe if queued else r.pipeline(transaction=False)
     for m in members:
         pipe.zrem(index.key_of(m), m)
         if index in REGISTERED:
             text = m.decode("utf-8", "replace") if isinstance(m, bytes) else m
             pipe.srem(registry(index.owner_of(m)), f"{index.name}|{text}")
+    if queued:
+        return len(members)
     return sum(pipe.execute()[::2 if index in REGISTERED else 1])
 
 
@@ -179,12 +184,14 @@ def version_of(member: bytes) -> int | None:
         return None
 
 
-def forget_due(r, game_id: str, upto_version: int | None = None, members: set[bytes] | None = None) -> int:
+def forget_due(r, game_id: str, upto_version: int | None = None, members: set[bytes] | None = None,
+               pipe=None) -> int:
     """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all);
-    ``members``: the game's registry as read by the caller (entries added since are newer)."""
+    ``members``: the game's registry as read by the caller (entries added since are newer);
+    ``pipe``: only queue the removals on this pipeline of the caller's (see ``remove``)."""
     gone = [m for m in game_members(r, MAIL_DUE, game_id, members)
             if upto_version is None or (version_of(m) or 0) <= upto_version]
-    return remove(r, MAIL_DUE, *gone)
+    return remove(r, MAIL_DUE, *gone, pipe=pipe)
 
 
 def forget_turns_before(r, game_id: str, version: int, members: set[bytes] | None = None) -> None:

@@ -121,13 +121,15 @@ class Notifier:
         return not self.r.sismember(TOLD.key(email), email)
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
-                  seat: int | None = None) -> int:
+                  seat: int | None = None, after=None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
         Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
         and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
-        first one's Message-ID is the seat's thread root, the later ones reply to it."""
+        first one's Message-ID is the seat's thread root, the later ones reply to it. ``after``: a
+        pipeline of the caller's, executed once the email is queued, that records the address as
+        told (instead of a round trip of its own)."""
         msgid = in_reply_to = None
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
@@ -144,7 +146,7 @@ class Notifier:
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
         if sent and first:
             email = email.strip().lower()
-            self.r.sadd(TOLD.key(email), email)
+            (after if after is not None else self.r).sadd(TOLD.key(email), email)
         return int(sent)
 
     def notice(self, subject: str, email: str) -> EmailMessage:
@@ -172,11 +174,13 @@ class Notifier:
             return self._results(game_id, meta, state)
         seat = state.actor
         ahead = self._read_ahead(game_id, meta, state, seat, version)
-        sent = self._turn(game_id, version, meta, state, seat, ahead)
+        after = self.r.pipeline(transaction=False)  # what follows the email, in one round trip
+        sent = self._turn(game_id, version, meta, state, seat, ahead, after)
         # only once the email is in the outbox (or none is due): a failure before leaves the
         # marker for sweep_notifications; this turn's entry, and any older one, leave the index
         # (the game's registry as read above: an entry added since is a later turn's)
-        forget_due(self.r, game_id, upto_version=state.version, members=ahead.get("registry"))
+        forget_due(self.r, game_id, upto_version=state.version, members=ahead.get("registry"), pipe=after)
+        after.execute()
         return sent
 
     def _read_ahead(self, game_id: str, meta: dict, state: engine.GameState, seat: int | None,
@@ -209,7 +213,7 @@ class Notifier:
         return out
 
     def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None,
-              ahead: dict) -> int:
+              ahead: dict, after) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
@@ -227,7 +231,8 @@ class Notifier:
         first = not ahead["told"]
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
-        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat)
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat,
+                              after=after)
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
