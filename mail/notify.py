@@ -36,6 +36,11 @@ from .outbox import SENT_TTL, Outbox
 log = logging.getLogger("tiletum.notify")
 
 
+def thread_key(game_id: str, seat: int) -> str:
+    """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
+    return f"mail:thread:{game_id}:{seat}"
+
+
 class Notifier:
     def __init__(self, service: GameService, outbox: Outbox, cfg: MailConfig):
         self.service = service
@@ -121,7 +126,7 @@ class Notifier:
         return not self.r.sismember(TOLD.key(email), email)
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
-                  seat: int | None = None, after=None) -> int:
+                  seat: int | None = None, after=None, thread: bytes | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
@@ -129,15 +134,18 @@ class Notifier:
         and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
         first one's Message-ID is the seat's thread root, the later ones reply to it. ``after``: a
         pipeline of the caller's, executed once the email is queued, that records the address as
-        told (instead of a round trip of its own)."""
+        told (instead of a round trip of its own). ``thread``: the seat's thread marker as the
+        caller read it; once set it never changes, so only a missing one is set here."""
         msgid = in_reply_to = None
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
-            key = f"mail:thread:{game_id}:{seat}"
-            pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
-            pipe.set(key, once_key, nx=True, ex=SENT_TTL)
-            pipe.get(key)
-            if (pipe.execute()[1] or b"").decode() == once_key:
+            if thread is None:
+                key = thread_key(game_id, seat)
+                pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
+                pipe.set(key, once_key, nx=True, ex=SENT_TTL)
+                pipe.get(key)
+                thread = pipe.execute()[1]
+            if (thread or b"").decode() == once_key:
                 msgid = root
             else:
                 in_reply_to = root
@@ -202,7 +210,8 @@ class Notifier:
                 pipe.sismember(TOLD.key(email.strip().lower()), email.strip().lower())
                 pipe.hget(GENERATIONS.key(field), field)
                 pipe.hget(GENERATIONS.key(pid), pid)
-                names += ["pref", "told", "seat_generation", "me_generation"]
+                pipe.get(thread_key(game_id, seat))
+                names += ["pref", "told", "seat_generation", "me_generation", "thread"]
         out = dict(zip(names, pipe.execute()))
         if "seat_state" in out:
             out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
@@ -232,7 +241,7 @@ class Notifier:
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat,
-                              after=after)
+                              after=after, thread=ahead["thread"])
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
