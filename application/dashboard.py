@@ -105,13 +105,13 @@ def remember_address(r, email: str) -> None:
     r.hset(ME_EMAIL.key(pid), pid, email)
 
 
-def dashboard_key_for(r, email: str) -> str:
-    return links.dashboard_key(r, player_id(r, email))
+def dashboard_key_for(r, email: str, generation: int | None = None) -> str:
+    return links.dashboard_key(r, player_id(r, email), generation)
 
 
-def play_path(r, game_id: str, seat: int) -> str:
+def play_path(r, game_id: str, seat: int, generation: int | None = None) -> str:
     """The game page opened as the seat: the link token in the fragment, never in the query."""
-    return f"/play/{game_id}#token={links.seat_token(r, game_id, seat)}"
+    return f"/play/{game_id}#token={links.seat_token(r, game_id, seat, generation)}"
 
 
 def iso(ts: float | None) -> str | None:

@@ -164,12 +164,14 @@ class Deadlines:
         self.r.hset(SEAT_STATE.key(game_id), f"{game_id}:{seat}", json.dumps(st))
 
     # --- when a seat becomes the actor ----------------------------------------------------------
-    def start_turn(self, game_id: str, meta: dict, seat: int, version: int) -> float:
-        """Set the deadline and reminders of this turn; returns the deadline."""
+    def start_turn(self, game_id: str, meta: dict, seat: int, version: int,
+                   registry: set[bytes] | None = None) -> float:
+        """Set the deadline and reminders of this turn; returns the deadline. ``registry``: the
+        game's index registry (application/indexes.py) if the caller has just read it."""
         tc = time_control(meta)
         now = self.clock()
         due = add_active(now, tc["days_per_move"] * 86400, tc)
-        forget_turns_before(self.r, game_id, version)  # the turns that ended keep no deadline
+        forget_turns_before(self.r, game_id, version, registry)  # the turns that ended keep no deadline
         pipe = self.r.pipeline(transaction=True)  # one slot: every key has the game's shard tag
         add(pipe, DEADLINES, game_id, f"{game_id}:{seat}:{version}", due)
         pipe.hset(TURNS.key(game_id), f"{game_id}:{seat}", version)

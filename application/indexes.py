@@ -148,23 +148,31 @@ def add(pipe, index: Sharded, game_id: str, member: str, score: float, **zadd_op
         pipe.sadd(registry(game_id), f"{index.name}|{member}")
 
 
-def remove(r, index: Sharded, *members: bytes | str) -> int:
-    """Take entries out of ``index`` (and their games' registries); returns how many were there."""
+def remove(r, index: Sharded, *members: bytes | str, pipe=None) -> int:
+    """Take entries out of ``index`` (and their games' registries); returns how many were there.
+    With ``pipe`` (a pipeline of the caller's) the removals are only queued there, and the number
+    returned is of those queued."""
     if not members:
         return 0
-    pipe = r.pipeline(transaction=False)
+    queued = pipe is not None
+    pipe = pipe if queued else r.pipeline(transaction=False)
     for m in members:
         pipe.zrem(index.key_of(m), m)
         if index in REGISTERED:
             text = m.decode("utf-8", "replace") if isinstance(m, bytes) else m
             pipe.srem(registry(index.owner_of(m)), f"{index.name}|{text}")
+    if queued:
+        return len(members)
     return sum(pipe.execute()[::2 if index in REGISTERED else 1])
 
 
-def game_members(r, index: Sharded, game_id: str) -> list[bytes]:
-    """The members of ``index`` that belong to ``game_id`` (from the game's registry)."""
+def game_members(r, index: Sharded, game_id: str, members: set[bytes] | None = None) -> list[bytes]:
+    """The members of ``index`` that belong to ``game_id`` (from the game's registry, or from
+    ``members``, that registry as the caller already read it)."""
     prefix = f"{index.name}|".encode()
-    return [m[len(prefix):] for m in r.smembers(registry(game_id)) if m.startswith(prefix)]
+    if members is None:
+        members = r.smembers(registry(game_id))
+    return [m[len(prefix):] for m in members if m.startswith(prefix)]
 
 
 def version_of(member: bytes) -> int | None:
@@ -176,18 +184,23 @@ def version_of(member: bytes) -> int | None:
         return None
 
 
-def forget_due(r, game_id: str, upto_version: int | None = None) -> int:
-    """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all)."""
-    gone = [m for m in game_members(r, MAIL_DUE, game_id)
+def forget_due(r, game_id: str, upto_version: int | None = None, members: set[bytes] | None = None,
+               pipe=None) -> int:
+    """Take the game's turn emails out of ``mail:due`` (those up to ``upto_version``, or all);
+    ``members``: the game's registry as read by the caller (entries added since are newer);
+    ``pipe``: only queue the removals on this pipeline of the caller's (see ``remove``)."""
+    gone = [m for m in game_members(r, MAIL_DUE, game_id, members)
             if upto_version is None or (version_of(m) or 0) <= upto_version]
-    return remove(r, MAIL_DUE, *gone)
+    return remove(r, MAIL_DUE, *gone, pipe=pipe)
 
 
-def forget_turns_before(r, game_id: str, version: int) -> None:
+def forget_turns_before(r, game_id: str, version: int, members: set[bytes] | None = None) -> None:
     """The game's deadlines and reminders of turns that started before ``version``: one seat acts
-    at a time, so a new turn means they are over."""
+    at a time, so a new turn means they are over. ``members``: the game's registry, if read."""
+    if members is None:
+        members = r.smembers(registry(game_id))
     for index in (DEADLINES, REMINDERS):
-        old = [m for m in game_members(r, index, game_id) if (version_of(m) or 0) < version]
+        old = [m for m in game_members(r, index, game_id, members) if (version_of(m) or 0) < version]
         remove(r, index, *old)
 
 

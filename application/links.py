@@ -63,12 +63,15 @@ def _versioned(message: str, generation: int) -> str:
 
 # --- seat link tokens -------------------------------------------------------------------------
 
-def _seat_mac(r, game_id: str, seat: int) -> str:
-    return _mac(r, _versioned(f"seat:{game_id}:{seat}", _generation(r, f"{game_id}:{seat}")))
+def _seat_mac(r, game_id: str, seat: int, generation: int | None = None) -> str:
+    if generation is None:
+        generation = _generation(r, f"{game_id}:{seat}")
+    return _mac(r, _versioned(f"seat:{game_id}:{seat}", generation))
 
 
-def seat_token(r, game_id: str, seat: int) -> str:
-    return f"L{seat}.{_seat_mac(r, game_id, seat)}"
+def seat_token(r, game_id: str, seat: int, generation: int | None = None) -> str:
+    """The seat's link token (``generation``: the seat's current one, if the caller read it)."""
+    return f"L{seat}.{_seat_mac(r, game_id, seat, generation)}"
 
 
 def seat_of_link(r, game_id: str, token: str) -> int | None:
@@ -94,12 +97,15 @@ def revoke_seat_link(r, game_id: str, seat: int) -> int:
 
 # --- dashboard keys ---------------------------------------------------------------------------
 
-def _key_mac(r, pid: str) -> str:
-    return _mac(r, _versioned("me:" + pid, _generation(r, "me:" + pid)))
+def _key_mac(r, pid: str, generation: int | None = None) -> str:
+    if generation is None:
+        generation = _generation(r, "me:" + pid)
+    return _mac(r, _versioned("me:" + pid, generation))
 
 
-def dashboard_key(r, pid: str) -> str:
-    return f"{pid}.{_key_mac(r, pid)}"
+def dashboard_key(r, pid: str, generation: int | None = None) -> str:
+    """The player's dashboard key (``generation``: the player's current one, if the caller read it)."""
+    return f"{pid}.{_key_mac(r, pid, generation)}"
 
 
 def looks_like_dashboard_key(token: str) -> bool:

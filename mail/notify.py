@@ -7,6 +7,7 @@ once. Players who chose "none" get nothing; "digest" players are collected for t
 """
 from __future__ import annotations
 
+import json
 import logging
 import time
 from email.message import EmailMessage
@@ -19,8 +20,10 @@ from application.deadlines import Deadlines, format_deadline, remaining_text, ti
 from application.errors import ServiceError
 from application.game_service import GameService, public_event
 from application.history import event_texts
-from application.indexes import MAIL_DUE, forget_due, forget_game, remove
+from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, forget_due, forget_game, registry,
+                                 remove)
 from application.notifications import DIGEST, preference
+from application.players import player_id
 from application.seats import seat_names
 from engine.describe import describe
 
@@ -31,6 +34,11 @@ from .mailconfig import MailConfig
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
+
+
+def thread_key(game_id: str, seat: int) -> str:
+    """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
+    return f"mail:thread:{game_id}:{seat}"
 
 
 class Notifier:
@@ -103,14 +111,14 @@ class Notifier:
         return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/api/v1/games/{game_id}/email-move",
                                     seat=str(seat), version=str(version), move=move)
 
-    def open_url(self, game_id: str, seat: int) -> str:
+    def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
         """The game page opened as the seat: its link token in the fragment (application/links.py), which
         browsers never send to the server; never in the query string."""
-        return self.cfg.public_url + play_path(self.r, game_id, seat)
+        return self.cfg.public_url + play_path(self.r, game_id, seat, generation)
 
-    def dashboard_url(self, email: str) -> str:
+    def dashboard_url(self, email: str, generation: int | None = None) -> str:
         """The address's private dashboard: ``/me#key=<dashboard key>`` (application/links.py)."""
-        return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email)}"
+        return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email, generation)}"
 
     def first_email(self, email: str) -> bool:
         """Whether this address has not yet been sent its dashboard link."""
@@ -118,21 +126,26 @@ class Notifier:
         return not self.r.sismember(TOLD.key(email), email)
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
-                  seat: int | None = None) -> int:
+                  seat: int | None = None, after=None, thread: bytes | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
         Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
         and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
-        first one's Message-ID is the seat's thread root, the later ones reply to it."""
+        first one's Message-ID is the seat's thread root, the later ones reply to it. ``after``: a
+        pipeline of the caller's, executed once the email is queued, that records the address as
+        told (instead of a round trip of its own). ``thread``: the seat's thread marker as the
+        caller read it; once set it never changes, so only a missing one is set here."""
         msgid = in_reply_to = None
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
-            key = f"mail:thread:{game_id}:{seat}"
-            pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
-            pipe.set(key, once_key, nx=True, ex=SENT_TTL)
-            pipe.get(key)
-            if (pipe.execute()[1] or b"").decode() == once_key:
+            if thread is None:
+                key = thread_key(game_id, seat)
+                pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
+                pipe.set(key, once_key, nx=True, ex=SENT_TTL)
+                pipe.get(key)
+                thread = pipe.execute()[1]
+            if (thread or b"").decode() == once_key:
                 msgid = root
             else:
                 in_reply_to = root
@@ -141,7 +154,7 @@ class Notifier:
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
         if sent and first:
             email = email.strip().lower()
-            self.r.sadd(TOLD.key(email), email)
+            (after if after is not None else self.r).sadd(TOLD.key(email), email)
         return int(sent)
 
     def notice(self, subject: str, email: str) -> EmailMessage:
@@ -168,30 +181,67 @@ class Notifier:
             forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
         seat = state.actor
-        sent = self._turn(game_id, version, meta, state, seat)
+        ahead = self._read_ahead(game_id, meta, state, seat, version)
+        after = self.r.pipeline(transaction=False)  # what follows the email, in one round trip
+        sent = self._turn(game_id, version, meta, state, seat, ahead, after)
         # only once the email is in the outbox (or none is due): a failure before leaves the
         # marker for sweep_notifications; this turn's entry, and any older one, leave the index
-        forget_due(self.r, game_id, upto_version=state.version)
+        # (the game's registry as read above: an entry added since is a later turn's)
+        forget_due(self.r, game_id, upto_version=state.version, members=ahead.get("registry"), pipe=after)
+        after.execute()
         return sent
 
-    def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None) -> int:
+    def _read_ahead(self, game_id: str, meta: dict, state: engine.GameState, seat: int | None,
+                    version: int) -> dict:
+        """What a turn email reads from Redis besides the game, in one round trip (a pipeline, not a
+        transaction: on a cluster its keys are in several slots): the game's index registry, the
+        seat's deadline state, the address's email setting and whether it was told its dashboard
+        link, and the link generations of the seat and of the player."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.smembers(registry(game_id))
+        names = ["registry"]
+        if seat is not None and state.version == version and meta["seats"][seat]["kind"] == "human":
+            pipe.hget(SEAT_STATE.key(game_id), f"{game_id}:{seat}")
+            names.append("seat_state")
+            email = meta["seats"][seat].get("email")
+            if email:  # the same keys as notifications.preference and first_email
+                field, pid = f"{game_id}:{seat}", "me:" + player_id(self.r, email)
+                pipe.hget(PREFS.key(email.lower()), email.lower())
+                pipe.sismember(TOLD.key(email.strip().lower()), email.strip().lower())
+                pipe.hget(GENERATIONS.key(field), field)
+                pipe.hget(GENERATIONS.key(pid), pid)
+                pipe.get(thread_key(game_id, seat))
+                names += ["pref", "told", "seat_generation", "me_generation", "thread"]
+        out = dict(zip(names, pipe.execute()))
+        if "seat_state" in out:
+            out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
+        if "pref" in out:
+            out["pref"] = out["pref"].decode() if out["pref"] else "move"
+            out["seat_generation"] = int(out["seat_generation"] or 0)
+            out["me_generation"] = int(out["me_generation"] or 0)
+        return out
+
+    def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None,
+              ahead: dict, after) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
-        if deadlines.is_dropped(game_id, seat):
+        if ahead["dropped"]:
             deadlines.stand_in(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
             return 0
-        due = deadlines.start_turn(game_id, meta, seat, version)
+        due = deadlines.start_turn(game_id, meta, seat, version, ahead["registry"])
         email = meta["seats"][seat].get("email")
-        pref = preference(self.r, email)
+        pref = ahead.get("pref", "none")
         if pref == "none":
             return 0
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
-        first = self.first_email(email)
-        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due)
-        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat)
+        first = not ahead["told"]
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
+                                generations=(ahead["seat_generation"], ahead["me_generation"]))
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat,
+                              after=after, thread=ahead["thread"])
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -201,7 +251,10 @@ class Notifier:
         return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
-                     deadline: float | None = None, intro: str = ""):
+                     deadline: float | None = None, intro: str = "",
+                     generations: tuple[int, int] | None = None):
+        """``generations``: the seat's and the player's link generations, if already read."""
+        seat_gen, me_gen = generations or (None, None)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
         if deadline is None and state.actor == seat:
@@ -209,9 +262,9 @@ class Notifier:
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
-            since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat),
+            since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat),
-            unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email),
+            unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             board_img_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.png?v={state.version}",
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))

@@ -158,3 +158,27 @@ def test_a_tournament_entrant_still_gets_a_working_token_after_reissuing_a_seat_
     assert not works(http, gid, mine["token"]) and works(http, gid, new)
     again = http.ok("GET", f"/api/v1/tournaments/{tid}/my-games", entry)["games"][0]
     assert again["token"] != mine["token"] and works(http, gid, again["token"])
+
+
+def test_a_turn_email_after_revocations_carries_the_current_link_and_key(http, redis_client, mailbox):
+    """The turn email reads the seat's and the player's link generations ahead, in one round trip
+    with the other reads (mail/notify.py): after both were revoked, its links are the new ones."""
+    game = three_seats(http, "turn")
+    gid, tokens = game["id"], game["tokens"]
+    ann = "ann-turn@rev.test"
+    old_link, old_key = links.seat_token(redis_client, gid, 0), dashboard_key_for(redis_client, ann)
+    http.ok("POST", f"{API}/{gid}/seats/0/link", tokens[0], status=202)
+    http.ok("POST", "/api/v1/me/key", old_key, status=202)
+    state = http.ok("GET", f"{API}/{gid}/state", tokens[0])
+    assert state["version"] == 1
+    assert mailbox.notifier.notify(gid, 1) == 1
+    assert mailbox.notifier.notify(gid, 1) == 0, "once"
+    mailbox.wait_for(1)
+    (msg,) = [m for m in mailbox.messages if str(m["To"]) == ann]
+    text = msg.get_body(("plain",)).get_content()
+    link = unquote(re.search(r"/play/" + gid + r"#token=(\S+)", text).group(1))
+    key = unquote(re.search(r"/me#key=(\S+)", text).group(1))
+    assert link == links.seat_token(redis_client, gid, 0) != old_link and works(http, gid, link)
+    assert not works(http, gid, old_link)
+    assert key == dashboard_key_for(redis_client, ann) != old_key
+    assert http.ok("GET", "/api/v1/me/games", key)["player"]
