@@ -6,6 +6,7 @@ import unicodedata
 import marshmallow as ma
 from marshmallow import fields, validate
 
+import games
 from application.deadlines import valid_tz
 
 
@@ -491,6 +492,16 @@ class GameCreate(Base):
         "description": "tiletum (2-4 seats) or carcassonne (2-5 human seats, no options)"})
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
+
+    @ma.validates_schema
+    def _seat_count(self, data, **kwargs):
+        """Each game's own number of seats, refused like any other bad field (a 5-seat Tiletum game
+        is the 422 invalid-request naming ``seats`` that it always was)."""
+        rules = games.GAMES.get(data.get("game") or games.DEFAULT)   # an unknown game is the field's error
+        seats = data.get("seats") or []
+        if rules is not None and not rules.min_players <= len(seats) <= rules.max_players:
+            raise ma.ValidationError(f"a game of {rules.title} has {rules.min_players} to {rules.max_players} seats",
+                                     "seats")
 
 
 class SeatCreated(Closed):

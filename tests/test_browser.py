@@ -161,8 +161,15 @@ def test_create_a_solo_game_in_the_browser_play_a_turn_and_see_the_bot_answer(se
         ended_at = rendered_version(page)
         expect(page.locator("#status")).to_contain_text("To act: Ada (you)", timeout=WAIT_MS)
         wait_my_decision(page)
-        bot_after = page.evaluate(f"""[...document.querySelectorAll('#history li')]
-            .filter(li => li.value > {ended_at} && li.textContent.startsWith('Cardinalbot: ')).length""")
+        # the status and the history are drawn from separate answers (the stream's turn frame
+        # may arrive first): give the history a moment to show the bot's moves
+        bot_moves = f"""[...document.querySelectorAll('#history li')]
+            .filter(li => li.value > {ended_at} && li.textContent.startsWith('Cardinalbot: ')).length"""
+        try:
+            page.wait_for_function(bot_moves, timeout=5000)
+        except Exception:  # Ada had two turns in a row: no bot move yet
+            pass
+        bot_after = page.evaluate(bot_moves)
         if bot_after:
             break
     assert bot_after, "the Cardinalbot answered Ada's turn"
