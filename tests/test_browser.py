@@ -156,10 +156,17 @@ def test_create_a_solo_game_in_the_browser_play_a_turn_and_see_the_bot_answer(se
     expect(page.locator("#history li").last).to_contain_text("Ada: Take back 'take ")
     # the bot answers after the end of Ada's turn (turn order may give Ada two turns in a row)
     for _ in range(3):
+        started_at = rendered_version(page)
         clicked = play_turn_by_clicking(page)
         assert clicked[0].startswith("take ") and clicked[-1] == "end"
-        ended_at = rendered_version(page)
         expect(page.locator("#status")).to_contain_text("To act: Ada (you)", timeout=WAIT_MS)
+        # the version of Ada's last "end" (not the page's version: the bot may have answered and
+        # the stream drawn its moves before this line runs)
+        ada_end = f"""Math.max(0, ...[...document.querySelectorAll('#history li')]
+            .filter(li => li.value > {started_at} && li.textContent.startsWith('Ada: End your turn'))
+            .map(li => li.value))"""
+        page.wait_for_function(ada_end, timeout=WAIT_MS)
+        ended_at = page.evaluate(ada_end)
         wait_my_decision(page)
         # the status and the history are drawn from separate answers (the stream's turn frame
         # may arrive first): give the history a moment to show the bot's moves
@@ -172,7 +179,8 @@ def test_create_a_solo_game_in_the_browser_play_a_turn_and_see_the_bot_answer(se
         bot_after = page.evaluate(bot_moves)
         if bot_after:
             break
-    assert bot_after, "the Cardinalbot answered Ada's turn"
+    assert bot_after, "the Cardinalbot answered Ada's turn: " + page.evaluate(
+        "[...document.querySelectorAll('#history li')].slice(-12).map(li => li.value + ' ' + li.textContent).join(' | ')")
     shot(page, "solo-after-bot")
 
 
