@@ -26,7 +26,7 @@ games it is 18% smaller than zlib at level 9 (1,355 against 1,644 bytes for 24 K
 decompressing one (0.5 ms) costs less than replaying it. The codec is named in the header, so
 records written with another one stay readable.
 
-This module imports no other module of the package (the store imports it)."""
+It imports only :mod:`application.indexes` of the package (the store imports it)."""
 from __future__ import annotations
 
 import bz2
@@ -35,7 +35,8 @@ import json
 import logging
 import time
 import zlib
-from .indexes import SHARDS, Sharded, shard
+
+from .indexes import Sharded, shard
 
 log = logging.getLogger("tiletum.archive")
 
@@ -120,28 +121,20 @@ def archive_due_key(n: int) -> str:
 def schedule(r, game_id: str, at: float | None = None) -> None:
     """A finished game's follow-up is done: archive it after the grace period (idempotent: the
     first time counts)."""
-    r.zadd(archive_due_key(shard_of(game_id)), {game_id: time.time() if at is None else at}, nx=True)
+    r.zadd(ARCHIVE_DUE.key(game_id), {game_id: time.time() if at is None else at}, nx=True)
 
 
 def unschedule(r, game_id: str) -> None:
-    r.zrem(archive_due_key(shard_of(game_id)), game_id)
+    r.zrem(ARCHIVE_DUE.key(game_id), game_id)
 
 
 def scheduled_at(r, game_id: str) -> float | None:
-    return r.zscore(archive_due_key(shard_of(game_id)), game_id)
+    return r.zscore(ARCHIVE_DUE.key(game_id), game_id)
 
 
 def due(r, before: float, limit: int | None = None) -> list[str]:
-    """Game ids scheduled at or before ``before``, reading every shard (at most ``limit``)."""
-    out: list[str] = []
-    for shard in range(SHARDS):
-        left = None if limit is None else limit - len(out)
-        if left is not None and left <= 0:
-            break
-        ids = r.zrangebyscore(archive_due_key(shard), "-inf", before,
-                              **({} if left is None else {"start": 0, "num": left}))
-        out.extend(m.decode() for m in ids)
-    return out
+    """Game ids scheduled at or before ``before``, earliest first, from every shard (at most ``limit``)."""
+    return [m.decode() for m in ARCHIVE_DUE.due(r, before, limit=limit)]
 
 
 # --- archiving -----------------------------------------------------------------------------------
@@ -192,7 +185,7 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
             log.warning("could not archive %s; tried again later", game_id, exc_info=True)
             status = "failed"
         if status in ("failed", "changed", "missing") and not dry_run:  # retried in a while, behind the others
-            games.store.r.zadd(archive_due_key(shard_of(game_id)), {game_id: before + RETRY_SECONDS}, xx=True)
+            games.store.r.zadd(ARCHIVE_DUE.key(game_id), {game_id: before + RETRY_SECONDS}, xx=True)
         counts[status] = counts.get(status, 0) + 1
         if progress is not None:
             progress(i, len(ids), game_id, status)

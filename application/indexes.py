@@ -20,6 +20,7 @@ This module imports no other module of the package, so every other one may use i
 from __future__ import annotations
 
 import logging
+import re
 import zlib
 
 log = logging.getLogger("tiletum.indexes")
@@ -226,7 +227,6 @@ def forget_game(r, game_id: str, scan: bool = False) -> None:
 
 
 def _glob(text: str) -> str:
-    import re
     return re.sub(r"([\\*?\[\]])", r"\\\1", text)
 
 

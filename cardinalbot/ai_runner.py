@@ -6,40 +6,22 @@ so a retried task never plays twice. The AI's random state is seeded by the game
 position without its version, as the Cardinalbot's is (``runner.bot_rng``)."""
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
+from .client import ApiClient
+from .runner import play_while, position_digest
 
-from .client import ApiClient, ApiError
-
-log = logging.getLogger("cardinalbot.ai_runner")
 MAX_BATCHES = 400  # a turn is a few dozen moves at most
 
 
 def position_seed(game_id: str, view: dict) -> str:
-    position = {k: v for k, v in view.items() if k != "version"}
-    digest = hashlib.sha256(json.dumps(position, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return f"{game_id}:{digest}"
+    return position_digest(game_id, view, leave_out=("version",))
 
 
 def play_ai_turn(client: ApiClient, game_id: str, seat: int, level: str, version: int | None = None) -> int:
     """Play while AI seat ``seat`` is to act. Returns the number of batches submitted."""
     import ai
 
-    batches = 0
-    for _ in range(MAX_BATCHES):
-        view = client.state(game_id)
-        if version is not None and view["version"] < version:
-            return batches  # the task is ahead of what the API serves: nothing to do yet
-        if view["phase"] == "over" or view["actor"] != seat or view.get("viewer") != seat:
-            return batches
-        moves = ai.decide(view, level, position_seed(game_id, view))
-        try:
-            client.submit(game_id, view["version"], moves, key=f"ai-{game_id}-{view['version']}")
-        except ApiError as e:
-            if e.status == 409:
-                continue  # someone moved first: read again
-            log.error("game %s: the API refused the AI's moves %s: %s", game_id, moves, e)
-            raise
-        batches += 1
-    raise RuntimeError(f"game {game_id}: the AI seat {seat} still had the decision after {MAX_BATCHES} batches")
+    def choose(view: dict) -> list[str] | None:
+        if view["phase"] == "over" or view["to_act"] != [seat] or view.get("viewer") != seat:
+            return None
+        return ai.decide(view, level, position_seed(game_id, view))
+    return play_while(client, game_id, version, choose, f"the AI seat {seat}", "ai", MAX_BATCHES)

@@ -17,36 +17,53 @@ log = logging.getLogger("cardinalbot.runner")
 MAX_BATCHES = 200  # one bot turn is a few dozen moves at most
 
 
-def bot_rng(game_id: str, view: dict) -> random.Random:
-    """The randomness of the bot's picks at this position. ``X``, ``undo`` pairs change only the
-    version, which is left out, so they cannot change the bot's choices. ``to_act`` (API 2.0) is
-    left out too: it repeats ``actor``, and the bot chooses as it did before the field came."""
-    position = {k: v for k, v in view.items() if k not in ("version", "to_act")}
+def position_digest(game_id: str, view: dict, leave_out: tuple[str, ...] = ("version", "to_act")) -> str:
+    """``<game>:<sha256 of the view without leave_out>``: what seeds a player's random picks at a
+    position. ``X``, ``undo`` pairs change only the version, which is left out, so they cannot
+    change the choices."""
+    position = {k: v for k, v in view.items() if k not in leave_out}
     digest = hashlib.sha256(json.dumps(position, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return random.Random(f"{game_id}:{digest}")
+    return f"{game_id}:{digest}"
+
+
+def bot_rng(game_id: str, view: dict) -> random.Random:
+    """The randomness of the bot's picks at this position. ``to_act`` (API 2.0) is left out too:
+    it repeats ``actor``, and the bot chooses as it did before the field came."""
+    return random.Random(position_digest(game_id, view))
+
+
+def play_while(client: ApiClient, game_id: str, version: int | None, choose, who: str, key: str,
+               max_batches: int | None = None) -> int:
+    """Read the view, ``choose(view)`` the moves (None or []: not this player's decision), submit
+    them at the version read with an Idempotency-Key ``<key>-<game>-<version>``, and repeat.
+    Returns the number of batches submitted."""
+    batches = 0
+    for _ in range(max_batches or MAX_BATCHES):
+        view = client.state(game_id)
+        if version is not None and view["version"] < version:
+            return batches  # the task is ahead of what the API serves: nothing to do yet
+        moves = choose(view)
+        if not moves:
+            return batches
+        try:
+            client.submit(game_id, view["version"], moves, key=f"{key}-{game_id}-{view['version']}")
+        except ApiError as e:
+            if e.status == 409:
+                continue  # someone moved first: read again
+            log.error("game %s: the API refused %s's moves %s: %s", game_id, who, moves, e)
+            raise
+        batches += 1
+    raise RuntimeError(f"game {game_id}: {who} still had the decision after {max_batches or MAX_BATCHES} batches")
 
 
 def play_turn(client: ApiClient, game_id: str, seat: int | None = None, version: int | None = None) -> int:
     """Play while the Cardinalbot is to act. Returns the number of batches submitted."""
     from .policy import next_moves, state_from_view
 
-    batches = 0
-    for _ in range(MAX_BATCHES):
-        view = client.state(game_id)
-        if version is not None and view["version"] < version:
-            return batches  # the task is ahead of what the API serves: nothing to do yet
+    def choose(view: dict) -> list[str] | None:
         state = state_from_view(view)
         bot = (state.solo or {}).get("bot")
         if state.phase != "action" or bot is None or state.actor != bot or (seat is not None and seat != bot):
-            return batches
-        rng = bot_rng(game_id, view)
-        moves = next_moves(state, rng)
-        try:
-            client.submit(game_id, view["version"], moves, key=f"bot-{game_id}-{view['version']}")
-        except ApiError as e:
-            if e.status == 409:
-                continue  # someone moved first: read again
-            log.error("game %s: the API refused the bot's moves %s: %s", game_id, moves, e)
-            raise
-        batches += 1
-    raise RuntimeError(f"game {game_id}: the Cardinalbot's turn did not end after {MAX_BATCHES} batches")
+            return None
+        return next_moves(state, bot_rng(game_id, view))
+    return play_while(client, game_id, version, choose, "the Cardinalbot", "bot")
