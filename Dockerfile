@@ -15,6 +15,7 @@ RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
 COPY pyproject.toml README.md ./
+COPY rules_common ./rules_common
 COPY engine ./engine
 COPY carcassonne ./carcassonne
 COPY games ./games
@@ -24,6 +25,7 @@ COPY mail ./mail
 COPY api ./api
 COPY workers ./workers
 COPY cardinalbot ./cardinalbot
+COPY ai ./ai
 RUN pip install .
 
 # --- runtime ------------------------------------------------------------------------------------

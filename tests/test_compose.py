@@ -600,3 +600,14 @@ def test_no_secret_is_inlined(compose, compose_text, services, dockerfile):
                 assert not SECRET_NAME.search(var) or var.endswith("_FILE"), f"{ins} {var} in the Dockerfile"
     ignored = {line.strip().rstrip("/") for line in DOCKERIGNORE.read_text(encoding="utf-8").splitlines()}
     assert {"secrets", ".env"} <= ignored, "secret files never enter the build context"
+
+
+def test_the_image_copies_every_package_it_installs():
+    """``pip install .`` in the image installs pyproject's packages from the copied sources: a
+    package left out of the COPY lines would be missing from the image (the ``ai`` package once was)."""
+    import tomllib
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    copied = {line.split()[1] for line in DOCKERFILE.read_text().splitlines()
+              if line.startswith("COPY ") and not line.startswith("COPY --")}
+    missing = sorted(p for p in packages if p.split(".")[0] not in copied)
+    assert not missing, f"the Dockerfile does not COPY {missing}"
