@@ -24,22 +24,19 @@ import json
 import sys
 import time
 
+from rules_common import cli as _cli
+from rules_common.cli import EXIT_ILLEGAL, EXIT_OK, CliError, dump
+from rules_common.cli import name as _name
+from rules_common.cli import read_text as _read_text
+
 from .chance import seed_commitment
 from .describe import describe_final
-from .errors import EngineError, IllegalMove, NotationError, PositionError
+from .errors import EngineError, IllegalMove, NotationError
 from .game import legal_moves, new_game, play
 from .playout import random_game
 from .record import RecordError, replay_record, verify_events, write_record
 from .state import GameState
 from .svg import board_svg
-
-EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
-
-
-class CliError(Exception):
-    def __init__(self, message: str, code: int = EXIT_ERROR):
-        super().__init__(message)
-        self.code = code
 
 
 class _NoSeed:
@@ -47,40 +44,9 @@ class _NoSeed:
         raise CliError("the move reveals the next tile but the position has no \"seed\": pass --seed S")
 
 
-def _name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
-def _read_text(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"cannot read {_name(path)}: {e}") from None
-
-
 def load(path: str) -> tuple[GameState, str | None]:
-    text = _read_text(path)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CliError(f"{_name(path)} is not JSON: {e}") from None
-    seed = doc.pop("seed", None) if isinstance(doc, dict) else None
-    if seed is not None and not isinstance(seed, str):
-        raise CliError(f"{_name(path)}: \"seed\" must be a string")
-    try:
-        return GameState.from_doc(doc), seed
-    except PositionError as e:
-        raise CliError(f"{_name(path)}: {e.message}") from None
-
-
-def dump(state: GameState, seed: str | None) -> None:
-    doc = state.to_doc()
-    if seed is not None:
-        doc["seed"] = seed
-    print(json.dumps(doc, ensure_ascii=False))
+    """Read a position file: (state, seed or None)."""
+    return _cli.load(path, GameState.from_doc)
 
 
 def cmd_new(a) -> int:
@@ -230,14 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except CliError as e:
-        print(e, file=sys.stderr)
-        return e.code
-    except BrokenPipeError:
-        return EXIT_OK
+    return _cli.main(build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -5,18 +5,13 @@ Used by the CLI's ``random-game``, the benchmark and the playout tests.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+
+from rules_common.playout import Playout, play_out
 
 from .game import advance, new_game, play
 from .rules import random_move
-from .state import GameState
 
-
-@dataclass
-class Playout:
-    state: GameState
-    events: list[dict] = field(default_factory=list)
-    moves: int = 0
+__all__ = ["Playout", "random_game"]
 
 
 def random_game(players: int, seed: str, rng: random.Random | None = None, options: dict | None = None,
@@ -26,16 +21,4 @@ def random_game(players: int, seed: str, rng: random.Random | None = None, optio
     new_state)`` is called after every move (for invariant checks)."""
     rng = rng or random.Random(seed)
     state, events = new_game(players, seed, options)
-    out = Playout(state, list(events))
-    while state.phase != "over":
-        move = random_move(state, rng)  # legal(state)[rng.randrange(len(legal(state)))]
-        if on_move is None:
-            out.events.append(advance(state, state.actor, move, seed))
-        else:
-            evs, new = play(state, state.actor, move, seed=seed, trusted=True)
-            on_move(state, move, evs, new)
-            out.events.extend(evs)
-            state = new
-        out.moves += 1
-    out.state = state
-    return out
+    return play_out(state, events, seed, lambda s: random_move(s, rng), advance, play, on_move)

@@ -22,67 +22,24 @@ control, format and separator characters are written ``\\uXXXX``.
 """
 from __future__ import annotations
 
-import json
-import re
-import unicodedata
+from rules_common.errors import RecordError
+from rules_common.record import game_started, header_lines, move_text, read_lines, split_move
 
 from .chance import RecordingChance, SeededSource, seed_commitment
 from .errors import EngineError, IllegalMove
 from .game import GAME, RULES_VERSION, _as_move, apply_event, check_move, setup
 from . import rules
 
-HEADER_RE = re.compile(r'^\[(\w+) "(.*)"\]$')
-LINE_RE = re.compile(r"^\d+\.\s+s(\d+):\s*(.*)$")
-MOVE_RE = re.compile(r"^(.*?)\s*(?:\[([\w-]+)\])?\s*(?:\{(.*)\})?$")
-_ESCAPED_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn")
-
-
-class RecordError(EngineError):
-    code = "bad-record"
-
-
-def _escape(v: str) -> str:
-    out = []
-    for ch in str(v):
-        if ch in '\\"':
-            out.append("\\" + ch)
-        elif unicodedata.category(ch) in _ESCAPED_CATEGORIES:
-            n = ord(ch)
-            out.append(f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _unescape(v: str) -> str:
-    def one(m: re.Match) -> str:
-        code = m.group(1)
-        if len(code) > 1:
-            n = int(code[1:], 16)
-            if n > 0x10FFFF:
-                raise RecordError(f"bad escape in a header: \\{code}")
-            return chr(n)
-        return code
-    return re.sub(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", one, v)
+__all__ = ["RecordError", "parse_record", "replay_record", "verify_events", "write_record"]
 
 
 def write_record(events: list[dict], headers: dict[str, str] | None = None) -> str:
     """The record of a game from its events. ``headers`` adds tags (seat names, ids, seed...)."""
-    if not events or events[0]["type"] != "GameStarted":
+    if not events:
         raise RecordError("a record starts from the GameStarted event")
-    start = events[0]
-    tags = {"Game": GAME, "Players": str(start["players"]),
-            "Options": json.dumps(start.get("options") or {}, sort_keys=True), "Rules": str(start.get("rules", ""))}
-    tags.update(headers or {})
-    tags["Setup"] = json.dumps(start["chance"], separators=(",", ":"))
-    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
-    lines.append("")
+    lines = header_lines(GAME, events[0], headers)
     for n, ev in enumerate(events[1:], 1):
-        text = ev["move"]
-        if ev.get("by"):
-            text += f" [{ev['by']}]"
-        if ev.get("chance"):
-            text += " {" + ", ".join(f"{k} {v}" for k, v in ev["chance"]) + "}"
+        text = move_text(ev, ", ".join(f"{k} {v}" for k, v in ev.get("chance") or []))
         lines.append(f"{n}. s{ev['seat']}: {text}")
     return "\n".join(lines) + "\n"
 
@@ -91,21 +48,8 @@ def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
     """Headers and events of a record. Raises :class:`RecordError` on malformed text."""
     headers: dict[str, str] = {}
     events: list[dict] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        h = HEADER_RE.match(line)
-        if h:
-            headers[h.group(1)] = _unescape(h.group(2))
-            continue
-        m = LINE_RE.match(line)
-        if not m:
-            raise RecordError(f"line {lineno}: not a header or a numbered turn: {line[:60]!r}")
-        mm = MOVE_RE.match(m.group(2).strip())
-        move, by, outcomes = mm.group(1).strip(), mm.group(2), mm.group(3)
-        if not move:
-            raise RecordError(f"line {lineno}: empty move")
+    for lineno, seat, body in read_lines(text, headers):
+        move, by, outcomes = split_move(lineno, body)
         chance = []
         for part in (outcomes or "").split(","):
             kind, _, value = part.strip().partition(" ")
@@ -113,18 +57,13 @@ def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
                 if kind != "tile" or not value:
                     raise RecordError(f"line {lineno}: an outcome is 'tile <letter>', not {part.strip()!r}")
                 chance.append([kind, value.strip()])
-        ev = {"type": "MovePlayed", "seat": int(m.group(1)), "move": move, "chance": chance}
+        ev = {"type": "MovePlayed", "seat": seat, "move": move, "chance": chance}
         if by:
             ev["by"] = by
         events.append(ev)
     if headers.get("Game", GAME) != GAME:
         raise RecordError(f"this is a record of {headers['Game']!r}, not of {GAME!r}")
-    try:
-        start = {"type": "GameStarted", "game": GAME, "players": int(headers["Players"]),
-                 "options": json.loads(headers.get("Options") or "{}"), "rules": headers.get("Rules", ""),
-                 "chance": json.loads(headers["Setup"])}
-    except (KeyError, ValueError) as e:
-        raise RecordError(f"record headers are incomplete: {e}") from None
+    start = game_started(headers, game=GAME)
     return headers, [start] + events
 
 

@@ -23,9 +23,11 @@ what remains, so no face-down order ever exists in a game state.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
-from typing import Any, Sequence
+from rules_common.chance import (Chance, NoChance, RecordingChance, ReplayChance, SeededSource,
+                                 seed_commitment)
+
+__all__ = ["Chance", "NoChance", "RecordingChance", "ReplayChance", "SeededSource", "keyed_by_reveals",
+           "rules_number", "seed_commitment"]
 
 
 def rules_number(rules) -> int:
@@ -39,94 +41,3 @@ def rules_number(rules) -> int:
 def keyed_by_reveals(rules) -> bool:
     """Whether a game started under ``rules`` keys its draws by the reveal count (rules 2 on)."""
     return rules_number(rules) >= 2
-
-
-class Chance:
-    """The interface the rules call. ``kind`` labels the outcome in the event log."""
-
-    def choice(self, kind: str, population: Sequence[Any]) -> Any:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def roll(self, kind: str) -> int:  # pragma: no cover - interface
-        raise NotImplementedError
-
-
-class SeededSource:
-    """Deterministic uniform integers from (seed, nonce)."""
-
-    __slots__ = ("_key", "_nonce", "_i")
-
-    def __init__(self, seed: str, nonce: int):
-        self._key = seed.encode("utf-8")
-        self._nonce = nonce
-        self._i = 0
-
-    def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        # Rejection sampling on 64-bit words keeps the result exactly uniform.
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            msg = f"{self._nonce}:{self._i}".encode()
-            self._i += 1
-            word = int.from_bytes(hmac.new(self._key, msg, hashlib.sha256).digest()[:8], "big")
-            if word < limit:
-                return word % n
-
-
-class RecordingChance(Chance):
-    """Draws from a seeded source and records each outcome as ``[kind, value]``."""
-
-    __slots__ = ("source", "outcomes")
-
-    def __init__(self, source: SeededSource):
-        self.source = source
-        self.outcomes: list[list[Any]] = []
-
-    def choice(self, kind: str, population: Sequence[Any]) -> Any:
-        value = population[self.source.randbelow(len(population))]
-        self.outcomes.append([kind, value])
-        return value
-
-    def roll(self, kind: str) -> int:
-        value = 1 + self.source.randbelow(6)
-        self.outcomes.append([kind, value])
-        return value
-
-
-class ReplayChance(Chance):
-    """Reads recorded outcomes back, in order. Never draws anything new."""
-
-    __slots__ = ("outcomes", "_i")
-
-    def __init__(self, outcomes: Sequence[Sequence[Any]]):
-        self.outcomes = outcomes
-        self._i = 0
-
-    def _next(self, kind: str) -> Any:
-        k, value = self.outcomes[self._i]
-        self._i += 1
-        if k != kind:  # only possible with a corrupted log; evolve trusts decide's events
-            raise AssertionError(f"recorded outcome {k!r} where {kind!r} was expected")
-        return value
-
-    def choice(self, kind: str, population: Sequence[Any]) -> Any:
-        return self._next(kind)
-
-    def roll(self, kind: str) -> int:
-        return self._next(kind)
-
-
-class NoChance(Chance):
-    """For moves that must not need chance; any draw is a bug."""
-
-    def choice(self, kind: str, population: Sequence[Any]) -> Any:
-        raise AssertionError(f"unexpected chance outcome {kind!r}")
-
-    def roll(self, kind: str) -> int:
-        raise AssertionError(f"unexpected chance outcome {kind!r}")
-
-
-def seed_commitment(seed: str) -> str:
-    """The public commitment to a game's secret seed (SHA-256, hex)."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()

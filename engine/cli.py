@@ -22,24 +22,20 @@ import json
 import sys
 import time
 
-from .errors import EngineError, IllegalMove, NotationError, PositionError
+from rules_common import cli as _cli
+from rules_common.cli import EXIT_ILLEGAL, EXIT_OK, CliError, dump
+from rules_common.cli import name as _name
+from rules_common.cli import read_text as _read_text
+
+from .errors import EngineError, IllegalMove, NotationError
 from .game import legal_moves, new_game, play
 from .notation import parse
 from .playout import random_game
 from .record import RecordError, replay_record
 from .state import GameState
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 # a position the document format accepts but the rules cannot work with
 _BROKEN = (KeyError, IndexError, TypeError, ValueError, AttributeError)
-
-
-class CliError(Exception):
-    """A one-line message for stderr and the exit code to return."""
-
-    def __init__(self, message: str, code: int = EXIT_ERROR):
-        super().__init__(message)
-        self.code = code
 
 
 class SeedNeeded(Exception):
@@ -55,39 +51,9 @@ class _NoSeed:
 
 # --- position files --------------------------------------------------------------------------
 
-def _name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
 def load(path: str) -> tuple[GameState, str | None]:
     """Read a position file: (state, seed or None)."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"cannot read {_name(path)}: {e}") from None
-    path = _name(path)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CliError(f"{path} is not JSON: {e}") from None
-    seed = doc.pop("seed", None) if isinstance(doc, dict) else None
-    if seed is not None and not isinstance(seed, str):
-        raise CliError(f"{path}: \"seed\" must be a string")
-    try:
-        return GameState.from_doc(doc), seed
-    except PositionError as e:
-        raise CliError(f"{path}: {e}") from None
-
-
-def dump(state: GameState, seed: str | None) -> None:
-    doc = state.to_doc()
-    if seed is not None:
-        doc["seed"] = seed
-    print(json.dumps(doc, ensure_ascii=False))
+    return _cli.load(path, GameState.from_doc)
 
 
 def _reason(e: EngineError, text: str) -> str:
@@ -179,16 +145,6 @@ def _guard(path: str, fn, *args, **kwargs):
 
 
 # --- argument parsing ------------------------------------------------------------------------
-
-def _read_text(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"cannot read {_name(path)}: {e}") from None
-
 
 def _replay(path: str):
     try:
@@ -287,14 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)  # exits 2 on bad usage, 0 on --help
-    try:
-        return args.func(args)
-    except CliError as e:
-        print(e, file=sys.stderr)
-        return e.code
-    except BrokenPipeError:  # e.g. piped into head
-        return EXIT_OK
+    return _cli.main(build_parser(), argv)
 
 
 if __name__ == "__main__":

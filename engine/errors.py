@@ -1,44 +1,12 @@
-"""Errors the engine raises. Each names the rule that was broken with a stable code."""
+"""Errors the engine raises. Each names the rule that was broken with a stable code.
+
+The classes are every hosted game's (``rules_common.errors``): ``NotationError`` is a text that is
+not a move in the notation (docs/notation.md), ``IllegalMove`` a well-formed move the rules forbid
+here (``code`` a stable identifier of the broken rule such as ``storehouse-full``, ``rule`` the
+rulebook section), ``PositionError`` a document that is not a valid game state.
+"""
 from __future__ import annotations
 
+from rules_common.errors import EngineError, IllegalMove, NotationError, NotYourTurn, PositionError
 
-class EngineError(Exception):
-    """Base class of every error the engine raises on bad input."""
-
-    code = "engine-error"
-
-    def __init__(self, message: str, code: str | None = None, rule: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        self.rule = rule or ""
-
-    def __str__(self) -> str:  # one line, suitable for a CLI's stderr
-        return f"{self.message} [{self.code}]"
-
-
-class NotationError(EngineError):
-    """The text is not a move in the notation (see docs/notation.md)."""
-
-    code = "bad-notation"
-
-
-class IllegalMove(EngineError):
-    """A well-formed move that the rules forbid in this position.
-
-    ``code`` is a stable identifier of the broken rule (e.g. ``storehouse-full``) and
-    ``rule`` cites the rulebook section it comes from.
-    """
-
-    code = "illegal-move"
-
-
-class NotYourTurn(IllegalMove):
-    code = "not-your-turn"
-
-
-class PositionError(EngineError):
-    """A position document that does not describe a valid game state."""
-
-    code = "bad-position"
+__all__ = ["EngineError", "IllegalMove", "NotationError", "NotYourTurn", "PositionError"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import actions, solo, tasks
-from .chance import RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
+from .chance import NoChance, RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
 from .flow import end_turn, king_phase_rest, setup
@@ -208,14 +208,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     raise ValueError(f"unknown event type {t!r}")
 
 
-class _NoChance:
-    def choice(self, kind, population):  # pragma: no cover - would mean a corrupted log
-        raise AssertionError(f"event has no recorded outcome for {kind!r}")
-
-    roll = choice
-
-
-_NO_CHANCE = _NoChance()
+_NO_CHANCE = NoChance()  # a move whose event recorded no outcome; a draw would mean a corrupted log
 
 
 def evolve(state: GameState | None, event: dict) -> GameState:

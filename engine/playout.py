@@ -5,17 +5,12 @@ Used by the CLI's ``random-game``, the benchmark and the simulation tests.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+
+from rules_common.playout import Playout, play_out
 
 from .game import advance, legal, new_game, play
-from .state import GameState
 
-
-@dataclass
-class Playout:
-    state: GameState
-    events: list[dict] = field(default_factory=list)
-    moves: int = 0
+__all__ = ["Playout", "random_game"]
 
 
 def random_game(players: int, seed: str, rng: random.Random | None = None, options: dict | None = None,
@@ -24,20 +19,10 @@ def random_game(players: int, seed: str, rng: random.Random | None = None, optio
     ``rng`` picks the moves (defaults to one seeded from ``seed``). ``on_move(state, move, events,
     new_state)`` is called after every move (for invariant checks)."""
     rng = rng or random.Random(seed)
-    state, events = new_game(players, seed, options)
-    out = Playout(state, list(events))
-    while state.phase != "over":
+
+    def pick(state):
         moves = legal(state)
-        move = moves[rng.randrange(len(moves))]
-        if on_move is None:
-            out.events.append(advance(state, state.actor, move, seed))
-        else:
-            evs, new = play(state, state.actor, move, seed=seed, trusted=True)
-            on_move(state, move, evs, new)
-            out.events.extend(evs)
-            state = new
-        out.moves += 1
-        if out.moves > max_moves:  # pragma: no cover - would be a rules bug (a turn that never ends)
-            raise RuntimeError(f"game did not end within {max_moves} moves")
-    out.state = state
-    return out
+        return moves[rng.randrange(len(moves))]
+
+    state, events = new_game(players, seed, options)
+    return play_out(state, events, seed, pick, advance, play, on_move, max_moves)

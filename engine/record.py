@@ -23,19 +23,10 @@ and line breaks and other control, format (bidi, zero-width) or separator charac
 """
 from __future__ import annotations
 
-import json
-import re
-import unicodedata
+from rules_common.errors import RecordError
+from rules_common.record import game_started, header_lines, move_text, read_lines, split_move
 
-from .errors import EngineError
-
-HEADER_RE = re.compile(r'^\[(\w+) "(.*)"\]$')
-LINE_RE = re.compile(r"^\d+\.\s+s(\d+):\s*(.*)$")
-MOVE_RE = re.compile(r"^(.*?)\s*(?:\[([\w-]+)\])?\s*(?:\{(.*)\})?$")
-
-
-class RecordError(EngineError):
-    code = "bad-record"
+__all__ = ["RecordError", "parse_record", "replay_record", "write_record"]
 
 
 def _outcomes_text(chance: list) -> str:
@@ -55,15 +46,9 @@ def _parse_outcomes(text: str) -> list:
 
 def write_record(events: list[dict], headers: dict[str, str] | None = None) -> str:
     """The record of a game from its events. ``headers`` adds tags (seat names, ids, seed...)."""
-    if not events or events[0]["type"] != "GameStarted":
+    if not events:
         raise RecordError("a record starts from the GameStarted event")
-    start = events[0]
-    tags = {"Game": "tiletum", "Players": str(start["players"]),
-            "Options": json.dumps(start.get("options") or {}, sort_keys=True), "Rules": str(start.get("rules", ""))}
-    tags.update(headers or {})
-    tags["Setup"] = json.dumps(start["chance"], separators=(",", ":"))
-    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
-    lines.append("")
+    lines = header_lines("tiletum", events[0], headers)
     turn: list[str] = []
     seat = None
     n = 0
@@ -82,73 +67,20 @@ def write_record(events: list[dict], headers: dict[str, str] | None = None) -> s
         if ev["type"] == "MoveUndone":
             turn.append("undo")
             continue
-        text = ev["move"]
-        if ev.get("by"):
-            text += f" [{ev['by']}]"
-        if ev.get("chance"):
-            text += " {" + _outcomes_text(ev["chance"]) + "}"
-        turn.append(text)
+        turn.append(move_text(ev, _outcomes_text(ev.get("chance") or [])))
         if ev["move"] == "end":
             flush()
     flush()
     return "\n".join(lines) + "\n"
 
 
-# Characters a header value never holds as themselves: those that end a line for str.splitlines
-# (CR, LF, VT, FF, FS, GS, RS, NEL, U+2028, U+2029) and every other control, format (bidi,
-# zero-width) or separator character, so that any stored text (a seat's name...) stays on its
-# header line and shows as what it is.
-_ESCAPED_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn")
-
-
-def _escape_char(ch: str) -> str:
-    if ch in '\\"':
-        return "\\" + ch
-    if unicodedata.category(ch) in _ESCAPED_CATEGORIES:
-        n = ord(ch)
-        return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
-    return ch
-
-
-def _escape(v: str) -> str:
-    """A header value: backslash and quote are escaped with a backslash, and the characters of
-    ``_ESCAPED_CATEGORIES`` as ``\\uXXXX`` (``\\UXXXXXXXX`` beyond U+FFFF)."""
-    return "".join(_escape_char(ch) for ch in str(v))
-
-
-def _unescape(v: str) -> str:
-    def one(m: re.Match) -> str:
-        code = m.group(1)
-        if len(code) > 1:
-            n = int(code[1:], 16)
-            if n > 0x10FFFF:
-                raise RecordError(f"bad escape in a header: \\{code}")
-            return chr(n)
-        return code
-    return re.sub(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", one, v)
-
-
 def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
     """Headers and events of a record. Raises :class:`RecordError` on malformed text."""
     headers: dict[str, str] = {}
     events: list[dict] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        h = HEADER_RE.match(line)
-        if h:
-            headers[h.group(1)] = _unescape(h.group(2))
-            continue
-        m = LINE_RE.match(line)
-        if not m:
-            raise RecordError(f"line {lineno}: not a header or a numbered turn: {line[:60]!r}")
-        seat = int(m.group(1))
-        for part in m.group(2).split("|"):
-            mm = MOVE_RE.match(part.strip())
-            move, by, outcomes = mm.group(1).strip(), mm.group(2), mm.group(3)
-            if not move:
-                raise RecordError(f"line {lineno}: empty move")
+    for lineno, seat, body in read_lines(text, headers):
+        for part in body.split("|"):
+            move, by, outcomes = split_move(lineno, part)
             if move.lower() == "undo":
                 events.append({"type": "MoveUndone", "seat": seat, "move": None})
                 continue
@@ -157,12 +89,7 @@ def parse_record(text: str) -> tuple[dict[str, str], list[dict]]:
             if by:
                 ev["by"] = by
             events.append(ev)
-    try:
-        start = {"type": "GameStarted", "players": int(headers["Players"]),
-                 "options": json.loads(headers.get("Options") or "{}"), "rules": headers.get("Rules", ""),
-                 "chance": json.loads(headers["Setup"])}
-    except (KeyError, ValueError) as e:
-        raise RecordError(f"record headers are incomplete: {e}") from None
+    start = game_started(headers)
     return headers, [start] + events
 
 

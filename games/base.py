@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import carcassonne
-import engine
+from rules_common import errors as _errors
 
 
 class UnknownGame(ValueError):
     """No game of that name is hosted."""
 
 
-# The engines share the names and attributes of their errors (message, code, rule) but not the
-# classes: each kind is a tuple of both games' classes.
+# Every game's engine raises the same error classes (``rules_common.errors``: message, code, rule).
 ERRORS = {
-    "EngineError": (engine.EngineError, carcassonne.EngineError),
-    "NotYourTurn": (engine.NotYourTurn, carcassonne.NotYourTurn),
-    "NotationError": (engine.NotationError, carcassonne.NotationError),
-    "IllegalMove": (engine.IllegalMove, carcassonne.IllegalMove),
+    "EngineError": _errors.EngineError,
+    "NotYourTurn": _errors.NotYourTurn,
+    "NotationError": _errors.NotationError,
+    "IllegalMove": _errors.IllegalMove,
 }
 
 
