@@ -35,7 +35,8 @@ from .extensions import service
 # route -> (endpoint, file, what it shows)
 PAGES = {
     "/": ("home_page", "home.html", "what this is, with links to a new game, the tournaments and the API docs"),
-    "/play/new": ("new_game_page", "new_game.html", "create a game: 2-4 players, or solo against the Cardinalbot"),
+    "/play/new": ("new_game_page", "new_game.html", "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) "
+                  "or Carcassonne (2-5 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
                                "a game: the board, the history, and with #token= that seat's moves "
                                "(the page of the game's own game: GAME_PAGES)"),
