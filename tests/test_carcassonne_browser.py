@@ -2,8 +2,9 @@
 browser) against the app over real HTTP and a real Redis: a 2-player game created on /play/new,
 the first seat places its tile by clicking a highlighted cell on the board (again to turn it) and
 then a follower spot on the tile; the move lands (checked over the API) and the second seat's
-page, open all along, follows by the event stream. Then a stale move (409) is shown and the page
-reads the game again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+page, open all along, follows by the event stream. A typed illegal move (422) and a stale one made
+by keyboard on a page that does not follow the game (409) are shown, and the page reads the game
+again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import re
@@ -35,8 +36,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             ada.set_default_timeout(WAIT_MS)
             errors: list[str] = []
             ada.on("pageerror", lambda e: errors.append(str(e)))
-            ada.on("response", lambda r: errors.append(f"{r.status} {r.url}")
-                   if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+            ada.on("response", lambda r: errors.append(f"{r.status} {r.url}")  # a missing part, a failure
+                   if r.status in (404, 500) and not r.url.endswith("/favicon.ico") else None)
 
             # --- create the game on /play/new ---------------------------------------------------
             ada.goto(server.url + "/play/new")
@@ -61,7 +62,7 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             # --- Bob's page follows the game; Ada's page shows her tile and where it fits ---------
             bob = browser.new_page(viewport={"width": 900, "height": 800})
             bob.set_default_timeout(WAIT_MS)
-            bob.goto(bob_url)
+            bob.goto(bob_url + "&poll=600")  # no polling to speak of: it follows by the stream
             expect(bob.locator("#hint")).to_contain_text("Not your turn: waiting for Ada")
             ada.goto(ada_url)
             expect(ada.locator("#status")).to_contain_text("To play: Ada (you)")
@@ -80,6 +81,13 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             assert ada.evaluate("document.querySelector('#tile-' + document.querySelector('#hand-use')"
                                 ".getAttribute('href').slice(6)) !== null"), "the tile in hand is drawn"
             version = _rendered(ada)
+
+            # --- a move the rules refuse (typed) is shown with the server's reason; nothing changes --
+            ada.locator("#move-input").fill("place 40,40 r0")
+            ada.get_by_role("button", name="Play", exact=True).click()
+            expect(ada.locator("#error")).to_contain_text("422")
+            assert requests.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()["version"] == version
+            expect(ada.locator("#board-wrap svg rect.fit-cell")).to_have_count(len(fits))
 
             # --- click a highlighted cell (one where a follower can go, and turns if it can) -----
             key = max(fits, key=lambda k: (len(fits[k]), sum(len(v) for v in fits[k].values())))
@@ -131,8 +139,11 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             r = requests.post(f"{server.url}/api/v1/games/{gid}/moves", headers=bob_auth, timeout=10,
                               json={"expected_version": at, "moves": [move]})
             assert r.status_code == 200, r.text
-            stale.locator("#board-wrap rect.fit-cell").first.click()
-            stale.locator("#followers button.move").first.click()
+            # by keyboard this time: a cell's button, Enter; the first follower choice has the focus
+            stale.locator("#cells button").first.focus()
+            stale.keyboard.press("Enter")
+            expect(stale.locator("#followers button.move").first).to_be_focused()
+            stale.keyboard.press("Enter")
             expect(stale.locator("#error")).to_contain_text("409")
             expect(stale.locator("#error")).to_contain_text(f"the game is now at version {at + 1}")
             wait_until(stale, f"Number(document.body.dataset.version || 0) > {at}", timeout=WAIT_MS)
