@@ -7,6 +7,7 @@ by keyboard on a page that does not follow the game (409) are shown, and the pag
 again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
+import random
 import re
 from urllib.parse import unquote
 
@@ -36,6 +37,7 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             ada.set_default_timeout(WAIT_MS)
             errors: list[str] = []
             ada.on("pageerror", lambda e: errors.append(str(e)))
+            ada.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
             ada.on("response", lambda r: errors.append(f"{r.status} {r.url}")  # a missing part, a failure
                    if r.status in (404, 500) and not r.url.endswith("/favicon.ico") else None)
 
@@ -151,5 +153,55 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             assert requests.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()["version"] == at + 1
             expect(ada.locator("#status")).to_contain_text("To play: Ada (you)")  # by the stream
             assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_a_spectator_follows_a_whole_game_to_its_end_and_sees_the_seed_only_then(redis_server):
+    app = make_app(redis_server.url)
+    client = app.test_client()
+    seed = "browser-carcassonne-end"
+    g = client.post("/api/v1/games", json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}],
+                                           "options": {"seed": seed}}).get_json()
+    tokens = [s["token"] for s in g["seats"]]
+    with LiveServer(app) as server, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.set_default_timeout(WAIT_MS)
+            page.goto(f"{server.url}/play/{g['id']}")
+            wait_until(page, "Number(document.body.dataset.version || 0) > 0", timeout=WAIT_MS)
+            expect(page.locator("#play")).to_be_hidden()  # no token: nothing to play
+            expect(page.locator("#board-wrap svg rect.fit-cell")).to_have_count(0)
+            moves, rng = 0, random.Random(seed)
+            while True:  # a random legal move each turn, over the API, while the page follows
+                summary = client.get(f"/api/v1/games/{g['id']}").get_json()
+                if summary["status"] == "finished":
+                    break
+                auth = {"Authorization": f"Bearer {tokens[summary['to_act'][0]]}"}
+                legal = client.get(f"/api/v1/games/{g['id']}/legal-moves", headers=auth).get_json()
+                rv = client.post(f"/api/v1/games/{g['id']}/moves", headers=auth,
+                                 json={"expected_version": legal["version"],
+                                       "moves": [rng.choice(legal["moves"])["move"]]})
+                assert rv.status_code == 200, rv.get_json()
+                moves += 1
+                if moves == 10:
+                    assert seed not in page.content(), "the seed is not on the page before the end"
+            final = client.get(f"/api/v1/games/{g['id']}/state").get_json()
+            wait_until(page, f"Number(document.body.dataset.version || 0) === {final['version']}", timeout=WAIT_MS)
+            expect(page.locator("#status")).to_contain_text("Game over.")
+            expect(page.locator("#result")).to_contain_text("Final scoring: Ada road")
+            winners = " and ".join(["Ada", "Bob"][w] for w in final["winners"])
+            expect(page.locator("#result")).to_contain_text(winners)
+            for seat in (0, 1):
+                expect(page.locator("#seats tr").nth(seat).locator("td.score")).to_have_text(str(final["scores"][seat]))
+            assert max(final["scores"]) > 0
+            expect(page.locator("#hand-text")).to_have_text("No tile: the game is over.")
+            expect(page.locator("#board-wrap svg g.follower")).to_have_count(len(final["followers"]))
+            expect(page.locator("#board-wrap svg g.tile")).to_have_count(len(final["board"]))
+            expect(page.locator("#seed")).to_have_text(seed)
+            expect(page.locator("#fair-ok")).to_contain_text("matches the commitment")
+            expect(page.locator("#history li")).to_have_count(final["version"])
+            screenshot(page, "carcassonne-end.png")
         finally:
             browser.close()
