@@ -203,5 +203,8 @@ def test_a_spectator_follows_a_whole_game_to_its_end_and_sees_the_seed_only_then
             expect(page.locator("#fair-ok")).to_contain_text("matches the commitment")
             expect(page.locator("#history li")).to_have_count(final["version"])
             screenshot(page, "carcassonne-end.png")
+            page.set_viewport_size({"width": 380, "height": 800})
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "fits a phone"
+            screenshot(page, "carcassonne-end-phone.png")
         finally:
             browser.close()
