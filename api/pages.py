@@ -135,8 +135,10 @@ def security_headers(resp: flask.Response) -> flask.Response:
 
 def register_pages(app: flask.Flask) -> None:
     for rule, (endpoint, name, doc) in PAGES.items():
-        view = play_page if endpoint == "play_page" else _view(name)
-        if view is not play_page:
+        if endpoint == "play_page":  # the page of the game's own game
+            view = play_page
+        else:
+            view = _view(name)
             view.__doc__ = doc
         app.add_url_rule(rule, endpoint, view)
     app.add_url_rule("/play/pieces/<string:game>.svg", "pieces_picture", pieces_picture)
