@@ -35,11 +35,10 @@ from .extensions import service
 # route -> (endpoint, file, what it shows)
 PAGES = {
     "/": ("home_page", "home.html", "what this is, with links to a new game, the tournaments and the API docs"),
-    "/play/new": ("new_game_page", "new_game.html", "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) "
-                  "or Carcassonne (2-5 players)"),
+    "/play/new": ("new_game_page", "new_game.html",
+                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
-                               "a game: the board, the history, and with #token= that seat's moves "
-                               "(the page of the game's own game: GAME_PAGES)"),
+                               "a game: the board, the history, and with #token= that seat's moves (GAME_PAGES)"),
     "/tournaments": ("tournaments_page", "tournaments.html", "the tournaments, and the form that creates one"),
     "/tournaments/<string:tid>": ("tournament_page", "tournament.html",
                                   "standings and rounds; #invite= entry, #entry= your games, #organizer= start"),

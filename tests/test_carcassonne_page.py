@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from test_pages import NS, _parse, _unlabelled
+
 import carcassonne
 from carcassonne.svg import board_svg
 from carcassonne.tiles import tileset
-from test_pages import NS, _parse, _unlabelled
 
 SVG = "{http://www.w3.org/2000/svg}"
 

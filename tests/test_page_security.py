@@ -19,9 +19,9 @@ PAGE_PATHS = [rule.replace("<string:game_id>", "{tiletum}").replace("<string:tid
 
 def _fill(client, path: str) -> str:
     for game in ("tiletum", "carcassonne"):
-        if "{%s}" % game in path:
+        if f"{{{game}}}" in path:
             rv = client.post("/api/v1/games", json={"game": game, "seats": [{"name": "A"}, {"name": "B"}]})
-            path = path.replace("{%s}" % game, rv.json["id"])
+            path = path.replace(f"{{{game}}}", rv.json["id"])
     return path
 
 
