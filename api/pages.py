@@ -12,6 +12,11 @@ blocks by their SHA-256 (computed when the file is first served), requests to th
 and no framing (``frame-ancestors 'none'``); every answer of the app is ``nosniff``
 (:func:`security_headers`). The API docs (``/api/docs``) are Swagger UI served from the
 ``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
+
+The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
+:data:`GAME_PAGES`): Tiletum's ``play.html`` or Carcassonne's ``carcassonne.html``; an unknown id
+is a 404 problem (``game-not-found``). A game's page may draw its pieces from
+``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the same for every game of it).
 """
 from __future__ import annotations
 
@@ -23,17 +28,24 @@ from importlib import resources
 
 import flask
 
+import games
+
+from .extensions import service
+
 # route -> (endpoint, file, what it shows)
 PAGES = {
     "/": ("home_page", "home.html", "what this is, with links to a new game, the tournaments and the API docs"),
-    "/play/new": ("new_game_page", "new_game.html", "create a game: 2-4 players, or solo against the Cardinalbot"),
+    "/play/new": ("new_game_page", "new_game.html",
+                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
-                               "a game: the board, the history, and with #token= that seat's moves"),
+                               "a game: the board, the history, and with #token= that seat's moves (GAME_PAGES)"),
     "/tournaments": ("tournaments_page", "tournaments.html", "the tournaments, and the form that creates one"),
     "/tournaments/<string:tid>": ("tournament_page", "tournament.html",
                                   "standings and rounds; #invite= entry, #entry= your games, #organizer= start"),
     "/me": ("me_page", "me.html", "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
 }
+# a game (its meta's `game`) -> its game page, where not Tiletum's play.html
+GAME_PAGES = {"carcassonne": "carcassonne.html"}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 # Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
@@ -76,6 +88,23 @@ def _view(name: str):
     return view
 
 
+def play_page(game_id: str) -> flask.Response:
+    """The page of the game's own game; an unknown game is the service's 404 problem."""
+    name = games.of_meta(service().meta(game_id)).name
+    return _view(GAME_PAGES.get(name, PAGES["/play/<string:game_id>"][1]))()
+
+
+def pieces_picture(game: str) -> flask.Response:
+    """The pictures of a game's pieces (``games.Game.pieces_svg``), for its page."""
+    try:
+        svg = games.get(game).pieces_svg()
+    except games.UnknownGame:
+        svg = None
+    if svg is None:
+        flask.abort(404)
+    return flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
 def docs_page() -> flask.Response:
     """The API documentation (Swagger UI)."""
     return flask.Response(_text("docs.html"), mimetype="text/html",
@@ -105,9 +134,13 @@ def security_headers(resp: flask.Response) -> flask.Response:
 
 def register_pages(app: flask.Flask) -> None:
     for rule, (endpoint, name, doc) in PAGES.items():
-        view = _view(name)
-        view.__doc__ = doc
+        if endpoint == "play_page":  # the page of the game's own game
+            view = play_page
+        else:
+            view = _view(name)
+            view.__doc__ = doc
         app.add_url_rule(rule, endpoint, view)
+    app.add_url_rule("/play/pieces/<string:game>.svg", "pieces_picture", pieces_picture)
     app.add_url_rule("/api/docs", "api_docs", docs_page)
     app.add_url_rule("/api/docs/assets/<string:name>", "api_docs_asset", docs_asset)
     app.after_request(security_headers)

@@ -7,13 +7,15 @@ fields green, roads light grey lines, cloisters red squares, shields blue; each 
 circle in its seat's colour with its role's initial (T thief, K knight, M monk, F farmer). With
 ``fits=True`` the empty cells where the tile in hand fits are outlined and carry ``data-x``,
 ``data-y`` and ``data-rots`` (the rotations that fit there), for a page to make clickable; the
-tile placed last is outlined (``class="last"``).
+tile placed last is outlined (``class="last"``). The root element says where the cells are
+(``data-cell``: a cell's size; ``data-x0``, ``data-y0``: the westmost column and northmost row),
+so a page can put its own marks on a cell: cell (x, y) starts at ``((x - x0) * cell, (y0 - y) * cell)``.
 """
 from __future__ import annotations
 
 from .rules import fit_table
 from .state import GameState
-from .tiles import placed
+from .tiles import placed, tileset
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#f2c80f", "#2ca02c", "#111111")  # red, blue, yellow, green, black
 FIELD, CITY, ROAD, CLOISTER, SHIELD, WALL = "#8fbf5a", "#d9b77e", "#f4f1e8", "#b5462e", "#2b4fa0", "#7a5a2f"
@@ -90,7 +92,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         return (x - min_x) * size, (max_y - y) * size
 
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles">'),
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles" '
+            f'data-cell="{size}" data-x0="{min_x}" data-y0="{max_y}">'),
            f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
     for x, y, letter, rot in s.tiles:
         ox, oy = origin(x, y)
@@ -124,6 +127,18 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
                        f'x="{ox + 2}" y="{oy + 2}" width="{size - 4}" height="{size - 4}" fill="#ffffff" '
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
     out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def tiles_sprite(size: int = 96) -> str:
+    """Every tile type turned 0 as an SVG sprite: a ``<symbol id="tile-<letter>">`` each (viewBox
+    ``0 0 size size``), for a page to draw the tile in hand at any rotation with ``<use>``."""
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true"><defs>']
+    for letter in tileset().letters:
+        out.append(f'<symbol id="tile-{letter}" viewBox="0 0 {size} {size}">')
+        out += _tile_svg(letter, 0, 0, 0, size)
+        out.append("</symbol>")
+    out.append("</defs></svg>")
     return "\n".join(out) + "\n"
 
 

@@ -116,3 +116,8 @@ class Game:
 
     def board_svg(self, state: Any) -> str:
         raise NotImplementedError
+
+    def pieces_svg(self) -> str | None:
+        """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
+        (None: the page needs none). The same for every game of it: nothing of a position."""
+        return None

@@ -9,7 +9,7 @@ from carcassonne.chance import seed_commitment
 from carcassonne.describe import describe, event_texts
 from carcassonne.errors import EngineError
 from carcassonne.record import replay_record, verify_events, write_record
-from carcassonne.svg import board_svg
+from carcassonne.svg import board_svg, tiles_sprite
 
 from .base import Game
 
@@ -80,6 +80,10 @@ class Carcassonne(Game):
 
     def board_svg(self, state):
         return board_svg(state)
+
+    def pieces_svg(self):
+        """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand."""
+        return tiles_sprite()
 
 
 CARCASSONNE = Carcassonne()

@@ -12,8 +12,17 @@ import pytest
 from api.pages import PAGES
 from mail.addresses import signed_url
 
-PAGE_PATHS = [rule.replace("<string:game_id>", "Xq3vTz8aBc1d").replace("<string:tid>", "T4kq9ZpLm2Qx")
-              for rule in PAGES]
+# a game page is the page of its game (api.pages.GAME_PAGES): one path per game, filled with a real game
+PAGE_PATHS = [rule.replace("<string:game_id>", "{tiletum}").replace("<string:tid>", "T4kq9ZpLm2Qx")
+              for rule in PAGES] + ["/play/{carcassonne}"]
+
+
+def _fill(client, path: str) -> str:
+    for game in ("tiletum", "carcassonne"):
+        if f"{{{game}}}" in path:
+            rv = client.post("/api/v1/games", json={"game": game, "seats": [{"name": "A"}, {"name": "B"}]})
+            path = path.replace(f"{{{game}}}", rv.json["id"])
+    return path
 
 
 def csp_of(resp) -> dict[str, list[str]]:
@@ -33,7 +42,7 @@ def sha256_source(text: str) -> str:
 
 @pytest.mark.parametrize("path", PAGE_PATHS)
 def test_every_page_sends_a_csp_that_allows_only_its_own_hashed_scripts_and_styles(client, path):
-    resp = client.get(path)
+    resp = client.get(_fill(client, path))
     assert resp.status_code == 200 and resp.mimetype == "text/html"
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
     csp = csp_of(resp)
