@@ -105,10 +105,26 @@ class Game:
     def write_record(self, events: list[dict], headers: dict[str, str]) -> str:
         raise NotImplementedError
 
-    def verify_record(self, text: str, seed: str | None = None) -> list[str]:
-        """Replay a record with full checking and, given the seed, check every draw against it
-        and the record's SeedCommitment: the problems found (empty: it verifies)."""
+    def replay_record(self, text: str) -> tuple[dict[str, str], list[dict], Any]:
+        """A record's (headers, events, final state), every move checked; the engine's errors."""
         raise NotImplementedError
+
+    def verify_events(self, events: list[dict], seed: str, commitment: str | None) -> list[str]:
+        """The problems found checking every recorded draw against ``seed`` and ``commitment``."""
+        raise NotImplementedError
+
+    def verify_record(self, text: str, seed: str | None = None) -> list[str]:
+        """Replay a record with full checking and, given the seed (or the record's own Seed
+        header), check every draw against it and the record's SeedCommitment: the problems found
+        (empty: it verifies)."""
+        try:
+            headers, events, _ = self.replay_record(text)
+        except (_errors.EngineError, ValueError) as e:
+            return [getattr(e, "message", None) or str(e)]
+        seed = seed if seed is not None else headers.get("Seed")
+        if seed is None:
+            return ["no seed: it is revealed when the game is over"]
+        return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
     def event_texts(self, events: list[dict], start: int = 0) -> list[str]:
         """One sentence for each of ``events[start:]`` (``events`` from the game's start)."""
