@@ -23,7 +23,7 @@ control, format and separator characters are written ``\\uXXXX``.
 from __future__ import annotations
 
 from rules_common.errors import RecordError
-from rules_common.record import game_started, header_lines, move_text, read_lines, split_move
+from rules_common.record import IMPOSSIBLE, game_started, header_lines, move_text, read_lines, split_move
 
 from .chance import RecordingChance, SeededSource, seed_commitment
 from .errors import EngineError, IllegalMove
@@ -73,7 +73,7 @@ def replay_record(text: str):
     headers, events = parse_record(text)
     try:
         state = apply_event(None, events[0])
-    except (AssertionError, EngineError, KeyError, TypeError, ValueError) as e:
+    except (EngineError, *IMPOSSIBLE) as e:
         raise RecordError(f"the setup cannot be replayed: {e}") from None
     out = [events[0]]
     for i, ev in enumerate(events[1:], 1):
@@ -83,7 +83,7 @@ def replay_record(text: str):
         ev = {**ev, "move": str(m), "rules": RULES_VERSION}
         try:
             state = apply_event(state, ev)
-        except AssertionError as e:
+        except IMPOSSIBLE as e:
             raise RecordError(f"move {i}: its recorded draws are impossible here ({e})") from None
         out.append(ev)
     return headers, out, state

@@ -24,7 +24,7 @@ and line breaks and other control, format (bidi, zero-width) or separator charac
 from __future__ import annotations
 
 from rules_common.errors import RecordError
-from rules_common.record import game_started, header_lines, move_text, read_lines, split_move
+from rules_common.record import IMPOSSIBLE, game_started, header_lines, move_text, read_lines, split_move
 
 __all__ = ["RecordError", "parse_record", "replay_record", "write_record"]
 
@@ -102,7 +102,10 @@ def replay_record(text: str):
     from .game import RULES_VERSION, _as_move, apply_event, check, legacy_move  # game imports nothing from here
 
     headers, events = parse_record(text)
-    state = apply_event(None, events[0])
+    try:
+        state = apply_event(None, events[0])
+    except IMPOSSIBLE as e:
+        raise RecordError(f"the setup cannot be replayed: {type(e).__name__}: {e}") from None
     out = [events[0]]
     for i, ev in enumerate(events[1:], 1):
         if ev["type"] == "MoveUndone":
@@ -117,6 +120,10 @@ def replay_record(text: str):
         if err is not None:
             raise IllegalMove(f"event {i} '{m}' by seat {ev['seat']}: {err[1]}", code=err[0])
         ev = {**ev, "move": str(m), "rules": RULES_VERSION}
-        state = apply_event(state, ev)
+        try:
+            state = apply_event(state, ev)
+        except IMPOSSIBLE as e:
+            raise RecordError(f"event {i} '{m}': its recorded outcomes are impossible here "
+                              f"({type(e).__name__}: {e})") from None
         out.append(ev)
     return headers, out, state

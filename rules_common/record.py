@@ -29,6 +29,11 @@ HEADER_RE = re.compile(r'^\[(\w+) "(.*)"\]$')
 LINE_RE = re.compile(r"^\d+\.\s+s(\d+):\s*(.*)$")
 MOVE_RE = re.compile(r"^(.*?)\s*(?:\[([\w-]+)\])?\s*(?:\{(.*)\})?$")
 
+# What replaying a record's setup or recorded outcomes raises when the text claims something the
+# rules cannot fold in (a draw of a tile that does not exist, an outcome of the wrong kind...):
+# the record is malformed, said as a RecordError, never a crash.
+IMPOSSIBLE = (AssertionError, KeyError, IndexError, TypeError, ValueError)
+
 # Characters a header value never holds as themselves: those that end a line for str.splitlines
 # (CR, LF, VT, FF, FS, GS, RS, NEL, U+2028, U+2029) and every other control, format or
 # separator character.
