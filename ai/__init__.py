@@ -42,7 +42,11 @@ def iterations_for(level: str | int) -> int:
 
 def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> list[str]:
     """The seat's moves for its current decision. ``view`` is the position document served to the
-    seat (its ``viewer`` is the seat; without one the seat to act is meant)."""
+    seat (its ``viewer`` is the seat; without one the seat to act is meant). A view of another
+    game than Tiletum (its ``game``) is decided by the game-generic search (``ai.generic``)."""
+    if view.get("game", "tiletum") != "tiletum":
+        from . import generic
+        return generic.decide(view, level, rng_seed)
     rng = random.Random(f"{rng_seed}")
     state = determinize(view, rng)
     seat = view.get("viewer")

@@ -34,6 +34,7 @@ from typing import Callable
 
 import ai
 import engine
+import games
 
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
                       forget_turns_before, game_members, remove)
@@ -357,16 +358,17 @@ class Deadlines:
         return self.seat_state(game_id, seat)["dropped"]
 
     def stand_in(self, game_id: str, seat: int) -> int:
-        """Play the seat's current decision with the stand-in (the AI at ``STAND_IN_LEVEL``).
-        Returns 1 if it moved."""
-        _, state = self.service.load(game_id)
+        """Play the seat's current decision with the stand-in (the AI at ``STAND_IN_LEVEL``, for
+        any game: ``ai.decide`` routes by the view's game). Returns 1 if it moved."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
         seed = self.service.store.seed(game_id)
         moves: list[str] = []
-        while state.actor == seat and state.phase != "over" and len(moves) < 200:
-            for m in stand_in_plan(self.service.seat_view(state, seat), f"{game_id}:{state.version}", state):
-                if state.actor != seat or state.phase == "over":
+        while game.actor(state) == seat and not game.is_over(state) and len(moves) < 200:
+            for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game):
+                if game.actor(state) != seat or game.is_over(state):
                     break
-                evs, state = engine.play(state, seat, m, seed=seed)
+                _, state = game.play(state, seat, str(m), seed)
                 moves.append(str(m))
         if not moves:
             return 0
@@ -379,13 +381,16 @@ class Deadlines:
 STAND_IN_LEVEL = "medium"
 
 
-def stand_in_plan(view: dict, rng_seed: str, state: engine.GameState) -> list:
+def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TILETUM) -> list:
     """The stand-in's moves for the seat's current decision: the AI's, from the seat's ``view``
-    (``state`` is used only by the fallback rule, should the AI fail)."""
+    (``state`` is used only by the fallback rule, should the AI fail: Tiletum's fixed rule, or
+    another game's first legal move)."""
     try:
         return ai.decide(view, STAND_IN_LEVEL, rng_seed)
     except Exception:  # never leave a late turn unplayed
         log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
+        if game is not games.TILETUM:
+            return [game.legal_moves(state)[0][0]]
         return [stand_in_move(state)]
 
 

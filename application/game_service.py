@@ -54,6 +54,14 @@ def fairness_algorithm(meta: dict, state) -> str:
     return games.of_meta(meta).fairness_algorithm(meta, state)
 
 
+def seat_meta(s: dict, token: str | None) -> dict:
+    """A seat as the game's meta keeps it: no token, only its hash."""
+    return {"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
+            "token_hash": token_hash(token) if token else None, **({"tz": s["tz"]} if s.get("tz") else {}),
+            **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
+            **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
+
+
 class GameService:
     def __init__(self, store: EventStore, snapshot_every: int = 100, allow_seeded_games: bool = False,
                  on_append=None, bot_token: str | None = None, ai_token: str | None = None):
@@ -222,11 +230,7 @@ class GameService:
                       for s in seats]
         meta = {
             "game": "tiletum", "players": len(seats), "options": options,
-            "seats": [{"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
-                       "token_hash": token_hash(t) if t else None, **({"tz": s["tz"]} if s.get("tz") else {}),
-                       **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
-                       **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
-                      for s, t in zip(seats, tokens)],
+            "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
             "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
             "rules": rules.rules_version, **(extra_meta or {}),
         }
@@ -244,14 +248,18 @@ class GameService:
 
     def _create_other(self, rules: games.Game, seats: list[dict], options: dict, seed: str,
                       game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None) -> dict:
-        """Create a game of another game than Tiletum (Carcassonne): human seats only, and only the
-        service's options (deadlines, rated), none of Tiletum's."""
+        """Create a game of another game than Tiletum (Carcassonne): seats of the kinds the game
+        allows (people, AI seats, bot accounts; no Cardinalbot), and only the service's options
+        (deadlines, rated), none of Tiletum's."""
         for s in seats:
             if s.get("kind", "human") not in rules.seat_kinds:
                 raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
                                                   f"{', '.join(rules.seat_kinds)} only")
+            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
+                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         if options.get("action_tiles", "printed") == "printed":
             options.pop("action_tiles", None)   # the schema's default: Tiletum's option
         other = sorted(k for k in options if k not in SERVICE_OPTIONS)
@@ -260,11 +268,10 @@ class GameService:
                                                 f"{', '.join(other)}")
         state, events = rules.new_game(len(seats), seed, {})
         if tokens is None:
-            tokens = [secrets.token_urlsafe(24) for _ in seats]
+            tokens = [None if s.get("kind") in ("bot", "ai") else secrets.token_urlsafe(24) for s in seats]
         meta = {
             "game": rules.name, "players": len(seats), "options": options,
-            "seats": [{"name": s["name"], "email": s.get("email"), "kind": "human", "token_hash": token_hash(t),
-                       **({"tz": s["tz"]} if s.get("tz") else {})} for s, t in zip(seats, tokens)],
+            "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
             "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
             "rules": rules.rules_version, **(extra_meta or {}),
         }
@@ -274,6 +281,7 @@ class GameService:
         else:
             game_id = self._create_with_new_id(meta, seed, events[0])
         index_game(self.store.r, game_id, meta)
+        self.bots.seated(game_id, meta)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 
@@ -311,13 +319,11 @@ class GameService:
         seat whose decision it is, and never in a rated tournament game (hints are off there)."""
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
-        if games.of_meta(meta) is not games.TILETUM:  # the AI player plays Tiletum only (ai/)
-            raise errors.forbidden("hints-off", "hints are for Tiletum games only")
         if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
             raise errors.forbidden("hints-off", "hints are off in rated tournament games")
         if state.phase == "over" or seat != state.actor:
             raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
-        return state.version, view_doc(state, seat)
+        return state.version, games.of_meta(meta).view(state, seat)
 
     def events(self, game_id: str, after: int = 0) -> dict:
         """The events after version ``after``, each with its ``text`` in words. Describing them

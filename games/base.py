@@ -72,6 +72,23 @@ class Game:
         """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
         return True
 
+    # --- for a search (ai.generic) ---------------------------------------------------------------
+    def determinize(self, view: dict, rng) -> Any:
+        """A full state consistent with what a seat's served ``view`` shows, the hidden part
+        sampled with ``rng``. By default the view hides nothing but the seed (so it is the state);
+        a game with hidden components overrides it."""
+        return self.from_doc(view)
+
+    def search_moves(self, state: Any) -> list:
+        """The legal moves of the seat to act, as values whose ``str`` is their notation, sorted
+        by it and unique (what ``after`` takes)."""
+        return [self.parse(m) for m, _ in self.legal_moves(state)]
+
+    def after(self, state: Any, seat: int, move: Any, seed: str) -> Any:
+        """The state after ``seat`` plays ``move`` (one of ``search_moves(state)``), anything it
+        reveals drawn from ``seed``; ``state`` is not changed."""
+        return self.play(state, seat, str(move), seed)[1]
+
     # --- reading --------------------------------------------------------------------------------
     def actor(self, state: Any) -> int | None:
         return state.actor

@@ -5,6 +5,7 @@ Tile data derived from the tile definitions of the JCloisterZone project (AGPL-3
 from __future__ import annotations
 
 import carcassonne as rules
+from carcassonne.game import advance
 from carcassonne.chance import seed_commitment
 from carcassonne.describe import describe, event_texts
 from carcassonne.record import replay_record, verify_events, write_record
@@ -18,7 +19,7 @@ class Carcassonne(Game):
     title = "Carcassonne"
     min_players, max_players = 2, 5
     rules_version = rules.RULES_VERSION
-    seat_kinds = ("human",)   # no bots or AI seats for Carcassonne yet
+    seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
     cli = "carcassonne-engine"
     email = False             # turn emails and replies are Tiletum's only so far (mail/)
     state_type = rules.GameState
@@ -37,6 +38,14 @@ class Carcassonne(Game):
 
     def legal_moves(self, state):
         return [(m, describe(state, m)) for m in rules.legal_moves(state)]
+
+    def search_moves(self, state):
+        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
+
+    def after(self, state, seat, move, seed):
+        s = state.clone()
+        advance(s, seat, move, seed)
+        return s
 
     def parse(self, text):
         return rules.parse(text)

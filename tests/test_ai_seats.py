@@ -161,6 +161,30 @@ def test_four_ai_seats_to_the_end_through_tiletum_serve(service):
     assert len([e for e in events if e["type"] == "MovePlayed" and e["move"].startswith("take ")]) == 48
 
 
+def test_a_carcassonne_game_of_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
+    """The AI's search works over the game interface: Carcassonne's AI seats are played by the
+    same bot service, woken by the same scheduling (tests/test_carcassonne_ai.py has the rest)."""
+    rv = requests.post(service + API, timeout=10, json={"game": "carcassonne", "seats": [
+        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai", "level": "easy"}],
+        "options": {"seed": "cai-e2e-3"}})
+    assert rv.status_code == 201, rv.text
+    game = rv.json()
+    summary = run_to_the_end(service, game["id"], {0: game["seats"][0]["token"]})
+    assert summary["phase"] == "over"
+    events = requests.get(f"{service}{API}/{game['id']}/events", timeout=10).json()["events"]
+    placed = [e for e in events if e["type"] == "MovePlayed"]
+    assert {e["seat"] for e in placed} == {0, 1, 2} and len(placed) >= 60
+
+
+def test_a_carcassonne_game_of_five_ai_seats_to_the_end_through_tiletum_serve(service):
+    rv = requests.post(service + API, timeout=10, json={
+        "game": "carcassonne", "seats": [{"name": f"AI{i}", "kind": "ai", "level": "easy"} for i in range(5)],
+        "options": {"seed": "cai-e2e-5"}})
+    assert rv.status_code == 201, rv.text
+    summary = run_to_the_end(service, rv.json()["id"], {})
+    assert summary["phase"] == "over"
+
+
 # --- the stand-in --------------------------------------------------------------------------------
 
 def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_client):

@@ -141,3 +141,29 @@ def test_the_example_bot_plays_a_whole_game_against_tiletum_serve(tmp_path, huma
         assert all(gid in out for out, _ in outs), "the bot did not print the final summary"
         events = requests.get(f"{srv.url}/api/v1/games/{gid}/events", timeout=10).json()["events"]
         assert {e["seat"] for e in events if e["type"] == "MovePlayed"} == {0, 1}
+
+
+def test_a_carcassonne_game_seats_a_bot_account_which_plays_its_seat_to_the_end(client):
+    """Bot accounts are game-generic: the same token plays a seat of a Carcassonne game."""
+    import random
+    bot = register(client, "Meeple", "m@example.org").get_json()
+    r = client.post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ann"}, {"kind": "bot", "bot": bot["id"]}]})
+    assert r.status_code == 201, r.get_json()
+    game = r.get_json()
+    gid = game["id"]
+    assert game["seats"][1]["token"] is None and game["seats"][1]["name"] == "Meeple"
+    tokens = {0: game["seats"][0]["token"], 1: bot["token"]}
+    rng = random.Random(gid)
+    for _ in range(200):
+        summary = client.get(f"/api/v1/games/{gid}").get_json()
+        if summary["status"] == "finished":
+            break
+        seat = summary["to_act"][0]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        lm = client.get(f"/api/v1/games/{gid}/legal-moves", headers=auth).get_json()
+        assert lm["seat"] == seat, lm
+        r = client.post(f"/api/v1/games/{gid}/moves", headers=auth,
+                        json={"expected_version": lm["version"], "moves": [rng.choice(lm["moves"])["move"]]})
+        assert r.status_code == 200, r.get_json()
+    assert summary["status"] == "finished"

@@ -167,15 +167,18 @@ def test_the_record_and_events_before_the_end_hold_no_seed(server):
     assert "[Seed " not in text and "[Result " not in text and '[Game "carcassonne"]' in text
     fair = c.call("GET", f"{API}/{gid}/fairness").json()
     assert fair["seed"] is None and fair["verify"] is None and not fair["finished"]
+    # a hint (the generic AI's, docs/ai.md) is one of the seat's legal moves; not for another seat
+    r = c.call("GET", f"{API}/{gid}/hint", tokens[1])
+    legal = c.call("GET", f"{API}/{gid}/legal-moves", tokens[1]).json()
+    assert r.status_code == 200 and r.json()["moves"][0] in {m["move"] for m in legal["moves"]}
+    r = c.call("GET", f"{API}/{gid}/hint", tokens[0])
+    assert r.status_code == 403 and r.json()["code"] == "not-your-turn"
     seed = server.app.extensions["tiletum.service"].store.seed(gid)
     assert not any(seed in body for body in c.bodies), "the seed was served"
-    # the hint is the Tiletum AI's: refused for Carcassonne, with a problem
-    r = c.call("GET", f"{API}/{gid}/hint", tokens[1])
-    assert r.status_code == 403 and r.json()["code"] == "hints-off"
 
 
 @pytest.mark.parametrize("body, code", [
-    ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B", "kind": "ai"}]}, "bad-seats"),
+    ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B", "kind": "cardinalbot"}]}, "bad-seats"),
     ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}], "options": {"action_tiles": "shuffled"}},
      "bad-options"),
     ({"game": "carcassonne", "seats": [{"name": "A"}]}, "invalid-request"),

@@ -1,0 +1,111 @@
+"""A search-based player of any hosted game, over the game interface (``games.Game``).
+
+It needs from a game only what the interface gives: the state a seat's served view describes
+(``determinize``), the legal moves (``search_moves``), the state after one (``after``, with a
+sampled seed for what the move reveals), whose decision it is and whether the game is over; and
+from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name).
+
+The search (docs/ai.md, "Any game: the generic search"):
+
+1. **One ply.** Every legal move is played on a copy under one sampled future and the position
+   after it is evaluated for the seat. ``easy`` plays the best of these.
+2. **The replies.** The best ``K`` moves by that first score are looked at again over several
+   sampled futures: after the move, every other seat plays its own one-ply best reply (by the
+   same evaluation, for itself) until the decision comes back to the seat or the game ends, and
+   the position reached is evaluated for the seat. The move with the best mean wins (ties go to
+   the first score, then to the notation). The budget of a level is the number of replies
+   searched; ``K`` and the number of futures follow from it and the player count.
+
+A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
+over what the game still hides, never the real game's. Everything is deterministic for a given
+view, level and rng seed.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import games
+
+from . import carcassonne as _carcassonne
+
+# game name -> value(state, seat): the seat's estimated standing (higher is better)
+EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value}
+
+# level -> (candidates K, replies searched per decision); easy is one ply only
+LEVELS = {"easy": (1, 0), "medium": (4, 24), "hard": (8, 64)}
+
+
+def sample_seed(rng: random.Random) -> str:
+    return f"ai-{rng.getrandbits(64):016x}"
+
+
+def budget(level: str | int) -> tuple[int, int]:
+    if isinstance(level, int) and not isinstance(level, bool):
+        if level < 0:
+            raise ValueError("a reply budget must be at least 0")
+        return (1, 0) if level == 0 else (max(2, min(8, level // 6)), level)
+    try:
+        return LEVELS[level]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown AI level {level!r}: one of {', '.join(LEVELS)}") from None
+
+
+def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> list[str]:
+    """The seat's move for its current decision, from the position document served to it."""
+    game = games.get(view.get("game"))
+    try:
+        evaluate = EVALUATIONS[game.name]
+    except KeyError:
+        raise ValueError(f"the generic AI has no evaluation for {game.name!r}") from None
+    rng = random.Random(f"{rng_seed}")
+    state = game.determinize(view, rng)
+    seat = view.get("viewer")
+    if seat is None:
+        seat = game.actor(state)
+    if game.is_over(state) or game.actor(state) != seat:
+        raise ValueError(f"seat {seat} has no decision to make in this position")
+    return [str(decide_state(game, evaluate, state, seat, budget(level), rng))]
+
+
+def _greedy(game, evaluate, state, seat: int, seed: str) -> tuple[Any, Any]:
+    """The one-ply best move of ``seat`` (to act in ``state``) and the state after it."""
+    best = None
+    for m in game.search_moves(state):
+        s = game.after(state, seat, m, seed)
+        v = evaluate(s, seat)
+        if best is None or v > best[0]:
+            best = (v, m, s)
+    return best[1], best[2]
+
+
+def decide_state(game, evaluate, state, seat: int, level: tuple[int, int], rng: random.Random):
+    """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
+    k, replies = level
+    moves = game.search_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    seed = sample_seed(rng)
+    first = sorted(((-evaluate(game.after(state, seat, m, seed), seat), str(m), m) for m in moves),
+                   key=lambda t: (t[0], t[1]))
+    if replies == 0:
+        return first[0][2]
+    candidates = first[:k]
+    others = max(1, getattr(state, "players", 2) - 1)
+    futures = max(1, replies // (len(candidates) * others))
+    seeds = [sample_seed(rng) for _ in range(futures)]
+    best = None
+    for rank, (neg, text, m) in enumerate(candidates):
+        total = 0.0
+        for fs in seeds:
+            s = game.after(state, seat, m, fs)
+            steps = 0
+            while not game.is_over(s) and game.actor(s) != seat and steps < 8:
+                who = game.actor(s)
+                _, s = _greedy(game, evaluate, s, who, f"{fs}:{steps}")
+                steps += 1
+            total += evaluate(s, seat)
+        key = (total / len(seeds), -neg, -rank)
+        if best is None or key > best[0]:
+            best = (key, m)
+    return best[1]
