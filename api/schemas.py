@@ -489,7 +489,7 @@ class GameOptions(Base):
 
 class GameCreate(Base):
     game = fields.String(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
-        "description": "tiletum (2-4 seats) or carcassonne (2-5 human seats, no options)"})
+        "description": "tiletum (2-4 seats) or carcassonne (2-5 seats: people, AI seats, bot accounts; no options)"})
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
 
@@ -705,11 +705,14 @@ class EntryIn(Base):
 
 class TournamentCreate(Base):
     name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
+    game = fields.String(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
+        "description": "the game every table plays: tiletum (tables of 2-4) or carcassonne (2-5); its own rating pool"})
     format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
     rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
-    table_size = Integer(required=True, validate=validate.Range(2, 4), metadata={
-        "description": "players per game (2-4); a field that does not divide gets short tables or byes"})
+    table_size = Integer(required=True, validate=validate.Range(2, 5), metadata={
+        "description": "players per game (Tiletum 2-4, Carcassonne 2-5); a field that does not divide gets short "
+                       "tables or byes"})
     time_control = fields.Nested(TimeControl, metadata={"description": "deadlines of every game (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
     start_at = fields.AwareDateTime(load_default=None, metadata={
@@ -719,9 +722,20 @@ class TournamentCreate(Base):
     entries = fields.List(fields.Nested(EntryIn), load_default=list, validate=validate.Length(0, 500))
     invite = Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
     rated = Boolean(load_default=True, metadata={"description": "the games count for ratings"})
-    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]))
+    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
+                                 metadata={"description": "Tiletum's Action tiles (shuffled: Tiletum only)"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed of every game: only on a server run with --allow-seeded-games, else 422"})
+
+    @ma.validates_schema
+    def _table_fits_the_game(self, data, **kwargs):
+        rules = games.GAMES.get(data.get("game") or games.DEFAULT)   # an unknown game is the field's error
+        size = data.get("table_size")
+        if rules is not None and size is not None and not rules.min_players <= size <= rules.max_players:
+            raise ma.ValidationError(f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
+                                     "players", "table_size")
+        if rules is not None and rules is not games.TILETUM and data.get("action_tiles", "printed") != "printed":
+            raise ma.ValidationError(f"action_tiles is an option of Tiletum, not of {rules.title}", "action_tiles")
 
 
 class TournamentPlayer(Base):
@@ -765,6 +779,7 @@ class TournamentRound(Base):
 class TournamentOut(Base):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={"description": "the game every table plays"})
     format = fields.String(required=True)
     table_size = fields.Integer(required=True)
     rounds_planned = fields.Integer(required=True, allow_none=True, metadata={
@@ -784,6 +799,7 @@ class TournamentOut(Base):
 class TournamentBrief(Base):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
     format = fields.String(required=True)
     status = fields.String(required=True)
     players = fields.Integer(required=True)

@@ -19,6 +19,7 @@ import json
 import logging
 import secrets
 
+import games as hosted
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
 
 from . import errors, links
@@ -41,6 +42,11 @@ def same_secret(given: str, expected: str) -> bool:
 
 def new_id() -> str:
     return "T" + secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
+def game_of(t: Tournament) -> hosted.Game:
+    """The game a tournament is of (Tiletum for those created before tournaments named one)."""
+    return hosted.get(t.definition.get("game") or hosted.DEFAULT)
 
 
 class TournamentService:
@@ -77,7 +83,7 @@ class TournamentService:
         pid = self._pids(t)
         d = t.definition
         return {
-            "id": tid, "name": d["name"], "format": t.format, "table_size": t.table_size,
+            "id": tid, "name": d["name"], "game": game_of(t).name, "format": t.format, "table_size": t.table_size,
             "rounds_planned": t.planned_rounds(), "status": t.status, "rated": d["rated"],
             "start_at": d.get("start_at"), "round_days": d.get("round_days"),
             "time_control": d.get("time_control"), "timeout": d.get("timeout"),
@@ -104,7 +110,8 @@ class TournamentService:
         out = []
         for tid in self.store.ids(offset, limit):
             t = self.load(tid)
-            out.append({"id": tid, "name": t.definition["name"], "format": t.format, "status": t.status,
+            out.append({"id": tid, "name": t.definition["name"], "game": game_of(t).name, "format": t.format,
+                        "status": t.status,
                         "players": len(t.entrants), "rounds_played": sum(r.closed for r in t.rounds)})
         return out
 
@@ -140,13 +147,22 @@ class TournamentService:
         if d.get("seed") is not None and not self.games.allow_seeded_games:
             raise errors.invalid("seeded-games-disabled",
                                     "seed is honoured only on a server run with --allow-seeded-games")
+        try:
+            game = hosted.get(d.get("game") or hosted.DEFAULT)
+        except hosted.UnknownGame as e:
+            raise errors.invalid("bad-tournament", str(e)) from None
+        if not game.min_players <= d["table_size"] <= game.max_players:
+            raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
+                                                   f"{game.max_players} players: table_size {d['table_size']} is not one")
+        if game is not hosted.TILETUM and d.get("action_tiles", "printed") != "printed":
+            raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
         entries = d.pop("entries", None) or []
         emails = [e["email"].strip().lower() for e in entries]
         if len(set(emails)) != len(emails):
             raise errors.invalid("duplicate-entry", "an email address is entered twice")
         organizer = secrets.token_urlsafe(24)
         now = self.clock()
-        definition = {"name": d["name"], "format": d["format"], "rounds": d.get("rounds"),
+        definition = {"name": d["name"], "game": game.name, "format": d["format"], "rounds": d.get("rounds"),
                       "table_size": d["table_size"], "time_control": d.get("time_control"),
                       "timeout": d.get("timeout"), "start_at": d.get("start_at"), "round_days": d.get("round_days"),
                       "invite": bool(d.get("invite")), "rated": d.get("rated", True), "seed": d.get("seed"),
@@ -343,14 +359,16 @@ class TournamentService:
     def _start_game(self, t: Tournament, tb) -> dict:
         game_id = f"{t.id}r{tb.round}t{tb.table}"
         d = t.definition
+        game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
-        options["action_tiles"] = d.get("action_tiles", "printed")
+        if game is hosted.TILETUM:
+            options["action_tiles"] = d.get("action_tiles", "printed")
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
         tokens = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]
         seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
         try:
-            self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed,
+            self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed, game=game.name,
                                    extra_meta={"tournament": {"id": t.id, "round": tb.round, "table": tb.table}})
         except GameExists:
             pass  # created before a crash cut the step short: it is the same game
@@ -361,15 +379,20 @@ class TournamentService:
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
     def _result_if_over(self, t: Tournament, tb) -> list[dict]:
-        _, state = self.games.load(tb.game)
-        if state.phase != "over":
+        meta, state = self.games.load(tb.game)
+        game = hosted.of_meta(meta)
+        if not game.is_over(state):
             return []
-        scores = [s.score for s in state.seats]
-        return [self._result(t, tb, scores, final_places(scores, list(state.turn_order)), adjudicated=False)]
+        scores = game.scores(state)
+        if game is hosted.TILETUM:   # the rulebook's tie-break: earlier in the final turn order
+            finish = final_places(scores, list(state.turn_order))
+        else:                        # no tie-break (Carcassonne): tied seats share the place
+            finish = adjudicated_places(scores)
+        return [self._result(t, tb, scores, finish, adjudicated=False)]
 
     def _adjudicate(self, t: Tournament, tb) -> dict:
-        _, state = self.games.load(tb.game)
-        scores = [s.score for s in state.seats]
+        meta, state = self.games.load(tb.game)
+        scores = hosted.of_meta(meta).scores(state)
         return self._result(t, tb, scores, adjudicated_places(scores), adjudicated=True)
 
     def _result(self, t: Tournament, tb, scores: list[int], finish: list[int], adjudicated: bool) -> dict:

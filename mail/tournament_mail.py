@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from application.dashboard import remember_address
-from application.tournament_service import TournamentService
+from application.tournament_service import TournamentService, game_of
 
 from .compose import one_line
 from .notify import Notifier, preference
@@ -23,13 +23,17 @@ def welcome(notifier: Notifier, tid: str) -> int:
         link = f"{notifier.cfg.public_url}/tournaments/{tid}#entry={ts.entry_token(tid, email)}"
         remember_address(notifier.r, email)
         first = notifier.first_email(email)
-        msg = notifier.notice(f"Tiletum tournament: you are entered in {one_line(t.definition['name'])}", email)
+        game = game_of(t)
+        title = game.title
+        how = ("Each game sends you its turn emails as usual; reply to them with your moves." if game.email
+               else "Play your games on their game pages, linked from your tournament page.")
+        msg = notifier.notice(f"{title} tournament: you are entered in {one_line(t.definition['name'])}", email)
         fmt = t.format.replace("_", " ")
         msg.set_content(
-            f"Hello {name},\n\nyou are entered in the Tiletum tournament \"{t.definition['name']}\" "
+            f"Hello {name},\n\nyou are entered in the {title} tournament \"{t.definition['name']}\" "
             f"({fmt}, {t.table_size} players per game).\n\n"
             f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
-            "Each game sends you its turn emails as usual; reply to them with your moves.\n\n"
+            f"{how}\n\n"
             + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
             f"Stop all emails: {notifier.unsubscribe_url(email)}\n")
         sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first)

@@ -119,7 +119,8 @@ def check_rounds(client, t: dict, field: set[str], table_size: int) -> None:
 
 
 def expected_points(t: dict, bye_points: Fraction) -> tuple[dict, dict]:
-    """Points and VP recomputed by hand from the recorded results: (n - place) / (n - 1)."""
+    """Points and VP recomputed by hand from the recorded results: (n - place) / (n - 1), and
+    players who share a place share the points of the places they cover (docs/tournaments.md)."""
     points: dict[str, Fraction] = Counter()
     vp: dict[str, int] = Counter()
     for r in t["rounds"]:
@@ -127,8 +128,10 @@ def expected_points(t: dict, bye_points: Fraction) -> tuple[dict, dict]:
             points[p] += bye_points
         for tb in r["tables"]:
             n = len(tb["players"])
-            for p, place, score in zip(tb["players"], tb["result"]["finish"], tb["result"]["scores"]):
-                points[p] += Fraction(n - place, n - 1)
+            finish = tb["result"]["finish"]
+            for p, place, score in zip(tb["players"], finish, tb["result"]["scores"]):
+                tied = finish.count(place)
+                points[p] += sum(Fraction(n - (place + j), n - 1) for j in range(tied)) / tied
                 vp[p] += score
     return points, vp
 
@@ -179,3 +182,46 @@ def test_round_robin_of_5_players(tapp):
     assert all(len(r["byes"]) == 1 for r in t["rounds"])
     assert Counter(p for r in t["rounds"] for p in r["byes"]) == Counter({p: 1 for p in players})
     check_standings(client, tid, t, Fraction(0))
+
+
+def test_a_carcassonne_swiss_is_played_through_the_api_and_rated_in_its_own_pool(tapp):
+    """A tournament is of one game (issue 18): every table plays Carcassonne, the results are its
+    scores (tied seats share a place: Carcassonne has no tie-break), and the ratings go to the
+    Carcassonne pool, not to Tiletum's."""
+    client = tapp.test_client()
+    tiletum_before = client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json()
+    tid, players, t = run_tournament(client, {"name": "Carc Swiss", "game": "carcassonne", "format": "swiss",
+                                              "rounds": 2, "table_size": 3}, 6, seed=33)
+    assert t["status"] == "finished" and t["game"] == "carcassonne" and len(t["rounds"]) == 2
+    for r in t["rounds"]:
+        for tb in r["tables"]:
+            assert len(tb["players"]) == 3
+            game = client.get(f"/api/v1/games/{tb['game']}").get_json()
+            assert game["game"] == "carcassonne" and game["status"] == "finished"
+            scores = [s["score"] for s in game["seats"]]
+            assert scores == tb["result"]["scores"]
+            for seat, place in enumerate(tb["result"]["finish"]):
+                assert place == 1 + sum(1 for v in scores if v > scores[seat])
+    check_standings(client, tid, t, Fraction(1))
+    board = client.get("/api/v1/ratings?pool=carcassonne:multiplayer&limit=200").get_json()
+    assert {row["player"] for row in board["ratings"]} >= set(players)
+    assert all(row["games"] == 2 for row in board["ratings"] if row["player"] in players)
+    assert client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json() == tiletum_before
+    brief = client.get("/api/v1/tournaments").get_json()["tournaments"]
+    assert {b["id"]: b["game"] for b in brief}[tid] == "carcassonne"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "chess", "table_size": 2}, "game"),
+    ({"game": "tiletum", "table_size": 5}, "table_size"),
+    ({"game": "carcassonne", "table_size": 6}, "table_size"),
+    ({"game": "carcassonne", "table_size": 2, "action_tiles": "shuffled"}, "action_tiles"),
+])
+def test_a_tournament_of_a_game_that_cannot_seat_its_tables_is_refused_and_creates_nothing(tapp, body, field):
+    client = tapp.test_client()
+    before = client.get("/api/v1/tournaments?limit=200").get_json()["tournaments"]
+    rv = client.post("/api/v1/tournaments", json={"name": "Bad", "format": "round_robin", **body})
+    assert rv.status_code == 422 and rv.content_type == "application/problem+json"
+    problem = rv.get_json()
+    assert problem["code"] == "invalid-request" and field in str(problem), problem
+    assert client.get("/api/v1/tournaments?limit=200").get_json()["tournaments"] == before

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 MIN_TABLE = 2   # Tiletum seats 2-4 players (solo games are not tournament games)
-MAX_TABLE = 4
+MAX_TABLE = 5   # Carcassonne seats five; Tiletum four (each game checks its own)
 TABU_ITERS = 300
 SEAT_STEPS = 1000
 SWISS_KICKS = 10

@@ -15,7 +15,7 @@ blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
 
 PLAYER_A, PLAYER_B = "p3f2a9c0d81e4b7a6", "p91c0e5d2a7b3f418"
 TOURNAMENT = {
-    "id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "format": "swiss", "table_size": 2, "rounds_planned": 4,
+    "id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss", "table_size": 2, "rounds_planned": 4,
     "status": "running", "rated": True, "start_at": 1799582400.0, "round_days": 45.0,
     "time_control": {"days_per_move": 3}, "timeout": None, "invitations": True, "version": 9,
     "players": [{"player": PLAYER_A, "name": "Ann", "withdrawn": False},
@@ -65,7 +65,7 @@ class Tournaments(MethodView):
     @blp.doc(operationId="listTournaments")
     @blp.arguments(PageQuery, location="query")
     @blp.response(200, TournamentList, example={"tournaments": [
-        {"id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "format": "swiss", "status": "running", "players": 2,
+        {"id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss", "status": "running", "players": 2,
          "rounds_played": 1}]})
     @err(422, "invalid-request", "a bad offset or limit")
     def get(self, query):
