@@ -69,3 +69,32 @@ def test_create_enter_start_play_and_withdraw_in_the_browser(redis_server):
             expect(page.locator("#standings td.withdrawn")).to_have_text("Cy")
         finally:
             browser.close()
+
+
+def test_a_carcassonne_tournament_from_the_form(redis_server):
+    """The form's game choice: the list and the tournament page say Carcassonne, and its round's
+    game is a Carcassonne game (the served summary)."""
+    import requests
+    app = make_app(redis_server.url)
+    name = f"Carc Cup {uuid.uuid4().hex[:6]}"
+    with LiveServer(app) as server, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 900})
+            page.set_default_timeout(20_000)
+            page.goto(f"{server.url}/tournaments")
+            page.get_by_label("Name", exact=True).fill(name)
+            page.locator("#game").select_option("carcassonne")
+            page.get_by_label("Format").select_option("knockout")
+            page.locator("#entries").fill("Ann <ann@c.test>\nBob <bob@c.test>")
+            page.get_by_role("button", name="Create the tournament").click()
+            expect(page.locator("#created")).to_be_visible()
+            expect(page.locator("#list tr", has_text=name)).to_contain_text("Carcassonne")
+            page.goto(page.locator("#organizer-link").get_attribute("href"))
+            expect(page.locator("#status")).to_contain_text("Carcassonne, knockout")
+            page.get_by_role("button", name="Start now").click()
+            expect(page.locator("#rounds h3").first).to_contain_text("Round 1")
+            game = page.locator("#rounds a").first.get_attribute("href").rsplit("/", 1)[1]
+            assert requests.get(f"{server.url}/api/v1/games/{game}", timeout=10).json()["game"] == "carcassonne"
+        finally:
+            browser.close()
