@@ -89,6 +89,30 @@ class Game:
         reveals drawn from ``seed``; ``state`` is not changed."""
         return self.play(state, seat, str(move), seed)[1]
 
+    # --- the email channel (mail/: turn emails and replies) -----------------------------------------
+    score_unit: str = "points"                 # what a score counts, in results ("VP" for Tiletum)
+
+    def email_what(self, state: Any) -> str:
+        """What the seat to act is asked for, in the turn email's subject and opening."""
+        return "your turn"
+
+    def email_position_lines(self, state: Any, seat: int, names: list[str]) -> list[str]:
+        """Where the game stands for ``seat``, a few lines of plain text (no hidden information)."""
+        raise NotImplementedError
+
+    def email_moves(self, state: Any, seat: int) -> list[tuple[str, str]]:
+        """The rows of the turn email's move list, (what to type, in words): every legal move
+        of the seat must be typable from them."""
+        return self.legal_moves(state) if self.actor(state) == seat else []
+
+    def email_reply_hint(self) -> str:
+        """One sentence on how a reply plays (after "Reply ... one per line, for example")."""
+        return "You may send several moves."
+
+    def one_click_moves(self, state: Any, seat: int) -> list[str]:
+        """The moves that get a one-click link in the turn email (none by default)."""
+        return []
+
     # --- reading --------------------------------------------------------------------------------
     def actor(self, state: Any) -> int | None:
         return state.actor

@@ -7,7 +7,7 @@ from __future__ import annotations
 import carcassonne as rules
 from carcassonne.game import advance
 from carcassonne.chance import seed_commitment
-from carcassonne.describe import describe, event_texts
+from carcassonne.describe import describe, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
 from carcassonne.svg import board_svg, tiles_sprite
 
@@ -21,7 +21,7 @@ class Carcassonne(Game):
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
     cli = "carcassonne-engine"
-    email = False             # turn emails and replies are Tiletum's only so far (mail/)
+    email = True              # turn emails and moves by email reply (mail/, through this interface)
     state_type = rules.GameState
 
     def new_game(self, players, seed, options):
@@ -81,6 +81,38 @@ class Carcassonne(Game):
 
     def event_texts(self, events, start=0):
         return event_texts(events, start)
+
+    # --- the email channel -------------------------------------------------------------------
+    def email_position_lines(self, state, seat, names):
+        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        out = []
+        if state.tile is not None and state.actor == seat:
+            out.append(f"Your tile to place: {tile_name(state.tile)}.")
+        out.append(f"Your score: {state.scores[seat]} points; followers in supply: {state.supply[seat]}.")
+        others = [f"{name(i)} {v} points ({state.supply[i]} followers in supply)"
+                  for i, v in enumerate(state.scores) if i != seat]
+        out.append("The others: " + "; ".join(others) + ".")
+        out.append(f"Tiles still face down: {len(state.pile)}.")
+        return out
+
+    def email_moves(self, state, seat):
+        """One row per placement (cell and rotation) where the tile fits: type it as it stands to
+        place the tile alone, or add one of the follower spots listed."""
+        if state.actor != seat:
+            return []
+        rows: dict[str, list[str]] = {}
+        for move in rules.legal_moves(state):
+            head = " ".join(move.split()[:3])
+            follower = move[len(head):].strip()
+            spots = rows.setdefault(head, [])
+            if follower:
+                spots.append(follower)
+        return [(head, "the tile alone" + (f"; or add a follower: {', '.join(spots)}" if spots else ""))
+                for head, spots in rows.items()]
+
+    def email_reply_hint(self):
+        return ("One move a turn: a placement from the list, alone or with one follower spot after it "
+                "(e.g. 'place 0,1 r90 knight N'); docs/carcassonne.md has the notation.")
 
     def board_svg(self, state):
         return board_svg(state)

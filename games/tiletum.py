@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import engine
 from engine.chance import seed_commitment
+from engine.components import RESOURCES, components
 from engine.describe import describe
 from engine.fairness import verify_events
 from engine.game import RULES_VERSION, apply_event, replay
@@ -61,6 +62,7 @@ class Tiletum(Game):
     cli = "tiletum-engine"
     email = True
     state_type = engine.GameState
+    score_unit = "VP"
 
     def new_game(self, players, seed, options):
         return engine.new_game(players, seed, options)
@@ -119,6 +121,45 @@ class Tiletum(Game):
 
     def event_texts(self, events, start=0):
         return event_texts(events, start)
+
+    # --- the email channel -------------------------------------------------------------------
+    def email_what(self, state):
+        pending = bool(state.agenda and state.agenda[-1]["t"] == "choice") or state.phase == "king"
+        return "your decision" if pending else "your turn"
+
+    def email_position_lines(self, state, seat, names=None):
+        c = components()
+        p = state.seats[seat]
+        res = ", ".join(f"{n} {r.title()}" for r, n in zip(RESOURCES, p.res))
+        king = c.king_values[state.king_pos[seat]]
+        out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
+               f"Resources: {res}.",
+               f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in "
+               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in supply.",
+               f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
+        others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
+                  for i, q in enumerate(state.seats) if i != seat]
+        out.append("Scores of the others: " + "; ".join(others) + ".")
+        if state.turn and state.turn.get("die"):
+            top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
+            if top is not None:
+                out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
+        return out
+
+    def email_moves(self, state, seat):
+        if state.actor != seat:
+            return []
+        return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
+
+    def email_reply_hint(self):
+        return "You may send several moves, or a whole turn ending with 'end'."
+
+    def one_click_moves(self, state, seat):
+        """'end' in a turn (nothing else can end it), or any answer of the King-phase Bonus tile."""
+        if state.actor != seat:
+            return []
+        moves = [str(m) for m in engine.legal(state)]
+        return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
     def board_svg(self, state):
         # Tiletum's map is drawn by application/board_svg.py (with the seats' names)

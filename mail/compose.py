@@ -19,8 +19,8 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
 import engine
-from engine.components import RESOURCES, components
 from engine.describe import describe
+from games import TILETUM, Game
 
 MSGID_DOMAIN = "tiletum-pbem"
 
@@ -89,6 +89,7 @@ class TurnContext:
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
     board_img_url: str = ""      # the board as PNG on the server (mail/board_png.py), shown in the HTML
     board_url: str = ""          # the board as SVG on the server (kept as a link)
+    game: Game = TILETUM         # the game's rules and words (games/: the email surface)
 
 
 _PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",
@@ -154,39 +155,19 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     return f"{who} played {text}{by}"
 
 
-def _position_lines(state: engine.GameState, seat: int, names: list[str] | None = None) -> list[str]:
-    c = components()
-    p = state.seats[seat]
-    res = ", ".join(f"{n} {r.title()}" for r, n in zip(RESOURCES, p.res))
-    king = c.king_values[state.king_pos[seat]]
-    out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
-           f"Resources: {res}.",
-           f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in {c.display.get(p.architect, p.architect)};"
-           f" Houses {p.houses} and Pillars {p.pillars} in supply.",
-           f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
-    others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
-              for i, q in enumerate(state.seats) if i != seat]
-    out.append("Scores of the others: " + "; ".join(others) + ".")
-    if state.turn and state.turn.get("die"):
-        top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
-        if top is not None:
-            out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
-    return out
-
-
 DASHBOARD_FIRST = ("Your private dashboard lists all your Tiletum games: where you are to move, where others "
                    "are, your results, your email setting and your vacation. Keep its link to yourself "
                    "(it is your key).")
 
 
-FIRST_CONTACT = ("You get this email because {to} was entered as a player in a Tiletum game. If you did not "
+FIRST_CONTACT = ("You get this email because {to} was entered as a player in a {title} game. If you did not "
                  "expect it, one click stops every email from us: {url}")
 
 
-def first_contact(to_addr: str, unsubscribe_url: str) -> str:
+def first_contact(to_addr: str, unsubscribe_url: str, title: str = "Tiletum") -> str:
     """Why an address that never played gets our email, and how to stop all of it: the opening of
     its first email (anyone may enter any address in a game; docs/pbem.md)."""
-    return FIRST_CONTACT.format(to=to_addr, url=unsubscribe_url)
+    return FIRST_CONTACT.format(to=to_addr, url=unsubscribe_url, title=title)
 
 
 def dashboard_text(url: str, first: bool) -> list[str]:
@@ -197,31 +178,25 @@ def dashboard_text(url: str, first: bool) -> list[str]:
     return [f"All your games: {url}"]
 
 
-def _legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
-    if state.actor != seat:
-        return []
-    return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
-
-
 def turn_email(ctx: TurnContext):
     """The turn email: multipart/alternative (text, and HTML showing the board as a linked PNG)."""
-    state = ctx.state
-    pending = bool(state.agenda and state.agenda[-1]["t"] == "choice") or state.phase == "king"
-    what = "your decision" if pending else "your turn"
-    legal = _legal(state, ctx.seat)
+    state, game = ctx.state, ctx.game
+    what = game.email_what(state)
+    legal = game.email_moves(state, ctx.seat)
+    position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
-    example = legal[0][0] if legal else "take G4"
-    stranger = first_contact(ctx.to_addr, ctx.unsubscribe_url) if ctx.first_email and ctx.unsubscribe_url else ""
+    example = legal[0][0] if legal else ""
+    stranger = first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title) if ctx.first_email and ctx.unsubscribe_url else ""
     text = [f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else []) + ([ctx.intro, ""] if ctx.intro else [])
-    text += [f"It is {what} in Tiletum game {ctx.game_id}.", ""]
+    text += [f"It is {what} in {game.title} game {ctx.game_id}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     if ctx.deadline:
         text += [f"Your deadline: {ctx.deadline}.", ""]
-    text += _position_lines(state, ctx.seat, ctx.seat_names) + ["", "Your legal moves:"]
+    text += position + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
-             "You may send several moves, or a whole turn ending with 'end'.", ""]
+             game.email_reply_hint(), ""]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game: {ctx.open_url}"]
@@ -232,16 +207,16 @@ def turn_email(ctx: TurnContext):
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
-    stranger_html = (f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a Tiletum game. "
+    stranger_html = (f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a {game.title} game. "
                      f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
                      "us</a>.</p>") if stranger else ""
     parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
-             + f"<p>It is <b>{e(what)}</b> in Tiletum game {e(ctx.game_id)}.</p>"]
+             + f"<p>It is <b>{e(what)}</b> in {e(game.title)} game {e(ctx.game_id)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
-    parts.append("<p>" + "<br>".join(e(x) for x in _position_lines(state, ctx.seat, ctx.seat_names)) + "</p>")
+    parts.append("<p>" + "<br>".join(e(x) for x in position) + "</p>")
     if ctx.board_img_url:
         parts.append(f'<p><img src="{e(ctx.board_img_url)}" alt="the board" width="800" '
                      'style="max-width:100%;height:auto"></p>')
@@ -266,7 +241,7 @@ def turn_email(ctx: TurnContext):
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
     alternative.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
     msg = alternative
-    msg["Subject"] = f"Tiletum {ctx.game_id}: {what} (round {state.round})"
+    msg["Subject"] = f"{game.title} {ctx.game_id}: {what} (round {game.round(state)})"
     msg["From"], msg["To"], msg["Reply-To"] = ctx.from_addr, ctx.to_addr, ctx.reply_to
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
     if ctx.unsubscribe_url:
@@ -311,8 +286,8 @@ def unplayed_note(unplayed: list[str]) -> str:
 
 
 def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
-                       in_reply_to=None, unplayed=()) -> EmailMessage:
-    msg = _answer(f"Tiletum {game_id}: played {', '.join(moves)}", from_addr, to_addr, reply_to, in_reply_to)
+                       in_reply_to=None, unplayed=(), title="Tiletum") -> EmailMessage:
+    msg = _answer(f"{title} {game_id}: played {', '.join(moves)}", from_addr, to_addr, reply_to, in_reply_to)
     nxt = f"It is now {next_to_act}'s decision." if next_to_act else "The game is over."
     lines = [f"Hello {seat_name},", "", "Played: " + ", ".join(moves) + f" (the game is at version {new_version}).", nxt]
     if unplayed:
@@ -323,8 +298,8 @@ def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, move
 
 
 def error_email(*, to_addr, from_addr, reply_to, game_id, seat_name, failing_line, reason, legal_moves,
-                in_reply_to=None) -> EmailMessage:
-    msg = _answer(f"Tiletum {game_id}: your moves were not played", from_addr, to_addr, reply_to, in_reply_to)
+                in_reply_to=None, title="Tiletum") -> EmailMessage:
+    msg = _answer(f"{title} {game_id}: your moves were not played", from_addr, to_addr, reply_to, in_reply_to)
     lines = [f"Hello {seat_name or 'player'},", "", "Nothing was played."]
     if failing_line:
         lines += ["This line failed:", f"> {failing_line}"]

@@ -199,14 +199,15 @@ def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
     """A plain-text answer, used when ``mail.compose`` is missing or does not fit."""
     m = EmailMessage()
     game = f" {ctx['game_id']}" if ctx.get("game_id") else ""
+    title = ctx.get("title") or "Tiletum"
     if kind == "confirmation":
-        m["Subject"] = f"Tiletum{game}: your moves were played"
+        m["Subject"] = f"{title}{game}: your moves were played"
         lines = ["Your moves were played:", ""] + [f"    {mv}" for mv in ctx.get("moves") or []]
         if ctx.get("new_version") is not None:
             lines += ["", f"The game is now at version {ctx['new_version']}."]
         lines += ["", "You will get an email when it is your turn again."]
     else:
-        m["Subject"] = f"Tiletum{game}: your email was not played"
+        m["Subject"] = f"{title}{game}: your email was not played"
         lines = [ctx.get("reason") or "Your email could not be handled."]
         if ctx.get("failing_line"):
             lines += ["", "The line that failed:", "", f"> {ctx['failing_line']}"]

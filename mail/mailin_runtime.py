@@ -13,14 +13,15 @@ import re
 import uuid
 from functools import lru_cache
 
+import games
 from application import errors
 from application.game_service import GameService
 from application.seats import seat_names
 
 from .compose import confirmation_email, finish_headers, simple_email, unplayed_note
 from .mailconfig import MailConfig
-from .mailin import Deps, _first_address
-from .notify import Notifier, describe_legal
+from .mailin import Deps, _adapt, _first_address
+from .notify import Notifier
 from .outbox import Outbox, SmtpTransport, transport_from_env
 
 SEEN_TTL = 30 * 24 * 3600
@@ -42,14 +43,26 @@ def inbound_deps(svc: GameService) -> Deps:
     notifier = Notifier(svc, outbox, cfg)
 
     def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
-        _, state = svc.load(game_id)
-        return describe_legal(state, seat)
+        meta, state = svc.load(game_id)
+        return games.of_meta(meta).email_moves(state, seat)
+
+    def title_of(game_id: str | None) -> str:
+        try:
+            return games.of_meta(svc.meta(game_id)).title if game_id else games.TILETUM.title
+        except Exception:  # an unknown game: the answer still goes out
+            return games.TILETUM.title
+
+    plain_error = _adapt("error_email", "error")
+
+    def error(**ctx):
+        return plain_error(**{"title": title_of(ctx.get("game_id")), **ctx})
 
     def seen(key: str) -> bool:
         return not r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
 
     def confirmation(**ctx):
         meta, state = svc.load(ctx["game_id"])
+        title = games.of_meta(meta).title
         seat = ctx["seat"]
         moves = ctx.get("moves") or []
         commands = [m for m in moves if VACATION.match(m)]
@@ -66,11 +79,11 @@ def inbound_deps(svc: GameService) -> Deps:
                                          unplayed_note(ctx.get("unplayed") or [])) if x)
             msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro)
             del msg["Subject"]
-            msg["Subject"] = f"Tiletum {ctx['game_id']}: {what}; your move"
+            msg["Subject"] = f"{title} {ctx['game_id']}: {what}; your move"
             return msg
         if commands and not played:
             names = seat_names(meta)
-            return simple_email(subject=f"Tiletum {ctx['game_id']}: {what}", from_addr=cfg.from_addr,
+            return simple_email(subject=f"{title} {ctx['game_id']}: {what}", from_addr=cfg.from_addr,
                                 to_addr=ctx["to"], lines=[f"Hello {names[seat]},", "", f"Done: {what}.",
                                                           "Your clock stops while you are on vacation."
                                                           if done[-1] == "vacation on" else
@@ -81,12 +94,14 @@ def inbound_deps(svc: GameService) -> Deps:
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
                                   seat_name=names[seat], moves=played,
                                   new_version=ctx.get("new_version"), next_to_act=nxt,
-                                  in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [])
+                                  in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [],
+                                  title=title)
 
     def stale(game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None, **_):
         """A reply to an old turn: the current turn when it is the seat's decision (its reply address
         is the current one), else whose decision it is. Only to the seat's own address."""
         meta, state = svc.load(game_id)
+        title = games.of_meta(meta).title
         email = meta["seats"][seat].get("email")
         if not email:
             return None
@@ -97,11 +112,11 @@ def inbound_deps(svc: GameService) -> Deps:
             msg = notifier.turn_message(game_id, meta, state, seat, intro=why + " Here is your decision now: reply "
                                         "to this email.")
             del msg["Subject"]
-            msg["Subject"] = f"Tiletum {game_id}: that email was for an old turn; your move now"
+            msg["Subject"] = f"{title} {game_id}: that email was for an old turn; your move now"
             return msg
         now = "The game is over." if state.phase == "over" else (
             f"It is now {names[state.actor]}'s decision; you get an email when it is yours again.")
-        return simple_email(subject=f"Tiletum {game_id}: that email was for an old turn", from_addr=cfg.from_addr,
+        return simple_email(subject=f"{title} {game_id}: that email was for an old turn", from_addr=cfg.from_addr,
                             to_addr=email, lines=[f"Hello {names[seat]},", "", why, now, "",
                                                   f"Open the game: {notifier.open_url(game_id, seat)}"])
 
@@ -142,5 +157,5 @@ def inbound_deps(svc: GameService) -> Deps:
 
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
-                compose_confirmation=confirmation, compose_stale=stale, seat_email=seat_email,
+                compose_confirmation=confirmation, compose_error=error, compose_stale=stale, seat_email=seat_email,
                 authserv_id=cfg.authserv_id, send_reply_once=send_reply_once)

@@ -13,19 +13,18 @@ import time
 from email.message import EmailMessage
 
 import engine
+import games
 from application import links
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
 from application.errors import ServiceError
 from application.game_service import GameService, public_event
-from application.history import event_texts
 from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, forget_due, forget_game, registry,
                                  remove)
 from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.seats import seat_names
-from engine.describe import describe
 
 from . import addresses
 from .compose import (TurnContext, dashboard_text, finish_headers, one_line, simple_email, thread_root_id,
@@ -63,7 +62,7 @@ class Notifier:
         left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
         msg = self.turn_message(game_id, meta, state, seat, deadline=due)
         del msg["Subject"]
-        msg["Subject"] = f"Tiletum {game_id}: reminder, your move is {left}"
+        msg["Subject"] = f"{games.of_meta(meta).title} {game_id}: reminder, your move is {left}"
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
         return self.send_once(key, email, msg, game_id=game_id, seat=seat)
 
@@ -76,21 +75,22 @@ class Notifier:
         if info["kind"] != "human" or not email or preference(self.r, email) == "none":
             return 0
         names = seat_names(meta)
+        game = games.of_meta(meta)
         events = self.service.store.events(game_id)
-        texts = event_texts(events, start=version)
+        texts = game.event_texts(events, start=version)
         played = [t for e, t in zip(events[version:], texts) if e.get("seat") == seat and e.get("by") == "stand-in"]
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
         lines = [f"Hello {names[seat]},", "",
-                 f"Your turn in Tiletum game {game_id} missed its deadline, so the stand-in played it for you:"]
+                 f"Your turn in {game.title} game {game_id} missed its deadline, so the stand-in played it for you:"]
         lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
         lines.append("")
         if kind == "dropped":
-            subject = f"Tiletum {game_id}: you were dropped; the stand-in plays your seat"
+            subject = f"{game.title} {game_id}: you were dropped; the stand-in plays your seat"
             lines += [f"You missed {missed} deadlines, so the stand-in plays your seat for the rest of the game.",
                       "You get no more turn emails for this game; the results come at the end."]
         else:
-            subject = f"Tiletum {game_id}: the stand-in played your turn"
+            subject = f"{game.title} {game_id}: the stand-in played your turn"
             if policy["mode"] == "drop":
                 lines.append(f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
                              "stand-in plays your seat for the rest of the game.")
@@ -255,6 +255,7 @@ class Notifier:
                      generations: tuple[int, int] | None = None):
         """``generations``: the seat's and the player's link generations, if already read."""
         seat_gen, me_gen = generations or (None, None)
+        game = games.of_meta(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
         if deadline is None and state.actor == seat:
@@ -262,35 +263,28 @@ class Notifier:
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
-            since=self.since_last_turn(game_id, seat), open_url=self.open_url(game_id, seat, seat_gen),
-            move_urls=self.one_click_moves(game_id, state, seat),
+            since=self.since_last_turn(game_id, seat, game), open_url=self.open_url(game_id, seat, seat_gen),
+            move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             board_img_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.png?v={state.version}",
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
-    def since_last_turn(self, game_id: str, seat: int) -> list[dict]:
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game = games.TILETUM) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
         if last + 1 >= len(events):
             return []  # nothing since (the game's first turn): no need to replay the game to say so
-        texts = event_texts(events, start=last + 1)  # each move in words, in the position it was played in
+        texts = game.event_texts(events, start=last + 1)  # each move in words, in the position it was played in
         return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
                 enumerate(zip(events[last + 1:], texts), start=last + 1)]
 
-    def one_click_moves(self, game_id: str, state: engine.GameState, seat: int) -> dict[str, str]:
-        """Links for the moves that hand the decision to someone else: 'end' in a turn (nothing
-        else can end it), or any answer of the King-phase Bonus tile decision."""
-        if state.actor != seat:
-            return {}
-        moves = [str(m) for m in engine.legal(state)]
-        if state.phase == "king":
-            chosen = moves
-        else:
-            chosen = [m for m in moves if m == "end"]
-        return {m: self.move_url(game_id, seat, state.version, m) for m in chosen}
+    def one_click_moves(self, game_id: str, state, seat: int, game: games.Game = games.TILETUM) -> dict[str, str]:
+        """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
+        can end it, or any answer of the King-phase Bonus tile decision)."""
+        return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
 
     def sweep_due(self, older_than: float = 60.0) -> int:
         """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
@@ -328,7 +322,7 @@ class Notifier:
         if not email:
             return 0
         first = self.first_email(email)
-        msg = self.notice(f"Tiletum {game_id}: your new private link", email)
+        msg = self.notice(f"{games.of_meta(meta).title} {game_id}: your new private link", email)
         msg.set_content(
             f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is renewed; "
             "the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
@@ -380,27 +374,28 @@ class Notifier:
                 self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
         return sent
 
-    def _results(self, game_id: str, meta: dict, state: engine.GameState) -> int:
+    def _results(self, game_id: str, meta: dict, state) -> int:
         sent = 0
+        game = games.of_meta(meta)
         names = seat_names(meta)
-        lines = [f"  {names[i]}: {p.score} VP" for i, p in sorted(enumerate(state.seats), key=lambda x: -x[1].score)]
+        scores = game.scores(state)
+        lines = [f"  {names[i]}: {v} {game.score_unit}" for i, v in sorted(enumerate(scores), key=lambda x: -x[1])]
+        best = max(scores)
+        top = [one_line(names[i]) for i, v in enumerate(scores) if v == best]
+        outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
+        if game is games.TILETUM:   # the rulebook's tie-break decides one winner
+            outcome = f"{one_line(names[state.winner])} wins"
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
-            msg = self.notice(f"Tiletum {game_id}: game over, {one_line(names[state.winner])} wins", email)
+            msg = self.notice(f"{game.title} {game_id}: game over, {outcome}", email)
             first = self.first_email(email)
             msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\n"
                             f"The final position: {self.open_url(game_id, seat)}\n\n"
-                            "The record and the dice check: "
+                            "The record and the check of every draw: "
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
                             f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
                             + "\n".join(self.dashboard_lines(email, first)) + "\n")
             sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent
-
-
-def describe_legal(state: engine.GameState, seat: int) -> list[tuple[str, str]]:
-    if state.actor != seat:
-        return []
-    return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]

@@ -235,10 +235,10 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     assert len(done) == 1, me.text
 
 
-def test_no_turn_email_is_queued_for_carcassonne_yet(redis_server):
-    """The email channel (mail/) plays Tiletum only so far: a Carcassonne move queues no turn
-    email (which mail/ could not compose), while a Tiletum game's does; the game over is still
-    sent on (it rates the game)."""
+def test_each_carcassonne_move_queues_the_next_turn_email(redis_server):
+    """The email channel (mail/) plays Carcassonne through the game interface: the game's start
+    and every move that hands the tile to the next seat queue its turn email (tests/
+    test_carcassonne_email.py sends them), and the game over is sent on once (it rates the game)."""
     sent = []
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append(name))
     service = app.extensions["tiletum.service"]
@@ -248,10 +248,13 @@ def test_no_turn_email_is_queued_for_carcassonne_yet(redis_server):
     sent.clear()
     created = service.create_game(seats, {"seed": "mail-c"}, game="carcassonne")
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    moves = 0
     while service.summary(gid)["status"] != "finished":
         summary = service.summary(gid)
         seat = summary["to_act"][0]
         move = service.legal_moves(gid, tokens[seat])["moves"][0]["move"]
         service.submit(gid, tokens[seat], summary["version"], [move])
-    assert "workers.notify_turn" not in sent and sent.count("workers.game_over") == 1, sent
+        moves += 1
+    # one at the start, one after every move but the last
+    assert sent.count("workers.notify_turn") == moves and sent.count("workers.game_over") == 1, sent
     assert t["id"] != gid

@@ -94,10 +94,19 @@ def test_not_your_turn_is_forbidden_in_both_games(module):
     assert (e.kind, e.code) == ("forbidden", "not-your-turn")
 
 
-def test_a_state_tells_its_game_and_only_tiletum_has_the_email_channel():
+def test_a_state_tells_its_game_and_both_games_have_the_email_channel():
     t, _ = games.TILETUM.new_game(2, "s", {})
     c, _ = games.CARCASSONNE.new_game(2, "s", {})
     assert games.of_state(t) is games.TILETUM and games.of_state(c) is games.CARCASSONNE
     with pytest.raises(games.UnknownGame):
         games.of_state({"format": "carcassonne-position/1"})
-    assert games.TILETUM.email and not games.CARCASSONNE.email
+    assert games.TILETUM.email and games.CARCASSONNE.email
+    # every legal move of a Carcassonne turn is typable from the email's rows
+    rows = games.CARCASSONNE.email_moves(c, c.actor)
+    typable = set()
+    for head, words in rows:
+        typable.add(head)
+        if "add a follower: " in words:
+            typable |= {f"{head} {spot}" for spot in words.split("add a follower: ")[1].split(", ")}
+    assert typable == {m for m, _ in games.CARCASSONNE.legal_moves(c)}
+    assert games.CARCASSONNE.email_moves(c, 1 - c.actor) == []

@@ -1,0 +1,142 @@
+"""Carcassonne by email (issue 18), end to end with real parts: a real SMTP server on loopback
+(aiosmtpd) stands for the players' mailboxes, a real Celery worker sends the turn emails through
+the game interface's email surface (``games.Game.email_*``), and the inbound SMTP listener takes
+the replies. Two players play a whole game, start to final scoring, by replying with a placement
+from the email (and now and then a follower spot it lists); bad replies get a clear answer and
+change nothing; a reply from another address plays nothing."""
+from __future__ import annotations
+
+import email
+import email.utils
+import random
+import re
+import smtplib
+import time
+from email.message import EmailMessage
+
+from tests.test_pbem_e2e import legal_moves_in, own_redis, pbem, reply  # noqa: F401 (fixtures)
+
+FOLLOWERS = re.compile(r"or add a follower: (.*)$")
+
+
+def placements_in(msg: EmailMessage) -> dict[str, list[str]]:
+    """The email's move rows: placement -> the follower spots it lists for it."""
+    text = msg.get_body(("plain",)).get_content()
+    rows = {}
+    for line in text.splitlines():
+        moves = legal_moves_in_line(line)
+        if moves:
+            m = FOLLOWERS.search(line)
+            rows[moves] = [s.strip() for s in m.group(1).split(",")] if m else []
+    return rows
+
+
+def legal_moves_in_line(line: str) -> str | None:
+    fake = EmailMessage()
+    fake.set_content(line + "\n")
+    found = legal_moves_in(fake)
+    return found[0] if found else None
+
+
+def new_game(app, seed: str) -> str:
+    rv = app.test_client().post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}],
+        "options": {"seed": seed}})
+    assert rv.status_code == 201, rv.json
+    return rv.json["id"]
+
+
+def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
+    app, boxes, mailin_port = pbem
+    gid = new_game(app, "carc-by-email")
+    seed = app.extensions["tiletum.service"].store.seed(gid)
+    rng = random.Random(7)
+    handled = replies = followers = 0
+    deadline = time.monotonic() + 420
+    while True:
+        boxes.wait_for(handled + 1, timeout=60)
+        msg = boxes.messages[handled]
+        handled += 1
+        subject = str(msg["Subject"])
+        assert gid in subject and subject.startswith("Carcassonne "), subject
+        body = msg.get_body(("plain",)).get_content()
+        html = msg.get_body(("html",))
+        html = html.get_content() if html is not None else ""
+        assert seed not in body and seed not in html, "the seed was mailed"
+        if "game over" in subject.lower():
+            if sum(1 for m in boxes.messages if "game over" in str(m["Subject"]).lower()) == 2:
+                break
+            continue
+        rows = placements_in(msg)
+        if not rows:
+            continue  # an answer that asks nothing
+        assert "Your tile to place:" in body and "/board.png?v=" in html
+        place = rng.choice(sorted(rows))
+        move = place
+        if rows[place] and rng.random() < 0.4:
+            move = f"{place} {rng.choice(rows[place])}"
+            followers += 1
+        reply(mailin_port, msg, str(msg["To"]), move.upper() if rng.random() < 0.1 else move)  # tolerant
+        replies += 1
+        assert time.monotonic() < deadline, "the game by email did not finish in time"
+    c = app.test_client()
+    summary = c.get(f"/api/v1/games/{gid}").json
+    assert summary["status"] == "finished" and summary["phase"] == "over"
+    events = c.get(f"/api/v1/games/{gid}/events").json["events"]
+    played = [e for e in events if e["type"] == "MovePlayed"]
+    assert len(played) == replies and not any(e.get("by") for e in played), "every move came by email"
+    assert followers > 5 and any(len(e["move"].split()) == 5 for e in played)
+    # exactly one turn email per turn: each move hands the tile to the other seat
+    turns = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and "your turn" in str(m["Subject"]).lower())
+             for p in ("ada@players.test", "bob@players.test")}
+    assert turns == {"ada@players.test": sum(1 for e in played if e["seat"] == 0),
+                     "bob@players.test": sum(1 for e in played if e["seat"] == 1)}
+    over = [m for m in boxes.messages if "game over" in str(m["Subject"]).lower()]
+    assert all("points" in m.get_body(("plain",)).get_content() for m in over)
+
+
+def test_bad_carcassonne_replies_get_a_clear_answer_and_change_nothing(pbem):  # noqa: F811
+    app, boxes, mailin_port = pbem
+    c = app.test_client()
+    gid = new_game(app, "carc-bad-replies")
+    boxes.wait_for(1)
+    turn = boxes.messages[0]
+    assert str(turn["To"]) == "ada@players.test"
+    events_before = c.get(f"/api/v1/games/{gid}/events").json["events"]
+
+    def answer_to(body: str, frm: str = "ada@players.test") -> EmailMessage:
+        n = len(boxes.messages)
+        out = EmailMessage()
+        out["From"], out["To"] = frm, turn["Reply-To"]
+        out["Subject"] = "Re: your turn"
+        out["Message-ID"] = email.utils.make_msgid(domain="player.test")
+        out.set_content(body)
+        with smtplib.SMTP("127.0.0.1", mailin_port, timeout=10) as s:
+            s.send_message(out)
+        boxes.wait_for(n + 1)
+        return boxes.messages[n]
+
+    gibberish = answer_to("please put it somewhere nice")
+    text = gibberish.get_body(("plain",)).get_content()
+    assert str(gibberish["Subject"]).startswith(f"Carcassonne {gid}") and "not played" in str(gibberish["Subject"])
+    assert "please put it somewhere nice" in text and "place " in text   # the line, and the legal rows
+    illegal = answer_to("place 40,40 r0")     # nowhere near the board
+    text = illegal.get_body(("plain",)).get_content()
+    assert "> place 40,40 r0" in text and "or add a follower" in text
+    # Bob answering Ada's email plays nothing
+    n = len(boxes.messages)
+    out = EmailMessage()
+    out["From"], out["To"] = "bob@players.test", turn["Reply-To"]
+    out["Subject"] = "Re: your turn"
+    out["Message-ID"] = email.utils.make_msgid(domain="player.test")
+    out.set_content(sorted(placements_in(turn))[0])
+    with smtplib.SMTP("127.0.0.1", mailin_port, timeout=10) as s:
+        s.send_message(out)
+    time.sleep(2)
+    assert c.get(f"/api/v1/games/{gid}/events").json["events"] == events_before, "nothing changed"
+    assert all(str(m["To"]) != "bob@players.test" or "played" not in str(m["Subject"]).lower()
+               for m in boxes.messages[n:])
+    # a good reply plays
+    good = answer_to(sorted(placements_in(turn))[0])
+    assert c.get(f"/api/v1/games/{gid}").json["version"] == 2
+    assert good is not None
