@@ -136,6 +136,9 @@ def test_a_whole_carcassonne_game_over_rest(server, players, seed):
     svg = c.call("GET", f"{API}/{gid}/board.svg")
     assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
     assert svg.text.count('<g class="tile"') == len(final["board"]) > 40
+    png = c.call("GET", f"{API}/{gid}/board.png", params={"v": final["version"]})   # what the turn email links
+    assert png.status_code == 200 and png.headers["Content-Type"] == "image/png"
+    assert png.content[:8] == b"\x89PNG\r\n\x1a\n" and len(png.content) > 1000
 
     # --- the events in words replay to the served position ------------------------------------
     events = c.call("GET", f"{API}/{gid}/events").json()["events"]
