@@ -8,8 +8,9 @@ page route takes a secret and ``Referrer-Policy: no-referrer`` keeps page addres
 sites' logs. Pages are never cached: a deployed new version shows at the next load.
 
 Each page sends a Content-Security-Policy that allows its own inline ``<script>`` and ``<style>``
-blocks by their SHA-256 (computed when the file is first served), requests to this origin only,
-and no framing (``frame-ancestors 'none'``); every answer of the app is ``nosniff``
+blocks by their SHA-256 (computed when the file is first served), and, on a page that loads one,
+this origin's scripts (the game pages share ``/play/scripts/game-page.js``, :data:`SCRIPTS`),
+requests to this origin only, and no framing (``frame-ancestors 'none'``); every answer of the app is ``nosniff``
 (:func:`security_headers`). The API docs (``/api/docs``) are Swagger UI served from the
 ``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
 
@@ -47,6 +48,8 @@ PAGES = {
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
 GAME_PAGES = {"carcassonne": "carcassonne.html"}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+# the scripts pages share, served from api/static at /play/scripts/<name> (nothing else is)
+SCRIPTS = ("game-page.js",)
 
 # Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
 DEFAULT_HTML_CSP = "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -72,7 +75,10 @@ def page_csp(name: str) -> str:
     """The Content-Security-Policy of a page: its inline scripts and styles by hash, nothing else."""
     html = _text(name)
     parts = ["default-src 'none'"]
-    if scripts := _hashes(html, "script"):
+    scripts = _hashes(html, "script")
+    if re.search(r'<script src="/', html):  # a script of this origin's (SCRIPTS)
+        scripts.append("'self'")
+    if scripts:
         parts.append("script-src " + " ".join(scripts))
     if styles := _hashes(html, "style"):
         parts.append("style-src " + " ".join(styles))
@@ -103,6 +109,13 @@ def pieces_picture(game: str) -> flask.Response:
     if svg is None:
         flask.abort(404)
     return flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+def page_script(name: str) -> flask.Response:
+    """A script the pages share (:data:`SCRIPTS`); revalidated at every load, like the pages."""
+    if name not in SCRIPTS:
+        flask.abort(404)
+    return flask.Response(_text(name), mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 def docs_page() -> flask.Response:
@@ -141,6 +154,7 @@ def register_pages(app: flask.Flask) -> None:
             view.__doc__ = doc
         app.add_url_rule(rule, endpoint, view)
     app.add_url_rule("/play/pieces/<string:game>.svg", "pieces_picture", pieces_picture)
+    app.add_url_rule("/play/scripts/<string:name>", "page_script", page_script)
     app.add_url_rule("/api/docs", "api_docs", docs_page)
     app.add_url_rule("/api/docs/assets/<string:name>", "api_docs_asset", docs_asset)
     app.after_request(security_headers)

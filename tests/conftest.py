@@ -73,3 +73,16 @@ def post_inbound(client, raw: bytes, secret: str = INBOUND_SECRET, **headers):
     from mail.addresses import inbound_signature
     return client.post("/api/v1/inbound-email", data=raw, content_type="message/rfc822",
                        headers={"X-Tiletum-Signature": inbound_signature(secret, raw), **headers})
+
+
+def page_code(client, path: str) -> str:
+    """A page as a browser runs it: its HTML, then each script of this origin it loads
+    (``<script src="/...">``, e.g. the game pages' shared /play/scripts/game-page.js)."""
+    import re
+    html = client.get(path).get_data(as_text=True)
+    loaded = []
+    for src in re.findall(r'<script src="(/[^"]+)"', html):
+        resp = client.get(src)
+        assert resp.status_code == 200, src
+        loaded.append(resp.get_data(as_text=True))
+    return "\n".join([html, *loaded])

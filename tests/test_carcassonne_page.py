@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conftest import page_code
 from test_pages import NS, _parse, _unlabelled
 
 import carcassonne
@@ -37,7 +38,8 @@ def test_the_page_of_a_carcassonne_game_is_carcassonnes_and_a_tiletum_game_keeps
     assert "<title>Carcassonne game</title>" in c and "<title>Tiletum game</title>" in t
     assert "JCloisterZone" in c and "AGPL-3.0" in c and 'id="attribution"' in c, "the tile data's attribution"
     assert "JCloisterZone" not in t
-    for page in (c, t):
+    for g in (carc, tile):
+        page = page_code(client, f"/play/{g['id']}")
         assert "new URLSearchParams(location.hash.slice(1))" in page and "location.search" not in page
     # the page is the same for every Carcassonne game: nothing of a game, no seed, no token
     assert carc["id"] not in c and "page-carc" not in c and carc["seats"][0]["token"] not in c

@@ -106,3 +106,28 @@ def test_the_api_docs_page_loads_nothing_from_elsewhere(client):
         assert asset.status_code == 200 and asset.mimetype == "text/css", href
     assert client.get("/api/docs/assets/../../app.py").status_code == 404
     assert client.get("/api/redoc").status_code == 404, "ReDoc (a CDN script) is not served"
+
+
+@pytest.mark.parametrize("game", ["tiletum", "carcassonne"])
+def test_a_game_page_loads_only_the_shared_script_of_this_origin(client, game):
+    """The game pages share /play/scripts/game-page.js: 'self' joins the hashes on those pages
+    only, the script is served as JavaScript and revalidated, and no other file is served there."""
+    resp = client.get(_fill(client, f"/play/{{{game}}}"))
+    html = resp.get_data(as_text=True)
+    sources = re.findall(r"<script src=\"([^\"]+)\"", html)
+    assert sources == ["/play/scripts/game-page.js"], sources
+    assert "'self'" in csp_of(resp)["script-src"]
+    script = client.get(sources[0])
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert script.headers["Cache-Control"] == "no-cache" and script.headers["X-Content-Type-Options"] == "nosniff"
+    assert "function startGamePage(" in script.get_data(as_text=True)
+    for other in ("/play/scripts/play.html", "/play/scripts/docs.js", "/play/scripts/..%2Fpages.py",
+                  "/play/scripts/game-page.js.map"):
+        missing = client.get(other)
+        assert missing.status_code == 404 and missing.mimetype == "application/problem+json", other
+
+
+def test_pages_without_a_script_of_their_own_origin_keep_hashes_only(client):
+    for path in ("/", "/play/new", "/tournaments", "/me"):
+        csp = csp_of(client.get(path))
+        assert "'self'" not in csp.get("script-src", []), path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html5lib
 import pytest
+from conftest import page_code
 
 from api.pages import PAGES
 
@@ -74,7 +75,7 @@ def test_the_home_page_links_to_everything(client):
 
 
 def test_the_game_page_takes_the_token_from_the_fragment_only(client, game_id):
-    page = client.get(f"/play/{game_id}").get_data(as_text=True)
+    page = page_code(client, f"/play/{game_id}")
     assert "new URLSearchParams(location.hash.slice(1))" in page and 'frag.get("token")' in page
     assert "location.search" not in page, "tokens never travel in the query string"
     new = client.get("/play/new").get_data(as_text=True)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conftest import page_code
+
 
 def test_the_page_is_served_and_uses_only_the_public_api(client):
     g = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "page"}}).json
     rv = client.get(f"/play/{g['id']}")
     assert rv.status_code == 200 and rv.mimetype == "text/html"
-    page = rv.get_data(as_text=True)
+    page = page_code(client, f"/play/{g['id']}")
     assert "/api/v1/games/" in page and "location.hash" in page, "the token comes from the URL fragment"
     assert rv.headers["Referrer-Policy"] == "no-referrer"
     assert 'lang="en"' in page and "aria-label" in page and 'role="status"' in page

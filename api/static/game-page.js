@@ -1,0 +1,155 @@
+"use strict";
+// What every game's page (/play/<id>: play.html for Tiletum, carcassonne.html) shares, loaded
+// before the page's own script, which defines render() (draw the state it is given) and may
+// define more. Works only through the public REST API, like any client. A seat's token comes in
+// the URL fragment (#token=...), which browsers never send to servers or in Referer headers.
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const frag = new URLSearchParams(location.hash.slice(1));
+const token = frag.get("token");
+const pollSeconds = Math.max(0.2, parseFloat(frag.get("poll") || "2"));
+const api = "/api/v1/games/" + encodeURIComponent(gameId);
+const auth = token ? {"Authorization": "Bearer " + token} : {};
+const $ = id => document.getElementById(id);
+let etag = null, state = null, summary = null, legalVersion = null, historyAfter = 0, busy = false;
+let fairnessShown = false;
+
+// Who is to act: the seats in to_act (one, or none once the game is over); `actor` is deprecated.
+function actorOf(s) { return s.to_act && s.to_act.length ? s.to_act[0] : null; }
+
+// A seat by its name, an AI seat as "Robo (AI, easy)" (application/seats.py names it so too).
+function seatName(i) {
+  const s = summary && summary.seats[i];
+  if (!s) return "Seat " + i;
+  return s.kind === "ai" ? s.name + " (AI, " + (s.level || "medium") + ")" : s.name;
+}
+
+async function problemText(r) {
+  try {
+    const p = await r.json();
+    let t = p.detail || p.title || ("HTTP " + r.status);
+    if (p.rule) t += " (rule: " + p.rule + ")";
+    if (r.status === 409 && p.current_version !== undefined) t += " (the game is now at version " + p.current_version + ")";
+    return r.status + " " + (p.title || "") + ": " + t;
+  } catch (e) {
+    return "HTTP " + r.status;
+  }
+}
+
+// Read the seat's view (or the public one) when it changed, and draw it with the page's render().
+async function poll() {
+  if (busy) return;
+  try {
+    const r = await fetch(api + "/state", {headers: {...auth, ...(etag ? {"If-None-Match": etag} : {})}, cache: "no-store"});
+    if (r.status === 304) return;
+    if (!r.ok) { $("status").textContent = await problemText(r); return; }
+    etag = r.headers.get("ETag");
+    state = await r.json();
+    await render();
+  } catch (e) {
+    $("status").textContent = "Cannot reach the server; retrying…";
+  }
+}
+
+async function showHistory() {
+  const r = await fetch(api + "/events?after=" + historyAfter, {cache: "no-store"});
+  if (!r.ok) return;
+  const body = await r.json();
+  const list = $("history");
+  for (const ev of body.events) {
+    if (ev.version <= historyAfter) continue;
+    historyAfter = ev.version;
+    const li = document.createElement("li");
+    li.value = ev.version;
+    const who = ev.seat === undefined || ev.seat === null ? "" : seatName(ev.seat) + ": ";
+    li.textContent = who + (ev.text || ev.move || ev.type);
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+async function showFairness() {
+  const r = await fetch(api + "/fairness", {cache: "no-store"});
+  if (!r.ok) return;
+  const f = await r.json();
+  if (!f.finished) return;
+  fairnessShown = true;
+  $("fairness-box").hidden = false;
+  $("commitment").textContent = f.seed_commitment;
+  $("seed").textContent = f.seed;
+  $("verify").textContent = f.verify;
+  let ok = "";
+  if (window.crypto && crypto.subtle && window.TextEncoder) {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.seed));
+    const hex = [...new Uint8Array(digest)].map(x => x.toString(16).padStart(2, "0")).join("");
+    ok = hex === f.seed_commitment ? "✓ The revealed seed matches the commitment made at the start."
+                                   : "✗ The revealed seed does NOT match the commitment!";
+  }
+  $("fair-ok").textContent = ok;
+}
+
+// Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
+// illegal) is shown and the page reads the game again.
+async function play(move) {
+  if (busy) return;
+  busy = true;
+  let failed = false;
+  try {
+    const r = await fetch(api + "/moves", {method: "POST", headers: {...auth, "Content-Type": "application/json"},
+                                           body: JSON.stringify({expected_version: legalVersion, moves: [move]})});
+    if (r.ok) {
+      $("move-input").value = "";
+    } else {
+      failed = true;
+      $("error").textContent = await problemText(r);
+    }
+  } catch (e) {
+    failed = true;
+    $("error").textContent = "The move could not be sent: " + e;
+  } finally {
+    busy = false;
+  }
+  if (!failed) $("error").textContent = "";
+  etag = null;
+  await poll();
+}
+
+// Push where the browser has EventSource: the page re-reads the game when the stream says it
+// changed (docs/push.md). Polling stays as the fallback: it runs only while no stream is open
+// (no EventSource, the server at its stream limit, a proxy that cuts streams).
+let streaming = false, nudged = false;
+function nudge() {
+  if (nudged) return;
+  nudged = true;
+  setTimeout(() => { nudged = false; poll(); }, 50);
+}
+function follow() {
+  if (!window.EventSource || frag.get("stream") === "0") return;  // #stream=0: polling only
+  const es = new EventSource(api + "/stream?after=" + (state ? state.version : 0));
+  es.onopen = () => { streaming = true; };
+  es.onmessage = nudge;
+  es.addEventListener("turn", nudge);
+  es.addEventListener("end", () => { es.close(); streaming = false; nudge(); });
+  es.onerror = () => {
+    if (es.readyState === EventSource.CLOSED) {  // refused (e.g. 503): poll, and try again later
+      streaming = false;
+      setTimeout(follow, 30000);
+    }  // else the browser reconnects by itself with Last-Event-ID
+  };
+}
+
+// Start the page: the record and fairness links (the record saved as "<game>-<id>.txt"), the
+// typed-move form, then ``first()`` (what the page loads before its first drawing, if anything),
+// the first read, the stream, and polling while no stream is open.
+function startGamePage(game, first) {
+  $("record").href = api + "/record";
+  $("record").setAttribute("download", game + "-" + gameId + ".txt");
+  $("fairness-link").href = api + "/fairness";
+  $("type-form").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const text = $("move-input").value.trim();
+    if (text) play(text);
+  });
+  (first ? first().catch(() => {}) : Promise.resolve()).then(poll).then(follow);
+  setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
+  addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
+}
