@@ -208,3 +208,25 @@ def test_a_spectator_follows_a_whole_game_to_its_end_and_sees_the_seed_only_then
             screenshot(page, "carcassonne-end-phone.png")
         finally:
             browser.close()
+
+
+def test_an_ai_seat_is_named_as_the_ai_on_the_page(redis_server):
+    """The shared page script names an AI seat 'Robo (AI, hard)' (docs/ai.md), on Carcassonne's
+    page too; the person's page loads with no error (the shared script allowed by the CSP)."""
+    app = make_app(redis_server.url)
+    with LiveServer(app) as server, sync_playwright() as p:
+        created = requests.post(f"{server.url}/api/v1/games", timeout=10, json={
+            "game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "hard"}]}).json()
+        browser = launch(p)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(WAIT_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+            expect(page.locator("#seats")).to_contain_text("Robo (AI, hard)")
+            expect(page.locator("#seats")).to_contain_text("Ada")
+            assert errors == []
+        finally:
+            browser.close()
