@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 import random
 
-from engine import solo
+from engine import solo, solo_turn
 from engine.board import free_house_spaces
 from engine.components import components
 from engine.notation import parse
@@ -81,7 +81,7 @@ def next_moves(state: GameState, rng: random.Random) -> list[str]:
         if move.split()[0] in REVEALING:
             break
         try:
-            solo.apply(s, parse(move), _Probe())
+            solo_turn.apply(s, parse(move), _Probe())
         except _Revealed:
             break
         if s.actor != s.solo["bot"] or s.phase != "action":  # pragma: no cover - only 'end' does this
@@ -103,7 +103,7 @@ def state_from_view(view: dict) -> GameState:
 
 
 def _legal_or_fallback(s: GameState, move: str) -> str:
-    legal = {str(m) for m in solo.legal(s)}
+    legal = {str(m) for m in solo_turn.legal(s)}
     if move in legal:
         return move
     if STRICT:
@@ -249,7 +249,7 @@ def best_cathedral(s: GameState, origin: str, ap: int, rng) -> str | None:
 def architect_move(s: GameState, rng, memo) -> str:
     act = s.solo["act"]
     bot = bot_seat(s)
-    legal = {str(m) for m in solo.legal(s)}
+    legal = {str(m) for m in solo_turn.legal(s)}
     if "pillar" in legal:
         return "pillar"
     if act["stage"] <= 2:
@@ -292,7 +292,7 @@ def merchant_move(s: GameState, rng, memo) -> str:
     act = s.solo["act"]
     bot = bot_seat(s)
     me = s.solo["bot"]
-    legal = {str(m) for m in solo.legal(s)}
+    legal = {str(m) for m in solo_turn.legal(s)}
     st = act["stage"]
     if st <= 1:
         if "house" in legal:
@@ -371,7 +371,7 @@ def character_pick(s: GameState, rng) -> int | None:
 def character_move(s: GameState, rng, memo) -> str:
     so = s.solo
     act = so["act"]
-    legal = {str(m) for m in solo.legal(s)}
+    legal = {str(m) for m in solo_turn.legal(s)}
     if act["ap"] >= 1:
         for t in so["supply"]:
             if solo.place_target(s, t) is not None:
@@ -423,7 +423,7 @@ def contract_move(s: GameState, rng, memo) -> str:
 
 
 def king_move(s: GameState, rng, memo) -> str:
-    return "king" if "king" in {str(m) for m in solo.legal(s)} else "skip"
+    return "king" if "king" in {str(m) for m in solo_turn.legal(s)} else "skip"
 
 
 def contract_size(tile: str) -> int:
@@ -435,7 +435,7 @@ def contract_size(tile: str) -> int:
 
 def tasks_move(s: GameState, rng) -> str:
     so = s.solo
-    legal = {str(m) for m in solo.legal(s)}
+    legal = {str(m) for m in solo_turn.legal(s)}
     # a) Crests: under a column with two Characters if possible (leftmost), else the leftmost free
     if so["inactive"]:
         free = [i for i, cr in enumerate(so["crests"]) if cr is None]

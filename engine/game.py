@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import actions, solo, tasks
+from . import actions, solo, solo_turn, tasks
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
@@ -55,7 +55,7 @@ def check(s: GameState, seat: int, m: Move) -> Err:
     if m.verb == "undo":
         return None if s.undo_moves else ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
-        return solo.check(s, m)
+        return solo_turn.check(s, m)
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
         options = choice_moves(s, top)
@@ -91,7 +91,7 @@ def legal(s: GameState) -> list[Move]:
     if s.phase == "over" or s.actor is None:
         return []
     if s.solo is not None and s.actor == s.solo["bot"] and s.phase == "action":
-        return solo.legal(s)
+        return solo_turn.legal(s)
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":
         return choice_moves(s, top)
@@ -148,7 +148,7 @@ def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
         if m.verb == "end":
             end_turn(s, chance)
         else:
-            solo.apply(s, m, chance)
+            solo_turn.apply(s, m, chance)
         return
     top = s.agenda[-1] if s.agenda else None
     if top is not None and top["t"] == "choice":

@@ -19,7 +19,7 @@ import time
 import pytest
 
 import engine
-from engine import solo
+from engine import solo, solo_turn
 from engine.actions import wheel_action
 from engine.components import components
 from engine.game import legal
@@ -112,7 +112,7 @@ def start_action(s, action: str, ap: int):
     """Put the bot in the middle of its turn, about to resolve ``action`` with ``ap`` AP."""
     s.solo["stage"] = "action"
     s.solo["act"] = {"action": action, "ap": ap, "stage": 0, "discarded": False}
-    solo._normalise(s)
+    solo_turn._normalise(s)
     return s
 
 
