@@ -206,14 +206,24 @@ class Deadlines:
         st = self.seat_state(game_id, seat)
         now = self.clock()
         if on and st["vacation_since"] is None:
-            if st["vacation_used"] >= allowance:
-                raise ValueError("no vacation time left")
+            self.check_vacation(game_id, seat, on, meta, st)
             st["vacation_since"] = now
         elif not on and st["vacation_since"] is not None:
             self._end_vacation(game_id, seat, st, now, allowance)
         self._save(game_id, seat, st)
         return {"on": st["vacation_since"] is not None, "used_days": st["vacation_used"] / 86400,
                 "allowance_days": allowance / 86400}
+
+    def check_vacation(self, game_id: str, seat: int, on: bool, meta: dict | None = None,
+                       st: dict | None = None) -> None:
+        """Raise ValueError if :meth:`vacation` would refuse this (changes nothing): so that a
+        caller can check a setting before it plays moves, and then apply it after them."""
+        if not on:
+            return
+        meta = meta if meta is not None else self.service.meta(game_id)
+        st = st if st is not None else self.seat_state(game_id, seat)
+        if st["vacation_since"] is None and st["vacation_used"] >= time_control(meta)["vacation_days"] * 86400:
+            raise ValueError("no vacation time left")
 
     def _end_vacation(self, game_id: str, seat: int, st: dict, now: float, allowance: float) -> None:
         length = min(now - st["vacation_since"], allowance - st["vacation_used"])

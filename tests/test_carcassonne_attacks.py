@@ -1,0 +1,534 @@
+"""Attacks on Carcassonne as the service hosts it (REST, hints, bots and AI credentials,
+tournaments), each a test that fails if the attack works: a real Redis, the Flask app of
+``make_app``.
+
+The hidden information of a Carcassonne game is the tiles still face down in the order they
+will come (which exists only as the game's secret seed) and the seed itself. The strongest check
+is the twin games: two games whose seeds give the same first tile but a different second one are
+played to the same position, and everything a player can ask before the second tile is revealed
+must be the same for both (but the game's id and the commitment to its seed). Anything that
+differs is an oracle on the next tile.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ai
+import carcassonne
+from tests.conftest import make_app
+
+API = "/api/v1/games"
+AI_TOKEN = "ai-credential-for-attacks"
+# seeds whose games start with the same tile (L) and, after "place -1,0 r0", reveal different
+# second tiles (N and G); checked by test_the_twins_are_twins
+TWINS = ("twin-0", "twin-18")
+FIRST_MOVE = "place -1,0 r0"
+
+
+@pytest.fixture()
+def app(redis_server, redis_client):
+    for k in redis_client.scan_iter("LIMITER*"):
+        redis_client.delete(k)
+    return make_app(redis_server.url, AI_TOKEN=AI_TOKEN, HINT_LEVEL="easy", HINT_LIMIT="1000/hour",
+                    RATE_LIMIT=0)
+
+
+@pytest.fixture()
+def api(app):
+    return app.test_client()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def create(api, seats=2, seed=None, **extra):
+    body = {"game": "carcassonne", "seats": [{"name": f"P{i}"} for i in range(seats)] if isinstance(seats, int)
+            else seats, "options": {"seed": seed} if seed else {}}
+    body.update(extra)
+    rv = api.post(API, json=body)
+    assert rv.status_code == 201, rv.json
+    return rv.json["id"], [s["token"] for s in rv.json["seats"]]
+
+
+def is_problem(rv, status, code):
+    assert rv.status_code == status, (rv.status_code, rv.get_data(as_text=True)[:400])
+    assert rv.mimetype == "application/problem+json", rv.mimetype
+    assert rv.json["code"] == code, rv.json
+    return rv.json
+
+
+def test_the_twins_are_twins():
+    a, _ = carcassonne.new_game(2, TWINS[0])
+    b, _ = carcassonne.new_game(2, TWINS[1])
+    assert a.to_doc() == b.to_doc()
+    _, a2 = carcassonne.play(a, 0, FIRST_MOVE, seed=TWINS[0])
+    _, b2 = carcassonne.play(b, 0, FIRST_MOVE, seed=TWINS[1])
+    assert a2.tile != b2.tile
+
+
+def _everything_a_player_sees(api, gid, tokens, version):
+    """Every answer a seat or a spectator gets about the game, with the game's own id and seed
+    commitment taken out."""
+    out = {}
+    for who, tok in (("spectator", None), ("seat0", tokens[0]), ("seat1", tokens[1])):
+        for path in ("", "/state", "/legal-moves", "/events", "/events?after=1", "/record", "/fairness",
+                     "/hint", "/board.svg"):
+            rv = api.get(f"{API}/{gid}{path}", headers=bearer(tok))
+            out[(who, path)] = (rv.status_code, rv.get_data(as_text=True))
+        # errors too: an illegal move, a move at a wrong version, not one's turn, bad notation
+        for moves, v in ((["place 40,40 r0"], version), (["place -1,0 r90"], version), ([FIRST_MOVE], version + 5),
+                         (["gibberish"], version), (["place 0,1 r0 knight S", FIRST_MOVE], version)):
+            rv = api.post(f"{API}/{gid}/moves", headers=bearer(tok), json={"expected_version": v, "moves": moves})
+            out[(who, "POST", tuple(moves), v)] = (rv.status_code, rv.get_data(as_text=True))
+    out["page"] = (200, api.get(f"/play/{gid}").get_data(as_text=True))
+    return out
+
+
+def _scrub(text: str, gid: str, commitment: str) -> str:
+    return text.replace(gid, "<id>").replace(commitment, "<commitment>")
+
+
+def test_probing_every_endpoint_mid_game_shows_no_seed_and_plays_nothing(api):
+    """After a reveal, every answer to every seat and spectator, every error and the page: none
+    is a 500, none holds the seed, and none of it plays anything."""
+    for seed in TWINS:
+        gid, tokens = create(api, 2, seed)
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": [FIRST_MOVE]})
+        assert rv.status_code == 200 and rv.json["applied"] == 1
+        state = api.get(f"{API}/{gid}/state").json
+        answers = _everything_a_player_sees(api, gid, tokens, state["version"])
+        assert api.get(f"{API}/{gid}/state").json == state
+        for key, (status, text) in answers.items():
+            assert status < 500, (key, text[:300])
+            assert seed not in text, f"{key} shows the seed"
+
+
+def test_nothing_before_the_first_reveal_tells_the_second_tile(api):
+    """Before seat 0 plays: the twins are in the same position (the same first tile) and their
+    second tiles differ. Every answer must be the same."""
+    seen = []
+    for seed in TWINS:
+        gid, tokens = create(api, 2, seed)
+        commitment = api.get(f"{API}/{gid}/fairness").json["seed_commitment"]
+        before = api.get(f"{API}/{gid}/events").json
+        answers = _everything_a_player_sees(api, gid, tokens, 1)
+        assert api.get(f"{API}/{gid}/events").json == before, "probing played something"
+        seen.append({k: (s, _scrub(t, gid, commitment)) for k, (s, t) in answers.items()})
+    a, b = seen
+    # the hint is seeded by the game's id and version (deterministic for a seat), so two games
+    # may differ there: it is checked below to be a function of the public view only
+    differ = [k for k in a if a[k] != b[k] and k[1:2] != ("/hint",)]
+    assert not differ, f"these answers differ with the next tile: {differ}"
+    for answers in seen:
+        for key, (status, text) in answers.items():
+            assert status < 500, (key, text[:300])
+
+
+def test_a_hint_is_a_function_of_the_seats_public_view_only(api):
+    for seed in TWINS:
+        gid, tokens = create(api, 2, seed)
+        view = api.get(f"{API}/{gid}/state", headers=bearer(tokens[0])).json
+        hint = api.get(f"{API}/{gid}/hint", headers=bearer(tokens[0])).json
+        assert hint["moves"] == ai.decide(view, "easy", rng_seed=f"{gid}:{view['version']}")
+        is_problem(api.get(f"{API}/{gid}/hint", headers=bearer(tokens[1])), 403, "not-your-turn")
+        is_problem(api.get(f"{API}/{gid}/hint"), 401, "unauthorized")
+
+
+# --- batches and replays ------------------------------------------------------------------------
+
+def test_a_batch_stops_at_the_reveal_and_its_tail_is_not_looked_at(api):
+    gid, tokens = create(api, 2, TWINS[0])
+    # seat 0's move reveals seat 1's tile; whatever follows (here seat 0 again, and gibberish) is
+    # not looked at, so its answer cannot depend on the tile drawn
+    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                  json={"expected_version": 1, "moves": [FIRST_MOVE, "place 0,1 r0", "nonsense!"]})
+    assert rv.status_code == 200, rv.json
+    assert rv.json["applied"] == 1 and rv.json["unplayed"] == ["place 0,1 r0", "nonsense!"]
+    assert rv.json["version"] == 2
+
+
+@pytest.mark.parametrize("moves,code,index", [
+    (["place 40,40 r0", FIRST_MOVE], "not-adjacent", 0),
+    (["gibberish", FIRST_MOVE], "bad-notation", 0),
+    (["place 0,0 r0"], "cell-taken", 0),
+    (["place -1,0 r45"], "bad-notation", 0),
+])
+def test_a_bad_first_move_plays_nothing(api, moves, code, index):
+    gid, tokens = create(api, 2, TWINS[0])
+    before = api.get(f"{API}/{gid}/state").json
+    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": moves})
+    body = is_problem(rv, 422, code if code == "bad-notation" else "illegal-move")
+    if code != "bad-notation":
+        assert body.get("rule") or body.get("detail")
+    assert body["move_index"] == index
+    assert api.get(f"{API}/{gid}/state").json == before
+
+
+def test_an_idempotency_key_replay_tells_nothing_new_and_cannot_be_borrowed(api):
+    gid, tokens = create(api, 2, TWINS[0])
+    body = {"expected_version": 1, "moves": [FIRST_MOVE]}
+    first = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[0]), "Idempotency-Key": "k1"}, json=body)
+    assert first.status_code == 200
+    again = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[0]), "Idempotency-Key": "k1"}, json=body)
+    assert again.status_code == 200 and again.json == first.json
+    # another body under the same key, and the other seat borrowing the key: refused, nothing played
+    other = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[0]), "Idempotency-Key": "k1"},
+                     json={"expected_version": 1, "moves": ["place 0,1 r180"]})
+    is_problem(other, 422, "idempotency-key-reused")
+    borrowed = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[1]), "Idempotency-Key": "k1"}, json=body)
+    assert borrowed.status_code in (409, 422), borrowed.json
+    assert borrowed.json["code"] in ("idempotency-key-reused", "version-conflict")
+    assert "events" not in borrowed.json
+    assert api.get(f"{API}/{gid}").json["version"] == 2
+
+
+# --- hostile notation and bodies ------------------------------------------------------------------
+
+WORDS = ["place", "at", "r", "90", "180", "270", "0", "knight", "farmer", "monk", "thief", "N", "NE",
+         "north-east", "(", ")", ",", "-1", "3", "\u00b0", "deg", "none", "-", "en", "rotated", "by",
+         "with", "a", "\u00a0", "\u200b", "\u0663", "\uff11", "-0", "+1", "999", "0,1", "0 1", "(0,",
+         "\u0130", "\u017f", "\ufb01", "\U0001f600", "\x00", "\ud800", "\u202e"]
+MOVE_TEXT = st.one_of(st.text(max_size=80), st.lists(st.sampled_from(WORDS), max_size=9).map(" ".join),
+                      st.lists(st.sampled_from(WORDS), max_size=9).map("".join))
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=MOVE_TEXT)
+def test_the_notation_parser_never_crashes_and_round_trips(text):
+    try:
+        move = carcassonne.parse(text)
+    except carcassonne.errors.EngineError as e:
+        assert e.code == "bad-notation" and e.message
+        return
+    assert carcassonne.parse(str(move)) == move
+
+
+def test_hostile_move_texts_over_rest_are_clear_errors_that_change_nothing(app):
+    api = app.test_client()
+    gid, tokens = create(api, 3, "fuzz-rest")
+    before = api.get(f"{API}/{gid}/state").json
+    legal = {m["move"] for m in api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[0])).json["moves"]}
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(text=MOVE_TEXT)
+    def attack(text):
+        try:
+            canonical = str(carcassonne.parse(text))
+        except carcassonne.errors.EngineError:
+            canonical = None
+        if canonical in legal:
+            return  # a legal move would be played: not an attack
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": [text]})
+        assert rv.status_code == 422, (text, rv.status_code, rv.get_data(as_text=True)[:300])
+        assert rv.mimetype == "application/problem+json"
+        assert rv.json["code"] in ("bad-notation", "illegal-move", "invalid-request"), rv.json
+    attack()
+    assert api.get(f"{API}/{gid}/state").json == before
+
+
+@pytest.mark.parametrize("body", [
+    {"expected_version": 1, "moves": [None]},
+    {"expected_version": 1, "moves": [["place", "-1,0"]]},
+    {"expected_version": 1, "moves": [{"x": -1, "y": 0}]},
+    {"expected_version": 1, "moves": [123]},
+    {"expected_version": 1, "moves": "place -1,0 r0"},
+    {"expected_version": 1, "moves": []},
+    {"expected_version": "1", "moves": [FIRST_MOVE]},
+    {"expected_version": 1.5, "moves": [FIRST_MOVE]},
+    {"expected_version": True, "moves": [FIRST_MOVE]},
+    {"expected_version": 0, "moves": [FIRST_MOVE]},
+    {"expected_version": -1, "moves": [FIRST_MOVE]},
+    {"expected_version": 1, "moves": ["x" * 101]},
+    {"expected_version": 1, "moves": [FIRST_MOVE] * 201},
+    {"moves": [FIRST_MOVE]},
+    {"expected_version": 1},
+    {"expected_version": 1, "moves": [FIRST_MOVE], "seat": 1},
+    [],
+    "place",
+    None,
+])
+def test_hostile_move_bodies_are_422_and_change_nothing(api, body):
+    gid, tokens = create(api, 2, TWINS[0])
+    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json=body)
+    assert rv.status_code in (400, 422), (body, rv.status_code, rv.get_data(as_text=True)[:300])
+    assert rv.mimetype == "application/problem+json" and rv.json["code"] == "invalid-request"
+    assert api.get(f"{API}/{gid}").json["version"] == 1
+
+
+# --- creating games with the other game's options or seats ---------------------------------------
+
+@pytest.mark.parametrize("extra,code", [
+    ({"options": {"action_tiles": "shuffled"}}, "bad-options"),
+    ({"options": {"solo": {"level": "deacon"}}}, "bad-options"),
+    ({"options": {"solo": {}}}, "bad-options"),
+    ({"options": {"no_such": 1}}, "invalid-request"),
+    ({"seats": [{"name": "Cardinal", "kind": "cardinalbot"}, {"name": "A"}]}, "bad-seats"),
+    ({"seats": [{"name": "A"}]}, "invalid-request"),
+    ({"seats": [{"name": f"P{i}"} for i in range(6)]}, "invalid-request"),
+    ({"seats": [{"name": "A", "kind": "ai", "level": "godlike"}, {"name": "B"}]}, "invalid-request"),
+    ({"seats": [{"name": "A", "kind": "bot", "bot": "000000000000"}, {"name": "B"}]}, "unknown-bot"),
+    ({"game": "chess"}, "invalid-request"),
+    ({"game": None}, "invalid-request"),
+    ({"game": ["carcassonne"]}, "invalid-request"),
+])
+def test_carcassonne_games_refuse_tiletum_options_and_seats(api, extra, code):
+    body = {"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}], "options": {}}
+    body.update(extra)
+    rv = api.post(API, json=body)
+    assert rv.status_code == 422, (extra, rv.status_code, rv.get_data(as_text=True)[:300])
+    assert rv.mimetype == "application/problem+json" and rv.json["code"] == code, rv.json
+
+
+@pytest.mark.parametrize("extra", [
+    {"action_tiles": "shuffled"},
+    {"table_size": 6},
+    {"table_size": 1},
+])
+def test_a_carcassonne_tournament_refuses_tiletum_options(api, extra):
+    body = {"name": "Cup", "game": "carcassonne", "format": "round-robin", "table_size": 3, **extra}
+    rv = api.post("/api/v1/tournaments", json=body)
+    assert rv.status_code == 422, (extra, rv.status_code, rv.get_data(as_text=True)[:300])
+    assert rv.mimetype == "application/problem+json" and rv.json["code"] == "invalid-request"
+
+
+def test_a_tiletum_tournament_refuses_carcassonne_table_sizes(api):
+    rv = api.post("/api/v1/tournaments", json={"name": "Cup", "game": "tiletum", "format": "round-robin",
+                                                "table_size": 5})
+    assert rv.status_code == 422 and rv.json["code"] == "invalid-request"
+
+
+# --- credentials that are not the seat's --------------------------------------------------------
+
+def _bot(api, name):
+    rv = api.post("/api/v1/bots", json={"name": name, "email": f"{name.lower()}@owners.test"})
+    assert rv.status_code == 201, rv.json
+    return rv.json["id"], rv.json["token"]
+
+
+def test_a_bot_account_acts_only_on_its_own_seat(api):
+    rita, rita_token = _bot(api, "Rita")
+    _, bob_token = _bot(api, "Bobbot")
+    gid, tokens = create(api, [{"name": "Ann"}, {"kind": "bot", "bot": rita}])
+    ann_move = api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[0])).json["moves"][0]["move"]
+    move = {"expected_version": 1, "moves": [ann_move]}
+    # Ann's turn: Rita (seat 1) may not play it; another bot account holds no seat here at all
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(rita_token), json=move), 403, "not-your-turn")
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(bob_token), json=move), 403, "not-in-this-game")
+    is_problem(api.get(f"{API}/{gid}/hint", headers=bearer(bob_token)), 403, "not-in-this-game")
+    # a forged bot token (right shape, wrong secret) and a bot token's seat credentials
+    forged = rita_token[:-4] + ("AAAA" if not rita_token.endswith("AAAA") else "BBBB")
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(forged), json=move), 401, "unauthorized")
+    is_problem(api.post(f"{API}/{gid}/seats/1/token", headers=bearer(rita_token)), 403, "not-a-human-seat")
+    is_problem(api.post(f"{API}/{gid}/seats/0/token", headers=bearer(rita_token)), 403, "not-your-seat")
+    assert api.get(f"{API}/{gid}").json["version"] == 1
+    legal = api.get(f"{API}/{gid}/legal-moves", headers=bearer(rita_token)).json
+    assert legal["seat"] == 1 and legal["moves"] == []
+    # Ann plays; now Rita's turn: Ann's token may not play it, Rita's may
+    assert api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json=move).status_code == 200
+    rita_move = api.get(f"{API}/{gid}/legal-moves", headers=bearer(rita_token)).json["moves"][0]["move"]
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                        json={"expected_version": 2, "moves": [rita_move]}), 403, "not-your-turn")
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(bob_token),
+                        json={"expected_version": 2, "moves": [rita_move]}), 403, "not-in-this-game")
+    assert api.post(f"{API}/{gid}/moves", headers=bearer(rita_token),
+                    json={"expected_version": 2, "moves": [rita_move]}).status_code == 200
+
+
+def test_the_ai_credential_acts_only_for_ai_seats_and_never_on_a_persons_turn(api):
+    gid, tokens = create(api, 2, TWINS[0])
+    move = {"expected_version": 1, "moves": [FIRST_MOVE]}
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(AI_TOKEN), json=move), 403, "not-an-ai-seat")
+    gid, tokens = create(api, [{"name": "Ann"}, {"name": "Hal", "kind": "ai", "level": "easy"}])
+    assert tokens[1] is None
+    # Ann (seat 0) to act: the AI credential is seat 1's, and may not play Ann's tile
+    is_problem(api.post(f"{API}/{gid}/moves", headers=bearer(AI_TOKEN), json=move), 403, "not-your-turn")
+    is_problem(api.post(f"{API}/{gid}/seats/0/token", headers=bearer(AI_TOKEN)), 403, "not-your-seat")
+    assert api.get(f"{API}/{gid}").json["version"] == 1
+
+
+def test_a_seat_token_of_one_game_is_nothing_in_another(api):
+    _, tokens_a = create(api, 2, TWINS[0])
+    gid_b, _ = create(api, 2, TWINS[1])
+    is_problem(api.post(f"{API}/{gid_b}/moves", headers=bearer(tokens_a[0]),
+                        json={"expected_version": 1, "moves": [FIRST_MOVE]}), 401, "unauthorized")
+    is_problem(api.get(f"{API}/{gid_b}/state", headers=bearer(tokens_a[0])), 401, "unauthorized")
+    assert api.get(f"{API}/{gid_b}").json["version"] == 1
+
+
+# --- the end of the game --------------------------------------------------------------------------
+
+def test_the_seed_appears_only_once_the_game_is_over(api):
+    gid, tokens = create(api, 2, "attack-to-the-end")
+    seed = "attack-to-the-end"
+    while True:
+        summary = api.get(f"{API}/{gid}").json
+        if summary["status"] == "finished":
+            break
+        seat = summary["to_act"][0]
+        for path in ("/record", "/fairness", "/state", "/events", "/board.svg"):
+            assert seed not in api.get(f"{API}/{gid}{path}").get_data(as_text=True), path
+        moves = api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[seat])).json["moves"]
+        # the last move and a move after it in one batch: the extra move is refused, the batch
+        # plays nothing (all or nothing), and the answer says which move
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[seat]),
+                      json={"expected_version": summary["version"], "moves": [moves[-1]["move"]]})
+        assert rv.status_code == 200, rv.json
+    assert api.get(f"{API}/{gid}/fairness").json["seed"] == seed
+    assert re.search(rf"Seed.*{seed}", api.get(f"{API}/{gid}/record").get_data(as_text=True))
+    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                  json={"expected_version": summary["version"], "moves": [FIRST_MOVE]})
+    assert rv.status_code in (403, 422) and rv.mimetype == "application/problem+json"
+    is_problem(api.get(f"{API}/{gid}/hint", headers=bearer(tokens[0])), 403, "not-your-turn")
+
+
+# --- by email -------------------------------------------------------------------------------------
+
+MAIL_SECRET = "carc-attack-secret"
+
+
+@pytest.fixture()
+def mail(redis_server, redis_client, monkeypatch, tmp_path):
+    """The app with email play on: replies through the signed inbound webhook, answers written to
+    ``tmp_path/mail`` by the outbox. Yields (client, outbox dir)."""
+    from tests.conftest import INBOUND_SECRET
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", MAIL_SECRET)
+    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    app = make_app(redis_server.url, MAIL_SECRET=MAIL_SECRET, INBOUND_SECRET=INBOUND_SECRET)
+    yield app.test_client(), tmp_path / "mail"
+
+
+def _mail_game(c, seed, options=None):
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada", "email": "ada@x.test"},
+                                                            {"name": "Bob", "email": "bob@x.test"}],
+                           "options": {"seed": seed, **(options or {})}})
+    assert rv.status_code == 201, rv.json
+    return rv.json["id"], [s["token"] for s in rv.json["seats"]]
+
+
+def _reply(c, gid, seat, version, body, frm=None, **headers):
+    import email.utils
+    from email.message import EmailMessage
+
+    from mail.addresses import reply_address
+    from tests.conftest import post_inbound
+    m = EmailMessage()
+    m["From"] = frm or ("ada@x.test" if seat == 0 else "bob@x.test")
+    m["Subject"] = "Re: Carcassonne: your turn"
+    m["To"] = reply_address(MAIL_SECRET, "pbem.test", gid, seat, version)
+    m["Message-ID"] = email.utils.make_msgid(domain="x.test")
+    for k, v in headers.items():
+        m[k] = v
+    m.set_content(body)
+    rv = post_inbound(c, bytes(m))
+    assert rv.status_code == 200, rv.get_data(as_text=True)
+    return rv.json
+
+
+def _answers(outdir):
+    import email
+    import email.policy
+    return [email.message_from_bytes(f.read_bytes(), policy=email.policy.default)
+            for f in sorted(outdir.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)] if outdir.exists() else []
+
+
+def _texts(msg):
+    plain = msg.get_body(("plain",))
+    html = msg.get_body(("html",))
+    return (plain.get_content() if plain is not None else "") + (html.get_content() if html is not None else "")
+
+
+def test_two_moves_in_one_reply_play_the_first_and_say_the_second_was_not(mail):
+    c, outdir = mail
+    gid, _ = _mail_game(c, TWINS[0])
+    result = _reply(c, gid, 0, 1, f"{FIRST_MOVE}\nplace 0,1 r0\n\n> quoted turn email\n")
+    assert result["status"] == "applied"
+    assert c.get(f"{API}/{gid}").json["version"] == 2
+    confirmation = next(a for a in _answers(outdir) if "played" in str(a["Subject"]))
+    assert "Not played: place 0,1 r0" in _texts(confirmation)
+
+
+@pytest.mark.parametrize("line", [
+    "\u00a0PLACE\u00a0-1,0\u2003R0\u00a0",          # no-break and em spaces, upper case
+    "\u200bplace -1,0 r0\u200b",                     # zero-width spaces around it
+    "  Place  ( -1 , 0 )   turned 0   none  ",
+    "\ufeffplace -1 0 r0",                           # a byte-order mark in front
+])
+def test_odd_whitespace_and_case_in_a_reply_still_play(mail, line):
+    c, _ = mail
+    gid, _ = _mail_game(c, TWINS[0])
+    assert _reply(c, gid, 0, 1, line + "\n")["status"] == "applied"
+    assert c.get(f"{API}/{gid}/events").json["events"][-1]["move"] == FIRST_MOVE
+
+
+@pytest.mark.parametrize("line", [
+    "place -1,0 r0 \u202eknight N",                  # a right-to-left override
+    "place \uff0d1,0 r0",                            # a fullwidth minus
+    "place -1,0 r0 knight N\x00",                    # a NUL
+    "place -1,0 r0; place 0,1 r0",                   # two moves on one line
+    "\U0001f600",
+])
+def test_hostile_unicode_in_a_reply_is_a_clear_error_that_changes_nothing(mail, line):
+    c, outdir = mail
+    gid, _ = _mail_game(c, TWINS[0])
+    before = c.get(f"{API}/{gid}/events").json
+    result = _reply(c, gid, 0, 1, line + "\n")
+    assert result["status"] == "rejected" and result["code"] in ("bad-notation", "illegal-move"), result
+    assert c.get(f"{API}/{gid}/events").json == before
+    error = _answers(outdir)[-1]
+    assert str(error["To"]) == "ada@x.test" and "not played" in str(error["Subject"])
+
+
+def test_a_reply_to_an_old_turn_or_from_another_address_plays_nothing(mail):
+    c, outdir = mail
+    gid, tokens = _mail_game(c, TWINS[0])
+    assert _reply(c, gid, 0, 1, FIRST_MOVE + "\n")["status"] == "applied"
+    legal = c.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[1])).json["moves"]
+    assert _reply(c, gid, 1, 2, legal[0]["move"] + "\n")["status"] == "applied"
+    before = c.get(f"{API}/{gid}/events").json
+    # Ada replies to her first turn email again (version 1), with a move legal now: not played
+    now = c.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[0])).json["moves"][0]["move"]
+    stale = _reply(c, gid, 0, 1, now + "\n")
+    assert stale["status"] == "rejected" and stale["code"] == "stale-turn"
+    # Bob writes to Ada's current reply address; a forwarded copy with her moves under the marker
+    assert _reply(c, gid, 0, 3, now + "\n", frm="bob@x.test")["code"] == "wrong-sender"
+    fwd = _reply(c, gid, 0, 3, f"---------- Forwarded message ---------\nFrom: Ada <ada@x.test>\n\n{now}\n")
+    assert fwd["status"] == "rejected" and fwd["code"] == "no-moves"
+    assert c.get(f"{API}/{gid}/events").json == before
+    seed = TWINS[0]
+    for answer in _answers(outdir):
+        assert str(answer["To"]) in ("ada@x.test", "bob@x.test")
+        assert str(answer["To"]) != "bob@x.test" or "Ada" not in str(answer["Subject"])
+        text = _texts(answer)
+        assert seed not in text and "/email-move" not in text, "a seed or a one-click move link was mailed"
+
+
+def test_a_setting_in_a_reply_whose_moves_fail_changes_nothing(mail):
+    """'vacation on' with an illegal move, or in a reply to an old turn: the answer says nothing
+    was played, so nothing may have changed (the vacation stays off). With a legal move, both
+    are done."""
+    from application.deadlines import Deadlines
+    c, outdir = mail
+    gid, tokens = _mail_game(c, TWINS[0], {"time_control": {"days_per_move": 3}})
+    seats = Deadlines(c.application.extensions["tiletum.service"], None)
+    result = _reply(c, gid, 0, 1, "vacation on\nplace 40,40 r0\n")
+    assert result["status"] == "rejected" and result["code"] == "illegal-move"
+    assert "None of the moves" in _texts(_answers(outdir)[-1])
+    assert seats.seat_state(gid, 0)["vacation_since"] is None, "a refused reply started a vacation"
+    # the same setting in a reply to an old turn
+    assert _reply(c, gid, 0, 1, FIRST_MOVE + "\n")["status"] == "applied"
+    result = _reply(c, gid, 0, 1, "vacation on\nplace 0,1 r0\n")
+    assert result["code"] == "stale-turn"
+    assert seats.seat_state(gid, 0)["vacation_since"] is None, "a reply to an old turn started a vacation"
+    assert c.get(f"{API}/{gid}").json["version"] == 2
+    # a good move with the setting: both
+    legal = c.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[1])).json["moves"][0]["move"]
+    assert _reply(c, gid, 1, 2, f"vacation on\n{legal}\n")["status"] == "applied"
+    assert seats.seat_state(gid, 1)["vacation_since"] is not None
+    assert c.get(f"{API}/{gid}").json["version"] == 3
