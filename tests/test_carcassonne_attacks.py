@@ -532,3 +532,37 @@ def test_a_setting_in_a_reply_whose_moves_fail_changes_nothing(mail):
     assert _reply(c, gid, 1, 2, f"vacation on\n{legal}\n")["status"] == "applied"
     assert seats.seat_state(gid, 1)["vacation_since"] is not None
     assert c.get(f"{API}/{gid}").json["version"] == 3
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+                    | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+                    max_leaves=12)
+SEAT = st.fixed_dictionaries({"name": st.one_of(st.text(min_size=1, max_size=70), JSON)}, optional={ "kind": st.sampled_from(["human", "ai", "bot", "cardinalbot", "x"]),
+    "level": st.sampled_from(["easy", "hard", "godlike", None]), "bot": st.one_of(st.text(max_size=14), JSON),
+    "email": st.one_of(st.emails(), st.text(max_size=20)), "tz": st.sampled_from(["Europe/Berlin", "Mars/Base", 3])})
+OPTIONS = st.fixed_dictionaries({}, optional={
+    "action_tiles": st.sampled_from(["printed", "shuffled", "x", None]), "solo": JSON, "rated": JSON,
+    "time_control": st.one_of(JSON, st.fixed_dictionaries({}, optional={
+        "days_per_move": st.floats(allow_nan=False) | st.integers(), "quiet_hours": JSON})),
+    "timeout": JSON, "seed": JSON, "extra": JSON})
+
+
+def test_hostile_game_bodies_never_crash(api):
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(game=st.sampled_from(["carcassonne", "tiletum", "Carcassonne", "", None, 1]),
+           seats=st.one_of(st.lists(SEAT, min_size=2, max_size=6), JSON), options=st.one_of(OPTIONS, JSON))
+    def attack(game, seats, options):
+        rv = api.post(API, json={"game": game, "seats": seats, "options": options})
+        assert rv.status_code in (201, 400, 422), (game, seats, options, rv.status_code,
+                                                   rv.get_data(as_text=True)[:300])
+        if rv.status_code != 201:
+            assert rv.mimetype == "application/problem+json" and rv.json["code"], rv.json
+            return
+        summary = api.get(f"{API}/{rv.json['id']}").json
+        assert summary["game"] == game
+        if game == "carcassonne":
+            assert all(s["kind"] in ("human", "ai", "bot") for s in summary["seats"])
+            meta = api.application.extensions["tiletum.service"].meta(rv.json["id"])
+            assert not set(meta["options"]) - {"time_control", "timeout", "rated"}, meta["options"]
+    attack()
