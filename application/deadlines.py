@@ -373,6 +373,7 @@ class Deadlines:
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         seed = self.service.store.seed(game_id)
+        decided_at = state.version   # the moves are chosen for this position, and played only on it
         moves: list[str] = []
         while game.actor(state) == seat and not game.is_over(state) and len(moves) < 200:
             for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game):
@@ -382,8 +383,9 @@ class Deadlines:
                 moves.append(str(m))
         if not moves:
             return 0
-        _, current = self.service.load(game_id)
-        self.service.submit_for_seat(game_id, seat, current.version, moves, by="stand-in", stop_at_reveal=False)
+        # at the version decided at: if the player moved meanwhile, a 409 (the sweep looks again),
+        # never the stand-in's moves played on a position they were not chosen for
+        self.service.submit_for_seat(game_id, seat, decided_at, moves, by="stand-in", stop_at_reveal=False)
         log.info("stand-in played %s for seat %s in %s", moves, seat, game_id)
         return 1
 

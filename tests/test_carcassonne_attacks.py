@@ -373,8 +373,15 @@ def test_the_seed_appears_only_once_the_game_is_over(api):
         for path in ("/record", "/fairness", "/state", "/events", "/board.svg"):
             assert seed not in api.get(f"{API}/{gid}{path}").get_data(as_text=True), path
         moves = api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[seat])).json["moves"]
-        # the last move and a move after it in one batch: the extra move is refused, the batch
-        # plays nothing (all or nothing), and the answer says which move
+        if api.get(f"{API}/{gid}/state").json["pile_size"] == 0:
+            # the last tile and a move after it in one batch: the last tile reveals nothing, so
+            # the batch goes on to the extra move, which is refused; the batch plays nothing
+            # (all or nothing), and the answer says which move
+            rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[seat]),
+                          json={"expected_version": summary["version"], "moves": [moves[-1]["move"], "place 0,0 r0"]})
+            body = is_problem(rv, 422, "game-over")
+            assert body["move_index"] == 1
+            assert api.get(f"{API}/{gid}").json["version"] == summary["version"]
         rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[seat]),
                       json={"expected_version": summary["version"], "moves": [moves[-1]["move"]]})
         assert rv.status_code == 200, rv.json
@@ -566,3 +573,30 @@ def test_hostile_game_bodies_never_crash(api):
             meta = api.application.extensions["tiletum.service"].meta(rv.json["id"])
             assert not set(meta["options"]) - {"time_control", "timeout", "rated"}, meta["options"]
     attack()
+
+
+def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, monkeypatch):
+    """The player's own reply lands while the stand-in is thinking: the stand-in's move, chosen
+    for the position before it, is refused as stale (409) and plays nothing, rather than being
+    submitted at whatever version the game has reached."""
+    from application import deadlines
+    from application.errors import ServiceError
+    from application.game_service import GameService
+    from application.store import EventStore
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"},
+                         {"name": "Cy", "email": "cy@x.test"}],
+                        {"seed": TWINS[0], "time_control": {"days_per_move": 1}}, game="carcassonne")
+    gid = g["id"]
+    plan = deadlines.stand_in_plan
+
+    def plan_while_the_player_moves(view, rng_seed, state, game=None):
+        chosen = plan(view, rng_seed, state, game)
+        svc.submit_for_seat(gid, 0, 1, [FIRST_MOVE])       # the player's reply, at that moment
+        return chosen
+    monkeypatch.setattr(deadlines, "stand_in_plan", plan_while_the_player_moves)
+    with pytest.raises(ServiceError) as refused:
+        deadlines.Deadlines(svc, None).stand_in(gid, 0)
+    assert refused.value.code == "version-conflict", refused.value.code
+    events = svc.store.events(gid)
+    assert len(events) == 2 and events[-1]["move"] == FIRST_MOVE and not any(e.get("by") for e in events)
