@@ -619,3 +619,34 @@ def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, mo
     assert refused.value.code == "version-conflict", refused.value.code
     events = svc.store.events(gid)
     assert len(events) == 2 and events[-1]["move"] == FIRST_MOVE and not any(e.get("by") for e in events)
+
+
+@pytest.mark.parametrize("seeds,prefix", [(TWINS, []), (LATER_TWINS, [FIRST_MOVE])], ids=["at-the-start", "mid-game"])
+def test_the_turn_email_does_not_tell_the_tile_it_will_reveal(redis_client, seeds, prefix):
+    """The turn email of the twin games (the seat to act, in the same position, different next
+    tiles) says the same, but for the game's id and the signed or secret parts of its links."""
+    from application.game_service import GameService
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+    notifier = Notifier(svc, Outbox(redis_client, None), cfg)
+    texts = []
+    for seed in seeds:
+        g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
+                            {"seed": seed}, game="carcassonne")
+        gid = g["id"]
+        for i, move in enumerate(prefix):
+            svc.submit_for_seat(gid, i % 2, i + 1, [move])
+        meta, state = svc.load(gid)
+        msg = notifier.turn_message(gid, meta, state, state.actor)
+        text = "\n".join(f"{k}: {v}" for k, v in msg.items() if k not in ("Message-ID", "Date"))
+        text += "".join(p.get_payload(decode=True).decode() for p in msg.walk() if p.get_content_maintype() == "text")
+        assert seed not in text and "/email-move" not in text
+        text = re.sub(r"play\+[^@\s\"'<>]+@", "play+<signed>@", text)
+        text = re.sub(r"=_tiletum_[0-9a-f]+", "<boundary>", text.replace(gid, "<id>"))   # a random boundary
+        text = re.sub(r"([?&#;](?:sig|token|t|key|e|email|exp|s)=)[^&\"'\s<>]+", r"\1<secret>", text)
+        texts.append(text)
+    assert texts[0] == texts[1]
