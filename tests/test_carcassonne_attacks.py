@@ -176,6 +176,9 @@ def test_a_batch_stops_at_the_reveal_and_its_tail_is_not_looked_at(api):
     (["gibberish", FIRST_MOVE], "bad-notation", 0),
     (["place 0,0 r0"], "cell-taken", 0),
     (["place -1,0 r45"], "bad-notation", 0),
+    (["place -1,0 r360"], "bad-notation", 0),    # the grammar's rotations are 0, 90, 180, 270 only
+    (["place -1,0 r450"], "bad-notation", 0),
+    (["place -1,0 turned 720 degrees"], "bad-notation", 0),
 ])
 def test_a_bad_first_move_plays_nothing(api, moves, code, index):
     gid, tokens = create(api, 2, TWINS[0])
