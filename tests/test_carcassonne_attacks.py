@@ -653,3 +653,42 @@ def test_the_turn_email_does_not_tell_the_tile_it_will_reveal(redis_client, seed
         text = re.sub(r"([?&#;](?:sig|token|t|key|e|email|exp|s)=)[^&\"'\s<>]+", r"\1<secret>", text)
         texts.append(text)
     assert texts[0] == texts[1]
+
+
+def test_a_finished_carcassonne_game_reads_the_same_after_archiving(redis_server, redis_client):
+    """The operator's archive sweep over a finished Carcassonne game: every read answers the same
+    from this process and from a fresh one, and a move is still refused as game-over."""
+    import random
+    import time
+
+    from application import archive
+    from application.finished import done, on_game_over
+    app = make_app(redis_server.url)
+    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    created = svc.create_game([{"name": "Ada", "email": "ada-arch@x.test"}, {"name": "Bob"}, {"name": "Cy"}],
+                              {"seed": f"carc-archive-{time.time_ns()}"}, game="carcassonne")
+    gid, token = created["id"], created["seats"][0]["token"]
+    rng = random.Random(3)
+    while True:
+        _, state = svc.load(gid)
+        if state.phase == "over":
+            break
+        moves = [x["move"] for x in svc.legal_moves(gid, created["seats"][state.actor]["token"])["moves"]]
+        svc.submit_for_seat(gid, state.actor, state.version, [rng.choice(moves)])
+    on_game_over(svc, gid)
+    done(svc.store.r, gid)
+    paths = ["", "/state", "/events", "/events?after=7", "/record", "/fairness", "/board.svg", "/legal-moves"]
+
+    def reads(client):
+        answers = {p: client.get(f"{API}/{gid}{p}", headers=bearer(token)) for p in paths}
+        answers["page"] = client.get(f"/play/{gid}")
+        return {p: (r.status_code, r.get_data(as_text=True)) for p, r in answers.items()}
+    before = reads(api)
+    assert all(s == 200 for s, _ in before.values()), {k: v[0] for k, v in before.items()}
+    assert archive.archive_game(svc, gid, time.time() + 30 * 86400) == "archived"
+    assert reads(api) == before
+    fresh = make_app(redis_server.url).test_client()
+    assert reads(fresh) == before
+    version = svc.store.version(gid)
+    rv = fresh.post(f"{API}/{gid}/moves", headers=bearer(token), json={"expected_version": version, "moves": [FIRST_MOVE]})
+    is_problem(rv, 422, "game-over")
