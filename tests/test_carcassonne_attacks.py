@@ -692,3 +692,40 @@ def test_a_finished_carcassonne_game_reads_the_same_after_archiving(redis_server
     version = svc.store.version(gid)
     rv = fresh.post(f"{API}/{gid}/moves", headers=bearer(token), json={"expected_version": version, "moves": [FIRST_MOVE]})
     is_problem(rv, 422, "game-over")
+
+
+LINE = st.one_of(MOVE_TEXT.filter(lambda t: not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)), st.sampled_from([FIRST_MOVE, "vacation on", "vacation off", "> " + FIRST_MOVE, "-- ",
+                                             "On Mon, Ada wrote:", "#" + FIRST_MOVE, "", "Thanks!"]))
+
+
+def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
+    """Any body a reply may hold: the inbound pipeline answers (never raises, never a 500), and
+    the game either gains exactly the one move of the reply or nothing at all."""
+    from mail.mailin import extract_moves
+    from mail.mailin_runtime import VACATION
+    c, _ = mail
+    game = {}
+
+    def fresh():
+        game["id"], _ = _mail_game(c, TWINS[0], {"time_control": {"days_per_move": 3}})
+    fresh()
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(lines=st.lists(LINE, max_size=6))
+    def attack(lines):
+        gid = game["id"]
+        before = c.get(f"{API}/{gid}/events").json["events"]
+        result = _reply(c, gid, 0, 1, "\n".join(lines) + "\n")
+        assert result["status"] in ("applied", "rejected"), result
+        after = c.get(f"{API}/{gid}/events").json["events"]
+        if after == before:  # nothing played: refused, or only settings ('vacation on') were sent
+            assert result["status"] == "rejected" or all(
+                VACATION.match(x) for x in extract_moves("\n".join(lines) + "\n")), (lines, result)
+        else:
+            assert result["status"] == "applied", (lines, result)
+            assert after[:-1] == before and after[-1]["seat"] == 0 and after[-1]["type"] == "MovePlayed"
+            game["played"] = game.get("played", 0) + 1
+            fresh()
+        game["tries"] = game.get("tries", 0) + 1
+    attack()
+    assert game["tries"] >= 100 and game.get("played"), game
