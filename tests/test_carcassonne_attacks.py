@@ -729,3 +729,19 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
         game["tries"] = game.get("tries", 0) + 1
     attack()
     assert game["tries"] >= 100 and game.get("played"), game
+
+
+def test_refused_move_texts_are_not_remembered(api):
+    """A client's junk (parsable, but refused) must not grow the process's memo of move texts,
+    which is for the recorded moves replays read again."""
+    from carcassonne import game as rules
+    gid, tokens = create(api, 2, TWINS[0])
+    before = len(rules._MOVES)
+    for i in range(300):
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                      json={"expected_version": 1, "moves": [f"place {i},{-i} r90 farmer NE junk{i}"[:40]]})
+        assert rv.status_code == 422
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                      json={"expected_version": 1, "moves": [f"place {i + 50},{i} r180"]})
+        assert rv.status_code == 422
+    assert len(rules._MOVES) <= before + 1, len(rules._MOVES) - before
