@@ -745,3 +745,17 @@ def test_refused_move_texts_are_not_remembered(api):
                       json={"expected_version": 1, "moves": [f"place {i + 50},{i} r180"]})
         assert rv.status_code == 422
     assert len(rules._MOVES) <= before + 1, len(rules._MOVES) - before
+
+
+def test_refused_tiletum_move_texts_are_not_remembered_either(api):
+    from engine import game as rules
+    rv = api.post(API, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "memo"}})
+    gid, token = rv.json["id"], rv.json["seats"][0]["token"]
+    before = len(rules._MOVES)
+    for i in range(200):   # parsable, refused: odd spacing and case of the same few moves
+        text = "TAKE" + " " * (1 + i % 40) + ("g4" if i < 100 else "Z9") + " " * (i // 40)
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(token), json={"expected_version": 1, "moves": [text, "king"]})
+        assert rv.status_code in (200, 422), rv.json
+        if rv.status_code == 200:
+            break
+    assert len(rules._MOVES) <= before + 5, len(rules._MOVES) - before
