@@ -34,7 +34,7 @@ def app(redis_server, redis_client):
     for k in redis_client.scan_iter("LIMITER*"):
         redis_client.delete(k)
     return make_app(redis_server.url, AI_TOKEN=AI_TOKEN, HINT_LEVEL="easy", HINT_LIMIT="1000/hour",
-                    RATE_LIMIT=0)
+                    RATE_LIMIT=0, STREAM_SECONDS=0.3, STREAM_KEEPALIVE=0.1)
 
 
 @pytest.fixture()
@@ -77,9 +77,10 @@ def _everything_a_player_sees(api, gid, tokens, version):
     out = {}
     for who, tok in (("spectator", None), ("seat0", tokens[0]), ("seat1", tokens[1])):
         for path in ("", "/state", "/legal-moves", "/events", "/events?after=1", "/record", "/fairness",
-                     "/hint", "/board.svg"):
+                     "/hint", "/board.svg", "/stream"):
             rv = api.get(f"{API}/{gid}{path}", headers=bearer(tok))
-            out[(who, path)] = (rv.status_code, rv.get_data(as_text=True))
+            # (how many keep-alive comments a stream holds is a matter of time, not of the game)
+            out[(who, path)] = (rv.status_code, rv.get_data(as_text=True).replace(": keep-alive\n\n", ""))
         # errors too: an illegal move, a move at a wrong version, not one's turn, bad notation
         for moves, v in ((["place 40,40 r0"], version), (["place -1,0 r90"], version), ([FIRST_MOVE], version + 5),
                          (["gibberish"], version), (["place 0,1 r0 knight S", FIRST_MOVE], version)):
