@@ -301,6 +301,7 @@ def test_hostile_move_bodies_are_422_and_change_nothing(api, body):
 ])
 def test_carcassonne_games_refuse_tiletum_options_and_seats(api, extra, code):
     body = {"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}], "options": {}}
+    assert api.post(API, json=body).status_code == 201   # the body without the attack is fine
     body.update(extra)
     rv = api.post(API, json=body)
     assert rv.status_code == 422, (extra, rv.status_code, rv.get_data(as_text=True)[:300])
@@ -313,16 +314,41 @@ def test_carcassonne_games_refuse_tiletum_options_and_seats(api, extra, code):
     {"table_size": 1},
 ])
 def test_a_carcassonne_tournament_refuses_tiletum_options(api, extra):
-    body = {"name": "Cup", "game": "carcassonne", "format": "round-robin", "table_size": 3, **extra}
-    rv = api.post("/api/v1/tournaments", json=body)
+    body = {"name": "Cup", "game": "carcassonne", "format": "round_robin", "table_size": 3}
+    assert api.post("/api/v1/tournaments", json=body).status_code == 201   # without the attack: fine
+    rv = api.post("/api/v1/tournaments", json={**body, **extra})
     assert rv.status_code == 422, (extra, rv.status_code, rv.get_data(as_text=True)[:300])
     assert rv.mimetype == "application/problem+json" and rv.json["code"] == "invalid-request"
+    assert next(iter(extra)) in str(rv.json), rv.json   # the field is named
 
 
 def test_a_tiletum_tournament_refuses_carcassonne_table_sizes(api):
-    rv = api.post("/api/v1/tournaments", json={"name": "Cup", "game": "tiletum", "format": "round-robin",
-                                                "table_size": 5})
-    assert rv.status_code == 422 and rv.json["code"] == "invalid-request"
+    body = {"name": "Cup", "game": "tiletum", "format": "round_robin", "table_size": 4}
+    assert api.post("/api/v1/tournaments", json=body).status_code == 201
+    rv = api.post("/api/v1/tournaments", json={**body, "table_size": 5})
+    assert rv.status_code == 422 and rv.json["code"] == "invalid-request" and "table_size" in str(rv.json)
+
+
+def test_hints_are_off_in_a_rated_carcassonne_tournament_game(app):
+    api = app.test_client()
+    players = [{"name": n, "email": f"{n.lower()}@cup.test"} for n in ("Ann", "Ben")]
+    rv = api.post("/api/v1/tournaments", json={"name": "Cup", "game": "carcassonne", "format": "round_robin",
+                                               "table_size": 2, "entries": players})
+    assert rv.status_code == 201, rv.json
+    tid, organizer = rv.json["id"], rv.json["organizer_token"]
+    assert api.post(f"/api/v1/tournaments/{tid}/start", headers=bearer(organizer)).status_code == 200
+    tournaments = app.extensions["tiletum.tournaments"]
+    mine = api.get(f"/api/v1/tournaments/{tid}/my-games",
+                   headers=bearer(tournaments.entry_token(tid, "ann@cup.test"))).json["games"]
+    assert len(mine) == 1
+    gid = mine[0]["game"]
+    assert api.get(f"{API}/{gid}").json["game"] == "carcassonne"
+    token = mine[0]["token"]
+    to_act = api.get(f"{API}/{gid}").json["to_act"][0]
+    if to_act != mine[0]["seat"]:
+        token = api.get(f"/api/v1/tournaments/{tid}/my-games",
+                        headers=bearer(tournaments.entry_token(tid, "ben@cup.test"))).json["games"][0]["token"]
+    is_problem(api.get(f"{API}/{gid}/hint", headers=bearer(token)), 403, "hints-off")
 
 
 # --- credentials that are not the seat's --------------------------------------------------------
