@@ -786,3 +786,29 @@ def test_refused_tiletum_move_texts_are_not_remembered_either(api):
         if rv.status_code == 200:
             break
     assert len(rules._MOVES) <= before + 5, len(rules._MOVES) - before
+
+
+@pytest.mark.parametrize("game", ["carcassonne", "tiletum"])
+def test_a_finished_game_with_an_ai_seat_is_followed_up_not_crashed(app, game):
+    """The operator's view of the end of a rated game with an AI seat: the game-over follow-up
+    (rating, tournament, indexes) runs through, and the game is unrated, saying why."""
+    import random
+
+    from application.finished import on_game_over
+    from application.rating_service import RatingService
+    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    rv = api.post(API, json={"game": game, "seats": [{"name": "Ann", "email": "ann-ai@x.test"},
+                                                     {"name": "Hal", "kind": "ai", "level": "easy"}],
+                             "options": {"seed": f"ai-rated-{game}"}})
+    assert rv.status_code == 201, rv.json
+    gid, tokens = rv.json["id"], [rv.json["seats"][0]["token"], AI_TOKEN]
+    rng = random.Random(5)
+    while True:
+        _, state = svc.load(gid)
+        if state.phase == "over":
+            break
+        moves = [m["move"] for m in svc.legal_moves(gid, tokens[state.actor])["moves"] if m["move"] != "undo"]
+        svc.submit(gid, tokens[state.actor], state.version, [rng.choice(moves)])
+    on_game_over(svc, gid)
+    assert RatingService(svc).assess(gid) == {"unrated": "an AI seat plays in it"}
+    assert RatingService(svc).record_game(gid) is False
