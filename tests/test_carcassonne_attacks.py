@@ -812,3 +812,18 @@ def test_a_finished_game_with_an_ai_seat_is_followed_up_not_crashed(app, game):
     on_game_over(svc, gid)
     assert RatingService(svc).assess(gid) == {"unrated": "an AI seat plays in it"}
     assert RatingService(svc).record_game(gid) is False
+
+
+@pytest.mark.parametrize("key", ["k" * 4000, "\u00e9\u00e8", " ", "a\tb", "\x7f", "k1\\u0000", "../../etc", "*", "{x}"])
+def test_hostile_idempotency_keys_are_clear_answers(api, key):
+    gid, tokens = create(api, 2, TWINS[0])
+    headers = {**bearer(tokens[0]), "Idempotency-Key": key.encode("utf-8").decode("latin-1")}
+    body = {"expected_version": 1, "moves": [FIRST_MOVE]}
+    rv = api.post(f"{API}/{gid}/moves", headers=headers, json=body)
+    assert rv.status_code in (200, 400, 422), (rv.status_code, rv.get_data(as_text=True)[:300])
+    if rv.status_code == 200:
+        again = api.post(f"{API}/{gid}/moves", headers=headers, json=body)
+        assert again.status_code == 200 and again.json == rv.json
+        assert api.get(f"{API}/{gid}").json["version"] == 2
+    else:
+        assert rv.mimetype == "application/problem+json" and api.get(f"{API}/{gid}").json["version"] == 1
