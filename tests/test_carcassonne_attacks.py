@@ -77,10 +77,12 @@ def _everything_a_player_sees(api, gid, tokens, version):
     out = {}
     for who, tok in (("spectator", None), ("seat0", tokens[0]), ("seat1", tokens[1])):
         for path in ("", "/state", "/legal-moves", "/events", "/events?after=1", "/record", "/fairness",
-                     "/hint", "/board.svg", "/stream"):
+                     "/hint", "/board.svg", "/board.png", "/stream"):
             rv = api.get(f"{API}/{gid}{path}", headers=bearer(tok))
             # (how many keep-alive comments a stream holds is a matter of time, not of the game)
-            out[(who, path)] = (rv.status_code, rv.get_data(as_text=True).replace(": keep-alive\n\n", ""))
+            data = rv.get_data()
+            text = data.hex() if path == "/board.png" else data.decode("utf-8")   # a PNG: its bytes
+            out[(who, path)] = (rv.status_code, text.replace(": keep-alive\n\n", ""))
         # errors too: an illegal move, a move at a wrong version, not one's turn, bad notation
         for moves, v in ((["place 40,40 r0"], version), (["place -1,0 r90"], version), ([FIRST_MOVE], version + 5),
                          (["gibberish"], version), (["place 0,1 r0 knight S", FIRST_MOVE], version)):
