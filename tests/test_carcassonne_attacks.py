@@ -151,9 +151,11 @@ def test_nothing_before_a_reveal_tells_the_tile_it_will_reveal(api, seeds, prefi
     assert any(k[1:2] == ("/hint",) and v[0] == 200 for k, v in a.items()), "no hint was answered"
 
 
-def test_a_hint_is_a_function_of_the_seats_public_view_only(api):
+@pytest.mark.parametrize("game", ["carcassonne", "tiletum"])
+def test_a_hint_is_a_function_of_the_seats_public_view_only(api, game):
     for seed in TWINS:
-        gid, tokens = create(api, 2, seed)
+        rv = api.post(API, json={"game": game, "seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": seed}})
+        gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
         view = api.get(f"{API}/{gid}/state", headers=bearer(tokens[0])).json
         hint = api.get(f"{API}/{gid}/hint", headers=bearer(tokens[0])).json
         assert hint["moves"] == ai.decide(view, "easy", rng_seed=f"{gid}:{view['version']}")
