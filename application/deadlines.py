@@ -206,14 +206,24 @@ class Deadlines:
         st = self.seat_state(game_id, seat)
         now = self.clock()
         if on and st["vacation_since"] is None:
-            if st["vacation_used"] >= allowance:
-                raise ValueError("no vacation time left")
+            self.check_vacation(game_id, seat, on, meta, st)
             st["vacation_since"] = now
         elif not on and st["vacation_since"] is not None:
             self._end_vacation(game_id, seat, st, now, allowance)
         self._save(game_id, seat, st)
         return {"on": st["vacation_since"] is not None, "used_days": st["vacation_used"] / 86400,
                 "allowance_days": allowance / 86400}
+
+    def check_vacation(self, game_id: str, seat: int, on: bool, meta: dict | None = None,
+                       st: dict | None = None) -> None:
+        """Raise ValueError if :meth:`vacation` would refuse this (changes nothing): so that a
+        caller can check a setting before it plays moves, and then apply it after them."""
+        if not on:
+            return
+        meta = meta if meta is not None else self.service.meta(game_id)
+        st = st if st is not None else self.seat_state(game_id, seat)
+        if st["vacation_since"] is None and st["vacation_used"] >= time_control(meta)["vacation_days"] * 86400:
+            raise ValueError("no vacation time left")
 
     def _end_vacation(self, game_id: str, seat: int, st: dict, now: float, allowance: float) -> None:
         length = min(now - st["vacation_since"], allowance - st["vacation_used"])
@@ -363,6 +373,7 @@ class Deadlines:
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         seed = self.service.store.seed(game_id)
+        decided_at = state.version   # the moves are chosen for this position, and played only on it
         moves: list[str] = []
         while game.actor(state) == seat and not game.is_over(state) and len(moves) < 200:
             for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game):
@@ -372,8 +383,9 @@ class Deadlines:
                 moves.append(str(m))
         if not moves:
             return 0
-        _, current = self.service.load(game_id)
-        self.service.submit_for_seat(game_id, seat, current.version, moves, by="stand-in", stop_at_reveal=False)
+        # at the version decided at: if the player moved meanwhile, a 409 (the sweep looks again),
+        # never the stand-in's moves played on a position they were not chosen for
+        self.service.submit_for_seat(game_id, seat, decided_at, moves, by="stand-in", stop_at_reveal=False)
         log.info("stand-in played %s for seat %s in %s", moves, seat, game_id)
         return 1
 

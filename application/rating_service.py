@@ -76,6 +76,8 @@ class RatingService:
         seats = meta["seats"]
         if any(s["kind"] == "bot" for s in seats):
             return {"unrated": "a bot account plays a seat"}
+        if any(s["kind"] == "ai" for s in seats):  # no player to rate (and none was: a KeyError)
+            return {"unrated": "an AI seat plays in it"}
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
         emails = [(seats[i].get("email") or "").strip().lower() for i in humans]
         if not all(emails) or len(set(emails)) != len(emails):

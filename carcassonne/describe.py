@@ -77,7 +77,7 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
     if event["type"] != "MovePlayed":
         return event["type"]
     s = before.clone()
-    m = _as_move(event["move"])
+    m = _as_move(event["move"], remember=True)
     seat = event["seat"]
     placed_text = _placing(before, m)
     m, k, err = rules.resolve(s, m)
@@ -133,7 +133,7 @@ def event_texts(events: list[dict], start: int = 0) -> list[str]:
 
 def _move_text(before: GameState, ev: dict) -> str:
     try:
-        m = _as_move(ev["move"])
+        m = _as_move(ev["move"], remember=True)
         text = describe(before, m)
         s = before.clone()
         m, k, err = rules.resolve(s, m)

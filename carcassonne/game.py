@@ -35,10 +35,12 @@ _NO_CHANCE = NoChance()
 Err = tuple[str, str] | None
 
 
-_MOVES: dict[str, Move] = {}  # parsed move texts
+_MOVES: dict[str, Move] = {}  # parsed texts of recorded moves (what replays read again and again)
 
 
-def _as_move(move: Move | str) -> Move:
+def _as_move(move: Move | str, remember: bool = False) -> Move:
+    """The move of a text. Only a recorded move's text is remembered (``remember``): the texts
+    a client sends are anything, and would fill the memo with what is never read again."""
     if isinstance(move, Move):
         return move
     if isinstance(move, tuple):
@@ -46,7 +48,7 @@ def _as_move(move: Move | str) -> Move:
     m = _MOVES.get(move) if isinstance(move, str) else None
     if m is None:
         m = parse(move)
-        if len(_MOVES) < 100_000:
+        if remember and len(_MOVES) < 100_000:
             _MOVES[move] = m
     return m
 
@@ -119,7 +121,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     t = ev["type"]
     if t == "MovePlayed":
         outcomes = ev["chance"]
-        _apply(s, ev["seat"], _as_move(ev["move"]), ReplayChance(outcomes) if outcomes else _NO_CHANCE)
+        _apply(s, ev["seat"], _as_move(ev["move"], remember=True), ReplayChance(outcomes) if outcomes else _NO_CHANCE)
         if outcomes:
             s.reveals += 1
         s.version += 1

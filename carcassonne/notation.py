@@ -117,9 +117,9 @@ def parse(text: str) -> Move:
     if tokens and tokens[0].lower() in ("°", "deg", "degrees", "degree"):
         rot_text += tokens.pop(0)
     r = _ROT.match(rot_text.lower())
-    if not r or int(r.group(1)) % 360 not in (0, 90, 180, 270):
+    if not r or int(r.group(1)) not in (0, 90, 180, 270):   # r360, r450: no, as the grammar says
         raise NotationError(f"{text!r}: a rotation is r0, r90, r180 or r270 (clockwise), not {rot_text!r}")
-    rot = int(r.group(1)) % 360
+    rot = int(r.group(1))
     tokens = [t for t in tokens if t.lower() not in FILLERS]
     if not tokens or (len(tokens) <= 2 and "".join(tokens).lower() in NO_FOLLOWER):
         return Move(x, y, rot)

@@ -30,16 +30,18 @@ RULES_VERSION = "2"  # 2: draws keyed by the reveal count (engine/chance.py); Ho
 Err = tuple[str, str] | None
 
 
-_MOVES: dict[str, Move] = {}  # parsed canonical move texts (the notation is finite)
+_MOVES: dict[str, Move] = {}  # parsed texts of recorded moves (the notation is finite)
 
 
-def _as_move(move: Move | str) -> Move:
+def _as_move(move: Move | str, remember: bool = False) -> Move:
+    """The move of a text. Only a recorded move's text is remembered (``remember``): the texts
+    a client sends are anything, and would fill the memo with what is never read again."""
     if isinstance(move, Move):
         return move
     m = _MOVES.get(move)
     if m is None:
         m = parse(move)
-        if len(_MOVES) < 100_000:
+        if remember and len(_MOVES) < 100_000:
             _MOVES[move] = m
     return m
 
@@ -178,7 +180,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     """Fold one event into ``s`` in place (a GameStarted event makes a new state); return it."""
     t = ev["type"]
     if t == "MovePlayed":
-        seat, m, outcomes = ev["seat"], _as_move(ev["move"]), ev["chance"]
+        seat, m, outcomes = ev["seat"], _as_move(ev["move"], remember=True), ev["chance"]
         undoable = _undoable(s, seat, m, outcomes)
         if undoable and s.undo_base is None:
             base = s.clone()
@@ -248,7 +250,7 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
             s = apply_event(None, ev)
             continue
         chance = ev["chance"]
-        apply(s, ev["seat"], moves.get(text) or _as_move(text), ReplayChance(chance) if chance else no_chance)
+        apply(s, ev["seat"], moves.get(text) or _as_move(text, remember=True), ReplayChance(chance) if chance else no_chance)
         if chance and s.reveals is not None:
             s.reveals += 1
     if k > 0:

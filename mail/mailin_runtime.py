@@ -8,6 +8,7 @@ error email. Over SMTP the first attempt runs in the background: the listener an
 client without waiting for our own mail server."""
 from __future__ import annotations
 
+import logging
 import os
 import re
 import uuid
@@ -24,6 +25,7 @@ from .mailin import Deps, _adapt, _first_address
 from .notify import Notifier
 from .outbox import Outbox, SmtpTransport, transport_from_env
 
+log = logging.getLogger("tiletum.mailin")
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
 
@@ -140,14 +142,21 @@ def inbound_deps(svc: GameService) -> Deps:
         vacation instead (docs/pbem.md)."""
         commands = [m for m in moves if VACATION.match(m)]
         rest = [m for m in moves if not VACATION.match(m)]
-        for cmd in commands:
+        deadlines = notifier.deadlines() if commands else None
+        for cmd in commands:  # checked first: a setting that would be refused plays nothing
             try:
-                notifier.deadlines().vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
+                deadlines.check_vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
             except ValueError as e:
                 raise errors.invalid("no-vacation-left", str(e), move_index=moves.index(cmd)) from None
-        if rest:
-            return svc.submit_for_seat(game_id, seat, version, rest)
-        return {"version": svc.load(game_id)[1].version}
+        # the moves next, and the settings only once they are played: a reply whose moves are
+        # refused (illegal, an old turn) is answered "nothing was played" and changes nothing
+        answer = svc.submit_for_seat(game_id, seat, version, rest) if rest else None
+        for cmd in commands:
+            try:
+                deadlines.vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
+            except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
+                log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id, seat, cmd)
+        return answer if answer is not None else {"version": svc.load(game_id)[1].version}
 
     def seat_email(game_id: str, seat: int) -> str | None:
         seats = svc.meta(game_id)["seats"]
