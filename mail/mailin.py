@@ -21,14 +21,13 @@ import email
 import email.policy
 import email.utils
 import hashlib
-import html
 import inspect
 import logging
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
-from html.parser import HTMLParser
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, ProcessingInstruction
 from typing import Callable
 
 from application.errors import ServiceError
@@ -112,85 +111,38 @@ def extract_moves(text: str) -> list[str]:
     return moves
 
 
-class _HtmlToText(HTMLParser):
-    """Crude HTML to text: block elements and <br> break lines, whitespace collapses as a
-    browser would, entities are unescaped, quoted mail (<blockquote>, Gmail's quote and
-    signature containers) and non-content (<style>, <script>, <head>) is dropped, and <hr>
-    becomes a line of underscores (the marker Outlook puts above the quoted email)."""
-
-    BLOCK = {"p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-             "pre", "section", "article", "header", "footer", "dl", "dt", "dd", "body"}
-    SKIP = {"blockquote", "style", "script", "head", "title", "template"}
-    SKIP_CLASSES = ("gmail_quote", "gmail_signature", "moz-cite-prefix", "yahoo_quoted")
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self.skip_tag: str | None = None
-        self.skip_depth = 0
-        self.pre = 0
-
-    def _skip_start(self, tag: str, attrs) -> bool:
-        if tag in self.SKIP:
-            return True
-        a = dict(attrs)
-        classes = (a.get("class") or "").split()
-        return any(c in self.SKIP_CLASSES for c in classes)
-
-    def handle_starttag(self, tag, attrs):
-        if self.skip_tag is not None:
-            if tag == self.skip_tag:
-                self.skip_depth += 1
-            return
-        if self._skip_start(tag, attrs):
-            self.skip_tag, self.skip_depth = tag, 1
-            self.out.append("\n")
-            return
-        if tag == "br":
-            self.out.append("\n")
-        elif tag == "hr":
-            self.out.append("\n" + "_" * 32 + "\n")
-        elif tag in self.BLOCK:
-            self.out.append("\n")
-        if tag == "pre":
-            self.pre += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if self.skip_tag is None:
-            self.handle_starttag(tag, attrs)
-            if tag not in ("br", "hr"):
-                self.handle_endtag(tag)
-
-    def handle_endtag(self, tag):
-        if self.skip_tag is not None:
-            if tag == self.skip_tag:
-                self.skip_depth -= 1
-                if self.skip_depth == 0:
-                    self.skip_tag = None
-            return
-        if tag in self.BLOCK:
-            self.out.append("\n")
-        if tag == "pre" and self.pre:
-            self.pre -= 1
-
-    def handle_data(self, data):
-        if self.skip_tag is not None:
-            return
-        data = data.replace("\xa0", " ")
-        if not self.pre:
-            data = re.sub(r"\s+", " ", data)
-        self.out.append(data)
+# What a mail client shows of an HTML body: block elements and <br> break lines, whitespace
+# collapses as a browser would (but in <pre>), entities are unescaped, quoted mail (<blockquote>,
+# the quote and signature containers of Gmail, Thunderbird and Yahoo) and non-content are dropped,
+# and <hr> becomes a line of underscores (the marker Outlook puts above the quoted email).
+_HTML_BLOCK = ["p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+               "pre", "section", "article", "header", "footer", "dl", "dt", "dd", "body"]
+_HTML_SKIP = ["blockquote", "style", "script", "head", "title", "template"]
+_HTML_SKIP_CLASSES = ["gmail_quote", "gmail_signature", "moz-cite-prefix", "yahoo_quoted"]
 
 
 def html_to_text(markup: str) -> str:
-    parser = _HtmlToText()
-    try:
-        parser.feed(markup)
-        parser.close()
-    except Exception:  # pragma: no cover - HTMLParser is lenient; be safe anyway
-        log.warning("mailin: could not parse an HTML body", exc_info=True)
-        return html.unescape(re.sub(r"<[^>]*>", "\n", markup))
-    return "".join(parser.out)
+    """The text of an HTML body, line by line as a mail client shows it (BeautifulSoup's
+    lenient parser reads broken markup too)."""
+    soup = BeautifulSoup(markup, "html.parser")
+    for el in soup.find_all(_HTML_SKIP) + soup.find_all(class_=_HTML_SKIP_CLASSES):
+        if not el.decomposed:
+            el.replace_with("\n")
+    for text in soup.find_all(string=True):
+        if isinstance(text, Comment | Doctype | Declaration | ProcessingInstruction):
+            text.extract()
+        elif text.find_parent("pre") is None:
+            text.replace_with(re.sub(r"\s+", " ", text.replace("\xa0", " ")))
+        else:
+            text.replace_with(text.replace("\xa0", " "))
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for hr in soup.find_all("hr"):
+        hr.replace_with("\n" + "_" * 32 + "\n")
+    for el in soup.find_all(_HTML_BLOCK):
+        el.insert_before("\n")
+        el.insert_after("\n")
+    return soup.get_text()
 
 
 # --- dependencies and results --------------------------------------------------------------------

@@ -91,6 +91,34 @@ def test_html_to_text():
     assert extract_moves(html_to_text(outlook)) == ["end"]
 
 
+
+@pytest.mark.parametrize("markup, moves", [
+    # inline markup inside a line keeps the line whole; block elements and <br> break lines
+    ("<div><b>take</b> <i>G4</i></div><div>mer<span>chant</span> Koeln</div>", ["take G4", "merchant Koeln"]),
+    ("<p>take G4<br/>end</p>", ["take G4", "end"]),
+    ("<ul><li>take G4</li><li>end</li></ul>", ["take G4", "end"]),
+    ("<table><tr><td>take G4</td></tr><tr><td>end</td></tr></table>", ["take G4", "end"]),
+    # whitespace collapses as a browser shows it, except in <pre>
+    ("<div>place\n   3,-1\t r90   farmer NE</div>", ["place 3,-1 r90 farmer NE"]),
+    ("<pre>take G4\nend</pre>", ["take G4", "end"]),
+    # entities, a no-break space, and characters the parser must not mangle
+    ("<div>take&#32;F2&gt;3</div><div>place 0,&#45;1 r180</div>", ["take F2>3", "place 0,-1 r180"]),
+    # no content: head, title, style, script, template
+    ("<html><head><title>x</title><script>take G1</script></head><body><template>end</template>"
+     "<div>take G4</div></body></html>", ["take G4"]),
+    # quoted mail in any client's container is dropped, nested or not
+    ("<div>end</div><div class=\"yahoo_quoted\"><div>take G1</div></div>", ["end"]),
+    ("<div>end</div><div class=\"moz-cite-prefix\">On Mon, Tiletum wrote:</div>"
+     "<blockquote><div><blockquote>take G1</blockquote>take G2</div></blockquote><div>take G3</div>", ["end", "take G3"]),
+    ("<div>end</div><div class=\"gmail_signature\">Ada -- sent from a phone</div>", ["end"]),
+    # Outlook's <hr> becomes the marker line above its header block
+    ("<div>take G4</div><hr/><div><b>From:</b> Tiletum</div><div>take G1</div>", ["take G4"]),
+    # broken markup is still read
+    ("<div>take G4<div>end", ["take G4", "end"]),
+])
+def test_html_bodies_read_as_a_mail_client_shows_them(markup, moves):
+    assert extract_moves(html_to_text(markup)) == moves
+
 # --- handle_inbound with fake dependencies --------------------------------------------------------
 
 class Fakes:
