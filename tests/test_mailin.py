@@ -109,7 +109,8 @@ def test_html_to_text():
     # quoted mail in any client's container is dropped, nested or not
     ("<div>end</div><div class=\"yahoo_quoted\"><div>take G1</div></div>", ["end"]),
     ("<div>end</div><div class=\"moz-cite-prefix\">On Mon, Tiletum wrote:</div>"
-     "<blockquote><div><blockquote>take G1</blockquote>take G2</div></blockquote><div>take G3</div>", ["end", "take G3"]),
+     "<blockquote><div><blockquote>take G1</blockquote>take G2</div></blockquote><div>take G3</div>",
+     ["end", "take G3"]),
     ("<div>end</div><div class=\"gmail_signature\">Ada -- sent from a phone</div>", ["end"]),
     # Outlook's <hr> becomes the marker line above its header block
     ("<div>take G4</div><hr/><div><b>From:</b> Tiletum</div><div>take G1</div>", ["take G4"]),
@@ -118,6 +119,21 @@ def test_html_to_text():
 ])
 def test_html_bodies_read_as_a_mail_client_shows_them(markup, moves):
     assert extract_moves(html_to_text(markup)) == moves
+
+
+def test_hostile_html_is_read_in_linear_time_and_never_raises():
+    """A reply of the order of the size limit (mailin.DEFAULT_MAX_BYTES) can nest 20,000 tags: reading it
+    must not take quadratic time (a hand-made tree pass was 130 s for nested quotes), and markup
+    the parser refuses is read as the text between its tags."""
+    import time
+    n = 20_000
+    for opening in ("<div>", "<blockquote>", "<pre>", "<div class='gmail_quote'>", "<b>", "<p>", "<li>"):
+        body = opening * n + "take G4" + "</div>" * n   # of the order of the size limit
+        t0 = time.process_time()
+        html_to_text(body)
+        assert time.process_time() - t0 < 10, opening   # linear: well under a second here
+    assert extract_moves(html_to_text("<div>" * n + "take G4" + "</div>" * n)) == ["take G4"]
+    assert extract_moves(html_to_text("<![seDlsm <div>take G4</div>")) == ["take G4"]
 
 # --- handle_inbound with fake dependencies --------------------------------------------------------
 
