@@ -8,7 +8,8 @@ them. At the end of the game (phase ``over``) the value is the final score exact
 * ``final_now``: the final-scoring terms as they stand (Houses x Pillars on the map and the
   Completed Buildings; ``engine.flow.final_breakdown``), which only ever grow.
 * ``resources``: each Resource is worth ``RESOURCE_VP`` (more than the 1 VP per 4 of final
-  scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses).
+  scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses); a Gold
+  ``GOLD_FACTOR`` of that (it is worth something only when spent: 2 buy a Resource or shift a die).
 * ``king``: the King track's VP, scored at the King phase of this round (if still to come).
 * ``fair``: this round's Fair, if the seat takes part in it now (a House or its Merchant there).
 * ``future_fairs``: the Fairs of later rounds in Towns where the seat has a House, scored as they
@@ -28,13 +29,14 @@ them. At the end of the game (phase ``over``) the value is the final score exact
 """
 from __future__ import annotations
 
-from engine.board import (building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map, why_no_house,
-                          why_no_pillar)
+from engine.board import (building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map,
+                          why_no_house, why_no_pillar)
 from engine.components import components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
 RESOURCE_VP = (0.3, 0.3, 0.3, 0.25)   # per Resource, by round 1-4
+GOLD_FACTOR = 0.5                      # a Gold against another Resource (2 Gold buy one, or shift a die)
 ROOM_VP = 1.5                          # per filled Room
 STORE_VP = 0.5                         # per tile in the Storehouse (a Character: CHAR_STORE_VP)
 CHAR_STORE_VP = 0.0                    # per Character tile in the Storehouse (not yet in a Room)
@@ -69,7 +71,8 @@ def final_now(s: GameState, seat: int) -> float:
 def resources(s: GameState, seat: int) -> float:
     if _over(s):
         return 0.0
-    return sum(s.seats[seat].res) * RESOURCE_VP[min(s.round, 4) - 1]
+    res = s.seats[seat].res
+    return (sum(res) + (GOLD_FACTOR - 1) * res[0]) * RESOURCE_VP[min(s.round, 4) - 1]
 
 
 def king(s: GameState, seat: int) -> float:
@@ -168,7 +171,8 @@ def position(s: GameState, seat: int) -> float:
     return POS_W * total * min(1.0, rounds_left(s))
 
 
-TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap, pieces, position)
+TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap,
+         pieces, position)
 
 
 def value(s: GameState, seat: int) -> float:

@@ -1,12 +1,14 @@
-"""Paired solo benchmark for AI variants (a development tool; prints figures, not a test).
+"""Paired solo benchmark for AI evaluation variants (a development tool; prints figures, not a test).
 
-    python bench/ai_solo_paired.py --level medium --games 10 --variants base,new [--bot bishop]
+    python bench/ai_solo_paired.py --level medium --games 60 --start 30 --variants old,base [--bot bishop]
 
-Plays the same seeded solo games against the Cardinalbot once per variant. A variant is a name
-known to ``VARIANTS`` below: a function that sets module-level weights of ``ai.evaluate``
-before its games (``base`` leaves them as they are; ``old`` is the evaluation before this work). Prints per-game scores, the AI's end
-state (Houses and Pillars left in supply, Resources unspent, Crests, Completed Buildings), and
-mean ± sd, wins and the paired difference against the first variant.
+Plays the same seeded solo games against the Cardinalbot (the seeds of bench/ai.py) once per
+variant. A variant is a name in ``VARIANTS`` below: a function that sets module-level weights of
+``ai.evaluate`` before its games (``base`` leaves them as they are; ``old`` is the evaluation
+before issue 16's second round). Prints each game's scores and the AI's end state (Houses and
+Pillars left in the supply and on the map, Resources unspent, Crests, Completed Buildings,
+Cathedrals, Contracts), then per variant the mean ± sd, wins and decision times, and the paired
+difference against the first variant (mean ± standard error).
 """
 from __future__ import annotations
 
@@ -52,10 +54,8 @@ def _set(mod, **kw):
 VARIANTS = {
     "base": lambda: None,
     # the evaluation before issue 16's second round (no pieces or position terms; Characters in
-    # the Storehouse, like any tile there, at 1 VP)
-    "old": lambda: _set(ev, PIECE_W=0.0, POS_W=0.0, CHAR_STORE_VP=1.0, STORE_VP=1.0),
-    "s05": lambda: _set(ev, STORE_VP=0.5),
-    "s0": lambda: _set(ev, STORE_VP=0.0),
+    # the Storehouse, like any tile there, at 1 VP; Gold worth any other Resource)
+    "old": lambda: _set(ev, PIECE_W=0.0, POS_W=0.0, CHAR_STORE_VP=1.0, STORE_VP=1.0, GOLD_FACTOR=1.0),
 }
 
 
@@ -99,13 +99,16 @@ def main():
             mine.append(p.score)
             bots.append(s.seats[0].score)
             wins += s.winner == 1
-            print(f"{name:>10} g{i:<3} AI {p.score:4d} bot {s.seats[0].score:4d}  supply H{p.houses} P{p.pillars} "
-                  f"map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} res {sum(p.res):2d} crests {crest_count(p)} "
-                  f"done {completed_buildings(p)} cath {len(p.cathedrals)} contracts {len(p.contracts)}", flush=True)
+            print(f"{name:>10} g{i:<3} AI {p.score:4d} bot {s.seats[0].score:4d}  "
+                  f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "
+                  f"res {sum(p.res):2d} crests {crest_count(p)} done {completed_buildings(p)} "
+                  f"cath {len(p.cathedrals)} contracts {len(p.contracts)}", flush=True)
         times.sort()
         res[name] = mine
-        print(f"== {name}: AI {statistics.mean(mine):.1f} ± {statistics.stdev(mine) if len(mine) > 1 else 0:.1f}  "
-              f"bot {statistics.mean(bots):.1f}  wins {wins}/{a.games}  p50 {times[len(times)//2]*1000:.0f} ms "
+        sd = statistics.stdev(mine) if len(mine) > 1 else 0
+        print(f"== {name}: AI {statistics.mean(mine):.1f} ± {sd:.1f}  "
+              f"bot {statistics.mean(bots):.1f}  wins {wins}/{a.games}  "
+              f"p50 {times[len(times) // 2] * 1000:.0f} ms "
               f"p95 {times[int(len(times)*.95)]*1000:.0f} ms  ({time.perf_counter() - t0:.0f} s)", flush=True)
     base = res[names[0]]
     for name in names[1:]:

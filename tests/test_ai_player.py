@@ -153,10 +153,13 @@ def test_final_now_counts_houses_times_pillars_and_completed_buildings(fresh):
 
 
 def test_resources_are_worth_more_while_there_are_rounds_to_spend_them(fresh):
-    fresh.seats[0].res = [1, 2, 3, 0, 0]
+    fresh.seats[0].res = [0, 2, 3, 1, 0]
     assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[0])
     fresh.round = 4
     assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[3])
+    fresh.seats[0].res = [2, 2, 3, 1, 0]                 # Gold counts GOLD_FACTOR of another Resource
+    assert ev.resources(fresh, 0) == pytest.approx((6 + 2 * ev.GOLD_FACTOR) * ev.RESOURCE_VP[3])
+    assert ev.GOLD_FACTOR < 1
     fresh.phase = "over"
     assert ev.resources(fresh, 0) == 0                  # counted by final scoring in the score
 
@@ -263,7 +266,8 @@ def test_pieces_values_the_supply_by_the_product_it_is_expected_to_make(fresh):
     assert ev.pieces(fresh, 0) + ev.final_now(fresh, 0) > before   # placing pays
     for t in components().cathedral_towns:               # no Cathedral left to take a Pillar
         fresh.pillars.setdefault(t, [0])
-    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * len(fresh.pillars) - len(fresh.pillars)))
+    n = len(fresh.pillars)
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * n - n))
     fresh.round, fresh.cycle = 4, 3                      # nothing left to play
     assert ev.pieces(fresh, 0) == 0
 
