@@ -8,28 +8,38 @@ them. At the end of the game (phase ``over``) the value is the final score exact
 * ``final_now``: the final-scoring terms as they stand (Houses x Pillars on the map and the
   Completed Buildings; ``engine.flow.final_breakdown``), which only ever grow.
 * ``resources``: each Resource is worth ``RESOURCE_VP`` (more than the 1 VP per 4 of final
-  scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses).
+  scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses); a Gold
+  ``GOLD_FACTOR`` of that (it is worth something only when spent: 2 buy a Resource or shift a die).
 * ``king``: the King track's VP, scored at the King phase of this round (if still to come).
 * ``fair``: this round's Fair, if the seat takes part in it now (a House or its Merchant there).
 * ``future_fairs``: the Fairs of later rounds in Towns where the seat has a House, scored as they
   would be today, at half weight.
 * ``growth``: what the seat has built that pays later: Characters in Rooms towards Completed
-  Buildings, tiles in the Storehouse still to place, bonus AP markers, Houses and Pillars on the
-  map (each is a factor of the final product), weighted by the rounds left.
+  Buildings, tiles in the Storehouse still to place (Characters not yet in a Room count
+  ``CHAR_STORE_VP``, nothing: taking one it cannot place is spent AP), bonus AP markers, Houses
+  and Pillars on the map (each is a factor of the final product), weighted by the rounds left.
 * ``supply``: Houses and Pillars in the supply, still to place, weighted by the rounds left.
+* ``pieces``: the Houses x Pillars product the supply is expected to add once placed (a share
+  ``PLACE_FRAC`` of each kind reaches the map, Pillars no more than the Cathedrals that can take
+  one): so a House placed is worth the Pillars expected, not only those on the map now.
+* ``position``: the Architect at (or near) a Cathedral that can take one of the seat's Pillars,
+  and the Merchant near a Town that can take one of its Houses, while it has one to place.
 * ``pending_ap``: Action Points of the seat's own Actions still to spend (so that a search that
   stops mid-turn does not prefer to end the turn before using them).
 """
 from __future__ import annotations
 
-from engine.board import building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map
+from engine.board import (building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map,
+                          why_no_house, why_no_pillar)
 from engine.components import components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
 RESOURCE_VP = (0.3, 0.3, 0.3, 0.25)   # per Resource, by round 1-4
+GOLD_FACTOR = 0.5                      # a Gold against another Resource (2 Gold buy one, or shift a die)
 ROOM_VP = 1.5                          # per filled Room
-STORE_VP = 1.0                         # per tile in the Storehouse
+STORE_VP = 0.5                         # per tile in the Storehouse (a Character: CHAR_STORE_VP)
+CHAR_STORE_VP = 0.0                    # per Character tile in the Storehouse (not yet in a Room)
 AP_BONUS_VP = 1.5                      # per bonus AP marker, per round left
 MAP_VP = 1.0                           # per House or Pillar on the map, per round left (beyond the product)
 AP_VP = 0.4                            # per unspent Action Point of an Action in progress
@@ -37,6 +47,9 @@ KING_WEIGHT = 1.0
 FAIR_WEIGHT = 1.0
 FUTURE_FAIR_WEIGHT = 0.5               # a later round's Fair, as the seat would score it today
 SUPPLY_VP = 0.5                        # per House or Pillar in the supply, per round left
+PIECE_W = 1.0                          # the expected final Houses x Pillars product beyond the map's
+PLACE_FRAC = 0.3                       # the share of the supply expected to reach the map (3+ rounds left)
+POS_W = 2.0                            # Architect / Merchant near a Town where a piece can go
 
 
 def _over(s: GameState) -> bool:
@@ -58,7 +71,8 @@ def final_now(s: GameState, seat: int) -> float:
 def resources(s: GameState, seat: int) -> float:
     if _over(s):
         return 0.0
-    return sum(s.seats[seat].res) * RESOURCE_VP[min(s.round, 4) - 1]
+    res = s.seats[seat].res
+    return (sum(res) + (GOLD_FACTOR - 1) * res[0]) * RESOURCE_VP[min(s.round, 4) - 1]
 
 
 def king(s: GameState, seat: int) -> float:
@@ -101,7 +115,8 @@ def growth(s: GameState, seat: int) -> float:
     rooms = sum(1 for b in p.rooms for t in b if t is not None)
     full = sum(1 for b in range(len(p.rooms)) if p.rooms[b] and building_filled(p, b))
     on_map = houses_on_map(s, seat) + pillars_on_map(s, seat)
-    return (ROOM_VP * rooms + ROOM_VP * full + STORE_VP * len(p.store)
+    chars = sum(1 for t in p.store if components().tiles[t].kind == "character")
+    return (ROOM_VP * rooms + ROOM_VP * full + STORE_VP * (len(p.store) - chars) + CHAR_STORE_VP * chars
             + AP_BONUS_VP * sum(p.ap_bonus.values()) * min(left, 3) / 3
             + MAP_VP * on_map * min(left, 3) / 3)
 
@@ -118,7 +133,46 @@ def pending_ap(s: GameState, seat: int) -> float:
     return AP_VP * sum(e.get("ap", 0) for e in s.agenda if e.get("t") == "frame" and e.get("seat") == seat)
 
 
-TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap)
+def pieces(s: GameState, seat: int) -> float:
+    """Houses and Pillars in the supply as the product they are expected to make once placed: the
+    part of the expected final Houses x Pillars beyond what the map makes now."""
+    if _over(s):
+        return 0.0
+    p = s.seats[seat]
+    c = components()
+    f = PLACE_FRAC * min(rounds_left(s), 3) / 3
+    H, P = houses_on_map(s, seat), pillars_on_map(s, seat)
+    room = sum(1 for t in c.cathedral_towns if seat not in s.pillars.get(t, ())
+               and not c.tiles[s.cathedral_cost[t]].raw.get("unavailable")
+               and len(s.pillars.get(t, ())) < c.pillar_space_count(t, s.players))
+    hf = H + f * p.houses
+    pf = P + f * min(p.pillars, room)
+    return PIECE_W * (hf * pf - H * P)
+
+
+def position(s: GameState, seat: int) -> float:
+    """The Architect near a Cathedral that can take one of the seat's Pillars, the Merchant near a
+    Town that can take one of its Houses (1 at the Town, less with distance)."""
+    if _over(s):
+        return 0.0
+    c = components()
+    p = s.seats[seat]
+    dist = c.distances
+    total = 0.0
+    if p.pillars:
+        ds = [dist[p.architect].get(t, 9) for t in c.cathedral_towns
+              if why_no_pillar(s, p, t) is None]
+        if ds:
+            total += max(0.0, 1 - min(ds) / 3)
+    if p.houses:
+        ds = [dist[p.merchant].get(t, 9) for t in c.towns if why_no_house(s, p, t) is None]
+        if ds:
+            total += max(0.0, 1 - min(ds) / 3)
+    return POS_W * total * min(1.0, rounds_left(s))
+
+
+TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap,
+         pieces, position)
 
 
 def value(s: GameState, seat: int) -> float:

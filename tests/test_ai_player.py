@@ -153,10 +153,13 @@ def test_final_now_counts_houses_times_pillars_and_completed_buildings(fresh):
 
 
 def test_resources_are_worth_more_while_there_are_rounds_to_spend_them(fresh):
-    fresh.seats[0].res = [1, 2, 3, 0, 0]
+    fresh.seats[0].res = [0, 2, 3, 1, 0]
     assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[0])
     fresh.round = 4
     assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[3])
+    fresh.seats[0].res = [2, 2, 3, 1, 0]                 # Gold counts GOLD_FACTOR of another Resource
+    assert ev.resources(fresh, 0) == pytest.approx((6 + 2 * ev.GOLD_FACTOR) * ev.RESOURCE_VP[3])
+    assert ev.GOLD_FACTOR < 1
     fresh.phase = "over"
     assert ev.resources(fresh, 0) == 0                  # counted by final scoring in the score
 
@@ -249,3 +252,44 @@ def test_supply_values_houses_and_pillars_still_to_place(fresh):
     fresh.round = 4
     fresh.cycle = 3                                      # nothing left to play
     assert ev.supply(fresh, 0) == 0
+
+
+def test_pieces_values_the_supply_by_the_product_it_is_expected_to_make(fresh):
+    p = fresh.seats[0]
+    assert (p.houses, p.pillars) == (2, 2)
+    f = ev.PLACE_FRAC                                    # round 1: three rounds and more to come
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * (0 + f * 2) - 1 * 0))
+    before = ev.pieces(fresh, 0) + ev.final_now(fresh, 0)
+    fresh.pillars["Paris"] = [0]                         # a Pillar from the supply to the map
+    p.pillars -= 1
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * (1 + f * 1) - 1 * 1))
+    assert ev.pieces(fresh, 0) + ev.final_now(fresh, 0) > before   # placing pays
+    for t in components().cathedral_towns:               # no Cathedral left to take a Pillar
+        fresh.pillars.setdefault(t, [0])
+    n = len(fresh.pillars)
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * n - n))
+    fresh.round, fresh.cycle = 4, 3                      # nothing left to play
+    assert ev.pieces(fresh, 0) == 0
+
+
+def test_position_values_the_architect_and_merchant_near_a_free_space(fresh):
+    p = fresh.seats[0]
+    dist = components().distances
+    # the Merchant in Tiletum (its House is there): the nearest Town without one is a step away
+    merchant = ev.POS_W * (1 - 1 / 3)
+    assert ev.position(fresh, 0) == pytest.approx(ev.POS_W * (1 - dist["Tiletum"]["Paris"] / 3) + merchant)
+    p.architect = "Paris"                                # at a Cathedral that can take its Pillar
+    assert ev.position(fresh, 0) == pytest.approx(ev.POS_W + merchant)
+    p.pillars = 0                                        # no Pillar to place: the Architect is worth nothing
+    assert ev.position(fresh, 0) == pytest.approx(merchant)
+    fresh.phase = "over"
+    assert ev.position(fresh, 0) == 0
+
+
+def test_growth_values_characters_in_the_storehouse_apart(fresh, monkeypatch):
+    monkeypatch.setattr(ev, "CHAR_STORE_VP", 2.0)
+    base = ev.growth(fresh, 0)
+    fresh.seats[0].store.append("C01")                   # a Character, not yet in a Room
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2.0)
+    fresh.seats[0].store.append("K01")                   # any other tile
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2.0 + ev.STORE_VP)
