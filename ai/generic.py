@@ -31,9 +31,12 @@ from . import carcassonne as _carcassonne
 
 # game name -> value(state, seat): the seat's estimated standing (higher is better)
 EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value}
+# game name -> outcomes(state): the states the next seat's draw can give, with their weights (an
+# expectimax over that draw, for the levels that ask for it)
+CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_tiles}
 
 # level -> (candidates K, replies searched per decision); easy is one ply only
-LEVELS = {"easy": (1, 0), "medium": (4, 24), "hard": (8, 64)}
+LEVELS = {"easy": (1, 0), "medium": (4, 24), "hard": (4, 64, "expect+own")}
 
 
 def sample_seed(rng: random.Random) -> str:
@@ -79,9 +82,21 @@ def _greedy(game, evaluate, state, seat: int, seed: str) -> tuple[Any, Any]:
     return best[1], best[2]
 
 
-def decide_state(game, evaluate, state, seat: int, level: tuple[int, int], rng: random.Random):
+def _replies(game, evaluate, s, seat: int, fs: str) -> Any:
+    """Every other seat's one-ply best reply, from ``s`` until the decision is back with ``seat``
+    (or the game ends); each draw from the sampled future ``fs``."""
+    steps = 0
+    while not game.is_over(s) and game.actor(s) != seat and steps < 8:
+        _, s = _greedy(game, evaluate, s, game.actor(s), f"{fs}:{steps}")
+        steps += 1
+    return s
+
+
+def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Random):
     """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
-    k, replies = level
+    k, replies, *mode = level
+    expect = bool(mode and mode[0]) and game.name in CHANCES
+    own = bool(mode and mode[0] == "expect+own")
     moves = game.search_moves(state)
     if len(moves) == 1:
         return moves[0]
@@ -92,20 +107,26 @@ def decide_state(game, evaluate, state, seat: int, level: tuple[int, int], rng: 
         return first[0][2]
     candidates = first[:k]
     others = max(1, getattr(state, "players", 2) - 1)
-    futures = max(1, replies // (len(candidates) * others))
+    futures = 1 if expect else max(1, replies // (len(candidates) * others))
     seeds = [sample_seed(rng) for _ in range(futures)]
     best = None
     for rank, (neg, text, m) in enumerate(candidates):
-        total = 0.0
+        total = weights = 0.0
         for fs in seeds:
             s = game.after(state, seat, m, fs)
-            steps = 0
-            while not game.is_over(s) and game.actor(s) != seat and steps < 8:
-                who = game.actor(s)
-                _, s = _greedy(game, evaluate, s, who, f"{fs}:{steps}")
-                steps += 1
-            total += evaluate(s, seat)
-        key = (total / len(seeds), -neg, -rank)
+            if expect and not game.is_over(s) and game.actor(s) != seat:
+                # the next seat's tile: every tile it can be, weighted, instead of one sample
+                outcomes = CHANCES[game.name](s)
+            else:
+                outcomes = [(1.0, s)]
+            for i, (w, o) in enumerate(outcomes):
+                r = _replies(game, evaluate, o, seat, f"{fs}:{i}")
+                if own and not game.is_over(r):
+                    # and the seat's own next one-ply best move, its tile drawn from the future
+                    _, r = _greedy(game, evaluate, r, seat, f"{fs}:{i}:own")
+                total += w * evaluate(r, seat)
+                weights += w
+        key = (total / weights, -neg, -rank)
         if best is None or key > best[0]:
             best = (key, m)
     return best[1]
