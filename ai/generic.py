@@ -3,7 +3,8 @@
 It needs from a game only what the interface gives: the state a seat's served view describes
 (``determinize``), the legal moves (``search_moves``), the state after one (``after``, with a
 sampled seed for what the move reveals), whose decision it is and whether the game is over; and
-from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name).
+from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name)
+and, optionally, the outcomes of the next seat's draw (:data:`CHANCES`).
 
 The search (docs/ai.md, "Any game: the generic search"):
 
@@ -15,6 +16,13 @@ The search (docs/ai.md, "Any game: the generic search"):
    the position reached is evaluated for the seat. The move with the best mean wins (ties go to
    the first score, then to the notation). The budget of a level is the number of replies
    searched; ``K`` and the number of futures follow from it and the player count.
+3. **The seat's own next move** (mode ``own``, ``medium``): after the replies, the seat plays
+   its own one-ply best move with a sampled tile, and that position is evaluated: a move that
+   sets up a completion or a follow-up is seen as such.
+4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``): instead of sampled
+   futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
+   face-down tile that fits, weighted by its count), each followed by the replies and the seat's
+   own next move; the weighted mean ranks the ``K`` candidates.
 
 A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
 over what the game still hides, never the real game's. Everything is deterministic for a given
@@ -35,8 +43,10 @@ EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcasson
 # expectimax over that draw, for the levels that ask for it)
 CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_tiles}
 
-# level -> (candidates K, replies searched per decision); easy is one ply only
-LEVELS = {"easy": (1, 0), "medium": (4, 24), "hard": (4, 64, "expect+own")}
+# level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
+# modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
+# (measured in bench/carcassonne_ai.py: docs/ai.md, "Any game: the generic search")
+LEVELS = {"easy": (1, 0), "medium": (3, 6, "own"), "hard": (4, 64, "expect+own")}
 
 
 def sample_seed(rng: random.Random) -> str:
@@ -96,7 +106,7 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
     """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
     k, replies, *mode = level
     expect = bool(mode and mode[0]) and game.name in CHANCES
-    own = bool(mode and mode[0] == "expect+own")
+    own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
     if len(moves) == 1:
         return moves[0]
