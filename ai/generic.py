@@ -19,8 +19,8 @@ The search (docs/ai.md, "Any game: the generic search"):
 3. **The seat's own next move** (mode ``own``, ``medium``): after the replies, the seat plays
    its own one-ply best move with a sampled tile, and that position is evaluated: a move that
    sets up a completion or a follow-up is seen as such.
-4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``): instead of sampled
-   futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
+4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``, 2 players; with more it
+   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
    face-down tile that fits, weighted by its count), each followed by the replies and the seat's
    own next move; the weighted mean ranks the ``K`` candidates.
 
@@ -105,7 +105,10 @@ def _replies(game, evaluate, s, seat: int, fs: str) -> Any:
 def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Random):
     """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
     k, replies, *mode = level
-    expect = bool(mode and mode[0]) and game.name in CHANCES
+    others = max(1, getattr(state, "players", 2) - 1)
+    # the expectimax costs a reply chain per outcome (some 20 tiles): two players only; with more,
+    # sampled futures within the reply budget keep the decision time bounded
+    expect = bool(mode and mode[0] == "expect+own") and game.name in CHANCES and others == 1
     own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
     if len(moves) == 1:
@@ -116,7 +119,6 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
     if replies == 0:
         return first[0][2]
     candidates = first[:k]
-    others = max(1, getattr(state, "players", 2) - 1)
     futures = 1 if expect else max(1, replies // (len(candidates) * others))
     seeds = [sample_seed(rng) for _ in range(futures)]
     best = None
