@@ -46,7 +46,7 @@ CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_ti
 # level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
 # modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
 # (measured in bench/carcassonne_ai.py: docs/ai.md, "Any game: the generic search")
-LEVELS = {"easy": (1, 0), "medium": (3, 6, "own"), "hard": (4, 64, "expect+own")}
+LEVELS = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4, 64, "expect+own")}
 
 
 def sample_seed(rng: random.Random) -> str:
