@@ -11,7 +11,10 @@ The weights are measured, not printed rules: see docs/ai.md ("Carcassonne") and 
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from carcassonne.features import CITY, CLOISTER, FARM, cloister_tiles, completed_points, find, incomplete_points
+from carcassonne.rules import placeable
 
 TILES = 71                  # land tiles face down at the start (the start tile is placed)
 FOLLOWER = 2.0              # a follower in supply, early in the game (scaled by the tiles left)
@@ -75,3 +78,29 @@ def estimates(s) -> list[float]:
 def value(s, seat: int) -> float:
     est = estimates(s)
     return est[seat] - max(v for i, v in enumerate(est) if i != seat)
+
+
+def next_tiles(s) -> list[tuple[float, object]]:
+    """The chance node before the seat to act places its tile: the state ``s`` (whose tile in hand
+    was drawn by a sampled future) with that tile replaced by each tile it could have been, and
+    the weight of each, its count among the tiles face down (the drawn one put back). A tile that
+    fits nowhere would be set aside and another drawn, so only tiles that fit are outcomes. All
+    of it is public (the tile mix and the board), so the search loses nothing by it."""
+    if s.phase == "over" or s.tile is None:
+        return [(1.0, s)]
+    pool = Counter(s.pile)
+    pool[s.tile] += 1
+    out = []
+    for letter, n in sorted(pool.items()):
+        if letter == s.tile:
+            out.append((float(n), s))
+            continue
+        if not placeable(s, letter):
+            continue
+        v = s.clone()
+        pool[letter] -= 1
+        v.pile = sorted(pool.elements())
+        pool[letter] += 1
+        v.tile = letter
+        out.append((float(n), v))
+    return out

@@ -3,7 +3,8 @@
 It needs from a game only what the interface gives: the state a seat's served view describes
 (``determinize``), the legal moves (``search_moves``), the state after one (``after``, with a
 sampled seed for what the move reveals), whose decision it is and whether the game is over; and
-from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name).
+from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name)
+and, optionally, the outcomes of the next seat's draw (:data:`CHANCES`).
 
 The search (docs/ai.md, "Any game: the generic search"):
 
@@ -15,6 +16,13 @@ The search (docs/ai.md, "Any game: the generic search"):
    the position reached is evaluated for the seat. The move with the best mean wins (ties go to
    the first score, then to the notation). The budget of a level is the number of replies
    searched; ``K`` and the number of futures follow from it and the player count.
+3. **The seat's own next move** (mode ``own``, ``medium``): after the replies, the seat plays
+   its own one-ply best move with a sampled tile, and that position is evaluated: a move that
+   sets up a completion or a follow-up is seen as such.
+4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``, 2 players; with more it
+   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
+   face-down tile that fits, weighted by its count), each followed by the replies and the seat's
+   own next move; the weighted mean ranks the ``K`` candidates.
 
 A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
 over what the game still hides, never the real game's. Everything is deterministic for a given
@@ -31,9 +39,14 @@ from . import carcassonne as _carcassonne
 
 # game name -> value(state, seat): the seat's estimated standing (higher is better)
 EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value}
+# game name -> outcomes(state): the states the next seat's draw can give, with their weights (an
+# expectimax over that draw, for the levels that ask for it)
+CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_tiles}
 
-# level -> (candidates K, replies searched per decision); easy is one ply only
-LEVELS = {"easy": (1, 0), "medium": (4, 24), "hard": (8, 64)}
+# level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
+# modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
+# (measured in bench/carcassonne_ai.py: docs/ai.md, "Any game: the generic search")
+LEVELS = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4, 64, "expect+own")}
 
 
 def sample_seed(rng: random.Random) -> str:
@@ -79,9 +92,24 @@ def _greedy(game, evaluate, state, seat: int, seed: str) -> tuple[Any, Any]:
     return best[1], best[2]
 
 
-def decide_state(game, evaluate, state, seat: int, level: tuple[int, int], rng: random.Random):
+def _replies(game, evaluate, s, seat: int, fs: str) -> Any:
+    """Every other seat's one-ply best reply, from ``s`` until the decision is back with ``seat``
+    (or the game ends); each draw from the sampled future ``fs``."""
+    steps = 0
+    while not game.is_over(s) and game.actor(s) != seat and steps < 8:
+        _, s = _greedy(game, evaluate, s, game.actor(s), f"{fs}:{steps}")
+        steps += 1
+    return s
+
+
+def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Random):
     """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
-    k, replies = level
+    k, replies, *mode = level
+    others = max(1, getattr(state, "players", 2) - 1)
+    # the expectimax costs a reply chain per outcome (some 20 tiles): two players only; with more,
+    # sampled futures within the reply budget keep the decision time bounded
+    expect = bool(mode and mode[0] == "expect+own") and game.name in CHANCES and others == 1
+    own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
     if len(moves) == 1:
         return moves[0]
@@ -91,21 +119,26 @@ def decide_state(game, evaluate, state, seat: int, level: tuple[int, int], rng: 
     if replies == 0:
         return first[0][2]
     candidates = first[:k]
-    others = max(1, getattr(state, "players", 2) - 1)
-    futures = max(1, replies // (len(candidates) * others))
+    futures = 1 if expect else max(1, replies // (len(candidates) * others))
     seeds = [sample_seed(rng) for _ in range(futures)]
     best = None
     for rank, (neg, text, m) in enumerate(candidates):
-        total = 0.0
+        total = weights = 0.0
         for fs in seeds:
             s = game.after(state, seat, m, fs)
-            steps = 0
-            while not game.is_over(s) and game.actor(s) != seat and steps < 8:
-                who = game.actor(s)
-                _, s = _greedy(game, evaluate, s, who, f"{fs}:{steps}")
-                steps += 1
-            total += evaluate(s, seat)
-        key = (total / len(seeds), -neg, -rank)
+            if expect and not game.is_over(s) and game.actor(s) != seat:
+                # the next seat's tile: every tile it can be, weighted, instead of one sample
+                outcomes = CHANCES[game.name](s)
+            else:
+                outcomes = [(1.0, s)]
+            for i, (w, o) in enumerate(outcomes):
+                r = _replies(game, evaluate, o, seat, f"{fs}:{i}")
+                if own and not game.is_over(r):
+                    # and the seat's own next one-ply best move, its tile drawn from the future
+                    _, r = _greedy(game, evaluate, r, seat, f"{fs}:{i}:own")
+                total += w * evaluate(r, seat)
+                weights += w
+        key = (total / weights, -neg, -rank)
         if best is None or key > best[0]:
             best = (key, m)
     return best[1]

@@ -43,20 +43,21 @@ def test_easy_ai_seats_play_whole_games_with_only_legal_moves(players):
         assert G.is_over(final) and sum(final.scores) > 0
 
 
-def test_medium_answers_are_legal_and_deterministic_and_read_only_the_view():
-    state, _ = G.new_game(3, "cai-det", {})
+@pytest.mark.parametrize("level,players", [("medium", 3), ("hard", 2), ("hard", 3)])
+def test_answers_are_legal_and_deterministic_and_read_only_the_view(level, players):
+    state, _ = G.new_game(players, "cai-det", {})
     rng = random.Random(5)
     for _ in range(20):   # a position some way into the game
         _, state = G.play(state, state.actor, str(random_move(state, rng)), "cai-det")
     view = G.view(state, state.actor)
     assert "seed" not in view
-    moves = ai.decide(view, "medium", "r1")
+    moves = ai.decide(view, level, "r1")
     assert len(moves) == 1 and moves[0] in {m for m, _ in G.legal_moves(state)}
-    assert ai.decide(view, "medium", "r1") == moves                 # same view, level, rng seed
-    assert ai.decide(dict(view), "medium", "r1") == moves
+    assert ai.decide(view, level, "r1") == moves                 # same view, level, rng seed
+    assert ai.decide(dict(view), level, "r1") == moves
     # the view is all it reads: a state rebuilt from the document alone (no seed anywhere) decides alike
     other = G.from_doc({k: v for k, v in view.items() if k not in ("viewer", "to_act")})
-    assert ai.decide(G.view(other, state.actor), "medium", "r1") == moves
+    assert ai.decide(G.view(other, state.actor), level, "r1") == moves
 
 
 def test_the_ai_refuses_a_position_where_the_seat_has_no_decision():
@@ -149,8 +150,35 @@ def test_a_carcassonne_game_with_ai_seats_is_played_through_the_api_to_its_end(l
     assert rv.status_code == 422 and "seats" in rv.text
 
 
+def test_the_next_tile_outcomes_are_every_tile_that_fits_weighted_by_its_count():
+    """hard's chance node: the tile in hand replaced by each face-down tile that fits somewhere,
+    weighted by how many there are (the one in hand put back); each outcome a consistent position."""
+    from collections import Counter
+
+    from carcassonne.rules import placeable
+
+    state, _ = G.new_game(2, "cai-next", {})
+    rng = random.Random(4)
+    for _ in range(30):
+        _, state = G.play(state, state.actor, str(random_move(state, rng)), "cai-next")
+    pool = Counter(state.pile) + Counter([state.tile])
+    outcomes = generic.CHANCES["carcassonne"](state)
+    got = {o.tile: w for w, o in outcomes}
+    assert got == {t: float(n) for t, n in pool.items() if placeable(state, t)}
+    assert len(got) == len(outcomes) > 5
+    assert sum(got.values()) == sum(n for t, n in pool.items() if placeable(state, t))
+    for w, o in outcomes:
+        assert Counter(o.pile) + Counter([o.tile]) == pool and o.actor == state.actor
+        assert G.from_doc(o.to_doc()) == o                          # a position the rules accept
+        assert o.tiles == state.tiles and o.scores == state.scores
+    assert any(o is state for _, o in outcomes)                     # the drawn tile is the state itself
+    final = play_game(2, "cai-next-end", lambda s, seat: str(random_move(s, rng)))
+    assert generic.CHANCES["carcassonne"](final) == [(1.0, final)]
+
+
 def test_the_generic_levels_and_budget():
     assert generic.budget("easy") == (1, 0)
+    assert generic.budget("hard")[2:] == ("expect+own",) and generic.budget("medium")[2:] == ("own",)
     assert generic.budget(0) == (1, 0)
     with pytest.raises(ValueError):
         generic.budget(-1)
