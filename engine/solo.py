@@ -226,6 +226,23 @@ def bonus_category(tile: str) -> str:
     return t.raw.get("category", "misc")
 
 
+def gain(s: GameState, atom: dict, chance) -> bool:
+    """The bot gains what a bonus atom gives in Resources or VP (``gain``, ``vp``, ``any``: the
+    Resource it most needs); False for an atom of another kind, which gives it nothing here."""
+    bot = s.seats[0]
+    if "gain" in atom:
+        for r, n in atom["gain"].items():
+            bot.res[RES_INDEX[r]] += n
+    elif "vp" in atom:
+        add_vp(bot, atom["vp"])
+    elif "any" in atom:
+        for _ in range(atom["any"]):
+            bot.res[LETTERS.index(pick(s, chance, most_required(s)))] += 1
+    else:
+        return False
+    return True
+
+
 def resolve_tile(s: GameState, tile: str, chance) -> None:
     """The bot gains a Bonus tile and resolves it at once."""
     c = components()
@@ -246,14 +263,7 @@ def resolve_tile(s: GameState, tile: str, chance) -> None:
         bot.res[G] += 5
     elif cat == "resource" and has(s, "resourceful_clergy"):
         for atom in raw.get("effect", ()):
-            if "gain" in atom:
-                for r, n in atom["gain"].items():
-                    bot.res[RES_INDEX[r]] += n
-            elif "vp" in atom:
-                add_vp(bot, atom["vp"])
-            elif "any" in atom:
-                for _ in range(atom["any"]):
-                    bot.res[LETTERS.index(pick(s, chance, most_required(s)))] += 1
+            gain(s, atom, chance)
     elif cat == "action":
         ap = sum(a.get("ap", 0) + a.get("add_ap", 0) for a in raw.get("effect", ()))
         if has(s, "whispers_in_the_kings_ear"):

@@ -32,7 +32,7 @@ from .board import (
     why_no_house,
     why_no_pillar,
 )
-from .components import BASIC_ACTIONS, RES_INDEX, components
+from .components import BASIC_ACTIONS, components
 from .notation import Move, mv
 from .solo import (
     LETTERS,
@@ -44,10 +44,9 @@ from .solo import (
     check_column,
     data,
     fulfil,
+    gain,
     has,
-    most_required,
     payment,
-    pick,
     place_target,
     resolve_tile,
     take_contract,
@@ -364,15 +363,9 @@ def _curia(s: GameState, tile: str, chance) -> None:
     """Visitors to the Curia: the Character's resources and VP; 1 VP per AP, move or build."""
     bot = s.seats[0]
     for atom in components().tiles[tile].raw["bonus"]:
-        if "gain" in atom:
-            for r, n in atom["gain"].items():
-                bot.res[RES_INDEX[r]] += n
-        elif "vp" in atom:
-            add_vp(bot, atom["vp"])
-        elif "any" in atom:
-            for _ in range(atom["any"]):
-                bot.res[LETTERS.index(pick(s, chance, most_required(s)))] += 1
-        elif "action" in atom:
+        if gain(s, atom, chance):
+            continue
+        if "action" in atom:
             add_vp(bot, atom["ap"])
         elif "move" in atom:
             add_vp(bot, atom.get("times", 1))
