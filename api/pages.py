@@ -10,8 +10,8 @@ sites' logs. Pages are never cached: a deployed new version shows at the next lo
 Each page sends a Content-Security-Policy that allows its own inline ``<script>`` and ``<style>``
 blocks by their SHA-256 (computed when the file is first served), and, on a page that loads one,
 this origin's scripts (the game pages share ``/play/scripts/game-page.js``, :data:`SCRIPTS`),
-requests to this origin only, and no framing (``frame-ancestors 'none'``); every answer of the app is ``nosniff``
-(:func:`security_headers`). The API docs (``/api/docs``) are Swagger UI served from the
+requests to this origin only, and no framing (``frame-ancestors 'none'``); every answer of the
+app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are Swagger UI served from the
 ``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
@@ -72,7 +72,8 @@ def _hashes(html: str, tag: str) -> list[str]:
 
 @lru_cache(maxsize=None)
 def page_csp(name: str) -> str:
-    """The Content-Security-Policy of a page: its inline scripts and styles by hash, nothing else."""
+    """The Content-Security-Policy of a page: its inline scripts and styles by hash, and this
+    origin's scripts if it loads one (``<script src="/...">``: only :data:`SCRIPTS` are served)."""
     html = _text(name)
     parts = ["default-src 'none'"]
     scripts = _hashes(html, "script")

@@ -2,6 +2,7 @@
 on), the Flask app over it, and the app served over real HTTP on loopback."""
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -78,7 +79,6 @@ def post_inbound(client, raw: bytes, secret: str = INBOUND_SECRET, **headers):
 def page_code(client, path: str) -> str:
     """A page as a browser runs it: its HTML, then each script of this origin it loads
     (``<script src="/...">``, e.g. the game pages' shared /play/scripts/game-page.js)."""
-    import re
     html = client.get(path).get_data(as_text=True)
     loaded = []
     for src in re.findall(r'<script src="(/[^"]+)"', html):
