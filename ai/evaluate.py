@@ -24,6 +24,13 @@ them. At the end of the game (phase ``over``) the value is the final score exact
   one): so a House placed is worth the Pillars expected, not only those on the map now.
 * ``position``: the Architect at (or near) a Cathedral that can take one of the seat's Pillars,
   and the Merchant near a Town that can take one of its Houses, while it has one to place.
+* ``king_future``: the King track's VP (none in the red, which resets) again at each later King
+  phase: a step taken now pays every round to come, less what Corruption takes back.
+* ``fair_reach``: the Fairs still to come in Towns where the seat takes no part yet but can still
+  place a House, as they would score today.
+* ``contracts_store``, ``cathedrals_open``, ``crests_store``: what the seat can cash in on a later
+  turn (a Contract in the Storehouse, a Cathedral where it has a Pillar, a Crest that can still go
+  below a Building), each by the share of its price the seat already holds.
 * ``pending_ap``: Action Points of the seat's own Actions still to spend (so that a search that
   stops mid-turn does not prefer to end the turn before using them).
 """
@@ -31,7 +38,7 @@ from __future__ import annotations
 
 from engine.board import (building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map,
                           why_no_house, why_no_pillar)
-from engine.components import components
+from engine.components import RES_INDEX, components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
@@ -50,6 +57,11 @@ SUPPLY_VP = 0.5                        # per House or Pillar in the supply, per 
 PIECE_W = 1.0                          # the expected final Houses x Pillars product beyond the map's
 PLACE_FRAC = 0.3                       # the share of the supply expected to reach the map (3+ rounds left)
 POS_W = 2.0                            # Architect / Merchant near a Town where a piece can go
+KING_FUTURE_W = 0.0                    # the King track's VP (if not in the red) again at each later King phase
+FAIR_REACH_W = 0.0                     # a Fair still to come in a Town where a House can still go
+CONTRACT_W = 0.0                       # a Contract in the Storehouse: its VP, by the share of its price in hand
+CATH_W = 0.0                           # a Cathedral the seat can contribute to: its VP, by the share of the Stone
+CREST_W = 0.0                          # a Crest in the Storehouse that can still be placed, by the share of the Food
 
 
 def _over(s: GameState) -> bool:
@@ -171,8 +183,99 @@ def position(s: GameState, seat: int) -> float:
     return POS_W * total * min(1.0, rounds_left(s))
 
 
+def king_future(s: GameState, seat: int) -> float:
+    """The King track's VP (nothing in the red, which resets) scored again at each later King phase."""
+    if _over(s) or not KING_FUTURE_W:
+        return 0.0
+    return KING_FUTURE_W * max(0, king_vp(s, seat)) * (4 - s.round)
+
+
+def fair_reach(s: GameState, seat: int) -> float:
+    """Fairs still to come (this round's too) in Towns where the seat takes no part yet but can
+    still place a House, as they would score today."""
+    if _over(s) or not FAIR_REACH_W:
+        return 0.0
+    p = s.seats[seat]
+    if not p.houses:
+        return 0.0
+    total = 0
+    for r in range(s.fairs_scored + 1, 5):
+        town = s.fair_towns[r - 1]
+        if r == s.round and participates(s, seat, town):
+            continue
+        if seat not in s.houses.get(town, ()) and why_no_house(s, p, town) is None:
+            total += fair_vp(s, seat, r)
+    return FAIR_REACH_W * total
+
+
+def _share(have: int, need: int) -> float:
+    return 1.0 if need <= 0 else min(1.0, have / need)
+
+
+def contracts_store(s: GameState, seat: int) -> float:
+    """Contracts in the Storehouse: the VP they and the space they cover give (a Pillar counted
+    3), by the share of their price the seat holds."""
+    if _over(s) or not CONTRACT_W:
+        return 0.0
+    c = components()
+    p = s.seats[seat]
+    spaces = c.contract_spaces
+    k = len(p.contracts)
+    total = 0.0
+    for t in p.store:
+        raw = c.tiles[t].raw
+        if c.tiles[t].kind != "contract" or k >= len(spaces):
+            continue
+        space = spaces[k]
+        gain = (raw.get("vp") or 0) + (space.get("vp") or 0) + 3 * bool(space.get("pillar"))
+        need = sum(raw.get("cost", {}).values()) + (raw.get("identical") or 0)
+        have = sum(min(p.res[RES_INDEX[r]], n) for r, n in raw.get("cost", {}).items())
+        if raw.get("identical"):
+            have += min(raw["identical"], max(p.res))
+        total += gain * _share(have, need)
+        k += 1
+    return CONTRACT_W * total
+
+
+def cathedrals_open(s: GameState, seat: int) -> float:
+    """Cathedrals where the seat has a Pillar and has not contributed yet: the VP of contributing,
+    by the share of the Stone it holds."""
+    if _over(s) or not CATH_W:
+        return 0.0
+    c = components()
+    p = s.seats[seat]
+    done = {c.tiles[t].raw["cathedral"] for t in p.cathedrals}
+    total = 0.0
+    for town, seats in s.pillars.items():
+        stack = s.cathedral_stack.get(town)
+        if seat not in seats or town in done or not stack:
+            continue
+        cost = c.tiles[s.cathedral_cost[town]].raw
+        total += (cost["vp"] + c.tiles[stack[-1]].raw["vp"]) * _share(p.res[3], cost["stone"])
+    return CATH_W * total
+
+
+def crests_store(s: GameState, seat: int) -> float:
+    """Crests in the Storehouse that can still go below a Building (a free space, no Crest of the
+    family yet), by the share of the cheapest free space's Food the seat holds."""
+    if _over(s) or not CREST_W:
+        return 0.0
+    c = components()
+    p = s.seats[seat]
+    free = sorted(c.crest_spaces[i]["food"] for i, x in enumerate(p.crests) if x is None)
+    have = {c.tiles[t].raw["crest"] for t in p.crests if t is not None}
+    total = 0.0
+    for t in p.store:
+        raw = c.tiles[t].raw
+        if c.tiles[t].kind != "crest" or raw["crest"] in have or not free:
+            continue
+        have.add(raw["crest"])
+        total += _share(p.res[1], free.pop(0))
+    return CREST_W * total
+
+
 TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap,
-         pieces, position)
+         pieces, position, king_future, fair_reach, contracts_store, cathedrals_open, crests_store)
 
 
 def value(s: GameState, seat: int) -> float:

@@ -10,6 +10,11 @@ resulting position with the heuristic evaluation (``ai.evaluate.value``); the be
 backed up the path. So the root's first iteration is already a one-move greedy choice, and
 more iterations look deeper into the turn: which die, which Action, which Tasks, in which order.
 
+A node is worth the best value backed up through it (``BACKUP = "max"``): the turn is the seat's
+own plan, so a move is as good as the best line found after it, not the mean of every line
+tried (the mean held a move down by the poor lines explored on the way). The root's iterations
+are shared among its moves by sequential halving (``search``).
+
 The search stops at the end of the seat's turn: the other seats' replies are not searched (the
 evaluation scores the position as the seat's estimated final VP). Everything is deterministic
 for a given position, iteration budget and ``random.Random``.
@@ -27,17 +32,22 @@ from .evaluate import value
 from .view import sample_seed
 
 EXPLORE = 2.0   # UCB1 exploration constant, in VP
+BACKUP = "max"   # a node's value: the mean of what was backed up through it, or the best ("max")
+ROOT_HALVING = True   # share the iterations among the root's moves by sequential halving
 
 
 class Node:
-    __slots__ = ("n", "w", "children")
+    __slots__ = ("n", "w", "best", "children")
 
     def __init__(self, n: int = 0, w: float = 0.0):
         self.n, self.w = n, w
+        self.best = w if n else float("-inf")
         self.children: dict[str, Node] | None = None
 
     @property
     def mean(self) -> float:
+        if BACKUP == "max":
+            return self.best
         return self.w / self.n if self.n else float("-inf")
 
 
@@ -76,35 +86,66 @@ def _select(node: Node, legal_texts) -> str:
     best, best_text = float("-inf"), None
     for text in sorted(legal_texts):
         ch = node.children[text]
-        u = ch.w / ch.n + EXPLORE * math.sqrt(log_n / ch.n)
+        u = ch.mean + EXPLORE * math.sqrt(log_n / ch.n)
         if u > best:
             best, best_text = u, text
     return best_text
 
 
+def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Random,
+             first: str | None = None) -> None:
+    """One iteration: a sampled future, down by UCB1 (through the root's child ``first`` if
+    given) to the first node not yet expanded, which is expanded; the best value backed up."""
+    seed = sample_seed(rng)
+    s = root.clone()
+    node, path = tree, [tree]
+    while True:
+        if not in_turn(s, seat, key):
+            v = value(s, seat)
+            break
+        moves = moves_of(s)
+        if node.children is None or any(t not in node.children for t in moves):
+            v = _expand(node, s, seat, moves, seed)
+            break
+        text = first if first is not None and node is tree else _select(node, moves)
+        advance(s, seat, moves[text], seed)
+        node = node.children[text]
+        path.append(node)
+    for nd in path:
+        nd.n += 1
+        nd.w += v
+        if v > nd.best:
+            nd.best = v
+
+
 def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> Node:
-    """Run ``iterations`` iterations from ``root`` (where ``seat`` is to act); return the tree."""
+    """Run ``iterations`` iterations from ``root`` (where ``seat`` is to act); return the tree.
+
+    The first iteration expands the root. The rest are shared among the root's moves by
+    sequential halving (Karnin, Koren and Somekh 2013): in each round every move still in the
+    running gets the same number of iterations below it, then the better half (by mean) goes on.
+    Every move at the root, every die above all, is thus looked into as deeply as its rivals
+    before one is preferred: UCB1 alone locked onto whichever move was first searched deeper,
+    since a move searched a few moves further always looks better than one scored a move deep."""
     key = turn_key(root)
     tree = Node()
-    for _ in range(max(1, iterations)):
-        seed = sample_seed(rng)
-        s = root.clone()
-        node, path = tree, [tree]
-        while True:
-            if not in_turn(s, seat, key):
-                v = value(s, seat)
-                break
-            moves = moves_of(s)
-            if node.children is None or any(t not in node.children for t in moves):
-                v = _expand(node, s, seat, moves, seed)
-                break
-            text = _select(node, moves)
-            advance(s, seat, moves[text], seed)
-            node = node.children[text]
-            path.append(node)
-        for nd in path:
-            nd.n += 1
-            nd.w += v
+    _iterate(tree, root, seat, key, rng)
+    budget = max(1, iterations) - 1
+    alive = sorted(tree.children or ())
+    if ROOT_HALVING and len(alive) > 1:
+        rounds = math.ceil(math.log2(len(alive)))
+        while budget > 0 and len(alive) > 1:
+            per = max(1, budget // (len(alive) * rounds))
+            for text in alive:
+                for _ in range(per):
+                    if budget <= 0:
+                        break
+                    _iterate(tree, root, seat, key, rng, text)
+                    budget -= 1
+            rounds = max(1, rounds - 1)
+            alive = sorted(alive, key=lambda t: (-tree.children[t].mean, t))[:math.ceil(len(alive) / 2)]
+    for _ in range(budget):
+        _iterate(tree, root, seat, key, rng)
     return tree
 
 

@@ -1,6 +1,6 @@
 """Paired solo benchmark for AI evaluation variants (a development tool; prints figures, not a test).
 
-    python bench/ai_solo_paired.py --level medium --games 60 --start 30 --variants old,base [--bot bishop]
+    python bench/ai_solo_paired.py --level medium --games 60 --start 30 --variants old,base [--bot bishop] [--procs 2]
 
 Plays the same seeded solo games against the Cardinalbot (the seeds of bench/ai.py) once per
 variant. A variant is a name in ``VARIANTS`` below: a function that sets module-level weights of
@@ -13,6 +13,7 @@ difference against the first variant (mean ± standard error).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import statistics
@@ -26,6 +27,8 @@ sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
 import ai.evaluate as ev  # noqa: E402
+import importlib  # noqa: E402
+se = importlib.import_module("ai.search")
 import engine  # noqa: E402
 from application.game_service import view_doc  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
@@ -33,6 +36,7 @@ from engine.board import completed_buildings, crest_count, houses_on_map, pillar
 from engine.game import play  # noqa: E402
 
 _DEFAULTS = {}
+_LEVELS = dict(ai.LEVELS)
 
 
 def _save(mod, names):
@@ -43,6 +47,7 @@ def _save(mod, names):
 def _reset():
     for (mod, n), v in _DEFAULTS.items():
         setattr(mod, n, v)
+    ai.LEVELS.update(_LEVELS)
 
 
 def _set(mod, **kw):
@@ -53,6 +58,9 @@ def _set(mod, **kw):
 
 VARIANTS = {
     "base": lambda: None,
+    "ucb": lambda: _set(se, ROOT_HALVING=False),
+    "mean": lambda: _set(se, BACKUP="mean"),
+    "x3": lambda: ai.LEVELS.__setitem__("hard", 1200),
     # the evaluation before issue 16's second round (no pieces or position terms; Characters in
     # the Storehouse, like any tile there, at 1 VP; Gold worth any other Resource)
     "old": lambda: _set(ev, PIECE_W=0.0, POS_W=0.0, CHAR_STORE_VP=1.0, STORE_VP=1.0, GOLD_FACTOR=1.0),
@@ -77,6 +85,29 @@ def play_solo(level, seed, bot, times):
     return state
 
 
+def one_game(job):
+    """A worker's game: the variant set up afresh, then the game; the figures printed and kept."""
+    name, level, seed, bot = job
+    _reset()
+    if name.endswith(".json"):      # weights from a file, as bench/ai_tune.py writes them
+        import importlib.util
+        import json
+        spec = importlib.util.spec_from_file_location("ai_tune", os.path.join(HERE, "ai_tune.py"))
+        tune = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tune)
+        tune.apply(json.load(open(name)))
+    else:
+        VARIANTS[name]()
+    times = []
+    s = play_solo(level, seed, bot, times)
+    p = s.seats[1]
+    line = (f"{name[-10:]:>10} {seed[-3:]:>4} AI {p.score:4d} bot {s.seats[0].score:4d}  "
+            f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "
+            f"res {sum(p.res):2d} crests {crest_count(p)} done {completed_buildings(p)} "
+            f"cath {len(p.cathedrals)} contracts {len(p.contracts)}")
+    return p.score, s.seats[0].score, s.winner == 1, times, line
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--level", default="medium")
@@ -84,25 +115,23 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--bot", default="bishop")
     ap.add_argument("--variants", default="base")
+    ap.add_argument("--procs", type=int, default=1, help="games played side by side")
     a = ap.parse_args()
     level = int(a.level) if a.level.isdigit() else a.level
     names = a.variants.split(",")
     res = {}
+    pool = multiprocessing.Pool(a.procs) if a.procs > 1 else None
     for name in names:
-        _reset()
-        VARIANTS[name]()
-        mine, bots, wins, times = [], [], 0, []
         t0 = time.perf_counter()
-        for i in range(a.start, a.start + a.games):
-            s = play_solo(level, f"bench-ai-solo-{a.bot}-{i}", a.bot, times)
-            p = s.seats[1]
-            mine.append(p.score)
-            bots.append(s.seats[0].score)
-            wins += s.winner == 1
-            print(f"{name:>10} g{i:<3} AI {p.score:4d} bot {s.seats[0].score:4d}  "
-                  f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "
-                  f"res {sum(p.res):2d} crests {crest_count(p)} done {completed_buildings(p)} "
-                  f"cath {len(p.cathedrals)} contracts {len(p.contracts)}", flush=True)
+        jobs = [(name, level, f"bench-ai-solo-{a.bot}-{i}", a.bot) for i in range(a.start, a.start + a.games)]
+        games = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
+        mine, bots, wins, times = [], [], 0, []
+        for score, bot, won, t, line in games:
+            print(line, flush=True)
+            mine.append(score)
+            bots.append(bot)
+            wins += won
+            times += t
         times.sort()
         res[name] = mine
         sd = statistics.stdev(mine) if len(mine) > 1 else 0

@@ -2,6 +2,7 @@
 that it plays better than random."""
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -293,3 +294,131 @@ def test_growth_values_characters_in_the_storehouse_apart(fresh, monkeypatch):
     assert ev.growth(fresh, 0) == pytest.approx(base + 2.0)
     fresh.seats[0].store.append("K01")                   # any other tile
     assert ev.growth(fresh, 0) == pytest.approx(base + 2.0 + ev.STORE_VP)
+
+
+def test_king_future_counts_the_track_again_at_each_later_king_phase(fresh, monkeypatch):
+    monkeypatch.setattr(ev, "KING_FUTURE_W", 0.5)
+    c = components()
+    fresh.king_pos[0] = c.king_start + 4
+    assert ev.king_future(fresh, 0) == pytest.approx(0.5 * c.king_values[c.king_start + 4] * 3)
+    fresh.king_pos[1] = c.king_start - 2                 # in the red: reset to 0 at the King phase
+    assert ev.king_future(fresh, 1) == 0
+    fresh.round = 4                                      # no later King phase
+    assert ev.king_future(fresh, 0) == 0
+
+
+def test_fair_reach_counts_fairs_to_come_where_a_house_can_still_go(fresh, monkeypatch):
+    from engine.flow import fair_vp
+    monkeypatch.setattr(ev, "FAIR_REACH_W", 0.5)
+    p = fresh.seats[0]
+    towns = fresh.fair_towns
+    open_ = [r for r in range(1, 5) if 0 not in fresh.houses.get(towns[r - 1], ())
+             and not (r == 1 and p.merchant == towns[0])]
+    assert ev.fair_reach(fresh, 0) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
+    fresh.houses[towns[2]] = [0]                         # a House there: that Fair is no longer to reach
+    open_.remove(3)
+    assert ev.fair_reach(fresh, 0) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
+    p.houses = 0                                         # nothing left to place
+    assert ev.fair_reach(fresh, 0) == 0
+
+
+def test_contracts_in_the_storehouse_count_by_the_share_of_their_price_in_hand(fresh, monkeypatch):
+    monkeypatch.setattr(ev, "CONTRACT_W", 1.0)
+    space = components().contract_spaces[0]
+    gain = 4 + space["vp"] + 3 * space["pillar"]         # K08: 3 Iron for 4 VP
+    p = fresh.seats[0]
+    p.store.append("K08")
+    p.res = [0, 0, 0, 0, 0]
+    assert ev.contracts_store(fresh, 0) == 0
+    p.res[4] = 2
+    assert ev.contracts_store(fresh, 0) == pytest.approx(gain * 2 / 3)
+    p.res[4] = 7
+    assert ev.contracts_store(fresh, 0) == pytest.approx(gain)
+    assert ev.contracts_store(fresh, 1) == 0
+
+
+def test_cathedrals_open_count_a_contribution_by_the_share_of_its_stone(fresh, monkeypatch):
+    monkeypatch.setattr(ev, "CATH_W", 1.0)
+    c = components()
+    town = sorted(fresh.cathedral_stack)[0]
+    cost = c.tiles[fresh.cathedral_cost[town]].raw
+    vp = cost["vp"] + c.tiles[fresh.cathedral_stack[town][-1]].raw["vp"]
+    p = fresh.seats[0]
+    p.res[3] = 0
+    assert ev.cathedrals_open(fresh, 0) == 0             # no Pillar there
+    fresh.pillars[town] = [0]
+    assert ev.cathedrals_open(fresh, 0) == 0             # no Stone
+    p.res[3] = cost["stone"]
+    assert ev.cathedrals_open(fresh, 0) == pytest.approx(vp)
+    p.cathedrals.append(fresh.cathedral_stack[town][0])  # already contributed
+    assert ev.cathedrals_open(fresh, 0) == 0
+
+
+def test_crests_in_the_storehouse_count_once_a_family_while_a_space_is_free(fresh, monkeypatch):
+    monkeypatch.setattr(ev, "CREST_W", 4.0)
+    c = components()
+    fam = {}
+    for t, td in c.tiles.items():
+        if td.kind == "crest":
+            fam.setdefault(td.raw["crest"], []).append(t)
+    (a1, a2), (b1, _) = [v[:2] for v in list(fam.values())[:2]]
+    p = fresh.seats[0]
+    p.res[1] = 2                                         # the cheapest space costs 2 Food
+    p.store += [a1, a2]                                  # two of one family: only one can be placed
+    assert ev.crests_store(fresh, 0) == pytest.approx(4.0)
+    p.store.append(b1)                                   # the next space costs more Food than held
+    cheap = sorted(s["food"] for s in c.crest_spaces)
+    assert ev.crests_store(fresh, 0) == pytest.approx(4.0 * (1 + 2 / cheap[1]))
+    p.store.remove(b1)
+    p.crests[0] = b1                                     # that family is below a Building already
+    p.store.append(fam[c.tiles[b1].raw["crest"]][1])
+    assert ev.crests_store(fresh, 0) == pytest.approx(4.0)
+    p.crests = [b1] * len(p.crests)                      # no free space
+    assert ev.crests_store(fresh, 0) == 0
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+def _die_choice(seed: str):
+    """The first decision of a solo game: which die to take, among many (with Gold shifts)."""
+    from cardinalbot.policy import next_moves
+    state, _ = engine.new_game(2, seed, {"solo": {"level": "bishop"}})
+    while state.actor == state.solo["bot"]:
+        for m in next_moves(state, random.Random(seed)):
+            _, state = play(state, state.actor, m, seed=seed)
+    return state
+
+
+@pytest.mark.parametrize("seed", ["halving-1", "halving-2", "halving-3"])
+def test_every_move_at_the_root_is_searched_below_before_one_is_preferred(seed):
+    """Sequential halving: each root move gets iterations of its own beyond its first score, and
+    the last rounds' moves the most (UCB1 alone left most dice at the one visit of the expansion)."""
+    se = importlib.import_module("ai.search")
+    state = _die_choice(seed)
+    tree = se.search(state, state.actor, 400, random.Random(1))
+    kids = tree.children
+    assert len(kids) > 8
+    assert all(ch.n >= 2 for ch in kids.values()), sorted((ch.n, t) for t, ch in kids.items())[:3]
+    top = max(kids.values(), key=lambda ch: ch.n)
+    assert top.n >= 400 // len(kids) * 2
+
+
+def test_a_node_is_worth_the_best_line_found_below_it():
+    """Max backup: a node's value is the best value backed up through it (at least its best
+    child's; more where, in some sampled future, the turn ended there), and the root's is its best
+    move's."""
+    se = importlib.import_module("ai.search")      # (the package's ``search`` is the function)
+    assert se.BACKUP == "max"
+    state = a_decision("max-backup")
+    tree = se.search(state, state.actor, 200, random.Random(3))
+    assert tree.best == max(ch.best for ch in tree.children.values())
+    stack, checked = [tree], 0
+    while stack:
+        node = stack.pop()
+        if node.children:
+            assert node.best >= max(ch.best for ch in node.children.values())
+            assert node.best >= node.w / node.n - 1e-9
+            assert node.mean == node.best
+            checked += 1
+            stack.extend(node.children.values())
+    assert checked > 5
