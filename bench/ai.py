@@ -1,7 +1,7 @@
 """AI player benchmark (prints figures; not a test).
 
     python bench/ai.py [--games N] [--solo-games M] [--levels easy,medium,hard]
-                       [--solo-level hard] [--solo-bots priest,deacon,bishop] [--no-4p]
+                       [--solo-level hard] [--solo-bots priest,deacon,bishop] [--no-4p] [--procs P]
 
 Plays seeded games in-process with the engine (no HTTP). Every AI decision is
 ``ai.decide(view_doc(state, seat), level, rng_seed)``: the AI sees only its seat's view. Reports,
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import multiprocessing
 import os
 import random
 import statistics
@@ -122,15 +123,29 @@ def levels_match(levels: list[str], games: int) -> list[tuple[str, ...]]:
     return [(k, str(games), mean_sd(scores[k]), f"{wins[k] / games / n_of[k]:.0%}") for k in dict.fromkeys(lineup)]
 
 
-def solo_rows(level: str, games: int, bot_levels=("priest", "deacon", "bishop")) -> list[tuple[str, ...]]:
+def _solo_game(job) -> tuple[int, int, bool, list[float]]:
+    """One solo game (in a worker process when --procs > 1): the scores, the AI's win, its times."""
+    level, bot_level, i = job
+    before = TIMES.pop(level, [])          # the 4-player games' times stay apart
+    s = play_game(["cardinalbot", level], f"bench-ai-solo-{bot_level}-{i}", solo=bot_level)
+    times = TIMES.pop(level, [])
+    if before:
+        TIMES[level] = before
+    return s.seats[1].score, s.seats[0].score, s.winner == 1, times
+
+
+def solo_rows(level: str, games: int, bot_levels=("priest", "deacon", "bishop"),
+              procs: int = 1) -> list[tuple[str, ...]]:
     rows = []
+    pool = multiprocessing.Pool(procs) if procs > 1 else None
     for bot_level in bot_levels:
         me, bot, wins = [], [], 0
-        for i in range(games):
-            s = play_game(["cardinalbot", level], f"bench-ai-solo-{bot_level}-{i}", solo=bot_level)
-            me.append(s.seats[1].score)
-            bot.append(s.seats[0].score)
-            wins += s.winner == 1
+        jobs = [(level, bot_level, i) for i in range(games)]
+        for mine, theirs, won, times in (pool.imap(_solo_game, jobs) if pool else map(_solo_game, jobs)):
+            me.append(mine)
+            bot.append(theirs)
+            wins += won
+            TIMES[f"{level} (solo games)"].extend(times)
         rows.append((f"AI {level}", bot_level, str(games), mean_sd(me), mean_sd(bot), f"{wins / games:.0%}"))
     return rows
 
@@ -150,6 +165,8 @@ def main(argv=None) -> int:
     ap.add_argument("--solo-bots", default="priest,deacon,bishop",
                     help="the Cardinalbot levels of the solo games (default priest,deacon,bishop)")
     ap.add_argument("--no-4p", action="store_true", help="skip the 4-player rows (only solo games and times)")
+    ap.add_argument("--procs", type=int, default=1, metavar="P",
+                    help="solo games played side by side in P processes (default 1)")
     a = ap.parse_args(argv)
     levels = [x for x in a.levels.split(",") if x]
     bots = [x for x in a.solo_bots.split(",") if x]
@@ -170,13 +187,13 @@ def main(argv=None) -> int:
         table(("player", "games", "score", "win rate"), levels_match(levels, a.games))
     if a.solo_games:
         print(f"AI {a.solo_level} as the human seat of solo games against the Cardinalbot")
-        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins"), solo_rows(a.solo_level, a.solo_games, bots))
+        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins"), solo_rows(a.solo_level, a.solo_games, bots, a.procs))
     print("Decision time (one ai.decide call)")
     trows = []
-    for level in ai.LEVELS:
+    for level in [*ai.LEVELS, *(f"{x} (solo games)" for x in ai.LEVELS)]:
         xs = TIMES.get(level)
         if xs:
-            trows.append((level, str(ai.LEVELS[level]), str(len(xs)), f"{quantile(xs, .5) * 1000:.1f} ms",
+            trows.append((level, str(ai.LEVELS[level.split()[0]]), str(len(xs)), f"{quantile(xs, .5) * 1000:.1f} ms",
                           f"{quantile(xs, .95) * 1000:.1f} ms", f"{max(xs) * 1000:.1f} ms"))
     table(("level", "iterations", "decisions", "p50", "p95", "max"), trows)
     print(f"total {time.perf_counter() - t0:.0f} s")
