@@ -20,11 +20,14 @@ import random
 from engine.game import advance
 from engine.state import GameState
 
+from .lookahead import rerank
 from .search import best_child, in_turn, moves_of, search, turn_key
 from .view import determinize, sample_seed
 
 LEVELS = {"easy": 6, "medium": 60, "hard": 400}   # search iterations per decision
 PLAN_MIN_VISITS = 3   # a planned move after the first is sent only if searched this often
+# looking past the turn (ai.lookahead), by level: (moves reranked, sampled futures, next-turn iterations)
+LOOKAHEAD = {"hard": (3, 3, 40)}
 
 __all__ = ["LEVELS", "decide", "decide_state"]
 
@@ -52,10 +55,11 @@ def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> 
     seat = view.get("viewer")
     if seat is None:
         seat = state.actor
-    return decide_state(state, seat, iterations_for(level), rng)
+    return decide_state(state, seat, iterations_for(level), rng, LOOKAHEAD.get(level))
 
 
-def decide_state(state: GameState, seat: int, iterations: int, rng: random.Random) -> list[str]:
+def decide_state(state: GameState, seat: int, iterations: int, rng: random.Random,
+                 lookahead: tuple[int, int, int] | None = None) -> list[str]:
     """As ``decide``, on a determinized state (whose piles the search treats as unordered)."""
     if state.phase == "over" or state.actor != seat:
         raise ValueError(f"seat {seat} has no decision to make in this position")
@@ -67,7 +71,7 @@ def decide_state(state: GameState, seat: int, iterations: int, rng: random.Rando
         first = next(iter(legal_now))
     else:
         tree = search(state, seat, iterations, rng)
-        first = best_child(tree)
+        first = best_child(tree) if not lookahead else rerank(tree, state, seat, rng, *lookahead)
     plan = [first]
     # the moves planned after it, while nothing is revealed and the seat keeps the decision
     key = turn_key(state)

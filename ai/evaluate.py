@@ -16,7 +16,7 @@ them. At the end of the game (phase ``over``) the value is the final score exact
   would be today, at half weight.
 * ``growth``: what the seat has built that pays later: Characters in Rooms towards Completed
   Buildings, tiles in the Storehouse still to place (Characters not yet in a Room count
-  ``CHAR_STORE_VP``, nothing: taking one it cannot place is spent AP), bonus AP markers, Houses
+  ``CHAR_STORE_VP``, less than nothing: taking one it cannot place is spent AP), bonus AP markers, Houses
   and Pillars on the map (each is a factor of the final product), weighted by the rounds left.
 * ``supply``: Houses and Pillars in the supply, still to place, weighted by the rounds left.
 * ``pieces``: the Houses x Pillars product the supply is expected to add once placed (a share
@@ -42,26 +42,26 @@ from engine.components import RES_INDEX, components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
-RESOURCE_VP = (0.3, 0.3, 0.3, 0.25)   # per Resource, by round 1-4
-GOLD_FACTOR = 0.5                      # a Gold against another Resource (2 Gold buy one, or shift a die)
-ROOM_VP = 1.5                          # per filled Room
-STORE_VP = 0.5                         # per tile in the Storehouse (a Character: CHAR_STORE_VP)
-CHAR_STORE_VP = 0.0                    # per Character tile in the Storehouse (not yet in a Room)
-AP_BONUS_VP = 1.5                      # per bonus AP marker, per round left
-MAP_VP = 1.0                           # per House or Pillar on the map, per round left (beyond the product)
-AP_VP = 0.4                            # per unspent Action Point of an Action in progress
+RESOURCE_VP = (0.33, 0.33, 0.33, 0.19)   # per Resource, by round 1-4
+GOLD_FACTOR = 0.67                     # a Gold against another Resource (2 Gold buy one, or shift a die)
+ROOM_VP = 1.25                         # per filled Room
+STORE_VP = 0.49                        # per tile in the Storehouse (a Character: CHAR_STORE_VP)
+CHAR_STORE_VP = -0.47                  # per Character tile in the Storehouse (not yet in a Room)
+AP_BONUS_VP = 0.85                     # per bonus AP marker, per round left
+MAP_VP = 0.81                          # per House or Pillar on the map, per round left (beyond the product)
+AP_VP = 0.59                           # per unspent Action Point of an Action in progress
 KING_WEIGHT = 1.0
 FAIR_WEIGHT = 1.0
-FUTURE_FAIR_WEIGHT = 0.5               # a later round's Fair, as the seat would score it today
-SUPPLY_VP = 0.5                        # per House or Pillar in the supply, per round left
-PIECE_W = 1.0                          # the expected final Houses x Pillars product beyond the map's
-PLACE_FRAC = 0.3                       # the share of the supply expected to reach the map (3+ rounds left)
-POS_W = 2.0                            # Architect / Merchant near a Town where a piece can go
-KING_FUTURE_W = 0.0                    # the King track's VP (if not in the red) again at each later King phase
-FAIR_REACH_W = 0.0                     # a Fair still to come in a Town where a House can still go
-CONTRACT_W = 0.0                       # a Contract in the Storehouse: its VP, by the share of its price in hand
-CATH_W = 0.0                           # a Cathedral the seat can contribute to: its VP, by the share of the Stone
-CREST_W = 0.0                          # a Crest in the Storehouse that can still be placed, by the share of the Food
+FUTURE_FAIR_WEIGHT = 0.67              # a later round's Fair, as the seat would score it today
+SUPPLY_VP = 0.48                       # per House or Pillar in the supply, per round left
+PIECE_W = 1.57                         # the expected final Houses x Pillars product beyond the map's
+PLACE_FRAC = 0.31                      # the share of the supply expected to reach the map (3+ rounds left)
+POS_W = 2.41                           # Architect / Merchant near a Town where a piece can go
+KING_FUTURE_W = 0.71                   # the King track's VP (if not in the red) again at each later King phase
+FAIR_REACH_W = 0.17                    # a Fair still to come in a Town where a House can still go
+CONTRACT_W = 0.09                      # a Contract in the Storehouse: its VP, by the share of its price in hand
+CATH_W = 0.39                          # a Cathedral the seat can contribute to: its VP, by the share of the Stone
+CREST_W = 2.52                         # a Crest in the Storehouse that can still be placed, by the share of the Food
 
 
 def _over(s: GameState) -> bool:

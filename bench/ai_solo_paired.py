@@ -37,6 +37,7 @@ from engine.game import play  # noqa: E402
 
 _DEFAULTS = {}
 _LEVELS = dict(ai.LEVELS)
+_LOOKAHEAD = dict(ai.LOOKAHEAD)
 
 
 def _save(mod, names):
@@ -48,6 +49,8 @@ def _reset():
     for (mod, n), v in _DEFAULTS.items():
         setattr(mod, n, v)
     ai.LEVELS.update(_LEVELS)
+    ai.LOOKAHEAD.clear()
+    ai.LOOKAHEAD.update(_LOOKAHEAD)
 
 
 def _set(mod, **kw):
@@ -61,6 +64,7 @@ VARIANTS = {
     "ucb": lambda: _set(se, ROOT_HALVING=False),
     "mean": lambda: _set(se, BACKUP="mean"),
     "x3": lambda: ai.LEVELS.__setitem__("hard", 1200),
+    "nolook": lambda: ai.LOOKAHEAD.clear(),
     # the evaluation before issue 16's second round (no pieces or position terms; Characters in
     # the Storehouse, like any tile there, at 1 VP; Gold worth any other Resource)
     "old": lambda: _set(ev, PIECE_W=0.0, POS_W=0.0, CHAR_STORE_VP=1.0, STORE_VP=1.0, GOLD_FACTOR=1.0),
@@ -95,7 +99,10 @@ def one_game(job):
         spec = importlib.util.spec_from_file_location("ai_tune", os.path.join(HERE, "ai_tune.py"))
         tune = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(tune)
-        tune.apply(json.load(open(name)))
+        w = json.load(open(name))
+        if "LOOKAHEAD" in w:
+            ai.LOOKAHEAD["hard"] = tuple(w.pop("LOOKAHEAD"))
+        tune.apply(w)
     else:
         VARIANTS[name]()
     times = []

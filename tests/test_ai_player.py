@@ -81,7 +81,8 @@ def test_the_decision_is_deterministic_for_position_level_and_rng_seed():
     assert all(m in legal_moves(state) for m in first[:1])
 
 
-def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch):
+@pytest.mark.parametrize("level", ["medium", "hard"])   # hard looks past the turn (ai.lookahead)
+def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch, level):
     a = a_decision("seed-blind-alpha")
     b = engine.GameState.from_doc(a.to_doc())       # the same position in a game of another seed
     seat = a.actor
@@ -93,8 +94,8 @@ def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_sa
         original(self, seed, nonce)
 
     monkeypatch.setattr(engine_chance.SeededSource, "__init__", spy)
-    plan_a = ai.decide(view_doc(a, seat), "medium", 5)
-    plan_b = ai.decide(view_doc(b, seat), "medium", 5)
+    plan_a = ai.decide(view_doc(a, seat), level, 5)
+    plan_b = ai.decide(view_doc(b, seat), level, 5)
     monkeypatch.setattr(engine_chance.SeededSource, "__init__", original)
     assert plan_a == plan_b
     assert keys and not {"seed-blind-alpha", "seed-blind-beta"} & set(keys)   # it never used a game's seed
@@ -422,3 +423,4 @@ def test_a_node_is_worth_the_best_line_found_below_it():
             checked += 1
             stack.extend(node.children.values())
     assert checked > 5
+

@@ -1,0 +1,105 @@
+"""Look past the turn: the root's best few moves judged by what the seat's next turn makes of them.
+
+The turn search (``ai.search``) scores a line by the evaluation where the turn ends, so a move
+that pays only on a later turn (the Architect moved next to a Cathedral, Stone kept for it, a
+die left for the next turn) is worth what the evaluation happens to see in it. Here each of the
+``k`` best moves at the root is played on along the best line the search found after it (and,
+where that line stops or no longer applies, by the one-move best choice) to the end of the turn;
+the other seats then play until the seat's next turn (by a random legal move each: a model of
+which dice and spaces they take, not of how well they play); and a small search of that next
+turn gives the value: the best the seat can reach by its end. Each move is judged on the same
+sampled futures (common random numbers), so the comparison is paired. Pure and deterministic
+for a given position and ``random.Random``, like the search.
+"""
+from __future__ import annotations
+
+import random
+
+from engine.game import advance
+from engine.state import GameState
+
+from .evaluate import value
+from .search import Node, in_turn, moves_of, search, turn_key
+from .view import sample_seed
+
+MAX_MOVES = 600   # a safety bound on the moves played between this turn and the next
+
+
+def best_line(node: Node) -> list[str]:
+    """The best line found below ``node``: each step the child of the best value (ties by notation)."""
+    out = []
+    while node.children:
+        text = max(sorted(node.children), key=lambda t: node.children[t].mean)
+        out.append(text)
+        node = node.children[text]
+    return out
+
+
+def _greedy_move(s: GameState, seat: int, seed: str):
+    best, best_move = float("-inf"), None
+    for _, m in sorted(moves_of(s).items()):
+        c = s.clone()
+        advance(c, seat, m, seed)
+        v = value(c, seat)
+        if v > best:
+            best, best_move = v, m
+    return best_move
+
+
+def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str]) -> None:
+    """Play ``line`` on ``s`` while it is legal and the turn lasts, then the one-move best choice
+    to the end of the turn (in place)."""
+    for text in line:
+        if not in_turn(s, seat, key):
+            return
+        moves = moves_of(s)
+        if text not in moves:
+            break
+        advance(s, seat, moves[text], seed)
+    for _ in range(MAX_MOVES):
+        if not in_turn(s, seat, key):
+            return
+        advance(s, seat, _greedy_move(s, seat, seed), seed)
+
+
+def to_next_turn(s: GameState, seat: int, seed: str, rng: random.Random) -> bool:
+    """Play the other seats (a random legal move each) and the seat's own decisions between its
+    turns (the one-move best choice) until the seat's next turn starts; False if the game ended."""
+    key = turn_key(s)
+    for _ in range(MAX_MOVES):
+        if s.phase == "over":
+            return False
+        if s.actor == seat and s.phase == "action" and turn_key(s) != key:
+            return True
+        if s.actor == seat:
+            advance(s, seat, _greedy_move(s, seat, seed), seed)
+        else:
+            moves = sorted(moves_of(s).items())
+            advance(s, s.actor, moves[rng.randrange(len(moves))][1], seed)
+    return False
+
+
+def rerank(tree: Node, root: GameState, seat: int, rng: random.Random, k: int, samples: int,
+           iterations: int) -> str:
+    """The root move, among the ``k`` best of ``tree``, whose next turn is worth the most on
+    ``samples`` sampled futures (a next-turn search of ``iterations`` iterations each)."""
+    ranked = sorted(tree.children.items(), key=lambda x: (-x[1].mean, x[0]))[:k]
+    if len(ranked) < 2:
+        return ranked[0][0]
+    key = turn_key(root)
+    seeds = [sample_seed(rng) for _ in range(samples)]
+    best, best_text = float("-inf"), None
+    for text, node in ranked:
+        line = [text, *best_line(node)]
+        total = 0.0
+        for seed in seeds:
+            s = root.clone()
+            finish_turn(s, seat, key, seed, line)
+            sub = random.Random(seed)
+            if to_next_turn(s, seat, seed, sub):
+                total += search(s, seat, iterations, sub).best
+            else:
+                total += value(s, seat)
+        if total > best:
+            best, best_text = total, text
+    return best_text

@@ -1,0 +1,111 @@
+"""ai.lookahead: the root's best few moves judged by the seat's next turn."""
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+import ai
+import engine
+from ai import lookahead
+from ai.view import determinize, sample_seed
+from application.game_service import view_doc
+from cardinalbot.policy import next_moves
+from engine.game import legal_moves, play
+
+se = importlib.import_module("ai.search")   # (the package's ``search`` is the function)
+
+
+def solo_die_choice(seed: str):
+    """The AI seat's first decision in a solo game against the bishop: which die to take."""
+    state, _ = engine.new_game(2, seed, {"solo": {"level": "bishop"}})
+    while state.actor == state.solo["bot"]:
+        for m in next_moves(state, random.Random(seed)):
+            _, state = play(state, state.actor, m, seed=seed)
+    return state
+
+
+def test_best_line_follows_the_best_child_ties_by_notation():
+    root = se.Node()
+    root.children = {"b": se.Node(1, 5.0), "a": se.Node(1, 7.0), "c": se.Node(1, 7.0)}
+    root.children["a"].children = {"x": se.Node(1, 2.0), "y": se.Node(1, 3.0)}
+    root.children["c"].children = {"z": se.Node(1, 9.0)}
+    assert lookahead.best_line(root) == ["a", "y"]          # a and c tie at 7: a by notation
+    assert lookahead.best_line(root.children["b"]) == []
+
+
+def test_finish_turn_plays_the_line_then_best_moves_to_the_end_of_the_turn():
+    state = solo_die_choice("look-finish")
+    seat = state.actor
+    key = se.turn_key(state)
+    first = next(m for m in legal_moves(state) if m.startswith("take ") and ">" not in m)   # e.g. take W1
+    s = state.clone()
+    lookahead.finish_turn(s, seat, key, "sampled", [first, "not a move"])
+    assert not se.in_turn(s, seat, key)
+    assert s.seats[seat].dice == [first.split()[1]]          # the line's die, then on to the end
+    assert state.actor == seat and se.in_turn(state, seat, key)   # the position itself is untouched
+
+
+def test_to_next_turn_stops_at_the_seats_next_turn_or_the_end():
+    state = solo_die_choice("look-next")
+    seat = state.actor
+    s = state.clone()
+    lookahead.finish_turn(s, seat, se.turn_key(state), "sampled", [])
+    assert lookahead.to_next_turn(s, seat, "sampled", random.Random(1))
+    assert s.actor == seat and s.phase == "action" and se.turn_key(s) != se.turn_key(state)
+    assert s.turn["die"] is None                             # its next turn, not yet begun
+    while lookahead.to_next_turn(s, seat, "sampled", random.Random(2)):   # on to the end of the game
+        lookahead.finish_turn(s, seat, se.turn_key(s), "sampled", [])
+    assert s.phase == "over"
+
+
+@pytest.mark.parametrize("seed", ["look-rerank-1", "look-rerank-2"])
+def test_rerank_picks_one_of_the_k_best_moves_deterministically(seed):
+    state = solo_die_choice(seed)
+    seat = state.actor
+    tree = se.search(state, seat, 120, random.Random(4))
+    top = sorted(tree.children, key=lambda t: (-tree.children[t].mean, t))
+    pick = lookahead.rerank(tree, state, seat, random.Random(9), 3, 2, 20)
+    assert pick in top[:3]
+    assert lookahead.rerank(tree, state, seat, random.Random(9), 3, 2, 20) == pick
+    assert lookahead.rerank(tree, state, seat, random.Random(9), 1, 2, 20) == top[0]
+
+
+def test_hard_decisions_look_past_the_turn(monkeypatch):
+    assert ai.LOOKAHEAD.get("hard")
+    calls = []
+    original = lookahead.rerank
+
+    def spy(*args):
+        calls.append(args[4:])
+        return original(*args)
+
+    monkeypatch.setattr(ai, "rerank", spy)
+    state = solo_die_choice("look-hard")
+    view = view_doc(state, state.actor)
+    moves = ai.decide(view, "hard", 3)
+    assert calls == [ai.LOOKAHEAD["hard"]]
+    assert moves[0] in legal_moves(state)
+    ai.decide(view, "medium", 3)
+    assert len(calls) == 1                                   # medium does not
+
+
+def test_the_look_ahead_never_reads_the_games_seed(monkeypatch):
+    from engine import chance as engine_chance
+    keys = []
+    original = engine_chance.SeededSource.__init__
+
+    def spy(self, seed, nonce):
+        keys.append(seed)
+        original(self, seed, nonce)
+
+    state = solo_die_choice("look-secret")
+    view = view_doc(state, state.actor)
+    rng = random.Random(1)
+    det = determinize(view, rng)
+    tree = se.search(det, det.actor, 60, rng)
+    monkeypatch.setattr(engine_chance.SeededSource, "__init__", spy)
+    lookahead.rerank(tree, det, det.actor, random.Random(2), 2, 2, 10)
+    assert keys and "look-secret" not in keys
+    assert sample_seed(random.Random(2)) in keys             # the futures are the search's own
