@@ -7,7 +7,8 @@
 /api/v1/games/{id}`` with the seat's token: face-down piles as counts, no seed). It rebuilds a
 full engine state from what the seat can know (``ai.view``), searches the seat's turn with a
 determinized Monte Carlo tree search (``ai.search``) scored by a heuristic evaluation
-(``ai.evaluate``), and answers the seat's current decision with one or more moves in notation:
+(``ai.evaluate``; at ``hard`` the best few moves are then judged by the seat's next turn,
+``ai.lookahead``), and answers the seat's current decision with one or more moves in notation:
 the best move, then the moves the search planned after it, up to the first move that reveals
 something (a draw or a roll) or hands the decision to another seat. Every move is legal in the
 served position (they are taken from ``engine.legal`` on it). The answer depends only on the

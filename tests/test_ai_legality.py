@@ -7,7 +7,8 @@ with the game's own seed. The AI is given only ``application.game_service.view_d
 * many games (2, 3 and 4 players, and the human seat of solo games at each Cardinalbot level)
   with one AI seat at a budget of one search iteration (a one-move greedy choice: the cheapest
   level, so that hundreds of games fit in the time) and the other seats random;
-* a few games with every seat played by the AI at the ``easy`` level.
+* a few games with every seat played by the AI at the ``easy`` level, and a solo game at ``hard``
+  (which looks past the turn, ``ai.lookahead``).
 """
 from __future__ import annotations
 
@@ -77,3 +78,11 @@ def test_every_seat_by_the_ai_at_easy_to_the_end(players, solo):
     seats = {1} if solo else set(range(players))
     state, calls = play_game(players, f"ai-easy-{players}-{solo}", seats, "easy", solo=solo)
     assert state.phase == "over" and calls >= 3 * 4 * len(seats)
+
+
+def test_a_solo_game_at_hard_with_the_look_ahead_never_an_illegal_move():
+    """Hard reranks its best root moves by the next turn (ai.lookahead): what it sends is still
+    taken from the legal moves of the real position, to the end of a game."""
+    assert ai.LOOKAHEAD.get("hard")
+    state, calls = play_game(2, "ai-hard-solo", {1}, "hard", solo="bishop")
+    assert state.phase == "over" and calls >= 12
