@@ -29,7 +29,7 @@ def best_line(node: Node) -> list[str]:
     """The best line found below ``node``: each step the child of the best value (ties by notation)."""
     out = []
     while node.children:
-        text = max(sorted(node.children), key=lambda t: node.children[t].mean)
+        text = max(sorted(node.children), key=lambda t: node.children[t].worth)
         out.append(text)
         node = node.children[text]
     return out
@@ -83,7 +83,7 @@ def rerank(tree: Node, root: GameState, seat: int, rng: random.Random, k: int, s
            iterations: int) -> str:
     """The root move, among the ``k`` best of ``tree``, whose next turn is worth the most on
     ``samples`` sampled futures (a next-turn search of ``iterations`` iterations each)."""
-    ranked = sorted(tree.children.items(), key=lambda x: (-x[1].mean, x[0]))[:k]
+    ranked = sorted(tree.children.items(), key=lambda x: (-x[1].worth, x[0]))[:k]
     if len(ranked) < 2:
         return ranked[0][0]
     key = turn_key(root)

@@ -45,7 +45,9 @@ class Node:
         self.children: dict[str, Node] | None = None
 
     @property
-    def mean(self) -> float:
+    def worth(self) -> float:
+        """What the node is worth to the search: the best value backed up through it (``BACKUP``
+        "max"), or their mean."""
         if BACKUP == "max":
             return self.best
         return self.w / self.n if self.n else float("-inf")
@@ -86,7 +88,7 @@ def _select(node: Node, legal_texts) -> str:
     best, best_text = float("-inf"), None
     for text in sorted(legal_texts):
         ch = node.children[text]
-        u = ch.mean + EXPLORE * math.sqrt(log_n / ch.n)
+        u = ch.worth + EXPLORE * math.sqrt(log_n / ch.n)
         if u > best:
             best, best_text = u, text
     return best_text
@@ -123,7 +125,7 @@ def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> N
 
     The first iteration expands the root. The rest are shared among the root's moves by
     sequential halving (Karnin, Koren and Somekh 2013): in each round every move still in the
-    running gets the same number of iterations below it, then the better half (by mean) goes on.
+    running gets the same number of iterations below it, then the better half (by value) goes on.
     Every move at the root, every die above all, is thus looked into as deeply as its rivals
     before one is preferred: UCB1 alone locked onto whichever move was first searched deeper,
     since a move searched a few moves further always looks better than one scored a move deep."""
@@ -143,15 +145,15 @@ def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> N
                     _iterate(tree, root, seat, key, rng, text)
                     budget -= 1
             rounds = max(1, rounds - 1)
-            alive = sorted(alive, key=lambda t: (-tree.children[t].mean, t))[:math.ceil(len(alive) / 2)]
+            alive = sorted(alive, key=lambda t: (-tree.children[t].worth, t))[:math.ceil(len(alive) / 2)]
     for _ in range(budget):
         _iterate(tree, root, seat, key, rng)
     return tree
 
 
 def best_child(node: Node) -> str:
-    """The move to play: the best mean among the children visited at least half as often as the
-    most visited one (ties by notation)."""
+    """The move to play: the best value (``Node.worth``, the best line under max backup) among the
+    children visited at least half as often as the most visited one (ties by notation)."""
     top = max(ch.n for ch in node.children.values())
-    ok = sorted((text, ch.mean) for text, ch in node.children.items() if ch.n * 2 >= top)
+    ok = sorted((text, ch.worth) for text, ch in node.children.items() if ch.n * 2 >= top)
     return max(ok, key=lambda x: x[1])[0]

@@ -65,7 +65,7 @@ def test_rerank_picks_one_of_the_k_best_moves_deterministically(seed):
     state = solo_die_choice(seed)
     seat = state.actor
     tree = se.search(state, seat, 120, random.Random(4))
-    top = sorted(tree.children, key=lambda t: (-tree.children[t].mean, t))
+    top = sorted(tree.children, key=lambda t: (-tree.children[t].worth, t))
     pick = lookahead.rerank(tree, state, seat, random.Random(9), 3, 2, 20)
     assert pick in top[:3]
     assert lookahead.rerank(tree, state, seat, random.Random(9), 3, 2, 20) == pick

@@ -419,7 +419,7 @@ def test_a_node_is_worth_the_best_line_found_below_it():
         if node.children:
             assert node.best >= max(ch.best for ch in node.children.values())
             assert node.best >= node.w / node.n - 1e-9
-            assert node.mean == node.best
+            assert node.worth == node.best
             checked += 1
             stack.extend(node.children.values())
     assert checked > 5
