@@ -7,6 +7,12 @@ import threading
 
 import pytest
 
+try:  # the browser tests' assertions wait as long as their actions (WAIT_MS), not Playwright's
+    from playwright.sync_api import expect   # default 5 s: a busy CI machine can take longer to
+    expect.set_options(timeout=20_000)        # re-render a page (a Carcassonne click did, once)
+except ImportError:  # pragma: no cover
+    pass
+
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
