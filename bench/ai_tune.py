@@ -23,12 +23,19 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import ai  # noqa: E402
 import ai.evaluate as ev  # noqa: E402
-import engine  # noqa: E402
-from application.game_service import view_doc  # noqa: E402
-from cardinalbot.policy import next_moves  # noqa: E402
-from engine.game import play  # noqa: E402
+
+
+def _paired():
+    """bench/ai_solo_paired.py, whose ``play_solo`` plays a seeded solo game (the same games)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ai_solo_paired", os.path.join(HERE, "ai_solo_paired.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+PAIRED = _paired()
 
 # name: (step, low, high); the start is the module's value
 PARAMS = {
@@ -67,18 +74,7 @@ def apply(w: dict[str, float]) -> None:
 def play_one(args) -> tuple[int, int]:
     w, seed, level, bot = args
     apply(w)
-    state, _ = engine.new_game(2, seed, {"solo": {"level": bot}})
-    rng = random.Random(seed)
-    calls = 0
-    while state.phase != "over":
-        seat = state.actor
-        if seat == state.solo["bot"] and state.phase == "action":
-            moves = next_moves(state, rng)
-        else:
-            moves = ai.decide(view_doc(state, seat), level, f"{seed}:{calls}")
-            calls += 1
-        for m in moves:
-            _, state = play(state, seat, m, seed=seed)
+    state = PAIRED.play_solo(level, seed, bot, [])
     return state.seats[1].score, state.seats[0].score
 
 

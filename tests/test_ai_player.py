@@ -2,7 +2,6 @@
 that it plays better than random."""
 from __future__ import annotations
 
-import importlib
 import random
 
 import pytest
@@ -376,51 +375,3 @@ def test_crests_in_the_storehouse_count_once_a_family_while_a_space_is_free(fres
     assert ev.crests_store(fresh, 0) == pytest.approx(4.0)
     p.crests = [b1] * len(p.crests)                      # no free space
     assert ev.crests_store(fresh, 0) == 0
-
-
-# --- the search ----------------------------------------------------------------------------------
-
-def _die_choice(seed: str):
-    """The first decision of a solo game: which die to take, among many (with Gold shifts)."""
-    from cardinalbot.policy import next_moves
-    state, _ = engine.new_game(2, seed, {"solo": {"level": "bishop"}})
-    while state.actor == state.solo["bot"]:
-        for m in next_moves(state, random.Random(seed)):
-            _, state = play(state, state.actor, m, seed=seed)
-    return state
-
-
-@pytest.mark.parametrize("seed", ["halving-1", "halving-2", "halving-3"])
-def test_every_move_at_the_root_is_searched_below_before_one_is_preferred(seed):
-    """Sequential halving: each root move gets iterations of its own beyond its first score, and
-    the last rounds' moves the most (UCB1 alone left most dice at the one visit of the expansion)."""
-    se = importlib.import_module("ai.search")
-    state = _die_choice(seed)
-    tree = se.search(state, state.actor, 400, random.Random(1))
-    kids = tree.children
-    assert len(kids) > 8
-    assert all(ch.n >= 2 for ch in kids.values()), sorted((ch.n, t) for t, ch in kids.items())[:3]
-    top = max(kids.values(), key=lambda ch: ch.n)
-    assert top.n >= 400 // len(kids) * 2
-
-
-def test_a_node_is_worth_the_best_line_found_below_it():
-    """Max backup: a node's value is the best value backed up through it (at least its best
-    child's; more where, in some sampled future, the turn ended there), and the root's is its best
-    move's."""
-    se = importlib.import_module("ai.search")      # (the package's ``search`` is the function)
-    assert se.BACKUP == "max"
-    state = a_decision("max-backup")
-    tree = se.search(state, state.actor, 200, random.Random(3))
-    assert tree.best == max(ch.best for ch in tree.children.values())
-    stack, checked = [tree], 0
-    while stack:
-        node = stack.pop()
-        if node.children:
-            assert node.best >= max(ch.best for ch in node.children.values())
-            assert node.best >= node.w / node.n - 1e-9
-            assert node.worth == node.best
-            checked += 1
-            stack.extend(node.children.values())
-    assert checked > 5
-
