@@ -62,10 +62,11 @@ def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str])
         advance(s, seat, _greedy_move(s, seat, seed), seed)
 
 
-def to_next_turn(s: GameState, seat: int, seed: str, rng: random.Random) -> bool:
-    """Play the other seats (a random legal move each) and the seat's own decisions between its
-    turns (the one-move best choice) until the seat's next turn starts; False if the game ended."""
-    key = turn_key(s)
+def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Random) -> bool:
+    """After the seat's turn ``key``, play the other seats (a random legal move each) and the
+    seat's own decisions between its turns (the one-move best choice) until the seat's next turn
+    starts (which may be at once: the last to play in a round can be the first of the next);
+    False if the game ended."""
     for _ in range(MAX_MOVES):
         if s.phase == "over":
             return False
@@ -96,7 +97,7 @@ def rerank(tree: Node, root: GameState, seat: int, rng: random.Random, k: int, s
             s = root.clone()
             finish_turn(s, seat, key, seed, line)
             sub = random.Random(seed)
-            if to_next_turn(s, seat, seed, sub):
+            if to_next_turn(s, seat, key, seed, sub):
                 total += search(s, seat, iterations, sub).best
             else:
                 total += value(s, seat)

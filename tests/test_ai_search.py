@@ -86,12 +86,34 @@ def test_to_next_turn_stops_at_the_seats_next_turn_or_the_end():
     seat = state.actor
     s = state.clone()
     lookahead.finish_turn(s, seat, se.turn_key(state), "sampled", [])
-    assert lookahead.to_next_turn(s, seat, "sampled", random.Random(1))
+    assert lookahead.to_next_turn(s, seat, se.turn_key(state), "sampled", random.Random(1))
     assert s.actor == seat and s.phase == "action" and se.turn_key(s) != se.turn_key(state)
     assert s.turn["die"] is None                             # its next turn, not yet begun
-    while lookahead.to_next_turn(s, seat, "sampled", random.Random(2)):   # on to the end of the game
-        lookahead.finish_turn(s, seat, se.turn_key(s), "sampled", [])
+    while True:                                              # on to the end of the game
+        key = se.turn_key(s)
+        lookahead.finish_turn(s, seat, key, "sampled", [])
+        if not lookahead.to_next_turn(s, seat, key, "sampled", random.Random(2)):
+            break
     assert s.phase == "over"
+
+
+def test_to_next_turn_when_the_last_turn_of_a_round_is_followed_by_the_first_of_the_next():
+    """At 3 players the seat that ends round 3 can open round 4 (the King track sets the order):
+    its next turn has begun at once, and nothing of it is played for it."""
+    seed = "edge-5"
+    state, _ = engine.new_game(3, seed)
+    rng = random.Random(seed)
+    while True:
+        seat, key = state.actor, se.turn_key(state)
+        ms = legal_moves(state)
+        _, after = play(state, seat, ms[rng.randrange(len(ms))], seed=seed, trusted=True)
+        if after.phase == "action" and after.actor == seat and key[1] == "action" and se.turn_key(after) != key:
+            break
+        state = after
+    assert se.turn_key(after)[:3] == (key[0] + 1, "action", 0)
+    s = after.clone()
+    assert lookahead.to_next_turn(s, seat, key, "sampled", random.Random(1))
+    assert s.to_doc() == after.to_doc()
 
 
 @pytest.mark.parametrize("seed", ["look-rerank-1", "look-rerank-2"])
