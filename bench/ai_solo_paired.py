@@ -13,6 +13,8 @@ difference against the first variant (mean ± standard error).
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import multiprocessing
 import os
 import random
@@ -27,7 +29,6 @@ sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
 import ai.evaluate as ev  # noqa: E402
-import importlib  # noqa: E402
 se = importlib.import_module("ai.search")
 import engine  # noqa: E402
 from application.game_service import view_doc  # noqa: E402
@@ -89,20 +90,25 @@ def play_solo(level, seed, bot, times):
     return state
 
 
+@functools.cache
+def _tune():
+    """bench/ai_tune.py (its ``apply`` sets the weights a file names), loaded once a process."""
+    spec = importlib.util.spec_from_file_location("ai_tune", os.path.join(HERE, "ai_tune.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def one_game(job):
     """A worker's game: the variant set up afresh, then the game; the figures printed and kept."""
     name, level, seed, bot = job
     _reset()
     if name.endswith(".json"):      # weights from a file, as bench/ai_tune.py writes them
-        import importlib.util
         import json
-        spec = importlib.util.spec_from_file_location("ai_tune", os.path.join(HERE, "ai_tune.py"))
-        tune = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(tune)
         w = json.load(open(name))
         if "LOOKAHEAD" in w:
             ai.LOOKAHEAD["hard"] = tuple(w.pop("LOOKAHEAD"))
-        tune.apply(w)
+        _tune().apply(w)
     else:
         VARIANTS[name]()
     times = []
