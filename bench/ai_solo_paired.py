@@ -1,14 +1,17 @@
 """Paired solo benchmark for AI evaluation variants (a development tool; prints figures, not a test).
 
-    python bench/ai_solo_paired.py --level medium --games 60 --start 30 --variants old,base [--bot bishop] [--procs 2]
+    python bench/ai_solo_paired.py --level hard --games 32 --variants base,nolook [--start 200] [--bot bishop] [--procs 2]
 
-Plays the same seeded solo games against the Cardinalbot (the seeds of bench/ai.py) once per
-variant. A variant is a name in ``VARIANTS`` below: a function that sets module-level weights of
-``ai.evaluate`` before its games (``base`` leaves them as they are; ``old`` is the evaluation
+Plays the same seeded solo games against the Cardinalbot (seeds named as bench/ai.py names them,
+numbered from ``--start``) once per variant. A variant is a name in ``VARIANTS`` below: a
+function that sets module-level weights of ``ai.evaluate`` before its games (``base`` leaves them as they are; ``old`` is the evaluation
 before issue 16's second round). Prints each game's scores and the AI's end state (Houses and
 Pillars left in the supply and on the map, Resources unspent, Crests, Completed Buildings,
 Cathedrals, Contracts), then per variant the mean ± sd, wins and decision times, and the paired
 difference against the first variant (mean ± standard error).
+
+Choose among variants on fresh seeds (``--start 200`` and up): seeds 30-61 were used to choose the
+third round's variants and flatter them, and 0-99 are bench/ai.py's own (docs/ai.md, fourth round).
 """
 from __future__ import annotations
 
@@ -125,7 +128,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--level", default="medium")
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--start", type=int, default=200, help="the first seed (fresh ones: 200 and up)")
     ap.add_argument("--bot", default="bishop")
     ap.add_argument("--variants", default="base")
     ap.add_argument("--procs", type=int, default=1, help="games played side by side")
