@@ -1,11 +1,12 @@
 """Paired solo benchmark for AI evaluation variants (a development tool; prints figures, not a test).
 
-    python bench/ai_solo_paired.py --level hard --games 32 --variants base,nolook [--start 200] [--bot bishop] [--procs 2]
+    python bench/ai_solo_paired.py --level hard --games 32 --variants base,nolook [--start 200] [--procs 2]
 
 Plays the same seeded solo games against the Cardinalbot (seeds named as bench/ai.py names them,
 numbered from ``--start``) once per variant. A variant is a name in ``VARIANTS`` below: a
-function that sets module-level weights of ``ai.evaluate`` before its games (``base`` leaves them as they are; ``old`` is the evaluation
-before issue 16's second round). Prints each game's scores and the AI's end state (Houses and
+function that sets module-level weights of ``ai.evaluate`` before its games (``base`` leaves them
+as they are; ``old`` is the evaluation before issue 16's second round). Prints each game's scores
+and the AI's end state (Houses and
 Pillars left in the supply and on the map, Resources unspent, Crests, Completed Buildings,
 Cathedrals, Contracts), then per variant the mean ± sd, wins and decision times, and the paired
 difference against the first variant (mean ± standard error).
