@@ -17,7 +17,6 @@ third round's variants and flatter them, and 0-99 are bench/ai.py's own (docs/ai
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib.util
 import multiprocessing
 import os
@@ -94,15 +93,6 @@ def play_solo(level, seed, bot, times):
     return state
 
 
-@functools.cache
-def _tune():
-    """bench/ai_tune.py (its ``apply`` sets the weights a file names), loaded once a process."""
-    spec = importlib.util.spec_from_file_location("ai_tune", os.path.join(HERE, "ai_tune.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def one_game(job):
     """A worker's game: the variant set up afresh, then the game; the figures printed and kept."""
     name, level, seed, bot = job
@@ -112,7 +102,8 @@ def one_game(job):
         w = json.load(open(name))
         if "LOOKAHEAD" in w:
             ai.LOOKAHEAD["hard"] = tuple(w.pop("LOOKAHEAD"))
-        _tune().apply(w)
+        import bench.ai_tune   # its ``apply`` sets the weights a file names (imported once a process)
+        bench.ai_tune.apply(w)
     else:
         VARIANTS[name]()
     times = []

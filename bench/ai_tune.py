@@ -24,18 +24,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 import ai.evaluate as ev  # noqa: E402
-
-
-def _paired():
-    """bench/ai_solo_paired.py, whose ``play_solo`` plays a seeded solo game (the same games)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("ai_solo_paired", os.path.join(HERE, "ai_solo_paired.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-PAIRED = _paired()
+import bench.ai_solo_paired as PAIRED  # noqa: E402  (its play_solo: the same seeded solo games)
 
 # name: (step, low, high); the start is the module's value
 PARAMS = {
