@@ -5,8 +5,8 @@
 Plays the same seeded solo games against the Cardinalbot (seeds named as bench/ai.py names them,
 numbered from ``--start``) once per variant. A variant is a name in ``VARIANTS`` below: a
 function that sets module-level weights of ``ai.evaluate`` before its games (``base`` leaves them
-as they are; ``old`` is the evaluation before issue 16's second round). Prints each game's scores
-and the AI's end state (Houses and
+as they are; ``old`` is the evaluation before issue 16's second round); a script may add its own
+to ``VARIANTS`` and call ``main()``. Prints each game's scores and the AI's end state (Houses and
 Pillars left in the supply and on the map, Resources unspent, Crests, Completed Buildings,
 Cathedrals, Contracts), then per variant the mean ± sd, wins and decision times, and the paired
 difference against the first variant (mean ± standard error).
@@ -17,7 +17,7 @@ third round's variants and flatter them, and 0-99 are bench/ai.py's own (docs/ai
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import multiprocessing
 import os
 import random
@@ -32,7 +32,7 @@ sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
 import ai.evaluate as ev  # noqa: E402
-se = importlib.import_module("ai.search")
+se = importlib.import_module("ai.search")   # not `import ai.search`: ai re-exports search()
 import engine  # noqa: E402
 from application.game_service import view_doc  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
