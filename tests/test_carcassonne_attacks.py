@@ -474,6 +474,7 @@ def _mail_game(c, seed, options=None):
 
 def _reply(c, gid, seat, version, body, frm=None, **headers):
     import email.utils
+    import uuid
     from email.message import EmailMessage
 
     from mail.addresses import reply_address
@@ -482,7 +483,10 @@ def _reply(c, gid, seat, version, body, frm=None, **headers):
     m["From"] = frm or ("ada@x.test" if seat == 0 else "bob@x.test")
     m["Subject"] = "Re: Carcassonne: your turn"
     m["To"] = reply_address(MAIL_SECRET, "pbem.test", gid, seat, version)
-    m["Message-ID"] = email.utils.make_msgid(domain="x.test")
+    # make_msgid's random part comes from the global ``random``, which Hypothesis reseeds for every
+    # example: two examples within its 10 ms clock got the same Message-ID, and the second reply
+    # was (rightly) answered "duplicate". A uuid4 (os.urandom) keeps each reply a new email.
+    m["Message-ID"] = email.utils.make_msgid(idstring=uuid.uuid4().hex, domain="x.test")
     for k, v in headers.items():
         m[k] = v
     m.set_content(body)
