@@ -14,6 +14,9 @@ RUN apt-get update \
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
+# the exact versions pinned in requirements/runtime.txt (`make lock` refreshes them): no resolving
+COPY requirements/runtime.txt ./requirements/runtime.txt
+RUN pip install --no-deps -r requirements/runtime.txt
 COPY pyproject.toml README.md ./
 COPY rules_common ./rules_common
 COPY engine ./engine
@@ -26,7 +29,7 @@ COPY api ./api
 COPY workers ./workers
 COPY cardinalbot ./cardinalbot
 COPY ai ./ai
-RUN pip install .
+RUN pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------
 FROM python:3.11-slim

@@ -1,15 +1,19 @@
 # The two commands of the README. Both create the virtual environment themselves.
+# They install the exact versions pinned in requirements/*.txt (no resolving, no backtracking);
+# `make lock` refreshes the pins from pyproject.toml.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench openapi clean
+.PHONY: run test bench openapi lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements/test.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps -r requirements/test.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip check
 	touch $(STAMP)
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
@@ -25,6 +29,18 @@ bench: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/tiletum openapi --output openapi/openapi.json
+
+# Pin every dependency again from pyproject.toml (the newest releases that fit): runtime.txt for
+# the image, test.txt (runtime plus the test extra, runtime's pins kept) for `make run` and `make test`.
+lock:
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet uv
+	.lock-venv/bin/uv pip compile pyproject.toml --python-version 3.11 --no-header --quiet \
+	    --upgrade -o requirements/runtime.txt
+	.lock-venv/bin/uv pip compile pyproject.toml --extra test --python-version 3.11 --no-header --quiet \
+	    --upgrade -c requirements/runtime.txt -o requirements/test.txt
+	rm -rf .lock-venv
+	@echo "requirements/*.txt refreshed: run make test, then commit them"
 
 clean:
 	rm -rf $(VENV) build *.egg-info
