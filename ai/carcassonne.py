@@ -49,7 +49,7 @@ def estimates(s) -> list[float]:
             continue
         v = float(incomplete_points(s, f))
         if f.kind == CITY:
-            v += _city_chance(f, left) * (completed_points(f) - v)
+            v += _city_chance(f, left) * (completed_points(s, f) - v)
         elif f.kind == CLOISTER:
             v += (9 - cloister_tiles(s, f.pos)) * CLOISTER_CHANCE * min(1.0, left / 12)
         for seat in winners:

@@ -384,6 +384,8 @@ class CarcassonnePosition(Closed):
     game = fields.String(required=True, validate=validate.OneOf(["carcassonne"]))
     players = fields.Integer(required=True)
     options = fields.Dict(required=True, metadata={"description": "none yet"})
+    rules = fields.String(required=True, validate=validate.OneOf(["1", "2"]), metadata={
+        "description": "the rules version the game started under, and is played to its end under"})
     version = fields.Integer(required=True)
     reveals = fields.Integer(required=True, metadata={"description": "reveals so far: keys the next draw"})
     phase = fields.String(required=True, validate=validate.OneOf(CARCASSONNE_PHASES))

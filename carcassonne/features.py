@@ -7,7 +7,7 @@ each side it reaches adds one, each matched side removes two (one from each tile
 left it is complete. A cloister is complete when its tile and the eight around it are placed.
 
 Scoring follows the rules text ("Scoring", "Final scoring"); see docs/carcassonne.md "Rulings"
-for the points of a two-tile city and of an incomplete cloister.
+for the points of an incomplete cloister, and of a two-tile city in games of rules version 1.
 """
 from __future__ import annotations
 
@@ -94,13 +94,14 @@ def majority(men: dict[int, list[int]]) -> list[int]:
     return sorted(seat for seat, v in men.items() if len(v) == most)
 
 
-def completed_points(f: Feature) -> int:
+def completed_points(s, f: Feature) -> int:
     """Points of a feature completed during play ("Scoring")."""
     if f.kind == ROAD:
         return len(f.tiles)                   # 1 per tile
     if f.kind == CITY:
         n = len(f.tiles)
-        per = 1 if n == 2 else 2              # a two-tile city: 1 per tile and shield (Rulings)
+        # 2 per tile and shield; games started under rules version 1 scored a two-tile city at 1
+        per = 1 if n == 2 and s.rules == "1" else 2
         return per * (n + f.shields)
     return 9                                  # a cloister and its eight neighbours
 
@@ -111,7 +112,7 @@ def complete(s, root: int) -> dict:
     f.done = True
     men = followers_on(s, root)
     winners = majority(men)
-    points = completed_points(f)
+    points = completed_points(s, f)
     for seat in winners:
         s.scores[seat] += points
     for seat, segs in men.items():

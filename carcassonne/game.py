@@ -9,9 +9,9 @@
 
 A game's state is the fold of its events: ``replay(events)``. Events::
 
-    {"type": "GameStarted", "game": "carcassonne", "players": 3, "options": {}, "rules": "1",
+    {"type": "GameStarted", "game": "carcassonne", "players": 3, "options": {}, "rules": "2",
      "chance": [["tile", "U"]]}
-    {"type": "MovePlayed", "seat": 0, "move": "place 0,-1 r0 thief E", "rules": "1",
+    {"type": "MovePlayed", "seat": 0, "move": "place 0,-1 r0 thief E", "rules": "2",
      "chance": [["tile", "E"]]}
 
 A move's ``chance`` holds the tiles revealed after it (normally one; a tile that fits nowhere is
@@ -26,11 +26,10 @@ from . import rules
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource
 from .errors import EngineError, IllegalMove, NotationError, NotYourTurn
 from .notation import Move, parse
-from .state import GameState, lay
+from .state import RULES_VERSION, GameState, lay, rules_version
 from .tiles import START_TILE, tileset
 
 GAME = "carcassonne"
-RULES_VERSION = "1"
 _NO_CHANCE = NoChance()
 Err = tuple[str, str] | None
 
@@ -53,10 +52,10 @@ def _as_move(move: Move | str, remember: bool = False) -> Move:
     return m
 
 
-def setup(players: int, options: dict, chance) -> GameState:
+def setup(players: int, options: dict, chance, version: str = RULES_VERSION) -> GameState:
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
         raise EngineError(f"Carcassonne is for 2 to 5 players, not {players!r}", code="bad-players")
-    s = GameState(players, options)
+    s = GameState(players, options, rules=version)
     s.pile = tileset().pile()
     lay(s, START_TILE, 0, 0, 0)
     s.actor = 0
@@ -127,7 +126,8 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
         s.version += 1
         return s
     if t == "GameStarted":
-        return setup(ev["players"], ev.get("options") or {}, ReplayChance(ev["chance"]))
+        return setup(ev["players"], ev.get("options") or {}, ReplayChance(ev["chance"]),
+                     version=rules_version(ev.get("rules")))
     raise ValueError(f"unknown event type {t!r}")
 
 
@@ -166,7 +166,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
     if chance.outcomes:
         s.reveals += 1
     s.version += 1
-    return [{"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION,
+    return [{"type": "MovePlayed", "seat": seat, "move": str(m), "rules": s.rules,
              "chance": chance.outcomes}], s
 
 
@@ -179,7 +179,7 @@ def advance(s: GameState, seat: int, m: Move, seed: str) -> dict:
     if chance.outcomes:
         s.reveals += 1
     s.version += 1
-    return {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
+    return {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": s.rules, "chance": chance.outcomes}
 
 
 def decide(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None) -> list[dict]:

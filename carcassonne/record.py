@@ -27,7 +27,7 @@ from rules_common.record import IMPOSSIBLE, game_started, header_lines, move_tex
 
 from .chance import RecordingChance, SeededSource, seed_commitment
 from .errors import EngineError, IllegalMove
-from .game import GAME, RULES_VERSION, _as_move, apply_event, check_move, setup
+from .game import GAME, _as_move, apply_event, check_move, setup
 from . import rules
 
 __all__ = ["RecordError", "parse_record", "replay_record", "verify_events", "write_record"]
@@ -80,7 +80,7 @@ def replay_record(text: str):
         m, _, err = check_move(state, ev["seat"], _as_move(ev["move"]))
         if err is not None:
             raise IllegalMove(f"move {i} '{m}' by seat {ev['seat']}: {err[1]}", code=err[0], rule=err[2])
-        ev = {**ev, "move": str(m), "rules": RULES_VERSION}
+        ev = {**ev, "move": str(m), "rules": state.rules}
         try:
             state = apply_event(state, ev)
         except IMPOSSIBLE as e:

@@ -16,6 +16,21 @@ from .features import CITY, CLOISTER, FARM, ROAD, Feature, cloister_tiles, find,
 from .tiles import FOLLOWERS, ROLE_OF_KIND, ROTATIONS, START_TILE, placed, tileset
 
 FORMAT = "carcassonne-position/1"
+# The rules version of new games. A game is played to its end under the version it started with
+# (its GameStarted event's "rules"): version 2 scores every completed city at 2 points per tile
+# and shield, as the rulebook says; version 1 scored a two-tile city at 1 (docs/carcassonne.md).
+RULES_VERSION = "2"
+RULES_VERSIONS = ("1", "2")
+
+
+def rules_version(value) -> str:
+    """The rules version of a GameStarted event or position document: absent (written before
+    versions were kept in documents) is version 1; an unknown one raises PositionError."""
+    if value is None or value == "":
+        return "1"
+    if str(value) not in RULES_VERSIONS:
+        raise PositionError(f"unknown rules version {value!r} (this engine plays {', '.join(RULES_VERSIONS)})")
+    return str(value)
 DX = (0, 1, 0, -1)  # N, E, S, W; y grows to the north
 DY = (1, 0, -1, 0)
 
@@ -23,11 +38,12 @@ DY = (1, 0, -1, 0)
 class GameState:
     __slots__ = ("players", "options", "version", "reveals", "phase", "actor", "tile", "scores", "supply",
                  "tiles", "shapes", "at", "open", "facing", "pile", "set_aside", "meeples", "parent", "feat", "base",
-                 "cloisters", "final", "winners")
+                 "cloisters", "final", "winners", "rules")
 
-    def __init__(self, players: int = 2, options: dict | None = None):
+    def __init__(self, players: int = 2, options: dict | None = None, rules: str = RULES_VERSION):
         self.players = players
         self.options = dict(options or {})
+        self.rules = rules                          # the rules version the game started under
         self.version = 0
         self.reveals = 0
         self.phase = "play"                         # play | over
@@ -54,6 +70,7 @@ class GameState:
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
         s.players, s.options, s.version, s.reveals = self.players, self.options, self.version, self.reveals
+        s.rules = self.rules
         s.phase, s.actor, s.tile = self.phase, self.actor, self.tile
         s.scores, s.supply = self.scores[:], self.supply[:]
         s.tiles, s.shapes, s.at, s.open = self.tiles[:], self.shapes[:], dict(self.at), dict(self.open)
@@ -86,6 +103,7 @@ class GameState:
             "game": "carcassonne",
             "players": self.players,
             "options": copy.deepcopy(self.options),
+            "rules": self.rules,
             "version": self.version,
             "reveals": self.reveals,
             "phase": self.phase,
@@ -112,7 +130,8 @@ class GameState:
             players = int(d["players"])
             if not 2 <= players <= 5:
                 raise PositionError("a game has 2 to 5 players")
-            s = cls(players, d.get("options") or {})
+            # documents written before rules version 2 have no "rules": they are of version 1
+            s = cls(players, d.get("options") or {}, rules=rules_version(d.get("rules")))
             s.version, s.reveals = int(d["version"]), int(d["reveals"])
             s.phase, s.actor, s.tile = d["phase"], d["actor"], d["tile"]
             s.scores = [int(v) for v in d["scores"]]

@@ -106,7 +106,7 @@ def test_events_in_words():
     evs, after = play(s, 0, "place 0,1 r180 knight S", seed="words")
     text = describe_event(s, evs[0])
     assert "Seat 0 placed tile E" in text
-    assert "Completed city of 2 tiles: 2 points to seat 0; followers back: 1 to seat 0." in text
+    assert "Completed city of 2 tiles: 4 points to seat 0; followers back: 1 to seat 0." in text
     assert f"Seat 1 draws tile {after.tile}" in text
     assert "Ann placed" in describe_event(s, evs[0], names=["Ann", "Bob"])
     g = random_game(2, "words-final")

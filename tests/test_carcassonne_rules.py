@@ -100,10 +100,49 @@ def put_error(s, letter, move):
     return e.value
 
 
-def test_two_tile_city_scores_one_per_tile_and_the_knight_returns():
-    """Scoring, a completed city (issue 18: a two-tile city scores 1 per tile and shield)."""
+def test_two_tile_city_scores_two_per_tile_and_the_knight_returns():
+    """Scoring, a completed city: "2 points per tile used in the city", with no exception for a
+    two-tile city (rules version 2); the knight returns to its owner."""
     s = put(fresh(), "E", "place 0,1 r180 knight S", seat=0)
-    assert s.scores == [2, 0] and s.supply == [7, 7] and not s.meeples
+    assert s.rules == "2"
+    assert s.scores == [4, 0] and s.supply == [7, 7] and not s.meeples
+
+
+def rules_1_game(players: int = 2) -> GameState:
+    """A game started before rules version 2: its GameStarted event says "rules": "1"."""
+    _, events = new_game(players, "rules-test")
+    return evolve(None, {**events[0], "rules": "1"})
+
+
+def test_a_game_started_under_rules_1_keeps_its_two_tile_city_rule_to_the_end():
+    """Games in progress finish under the rules they started with: a version-1 game still scores a
+    two-tile city at 1 per tile and shield, also after a snapshot (position document) round trip,
+    and its later events say version 1; a larger city scores 2 per tile in both versions."""
+    s = rules_1_game()
+    assert s.rules == "1"
+    s = GameState.from_doc(s.to_doc())                          # a snapshot keeps the version
+    assert s.rules == "1" and s.to_doc()["rules"] == "1"
+    city = put(s, "E", "place 0,1 r180 knight S", seat=0)
+    assert city.rules == "1" and city.scores == [2, 0] and city.supply == [7, 7]
+    three = put(s, "F", "place 0,1 r90 knight N", seat=0)
+    events = play(three, three.actor, str(legal_moves(three)[0]), seed="rules-test")[0]
+    assert events[0]["rules"] == "1"                            # later moves say their game's version
+    big = put(three, "E", "place 0,2 r180", seat=1)
+    assert big.scores == [8, 0]                                 # 3 tiles + 1 shield, 2 each
+    legacy = s.to_doc()
+    del legacy["rules"]                                         # documents from before versions
+    assert GameState.from_doc(legacy).rules == "1"
+
+
+def test_an_unknown_rules_version_is_refused():
+    from carcassonne import PositionError
+    _, events = new_game(2, "rules-test")
+    with pytest.raises(PositionError, match="rules version"):
+        evolve(None, {**events[0], "rules": "9"})
+    doc = fresh().to_doc()
+    doc["rules"] = "9"
+    with pytest.raises(PositionError, match="rules version"):
+        GameState.from_doc(doc)
 
 
 def test_completed_city_scores_two_per_tile_and_shield():
@@ -261,7 +300,8 @@ def test_the_game_ends_after_the_last_tile():
     s.tile = "E"
     events, after = play(s, 0, "place 0,1 r180 knight S", seed="x")
     assert events[0]["chance"] == [] and after.phase == "over" and after.actor is None and after.tile is None
-    assert after.scores == [2, 0] and after.winners == [0] and legal_moves(after) == []
+    # (the two-tile city completed by the last tile scores 2 per tile)
+    assert after.scores == [4, 0] and after.winners == [0] and legal_moves(after) == []
     with pytest.raises(IllegalMove) as e:
         play(after, 0, "place 0,2 r0", seed="x")
     assert e.value.code == "game-over"
