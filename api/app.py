@@ -179,7 +179,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
-                                            app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"))
+                                            app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"),
+                                            redis=client, scheduler=app.config.get("HEALTH_SCHEDULER", False),
+                                            scheduler_grace=app.config.get("HEALTH_SCHEDULER_GRACE", 90.0),
+                                            smtp_after=app.config.get("HEALTH_SMTP_SECONDS", 300.0))
     api = ProblemApi(app)
     app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
                                                                   send=dispatcher.send)

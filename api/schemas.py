@@ -650,10 +650,16 @@ class Fairness(Closed):
 
 
 class Health(Base):
-    status = fields.String(required=True)
+    status = fields.String(required=True, metadata={
+        "description": "'ok', or 'degraded' while outbound SMTP is failing (the service works; emails wait)"})
     redis = fields.String(required=True)
+    smtp = fields.String(required=True, metadata={
+        "description": "outbound SMTP: 'ok', or 'failing' when deliveries have failed for want of the SMTP "
+                       "server for TILETUM_HEALTH_SMTP_SECONDS (300) and emails wait for it"})
     parts = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "each part this deployment has: worker:<name> and mailin, 'ok' or 'down'"})
+        "description": "each part this deployment has: worker:<name> and mailin, 'ok' or 'down'; scheduler "
+                       "(beat, by its sweeps' heartbeat): 'ok', 'starting' (just after the API started) or 'down' "
+                       "(no sweep ran for 3 of its intervals)"})
 
 
 class Problem(Base):

@@ -23,6 +23,9 @@
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
 | TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
 | TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
+| TILETUM_HEALTH_SCHEDULER | 0 (``tiletum serve``: 1) | 1: /health reports the scheduler (beat) by its sweeps' heartbeat, ``down`` after 3 missed intervals |
+| TILETUM_HEALTH_SCHEDULER_GRACE | 3 x TILETUM_SWEEP_SECONDS (90) | seconds after the API starts in which no heartbeat yet is ``starting``, not ``down`` |
+| TILETUM_HEALTH_SMTP_SECONDS | 300 | seconds of failed deliveries (emails waiting) before /health says ``smtp: failing`` (status ``degraded``) |
 | TILETUM_STREAM_LISTENERS | 16 (``tiletum serve``: threads - 8) | event streams one API process serves at once (docs/push.md) |
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
@@ -65,4 +68,8 @@ def from_env(env=os.environ) -> dict:
         "STREAM_SECONDS": float(env.get("TILETUM_STREAM_SECONDS", "300")),
         "STREAM_KEEPALIVE": float(env.get("TILETUM_STREAM_KEEPALIVE", "15")),
         "HEALTH_MAILIN": env.get("TILETUM_HEALTH_MAILIN") or None,
+        "HEALTH_SCHEDULER": _bool(env.get("TILETUM_HEALTH_SCHEDULER")),
+        "HEALTH_SCHEDULER_GRACE": float(env.get("TILETUM_HEALTH_SCHEDULER_GRACE")
+                                        or 3 * float(env.get("TILETUM_SWEEP_SECONDS") or 30)),
+        "HEALTH_SMTP_SECONDS": float(env.get("TILETUM_HEALTH_SMTP_SECONDS") or 300),
     }

@@ -35,6 +35,14 @@ The SMTP transport keeps one connection per process open across emails (checked 
 a few idle seconds, renewed after ``idle_timeout`` idle or ``max_age``), and a connection found
 dead before the DATA command is reopened and the email sent on the new one at once; the stored
 bytes go out as they are (no parsing again per attempt).
+
+An SMTP outage is visible on ``GET /health`` (``smtp_state``): a failed attempt that says the
+server cannot take mail (unreachable, refusing the connection, the login or the sender, a
+temporary error; not a recipient refused or content refused for good, which is that email's own
+problem) records when the run of failures began in ``mail:smtp:failing``, and an accepted email
+deletes it (each process at most every ``SMTP_OK_EVERY`` seconds while it saw no failure, so a
+healthy outbox pays no extra round trip per email). SMTP is ``failing`` while that key is older
+than ``TILETUM_HEALTH_SMTP_SECONDS`` (300) and emails are waiting in the outbox.
 """
 from __future__ import annotations
 
@@ -71,6 +79,8 @@ SENT_TTL = 90 * 24 * 3600
 BACKOFF_FIRST, BACKOFF_CAP = 30.0, 1800.0
 # the keys before the shards (read on a plain Redis during an upgrade; never written)
 LEGACY_SENT, LEGACY_OUTBOX, LEGACY_DUE, LEGACY_CLAIM = "mail:sent:", "mail:outbox", "mail:outbox:due", "mail:outbox:claim:"
+SMTP_FAILING = "mail:smtp:failing"  # when the current run of failed attempts began (real time)
+SMTP_OK_EVERY = 10.0                 # a process that saw no failure clears it at most this often
 
 
 def shard_of(key: str) -> int:
@@ -154,6 +164,39 @@ if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
 end
 return 1
 """
+
+
+def outage(error: Exception) -> bool:
+    """Whether a failed attempt says the SMTP server cannot take mail now, rather than refusing
+    this one email: its recipients, or its content for good (a 5xx answer to DATA)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return False
+    return not (isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500)
+
+
+def pending_count(r, legacy: bool = True) -> int:
+    """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+    pipe = r.pipeline(transaction=False)
+    for n in range(SHARDS):
+        pipe.zcard(shard_keys(n)[1])
+    total = sum(pipe.execute())
+    return total + (int(r.zcard(LEGACY_DUE)) if legacy else 0)
+
+
+def smtp_state(r, after: float, now: float | None = None) -> str:
+    """``failing`` when delivery attempts have failed for want of the SMTP server for ``after``
+    seconds or more (no email accepted since) and emails are waiting for it; else ``ok``."""
+    since = r.get(SMTP_FAILING)
+    if since is None:
+        return "ok"
+    try:
+        failing_for = (time.time() if now is None else now) - float(since)
+    except ValueError:
+        return "ok"
+    if failing_for < after:
+        return "ok"
+    from redis.cluster import RedisCluster
+    return "failing" if pending_count(r, legacy=not isinstance(r, RedisCluster)) else "ok"
 
 
 def message_id_for(key: str, message: EmailMessage) -> str:
@@ -412,6 +455,7 @@ class Outbox:
         self._lock = threading.Lock()  # one SMTP conversation at a time on the kept-open connection
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="outbox") if background else None
         self._next_shard = 0
+        self._smtp_cleared: float | None = None  # when this process last cleared SMTP_FAILING (None: it must)
 
     # --- state ---------------------------------------------------------------------------------
     def status(self, key: str) -> str | None:
@@ -432,11 +476,7 @@ class Outbox:
 
     def pending(self) -> int:
         """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
-        pipe = self.r.pipeline(transaction=False)
-        for n in range(SHARDS):
-            pipe.zcard(shard_keys(n)[1])
-        total = sum(pipe.execute())
-        return total + int(self.r.zcard(LEGACY_DUE))
+        return pending_count(self.r)
 
     # --- queue and send ------------------------------------------------------------------------
     def enqueue(self, key: str, message: EmailMessage, deliver: bool = True) -> bool:
@@ -489,7 +529,15 @@ class Outbox:
         except Exception as e:
             return self._failed(key, item, e, token)
         self._done(keys=keys["done"], args=[key, "sent", SENT_TTL, token])
+        self._smtp_works()
         return "sent"
+
+    def _smtp_works(self) -> None:
+        """An email was accepted: the SMTP server is not failing (see SMTP_FAILING)."""
+        now = time.monotonic()
+        if self._smtp_cleared is None or now - self._smtp_cleared >= SMTP_OK_EVERY:
+            self.r.delete(SMTP_FAILING)
+            self._smtp_cleared = now
 
     def _send(self, item: dict) -> None:
         data = base64.b64decode(item["raw"])
@@ -508,6 +556,9 @@ class Outbox:
         pipe.lpush(FAILED, json.dumps({"key": key, "at": now, "error": item["error"], "to": item["to"],
                                        "subject": item["subject"], "attempt": item["attempts"]}))
         pipe.ltrim(FAILED, 0, 9999)
+        if outage(error):
+            pipe.set(SMTP_FAILING, time.time(), nx=True)
+            self._smtp_cleared = None  # the next accepted email clears it at once
         pipe.execute()
         if now - float(item["queued"]) >= self.give_up:
             self._done(keys=keys["done"], args=[key, "undeliverable", SENT_TTL, token])

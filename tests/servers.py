@@ -1,7 +1,8 @@
 """A real `tiletum serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
 and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
-listener, all in one process group. ``start`` waits until /health answers; a slow answer while
-the service boots on a busy machine counts as "not up yet", not as a failure."""
+listener. Serve, gunicorn and Redis are one process group; each supervised part is a process
+group of its own. ``start`` waits until /health answers; a slow answer while the service boots
+on a busy machine counts as "not up yet", not as a failure."""
 from __future__ import annotations
 
 import os
@@ -52,11 +53,31 @@ class Serve:
             f.seek(self.log_start)
             return f.read()
 
+    def part_groups(self) -> set[int]:
+        """The process groups of the parts serve supervises (its children that lead a group)."""
+        groups = set()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == self.proc.pid and int(fields[2]) == int(entry):
+                    groups.add(int(entry))
+        return groups
+
     def kill(self) -> None:
         """SIGKILL every process of the service at once (no clean shutdown anywhere)."""
+        groups = self.part_groups()
         os.killpg(self.proc.pid, signal.SIGKILL)
+        for pgid in groups:
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.proc.wait(10)
-        time.sleep(1)  # the children die with their parent (PR_SET_PDEATHSIG)
+        time.sleep(1)
         self.log.close()
 
     def stop(self) -> str:

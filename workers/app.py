@@ -1,6 +1,13 @@
 """The service's Celery app (queue ``tiletum``) and its beat schedule.
 
-    celery -A workers.app worker -Q tiletum -B
+    celery -A workers.app worker -Q tiletum
+    celery -A workers.app beat --schedule FILE      (exactly one per deployment)
+
+Beat is a process of its own, never a worker's ``-B``: a worker killed with ``-B`` leaves its beat
+running, and the next one starts another. A second beat started by mistake stands by: beat
+sends only while it holds a lock in the broker's Redis (workers/beat.py). Each sweep records a
+heartbeat when it runs (workers/tasks.py), by which ``GET /health`` tells when the scheduler is
+down.
 
 Tasks take ids, re-read what they need, check the work is still due, and are idempotent.
 Periodic sweeps find work that is due but was not done (a lost message, a broker that was
@@ -25,6 +32,7 @@ app.conf.update(
     task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
     broker_transport_options={"visibility_timeout": int(os.environ.get("TILETUM_VISIBILITY_TIMEOUT", "300"))},
+    beat_scheduler="workers.beat:LockedScheduler",
     beat_schedule={
         "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},

@@ -1,5 +1,7 @@
 """Celery tasks of the service. Each takes ids, re-reads the game, checks the work is still due,
-and is idempotent; the sweeps (beat) redo what was due and not done."""
+and is idempotent; the sweeps (beat) redo what was due and not done. Each task of the beat
+schedule records the scheduler's heartbeat when a worker starts it (application/heartbeat.py):
+``GET /health`` says the scheduler is down when no sweep has run for 3 of its intervals."""
 from __future__ import annotations
 
 import datetime
@@ -9,8 +11,10 @@ import smtplib
 import time
 from functools import lru_cache
 
+from celery.signals import task_prerun
+
 import games
-from application import archive
+from application import archive, heartbeat
 from application.clock import make_clock
 from application.deadlines import Deadlines
 from application.finished import done, on_game_over, pending, purge_finished
@@ -24,6 +28,27 @@ from .runtime import notifier, outbox, redis_client, send_task, service
 
 
 log = logging.getLogger("tiletum.tasks")
+
+# task name -> its interval in the beat schedule (workers/app.py)
+SCHEDULED = {entry["task"]: float(entry["schedule"]) for entry in app.conf.beat_schedule.values()}
+_pruned = False  # this process has dropped the heartbeats of sweeps no longer scheduled
+
+
+@task_prerun.connect
+def _heartbeat(sender=None, **_) -> None:
+    """A sweep starts: the scheduler is alive (recorded before the work, so a sweep that fails
+    still shows that beat sends and a worker runs)."""
+    global _pruned
+    every = SCHEDULED.get(getattr(sender, "name", None))
+    if every is None:
+        return
+    try:
+        if not _pruned:
+            heartbeat.prune(redis_client(), SCHEDULED)
+            _pruned = True
+        heartbeat.record(redis_client(), sender.name, every)
+    except Exception:  # Redis away: the sweep itself will say so
+        log.warning("could not record the scheduler's heartbeat", exc_info=True)
 
 @app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
           retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
