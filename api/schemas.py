@@ -1072,6 +1072,15 @@ class WebhookCreated(Webhook):
         "description": "the key of the deliveries' X-Tiletum-Signature: shown only here"})
 
 
+class WebhookQuery(Base):
+    game = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+        "description": "with a seat token: the seat's game (required); with a bot token: none"})
+
+
+class WebhookList(Base):
+    webhooks = fields.List(fields.Nested(Webhook), required=True)
+
+
 class WebhookOut(Webhook):
     deliveries = fields.List(fields.Nested(WebhookDelivery), required=True,
                              metadata={"description": "the last 50 attempts, newest first"})

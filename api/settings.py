@@ -27,6 +27,7 @@
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
+| TILETUM_WEBHOOK_ALLOW_LOOPBACK | 0 | 1: webhooks may go to loopback addresses (tests, local development; docs/bots.md) |
 """
 from __future__ import annotations
 
@@ -65,4 +66,5 @@ def from_env(env=os.environ) -> dict:
         "STREAM_SECONDS": float(env.get("TILETUM_STREAM_SECONDS", "300")),
         "STREAM_KEEPALIVE": float(env.get("TILETUM_STREAM_KEEPALIVE", "15")),
         "HEALTH_MAILIN": env.get("TILETUM_HEALTH_MAILIN") or None,
+        "WEBHOOK_ALLOW_LOOPBACK": _bool(env.get("TILETUM_WEBHOOK_ALLOW_LOOPBACK")),
     }

@@ -155,7 +155,9 @@ def send_dashboard_link(self, pid: str, generation: int) -> int:
 
 @lru_cache(maxsize=1)
 def webhooks() -> Webhooks:
-    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")))
+    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")),
+                    allow_loopback=os.environ.get("TILETUM_WEBHOOK_ALLOW_LOOPBACK", "").strip().lower()
+                    in ("1", "true", "yes", "on"))
 
 
 @app.task(name="workers.deliver_webhooks")
