@@ -8,7 +8,7 @@
 | TILETUM_SNAPSHOT_EVERY | 100 | write a snapshot when this many events follow the last one |
 | TILETUM_RATE_LIMIT | 600 | requests per minute per proven identity (a seat, a dashboard key), else per client address; 0 turns every limit off |
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
-| TILETUM_CREATE_LIMIT | 60/hour | games and tournaments created per client address |
+| TILETUM_CREATE_LIMIT | 60/hour | games, tournaments and bot accounts created per client address (one budget) |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
