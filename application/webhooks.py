@@ -58,6 +58,7 @@ import games
 
 from . import errors
 from .bots import bot_key, looks_like_bot_token
+from .dashboard import is_verified
 from .store import key as game_key
 
 EVENTS = ("your-turn", "game-over", "all")
@@ -365,17 +366,29 @@ class Webhooks:
             self.r.srem(game_key(h["game"], "hooks"), f"s:{sid}")
             self.r.srem(owned_key({"game": h["game"], "seat": h["seat"]}), sid)
 
-    def show_url(self, sid: str) -> str | None:
+    def show_host(self, sid: str) -> str | None:
+        """The host of the subscription's URL as the HTTP client sends it (ASCII, IDNA): all an
+        email quotes of a URL a stranger may have chosen."""
         h = self._load(sid)
-        return h["url"] if h else None
+        if h is None:
+            return None
+        try:
+            return (urllib3.util.parse_url(requests.Request("POST", h["url"]).prepare().url).host or "")[:255]
+        except (requests.RequestException, ValueError):
+            return None
 
     def owner_email(self, sid: str) -> str | None:
+        """Where to write about the subscription: the bot's owner or the seat's address, and only
+        when that address is verified (it has acted on an email of ours: application/dashboard.py).
+        Anyone may type any address into a seat or a bot account; an unverified one gets nothing."""
         h = self._load(sid)
         if h is None:
             return None
         if h.get("bot"):
-            return self.games.bots.owner(h["bot"])
-        return self.games.meta(h["game"])["seats"][int(h["seat"])].get("email")
+            email = self.games.bots.owner(h["bot"])
+        else:
+            email = self.games.meta(h["game"])["seats"][int(h["seat"])].get("email")
+        return email if is_verified(self.r, email) else None
 
     # --- after a save ------------------------------------------------------------------------
     def subscriptions_of(self, game_id: str) -> list[str]:

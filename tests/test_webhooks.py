@@ -5,14 +5,18 @@ off after repeated failures, never carrying hidden information. The last test ru
 through `tiletum serve` with its Celery worker, including the email to the owner."""
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import random
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
 
+from application.dashboard import dashboard_key_for
 from application.webhooks import Webhooks, verify
 from tests.conftest import make_app
 
@@ -180,7 +184,14 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
     assert hooks.deliver(every["id"], g["id"], v) == "skipped"
     shown = client.get(f"{API}/webhooks/{every['id']}", headers=bearer(ann)).get_json()
     assert shown["active"] is False and shown["failures"] == 3 and len(shown["deliveries"]) == 3
+    # the switch-off email goes only to an address that has acted on an email of ours: typing an
+    # address into a seat makes it no place to write to about a URL the typist chose
+    assert hooks.owner_email(every["id"]) is None
+    r = app.extensions["tiletum.service"].store.r
+    key = dashboard_key_for(r, "ann@example.org")  # what Ann's turn email carries
+    assert client.get(f"{API}/me/games", headers=bearer(key)).status_code == 200
     assert hooks.owner_email(every["id"]) == "ann@example.org"
+    assert hooks.owner_email(h["id"]) is None, "Ben has no address; nothing to verify"
 
 
 def test_no_hidden_information_in_payloads(app, client, receiver):
@@ -214,7 +225,7 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
             v = move(client, g, seat=0)
         assert hooks.deliver(h["id"], g["id"], v) == "sent"
         assert json.loads(receiver.got[-1]["body"])["game"] == g["id"]
-    assert hooks.owner_email(h["id"]) == "hooky-owner@example.org"
+    assert hooks.owner_email(h["id"]) is None, "a bot owner's address that never read our email"
 
 
 def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver):
@@ -242,9 +253,19 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
         assert json.loads(receiver.got[1]["body"])["version"] == v
         log = s.get(srv.url + f"{API}/webhooks/{good['id']}", headers=bearer(ben)).json()["deliveries"]
         assert [d["ok"] for d in log] == [True, False]
-        # a hook whose receiver keeps failing: off after 2 attempts, and Ann is told by email
+        # a hook whose receiver keeps failing: off after 2 attempts, and Ann is told by email, once
+        # she has shown she reads ours (her dashboard key, from her turn email)
+        def texts_to_ann():
+            for path in (tmp_path / "mail").glob("*"):
+                msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                if "ann@example.org" in str(msg["To"]):
+                    yield msg.get_body(("plain",)).get_content()
+        keys = wait_for(lambda: [m.group(1) for t in texts_to_ann() for m in [re.search(r"/me#key=([a-z0-9.]+)", t)]
+                                 if m], 60, "Ann's first email")
+        key = keys[0]
+        assert s.get(srv.url + f"{API}/me/games", headers=bearer(key)).status_code == 200
         bad = s.post(srv.url + f"{API}/webhooks", headers=bearer(ann),
-                     json={"url": receiver.url + "/ann", "events": ["all"], "game": g["id"]}).json()
+                     json={"url": receiver.url + "/ann-secret-path", "events": ["all"], "game": g["id"]}).json()
         receiver.fail, receiver.fail_with = 100, 503
         lm = s.get(srv.url + f"{API}/games/{g['id']}/legal-moves", headers=bearer(ann)).json()
         s.post(srv.url + f"{API}/games/{g['id']}/moves", headers=bearer(ann),
@@ -253,7 +274,8 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
                  60, "the switch-off")
         mails = wait_for(lambda: [p for p in (tmp_path / "mail").glob("*") if bad["id"].encode() in p.read_bytes()],
                          60, "the email to the owner")
-        assert b"ann@example.org" in mails[0].read_bytes()
+        text = mails[0].read_bytes()
+        assert b"ann@example.org" in text and b"127.0.0.1" in text and b"ann-secret-path" not in text
 
 
 def test_no_token_is_a_401_on_every_webhook_route(client):
