@@ -25,7 +25,8 @@ from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
 
-CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"]}
+CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"],
+                    "bots.BotInvitations": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],

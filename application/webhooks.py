@@ -366,6 +366,11 @@ class Webhooks:
             self.r.srem(game_key(h["game"], "hooks"), f"s:{sid}")
             self.r.srem(owned_key({"game": h["game"], "seat": h["seat"]}), sid)
 
+    def forget(self, sids: list[str]) -> None:
+        """Delete subscriptions outright (those of a bot account just deleted)."""
+        for sid in sids:
+            self.r.delete(hook_key(sid), hook_key(sid, "log"))
+
     def show_host(self, sid: str) -> str | None:
         """The host of the subscription's URL as the HTTP client sends it (ASCII, IDNA): all an
         email quotes of a URL a stranger may have chosen."""

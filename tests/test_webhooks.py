@@ -217,7 +217,8 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
     assert r.get_json()["code"] == "game-not-for-bots"
     h = subscribe(client, bot["token"], receiver.url, events=("your-turn",)).get_json()
     assert h["bot"] == bot["id"] and h["game"] is None
-    games = [new_game(client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"]}]) for _ in range(2)]
+    games = [new_game(client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}])
+             for _ in range(2)]
     hooks = Webhooks(client.application.extensions["tiletum.service"], allow_loopback=True)
     for g in games:
         assert hooks.subscriptions_of(g["id"]) == [h["id"]]
