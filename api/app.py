@@ -175,7 +175,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     stream_client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"],
                             socket_timeout=app.config["STREAM_KEEPALIVE"] + 10, health_check_interval=30)
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
-    app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"])
+    app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"],
+                                                  allow_loopback=bool(app.config.get("WEBHOOK_ALLOW_LOOPBACK")))
     app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
@@ -201,6 +202,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
                                                         app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
+    api.spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
         api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)

@@ -9,9 +9,9 @@ Every limit is keyed on an identity the request *proves*, never on whatever head
   against the client's address, so a fresh junk token per request earns no fresh budget.
 
 On top of the per-identity budget, three actions have limits of their own, per client address:
-creating games, tournaments and bot accounts, entering tournaments, and making the service email addresses
-that have never played (each new address in the request costs one). Those count only requests
-that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
+creating (games, tournaments and bot accounts draw on one budget), entering tournaments, and
+making the service email addresses that have never played (each new address in the request costs
+one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
 address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
 a client could set on its own.
 """
@@ -25,7 +25,8 @@ from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
 
-CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"]}
+CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"],
+                    "bots.BotInvitations": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
@@ -106,11 +107,13 @@ def install(app: flask.Flask) -> Limiter | None:
                       swallow_errors=True, application_limits=[_identity_limit],  # one budget over every route
                       application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))
 
-    def wrap(endpoints: dict, limit: str, **kw) -> None:
+    def wrap(endpoints: dict, limit: str, scope: str, **kw) -> None:
+        # one shared budget per scope: a limit per endpoint would let a client create its full
+        # allowance of games, and again of tournaments, and again of bot accounts
         for endpoint, methods in endpoints.items():
             view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.limit(limit, key_func=client_address, methods=methods,
-                                                         override_defaults=False, **kw)(view)
+            app.view_functions[endpoint] = limiter.shared_limit(
+                limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
     for endpoint, methods in HINT_ENDPOINTS.items():  # per seat (the identity), each hint costs one
         app.view_functions[endpoint] = limiter.limit(cfg["HINT_LIMIT"], key_func=identity, methods=methods,

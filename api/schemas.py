@@ -422,6 +422,11 @@ class SeatIn(Base):
                                                   "(`ai`; docs/ai.md)"})
     bot = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: the id of the bot account (POST /api/v1/bots) that plays this seat"})
+    owner_key = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "kind `bot` only: the bot's owner key (its owner seats it), or else `invitation`"})
+    invitation = fields.String(validate=validate.Length(1, 40), metadata={
+        "description": "kind `bot` only: an invitation the bot accepted (POST /api/v1/bots/{id}/invitations); "
+                       "each seats one game"})
     level = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
         "description": "an ai seat's level (default medium)"})
     tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
@@ -435,8 +440,9 @@ class SeatIn(Base):
             if not data.get("bot"):
                 raise ma.ValidationError("a seat of kind 'bot' names its bot account", "bot")
         else:
-            if data.get("bot") is not None:
-                raise ma.ValidationError("only a seat of kind 'bot' names a bot account", "bot")
+            for field in ("bot", "owner_key", "invitation"):
+                if data.get(field) is not None:
+                    raise ma.ValidationError("only a seat of kind 'bot' names a bot account", field)
             if data.get("name") is None:
                 raise ma.ValidationError("Missing data for required field.", "name")
 
@@ -1034,10 +1040,33 @@ class BotOut(Base):
     name = fields.String(required=True)
 
 
-class BotCreated(BotOut):
+class BotToken(BotOut):
     token = fields.String(required=True, metadata={
         "description": "the bot's secret token, shown only here: `Authorization: Bearer <token>` on the game "
                        "endpoints of the bot's seats", "example": "bot.3fa9c2d41b7e.mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DEq"})
+
+
+class BotCreated(BotToken):
+    owner_key = fields.String(required=True, metadata={
+        "description": "the owner's secret key, shown only here (keep it off the bot's server): it rotates or "
+                       "revokes the token, deletes the account and seats the bot in games",
+        "example": "botowner.3fa9c2d41b7e.Zp0cT1xQ8bM3xI4yVtq5tJ1YkZs0Ex9DEq"})
+
+
+class BotInvitation(Base):
+    id = fields.String(required=True, metadata={"description": "the invitation's id: seats the bot once accepted",
+                                                "example": "6d1f0c9a2b3e4f5a6b7c8d9e0f1a2b3c"})
+    bot = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["pending", "accepted", "declined", "used",
+                                                                   "expired"]))
+    created = fields.Integer(required=True, metadata={"description": "unix time"})
+    expires = fields.Integer(required=True, metadata={"description": "unix time: unused by then, it is gone"})
+    game = fields.String(allow_none=True, metadata={"description": "the game it seated the bot in, once used"})
+
+
+class BotInvitations(Base):
+    invitations = fields.List(fields.Nested(BotInvitation), required=True, metadata={
+        "description": "the pending invitations, newest first"})
 
 
 # --- webhooks (docs/bots.md, "Webhooks") -------------------------------------------------------
@@ -1078,6 +1107,15 @@ class Webhook(Base):
 class WebhookCreated(Webhook):
     secret = fields.String(required=True, metadata={
         "description": "the key of the deliveries' X-Tiletum-Signature: shown only here"})
+
+
+class WebhookQuery(Base):
+    game = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+        "description": "with a seat token: the seat's game (required); with a bot token: none"})
+
+
+class WebhookList(Base):
+    webhooks = fields.List(fields.Nested(Webhook), required=True)
 
 
 class WebhookOut(Webhook):

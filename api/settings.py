@@ -8,7 +8,7 @@
 | TILETUM_SNAPSHOT_EVERY | 100 | write a snapshot when this many events follow the last one |
 | TILETUM_RATE_LIMIT | 600 | requests per minute per proven identity (a seat, a dashboard key), else per client address; 0 turns every limit off |
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
-| TILETUM_CREATE_LIMIT | 60/hour | games and tournaments created per client address |
+| TILETUM_CREATE_LIMIT | 60/hour | games, tournaments and bot accounts created per client address (one budget) |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
@@ -30,6 +30,7 @@
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
+| TILETUM_WEBHOOK_ALLOW_LOOPBACK | 0 | 1: webhooks may go to loopback addresses (tests, local development; docs/bots.md) |
 """
 from __future__ import annotations
 
@@ -72,4 +73,5 @@ def from_env(env=os.environ) -> dict:
         "HEALTH_SCHEDULER_GRACE": float(env.get("TILETUM_HEALTH_SCHEDULER_GRACE")
                                         or 3 * float(env.get("TILETUM_SWEEP_SECONDS") or 30)),
         "HEALTH_SMTP_SECONDS": float(env.get("TILETUM_HEALTH_SMTP_SECONDS") or 300),
+        "WEBHOOK_ALLOW_LOOPBACK": _bool(env.get("TILETUM_WEBHOOK_ALLOW_LOOPBACK")),
     }

@@ -10,6 +10,14 @@ Redis:
 | ``me:results`` | hash | game id -> the result of a finished game (finished games never change) |
 | ``me:told`` | set | addresses already sent their dashboard link |
 | ``me:undeliverable:<player id>`` | list | emails to this address the outbox gave up on (JSON, newest first) |
+| ``me:verified:<player id>`` | string | when the address first proved it reads our email (see below) |
+
+**Verified addresses.** Anyone may type any address into a seat or a bot account, so an address
+is *verified* only once it has acted on an email the service sent it: its dashboard key (which
+only ever travels by email) was used, or a reply from it was played (the signed reply address
+is in the emails to it, and the reply's sender must be the seat's address). Emails that no game
+needs and that quote what a stranger typed (a webhook switched off) go to verified addresses
+only (:func:`is_verified`).
 
 ``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
 game is on its players' dashboards from its creation. The dashboard key is the only credential
@@ -98,6 +106,22 @@ def reindex(r) -> int:
     return n
 
 
+VERIFIED = "me:verified:"
+
+
+def mark_verified(r, email: str | None = None, pid: str | None = None) -> None:
+    """The address (or player id) has acted on an email of ours (see the module docstring)."""
+    if pid is None:
+        if not email or not email.strip():
+            return
+        pid = player_id(r, email)
+    r.set(VERIFIED + pid, int(time.time()), nx=True)
+
+
+def is_verified(r, email: str | None) -> bool:
+    return bool(email and email.strip()) and bool(r.exists(VERIFIED + player_id(r, email)))
+
+
 def remember_address(r, email: str) -> None:
     """Make the address's dashboard key valid before it has a game (a tournament welcome)."""
     email = email.strip().lower()
@@ -144,6 +168,7 @@ class Dashboard:
         email = self.r.hget(ME_EMAIL.key(pid), pid)
         if email is None:  # a key made with this secret for an address that never played
             raise bad_key()
+        mark_verified(self.r, pid=pid)  # the key only ever travels by email: the address reads ours
         return pid, email.decode()
 
     def _seats(self, pid: str) -> dict[str, list[int]]:

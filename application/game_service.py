@@ -234,6 +234,7 @@ class GameService:
             "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
             "rules": rules.rules_version, **(extra_meta or {}),
         }
+        self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
         if game_id is not None:
             created = self.store.create(game_id, meta, seed, events[0])
             index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
@@ -243,6 +244,7 @@ class GameService:
             game_id = self._create_with_new_id(meta, seed, events[0])
             index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
+        self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 
@@ -275,6 +277,7 @@ class GameService:
             "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
             "rules": rules.rules_version, **(extra_meta or {}),
         }
+        self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
         if game_id is not None:
             if not self.store.create(game_id, meta, seed, events[0]):
                 raise GameExists(game_id)
@@ -282,6 +285,7 @@ class GameService:
             game_id = self._create_with_new_id(meta, seed, events[0])
         index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
+        self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 

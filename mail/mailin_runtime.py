@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import games
 from application import errors
+from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
 
@@ -156,6 +157,8 @@ def inbound_deps(svc: GameService) -> Deps:
                 deadlines.vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
             except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
                 log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id, seat, cmd)
+        # the reply came from the seat's own address to the signed reply address of our email to it
+        mark_verified(svc.store.r, seat_email(game_id, seat))
         return answer if answer is not None else {"version": svc.load(game_id)[1].version}
 
     def seat_email(game_id: str, seat: int) -> str | None:

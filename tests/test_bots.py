@@ -26,11 +26,12 @@ def test_register_a_bot_and_read_it(client, redis_client):
     r = register(client)
     assert r.status_code == 201, r.get_json()
     bot = r.get_json()
-    assert set(bot) == {"id", "name", "token"} and bot["name"] == "RandomRita"
-    assert bot["token"].startswith(f"bot.{bot['id']}.")
+    assert set(bot) == {"id", "name", "token", "owner_key"} and bot["name"] == "RandomRita"
+    assert bot["token"].startswith(f"bot.{bot['id']}.") and bot["owner_key"].startswith(f"botowner.{bot['id']}.")
     stored = redis_client.hgetall(f"bot:{{{bot['id']}}}")
     assert stored[b"token_hash"].decode() == hashlib.sha256(bot["token"].encode()).hexdigest()
     assert bot["token"].encode() not in b"".join(stored.values()), "the token itself is stored"
+    assert bot["owner_key"].encode() not in b"".join(stored.values()), "the owner key itself is stored"
     shown = client.get(f"/api/v1/bots/{bot['id']}")
     assert shown.status_code == 200 and shown.get_json() == {"id": bot["id"], "name": "RandomRita"}
     assert client.get("/api/v1/bots/000000000000").get_json()["code"] == "bot-not-found"
@@ -43,7 +44,8 @@ def test_register_a_bot_and_read_it(client, redis_client):
 def test_a_game_seats_a_bot_which_moves_with_its_own_token_in_its_seat_only(client):
     bot = register(client).get_json()
     other = register(client, "Other").get_json()
-    r = client.post("/api/v1/games", json={"seats": [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"]}],
+    r = client.post("/api/v1/games", json={"seats": [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"],
+                                                                         "owner_key": bot["owner_key"]}],
                                            "options": {"seed": "bots-1"}})
     assert r.status_code == 201, r.get_json()
     game = r.get_json()
@@ -83,7 +85,9 @@ def test_a_game_seats_a_bot_which_moves_with_its_own_token_in_its_seat_only(clie
 def test_bad_bot_seats_are_refused(client):
     bot = register(client).get_json()
     cases = [([{"name": "Ann"}, {"kind": "bot", "bot": "000000000000"}], "unknown-bot"),
-             ([{"kind": "bot", "bot": bot["id"]}, {"kind": "bot", "bot": bot["id"]}], "bad-seats"),
+             ([{"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]},
+               {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}], "bad-seats"),
+             ([{"name": "Ann"}, {"name": "Ben", "owner_key": bot["owner_key"]}], "invalid-request"),
              ([{"name": "Ann"}, {"kind": "bot"}], "invalid-request"),
              ([{"name": "Ann"}, {"name": "Ben", "bot": bot["id"]}], "invalid-request"),
              ([{"name": "Ann"}, {"kind": "human"}], "invalid-request")]
@@ -110,8 +114,8 @@ def test_the_example_bot_plays_a_whole_game_against_tiletum_serve(tmp_path, huma
                env={"TILETUM_RATE_LIMIT": "0", "TILETUM_STREAM_KEEPALIVE": "2"}) as srv:
         bots = [requests.post(f"{srv.url}/api/v1/bots", json={"name": f"Bot{i}", "email": "o@example.org"},
                               timeout=10).json() for i in range(2)]
-        seats = [{"kind": "bot", "bot": bots[0]["id"]},
-                 {"name": "Tess"} if human else {"kind": "bot", "bot": bots[1]["id"]}]
+        seats = [{"kind": "bot", "bot": bots[0]["id"], "owner_key": bots[0]["owner_key"]},
+                 {"name": "Tess"} if human else {"kind": "bot", "bot": bots[1]["id"], "owner_key": bots[1]["owner_key"]}]
         game = requests.post(f"{srv.url}/api/v1/games", json={"seats": seats}, timeout=10).json()
         gid = game["id"]
         procs = [subprocess.Popen([sys.executable, str(EXAMPLE), srv.url, b["token"], gid], stdout=subprocess.PIPE,
@@ -148,7 +152,7 @@ def test_a_carcassonne_game_seats_a_bot_account_which_plays_its_seat_to_the_end(
     import random
     bot = register(client, "Meeple", "m@example.org").get_json()
     r = client.post("/api/v1/games", json={"game": "carcassonne", "seats": [
-        {"name": "Ann"}, {"kind": "bot", "bot": bot["id"]}]})
+        {"name": "Ann"}, {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}]})
     assert r.status_code == 201, r.get_json()
     game = r.get_json()
     gid = game["id"]

@@ -360,13 +360,13 @@ def test_hints_are_off_in_a_rated_carcassonne_tournament_game(app):
 def _bot(api, name):
     rv = api.post("/api/v1/bots", json={"name": name, "email": f"{name.lower()}@owners.test"})
     assert rv.status_code == 201, rv.json
-    return rv.json["id"], rv.json["token"]
+    return rv.json["id"], rv.json["token"], rv.json["owner_key"]
 
 
 def test_a_bot_account_acts_only_on_its_own_seat(api):
-    rita, rita_token = _bot(api, "Rita")
-    _, bob_token = _bot(api, "Bobbot")
-    gid, tokens = create(api, [{"name": "Ann"}, {"kind": "bot", "bot": rita}])
+    rita, rita_token, rita_owner = _bot(api, "Rita")
+    _, bob_token, _ = _bot(api, "Bobbot")
+    gid, tokens = create(api, [{"name": "Ann"}, {"kind": "bot", "bot": rita, "owner_key": rita_owner}])
     ann_move = api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[0])).json["moves"][0]["move"]
     move = {"expected_version": 1, "moves": [ann_move]}
     # Ann's turn: Rita (seat 1) may not play it; another bot account holds no seat here at all

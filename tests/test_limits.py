@@ -24,7 +24,7 @@ def limited(redis_server, redis_client):
     servers = []
 
     def start(**config):
-        for k in redis_client.scan_iter("LIMITER*"):
+        for k in redis_client.scan_iter("*LIMITER*"):  # limits 4 prefixes its keys with "LIMITS:"
             redis_client.delete(k)
         cfg = {"RATE_LIMIT": 1000, "CREATE_LIMIT": "1000/hour", "ENTRY_LIMIT": "1000/hour",
                "NEW_ADDRESS_LIMIT": "1000/day", "BOT_RATE_LIMIT": "1000/minute", "BOT_TOKEN": BOT}
@@ -78,6 +78,30 @@ def test_creating_games_has_its_own_limit_and_failures_do_not_count(limited):
     r = create(url, headers={"Authorization": "Bearer yet-another-junk"})
     assert r.status_code == 429 and r.json()["code"] == "rate-limited"
     assert requests.get(url + "/health", timeout=10).status_code == 200
+
+
+def test_games_tournaments_and_bots_draw_on_one_creation_budget(limited):
+    """docs/bots.md: registering a bot counts against the same limit as creating games (and
+    tournaments): not a fresh allowance per kind of thing created."""
+    url = limited(CREATE_LIMIT="3/hour")
+    assert create(url).status_code == 201
+    assert requests.post(url + "/api/v1/bots", json={"name": "Budget", "email": "b@limits.test"},
+                         timeout=10).status_code == 201
+    tournament = {"name": "Budget", "format": "round_robin", "table_size": 2, "invite": True}
+    assert requests.post(url + "/api/v1/tournaments", json=tournament, timeout=10).status_code == 201
+    answers = [create(url), requests.post(url + "/api/v1/bots", json={"name": "More", "email": "m@limits.test"},
+                                          timeout=10),
+               requests.post(url + "/api/v1/tournaments", json=tournament, timeout=10)]
+    assert [r.status_code for r in answers] == [429] * 3
+    assert {r.json()["code"] for r in answers} == {"rate-limited"}
+    assert requests.get(url + API, timeout=10).status_code != 429, "listing games creates nothing"
+
+
+def test_new_addresses_are_one_budget_over_games_and_bots(limited):
+    url = limited(NEW_ADDRESS_LIMIT="2/day")
+    assert create(url, {"seats": seats(2, emails=True)}).status_code == 201      # 2 new addresses
+    r = requests.post(url + "/api/v1/bots", json={"name": "New", "email": "never-seen@limits.test"}, timeout=10)
+    assert r.status_code == 429, "a bot's owner address is one more new address for the same client"
 
 
 def test_emailing_addresses_that_never_played_is_limited_per_client(limited):

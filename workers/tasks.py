@@ -180,7 +180,9 @@ def send_dashboard_link(self, pid: str, generation: int) -> int:
 
 @lru_cache(maxsize=1)
 def webhooks() -> Webhooks:
-    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")))
+    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")),
+                    allow_loopback=os.environ.get("TILETUM_WEBHOOK_ALLOW_LOOPBACK", "").strip().lower()
+                    in ("1", "true", "yes", "on"))
 
 
 @app.task(name="workers.deliver_webhooks")
@@ -207,16 +209,17 @@ def deliver_webhook(self, sid: str, game_id: str, version: int) -> str:
 
 
 def webhook_off_email(sid: str) -> int:
-    """Tell the owner of a webhook that it was switched off (once)."""
+    """Tell the owner of a webhook that it was switched off (once): only a verified address
+    (``Webhooks.owner_email``), and of the URL a stranger may have typed only its host."""
     hooks = webhooks()
     email = hooks.owner_email(sid)
     if not email:
         return 0
     n = notifier()
-    url = hooks.show_url(sid)
+    host = hooks.show_host(sid)
     msg = n.notice("Tiletum: your webhook was switched off", email)
     msg.set_content(
-        f"Hello,\n\nthe webhook {sid} ({url}) failed {hooks.max_failures} times in a row, so the service "
+        f"Hello,\n\nthe webhook {sid} (to {host}) failed {hooks.max_failures} times in a row, so the service "
         "stopped sending to it. Its delivery log: GET /api/v1/webhooks/" + sid + " (with the same token).\n"
         "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this one.\n")
     return n.send_once(f"webhook-off:{sid}", email, msg)

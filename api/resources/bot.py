@@ -1,4 +1,5 @@
-"""/api/v1/bot: what a Cardinalbot host polls for (bot credential only)."""
+"""/api/v1/bot: what a Cardinalbot host polls for (bot credential only), and a bot account's
+invitations to games (its own token; docs/bots.md)."""
 from __future__ import annotations
 
 import secrets
@@ -7,12 +8,14 @@ import flask
 from flask.views import MethodView
 
 from ..blueprint import Blueprint
-from ..extensions import scheduler
+from ..extensions import scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import BotTurns
+from ..schemas import BotInvitation, BotInvitations, BotTurns
+from .games import bearer
 from application.game_service import token_hash
 
-blp = Blueprint("bot", __name__, url_prefix="/api/v1/bot", description="For Cardinalbot hosts")
+blp = Blueprint("bot", __name__, url_prefix="/api/v1/bot",
+                description="For bots: a Cardinalbot host's due turns, a bot account's invitations")
 
 
 @blp.route("/turns")
@@ -35,3 +38,51 @@ class DueTurns(MethodView):
             raise ApiError(401, "unauthorized", "the bot credential is required",
                            headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
         return {"turns": [t for t in scheduler().due() if "level" not in t]}  # not the AI seats' turns
+
+
+@blp.route("/invitations")
+class Invitations(MethodView):
+    @blp.doc(operationId="listBotInvitations", security=[{"seatToken": []}])
+    @blp.response(200, BotInvitations)
+    @documented(blp, 401, "unauthorized", "no or bad bot token")
+    def get(self):
+        """List your invitations
+
+        With a bot account's token: the pending invitations to games, newest first. Accept the
+        ones you want to play; a game is created with an accepted one by whoever invited you.
+        """
+        return service().bots.invitations(bearer("bot token"))
+
+
+def _answer(invitation_id: str, accept: bool) -> dict:
+    return service().bots.answer(bearer("bot token"), invitation_id, accept)
+
+
+@blp.route("/invitations/<string:invitation_id>/accept")
+class AcceptInvitation(MethodView):
+    @blp.doc(operationId="acceptBotInvitation", security=[{"seatToken": []}])
+    @blp.response(200, BotInvitation)
+    @documented(blp, 401, "unauthorized", "no or bad bot token")
+    @documented(blp, 404, "invitation-not-found", "no such invitation of yours")
+    @documented(blp, 422, "invitation-answered", "no longer pending (answered, used or expired)")
+    def post(self, invitation_id):
+        """Accept an invitation
+
+        The inviter may now create one game with your seat in it.
+        """
+        return _answer(invitation_id, True)
+
+
+@blp.route("/invitations/<string:invitation_id>/decline")
+class DeclineInvitation(MethodView):
+    @blp.doc(operationId="declineBotInvitation", security=[{"seatToken": []}])
+    @blp.response(200, BotInvitation)
+    @documented(blp, 401, "unauthorized", "no or bad bot token")
+    @documented(blp, 404, "invitation-not-found", "no such invitation of yours")
+    @documented(blp, 422, "invitation-answered", "no longer pending (answered, used or expired)")
+    def post(self, invitation_id):
+        """Decline an invitation
+
+        It can seat no game.
+        """
+        return _answer(invitation_id, False)

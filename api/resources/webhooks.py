@@ -6,7 +6,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import webhooks
 from ..problems import documented
-from ..schemas import WebhookCreated, WebhookIn, WebhookOut
+from ..schemas import WebhookCreated, WebhookIn, WebhookList, WebhookOut, WebhookQuery
 from .games import bearer
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks",
@@ -21,14 +21,29 @@ def err(status: int, code: str, description: str):
 
 @blp.route("")
 class Webhooks(MethodView):
+    @blp.doc(operationId="listWebhooks", security=SECURITY)
+    @blp.arguments(WebhookQuery, location="query")
+    @blp.response(200, WebhookList)
+    @err(401, "unauthorized", "no or bad seat or bot token")
+    @err(404, "game-not-found", "unknown game")
+    @err(422, "game-required", "a seat token without its `game` (also: game-not-for-bots)")
+    def get(self, query):
+        """List your webhooks
+
+        A bot token lists the bot's webhooks; a seat token (with `game`) the seat's in that game.
+        """
+        return webhooks().list(bearer("seat or bot token"), query["game"])
+
     @blp.doc(operationId="createWebhook", security=SECURITY)
     @blp.arguments(WebhookIn, example={"url": "https://bot.example.org/tiletum", "events": ["your-turn", "game-over"]})
     @blp.response(201, WebhookCreated)
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad seat or bot token")
     @err(404, "game-not-found", "unknown game")
-    @err(422, "bad-webhook-url", "not https (nor http to loopback), or a private, link-local or reserved address "
-              "(also: bad-webhook-events, game-required, game-not-for-bots, too-many-webhooks, invalid-request)")
+    @err(422, "bad-webhook-url", "not https (nor http to loopback where allowed), a host that resolves to any "
+              "address that is not public, an IPv4 address in a form other than a.b.c.d, a port outside "
+              "1-65535, or control characters (also: bad-webhook-events, game-required, game-not-for-bots, "
+              "too-many-webhooks, invalid-request)")
     def post(self, body):
         """Register a webhook
 
