@@ -5,7 +5,6 @@ from __future__ import annotations
 import http
 import io
 import json
-import threading
 
 import flask
 import redis
@@ -20,7 +19,7 @@ from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
-from application.push import EventFeed
+from application.push import EventFeed, StreamSlots
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
@@ -176,7 +175,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
                             socket_timeout=app.config["STREAM_KEEPALIVE"] + 10, health_check_interval=30)
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
     app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"])
-    app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
+    app.extensions["tiletum.stream_slots"] = StreamSlots(app.config["STREAM_LISTENERS"],
+                                                         {"address": app.config["STREAM_PER_ADDRESS"],
+                                                          "seat": app.config["STREAM_PER_SEAT"]})
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
                                             app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"))

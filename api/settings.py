@@ -24,6 +24,8 @@
 | TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. tiletum,cardinalbot |
 | TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
 | TILETUM_STREAM_LISTENERS | 16 (``tiletum serve``: threads - 8) | event streams one API process serves at once (docs/push.md) |
+| TILETUM_STREAM_PER_ADDRESS | 4 | of those, the streams one client address may hold (the address the rate limits count); 0: no cap |
+| TILETUM_STREAM_PER_SEAT | 2 | of those, the streams opened with one seat's token; 0: no cap |
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
@@ -62,6 +64,8 @@ def from_env(env=os.environ) -> dict:
         "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),
         "HEALTH_WORKERS": [w for w in (env.get("TILETUM_HEALTH_WORKERS") or "").split(",") if w.strip()],
         "STREAM_LISTENERS": int(env.get("TILETUM_STREAM_LISTENERS", "16")),
+        "STREAM_PER_ADDRESS": int(env.get("TILETUM_STREAM_PER_ADDRESS", "4")),
+        "STREAM_PER_SEAT": int(env.get("TILETUM_STREAM_PER_SEAT", "2")),
         "STREAM_SECONDS": float(env.get("TILETUM_STREAM_SECONDS", "300")),
         "STREAM_KEEPALIVE": float(env.get("TILETUM_STREAM_KEEPALIVE", "15")),
         "HEALTH_MAILIN": env.get("TILETUM_HEALTH_MAILIN") or None,
