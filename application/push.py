@@ -135,7 +135,7 @@ class Slot:
     (the end of the stream, the server closing the response, the response being dropped): the
     slot is given back exactly once."""
 
-    def __init__(self, owner: "StreamSlots", keys: tuple[str, ...]):
+    def __init__(self, owner: StreamSlots, keys: tuple[str, ...]):
         self._owner, self._keys = owner, keys
         self._released = False
 
@@ -163,7 +163,8 @@ class StreamSlots:
         """A slot for a client with these keys (``kind=key``; None: the client has no key of that
         kind), or :class:`SlotRefused`. A client's own caps are checked first: a client at its
         share is told so even when the process is full too."""
-        held = tuple(f"{kind}:{key}" for kind, key in keys.items() if key is not None and self.per_key.get(kind))
+        held = tuple(f"{kind}:{key}" for kind, key in keys.items()
+                     if key is not None and self.per_key.get(kind))
         with self._lock:
             for kind, key in keys.items():
                 cap = self.per_key.get(kind)

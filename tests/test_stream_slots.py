@@ -180,7 +180,8 @@ def test_one_seat_token_holds_at_most_its_share(redis_server):
         assert r.status_code == 429 and r.json()["code"] == "too-many-streams" and r.headers["Retry-After"]
         others = [requests.get(url, stream=True, timeout=10, headers=seat(1)),
                   requests.get(url, stream=True, timeout=10)]
-        assert [o.status_code for o in others] == [200, 200], "another seat and anonymous streams have their own"
+        assert [o.status_code for o in others] == [200, 200], \
+            "another seat, and anonymous streams, have shares of their own"
         for o in [first, *others]:
             o.close()
 

@@ -52,9 +52,9 @@ class Stream(MethodView):
     @blp.arguments(EventsQuery, location="query")
     @documented(blp, 404, "game-not-found", "unknown game")
     @documented(blp, 422, "invalid-request", "Last-Event-ID is not a version")
-    @documented(blp, 429, "too-many-streams", "this client address (or seat token) holds as many streams of "
-                                              "this server process as one client may; close one, or retry after "
-                                              "Retry-After seconds, or poll")
+    @documented(blp, 429, "too-many-streams", "this client address (or seat token) holds as many streams "
+                                              "of this server process as one client may; close one, or "
+                                              "retry after Retry-After seconds, or poll")
     @documented(blp, 503, "too-many-listeners", "this server process has as many streams as it holds; "
                                                 "retry after Retry-After seconds or poll")
     def get(self, query, game_id):
