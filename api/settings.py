@@ -28,6 +28,7 @@
 | TILETUM_STREAM_PER_SEAT | 2 | of those, the streams opened with one seat's token; 0: no cap |
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
+| TILETUM_CLIENT_TIMEOUT | 10 | seconds a read from or write to a client may wait before the API gives up on it (408); read by the gunicorn worker, api/gunicorn_conf.py (docs/deploy.md, "Slow clients") |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
 """
 from __future__ import annotations
