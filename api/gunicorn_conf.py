@@ -8,7 +8,8 @@ each adds only where to listen and how many processes and threads.
   body blocking, with no timeout: 40 clients that each send 10 of the 100 body bytes they
   announce held 32 threads for good. Now a read (or a write: a client that stopped reading an
   event stream) that waits longer gives up: the app answers 408 ``request-timeout`` and the
-  connection closes (api/app.py), and the thread is free. A client that trickles a byte just
+  connection closes (api/app.py); stalled headers close the connection (one line in the log,
+  no traceback); either way the thread is free. A client that trickles a byte just
   within each timeout still holds a thread as long as it likes: the reverse proxy in front, which
   buffers whole requests before it passes them on, is what stops those (docs/deploy.md, "Slow
   clients").
@@ -25,13 +26,14 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from urllib.parse import unquote_plus
 
 from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 worker_class = "api.gunicorn_conf.ThreadWorker"
-logger_class = "api.gunicorn_conf.AccessLogger"
+logger_class = "api.gunicorn_conf.ServiceLogger"
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 graceful_timeout = 10
@@ -79,8 +81,15 @@ def redact_request_line(line: str) -> str:
     return f"{method} {redact_url(target)}{space}{protocol}"
 
 
-class AccessLogger(Logger):
-    """gunicorn's logger, with no secret in any access log atom (see above)."""
+class ServiceLogger(Logger):
+    """gunicorn's logger, with no secret in any access log atom (see above), and one line instead
+    of a traceback for each client the worker gave up on."""
+
+    def exception(self, msg, *args, **kwargs):
+        if isinstance(sys.exc_info()[1], TimeoutError):  # the client timeout (ThreadWorker)
+            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)", CLIENT_TIMEOUT)
+            return
+        super().exception(msg, *args, **kwargs)
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)

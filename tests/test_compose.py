@@ -330,7 +330,7 @@ def check_served_as_configured(cfg) -> None:
 
     import api.gunicorn_conf
     assert cfg.worker_class is api.gunicorn_conf.ThreadWorker and issubclass(cfg.worker_class, ThreadWorker)
-    assert cfg.logger_class is api.gunicorn_conf.AccessLogger
+    assert cfg.logger_class is api.gunicorn_conf.ServiceLogger
     assert cfg.accesslog == "-" and cfg.access_log_format == api.gunicorn_conf.access_log_format
 
 

@@ -65,7 +65,7 @@ def new_game(url: str) -> str:
 
 
 def test_clients_that_stall_mid_request_do_not_stall_the_service(gunicorn):
-    url, _ = gunicorn
+    url, log_path = gunicorn
     gid = new_game(url)
     body = b'{"seats": [{"name": "A"}, {"name": "B"}], "options": {}, "game": "tiletum"}'.ljust(100)
     slow_bodies, slow_headers = [], []
@@ -94,6 +94,8 @@ def test_clients_that_stall_mid_request_do_not_stall_the_service(gunicorn):
     for s in slow_headers:  # closed: the thread did not wait for the rest
         assert s.recv(4096) == b""
         s.close()
+    log = log_path.read_text()
+    assert "the client stalled for 0.5 s" in log and "Traceback" not in log, log[-3000:]
 
 
 def test_head_on_a_stream_gives_its_slot_back(gunicorn):
