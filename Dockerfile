@@ -66,7 +66,7 @@ WORKDIR /var/lib/tiletum
 # 8000: the API (gunicorn); 8025: replies by SMTP (python -m workers.mailin_main --port 8025)
 EXPOSE 8000 8025
 ENTRYPOINT ["/usr/local/bin/tiletum-entrypoint"]
-# Access logs never hold a token (tokens travel in headers, never in URLs).
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "3", "--threads", "24", \
-     "--graceful-timeout", "10", "--worker-tmp-dir", "/dev/shm", "--access-logfile", "-", \
-     "--access-logformat", "%(h)s \"%(r)s\" %(s)s %(b)s %(M)sms", "api:create_app()"]
+# api/gunicorn_conf.py, shared with `tiletum serve`: gthread with a timeout on slow clients, and an
+# access log on stdout that never holds a token
+CMD ["gunicorn", "--config", "python:api.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "3", \
+     "--threads", "24", "--worker-tmp-dir", "/dev/shm", "api:create_app()"]

@@ -5,13 +5,12 @@ from __future__ import annotations
 import http
 import io
 import json
-import threading
 
 import flask
 import redis
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from application.credentials import Credentials
@@ -20,7 +19,7 @@ from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
-from application.push import EventFeed
+from application.push import EventFeed, StreamSlots
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
@@ -44,9 +43,9 @@ Moves are short texts in the move notation (docs/notation.md), e.g. `take G4`, `
 not at all, and a stale version gets 409.
 
 Every error is `application/problem+json` with a stable `code`:
-401 no or bad token; 403 a seat acting out of turn; 404 unknown game; 409 stale version;
-413 body too large; 422 unparsable or illegal move (with `move_index` and `rule`) or invalid
-request; 429 rate limited.
+401 no or bad token; 403 a seat acting out of turn; 404 unknown game; 408 the body did not
+arrive in time; 409 stale version; 413 body too large; 422 unparsable or illegal move (with
+`move_index` and `rule`) or invalid request; 429 rate limited.
 
 Fairness: the secret seed behind every roll and draw is committed to (SHA-256) when the game
 starts and revealed when it ends (`/fairness`).
@@ -58,9 +57,9 @@ private link in your first email).
 """
 
 GENERIC_CODES = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
-                 405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
-                 415: "unsupported-media-type", 422: "invalid-request", 429: "rate-limited",
-                 500: "internal-error", 503: "unavailable"}
+                 405: "method-not-allowed", 406: "not-acceptable", 408: "request-timeout",
+                 413: "payload-too-large", 415: "unsupported-media-type", 422: "invalid-request",
+                 429: "rate-limited", 500: "internal-error", 503: "unavailable"}
 
 
 def problem_response(body: dict, headers: dict | None = None) -> flask.Response:
@@ -177,7 +176,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
     app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"],
                                                   allow_loopback=bool(app.config.get("WEBHOOK_ALLOW_LOOPBACK")))
-    app.extensions["tiletum.stream_slots"] = threading.BoundedSemaphore(max(0, app.config["STREAM_LISTENERS"]))
+    app.extensions["tiletum.stream_slots"] = StreamSlots(app.config["STREAM_LISTENERS"],
+                                                         {"address": app.config["STREAM_PER_ADDRESS"],
+                                                          "seat": app.config["STREAM_PER_SEAT"]})
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
                                             app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"),
@@ -208,6 +209,11 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(me.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(TimeoutError, lambda e: _too_slow())
+    # werkzeug reads a body with a Content-Length through a LimitedStream, which turns the read's
+    # error into ClientDisconnected (400)
+    app.register_error_handler(ClientDisconnected, lambda e: (
+        _too_slow() if isinstance(e.__context__, TimeoutError) else api.handle_http_exception(e)))
     app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(e)))
 
     limits.install(app)
@@ -228,18 +234,35 @@ class LimitChunkedBodies:
     def __call__(self, environ, start_response):
         if (self.limit and not environ.get("CONTENT_LENGTH")
                 and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
-            body = environ["wsgi.input"].read(self.limit + 1)
+            try:
+                body = environ["wsgi.input"].read(self.limit + 1)
+            except TimeoutError:  # a stalled client (api/gunicorn_conf.py)
+                return self.problem(start_response, 408, "request-timeout", "Request Timeout", TOO_SLOW)
             if len(body) > self.limit:
-                payload = json.dumps(problem_body(413, "payload-too-large", "Content Too Large",
-                                                   f"the body is larger than {self.limit} bytes")).encode()
-                start_response("413 Content Too Large", [("Content-Type", PROBLEM_CONTENT_TYPE),
-                                                         ("Content-Length", str(len(payload)))])
-                return [payload]
+                return self.problem(start_response, 413, "payload-too-large", "Content Too Large",
+                                    f"the body is larger than {self.limit} bytes")
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ["wsgi.input_terminated"] = False
         return self.app(environ, start_response)
+
+    @staticmethod
+    def problem(start_response, status: int, code: str, title: str, detail: str) -> list[bytes]:
+        payload = json.dumps(problem_body(status, code, title, detail)).encode()
+        start_response(f"{status} {title}", [("Content-Type", PROBLEM_CONTENT_TYPE),
+                                             ("Content-Length", str(len(payload)))])
+        return [payload]
+
+
+TOO_SLOW = "the request body did not arrive in time; nothing was changed"
+
+
+def _too_slow() -> flask.Response:
+    """The answer to a client whose request stalled past the socket timeout the gunicorn worker
+    sets (api/gunicorn_conf.py): a read of the body timed out. The server closes the connection
+    (its body never arrived whole)."""
+    return problem_response(problem_body(408, "request-timeout", "Request Timeout", TOO_SLOW))
 
 
 def _redis_down(e: redis.RedisError):

@@ -21,15 +21,14 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
 
     class App(BaseApplication):
         def load_config(self):
+            from . import gunicorn_conf  # the worker, the access log: the same as the Docker image's
+            for name, value in vars(gunicorn_conf).items():
+                if name in self.cfg.settings:
+                    self.cfg.set(name, value)
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
             # an event stream holds a thread while it lasts (docs/push.md): at most threads - 8 of them
             self.cfg.set("threads", threads)
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("accesslog", "-")
-            # tokens travel in headers, never in URLs, so access logs never hold one
-            self.cfg.set("access_log_format", '%(h)s "%(r)s" %(s)s %(b)s %(M)sms')
-            self.cfg.set("graceful_timeout", 10)
 
         def load(self):
             from . import create_app

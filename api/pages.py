@@ -122,7 +122,8 @@ def page_script(name: str) -> flask.Response:
 def docs_page() -> flask.Response:
     """The API documentation (Swagger UI)."""
     return flask.Response(_text("docs.html"), mimetype="text/html",
-                          headers={"Cache-Control": "no-cache", "Content-Security-Policy": DOCS_CSP})
+                          headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer",
+                                   "Content-Security-Policy": DOCS_CSP})
 
 
 def docs_asset(name: str) -> flask.Response:

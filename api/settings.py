@@ -27,8 +27,11 @@
 | TILETUM_HEALTH_SCHEDULER_GRACE | 3 x TILETUM_SWEEP_SECONDS (90) | seconds after the API starts in which no heartbeat yet is ``starting``, not ``down`` |
 | TILETUM_HEALTH_SMTP_SECONDS | 300 | seconds of failed deliveries (emails waiting) before /health says ``smtp: failing`` (status ``degraded``) |
 | TILETUM_STREAM_LISTENERS | 16 (``tiletum serve``: threads - 8) | event streams one API process serves at once (docs/push.md) |
+| TILETUM_STREAM_PER_ADDRESS | 4 | of those, the streams one client address may hold (the address the rate limits count); 0: no cap |
+| TILETUM_STREAM_PER_SEAT | 2 | of those, the streams opened with one seat's token; 0: no cap |
 | TILETUM_STREAM_SECONDS | 300 | how long one event stream lasts before the client reconnects |
 | TILETUM_STREAM_KEEPALIVE | 15 | seconds between keep-alive comments on a quiet stream |
+| TILETUM_CLIENT_TIMEOUT | 10 | seconds a read from or write to a client may wait before the API gives up on it (408); read by the gunicorn worker, api/gunicorn_conf.py (docs/deploy.md, "Slow clients") |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
 | TILETUM_WEBHOOK_ALLOW_LOOPBACK | 0 | 1: webhooks may go to loopback addresses (tests, local development; docs/bots.md) |
 """
@@ -66,6 +69,8 @@ def from_env(env=os.environ) -> dict:
         "INBOUND_SECRET": env.get("TILETUM_INBOUND_SECRET"),
         "HEALTH_WORKERS": [w for w in (env.get("TILETUM_HEALTH_WORKERS") or "").split(",") if w.strip()],
         "STREAM_LISTENERS": int(env.get("TILETUM_STREAM_LISTENERS", "16")),
+        "STREAM_PER_ADDRESS": int(env.get("TILETUM_STREAM_PER_ADDRESS", "4")),
+        "STREAM_PER_SEAT": int(env.get("TILETUM_STREAM_PER_SEAT", "2")),
         "STREAM_SECONDS": float(env.get("TILETUM_STREAM_SECONDS", "300")),
         "STREAM_KEEPALIVE": float(env.get("TILETUM_STREAM_KEEPALIVE", "15")),
         "HEALTH_MAILIN": env.get("TILETUM_HEALTH_MAILIN") or None,

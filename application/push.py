@@ -16,13 +16,17 @@ A listener names the last version it has (``after``; a reconnecting browser send
 A stream lasts at most ``lifetime`` seconds; the client reconnects with ``Last-Event-ID`` and
 misses nothing. Waiting is one Redis ``XREAD BLOCK`` on the game's own stream key
 (``g:{<id>}:events``), no key shared between games, no polling loop.
+
+Each stream holds a thread of its process, so a process serves a bounded number of them
+(:class:`StreamSlots`): at most ``total``, and at most so many per client address and per seat,
+so that no one client can take every slot.
 """
 from __future__ import annotations
 
 import json
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 
 from .store import key
@@ -115,3 +119,70 @@ class EventFeed:
                 return
             if not self.wait(game_id, after, min(keepalive, left)):
                 yield ": keep-alive\n\n"
+
+
+class SlotRefused(Exception):
+    """No stream slot: ``reason`` is ``process`` (every slot of the process is taken), ``address``
+    or ``seat`` (that client already holds its share)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Slot:
+    """One taken stream slot. :meth:`release` may be called any number of times, from any thread
+    (the end of the stream, the server closing the response, the response being dropped): the
+    slot is given back exactly once."""
+
+    def __init__(self, owner: StreamSlots, keys: tuple[str, ...]):
+        self._owner, self._keys = owner, keys
+        self._released = False
+
+    def release(self) -> None:
+        with self._owner._lock:
+            if self._released:
+                return
+            self._released = True
+            self._owner._free(self._keys)
+
+
+class StreamSlots:
+    """The event streams one process may serve at once: ``total`` in all, and for each kind of
+    client key in ``per_key`` (e.g. ``{"address": 4, "seat": 2}``) at most that many with the same
+    key (0: no cap of that kind)."""
+
+    def __init__(self, total: int, per_key: dict[str, int]):
+        self.total = max(0, total)
+        self.per_key = dict(per_key)
+        self._lock = threading.Lock()
+        self._used = 0
+        self._held: Counter = Counter()  # (kind, key) -> slots held
+
+    def take(self, **keys: str | None) -> Slot:
+        """A slot for a client with these keys (``kind=key``; None: the client has no key of that
+        kind), or :class:`SlotRefused`. A client's own caps are checked first: a client at its
+        share is told so even when the process is full too."""
+        held = tuple(f"{kind}:{key}" for kind, key in keys.items()
+                     if key is not None and self.per_key.get(kind))
+        with self._lock:
+            for kind, key in keys.items():
+                cap = self.per_key.get(kind)
+                if key is not None and cap and self._held[f"{kind}:{key}"] >= cap:
+                    raise SlotRefused(kind)
+            if self._used >= self.total:
+                raise SlotRefused("process")
+            self._used += 1
+            self._held.update(held)
+            return Slot(self, held)
+
+    def _free(self, keys: tuple[str, ...]) -> None:  # under the lock
+        self._used -= 1
+        self._held.subtract(keys)
+        for k in keys:
+            if self._held[k] <= 0:
+                del self._held[k]
+
+    def in_use(self) -> int:
+        with self._lock:
+            return self._used

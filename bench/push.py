@@ -43,7 +43,8 @@ BIN = os.path.dirname(sys.executable)
 def start_api(port: int, redis_url: str, listeners: int, log) -> subprocess.Popen:
     exe = os.path.join(BIN, "gunicorn")
     env = dict(os.environ, REDIS_URL=redis_url, TILETUM_RATE_LIMIT="0", TILETUM_ALLOW_SEEDED_GAMES="1",
-               TILETUM_STREAM_LISTENERS=str(listeners), TILETUM_STREAM_KEEPALIVE="15")
+               TILETUM_STREAM_LISTENERS=str(listeners), TILETUM_STREAM_KEEPALIVE="15",
+               TILETUM_STREAM_PER_ADDRESS="0")  # every listener is this one client
     proc = subprocess.Popen([exe, "-w", "1", "-k", "gthread", "--threads", str(listeners + 8), "--worker-connections", str(listeners + 100),
                              "--bind", f"127.0.0.1:{port}", "api:create_app()"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)

@@ -5,7 +5,8 @@ its defaults) and the Dockerfile is read instruction by instruction. Then:
 
 * every service exists, and the project's five share one image built from the Dockerfile;
 * every command names a real entry point: gunicorn's target is loaded by gunicorn itself
-  (``api:create_app()``, with the service's environment), ``celery -A X`` command lines are parsed
+  (``api:create_app()``, with the service's environment) and runs api/gunicorn_conf.py's worker
+  and access logger, the same configuration as ``tiletum serve``, ``celery -A X`` command lines are parsed
   by Celery's own CLI with X's Celery ``app`` and consume the queues the code sends to, and
   ``python -m M`` runs M's ``main`` with the options given;
 * every environment variable a service sets is one the code reads (a scanner over the sources),
@@ -314,11 +315,32 @@ def _gunicorn_target(argv: list[str]) -> tuple[object, str]:
     return ns, ns.args[0]
 
 
-def check_gunicorn(argv, env, use_env):
+def gunicorn_config(argv: list[str], monkeypatch):
+    """The settings gunicorn runs with for this command line, config file (``--config``) included,
+    read by gunicorn's own command-line application (nothing is started)."""
+    from gunicorn.app.wsgiapp import WSGIApplication
+    monkeypatch.setattr(sys, "argv", list(argv))
+    return WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg
+
+
+def check_served_as_configured(cfg) -> None:
+    """The worker and the logger of api/gunicorn_conf.py: gthread with a client timeout, and an
+    access log without secrets (docs/deploy.md, "Slow clients")."""
+    from gunicorn.workers.gthread import ThreadWorker
+
+    import api.gunicorn_conf
+    assert cfg.worker_class is api.gunicorn_conf.ThreadWorker and issubclass(cfg.worker_class, ThreadWorker)
+    assert cfg.logger_class is api.gunicorn_conf.ServiceLogger
+    assert cfg.accesslog == "-" and cfg.access_log_format == api.gunicorn_conf.access_log_format
+
+
+def check_gunicorn(argv, env, use_env, monkeypatch):
     ns, target = _gunicorn_target(argv)
     assert target == "api:create_app()"
     assert ns.bind == ["0.0.0.0:8000"]
-    assert ns.worker_class == "gthread" and ns.workers >= 2 and ns.threads >= 2
+    cfg = gunicorn_config(argv, monkeypatch)
+    check_served_as_configured(cfg)
+    assert cfg.workers >= 2 and cfg.threads >= 2
     use_env(env)
     from gunicorn.util import import_app
     app = import_app(target)  # as gunicorn loads it: imported and the factory called
@@ -346,12 +368,13 @@ def parse_celery(argv: list[str]):
 
 
 @pytest.mark.parametrize("name", PROJECT)
-def test_every_command_names_a_real_entry_point(name, services, compose, dockerfile, tmp_path, use_env):
+def test_every_command_names_a_real_entry_point(name, services, compose, dockerfile, tmp_path, use_env,
+                                                monkeypatch):
     argv = command(services[name], dockerfile)
     program = PROGRAM[name]
     if program == "gunicorn":
         env = effective_env(name, services, compose, dockerfile, tmp_path)
-        app = check_gunicorn(argv, env, use_env)
+        app = check_gunicorn(argv, env, use_env, monkeypatch)
         for var in NEEDS[name] & set(SECRETS):  # the secret files reach the app's configuration
             key = {"TILETUM_BOT_TOKEN": "BOT_TOKEN", "TILETUM_AI_TOKEN": "AI_TOKEN",
                    "TILETUM_MAIL_SECRET": "MAIL_SECRET"}[var]
@@ -387,12 +410,19 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
                         cardinalbot.worker.app.conf.task_default_queue: cardinalbot.worker.app.main}
 
 
-def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile):
+def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):
     stage = final_stage(dockerfile[0])
     froms = [a for ins, a in dockerfile[0] if ins == "FROM"]
     assert all(f.split()[0] == "python:3.11-slim" for f in froms), froms
     ns, target = _gunicorn_target(image_cmd(dockerfile))
-    assert target == "api:create_app()" and ns.bind == ["0.0.0.0:8000"] and ns.worker_class == "gthread"
+    assert target == "api:create_app()" and ns.bind == ["0.0.0.0:8000"]
+    cfg = gunicorn_config(image_cmd(dockerfile), monkeypatch)
+    check_served_as_configured(cfg)
+    # `tiletum serve` runs the same gunicorn configuration, bar where and how many
+    from api.cli import _gunicorn
+    serve = _gunicorn("127.0.0.1", 8000, 2, 32).cfg
+    same = ("worker_class", "logger_class", "accesslog", "access_log_format", "graceful_timeout")
+    assert {k: serve.settings[k].get() for k in same} == {k: cfg.settings[k].get() for k in same}
     users = [a for ins, a in stage if ins == "USER"]
     assert users and users[-1].split(":")[0] not in ("root", "0"), "the processes do not run as root"
     exposed = {p.split("/")[0] for ins, a in stage if ins == "EXPOSE" for p in a.split()}

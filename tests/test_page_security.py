@@ -94,6 +94,8 @@ def test_the_api_docs_page_loads_nothing_from_elsewhere(client):
     assert "<script>" not in html, "no inline script"
     csp = csp_of(resp)
     assert csp["script-src"] == ["'self'"] and csp["frame-ancestors"] == ["'none'"]
+    # like every page: its address never reaches another site (a link out of the docs)
+    assert resp.headers["Referrer-Policy"] == "no-referrer"
     scripts = re.findall(r"<script src=\"([^\"]+)\"", html)
     assert any(s.endswith("swagger-ui-bundle.js") for s in scripts), scripts
     for src in scripts:

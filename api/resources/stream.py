@@ -2,18 +2,28 @@
 
 Each stream holds one of this process's threads while it lasts, so a process serves at most
 ``STREAM_LISTENERS`` streams at once (more get 503 ``too-many-listeners`` with Retry-After, and
-the game page falls back to polling), and each stream ends after ``STREAM_SECONDS`` (the client
-reconnects with ``Last-Event-ID`` and misses nothing).
+the game page falls back to polling), of which one client address holds at most
+``STREAM_PER_ADDRESS`` and one seat (a stream opened with a seat token) ``STREAM_PER_SEAT`` (more
+get 429 ``too-many-streams``); each stream ends after ``STREAM_SECONDS`` (the client reconnects
+with ``Last-Event-ID`` and misses nothing).
+
+The slot is given back however the response ends: when the stream ends, when the server closes
+the response (which a WSGI server does even when it never iterates it: a HEAD request, a client
+gone before the first byte), and when the response object is dropped unserved.
 """
 from __future__ import annotations
 
 import re
+import weakref
 
 import flask
 from flask.views import MethodView
 
+from application.push import SlotRefused
+
 from ..blueprint import Blueprint
 from ..extensions import feed, service
+from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas import EventsQuery
 
@@ -42,6 +52,9 @@ class Stream(MethodView):
     @blp.arguments(EventsQuery, location="query")
     @documented(blp, 404, "game-not-found", "unknown game")
     @documented(blp, 422, "invalid-request", "Last-Event-ID is not a version")
+    @documented(blp, 429, "too-many-streams", "this client address (or seat token) holds as many streams "
+                                              "of this server process as one client may; close one, or "
+                                              "retry after Retry-After seconds, or poll")
     @documented(blp, 503, "too-many-listeners", "this server process has as many streams as it holds; "
                                                 "retry after Retry-After seconds or poll")
     def get(self, query, game_id):
@@ -59,19 +72,35 @@ class Stream(MethodView):
             after = int(last.strip())
         service().meta(game_id)  # 404 before the stream starts
         cfg = flask.current_app.config
-        slots = flask.current_app.extensions["tiletum.stream_slots"]
-        if not slots.acquire(blocking=False):
-            raise ApiError(503, "too-many-listeners",
-                           "this server holds as many event streams as it can; retry later or poll GET /events",
-                           headers={"Retry-After": "10"})
+        slot = _take_slot()
         frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE"])
 
         def body():
             try:
                 yield from frames
             finally:
-                slots.release()
+                slot.release()
         resp = flask.Response(body(), mimetype="text/event-stream")
+        # A generator that never starts never runs its finally: the server's close() of the
+        # response does (HEAD, a client gone before the first byte), and so does dropping it.
+        resp.call_on_close(slot.release)
+        weakref.finalize(resp, slot.release)
         resp.headers["Cache-Control"] = "no-store"
         resp.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return resp
+
+
+def _take_slot():
+    """This process's slot for the stream, or the problem that says why there is none. The client
+    address is the one the rate limits count (api/limits.py); a seat is one a Bearer token proves."""
+    who = identity()
+    try:
+        return flask.current_app.extensions["tiletum.stream_slots"].take(
+            address=client_address(), seat=who if who.startswith("seat:") else None)
+    except SlotRefused as e:
+        if e.reason == "process":
+            raise ApiError(503, "too-many-listeners", "this server holds as many event streams as it can; "
+                           "retry later or poll GET /events", headers={"Retry-After": "10"}) from None
+        raise ApiError(429, "too-many-streams", f"this {e.reason} holds as many event streams of this server "
+                       "as one client may; close one, retry later or poll GET /events",
+                       headers={"Retry-After": "10"}) from None
