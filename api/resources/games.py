@@ -12,7 +12,7 @@ import ai
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
+from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
                        MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
 _POSITION = Position()
@@ -184,16 +184,25 @@ class Moves(MethodView):
 @blp.route("/<string:game_id>/events")
 class Events(MethodView):
     @blp.doc(operationId="getEvents")
-    @blp.arguments(EventsQuery, location="query")
-    @blp.response(200, EventsOut)
+    @blp.arguments(EventsPageQuery, location="query")
+    @blp.response(200, EventsOut, headers={"Link": {"schema": {"type": "string"}, "description":
+                                                    'when `more`: `<URL of the next page>; rel="next"`'}})
     @err(404, "game-not-found", "unknown game")
+    @err(422, "invalid-request", "`after` or `limit` is not a whole number in its range")
     def get(self, query, game_id):
         """Read the event log
 
         The game's events after version `after`, with the chance outcomes each revealed and
-        each event in words (`text`).
+        each event in words (`text`), a page at a time: at most `limit` events (default 500, at
+        most 1000). While `more` is true, events after `next_after` exist already: read them with
+        `after=next_after` (the `Link` header with `rel="next"` is that URL).
         """
-        return service().events(game_id, query["after"])
+        page = service().events(game_id, query["after"], query["limit"])
+        resp = flask.jsonify(EventsOut().dump(page))
+        if page["more"]:
+            nxt = flask.url_for("games.Events", game_id=game_id, after=page["next_after"], limit=query["limit"])
+            resp.headers["Link"] = f'<{nxt}>; rel="next"'
+        return resp
 
 
 @blp.route("/<string:game_id>/record")
