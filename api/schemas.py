@@ -541,6 +541,10 @@ class GameSummary(Closed):
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
     seed_commitment = fields.String(required=True)
+    rated = fields.Boolean(required=True, metadata={
+        "description": "whether the game counts for the ratings when it ends (created with options.rated, every "
+                       "human seat with its own email address, no AI seat or bot account; docs/tournaments.md, "
+                       "Ratings). No hints in a rated game"})
 
 
 class LegalMove(Closed):

@@ -23,6 +23,7 @@ from .clock import make_clock
 from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .notifications import set_preference
+from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats
 from .store import Conflict, EventStore, GameArchived, StaleMeta
 
@@ -329,11 +330,13 @@ class GameService:
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
         """The position a hint is computed from: the seat's own view (``view_doc``), only for a
-        seat whose decision it is, and never in a rated tournament game (hints are off there)."""
+        seat whose decision it is, and never in a rated game (application/rated.py: the predicate
+        the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
-        if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
-            raise errors.forbidden("hints-off", "hints are off in rated tournament games")
+        if is_rated(meta):
+            raise errors.forbidden("hints-off", "hints are off in rated games (create a game with options.rated "
+                                                "false to have them)")
         if state.phase == "over" or seat != state.actor:
             raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
         return state.version, games.of_meta(meta).view(state, seat)
@@ -727,4 +730,5 @@ def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,
         "seed_commitment": meta["seed_commitment"],
+        "rated": is_rated(meta),
     }

@@ -76,7 +76,8 @@ class Game(MethodView):
     def get(self, game_id):
         """Read a game's summary
 
-        Status, version, round and phase, whose decision it is, every seat's score, the winner.
+        Status, version, round and phase, whose decision it is, every seat's score, the winner,
+        and whether the game is rated (then no hints).
         """
         return service().summary(game_id)
 
@@ -140,14 +141,17 @@ class GameHint(MethodView):
     @blp.doc(operationId="getHint", security=SEAT)
     @blp.response(200, HintOut)
     @err(401, "unauthorized", "no or bad seat token")
-    @err(403, "hints-off", "hints are off in rated tournament games; not-your-turn: not your decision")
+    @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
+                           "decision")
     @err(404, "game-not-found", "unknown game")
     @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat)")
     def get(self, game_id):
         """Ask the AI for a hint
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
-        your own view of the position only. Off in rated tournament games; rate-limited per seat.
+        your own view of the position only. Off in rated games (the game summary's `rated`: every
+        human seat with its own email address, not created with `rated: false`, no AI seat or bot
+        account); rate-limited per seat.
         """
         version, view = service().hint_view(game_id, bearer())
         level = flask.current_app.config.get("HINT_LEVEL") or HINT_LEVEL
