@@ -360,6 +360,17 @@ class GameService:
                                            for i, (e, text) in enumerate(zip(evs, texts))],
                 "next_after": last, "more": last < version}
 
+    def events_after(self, game_id: str, after: int) -> list[dict]:
+        """Every event after version ``after`` as ``GET /events`` serves them, page by page (for
+        the service's own readers: the emails that list what happened since a turn)."""
+        out: list[dict] = []
+        while True:
+            page = self.events(game_id, after, MAX_EVENTS_PAGE)
+            out += page["events"]
+            if not page["more"] or not page["events"]:
+                return out
+            after = page["next_after"]
+
     def _texts_by_folding(self, game_id: str, game: games.Game, after: int, evs: list[dict]) -> list[str]:
         """The texts of ``evs`` (the events after ``after``) from the position before them: the
         latest snapshot if it is at or before ``after``, else the game's start, plus the events
