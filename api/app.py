@@ -113,6 +113,9 @@ class ProblemApi(Api):
         """Document every error response as problem+json (flask-smorest says application/json)."""
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
+            if status == 405:
+                response = {"description": "the path has no such method (`method-not-allowed`)", "headers": {
+                    "Allow": {"description": "the methods the path has", "schema": {"type": "string"}}}}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
                 prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
@@ -129,7 +132,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
     cfg.update(config or {})
     app.config.update(cfg)
     app.config.update(
-        API_TITLE="Tiletum PBEM", API_VERSION="2.1.0", OPENAPI_VERSION="3.0.3",
+        # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
+        # preflight (its pages are same-origin), and so the app answers exactly what its document says.
+        PROVIDE_AUTOMATIC_OPTIONS=False,
+        API_TITLE="Tiletum PBEM", API_VERSION="2.2.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={

@@ -45,6 +45,17 @@ class JsonParser(FlaskParser):
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JsonParser()
 
+    @staticmethod
+    def _prepare_response_doc(doc, doc_info, *, api, spec, **kwargs):
+        """As flask-smorest's, with a 405 on every operation: a method its path does not have is
+        answered 405 ``method-not-allowed`` with ``Allow`` (the app answers no OPTIONS of its own,
+        ``PROVIDE_AUTOMATIC_OPTIONS`` is off), and the document says so where a client looks, on the
+        path's operations (OpenAPI has no place for the methods a path does not have)."""
+        responses = doc_info.setdefault("response", {}).setdefault("responses", {})
+        if 405 not in responses and "405" not in responses:
+            responses[405] = ["METHOD_NOT_ALLOWED"]
+        return flask_smorest.Blueprint._prepare_response_doc(doc, doc_info, api=api, spec=spec, **kwargs)
+
     def arguments(self, schema, *args, **kwargs):
         """As flask-smorest's, with a schema class made into an instance once, here: webargs
         would otherwise build a new schema object for every request (issue 15, the move path).

@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 
 import games
 from application.deadlines import valid_tz
+from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
 
 
 class Text(fields.String):
@@ -548,6 +549,10 @@ class GameSummary(Closed):
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
     seed_commitment = fields.String(required=True)
+    rated = fields.Boolean(required=True, metadata={
+        "description": "whether the game counts for the ratings when it ends (created with options.rated, every "
+                       "human seat with its own email address, no AI seat or bot account; docs/tournaments.md, "
+                       "Ratings). No hints in a rated game"})
 
 
 class LegalMove(Closed):
@@ -639,12 +644,23 @@ class MovesOut(Closed):
 
 class EventsQuery(Base):
     after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
-                           metadata={"description": "only events after this version"})
+                           metadata={"description": "only events after this version (0 to 2**63-1)"})
+
+
+class EventsPageQuery(EventsQuery):
+    limit = QueryInteger(load_default=EVENTS_PAGE, validate=validate.Range(min=1, max=MAX_EVENTS_PAGE),
+                         metadata={"description": f"at most this many events (1 to {MAX_EVENTS_PAGE}; "
+                                                  f"default {EVENTS_PAGE})"})
 
 
 class EventsOut(Closed):
     after = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
+    next_after = fields.Integer(required=True, metadata={
+        "description": "the `after` of the next page: the version of the last event served (or `after`)"})
+    more = fields.Boolean(required=True, metadata={
+        "description": "whether events after `next_after` exist already: then ask again with "
+                       "`after=next_after` (the `Link: rel=\"next\"` header is that URL)"})
 
 
 class Fairness(Closed):

@@ -23,10 +23,22 @@ from .clock import make_clock
 from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .notifications import set_preference
+from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats
 from .store import Conflict, EventStore, GameArchived, StaleMeta
 
-MAX_MOVES_PER_REQUEST = 200
+# What one seat may append (issue 27): a request plays at most MAX_MOVES_PER_REQUEST moves (a whole
+# Tiletum turn is far fewer), and takes back at most MAX_UNDOS_PER_REQUEST of them, and at most
+# MAX_UNDOS_PER_TURN in one turn of the seat (the trailing run of its own events since another
+# seat's event, the game's start or its last 'end'). Without these a seat could grow its game's log
+# without end by (move, undo) pairs, and every reader of the log would pay for it.
+MAX_MOVES_PER_REQUEST = 100
+MAX_UNDOS_PER_REQUEST = 10
+MAX_UNDOS_PER_TURN = 30
+# GET /events answers in pages: EVENTS_PAGE events unless the client asks for another `limit`, at most
+# MAX_EVENTS_PAGE.
+EVENTS_PAGE = 500
+MAX_EVENTS_PAGE = 1000
 SERVICE_OPTIONS = ("time_control", "timeout", "rated")   # options of the service, for any game
 
 
@@ -235,13 +247,14 @@ class GameService:
             "rules": rules.rules_version, **(extra_meta or {}),
         }
         self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
+        first_text = rules.event_text(None, events[0])
         if game_id is not None:
-            created = self.store.create(game_id, meta, seed, events[0])
+            created = self.store.create(game_id, meta, seed, events[0], first_text)
             index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
             if not created:
                 raise GameExists(game_id)
         else:
-            game_id = self._create_with_new_id(meta, seed, events[0])
+            game_id = self._create_with_new_id(meta, seed, events[0], first_text)
             index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
@@ -278,21 +291,22 @@ class GameService:
             "rules": rules.rules_version, **(extra_meta or {}),
         }
         self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
+        first_text = rules.event_text(None, events[0])
         if game_id is not None:
-            if not self.store.create(game_id, meta, seed, events[0]):
+            if not self.store.create(game_id, meta, seed, events[0], first_text):
                 raise GameExists(game_id)
         else:
-            game_id = self._create_with_new_id(meta, seed, events[0])
+            game_id = self._create_with_new_id(meta, seed, events[0], first_text)
         index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 
-    def _create_with_new_id(self, meta: dict, seed: str, first_event: dict) -> str:
+    def _create_with_new_id(self, meta: dict, seed: str, first_event: dict, first_text: str) -> str:
         for _ in range(5):
             game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-            if self.store.create(game_id, meta, seed, first_event):
+            if self.store.create(game_id, meta, seed, first_event, first_text):
                 return game_id
         raise errors.failed("id-collision", "could not allocate a game id")  # pragma: no cover
 
@@ -320,27 +334,70 @@ class GameService:
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
         """The position a hint is computed from: the seat's own view (``view_doc``), only for a
-        seat whose decision it is, and never in a rated tournament game (hints are off there)."""
+        seat whose decision it is, and never in a rated game (application/rated.py: the predicate
+        the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
-        if meta.get("tournament") and (meta.get("options") or {}).get("rated", True):
-            raise errors.forbidden("hints-off", "hints are off in rated tournament games")
+        if is_rated(meta):
+            raise errors.forbidden("hints-off", "hints are off in rated games (create a game with options.rated "
+                                                "false to have them)")
         if state.phase == "over" or seat != state.actor:
             raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
         return state.version, games.of_meta(meta).view(state, seat)
 
-    def events(self, game_id: str, after: int = 0) -> dict:
-        """The events after version ``after``, each with its ``text`` in words. Describing them
-        needs the position before each, so the earlier events are read (and folded) only when
-        there is something new to describe."""
+    def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
+        """At most ``limit`` events after version ``after``, each with its ``text`` in words, and
+        where the next page starts: ``next_after`` (the version of the last event served, or
+        ``after``), ``more`` (whether events after it exist already). Each event's text is stored
+        with it (see :meth:`_decide_and_append`), so a page costs what it holds; only events saved
+        before texts were stored, and archived games, have their texts made here, from the latest
+        snapshot at or before ``after`` when there is one."""
         game = games.of_meta(self.meta(game_id))
-        evs = self.store.events(game_id, after)
-        if evs and after:
-            texts = game.event_texts(self.store.events(game_id, upto=after) + evs, start=after)
-        else:
-            texts = game.event_texts(evs)
+        limit = max(1, min(limit, MAX_EVENTS_PAGE))
+        page, version = self.store.page(game_id, after, limit)
+        evs = [e for e, _ in page]
+        texts = [t for _, t in page]
+        if any(t is None for t in texts):
+            texts = self._texts_by_folding(game_id, game, after, evs)
+        last = after + len(evs)
         return {"after": after, "events": [{"version": after + i + 1, **public_event(e), "text": text}
-                                           for i, (e, text) in enumerate(zip(evs, texts))]}
+                                           for i, (e, text) in enumerate(zip(evs, texts))],
+                "next_after": last, "more": last < version}
+
+    def events_after(self, game_id: str, after: int) -> list[dict]:
+        """Every event after version ``after`` as ``GET /events`` serves them, page by page (for
+        the service's own readers: the emails that list what happened since a turn)."""
+        out: list[dict] = []
+        while True:
+            page = self.events(game_id, after, MAX_EVENTS_PAGE)
+            out += page["events"]
+            if not page["more"] or not page["events"]:
+                return out
+            after = page["next_after"]
+
+    def _texts_by_folding(self, game_id: str, game: games.Game, after: int, evs: list[dict]) -> list[str]:
+        """The texts of ``evs`` (the events after ``after``) from the position before them: the
+        latest snapshot if it is at or before ``after``, else the game's start, plus the events
+        between."""
+        snap = self.store.snapshot(game_id) if after else None
+        if snap is not None and snap[0] <= after:
+            base, prefix = game.from_doc(snap[1]), self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else []
+        else:
+            base, prefix = None, self.store.events(game_id, upto=after) if after else []
+        return game.event_texts(prefix + evs, start=len(prefix), state=base)
+
+    def state_at(self, game_id: str, version: int) -> tuple[dict, object]:
+        """The game's meta and its state after ``version`` events (at most the current version):
+        this process's state of the game when it is at that version, else the latest snapshot at
+        or before it plus the events between, else a fold from the start."""
+        meta, state = self.load(game_id)
+        if state.version <= version:
+            return meta, state
+        game = games.of_meta(meta)
+        snap = self.store.snapshot(game_id)
+        if snap is not None and snap[0] <= version:
+            return meta, game.replay(self.store.events(game_id, after=snap[0], upto=version), game.from_doc(snap[1]))
+        return meta, game.replay(self.store.events(game_id, upto=version))
 
     def record(self, game_id: str) -> str:
         meta, state = self.load(game_id)
@@ -439,20 +496,36 @@ class GameService:
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         events: list[dict] = []
+        texts: list[str] = []
         played = 0
+        batch_undos, turn_undos = 0, None   # turn_undos: read from the log at the batch's first undo
         for i, text in enumerate(moves):
             if state.phase == "over":
                 raise errors.invalid("game-over", "the game is over", move_index=i)
             if seat != state.actor:
                 raise errors.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
                                          move_index=i)
+            before = state
             try:
                 evs, state = game.play(state, seat, text, seed)
             except errors.ENGINE_ERRORS as e:
                 raise errors.from_engine(e, i) from None
-            if by is not None:
-                for ev in evs:
+            for k, ev in enumerate(evs):
+                if by is not None:
                     ev["by"] = by
+                if ev["type"] == "MoveUndone":
+                    batch_undos += 1
+                    turn_undos = (self._undos_this_turn(game_id, seat, expected_version)
+                                  if turn_undos is None else turn_undos) + 1
+                    if batch_undos > MAX_UNDOS_PER_REQUEST or turn_undos > MAX_UNDOS_PER_TURN:
+                        raise errors.invalid("too-many-undos", f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
+                                             f"per request and {MAX_UNDOS_PER_TURN} per turn", move_index=i)
+                elif _ends_turn(ev):
+                    turn_undos = 0
+                # the event in words, in the position it was played in: stored with it for GET /events
+                texts.append(game.event_text(before, ev))
+                if k + 1 < len(evs):
+                    before = game.evolve(before, ev)
             events.extend(evs)
             played = i + 1
             if stop_at_reveal and any(ev.get("chance") for ev in evs):
@@ -461,7 +534,7 @@ class GameService:
                                                         for i, e in enumerate(events)],
                   "applied": played, "unplayed": moves[played:], "seat": seat, "body": body_hash}
         try:
-            result = self.store.append(game_id, expected_version, events, idem_key, answer, generation)
+            result = self.store.append(game_id, expected_version, events, idem_key, answer, generation, texts)
             status, value = result
         except Conflict as c:
             self._raise_conflict(game_id, idem_key, seat, body_hash, c.current, expected_version)
@@ -472,6 +545,23 @@ class GameService:
         self.cache.put(game_id, state)
         self._after_append(game_id, meta, state, snap_version, seat, game, hooks=result.hooks)
         return _public_answer(answer)
+
+    def _undos_this_turn(self, game_id: str, seat: int, version: int) -> int:
+        """How many moves ``seat`` took back in its current turn up to ``version``: the MoveUndone
+        events of the trailing run of its own events (back to another seat's event, the game's
+        start or its own last 'end'). Read backwards in chunks: the run is short, as each turn's
+        undos are bounded."""
+        undos, upto = 0, version
+        while upto > 0:
+            chunk = self.store.events_before(game_id, upto, 64)
+            for ev in chunk:
+                if ev.get("seat") != seat or ev["type"] not in ("MovePlayed", "MoveUndone") or _ends_turn(ev):
+                    return undos
+                undos += ev["type"] == "MoveUndone"
+            if len(chunk) < 64:
+                return undos
+            upto -= len(chunk)
+        return undos
 
     def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
         meta = self.meta(game_id)
@@ -526,6 +616,11 @@ class GameService:
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
         self._appended(game_id, meta, state, mover, hooks)
+
+
+def _ends_turn(ev: dict) -> bool:
+    """A seat's 'end' (Tiletum's end of a turn): its undo count starts again after it."""
+    return ev["type"] == "MovePlayed" and ev.get("move") == "end"
 
 
 class StateCache:
@@ -650,4 +745,5 @@ def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
                   for i, s in enumerate(meta["seats"])],
         "winner": state.winner,
         "seed_commitment": meta["seed_commitment"],
+        "rated": is_rated(meta),
     }

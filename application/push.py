@@ -48,9 +48,10 @@ class EventFeed:
     """Waits for new events of a game. ``client`` is a Redis client whose socket timeout is longer
     than the longest wait (a blocked XREAD is a quiet socket)."""
 
-    def __init__(self, games, client, cache_size: int = 256):
+    def __init__(self, games, client, cache_size: int = 256, page: int | None = None):
         self.games = games  # application.game_service.GameService
         self.r = client
+        self.page = page    # events per read (None: GET /events' default page)
         # Every listener of a game wakes at the same move and asks for the same events: the
         # first one's answer serves the others (events never change once appended).
         self._cache: OrderedDict[tuple, tuple] = OrderedDict()
@@ -79,15 +80,17 @@ class EventFeed:
                     self._cache.popitem(last=False)
             return value
 
-    def batch(self, game_id: str, after: int) -> tuple[list[dict], dict]:
-        """The public events after ``after`` (as ``GET /events``) and the game's ``turn`` after
-        them. Cached while the game is at the same version."""
+    def batch(self, game_id: str, after: int) -> tuple[list[dict], dict, bool]:
+        """A page of the public events after ``after`` (as ``GET /events``), the game's ``turn``
+        after them, and whether more events follow the page. Cached while the game is at the same
+        version."""
         version = self.games.store.version(game_id)
 
         def compute():
-            evs = self.games.events(game_id, after)["events"]
+            page = self.games.events(game_id, after) if self.page is None else self.games.events(game_id, after,
+                                                                                                 self.page)
             s = self.games.summary(game_id)
-            return evs, {"version": s["version"], "status": s["status"], "to_act": s["to_act"]}
+            return page["events"], {"version": s["version"], "status": s["status"], "to_act": s["to_act"]}, page["more"]
         return self._cached((game_id, after, version), compute)
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:
@@ -104,10 +107,12 @@ class EventFeed:
         yield f"retry: {RETRY_MS}\n\n"
         first = True
         while True:
-            evs, turn = self.batch(game_id, after)
+            evs, turn, more = self.batch(game_id, after)
             for ev in evs:
                 yield frame(ev, event_id=ev["version"])
                 after = ev["version"]
+            if more:  # a long log goes a page at a time; the turn follows its last event
+                continue
             if evs or first:
                 yield frame(turn, event="turn")
                 if turn["status"] == "finished":

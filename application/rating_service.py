@@ -28,6 +28,7 @@ from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_poo
 from . import errors
 from .indexes import RATED, SEAT_STATE
 from .players import name_of, player_id, remember_name
+from .rated import unrated_reason
 
 MULTI = "multiplayer"
 # Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
@@ -71,17 +72,12 @@ class RatingService:
         if state.phase != "over":
             return {"unrated": "not finished"}
         opts = meta.get("options") or {}
-        if opts.get("rated", True) is False:
-            return {"unrated": "created unrated"}
+        why = unrated_reason(meta)  # the same predicate forbids hints in the game (application/rated.py)
+        if why is not None:
+            return {"unrated": why}
         seats = meta["seats"]
-        if any(s["kind"] == "bot" for s in seats):
-            return {"unrated": "a bot account plays a seat"}
-        if any(s["kind"] == "ai" for s in seats):  # no player to rate (and none was: a KeyError)
-            return {"unrated": "an AI seat plays in it"}
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
-        emails = [(seats[i].get("email") or "").strip().lower() for i in humans]
-        if not all(emails) or len(set(emails)) != len(emails):
-            return {"unrated": "every human seat needs its own email address"}
+        emails = [seats[i]["email"].strip().lower() for i in humans]
         pids = {i: player_id(self.r, e) for i, e in zip(humans, emails)}
         names = {pids[i]: seats[i]["name"] for i in humans}
         dropped = self._dropped(game_id, len(seats))
@@ -92,9 +88,8 @@ class RatingService:
                                "finish": adjudicated_places(game.scores(state)),
                                "dropped": [pids[i] for i in dropped]}}
         if state.solo is not None:
-            solo = opts.get("solo") or {}
-            level = solo.get("level")
-            if level is None or solo.get("challenges"):
+            level = (opts.get("solo") or {}).get("level")
+            if level is None:  # a solo game always names its level in options.solo (unrated_reason)
                 return {"unrated": "solo games with a hand-picked Challenge set are not rated"}
             human = humans[0]
             if human in dropped:

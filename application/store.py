@@ -4,7 +4,7 @@ Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them on on
 
 | key | type | holds |
 |---|---|---|
-| ``g:{<id>}:events`` | stream | event n (1-based) at stream id ``n-0``, field ``e`` = event JSON |
+| ``g:{<id>}:events`` | stream | event n (1-based) at stream id ``n-0``, field ``e`` = event JSON, field ``t`` = the event in words (its ``text``, written with it by the game service; absent in games saved before texts were stored) |
 | ``g:{<id>}:meta`` | string | game metadata JSON (seats with token hashes, options, commitment) |
 | ``g:{<id>}:seed`` | string | the secret seed (never served until the game is over) |
 | ``g:{<id>}:snap`` | string | ``<version>\\n<position JSON>``: the state after that many events |
@@ -31,6 +31,9 @@ import redis
 from . import archive as archiving
 from .archive import GameArchived
 
+# KEYS: the stream, the idempotency record, the hooks set, the meta generation. ARGV: the expected
+# version, the idempotent answer, its TTL (0: none), the meta generation read ('' : unchecked), 't' when
+# each event comes with its text ('' : events only), then the events (each followed by its text).
 APPEND = """
 local stream, ikey = KEYS[1], KEYS[2]
 local idem = tonumber(ARGV[3]) > 0
@@ -42,9 +45,16 @@ local len = redis.call('XLEN', stream)
 if len ~= tonumber(ARGV[1]) then return {'conflict', tostring(len)} end
 if ARGV[4] ~= '' and (redis.call('GET', KEYS[4]) or '0') ~= ARGV[4] then return {'stale', '0'} end
 local n = len
-for i = 5, #ARGV do
-  n = n + 1
-  redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i])
+if ARGV[5] == 't' then
+  for i = 6, #ARGV, 2 do
+    n = n + 1
+    redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i], 't', ARGV[i + 1])
+  end
+else
+  for i = 6, #ARGV do
+    n = n + 1
+    redis.call('XADD', stream, tostring(n) .. '-0', 'e', ARGV[i])
+  end
 end
 if idem then redis.call('SET', ikey, ARGV[2], 'EX', tonumber(ARGV[3])) end
 return {'ok', tostring(n), redis.call('EXISTS', KEYS[3])}
@@ -137,15 +147,16 @@ class EventStore:
         self._load_for = client.register_script(LOAD_FOR)
 
     # --- games ----------------------------------------------------------------------------
-    def create(self, game_id: str, meta: dict, seed: str, first_event: dict) -> bool:
-        """Create a game with its first event; False if the id is taken."""
+    def create(self, game_id: str, meta: dict, seed: str, first_event: dict, first_text: str | None = None) -> bool:
+        """Create a game with its first event (and that event in words); False if the id is taken."""
         if self.is_archived(game_id):  # its stream is gone, but the id is taken
             return False
         mkey = key(game_id, "meta")
         pipe = self.r.pipeline(transaction=True)
         pipe.set(mkey, json.dumps(meta), nx=True)
         pipe.set(key(game_id, "seed"), seed, nx=True)
-        pipe.xadd(key(game_id, "events"), {"e": json.dumps(first_event)}, id="1-0")
+        pipe.xadd(key(game_id, "events"), {"e": json.dumps(first_event),
+                                           **({"t": first_text} if first_text is not None else {})}, id="1-0")
         try:
             created, _, _ = pipe.execute()
         except redis.ResponseError:  # the stream already exists: the id is taken
@@ -195,9 +206,13 @@ class EventStore:
 
     # --- events ---------------------------------------------------------------------------
     def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
-               idem_answer: dict | None = None, meta_generation: str | None = None) -> tuple[str, int | dict]:
-        """Append atomically at ``expected``. Returns ("ok", new_version) or ("idem", answer);
-        raises :class:`Conflict` when the stream is at another version."""
+               idem_answer: dict | None = None, meta_generation: str | None = None,
+               texts: list[str] | None = None) -> tuple[str, int | dict]:
+        """Append atomically at ``expected`` (with each event's ``texts``, when given: ``GET /events``
+        then reads them instead of folding the log to say them). Returns ("ok", new_version) or
+        ("idem", answer); raises :class:`Conflict` when the stream is at another version."""
+        if texts is not None and len(texts) != len(events):
+            raise ValueError("one text per event")
         if expected < 1:  # the first event is written by create; a missing stream is never appended to
             raise ValueError("a game is appended to at version 1 or later")
         # Every key of the script is the game's (one hash slot): without an Idempotency-Key the
@@ -205,8 +220,10 @@ class EventStore:
         ikey = key(game_id, "idem:" + idem_key) if idem_key else key(game_id, "events")
         status, value, *hooks = self._append(
             keys=[key(game_id, "events"), ikey, key(game_id, "hooks"), key(game_id, "metagen")],
-            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL if idem_key else 0, meta_generation or ""]
-            + [json.dumps(e) for e in events])
+            args=[expected, json.dumps(idem_answer or {}), IDEM_TTL if idem_key else 0, meta_generation or "",
+                  "t" if texts is not None else ""]
+            + ([x for e, t in zip(events, texts) for x in (json.dumps(e), t)] if texts is not None
+               else [json.dumps(e) for e in events]))
         status = status.decode()
         if status == "stale":
             raise StaleMeta(game_id)
@@ -233,6 +250,33 @@ class EventStore:
             if archived is not None:
                 return archived[after:upto]
         return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def events_before(self, game_id: str, upto: int, count: int) -> list[dict]:
+        """At most ``count`` events up to version ``upto``, newest first (a live game's only)."""
+        entries = self.r.xrevrange(key(game_id, "events"), max=f"{upto}-0", min="-", count=count)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def page(self, game_id: str, after: int, limit: int) -> tuple[list[tuple[dict, str | None]], int]:
+        """At most ``limit`` events after version ``after``, each with its stored text (None where
+        none was stored), and the game's version: one XRANGE from ``after`` and an XLEN, so a
+        page costs what it holds, however long the log."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(key(game_id, "events"), min=f"{after + 1}-0", max="+", count=limit)
+        pipe.xlen(key(game_id, "events"))
+        entries, length = pipe.execute()
+        if length == 0:  # no stream: an archived game (its record is read whole anyway), or none
+            archived = self.archived_events(game_id)
+            if archived is not None:
+                return [(e, None) for e in archived[after:after + limit]], len(archived)
+        return [(json.loads(f[b"e"]), f[b"t"].decode() if b"t" in f else None) for _, f in entries], length
+
+    def snapshot(self, game_id: str) -> tuple[int, dict] | None:
+        """The latest snapshot: (its version, the position document), or None."""
+        raw = self.r.get(key(game_id, "snap"))
+        if not raw:
+            return None
+        head, _, body = raw.partition(b"\n")
+        return int(head), json.loads(body)
 
     def load(self, game_id: str) -> Loaded | None:
         """Metadata, the latest snapshot and the events after it, in one round trip."""

@@ -61,7 +61,7 @@ class TournamentStore:
     def append(self, tid: str, expected: int, events: list[dict]) -> int:
         """Append at ``expected``; raises :class:`application.store.Conflict` at another version."""
         status, value, *_ = self._append(keys=[key(tid, "events"), key(tid, "events"), key(tid, "events")],
-                                     args=[expected, "{}", 0, ""] + [json.dumps(e) for e in events])
+                                     args=[expected, "{}", 0, "", ""] + [json.dumps(e) for e in events])
         if status.decode() == "conflict":
             raise Conflict(int(value))
         return int(value)

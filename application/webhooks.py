@@ -19,7 +19,8 @@ Keys (each subscription's keys share the hash tag ``{<sid>}``; a game's lookup i
 After a save, the Dispatcher sends ``workers.deliver_webhooks(game, version)`` when the game's
 ``hooks`` set is not empty; that task sends ``workers.deliver_webhook(sid, game, version)`` for
 each subscription, which calls :meth:`Webhooks.deliver`: it re-reads everything, sends at most
-once per (subscription, version) -- the events after the subscription's cursor in that game --
+once per (subscription, version) -- the events after the subscription's cursor in that game, at
+most ``PAGE`` of them (a delivery with ``"more": true`` is followed at once by the next page) --
 and is retried with backoff on failure. After ``max_failures`` failed attempts in a row the
 subscription is switched off and its owner emailed (by the worker).
 
@@ -54,8 +55,6 @@ import urllib3
 import urllib3.connection
 import urllib3.util
 
-import games
-
 from . import errors
 from .bots import bot_key, looks_like_bot_token
 from .dashboard import is_verified
@@ -65,6 +64,7 @@ EVENTS = ("your-turn", "game-over", "all")
 LOG_SIZE = 50
 MAX_PER_OWNER = 5
 TIMEOUT = 5.0
+PAGE = 100   # events per delivery: a subscription far behind gets its events over several deliveries
 
 
 def hook_key(sid: str, what: str = "") -> str:
@@ -272,8 +272,9 @@ def owned_key(owner: dict) -> str:
 
 class Webhooks:
     def __init__(self, games, max_failures: int = 5, allow_loopback: bool = False, resolve=system_resolve,
-                 resolve_timeout: float = RESOLVE_TIMEOUT):
+                 resolve_timeout: float = RESOLVE_TIMEOUT, page: int = PAGE):
         self.games = games  # GameService
+        self.page = page    # events per delivery
         self.r = games.store.r
         self.max_failures = max_failures
         self.allow_loopback = allow_loopback  # TILETUM_WEBHOOK_ALLOW_LOOPBACK: tests, local development
@@ -409,7 +410,8 @@ class Webhooks:
 
     def deliver(self, sid: str, game_id: str, version: int, attempt: int = 0) -> str:
         """Send subscription ``sid`` what it wants of ``game_id`` at ``version`` (re-read): "sent",
-        "skipped" (gone, off, already sent, nothing it wants), "retry" or "off" (just switched off)."""
+        "more" (a page was sent and more events up to ``version`` wait: deliver again), "skipped"
+        (gone, off, already sent, nothing it wants), "retry" or "off" (just switched off)."""
         h = self._load(sid)
         if h is None or h.get("active") != "1":
             return "skipped"
@@ -421,21 +423,23 @@ class Webhooks:
             (i for i, s in enumerate(meta["seats"]) if s["kind"] == "bot" and s.get("bot") == h.get("bot")), None)
         if seat is None or (h.get("game") not in (None, game_id)):
             return "skipped"
-        raw = self.games.store.events(game_id, upto=version)
-        if len(raw) < version:
+        if self.games.store.version(game_id) < version:
             return "skipped"
-        state = games.of_meta(meta).replay(raw)
-        mover = raw[-1].get("seat")
+        _, state = self.games.state_at(game_id, version)
+        mover = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {}).get("seat")
         over = state.phase == "over"
         your_turn = state.actor == seat and mover != seat
         wanted = set(h["events"].split(","))
         kind = "game-over" if over else "your-turn" if your_turn else "events"
         if not ("all" in wanted or (over and "game-over" in wanted) or (your_turn and "your-turn" in wanted)):
             return "skipped"
-        events = [e for e in self.games.events(game_id, cursor)["events"] if e["version"] <= version]
+        # A page of events per delivery (``page``): the first after the cursor; the next page is the
+        # next delivery, sent at once when this one was accepted (``more``).
+        events = [e for e in self.games.events(game_id, cursor, self.page)["events"] if e["version"] <= version]
+        upto = events[-1]["version"] if events else version
         payload = {"type": kind, "subscription": sid, "game": game_id, "seat": seat, "version": version,
                    "status": "finished" if over else "active", "to_act": [] if state.actor is None else [state.actor],
-                   "events": events}
+                   "events": events, "more": upto < version}
         body = json.dumps(payload, separators=(",", ":")).encode()
         t = int(time.time())
         entry = {"at": t, "version": version, "type": kind, "attempt": attempt + 1}
@@ -451,7 +455,7 @@ class Webhooks:
                     resp = http.post(h["url"], data=body, timeout=TIMEOUT, allow_redirects=False, headers={
                         "Content-Type": "application/json", "User-Agent": "tiletum-webhooks/1",
                         "X-Tiletum-Signature": signature(h["secret"], body, t),
-                        "X-Tiletum-Delivery": f"{sid}:{version}"})
+                        "X-Tiletum-Delivery": f"{sid}:{upto}"})
                     entry.update(ok=200 <= resp.status_code < 300, status=resp.status_code)
                 except requests.RequestException as e:
                     entry.update(ok=False, error=type(e).__name__)
@@ -459,9 +463,9 @@ class Webhooks:
         pipe.lpush(hook_key(sid, "log"), json.dumps(entry))
         pipe.ltrim(hook_key(sid, "log"), 0, LOG_SIZE - 1)
         if entry["ok"]:
-            pipe.hset(hook_key(sid), mapping={f"cursor:{game_id}": version, "failures": 0})
+            pipe.hset(hook_key(sid), mapping={f"cursor:{game_id}": upto, "failures": 0})
             pipe.execute()
-            return "sent"
+            return "more" if upto < version else "sent"
         pipe.hincrby(hook_key(sid), "failures", 1)
         failures = pipe.execute()[-1]
         if failures >= self.max_failures:

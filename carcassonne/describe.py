@@ -112,21 +112,25 @@ def describe_final(s: GameState, names=None) -> str:
     return f"Final scoring: {body}. Scores: {result}. {won} {verb}."
 
 
-def event_texts(events: list[dict], start: int = 0) -> list[str]:
-    """One sentence for each of ``events[start:]`` (``events`` being a game's log from its start),
-    like ``application.history.event_texts`` for Tiletum: the move in the imperative, as
-    :func:`describe` says it, then what it scored and the tiles set aside."""
+def event_text(before: GameState | None, ev: dict) -> str:
+    """One event in words, in the position ``before`` it (None before the game's first event);
+    ``before`` is only read."""
+    if ev["type"] == "GameStarted":
+        return f"The game starts with {ev['players']} players"
+    if ev["type"] == "MovePlayed":
+        return _move_text(before, ev)
+    return ev["type"]
+
+
+def event_texts(events: list[dict], start: int = 0, state: GameState | None = None) -> list[str]:
+    """One sentence for each of ``events[start:]`` (``events`` following ``state``; None: a game's
+    log from its start), like ``application.history.event_texts`` for Tiletum: the move in the
+    imperative, as :func:`describe` says it, then what it scored and the tiles set aside."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
     out: list[str] = []
-    state = None
     for i, ev in enumerate(events):
         if i >= start:
-            if ev["type"] == "GameStarted":
-                out.append(f"The game starts with {ev['players']} players")
-            elif ev["type"] == "MovePlayed":
-                out.append(_move_text(state, ev))
-            else:
-                out.append(ev["type"])
+            out.append(event_text(state, ev))
         state = apply_event(state, ev) if ev["type"] == "GameStarted" else apply_event(state.clone(), ev)
     return out
 

@@ -167,8 +167,14 @@ class Game:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def event_texts(self, events: list[dict], start: int = 0) -> list[str]:
-        """One sentence for each of ``events[start:]`` (``events`` from the game's start)."""
+    def event_texts(self, events: list[dict], start: int = 0, state: Any = None) -> list[str]:
+        """One sentence for each of ``events[start:]``, ``events`` following ``state`` (None: from
+        the game's start). ``state`` may be changed (folded onto): pass a copy you do not keep."""
+        raise NotImplementedError
+
+    def event_text(self, before: Any, event: dict) -> str:
+        """One event in words, in the position ``before`` it (None before the first event); reads
+        ``before`` only. The move path stores each event's text with it (application/store.py)."""
         raise NotImplementedError
 
     def board_svg(self, state: Any) -> str:

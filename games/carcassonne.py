@@ -7,7 +7,7 @@ from __future__ import annotations
 import carcassonne as rules
 from carcassonne.game import advance
 from carcassonne.chance import seed_commitment
-from carcassonne.describe import describe, event_texts, tile_name
+from carcassonne.describe import describe, event_text, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
 from carcassonne.svg import board_svg, tiles_sprite
 
@@ -79,8 +79,11 @@ class Carcassonne(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0):
-        return event_texts(events, start)
+    def event_texts(self, events, start=0, state=None):
+        return event_texts(events, start, state)
+
+    def event_text(self, before, ev):
+        return event_text(before, ev)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):

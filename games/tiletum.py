@@ -24,31 +24,35 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
     return doc
 
 
-def event_texts(events: list[dict], start: int = 0) -> list[str]:
-    """One sentence for each of ``events[start:]``, where ``events`` is a game's log from its
-    start (folded once: a move is described in the position it was played in)."""
+def event_text(before: engine.GameState | None, ev: dict) -> str:
+    """One event in words, in the position ``before`` it (None before the game's first event).
+    Reads ``before`` only: the move path describes each move as it plays it (the texts are stored
+    with the events, application/store.py)."""
+    t = ev["type"]
+    if t == "GameStarted":
+        return f"The game starts with {ev['players']} players"
+    if t == "MovePlayed":
+        try:
+            text = describe(before, parse(ev["move"]))
+        except Exception:  # a move the describer does not know: its notation is its text
+            text = ev["move"]
+        if ev.get("by"):
+            text += f" (played by the {ev['by']})"
+        return text
+    if t == "MoveUndone":
+        undoable = before.undo_moves if before is not None else []
+        return f"Take back '{undoable[-1]}'" if undoable else "Take back the last move"
+    return t
+
+
+def event_texts(events: list[dict], start: int = 0, state: engine.GameState | None = None) -> list[str]:
+    """One sentence for each of ``events[start:]``, where ``events`` follow ``state`` (None: they
+    are a game's log from its start; a state is folded onto, so pass one that may change). Folded
+    once: a move is described in the position it was played in."""
     out: list[str] = []
-    state = None
     for i, ev in enumerate(events):
-        t = ev["type"]
-        if i < start:
-            state = apply_event(state, ev)
-            continue
-        if t == "GameStarted":
-            out.append(f"The game starts with {ev['players']} players")
-        elif t == "MovePlayed":
-            try:
-                text = describe(state, parse(ev["move"]))
-            except Exception:  # a move the describer does not know: its notation is its text
-                text = ev["move"]
-            if ev.get("by"):
-                text += f" (played by the {ev['by']})"
-            out.append(text)
-        elif t == "MoveUndone":
-            undoable = state.undo_moves if state is not None else []
-            out.append(f"Take back '{undoable[-1]}'" if undoable else "Take back the last move")
-        else:
-            out.append(t)
+        if i >= start:
+            out.append(event_text(state, ev))
         state = apply_event(state, ev)
     return out
 
@@ -119,8 +123,11 @@ class Tiletum(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0):
-        return event_texts(events, start)
+    def event_texts(self, events, start=0, state=None):
+        return event_texts(events, start, state)
+
+    def event_text(self, before, ev):
+        return event_text(before, ev)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):

@@ -32,13 +32,14 @@ from bs4 import BeautifulSoup, CData, NavigableString, ParserRejectedMarkup
 from typing import Callable
 
 from application.errors import ServiceError
+from application.game_service import MAX_MOVES_PER_REQUEST
 
 from . import addresses
 from . import compose as compose_module
 
 log = logging.getLogger("tiletum.mailin")
 
-MAX_MOVE_LINES = 200
+MAX_MOVE_LINES = MAX_MOVES_PER_REQUEST   # what the service plays in one request: more is refused at once
 DEFAULT_MAX_BYTES = 256_000
 
 

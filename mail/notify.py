@@ -19,7 +19,7 @@ from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
 from application.errors import ServiceError
-from application.game_service import GameService, public_event
+from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, forget_due, forget_game, registry,
                                  remove)
 from application.notifications import DIGEST, preference
@@ -76,9 +76,8 @@ class Notifier:
             return 0
         names = seat_names(meta)
         game = games.of_meta(meta)
-        events = self.service.store.events(game_id)
-        texts = game.event_texts(events, start=version)
-        played = [t for e, t in zip(events[version:], texts) if e.get("seat") == seat and e.get("by") == "stand-in"]
+        played = [e["text"] for e in self.service.events_after(game_id, version)
+                  if e.get("seat") == seat and e.get("by") == "stand-in"]
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
         lines = [f"Hello {names[seat]},", "",
@@ -277,9 +276,7 @@ class Notifier:
                    default=0)
         if last + 1 >= len(events):
             return []  # nothing since (the game's first turn): no need to replay the game to say so
-        texts = game.event_texts(events, start=last + 1)  # each move in words, in the position it was played in
-        return [{"version": i + 1, **public_event(e), "text": t} for i, (e, t) in
-                enumerate(zip(events[last + 1:], texts), start=last + 1)]
+        return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
     def one_click_moves(self, game_id: str, state, seat: int, game: games.Game = games.TILETUM) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else

@@ -216,8 +216,8 @@ def test_listeners_that_wake_together_read_the_game_once(redis_server):
     _, s = svc.load(gid)
     seat = s.actor
     svc.submit_for_seat(gid, seat, 1, [sorted(engine_legal(s))[0]])
-    evs, turn = feed.batch(gid, 0)
-    assert [e["version"] for e in evs] == [1, 2] and turn["version"] == 2 and calls == [0, 0]
+    evs, turn, more = feed.batch(gid, 0)
+    assert [e["version"] for e in evs] == [1, 2] and turn["version"] == 2 and not more and calls == [0, 0]
 
 
 def engine_legal(state):

@@ -200,6 +200,8 @@ def deliver_webhook(self, sid: str, game_id: str, version: int) -> str:
     after TILETUM_WEBHOOK_BACKOFF s, doubling (at most 240 s, under the broker's visibility
     timeout), until it worked or the subscription is switched off and its owner told."""
     result = webhooks().deliver(sid, game_id, version, attempt=self.request.retries)
+    if result == "more":  # one page was accepted: the next one now
+        deliver_webhook.apply_async([sid, game_id, version], queue="tiletum")
     if result == "retry":
         base = float(os.environ.get("TILETUM_WEBHOOK_BACKOFF", "10"))
         raise self.retry(countdown=min(base * 2 ** self.request.retries, 240))

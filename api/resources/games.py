@@ -12,7 +12,7 @@ import ai
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
+from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
                        MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
 
 _POSITION = Position()
@@ -76,7 +76,8 @@ class Game(MethodView):
     def get(self, game_id):
         """Read a game's summary
 
-        Status, version, round and phase, whose decision it is, every seat's score, the winner.
+        Status, version, round and phase, whose decision it is, every seat's score, the winner,
+        and whether the game is rated (then no hints).
         """
         return service().summary(game_id)
 
@@ -140,14 +141,17 @@ class GameHint(MethodView):
     @blp.doc(operationId="getHint", security=SEAT)
     @blp.response(200, HintOut)
     @err(401, "unauthorized", "no or bad seat token")
-    @err(403, "hints-off", "hints are off in rated tournament games; not-your-turn: not your decision")
+    @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
+                           "decision")
     @err(404, "game-not-found", "unknown game")
     @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat)")
     def get(self, game_id):
         """Ask the AI for a hint
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
-        your own view of the position only. Off in rated tournament games; rate-limited per seat.
+        your own view of the position only. Off in rated games (the game summary's `rated`: every
+        human seat with its own email address, not created with `rated: false`, no AI seat or bot
+        account); rate-limited per seat.
         """
         version, view = service().hint_view(game_id, bearer())
         level = flask.current_app.config.get("HINT_LEVEL") or HINT_LEVEL
@@ -184,16 +188,25 @@ class Moves(MethodView):
 @blp.route("/<string:game_id>/events")
 class Events(MethodView):
     @blp.doc(operationId="getEvents")
-    @blp.arguments(EventsQuery, location="query")
-    @blp.response(200, EventsOut)
+    @blp.arguments(EventsPageQuery, location="query")
+    @blp.response(200, EventsOut, headers={"Link": {"schema": {"type": "string"}, "description":
+                                                    'when `more`: `<URL of the next page>; rel="next"`'}})
     @err(404, "game-not-found", "unknown game")
+    @err(422, "invalid-request", "`after` or `limit` is not a whole number in its range")
     def get(self, query, game_id):
         """Read the event log
 
         The game's events after version `after`, with the chance outcomes each revealed and
-        each event in words (`text`).
+        each event in words (`text`), a page at a time: at most `limit` events (default 500, at
+        most 1000). While `more` is true, events after `next_after` exist already: read them with
+        `after=next_after` (the `Link` header with `rel="next"` is that URL).
         """
-        return service().events(game_id, query["after"])
+        page = service().events(game_id, query["after"], query["limit"])
+        resp = flask.jsonify(EventsOut().dump(page))
+        if page["more"]:
+            nxt = flask.url_for("games.Events", game_id=game_id, after=page["next_after"], limit=query["limit"])
+            resp.headers["Link"] = f'<{nxt}>; rel="next"'
+        return resp
 
 
 @blp.route("/<string:game_id>/record")

@@ -13,10 +13,10 @@ gone before the first byte), and when the response object is dropped unserved.
 """
 from __future__ import annotations
 
-import re
 import weakref
 
 import flask
+import marshmallow as ma
 from flask.views import MethodView
 
 from application.push import SlotRefused
@@ -29,9 +29,11 @@ from ..schemas import EventsQuery
 
 blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
 
-LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                 "description": "the last version you have (an EventSource sends it when it reconnects); "
-                              "it takes precedence over `after`"}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,20}$"},
+                 "description": "the last version you have (an EventSource sends it when it reconnects): "
+                              "the same range as `after`, 0 to 2**63-1 in decimal digits; it takes "
+                              "precedence over `after`"}
 STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/push.md): one message per game "
                                         "event (`id` = its version, data = the event as `GET /events` serves "
                                         "it), `event: turn` after each batch, `: keep-alive` comments, "
@@ -43,7 +45,6 @@ STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/pu
                                             "data": {"type": "string", "description": "JSON: the event as GET "
                                                      "/events serves it; for `turn` version, status and to_act"},
                                             "retry": {"type": "integer"}}}}}}}
-_DIGITS = re.compile(r"^[0-9]{1,19}$")
 
 
 @blp.route("/<string:game_id>/stream")
@@ -51,7 +52,7 @@ class Stream(MethodView):
     @blp.doc(operationId="streamGameEvents", parameters=[LAST_EVENT_ID], responses=STREAM_RESPONSE)
     @blp.arguments(EventsQuery, location="query")
     @documented(blp, 404, "game-not-found", "unknown game")
-    @documented(blp, 422, "invalid-request", "Last-Event-ID is not a version")
+    @documented(blp, 422, "invalid-request", "`after` or Last-Event-ID is not a version (0 to 2**63-1)")
     @documented(blp, 429, "too-many-streams", "this client address (or seat token) holds as many streams "
                                               "of this server process as one client may; close one, or "
                                               "retry after Retry-After seconds, or poll")
@@ -67,9 +68,11 @@ class Stream(MethodView):
         after = query["after"]
         last = flask.request.headers.get("Last-Event-ID")
         if last is not None and last.strip():
-            if not _DIGITS.match(last.strip()):
-                raise ApiError(422, "invalid-request", "Last-Event-ID must be a version (a non-negative integer)")
-            after = int(last.strip())
+            try:  # read as `after` is: the same digits and the same range
+                after = EventsQuery().load({"after": last.strip()})["after"]
+            except ma.ValidationError:
+                raise ApiError(422, "invalid-request", "Last-Event-ID must be a version: 0 to 2**63-1, in "
+                                                       "decimal digits (the range of `after`)") from None
         service().meta(game_id)  # 404 before the stream starts
         cfg = flask.current_app.config
         slot = _take_slot()

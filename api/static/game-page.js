@@ -50,19 +50,24 @@ async function poll() {
   }
 }
 
+// The event log a page at a time (GET /events answers at most `limit` events; `more` says that
+// events after `next_after` are already there).
 async function showHistory() {
-  const r = await fetch(api + "/events?after=" + historyAfter, {cache: "no-store"});
-  if (!r.ok) return;
-  const body = await r.json();
   const list = $("history");
-  for (const ev of body.events) {
-    if (ev.version <= historyAfter) continue;
-    historyAfter = ev.version;
-    const li = document.createElement("li");
-    li.value = ev.version;
-    const who = ev.seat === undefined || ev.seat === null ? "" : seatName(ev.seat) + ": ";
-    li.textContent = who + (ev.text || ev.move || ev.type);
-    list.appendChild(li);
+  for (let pages = 0; pages < 1000; pages++) {
+    const r = await fetch(api + "/events?after=" + historyAfter, {cache: "no-store"});
+    if (!r.ok) return;
+    const body = await r.json();
+    for (const ev of body.events) {
+      if (ev.version <= historyAfter) continue;
+      historyAfter = ev.version;
+      const li = document.createElement("li");
+      li.value = ev.version;
+      const who = ev.seat === undefined || ev.seat === null ? "" : seatName(ev.seat) + ": ";
+      li.textContent = who + (ev.text || ev.move || ev.type);
+      list.appendChild(li);
+    }
+    if (!body.more || !body.events.length) break;
   }
   list.scrollTop = list.scrollHeight;
 }

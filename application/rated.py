@@ -1,0 +1,33 @@
+"""Whether a game is rated: one predicate for the ratings (application/rating_service.py) and for
+what a rated game forbids (hints, ``GameService.hint_view``), shown as ``rated`` in the game summary.
+
+A game is rated, from its meta alone, unless it was created with ``options.rated: false``, a bot
+account or an AI seat plays in it, its human seats do not each have an email address of their own
+(a rating belongs to an address), or it is a solo game with a hand-picked Challenge set. Ratings add
+what only the game's end can tell (it finished; the stand-in did not play a solo game's human seat
+to the end): :meth:`RatingService.assess`. Tournament games are rated or not by the same rule (their
+seats have the entrants' addresses, and ``options.rated`` is the tournament's)."""
+from __future__ import annotations
+
+
+def unrated_reason(meta: dict) -> str | None:
+    """Why the game is not rated (a phrase), or None: it is rated when it ends."""
+    opts = meta.get("options") or {}
+    if opts.get("rated", True) is False:
+        return "created unrated"
+    seats = meta["seats"]
+    if any(s["kind"] == "bot" for s in seats):
+        return "a bot account plays a seat"
+    if any(s["kind"] == "ai" for s in seats):  # no player to rate
+        return "an AI seat plays in it"
+    emails = [(s.get("email") or "").strip().lower() for s in seats if s["kind"] == "human"]
+    if not all(emails) or len(set(emails)) != len(emails):
+        return "every human seat needs its own email address"
+    solo = opts.get("solo")
+    if solo is not None and (solo.get("level") is None or solo.get("challenges")):
+        return "solo games with a hand-picked Challenge set are not rated"
+    return None
+
+
+def is_rated(meta: dict) -> bool:
+    return unrated_reason(meta) is None
