@@ -23,7 +23,7 @@ from .clock import make_clock
 from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .notifications import set_preference
-from .seats import AI_LEVELS, ai_seats
+from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta
 
 MAX_MOVES_PER_REQUEST = 200
@@ -326,15 +326,19 @@ class GameService:
         return state.version, games.of_meta(meta).view(state, seat)
 
     def events(self, game_id: str, after: int = 0) -> dict:
-        """The events after version ``after``, each with its ``text`` in words. Describing them
-        needs the position before each, so the earlier events are read (and folded) only when
-        there is something new to describe."""
-        game = games.of_meta(self.meta(game_id))
+        """The events after version ``after``, each with its ``text`` in words: who did what, by
+        the seats' names, in the third person. Describing them needs the position before each, so
+        the earlier events are read (and folded) only when there is something new to describe."""
+        meta = self.meta(game_id)
+        game = games.of_meta(meta)
+        names = seat_names(meta)
+        machines = frozenset(i for i, s in enumerate(meta["seats"]) if s.get("kind", "human") != "human")
         evs = self.store.events(game_id, after)
         if evs and after:
-            texts = game.event_texts(self.store.events(game_id, upto=after) + evs, start=after)
+            texts = game.event_texts(self.store.events(game_id, upto=after) + evs, start=after, names=names,
+                                     machines=machines)
         else:
-            texts = game.event_texts(evs)
+            texts = game.event_texts(evs, names=names, machines=machines)
         return {"after": after, "events": [{"version": after + i + 1, **public_event(e), "text": text}
                                            for i, (e, text) in enumerate(zip(evs, texts))]}
 

@@ -112,10 +112,11 @@ def describe_final(s: GameState, names=None) -> str:
     return f"Final scoring: {body}. Scores: {result}. {won} {verb}."
 
 
-def event_texts(events: list[dict], start: int = 0) -> list[str]:
+def event_texts(events: list[dict], start: int = 0, names=None) -> list[str]:
     """One sentence for each of ``events[start:]`` (``events`` being a game's log from its start),
-    like ``application.history.event_texts`` for Tiletum: the move in the imperative, as
-    :func:`describe` says it, then what it scored and the tiles set aside."""
+    like ``application.history.event_texts`` for Tiletum: without ``names``, the move in the
+    imperative, as :func:`describe` says it, then what it scored and the tiles set aside; with the
+    seats' ``names``, in the third person, as :func:`describe_event` says it ("Ann placed ...")."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
     out: list[str] = []
     state = None
@@ -123,6 +124,12 @@ def event_texts(events: list[dict], start: int = 0) -> list[str]:
         if i >= start:
             if ev["type"] == "GameStarted":
                 out.append(f"The game starts with {ev['players']} players")
+            elif ev["type"] == "MovePlayed" and names is not None:
+                try:
+                    text = describe_event(state, ev, names)
+                except Exception:  # a description is a courtesy; the notation always works
+                    text = ev["move"]
+                out.append(text + (f" (played by the {ev['by']})" if ev.get("by") else ""))
             elif ev["type"] == "MovePlayed":
                 out.append(_move_text(state, ev))
             else:

@@ -167,8 +167,11 @@ class Game:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def event_texts(self, events: list[dict], start: int = 0) -> list[str]:
-        """One sentence for each of ``events[start:]`` (``events`` from the game's start)."""
+    def event_texts(self, events: list[dict], start: int = 0, names: list[str] | None = None,
+                    machines: frozenset[int] = frozenset()) -> list[str]:
+        """One sentence for each of ``events[start:]`` (``events`` from the game's start): the move
+        in the imperative without ``names``; with the seats' ``names``, who did what in the third
+        person (the seats in ``machines``, the Cardinalbot and AI seats, as "its")."""
         raise NotImplementedError
 
     def board_svg(self, state: Any) -> str:

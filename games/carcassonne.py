@@ -79,8 +79,8 @@ class Carcassonne(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0):
-        return event_texts(events, start)
+    def event_texts(self, events, start=0, names=None, machines=frozenset()):
+        return event_texts(events, start, names)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import engine
 from engine.chance import seed_commitment
 from engine.components import RESOURCES, components
-from engine.describe import describe
+from engine.describe import describe, narrate
 from engine.fairness import verify_events
 from engine.game import RULES_VERSION, apply_event, replay
 from engine.notation import parse
@@ -24,9 +24,13 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
     return doc
 
 
-def event_texts(events: list[dict], start: int = 0) -> list[str]:
+def event_texts(events: list[dict], start: int = 0, names: list[str] | None = None,
+                machines: frozenset[int] = frozenset()) -> list[str]:
     """One sentence for each of ``events[start:]``, where ``events`` is a game's log from its
-    start (folded once: a move is described in the position it was played in)."""
+    start (folded once: a move is described in the position it was played in). Without
+    ``names`` a move is said in the imperative, as its legal-moves description; with the seats'
+    ``names``, in the third person ("Ann took the yellow 4 die: ..."), the seats in ``machines``
+    (the Cardinalbot, AI seats) as "its"."""
     out: list[str] = []
     state = None
     for i, ev in enumerate(events):
@@ -38,7 +42,13 @@ def event_texts(events: list[dict], start: int = 0) -> list[str]:
             out.append(f"The game starts with {ev['players']} players")
         elif t == "MovePlayed":
             try:
-                text = describe(state, parse(ev["move"]))
+                move = parse(ev["move"])
+                if names is None:
+                    text = describe(state, move)
+                else:
+                    seat = ev.get("seat", state.actor)
+                    who = names[seat] if seat is not None and seat < len(names) else "A player"
+                    text = narrate(state, move, who, "its" if seat in machines else "their")
             except Exception:  # a move the describer does not know: its notation is its text
                 text = ev["move"]
             if ev.get("by"):
@@ -46,7 +56,12 @@ def event_texts(events: list[dict], start: int = 0) -> list[str]:
             out.append(text)
         elif t == "MoveUndone":
             undoable = state.undo_moves if state is not None else []
-            out.append(f"Take back '{undoable[-1]}'" if undoable else "Take back the last move")
+            if names is None:
+                out.append(f"Take back '{undoable[-1]}'" if undoable else "Take back the last move")
+            else:
+                seat = ev.get("seat")
+                who = names[seat] if seat is not None and seat < len(names) else "A player"
+                out.append(f"{who} took back {'their' if seat not in machines else 'its'} last move")
         else:
             out.append(t)
         state = apply_event(state, ev)
@@ -119,8 +134,8 @@ class Tiletum(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0):
-        return event_texts(events, start)
+    def event_texts(self, events, start=0, names=None, machines=frozenset()):
+        return event_texts(events, start, names, machines)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):
