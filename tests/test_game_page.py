@@ -59,7 +59,7 @@ def _page(browser, url: str, viewport: dict):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    page._errors = errors  # noqa: SLF001 (checked at the end of each test)
+    page._errors = errors  # checked at the end of each test
     page.goto(url)
     wait_until(page, "Number(document.body.dataset.version || 0) > 0")
     return page
