@@ -16,7 +16,10 @@ app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are 
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
 :data:`GAME_PAGES`): Tiletum's ``play.html`` or Carcassonne's ``carcassonne.html``; an unknown id
-is a 404 problem (``game-not-found``). A game's page may draw its pieces from
+is a 404 problem (``game-not-found``). Both draw the game's board picture (``/board.svg``)
+inline, in the page's DOM (parsed with DOMParser, its scripts dropped), so its parts can be
+clicked; the policy needs nothing more (the picture has no style attributes, and the pages set
+sizes through the CSSOM, which a style-src policy does not restrict). A game's page may draw its pieces from
 ``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the same for every game of it).
 """
 from __future__ import annotations

@@ -626,9 +626,9 @@ class Event(Closed):
     options = fields.Nested(EngineOptions, metadata={"description": "GameStarted: the rules options"})
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
-    text = fields.String(metadata={"description": "the event in words (GET /events only), e.g. 'Take the "
-                                                  "yellow 4 die: gain 4 Gold and perform the Contract Action "
-                                                  "with 3 AP'"})
+    text = fields.String(metadata={"description": "the event in words, who did what by the seats' names "
+                                                  "(GET /events only), e.g. 'Ann took the yellow 4 die: 4 Gold "
+                                                  "and the Contract Action with 3 AP'"})
 
 
 class MovesOut(Closed):

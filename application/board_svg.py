@@ -8,6 +8,14 @@ them each player's board (resources, Storehouse, Buildings with their Rooms, roo
 fulfilled Contracts, Cathedral tiles, supply, score) and, in a solo game, the Cardinalbot's board.
 
 Only public information is drawn: no pile contents and no face-down Corruption tokens.
+
+The game page draws the same SVG inline and makes its parts clickable, so the parts a move
+names carry stable data attributes (the same for every viewer): ``data-spot`` (a town or road
+space, by its map id, with ``data-name``, its printed name), ``data-die`` (a die on the Action
+Wheel, ``G4``), ``data-action`` (a row of the Wheel), ``data-offer`` (``contract-1``,
+``char-3``: a slot of an offer), ``data-bonus`` (a Bonus tile beside the Wheel or the King
+track), and on each player's board (``data-seat``) ``data-tile`` (a
+Storehouse tile), ``data-room`` (``1.2``) and ``data-crest`` (``1``-``6``).
 """
 from __future__ import annotations
 
@@ -115,18 +123,22 @@ def _map(state: GameState, names: list[str]) -> list[str]:
     for spot in c.spots:
         if not c.is_town(spot):
             x, y = spot_xy(spot)
+            out.append(f'<g class="spot" data-spot="{spot}" data-name="{escape(c.display.get(spot, spot))}">')
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#d9c9a3" stroke="#8a7a5a" '
                        f'stroke-width="1"><title>{escape(spot)} (road space)</title></circle>')
+            out.append("</g>")
     fair_index = {t: i for i, t in enumerate(state.fair_towns)}
     for town in c.towns:
-        out += _town(state, town, fair_index.get(town))
+        out.append(f'<g class="spot town" data-spot="{town}" data-name="{escape(c.display[town])}">')
+        out += _town(state, town, fair_index.get(town), names)
+        out.append("</g>")
     out += _pieces(state, names)
     out.append(_t(14, HEIGHT - 14, "Houses: squares  Pillars: bars  M/A: Merchant/Architect  "
                   "\u271d Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
     return out
 
 
-def _town(state: GameState, town: str, fair: int | None) -> list[str]:
+def _town(state: GameState, town: str, fair: int | None, names: list[str] | None = None) -> list[str]:
     c = components()
     x, y = TOWN_XY[town]
     info = c.towns[town]
@@ -145,7 +157,7 @@ def _town(state: GameState, town: str, fair: int | None) -> list[str]:
         if i < len(owners) and owners[i] is not None:
             seat = owners[i]
             out.append(_rect(x0 + i * gap, y + 11, size, size, SEAT_COLOURS[seat % 4],
-                             title=f"House of seat {seat}"))
+                             title=f"House of {names[seat] if names else f'player {seat + 1}'}"))
         else:
             out.append(_rect(x0 + i * gap, y + 11, size, size, "#ffffff", stroke="#999999", sw=0.6))
     row = y + 30
@@ -161,7 +173,7 @@ def _town(state: GameState, town: str, fair: int | None) -> list[str]:
             px = x + 21 + i * 6
             if i < len(pillars):
                 out.append(_rect(px, y - 7, 4, 13, SEAT_COLOURS[pillars[i] % 4], sw=0.5, rx=0.5,
-                                 title=f"Pillar of seat {pillars[i]}"))
+                                 title=f"Pillar of {names[pillars[i]] if names else f'player {pillars[i] + 1}'}"))
             else:
                 out.append(_rect(px, y - 7, 4, 13, "#ffffff", stroke="#aaaaaa", sw=0.5, rx=0.5))
         if unavailable:
@@ -241,23 +253,36 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
         for v in range(1, 7):
             action = wheel_action(state, v)
             y += 19
+            out.append(f'<g class="wheel-row" data-action="{action}">')
+            out.append(_rect(x - 3, y - 13, 80, 17, "#fbf7ee", stroke="none", rx=2))  # the row's target
             out.append(_t(x, y, f"{v}", size=11, weight="bold"))
             out.append(_t(x + 14, y, action.title(), size=11))
+            out.append("</g>")
             dice = [d for d in state.wheel if len(d) >= 2 and d[1:2] == str(v)]
             for i, d in enumerate(dice):
                 bg, fg = DIE_COLOURS.get(d[0], ("#ffffff", "#222222"))
                 dx = x + 86 + i * 17
+                out.append(f'<g class="die" data-die="{d[:2]}">')
                 out.append(_rect(dx, y - 11, 14, 14, bg, rx=3, title=f"{d} die"))
                 out.append(_t(dx + 7, y, d[1:], size=10, fill=fg, anchor="middle", weight="bold"))
+                out.append("</g>")
             bonus = state.action_bonus.get(action)
             if bonus:
+                out.append(f'<g class="bonus-tile" data-bonus="{bonus}">')
+                out.append(_rect(x + 300, y - 11, 32, 15, "#eef5f8", stroke="#9cc0d0", sw=0.6, rx=2,
+                                 title=_tile_title(bonus)))
                 out.append(_t(x + 330, y, bonus, size=10, fill="#1f5a7a", anchor="end", weight="bold"))
+                out.append("</g>")
     y += 24
 
     # King track
     out.append(_t(x, y, "King track", size=12, weight="bold"))
     if state.king_bonus:
+        out.append(f'<g class="bonus-tile" data-bonus="{state.king_bonus}">')
+        out.append(_rect(x + 252, y - 11, 80, 15, "#eef5f8", stroke="#9cc0d0", sw=0.6, rx=2,
+                         title=_tile_title(state.king_bonus)))
         out.append(_t(x + 330, y, f"Bonus tile {state.king_bonus}", size=10, fill="#1f5a7a", anchor="end"))
+        out.append("</g>")
     order = sorted(range(state.players), key=lambda i: (-state.king_pos[i], -state.king_seq[i]))
     for seat in order:
         y += 15
@@ -273,13 +298,23 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
     y += 15
     costs = c.contract_offer_costs
     dash = "\u2014"
-    offer = " ".join(f"{t or dash}({costs[i]} AP)" if i < len(costs) else str(t or dash)
-                     for i, t in enumerate(state.contract_offer))
-    out.append(_t(x, y, offer, size=10))
+    # each slot a group of its own (data-offer), which the game page makes clickable
+    for i, t in enumerate(state.contract_offer):
+        label = f"{t or dash} ({costs[i]} AP)" if i < len(costs) else str(t or dash)
+        out.append(f'<g class="offer" data-offer="contract-{i + 1}">')
+        out.append(_rect(x + i * 66 - 2, y - 11, 63, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
+                         title=_tile_title(t) if t else "empty"))
+        out.append(_t(x + i * 66 + 29.5, y, label, size=10, anchor="middle"))
+        out.append("</g>")
     y += 18
     out.append(_t(x, y, "Character offer", size=12, weight="bold"))
     y += 15
-    out.append(_t(x, y, " ".join(t or dash for t in state.character_offer), size=10))
+    for i, t in enumerate(state.character_offer):
+        out.append(f'<g class="offer" data-offer="char-{i + 1}">')
+        out.append(_rect(x + i * 44 - 2, y - 11, 40, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
+                         title=_tile_title(t) if t else "empty"))
+        out.append(_t(x + i * 44 + 18, y, t or dash, size=10, anchor="middle"))
+        out.append("</g>")
     y += 18
     out.append(_t(x, y, "Fairs", size=12, weight="bold"))
     y += 15
@@ -359,10 +394,13 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     out.append(_t(sx, y + 12, "Storehouse", size=10, weight="bold"))
     for i in range(5):
         tile = p.store[i] if i < len(p.store) else None
+        if tile:
+            out.append(f'<g class="store-tile" data-tile="{tile}">')
         out.append(_rect(sx + 62 + i * 36, y, 33, 17, "#f6efe0" if tile else "#ffffff", stroke="#8a7a5a",
                          sw=0.6, title=_tile_title(tile) if tile else "empty Storehouse space"))
         if tile:
             out.append(_t(sx + 78.5 + i * 36, y + 12.5, tile, size=9, anchor="middle", weight="bold"))
+            out.append("</g>")
     # fulfilled Contracts and Cathedral tiles
     kx = sx + 250
     contracts = " ".join(p.contracts) if p.contracts else "none"
@@ -382,15 +420,19 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
                       fill="#444444"))
         for f, who in enumerate(rooms):
             fx = bx + f * 32
+            out.append(f'<g class="room" data-room="{b + 1}.{f + 1}">')
             out.append(_rect(fx, y + 12, 30, 16, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6,
                              title=(f"Room {b + 1}.{f + 1}: " + (_tile_title(who) if who else "empty"))))
             out.append(_t(fx + 15, y + 24, who or f"{b + 1}.{f + 1}", size=9, anchor="middle",
                           fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
+            out.append("</g>")
         crest = p.crests[b] if b < len(p.crests) else None
+        out.append(f'<g class="crest" data-crest="{b + 1}">')
         out.append(_rect(bx, y + 32, 94, 15, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00", sw=0.5,
                          title=f"Crest space {b + 1}: " + (_tile_title(crest) if crest else "empty")))
         out.append(_t(bx + 47, y + 43, f"Crest {crest}" if crest else f"Crest space {b + 1}", size=9,
                       anchor="middle", fill="#222222" if crest else "#aaaaaa"))
+        out.append("</g>")
     out.append("</g>")
     return out
 

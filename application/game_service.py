@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -24,7 +25,7 @@ from .dashboard import index_game
 from .deadlines import Deadlines, valid_tz
 from .notifications import set_preference
 from .rated import is_rated
-from .seats import AI_LEVELS, ai_seats
+from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta
 
 # What one seat may append (issue 27): a request plays at most MAX_MOVES_PER_REQUEST moves (a whole
@@ -40,6 +41,24 @@ MAX_UNDOS_PER_TURN = 30
 EVENTS_PAGE = 500
 MAX_EVENTS_PAGE = 1000
 SERVICE_OPTIONS = ("time_control", "timeout", "rated")   # options of the service, for any game
+
+# An event's text is stored with it in the third person with a marker for each seat it names
+# ("{seat1} took the yellow 4 die: ..."), and the seats' names are put in when it is served: a
+# name is never frozen into the log (a player who leaves the service is shown as they are now).
+_SEAT_MARKER = re.compile(r"\{seat(\d{1,2})\}")
+
+
+def seat_markers(meta: dict) -> list[str]:
+    return ["{seat%d}" % i for i in range(len(meta["seats"]))]
+
+
+def machine_seats(meta: dict) -> frozenset[int]:
+    """The seats not played by a person (the Cardinalbot, AI seats, bots): said as "its"."""
+    return frozenset(i for i, s in enumerate(meta["seats"]) if s.get("kind", "human") != "human")
+
+
+def with_names(text: str, names: list[str]) -> str:
+    return _SEAT_MARKER.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else "A player", text)
 
 
 def token_hash(token: str) -> str:
@@ -352,13 +371,16 @@ class GameService:
         with it (see :meth:`_decide_and_append`), so a page costs what it holds; only events saved
         before texts were stored, and archived games, have their texts made here, from the latest
         snapshot at or before ``after`` when there is one."""
-        game = games.of_meta(self.meta(game_id))
+        meta = self.meta(game_id)
+        game = games.of_meta(meta)
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         page, version = self.store.page(game_id, after, limit)
         evs = [e for e, _ in page]
         texts = [t for _, t in page]
         if any(t is None for t in texts):
-            texts = self._texts_by_folding(game_id, game, after, evs)
+            texts = self._texts_by_folding(game_id, game, meta, after, evs)
+        names = seat_names(meta)
+        texts = [with_names(t, names) for t in texts]
         last = after + len(evs)
         return {"after": after, "events": [{"version": after + i + 1, **public_event(e), "text": text}
                                            for i, (e, text) in enumerate(zip(evs, texts))],
@@ -375,7 +397,8 @@ class GameService:
                 return out
             after = page["next_after"]
 
-    def _texts_by_folding(self, game_id: str, game: games.Game, after: int, evs: list[dict]) -> list[str]:
+    def _texts_by_folding(self, game_id: str, game: games.Game, meta: dict, after: int,
+                          evs: list[dict]) -> list[str]:
         """The texts of ``evs`` (the events after ``after``) from the position before them: the
         latest snapshot if it is at or before ``after``, else the game's start, plus the events
         between."""
@@ -384,7 +407,8 @@ class GameService:
             base, prefix = game.from_doc(snap[1]), self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else []
         else:
             base, prefix = None, self.store.events(game_id, upto=after) if after else []
-        return game.event_texts(prefix + evs, start=len(prefix), state=base)
+        return game.event_texts(prefix + evs, start=len(prefix), state=base, names=seat_markers(meta),
+                                machines=machine_seats(meta))
 
     def state_at(self, game_id: str, version: int) -> tuple[dict, object]:
         """The game's meta and its state after ``version`` events (at most the current version):
@@ -523,7 +547,7 @@ class GameService:
                 elif _ends_turn(ev):
                     turn_undos = 0
                 # the event in words, in the position it was played in: stored with it for GET /events
-                texts.append(game.event_text(before, ev))
+                texts.append(game.event_text(before, ev, seat_markers(meta), machine_seats(meta)))
                 if k + 1 < len(evs):
                     before = game.evolve(before, ev)
             events.extend(evs)

@@ -112,25 +112,33 @@ def describe_final(s: GameState, names=None) -> str:
     return f"Final scoring: {body}. Scores: {result}. {won} {verb}."
 
 
-def event_text(before: GameState | None, ev: dict) -> str:
+def event_text(before: GameState | None, ev: dict, names=None) -> str:
     """One event in words, in the position ``before`` it (None before the game's first event);
-    ``before`` is only read."""
+    ``before`` is only read. Without ``names``, the move in the imperative, as :func:`describe`
+    says it, then what it scored and the tiles set aside; with the seats' ``names``, in the third
+    person, as :func:`describe_event` says it ("Ann placed ...")."""
     if ev["type"] == "GameStarted":
         return f"The game starts with {ev['players']} players"
+    if ev["type"] == "MovePlayed" and names is not None:
+        try:
+            text = describe_event(before, ev, names)
+        except Exception:  # a description is a courtesy; the notation always works
+            text = ev["move"]
+        return text + (f" (played by the {ev['by']})" if ev.get("by") else "")
     if ev["type"] == "MovePlayed":
         return _move_text(before, ev)
     return ev["type"]
 
 
-def event_texts(events: list[dict], start: int = 0, state: GameState | None = None) -> list[str]:
+def event_texts(events: list[dict], start: int = 0, state: GameState | None = None, names=None) -> list[str]:
     """One sentence for each of ``events[start:]`` (``events`` following ``state``; None: a game's
-    log from its start), like ``application.history.event_texts`` for Tiletum: the move in the
-    imperative, as :func:`describe` says it, then what it scored and the tiles set aside."""
+    log from its start), like ``application.history.event_texts`` for Tiletum: see
+    :func:`event_text`."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
     out: list[str] = []
     for i, ev in enumerate(events):
         if i >= start:
-            out.append(event_text(state, ev))
+            out.append(event_text(state, ev, names))
         state = apply_event(state, ev) if ev["type"] == "GameStarted" else apply_event(state.clone(), ev)
     return out
 

@@ -1,4 +1,7 @@
-"""Short human descriptions of moves in their position, for players (API, emails, CLI)."""
+"""Short human descriptions of moves in their position, for players (API, emails, CLI, pages):
+:func:`describe` says what a move would do, in the imperative ("Move your Architect to Milano");
+:func:`narrate` says what a player did, in the third person ("Ann moved her Architect to Milano").
+Towns are named as the map prints them (Köln, not the id Koeln), road spaces by their two towns."""
 from __future__ import annotations
 
 from .actions import shift_cost, wheel_action
@@ -7,6 +10,16 @@ from .notation import Move
 from .state import GameState
 
 COLOUR = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def place_name(spot: str) -> str:
+    """A map spot as players read it: a town's printed name ('Köln'), a road space as 'the road
+    between London and Brugge'."""
+    c = components()
+    if spot in c.towns or "_" not in spot:
+        return c.display.get(spot, spot)
+    a, b = spot.split("_", 1)
+    return f"the road between {c.display.get(a, a)} and {c.display.get(b, b)}"
 
 
 def tile_name(tile: str) -> str:
@@ -81,16 +94,16 @@ def describe(s: GameState, m: Move) -> str:
         return (f"Take the {COLOUR[letter]} {value} die{shift}: gain {target} {res.title()} "
                 f"and perform the {action.title()} Action with {ap} AP")
     if v in ("merchant", "architect"):
-        return f"Move your {v.title()} to {c.display.get(a[0], a[0])}"
+        return f"Move your {v.title()} to {place_name(a[0])}"
     if v == "house":
         town = m.town or p.merchant
         where = f" on House space {m.space}" if m.space is not None else ""
         reward = ""
         if m.space is not None and town in c.towns and m.space <= len(c.house_spaces(town, s.players)):
             reward = f" ({effects_text(c.house_spaces(town, s.players)[m.space - 1].get('reward'))})"
-        return f"Place a House in {c.display.get(town, town)}{where}{reward}"
+        return f"Place a House in {place_name(town)}{where}{reward}"
     if v == "pillar":
-        return f"Place a Pillar at the {a[0]} Cathedral" if a else f"Place a Pillar at the {p.architect} Cathedral"
+        return f"Place a Pillar at the {place_name(a[0] if a else p.architect)} Cathedral"
     if v == "tile":
         return f"Take {tile_name(a[0])} into your Storehouse"
     if v == "skip":
@@ -126,7 +139,7 @@ def describe(s: GameState, m: Move) -> str:
         return f"Place {tile_name(a[0])} on Crest space {a[1]} for {sp['food']} Food: {effects_text(sp['bonus'])}"
     if v == "cathedral":
         cost = c.tiles[s.cathedral_cost[a[0]]].raw
-        return f"Contribute to the {a[0]} Cathedral: pay {cost['stone']} Stone, score {cost['vp']} VP + its tile"
+        return f"Contribute to the {place_name(a[0])} Cathedral: pay {cost['stone']} Stone, score {cost['vp']} VP + its tile"
     if v == "use":
         return f"Use {tile_name(a[0])}"
     if v == "gain":
@@ -142,3 +155,73 @@ def describe(s: GameState, m: Move) -> str:
     if v == "undo":
         return "Take back your last move"
     return str(m)
+
+
+def narrate(s: GameState, m: Move, who: str, their: str = "their") -> str:
+    """What ``who`` (the seat to act in ``s``) did with this move, in the third person and the
+    past tense: 'Ann took the yellow 4 die: 4 Gold and the Contract Action with 3 AP'.
+    ``their`` is the possessive the sentence uses for the player ('its' for a machine)."""
+    c = components()
+    v, a = m.verb, m.args
+    seat = s.actor if s.actor is not None else 0
+    p = s.seats[seat]
+    if v == "take":
+        letter, value, target = m.die
+        override = s.turn.get("override") if s.turn else None
+        res = override or LETTER_RES[letter]
+        action = wheel_action(s, target)
+        ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
+        shift = f", paying {shift_cost(value, target)} Gold to turn it into a {target}" if target != value else ""
+        return (f"{who} took the {COLOUR[letter]} {value} die{shift}: {target} {res.title()} "
+                f"and the {action.title()} Action with {ap} AP")
+    if v in ("merchant", "architect"):
+        return f"{who} moved {their} {v.title()} to {place_name(a[0])}"
+    if v == "house":
+        return f"{who} placed a House in {place_name(m.town or p.merchant)}"
+    if v == "pillar":
+        return f"{who} placed a Pillar at the {place_name(a[0] if a else p.architect)} Cathedral"
+    if v == "tile":
+        return f"{who} took {tile_name(a[0])} into {their} Storehouse"
+    if v == "skip":
+        top = s.agenda[-1] if s.agenda else None
+        if top and top["t"] == "frame":
+            return f"{who} stopped the extra {top['action'].title()} Action"
+        if top and top.get("kind") == "king_tile":
+            return f"{who} discarded the King-track Bonus tile"
+        return f"{who} declined"
+    if v == "char":
+        return f"{who} took {tile_name(s.character_offer[int(a[0]) - 1])} from the Character offer"
+    if v == "discard":
+        return f"{who} discarded the Character offer and refilled it"
+    if v == "place":
+        b, f = a[1].split(".")
+        return f"{who} placed {tile_name(a[0])} in Building {b}, floor {f}"
+    if v == "contract":
+        return f"{who} took {tile_name(s.contract_offer[int(a[0]) - 1])} from the offer"
+    if v == "exchange":
+        return f"{who} exchanged 1 {LETTER_RES[a[0]].title()} for 1 {LETTER_RES[a[1]].title()}"
+    if v == "king":
+        top = s.agenda[-1] if s.agenda else None
+        return f"{who} advanced on the King track" + (f" ({top['ap']} steps)" if top else "")
+    if v == "buy":
+        return f"{who} paid 2 Gold for 1 {LETTER_RES[a[0]].title()}"
+    if v == "fulfil":
+        return f"{who} fulfilled {tile_name(a[0])}"
+    if v == "crest":
+        return f"{who} placed {tile_name(a[0])} on Crest space {a[1]}"
+    if v == "cathedral":
+        vp = c.tiles[s.cathedral_cost[a[0]]].raw["vp"]
+        return f"{who} contributed to the {place_name(a[0])} Cathedral for {vp} VP"
+    if v == "use":
+        return f"{who} used {tile_name(a[0])}"
+    if v == "gain":
+        return f"{who} chose {LETTER_RES[a[0]].title()}"
+    if v == "action":
+        return f"{who} chose the {a[0].title()} Action"
+    if v == "building":
+        return f"{who} chose Building {a[0]} for its Characters' bonuses"
+    if v == "bonus":
+        return f"{who} received the bonus of {tile_name(a[0])}"
+    if v == "end":
+        return f"{who} ended {their} turn"
+    return f"{who}: {describe(s, m)}"

@@ -167,14 +167,19 @@ class Game:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def event_texts(self, events: list[dict], start: int = 0, state: Any = None) -> list[str]:
+    def event_texts(self, events: list[dict], start: int = 0, state: Any = None, names: list[str] | None = None,
+                    machines: frozenset[int] = frozenset()) -> list[str]:
         """One sentence for each of ``events[start:]``, ``events`` following ``state`` (None: from
-        the game's start). ``state`` may be changed (folded onto): pass a copy you do not keep."""
+        the game's start). ``state`` may be changed (folded onto): pass a copy you do not keep.
+        Each as :meth:`event_text` says it."""
         raise NotImplementedError
 
-    def event_text(self, before: Any, event: dict) -> str:
+    def event_text(self, before: Any, event: dict, names: list[str] | None = None,
+                   machines: frozenset[int] = frozenset()) -> str:
         """One event in words, in the position ``before`` it (None before the first event); reads
-        ``before`` only. The move path stores each event's text with it (application/store.py)."""
+        ``before`` only. The move in the imperative without ``names``; with the seats' ``names``,
+        who did what in the third person (the seats in ``machines``, the Cardinalbot and AI seats,
+        as "its"). The move path stores each event's text with it (application/store.py)."""
         raise NotImplementedError
 
     def board_svg(self, state: Any) -> str:

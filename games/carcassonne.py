@@ -79,11 +79,11 @@ class Carcassonne(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0, state=None):
-        return event_texts(events, start, state)
+    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        return event_texts(events, start, state, names)
 
-    def event_text(self, before, ev):
-        return event_text(before, ev)
+    def event_text(self, before, ev, names=None, machines=frozenset()):
+        return event_text(before, ev, names)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import engine
 from engine.chance import seed_commitment
 from engine.components import RESOURCES, components
-from engine.describe import describe
+from engine.describe import describe, narrate
 from engine.fairness import verify_events
 from engine.game import RULES_VERSION, apply_event, replay
 from engine.notation import parse
@@ -24,35 +24,51 @@ def view_doc(state: engine.GameState, seat: int | None) -> dict:
     return doc
 
 
-def event_text(before: engine.GameState | None, ev: dict) -> str:
+def _who(names: list[str], seat) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "A player"
+
+
+def event_text(before: engine.GameState | None, ev: dict, names: list[str] | None = None,
+               machines: frozenset[int] = frozenset()) -> str:
     """One event in words, in the position ``before`` it (None before the game's first event).
     Reads ``before`` only: the move path describes each move as it plays it (the texts are stored
-    with the events, application/store.py)."""
+    with the events, application/store.py). Without ``names`` a move is said in the imperative,
+    as its legal-moves description; with the seats' ``names``, in the third person ("Ann took the
+    yellow 4 die: ..."), the seats in ``machines`` (the Cardinalbot, AI seats) as "its"."""
     t = ev["type"]
     if t == "GameStarted":
         return f"The game starts with {ev['players']} players"
     if t == "MovePlayed":
         try:
-            text = describe(before, parse(ev["move"]))
+            move = parse(ev["move"])
+            if names is None:
+                text = describe(before, move)
+            else:
+                seat = ev.get("seat", before.actor)
+                text = narrate(before, move, _who(names, seat), "its" if seat in machines else "their")
         except Exception:  # a move the describer does not know: its notation is its text
             text = ev["move"]
         if ev.get("by"):
             text += f" (played by the {ev['by']})"
         return text
     if t == "MoveUndone":
-        undoable = before.undo_moves if before is not None else []
-        return f"Take back '{undoable[-1]}'" if undoable else "Take back the last move"
+        if names is None:
+            undoable = before.undo_moves if before is not None else []
+            return f"Take back '{undoable[-1]}'" if undoable else "Take back the last move"
+        seat = ev.get("seat")
+        return f"{_who(names, seat)} took back {'its' if seat in machines else 'their'} last move"
     return t
 
 
-def event_texts(events: list[dict], start: int = 0, state: engine.GameState | None = None) -> list[str]:
+def event_texts(events: list[dict], start: int = 0, state: engine.GameState | None = None,
+                names: list[str] | None = None, machines: frozenset[int] = frozenset()) -> list[str]:
     """One sentence for each of ``events[start:]``, where ``events`` follow ``state`` (None: they
     are a game's log from its start; a state is folded onto, so pass one that may change). Folded
-    once: a move is described in the position it was played in."""
+    once: a move is described in the position it was played in (:func:`event_text`)."""
     out: list[str] = []
     for i, ev in enumerate(events):
         if i >= start:
-            out.append(event_text(state, ev))
+            out.append(event_text(state, ev, names, machines))
         state = apply_event(state, ev)
     return out
 
@@ -123,11 +139,11 @@ class Tiletum(Game):
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
-    def event_texts(self, events, start=0, state=None):
-        return event_texts(events, start, state)
+    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        return event_texts(events, start, state, names, machines)
 
-    def event_text(self, before, ev):
-        return event_text(before, ev)
+    def event_text(self, before, ev, names=None, machines=frozenset()):
+        return event_text(before, ev, names, machines)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):

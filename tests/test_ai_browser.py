@@ -29,8 +29,9 @@ def test_create_a_game_with_two_ai_seats_on_play_new_and_see_them_answer(server,
     page.get_by_role("button", name="Open my seat").click()
     wait_my_decision(page)
     expect(page.locator("#status")).to_contain_text("Ada (you)")
-    expect(page.locator("#status")).to_contain_text("Robo (AI, easy)")
+    expect(page.locator("#scores")).to_contain_text("Robo (AI, easy)")
+    expect(page.locator("h1")).to_have_text("Tiletum: Ada, Robo (AI, easy) and Tron (AI, medium)")
     clicked = play_turn_by_clicking(page)
     assert clicked[0].startswith("take ") and clicked[-1] == "end"
-    expect(page.locator("#history")).to_contain_text("Robo (AI, easy): ", timeout=WAIT_MS * 3)
-    expect(page.locator("#history")).to_contain_text("Tron (AI, medium): ", timeout=WAIT_MS * 3)
+    expect(page.locator("#history")).to_contain_text("Robo (AI, easy) took the ", timeout=WAIT_MS * 3)
+    expect(page.locator("#history")).to_contain_text("Tron (AI, medium) took the ", timeout=WAIT_MS * 3)

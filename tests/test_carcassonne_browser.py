@@ -2,8 +2,8 @@
 browser) against the app over real HTTP and a real Redis: a 2-player game created on /play/new,
 the first seat places its tile by clicking a highlighted cell on the board (again to turn it) and
 then a follower spot on the tile; the move lands (checked over the API) and the second seat's
-page, open all along, follows by the event stream. A typed illegal move (422) and a stale one made
-by keyboard on a page that does not follow the game (409) are shown, and the page reads the game
+page, open all along, follows by the event stream. A typed illegal move (the server's reason, in
+words) and a stale one made by keyboard on a page that does not follow the game are shown, and the page reads the game
 again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
@@ -87,7 +87,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             # --- a move the rules refuse (typed) is shown with the server's reason; nothing changes --
             ada.locator("#move-input").fill("place 40,40 r0")
             ada.get_by_role("button", name="Play", exact=True).click()
-            expect(ada.locator("#error")).to_contain_text("422")
+            expect(ada.locator("#error")).not_to_be_empty()
+            assert "422" not in ada.locator("#error").inner_text()
             assert requests.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()["version"] == version
             expect(ada.locator("#board-wrap svg rect.fit-cell")).to_have_count(len(fits))
 
@@ -121,7 +122,7 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             expect(ada.locator("#seats tr").nth(0).locator("td.supply")).to_have_text("6")
             wait_until(bob, f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
             expect(bob.locator("#status")).to_contain_text("To play: Bob (you)")
-            expect(bob.locator("#history li").last).to_contain_text("Ada: ")
+            expect(bob.locator("#history li").last).to_contain_text("Ada placed tile")
             expect(bob.locator("#board-wrap svg g.tile")).to_have_count(2)
             expect(bob.locator("#board-wrap svg g.follower")).to_have_count(1)
             expect(bob.locator("#board-wrap svg rect.fit-cell").first).to_be_visible()
@@ -146,8 +147,7 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             stale.keyboard.press("Enter")
             expect(stale.locator("#followers button.move").first).to_be_focused()
             stale.keyboard.press("Enter")
-            expect(stale.locator("#error")).to_contain_text("409")
-            expect(stale.locator("#error")).to_contain_text(f"the game is now at version {at + 1}")
+            expect(stale.locator("#error")).to_contain_text("The game moved on meanwhile")
             wait_until(stale, f"Number(document.body.dataset.version || 0) > {at}", timeout=WAIT_MS)
             expect(stale.locator("#hint")).to_contain_text("waiting for Ada")
             assert requests.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()["version"] == at + 1

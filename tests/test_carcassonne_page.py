@@ -35,7 +35,7 @@ def test_the_page_of_a_carcassonne_game_is_carcassonnes_and_a_tiletum_game_keeps
         assert rv.headers["Referrer-Policy"] == "no-referrer" and rv.headers["Cache-Control"] == "no-store"
         pages[g["id"]] = rv.get_data(as_text=True)
     c, t = pages[carc["id"]], pages[tile["id"]]
-    assert "<title>Carcassonne game</title>" in c and "<title>Tiletum game</title>" in t
+    assert "<title>Carcassonne</title>" in c and "<title>Tiletum</title>" in t
     assert "JCloisterZone" in c and "AGPL-3.0" in c and 'id="attribution"' in c, "the tile data's attribution"
     assert "JCloisterZone" not in t
     for g in (carc, tile):

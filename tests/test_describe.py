@@ -1,6 +1,8 @@
 """Every legal move has a human description that names what it acts on."""
 from __future__ import annotations
 
+import re
+
 from engine import legal
 from engine.describe import describe
 from engine.playout import random_game
@@ -33,3 +35,35 @@ def test_take_describes_the_shift_and_the_action():
     target = 1 if die[1] != "1" else 2
     text = describe(s, __import__("engine").parse(f"take {die}>{target}"))
     assert "paying" in text and "Gold" in text and "AP" in text
+
+
+def test_moves_name_towns_as_the_map_prints_them_and_road_spaces_by_their_towns():
+    """Köln, not the map id Koeln, in every description (pages and emails read them)."""
+    from engine import new_game, parse
+    from engine.describe import narrate, place_name
+    s, _ = new_game(2, "d")
+    assert place_name("Koeln") == "Köln" and place_name("Nuernberg") == "Nürnberg"
+    assert place_name("London_Brugge") == "the road between London and Brugge"
+    s.cathedral_cost.setdefault("Koeln", next(iter(s.cathedral_cost.values())))
+    for text in ("architect Koeln", "merchant Nuernberg", "house Koeln", "pillar Koeln", "cathedral Koeln",
+                 "architect London_Brugge"):
+        for words in (describe(s, parse(text)), narrate(s, parse(text), "Ann")):
+            assert "Koeln" not in words and "Nuernberg" not in words and "_" not in words, words
+    assert describe(s, parse("pillar Koeln")) == "Place a Pillar at the Köln Cathedral"
+    assert narrate(s, parse("architect Milano"), "Cardinalbot", "its") == "Cardinalbot moved its Architect to Milano"
+
+
+def test_every_move_played_is_narrated_in_the_third_person():
+    from engine.describe import narrate
+    verbs = set()
+
+    def check(old, move, events, new):
+        text = narrate(old, move, "Ann")
+        assert text.startswith("Ann ") and not text.startswith("Ann: "), f"{move}: {text}"
+        said = re.sub(r"\([^)]*\)", "", text)  # a tile's effect, in parentheses, is the tile's own text
+        assert "your" not in said.lower(), f"{move}: {text}"
+        verbs.add(move.verb)
+
+    for i in range(2):
+        random_game(3, f"narrate-{i}", on_move=check)
+    assert {"take", "end", "tile", "merchant", "architect", "char", "contract"} <= verbs

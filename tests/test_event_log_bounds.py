@@ -173,9 +173,12 @@ def test_texts_are_stored_with_the_events_and_read_without_a_fold(client, svc, r
     svc.submit_for_seat(gid, state.actor, state.version, [undoable(state), "undo"])
     version = play_random(svc, gid, 30, random.Random(7))
     events = svc.store.events(gid)
-    folded = games.TILETUM.event_texts(events)
+    # stored in the third person with a marker for each seat, the names put in when served
+    folded = games.TILETUM.event_texts(events, names=["{seat0}", "{seat1}"])
     stored = [f[b"t"].decode() for _, f in redis_client.xrange(key(gid, "events"))]
-    assert stored == folded and any(t.startswith("Take back '") for t in stored)
+    assert stored == folded and any(t.endswith(" took back their last move") for t in stored)
+    folded = games.TILETUM.event_texts(events, names=["Ann", "Ben"])
+    assert not any("{seat" in t for t in folded) and any(t.startswith(("Ann ", "Ben ")) for t in folded)
 
     def no_fold(*a, **k):
         raise AssertionError("the log was folded to say its events")
@@ -198,13 +201,13 @@ def test_a_log_saved_without_texts_is_said_from_the_latest_snapshot(client, svc,
             snap = state.version
             svc.store.save_snapshot(gid, snap, state.to_doc())
     assert snap is not None
-    folded = games.TILETUM.event_texts(svc.store.events(gid))
+    folded = games.TILETUM.event_texts(svc.store.events(gid), names=["Ann", "Ben"])
     seen = []
     real = games.TILETUM.event_texts
 
-    def spy(events, start=0, state=None):
+    def spy(events, start=0, state=None, **kw):
         seen.append((len(events), start, state is not None))
-        return real(events, start, state)
+        return real(events, start, state, **kw)
     monkeypatch.setattr(games.TILETUM, "event_texts", spy)
     after = snap + 5
     body = client.get(f"{API}/{gid}/events?after={after}").get_json()

@@ -12,6 +12,11 @@ const auth = token ? {"Authorization": "Bearer " + token} : {};
 const $ = id => document.getElementById(id);
 let etag = null, state = null, summary = null, legalVersion = null, historyAfter = 0, busy = false;
 let fairnessShown = false;
+let allEvents = [];  // the game's events read so far (GET /events), each with its text in words
+// A spectator's last visit: the version this browser saw last time (localStorage), read once.
+const seenKey = "seen:" + gameId;
+let lastSeen = null;
+try { lastSeen = Number(localStorage.getItem(seenKey)) || null; } catch (e) { /* storage off */ }
 
 // Who is to act: the seats in to_act (one, or none once the game is over); `actor` is deprecated.
 function actorOf(s) { return s.to_act && s.to_act.length ? s.to_act[0] : null; }
@@ -19,19 +24,33 @@ function actorOf(s) { return s.to_act && s.to_act.length ? s.to_act[0] : null; }
 // A seat by its name, an AI seat as "Robo (AI, easy)" (application/seats.py names it so too).
 function seatName(i) {
   const s = summary && summary.seats[i];
-  if (!s) return "Seat " + i;
+  if (!s) return "Player " + (Number(i) + 1);
   return s.kind === "ai" ? s.name + " (AI, " + (s.level || "medium") + ")" : s.name;
 }
 
+// "A, B and C".
+function andList(items) {
+  return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+}
+
+// The game's name and its players, as the page's heading and title: "Tiletum: Ann, Bob and Cardinalbot".
+function showTitle(gameName, suffix) {
+  const names = summary ? summary.seats.map((s, i) => seatName(i)) : [];
+  const text = gameName + (names.length ? ": " + andList(names) : "");
+  // a rated game says so (its result moves the players' ratings, and it gives no hints)
+  $("title").textContent = text + (summary && summary.rated ? " (rated)" : "");
+  document.title = text + (suffix ? " (" + suffix + ")" : "");
+}
+
+// A refusal in words for players (the problem's detail); its status, code and rule stay in the
+// problem document for programs.
 async function problemText(r) {
   try {
     const p = await r.json();
-    let t = p.detail || p.title || ("HTTP " + r.status);
-    if (p.rule) t += " (rule: " + p.rule + ")";
-    if (r.status === 409 && p.current_version !== undefined) t += " (the game is now at version " + p.current_version + ")";
-    return r.status + " " + (p.title || "") + ": " + t;
+    if (r.status === 409) return "The game moved on meanwhile: here it is as it stands now. Please choose again.";
+    return p.detail || p.title || "The server refused that.";
   } catch (e) {
-    return "HTTP " + r.status;
+    return r.status >= 500 ? "Something went wrong on the server; please try again." : "The server refused that.";
   }
 }
 
@@ -61,15 +80,48 @@ async function showHistory() {
     for (const ev of body.events) {
       if (ev.version <= historyAfter) continue;
       historyAfter = ev.version;
+      allEvents.push(ev);
       const li = document.createElement("li");
       li.value = ev.version;
-      const who = ev.seat === undefined || ev.seat === null ? "" : seatName(ev.seat) + ": ";
-      li.textContent = who + (ev.text || ev.move || ev.type);
+      li.textContent = ev.text || ev.move || "";  // who did what, in words (the API names the seat)
+      if (ev.move) li.title = ev.move;            // the notation, for those who read it
       list.appendChild(li);
     }
     if (!body.more || !body.events.length) break;
   }
   list.scrollTop = list.scrollHeight;
+  showSince();
+}
+
+// What the others did since this seat last acted (a spectator: since this browser's last visit),
+// listed at the top of the page; the page's own markOnBoard(events) shows where on the board.
+function sinceEvents() {
+  if (token && state && state.viewer !== null && state.viewer !== undefined) {
+    let last = -1;
+    allEvents.forEach((ev, i) => { if (ev.seat === state.viewer && ev.type !== "GameStarted") last = i; });
+    return allEvents.slice(last + 1).filter(ev => ev.type !== "GameStarted" && ev.seat !== state.viewer);
+  }
+  return lastSeen ? allEvents.filter(ev => ev.version > lastSeen && ev.type !== "GameStarted") : [];
+}
+
+function showSince() {
+  const evs = sinceEvents();
+  const box = $("since");
+  if (box) {
+    box.hidden = !evs.length;
+    $("since-h").textContent = token ? "Since your last turn" : "Since your last visit";
+    const list = $("since-list");
+    list.textContent = "";
+    for (const ev of evs) {
+      const li = document.createElement("li");
+      li.textContent = ev.text || ev.move || "";
+      list.appendChild(li);
+    }
+  }
+  if (typeof markOnBoard === "function") markOnBoard(evs);
+  if (!token && state) {
+    try { localStorage.setItem(seenKey, String(state.version)); } catch (e) { /* storage off */ }
+  }
 }
 
 async function showFairness() {
