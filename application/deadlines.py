@@ -25,10 +25,12 @@ the turn.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
 import time
+import zoneinfo
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
@@ -233,13 +235,23 @@ def add_active(start: float, seconds: float, tc: dict) -> float:
     raise InvalidTimeControl(f"counted time did not add up under {tc!r}")  # pragma: no cover - a guard
 
 
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    # "localtime" (listed on some systems) is the server's own setting, not a name of the IANA list
+    return frozenset(zoneinfo.available_timezones() - {"localtime"})
+
+
 def valid_tz(name) -> bool:
-    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``)."""
-    if not isinstance(name, str) or not name or len(name) > 64 or name.startswith(("/", ".")) or ".." in name:
+    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``): one of
+    ``zoneinfo.available_timezones()``, which lists zone files only. A directory of the database
+    (``Europe``), a non-zone file (``zone.tab``), ``localtime`` or the ``posix/``, ``right/`` copies
+    are not zones of the IANA list (and some of them made ``ZoneInfo`` raise what it does not
+    document, a 500)."""
+    if not isinstance(name, str) or not name or len(name) > 64 or name not in _zone_names():
         return False
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return False
     return True
 
