@@ -1,8 +1,13 @@
 """The Blueprint every resource uses: flask-smorest's, with a request-body parser that refuses
 JSON nested too deeply (issue 13). Python's ``json`` recurses once per level, so a body nested a
 thousand levels deep raised ``RecursionError`` (a 500); a body nested less deeply but still
-absurdly would reach the schemas. Both are now the 400 of any unreadable JSON body."""
+absurdly would reach the schemas. Both are now the 400 of any unreadable JSON body, and so is a body
+with an integer of more digits than Python converts (``sys.get_int_max_str_digits()``, 4,300), which
+``json`` refuses with a ValueError that was a 500."""
 from __future__ import annotations
+
+import json
+import sys
 
 import flask_smorest
 from webargs import core
@@ -11,6 +16,7 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 # No request of this API nests deeper than 4 levels (a game's options.time_control.quiet_hours);
 # anything past this is not a request of ours.
 MAX_JSON_DEPTH = 32
+INT_DIGITS_LIMIT = sys.get_int_max_str_digits()
 
 
 def json_depth_exceeds(value, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -35,6 +41,12 @@ class JsonParser(FlaskParser):
         except RecursionError:
             data = None
             too_deep = True
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise   # webargs' own 400 for a body that is not JSON
+        except ValueError:
+            # an integer of more than 4,300 digits: Python's int-from-string limit (issue 27) was a 500
+            too_long = f"A number in the JSON body has more than {INT_DIGITS_LIMIT} digits."
+            abort(400, messages={"json": [too_long]})
         else:
             too_deep = json_depth_exceeds(data)
         if too_deep:

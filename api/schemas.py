@@ -7,7 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import games
-from application.deadlines import valid_tz
+from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
 
 
@@ -30,25 +30,62 @@ class TextEmail(fields.Email, Text):
     pass
 
 
-# Characters no name may hold (Unicode categories): Cc controls (CR, LF, NUL, ESC, TAB, DEL, NEL...),
-# Cf format characters (bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
-# characters, the BOM), Zl and Zp line and paragraph separators. They break the lines of game
-# records and email headers, or make a name display as something it is not.
+# Characters no text field of a request may hold (Unicode categories): Cc controls (CR, LF, NUL, ESC,
+# TAB, DEL, NEL...), Cf format characters (bidi overrides and isolates such as U+202E and
+# U+2066-2069, zero-width characters, the BOM), Zl and Zp line and paragraph separators. They break
+# the lines of game records and email headers, or make a name display as something it is not.
 FORBIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
+# What a name needs at least one of: a letter, number, punctuation or symbol (not only spaces or marks)...
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+# ...other than these, which are letters or symbols by category but show as nothing: the Hangul
+# fillers, the Braille blank, the Khmer inherent vowels, the Mongolian vowel separator.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 
 
-class Name(Text):
-    """A name shown to people (a seat, a tournament, an entrant) or written into records and
-    emails: any printable text, but no control, format or line-separator character."""
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a text field of a request (None if it can): a lone UTF-16 surrogate
+    (``"\\udc80"``: not text, it could not be stored, hashed or exported), or a control, format or
+    line-separator character. The one check of every text field (:class:`Line`, :class:`Name`)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "Not valid Unicode text (a lone surrogate)."
+    for ch in value:
+        if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
+            return ("Must not contain control, format or line-separator characters (Unicode Cc, Cf, Zl, Zp), "
+                    f"found U+{ord(ch):04X}.")
+    return None
 
-    default_error_messages = {"control": "Must not contain control, format or line-separator characters "
-                                        "(Unicode Cc, Cf, Zl, Zp), found {char}."}
+
+def is_visible(value: str) -> bool:
+    """Whether ``value``, normalised (NFKC), shows at least one character: a letter, number,
+    punctuation or symbol other than a blank one (:data:`BLANKS`)."""
+    return any(unicodedata.category(ch)[0] in VISIBLE_CATEGORIES and ch not in BLANKS
+               for ch in unicodedata.normalize("NFKC", value))
+
+
+class Line(Text):
+    """One line of text in a request (an id, a URL, a time zone, a choice): :func:`text_problem`."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         out = super()._deserialize(value, attr, data, **kwargs)
-        for ch in out:
-            if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
-                raise self.make_error("control", char=f"U+{ord(ch):04X}")
+        problem = text_problem(out)
+        if problem is not None:
+            raise ma.ValidationError(problem)
+        return out
+
+
+class Name(Line):
+    """A name shown to people (a seat, a tournament, an entrant) or written into records and
+    emails: any printable text that shows something (not only spaces, fillers or marks)."""
+
+    default_error_messages = {
+        "invisible": "Must show at least one letter, number, punctuation mark or symbol."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        out = super()._deserialize(value, attr, data, **kwargs)
+        if not is_visible(out):
+            raise self.make_error("invisible")
         return out
 
 
@@ -416,21 +453,21 @@ class SeatIn(Base):
     name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
         "example": "Alice", "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
-    kind = fields.String(load_default="human", validate=validate.OneOf(SEAT_KINDS),
-                         metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
-                                                  "exactly one cardinalbot seat and one human or ai seat), a "
-                                                  "registered bot account (`bot`; docs/bots.md), or the AI player "
-                                                  "(`ai`; docs/ai.md)"})
-    bot = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+    kind = Line(load_default="human", validate=validate.OneOf(SEAT_KINDS),
+                metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
+                                         "exactly one cardinalbot seat and one human or ai seat), a "
+                                         "registered bot account (`bot`; docs/bots.md), or the AI player "
+                                         "(`ai`; docs/ai.md)"})
+    bot = Line(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: the id of the bot account (POST /api/v1/bots) that plays this seat"})
-    owner_key = fields.String(validate=validate.Length(1, 100), metadata={
+    owner_key = Line(validate=validate.Length(1, 100), metadata={
         "description": "kind `bot` only: the bot's owner key (its owner seats it), or else `invitation`"})
-    invitation = fields.String(validate=validate.Length(1, 40), metadata={
+    invitation = Line(validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: an invitation the bot accepted (POST /api/v1/bots/{id}/invitations); "
                        "each seats one game"})
-    level = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
+    level = Line(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
         "description": "an ai seat's level (default medium)"})
-    tz = fields.String(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
+    tz = Line(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})
 
@@ -451,12 +488,20 @@ class SeatIn(Base):
 class SoloOptions(Base):
     class Meta:
         unknown = ma.RAISE
-    level = fields.String(validate=validate.OneOf(["priest", "deacon", "bishop"]), metadata={
+    level = Line(validate=validate.OneOf(["priest", "deacon", "bishop"]), metadata={
         "description": "Cardinal Priest (1 random Challenge), Deacon (3) or Bishop (5); default deacon"})
-    challenges = fields.List(fields.String(validate=validate.OneOf([
+    challenges = fields.List(Line(validate=validate.OneOf([
         "very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
         "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"])),
         validate=validate.Length(0, 8), metadata={"description": "an explicit list of Challenge cards instead of a level"})
+
+
+def _quiet_window(value):
+    """The core's rule (application/deadlines.py): a quiet window leaves some hours of each day counted."""
+    if (len(value) == 2 and all(isinstance(h, int) for h in value)
+            and not 1 <= quiet_length(value) <= MAX_QUIET_HOURS):
+        raise ma.ValidationError(f"a quiet window leaves out 1 to {MAX_QUIET_HOURS} hours of a day: "
+                                 f"start and end differ and at least {24 - MAX_QUIET_HOURS} hours count")
 
 
 class TimeControl(Base):
@@ -465,9 +510,11 @@ class TimeControl(Base):
     days_per_move = Float(load_default=3, validate=validate.Range(min=0.01, max=60),
                                  metadata={"description": "time for each turn, in days of counted time"})
     pause_weekends = Boolean(load_default=False, metadata={"description": "Saturdays and Sundays (UTC) do not count"})
-    quiet_hours = fields.List(Integer(validate=validate.Range(0, 23)), validate=validate.Length(2, 2),
-                              allow_none=True, load_default=None,
-                              metadata={"description": "[start, end) UTC hours that do not count, e.g. [22, 7]"})
+    quiet_hours = fields.List(
+        Integer(validate=validate.Range(0, 23)), validate=[validate.Length(2, 2), _quiet_window],
+        allow_none=True, load_default=None,
+        metadata={"description": f"[start, end) UTC hours that do not count, e.g. [22, 7]: start and end "
+                                 f"differ and at most {MAX_QUIET_HOURS} hours are quiet"})
     vacation_days = Float(load_default=14, validate=validate.Range(min=0, max=365),
                                  metadata={"description": "each player's vacation allowance"})
     reminders_hours = fields.List(Float(validate=validate.Range(min=0.1, max=24 * 60)), load_default=[24, 2],
@@ -477,7 +524,7 @@ class TimeControl(Base):
 class TimeoutPolicy(Base):
     class Meta:
         unknown = ma.RAISE
-    mode = fields.String(load_default="stand-in", validate=validate.OneOf(["stand-in", "drop"]), metadata={
+    mode = Line(load_default="stand-in", validate=validate.OneOf(["stand-in", "drop"]), metadata={
         "description": "stand-in: the stand-in plays a late turn and the player keeps the seat; drop: after "
                        "drop_after missed deadlines the stand-in plays the seat for the rest of the game"})
     drop_after = Integer(load_default=3, validate=validate.Range(min=1, max=50))
@@ -489,15 +536,15 @@ class GameOptions(Base):
     solo = fields.Nested(SoloOptions, metadata={"description": "a solo game against the Cardinalbot"})
     time_control = fields.Nested(TimeControl, metadata={"description": "deadlines (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
-    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
-                                 metadata={"description": "Action tiles in printed order (first game) or shuffled"})
+    action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
+                        metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
     rated = Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
 
 
 class GameCreate(Base):
-    game = fields.String(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
+    game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
         "description": "tiletum (2-4 seats) or carcassonne (2-5 seats: people, AI seats, bot accounts; no options)"})
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
@@ -718,7 +765,7 @@ class Vacation(Base):
 
 
 class NotificationsIn(Base):
-    mode = fields.String(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
+    mode = Line(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
         "description": "move: an email whenever it is your decision; digest: one email a day; none"})
 
 
@@ -735,9 +782,9 @@ class EntryIn(Base):
 
 class TournamentCreate(Base):
     name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
-    game = fields.String(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
+    game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
         "description": "the game every table plays: tiletum (tables of 2-4) or carcassonne (2-5); its own rating pool"})
-    format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
+    format = Line(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
     rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
     table_size = Integer(required=True, validate=validate.Range(2, 5), metadata={
@@ -752,8 +799,8 @@ class TournamentCreate(Base):
     entries = fields.List(fields.Nested(EntryIn), load_default=list, validate=validate.Length(0, 500))
     invite = Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
     rated = Boolean(load_default=True, metadata={"description": "the games count for ratings"})
-    action_tiles = fields.String(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
-                                 metadata={"description": "Tiletum's Action tiles (shuffled: Tiletum only)"})
+    action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
+                        metadata={"description": "Tiletum's Action tiles (shuffled: Tiletum only)"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed of every game: only on a server run with --allow-seeded-games, else 422"})
 
@@ -896,7 +943,7 @@ class MyGames(Base):
 
 
 class WithdrawIn(Base):
-    player = fields.String(validate=validate.Length(1, 40), metadata={
+    player = Line(validate=validate.Length(1, 40), metadata={
         "description": "with the organizer's token: the public id of the player to withdraw"})
 
 
@@ -908,7 +955,7 @@ class Withdrawn(Base):
 # --- ratings -------------------------------------------------------------------------------------
 
 class RatingsQuery(PageQuery):
-    pool = fields.String(load_default="multiplayer", validate=validate.OneOf(
+    pool = Line(load_default="multiplayer", validate=validate.OneOf(
         ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]), metadata={
         "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
                        "<game>:multiplayer for another game (carcassonne:multiplayer)"})
@@ -1090,12 +1137,12 @@ class BotInvitations(Base):
 class WebhookIn(Base):
     class Meta:
         unknown = ma.RAISE
-    url = fields.String(required=True, validate=validate.Length(1, 2000), metadata={
+    url = Line(required=True, validate=validate.Length(1, 2000), metadata={
         "description": "where deliveries are POSTed: https://, or http:// to loopback only",
         "example": "https://bot.example.org/tiletum"})
-    events = fields.List(fields.String(validate=validate.OneOf(["your-turn", "game-over", "all"])),
+    events = fields.List(Line(validate=validate.OneOf(["your-turn", "game-over", "all"])),
                          required=True, validate=validate.Length(1, 3), metadata={"example": ["your-turn", "game-over"]})
-    game = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+    game = Line(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "with a seat token: the seat's game (required); with a bot token: none (all its games)"})
 
 
@@ -1126,7 +1173,7 @@ class WebhookCreated(Webhook):
 
 
 class WebhookQuery(Base):
-    game = fields.String(load_default=None, validate=validate.Length(1, 40), metadata={
+    game = Line(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "with a seat token: the seat's game (required); with a bot token: none"})
 
 

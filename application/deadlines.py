@@ -25,9 +25,12 @@ the turn.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import math
 import time
+import zoneinfo
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
@@ -36,8 +39,9 @@ import ai
 import engine
 import games
 
+from . import errors
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
-                      forget_turns_before, game_members, remove)
+                      begin_attempt, end_attempt, forget_turns_before, game_members, remove)
 
 log = logging.getLogger("tiletum.deadlines")
 # SEAT_STATE: sharded hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
@@ -71,11 +75,107 @@ def parse_member(member, parts: int) -> list[str]:
 
 DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,
             "reminders_hours": [24, 2]}
+# The bounds of a time control (docs/pbem.md, "Deadlines"): the API's schema and the core check the
+# same ones (check_time_control), so that no path stores a time control that cannot be counted.
+DAYS_PER_MOVE = (0.01, 60.0)
+VACATION_DAYS = (0.0, 365.0)
+REMINDER_HOURS = (0.1, 24.0 * 60)
+MAX_REMINDERS = 5
+MAX_QUIET_HOURS = 20      # a quiet window leaves at least 4 counted hours of every day
+DROP_AFTER = (1, 50)
+TIMEOUT_MODES = ("stand-in", "drop")
+WEEK = 7 * 86400
+_MONDAY = 4 * 86400       # 1970-01-05 00:00 UTC, a Monday: where the week of counted hours is read
+
+
+class InvalidTimeControl(ValueError):
+    """A time control (or timeout policy) that cannot be honoured: its message says which field."""
+
+
+def _number(value, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise InvalidTimeControl(f"{name} must be a number from {low:g} to {high:g}, not {value!r}")
+    return value
+
+
+def quiet_length(quiet) -> int:
+    """How many hours of each day the window ``[start, end)`` (UTC hours, across midnight when
+    ``start > end``) leaves uncounted."""
+    start, end = quiet
+    return (end - start) % 24
+
+
+def check_time_control(tc) -> dict:
+    """``tc`` (a game's ``options.time_control``) if every value is within its bounds, else
+    :class:`InvalidTimeControl`. A quiet window of zero hours (``[5, 5]``) or of more than
+    :data:`MAX_QUIET_HOURS` is refused: every day keeps some counted time, so a deadline always
+    comes (with weekends paused too)."""
+    if not isinstance(tc, dict):
+        raise InvalidTimeControl("time_control must be an object")
+    unknown = sorted(set(tc) - set(DEFAULTS))
+    if unknown:
+        raise InvalidTimeControl(f"time_control has no field {unknown[0]!r}")
+    if "days_per_move" in tc:
+        _number(tc["days_per_move"], "days_per_move", *DAYS_PER_MOVE)
+    if "vacation_days" in tc:
+        _number(tc["vacation_days"], "vacation_days", *VACATION_DAYS)
+    if "pause_weekends" in tc and not isinstance(tc["pause_weekends"], bool):
+        raise InvalidTimeControl("pause_weekends must be true or false")
+    quiet = tc.get("quiet_hours")
+    if quiet is not None:
+        if (not isinstance(quiet, (list, tuple)) or len(quiet) != 2
+                or any(isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 23 for h in quiet)):
+            raise InvalidTimeControl("quiet_hours must be [start, end], two whole UTC hours from 0 to 23")
+        if not 1 <= quiet_length(quiet) <= MAX_QUIET_HOURS:
+            raise InvalidTimeControl(f"quiet_hours {list(quiet)} must leave out 1 to {MAX_QUIET_HOURS} hours "
+                                     f"of a day (start and end differ, and at least {24 - MAX_QUIET_HOURS} "
+                                     "hours count)")
+    reminders = tc.get("reminders_hours")
+    if reminders is not None:
+        if not isinstance(reminders, (list, tuple)) or len(reminders) > MAX_REMINDERS:
+            raise InvalidTimeControl(f"reminders_hours must be a list of at most {MAX_REMINDERS} numbers")
+        for h in reminders:
+            _number(h, "each of reminders_hours", *REMINDER_HOURS)
+    return tc
+
+
+def check_timeout(policy) -> dict:
+    """``policy`` (a game's ``options.timeout``) if valid, else :class:`InvalidTimeControl`."""
+    if not isinstance(policy, dict) or set(policy) - {"mode", "drop_after"}:
+        raise InvalidTimeControl("timeout is an object of mode and drop_after")
+    if policy.get("mode", "stand-in") not in TIMEOUT_MODES:
+        raise InvalidTimeControl(f"timeout mode must be one of {', '.join(TIMEOUT_MODES)}")
+    drop_after = policy.get("drop_after", 3)
+    low, high = DROP_AFTER
+    if isinstance(drop_after, bool) or not isinstance(drop_after, int) or not low <= drop_after <= high:
+        raise InvalidTimeControl(f"timeout drop_after must be a whole number from {low} to {high}")
+    return policy
+
+
+def check_deadline_options(options: dict) -> None:
+    """Raise :class:`ServiceError` ``invalid`` (``bad-time-control`` or ``bad-timeout``) if the
+    options' ``time_control`` or ``timeout`` cannot be honoured: every path that stores them (a
+    game over the API, a tournament and its games) goes through here, whatever checked it before."""
+    for key, check, code in (("time_control", check_time_control, "bad-time-control"),
+                             ("timeout", check_timeout, "bad-timeout")):
+        if (options or {}).get(key) is not None:
+            try:
+                check(options[key])
+            except InvalidTimeControl as e:
+                raise errors.invalid(code, f"{key}: {e}") from None
 
 
 def time_control(meta: dict) -> dict:
+    """The game's time control with the defaults filled in. One stored before its values were
+    checked (issue 27) that cannot be honoured (e.g. quiet hours ``[5, 5]``: no hour ever counts) is
+    logged and replaced by the defaults, so that the game still gets deadlines that come."""
     tc = dict(DEFAULTS)
-    tc.update((meta.get("options") or {}).get("time_control") or {})
+    stored = (meta.get("options") or {}).get("time_control") or {}
+    try:
+        tc.update(check_time_control(stored))
+    except InvalidTimeControl as e:
+        log.warning("the stored time control %r cannot be honoured (%s): the defaults apply", stored, e)
+        return dict(DEFAULTS)
     return tc
 
 
@@ -87,38 +187,71 @@ def timeout_policy(meta: dict) -> dict:
 
 def counts(ts: float, tc: dict) -> bool:
     """Whether this moment counts towards a deadline (not a weekend or quiet hour when paused)."""
-    dt = datetime.fromtimestamp(ts, tz=timezone.utc)
-    if tc.get("pause_weekends") and dt.weekday() >= 5:
+    # the UTC weekday and hour by arithmetic (1970-01-01 was a Thursday): any moment, also one past
+    # the year 9999 that datetime cannot hold
+    hours = math.floor(ts / 3600)
+    if tc.get("pause_weekends") and (hours // 24 + 3) % 7 >= 5:
         return False
     quiet = tc.get("quiet_hours")
     if quiet:
         start, end = quiet
-        h = dt.hour
+        h = hours % 24
         if (start <= h < end) if start < end else (h >= start or h < end):
             return False
     return True
 
 
+def counted_per_week(tc: dict) -> float:
+    """Seconds of a week that count: what counts depends only on the UTC weekday and hour."""
+    return 3600.0 * sum(counts(_MONDAY + h * 3600, tc) for h in range(7 * 24))
+
+
 def add_active(start: float, seconds: float, tc: dict) -> float:
-    """``start`` plus ``seconds`` of time that counts (hour by hour; a few hundred steps at most)."""
+    """``start`` plus ``seconds`` of time that counts. Whole weeks are skipped at once (each holds
+    the same counted time), the rest is walked hour by hour: at most about 170 steps, for any
+    input. A time control under which nothing counts raises :class:`InvalidTimeControl` (the
+    schema and :func:`check_time_control` refuse one; old stored data might hold one)."""
+    if not (math.isfinite(start) and math.isfinite(seconds)) or seconds < 0:
+        raise InvalidTimeControl(f"cannot add {seconds!r} s of counted time to {start!r}")
     if not tc.get("pause_weekends") and not tc.get("quiet_hours"):
         return start + seconds
-    t, left = start, seconds
-    while left > 0:
-        step = min(left, 3600 - (t % 3600)) if t % 3600 else min(left, 3600)
+    per_week = counted_per_week(tc)
+    if per_week <= 0:
+        raise InvalidTimeControl(f"no time ever counts under {tc!r}")
+    # every full week from any moment holds per_week counted seconds; leave the last (partial or
+    # whole) week to the walk, so that it ends where the original hour-by-hour walk ended
+    weeks = max(0, math.ceil(seconds / per_week) - 1)
+    t, left = start + weeks * WEEK, seconds - weeks * per_week
+    for _ in range(2 * 7 * 24 + 2):   # the rest fits in one week of hours; the bound is a guard
+        if left <= 0:
+            return t
+        to_hour = 3600 - (t % 3600)   # the time up to the next whole hour: it counts or not as a whole
         if counts(t, tc):
+            step = min(left, to_hour)
             left -= step
-        t += step
-    return t
+            t += step
+        else:
+            t += to_hour   # a whole uncounted hour at once, however little time is left to count
+    raise InvalidTimeControl(f"counted time did not add up under {tc!r}")  # pragma: no cover - a guard
+
+
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    # "localtime" (listed on some systems) is the server's own setting, not a name of the IANA list
+    return frozenset(zoneinfo.available_timezones() - {"localtime"})
 
 
 def valid_tz(name) -> bool:
-    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``)."""
-    if not isinstance(name, str) or not name or len(name) > 64 or name.startswith(("/", ".")) or ".." in name:
+    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``): one of
+    ``zoneinfo.available_timezones()``, which lists zone files only. A directory of the database
+    (``Europe``), a non-zone file (``zone.tab``), ``localtime`` or the ``posix/``, ``right/`` copies
+    are not zones of the IANA list (and some of them made ``ZoneInfo`` raise what it does not
+    document, a 500)."""
+    if not isinstance(name, str) or not name or len(name) > 64 or name not in _zone_names():
         return False
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return False
     return True
 
@@ -149,12 +282,24 @@ def remaining_text(seconds: float) -> str:
     return unit(mins, "minute")
 
 
+# How many times a sweep tries one entry that fails (or whose handling never ended) before it gives
+# the entry up with an error in the log: a poisoned entry must not take a worker's time for ever.
+MAX_ATTEMPTS = 10
+
+
 class Deadlines:
-    def __init__(self, service, notifier, clock: Callable[[], float] = time.time):
+    """``max_attempts``: see :data:`MAX_ATTEMPTS`; ``budget``: seconds a sweep may take before it
+    leaves the entries still due to the next sweep (None: no limit), so that it ends well inside
+    its task's time limit."""
+
+    def __init__(self, service, notifier, clock: Callable[[], float] = time.time,
+                 max_attempts: int = MAX_ATTEMPTS, budget: float | None = None):
         self.service = service
         self.notifier = notifier
         self.r = service.store.r
         self.clock = clock
+        self.max_attempts = max_attempts
+        self.budget = budget
 
     # --- seat state --------------------------------------------------------------------------
     def seat_state(self, game_id: str, seat: int) -> dict:
@@ -239,28 +384,48 @@ class Deadlines:
     def sweep(self) -> dict:
         """Send due reminders and apply the timeout policy to passed deadlines. Each entry is
         handled on its own: one that cannot be read (or whose game is gone or over) is logged and
-        removed, one that fails is logged and looked at again later; the sweep always goes on."""
+        removed, one that fails is logged and looked at again later, and one that failed (or never
+        finished) ``max_attempts`` times is given up with an error in the log; the sweep always
+        goes on, until its ``budget`` of time is spent (the rest is the next sweep's)."""
         now = self.clock()
-        done = {"reminders": 0, "stand_in_turns": 0, "dropped_entries": 0, "notices": 0}
-        self._sweep_index(REMINDERS, "reminder", self._reminder, "reminders", now, RETRY_SECONDS, done)
+        stop_at = time.monotonic() + self.budget if self.budget is not None else math.inf
+        done = {"reminders": 0, "stand_in_turns": 0, "dropped_entries": 0, "given_up": 0, "notices": 0}
+        self._sweep_index(REMINDERS, "reminder", self._reminder, "reminders", now, RETRY_SECONDS, done,
+                          stop_at)
         # a deadline that fails is looked at again soon: e.g. the player moved at that very moment
-        self._sweep_index(DEADLINES, "deadline", self._deadline, "stand_in_turns", now, 60, done)
+        self._sweep_index(DEADLINES, "deadline", self._deadline, "stand_in_turns", now, 60, done, stop_at)
         done["notices"] = self.send_notices()
         return done
 
     def _sweep_index(self, index, what: str, handle, counter: str, now: float, retry: float,
-                     done: dict) -> None:
+                     done: dict, stop_at: float = math.inf) -> None:
         """Each due entry of ``index`` (every shard) handled on its own by ``handle(member, now)``."""
         for member in index.due(self.r, now):
+            if time.monotonic() >= stop_at:
+                log.warning("the %s sweep ran out of its time: the entries left wait for the next sweep",
+                            what)
+                return
+            tries = begin_attempt(self.r, index, member)
+            if tries > self.max_attempts:
+                log.error("giving up the %s entry %r: %d attempts failed or did not finish", what, member,
+                          tries - 1)
+                remove(self.r, index, member)
+                end_attempt(self.r, index, member)
+                done["given_up"] += 1
+                continue
             try:
                 done[counter] += handle(member, now)
             except BadEntry as e:
                 log.warning("dropping the unreadable %s entry %r: %s", what, member, e)
                 remove(self.r, index, member)
+                end_attempt(self.r, index, member)
                 done["dropped_entries"] += 1
             except Exception:
-                log.warning("the %s %r failed; trying again later", what, member, exc_info=True)
+                log.warning("the %s %r failed (attempt %d of %d); trying again later", what, member, tries,
+                            self.max_attempts, exc_info=True)
                 self.r.zadd(index.key_of(member), {member: now + retry})
+            else:
+                end_attempt(self.r, index, member)
 
     def _reminder(self, member: bytes, now: float) -> int:
         game_id, seat, version, hours = parse_member(member, 4)

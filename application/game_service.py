@@ -22,7 +22,7 @@ from . import errors, links
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game
-from .deadlines import Deadlines, valid_tz
+from .deadlines import Deadlines, check_deadline_options, valid_tz
 from .notifications import set_preference
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
@@ -231,6 +231,7 @@ class GameService:
             raise errors.invalid("seeded-games-disabled",
                                     "options.seed is honoured only on a server run with --allow-seeded-games")
         seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
+        check_deadline_options(options)
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
                                               f"{rules.max_players} seats")

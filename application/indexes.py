@@ -226,6 +226,34 @@ def forget_game(r, game_id: str, scan: bool = False) -> None:
         r.srem(registry(game_id), *left)
 
 
+# --- attempts of the sweeps at one entry (issue 27) ----------------------------------------------
+# A sweep counts each attempt at an entry *before* it handles it and forgets the count once the
+# entry was handled: an entry that fails every time, or whose handling never ends (the worker is
+# killed at its time limit), is seen by its count and given up after ``max_attempts`` instead of
+# being tried for ever. One small counter key per entry, in the entry's owner's shard, which
+# expires by itself (an entry taken out by another path leaves nothing behind for long).
+ATTEMPTS_TTL = 7 * 86400
+
+
+def attempts_key(index: Sharded, member: bytes | str) -> str:
+    text = member.decode("utf-8", "replace") if isinstance(member, bytes) else member
+    return f"attempts:{{ix{shard(index.owner_of(member)):02d}}}:{index.name}|{text}"
+
+
+def begin_attempt(r, index: Sharded, member: bytes | str) -> int:
+    """Count one more attempt at ``member`` of ``index``; returns the attempts so far, this one included."""
+    pipe = r.pipeline(transaction=True)   # one key
+    key = attempts_key(index, member)
+    pipe.incr(key)
+    pipe.expire(key, ATTEMPTS_TTL)
+    return int(pipe.execute()[0])
+
+
+def end_attempt(r, index: Sharded, member: bytes | str) -> None:
+    """The entry was handled (or removed): its attempts are forgotten."""
+    r.delete(attempts_key(index, member))
+
+
 def _glob(text: str) -> str:
     return re.sub(r"([\\*?\[\]])", r"\\\1", text)
 

@@ -24,7 +24,7 @@ from tournaments.model import FORMATS, Tournament, adjudicated_places, final_pla
 
 from . import errors, links
 from .clock import make_clock
-from .deadlines import SEAT_STATE, Deadlines
+from .deadlines import SEAT_STATE, Deadlines, check_deadline_options
 from .players import player_id, remember_name
 from .game_service import GameExists, GameService, token_hash
 from .store import Conflict
@@ -156,6 +156,7 @@ class TournamentService:
                                                    f"{game.max_players} players: table_size {d['table_size']} is not one")
         if game is not hosted.TILETUM and d.get("action_tiles", "printed") != "printed":
             raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
+        check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
         emails = [e["email"].strip().lower() for e in entries]
         if len(set(emails)) != len(emails):

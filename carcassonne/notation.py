@@ -40,8 +40,10 @@ SPOT_WORDS = {
 }
 SIDE_SPOTS = ("N", "E", "S", "W")
 CORNER_SPOTS = ("NE", "SE", "SW", "NW")
-_CELL = re.compile(r"^\(?\s*(-?\d{1,3})\s*[,;/ ]\s*(-?\d{1,3})\s*\)?")
-_ROT = re.compile(r"^(?:r|rot|rotation|rotated?|turn(?:ed)?)?\s*(\d{1,3})\s*(?:°|deg|degrees?)?$")
+# re.ASCII: the digits of a move are 0-9 only, as in Tiletum's notation; without it \d took any
+# script's digits ("place ３,４ r0", "place ٣,٤ r0") and int() read them (issue 27)
+_CELL = re.compile(r"^\(?\s*(-?\d{1,3})\s*[,;/ ]\s*(-?\d{1,3})\s*\)?", re.ASCII)
+_ROT = re.compile(r"^(?:r|rot|rotation|rotated?|turn(?:ed)?)?\s*(\d{1,3})\s*(?:°|deg|degrees?)?$", re.ASCII)
 ROT_WORDS = {"r", "rot", "rotation", "rotate", "rotated", "turn", "turned", "by"}
 FILLERS = {"at", "on", "in", "the", "a", "an", "with", "to", "its", "of", "and"}
 

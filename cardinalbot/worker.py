@@ -10,7 +10,9 @@ It also plays the seats of kind ``ai`` (docs/ai.md): ``cardinalbot.play_ai_turn(
 version, level)``, with the AI credential, which acts only for AI seats.
 
 Environment: ``CELERY_BROKER_URL`` (default ``REDIS_URL``), ``TILETUM_API_URL``,
-``TILETUM_BOT_TOKEN``, ``TILETUM_AI_TOKEN``.
+``TILETUM_BOT_TOKEN``, ``TILETUM_AI_TOKEN``, and the time limits of every task (issue 27: no turn
+may hold a worker for long), ``TILETUM_TASK_SOFT_TIME_LIMIT`` (120 s) and ``TILETUM_TASK_TIME_LIMIT``
+(150 s), as in workers/app.py. A turn cut short is played again by the due-turn sweep.
 """
 from __future__ import annotations
 
@@ -24,9 +26,15 @@ from .runner import play_turn as run_turn
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("cardinalbot", broker=broker)
+SOFT_TIME_LIMIT = float(os.environ.get("TILETUM_TASK_SOFT_TIME_LIMIT", "120"))
+TIME_LIMIT = float(os.environ.get("TILETUM_TASK_TIME_LIMIT", "150"))
+if not 0 < SOFT_TIME_LIMIT < TIME_LIMIT:
+    raise ValueError(f"TILETUM_TASK_SOFT_TIME_LIMIT ({SOFT_TIME_LIMIT:g}) must be above 0 and below "
+                     f"TILETUM_TASK_TIME_LIMIT ({TIME_LIMIT:g})")
 app.conf.update(task_default_queue="cardinalbot", task_acks_late=True, task_reject_on_worker_lost=True,
                 worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True,
-                task_ignore_result=True)
+                task_ignore_result=True, task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
+                task_annotations={"*": {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}})
 
 
 def client() -> ApiClient:

@@ -17,11 +17,11 @@ import games
 from application import links
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
-from application.deadlines import Deadlines, format_deadline, remaining_text, timeout_policy
+from application.deadlines import MAX_ATTEMPTS, Deadlines, format_deadline, remaining_text, timeout_policy
 from application.errors import ServiceError
 from application.game_service import GameService
-from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, forget_due, forget_game, registry,
-                                 remove)
+from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
+                                 forget_due, forget_game, registry, remove)
 from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.seats import seat_names
@@ -283,12 +283,20 @@ class Notifier:
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
 
-    def sweep_due(self, older_than: float = 60.0) -> int:
+    def sweep_due(self, older_than: float = 60.0, max_attempts: int = MAX_ATTEMPTS,
+                  budget: float | None = None) -> int:
         """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
         broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
-        be read or whose game is over or gone; a failed send stays for the next sweep."""
+        be read or whose game is over or gone; a failed send stays for the next sweep, up to
+        ``max_attempts`` attempts that failed or never finished (then it is given up, with an error
+        in the log). After ``budget`` seconds the entries left wait for the next sweep."""
         n = 0
+        stop_at = time.monotonic() + budget if budget is not None else float("inf")
         for member in MAIL_DUE.due(self.r, time.time() - older_than):
+            if time.monotonic() >= stop_at:
+                log.warning("the mail:due sweep ran out of its time: the entries left wait for the next "
+                            "sweep")
+                break
             try:
                 game_id, _seat, version = member.decode().rsplit(":", 2)
                 version = int(version)
@@ -296,17 +304,27 @@ class Notifier:
                 log.warning("dropping the unreadable mail:due entry %r", member)
                 remove(self.r, MAIL_DUE, member)
                 continue
+            tries = begin_attempt(self.r, MAIL_DUE, member)
+            if tries > max_attempts:
+                log.error("giving up the mail:due entry %r: %d attempts failed or did not finish", member,
+                          tries - 1)
+                remove(self.r, MAIL_DUE, member)
+                end_attempt(self.r, MAIL_DUE, member)
+                continue
             try:
                 n += self.notify(game_id, version)
             except ServiceError as e:
                 if e.kind == "not-found":
                     forget_game(self.r, game_id)  # the game is gone
+                    end_attempt(self.r, MAIL_DUE, member)
                 else:
-                    log.warning("mail:due %r: %s", member, e)
+                    log.warning("mail:due %r: %s (attempt %d of %d)", member, e, tries, max_attempts)
             except Exception:
-                log.warning("mail:due %r failed; tried again at the next sweep", member, exc_info=True)
+                log.warning("mail:due %r failed (attempt %d of %d); tried again at the next sweep", member,
+                            tries, max_attempts, exc_info=True)
+            else:
+                end_attempt(self.r, MAIL_DUE, member)
         return n
-
 
     # --- re-issued links (application/credentials.py) ----------------------------------------
     def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:

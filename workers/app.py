@@ -19,6 +19,14 @@ again by the Redis broker after ``visibility_timeout``: five minutes here
 idempotent (it re-reads the game and sends each email once, through the outbox's once-keys) and
 short: a task that is still running after five minutes and is delivered a second time does no
 harm. Countdowns of retries stay below it (a longer ETA would be redelivered early, harmlessly).
+
+No task may hold a worker for long (issue 27): every task has a soft time limit
+(``TILETUM_TASK_SOFT_TIME_LIMIT``, 120 s: ``SoftTimeLimitExceeded`` is raised inside it) and a hard
+one (``TILETUM_TASK_TIME_LIMIT``, 150 s: the worker's pool process is killed and replaced), below
+the visibility timeout. The sweeps stop taking entries after half the soft limit
+(:data:`SWEEP_BUDGET`); the rest waits for the next sweep, and an entry that fails or never
+finishes is given up after ``TILETUM_SWEEP_MAX_ATTEMPTS`` attempts (application/indexes.py).
+Celery enforces the limits in its default ``prefork`` pool (not in ``--pool solo``).
 """
 from __future__ import annotations
 
@@ -28,11 +36,30 @@ from celery import Celery
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("tiletum", broker=broker, include=["workers.tasks"])
+
+
+def time_limits(environ=os.environ) -> tuple[float, float]:
+    """``(soft, hard)`` seconds of every task, from the environment; a soft limit at or above the
+    hard one could never fire, so it is refused."""
+    soft = float(environ.get("TILETUM_TASK_SOFT_TIME_LIMIT", "120"))
+    hard = float(environ.get("TILETUM_TASK_TIME_LIMIT", "150"))
+    if not 0 < soft < hard:
+        raise ValueError(f"TILETUM_TASK_SOFT_TIME_LIMIT ({soft:g}) must be above 0 and below "
+                         f"TILETUM_TASK_TIME_LIMIT ({hard:g})")
+    return soft, hard
+
+
+SOFT_TIME_LIMIT, TIME_LIMIT = time_limits()
+SWEEP_BUDGET = SOFT_TIME_LIMIT / 2
+SWEEP_MAX_ATTEMPTS = int(os.environ.get("TILETUM_SWEEP_MAX_ATTEMPTS", "10"))
 app.conf.update(
     task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
     broker_transport_options={"visibility_timeout": int(os.environ.get("TILETUM_VISIBILITY_TIMEOUT", "300"))},
     beat_scheduler="workers.beat:LockedScheduler",
+    task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
+    # also on each task itself (its time_limit and soft_time_limit), whatever runs it
+    task_annotations={"*": {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}},
     beat_schedule={
         "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},

@@ -23,7 +23,7 @@ from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.tournament_mail import welcome
 
-from .app import app
+from .app import SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, app
 from .runtime import notifier, outbox, redis_client, send_task, service
 
 
@@ -62,7 +62,7 @@ def sweep_notifications(older_than: float | None = None) -> int:
     """Send the turn emails that have been due for a while and were never sent (a broker that was
     down when the move landed, a lost message)."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    return notifier().sweep_due(wait)
+    return notifier().sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
 
 
 @app.task(name="workers.sweep_outbox")
@@ -84,7 +84,8 @@ def sweep_bot_turns(older_than: float | None = None) -> int:
 def sweep_deadlines() -> dict:
     """Reminders that are due, and the timeout policy for deadlines that passed."""
     n = notifier()
-    return Deadlines(n.service, n, make_clock(redis_client())).sweep()
+    return Deadlines(n.service, n, make_clock(redis_client()), max_attempts=SWEEP_MAX_ATTEMPTS,
+                     budget=SWEEP_BUDGET).sweep()
 
 
 @app.task(name="workers.purge_finished")
