@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+from tests.test_pbem_e2e import headline
 from mail.addresses import reply_address
 
 
@@ -151,7 +152,7 @@ def test_vacation_by_email_is_confirmed_as_vacation(redis_server, mail_env):
         rv = post_inbound(c, raw_reply(to, line))
         assert rv.json["status"] == "applied"
         answer = sink(mail_env)[n]
-        subject = str(answer["Subject"]).lower()
+        subject = headline(answer).lower()
         assert word in subject and "played" not in subject, subject
         assert "played" not in text_of(answer).split("\n\n")[1].lower()
 

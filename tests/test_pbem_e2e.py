@@ -91,6 +91,12 @@ def pbem(own_redis, tmp_path):
         log.close()
 
 
+def headline(msg: EmailMessage) -> str:
+    """What an email says happened, its first line: the subject is the game's, the same for all its
+    emails (mail/compose.py)."""
+    return msg.get_body(("plain",)).get_content().split("\n", 1)[0]
+
+
 def legal_moves_in(msg: EmailMessage) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
     return [m.group(1) for m in (MOVE_LINE.match(line) for line in text.splitlines()) if m]
