@@ -463,7 +463,7 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
     headline = "Not played: " + (f"\u201c{one_line(failing_line)}\u201d is not a move you can play now."
                                  if failing_line else "your email was not played.")
     lines = [f"Hello {seat_name or 'player'},", ""]
-    lines += ["Nothing in your email was played." if nothing_played else "Your email was not played."]
+    lines += ["None of the moves in your email were played." if nothing_played else "Your email was not played."]
     if failing_line:
         lines += ["", "This line failed:", f"> {failing_line}"]
     lines += ["", f"Why: {reason or 'your email could not be read.'}"]

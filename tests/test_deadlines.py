@@ -508,3 +508,26 @@ def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(
     gid2 = game()                                             # a new game with the same address
     notifier.notify(gid2, 1)
     assert all(str(m["To"]) != to for m in transport.sent[before:]), "no more email to that address"
+
+
+@pytest.mark.parametrize("seconds,words", [
+    (3 * DAY - 5, "3 days"),                      # a fresh three-day deadline, not "2 days 23 hours"
+    (2 * DAY + 4 * H - 20 * 60, "2 days 4 hours"),
+    (2 * DAY + 4 * H + 29 * 60, "2 days 4 hours"),
+    (2 * DAY + 4 * H + 31 * 60, "2 days 5 hours"),
+    (DAY, "1 day"),
+    (DAY + 5 * H, "29 hours"),
+    (H + 30 * 60 - 20, "1 hour 30 minutes"),
+    (H, "1 hour"),
+    (61, "1 minute"),
+    (29, "0 minutes"),
+    (-40, "0 minutes"),
+])
+def test_the_time_left_is_rounded_to_the_nearest_unit(seconds, words):
+    from application.deadlines import remaining_text
+    assert remaining_text(seconds) == words
+
+
+def test_counts_take_the_right_plural():
+    from application.deadlines import plural
+    assert (plural(1, "deadline"), plural(2, "deadline"), plural(0, "game")) == ("1 deadline", "2 deadlines", "0 games")

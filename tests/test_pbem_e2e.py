@@ -97,6 +97,10 @@ def headline(msg: EmailMessage) -> str:
     return msg.get_body(("plain",)).get_content().split("\n", 1)[0]
 
 
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
 def legal_moves_in(msg: EmailMessage) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
     return [m.group(1) for m in (MOVE_LINE.match(line) for line in text.splitlines()) if m]
@@ -131,8 +135,8 @@ def test_a_two_player_game_entirely_by_email(pbem):
         msg = boxes.messages[handled]
         handled += 1
         assert gid in str(msg["Subject"]), f"an email about another game: {msg['Subject']}"
-        if "game over" in str(msg["Subject"]).lower():
-            if sum(1 for m in boxes.messages if "game over" in str(m["Subject"]).lower()) == 2:
+        if headline(msg).startswith("Game over"):
+            if sum(1 for m in boxes.messages if headline(m).startswith("Game over")) == 2:
                 break
             continue
         moves = legal_moves_in(msg)
@@ -154,9 +158,15 @@ def test_a_two_player_game_entirely_by_email(pbem):
         if state.actor is not None and state.actor != actor:
             becomes[state.actor] += 1
         actor = state.actor
-    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and "your turn" in str(m["Subject"]).lower()
-                          or str(m["To"]) == p and "your decision" in str(m["Subject"]).lower()) for p in players}
+    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and headline(m) in ("Your turn.", "Your decision."))
+                   for p in players}
     assert turn_emails == {players[0]: becomes[0], players[1]: becomes[1]}
+    # one conversation per player: one subject, each email replying to the one before it
+    for p in players:
+        mine = [m for m in boxes.messages if str(m["To"]) == p]
+        assert len({str(m["Subject"]).removeprefix("Re: ") for m in mine}) == 1
+        thread = [m for m in mine if not str(m["Subject"]).startswith("Re: ")]   # ours, not answers
+        assert all(m["In-Reply-To"] == prev["Message-ID"] for prev, m in zip(thread, thread[1:]))
     assert replies >= 24, "every move came by email"
 
 
@@ -190,7 +200,8 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
 
     gibberish = answer_to("please make a nice move for me")
     assert "please make a nice move for me" in gibberish.get_body(("plain",)).get_content()
-    assert "not played" in str(gibberish["Subject"]).lower()
+    assert headline(gibberish).startswith("Not played: \u201cplease make a nice move for me\u201d")
+    assert str(gibberish["Subject"]) == f"Re: Tiletum with Bob (game {gid})" and "Hello Ada," in text_of(gibberish)
     illegal = answer_to("end")  # no die taken yet
     text = illegal.get_body(("plain",)).get_content()
     assert "> end" in text and "take a die" in text and "take " in text  # the line, why, the legal moves
