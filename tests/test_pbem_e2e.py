@@ -67,7 +67,7 @@ def own_redis(tmp_path):
 
 
 @pytest.fixture()
-def pbem(own_redis, tmp_path):
+def pbem(own_redis, tmp_path, request):
     redis_server = own_redis
     boxes = Mailboxes()
     boxes.controller.start()
@@ -75,6 +75,8 @@ def pbem(own_redis, tmp_path):
     env = dict(os.environ, REDIS_URL=redis_server.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
                TILETUM_MAIL_SECRET="e2e-secret", TILETUM_MAIL_DOMAIN="pbem.test",
                TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="2", TILETUM_SWEEP_SECONDS="2")
+    marker = request.node.get_closest_marker("mail_env")
+    env.update(marker.kwargs if marker else {})
     log = open(tmp_path / "procs.log", "w")
     procs = [spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "--pool", "solo", "-B",
                     "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log),
@@ -118,6 +120,10 @@ def reply(port: int, msg: EmailMessage, frm: str, body: str) -> None:
         s.send_message(out)
 
 
+# a whole game of about a hundred emails: the board pictures (about a second each here) would make it
+# the slowest test, and they are checked where they are made (tests/test_deadlines.py) and in the
+# Carcassonne game by email
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
 def test_a_two_player_game_entirely_by_email(pbem):
     app, boxes, mailin_port = pbem
     players = ["ada@players.test", "bob@players.test"]
