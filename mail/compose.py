@@ -460,8 +460,8 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
     moves and an example to copy. Takes the context ``mail.mailin`` gives every answer."""
     msg = _answer(answer_subject(subject or (f"{title} game {game_id}" if game_id else title)), from_addr,
                   to_addr or to, reply_to, in_reply_to, references)
-    headline = "Not played: " + (f"\u201c{one_line(failing_line)}\u201d is not a move you can play now."
-                                 if failing_line else "your email was not played.")
+    headline = (f"Not played: \u201c{one_line(failing_line)}\u201d is not a move you can play now."
+                if failing_line else "Not played: nothing in your email was played.")
     lines = [f"Hello {seat_name or 'player'},", ""]
     lines += ["None of the moves in your email were played." if nothing_played else "Your email was not played."]
     if failing_line:
