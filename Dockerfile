@@ -37,9 +37,9 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     TILETUM_DATA_DIR=/var/lib/tiletum
-# cairo: CairoSVG draws the board as PNG for emails (mail/board_png.py)
+# cairo and a font: CairoSVG draws the board as PNG for emails (mail/board_png.py)
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libcairo2 \
+ && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 tiletum \
  && useradd --system --uid 10001 --gid tiletum --home-dir /var/lib/tiletum --shell /usr/sbin/nologin tiletum \

@@ -19,7 +19,9 @@ Storehouse tile), ``data-room`` (``1.2``) and ``data-crest`` (``1``-``6``).
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import math
+import re
+from xml.sax.saxutils import escape, unescape
 
 import games
 from engine.actions import wheel_action
@@ -62,6 +64,28 @@ def _t(x: float, y: float, text: object, size: int = 11, fill: str = "#222222", 
             f'font-weight="{weight}"{extra}>{escape(str(text))}</text>')
 
 
+def _cross(x: float, y: float, size: float, fill: str) -> str:
+    """A Latin cross (the Cathedral) drawn as a shape, ``size`` high, centred on ``x``, standing on
+    ``y``: a shape, not the glyph, which the fonts a PNG renderer finds may lack."""
+    w = size * 0.22
+    return (f'<path d="M{x - w / 2:.1f},{y:.1f} h{w:.1f} v{-size * 0.62:.1f} h{size * 0.25:.1f} v{-w:.1f} '
+            f'h{-size * 0.25:.1f} v{-(size * 0.38 - w):.1f} h{-w:.1f} v{size * 0.38 - w:.1f} h{-size * 0.25:.1f} '
+            f'v{w:.1f} h{size * 0.25:.1f} z" fill="{fill}"/>')
+
+
+_START_TEXT = re.compile(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*text-anchor="start"[^>]*>([^<]*)<')
+
+
+def _drawn_width(parts: list[str]) -> int:
+    """How wide the picture must be for every left-aligned label to fit: a generous estimate of
+    each label's right end (0.6 of the font size per character, more than a sans-serif's average)."""
+    right = WIDTH
+    for part in parts:
+        for x, size, text in _START_TEXT.findall(part):
+            right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
+    return math.ceil(right)
+
+
 def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333333", sw: float = 0.8,
           rx: float = 1.5, title: str | None = None) -> str:
     inner = f"<title>{escape(title)}</title>" if title else ""
@@ -85,13 +109,7 @@ def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> s
     """The position as a self-contained SVG document (a string of valid XML)."""
     names = _names(state, seat_names)
     total_h = HEIGHT + BOARD_H * state.players + (SOLO_H if state.solo is not None else 0) + 4
-    parts: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{total_h}" '
-        f'viewBox="0 0 {WIDTH} {total_h}" font-family="Helvetica, Arial, sans-serif">',
-        f"<title>{escape(f'Tiletum, round {state.round}')}</title>",
-        _rect(0, 0, WIDTH, total_h, "#fbf7ee", stroke="none", rx=0),
-        _rect(4, 4, MAP_W - 8, HEIGHT - 8, "#eef3e6", stroke="#b9c4a8", rx=8),
-    ]
+    parts: list[str] = [_rect(4, 4, MAP_W - 8, HEIGHT - 8, "#eef3e6", stroke="#b9c4a8", rx=8)]
     parts += _map(state, names)
     parts += _panel(state, names)
     y = HEIGHT
@@ -100,8 +118,13 @@ def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> s
         y += BOARD_H
     if state.solo is not None:
         parts += _solo_board(state, names, y)
-    parts.append("</svg>")
-    return "\n".join(parts)
+    # wider than WIDTH when a long name or list would run past the edge: nothing is clipped
+    width = _drawn_width(parts)
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
+            f'viewBox="0 0 {width} {total_h}" font-family="Helvetica, Arial, sans-serif">',
+            f"<title>{escape(f'Tiletum, round {state.round}')}</title>",
+            _rect(0, 0, width, total_h, "#fbf7ee", stroke="none", rx=0)]
+    return "\n".join(head + parts + ["</svg>"])
 
 
 # --- the map -------------------------------------------------------------------------------
@@ -134,7 +157,7 @@ def _map(state: GameState, names: list[str]) -> list[str]:
         out.append("</g>")
     out += _pieces(state, names)
     out.append(_t(14, HEIGHT - 14, "Houses: squares  Pillars: bars  M/A: Merchant/Architect  "
-                  "\u271d Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
+                  "red cross: Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
     return out
 
 
@@ -165,8 +188,7 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
     if info.cathedral:
         unavailable = bool(c.tiles[state.cathedral_cost[town]].raw.get("unavailable")) \
             if town in state.cathedral_cost else False
-        out.append(_t(x + 11, y + 4, "\u271d", size=12, fill="#8b1a1a" if not unavailable else "#aaaaaa",
-                      weight="bold"))
+        out.append(_cross(x + 11, y + 4, 12, "#8b1a1a" if not unavailable else "#aaaaaa"))
         n = c.pillar_space_count(town, state.players)
         pillars = state.pillars.get(town, [])
         for i in range(n):
@@ -369,7 +391,7 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
                  title=f"{name}'s board")]
     x, y = 14, y0 + 22
     out.append(_rect(x, y - 11, 12, 12, colour, sw=0.5))
-    mark = "  ◀ to act" if state.actor == p.seat and state.phase != "over" else ""
+    mark = " (to act)" if state.actor == p.seat and state.phase != "over" else ""
     out.append(_t(x + 18, y, f"{name}{mark}", size=13, weight="bold", fill=colour))
     out.append(_t(WIDTH - 16, y, f"{p.score} VP", size=14, weight="bold", anchor="end"))
     c = components()
@@ -380,7 +402,8 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     bonus = {a: n for a, n in (p.ap_bonus or {}).items() if n}
     if bonus:
         info += " · AP bonus: " + ", ".join(f"{a.title()} +{n}" for a, n in sorted(bonus.items()))
-    out.append(_t(x + 200, y, info, size=10, fill="#444444"))
+    # after the name however long it is (13-point bold: about 0.62 of the size per character)
+    out.append(_t(max(x + 200, x + 18 + len(f"{name}{mark}") * 13 * 0.62 + 12), y, info, size=10, fill="#444444"))
     # resources
     y = y0 + 34
     out.append(_t(x, y + 12, "Resources", size=10, weight="bold"))
@@ -461,7 +484,7 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     y += 16
     decrees = solo.get("decrees") or []
     pos = solo.get("decree_pos")
-    row = "  ".join(("▶" if i == pos else "") + str(d).replace("_", " ") for i, d in enumerate(decrees))
+    row = "  ".join((f"[{d}]" if i == pos else str(d)).replace("_", " ") for i, d in enumerate(decrees))
     out.append(_t(x, y, f"Decrees: {row}", size=9))
     roll = solo.get("roll")
     if roll:
@@ -488,3 +511,14 @@ def board_picture(meta: dict, state) -> str:
     if game is games.TILETUM:
         return render_board_svg(state, [s["name"] for s in meta["seats"]])
     return game.board_svg(state)
+
+
+def email_pictures(meta: dict, state, seat: int) -> list[tuple[str, str, str]]:
+    """The pictures a turn email carries inline, the board first: (name, alt text, SVG). The
+    alt text stands in for the picture where a mail client blocks images."""
+    game = games.of_meta(meta)
+    if game is games.TILETUM:
+        alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
+               "(the position is also written out in this email).")
+        return [("board", alt, render_board_svg(state, [s["name"] for s in meta["seats"]]))]
+    return game.email_pictures(state, seat)

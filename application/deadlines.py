@@ -265,21 +265,27 @@ def format_deadline(ts: float, tz_name: str | None = None) -> str:
     return dt.strftime("%a %d %b %Y %H:%M ") + label
 
 
-def remaining_text(seconds: float) -> str:
-    """The time left before a deadline in words: ``2 days 3 hours``, ``1 hour 30 minutes``,
-    ``12 minutes`` (rounded down to the minute; never negative)."""
-    minutes = max(0, int(seconds // 60))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, mins = divmod(rest, 60)
+def plural(n: int, word: str) -> str:
+    """``1 deadline``, ``2 deadlines``: a count with its noun (regular plurals only)."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
-    def unit(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-    if days >= 2 or (days and not hours):
-        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
-    hours += days * 24
+
+def remaining_text(seconds: float) -> str:
+    """The time left before a deadline in words: ``3 days``, ``2 days 4 hours``, ``1 hour 30
+    minutes``, ``12 minutes``; never negative. Rounded to the nearest of the smallest unit shown
+    (hours from two days on, minutes below), not down: a fresh three-day deadline, a few seconds
+    old, is "3 days", not "2 days 23 hours"."""
+    seconds = max(0.0, float(seconds))
+    if seconds >= (48 * 60 - 30) * 60:                 # shown in days and hours
+        days, hours = divmod(int(seconds / 3600 + 0.5), 24)
+        return plural(days, "day") + (f" {plural(hours, 'hour')}" if hours else "")
+    minutes = int(seconds / 60 + 0.5)
+    hours, mins = divmod(minutes, 60)
+    if hours == 24 and not mins:
+        return "1 day"
     if hours:
-        return unit(hours, "hour") + (f" {unit(mins, 'minute')}" if mins else "")
-    return unit(mins, "minute")
+        return plural(hours, "hour") + (f" {plural(mins, 'minute')}" if mins else "")
+    return plural(mins, "minute")
 
 
 # How many times a sweep tries one entry that fails (or whose handling never ended) before it gives

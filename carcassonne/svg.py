@@ -10,6 +10,10 @@ circle in its seat's colour with its role's initial (T thief, K knight, M monk, 
 tile placed last is outlined (``class="last"``). The root element says where the cells are
 (``data-cell``: a cell's size; ``data-x0``, ``data-y0``: the westmost column and northmost row),
 so a page can put its own marks on a cell: cell (x, y) starts at ``((x - x0) * cell, (y0 - y) * cell)``.
+
+For an email (``coords=True``, with ``fits``) a margin numbers the columns (x) above and the rows
+(y) on the left, and each cell where the tile fits carries its ``x,y``: the reply's notation can be
+read off the picture. ``hand_svg`` draws the tile in hand in its four turns, labelled as typed.
 """
 from __future__ import annotations
 
@@ -81,20 +85,29 @@ def _tile_svg(letter: str, rot: int, ox: float, oy: float, size: float) -> list[
     return out
 
 
-def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True) -> str:
-    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last."""
+def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True,
+              coords: bool = False) -> str:
+    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last;
+    ``coords`` adds the coordinate margin and labels of an email's picture."""
     cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
     min_x, max_x = min(c[0] for c in cells), max(c[0] for c in cells)
     min_y, max_y = min(c[1] for c in cells), max(c[1] for c in cells)
-    width, height = (max_x - min_x + 1) * size, (max_y - min_y + 1) * size
+    margin = 28 if coords else 0
+    width, height = (max_x - min_x + 1) * size + margin, (max_y - min_y + 1) * size + margin
 
     def origin(x: int, y: int) -> tuple[int, int]:
-        return (x - min_x) * size, (max_y - y) * size
+        return (x - min_x) * size + margin, (max_y - y) * size + margin
 
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles" '
             f'data-cell="{size}" data-x0="{min_x}" data-y0="{max_y}">'),
            f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
+    if coords:   # the column (x) and row (y) numbers of the notation
+        label = 'font-family="DejaVu Sans, Verdana, sans-serif" font-size="13" fill="#555" text-anchor="middle"'
+        out += [f'<text x="{origin(x, 0)[0] + size / 2:.1f}" y="{margin - 9}" {label}>{x}</text>'
+                for x in range(min_x, max_x + 1)]
+        out += [f'<text x="{margin / 2:.1f}" y="{origin(0, y)[1] + size / 2 + 5:.1f}" {label}>{y}</text>'
+                for y in range(min_y, max_y + 1)]
     for x, y, letter, rot in s.tiles:
         ox, oy = origin(x, y)
         out.append(f'<g class="tile" data-x="{x}" data-y="{y}" data-tile="{letter}" data-rot="{rot}">'
@@ -126,6 +139,10 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
             out.append(f'<rect class="fit" data-x="{x}" data-y="{y}" data-rots="{" ".join(map(str, rots))}" '
                        f'x="{ox + 2}" y="{oy + 2}" width="{size - 4}" height="{size - 4}" fill="#ffffff" '
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
+            if coords:
+                out.append(f'<text x="{ox + size / 2:.1f}" y="{oy + size / 2 + 4:.1f}" font-size="{size * 0.26:.1f}" '
+                           'font-family="DejaVu Sans, Verdana, sans-serif" font-weight="bold" fill="#222" '
+                           f'text-anchor="middle">{x},{y}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -147,3 +164,20 @@ def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
     body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
             f'role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')
+
+
+def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 180, 270)) -> str:
+    """The tile in hand in each of ``rotations``, side by side, each labelled as a move writes it
+    (``r0``, ``r90``, ...): for the turn email."""
+    gap, label = 16, 20
+    width = len(rotations) * (size + gap) - gap + 8
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{size + label + 8}" '
+           f'viewBox="0 0 {width} {size + label + 8}" role="img" aria-label="tile {letter} in its turns">',
+           f'<rect width="{width}" height="{size + label + 8}" fill="#ffffff"/>']
+    for i, rot in enumerate(rotations):
+        ox = 4 + i * (size + gap)
+        out += _tile_svg(letter, rot, ox, 4, size)
+        out.append(f'<text x="{ox + size / 2:.1f}" y="{size + label + 2}" font-size="14" text-anchor="middle" '
+                   f'font-family="DejaVu Sans, Verdana, sans-serif" fill="#222">r{rot}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -109,6 +109,15 @@ class Game:
         """One sentence on how a reply plays (after "Reply ... one per line, for example")."""
         return "You may send several moves."
 
+    def email_example(self, state: Any, seat: int) -> str:
+        """The example move of the turn email: a move ``seat`` can play now, as typed."""
+        moves = self.email_moves(state, seat)
+        return moves[0][0] if moves else ""
+
+    def email_pictures(self, state: Any, seat: int) -> list[tuple[str, str, str]]:
+        """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
+        return [("board", f"The {self.title} board", self.board_svg(state))]
+
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         """The moves that get a one-click link in the turn email (none by default)."""
         return []

@@ -9,7 +9,7 @@ from carcassonne.game import advance
 from carcassonne.chance import seed_commitment
 from carcassonne.describe import describe, event_text, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
-from carcassonne.svg import board_svg, tiles_sprite
+from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
 from .base import Game
 
@@ -114,11 +114,28 @@ class Carcassonne(Game):
                 for head, spots in rows.items()]
 
     def email_reply_hint(self):
-        return ("One move a turn: a placement from the list, alone or with one follower spot after it "
-                "(e.g. 'place 0,1 r90 knight N'); docs/carcassonne.md has the notation.")
+        return ("One move a turn: a placement from the list (the cell's column,row as the picture numbers "
+                "them, and the turn of the tile), alone or with one of its follower spots after it.")
+
+    def email_example(self, state, seat):
+        """A legal move with a follower when there is one (it shows both parts of the notation)."""
+        moves = rules.legal_moves(state) if state.actor == seat else []
+        return next((m for m in moves if len(m.split()) > 3), moves[0] if moves else "")
 
     def board_svg(self, state):
         return board_svg(state)
+
+    def email_pictures(self, state, seat):
+        """The board numbered as the notation counts cells, the cells where the tile in hand fits
+        dashed and labelled ``x,y``; and the tile in hand in its four turns."""
+        mine = state.actor == seat and state.tile is not None
+        board = ("board", f"The board, {len(state.tiles)} tiles placed"
+                 + ("; the dashed cells, labelled column,row, are where your tile fits." if mine else "."),
+                 board_svg(state, size=56, fits=mine, coords=True))
+        if not mine:
+            return [board]
+        return [board, ("tile", f"Your tile: {tile_name(state.tile)}, shown turned r0, r90, r180 and r270.",
+                        hand_svg(state.tile))]
 
     def pieces_svg(self):
         """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand."""

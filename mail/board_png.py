@@ -1,14 +1,15 @@
-"""The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email shows the
-board picture (``application.board_svg``) rendered to an 800-pixel-wide PNG by CairoSVG (a
-maintained library over the system's cairo), palette-reduced to stay small, and keeps the link to
-the SVG. The email links the PNG (``GET /api/v1/games/{id}/board.png``, api/resources/play.py)
-rather than carrying it: rendering takes a few hundred milliseconds, far more than the rest of a
-turn email, and only a player who opens the email needs it. Each (game, version) is rendered once
-per process (an in-process LRU)."""
+"""The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email carries
+the board picture (``application.board_svg``) rendered to a PNG at most 800 pixels wide by
+CairoSVG (a maintained library over the system's cairo), palette-reduced to stay small (tens of
+KB), and keeps the link to the SVG. The email carries the picture inline (``mail/compose.py``):
+a linked one is blocked by many clients and would show the position of the day it is opened, not
+of the email. ``GET /api/v1/games/{id}/board.png`` (api/resources/play.py) serves the same
+picture. Each (game, version, picture) is rendered once per process (an in-process LRU)."""
 from __future__ import annotations
 
 import io
 import logging
+import re
 import threading
 from collections import OrderedDict, namedtuple
 from typing import Callable
@@ -18,7 +19,7 @@ WIDTH = 800
 CACHE_SIZE = 128
 CacheInfo = namedtuple("CacheInfo", "hits misses size")
 
-_cache: OrderedDict[tuple[str, int], bytes | None] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
 _lock = threading.Lock()
 _stats = {"hits": 0, "misses": 0}
 
@@ -37,10 +38,23 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     return out.getvalue() if out.tell() < len(png) else png
 
 
-def board_png(game_id: str, version: int, render_svg: Callable[[], str]) -> bytes | None:
-    """The PNG of the board of ``game_id`` at ``version`` (``render_svg`` draws its SVG), from the
-    cache when it was rendered before; None when it cannot be rendered (the email then has the link)."""
-    key = (game_id, int(version))
+def png_width(png: bytes) -> int:
+    """The width in pixels a PNG says in its header."""
+    return int.from_bytes(png[16:20], "big")
+
+
+def svg_width(svg: str) -> float | None:
+    """The width an SVG document's root element gives, in pixels (None when it gives none)."""
+    m = re.search(r'<svg\b[^>]*?\swidth="([\d.]+)(?:px)?"', svg)
+    return float(m.group(1)) if m else None
+
+
+def board_png(game_id: str, version: int, render_svg: Callable[[], str], picture: str = "board",
+              natural: bool = False) -> bytes | None:
+    """The PNG of ``picture`` of ``game_id`` at ``version`` (``render_svg`` draws its SVG), from
+    the cache when it was rendered before; None when it cannot be rendered (the email then has the
+    link). ``natural``: at the SVG's own width when that is less than ``WIDTH``."""
+    key = (game_id, int(version), picture)
     with _lock:
         if key in _cache:
             _stats["hits"] += 1
@@ -48,7 +62,9 @@ def board_png(game_id: str, version: int, render_svg: Callable[[], str]) -> byte
             return _cache[key]
         _stats["misses"] += 1
     try:
-        png = svg_to_png(render_svg())
+        svg = render_svg()
+        own = svg_width(svg) if natural else None
+        png = svg_to_png(svg, min(WIDTH, int(own)) if own else WIDTH)
     except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
         log.warning("could not render the board of %s at version %s as PNG", game_id, version, exc_info=True)
         png = None

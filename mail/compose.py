@@ -1,9 +1,18 @@
 """Building the emails (pure, no I/O): the turn email, the confirmation and the error answer.
 
-Each message has a plain-text and an HTML part; the turn email shows the board as a linked PNG
-(``<img src=".../board.png?v=<version>">``, served and cached by the API, ``mail/board_png.py``)
-with a link to the SVG, and the seat's legal moves, one per line in the text part as
-``  <move> — <description>`` so that a reply can copy them.
+Each message has a plain-text and an HTML part. The turn email carries the board of exactly the
+position it describes as an inline PNG (``multipart/related`` inside the HTML alternative, shown
+by ``<img src="cid:...">``; ``mail/board_png.py`` renders it), so it shows with remote images
+blocked and an old email keeps its own position; the text part says the position in words. The
+seat's legal moves are listed one per line in the text part as ``  <move> — <description>``; a
+reply may copy such a line whole (``mail/mailin.py``).
+
+Every email of a game to one seat has the same subject, ``<Game> with <the other players> (game
+<id>)`` (:func:`thread_subject`), and answers carry ``Re:`` before it: mail clients group a game
+into one conversation only when the subjects agree (Gmail also needs the ``References`` chain,
+``finish_headers``), so what happened ("your turn", "reminder", "game over") is not in the
+subject but in the email's first line and its preheader (the hidden text a client shows after
+the subject in the inbox list). The id tells apart two games with the same players.
 """
 from __future__ import annotations
 
@@ -14,6 +23,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
@@ -42,11 +52,35 @@ def _replace(msg, name: str, value: str) -> None:
     msg[name] = value
 
 
+MAX_REFERENCES = 20
+_MSGID = re.compile(r"<[^<>\s]+>")
+
+
+def message_ids(value) -> list[str]:
+    """The ``<...>`` message ids in a header value (``References``, ``In-Reply-To``), in order."""
+    return _MSGID.findall(str(value or ""))
+
+
+def references_chain(earlier: list[str], parent: str, limit: int = MAX_REFERENCES) -> str:
+    """A ``References`` value (RFC 5322 3.6.4): the parent's own chain, then the parent. Past
+    ``limit`` ids the first one (the thread's root) and the latest ones are kept, as RFC 5322
+    allows; duplicates are dropped."""
+    ids: list[str] = []
+    for mid in [*earlier, parent]:
+        if mid and mid not in ids:
+            ids.append(mid)
+    if len(ids) > limit:
+        ids = ids[:1] + ids[-(limit - 1):]
+    return " ".join(ids)
+
+
 def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str | None = None,
-                   in_reply_to: str | None = None, unsubscribe_url: str | None = None):
+                   in_reply_to: str | None = None, unsubscribe_url: str | None = None,
+                   references: list[str] | None = None):
     """The headers every email of the service carries: ``Date``; ``Message-ID`` (``msgid``, or
     derived from ``once_key``, else a fresh one); ``In-Reply-To`` and ``References`` when it answers
-    or follows an email; ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058)."""
+    or follows an email (``references``: the ids before ``in_reply_to`` in the thread, oldest
+    first); ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058)."""
     if "Date" not in msg:
         msg["Date"] = formatdate(usegmt=True)
     if msgid or once_key:
@@ -55,7 +89,7 @@ def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str 
         msg["Message-ID"] = make_msgid(domain=domain)
     if in_reply_to and in_reply_to != msg["Message-ID"]:
         _replace(msg, "In-Reply-To", in_reply_to)
-        _replace(msg, "References", in_reply_to)
+        _replace(msg, "References", references_chain(list(references or []), in_reply_to))
     if unsubscribe_url:
         _replace(msg, "List-Unsubscribe", f"<{unsubscribe_url}>")
         _replace(msg, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
@@ -67,6 +101,68 @@ def one_line(text: str) -> str:
     characters becomes one space (a line break in a header value is refused by ``email``)."""
     return " ".join("".join(" " if ch.isspace() or unicodedata.category(ch)[0] in "CZ" else ch
                             for ch in text).split())
+
+
+def names_text(names: list[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cid``."""
+    names = [one_line(n) for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+
+
+def thread_subject(title: str, seat_names: list[str], seat: int | None, game_id: str) -> str:
+    """The subject of every email of a game to ``seat`` (the module's docstring says why it is
+    stable): ``Tiletum with Bob and Cid (game <id>)``, naming the other players."""
+    others = [n for i, n in enumerate(seat_names) if i != seat] or list(seat_names)
+    return one_line(f"{title} with {names_text(others)} (game {game_id})" if others else f"{title} game {game_id}")
+
+
+def answer_subject(subject: str) -> str:
+    """``Re: <subject>`` once, whatever ``Re:``/``Aw:``/``Fwd:`` prefixes it had."""
+    bare = re.sub(r"^\s*((re|aw|sv|fwd?)\s*:\s*)+", "", subject or "", flags=re.IGNORECASE)
+    return f"Re: {bare}" if bare else "Re: your game"
+
+
+def preheader(text: str) -> str:
+    """The preheader: text the inbox list shows after the subject, hidden in the email itself."""
+    return ('<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;'
+            f'line-height:1px;color:#ffffff;opacity:0">{html.escape(text)}</div>')
+
+
+def html_document(headline: str, body: str) -> str:
+    """An HTML email: the preheader, the headline as the first thing shown, then ``body``."""
+    return ('<!doctype html><html><head><meta charset="utf-8"></head>'
+            '<body style="font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45;color:#222222">'
+            + preheader(headline) + f'<p style="font-size:17px"><b>{html.escape(headline)}</b></p>'
+            + body + "</body></html>")
+
+
+@dataclass
+class InlineImage:
+    """A picture carried in the email (``Content-ID``), shown by ``<img src="cid:...">``."""
+    name: str          # "board", "tile": the image's part of its Content-ID and file name
+    png: bytes
+    alt: str           # what it shows, for a client that blocks images or a screen reader
+    width: int         # the width to show it at, in CSS pixels
+
+    def cid(self, game_id: str, version: int) -> str:
+        """Unique per game, version and picture (an id, not an address: nothing is fetched)."""
+        return f"{self.name}.{version}.{game_id}@{MSGID_DOMAIN}"
+
+
+def with_images(html_doc: str, images: list[tuple[str, InlineImage]]):
+    """The HTML part, and when there are pictures, ``multipart/related`` of it and the pictures
+    (RFC 2387), each with its ``Content-ID`` (``images``: (cid, picture))."""
+    part = MIMEText(html_doc, "html", "utf-8")
+    if not images:
+        return part
+    related = MIMEMultipart("related", boundary="=_tiletum_" + secrets.token_hex(16))
+    related.attach(part)
+    for cid, image in images:
+        img = MIMEImage(image.png, "png")
+        img["Content-ID"] = f"<{cid}>"
+        img.add_header("Content-Disposition", "inline", filename=f"{image.name}.png")
+        related.attach(img)
+    return related
 
 
 @dataclass
@@ -87,7 +183,9 @@ class TurnContext:
     first_email: bool = False    # the address's first email: explain the dashboard link
     deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
-    board_img_url: str = ""      # the board as PNG on the server (mail/board_png.py), shown in the HTML
+    headline: str = ""           # the email's first line and preheader (default: "Your turn.")
+    subject: str = ""            # default: thread_subject (the same for every email of the game)
+    images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
     game: Game = TILETUM         # the game's rules and words (games/: the email surface)
 
@@ -132,14 +230,16 @@ def chance_words(chance: list) -> list[str]:
 
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     """A past move in plain words, with the player's name (``event["text"]``, when the notifier
-    put it there, is the move in words from ``application.history.event_texts``)."""
+    put it there, is the move in words as ``GET /events`` says it)."""
     who = seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names) else "?"
     by = f" (played by the {event['by']})" if event.get("by") else ""
     if event.get("text") and event.get("type") == "MovePlayed":
         text = event["text"]
         if event.get("by") and text.endswith(by):
             text = text[: -len(by)]
-        line = in_the_past(who, text) + by
+        # GET /events' texts already say who did what ("Bob took the yellow 2 die: ..."); older
+        # imperative ones ("Take the yellow 2 die: ...") are put in the past here
+        line = (text if text.startswith(who + " ") else in_the_past(who, text)) + by
         extra = chance_words(event.get("chance"))
         return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
@@ -179,16 +279,21 @@ def dashboard_text(url: str, first: bool) -> list[str]:
 
 
 def turn_email(ctx: TurnContext):
-    """The turn email: multipart/alternative (text, and HTML showing the board as a linked PNG)."""
+    """The turn email: multipart/alternative of the text and of the HTML with its pictures inline
+    (multipart/related), so it reads the same with remote images blocked."""
     state, game = ctx.state, ctx.game
     what = game.email_what(state)
+    headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
     legal = game.email_moves(state, ctx.seat)
     position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
-    example = legal[0][0] if legal else ""
+    example = game.email_example(state, ctx.seat) if legal else ""
+    others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
+    where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"
     stranger = first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title) if ctx.first_email and ctx.unsubscribe_url else ""
-    text = [f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else []) + ([ctx.intro, ""] if ctx.intro else [])
-    text += [f"It is {what} in {game.title} game {ctx.game_id}.", ""]
+    text = [headline, "", f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else [])
+    text += [ctx.intro, ""] if ctx.intro else []
+    text += [f"It is {what} in {where}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     if ctx.deadline:
@@ -199,7 +304,7 @@ def turn_email(ctx: TurnContext):
              game.email_reply_hint(), ""]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
-    text += [f"Open the game: {ctx.open_url}"]
+    text += [f"Open the game (the board, and moves by click): {ctx.open_url}"]
     if ctx.board_url:
         text += [f"The board: {ctx.board_url}"]
     if ctx.dashboard_url:
@@ -207,26 +312,32 @@ def turn_email(ctx: TurnContext):
     if ctx.unsubscribe_url:
         text += [f"Stop these emails: {ctx.unsubscribe_url}"]
     e = html.escape
+    images = [(img.cid(ctx.game_id, state.version), img) for img in ctx.images]
+
+    def picture(cid: str, img: InlineImage) -> str:
+        return (f'<p><img src="cid:{e(cid)}" alt="{e(img.alt)}" width="{img.width}" '
+                'style="max-width:100%;height:auto;border:0"></p>')
     stranger_html = (f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a {game.title} game. "
                      f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
                      "us</a>.</p>") if stranger else ""
     parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
-             + f"<p>It is <b>{e(what)}</b> in {e(game.title)} game {e(ctx.game_id)}.</p>"]
+             + f"<p>It is <b>{e(what)}</b> in {e(where)}.</p>"]
     if since:
         parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in position) + "</p>")
-    if ctx.board_img_url:
-        parts.append(f'<p><img src="{e(ctx.board_img_url)}" alt="the board" width="800" '
-                     'style="max-width:100%;height:auto"></p>')
+    parts += [picture(cid, img) for cid, img in images[1:]]   # the tile in hand, by the position
+    if images:
+        parts.append(picture(*images[0]))
     if ctx.board_url:
         parts.append(f'<p><a href="{e(ctx.board_url)}">The board as SVG</a> (sharper, zoomable)</p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
                    + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
-    parts.append(f"<p>Reply with your moves, one per line, e.g. <code>{e(example)}</code>.</p>")
+    parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
+                 f"{e(game.email_reply_hint())}</p>")
     parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
                  + (f' · <a href="{e(ctx.dashboard_url)}">All your games</a>' if ctx.dashboard_url else "")
                  + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url else "")
@@ -239,9 +350,9 @@ def turn_email(ctx: TurnContext):
     # compile a regular expression per email to check one it made up
     alternative = MIMEMultipart("alternative", boundary="=_tiletum_" + secrets.token_hex(16))
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
-    alternative.attach(MIMEText("<!doctype html><html><body>" + "".join(parts) + "</body></html>", "html", "utf-8"))
+    alternative.attach(with_images(html_document(headline, "".join(parts)), images))
     msg = alternative
-    msg["Subject"] = f"{game.title} {ctx.game_id}: {what} (round {game.round(state)})"
+    msg["Subject"] = ctx.subject or thread_subject(game.title, ctx.seat_names, ctx.seat, ctx.game_id)
     msg["From"], msg["To"], msg["Reply-To"] = ctx.from_addr, ctx.to_addr, ctx.reply_to
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
     if ctx.unsubscribe_url:
@@ -251,19 +362,22 @@ def turn_email(ctx: TurnContext):
 
 
 def simple_email(*, subject: str, from_addr: str, to_addr: str, lines: list[str],
-                 reply_to: str | None = None) -> EmailMessage:
-    """A short email (a notice): the lines as text, and as HTML paragraphs."""
+                 reply_to: str | None = None, headline: str = "") -> EmailMessage:
+    """A short email (a notice): the lines as text, and as HTML paragraphs; ``headline`` first
+    (and as the preheader) when given."""
     msg = EmailMessage()
     msg["Subject"] = subject
     msg["From"], msg["To"] = from_addr, to_addr
     if reply_to:
         msg["Reply-To"] = reply_to
-    msg.set_content("\n".join(lines) + "\n")
-    msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
+    msg.set_content("\n".join(([headline, ""] if headline else []) + lines) + "\n")
+    body = "<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>"
+    msg.add_alternative(html_document(headline, body) if headline else body, subtype="html")
     return msg
 
 
-def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in_reply_to: str | None) -> EmailMessage:
+def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in_reply_to: str | None,
+            references: list[str] | None = None) -> EmailMessage:
     """The headers of an answer to a player's email, threaded under it."""
     msg = EmailMessage()
     msg["Subject"] = subject
@@ -271,7 +385,8 @@ def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in
     if reply_to:
         msg["Reply-To"] = reply_to
     if in_reply_to:
-        msg["In-Reply-To"] = msg["References"] = in_reply_to
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = references_chain(list(references or []), in_reply_to)
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
     return msg
 
@@ -285,27 +400,81 @@ def unplayed_note(unplayed: list[str]) -> str:
             "still want them.")
 
 
-def confirmation_email(*, to_addr, from_addr, reply_to, game_id, seat_name, moves, new_version, next_to_act,
-                       in_reply_to=None, unplayed=(), title="Tiletum") -> EmailMessage:
-    msg = _answer(f"{title} {game_id}: played {', '.join(moves)}", from_addr, to_addr, reply_to, in_reply_to)
-    nxt = f"It is now {next_to_act}'s decision." if next_to_act else "The game is over."
-    lines = [f"Hello {seat_name},", "", "Played: " + ", ".join(moves) + f" (the game is at version {new_version}).", nxt]
-    if unplayed:
-        lines += ["", unplayed_note(list(unplayed))]
-    msg.set_content("\n".join(lines) + "\n")
-    msg.add_alternative("<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>", subtype="html")
+def ignored_note(ignored: list[str]) -> str:
+    """Which lines after the moves of a reply were taken for a sign-off and not read."""
+    if not ignored:
+        return ""
+    quoted = ", ".join(f"\u201c{one_line(x)}\u201d" for x in ignored[:5]) + (" ..." if len(ignored) > 5 else "")
+    return (f"Not read as moves, and ignored: {quoted}. A reply is read up to its first line that is not "
+            "a move; if one of those was meant as a move, reply with it again.")
+
+
+def _styled_lines(lines: list[str]) -> str:
+    """Plain lines as HTML: paragraphs at blank lines, ``> quoted`` lines as a quote, indented
+    lines (moves) in a monospace block."""
+    out, para = [], []
+
+    def flush():
+        if para:
+            out.append("<p>" + "<br>".join(para) + "</p>")
+            para.clear()
+    for line in lines:
+        if not line.strip():
+            flush()
+        elif line.startswith("> "):
+            flush()
+            out.append('<blockquote style="margin:0 0 1em 0;padding:4px 10px;border-left:3px solid #c0392b;'
+                       f'background:#fbeeee"><code>{html.escape(line[2:])}</code></blockquote>')
+        elif line.startswith("  "):
+            para.append(f"<code>{html.escape(line.strip())}</code>")
+        else:
+            para.append(html.escape(line))
+    flush()
+    return "".join(out)
+
+
+def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_id, seat_name=None, moves,
+                       next_to_act=None, in_reply_to=None, unplayed=(), ignored=(), title="Tiletum",
+                       subject="", references=None, open_url="", **_context) -> EmailMessage:
+    """The answer to a reply whose moves were played (the game's turn passed to someone else, or
+    it is over). ``subject``: the game's thread subject (``Re:`` is put before it)."""
+    msg = _answer(answer_subject(subject or f"{title} game {game_id}"), from_addr, to_addr or to, reply_to,
+                  in_reply_to, references)
+    headline = f"Played: {', '.join(moves)}." if moves else "Nothing was played."
+    nxt = f"It is now {next_to_act}'s decision; you get an email when it is yours again." if next_to_act \
+        else "The game is over; the results follow."
+    lines = [f"Hello {seat_name or 'player'},", "", f"Your moves in {title} were played: " + ", ".join(moves) + ".",
+             nxt]
+    for note in (ignored_note(list(ignored)), unplayed_note(list(unplayed))):
+        if note:
+            lines += ["", note]
+    if open_url:
+        lines += ["", f"Open the game: {open_url}"]
+    msg.set_content("\n".join([headline, ""] + lines) + "\n")
+    msg.add_alternative(html_document(headline, _styled_lines(lines)), subtype="html")
     return msg
 
 
-def error_email(*, to_addr, from_addr, reply_to, game_id, seat_name, failing_line, reason, legal_moves,
-                in_reply_to=None, title="Tiletum") -> EmailMessage:
-    msg = _answer(f"{title} {game_id}: your moves were not played", from_addr, to_addr, reply_to, in_reply_to)
-    lines = [f"Hello {seat_name or 'player'},", "", "Nothing was played."]
+def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
+                legal_moves=(), reply_to=None, in_reply_to=None, title="Tiletum", subject="", references=None,
+                nothing_played=True, example="", open_url="", **_context) -> EmailMessage:
+    """The answer to a reply that played nothing: the line that failed and why, the seat's legal
+    moves and an example to copy. Takes the context ``mail.mailin`` gives every answer."""
+    msg = _answer(answer_subject(subject or (f"{title} game {game_id}" if game_id else title)), from_addr,
+                  to_addr or to, reply_to, in_reply_to, references)
+    headline = (f"Not played: \u201c{one_line(failing_line)}\u201d is not a move you can play now."
+                if failing_line else "Not played: nothing in your email was played.")
+    lines = [f"Hello {seat_name or 'player'},", ""]
+    lines += ["None of the moves in your email were played." if nothing_played else "Your email was not played."]
     if failing_line:
-        lines += ["This line failed:", f"> {failing_line}"]
-    lines += [f"Why: {reason}", ""]
+        lines += ["", "This line failed:", f"> {failing_line}"]
+    lines += ["", f"Why: {reason or 'your email could not be read.'}"]
     if legal_moves:
-        lines += ["Your legal moves:"] + [f"  {m} — {d}" for m, d in legal_moves]
-    msg.set_content("\n".join(lines) + "\n")
-    msg.add_alternative("<pre>" + html.escape("\n".join(lines)) + "</pre>", subtype="html")
+        lines += ["", "Your legal moves now:"] + [f"  {m} — {d}" for m, d in legal_moves]
+        example = example or legal_moves[0][0]
+        lines += ["", "Reply to this email with your moves, one per line, for example:", f"  {example}"]
+    if open_url:
+        lines += ["", f"Open the game (moves by click): {open_url}"]
+    msg.set_content("\n".join([headline, ""] + lines) + "\n")
+    msg.add_alternative(html_document(headline, _styled_lines(lines)), subtype="html")
     return msg

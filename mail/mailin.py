@@ -65,6 +65,10 @@ _MARKERS = [re.compile(p, re.IGNORECASE) for p in (
     r"^get\s+outlook\s+for\b",
     r"^envoyé\s+de\s+mon\b",
     r"^von\s+meinem\s+.*gesendet",
+    r"^gesendet\s+(von|mit)\s+",                          # "Gesendet von meinem iPhone"
+    r"^enviado\s+(desde|do)\s+",
+    r"^inviato\s+da\s+",
+    r"^verzonden\s+(vanaf|met)\s+",
 )]
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
@@ -91,6 +95,31 @@ def _is_marker(lines: list[str], i: int) -> bool:
             if _ATTRIBUTION_END.search(joined):
                 return True
     return any(p.search(line) for p in _MARKERS)
+
+
+# "<notation> — <description>" as the turn email lists a move: the description is dropped. A dash
+# with a space on both sides (em, en, or one or two hyphens) never stands inside a move
+# ("place -1,0 r90" has no space after its minus sign).
+_DESCRIPTION = re.compile(r"\s+(?:\u2014|\u2013|--?)\s+.*$")
+_TRAILING = re.compile(r"[\s.,;:!?]+$")
+
+
+def normalize_move(line: str) -> str:
+    """A move line as the game's parser reads it: without a description copied from the turn email
+    (``take F3 — Take the yellow 3 die``) and without trailing punctuation (``buy F.``)."""
+    return _TRAILING.sub("", _DESCRIPTION.sub("", line)).strip() or line.strip()
+
+
+def courtesy_split(lines: list[str], is_move: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+    """(the lines to play, the lines ignored): a reply is read up to its first line that is not a
+    move once at least one move was read; what follows it is taken for a sign-off ("Thanks,",
+    a name, "Sent from ...") and ignored. A line that is not a move before any move was read is
+    kept: it is played, and refused with its reason (a reply must never play what its player did
+    not mean, and never silently play nothing)."""
+    for i, line in enumerate(lines):
+        if not is_move(line):
+            return (lines, []) if i == 0 else (lines[:i], lines[i:])
+    return lines, []
 
 
 def extract_moves(text: str) -> list[str]:
@@ -175,8 +204,6 @@ def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
     if kind == "confirmation":
         m["Subject"] = f"{title}{game}: your moves were played"
         lines = ["Your moves were played:", ""] + [f"    {mv}" for mv in ctx.get("moves") or []]
-        if ctx.get("new_version") is not None:
-            lines += ["", f"The game is now at version {ctx['new_version']}."]
         lines += ["", "You will get an email when it is your turn again."]
     else:
         m["Subject"] = f"{title}{game}: your email was not played"
@@ -248,6 +275,10 @@ class Deps:
     # (once-key, message): the answer through the outbox, once per inbound email and kind;
     # when None, ``send_reply`` is used
     send_reply_once: Callable[[str, EmailMessage], None] | None = None
+    # (game, seat, line) -> whether the line reads as a move or command of the game (its notation,
+    # not its legality): the lines after the moves that do not are a sign-off (``courtesy_split``).
+    # None: every line is a move line
+    is_move: Callable[[str, int, str], bool] | None = None
 
 
 @dataclass
@@ -261,6 +292,7 @@ class Result:
     new_version: int | None = None  # after the moves ("applied")
     moves: list[str] = field(default_factory=list)   # "applied": the lines played
     unplayed: list[str] = field(default_factory=list)  # "applied": the lines after a reveal, not played
+    ignored: list[str] = field(default_factory=list)   # the lines after the moves taken for a sign-off
     failing_line: str | None = None
     replied: bool = False        # an answer email was handed to deps.send_reply
 
@@ -408,15 +440,18 @@ class _Answer:
             return result
         subject = ""
         in_reply_to = None
+        references: list[str] = []
         if self.msg is not None:
             try:
                 subject = str(self.msg.get("Subject") or "")
                 in_reply_to = str(self.msg.get("Message-ID") or "").strip() or None
+                references = compose_module.message_ids(self.msg.get("References"))
             except Exception:
                 pass
         ctx = dict(ctx, to=self.sender, from_addr=self.deps.from_addr, game_id=result.game_id,
                    seat=result.seat, version=result.version, code=result.code, subject=subject,
-                   in_reply_to=in_reply_to, reply_to=self.reply_to)
+                   in_reply_to=in_reply_to, references=references, reply_to=self.reply_to,
+                   ignored=list(result.ignored))
         ctx.setdefault("reason", result.detail)
         try:
             composer = self.deps.compose_confirmation if kind == "confirmation" else self.deps.compose_error
@@ -441,10 +476,10 @@ def _fix_headers(message: EmailMessage, ctx: dict) -> None:
         message[name] = value
     if not message.get("Subject"):
         subj = re.sub(r"^\s*((re|aw|sv|fwd?)\s*:\s*)+", "", ctx.get("subject") or "", flags=re.IGNORECASE)
-        message["Subject"] = f"Re: {subj}" if subj else "Tiletum"
+        message["Subject"] = f"Re: {subj}" if subj else "Re: your game"
     if ctx.get("in_reply_to") and "In-Reply-To" not in message:
         message["In-Reply-To"] = ctx["in_reply_to"]
-        message["References"] = ctx["in_reply_to"]
+        message["References"] = compose_module.references_chain(ctx.get("references") or [], ctx["in_reply_to"])
     if ctx.get("reply_to") and "Reply-To" not in message:
         message["Reply-To"] = ctx["reply_to"]
     if "Auto-Submitted" not in message:
@@ -519,9 +554,10 @@ def _send_stale(deps: Deps, msg, result: Result, current, once: str = "") -> boo
         if message is None:
             return False
         if in_reply_to:
-            for name in ("In-Reply-To", "References"):
-                del message[name]
-                message[name] = in_reply_to
+            del message["In-Reply-To"], message["References"]
+            message["In-Reply-To"] = in_reply_to
+            message["References"] = compose_module.references_chain(
+                compose_module.message_ids(msg.get("References")), in_reply_to)
         if "Auto-Submitted" not in message:
             message["Auto-Submitted"] = "auto-replied"
         if deps.send_reply_once is not None and once:
@@ -615,11 +651,23 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
 
     # 3. the moves
     try:
-        moves = extract_moves(_body_text(msg))
+        written = extract_moves(_body_text(msg))
     except TooManyMoves as e:
         result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **base)
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
                       nothing_played=True)
+    # as the game reads them: a description copied with the move and trailing punctuation go, and
+    # the lines after the moves that are no move (a sign-off) are ignored
+    moves = [normalize_move(line) for line in written]
+    ignored: list[str] = []
+    if deps.is_move is not None and moves:
+        def is_move(line: str) -> bool:
+            try:
+                return bool(deps.is_move(game_id, seat, line))
+            except Exception:
+                return True   # cannot tell: it is played, and refused with its reason if it is none
+        moves, rest = courtesy_split(moves, is_move)
+        ignored, written = written[len(moves):], written[:len(moves)]
     if not moves:
         result = Result("rejected", "no-moves",
                         "no moves were found in your email: write one move per line, above the quoted "
@@ -634,17 +682,16 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         extra = e.extra
         if e.kind == "conflict":
             current = extra.get("current_version")
-            now = f"; the game is now at version {current}" if current is not None else ""
             result = Result("rejected", "stale-turn",
-                            f"this email was for an old turn (version {version}){now}. None of its moves "
-                            "were played: reply to the latest turn email instead.", moves=moves, **base)
+                            "this email was for an old turn, and the game has moved on since. None of its "
+                            "moves were played: reply to the latest turn email instead.", moves=moves, **base)
             if _send_stale(deps, msg, result, current, dedupe):
                 return result
             answer.reply_to = None
             return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,
                           current_version=current)
         index = extra.get("move_index")
-        failing = moves[index] if isinstance(index, int) and 0 <= index < len(moves) else None
+        failing = written[index] if isinstance(index, int) and 0 <= index < len(written) else None  # as written
         playable = e.kind in ("forbidden", "invalid")  # the player can correct and reply again
         if not playable:
             answer.reply_to = None
@@ -663,7 +710,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     new_version = applied.get("version") if isinstance(applied, dict) else None
     unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
     played = _without_tail(moves, unplayed)
-    result = Result("applied", None, None, moves=played, unplayed=unplayed, new_version=new_version, **base)
+    result = Result("applied", None, None, moves=played, unplayed=unplayed, new_version=new_version,
+                    ignored=ignored, **base)
     return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version)
 
 

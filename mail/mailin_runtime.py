@@ -20,9 +20,10 @@ from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
 
-from .compose import confirmation_email, finish_headers, simple_email, unplayed_note
+from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note, message_ids,
+                      simple_email, thread_subject, unplayed_note)
 from .mailconfig import MailConfig
-from .mailin import Deps, _adapt, _first_address
+from .mailin import Deps, _first_address
 from .notify import Notifier
 from .outbox import Outbox, SmtpTransport, transport_from_env
 
@@ -55,18 +56,42 @@ def inbound_deps(svc: GameService) -> Deps:
         except Exception:  # an unknown game: the answer still goes out
             return games.TILETUM.title
 
-    plain_error = _adapt("error_email", "error")
-
     def error(**ctx):
-        return plain_error(**{"title": title_of(ctx.get("game_id")), **ctx})
+        """The styled error email (mail/compose.py) for every refusal: the failing line, why, the
+        seat's legal moves and a legal example, in the game's thread."""
+        game_id, seat = ctx.get("game_id"), ctx.get("seat")
+        extra = {"title": title_of(game_id)}
+        try:
+            meta, state = svc.load(game_id)
+            game, names = games.of_meta(meta), seat_names(meta)
+            # no link to the game: a refusal may answer a forged email, and carries no credential
+            extra.update(seat_name=names[seat], subject=thread_subject(game.title, names, seat, game_id))
+            if ctx.get("legal_moves"):
+                extra["example"] = game.email_example(state, seat)
+        except Exception:  # the game is gone or unreadable: the answer still goes out
+            log.warning("mailin: no game context for the error answer on %s", game_id, exc_info=True)
+        return error_email(**{**ctx, **extra})
+
+    def is_move(game_id: str, seat: int, line: str) -> bool:
+        """Whether ``line`` is written as a move of the game (or a vacation command)."""
+        if VACATION.match(line):
+            return True
+        try:
+            games.of_meta(svc.meta(game_id)).parse(line)
+            return True
+        except errors.ENGINE_ERRORS:
+            return False
 
     def seen(key: str) -> bool:
         return not r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
 
     def confirmation(**ctx):
         meta, state = svc.load(ctx["game_id"])
-        title = games.of_meta(meta).title
+        game = games.of_meta(meta)
+        title = game.title
         seat = ctx["seat"]
+        names = seat_names(meta)
+        subject = answer_subject(thread_subject(title, names, seat, ctx["game_id"]))
         moves = ctx.get("moves") or []
         commands = [m for m in moves if VACATION.match(m)]
         played = [m for m in moves if not VACATION.match(m)]
@@ -75,30 +100,31 @@ def inbound_deps(svc: GameService) -> Deps:
         if played:
             done.insert(0, "played " + ", ".join(played))
         what = "; ".join(done) or "nothing played"
+        ignored = ctx.get("ignored") or []
         if state.phase != "over" and state.actor == seat:
-            # the next step of the same turn; say first what was done besides moves, and which
-            # moves were not played because one revealed chance
-            intro = " ".join(x for x in ("Done: " + what + "." if commands else "",
+            # the next step of the same turn; say first what was done besides moves, which lines
+            # were ignored, and which moves were not played because one revealed chance
+            intro = " ".join(x for x in ("Done: " + what + "." if commands else "", ignored_note(ignored),
                                          unplayed_note(ctx.get("unplayed") or [])) if x)
-            msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro)
+            msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro,
+                                        headline=f"{what[:1].upper()}{what[1:]}. Your move again.")
             del msg["Subject"]
-            msg["Subject"] = f"{title} {ctx['game_id']}: {what}; your move"
+            msg["Subject"] = subject
             return msg
         if commands and not played:
-            names = seat_names(meta)
-            return simple_email(subject=f"{title} {ctx['game_id']}: {what}", from_addr=cfg.from_addr,
-                                to_addr=ctx["to"], lines=[f"Hello {names[seat]},", "", f"Done: {what}.",
-                                                          "Your clock stops while you are on vacation."
-                                                          if done[-1] == "vacation on" else
-                                                          "Your clock runs again; your deadline moved back by "
-                                                          "the time you were away."])
-        names = seat_names(meta)
-        nxt = names[state.actor] if state.actor is not None else None
+            lines = [f"Hello {names[seat]},", "", "Your clock stops while you are on vacation."
+                     if done[-1] == "vacation on" else
+                     "Your clock runs again; your deadline moved back by the time you were away."]
+            if ignored:
+                lines += ["", ignored_note(ignored)]
+            return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
+                                headline=f"Done: {what}.")
+        nxt = names[state.actor] if state.actor is not None and state.phase != "over" else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
-                                  seat_name=names[seat], moves=played,
-                                  new_version=ctx.get("new_version"), next_to_act=nxt,
-                                  in_reply_to=ctx.get("in_reply_to"), unplayed=ctx.get("unplayed") or [],
-                                  title=title)
+                                  seat_name=names[seat], moves=played, next_to_act=nxt,
+                                  in_reply_to=ctx.get("in_reply_to"), references=ctx.get("references"),
+                                  unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
+                                  subject=subject, open_url=notifier.open_url(ctx["game_id"], seat))
 
     def stale(game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None, **_):
         """A reply to an old turn: the current turn when it is the seat's decision (its reply address
@@ -109,27 +135,29 @@ def inbound_deps(svc: GameService) -> Deps:
         if not email:
             return None
         names = seat_names(meta)
-        why = (f"Your email was for an old turn (version {version}); none of its moves were played. "
-               f"The game is now at version {state.version}.")
+        subject = answer_subject(thread_subject(title, names, seat, game_id))
+        why = "Your email was for an old turn, and the game has moved on since: none of its moves were played."
         if state.phase != "over" and state.actor == seat:
             msg = notifier.turn_message(game_id, meta, state, seat, intro=why + " Here is your decision now: reply "
-                                        "to this email.")
+                                        "to this email.", headline="That email was for an old turn; your move now.")
             del msg["Subject"]
-            msg["Subject"] = f"{title} {game_id}: that email was for an old turn; your move now"
+            msg["Subject"] = subject
             return msg
         now = "The game is over." if state.phase == "over" else (
             f"It is now {names[state.actor]}'s decision; you get an email when it is yours again.")
-        return simple_email(subject=f"{title} {game_id}: that email was for an old turn", from_addr=cfg.from_addr,
-                            to_addr=email, lines=[f"Hello {names[seat]},", "", why, now, "",
-                                                  f"Open the game: {notifier.open_url(game_id, seat)}"])
+        return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=email,
+                            lines=[f"Hello {names[seat]},", "", why, now, "",
+                                   f"Open the game: {notifier.open_url(game_id, seat)}"],
+                            headline="That email was for an old turn: nothing was played.")
 
     def send_reply_once(key: str, msg) -> None:
         to = _first_address(str(msg["To"] or "")) or ""
         theirs = str(msg["In-Reply-To"] or "").strip() or None
+        chain = [m for m in message_ids(msg["References"]) if m != theirs]
         # Date, a Message-ID of our domain derived from the once-key (the same on every resend),
         # threaded under the player's email, and one-click unsubscribe: every email we send; then
         # through the outbox, which keeps it until the SMTP server has accepted it
-        finish_headers(msg, domain=cfg.domain, once_key=key, in_reply_to=theirs,
+        finish_headers(msg, domain=cfg.domain, once_key=key, in_reply_to=theirs, references=chain,
                        unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
         outbox.enqueue(key, msg)
 
@@ -170,4 +198,4 @@ def inbound_deps(svc: GameService) -> Deps:
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
                 compose_confirmation=confirmation, compose_error=error, compose_stale=stale, seat_email=seat_email,
-                authserv_id=cfg.authserv_id, send_reply_once=send_reply_once)
+                authserv_id=cfg.authserv_id, send_reply_once=send_reply_once, is_move=is_move)

@@ -17,7 +17,8 @@ import games
 from application import links
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
-from application.deadlines import MAX_ATTEMPTS, Deadlines, format_deadline, remaining_text, timeout_policy
+from application.board_svg import email_pictures
+from application.deadlines import MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text, timeout_policy
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
@@ -27,9 +28,11 @@ from application.players import player_id
 from application.seats import seat_names
 
 from . import addresses
-from .compose import (TurnContext, dashboard_text, finish_headers, one_line, simple_email, thread_root_id,
-                      turn_email)
+from .board_png import board_png, png_width
+from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, one_line, simple_email,
+                      thread_root_id, thread_subject, turn_email)
 from .mailconfig import MailConfig
+from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
@@ -38,6 +41,12 @@ log = logging.getLogger("tiletum.notify")
 def thread_key(game_id: str, seat: int) -> str:
     """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
     return f"mail:thread:{game_id}:{seat}"
+
+
+def thread_refs_key(game_id: str, seat: int) -> str:
+    """The Message-IDs of the latest emails of the seat's thread, oldest first (a capped list):
+    each new email replies to the last and references the root and them."""
+    return f"mail:thread:refs:{game_id}:{seat}"
 
 
 class Notifier:
@@ -60,9 +69,7 @@ class Notifier:
         dl = self.deadlines()
         due = dl.deadline_of(game_id, seat)
         left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
-        msg = self.turn_message(game_id, meta, state, seat, deadline=due)
-        del msg["Subject"]
-        msg["Subject"] = f"{games.of_meta(meta).title} {game_id}: reminder, your move is {left}"
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due, headline=f"Reminder: your move is {left}.")
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
         return self.send_once(key, email, msg, game_id=game_id, seat=seat)
 
@@ -81,15 +88,16 @@ class Notifier:
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
         lines = [f"Hello {names[seat]},", "",
-                 f"Your turn in {game.title} game {game_id} missed its deadline, so the stand-in played it for you:"]
+                 f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the stand-in "
+                 "played it for you:"]
         lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
         lines.append("")
         if kind == "dropped":
-            subject = f"{game.title} {game_id}: you were dropped; the stand-in plays your seat"
-            lines += [f"You missed {missed} deadlines, so the stand-in plays your seat for the rest of the game.",
-                      "You get no more turn emails for this game; the results come at the end."]
+            headline = "You were dropped: the stand-in plays your seat."
+            lines += [f"You missed {plural(missed, 'deadline')}, so the stand-in plays your seat for the rest of "
+                      "the game.", "You get no more turn emails for this game; the results come at the end."]
         else:
-            subject = f"{game.title} {game_id}: the stand-in played your turn"
+            headline = "The stand-in played your turn."
             if policy["mode"] == "drop":
                 lines.append(f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
                              "stand-in plays your seat for the rest of the game.")
@@ -99,7 +107,8 @@ class Notifier:
             if nxt:
                 lines.append(f"It is now {nxt}'s decision.")
         lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
-        msg = simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email, lines=lines)
+        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id), from_addr=self.cfg.from_addr,
+                           to_addr=email, lines=lines, headline=headline)
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id, seat=seat)
 
     # --- links -------------------------------------------------------------------------------
@@ -124,33 +133,53 @@ class Notifier:
         email = email.strip().lower()
         return not self.r.sismember(TOLD.key(email), email)
 
+    @staticmethod
+    def others(names: list[str], seat: int) -> str:
+        """The other players' names, as the thread subject says them."""
+        from .compose import names_text
+        return names_text([n for i, n in enumerate(names) if i != seat] or names)
+
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
-                  seat: int | None = None, after=None, thread: bytes | None = None) -> int:
+                  seat: int | None = None, after=None, thread: bytes | None = None,
+                  refs: list[bytes] | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
         Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
         and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
-        first one's Message-ID is the seat's thread root, the later ones reply to it. ``after``: a
-        pipeline of the caller's, executed once the email is queued, that records the address as
-        told (instead of a round trip of its own). ``thread``: the seat's thread marker as the
-        caller read it; once set it never changes, so only a missing one is set here."""
+        first one's Message-ID is the seat's thread root; each later one replies to the one before
+        it and references the root and the latest ones (``thread_refs_key``), so every client
+        threads the game. ``after``: a pipeline of the caller's, executed once the email is queued,
+        that records the address as told (instead of a round trip of its own). ``thread`` and
+        ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
+        marker never changes once set, so only a missing one is set here."""
         msgid = in_reply_to = None
+        earlier: list[str] = []
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
-            if thread is None:
+            if thread is None or refs is None:
                 key = thread_key(game_id, seat)
                 pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
                 pipe.set(key, once_key, nx=True, ex=SENT_TTL)
                 pipe.get(key)
-                thread = pipe.execute()[1]
+                pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
+                _, thread, refs = pipe.execute()
             if (thread or b"").decode() == once_key:
                 msgid = root
             else:
-                in_reply_to = root
+                chain = [root] + [r.decode() for r in refs or []]
+                in_reply_to, earlier = chain[-1], chain[:-1]
         finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
-                       unsubscribe_url=self.unsubscribe_url(email) if email else None)
+                       references=earlier, unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
+        if sent and game_id is not None and seat is not None and msgid is None:
+            pipe = after if after is not None else self.r.pipeline(transaction=False)
+            key = thread_refs_key(game_id, seat)
+            pipe.rpush(key, str(msg["Message-ID"]))
+            pipe.ltrim(key, -MAX_REFERENCES, -1)
+            pipe.expire(key, SENT_TTL)
+            if after is None:
+                pipe.execute()
         if sent and first:
             email = email.strip().lower()
             (after if after is not None else self.r).sadd(TOLD.key(email), email)
@@ -210,7 +239,8 @@ class Notifier:
                 pipe.hget(GENERATIONS.key(field), field)
                 pipe.hget(GENERATIONS.key(pid), pid)
                 pipe.get(thread_key(game_id, seat))
-                names += ["pref", "told", "seat_generation", "me_generation", "thread"]
+                pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
+                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs"]
         out = dict(zip(names, pipe.execute()))
         if "seat_state" in out:
             out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
@@ -240,7 +270,7 @@ class Notifier:
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat,
-                              after=after, thread=ahead["thread"])
+                              after=after, thread=ahead["thread"], refs=ahead["refs"])
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -251,8 +281,10 @@ class Notifier:
 
     def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
-                     generations: tuple[int, int] | None = None):
-        """``generations``: the seat's and the player's link generations, if already read."""
+                     generations: tuple[int, int] | None = None, headline: str = ""):
+        """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
+        ``generations``: the seat's and the player's link generations, if already read; ``headline``:
+        the first line, when not the turn's own ("Your turn.")."""
         seat_gen, me_gen = generations or (None, None)
         game = games.of_meta(meta)
         names = seat_names(meta)
@@ -265,9 +297,28 @@ class Notifier:
             since=self.since_last_turn(game_id, seat, game), open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
-            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
-            board_img_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.png?v={state.version}",
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro, headline=headline,
+            subject=thread_subject(game.title, names, seat, game_id), images=self.pictures(game_id, meta, state, seat),
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
+
+    def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
+        """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
+        game, version and seat in this process; none that cannot be rendered (the text part says
+        the position in words, and the email links the board's SVG). None when the operator turned
+        them off (``TILETUM_MAIL_PICTURES=0``)."""
+        if not self.cfg.pictures:
+            return []
+        try:
+            drawn = email_pictures(meta, state, seat)
+        except Exception:  # a drawing bug must not cost the player their turn email
+            log.warning("could not draw the pictures of %s at version %s", game_id, state.version, exc_info=True)
+            return []
+        out = []
+        for name, alt, svg in drawn:
+            png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}", natural=True)
+            if png:
+                out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
+        return out
 
     def since_last_turn(self, game_id: str, seat: int, game: games.Game = games.TILETUM) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
@@ -337,7 +388,8 @@ class Notifier:
         if not email:
             return 0
         first = self.first_email(email)
-        msg = self.notice(f"{games.of_meta(meta).title} {game_id}: your new private link", email)
+        msg = self.notice(f"{games.of_meta(meta).title} with {self.others(seat_names(meta), seat)}: your new "
+                          "private link", email)
         msg.set_content(
             f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is renewed; "
             "the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
@@ -354,7 +406,7 @@ class Notifier:
         if raw is None:
             return 0
         email = raw.decode()
-        msg = self.notice("Tiletum: your new dashboard link", email)
+        msg = self.notice("Your new dashboard link", email)
         msg.set_content(
             "As asked, your private dashboard link is renewed; the one in earlier emails no longer "
             f"works. Your new link (keep it to yourself):\n{self.dashboard_url(email)}\n\n"
@@ -376,12 +428,14 @@ class Notifier:
                 except Exception:
                     continue
                 if state.actor == seat and state.phase != "over":
-                    lines.append(f"  {game_id}: your decision since version {version}; reply to "
-                                 f"{self.reply_to(game_id, seat, state.version)} with your moves")
+                    title = thread_subject(games.of_meta(meta).title, seat_names(meta), seat, game_id)
+                    lines.append(f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
+                                 "with your moves")
             if lines:
-                msg = self.notice(f"Tiletum: {len(lines)} game(s) await you", email)
+                msg = self.notice(f"Your games: {plural(len(lines), 'game')} await{'s' if len(lines) == 1 else ''} "
+                                  "your move", email)
                 first = self.first_email(email)
-                msg.set_content("Your daily Tiletum digest.\n\n" + "\n".join(lines) + "\n\n"
+                msg.set_content("Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
                                 + "\n".join(self.dashboard_lines(email, first))
                                 + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
@@ -404,13 +458,14 @@ class Notifier:
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
-            msg = self.notice(f"{game.title} {game_id}: game over, {outcome}", email)
             first = self.first_email(email)
-            msg.set_content("The game is over.\n\n" + "\n".join(lines) + "\n\n"
-                            f"The final position: {self.open_url(game_id, seat)}\n\n"
-                            "The record and the check of every draw: "
-                            f"{self.cfg.public_url}/api/v1/games/{game_id}/record\n"
-                            f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness\n\n"
-                            + "\n".join(self.dashboard_lines(email, first)) + "\n")
+            body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
+                    + ["", f"The final position: {self.open_url(game_id, seat)}", "",
+                       "The record and the check of every draw:",
+                       f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
+                       f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
+                    + self.dashboard_lines(email, first))
+            msg = simple_email(subject=thread_subject(game.title, names, seat, game_id), from_addr=self.cfg.from_addr,
+                               to_addr=email, lines=body, headline=f"Game over: {outcome}.")
             sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent

@@ -7,6 +7,7 @@ change nothing; a reply from another address plays nothing."""
 from __future__ import annotations
 
 import email
+import email.policy
 import email.utils
 import random
 import re
@@ -14,7 +15,7 @@ import smtplib
 import time
 from email.message import EmailMessage
 
-from tests.test_pbem_e2e import legal_moves_in, own_redis, pbem, reply  # noqa: F401 (fixtures)
+from tests.test_pbem_e2e import headline, legal_moves_in, own_redis, pbem, reply  # noqa: F401 (fixtures)
 
 FOLLOWERS = re.compile(r"or add a follower: (.*)$")
 
@@ -58,19 +59,21 @@ def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
         msg = boxes.messages[handled]
         handled += 1
         subject = str(msg["Subject"])
-        assert gid in subject and subject.startswith("Carcassonne "), subject
+        assert subject.removeprefix("Re: ") == f"Carcassonne with {'Bob' if msg['To'] == 'ada@players.test' else 'Ada'} " \
+            f"(game {gid})", subject
         body = msg.get_body(("plain",)).get_content()
         html = msg.get_body(("html",))
         html = html.get_content() if html is not None else ""
         assert seed not in body and seed not in html, "the seed was mailed"
-        if "game over" in subject.lower():
-            if sum(1 for m in boxes.messages if "game over" in str(m["Subject"]).lower()) == 2:
+        if headline(msg).startswith("Game over"):
+            if sum(1 for m in boxes.messages if headline(m).startswith("Game over")) == 2:
                 break
             continue
         rows = placements_in(msg)
         if not rows:
             continue  # an answer that asks nothing
-        assert "Your tile to place:" in body and "/board.png?v=" in html
+        assert "Your tile to place:" in body and "/board.png?v=" not in html
+        assert html.count('<img src="cid:') == 2, "the board and the tile in hand, inline"
         place = rng.choice(sorted(rows))
         move = place
         if rows[place] and rng.random() < 0.4:
@@ -87,11 +90,11 @@ def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
     assert len(played) == replies and not any(e.get("by") for e in played), "every move came by email"
     assert followers > 5 and any(len(e["move"].split()) == 5 for e in played)
     # exactly one turn email per turn: each move hands the tile to the other seat
-    turns = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and "your turn" in str(m["Subject"]).lower())
+    turns = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and headline(m) == "Your turn.")
              for p in ("ada@players.test", "bob@players.test")}
     assert turns == {"ada@players.test": sum(1 for e in played if e["seat"] == 0),
                      "bob@players.test": sum(1 for e in played if e["seat"] == 1)}
-    over = [m for m in boxes.messages if "game over" in str(m["Subject"]).lower()]
+    over = [m for m in boxes.messages if headline(m).startswith("Game over")]
     assert all("points" in m.get_body(("plain",)).get_content() for m in over)
 
 
@@ -118,7 +121,7 @@ def test_bad_carcassonne_replies_get_a_clear_answer_and_change_nothing(pbem):  #
 
     gibberish = answer_to("please put it somewhere nice")
     text = gibberish.get_body(("plain",)).get_content()
-    assert str(gibberish["Subject"]).startswith(f"Carcassonne {gid}") and "not played" in str(gibberish["Subject"])
+    assert str(gibberish["Subject"]) == f"Re: Carcassonne with Bob (game {gid})" and headline(gibberish).startswith("Not played")
     assert "please put it somewhere nice" in text and "place " in text   # the line, and the legal rows
     illegal = answer_to("place 40,40 r0")     # nowhere near the board
     text = illegal.get_body(("plain",)).get_content()
@@ -134,9 +137,50 @@ def test_bad_carcassonne_replies_get_a_clear_answer_and_change_nothing(pbem):  #
         s.send_message(out)
     time.sleep(2)
     assert c.get(f"/api/v1/games/{gid}/events").json["events"] == events_before, "nothing changed"
-    assert all(str(m["To"]) != "bob@players.test" or "played" not in str(m["Subject"]).lower()
+    assert all(str(m["To"]) != "bob@players.test" or "played" not in headline(m).lower()
                for m in boxes.messages[n:])
     # a good reply plays
     good = answer_to(sorted(placements_in(turn))[0])
     assert c.get(f"/api/v1/games/{gid}").json["version"] == 2
     assert good is not None
+
+
+def test_a_carcassonne_turn_email_can_be_played_from_the_email_alone(redis_client):
+    """What a player needs to reply without opening the game: the tile in hand in its four turns,
+    the board numbered as the notation counts and the cells where the tile fits marked with their
+    coordinates, and an example that is a legal move now, with no pointer to a repository file."""
+    import games
+    from application.board_svg import email_pictures
+    from application.game_service import GameService
+    from application.store import EventStore
+    from mail.board_png import png_width
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    notifier = Notifier(svc, Outbox(redis_client, None),
+                        MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x"))
+    g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
+                        {"seed": "carc-email-alone"}, game="carcassonne")
+    meta, state = svc.load(g["id"])
+    msg = email.message_from_bytes(notifier.turn_message(g["id"], meta, state, 0).as_bytes(),
+                                   policy=email.policy.default)     # as a mail client reads it
+    text = msg.get_body(("plain",)).get_content()
+    html = msg.get_body(("html",)).get_content()
+    legal = [m for m, _ in games.CARCASSONNE.legal_moves(state)]
+    example = text.split("for example:\n", 1)[1].split("\n", 1)[0].strip()
+    assert example in legal and len(example.split()) > 3, "a legal move, with a follower"
+    assert f"<code>{example}</code>" in html
+    assert "docs/" not in text + html and ".md" not in text + html
+    # the pictures: the board with its coordinates and the legal cells, and the tile in hand
+    pictures = {p["Content-ID"].strip("<>").split(".")[0]: p.get_payload(decode=True)
+                for p in msg.walk() if p.get_content_type() == "image/png"}
+    assert set(pictures) == {"board", "tile"} and all(png_width(p) <= 800 for p in pictures.values())
+    (_, board_alt, board), (_, tile_alt, tile) = email_pictures(meta, state, 0)
+    cells = {tuple(m.split()[1].split(",")) for m in legal}
+    for x, y in cells:
+        assert f'class="fit" data-x="{x}" data-y="{y}"' in board and f">{x},{y}</text>" in board
+    xs = sorted({int(x) for x, _ in cells})
+    assert all(f">{x}</text>" in board for x in range(xs[0], xs[-1] + 1)), "the columns are numbered"
+    assert ">r0</text>" in tile and ">r270</text>" in tile and f"tile {state.tile}" in tile
+    assert f'alt="{tile_alt}"' in html and "fits" in board_alt

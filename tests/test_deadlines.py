@@ -62,8 +62,14 @@ def plain(msg) -> str:
     return part.get_payload(decode=True).decode("utf-8")
 
 
+def headline(msg) -> str:
+    """What an email says happened: its first line (the subject is the game's, the same for all)."""
+    return plain(msg).split("\n", 1)[0]
+
+
 def subjects(transport):
-    return [str(m["Subject"]) for m in transport.sent]
+    """The headline of each email sent (what the subject said before subjects became stable)."""
+    return [headline(m) for m in transport.sent]
 
 
 def test_reminders_then_the_stand_in_at_the_deadline(world):
@@ -196,7 +202,7 @@ def test_email_preferences_and_the_daily_digest(world, app):
     assert notifier.notify(g["id"], 1) == 0, "a digest reader gets no per-move email"
     assert notifier.send_digests("2026-11-18") == 1
     digest = transport.sent[-1]
-    assert len(transport.sent) == before + 1 and "1 game(s) await you" in str(digest["Subject"])
+    assert len(transport.sent) == before + 1 and "1 game awaits your move" in str(digest["Subject"])
     assert g["id"] in digest.get_content() and "List-Unsubscribe" in digest
     assert notifier.send_digests("2026-11-18") == 0, "one digest a day"
     svc.store.r.hset(PREFS.key("digest@x.test"), "digest@x.test", "none")
@@ -299,10 +305,10 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
     dl = notifier.deadlines()
     clock.t += DAY + H
     assert dl.sweep()["stand_in_turns"] == 1
-    told = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "stand-in" in str(m["Subject"])]
+    told = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "stand-in" in headline(m)]
     assert len(told) == 1, subjects(transport)
     body = told[0].get_body(("plain",)).get_content()
-    assert "missed its deadline" in body and "1 of 2" in body and "take" in body.lower()
+    assert "missed its deadline" in body and "1 of 2" in body and "Ada took" in body  # what it played, in words
     assert dl.sweep()["notices"] == 0, "told once"
     # seat 1 plays; seat 0 misses a second deadline: dropped, and told so
     _, state = svc.load(gid)
@@ -314,7 +320,7 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
     notifier.notify(gid, state.version)
     clock.t += DAY + H
     assert dl.sweep()["stand_in_turns"] == 1
-    dropped = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "dropped" in str(m["Subject"])]
+    dropped = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "dropped" in headline(m)]
     assert len(dropped) == 1, subjects(transport)
     assert "for the rest of the game" in dropped[0].get_body(("plain",)).get_content()
 
@@ -336,7 +342,7 @@ def test_since_your_last_turn_is_told_in_words_with_names(world):
     notifier.notify(gid, state.version)
     body = plain(transport.sent[-1])
     since = body.split("Since your last turn:")[1].split("\n\n")[0]
-    assert "Bob took the " in since and " die: gained " in since, since
+    assert "Bob took the " in since and " die: 2 Food and the " in since, since
     assert "Bob ended their turn" in since
     for raw in ("played take", "played end", "seat 1", ": End your turn"):
         assert raw not in since, since
@@ -350,6 +356,7 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
     assert message_id("turn:g:0:1", "pbem.test") != message_id("turn:g:0:2", "pbem.test")
     gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]},
                       timeout={"mode": "drop", "drop_after": 1})
+    notifier.cfg.pictures = False   # a whole game of headers: the pictures (a second each) add nothing here
     notifier.notify(gid, 1)
     first = transport.sent[-1]
     clock.t += DAY - H
@@ -369,48 +376,95 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
     notifier.notify(gid, state.version)
     kinds = set()
     for msg in transport.sent:
-        subject = str(msg["Subject"])
+        subject = headline(msg)
         assert msg["Date"] and msg["Message-ID"], subject
         assert msg["Message-ID"].endswith("@pbem.test>"), msg["Message-ID"]
         assert msg["List-Unsubscribe"].startswith("<http://x/api/v1/email/unsubscribe?"), subject
         assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click", subject
-        if str(msg["To"]) == "bob@x.test" and "your turn" in subject and msg is not transport.sent[0]:
+        if str(msg["To"]) == "bob@x.test" and "your turn" in subject.lower() and msg is not transport.sent[0]:
             kinds.add("bob-turn")
-        if str(msg["To"]) == "ada@x.test" and msg is not first and "game over" not in subject:
+        if str(msg["To"]) == "ada@x.test" and msg is not first:
             kinds.add("ada-thread")
-            assert msg["In-Reply-To"] == first["Message-ID"] and first["Message-ID"] in msg["References"], subject
+            assert first["Message-ID"] in msg["References"].split(), subject
     assert {"ada-thread", "bob-turn"} <= kinds
+    # one conversation per game and seat in every client: the same subject, and each email replies
+    # to the one before it, referencing the root and the latest ones (capped, the root kept)
+    ada = [m for m in transport.sent if str(m["To"]) == "ada@x.test"]
+    assert len(ada) > 3 and len({str(m["Subject"]) for m in ada}) == 1, {str(m["Subject"]) for m in ada}
+    assert str(ada[0]["Subject"]) == f"Tiletum with Bob (game {gid})"
+    lengths = []
+    for prev, msg in zip(ada, ada[1:]):
+        refs = msg["References"].split()
+        assert msg["In-Reply-To"] == prev["Message-ID"] and refs[-1] == prev["Message-ID"], headline(msg)
+        assert refs[0] == first["Message-ID"] and len(refs) == len(set(refs))
+        lengths.append(len(refs))
+    assert lengths == [min(n, 20) for n in range(1, len(ada))], "the chain grows to its cap"
     ids = [m["Message-ID"] for m in transport.sent]
     assert len(ids) == len(set(ids)), "one Message-ID per email"
 
 
-def test_the_turn_email_links_the_board_as_png_and_svg_and_stays_small(world, app):
-    """The board picture is linked, not attached (issue 15: rendering it per email cost a few
-    hundred milliseconds and ~37 KB): the PNG the email shows is served by the API."""
-    svc, notifier, transport, clock = world
+def inline_pictures(msg) -> tuple[str, dict[str, bytes]]:
+    """The HTML of an email and the pictures it carries, by Content-ID (without the brackets)."""
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
+    return html, {str(p["Content-ID"]).strip("<>"): p.get_payload(decode=True)
+                  for p in msg.walk() if p.get_content_type() == "image/png"}
+
+
+def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
+    """The board is in the email (multipart/related, shown by cid:), not a remote image a client
+    blocks or that shows a later position: an old email keeps the position it describes."""
+    import engine
+    from application.board_svg import board_picture
     from mail import board_png
+    svc, notifier, transport, clock = world
     gid, _ = new_game(svc, time_control={"reminders_hours": []})
-    board_png.cache_clear()
     notifier.notify(gid, 1)
     msg = transport.sent[-1]
-    types = [p.get_content_type() for p in msg.walk()]
-    assert "image/svg+xml" not in types and "image/png" not in types, "no picture attached"
-    assert board_png.cache_info().misses == 0, "nothing rendered to send an email"
-    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
-    src = f"http://x/api/v1/games/{gid}/board.png?v=1"
-    assert f'<img src="{src}"' in html and f"/api/v1/games/{gid}/board.svg" in html, "the SVG link is kept"
-    assert f"/api/v1/games/{gid}/board.svg" in plain(msg)
+    assert msg.get_content_type() == "multipart/alternative"
+    text, related = msg.get_payload()
+    assert text.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
+    html, pictures = inline_pictures(msg)
+    assert len(pictures) == 1 and "board.png?v=" not in html
+    (cid, png), = pictures.items()
+    assert f'<img src="cid:{cid}" alt="The Tiletum board, round 1' in html, "referenced, with alt text"
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and board_png.png_width(png) == 800
     size = len(msg.as_bytes())
-    print(f"turn email: {size} bytes")
-    assert size < 16_000
-    # the linked picture is there: an 800-pixel PNG, rendered once per (game, version)
-    client = app.test_client()
-    rv = client.get(src[len("http://x"):])
-    assert rv.status_code == 200 and rv.mimetype == "image/png"
-    data = rv.data
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20], "big") == 800
-    assert client.get(src[len("http://x"):]).data == data and board_png.cache_info().misses == 1
-    assert client.get("/api/v1/games/nope/board.png").json["code"] == "game-not-found"
+    print(f"turn email: {size} bytes, the board {len(png)} bytes")
+    assert size < 300_000, "small enough for any mailbox"
+    assert f"/api/v1/games/{gid}/board.svg" in plain(msg) and "Resources:" in plain(msg), "the position in words"
+    # Ada plays on: the earlier email's picture is still the board of version 1, exactly
+    meta, before = svc.load(gid)
+    move = next(m for m in engine.legal_moves(before) if m.startswith("take"))
+    svc.submit_for_seat(gid, 0, 1, [move])
+    meta, after = svc.load(gid)
+    board_png.cache_clear()
+    assert png == board_png.svg_to_png(board_picture(meta, before)), "a fresh render of version 1"
+    assert png != board_png.svg_to_png(board_picture(meta, after))
+    # the API still serves the board as PNG for the pages
+    rv = app.test_client().get(f"/api/v1/games/{gid}/board.png")
+    assert rv.status_code == 200 and rv.mimetype == "image/png" and board_png.png_width(rv.data) == 800
+
+
+def test_the_board_picture_draws_every_label_with_the_fonts_it_finds():
+    """Only characters every sans-serif font has (Latin-1 and a few dashes): the Cathedral's cross
+    and the pointer to the seat to act are drawn as shapes or words; and the picture is as wide as
+    its longest label, so nothing is cut off at the right edge."""
+    import re
+    from xml.sax.saxutils import unescape
+
+    import engine
+    from application.board_svg import WIDTH, render_board_svg
+    state, _ = engine.new_game(4, "glyphs")
+    long = ["Ada", "Bob", "Maximiliane Charlotte von Hohenzollern-Sigmaringen", "Dan"]
+    svg = render_board_svg(state, long)
+    texts = [unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)<", svg)]
+    odd = {ch for t in texts for ch in t if ord(ch) > 0xFF and ch not in "\u2013\u2014"}
+    assert not odd, odd
+    width = int(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
+    assert re.search(r'viewBox="0 0 (\d+) ', svg).group(1) == str(width)
+    assert width > WIDTH, "widened for the long name"
+    assert render_board_svg(state, ["Ada", "Bob", "Cid", "Dan"]).startswith(f'<svg xmlns="http://www.w3.org/2000/svg" '
+                                                                          f'width="{WIDTH}"')
 
 
 # --- issue 13: anybody may enter anybody's address: the first email says why and stops all mail --
@@ -454,3 +508,26 @@ def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(
     gid2 = game()                                             # a new game with the same address
     notifier.notify(gid2, 1)
     assert all(str(m["To"]) != to for m in transport.sent[before:]), "no more email to that address"
+
+
+@pytest.mark.parametrize("seconds,words", [
+    (3 * DAY - 5, "3 days"),                      # a fresh three-day deadline, not "2 days 23 hours"
+    (2 * DAY + 4 * H - 20 * 60, "2 days 4 hours"),
+    (2 * DAY + 4 * H + 29 * 60, "2 days 4 hours"),
+    (2 * DAY + 4 * H + 31 * 60, "2 days 5 hours"),
+    (DAY, "1 day"),
+    (DAY + 5 * H, "29 hours"),
+    (H + 30 * 60 - 20, "1 hour 30 minutes"),
+    (H, "1 hour"),
+    (61, "1 minute"),
+    (29, "0 minutes"),
+    (-40, "0 minutes"),
+])
+def test_the_time_left_is_rounded_to_the_nearest_unit(seconds, words):
+    from application.deadlines import remaining_text
+    assert remaining_text(seconds) == words
+
+
+def test_counts_take_the_right_plural():
+    from application.deadlines import plural
+    assert (plural(1, "deadline"), plural(2, "deadline"), plural(0, "game")) == ("1 deadline", "2 deadlines", "0 games")

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+from tests.test_pbem_e2e import headline
 from mail.addresses import reply_address
 
 
@@ -151,7 +152,7 @@ def test_vacation_by_email_is_confirmed_as_vacation(redis_server, mail_env):
         rv = post_inbound(c, raw_reply(to, line))
         assert rv.json["status"] == "applied"
         answer = sink(mail_env)[n]
-        subject = str(answer["Subject"]).lower()
+        subject = headline(answer).lower()
         assert word in subject and "played" not in subject, subject
         assert "played" not in text_of(answer).split("\n\n")[1].lower()
 
@@ -171,3 +172,62 @@ def test_answers_have_date_message_id_threading_and_one_click_unsubscribe(redis_
         assert answer["Date"] and answer["Message-ID"].endswith("@pbem.test>")
         assert answer["In-Reply-To"] == theirs and theirs in answer["References"]
         assert answer["List-Unsubscribe"] and answer["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def html_of(msg) -> str:
+    return msg.get_body(("html",)).get_content()
+
+
+@pytest.mark.parametrize("form,ignored", [
+    ("{move}\n\nThanks,\nAda", ["Thanks,", "Ada"]),            # a sign-off without "-- "
+    ("{move}.", []),                                            # a full stop after the move
+    ("{move}\n\nGesendet von meinem iPhone", []),               # a phone's signature
+    ("  {move} — {words}", []),                                 # the line copied from the email
+    ("{move} - {words}!", []),
+])
+def test_a_reply_as_people_write_it_plays_its_move(redis_server, mail_env, form, ignored):
+    """Courtesy around the move does not fail the reply: a sign-off after the moves is ignored,
+    and the confirmation says so; trailing punctuation and a copied description are dropped."""
+    from engine.describe import describe
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "courtesy"}}).json
+    _, state = app.extensions["tiletum.service"].load(g["id"])
+    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    body = form.format(move=move, words=describe(state, engine.parse(move)))
+    rv = post_inbound(c, raw_reply(reply_address("int-secret", "pbem.test", g["id"], 0, 1), body))
+    assert rv.json["status"] == "applied", rv.json
+    assert c.get(f"/api/v1/games/{g['id']}/events").json["events"][-1]["move"] == move
+    answer = sink(mail_env)[-1]
+    assert headline(answer) == f"Played {move}. Your move again."
+    said = text_of(answer)
+    assert ("Not read as moves, and ignored" in said) == bool(ignored)
+    assert all(f"\u201c{line}\u201d" in said for line in ignored)
+
+
+@pytest.mark.parametrize("body,failing", [
+    ("Thanks for the game!\ntake G4", "Thanks for the game!"),   # no move read yet: never skipped
+    ("take Z9 — whatever", "take Z9 — whatever"),                 # quoted as written
+])
+def test_a_reply_whose_lines_fail_gets_the_styled_explanation(redis_server, mail_env, body, failing):
+    """A line that is no move before any move was read fails the reply (nothing is guessed), and
+    the answer is the styled error email: the line as written, why, the seat's name, the legal
+    moves and a legal example, in the game's thread; no version numbers."""
+    app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                                      "options": {"seed": "styled-error"}}).json
+    rv = post_inbound(c, raw_reply(reply_address("int-secret", "pbem.test", g["id"], 0, 1), body))
+    assert rv.json["status"] == "rejected"
+    assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 1, "nothing played"
+    answer = sink(mail_env)[-1]
+    assert str(answer["Subject"]) == f"Re: Tiletum with Bob (game {g['id']})"
+    assert headline(answer) == f"Not played: \u201c{failing}\u201d is not a move you can play now."
+    text, html = text_of(answer), html_of(answer)
+    assert "Hello Ada," in text and f"> {failing}" in text and "Why: " in text
+    _, state = app.extensions["tiletum.service"].load(g["id"])
+    example = text.split("for example:\n", 1)[1].split("\n", 1)[0].strip()
+    assert example in engine.legal_moves(state)
+    assert "display:none" in html and "<blockquote" in html, "the styled email: preheader, the line quoted"
+    assert "version" not in text.lower()

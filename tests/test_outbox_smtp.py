@@ -392,7 +392,7 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     from email.mime.text import MIMEText
 
     from engine.game import new_game
-    from mail.compose import TurnContext, finish_headers, simple_email, turn_email
+    from mail.compose import InlineImage, TurnContext, finish_headers, simple_email, turn_email
 
     def standard(m) -> bytes:
         return m.as_bytes(policy=m.policy.clone(max_line_length=998))
@@ -403,7 +403,8 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
         reply_to="play+g1.0.1.abc@pbem.test", state=state, seat_names=["Zoë", "Bob", "Ann"], since=[],
         open_url="http://x/play/g1#token=t", move_urls={"end": "http://x/m?move=end&sig=" + "a" * 80},
         unsubscribe_url="http://x/u?sig=" + "b" * 1200, dashboard_url="http://x/me#key=k", first_email=True,
-        board_img_url="http://x/b.png?v=1", board_url="http://x/b.svg"))
+        images=[InlineImage("board", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "the board", 800)],
+        board_url="http://x/b.svg"))
     finish_headers(turn, domain="pbem.test", once_key="turn:g1:0:1", in_reply_to="<root@pbem.test>",
                    unsubscribe_url="http://x/u?sig=" + "b" * 600)
     odd = MIMEMultipart("alternative")

@@ -67,7 +67,7 @@ def own_redis(tmp_path):
 
 
 @pytest.fixture()
-def pbem(own_redis, tmp_path):
+def pbem(own_redis, tmp_path, request):
     redis_server = own_redis
     boxes = Mailboxes()
     boxes.controller.start()
@@ -75,6 +75,8 @@ def pbem(own_redis, tmp_path):
     env = dict(os.environ, REDIS_URL=redis_server.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
                TILETUM_MAIL_SECRET="e2e-secret", TILETUM_MAIL_DOMAIN="pbem.test",
                TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="2", TILETUM_SWEEP_SECONDS="2")
+    marker = request.node.get_closest_marker("mail_env")
+    env.update(marker.kwargs if marker else {})
     log = open(tmp_path / "procs.log", "w")
     procs = [spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "--pool", "solo", "-B",
                     "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log),
@@ -89,6 +91,16 @@ def pbem(own_redis, tmp_path):
             p.wait(20)
         boxes.controller.stop()
         log.close()
+
+
+def headline(msg: EmailMessage) -> str:
+    """What an email says happened, its first line: the subject is the game's, the same for all its
+    emails (mail/compose.py)."""
+    return msg.get_body(("plain",)).get_content().split("\n", 1)[0]
+
+
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content()
 
 
 def legal_moves_in(msg: EmailMessage) -> list[str]:
@@ -108,6 +120,10 @@ def reply(port: int, msg: EmailMessage, frm: str, body: str) -> None:
         s.send_message(out)
 
 
+# a whole game of about a hundred emails: the board pictures (about a second each here) would make it
+# the slowest test, and they are checked where they are made (tests/test_deadlines.py) and in the
+# Carcassonne game by email
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
 def test_a_two_player_game_entirely_by_email(pbem):
     app, boxes, mailin_port = pbem
     players = ["ada@players.test", "bob@players.test"]
@@ -125,8 +141,8 @@ def test_a_two_player_game_entirely_by_email(pbem):
         msg = boxes.messages[handled]
         handled += 1
         assert gid in str(msg["Subject"]), f"an email about another game: {msg['Subject']}"
-        if "game over" in str(msg["Subject"]).lower():
-            if sum(1 for m in boxes.messages if "game over" in str(m["Subject"]).lower()) == 2:
+        if headline(msg).startswith("Game over"):
+            if sum(1 for m in boxes.messages if headline(m).startswith("Game over")) == 2:
                 break
             continue
         moves = legal_moves_in(msg)
@@ -148,9 +164,15 @@ def test_a_two_player_game_entirely_by_email(pbem):
         if state.actor is not None and state.actor != actor:
             becomes[state.actor] += 1
         actor = state.actor
-    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and "your turn" in str(m["Subject"]).lower()
-                          or str(m["To"]) == p and "your decision" in str(m["Subject"]).lower()) for p in players}
+    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and headline(m) in ("Your turn.", "Your decision."))
+                   for p in players}
     assert turn_emails == {players[0]: becomes[0], players[1]: becomes[1]}
+    # one conversation per player: one subject, each email replying to the one before it
+    for p in players:
+        mine = [m for m in boxes.messages if str(m["To"]) == p]
+        assert len({str(m["Subject"]).removeprefix("Re: ") for m in mine}) == 1
+        thread = [m for m in mine if not str(m["Subject"]).startswith("Re: ")]   # ours, not answers
+        assert all(m["In-Reply-To"] == prev["Message-ID"] for prev, m in zip(thread, thread[1:]))
     assert replies >= 24, "every move came by email"
 
 
@@ -184,7 +206,8 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
 
     gibberish = answer_to("please make a nice move for me")
     assert "please make a nice move for me" in gibberish.get_body(("plain",)).get_content()
-    assert "not played" in str(gibberish["Subject"]).lower()
+    assert headline(gibberish).startswith("Not played: \u201cplease make a nice move for me\u201d")
+    assert str(gibberish["Subject"]) == f"Re: Tiletum with Bob (game {gid})" and "Hello Ada," in text_of(gibberish)
     illegal = answer_to("end")  # no die taken yet
     text = illegal.get_body(("plain",)).get_content()
     assert "> end" in text and "take a die" in text and "take " in text  # the line, why, the legal moves
