@@ -132,7 +132,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     cfg.update(config or {})
     app.config.update(cfg)
     app.config.update(
-        API_TITLE="Tiletum PBEM", API_VERSION="2.1.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="2.2.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
