@@ -20,7 +20,7 @@ from games.tiletum import view_doc
 from . import errors, links
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
-from .dashboard import iso, index_game
+from .dashboard import index_game, iso
 from .indexes import ACTIVE
 from .deadlines import Deadlines, valid_tz
 from .notifications import set_preference
