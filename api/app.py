@@ -28,7 +28,7 @@ from application.webhooks import Webhooks
 
 from . import limits, settings
 from .broker import celery_send_task
-from .pages import register_pages
+from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments, webhooks
@@ -89,6 +89,8 @@ class ProblemApi(Api):
 
     def handle_http_exception(self, error: HTTPException):
         status = error.code or 500
+        if status == 404 and wants_page():  # a browser at a page that is not there: the site's 404 page
+            return not_found_page()
         phrase = http.HTTPStatus(status).phrase if status in http.HTTPStatus._value2member_map_ else "Error"
         if isinstance(error, ApiError):
             body = problem_body(status, error.problem_code, error.title or phrase, error.detail, error.extra)

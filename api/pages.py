@@ -21,6 +21,17 @@ inline, in the page's DOM (parsed with DOMParser, its scripts dropped), so its p
 clicked; the policy needs nothing more (the picture has no style attributes, and the pages set
 sizes through the CSSOM, which a style-src policy does not restrict). A game's page may draw its pieces from
 ``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the same for every game of it).
+
+**One site.** Every page has the same layout, written once here: the page files carry markers
+that :func:`render` replaces when it serves them -- ``<!--site-head-->`` in ``<head>`` (the shared
+stylesheet ``/play/scripts/site.css`` and the favicon ``/favicon.svg``), ``<!--site-header-->``
+first in ``<body>`` (the header with the site's navigation, the current page marked) and
+``<!--site-footer-->`` last in ``<body>`` (the footer; on a game page also
+``/play/scripts/site.js``, which tells a player whose seat link is no longer valid what to do
+instead of showing the API's 401). A browser asking for a page that is not there (an unknown
+``/play/<id>``, an unknown path outside ``/api/``) gets a 404 page in the same layout with a way
+home (:func:`not_found_page`); an API client (``/api/...``, or not asking for HTML) still gets
+problem+json.
 """
 from __future__ import annotations
 
@@ -33,6 +44,8 @@ from importlib import resources
 import flask
 
 import games
+
+from application.errors import ServiceError
 
 from .extensions import service
 
@@ -51,8 +64,20 @@ PAGES = {
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
 GAME_PAGES = {"carcassonne": "carcassonne.html"}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
-# the scripts pages share, served from api/static at /play/scripts/<name> (nothing else is)
-SCRIPTS = ("game-page.js",)
+# the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
+SCRIPTS = ("game-page.js", "site.js", "site.css")
+# the site's navigation (href, label), in the header of every page
+NAV = (("/", "Home"), ("/play/new", "New game"), ("/me", "Your games"), ("/tournaments", "Tournaments"),
+       ("/api/docs", "API"))
+# a page file -> the navigation entry it is (marked aria-current)
+NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "me.html": "/me", "tournaments.html": "/tournaments",
+          "tournament.html": "/tournaments"}
+GAME_PAGE_FILES = ("play.html", "carcassonne.html")
+SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
+             '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
+SITE_FOOTER = ('<footer class="site-footer"><p>Board games by correspondence: play in the browser, by email or '
+               'through the <a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+               'ends.</p></footer>')
 
 # Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
 DEFAULT_HTML_CSP = "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -68,6 +93,29 @@ def _text(name: str) -> str:
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
+def _header(name: str) -> str:
+    current = NAV_OF.get(name)
+    links = "".join(f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "") + f">{label}</a></li>"
+                    for href, label in NAV)
+    return ('<a class="site-skip" href="#main">Skip to the content</a>\n'
+            '<header class="site-header"><div class="site-bar">'
+            '<a class="site-brand" href="/">'
+            '<span>Tiletum <span class="site-brand-sub">PBEM</span></span></a>'
+            f'<nav aria-label="Site"><ul>{links}</ul></nav></div></header>')
+
+
+@lru_cache(maxsize=None)
+def render(name: str) -> str:
+    """A page file with the site's layout put in at its markers (see the module docstring)."""
+    html = _text(name)
+    footer = SITE_FOOTER
+    if name in GAME_PAGE_FILES:
+        footer += '\n<script src="/play/scripts/site.js"></script>'
+    html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
+    return (html.replace("<!--site-head-->", SITE_HEAD).replace("<!--site-header-->", _header(name))
+            .replace("<!--site-footer-->", footer))
+
+
 def _hashes(html: str, tag: str) -> list[str]:
     return ["'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
             for body in re.findall(rf"<{tag}>(.*?)</{tag}>", html, re.S)]
@@ -76,32 +124,63 @@ def _hashes(html: str, tag: str) -> list[str]:
 @lru_cache(maxsize=None)
 def page_csp(name: str) -> str:
     """The Content-Security-Policy of a page: its inline scripts and styles by hash, and this
-    origin's scripts if it loads one (``<script src="/...">``: only :data:`SCRIPTS` are served)."""
-    html = _text(name)
+    origin's scripts and stylesheet if it loads one (``<script src="/...">``, ``<link
+    rel="stylesheet" href="/...">``: only :data:`SCRIPTS` are served)."""
+    html = render(name)
     parts = ["default-src 'none'"]
     scripts = _hashes(html, "script")
     if re.search(r'<script src="/', html):  # a script of this origin's (SCRIPTS)
         scripts.append("'self'")
     if scripts:
         parts.append("script-src " + " ".join(scripts))
-    if styles := _hashes(html, "style"):
+    styles = _hashes(html, "style")
+    if re.search(r'<link rel="stylesheet" href="/', html):  # the site's stylesheet (SCRIPTS)
+        styles.append("'self'")
+    if styles:
         parts.append("style-src " + " ".join(styles))
     parts += ["img-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "object-src 'none'",
               "frame-ancestors 'none'"]
     return "; ".join(parts)
 
 
-def _view(name: str):
+def _view(name: str, status: int = 200):
     def view(**_path_args) -> flask.Response:
-        return flask.Response(_text(name), mimetype="text/html",
+        return flask.Response(render(name), status=status, mimetype="text/html",
                               headers={**HEADERS, "Content-Security-Policy": page_csp(name)})
     return view
 
 
+def wants_page() -> bool:
+    """Whether this request is a browser's for a page (not an API client's): outside ``/api/``,
+    and asking for HTML before JSON (a browser's ``Accept``; an API client's ``*/*`` or JSON
+    is answered problem+json)."""
+    if flask.request.path.startswith("/api/") or flask.request.method not in ("GET", "HEAD"):
+        return False
+    accept = flask.request.accept_mimetypes
+    return accept.best_match(["application/problem+json", "application/json", "text/html"]) == "text/html"
+
+
+def not_found_page() -> flask.Response:
+    """The 404 page, in the site's layout, with the ways on (home, a new game, your games)."""
+    return _view("not_found.html", 404)()
+
+
 def play_page(game_id: str) -> flask.Response:
-    """The page of the game's own game; an unknown game is the service's 404 problem."""
-    name = games.of_meta(service().meta(game_id)).name
+    """The page of the game's own game; an unknown game is the 404 page for a browser and the
+    service's 404 problem (``game-not-found``) for any other client."""
+    try:
+        name = games.of_meta(service().meta(game_id)).name
+    except ServiceError as e:
+        if e.kind == "not-found" and wants_page():
+            return not_found_page()
+        raise
     return _view(GAME_PAGES.get(name, PAGES["/play/<string:game_id>"][1]))()
+
+
+def favicon() -> flask.Response:
+    """The site's icon (an SVG: a tile), on every page and in the header."""
+    return flask.Response(_text("favicon.svg"), mimetype="image/svg+xml",
+                          headers={"Cache-Control": "public, max-age=86400"})
 
 
 def pieces_picture(game: str) -> flask.Response:
@@ -116,10 +195,12 @@ def pieces_picture(game: str) -> flask.Response:
 
 
 def page_script(name: str) -> flask.Response:
-    """A script the pages share (:data:`SCRIPTS`); revalidated at every load, like the pages."""
+    """A script or the stylesheet the pages share (:data:`SCRIPTS`); revalidated at every load,
+    like the pages."""
     if name not in SCRIPTS:
         flask.abort(404)
-    return flask.Response(_text(name), mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+    mimetype = "text/css" if name.endswith(".css") else "text/javascript"
+    return flask.Response(_text(name), mimetype=mimetype, headers={"Cache-Control": "no-cache"})
 
 
 def docs_page() -> flask.Response:
@@ -160,6 +241,7 @@ def register_pages(app: flask.Flask) -> None:
         app.add_url_rule(rule, endpoint, view)
     app.add_url_rule("/play/pieces/<string:game>.svg", "pieces_picture", pieces_picture)
     app.add_url_rule("/play/scripts/<string:name>", "page_script", page_script)
+    app.add_url_rule("/favicon.svg", "favicon", favicon)
     app.add_url_rule("/api/docs", "api_docs", docs_page)
     app.add_url_rule("/api/docs/assets/<string:name>", "api_docs_asset", docs_asset)
     app.after_request(security_headers)

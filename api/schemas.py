@@ -569,6 +569,28 @@ class SeatCreated(Closed):
                        "host plays it with the bot credential)"})
 
 
+class GamesQuery(Base):
+    status = fields.String(load_default="active", validate=validate.OneOf(["active"]), metadata={
+        "description": "which games: `active`, the games in progress (the only list there is)"})
+    limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=50),
+                         metadata={"description": "at most this many games, newest first"})
+
+
+class PublicGame(Closed):
+    id = fields.String(required=True, metadata={"description": "watch it at /play/{id}"})
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    round = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True, metadata={
+        "description": "the seats' names, by seat (what the game's page shows anyone)"})
+    tournament = fields.String(required=True, allow_none=True, metadata={"description": "its tournament's id, if any"})
+    started = fields.String(required=True, metadata={"description": "when it was created (UTC, ISO 8601)",
+                                                     "example": "2025-03-01T12:00:00Z"})
+
+
+class PublicGames(Closed):
+    games = fields.List(fields.Nested(PublicGame), required=True)
+
+
 class GameCreated(Closed):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
@@ -1008,6 +1030,8 @@ class PlayerRatings(Base):
 
 class MeGame(Base):
     game = fields.String(required=True)
+    game_name = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={
+        "description": "which game it is: tiletum or carcassonne (`game` is the game's id)"})
     seat = fields.Integer(required=True, metadata={"description": "your seat in this game"})
     name = fields.String(required=True, metadata={"description": "your seat's name"})
     opponents = fields.List(fields.String(), required=True, metadata={"description": "the other seats' names"})
@@ -1035,6 +1059,8 @@ class MePlace(Base):
 
 class MeFinished(Base):
     game = fields.String(required=True)
+    game_name = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={
+        "description": "which game it is: tiletum or carcassonne (`game` is the game's id)"})
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     opponents = fields.List(fields.String(), required=True)

@@ -10,6 +10,7 @@ Redis:
 | ``me:results`` | hash | game id -> the result of a finished game (finished games never change) |
 | ``me:told`` | set | addresses already sent their dashboard link |
 | ``me:undeliverable:<player id>`` | list | emails to this address the outbox gave up on (JSON, newest first) |
+| ``games:active`` (sharded) | zset | game id -> creation time, while the game is in progress: the home page's list |
 | ``me:verified:<player id>`` | string | when the address first proved it reads our email (see below) |
 
 **Verified addresses.** Anyone may type any address into a seat or a bot account, so an address
@@ -39,7 +40,7 @@ from .notifications import preference, set_preference
 from .players import player_id
 from .seats import seat_names
 
-from .indexes import ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
+from .indexes import ACTIVE, ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
 
 
 UNDELIVERABLE = "me:undeliverable:"
@@ -68,9 +69,11 @@ def games_key(pid: str) -> str:
 
 
 def index_game(r, game_id: str, meta: dict) -> None:
-    """Put the game on the dashboard of each human seat's email address (idempotent)."""
+    """Put the game on the dashboard of each human seat's email address, and on the list of games
+    in progress (``GameService.public_games``, which drops it once it is over); idempotent."""
     pipe = r.pipeline(transaction=False)  # keys of other slots: idempotent writes, no transaction
     created = meta.get("created") or time.time()
+    pipe.zadd(ACTIVE.key(game_id), {game_id: created}, nx=True)
     for seat, s in enumerate(meta["seats"]):
         if s.get("kind", "human") != "human" or not s.get("email"):
             continue
@@ -205,7 +208,7 @@ class Dashboard:
             mine = actor if actor in seats else seats[0]
             due = deadlines.deadline_of(game_id, actor) if actor is not None else None
             item = {
-                "game": game_id, "seat": mine, "name": names[mine],
+                "game": game_id, "game_name": games.of_meta(meta).name, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
                 "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
                 "to_act": [] if actor is None else [actor],
@@ -239,7 +242,7 @@ class Dashboard:
             places = final_places(scores, list(state.turn_order))
         if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule
             places = [1 if i == state.winner else 2 for i in range(len(scores))]
-        return {"round": game.round(state), "version": state.version,
+        return {"game_name": game.name, "round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "winner": names[state.winner] if state.winner is not None else None,
                 "places": sorted(({"seat": i, "name": names[i], "score": scores[i], "place": places[i]}
@@ -248,7 +251,12 @@ class Dashboard:
     def _finished_item(self, game_id: str, seats: list[int], result: dict) -> dict:
         mine = seats[0]
         by_seat = {p["seat"]: p for p in result["places"]}
-        return {"game": game_id, "seat": mine, "name": by_seat[mine]["name"],
+        if "game_name" not in result:  # a result kept before it said which game: games never change it
+            try:
+                result["game_name"] = games.of_meta(self.games.meta(game_id)).name
+            except errors.ServiceError:
+                result["game_name"] = games.TILETUM.name
+        return {"game": game_id, "game_name": result["game_name"], "seat": mine, "name": by_seat[mine]["name"],
                 "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
                 "round": result["round"], "version": result["version"], "tournament": result["tournament"],
                 "place": by_seat[mine]["place"], "score": by_seat[mine]["score"],

@@ -21,8 +21,9 @@ from games.tiletum import view_doc
 from . import errors, links
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
-from .dashboard import index_game
+from .dashboard import index_game, iso
 from .deadlines import Deadlines, check_deadline_options, valid_tz
+from .indexes import ACTIVE
 from .notifications import set_preference
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
@@ -72,6 +73,9 @@ def public_event(ev: dict) -> dict:
     seed is never in an event); this keeps only the documented fields."""
     out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by") if k in ev}
     return out
+
+
+PUBLIC_SLACK = 30  # games over or gone that one listing of games in progress may step over (and drop)
 
 
 def to_act(state: engine.GameState) -> list[int]:
@@ -334,6 +338,36 @@ class GameService:
     def summary(self, game_id: str) -> dict:
         meta, state = self.load(game_id)
         return summary_of(game_id, meta, state)
+
+    def public_games(self, limit: int = 20) -> list[dict]:
+        """The newest games in progress, for anyone to watch: what a spectator of each game's page
+        sees anyway (the game, its seats' names, its round), never a token, an email or a seed.
+        A game that is over or gone leaves the index here (a game that ends leaves it at once,
+        ``Dispatcher.after_append``; one indexed again by ``tiletum index-dashboards`` leaves it
+        here). Reads at most ``limit`` + ``PUBLIC_SLACK`` games a request."""
+        r = self.store.r
+        pipe = r.pipeline(transaction=False)
+        for k in ACTIVE.keys():
+            pipe.zrevrange(k, 0, limit + PUBLIC_SLACK - 1, withscores=True)
+        newest = sorted((pair for part in pipe.execute() for pair in part), key=lambda p: -p[1])
+        out = []
+        for member, created in newest[:limit + PUBLIC_SLACK]:
+            game_id = member.decode()
+            try:
+                meta, state = self.load(game_id)
+            except (errors.ServiceError, GameArchived):
+                meta = state = None
+            game = games.of_meta(meta) if meta is not None else None
+            if game is None or game.is_over(state):
+                r.zrem(ACTIVE.key(game_id), game_id)
+                continue
+            out.append({"id": game_id, "game": game.name, "round": game.round(state),
+                        "players": [s["name"] for s in meta["seats"]],
+                        "tournament": (meta.get("tournament") or {}).get("id"),
+                        "started": iso(meta.get("created") or created)})
+            if len(out) == limit:
+                break
+        return out
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)

@@ -102,6 +102,7 @@ MAIL_DUE = Sharded("mail:due")              # zset "<game>:<seat>:<version>" -> 
 DUE = Sharded("bot:due")                    # zset game id -> time the bot's turn became due
 DUE_AT = Sharded("bot:due:at", "hash")      # hash game id -> "<seat>:<version>"
 GAMES_OVER = Sharded("games:over")          # zset game id -> when it ended, until its follow-up is done
+ACTIVE = Sharded("games:active")            # zset game id -> when it was created, while it is in progress
 SEAT_STATE = Sharded("seatstate", "hash")   # hash "<game>:<seat>" -> the seat's deadline state (deadlines.py)
 
 
@@ -220,6 +221,7 @@ def forget_game(r, game_id: str, scan: bool = False) -> None:
     pipe.hdel(TURNS.key(game_id), *[f"{game_id}:{s}" for s in range(SEATS)])
     pipe.zrem(DUE.key(game_id), game_id)
     pipe.hdel(DUE_AT.key(game_id), game_id)
+    pipe.zrem(ACTIVE.key(game_id), game_id)
     pipe.execute()
     left = [m for m in r.smembers(registry(game_id)) if not m.startswith(f"{NOTICES.name}|".encode())]
     if left:

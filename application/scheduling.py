@@ -24,7 +24,7 @@ import time
 
 import games
 
-from .indexes import DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
+from .indexes import ACTIVE, DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
 from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
@@ -51,7 +51,10 @@ class Dispatcher:
         if (so is not None or ai_seats) and actor != bot and actor not in ai_seats:
             self._clear_bot(game_id)
         if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
-            self.r.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
+            pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
+            pipe.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
+            pipe.zrem(ACTIVE.key(game_id), game_id)  # off the home page's list of games to watch at once
+            pipe.execute()
             self.send("workers.game_over", [game_id, version], "tiletum")
             return
         if actor is None:

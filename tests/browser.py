@@ -29,9 +29,13 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
+WRITTEN: list[str] = []  # the screenshots of this run (tests/conftest.py names the folder at the end)
+
+
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    WRITTEN.append(name)
 
 
 def wait_until(page, expression: str, timeout: float = 20_000) -> None:

@@ -14,6 +14,14 @@ except ImportError:  # pragma: no cover
     pass
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Say once where this run's screenshots are (tests/browser.py, ``screenshot``)."""
+    import sys
+    browser = sys.modules.get("tests.browser")
+    if browser is not None and browser.WRITTEN:
+        terminalreporter.write_line(f"{len(browser.WRITTEN)} screenshots in {browser.ARTIFACTS}")
+
+
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
     from api.redis_server import EmbeddedRedis

@@ -30,7 +30,7 @@ def test_pages_and_api_docs_run_under_their_csp_with_nothing_from_elsewhere(redi
                          "/me"):
                 page.goto(server.url + path)
                 page.wait_for_load_state("networkidle")
-            expect(page.locator("#error")).to_contain_text("private link")  # /me ran its script
+            expect(page.locator("#no-key")).to_contain_text("private link")  # /me ran its script
             assert violations == [], violations
             assert elsewhere == [], elsewhere
         finally:

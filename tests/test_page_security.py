@@ -111,22 +111,40 @@ def test_the_api_docs_page_loads_nothing_from_elsewhere(client):
 
 
 @pytest.mark.parametrize("game", ["tiletum", "carcassonne"])
-def test_a_game_page_loads_only_the_shared_script_of_this_origin(client, game):
-    """The game pages share /play/scripts/game-page.js: 'self' joins the hashes on those pages
-    only, the script is served as JavaScript and revalidated, and no other file is served there."""
+def test_a_game_page_loads_only_the_shared_scripts_of_this_origin(client, game):
+    """The game pages share /play/scripts/game-page.js, and the site's site.js (a seat link that no
+    longer works, in words): 'self' joins the hashes on those pages only, the scripts are served
+    as JavaScript and revalidated, and no other file is served there."""
     resp = client.get(_fill(client, f"/play/{{{game}}}"))
     html = resp.get_data(as_text=True)
     sources = re.findall(r"<script src=\"([^\"]+)\"", html)
-    assert sources == ["/play/scripts/game-page.js"], sources
+    assert sources == ["/play/scripts/game-page.js", "/play/scripts/site.js"], sources
     assert "'self'" in csp_of(resp)["script-src"]
-    script = client.get(sources[0])
-    assert script.status_code == 200 and script.mimetype == "text/javascript"
-    assert script.headers["Cache-Control"] == "no-cache" and script.headers["X-Content-Type-Options"] == "nosniff"
-    assert "function startGamePage(" in script.get_data(as_text=True)
+    for src, marker in zip(sources, ("function startGamePage(", "This link to your seat no longer works")):
+        script = client.get(src)
+        assert script.status_code == 200 and script.mimetype == "text/javascript"
+        assert script.headers["Cache-Control"] == "no-cache" and script.headers["X-Content-Type-Options"] == "nosniff"
+        assert marker in script.get_data(as_text=True)
     for other in ("/play/scripts/play.html", "/play/scripts/docs.js", "/play/scripts/..%2Fpages.py",
-                  "/play/scripts/game-page.js.map"):
+                  "/play/scripts/game-page.js.map", "/play/scripts/favicon.svg"):
         missing = client.get(other)
         assert missing.status_code == 404 and missing.mimetype == "application/problem+json", other
+
+
+@pytest.mark.parametrize("path", PAGE_PATHS)
+def test_every_page_loads_the_site_stylesheet_and_icon_of_this_origin(client, path):
+    """One layout (issue 28): the shared stylesheet is this origin's, allowed by 'self' in
+    style-src beside the page's own hashes, served as CSS; the icon is an SVG of this origin."""
+    resp = client.get(_fill(client, path))
+    html = resp.get_data(as_text=True)
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', html) == ["/play/scripts/site.css"]
+    assert "'self'" in csp_of(resp)["style-src"] and "'unsafe-inline'" not in csp_of(resp)["style-src"]
+    css = client.get("/play/scripts/site.css")
+    assert css.status_code == 200 and css.mimetype == "text/css" and ".site-header" in css.get_data(as_text=True)
+    assert '<link rel="icon" href="/favicon.svg" type="image/svg+xml">' in html
+    icon = client.get("/favicon.svg")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+    assert icon.get_data(as_text=True).lstrip().startswith("<svg") and "<script" not in icon.get_data(as_text=True)
 
 
 def test_pages_without_a_script_of_their_own_origin_keep_hashes_only(client):

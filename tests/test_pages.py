@@ -80,3 +80,49 @@ def test_the_game_page_takes_the_token_from_the_fragment_only(client, game_id):
     assert "location.search" not in page, "tokens never travel in the query string"
     new = client.get("/play/new").get_data(as_text=True)
     assert '"#token=" + encodeURIComponent(s.token)' in new and "?token" not in new
+
+
+# --- one site (issue 28): the layout on every page, and the 404 page --------------------------
+
+BROWSER_ACCEPT = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+@pytest.mark.parametrize("rule", sorted(PAGES))
+def test_every_page_has_the_site_layout_with_its_own_entry_marked(client, game_id, rule):
+    from api.pages import NAV, NAV_OF
+    path = rule.replace("<string:game_id>", game_id).replace("<string:tid>", "T0")
+    html = client.get(path).get_data(as_text=True)
+    assert "<!--site-" not in html, "every marker is replaced"
+    doc = _parse(html)
+    headers = [h for h in doc.iter(f"{NS}header") if h.get("class") == "site-header"]
+    assert len(headers) == 1
+    links = [(a.get("href"), _text(a)) for a in headers[0].iter(f"{NS}a") if a.get("class") != "site-brand"]
+    assert links == list(NAV)
+    current = [a.get("href") for a in headers[0].iter(f"{NS}a") if a.get("aria-current") == "page"]
+    assert current == ([NAV_OF[PAGES[rule][1]]] if PAGES[rule][1] in NAV_OF else [])
+    assert len([f for f in doc.iter(f"{NS}footer") if f.get("class") == "site-footer"]) == 1
+    assert doc.find(f".//{NS}main[@id='main']") is not None, "the skip link's target"
+    if PAGES[rule][0] != "play_page":  # words, not internals (the game pages are their own work)
+        for internal in ("docs/", "Version ", "Unprocessable", "422 ", ".md)", "JSON.stringify(g.errors"):
+            assert internal not in html, f"{rule} shows {internal!r} to players"
+
+
+@pytest.mark.parametrize("path", ["/play/NoSuchGame00", "/no/such/page", "/play/new/extra", "/tournaments/a/b"])
+def test_a_browser_at_an_unknown_game_or_page_gets_the_404_page(client, path):
+    rv = client.get(path, headers=BROWSER_ACCEPT)
+    assert rv.status_code == 404 and rv.mimetype == "text/html"
+    html = rv.get_data(as_text=True)
+    doc = _parse(html)
+    assert _text(doc.find(f".//{NS}h1")) == "We could not find that page"
+    assert '<a class="btn btn-primary" href="/">Go to the home page</a>' in html
+    assert "default-src 'none'" in rv.headers["Content-Security-Policy"]
+    assert rv.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("path,accept", [("/play/NoSuchGame00", "*/*"), ("/no/such/page", "application/json"),
+                                         ("/api/v1/games/NoSuchGame00", BROWSER_ACCEPT["Accept"]),
+                                         ("/api/v1/nothing", BROWSER_ACCEPT["Accept"])])
+def test_an_api_client_still_gets_problem_json(client, path, accept):
+    rv = client.get(path, headers={"Accept": accept})
+    assert rv.status_code == 404 and rv.mimetype == "application/problem+json"
+    assert rv.json["code"] in ("game-not-found", "not-found")

@@ -12,8 +12,9 @@ import ai
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GameSummary, LegalMoves,
-                       MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications, NotificationsIn, Position, Vacation, VacationIn)
+from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GamesQuery,
+                       GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications,
+                       NotificationsIn, Position, PublicGames, Vacation, VacationIn)
 
 _POSITION = Position()
 POSITION_FORMAT = "tiletum-position/1"
@@ -51,6 +52,21 @@ def bearer(what: str = "seat token") -> str | None:
 
 @blp.route("")
 class Games(MethodView):
+    @blp.doc(operationId="listGames")
+    @blp.arguments(GamesQuery, location="query")
+    @blp.response(200, PublicGames, example={"games": [
+        {"id": "Xq3vTz8aBc1d", "game": "carcassonne", "round": 12, "players": ["Ada", "Bob", "Cy"],
+         "tournament": None, "started": "2025-03-01T12:00:00Z"}]})
+    @err(422, "invalid-request", "a status other than active, or a limit outside 1-50")
+    def get(self, query):
+        """List the games in progress
+
+        The newest games in progress, for anyone to watch at `/play/{id}` (the home page lists
+        them): each game's name, round, players' names and start, what its page shows anyone;
+        never a token or an email.
+        """
+        return {"games": service().public_games(query["limit"])}
+
     @blp.doc(operationId="createGame")
     @blp.arguments(GameCreate, example={"game": "tiletum", "seats": [{"name": "Alice", "email": "alice@example.org"},
                                                                       {"name": "Bob"}], "options": {}})

@@ -16,11 +16,11 @@ blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
 KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
-EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
+EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
                 "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"], "deadline": "2025-03-07T18:00:00Z",
                 "on_vacation": False, "tournament": None,
                 "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
-EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,
+EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,
                     "version": 612, "tournament": None, "place": 1, "score": 142, "winner": "Ada",
                     "places": [{"seat": 0, "name": "Ada", "score": 142, "place": 1},
                                {"seat": 2, "name": "Cy", "score": 131, "place": 2},
