@@ -37,6 +37,16 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
     return App()
 
 
+def worker_command(py: str, app: str, queue: str, concurrency: int) -> list[str]:
+    """A Celery worker of ``tiletum serve``: the ``prefork`` pool, whose parent enforces every
+    task's hard time limit by killing the pool process that overran it and starting another (the
+    ``solo`` pool runs tasks in the worker itself and cannot: one task that never ended would
+    hold every email and sweep behind it; workers/app.py). The service worker runs two pool
+    processes, so one slow task does not hold up the others while it lasts."""
+    return [py, "-m", "celery", "-A", app, "worker", "-Q", queue, "--pool", "prefork",
+            "--concurrency", str(concurrency), "--loglevel", "INFO", "-n", f"{queue}@%h"]
+
+
 def _spawn(args: list[str], env: dict, name: str):
     import functools
     import subprocess
@@ -195,10 +205,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
         os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start([py, "-m", "celery", "-A", "cardinalbot.worker", "worker", "-Q", "cardinalbot",
-                          "--pool", "solo", "--loglevel", "INFO", "-n", "cardinalbot@%h"], env, "the Cardinalbot worker")
-        supervisor.start([py, "-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum",
-                          "--pool", "solo", "--loglevel", "INFO", "-n", "tiletum@%h"], env, "the service worker")
+        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env, "the Cardinalbot worker")
+        supervisor.start(worker_command(py, "workers.app", "tiletum", 2), env, "the service worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
         supervisor.start([py, "-m", "celery", "-A", "workers.app", "beat", "--loglevel", "INFO",
