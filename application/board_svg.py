@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, unescape
 import games
 from engine.actions import wheel_action
 from engine.components import RESOURCES, components
-from engine.describe import tile_name
+from engine.describe import fair_text, tile_name
 from engine.state import GameState
 
 WIDTH, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
@@ -340,15 +340,12 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
     y += 18
     out.append(_t(x, y, "Fairs", size=12, weight="bold"))
     y += 15
-    fairs = []
     for i, town in enumerate(state.fair_towns):
         tile = state.fair_tiles[i] if i < len(state.fair_tiles) else ""
-        mark = "\u2713" if i < state.fairs_scored else ""
-        fairs.append(f"{i + 1}. {c.display.get(town, town)} {tile}{mark}")
-    for line in (fairs[:2], fairs[2:]):
-        if line:
-            out.append(_t(x, y, "   ".join(line), size=10))
-            y += 13
+        pays = fair_text(tile, c.fair_board_values[i]) if tile else ""
+        mark = " (scored)" if i < state.fairs_scored else ""
+        out.append(_t(x, y, f"{i + 1}. {c.display.get(town, town)}: {pays}{mark}", size=10))
+        y += 13
     if state.corruption_revealed:
         out.append(_t(x, y, f"Corruption: {' '.join(state.corruption_revealed)} "
                             f"({len(state.corruption_pool)} face down)", size=10, fill="#7a3a3a"))

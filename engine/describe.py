@@ -41,6 +41,25 @@ def tile_name(tile: str) -> str:
     return tile
 
 
+# What a Fair tile rewards, per unit ("Appendix: Fair tiles"; engine/board.py fair_count)
+FAIR_UNITS = {
+    "house_pillar_sets": "House and Pillar pair on the map", "contract_cathedral_sets": "Contract and Cathedral pair",
+    "contracts": "Contract", "contract_crest_sets": "Contract and Crest pair", "houses": "House on the map",
+    "upper_characters": "Character on an upper floor", "crests": "Crest", "pillars": "Pillar on the map",
+    "filled_buildings": "completed Building", "cathedrals": "Cathedral",
+}
+
+
+def fair_text(tile: str, board_vp: int = 0) -> str:
+    """What a Fair tile pays in words, with the Fair space's own value ``board_vp`` added as the
+    scoring does (engine/flow.py fair_vp): '4 VP per Character on an upper floor'."""
+    raw = components().tiles[tile].raw
+    per = board_vp + raw["vp"]
+    if raw["counts"] == "king_track":
+        return f"{per} VP plus the King track's VP"
+    return f"{per} VP per {FAIR_UNITS.get(raw['counts'], raw['counts'])}"
+
+
 def effects_text(atoms) -> str:
     out = []
     for a in atoms or ():

@@ -67,3 +67,24 @@ def test_every_move_played_is_narrated_in_the_third_person():
     for i in range(2):
         random_game(3, f"narrate-{i}", on_move=check)
     assert {"take", "end", "tile", "merchant", "architect", "char", "contract"} <= verbs
+
+
+def test_fair_tiles_are_said_in_words_on_the_board():
+    """The board's Fair list says what each Fair pays (the Fair space's value plus the tile's, per
+    unit, as engine.flow.fair_vp scores it), not the tile's id ("UpperFloorCharactersX3")."""
+    import re
+
+    from application.board_svg import board_picture
+    from engine.components import components
+    from engine.describe import fair_text
+    assert fair_text("UpperFloorCharactersX3", 1) == "4 VP per Character on an upper floor"
+    assert fair_text("SetHousePillarX6") == "6 VP per House and Pillar pair on the map"
+    assert fair_text("KingTrackPlus3", 2) == "5 VP plus the King track's VP"
+    import engine
+    state = engine.new_game(2, "fair-words")[0]
+    svg = board_picture({"game": "tiletum", "seats": [{"name": "Ann"}, {"name": "Bob"}]}, state)
+    shown = " ".join(re.findall(r">([^<>]+)</text>", svg))
+    c = components()
+    for i, tile in enumerate(state.fair_tiles):
+        assert tile not in shown
+        assert fair_text(tile, c.fair_board_values[i]) in shown
