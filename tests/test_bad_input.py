@@ -328,6 +328,9 @@ def test_the_openapi_document_says_what_email_links_answer(http):
                          ("/api/v1/email/unsubscribe", "post"), ("/api/v1/email/unsubscribe", "get")):
         responses = spec["paths"][path][method]["responses"]
         for status, response in responses.items():
+            if status == "405":  # a method the link does not have: no browser sends it; problem+json
+                assert response == {"$ref": "#/components/responses/METHOD_NOT_ALLOWED"}, (path, response)
+                continue
             if status.startswith(("4", "5")):
                 assert set(response["content"]) == {"text/html", "application/problem+json"}, (path, status)
     assert "409" in spec["paths"]["/api/v1/games/{game_id}/email-move"]["post"]["responses"]

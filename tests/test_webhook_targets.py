@@ -7,6 +7,7 @@ that need a name to resolve somewhere give the Webhooks object a resolver of the
 from __future__ import annotations
 
 import time
+import unicodedata
 
 import pytest
 
@@ -44,7 +45,10 @@ def test_disguised_and_non_public_targets_get_a_clean_422(client):
     ann = g["seats"][0]["token"]
     for url in DISGUISED:
         r = subscribe(client, ann, url, game=g["id"])
-        assert r.status_code == 422 and r.get_json()["code"] == "bad-webhook-url", (url, r.status_code, r.get_data())
+        # control and format characters are refused by the text check every field has, before the URL is read
+        codes = ({"bad-webhook-url", "invalid-request"} if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in url)
+                 else {"bad-webhook-url"})
+        assert r.status_code == 422 and r.get_json()["code"] in codes, (url, r.status_code, r.get_data())
     assert client.get(f"{API}/webhooks", headers=bearer(ann), query_string={"game": g["id"]}).get_json() == {
         "webhooks": []}, "a refused registration left something behind"
 
