@@ -251,8 +251,8 @@ def rating_chart(handle: str, pool: str, history: list[dict]) -> str:
 
     title = f"Rating of {handle} in {pool}: {points[-1][1]:.0f} after {len(history)} rated game" + (
         "" if len(history) == 1 else "s")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" '
-           f'height="{CHART_H}" role="img" aria-labelledby="t">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" '
+            f'height="{CHART_H}" role="img" aria-labelledby="t">'),
            f'<title id="t">{_esc(title)}</title>',
            f'<rect width="{CHART_W}" height="{CHART_H}" fill="#ffffff"/>']
     step = max(100, 100 * round((hi - lo) / 500))

@@ -262,7 +262,7 @@ class Refusing:
 
 
 def test_deleting_an_account_leaves_no_trace_of_the_address(world):
-    app, client, svc, r = world
+    _, client, svc, r = world
     me, bob, cy = address("gone"), address("bob"), address("cy")
     notifier = Notifier(svc, Outbox(r, Refusing()), MailConfig(secret="s", domain="pbem.test",
                                                               from_addr="t@pbem.test", public_url="http://pbem.test"))

@@ -132,7 +132,8 @@ def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_accou
         page.click("#export")
     download = info.value
     assert download.suggested_filename == "tiletum-my-data.json"
-    data = json.loads(open(download.path(), encoding="utf-8").read())
+    with open(download.path(), encoding="utf-8") as f:
+        data = json.load(f)
     assert data["email"] == me and data["handle"] == handle and [g["game"] for g in data["games"]] == [gid]
     page.click("#delete")
     expect(page.locator("#delete-form")).to_be_visible()
