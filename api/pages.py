@@ -60,6 +60,8 @@ PAGES = {
     "/tournaments/<string:tid>": ("tournament_page", "tournament.html",
                                   "standings and rounds; #invite= entry, #entry= your games, #organizer= start"),
     "/me": ("me_page", "me.html", "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
+    "/players/<string:handle>": ("player_page", "player.html", "a player's public profile with a rating chart per pool"),
+    "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html", "a rating pool's leaderboard, a page at a time"),
 }
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
 GAME_PAGES = {"carcassonne": "carcassonne.html"}
@@ -68,10 +70,12 @@ HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 SCRIPTS = ("game-page.js", "site.js", "site.css")
 # the site's navigation (href, label), in the header of every page
 NAV = (("/", "Home"), ("/play/new", "New game"), ("/me", "Your games"), ("/tournaments", "Tournaments"),
+       ("/leaderboards/multiplayer", "Leaderboards"),
        ("/api/docs", "API"))
 # a page file -> the navigation entry it is (marked aria-current)
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "me.html": "/me", "tournaments.html": "/tournaments",
-          "tournament.html": "/tournaments"}
+          "tournament.html": "/tournaments", "leaderboard.html": "/leaderboards/multiplayer",
+          "player.html": "/leaderboards/multiplayer"}
 GAME_PAGE_FILES = ("play.html", "carcassonne.html")
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')

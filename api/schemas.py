@@ -1210,3 +1210,137 @@ class WebhookList(Base):
 class WebhookOut(Webhook):
     deliveries = fields.List(fields.Nested(WebhookDelivery), required=True,
                              metadata={"description": "the last 50 attempts, newest first"})
+
+
+# --- handles, profiles, leaderboards and your data (application/profiles.py, accounts.py) ------------
+
+POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]
+
+
+class HandleIn(Base):
+    handle = Name(required=True, validate=validate.Length(max=100), metadata={
+        "description": "your public handle, chosen once: 3 to 20 letters (a-z, A-Z), digits, '_' or '-', unique "
+                       "without regard to case"})
+
+
+class ProfileIn(Base):
+    public = Boolean(required=True, metadata={"description": "show your profile at /players/<handle> (true) or "
+                                                             "only your handle (false)"})
+
+
+class ProfileSettings(Base):
+    handle = fields.String(required=True, allow_none=True, metadata={"description": "null until you choose one"})
+    public = fields.Boolean(required=True)
+    profile_url = fields.String(required=True, allow_none=True)
+
+
+class RatingHistoryPoint(Base):
+    game = fields.String(required=True)
+    at = fields.String(required=True, metadata={"description": "when the game was rated (UTC, ISO 8601)"})
+    rating = fields.Float(required=True, metadata={"description": "the rating after this game"})
+    rd = fields.Float(required=True, metadata={"description": "the rating deviation after this game"})
+
+
+class ProfileRating(Base):
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True, metadata={"description": "rating deviation"})
+    games = fields.Integer(required=True)
+    history = fields.List(fields.Nested(RatingHistoryPoint), required=True, metadata={
+        "description": "one point per rated game, oldest first"})
+
+
+class ProfileFinished(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    players = fields.Integer(required=True)
+    place = fields.Integer(allow_none=True)
+    score = fields.Integer(allow_none=True)
+    winner = fields.String(allow_none=True)
+    url = fields.String(required=True, metadata={"description": "the game's page"})
+    record = fields.String(required=True, metadata={"description": "the game's record (GET)"})
+
+
+class ProfileCurrent(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    url = fields.String(required=True)
+
+
+class PlayerProfile(Base):
+    handle = fields.String(required=True)
+    public = fields.Boolean(required=True, metadata={
+        "description": "false: the player has not made their profile public, and only the handle is shown"})
+    name = fields.String(metadata={"description": "the name the player last played under"})
+    member_since = fields.String(allow_none=True, metadata={"description": "the first game's creation (UTC)"})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileRating), metadata={
+        "description": "by rating pool (multiplayer, carcassonne:multiplayer, solo:<level>)"})
+    finished = fields.List(fields.Nested(ProfileFinished), metadata={"description": "newest first (50 at most)"})
+    current = fields.List(fields.Nested(ProfileCurrent), metadata={
+        "description": "games in progress, but those kept private by their creator"})
+
+
+class ChartQuery(Base):
+    pool = Line(load_default="multiplayer", validate=validate.OneOf(POOL_NAMES))
+
+
+class LeaderboardRow(Base):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "the opaque player id"})
+    name = fields.String(required=True, metadata={"description": "the name the player last played under"})
+    handle = fields.String(required=True, allow_none=True, metadata={
+        "description": "the handle of a public profile (/players/<handle>), else null"})
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True, metadata={"description": "rating deviation"})
+    games = fields.Integer(required=True)
+
+
+class LeaderboardPage(Base):
+    pool = fields.String(required=True)
+    total = fields.Integer(required=True, metadata={"description": "players in the pool"})
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+    entries = fields.List(fields.Nested(LeaderboardRow), required=True, metadata={"description": "best first"})
+
+
+class DeleteAccountIn(Base):
+    confirm = Line(required=True, validate=validate.Length(max=100), metadata={
+        "description": "the word DELETE: the deletion cannot be undone"})
+
+
+class AccountDeleted(Base):
+    deleted = fields.Boolean(required=True)
+    games_finished = fields.Integer(required=True, metadata={
+        "description": "finished games whose moves stay, under 'a former player'"})
+    games_running = fields.Integer(required=True, metadata={
+        "description": "games in progress whose seat the stand-in now plays to the end"})
+    bots_deleted = fields.Integer(required=True)
+
+
+class ExportGame(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    time_zone = fields.String(allow_none=True)
+    created = fields.String(allow_none=True)
+    finished = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    result = fields.Dict(allow_none=True)
+    seat_state = fields.Dict(required=True, metadata={"description": "missed deadlines, dropped, vacation"})
+    moves = fields.List(fields.String(), required=True, metadata={"description": "your seat's moves, in order"})
+    url = fields.String(required=True)
+    record = fields.String(required=True)
+
+
+class AccountExport(Base):
+    exported_at = fields.String(required=True)
+    player = fields.String(required=True)
+    email = fields.String(required=True, metadata={"description": "your address (in your own export only)"})
+    handle = fields.String(allow_none=True)
+    profile_public = fields.Boolean(required=True)
+    member_since = fields.String(allow_none=True)
+    settings = fields.Dict(required=True, metadata={"description": "notifications, and when the address was verified"})
+    games = fields.List(fields.Nested(ExportGame), required=True)
+    ratings = fields.Dict(required=True, metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
+    bots = fields.List(fields.Dict(), required=True, metadata={"description": "the bot accounts you own"})
+    undeliverable = fields.List(fields.Dict(), required=True)
