@@ -8,6 +8,7 @@ import flask
 from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
+from application.lobby import Lobby
 from application.push import EventFeed
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
@@ -49,3 +50,7 @@ def feed() -> EventFeed:
 
 def webhooks() -> Webhooks:
     return flask.current_app.extensions["tiletum.webhooks"]
+
+
+def lobby() -> Lobby:
+    return flask.current_app.extensions["tiletum.lobby"]
