@@ -59,6 +59,7 @@ class Lobby:
         ``open``). Everything the start will check is checked now (a dry run of the game's
         creation), so a full game always starts."""
         options = dict(options or {})
+        seats = [{**s, "kind": s.get("kind", "human")} for s in seats]
         days = float(options.pop("waiting_days", None) or DEFAULT_WAITING_DAYS)
         rating_range = options.pop("rating_range", None)
         for s in seats:
