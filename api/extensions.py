@@ -10,6 +10,7 @@ from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
 from application.profiles import Profiles
+from application.lobby import Lobby
 from application.push import EventFeed
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
@@ -59,3 +60,7 @@ def profiles() -> Profiles:
 
 def accounts() -> Accounts:
     return flask.current_app.extensions["tiletum.accounts"]
+
+
+def lobby() -> Lobby:
+    return flask.current_app.extensions["tiletum.lobby"]

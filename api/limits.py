@@ -8,10 +8,11 @@ Every limit is keyed on an identity the request *proves*, never on whatever head
 * anything else -- no credential, an unknown or invalid one, a kind not checked here -- counts
   against the client's address, so a fresh junk token per request earns no fresh budget.
 
-On top of the per-identity budget, three actions have limits of their own, per client address:
-creating (games, tournaments and bot accounts draw on one budget), entering tournaments, and
-making the service email addresses that have never played (each new address in the request costs
-one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
+On top of the per-identity budget, four actions have limits of their own, per client address:
+creating (games, tournaments and bot accounts draw on one budget), entering tournaments, joining
+waiting games (asking and confirming, docs/lobby.md; also per joining address, or per dashboard key,
+whatever client it comes from), and making the service email addresses that have never played
+(each new address in the request costs one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
 address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
 a client could set on its own.
 """
@@ -30,7 +31,8 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
-                      "bots.Bots": ["POST"]}
+                      "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
+JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 
 
 def client_address() -> str:
@@ -74,6 +76,16 @@ def _emails_in_body() -> list[str]:
     if isinstance(body.get("email"), str):
         found.append(body["email"])
     return found
+
+
+def joining_address() -> str:
+    """The per-address budget of joins: the address in the body (lower-cased), else the proven
+    identity (a dashboard key's player), else the client."""
+    body = flask.request.get_json(silent=True)
+    email = body.get("email") if isinstance(body, dict) else None
+    if isinstance(email, str) and email.strip():
+        return "join:" + email.strip().lower()
+    return "join:" + identity()
 
 
 def _new_address_cost() -> int:
@@ -120,6 +132,11 @@ def install(app: flask.Flask) -> Limiter | None:
                                                      override_defaults=False, scope="hint")(app.view_functions[endpoint])
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
+    wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too
+    view = app.view_functions["lobby.Join"]
+    app.view_functions["lobby.Join"] = limiter.limit(cfg["JOIN_ADDRESS_LIMIT"], key_func=joining_address,
+                                                     methods=["POST"], override_defaults=False,
+                                                     scope="join-address")(view)
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
          deduct_when=_succeeded)
     return limiter

@@ -10,7 +10,7 @@ from flask.views import MethodView
 import ai
 
 from ..blueprint import Blueprint
-from ..extensions import credentials, service
+from ..extensions import credentials, lobby, service
 from ..problems import ApiError, documented
 from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GamesQuery,
                        GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications,
@@ -81,6 +81,8 @@ class Games(MethodView):
         Sets up a new game (`game`: tiletum, 2-4 seats; carcassonne, 2-5 human seats) and returns each seat's secret token (shown only here)
         and the commitment to the game's secret seed.
         """
+        if any(s.get("kind") == "open" for s in body["seats"]):   # a game that waits for players (docs/lobby.md)
+            return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
         return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
 
 
