@@ -256,3 +256,17 @@ def test_a_pruned_tree_keeps_every_root_move_and_the_best_line(monkeypatch):
     assert small.n == tree.n and small.best == tree.best
     from ai.lookahead import best_line
     assert best_line(small)[:1] == best_line(tree)[:1]
+
+
+# --- the bench scripts take variants as overrides ------------------------------------------------
+
+def test_the_paired_bench_runs_variants_and_prints_fairs_and_the_paired_difference(capsys):
+    import bench.ai_solo_paired as paired
+    paired.main(["--level", "1", "--games", "1", "--start", "900", "--variants", "base",
+                 "--variant", "plan=fair_plan_w:1,crest_plan_w:1"])
+    out = capsys.readouterr().out
+    assert "== base: AI" in out and "== plan: AI" in out
+    assert "Fairs attended r1-r4: " in out and "decision p50" in out and "p95" in out
+    assert "== plan - base:" in out and "(se)" in out
+    with pytest.raises(SystemExit):
+        paired.main(["--variant", "bad=nonsense:1"])
