@@ -1,14 +1,14 @@
 """/api/v1/games: create games, read them, and play moves."""
 from __future__ import annotations
 
+import math
 import re
 
 import flask
 import marshmallow as ma
 from flask.views import MethodView
 
-import ai
-
+from .. import hints
 from ..blueprint import Blueprint
 from ..extensions import credentials, service
 from ..problems import ApiError, documented
@@ -152,10 +152,21 @@ class HintOut(ma.Schema):
                                                     "in order (up to the first that reveals something)"})
 
 
+class HintPending(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"description": "your seat"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the version the hint is for"})
+    level = ma.fields.String(required=True, metadata={"description": "the AI level suggesting it"})
+    status = ma.fields.String(required=True, metadata={"description": "`computing`"})
+    retry_after = ma.fields.Integer(required=True, metadata={"description": "seconds to wait before asking "
+                                                                            "again (also the Retry-After header)"})
+
+
 @blp.route("/<string:game_id>/hint")
 class GameHint(MethodView):
     @blp.doc(operationId="getHint", security=SEAT)
     @blp.response(200, HintOut)
+    @blp.alt_response(202, schema=HintPending, description="the hint is being computed off the request "
+                      "(it took longer than TILETUM_HINT_WAIT): ask again after Retry-After seconds")
     @err(401, "unauthorized", "no or bad seat token")
     @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
                            "decision")
@@ -165,14 +176,26 @@ class GameHint(MethodView):
         """Ask the AI for a hint
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
-        your own view of the position only. Off in rated games (the game summary's `rated`: every
+        your own view of the position only, in a worker process: if that takes longer than the
+        server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer. Off in rated games (the game summary's `rated`: every
         human seat with its own email address, not created with `rated: false`, no AI seat or bot
         account); rate-limited per seat.
         """
         version, view = service().hint_view(game_id, bearer())
-        level = flask.current_app.config.get("HINT_LEVEL") or HINT_LEVEL
-        return {"seat": view["viewer"], "version": version, "level": level,
-                "moves": ai.decide(view, level, rng_seed=f"{game_id}:{version}")}
+        cfg = flask.current_app.config
+        level = cfg.get("HINT_LEVEL") or HINT_LEVEL
+        fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
+                         procs=cfg.get("HINT_PROCS", 1))
+        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)))
+        body = {"seat": view["viewer"], "version": version, "level": level}
+        if moves is None:
+            retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
+            resp = flask.jsonify({**body, "status": "computing", "retry_after": retry})
+            resp.status_code = 202
+            resp.headers["Retry-After"] = str(retry)
+            flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
+            return resp
+        return {**body, "moves": moves}
 
 
 @blp.route("/<string:game_id>/moves")
