@@ -94,23 +94,30 @@ def ranked_lines(tree: Node, k: int) -> list[tuple[str, list[str]]]:
 def rerank_totals(lines: list[tuple[str, list[str]]], root: GameState, seat: int, seeds, iterations: int,
                   w: Settings = DEFAULT, deadline: float | None = None) -> tuple[list[float], int]:
     """Each line's next turn summed over the sampled futures ``seeds`` (every line on the same
-    futures), and how many futures were summed: with a ``deadline`` it stops after the last future
-    that every line finished in time."""
+    futures), and how many futures were summed: with a ``deadline`` it starts a future only if the
+    last one took less than the time left, and a future the deadline cuts short is left out."""
     key = turn_key(root)
     totals = [0.0] * len(lines)
     done = 0
+    took = 0.0
     for seed in seeds:
-        if deadline is not None and done and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() + took > deadline:
             break
-        for i, (_, line) in enumerate(lines):
+        t0 = time.perf_counter()
+        row = []
+        for _, line in lines:
+            if deadline is not None and time.perf_counter() > deadline:
+                return totals, done
             s = root.clone()
             finish_turn(s, seat, key, seed, line, w)
             sub = random.Random(seed)
             if to_next_turn(s, seat, key, seed, sub, w):
-                totals[i] += search(s, seat, iterations, sub, w).best
+                row.append(search(s, seat, iterations, sub, w).best)
             else:
-                totals[i] += value(s, seat, w)
+                row.append(value(s, seat, w))
+        totals = [t + v for t, v in zip(totals, row)]
         done += 1
+        took = time.perf_counter() - t0
     return totals, done
 
 

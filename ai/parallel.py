@@ -17,7 +17,10 @@ The processes are one pool per process that decides (created once, on the first 
 decision, with the ``forkserver`` start method so that a threaded parent is never forked), kept
 for the next decisions. A worker sees a determinized state (``state.to_doc()``), never the view's
 game: it holds nothing the seat does not know. The answer depends on the machine's speed, so
-``master`` is not reproducible as the iteration levels are.
+``master`` is not reproducible as the iteration levels are. The first decision of a process also
+pays its pool's start (about a second). As with any ``multiprocessing`` start method but fork, a
+script that decides at ``master`` must keep its work under ``if __name__ == "__main__":`` (the
+workers import the main module).
 """
 from __future__ import annotations
 
@@ -75,8 +78,8 @@ def _search_worker(doc: dict, seat: int, settings: Settings, seed: str, deadline
     state = GameState.from_doc(doc, validate=False)
     rng = random.Random(seed)
     t0 = time.perf_counter()
-    tree = search(state, seat, PROBE, rng, settings)
-    rate = PROBE / max(time.perf_counter() - t0, 1e-6)
+    tree = search(state, seat, PROBE, rng, settings, deadline=t0 + max(0.0, deadline - time.time()))
+    rate = max(tree.n, 1) / max(time.perf_counter() - t0, 1e-6)
     left = deadline - time.time()
     if left > 0:
         more = search(state, seat, max(1, int(rate * left * 0.9)), rng, settings,

@@ -172,10 +172,10 @@ def search(root: GameState, seat: int, iterations: int, rng: random.Random, w: S
                 for _ in range(per):
                     if budget <= 0:
                         break
+                    if deadline is not None and time.perf_counter() > deadline:
+                        return tree
                     _iterate(tree, root, seat, key, rng, w, text)
                     budget -= 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    return tree
             rounds = max(1, rounds - 1)
             alive = sorted(alive, key=lambda t: (-tree.children[t].worth, t))[:math.ceil(len(alive) / 2)]
     for _ in range(budget):

@@ -270,3 +270,16 @@ def test_the_paired_bench_runs_variants_and_prints_fairs_and_the_paired_differen
     assert "== plan - base:" in out and "(se)" in out
     with pytest.raises(SystemExit):
         paired.main(["--variant", "bad=nonsense:1"])
+
+
+def test_the_look_ahead_in_a_worker_stops_at_its_deadline_and_counts_only_whole_futures():
+    from ai.lookahead import ranked_lines, rerank_totals
+    state, _ = engine.new_game(2, "look-deadline")
+    seat = state.actor
+    tree = search(state, seat, 60, random.Random(1))
+    lines = ranked_lines(tree, 3)
+    totals, done = rerank_totals(lines, state, seat, ["f1", "f2"], 10)
+    assert done == 2 and len(totals) == 3
+    assert rerank_totals(lines, state, seat, ["f1", "f2"], 10, deadline=time.perf_counter() - 1) == ([0.0] * 3, 0)
+    one, n = rerank_totals(lines, state, seat, ["f1"], 10)
+    assert n == 1 and one != totals                           # a second future adds to every line
