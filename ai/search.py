@@ -49,13 +49,12 @@ class Node:
         """What the node is worth to the search: the best value backed up through it."""
         return self.best
 
-    def merge(self, other: "Node") -> None:
+    def merge(self, other: Node) -> None:
         """Add ``other``'s statistics to this node's, child by child (root-parallel search,
         ``ai.parallel``): visits and values summed, the best the better of the two."""
         self.n += other.n
         self.w += other.w
-        if other.best > self.best:
-            self.best = other.best
+        self.best = max(self.best, other.best)
         if other.children:
             if self.children is None:
                 self.children = {}
@@ -66,7 +65,7 @@ class Node:
                 else:
                     mine.merge(ch)
 
-    def pruned(self, min_visits: int = 2) -> "Node":
+    def pruned(self, min_visits: int = 2) -> Node:
         """A copy of the tree with every child of the root but, below it, only the nodes visited
         at least ``min_visits`` times (and each kept node's best child): what a worker sends back."""
         def copy(node: Node, depth: int) -> Node:

@@ -26,7 +26,7 @@ CACHE_SIZE = 256   # the positions whose task (pending or done) this process kee
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None
-_tasks: "OrderedDict[tuple, Future]" = OrderedDict()
+_tasks: OrderedDict[tuple, Future] = OrderedDict()
 
 
 def _executor(procs: int) -> ProcessPoolExecutor:

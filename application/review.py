@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import games
-from ai.search import best_child, moves_of, search
 from ai.evaluate import value
+from ai.search import best_child, moves_of, search
 from ai.settings import Settings, resolve
 from ai.view import determinize, sample_seed
 from engine.components import RESOURCES

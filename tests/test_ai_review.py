@@ -38,7 +38,7 @@ def play_to_the_end(app, game_id, tokens):
     import games
     n = 0
     while True:
-        meta, state = service.load(game_id)
+        _, state = service.load(game_id)
         if state.phase == "over":
             return state
         seat = state.actor
@@ -90,7 +90,7 @@ def test_a_review_is_made_after_the_game_by_a_background_task_and_is_the_seats_o
 
 
 def test_a_review_of_a_game_that_is_not_rated_is_public_and_carcassonne_has_none(setup):
-    app, client, sent = setup
+    app, client, _ = setup
     gid, tokens = create(client, "review-public", rated=False)
     play_to_the_end(app, gid, tokens)
     Reviews(app.extensions["tiletum.service"], level=1).compute(gid, 1)

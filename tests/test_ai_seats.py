@@ -291,7 +291,7 @@ def test_master_is_a_level_of_seats_and_of_the_stand_in(live, monkeypatch):
     stand-in (TILETUM_STAND_IN_LEVEL); its budget per decision is TILETUM_AI_MASTER_SECONDS."""
     from ai.settings import master_seconds
     from application.deadlines import stand_in_level
-    url, sent = live
+    url, _ = live
     rv = requests.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "M", "kind": "ai",
                                                                               "level": "master"}]})
     assert rv.status_code == 201, rv.text

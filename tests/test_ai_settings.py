@@ -72,7 +72,8 @@ def golden_positions():
 def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
     """tests/fixtures/ai_presets.json was written by the code before ai.settings (the same positions,
     levels and rng seed): easy, medium and hard answer exactly as they did."""
-    expected = json.load(open(FIXTURE))
+    with open(FIXTURE) as f:
+        expected = json.load(f)
     for seed, view in golden_positions():
         # hard (about a second a decision) on the two positions where it differs from medium
         for level in ("easy", "medium", "hard") if seed in ("golden-b", "golden-d") else ("easy", "medium"):
@@ -95,7 +96,8 @@ def test_a_variant_is_a_preset_with_fields_replaced():
         override(hard, "crest_w")
     with pytest.raises(ValueError, match="at least 1"):
         override(hard, "iterations:0")
-    with pytest.raises(Exception):
+    import dataclasses
+    with pytest.raises(dataclasses.FrozenInstanceError):
         hard.iterations = 5                                            # frozen
     assert resolve(7) == Settings(iterations=7) and resolve("hard") is hard
     with pytest.raises(ValueError, match="unknown AI level"):
