@@ -103,12 +103,22 @@ def _succeeded(response) -> bool:
     return response.status_code < 400
 
 
+def _own_retry_after(response):
+    """A Retry-After the view set for a reason of its own (``flask.g.retry_after``: a hint still
+    being computed) stays what it said; the limiter writes its window's reset over any."""
+    own = flask.g.get("retry_after")
+    if own is not None:
+        response.headers["Retry-After"] = str(own)
+    return response
+
+
 def install(app: flask.Flask) -> Limiter | None:
     """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
     every limit off (tests, benchmarks)."""
     cfg = app.config
     if not cfg.get("RATE_LIMIT"):
         return None
+    app.after_request(_own_retry_after)   # registered before the limiter's hook, so it runs after it
     storage = cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"]
     if not cfg["RATE_LIMIT_STORAGE"] and cfg.get("REDIS_CLUSTER"):
         storage = cluster_url(storage)  # the limits storage's own scheme for a cluster
@@ -128,8 +138,11 @@ def install(app: flask.Flask) -> Limiter | None:
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
     for endpoint, methods in HINT_ENDPOINTS.items():  # per seat (the identity), each hint costs one
+        # a 202 (the hint still computing, ask again) costs nothing: the answer costs one
         app.view_functions[endpoint] = limiter.limit(cfg["HINT_LIMIT"], key_func=identity, methods=methods,
-                                                     override_defaults=False, scope="hint")(app.view_functions[endpoint])
+                                                     override_defaults=False, scope="hint",
+                                                     deduct_when=lambda r: r.status_code != 202)(
+            app.view_functions[endpoint])
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too

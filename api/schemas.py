@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 import games
 from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
+from application.seats import AI_LEVELS
 
 
 class Text(fields.String):
@@ -466,8 +467,9 @@ class SeatIn(Base):
     invitation = Line(validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: an invitation the bot accepted (POST /api/v1/bots/{id}/invitations); "
                        "each seats one game"})
-    level = Line(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
-        "description": "an ai seat's level (default medium)"})
+    level = Line(validate=validate.OneOf(list(AI_LEVELS)), metadata={
+        "description": "an ai seat's level (default medium; `master` thinks as long as a correspondence move "
+                       "may take, TILETUM_AI_MASTER_SECONDS a decision, on every core of the AI worker; docs/ai.md)"})
     tz = Line(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})

@@ -14,6 +14,8 @@
 | TILETUM_JOIN_ADDRESS_LIMIT | 5/hour | lobby joins per joining address (or dashboard key) |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
+| TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
+| TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
@@ -62,6 +64,8 @@ def from_env(env=os.environ) -> dict:
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
         "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),
         "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
+        "HINT_PROCS": int(env.get("TILETUM_HINT_PROCS", "1")),
+        "HINT_WAIT": float(env.get("TILETUM_HINT_WAIT", "10")),
         "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
         "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),

@@ -496,9 +496,14 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            page = self.open_url(game_id, seat)
+            # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
+            # with review=1 in the fragment, opens at it
+            review = (["Your decisions reviewed by the AI (the costliest five, with what it would have played):",
+                       f"{page}&review=1", ""] if game is games.TILETUM else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
-                    + ["", f"The final position: {self.open_url(game_id, seat)}", "",
-                       "The record and the check of every draw:",
+                    + ["", f"The final position: {page}", ""] + review
+                    + ["The record and the check of every draw:",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
                     + self.dashboard_lines(email, first))

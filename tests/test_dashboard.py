@@ -158,6 +158,8 @@ def test_turn_reminder_and_results_emails_open_the_game_page_by_fragment(setup):
         assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}" in body, msg["Subject"]
         assert "?seat=" not in body and "&seat=" not in body, "no seat in a query string"
         assert f"{PUBLIC}/me#key={dashboard_key_for(service.store.r, str(msg['To']))}" in body
+        if "the game is over" in body:        # the results link the seat's review (docs/ai.md, "Game review")
+            assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}&review=1" in body
 
 
 # --- the dashboard ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from application.dashboard import Dashboard
 from application.deadlines import Deadlines
 from application.finished import done, on_game_over, pending, purge_finished
 from application.lobby import Lobby
+from application.review import Reviews
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
@@ -57,6 +58,13 @@ def _heartbeat(sender=None, **_) -> None:
 def notify_turn(self, game_id: str, version: int) -> int:
     """Email whoever must act in ``game_id`` at ``version`` (once), or the results at the end."""
     return notifier().notify(game_id, version)
+
+
+@app.task(name="workers.review_game")
+def review_game(game_id: str, seat: int) -> int:
+    """Compute a finished game's review of ``seat`` (docs/ai.md, "Game review"); idempotent: a
+    stored review is not computed again. Returns the number of decisions reviewed."""
+    return len(Reviews(service()).compute(game_id, seat)["decisions"])
 
 
 @app.task(name="workers.sweep_notifications")
