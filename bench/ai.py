@@ -45,7 +45,7 @@ sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
 import engine  # noqa: E402
-from application.game_service import view_doc  # noqa: E402
+from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
 from bench.ai_variants import attendance_line, fairs_attended, parse_variants, settings_for  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
 from engine.game import play  # noqa: E402

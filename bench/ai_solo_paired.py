@@ -34,7 +34,7 @@ sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
 import engine  # noqa: E402
-from application.game_service import view_doc  # noqa: E402
+from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
 from bench.ai_variants import attendance_line, check, fairs_attended, parse_variants, quantile, settings_for  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
 from engine.board import completed_buildings, crest_count, houses_on_map, pillars_on_map  # noqa: E402
