@@ -12,7 +12,12 @@ determinized Monte Carlo tree search (``ai.search``) scored by a heuristic evalu
 the best move, then the moves the search planned after it, up to the first move that reveals
 something (a draw or a roll) or hands the decision to another seat. Every move is legal in the
 served position (they are taken from ``engine.legal`` on it). The answer depends only on the
-document, the level and ``rng_seed``.
+document, the level and ``rng_seed`` -- except at ``master``, whose budget is a time
+(``ai.parallel``: a root-parallel search over every core).
+
+A level is a preset of :class:`ai.Settings` (``ai.settings``): the search's budget, the
+look-ahead and every weight of the evaluation; ``ai.override(ai.LEVELS["hard"], "crest_w:3")``
+makes a variant.
 """
 from __future__ import annotations
 
@@ -23,58 +28,69 @@ from engine.state import GameState
 
 from .lookahead import rerank
 from .search import best_child, in_turn, moves_of, search, turn_key
+from .settings import LEVELS, Settings, override, resolve
 from .view import determinize, sample_seed
 
-LEVELS = {"easy": 6, "medium": 60, "hard": 400}   # search iterations per decision
-PLAN_MIN_VISITS = 3   # a planned move after the first is sent only if searched this often
-# looking past the turn (ai.lookahead), by level: (moves reranked, sampled futures, next-turn iterations)
-LOOKAHEAD = {"hard": (3, 3, 40)}
-
-__all__ = ["LEVELS", "decide", "decide_state"]
+__all__ = ["LEVELS", "Settings", "decide", "decide_state", "override", "resolve"]
 
 
-def iterations_for(level: str | int) -> int:
-    if isinstance(level, int) and not isinstance(level, bool):
-        if level < 1:
-            raise ValueError("an iteration budget must be at least 1")
-        return level
-    try:
-        return LEVELS[level]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown AI level {level!r}: one of {', '.join(LEVELS)}") from None
+def iterations_for(level: str | int | Settings) -> int:
+    return resolve(level).iterations
 
 
-def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> list[str]:
+def decide(view: dict, level: str | int | Settings = "medium", rng_seed: int | str = 0) -> list[str]:
     """The seat's moves for its current decision. ``view`` is the position document served to the
-    seat (its ``viewer`` is the seat; without one the seat to act is meant). A view of another
-    game than Tiletum (its ``game``) is decided by the game-generic search (``ai.generic``)."""
+    seat (its ``viewer`` is the seat; without one the seat to act is meant). ``level`` is a level's
+    name (``ai.LEVELS``), an iteration budget, or a :class:`Settings`. A view of another game than
+    Tiletum (its ``game``) is decided by the game-generic search (``ai.generic``)."""
     if view.get("game", "tiletum") != "tiletum":
         from . import generic
+        if isinstance(level, Settings):
+            raise ValueError("the generic AI takes a level's name or a reply budget, not Tiletum's Settings")
         return generic.decide(view, level, rng_seed)
+    settings = resolve(level)
     rng = random.Random(f"{rng_seed}")
     state = determinize(view, rng)
     seat = view.get("viewer")
     if seat is None:
         seat = state.actor
-    return decide_state(state, seat, iterations_for(level), rng, LOOKAHEAD.get(level))
+    if settings.parallel:
+        from . import parallel
+        return parallel.decide_state(state, seat, settings, rng)
+    return decide_state(state, seat, settings, rng)
 
 
-def decide_state(state: GameState, seat: int, iterations: int, rng: random.Random,
-                 lookahead: tuple[int, int, int] | None = None) -> list[str]:
-    """As ``decide``, on a determinized state (whose piles the search treats as unordered)."""
-    if state.phase == "over" or state.actor != seat:
-        raise ValueError(f"seat {seat} has no decision to make in this position")
-    if state.solo is not None and seat == state.solo["bot"] and state.phase == "action":
-        raise ValueError("the Cardinalbot's seat is played by the Cardinalbot")
+def decide_state(state: GameState, seat: int, settings: Settings | int, rng: random.Random,
+                 lookahead: tuple[int, int, int] | None = None, tree=None) -> list[str]:
+    """As ``decide``, on a determinized state (whose piles the search treats as unordered).
+    ``settings`` may be a plain iteration budget (then ``lookahead`` is the look-ahead, if any);
+    ``tree`` is a search already made (``ai.parallel``), which is then not searched again."""
+    if not isinstance(settings, Settings):
+        settings = Settings(iterations=settings, lookahead=lookahead)
+    check_decision(state, seat)
     legal_now = moves_of(state)
     if len(legal_now) == 1:
         tree = None
         first = next(iter(legal_now))
     else:
-        tree = search(state, seat, iterations, rng)
-        first = best_child(tree) if not lookahead else rerank(tree, state, seat, rng, *lookahead)
+        if tree is None:
+            tree = search(state, seat, settings.iterations, rng, settings)
+        first = (best_child(tree) if not settings.lookahead
+                 else rerank(tree, state, seat, rng, *settings.lookahead, settings))
+    return plan_after(state, seat, first, tree, rng, settings)
+
+
+def check_decision(state: GameState, seat: int) -> None:
+    if state.phase == "over" or state.actor != seat:
+        raise ValueError(f"seat {seat} has no decision to make in this position")
+    if state.solo is not None and seat == state.solo["bot"] and state.phase == "action":
+        raise ValueError("the Cardinalbot's seat is played by the Cardinalbot")
+
+
+def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random, settings: Settings) -> list[str]:
+    """``first``, then the moves planned after it, while nothing is revealed and the seat keeps the
+    decision (each searched at least ``settings.plan_min_visits`` times)."""
     plan = [first]
-    # the moves planned after it, while nothing is revealed and the seat keeps the decision
     key = turn_key(state)
     s = state.clone()
     node = tree.children[first] if tree is not None else None
@@ -88,7 +104,7 @@ def decide_state(state: GameState, seat: int, iterations: int, rng: random.Rando
         if len(nxt) == 1:
             text = next(iter(nxt))
             node = node.children.get(text) if node is not None and node.children else None
-        elif node is not None and node.children and node.n >= PLAN_MIN_VISITS:
+        elif node is not None and node.children and node.n >= settings.plan_min_visits:
             text = best_child(node)
             if text not in nxt:
                 break

@@ -2,25 +2,26 @@
 
 The value is what the seat has already scored plus an estimate of what its position is worth
 by the end of the game. Each term is its own function (each has a unit test); ``value`` sums
-them. At the end of the game (phase ``over``) the value is the final score exactly.
+them. Every weight is a field of the ``ai.settings.Settings`` passed in (``w``; the presets'
+by default), named here in lower case. At the end of the game (phase ``over``) the value is the final score exactly.
 
 * ``score_now``: the Scoring track.
 * ``final_now``: the final-scoring terms as they stand (Houses x Pillars on the map and the
   Completed Buildings; ``engine.flow.final_breakdown``), which only ever grow.
-* ``resources``: each Resource is worth ``RESOURCE_VP`` (more than the 1 VP per 4 of final
+* ``resources``: each Resource is worth ``resource_vp`` (more than the 1 VP per 4 of final
   scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses); a Gold
-  ``GOLD_FACTOR`` of that (it is worth something only when spent: 2 buy a Resource or shift a die).
+  ``gold_factor`` of that (it is worth something only when spent: 2 buy a Resource or shift a die).
 * ``king``: the King track's VP, scored at the King phase of this round (if still to come).
 * ``fair``: this round's Fair, if the seat takes part in it now (a House or its Merchant there).
 * ``future_fairs``: the Fairs of later rounds in Towns where the seat has a House, scored as they
   would be today, at half weight.
 * ``growth``: what the seat has built that pays later: Characters in Rooms towards Completed
   Buildings, tiles in the Storehouse still to place (Characters not yet in a Room count
-  ``CHAR_STORE_VP``, less than nothing: taking one it cannot place is spent AP), bonus AP markers, Houses
+  ``char_store_vp``, less than nothing: taking one it cannot place is spent AP), bonus AP markers, Houses
   and Pillars on the map (each is a factor of the final product), weighted by the rounds left.
 * ``supply``: Houses and Pillars in the supply, still to place, weighted by the rounds left.
 * ``pieces``: the Houses x Pillars product the supply is expected to add once placed (a share
-  ``PLACE_FRAC`` of each kind reaches the map, Pillars no more than the Cathedrals that can take
+  ``place_frac`` of each kind reaches the map, Pillars no more than the Cathedrals that can take
   one): so a House placed is worth the Pillars expected, not only those on the map now.
 * ``position``: the Architect at (or near) a Cathedral that can take one of the seat's Pillars,
   and the Merchant near a Town that can take one of its Houses, while it has one to place.
@@ -33,46 +34,34 @@ them. At the end of the game (phase ``over``) the value is the final score exact
   below a Building), each by the share of its price the seat already holds.
 * ``pending_ap``: Action Points of the seat's own Actions still to spend (so that a search that
   stops mid-turn does not prefer to end the turn before using them).
+
+Round-end planning (issue 31; each off at weight 0, so that variants can switch it):
+
+* ``fair_plan``: this round's Fair where the seat takes no part yet, by the chance that its
+  Merchant gets there in the turns left (a House there, where one can go, keeps it).
+* ``king_plan``: first on the King track at this round's King phase (the King's bonus).
+* ``crests_plan``: a Crest in the Storehouse with a free Crest space that puts a House or the
+  Merchant anywhere: a way into this round's Fair, by the share of the Food held.
 """
 from __future__ import annotations
 
-from engine.board import (building_filled, completed_buildings, houses_on_map, king_vp, pillars_on_map,
-                          why_no_house, why_no_pillar)
+from engine.board import (building_filled, completed_buildings, houses_on_map, king_ranking, king_vp,
+                          pillars_on_map, why_no_house, why_no_pillar)
 from engine.components import RES_INDEX, components
 from engine.flow import fair_vp, participates
 from engine.state import GameState
 
-RESOURCE_VP = (0.33, 0.33, 0.33, 0.19)   # per Resource, by round 1-4
-GOLD_FACTOR = 0.67                     # a Gold against another Resource (2 Gold buy one, or shift a die)
-ROOM_VP = 1.25                         # per filled Room
-STORE_VP = 0.49                        # per tile in the Storehouse (a Character: CHAR_STORE_VP)
-CHAR_STORE_VP = -0.47                  # per Character tile in the Storehouse (not yet in a Room)
-AP_BONUS_VP = 0.85                     # per bonus AP marker, per round left
-MAP_VP = 0.81                          # per House or Pillar on the map, per round left (beyond the product)
-AP_VP = 0.59                           # per unspent Action Point of an Action in progress
-KING_WEIGHT = 1.0
-FAIR_WEIGHT = 1.0
-FUTURE_FAIR_WEIGHT = 0.67              # a later round's Fair, as the seat would score it today
-SUPPLY_VP = 0.48                       # per House or Pillar in the supply, per round left
-PIECE_W = 1.57                         # the expected final Houses x Pillars product beyond the map's
-PLACE_FRAC = 0.31                      # the share of the supply expected to reach the map (3+ rounds left)
-POS_W = 2.41                           # Architect / Merchant near a Town where a piece can go
-KING_FUTURE_W = 0.71                   # the King track's VP (if not in the red) again at each later King phase
-FAIR_REACH_W = 0.17                    # a Fair still to come in a Town where a House can still go
-CONTRACT_W = 0.09                      # a Contract in the Storehouse: its VP, by the share of its price in hand
-CATH_W = 0.39                          # a Cathedral the seat can contribute to: its VP, by the share of the Stone
-CREST_W = 2.52                         # a Crest in the Storehouse that can still be placed, by the share of the Food
-
+from .settings import DEFAULT, Settings
 
 def _over(s: GameState) -> bool:
     return s.phase == "over"
 
 
-def score_now(s: GameState, seat: int) -> float:
+def score_now(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     return float(s.seats[seat].score)
 
 
-def final_now(s: GameState, seat: int) -> float:
+def final_now(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     if _over(s):
         return 0.0  # already added to the score by final scoring
     p = s.seats[seat]
@@ -80,28 +69,28 @@ def final_now(s: GameState, seat: int) -> float:
                  + components().completed_buildings_vp[completed_buildings(p)])
 
 
-def resources(s: GameState, seat: int) -> float:
+def resources(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     if _over(s):
         return 0.0
     res = s.seats[seat].res
-    return (sum(res) + (GOLD_FACTOR - 1) * res[0]) * RESOURCE_VP[min(s.round, 4) - 1]
+    return (sum(res) + (w.gold_factor - 1) * res[0]) * w.resource_vp[min(s.round, 4) - 1]
 
 
-def king(s: GameState, seat: int) -> float:
+def king(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     if _over(s) or s.fairs_scored >= s.round:
         return 0.0
-    return KING_WEIGHT * king_vp(s, seat)
+    return w.king_weight * king_vp(s, seat)
 
 
-def fair(s: GameState, seat: int) -> float:
+def fair(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     if _over(s) or s.fairs_scored >= s.round:
         return 0.0
     if not participates(s, seat, s.fair_towns[s.round - 1]):
         return 0.0
-    return FAIR_WEIGHT * fair_vp(s, seat)
+    return w.fair_weight * fair_vp(s, seat)
 
 
-def future_fairs(s: GameState, seat: int) -> float:
+def future_fairs(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The Fairs of later rounds in Towns where the seat has a House, as they would score today."""
     if _over(s):
         return 0.0
@@ -109,7 +98,7 @@ def future_fairs(s: GameState, seat: int) -> float:
     for r in range(s.round + 1, 5):
         if seat in s.houses.get(s.fair_towns[r - 1], ()):
             total += fair_vp(s, seat, r)
-    return FUTURE_FAIR_WEIGHT * total
+    return w.future_fair_weight * total
 
 
 def rounds_left(s: GameState) -> float:
@@ -119,7 +108,7 @@ def rounds_left(s: GameState) -> float:
     return (4 - s.round) + (3 - min(s.cycle, 3)) / 3
 
 
-def growth(s: GameState, seat: int) -> float:
+def growth(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     if _over(s):
         return 0.0
     p = s.seats[seat]
@@ -128,41 +117,41 @@ def growth(s: GameState, seat: int) -> float:
     full = sum(1 for b in range(len(p.rooms)) if p.rooms[b] and building_filled(p, b))
     on_map = houses_on_map(s, seat) + pillars_on_map(s, seat)
     chars = sum(1 for t in p.store if components().tiles[t].kind == "character")
-    return (ROOM_VP * rooms + ROOM_VP * full + STORE_VP * (len(p.store) - chars) + CHAR_STORE_VP * chars
-            + AP_BONUS_VP * sum(p.ap_bonus.values()) * min(left, 3) / 3
-            + MAP_VP * on_map * min(left, 3) / 3)
+    return (w.room_vp * rooms + w.room_vp * full + w.store_vp * (len(p.store) - chars) + w.char_store_vp * chars
+            + w.ap_bonus_vp * sum(p.ap_bonus.values()) * min(left, 3) / 3
+            + w.map_vp * on_map * min(left, 3) / 3)
 
 
-def supply(s: GameState, seat: int) -> float:
+def supply(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Houses and Pillars in the supply, still to be placed on the map."""
     if _over(s):
         return 0.0
     p = s.seats[seat]
-    return SUPPLY_VP * (p.houses + p.pillars) * min(rounds_left(s), 3) / 3
+    return w.supply_vp * (p.houses + p.pillars) * min(rounds_left(s), 3) / 3
 
 
-def pending_ap(s: GameState, seat: int) -> float:
-    return AP_VP * sum(e.get("ap", 0) for e in s.agenda if e.get("t") == "frame" and e.get("seat") == seat)
+def pending_ap(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    return w.ap_vp * sum(e.get("ap", 0) for e in s.agenda if e.get("t") == "frame" and e.get("seat") == seat)
 
 
-def pieces(s: GameState, seat: int) -> float:
+def pieces(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Houses and Pillars in the supply as the product they are expected to make once placed: the
     part of the expected final Houses x Pillars beyond what the map makes now."""
     if _over(s):
         return 0.0
     p = s.seats[seat]
     c = components()
-    f = PLACE_FRAC * min(rounds_left(s), 3) / 3
+    f = w.place_frac * min(rounds_left(s), 3) / 3
     H, P = houses_on_map(s, seat), pillars_on_map(s, seat)
     room = sum(1 for t in c.cathedral_towns if seat not in s.pillars.get(t, ())
                and not c.tiles[s.cathedral_cost[t]].raw.get("unavailable")
                and len(s.pillars.get(t, ())) < c.pillar_space_count(t, s.players))
     hf = H + f * p.houses
     pf = P + f * min(p.pillars, room)
-    return PIECE_W * (hf * pf - H * P)
+    return w.piece_w * (hf * pf - H * P)
 
 
-def position(s: GameState, seat: int) -> float:
+def position(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The Architect near a Cathedral that can take one of the seat's Pillars, the Merchant near a
     Town that can take one of its Houses (1 at the Town, less with distance)."""
     if _over(s):
@@ -180,20 +169,20 @@ def position(s: GameState, seat: int) -> float:
         ds = [dist[p.merchant].get(t, 9) for t in c.towns if why_no_house(s, p, t) is None]
         if ds:
             total += max(0.0, 1 - min(ds) / 3)
-    return POS_W * total * min(1.0, rounds_left(s))
+    return w.pos_w * total * min(1.0, rounds_left(s))
 
 
-def king_future(s: GameState, seat: int) -> float:
+def king_future(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The King track's VP (nothing in the red, which resets) scored again at each later King phase."""
-    if _over(s) or not KING_FUTURE_W:
+    if _over(s) or not w.king_future_w:
         return 0.0
-    return KING_FUTURE_W * max(0, king_vp(s, seat)) * (4 - s.round)
+    return w.king_future_w * max(0, king_vp(s, seat)) * (4 - s.round)
 
 
-def fair_reach(s: GameState, seat: int) -> float:
+def fair_reach(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Fairs still to come (this round's too) in Towns where the seat takes no part yet but can
     still place a House, as they would score today."""
-    if _over(s) or not FAIR_REACH_W:
+    if _over(s) or not w.fair_reach_w:
         return 0.0
     p = s.seats[seat]
     if not p.houses:
@@ -205,17 +194,17 @@ def fair_reach(s: GameState, seat: int) -> float:
             continue
         if seat not in s.houses.get(town, ()) and why_no_house(s, p, town) is None:
             total += fair_vp(s, seat, r)
-    return FAIR_REACH_W * total
+    return w.fair_reach_w * total
 
 
 def _share(have: int, need: int) -> float:
     return 1.0 if need <= 0 else min(1.0, have / need)
 
 
-def contracts_store(s: GameState, seat: int) -> float:
+def contracts_store(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Contracts in the Storehouse: the VP they and the space they cover give (a Pillar counted
     3), by the share of their price the seat holds."""
-    if _over(s) or not CONTRACT_W:
+    if _over(s) or not w.contract_w:
         return 0.0
     c = components()
     p = s.seats[seat]
@@ -234,13 +223,13 @@ def contracts_store(s: GameState, seat: int) -> float:
             have += min(raw["identical"], max(p.res))
         total += gain * _share(have, need)
         k += 1
-    return CONTRACT_W * total
+    return w.contract_w * total
 
 
-def cathedrals_open(s: GameState, seat: int) -> float:
+def cathedrals_open(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Cathedrals where the seat has a Pillar and has not contributed yet: the VP of contributing,
     by the share of the Stone it holds."""
-    if _over(s) or not CATH_W:
+    if _over(s) or not w.cath_w:
         return 0.0
     c = components()
     p = s.seats[seat]
@@ -252,13 +241,13 @@ def cathedrals_open(s: GameState, seat: int) -> float:
             continue
         cost = c.tiles[s.cathedral_cost[town]].raw
         total += (cost["vp"] + c.tiles[stack[-1]].raw["vp"]) * _share(p.res[3], cost["stone"])
-    return CATH_W * total
+    return w.cath_w * total
 
 
-def crests_store(s: GameState, seat: int) -> float:
+def crests_store(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """Crests in the Storehouse that can still go below a Building (a free space, no Crest of the
     family yet), by the share of the cheapest free space's Food the seat holds."""
-    if _over(s) or not CREST_W:
+    if _over(s) or not w.crest_w:
         return 0.0
     c = components()
     p = s.seats[seat]
@@ -271,17 +260,95 @@ def crests_store(s: GameState, seat: int) -> float:
             continue
         have.add(raw["crest"])
         total += _share(p.res[1], free.pop(0))
-    return CREST_W * total
+    return w.crest_w * total
+
+
+def _fair_due(s: GameState) -> bool:
+    """Whether this round's Fair is still to be held."""
+    return not _over(s) and s.fairs_scored < s.round
+
+
+def turns_left(s: GameState, seat: int) -> int:
+    """The seat's turns of the Action phase still to come this round, the one it is in included."""
+    if s.phase != "action" or seat not in s.turn_order:
+        return 0
+    done = s.turn_order.index(seat) < s.turn_pos     # its turn of this cycle is over
+    return max(0, 3 - s.cycle - done)
+
+
+def fair_plan(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """This round's Fair where the seat takes no part yet: what it would score there today, by the
+    chance of getting there before the round ends -- its Merchant's distance to the Fair town
+    against the turns left (``fair_plan_steps`` steps a turn), counted whole where a House can still
+    go there (a House stays; the Merchant alone must also stay), and a Crest space that puts a House
+    or the Merchant anywhere, by the share of its Food held (``crests_plan``'s part, not here)."""
+    if not w.fair_plan_w or not _fair_due(s):
+        return 0.0
+    town = s.fair_towns[s.round - 1]
+    if participates(s, seat, town):
+        return 0.0
+    turns = turns_left(s, seat)
+    if not turns:
+        return 0.0
+    p = s.seats[seat]
+    d = components().distances[p.merchant].get(town, 9)
+    reach = max(0.0, 1 - d / (w.fair_plan_steps * turns + 1))
+    if why_no_house(s, p, town) is not None:
+        reach *= 0.75
+    return w.fair_plan_w * reach * fair_vp(s, seat)
+
+
+def king_plan(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """First on the King track at this round's King phase: the King's bonus (the tile on offer, at
+    about its worth, or the last round's VP)."""
+    if not w.king_plan_w or not _fair_due(s) or s.phase == "king":
+        return 0.0
+    if king_ranking(s)[0] != seat:
+        return 0.0
+    c = components()
+    worth = c.king_last_round_vp if s.king_bonus is None else 3.0
+    return w.king_plan_w * worth
+
+
+def crests_plan(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """A Crest in the Storehouse whose free Crest space puts a House or the Merchant anywhere, while
+    the seat takes no part in this round's Fair: the Fair's VP by the share of that space's Food the
+    seat holds (a Crest activated is a way into the Fair)."""
+    if not w.crest_plan_w or not _fair_due(s) or not turns_left(s, seat):
+        return 0.0
+    town = s.fair_towns[s.round - 1]
+    if participates(s, seat, town):
+        return 0.0
+    c = components()
+    p = s.seats[seat]
+    have = {c.tiles[t].raw["crest"] for t in p.crests if t is not None}
+    if not any(c.tiles[t].kind == "crest" and c.tiles[t].raw["crest"] not in have for t in p.store):
+        return 0.0
+    foods = []
+    for i, x in enumerate(p.crests):
+        if x is not None:
+            continue
+        bonus = c.crest_spaces[i]["bonus"]
+        if any(b.get("teleport") == "merchant" for b in bonus) or (
+                any(b.get("place_anywhere") == "house" for b in bonus) and why_no_house(s, p, town) is None):
+            foods.append(c.crest_spaces[i]["food"])
+    if not foods:
+        return 0.0
+    return w.crest_plan_w * _share(p.res[1], min(foods)) * fair_vp(s, seat)
 
 
 TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supply, pending_ap,
-         pieces, position, king_future, fair_reach, contracts_store, cathedrals_open, crests_store)
+         pieces, position, king_future, fair_reach, contracts_store, cathedrals_open, crests_store,
+         fair_plan, king_plan, crests_plan)
 
 
-def value(s: GameState, seat: int) -> float:
-    """The seat's estimated final VP."""
-    return sum(t(s, seat) for t in TERMS)
+def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """The seat's estimated final VP under the weights of ``w``."""
+    total = 0.0
+    for t in TERMS:
+        total += t(s, seat, w)
+    return total
 
 
-def breakdown(s: GameState, seat: int) -> dict[str, float]:
-    return {t.__name__: t(s, seat) for t in TERMS}
+def breakdown(s: GameState, seat: int, w: Settings = DEFAULT) -> dict[str, float]:
+    return {t.__name__: t(s, seat, w) for t in TERMS}

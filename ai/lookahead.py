@@ -9,17 +9,20 @@ the other seats then play until the seat's next turn (by a random legal move eac
 which dice and spaces they take, not of how well they play); and a small search of that next
 turn gives the value: the best the seat can reach by its end. Each move is judged on the same
 sampled futures (common random numbers), so the comparison is paired. Pure and deterministic
-for a given position and ``random.Random``, like the search.
+for a given position and ``random.Random``, like the search. ``rerank_totals`` is the part a
+worker of the root-parallel search (``ai.parallel``) runs on futures of its own, until a deadline.
 """
 from __future__ import annotations
 
 import random
+import time
 
 from engine.game import advance
 from engine.state import GameState
 
 from .evaluate import value
 from .search import Node, in_turn, moves_of, search, turn_key
+from .settings import DEFAULT, Settings
 from .view import sample_seed
 
 MAX_MOVES = 600   # a safety bound on the moves played between this turn and the next
@@ -35,18 +38,18 @@ def best_line(node: Node) -> list[str]:
     return out
 
 
-def _greedy_move(s: GameState, seat: int, seed: str):
+def _greedy_move(s: GameState, seat: int, seed: str, w: Settings = DEFAULT):
     best, best_move = float("-inf"), None
     for _, m in sorted(moves_of(s).items()):
         c = s.clone()
         advance(c, seat, m, seed)
-        v = value(c, seat)
+        v = value(c, seat, w)
         if v > best:
             best, best_move = v, m
     return best_move
 
 
-def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str]) -> None:
+def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str], w: Settings = DEFAULT) -> None:
     """Play ``line`` on ``s`` while it is legal and the turn lasts, then the one-move best choice
     to the end of the turn (in place)."""
     for text in line:
@@ -59,10 +62,11 @@ def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str])
     for _ in range(MAX_MOVES):
         if not in_turn(s, seat, key):
             return
-        advance(s, seat, _greedy_move(s, seat, seed), seed)
+        advance(s, seat, _greedy_move(s, seat, seed, w), seed)
 
 
-def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Random) -> bool:
+def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Random,
+                 w: Settings = DEFAULT) -> bool:
     """After the seat's turn ``key``, play the other seats (a random legal move each) and the
     seat's own decisions between its turns (the one-move best choice) until the seat's next turn
     starts (which may be at once: the last to play in a round can be the first of the next);
@@ -73,34 +77,66 @@ def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Ran
         if s.actor == seat and s.phase == "action" and turn_key(s) != key:
             return True
         if s.actor == seat:
-            advance(s, seat, _greedy_move(s, seat, seed), seed)
+            advance(s, seat, _greedy_move(s, seat, seed, w), seed)
         else:
             moves = sorted(moves_of(s).items())
             advance(s, s.actor, moves[rng.randrange(len(moves))][1], seed)
     return False
 
 
+def ranked_lines(tree: Node, k: int) -> list[tuple[str, list[str]]]:
+    """The ``k`` best root moves of ``tree`` (by value, ties by notation), each with the best line
+    found after it."""
+    ranked = sorted(tree.children.items(), key=lambda x: (-x[1].worth, x[0]))[:k]
+    return [(text, [text, *best_line(node)]) for text, node in ranked]
+
+
+def rerank_totals(lines: list[tuple[str, list[str]]], root: GameState, seat: int, seeds, iterations: int,
+                  w: Settings = DEFAULT, deadline: float | None = None) -> tuple[list[float], int]:
+    """Each line's next turn summed over the sampled futures ``seeds`` (every line on the same
+    futures), and how many futures were summed: with a ``deadline`` it starts a future only if the
+    last one took less than the time left, and a future the deadline cuts short is left out."""
+    key = turn_key(root)
+    totals = [0.0] * len(lines)
+    done = 0
+    took = 0.0
+    for seed in seeds:
+        if deadline is not None and time.perf_counter() + took > deadline:
+            break
+        t0 = time.perf_counter()
+        row = []
+        for _, line in lines:
+            if deadline is not None and time.perf_counter() > deadline:
+                return totals, done
+            s = root.clone()
+            finish_turn(s, seat, key, seed, line, w)
+            sub = random.Random(seed)
+            if to_next_turn(s, seat, key, seed, sub, w):
+                row.append(search(s, seat, iterations, sub, w).best)
+            else:
+                row.append(value(s, seat, w))
+        totals = [t + v for t, v in zip(totals, row)]
+        done += 1
+        took = time.perf_counter() - t0
+    return totals, done
+
+
 def rerank(tree: Node, root: GameState, seat: int, rng: random.Random, k: int, samples: int,
-           iterations: int) -> str:
+           iterations: int, w: Settings = DEFAULT) -> str:
     """The root move, among the ``k`` best of ``tree``, whose next turn is worth the most on
     ``samples`` sampled futures (a next-turn search of ``iterations`` iterations each)."""
-    ranked = sorted(tree.children.items(), key=lambda x: (-x[1].worth, x[0]))[:k]
-    if len(ranked) < 2:
-        return ranked[0][0]
-    key = turn_key(root)
+    lines = ranked_lines(tree, k)
+    if len(lines) < 2:
+        return lines[0][0]
     seeds = [sample_seed(rng) for _ in range(samples)]
+    totals, _ = rerank_totals(lines, root, seat, seeds, iterations, w)
+    return pick(lines, totals)
+
+
+def pick(lines: list[tuple[str, list[str]]], totals: list[float]) -> str:
+    """The line of the highest total (the first of equal ones)."""
     best, best_text = float("-inf"), None
-    for text, node in ranked:
-        line = [text, *best_line(node)]
-        total = 0.0
-        for seed in seeds:
-            s = root.clone()
-            finish_turn(s, seat, key, seed, line)
-            sub = random.Random(seed)
-            if to_next_turn(s, seat, key, seed, sub):
-                total += search(s, seat, iterations, sub).best
-            else:
-                total += value(s, seat)
+    for (text, _), total in zip(lines, totals):
         if total > best:
             best, best_text = total, text
     return best_text

@@ -10,10 +10,12 @@ resulting position with the heuristic evaluation (``ai.evaluate.value``); the be
 backed up the path. So the root's first iteration is already a one-move greedy choice, and
 more iterations look deeper into the turn: which die, which Action, which Tasks, in which order.
 
-A node is worth the best value backed up through it (``BACKUP = "max"``): the turn is the seat's
-own plan, so a move is as good as the best line found after it, not the mean of every line
-tried (the mean held a move down by the poor lines explored on the way). The root's iterations
-are shared among its moves by sequential halving (``search``).
+A node is worth the best value backed up through it: the turn is the seat's own plan, so a move
+is as good as the best line found after it, not the mean of every line tried (the mean held a move
+down by the poor lines explored on the way; measured, docs/notes/ai-tuning.md). The root's
+iterations are shared among its moves by sequential halving (``search``; plain UCB1 there lost).
+The exploration constant and the evaluation's weights come from the ``ai.settings.Settings``
+passed in.
 
 The search stops at the end of the seat's turn: the other seats' replies are not searched (the
 evaluation scores the position as the seat's estimated final VP). Everything is deterministic
@@ -23,17 +25,15 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from engine.game import advance, legal
 from engine.notation import Move
 from engine.state import GameState
 
 from .evaluate import value
+from .settings import DEFAULT, Settings
 from .view import sample_seed
-
-EXPLORE = 2.0   # UCB1 exploration constant, in VP
-BACKUP = "max"   # a node's value: the mean of what was backed up through it, or the best ("max")
-ROOT_HALVING = True   # share the iterations among the root's moves by sequential halving
 
 
 class Node:
@@ -46,11 +46,38 @@ class Node:
 
     @property
     def worth(self) -> float:
-        """What the node is worth to the search: the best value backed up through it (``BACKUP``
-        "max"), or their mean."""
-        if BACKUP == "max":
-            return self.best
-        return self.w / self.n if self.n else float("-inf")
+        """What the node is worth to the search: the best value backed up through it."""
+        return self.best
+
+    def merge(self, other: Node) -> None:
+        """Add ``other``'s statistics to this node's, child by child (root-parallel search,
+        ``ai.parallel``): visits and values summed, the best the better of the two."""
+        self.n += other.n
+        self.w += other.w
+        self.best = max(self.best, other.best)
+        if other.children:
+            if self.children is None:
+                self.children = {}
+            for text, ch in other.children.items():
+                mine = self.children.get(text)
+                if mine is None:
+                    self.children[text] = ch
+                else:
+                    mine.merge(ch)
+
+    def pruned(self, min_visits: int = 2) -> Node:
+        """A copy of the tree with every child of the root but, below it, only the nodes visited
+        at least ``min_visits`` times (and each kept node's best child): what a worker sends back."""
+        def copy(node: Node, depth: int) -> Node:
+            out = Node(node.n, node.w)
+            out.best = node.best
+            if node.children:
+                kids = node.children
+                top = max(kids, key=lambda t: (kids[t].best, t))
+                out.children = {t: copy(ch, depth + 1) for t, ch in kids.items()
+                                if depth == 0 or ch.n >= min_visits or t == top}
+            return out
+        return copy(self, 0)
 
 
 def turn_key(s: GameState) -> tuple:
@@ -66,7 +93,7 @@ def moves_of(s: GameState) -> dict[str, Move]:
     return {str(m): m for m in legal(s)}
 
 
-def _expand(node: Node, s: GameState, seat: int, moves: dict[str, Move], seed: str) -> float:
+def _expand(node: Node, s: GameState, seat: int, moves: dict[str, Move], seed: str, w: Settings) -> float:
     """Play each legal move not yet a child of ``node`` on a copy of ``s`` and score it.
     Returns the best score found."""
     if node.children is None:
@@ -77,24 +104,24 @@ def _expand(node: Node, s: GameState, seat: int, moves: dict[str, Move], seed: s
             continue
         c = s.clone()
         advance(c, seat, moves[text], seed)
-        v = value(c, seat)
+        v = value(c, seat, w)
         node.children[text] = Node(1, v)
         best = max(best, v)
     return best
 
 
-def _select(node: Node, legal_texts) -> str:
+def _select(node: Node, legal_texts, explore: float) -> str:
     log_n = math.log(max(node.n, 1))
     best, best_text = float("-inf"), None
     for text in sorted(legal_texts):
         ch = node.children[text]
-        u = ch.worth + EXPLORE * math.sqrt(log_n / ch.n)
+        u = ch.worth + explore * math.sqrt(log_n / ch.n)
         if u > best:
             best, best_text = u, text
     return best_text
 
 
-def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Random,
+def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Random, w: Settings,
              first: str | None = None) -> None:
     """One iteration: a sampled future, down by UCB1 (through the root's child ``first`` if
     given) to the first node not yet expanded, which is expanded; the best value backed up."""
@@ -103,13 +130,13 @@ def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Ran
     node, path = tree, [tree]
     while True:
         if not in_turn(s, seat, key):
-            v = value(s, seat)
+            v = value(s, seat, w)
             break
         moves = moves_of(s)
         if node.children is None or any(t not in node.children for t in moves):
-            v = _expand(node, s, seat, moves, seed)
+            v = _expand(node, s, seat, moves, seed, w)
             break
-        text = first if first is not None and node is tree else _select(node, moves)
+        text = first if first is not None and node is tree else _select(node, moves, w.explore)
         advance(s, seat, moves[text], seed)
         node = node.children[text]
         path.append(node)
@@ -120,8 +147,10 @@ def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Ran
             nd.best = v
 
 
-def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> Node:
+def search(root: GameState, seat: int, iterations: int, rng: random.Random, w: Settings = DEFAULT,
+           deadline: float | None = None) -> Node:
     """Run ``iterations`` iterations from ``root`` (where ``seat`` is to act); return the tree.
+    With a ``deadline`` (``time.perf_counter()``) it stops there even if iterations are left.
 
     The first iteration expands the root. The rest are shared among the root's moves by
     sequential halving (Karnin, Koren and Somekh 2013): in each round every move still in the
@@ -131,10 +160,10 @@ def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> N
     since a move searched a few moves further always looks better than one scored a move deep."""
     key = turn_key(root)
     tree = Node()
-    _iterate(tree, root, seat, key, rng)
+    _iterate(tree, root, seat, key, rng, w)
     budget = max(1, iterations) - 1
     alive = sorted(tree.children or ())
-    if ROOT_HALVING and len(alive) > 1:
+    if len(alive) > 1:
         rounds = math.ceil(math.log2(len(alive)))
         while budget > 0 and len(alive) > 1:
             per = max(1, budget // (len(alive) * rounds))
@@ -142,12 +171,16 @@ def search(root: GameState, seat: int, iterations: int, rng: random.Random) -> N
                 for _ in range(per):
                     if budget <= 0:
                         break
-                    _iterate(tree, root, seat, key, rng, text)
+                    if deadline is not None and time.perf_counter() > deadline:
+                        return tree
+                    _iterate(tree, root, seat, key, rng, w, text)
                     budget -= 1
             rounds = max(1, rounds - 1)
             alive = sorted(alive, key=lambda t: (-tree.children[t].worth, t))[:math.ceil(len(alive) / 2)]
     for _ in range(budget):
-        _iterate(tree, root, seat, key, rng)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        _iterate(tree, root, seat, key, rng, w)
     return tree
 
 

@@ -13,25 +13,30 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from application.accounts import Accounts
 from application.credentials import Credentials
 from application.indexes import adopt_legacy
 from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.errors import ServiceError
 from application.game_service import GameService
+from application.profiles import Profiles
+from application.lobby import Lobby
 from application.push import EventFeed, StreamSlots
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
 from application.store import EventStore
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
+from mail.outbox import forget_address
 
 from . import limits, settings
 from .broker import celery_send_task
 from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
-from .resources import bot, bots, email, games, health, me, play, ratings, stream, tournaments, webhooks
+from .resources import bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments, webhooks
+from .resources import players
 from .schemas import CarcassonnePosition, Position, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
@@ -215,6 +220,13 @@ def create_app(config: dict | None = None) -> flask.Flask:
     for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
         api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)
+    app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"], app.extensions["tiletum.ratings"])
+    app.extensions["tiletum.accounts"] = Accounts(app.extensions["tiletum.dashboard"], app.extensions["tiletum.profiles"],
+                                                  webhooks=app.extensions["tiletum.webhooks"], erasers=[forget_address])
+    api.register_blueprint(players.blp)
+    app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"], app.extensions["tiletum.dashboard"],
+                                            send=dispatcher.send)
+    api.register_blueprint(lobby.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(TimeoutError, lambda e: _too_slow())

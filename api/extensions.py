@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import flask
 
+from application.accounts import Accounts
 from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.game_service import GameService
+from application.profiles import Profiles
+from application.lobby import Lobby
 from application.push import EventFeed
 from application.rating_service import RatingService
 from application.scheduling import Dispatcher
@@ -49,3 +52,15 @@ def feed() -> EventFeed:
 
 def webhooks() -> Webhooks:
     return flask.current_app.extensions["tiletum.webhooks"]
+
+
+def profiles() -> Profiles:
+    return flask.current_app.extensions["tiletum.profiles"]
+
+
+def accounts() -> Accounts:
+    return flask.current_app.extensions["tiletum.accounts"]
+
+
+def lobby() -> Lobby:
+    return flask.current_app.extensions["tiletum.lobby"]

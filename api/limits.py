@@ -8,10 +8,11 @@ Every limit is keyed on an identity the request *proves*, never on whatever head
 * anything else -- no credential, an unknown or invalid one, a kind not checked here -- counts
   against the client's address, so a fresh junk token per request earns no fresh budget.
 
-On top of the per-identity budget, three actions have limits of their own, per client address:
-creating (games, tournaments and bot accounts draw on one budget), entering tournaments, and
-making the service email addresses that have never played (each new address in the request costs
-one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
+On top of the per-identity budget, four actions have limits of their own, per client address:
+creating (games, tournaments and bot accounts draw on one budget), entering tournaments, joining
+waiting games (asking and confirming, docs/lobby.md; also per joining address, or per dashboard key,
+whatever client it comes from), and making the service email addresses that have never played
+(each new address in the request costs one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
 address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
 a client could set on its own.
 """
@@ -30,7 +31,8 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
-                      "bots.Bots": ["POST"]}
+                      "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
+JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 
 
 def client_address() -> str:
@@ -76,6 +78,16 @@ def _emails_in_body() -> list[str]:
     return found
 
 
+def joining_address() -> str:
+    """The per-address budget of joins: the address in the body (lower-cased), else the proven
+    identity (a dashboard key's player), else the client."""
+    body = flask.request.get_json(silent=True)
+    email = body.get("email") if isinstance(body, dict) else None
+    if isinstance(email, str) and email.strip():
+        return "join:" + email.strip().lower()
+    return "join:" + identity()
+
+
 def _new_address_cost() -> int:
     """Worked out once, before the view runs: the limit is checked before and deducted after a
     successful request, when the addresses are no longer new."""
@@ -91,12 +103,22 @@ def _succeeded(response) -> bool:
     return response.status_code < 400
 
 
+def _own_retry_after(response):
+    """A Retry-After the view set for a reason of its own (``flask.g.retry_after``: a hint still
+    being computed) stays what it said; the limiter writes its window's reset over any."""
+    own = flask.g.get("retry_after")
+    if own is not None:
+        response.headers["Retry-After"] = str(own)
+    return response
+
+
 def install(app: flask.Flask) -> Limiter | None:
     """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
     every limit off (tests, benchmarks)."""
     cfg = app.config
     if not cfg.get("RATE_LIMIT"):
         return None
+    app.after_request(_own_retry_after)   # registered before the limiter's hook, so it runs after it
     storage = cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"]
     if not cfg["RATE_LIMIT_STORAGE"] and cfg.get("REDIS_CLUSTER"):
         storage = cluster_url(storage)  # the limits storage's own scheme for a cluster
@@ -116,10 +138,18 @@ def install(app: flask.Flask) -> Limiter | None:
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
     for endpoint, methods in HINT_ENDPOINTS.items():  # per seat (the identity), each hint costs one
+        # a 202 (the hint still computing, ask again) costs nothing: the answer costs one
         app.view_functions[endpoint] = limiter.limit(cfg["HINT_LIMIT"], key_func=identity, methods=methods,
-                                                     override_defaults=False, scope="hint")(app.view_functions[endpoint])
+                                                     override_defaults=False, scope="hint",
+                                                     deduct_when=lambda r: r.status_code != 202)(
+            app.view_functions[endpoint])
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
+    wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too
+    view = app.view_functions["lobby.Join"]
+    app.view_functions["lobby.Join"] = limiter.limit(cfg["JOIN_ADDRESS_LIMIT"], key_func=joining_address,
+                                                     methods=["POST"], override_defaults=False,
+                                                     scope="join-address")(view)
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
          deduct_when=_succeeded)
     return limiter

@@ -52,6 +52,8 @@ from .extensions import service
 # route -> (endpoint, file, what it shows)
 PAGES = {
     "/": ("home_page", "home.html", "what this is, with links to a new game, the tournaments and the API docs"),
+    "/play/lobby": ("lobby_page", "lobby.html", ("the lobby: open games to join, posting one, playing the AI at "
+                                                 "once; #join= takes an emailed seat, #game=&invite= an invitation")),
     "/play/new": ("new_game_page", "new_game.html",
                   "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
@@ -60,6 +62,8 @@ PAGES = {
     "/tournaments/<string:tid>": ("tournament_page", "tournament.html",
                                   "standings and rounds; #invite= entry, #entry= your games, #organizer= start"),
     "/me": ("me_page", "me.html", "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
+    "/players/<string:handle>": ("player_page", "player.html", "a player's public profile with a rating chart per pool"),
+    "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html", "a rating pool's leaderboard, a page at a time"),
 }
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
 GAME_PAGES = {"carcassonne": "carcassonne.html"}
@@ -67,11 +71,12 @@ HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
 SCRIPTS = ("game-page.js", "site.js", "site.css")
 # the site's navigation (href, label), in the header of every page
-NAV = (("/", "Home"), ("/play/new", "New game"), ("/me", "Your games"), ("/tournaments", "Tournaments"),
-       ("/api/docs", "API"))
+NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
+       ("/tournaments", "Tournaments"), ("/leaderboards/multiplayer", "Leaderboards"), ("/api/docs", "API"))
 # a page file -> the navigation entry it is (marked aria-current)
-NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "me.html": "/me", "tournaments.html": "/tournaments",
-          "tournament.html": "/tournaments"}
+NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
+          "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
+          "leaderboard.html": "/leaderboards/multiplayer", "player.html": "/leaderboards/multiplayer"}
 GAME_PAGE_FILES = ("play.html", "carcassonne.html")
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
@@ -166,11 +171,14 @@ def not_found_page() -> flask.Response:
 
 
 def play_page(game_id: str) -> flask.Response:
-    """The page of the game's own game; an unknown game is the 404 page for a browser and the
-    service's 404 problem (``game-not-found``) for any other client."""
+    """The page of the game's own game; a game waiting for players (or cancelled before it
+    started) is the lobby's page of that game; an unknown game is the 404 page for a browser and
+    the service's 404 problem (``game-not-found``) for any other client."""
     try:
         name = games.of_meta(service().meta(game_id)).name
     except ServiceError as e:
+        if e.code in ("game-not-started", "game-cancelled"):
+            return _view("lobby.html")()
         if e.kind == "not-found" and wants_page():
             return not_found_page()
         raise

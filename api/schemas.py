@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 import games
 from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
+from application.seats import AI_LEVELS
 
 
 class Text(fields.String):
@@ -163,8 +164,8 @@ CARCASSONNE_PHASES = ["play", "over"]
 GAMES = ["carcassonne", "tiletum"]
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
-SEAT_KINDS = ["human", "cardinalbot", "bot", "ai"]
-GAME_STATUSES = ["active", "finished"]
+SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
+GAME_STATUSES = ["active", "finished", "waiting", "cancelled"]
 EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
 AGENDA_ENTRIES = ["frame", "fx", "choice"]
 CHOICE_KINDS = ["action_tile", "joker", "resource", "die_resource", "any_action", "move", "move_town",
@@ -456,8 +457,9 @@ class SeatIn(Base):
     kind = Line(load_default="human", validate=validate.OneOf(SEAT_KINDS),
                 metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
                                          "exactly one cardinalbot seat and one human or ai seat), a "
-                                         "registered bot account (`bot`; docs/bots.md), or the AI player "
-                                         "(`ai`; docs/ai.md)"})
+                                         "registered bot account (`bot`; docs/bots.md), the AI player "
+                                         "(`ai`; docs/ai.md), or a player still to come (`open`: the game "
+                                         "waits in the lobby until every open seat is taken; docs/lobby.md)"})
     bot = Line(load_default=None, validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: the id of the bot account (POST /api/v1/bots) that plays this seat"})
     owner_key = Line(validate=validate.Length(1, 100), metadata={
@@ -465,8 +467,9 @@ class SeatIn(Base):
     invitation = Line(validate=validate.Length(1, 40), metadata={
         "description": "kind `bot` only: an invitation the bot accepted (POST /api/v1/bots/{id}/invitations); "
                        "each seats one game"})
-    level = Line(validate=validate.OneOf(["easy", "medium", "hard"]), metadata={
-        "description": "an ai seat's level (default medium)"})
+    level = Line(validate=validate.OneOf(list(AI_LEVELS)), metadata={
+        "description": "an ai seat's level (default medium; `master` thinks as long as a correspondence move "
+                       "may take, TILETUM_AI_MASTER_SECONDS a decision, on every core of the AI worker; docs/ai.md)"})
     tz = Line(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
                        "(UTC when not given)", "example": "Europe/Berlin"})
@@ -474,7 +477,11 @@ class SeatIn(Base):
 
     @ma.validates_schema
     def _bot_or_name(self, data, **kw):
-        if data.get("kind") == "bot":
+        if data.get("kind") == "open":
+            for field in ("name", "email", "bot", "owner_key", "invitation", "level", "tz"):
+                if data.get(field) is not None:
+                    raise ma.ValidationError("an open seat names nobody yet: its player joins from the lobby", field)
+        elif data.get("kind") == "bot":
             if not data.get("bot"):
                 raise ma.ValidationError("a seat of kind 'bot' names its bot account", "bot")
         else:
@@ -541,6 +548,15 @@ class GameOptions(Base):
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
     rated = Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
+    private = Boolean(metadata={"description": "listed nowhere (not in the lobby, not among the games in "
+                                               "progress); a game with open seats is then joinable only with its "
+                                               "invitation link (docs/lobby.md)"})
+    waiting_days = Float(validate=validate.Range(min=0.0007, max=60), metadata={
+        "description": "a game with open seats: cancelled when its seats are not all taken within this many "
+                       "days (default 7; at least about a minute)"})
+    rating_range = fields.List(Integer(validate=validate.Range(0, 4000)), validate=validate.Length(2, 2), metadata={
+        "description": "a rated game with open seats: [lowest, highest] rating (in the game's multiplayer pool) of "
+                       "the addresses that may join", "example": [1400, 1700]})
 
 
 class GameCreate(Base):
@@ -562,11 +578,11 @@ class GameCreate(Base):
 
 class SeatCreated(Closed):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={"description": "null for an open seat"})
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
-                       "host plays it with the bot credential)"})
+                       "host plays it with the bot credential), an AI seat or an open seat"})
 
 
 class GamesQuery(Base):
@@ -594,13 +610,24 @@ class PublicGames(Closed):
 class GameCreated(Closed):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    seed_commitment = fields.String(required=True, metadata={"description": "SHA-256 of the secret seed"})
+    seed_commitment = fields.String(required=True, allow_none=True, metadata={
+        "description": "SHA-256 of the secret seed; null for a game waiting for players (it has no seed yet)"})
     seats = fields.List(fields.Nested(SeatCreated), required=True)
+    status = fields.String(validate=validate.OneOf(["waiting"]), metadata={
+        "description": "`waiting` for a game with open seats (it starts when they are all taken; docs/lobby.md)"})
+    creator_token = fields.String(metadata={
+        "description": "a game with open seats: the creator's secret, shown once (remove a joined player before "
+                       "the start: DELETE /api/v1/lobby/{game}/seats/{seat})"})
+    invite_url = fields.String(metadata={
+        "description": "a game with open seats: the path of the invitation link to send to friends (the only way "
+                       "into a private game)", "example": "/play/lobby#game=Xq3vTz8aBc1d&invite=nRBs49fWwZqf"})
+    expires_at = fields.String(metadata={"description": "a game with open seats: when it is cancelled if its seats "
+                                                        "are not all taken (UTC, ISO 8601)"})
 
 
 class SeatSummary(Closed):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={"description": "null for an open seat"})
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     level = fields.String(metadata={"description": "an ai seat's level (docs/ai.md)"})
     score = fields.Integer(required=True)
@@ -612,12 +639,14 @@ class GameSummary(Closed):
     status = fields.String(required=True, validate=validate.OneOf(GAME_STATUSES))
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES + ["play"]), metadata={
-        "description": "Tiletum: action, king or over; Carcassonne: play or over"})
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES + ["play", "waiting"]), metadata={
+        "description": "Tiletum: action, king or over; Carcassonne: play or over; waiting while the game waits "
+                       "for players (status waiting or cancelled)"})
     to_act = _seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
-    seed_commitment = fields.String(required=True)
+    seed_commitment = fields.String(required=True, allow_none=True, metadata={
+        "description": "SHA-256 of the secret seed; null before the game starts (status waiting: no seed exists yet)"})
     rated = fields.Boolean(required=True, metadata={
         "description": "whether the game counts for the ratings when it ends (created with options.rated, every "
                        "human seat with its own email address, no AI seat or bot account; docs/tournaments.md, "
@@ -1210,3 +1239,201 @@ class WebhookList(Base):
 class WebhookOut(Webhook):
     deliveries = fields.List(fields.Nested(WebhookDelivery), required=True,
                              metadata={"description": "the last 50 attempts, newest first"})
+
+
+# --- handles, profiles, leaderboards and your data (application/profiles.py, accounts.py) ------------
+
+POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]
+
+
+class HandleIn(Base):
+    handle = Name(required=True, validate=validate.Length(max=100), metadata={
+        "description": "your public handle, chosen once: 3 to 20 letters (a-z, A-Z), digits, '_' or '-', unique "
+                       "without regard to case"})
+
+
+class ProfileIn(Base):
+    public = Boolean(required=True, metadata={"description": "show your profile at /players/<handle> (true) or "
+                                                             "only your handle (false)"})
+
+
+class ProfileSettings(Base):
+    handle = fields.String(required=True, allow_none=True, metadata={"description": "null until you choose one"})
+    public = fields.Boolean(required=True)
+    profile_url = fields.String(required=True, allow_none=True)
+
+
+class RatingHistoryPoint(Base):
+    game = fields.String(required=True)
+    at = fields.String(required=True, metadata={"description": "when the game was rated (UTC, ISO 8601)"})
+    rating = fields.Float(required=True, metadata={"description": "the rating after this game"})
+    rd = fields.Float(required=True, metadata={"description": "the rating deviation after this game"})
+
+
+class ProfileRating(Base):
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True, metadata={"description": "rating deviation"})
+    games = fields.Integer(required=True)
+    history = fields.List(fields.Nested(RatingHistoryPoint), required=True, metadata={
+        "description": "one point per rated game, oldest first"})
+
+
+class ProfileFinished(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    players = fields.Integer(required=True)
+    place = fields.Integer(allow_none=True)
+    score = fields.Integer(allow_none=True)
+    winner = fields.String(allow_none=True)
+    url = fields.String(required=True, metadata={"description": "the game's page"})
+    record = fields.String(required=True, metadata={"description": "the game's record (GET)"})
+
+
+class ProfileCurrent(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    url = fields.String(required=True)
+
+
+class PlayerProfile(Base):
+    handle = fields.String(required=True)
+    public = fields.Boolean(required=True, metadata={
+        "description": "false: the player has not made their profile public, and only the handle is shown"})
+    name = fields.String(metadata={"description": "the name the player last played under"})
+    member_since = fields.String(allow_none=True, metadata={"description": "the first game's creation (UTC)"})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileRating), metadata={
+        "description": "by rating pool (multiplayer, carcassonne:multiplayer, solo:<level>)"})
+    finished = fields.List(fields.Nested(ProfileFinished), metadata={"description": "newest first (50 at most)"})
+    current = fields.List(fields.Nested(ProfileCurrent), metadata={
+        "description": "games in progress, but those kept private by their creator"})
+
+
+class ChartQuery(Base):
+    pool = Line(load_default="multiplayer", validate=validate.OneOf(POOL_NAMES))
+
+
+class LeaderboardRow(Base):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "the opaque player id"})
+    name = fields.String(required=True, metadata={"description": "the name the player last played under"})
+    handle = fields.String(required=True, allow_none=True, metadata={
+        "description": "the handle of a public profile (/players/<handle>), else null"})
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True, metadata={"description": "rating deviation"})
+    games = fields.Integer(required=True)
+
+
+class LeaderboardPage(Base):
+    pool = fields.String(required=True)
+    total = fields.Integer(required=True, metadata={"description": "players in the pool"})
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+    entries = fields.List(fields.Nested(LeaderboardRow), required=True, metadata={"description": "best first"})
+
+
+class DeleteAccountIn(Base):
+    confirm = Line(required=True, validate=validate.Length(max=100), metadata={
+        "description": "the word DELETE: the deletion cannot be undone"})
+
+
+class AccountDeleted(Base):
+    deleted = fields.Boolean(required=True)
+    games_finished = fields.Integer(required=True, metadata={
+        "description": "finished games whose moves stay, under 'a former player'"})
+    games_running = fields.Integer(required=True, metadata={
+        "description": "games in progress whose seat the stand-in now plays to the end"})
+    bots_deleted = fields.Integer(required=True)
+
+
+class ExportGame(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    time_zone = fields.String(allow_none=True)
+    created = fields.String(allow_none=True)
+    finished = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    result = fields.Dict(allow_none=True)
+    seat_state = fields.Dict(required=True, metadata={"description": "missed deadlines, dropped, vacation"})
+    moves = fields.List(fields.String(), required=True, metadata={"description": "your seat's moves, in order"})
+    url = fields.String(required=True)
+    record = fields.String(required=True)
+
+
+class AccountExport(Base):
+    exported_at = fields.String(required=True)
+    player = fields.String(required=True)
+    email = fields.String(required=True, metadata={"description": "your address (in your own export only)"})
+    handle = fields.String(allow_none=True)
+    profile_public = fields.Boolean(required=True)
+    member_since = fields.String(allow_none=True)
+    settings = fields.Dict(required=True, metadata={"description": "notifications, and when the address was verified"})
+    games = fields.List(fields.Nested(ExportGame), required=True)
+    ratings = fields.Dict(required=True, metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
+    bots = fields.List(fields.Dict(), required=True, metadata={"description": "the bot accounts you own"})
+    undeliverable = fields.List(fields.Dict(), required=True)
+# --- the lobby (docs/lobby.md) -------------------------------------------------------------------
+
+class LobbyQuery(Base):
+    game = Line(validate=validate.OneOf(GAMES), metadata={"description": "only games of this game"})
+    players = QueryInteger(validate=validate.Range(1, 6), metadata={"description": "only games of this many players"})
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, 10**6))
+    limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
+
+
+class LobbyGame(Closed):
+    id = fields.String(required=True, metadata={"description": "the game's id (its page: /play/{id})"})
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    players = fields.Integer(required=True, metadata={"description": "the players wanted (seats in all)"})
+    open_seats = fields.Integer(required=True, metadata={"description": "seats still open"})
+    seats_taken = fields.List(fields.String(), required=True, metadata={
+        "description": "the names of the seats taken so far (never an address)"})
+    time_control = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the time control it was created with (options.time_control), or null: the default"})
+    rated = fields.Boolean(required=True)
+    rating_range = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
+        "description": "[lowest, highest] rating that may join, or null: anyone"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "cancelled"]))
+    created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    expires_at = fields.String(required=True, metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
+
+
+class LobbyList(Closed):
+    games = fields.List(fields.Nested(LobbyGame), required=True)
+    more = fields.Boolean(required=True, metadata={"description": "another page follows"})
+    next_offset = fields.Integer(required=True, allow_none=True, metadata={"description": "the next page's offset"})
+
+
+class LobbyJoinIn(Base):
+    name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
+        "example": "Dana", "description": "the name shown at the table (with a dashboard key: default the name last used)"})
+    email = TextEmail(load_default=None, metadata={
+        "description": "the address to confirm by email (not with a dashboard key); never shown"})
+    invite = Line(load_default=None, validate=validate.Length(1, 100), metadata={
+        "description": "the invitation code of the invitation link (required for a private game)"})
+
+
+class LobbyConfirmIn(Base):
+    token = Line(required=True, validate=validate.Length(1, 200), metadata={
+        "description": "the token of the emailed link (`/play/lobby#join=<token>`); it works once"})
+
+
+class LobbyJoinOut(Closed):
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["pending", "seated"]), metadata={
+        "description": "pending: a link went by email and the seat is taken when it is opened; seated: the seat is yours"})
+    emailed = fields.Boolean(metadata={"description": "pending: the confirmation email was queued"})
+    seat = fields.Integer(metadata={"description": "seated: your seat"})
+    name = fields.String()
+    token = fields.String(metadata={"description": "seated: your seat's secret Bearer token, shown once (valid once "
+                                                   "the game starts)"})
+    play_url = fields.String(metadata={"description": "seated: the path of the game page opened as your seat "
+                                                      "(the seat link token in the fragment)"})
+    started = fields.Boolean(metadata={"description": "seated: yours was the last seat, and the game has started"})
+
+
+class LobbySeatFreed(Closed):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["left", "removed"]))

@@ -10,8 +10,12 @@
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
 | TILETUM_CREATE_LIMIT | 60/hour | games, tournaments and bot accounts created per client address (one budget) |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
+| TILETUM_JOIN_LIMIT | 30/hour | lobby joins and join confirmations per client address (docs/lobby.md) |
+| TILETUM_JOIN_ADDRESS_LIMIT | 5/hour | lobby joins per joining address (or dashboard key) |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
+| TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
+| TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
@@ -55,9 +59,13 @@ def from_env(env=os.environ) -> dict:
         "BOT_RATE_LIMIT": env.get("TILETUM_BOT_RATE_LIMIT", "300/minute"),
         "CREATE_LIMIT": env.get("TILETUM_CREATE_LIMIT", "60/hour"),
         "ENTRY_LIMIT": env.get("TILETUM_ENTRY_LIMIT", "30/hour"),
+        "JOIN_LIMIT": env.get("TILETUM_JOIN_LIMIT", "30/hour"),
+        "JOIN_ADDRESS_LIMIT": env.get("TILETUM_JOIN_ADDRESS_LIMIT", "5/hour"),
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
         "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),
         "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
+        "HINT_PROCS": int(env.get("TILETUM_HINT_PROCS", "1")),
+        "HINT_WAIT": float(env.get("TILETUM_HINT_WAIT", "10")),
         "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
         "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),

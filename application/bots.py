@@ -131,6 +131,10 @@ class BotAccounts:
         """Delete the account: its token, name, address and invitations go; its id stays taken (a
         tombstone). Returns the ids of its webhooks, for the caller to delete."""
         self._owned(bot_id, owner_key)
+        return self.delete_account(bot_id)
+
+    def delete_account(self, bot_id: str) -> list[str]:
+        """:meth:`delete` without the owner's key: for the deletion of the owner's own account."""
         hooks = [s.decode() for s in self.r.smembers(bot_key(bot_id) + ":hooks")]
         pipe = self.r.pipeline(transaction=True)  # one slot: the hash tag {<id>}
         pipe.hdel(bot_key(bot_id), "name", "email", "token_hash", "owner_hash")

@@ -70,10 +70,12 @@ def games_key(pid: str) -> str:
 
 def index_game(r, game_id: str, meta: dict) -> None:
     """Put the game on the dashboard of each human seat's email address, and on the list of games
-    in progress (``GameService.public_games``, which drops it once it is over); idempotent."""
+    in progress (``GameService.public_games``, which drops it once it is over) unless it is
+    private (``options.private``: listed nowhere); idempotent."""
     pipe = r.pipeline(transaction=False)  # keys of other slots: idempotent writes, no transaction
     created = meta.get("created") or time.time()
-    pipe.zadd(ACTIVE.key(game_id), {game_id: created}, nx=True)
+    if not (meta.get("options") or {}).get("private"):
+        pipe.zadd(ACTIVE.key(game_id), {game_id: created}, nx=True)
     for seat, s in enumerate(meta["seats"]):
         if s.get("kind", "human") != "human" or not s.get("email"):
             continue

@@ -14,7 +14,7 @@ hours, UTC) is skipped when the deadline is computed; a vacation stops the clock
 deadline back by its length, up to the seat's allowance.
 
 The stand-in (documented default for human seats) is the AI player (docs/ai.md) at level
-``STAND_IN_LEVEL`` (medium): it plays the seat's turn to its end from the seat's own view of the
+``STAND_IN_LEVEL`` (medium; ``TILETUM_STAND_IN_LEVEL`` chooses another): it plays the seat's turn to its end from the seat's own view of the
 position, as the seat would see it, re-reading the position after each move that reveals
 something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
 ``mode: "drop"`` a seat that missed ``drop_after`` deadlines (or a withdrawn tournament player)
@@ -29,6 +29,7 @@ import functools
 import json
 import logging
 import math
+import os
 import time
 import zoneinfo
 from datetime import datetime, timezone
@@ -42,6 +43,7 @@ import games
 from . import errors
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
                       begin_attempt, end_attempt, forget_turns_before, game_members, remove)
+from .seats import AI_LEVELS
 
 log = logging.getLogger("tiletum.deadlines")
 # SEAT_STATE: sharded hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
@@ -561,7 +563,14 @@ class Deadlines:
         return 1
 
 
-STAND_IN_LEVEL = "medium"
+STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master holds the sweep's worker ~10 s a decision)
+
+
+def stand_in_level() -> str:
+    level = os.environ.get("TILETUM_STAND_IN_LEVEL") or STAND_IN_LEVEL
+    if level not in AI_LEVELS:
+        raise ValueError(f"TILETUM_STAND_IN_LEVEL is one of {', '.join(AI_LEVELS)}, not {level!r}")
+    return level
 
 
 def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TILETUM) -> list:
@@ -569,7 +578,7 @@ def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TIL
     (``state`` is used only by the fallback rule, should the AI fail: Tiletum's fixed rule, or
     another game's first legal move)."""
     try:
-        return ai.decide(view, STAND_IN_LEVEL, rng_seed)
+        return ai.decide(view, stand_in_level(), rng_seed)
     except Exception:  # never leave a late turn unplayed
         log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
         if game is not games.TILETUM:

@@ -18,7 +18,7 @@ import engine
 import games
 from games.tiletum import view_doc
 
-from . import errors, links
+from . import errors, links, waiting
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game, iso
@@ -41,7 +41,7 @@ MAX_UNDOS_PER_TURN = 30
 # MAX_EVENTS_PAGE.
 EVENTS_PAGE = 500
 MAX_EVENTS_PAGE = 1000
-SERVICE_OPTIONS = ("time_control", "timeout", "rated")   # options of the service, for any game
+SERVICE_OPTIONS = ("time_control", "timeout", "rated", "private")   # options of the service, for any game
 
 # An event's text is stored with it in the third person with a marker for each seat it names
 # ("{seat1} took the yellow 4 die: ..."), and the seats' names are put in when it is served: a
@@ -92,7 +92,8 @@ def fairness_algorithm(meta: dict, state) -> str:
 def seat_meta(s: dict, token: str | None) -> dict:
     """A seat as the game's meta keeps it: no token, only its hash."""
     return {"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
-            "token_hash": token_hash(token) if token else None, **({"tz": s["tz"]} if s.get("tz") else {}),
+            # a seat of a game that waited for players keeps the hash of the token it was given then
+            "token_hash": token_hash(token) if token else s.get("token_hash"), **({"tz": s["tz"]} if s.get("tz") else {}),
             **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
             **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
 
@@ -122,6 +123,7 @@ class GameService:
         cached = self.cache.get(game_id)
         loaded = self.store.load_for(game_id, cached.version if cached is not None else 0, idem_key)
         if loaded is None:
+            waiting.refuse_not_started(self.store.r, game_id)   # a game waiting for players: 409
             raise errors.not_found()
         game = loaded["game"] = games.of_meta(loaded["meta"])
         if loaded["from_known"]:
@@ -138,6 +140,7 @@ class GameService:
     def meta(self, game_id: str) -> dict:
         meta = self.store.meta(game_id)
         if meta is None:
+            waiting.refuse_not_started(self.store.r, game_id)   # a game waiting for players: 409
             raise errors.not_found()
         return meta
 
@@ -220,11 +223,12 @@ class GameService:
     # --- creating ----------------------------------------------------------------------------
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
-                    seed: str | None = None, game: str = "tiletum") -> dict:
+                    seed: str | None = None, game: str = "tiletum", dry_run: bool = False) -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
         ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
-        name of the game (``games.NAMES``)."""
+        name of the game (``games.NAMES``). ``dry_run``: check everything, store nothing (the lobby
+        checks a game with open seats so, with stand-ins for the players to come)."""
         try:
             rules = games.get(game)
         except games.UnknownGame as e:
@@ -236,11 +240,15 @@ class GameService:
                                     "options.seed is honoured only on a server run with --allow-seeded-games")
         seed = str(asked) if asked is not None else seed if seed is not None else secrets.token_hex(32)
         check_deadline_options(options)
+        lobby_only = sorted(k for k in ("waiting_days", "rating_range") if k in options)
+        if lobby_only:
+            raise errors.invalid("bad-options", f"{', '.join(lobby_only)}: options of a game with open seats only "
+                                                "(a seat of kind 'open'; docs/lobby.md)")
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
                                               f"{rules.max_players} seats")
         if rules is not games.TILETUM:
-            return self._create_other(rules, seats, options, seed, game_id, tokens, extra_meta)
+            return self._create_other(rules, seats, options, seed, game_id, tokens, extra_meta, dry_run)
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
         for s in seats:
@@ -261,6 +269,8 @@ class GameService:
         for s in seats:
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+        if dry_run:
+            return {}
         if tokens is None:
             tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
                       for s in seats]
@@ -286,7 +296,8 @@ class GameService:
         return _created(game_id, state, meta, seats, tokens)
 
     def _create_other(self, rules: games.Game, seats: list[dict], options: dict, seed: str,
-                      game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None) -> dict:
+                      game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None,
+                      dry_run: bool = False) -> dict:
         """Create a game of another game than Tiletum (Carcassonne): seats of the kinds the game
         allows (people, AI seats, bot accounts; no Cardinalbot), and only the service's options
         (deadlines, rated), none of Tiletum's."""
@@ -306,6 +317,8 @@ class GameService:
             raise errors.invalid("bad-options", f"a game of {rules.title} takes none of these options: "
                                                 f"{', '.join(other)}")
         state, events = rules.new_game(len(seats), seed, {})
+        if dry_run:
+            return {}
         if tokens is None:
             tokens = [None if s.get("kind") in ("bot", "ai") else secrets.token_urlsafe(24) for s in seats]
         meta = {
@@ -336,7 +349,15 @@ class GameService:
 
     # --- reading -----------------------------------------------------------------------------
     def summary(self, game_id: str) -> dict:
-        meta, state = self.load(game_id)
+        """The game's summary; for a game waiting for players (or cancelled before it started),
+        who has a seat so far (``status`` waiting or cancelled) and nothing else."""
+        try:
+            meta, state = self.load(game_id)
+        except errors.ServiceError as e:
+            doc = waiting.load(self.store.r, game_id) if e.kind == "conflict" else None
+            if doc is None:
+                raise
+            return waiting.summary(game_id, doc)
         return summary_of(game_id, meta, state)
 
     def public_games(self, limit: int = 20) -> list[dict]:

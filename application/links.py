@@ -126,3 +126,22 @@ def player_of_key(r, key: str) -> str | None:
 def revoke_dashboard_key(r, pid: str) -> int:
     """Every dashboard key of the player so far stops working; returns the new generation."""
     return int(r.hincrby(GENERATIONS.key("me:" + pid), "me:" + pid, 1))
+
+
+# --- lobby join links (application/lobby.py) ----------------------------------------------------
+# ``J.<game>.<nonce>.<32 base32 characters>``: HMAC of ``join:<game>:<nonce>``. It names a join of an
+# open game asked by email (the record ``g:{<game>}:join:<nonce>``), which it takes a seat with once;
+# the worker that emails it is given only the game and the nonce, and makes the link again here.
+_JOIN_RE = re.compile(r"^J\.([A-Za-z0-9]{1,40})\.([A-Za-z0-9_-]{8,40})\.([a-z2-7]{%d})$" % MAC_LEN)
+
+
+def join_token(r, game_id: str, nonce: str) -> str:
+    return f"J.{game_id}.{nonce}.{_mac(r, f'join:{game_id}:{nonce}')}"
+
+
+def join_of(r, token: str) -> tuple[str, str] | None:
+    """``(game, nonce)`` of a valid join link token; None for anything else."""
+    m = _JOIN_RE.match(token)
+    if m is None or not secrets.compare_digest(m.group(3), _mac(r, f"join:{m.group(1)}:{m.group(2)}")):
+        return None
+    return m.group(1), m.group(2)

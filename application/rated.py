@@ -20,7 +20,9 @@ def unrated_reason(meta: dict) -> str | None:
         return "a bot account plays a seat"
     if any(s["kind"] == "ai" for s in seats):  # no player to rate
         return "an AI seat plays in it"
-    emails = [(s.get("email") or "").strip().lower() for s in seats if s["kind"] == "human"]
+    # a former player's seat (an account deleted, application/accounts.py) still counts as its own player
+    emails = [(s.get("email") or (f"former:{i}" if s.get("former") else "")).strip().lower()
+              for i, s in enumerate(seats) if s["kind"] == "human"]
     if not all(emails) or len(set(emails)) != len(emails):
         return "every human seat needs its own email address"
     solo = opts.get("solo")

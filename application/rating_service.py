@@ -41,6 +41,14 @@ def game_pool(game: str) -> str:
     return MULTI if game == hosted.DEFAULT else f"{game}:{MULTI}"
 
 
+FORMER_PREFIX = "former:"
+
+
+def former_id(game_id: str, seat: int) -> str:
+    """The id a former player's seat (a deleted account) is rated under in one game: it keeps no rating."""
+    return f"{FORMER_PREFIX}{game_id}:{seat}"
+
+
 def pool_key(pool: str) -> str:
     """The pool's ratings (hash player -> rating). Everything a rating transaction touches shares
     the pool's hash tag: ``<pool_key>:board`` (zset), ``<pool_key>:done`` (hash game -> "rated")
@@ -77,9 +85,10 @@ class RatingService:
             return {"unrated": why}
         seats = meta["seats"]
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
-        emails = [seats[i]["email"].strip().lower() for i in humans]
-        pids = {i: player_id(self.r, e) for i, e in zip(humans, emails)}
-        names = {pids[i]: seats[i]["name"] for i in humans}
+        # a former player's seat (the account was deleted) plays under an id of its own and keeps no rating
+        pids = {i: former_id(game_id, i) if seats[i].get("former") else player_id(self.r, seats[i]["email"])
+                for i in humans}
+        names = {pids[i]: seats[i]["name"] for i in humans if not seats[i].get("former")}
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
         if game is not hosted.TILETUM:  # its own pool; tied scores share the place (no tie-break)
@@ -131,6 +140,8 @@ class RatingService:
                     now = self.clock()
                     pipe.multi()
                     for p in players:
+                        if p.startswith(FORMER_PREFIX):
+                            continue
                         old, games = before[p]
                         new = after[p]
                         pipe.hset(pk, p, _doc(new, games + 1))

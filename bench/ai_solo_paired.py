@@ -1,29 +1,31 @@
-"""Paired solo benchmark for AI evaluation variants (a development tool; prints figures, not a test).
+"""Paired solo benchmark for AI variants (a development tool; prints figures, not a test).
 
-    python bench/ai_solo_paired.py --level hard --games 32 --variants base,nolook [--start 200] [--procs 2]
+    python bench/ai_solo_paired.py --level hard --games 100 --procs 16 --variants base,fairs \
+        [--variant mine=fair_plan_w:1.5,crest_plan_w:0.5] [--start 300] [--bot bishop]
 
 Plays the same seeded solo games against the Cardinalbot (seeds named as bench/ai.py names them,
-numbered from ``--start``) once per variant. A variant is a name in ``VARIANTS`` below: a
-function that sets module-level weights of ``ai.evaluate`` before its games (``base`` leaves them
-as they are; ``old`` is the evaluation before issue 16's second round); a script may add its own
-to ``VARIANTS`` and call ``main()``. Prints each game's scores and the AI's end state (Houses and
-Pillars left in the supply and on the map, Resources unspent, Crests, Completed Buildings,
-Cathedrals, Contracts), then per variant the mean ± sd, wins and decision times, and the paired
-difference against the first variant (mean ± standard error).
+numbered from ``--start``) once per variant, ``--procs`` games side by side (one process each; a
+``master`` decision's own processes come on top: give master ``procs:N`` in its variant and
+``--procs`` so that their product is the cores). A variant is the level's ``ai.Settings`` with
+fields replaced (bench/ai_variants.py: ``--variants`` names of its ``VARIANTS`` or ``.json``
+files of weights, ``--variant name=field:value,...``); the first is the base of the paired
+differences. Prints each game's scores, the AI's end state and the Fairs it attended, then per
+variant the mean ± sd, wins, Fair attendance per round (of rounds 1-4, over the games) and the
+decision time p50 / p95, and the paired difference against the first variant (mean ± standard
+error).
 
-Choose among variants on fresh seeds (``--start 200`` and up): seeds 30-61 were used to choose the
-third round's variants and flatter them, and 0-99 are bench/ai.py's own (docs/ai.md, fourth round).
+Choose among variants on fresh seeds: 0-99 are bench/ai.py's own, 30-61 and 200-295 were used to
+choose issue 16's variants (docs/notes/ai-tuning.md); issue 31's measurements start at 300.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
-import multiprocessing
 import os
 import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -31,51 +33,18 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
-import ai.evaluate as ev  # noqa: E402
-se = importlib.import_module("ai.search")   # not `import ai.search`: ai re-exports search()
 import engine  # noqa: E402
-from application.game_service import view_doc  # noqa: E402
+from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
+from bench.ai_variants import attendance_line, check, fairs_attended, parse_variants, quantile, settings_for  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
 from engine.board import completed_buildings, crest_count, houses_on_map, pillars_on_map  # noqa: E402
 from engine.game import play  # noqa: E402
 
-_DEFAULTS = {}
-_LEVELS = dict(ai.LEVELS)
-_LOOKAHEAD = dict(ai.LOOKAHEAD)
 
-
-def _save(mod, names):
-    for n in names:
-        _DEFAULTS.setdefault((mod, n), getattr(mod, n))
-
-
-def _reset():
-    for (mod, n), v in _DEFAULTS.items():
-        setattr(mod, n, v)
-    ai.LEVELS.update(_LEVELS)
-    ai.LOOKAHEAD.clear()
-    ai.LOOKAHEAD.update(_LOOKAHEAD)
-
-
-def _set(mod, **kw):
-    _save(mod, kw)
-    for k, v in kw.items():
-        setattr(mod, k, v)
-
-
-VARIANTS = {
-    "base": lambda: None,
-    "ucb": lambda: _set(se, ROOT_HALVING=False),
-    "mean": lambda: _set(se, BACKUP="mean"),
-    "x3": lambda: ai.LEVELS.__setitem__("hard", 1200),
-    "nolook": lambda: ai.LOOKAHEAD.clear(),
-    # the evaluation before issue 16's second round (no pieces or position terms; Characters in
-    # the Storehouse, like any tile there, at 1 VP; Gold worth any other Resource)
-    "old": lambda: _set(ev, PIECE_W=0.0, POS_W=0.0, CHAR_STORE_VP=1.0, STORE_VP=1.0, GOLD_FACTOR=1.0),
-}
-
-
-def play_solo(level, seed, bot, times):
+def play_solo(settings, seed, bot, times, fairs=None):
+    """One solo game of the AI (``settings``: a level's name or ``ai.Settings``) against the
+    Cardinalbot at ``bot``; the decision times are appended to ``times``, the rounds whose Fair
+    the AI attended to ``fairs``."""
     state, _ = engine.new_game(2, seed, {"solo": {"level": bot}})
     rng = random.Random(seed)
     calls = 0
@@ -85,73 +54,79 @@ def play_solo(level, seed, bot, times):
             moves = next_moves(state, rng)
         else:
             t0 = time.perf_counter()
-            moves = ai.decide(view_doc(state, seat), level, f"{seed}:{calls}")
+            moves = ai.decide(view_doc(state, seat), settings, f"{seed}:{calls}")
             times.append(time.perf_counter() - t0)
             calls += 1
         for m in moves:
+            before = state
             _, state = play(state, seat, m, seed=seed)
+            if fairs is not None and state.fairs_scored > before.fairs_scored:
+                fairs.extend(fairs_attended(before, state, 1))
     return state
 
 
 def one_game(job):
-    """A worker's game: the variant set up afresh, then the game; the figures printed and kept."""
-    name, level, seed, bot = job
-    _reset()
-    if name.endswith(".json"):      # weights from a file, as bench/ai_tune.py writes them
-        import json
-        w = json.load(open(name))
-        if "LOOKAHEAD" in w:
-            ai.LOOKAHEAD["hard"] = tuple(w.pop("LOOKAHEAD"))
-        import bench.ai_tune   # its ``apply`` sets the weights a file names (imported once a process)
-        bench.ai_tune.apply(w)
-    else:
-        VARIANTS[name]()
-    times = []
-    s = play_solo(level, seed, bot, times)
+    """A worker's game; the figures printed and kept."""
+    name, settings, seed, bot = job
+    times, fairs = [], []
+    s = play_solo(settings, seed, bot, times, fairs)
     p = s.seats[1]
     line = (f"{name[-10:]:>10} {seed[-3:]:>4} AI {p.score:4d} bot {s.seats[0].score:4d}  "
             f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "
             f"res {sum(p.res):2d} crests {crest_count(p)} done {completed_buildings(p)} "
-            f"cath {len(p.cathedrals)} contracts {len(p.contracts)}")
-    return p.score, s.seats[0].score, s.winner == 1, times, line
+            f"cath {len(p.cathedrals)} contracts {len(p.contracts)} fairs {''.join(map(str, fairs)) or '-'}")
+    return p.score, s.seats[0].score, s.winner == 1, times, fairs, line
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--level", default="medium")
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--level", default="hard", help="the level the variants start from (a name or iterations)")
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--start", type=int, default=200, help="the first seed (fresh ones: 200 and up)")
-    ap.add_argument("--bot", default="bishop")
-    ap.add_argument("--variants", default="base")
-    ap.add_argument("--procs", type=int, default=1, help="games played side by side")
-    a = ap.parse_args()
+    ap.add_argument("--start", type=int, default=300, help="the first seed (fresh ones: 300 and up)")
+    ap.add_argument("--bot", default="bishop", choices=("priest", "deacon", "bishop"))
+    ap.add_argument("--variants", default="base", help="comma-separated names (bench/ai_variants.py) or .json files")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=FIELD:VALUE,...",
+                    help="a variant as an override of the level's settings (repeatable)")
+    ap.add_argument("--procs", type=int, default=1, help="games played side by side (processes)")
+    a = ap.parse_args(argv)
     level = int(a.level) if a.level.isdigit() else a.level
-    names = a.variants.split(",")
+    try:
+        variants = parse_variants(a.variants, a.variant)
+        check(level, variants)
+    except ValueError as e:
+        ap.error(str(e))
+    print(f"paired solo games: level {a.level} against the {a.bot}, seeds {a.start}-{a.start + a.games - 1}, "
+          f"{a.procs} processes, {os.cpu_count()} CPUs; variants: "
+          + "; ".join(f"{n} ({s or 'the preset'})" for n, s in variants.items()), flush=True)
     res = {}
-    pool = multiprocessing.Pool(a.procs) if a.procs > 1 else None
-    for name in names:
+    pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
+    for name, spec in variants.items():
+        settings = settings_for(level, spec)
         t0 = time.perf_counter()
-        jobs = [(name, level, f"bench-ai-solo-{a.bot}-{i}", a.bot) for i in range(a.start, a.start + a.games)]
-        games = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
-        mine, bots, wins, times = [], [], 0, []
-        for score, bot, won, t, line in games:
+        jobs = [(name, settings, f"bench-ai-solo-{a.bot}-{i}", a.bot) for i in range(a.start, a.start + a.games)]
+        games = pool.map(one_game, jobs) if pool else map(one_game, jobs)
+        mine, bots, wins, times, fairs = [], [], 0, [], []
+        for score, bot, won, t, f, line in games:
             print(line, flush=True)
             mine.append(score)
             bots.append(bot)
             wins += won
             times += t
-        times.sort()
+            fairs.append(f)
         res[name] = mine
         sd = statistics.stdev(mine) if len(mine) > 1 else 0
-        print(f"== {name}: AI {statistics.mean(mine):.1f} ± {sd:.1f}  "
-              f"bot {statistics.mean(bots):.1f}  wins {wins}/{a.games}  "
-              f"p50 {times[len(times) // 2] * 1000:.0f} ms "
-              f"p95 {times[int(len(times)*.95)]*1000:.0f} ms  ({time.perf_counter() - t0:.0f} s)", flush=True)
+        print(f"== {name}: AI {statistics.mean(mine):.1f} ± {sd:.1f}  bot {statistics.mean(bots):.1f}  "
+              f"wins {wins}/{a.games}  {attendance_line(fairs)}  decision p50 {quantile(times, .5) * 1000:.0f} ms "
+              f"p95 {quantile(times, .95) * 1000:.0f} ms max {max(times) * 1000:.0f} ms  "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    names = list(variants)
     base = res[names[0]]
     for name in names[1:]:
         d = [x - y for x, y in zip(res[name], base)]
         sd = statistics.stdev(d) if len(d) > 1 else 0
         print(f"== {name} - {names[0]}: {statistics.mean(d):+.1f} ± {sd / len(d) ** .5:.1f} (se)")
+    if pool:
+        pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from email.message import EmailMessage
 
 import engine
 import games
-from application import links
+from application import links, waiting
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.board_svg import email_pictures
@@ -413,6 +413,43 @@ class Notifier:
             "If you did not ask for this, someone else had your link: they no longer have it.\n")
         return self.send_once(f"newkey:{pid}:{generation}", email, msg, False)
 
+    # --- the lobby (application/lobby.py, docs/lobby.md) ----------------------------------------
+    def send_lobby_join(self, game_id: str, nonce: str) -> int:
+        """Email the one-time link that takes the seat asked for with ``POST /lobby/{game}/join``
+        (once; nothing when the join was confirmed, or expired, meanwhile)."""
+        raw = self.r.get(waiting.join_key(game_id, nonce))
+        doc = waiting.load(self.r, game_id)
+        if raw is None or doc is None:
+            return 0
+        ask = json.loads(raw)
+        email, title = ask["email"], games.get(doc["game"]).title
+        url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
+        others = waiting.taken_names(doc)
+        lines = [f"Hello {ask['name']},", "",
+                 f"someone (we hope you) asked to join a game of {title} for {doc['players']} players"
+                 + (f" with {', '.join(others)}" if others else "") + ".",
+                 "Open this link to take your seat (it works once, until the game is full or cancelled):", url, "",
+                 "If you did not ask for this, ignore this email: nothing happens without the link."]
+        msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}", from_addr=self.cfg.from_addr,
+                           to_addr=email, lines=lines, headline="Confirm your seat")
+        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
+
+    def lobby_cancelled(self, game_id: str, doc: dict, seat: int) -> int:
+        """Tell a player seated in a waiting game that it was cancelled (once per seat)."""
+        s = doc["seats"][seat]
+        email = s.get("email")
+        if s["kind"] != "human" or not email or preference(self.r, email) == "none":
+            return 0
+        title = games.get(doc["game"]).title
+        days = doc["waiting_days"]
+        lines = [f"Hello {s['name']},", "",
+                 f"the game of {title} ({game_id}) you had a seat in was cancelled: its open seats were not all "
+                 f"taken within {days:g} {'day' if days == 1 else 'days'}, so it never started.",
+                 f"Find another game in the lobby: {self.cfg.public_url}/play/lobby"]
+        msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
+                           to_addr=email, lines=lines, headline="The game was cancelled")
+        return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg)
+
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
         pending: dict[str, list[tuple[str, int, int]]] = {}
@@ -459,9 +496,14 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            page = self.open_url(game_id, seat)
+            # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
+            # with review=1 in the fragment, opens at it
+            review = (["Your decisions reviewed by the AI (the costliest five, with what it would have played):",
+                       f"{page}&review=1", ""] if game is games.TILETUM else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
-                    + ["", f"The final position: {self.open_url(game_id, seat)}", "",
-                       "The record and the check of every draw:",
+                    + ["", f"The final position: {page}", ""] + review
+                    + ["The record and the check of every draw:",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
                     + self.dashboard_lines(email, first))

@@ -644,3 +644,36 @@ class Outbox:
         if moved:
             log.info("outbox: moved %d queued emails from the legacy outbox into the shards", moved)
         return moved
+
+
+def forget_address(r, address: str) -> int:
+    """Delete every trace of ``address`` in the outbox (the deletion of an account,
+    application/accounts.py): emails still queued to it (with their due entries and claims), the
+    once-keys that name it (a digest's, a tournament welcome's) and the failed attempts logged for
+    it. Returns how many entries went. Reads every shard: an account is deleted rarely."""
+    address = address.strip().lower()
+    gone = 0
+    for shard in range(SHARDS):
+        outbox, due = shard_keys(shard)
+        for field, raw in list(r.hscan_iter(outbox)):
+            try:
+                to = json.loads(raw).get("to") or ""
+            except ValueError:
+                continue
+            if address in to.lower():
+                key = field.decode()
+                pipe = r.pipeline(transaction=True)   # one slot: the shard's hash tag
+                pipe.hdel(outbox, field)
+                pipe.zrem(due, field)
+                pipe.delete(claim_key(key))
+                pipe.execute()
+                gone += 1
+    # a glob that matches the address in any case (a once-key keeps it as the game's seat had it)
+    pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else "\\" + c if c in "\\*?[]" else c
+                      for c in address)
+    for k in list(r.scan_iter(match=f"mail:*{pattern}*", count=1000)):
+        gone += r.delete(k)
+    for raw in r.lrange(FAILED, 0, -1):
+        if address in raw.decode("utf-8", "replace").lower():
+            gone += r.lrem(FAILED, 0, raw)
+    return gone

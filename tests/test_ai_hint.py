@@ -19,6 +19,8 @@ def server(redis_server, redis_client):
                    CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day")
     with LiveServer(app) as live:
         yield live.url, app
+    from api import hints
+    hints.shutdown()                                    # the hint worker processes this test started
 
 
 def create(url, players=3, seed="hint-seed"):
@@ -90,3 +92,45 @@ def test_hints_are_off_in_rated_tournament_games(server):
         assert rv.status_code == status, rv.text
         if status == 403:
             assert rv.json()["code"] == "hints-off"
+
+
+@pytest.fixture()
+def impatient(redis_server, redis_client):
+    """A server that waits no time for a hint: every first ask finds it still being computed."""
+    for k in redis_client.scan_iter("LIMITER*"):
+        redis_client.delete(k)
+    app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="100/hour", HINT_LEVEL="medium", HINT_WAIT=0,
+                   CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day")
+    with LiveServer(app) as live:
+        yield live.url
+    from api import hints
+    hints.shutdown()
+
+
+def test_a_hint_is_computed_off_the_request_thread_and_asked_for_again(impatient):
+    """The search runs in a worker process: a request that does not wait gets 202 with Retry-After
+    at once, and asking again gets the same task's answer (not a second search)."""
+    import time
+
+    import ai
+    from api import hints
+    url = impatient
+    g = create(url, seed="hint-off-thread")
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
+    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=10)
+    assert rv.status_code == 202, rv.text
+    assert rv.headers["Retry-After"] == "2"
+    body = rv.json()
+    assert body["status"] == "computing" and body["seat"] == to_act and "moves" not in body
+    for _ in range(100):
+        rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=10)
+        if rv.status_code == 200:
+            break
+        assert rv.status_code == 202
+        time.sleep(0.1)
+    assert rv.status_code == 200, rv.text
+    hint = rv.json()
+    assert [k for k in hints._tasks if k[0] == gid] == [(gid, hint["version"], to_act, "medium")]   # one search
+    state = requests.get(f"{url}{API}/{gid}/state", headers=bearer(tokens[to_act]), timeout=10).json()
+    assert hint["moves"] == ai.decide(state, "medium", f"{gid}:{hint['version']}")

@@ -85,7 +85,7 @@ def test_every_seat_by_the_ai_at_easy_to_the_end(players, solo):
 def test_a_solo_game_at_hard_with_the_look_ahead_never_an_illegal_move():
     """Hard reranks its best root moves by the next turn (ai.lookahead): what it sends is still
     taken from the legal moves of the real position, to the end of a game."""
-    assert ai.LOOKAHEAD.get("hard")
+    assert ai.LEVELS["hard"].lookahead
     state, calls = play_game(2, "ai-hard-solo", {1}, "hard", solo="bishop")
     assert state.phase == "over" and calls >= 12
 

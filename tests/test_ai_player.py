@@ -155,12 +155,12 @@ def test_final_now_counts_houses_times_pillars_and_completed_buildings(fresh):
 
 def test_resources_are_worth_more_while_there_are_rounds_to_spend_them(fresh):
     fresh.seats[0].res = [0, 2, 3, 1, 0]
-    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[0])
+    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.DEFAULT.resource_vp[0])
     fresh.round = 4
-    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.RESOURCE_VP[3])
+    assert ev.resources(fresh, 0) == pytest.approx(6 * ev.DEFAULT.resource_vp[3])
     fresh.seats[0].res = [2, 2, 3, 1, 0]                 # Gold counts GOLD_FACTOR of another Resource
-    assert ev.resources(fresh, 0) == pytest.approx((6 + 2 * ev.GOLD_FACTOR) * ev.RESOURCE_VP[3])
-    assert ev.GOLD_FACTOR < 1
+    assert ev.resources(fresh, 0) == pytest.approx((6 + 2 * ev.DEFAULT.gold_factor) * ev.DEFAULT.resource_vp[3])
+    assert ev.DEFAULT.gold_factor < 1
     fresh.phase = "over"
     assert ev.resources(fresh, 0) == 0                  # counted by final scoring in the score
 
@@ -190,11 +190,11 @@ def test_growth_values_rooms_buildings_storehouse_and_the_map(fresh):
     base = ev.growth(fresh, 0)
     p = fresh.seats[0]
     p.rooms[3] = ["C01"]                                # fills a one-Room Building
-    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.ROOM_VP)
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.DEFAULT.room_vp)
     p.store.append("K01")
-    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.ROOM_VP + ev.STORE_VP)
+    assert ev.growth(fresh, 0) == pytest.approx(base + 2 * ev.DEFAULT.room_vp + ev.DEFAULT.store_vp)
     fresh.pillars[sorted(fresh.cathedral_stack)[0]] = [0]
-    assert ev.growth(fresh, 0) > base + 2 * ev.ROOM_VP + ev.STORE_VP
+    assert ev.growth(fresh, 0) > base + 2 * ev.DEFAULT.room_vp + ev.DEFAULT.store_vp
     fresh.phase = "over"
     assert ev.growth(fresh, 0) == 0
 
@@ -202,8 +202,8 @@ def test_growth_values_rooms_buildings_storehouse_and_the_map(fresh):
 def test_pending_ap_counts_the_seats_own_actions_in_progress(fresh):
     fresh.agenda = [{"t": "frame", "seat": 0, "action": "merchant", "ap": 3, "main": True},
                     {"t": "frame", "seat": 1, "action": "king", "ap": 2, "main": False}]
-    assert ev.pending_ap(fresh, 0) == pytest.approx(3 * ev.AP_VP)
-    assert ev.pending_ap(fresh, 1) == pytest.approx(2 * ev.AP_VP)
+    assert ev.pending_ap(fresh, 0) == pytest.approx(3 * ev.DEFAULT.ap_vp)
+    assert ev.pending_ap(fresh, 1) == pytest.approx(2 * ev.DEFAULT.ap_vp)
 
 
 def test_value_at_the_end_of_a_game_is_the_final_score():
@@ -238,7 +238,7 @@ def test_future_fairs_count_later_fairs_in_towns_with_the_seats_house(fresh):
     town = fresh.fair_towns[2]
     fresh.houses[town] = [0]
     from engine.flow import fair_vp
-    assert ev.future_fairs(fresh, 0) == pytest.approx(ev.FUTURE_FAIR_WEIGHT * fair_vp(fresh, 0, 3))
+    assert ev.future_fairs(fresh, 0) == pytest.approx(ev.DEFAULT.future_fair_weight * fair_vp(fresh, 0, 3))
     assert ev.future_fairs(fresh, 1) == 0
     fresh.round = 3                                      # that Fair is now this round's
     assert ev.future_fairs(fresh, 0) == 0
@@ -247,9 +247,9 @@ def test_future_fairs_count_later_fairs_in_towns_with_the_seats_house(fresh):
 def test_supply_values_houses_and_pillars_still_to_place(fresh):
     p = fresh.seats[0]
     base = ev.supply(fresh, 0)
-    assert base == pytest.approx(ev.SUPPLY_VP * (p.houses + p.pillars))
+    assert base == pytest.approx(ev.DEFAULT.supply_vp * (p.houses + p.pillars))
     p.houses -= 1
-    assert ev.supply(fresh, 0) == pytest.approx(base - ev.SUPPLY_VP)
+    assert ev.supply(fresh, 0) == pytest.approx(base - ev.DEFAULT.supply_vp)
     fresh.round = 4
     fresh.cycle = 3                                      # nothing left to play
     assert ev.supply(fresh, 0) == 0
@@ -258,17 +258,17 @@ def test_supply_values_houses_and_pillars_still_to_place(fresh):
 def test_pieces_values_the_supply_by_the_product_it_is_expected_to_make(fresh):
     p = fresh.seats[0]
     assert (p.houses, p.pillars) == (2, 2)
-    f = ev.PLACE_FRAC                                    # round 1: three rounds and more to come
-    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * (0 + f * 2) - 1 * 0))
+    f = ev.DEFAULT.place_frac                                    # round 1: three rounds and more to come
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.DEFAULT.piece_w * ((1 + f * 2) * (0 + f * 2) - 1 * 0))
     before = ev.pieces(fresh, 0) + ev.final_now(fresh, 0)
     fresh.pillars["Paris"] = [0]                         # a Pillar from the supply to the map
     p.pillars -= 1
-    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * (1 + f * 1) - 1 * 1))
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.DEFAULT.piece_w * ((1 + f * 2) * (1 + f * 1) - 1 * 1))
     assert ev.pieces(fresh, 0) + ev.final_now(fresh, 0) > before   # placing pays
     for t in components().cathedral_towns:               # no Cathedral left to take a Pillar
         fresh.pillars.setdefault(t, [0])
     n = len(fresh.pillars)
-    assert ev.pieces(fresh, 0) == pytest.approx(ev.PIECE_W * ((1 + f * 2) * n - n))
+    assert ev.pieces(fresh, 0) == pytest.approx(ev.DEFAULT.piece_w * ((1 + f * 2) * n - n))
     fresh.round, fresh.cycle = 4, 3                      # nothing left to play
     assert ev.pieces(fresh, 0) == 0
 
@@ -277,85 +277,85 @@ def test_position_values_the_architect_and_merchant_near_a_free_space(fresh):
     p = fresh.seats[0]
     dist = components().distances
     # the Merchant in Tiletum (its House is there): the nearest Town without one is a step away
-    merchant = ev.POS_W * (1 - 1 / 3)
-    assert ev.position(fresh, 0) == pytest.approx(ev.POS_W * (1 - dist["Tiletum"]["Paris"] / 3) + merchant)
+    merchant = ev.DEFAULT.pos_w * (1 - 1 / 3)
+    assert ev.position(fresh, 0) == pytest.approx(ev.DEFAULT.pos_w * (1 - dist["Tiletum"]["Paris"] / 3) + merchant)
     p.architect = "Paris"                                # at a Cathedral that can take its Pillar
-    assert ev.position(fresh, 0) == pytest.approx(ev.POS_W + merchant)
+    assert ev.position(fresh, 0) == pytest.approx(ev.DEFAULT.pos_w + merchant)
     p.pillars = 0                                        # no Pillar to place: the Architect is worth nothing
     assert ev.position(fresh, 0) == pytest.approx(merchant)
     fresh.phase = "over"
     assert ev.position(fresh, 0) == 0
 
 
-def test_growth_values_characters_in_the_storehouse_apart(fresh, monkeypatch):
-    monkeypatch.setattr(ev, "CHAR_STORE_VP", 2.0)
-    base = ev.growth(fresh, 0)
+def test_growth_values_characters_in_the_storehouse_apart(fresh):
+    w = ai.Settings(char_store_vp=2.0)
+    base = ev.growth(fresh, 0, w)
     fresh.seats[0].store.append("C01")                   # a Character, not yet in a Room
-    assert ev.growth(fresh, 0) == pytest.approx(base + 2.0)
+    assert ev.growth(fresh, 0, w) == pytest.approx(base + 2.0)
     fresh.seats[0].store.append("K01")                   # any other tile
-    assert ev.growth(fresh, 0) == pytest.approx(base + 2.0 + ev.STORE_VP)
+    assert ev.growth(fresh, 0, w) == pytest.approx(base + 2.0 + ev.DEFAULT.store_vp)
 
 
-def test_king_future_counts_the_track_again_at_each_later_king_phase(fresh, monkeypatch):
-    monkeypatch.setattr(ev, "KING_FUTURE_W", 0.5)
+def test_king_future_counts_the_track_again_at_each_later_king_phase(fresh):
+    w = ai.Settings(king_future_w=0.5)
     c = components()
     fresh.king_pos[0] = c.king_start + 4
-    assert ev.king_future(fresh, 0) == pytest.approx(0.5 * c.king_values[c.king_start + 4] * 3)
+    assert ev.king_future(fresh, 0, w) == pytest.approx(0.5 * c.king_values[c.king_start + 4] * 3)
     fresh.king_pos[1] = c.king_start - 2                 # in the red: reset to 0 at the King phase
-    assert ev.king_future(fresh, 1) == 0
+    assert ev.king_future(fresh, 1, w) == 0
     fresh.round = 4                                      # no later King phase
-    assert ev.king_future(fresh, 0) == 0
+    assert ev.king_future(fresh, 0, w) == 0
 
 
-def test_fair_reach_counts_fairs_to_come_where_a_house_can_still_go(fresh, monkeypatch):
+def test_fair_reach_counts_fairs_to_come_where_a_house_can_still_go(fresh):
     from engine.flow import fair_vp
-    monkeypatch.setattr(ev, "FAIR_REACH_W", 0.5)
+    w = ai.Settings(fair_reach_w=0.5)
     p = fresh.seats[0]
     towns = fresh.fair_towns
     open_ = [r for r in range(1, 5) if 0 not in fresh.houses.get(towns[r - 1], ())
              and not (r == 1 and p.merchant == towns[0])]
-    assert ev.fair_reach(fresh, 0) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
+    assert ev.fair_reach(fresh, 0, w) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
     fresh.houses[towns[2]] = [0]                         # a House there: that Fair is no longer to reach
     open_.remove(3)
-    assert ev.fair_reach(fresh, 0) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
+    assert ev.fair_reach(fresh, 0, w) == pytest.approx(0.5 * sum(fair_vp(fresh, 0, r) for r in open_))
     p.houses = 0                                         # nothing left to place
-    assert ev.fair_reach(fresh, 0) == 0
+    assert ev.fair_reach(fresh, 0, w) == 0
 
 
-def test_contracts_in_the_storehouse_count_by_the_share_of_their_price_in_hand(fresh, monkeypatch):
-    monkeypatch.setattr(ev, "CONTRACT_W", 1.0)
+def test_contracts_in_the_storehouse_count_by_the_share_of_their_price_in_hand(fresh):
+    w = ai.Settings(contract_w=1.0)
     space = components().contract_spaces[0]
     gain = 4 + space["vp"] + 3 * space["pillar"]         # K08: 3 Iron for 4 VP
     p = fresh.seats[0]
     p.store.append("K08")
     p.res = [0, 0, 0, 0, 0]
-    assert ev.contracts_store(fresh, 0) == 0
+    assert ev.contracts_store(fresh, 0, w) == 0
     p.res[4] = 2
-    assert ev.contracts_store(fresh, 0) == pytest.approx(gain * 2 / 3)
+    assert ev.contracts_store(fresh, 0, w) == pytest.approx(gain * 2 / 3)
     p.res[4] = 7
-    assert ev.contracts_store(fresh, 0) == pytest.approx(gain)
-    assert ev.contracts_store(fresh, 1) == 0
+    assert ev.contracts_store(fresh, 0, w) == pytest.approx(gain)
+    assert ev.contracts_store(fresh, 1, w) == 0
 
 
-def test_cathedrals_open_count_a_contribution_by_the_share_of_its_stone(fresh, monkeypatch):
-    monkeypatch.setattr(ev, "CATH_W", 1.0)
+def test_cathedrals_open_count_a_contribution_by_the_share_of_its_stone(fresh):
+    w = ai.Settings(cath_w=1.0)
     c = components()
     town = sorted(fresh.cathedral_stack)[0]
     cost = c.tiles[fresh.cathedral_cost[town]].raw
     vp = cost["vp"] + c.tiles[fresh.cathedral_stack[town][-1]].raw["vp"]
     p = fresh.seats[0]
     p.res[3] = 0
-    assert ev.cathedrals_open(fresh, 0) == 0             # no Pillar there
+    assert ev.cathedrals_open(fresh, 0, w) == 0             # no Pillar there
     fresh.pillars[town] = [0]
-    assert ev.cathedrals_open(fresh, 0) == 0             # no Stone
+    assert ev.cathedrals_open(fresh, 0, w) == 0             # no Stone
     p.res[3] = cost["stone"]
-    assert ev.cathedrals_open(fresh, 0) == pytest.approx(vp)
+    assert ev.cathedrals_open(fresh, 0, w) == pytest.approx(vp)
     p.cathedrals.append(fresh.cathedral_stack[town][0])  # already contributed
-    assert ev.cathedrals_open(fresh, 0) == 0
+    assert ev.cathedrals_open(fresh, 0, w) == 0
 
 
-def test_crests_in_the_storehouse_count_once_a_family_while_a_space_is_free(fresh, monkeypatch):
-    monkeypatch.setattr(ev, "CREST_W", 4.0)
+def test_crests_in_the_storehouse_count_once_a_family_while_a_space_is_free(fresh):
+    w = ai.Settings(crest_w=4.0)
     c = components()
     fam = {}
     for t, td in c.tiles.items():
@@ -365,13 +365,13 @@ def test_crests_in_the_storehouse_count_once_a_family_while_a_space_is_free(fres
     p = fresh.seats[0]
     p.res[1] = 2                                         # the cheapest space costs 2 Food
     p.store += [a1, a2]                                  # two of one family: only one can be placed
-    assert ev.crests_store(fresh, 0) == pytest.approx(4.0)
+    assert ev.crests_store(fresh, 0, w) == pytest.approx(4.0)
     p.store.append(b1)                                   # the next space costs more Food than held
     cheap = sorted(s["food"] for s in c.crest_spaces)
-    assert ev.crests_store(fresh, 0) == pytest.approx(4.0 * (1 + 2 / cheap[1]))
+    assert ev.crests_store(fresh, 0, w) == pytest.approx(4.0 * (1 + 2 / cheap[1]))
     p.store.remove(b1)
     p.crests[0] = b1                                     # that family is below a Building already
     p.store.append(fam[c.tiles[b1].raw["crest"]][1])
-    assert ev.crests_store(fresh, 0) == pytest.approx(4.0)
+    assert ev.crests_store(fresh, 0, w) == pytest.approx(4.0)
     p.crests = [b1] * len(p.crests)                      # no free space
-    assert ev.crests_store(fresh, 0) == 0
+    assert ev.crests_store(fresh, 0, w) == 0

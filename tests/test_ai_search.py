@@ -44,7 +44,6 @@ def test_a_node_is_worth_the_best_line_found_below_it():
     """Max backup: a node's value is the best value backed up through it (at least its best
     child's; more where, in some sampled future, the turn ended there), and the root's is its best
     move's."""
-    assert se.BACKUP == "max"
     state = solo_die_choice("max-backup")
     tree = se.search(state, state.actor, 200, random.Random(3))
     assert tree.best == max(ch.best for ch in tree.children.values())
@@ -129,19 +128,19 @@ def test_rerank_picks_one_of_the_k_best_moves_deterministically(seed):
 
 
 def test_hard_decisions_look_past_the_turn(monkeypatch):
-    assert ai.LOOKAHEAD.get("hard")
+    assert ai.LEVELS["hard"].lookahead
     calls = []
     original = lookahead.rerank
 
     def spy(*args):
-        calls.append(args[4:])
+        calls.append(args[4:7])
         return original(*args)
 
     monkeypatch.setattr(ai, "rerank", spy)
     state = solo_die_choice("look-hard")
     view = view_doc(state, state.actor)
     moves = ai.decide(view, "hard", 3)
-    assert calls == [ai.LOOKAHEAD["hard"]]
+    assert calls == [ai.LEVELS["hard"].lookahead]
     assert moves[0] in legal_moves(state)
     ai.decide(view, "medium", 3)
     assert len(calls) == 1                                   # medium does not

@@ -284,3 +284,26 @@ def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn
     assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "cardinalbot")]
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": "Bearer bot-for-sweep"}).get_json()["turns"]
     assert all(t["game_id"] != gid for t in turns), "an AI turn is not the Cardinalbot's to poll"
+
+
+def test_master_is_a_level_of_seats_and_of_the_stand_in(live, monkeypatch):
+    """The correspondence level (issue 31) is accepted wherever a level is: an AI seat, the
+    stand-in (TILETUM_STAND_IN_LEVEL); its budget per decision is TILETUM_AI_MASTER_SECONDS."""
+    from ai.settings import master_seconds
+    from application.deadlines import stand_in_level
+    url, _ = live
+    rv = requests.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "M", "kind": "ai",
+                                                                              "level": "master"}]})
+    assert rv.status_code == 201, rv.text
+    summary = requests.get(f"{url}{API}/{rv.json()['id']}", timeout=10).json()
+    assert summary["seats"][1]["level"] == "master"
+    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    assert stand_in_level() == "master"
+    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "grandmaster")
+    with pytest.raises(ValueError, match="TILETUM_STAND_IN_LEVEL"):
+        stand_in_level()
+    monkeypatch.setenv("TILETUM_AI_MASTER_SECONDS", "2.5")
+    assert master_seconds() == 2.5
+    monkeypatch.setenv("TILETUM_AI_MASTER_SECONDS", "soon")
+    with pytest.raises(ValueError, match="TILETUM_AI_MASTER_SECONDS"):
+        master_seconds()

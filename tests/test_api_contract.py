@@ -73,11 +73,12 @@ def test_closed_value_sets_are_enumerations(server):
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
     assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
     assert enum("Position", "phase") == ["action", "king", "over"]
-    assert enum("GameSummary", "phase") == ["action", "king", "over", "play"]   # play: Carcassonne's
+    # play: Carcassonne's; waiting: a game with open seats before it starts (docs/lobby.md)
+    assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "waiting"]
     assert enum("CarcassonnePosition", "phase") == ["play", "over"]
-    assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai"]
-    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai"]
-    assert enum("GameSummary", "status") == ["active", "finished"]
+    assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai", "open"]
+    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai", "open"]
+    assert enum("GameSummary", "status") == ["active", "finished", "waiting", "cancelled"]
     assert enum("SoloBoard", "level") == ["priest", "deacon", "bishop"]
     assert set(enum("AgendaEntry", "t")) == {"frame", "fx", "choice"}
 

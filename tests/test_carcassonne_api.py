@@ -206,7 +206,8 @@ def test_five_players(server):
 def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     from application.rating_service import RatingService
     service = server.app.extensions["tiletum.service"]
-    seats = [{"name": "Ann", "email": "ann.carc@example.org"}, {"name": "Ben", "email": "ben.carc@example.org"}]
+    # names of this test's own: other tests rate Tiletum players named Ann in the same Redis
+    seats = [{"name": "Annika", "email": "ann.carc@example.org"}, {"name": "Benedikt", "email": "ben.carc@example.org"}]
     created = service.create_game(seats, {"seed": "carc-rated"}, game="carcassonne")
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
     rng = random.Random(7)
@@ -223,12 +224,12 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     c = Client(server)
     board = c.call("GET", "/api/v1/ratings", params={"pool": "carcassonne:multiplayer"}).json()
     names = {row["name"] for row in board["ratings"]}
-    assert board["total"] >= 2 and {"Ann", "Ben"} <= names, board
+    assert board["total"] >= 2 and {"Annika", "Benedikt"} <= names, board
     scores = [s["score"] for s in summary["seats"]]
-    best = next(r for r in board["ratings"] if r["name"] == ("Ann" if scores[0] >= scores[1] else "Ben"))
+    best = next(r for r in board["ratings"] if r["name"] == ("Annika" if scores[0] >= scores[1] else "Benedikt"))
     assert best["rating"] >= 1500
     tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "multiplayer"}).json()
-    assert not {"Ann", "Ben"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"
+    assert not {"Annika", "Benedikt"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"
     # the dashboard of a player lists the finished Carcassonne game with its places
     from application.dashboard import dashboard_key_for
     key = dashboard_key_for(service.store.r, "ann.carc@example.org")

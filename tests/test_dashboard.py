@@ -158,6 +158,8 @@ def test_turn_reminder_and_results_emails_open_the_game_page_by_fragment(setup):
         assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}" in body, msg["Subject"]
         assert "?seat=" not in body and "&seat=" not in body, "no seat in a query string"
         assert f"{PUBLIC}/me#key={dashboard_key_for(service.store.r, str(msg['To']))}" in body
+        if "the game is over" in body:        # the results link the seat's review (docs/ai.md, "Game review")
+            assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}&review=1" in body
 
 
 # --- the dashboard ---------------------------------------------------------------------------
@@ -330,7 +332,7 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
     assert doc.find(".//meta[@name='viewport']") is not None, "readable on a phone"
     labels = {lab.get("for") for lab in doc.iter("label")}
     controls = [el for tag in ("input", "select") for el in doc.iter(tag)]
-    assert len(controls) == 2
+    assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode"]
     for el in controls:
         assert el.get("id") in labels, f"{el.tag} #{el.get('id')} has no label"
     assert "location.hash" in page and "/api/v1/me" in page, "the key comes from the fragment; data from the API"

@@ -49,7 +49,8 @@ def gen(server, tmp_path_factory):
         modules = {name: importlib.import_module(f"{PACKAGE}.{name}") for name in (
             "client", "models", "api.games.create_game", "api.games.get_game", "api.games.get_game_state",
             "api.games.get_legal_moves", "api.games.submit_moves", "api.games.get_events", "api.games.get_record",
-            "api.games.get_fairness", "api.play.get_board_picture", "api.email.confirm_email_move")}
+            "api.games.get_fairness", "api.play.get_board_picture", "api.email.confirm_email_move",
+            "api.lobby.list_lobby", "api.lobby.join_game", "api.lobby.confirm_join")}
     finally:
         sys.path.remove(str(root))
     return type("Generated", (), {"root": root / PACKAGE, "document": json.loads(spec.read_text(encoding="utf-8")),
@@ -157,3 +158,31 @@ def test_the_generated_client_opens_an_email_link(gen, server):
     assert isinstance(page, str) and "take G4" in page and "<form method=post>" in page
     forged = gen.confirm_email_move.sync(created.id, client=anyone, **{**params, "move": "take G5"})
     assert isinstance(forged, m.Problem) and forged.code == "bad-signature"
+
+
+def test_the_generated_client_joins_a_waiting_game(gen, server, redis_server):
+    """A game with an open seat, found in the lobby, joined by email and confirmed by the link's
+    token (docs/lobby.md): the typed answers, and the game starts."""
+    import redis
+
+    from application import links
+
+    m = gen.models
+    anyone = gen.client.Client(base_url=server.url, raise_on_unexpected_status=True)
+    created = gen.create_game.sync(client=anyone, body=m.GameCreate(
+        seats=[m.SeatIn(name="Host", email="host@generated.test"), m.SeatIn(kind=m.SeatInKind.OPEN)]))
+    assert isinstance(created, m.GameCreated) and created.status == m.GameCreatedStatus.WAITING
+    assert created.seed_commitment is None and created.creator_token
+    listed = gen.list_lobby.sync(client=anyone, limit=100)
+    assert isinstance(listed, m.LobbyList) and created.id in [g.id for g in listed.games]
+    asked = gen.join_game.sync(created.id, client=anyone, body=m.LobbyJoinIn(name="Guest", email="guest@generated.test"))
+    assert isinstance(asked, m.LobbyJoinOut) and asked.status == m.LobbyJoinOutStatus.PENDING
+    r = redis.Redis.from_url(redis_server.url)
+    (key,) = r.keys(f"g:{{{created.id}}}:join:*")
+    token = links.join_token(r, created.id, key.decode().rsplit(":", 1)[1])
+    seated = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
+    assert isinstance(seated, m.LobbyJoinOut) and seated.status == m.LobbyJoinOutStatus.SEATED and seated.started
+    summary = gen.get_game.sync(created.id, client=anyone)
+    assert summary.status == m.GameSummaryStatus.ACTIVE and [s.name for s in summary.seats] == ["Host", "Guest"]
+    again = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
+    assert isinstance(again, m.Problem) and again.code == "game-started"

@@ -231,7 +231,9 @@ class Live:
     def legal_move(self, seat: int) -> str | None:
         resp = self.session.get(f"{self.url}/api/v1/games/{self.game_id}/legal-moves",
                                 headers={"Authorization": f"Bearer {self.tokens[seat]}"})
-        moves = resp.json()["moves"]
+        # none once a generated request renewed the seat's token (POST .../seats/{seat}/token): the
+        # operations after it (the lobby's join, a POST with the game's id) are steered without a move
+        moves = resp.json().get("moves") or []
         return moves[0]["move"] if moves else None
 
 

@@ -29,7 +29,9 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 NAV = [("Home", "/", "Board games at your own pace"), ("New game", "/play/new", "New Tiletum game"),
-       ("Your games", "/me", "Your games"), ("Tournaments", "/tournaments", "Tournaments")]
+       ("Lobby", "/play/lobby", "Lobby"), ("Your games", "/me", "Your games"),
+       ("Tournaments", "/tournaments", "Tournaments"),
+       ("Leaderboards", "/leaderboards/multiplayer", "Leaderboard: Tiletum")]
 MAIL = f"site-{uuid.uuid4().hex[:8]}@players.test"
 AXE = Axe()
 

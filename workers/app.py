@@ -71,6 +71,8 @@ app.conf.update(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
         "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+        "sweep-lobby": {"task": "workers.sweep_lobby", "schedule": float(
+            os.environ.get("TILETUM_LOBBY_SWEEP_SECONDS", "300"))},
         "purge-finished": {"task": "workers.purge_finished", "schedule": float(
             os.environ.get("TILETUM_PURGE_SECONDS", "3600"))},
         "sweep-archive": {"task": "workers.sweep_archive", "schedule": float(

@@ -16,8 +16,11 @@ from celery.signals import task_prerun
 import games
 from application import archive, heartbeat
 from application.clock import make_clock
+from application.dashboard import Dashboard
 from application.deadlines import Deadlines
 from application.finished import done, on_game_over, pending, purge_finished
+from application.lobby import Lobby
+from application.review import Reviews
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
@@ -55,6 +58,13 @@ def _heartbeat(sender=None, **_) -> None:
 def notify_turn(self, game_id: str, version: int) -> int:
     """Email whoever must act in ``game_id`` at ``version`` (once), or the results at the end."""
     return notifier().notify(game_id, version)
+
+
+@app.task(name="workers.review_game")
+def review_game(game_id: str, seat: int) -> int:
+    """Compute a finished game's review of ``seat`` (docs/ai.md, "Game review"); idempotent: a
+    stored review is not computed again. Returns the number of decisions reviewed."""
+    return len(Reviews(service()).compute(game_id, seat)["decisions"])
 
 
 @app.task(name="workers.sweep_notifications")
@@ -175,6 +185,21 @@ def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:
 def send_dashboard_link(self, pid: str, generation: int) -> int:
     """A dashboard key was revoked: email the new dashboard link (once)."""
     return notifier().send_dashboard_link(pid, generation)
+
+
+@app.task(name="workers.send_lobby_join", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
+def send_lobby_join(self, game_id: str, nonce: str) -> int:
+    """A player asked to join a waiting game: email the one-time link that takes the seat (once)."""
+    return notifier().send_lobby_join(game_id, nonce)
+
+
+@app.task(name="workers.sweep_lobby")
+def sweep_lobby() -> int:
+    """Cancel the games whose waiting time for players is over, and tell those already seated
+    (each once; application/lobby.py)."""
+    n = notifier()
+    return Lobby(n.service, Dashboard(n.service)).sweep(n.lobby_cancelled, budget=SWEEP_BUDGET)
 
 
 # --- webhooks (application/webhooks.py) ------------------------------------------------------

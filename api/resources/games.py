@@ -1,16 +1,19 @@
 """/api/v1/games: create games, read them, and play moves."""
 from __future__ import annotations
 
+import math
 import re
 
 import flask
 import marshmallow as ma
 from flask.views import MethodView
 
-import ai
+from application.review import RETRY_AFTER as REVIEW_RETRY
+from application.review import Reviews
 
+from .. import hints
 from ..blueprint import Blueprint
-from ..extensions import credentials, service
+from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
 from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GamesQuery,
                        GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications,
@@ -81,6 +84,8 @@ class Games(MethodView):
         Sets up a new game (`game`: tiletum, 2-4 seats; carcassonne, 2-5 human seats) and returns each seat's secret token (shown only here)
         and the commitment to the game's secret seed.
         """
+        if any(s.get("kind") == "open" for s in body["seats"]):   # a game that waits for players (docs/lobby.md)
+            return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
         return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
 
 
@@ -152,10 +157,21 @@ class HintOut(ma.Schema):
                                                     "in order (up to the first that reveals something)"})
 
 
+class HintPending(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"description": "your seat"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the version the hint is for"})
+    level = ma.fields.String(required=True, metadata={"description": "the AI level suggesting it"})
+    status = ma.fields.String(required=True, metadata={"description": "`computing`"})
+    retry_after = ma.fields.Integer(required=True, metadata={"description": "seconds to wait before asking "
+                                                                            "again (also the Retry-After header)"})
+
+
 @blp.route("/<string:game_id>/hint")
 class GameHint(MethodView):
     @blp.doc(operationId="getHint", security=SEAT)
     @blp.response(200, HintOut)
+    @blp.alt_response(202, schema=HintPending, description="the hint is being computed off the request "
+                      "(it took longer than TILETUM_HINT_WAIT): ask again after Retry-After seconds")
     @err(401, "unauthorized", "no or bad seat token")
     @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
                            "decision")
@@ -165,14 +181,91 @@ class GameHint(MethodView):
         """Ask the AI for a hint
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
-        your own view of the position only. Off in rated games (the game summary's `rated`: every
+        your own view of the position only, in a worker process: if that takes longer than the
+        server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer. Off in rated games (the game summary's `rated`: every
         human seat with its own email address, not created with `rated: false`, no AI seat or bot
         account); rate-limited per seat.
         """
         version, view = service().hint_view(game_id, bearer())
-        level = flask.current_app.config.get("HINT_LEVEL") or HINT_LEVEL
-        return {"seat": view["viewer"], "version": version, "level": level,
-                "moves": ai.decide(view, level, rng_seed=f"{game_id}:{version}")}
+        cfg = flask.current_app.config
+        level = cfg.get("HINT_LEVEL") or HINT_LEVEL
+        fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
+                         procs=cfg.get("HINT_PROCS", 1))
+        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)))
+        body = {"seat": view["viewer"], "version": version, "level": level}
+        if moves is None:
+            retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
+            resp = flask.jsonify({**body, "status": "computing", "retry_after": retry})
+            resp.status_code = 202
+            resp.headers["Retry-After"] = str(retry)
+            flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
+            return resp
+        return {**body, "moves": moves}
+
+
+class ReviewQuery(ma.Schema):
+    seat = ma.fields.Integer(required=True, validate=ma.validate.Range(0, 4),
+                             metadata={"description": "the seat whose decisions are reviewed"})
+
+
+class ReviewDecision(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "the version of the position before it"})
+    round = ma.fields.Integer(required=True)
+    played = ma.fields.String(required=True, metadata={"description": "the move played, in notation"})
+    played_words = ma.fields.String(required=True, metadata={"description": "the move played, in words"})
+    preferred = ma.fields.String(required=True, metadata={"description": "the move the AI prefers"})
+    preferred_words = ma.fields.String(required=True)
+    loss = ma.fields.Float(required=True, metadata={"description": "the estimated final VP the move played gave "
+                                                                   "away against the AI's (0: the same move)"})
+    position = ma.fields.String(required=True, metadata={"description": "the seat's position before it, in words"})
+
+
+class ReviewOut(ma.Schema):
+    game = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True)
+    level = ma.fields.String(required=True, metadata={"description": "the AI level of the review (docs/ai.md)"})
+    score = ma.fields.Integer(required=True, metadata={"description": "the seat's final score"})
+    decisions = ma.fields.List(ma.fields.Nested(ReviewDecision), required=True,
+                               metadata={"description": "every decision of the seat, in order"})
+    total_loss = ma.fields.Float(required=True)
+    costliest = ma.fields.List(ma.fields.Integer(), required=True,
+                               metadata={"description": "indexes into decisions of the (up to) five costliest"})
+
+
+class ReviewPending(ma.Schema):
+    status = ma.fields.String(required=True, metadata={"description": "`computing`"})
+    retry_after = ma.fields.Integer(required=True, metadata={"description": "seconds to wait before asking again"})
+
+
+@blp.route("/<string:game_id>/review")
+class GameReview(MethodView):
+    @blp.doc(operationId="getReview", security=OPTIONAL_SEAT)
+    @blp.arguments(ReviewQuery, location="query")
+    @blp.response(200, ReviewOut)
+    @blp.alt_response(202, schema=ReviewPending, description="the review is being computed: ask again after "
+                      "Retry-After seconds")
+    @err(401, "unauthorized", "a bad token, or none for a rated game's review")
+    @err(403, "review-private", "a rated game's review is for its own seat only")
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "game-not-over", "the game is not over yet; review-unsupported: not a Tiletum game")
+    @err(422, "invalid-request", "no seat, or not a number 0-4; bad-seat: no such seat; not-a-human-seat")
+    def get(self, args, game_id):
+        """Review a finished game
+
+        For each decision of the seat: the move played, the move the AI prefers and the estimated
+        difference in final VP, computed in the background at a fixed level (docs/ai.md, "Game
+        review"). The seat's own token reads it; anyone may read the review of a game that is not
+        rated. 202 with Retry-After while it is being computed.
+        """
+        reviews = Reviews(service(), scheduler().send)
+        doc = reviews.get(game_id, args["seat"], bearer())
+        if doc is None:
+            resp = flask.jsonify({"status": "computing", "retry_after": REVIEW_RETRY})
+            resp.status_code = 202
+            resp.headers["Retry-After"] = str(REVIEW_RETRY)
+            flask.g.retry_after = REVIEW_RETRY
+            return resp
+        return doc
 
 
 @blp.route("/<string:game_id>/moves")

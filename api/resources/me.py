@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from ..blueprint import Blueprint
-from ..extensions import credentials, dashboard
+from ..extensions import accounts, credentials, dashboard, profiles
 from ..problems import documented
 from .games import bearer
-from ..schemas import MeGames, MeVacation, NewDashboardKey, Notifications, NotificationsIn, VacationIn
+from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation, NewDashboardKey,
+                       Notifications, NotificationsIn, ProfileIn, ProfileSettings, VacationIn)
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
-                description="Your dashboard: your games, email setting and vacation (dashboard key)")
+                description="Your dashboard: your games, email setting, vacation, handle and profile, your data (dashboard key)")
 
 KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
@@ -117,3 +118,97 @@ class MyKey(MethodView):
         address only. Your seats' links and tokens are unaffected.
         """
         return credentials().new_dashboard_key(key())
+
+
+@blp.route("/profile")
+class MyProfile(MethodView):
+    @blp.doc(operationId="getMyProfile", security=KEY)
+    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @err(401, "unauthorized", "no or bad dashboard key")
+    def get(self):
+        """Read your handle and profile setting
+
+        Your public handle (null until you choose one) and whether your profile is public.
+        """
+        pid, _ = dashboard().player(key())
+        return profiles().settings(pid)
+
+    @blp.doc(operationId="setMyProfile", security=KEY)
+    @blp.arguments(ProfileIn, example={"public": True})
+    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "no or bad dashboard key")
+    @err(409, "no-handle", "choose a handle first")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "invalid-request", "public is not a boolean")
+    def put(self, body):
+        """Make your profile public, or private again
+
+        A public profile (`/players/<handle>`) shows your ratings with their history, your finished
+        games and your games in progress; a private one shows your handle only. Never your address.
+        """
+        pid, _ = dashboard().player(key())
+        return profiles().set_public(pid, body["public"])
+
+
+@blp.route("/handle")
+class MyHandle(MethodView):
+    @blp.doc(operationId="chooseMyHandle", security=KEY)
+    @blp.arguments(HandleIn, example={"handle": "ada_l"})
+    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": False, "profile_url": "/players/ada_l"})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "no or bad dashboard key")
+    @err(409, "handle-taken", "another player has this handle (in any case); or handle-already-chosen")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "bad-handle", "not 3 to 20 letters, digits, '_' or '-', or a reserved word")
+    def put(self, body):
+        """Choose your public handle
+
+        Once: 3 to 20 letters (a-z, A-Z), digits, `_` or `-`, unique without regard to case. Of
+        simultaneous claims of one handle exactly one wins; the others get `409 handle-taken`. The
+        same claim again answers the same; another handle once you have one is `409
+        handle-already-chosen`. Your profile stays private until you make it public.
+        """
+        pid, _ = dashboard().player(key())
+        return profiles().claim(pid, body["handle"])
+
+
+@blp.route("/export")
+class MyData(MethodView):
+    @blp.doc(operationId="exportMyData", security=KEY)
+    @blp.response(200, AccountExport)
+    @err(401, "unauthorized", "no or bad dashboard key")
+    def get(self):
+        """Download your data
+
+        Everything the service holds about your address, as JSON: the address, handle and
+        profile setting, email setting, every game you had a seat in (your seat, its name, time
+        zone, moves, deadline state and the result), your ratings in every pool with their
+        history, the bot accounts you own and the emails that could not be delivered to you.
+        """
+        out = accounts().export(key())
+        return out, 200, {"Content-Disposition": 'attachment; filename="tiletum-my-data.json"',
+                          "Cache-Control": "no-store"}
+
+
+@blp.route("")
+class MyAccount(MethodView):
+    @blp.doc(operationId="deleteMyAccount", security=KEY)
+    @blp.arguments(DeleteAccountIn, example={"confirm": "DELETE"})
+    @blp.response(200, AccountDeleted, example={"deleted": True, "games_finished": 3, "games_running": 1,
+                                                "bots_deleted": 0})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "no or bad dashboard key")
+    @err(409, "in-tournament", "the address is entered in a tournament")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "confirmation-required", "confirm is not the word DELETE")
+    def delete(self, body):
+        """Delete your account
+
+        With `{"confirm": "DELETE"}`; it cannot be undone. Your address, handle, profile, email
+        setting and ratings are removed, and your dashboard key stops working. Finished games keep
+        their moves under "a former player"; in games still running the stand-in plays your
+        seat to the end. Bot accounts you own are deleted. An address entered in a tournament is
+        refused (`409 in-tournament`): its record keeps the entrants.
+        """
+        return accounts().delete(key(), body["confirm"])

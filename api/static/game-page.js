@@ -144,6 +144,46 @@ async function showFairness() {
   $("fair-ok").textContent = ok;
 }
 
+// A finished game's review of the seat (GET /review): the five costliest decisions, each with the
+// position before it in words, the move played and the AI's. While it is being computed (202) the
+// page asks again after Retry-After; a game the review does not cover (409) shows nothing.
+let reviewShown = false, reviewTimer = null;
+async function showReview(seat) {
+  if (reviewShown || reviewTimer || !$("review")) return;
+  const r = await fetch(api + "/review?seat=" + seat, {headers: auth, cache: "no-store"});
+  if (r.status === 202) {
+    $("review").hidden = false;
+    $("review-status").textContent = "The AI is looking at your decisions; this takes a minute or so.";
+    const wait = Math.max(1, parseInt(r.headers.get("Retry-After") || "5", 10));
+    reviewTimer = setTimeout(() => { reviewTimer = null; showReview(seat); }, wait * 1000);
+    return;
+  }
+  if (!r.ok) return;
+  const rv = await r.json();
+  reviewShown = true;
+  $("review").hidden = false;
+  const list = $("review-list");
+  list.replaceChildren();
+  if (!rv.costliest.length) {
+    $("review-status").textContent = "The AI would have played as you did at every decision it looked at.";
+    return;
+  }
+  $("review-status").textContent = "Your " + rv.costliest.length + " costliest decisions of " + rv.decisions.length
+    + " (about " + rv.total_loss + " VP given away in all, as the AI estimates it):";
+  for (const i of rv.costliest) {
+    const d = rv.decisions[i];
+    const li = document.createElement("li");
+    const pos = document.createElement("p");
+    pos.textContent = d.position + ".";
+    const what = document.createElement("p");
+    what.textContent = "You played: " + d.played_words + ". The AI prefers: " + d.preferred_words
+      + " (about " + d.loss + " VP more by the end).";
+    li.append(pos, what);
+    list.appendChild(li);
+  }
+  if (frag.get("review")) $("review").scrollIntoView();
+}
+
 // Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
 // illegal) is shown and the page reads the game again.
 async function play(move) {

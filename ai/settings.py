@@ -1,0 +1,161 @@
+"""Everything that makes one AI player differ from another, in one frozen object (docs/ai.md, "Levels").
+
+A :class:`Settings` holds the search's budget (iterations, or a time budget and processes for
+``master``), the look-ahead past the turn, and every weight of the evaluation (``ai.evaluate``).
+The levels are presets built from it (:data:`LEVELS`); a variant for measuring is a preset with
+some fields replaced (:func:`override`, ``bench/ai_solo_paired.py --variant``). Nothing in the
+package reads a module-level weight, so two players with different settings can run side by side
+in one process.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class Settings:
+    # --- the search (ai.search) -------------------------------------------------------------
+    iterations: int = 60            # search iterations per decision (per process and slice for master)
+    explore: float = 2.0            # UCB1 exploration constant, in VP
+    plan_min_visits: int = 3        # a planned move after the first is sent only if searched this often
+    # looking past the turn (ai.lookahead): (moves reranked, sampled futures, next-turn iterations)
+    lookahead: tuple[int, int, int] | None = None
+    # a time budget (seconds per decision; 0: none, the iterations are the budget) and the
+    # processes of a root-parallel search (0: every core; ai.parallel)
+    seconds: float = 0.0
+    procs: int = 1
+
+    # --- the evaluation (ai.evaluate), in VP -----------------------------------------------
+    resource_vp: tuple[float, float, float, float] = (0.33, 0.33, 0.33, 0.19)   # per Resource, by round
+    gold_factor: float = 0.67       # a Gold against another Resource (2 Gold buy one, or shift a die)
+    room_vp: float = 1.25           # per filled Room
+    store_vp: float = 0.49          # per tile in the Storehouse (a Character: char_store_vp)
+    char_store_vp: float = -0.47    # per Character tile in the Storehouse (not yet in a Room)
+    ap_bonus_vp: float = 0.85       # per bonus AP marker, per round left
+    map_vp: float = 0.81            # per House or Pillar on the map, per round left (beyond the product)
+    ap_vp: float = 0.59             # per unspent Action Point of an Action in progress
+    king_weight: float = 1.0        # this round's King phase
+    fair_weight: float = 1.0        # this round's Fair, where the seat takes part now
+    future_fair_weight: float = 0.67   # a later round's Fair, as the seat would score it today
+    supply_vp: float = 0.48         # per House or Pillar in the supply, per round left
+    piece_w: float = 1.57           # the expected final Houses x Pillars product beyond the map's
+    place_frac: float = 0.31        # the share of the supply expected to reach the map (3+ rounds left)
+    pos_w: float = 2.41             # Architect / Merchant near a Town where a piece can go
+    king_future_w: float = 0.71     # the King track's VP (if not in the red) again at each later King phase
+    fair_reach_w: float = 0.17      # a Fair still to come in a Town where a House can still go
+    contract_w: float = 0.09        # a Contract in the Storehouse: its VP, by the share of its price in hand
+    cath_w: float = 0.39            # a Cathedral the seat can contribute to: its VP, by the share of the Stone
+    crest_w: float = 2.52           # a Crest in the Storehouse that can still be placed, by the share of the Food
+
+    # --- round-end planning (issue 31; 0 switches a term off) --------------------------------
+    fair_plan_w: float = 0.0        # this round's Fair, not attended yet: its VP by the chance of getting there
+    fair_plan_steps: float = 2.0    # Merchant steps a turn counts for, in that chance
+    king_plan_w: float = 0.0        # King track steps still to be had this round (a King die on the Wheel)
+    crest_plan_w: float = 0.0       # a Crest in the Storehouse: what it adds to the Fairs still to come
+
+    def __post_init__(self):
+        if self.iterations < 1:
+            raise ValueError("a search needs at least 1 iteration")
+        if self.seconds < 0 or self.procs < 0:
+            raise ValueError("seconds and procs are at least 0")
+        if self.lookahead is not None and (len(self.lookahead) != 3 or min(self.lookahead) < 1):
+            raise ValueError("the look-ahead is (moves, futures, iterations), each at least 1")
+
+    @property
+    def parallel(self) -> bool:
+        """Whether a decision is a timed root-parallel search (``ai.parallel``)."""
+        return self.seconds > 0
+
+
+DEFAULT = Settings()
+
+
+def master_seconds() -> float:
+    """The time budget of ``master`` (TILETUM_AI_MASTER_SECONDS, default 10 s a decision)."""
+    raw = os.environ.get("TILETUM_AI_MASTER_SECONDS", "10")
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError(f"TILETUM_AI_MASTER_SECONDS must be a number of seconds, not {raw!r}") from None
+    if not 0 < v <= 3600:
+        raise ValueError("TILETUM_AI_MASTER_SECONDS must be above 0 and at most 3600")
+    return v
+
+
+def _master() -> Settings:
+    # hard's search and look-ahead, as long as the budget allows, on every core; the look-ahead a
+    # little wider (its futures are drawn until the time is spent, in every process)
+    return Settings(iterations=400, lookahead=(4, 3, 40), seconds=master_seconds(), procs=0)
+
+
+LEVELS: dict[str, Settings] = {
+    "easy": Settings(iterations=6),
+    "medium": Settings(iterations=60),
+    "hard": Settings(iterations=400, lookahead=(3, 3, 40)),
+    "master": _master(),
+}
+
+
+def refresh_master() -> None:
+    """Read TILETUM_AI_MASTER_SECONDS again (the levels are built at import)."""
+    LEVELS["master"] = _master()
+
+
+def _parse(f: dataclasses.Field, current, text: str):
+    text = text.strip()
+    if f.name == "lookahead":
+        if text.lower() in ("none", "off", "0", ""):
+            return None
+        return tuple(int(x) for x in text.split("/"))
+    if isinstance(current, tuple):
+        parts = [float(x) for x in text.split("/")]
+        if len(parts) == 1:
+            parts *= len(current)
+        return tuple(parts)
+    if isinstance(current, bool):
+        return text.lower() in ("1", "true", "yes", "on")
+    if isinstance(current, int):
+        return int(text)
+    return float(text)
+
+
+def override(base: Settings, spec: str | dict) -> Settings:
+    """``base`` with fields replaced: a dict of field -> value, or text ``field:value,...``
+    (a tuple's items split by ``/``, e.g. ``lookahead:5/4/40``, ``resource_vp:0.3/0.3/0.3/0.2``;
+    ``lookahead:none`` switches the look-ahead off)."""
+    known = {f.name: f for f in fields(Settings)}
+    if isinstance(spec, dict):
+        items = list(spec.items())
+    else:
+        items = []
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            name, sep, value = part.partition(":")
+            if not sep:
+                raise ValueError(f"a setting is field:value, not {part!r}")
+            items.append((name.strip(), value))
+    changes = {}
+    for name, value in items:
+        if name not in known:
+            raise ValueError(f"unknown AI setting {name!r}: one of {', '.join(known)}")
+        changes[name] = _parse(known[name], getattr(base, name), value) if isinstance(value, str) else value
+    return replace(base, **changes)
+
+
+def resolve(level) -> Settings:
+    """A level's settings: a preset's name, an integer (a plain search of that many iterations,
+    without the look-ahead), or a :class:`Settings`."""
+    if isinstance(level, Settings):
+        return level
+    if isinstance(level, int) and not isinstance(level, bool):
+        if level < 1:
+            raise ValueError("an iteration budget must be at least 1")
+        return Settings(iterations=level)
+    try:
+        return LEVELS[level]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown AI level {level!r}: one of {', '.join(LEVELS)}") from None
+
+
+__all__ = ["DEFAULT", "LEVELS", "Settings", "master_seconds", "override", "refresh_master", "resolve"]

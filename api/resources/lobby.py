@@ -1,0 +1,139 @@
+"""/api/v1/lobby: games waiting for players (docs/lobby.md): list them, join, confirm, leave."""
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from ..blueprint import Blueprint
+from ..extensions import lobby
+from ..problems import documented
+from ..schemas import (
+    LobbyConfirmIn,
+    LobbyGame,
+    LobbyJoinIn,
+    LobbyJoinOut,
+    LobbyList,
+    LobbyQuery,
+    LobbySeatFreed,
+)
+from .games import bearer
+
+blp = Blueprint("lobby", __name__, url_prefix="/api/v1/lobby",
+                description="Games waiting for players: find one, join it, leave it")
+
+ENTRY = {"id": "Xq3vTz8aBc1d", "game": "tiletum", "players": 3, "open_seats": 1, "seats_taken": ["Ann", "Bob"],
+         "time_control": {"days_per_move": 3}, "rated": True, "rating_range": [1400, 1700], "status": "waiting",
+         "created_at": "2025-03-01T12:00:00Z", "expires_at": "2025-03-08T12:00:00Z"}
+SEATED = {"game": "Xq3vTz8aBc1d", "status": "seated", "seat": 2, "name": "Dana",
+          "token": "mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DE", "play_url": "/play/Xq3vTz8aBc1d#token=L2.abc",
+          "started": True}
+PLAYER_OR_NONE = [{"dashboardKey": []}, {}]
+ANY_OF_THEM = [{"seatToken": []}, {"dashboardKey": []}]
+
+
+def err(status: int, code: str, description: str):
+    return documented(blp, status, code, description)
+
+
+@blp.route("")
+class Lobby(MethodView):
+    @blp.doc(operationId="listLobby")
+    @blp.arguments(LobbyQuery, location="query")
+    @blp.response(200, LobbyList, example={"games": [ENTRY], "more": False, "next_offset": None})
+    @err(422, "invalid-request", "an unknown game, or a players, offset or limit out of range")
+    def get(self, query):
+        """List the games waiting for players
+
+        The games with open seats that anyone may join, newest first (a private game is never
+        listed): the game, the players wanted, the names of the seats taken, the time control,
+        whether it is rated and its rating range. Filter by `game` and by `players`; page with
+        `offset` and `limit` (`more` and `next_offset` say what follows).
+        """
+        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"])
+
+
+@blp.route("/<string:game_id>")
+class LobbyGameView(MethodView):
+    @blp.doc(operationId="getLobbyGame")
+    @blp.response(200, LobbyGame, example=ENTRY)
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "game-started", "the game has started already (GET /api/v1/games/{id})")
+    def get(self, game_id):
+        """Read a waiting game
+
+        What the lobby shows of one waiting game (also of a private one, by its id), or
+        `status: cancelled` for one that was cancelled before it started.
+        """
+        return lobby().view(game_id)
+
+
+@blp.route("/<string:game_id>/join")
+class Join(MethodView):
+    @blp.doc(operationId="joinGame", security=PLAYER_OR_NONE)
+    @blp.arguments(LobbyJoinIn, example={"name": "Dana", "email": "dana@example.org"})
+    @blp.response(202, LobbyJoinOut, example={"game": "Xq3vTz8aBc1d", "status": "pending", "emailed": True})
+    @blp.alt_response(200, schema=LobbyJoinOut, example=SEATED,
+                      description="with a dashboard key: seated at once")
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(401, "unauthorized", "a dashboard key that is not valid")
+    @err(403, "bad-invitation", "a private game without its invitation code; outside-rating-range: the "
+                                "address's rating is outside the game's rating range")
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "game-full", "every seat is taken; game-cancelled: it was cancelled; game-started: it has "
+                           "started; already-seated: this address has a seat of the game already")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "email-required", "no email and no dashboard key; name-required: no name")
+    @err(429, "rate-limited", "too many joins from this client or for this address (TILETUM_JOIN_LIMIT, "
+                              "TILETUM_JOIN_ADDRESS_LIMIT)")
+    def post(self, body, game_id):
+        """Join a waiting game
+
+        With `name` and `email`: answers 202 and emails the address a link that works once; the
+        seat is taken when it is opened (`POST /api/v1/lobby/confirm`), which also verifies the
+        address. With your dashboard key (`Authorization: Bearer <dashboard key>`) you are seated
+        at once (200), with your seat's token and link. A private game needs `invite`, the code of
+        its invitation link. When the last seat is taken the game starts.
+        """
+        out = lobby().request_join(game_id, body.get("name"), body.get("email"), body.get("invite"),
+                                   bearer("dashboard key"))
+        return out, (200 if out["status"] == "seated" else 202)
+
+
+@blp.route("/confirm")
+class Confirm(MethodView):
+    @blp.doc(operationId="confirmJoin")
+    @blp.arguments(LobbyConfirmIn, example={"token": "J.Xq3vTz8aBc1d.q0b8cM1xI4yV.abcdefghijklmnopqrstuvwxyz234567"})
+    @blp.response(200, LobbyJoinOut, example=SEATED)
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(403, "outside-rating-range", "the address's rating is outside the game's rating range")
+    @err(404, "game-not-found", "the game is gone")
+    @err(409, "join-link-used", "the link was used already or expired; game-full, game-cancelled, game-started, "
+                                "already-seated: the seat cannot be taken")
+    @err(413, "payload-too-large", "the body is too large")
+    @err(422, "bad-join-link", "not a join link's token")
+    def post(self, body):
+        """Take the seat of an emailed join link
+
+        The page `/play/lobby#join=<token>` sends the token of the link in the email. The seat is
+        taken once (a second use is refused and changes nothing), the address is verified, and
+        the answer holds your seat's token and link.
+        """
+        return lobby().confirm(body["token"])
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>")
+class Seat(MethodView):
+    @blp.doc(operationId="leaveGame", security=[{"seatToken": []}, *ANY_OF_THEM[1:]])
+    @blp.response(200, LobbySeatFreed, example={"game": "Xq3vTz8aBc1d", "seat": 2, "status": "left"})
+    @err(401, "unauthorized", "no credential")
+    @err(403, "not-your-seat", "neither the seat's own credential nor the creator token")
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "game-started", "the game has started (or game-cancelled)")
+    @err(422, "not-a-player-seat", "the seat is open, an AI seat, or not a seat of the game")
+    def delete(self, game_id, seat):
+        """Leave a waiting game, or remove a player
+
+        Before the start: the seat's player leaves (their seat token, seat link token or dashboard
+        key), or the game's creator takes the seat back (the creator token). The seat is open
+        again and its old links stop working.
+        """
+        return lobby().remove(game_id, seat, bearer("seat token, dashboard key or creator token"))

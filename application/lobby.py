@@ -1,0 +1,368 @@
+"""The lobby (docs/lobby.md): games with open seats that strangers join.
+
+A game created with seats of kind ``open`` waits for players (:mod:`application.waiting` says how
+it is stored: no event, no seed, only who has a seat so far). It is listed by ``GET /api/v1/lobby``
+unless it is private; a player joins it by email (a one-time link confirms the address, and the
+seat is taken when it is opened) or at once with a dashboard key (an address that already reads
+our email). When the last seat is taken the game is created under the same id through
+:meth:`GameService.create_game`, the one start path (seed committed, dashboards, the first turn
+email). A game still waiting after its waiting time (``options.waiting_days``, default 7) is
+cancelled by the beat sweep (:meth:`Lobby.sweep`), which emails the players already seated.
+
+Credentials: the creator gets a *creator token* (its SHA-256 is kept) to remove a joined player
+before the start, and an *invitation code* (a private game is joinable only with it); each seated
+player gets a seat token and the seat's link (``/play/<id>#token=L<seat>...``, application/links.py),
+both valid once the game starts. A seat that is left or taken away has its links revoked, so the
+next player of that seat does not share them.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+import games as hosted
+from tournaments.ratings import Rating
+
+from . import errors, links, waiting
+from .clock import make_clock
+from .dashboard import Dashboard, mark_verified
+from .game_service import GameExists, GameService, token_hash
+from .players import name_of, player_id, remember_name
+from .rated import unrated_reason
+from .rating_service import game_pool, pool_key
+from .seats import AI_LEVELS
+from .tournament_service import same_secret
+
+JOIN_TASK = "workers.send_lobby_join"
+DEFAULT_WAITING_DAYS = 7.0
+LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
+OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
+LIST_SLACK = 50   # entries of games no longer waiting that one listing may step over (and drop)
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+class Lobby:
+    def __init__(self, games: GameService, dashboard: Dashboard, clock=None, send=None):
+        self.games = games
+        self.dashboard = dashboard
+        self.r = games.store.r
+        self.clock = clock or make_clock(self.r)   # waiting times (TILETUM_TEST_CLOCK shifts it)
+        self.send = send   # Dispatcher.send: enqueue a task by name (None: no broker)
+
+    # --- creating ------------------------------------------------------------------------------
+    def create(self, seats: list[dict], options: dict, game: str = hosted.DEFAULT) -> dict:
+        """A game with open seats, waiting for players (``POST /api/v1/games`` with a seat of kind
+        ``open``). Everything the start will check is checked now (a dry run of the game's
+        creation), so a full game always starts."""
+        options = dict(options or {})
+        seats = [{**s, "kind": s.get("kind", "human")} for s in seats]
+        days = float(options.pop("waiting_days", None) or DEFAULT_WAITING_DAYS)
+        rating_range = options.pop("rating_range", None)
+        for s in seats:
+            if s.get("kind", "human") not in OPEN_GAME_KINDS:
+                raise errors.invalid("bad-seats", "a game with open seats has seats of kind human, ai or open "
+                                                  "(no Cardinalbot, no bot account)")
+            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
+                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
+        placeholders = [{"name": f"Open seat {i}", "email": f"open{i}@lobby.invalid", "kind": "human"}
+                        if s["kind"] == "open" else s for i, s in enumerate(seats)]
+        self.games.create_game(placeholders, dict(options), game=game, dry_run=True)
+        rated = unrated_reason({"options": options, "seats": [{"kind": s.get("kind", "human"), **s}
+                                                               for s in placeholders]}) is None
+        if rating_range is not None:
+            low, high = rating_range
+            if low > high:
+                raise errors.invalid("bad-rating-range", "rating_range is [lowest, highest]")
+            if not rated:
+                raise errors.invalid("bad-rating-range", "only a rated game has a rating range: "
+                                                         f"this one is not ({unrated_reason({'options': options, 'seats': placeholders})})")
+        now = self.clock()
+        creator, invite = secrets.token_urlsafe(24), secrets.token_urlsafe(12)
+        tokens: list[str | None] = []
+        kept = []
+        for s in seats:
+            kind = s.get("kind", "human")
+            if kind == "open":
+                kept.append({"kind": "open"})
+                tokens.append(None)
+            elif kind == "ai":
+                kept.append({"kind": "ai", "name": s["name"], "level": s.get("level") or "medium"})
+                tokens.append(None)
+            else:
+                token = secrets.token_urlsafe(24)
+                kept.append({"kind": "human", "name": s["name"], "email": s.get("email"), "token_hash": token_hash(token),
+                             **({"tz": s["tz"]} if s.get("tz") else {})})
+                tokens.append(token)
+        doc = {"game": hosted.get(game).name, "players": len(seats), "options": options, "waiting_days": days,
+               "rating_range": list(rating_range) if rating_range is not None else None,
+               "private": bool(options.get("private")), "rated": rated, "created": now, "expires": now + days * 86400,
+               "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite), "seats": kept}
+        for _ in range(5):
+            game_id = new_id()
+            if self.games.store.meta(game_id) is None and not self.games.store.is_archived(game_id) \
+                    and self.r.set(waiting.record_key(game_id), json.dumps(doc), nx=True):
+                break
+        else:  # pragma: no cover
+            raise errors.failed("id-collision", "could not allocate a game id")
+        if not doc["private"]:
+            self.r.zadd(waiting.OPEN.key(game_id), {game_id: now})
+        self.r.zadd(waiting.EXPIRES.key(game_id), {game_id: doc["expires"]})
+        return {"id": game_id, "status": waiting.WAITING, "version": 0, "seed_commitment": None,
+                "seats": [{"seat": i, "name": s.get("name"), "kind": s["kind"], "token": t}
+                          for i, (s, t) in enumerate(zip(kept, tokens))],
+                "creator_token": creator,
+                "invite_url": f"/play/lobby#game={game_id}&invite={invite}",
+                "expires_at": waiting.iso(doc["expires"])}
+
+    # --- reading -------------------------------------------------------------------------------
+    def _doc(self, game_id: str) -> dict:
+        doc = waiting.load(self.r, game_id)
+        if doc is None:
+            if self.games.store.meta(game_id) is not None or self.games.store.is_archived(game_id):
+                raise errors.refused("game-started", "this game has started already: it takes no more players")
+            raise errors.not_found()
+        return doc
+
+    @staticmethod
+    def entry(game_id: str, doc: dict) -> dict:
+        """A waiting game as anyone may see it: names only, never an address, a token or an option
+        that is not the players' business (no seed: there is none yet)."""
+        opts = doc["options"]
+        return {"id": game_id, "game": doc["game"], "players": doc["players"],
+                "open_seats": len(waiting.open_seats(doc)), "seats_taken": waiting.taken_names(doc),
+                "time_control": opts.get("time_control"), "rated": doc["rated"], "rating_range": doc["rating_range"],
+                "status": doc["status"] if doc["status"] == waiting.CANCELLED else waiting.WAITING,
+                "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"])}
+
+    def view(self, game_id: str) -> dict:
+        return self.entry(game_id, self._doc(game_id))
+
+    def listing(self, game: str | None = None, players: int | None = None, offset: int = 0,
+                limit: int = 20) -> dict:
+        """The waiting games that are listed (not private), newest first, filtered by game and by
+        number of players; ``more`` says whether another page follows. Games no longer waiting
+        leave the list here (their index entry is dropped), at most ``LIST_SLACK`` a request."""
+        pipe = self.r.pipeline(transaction=False)
+        for k in waiting.OPEN.keys():
+            pipe.zrevrange(k, 0, -1, withscores=True)
+        ids = [m.decode() for m, _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
+        out, skipped, dropped = [], 0, 0
+        for game_id in ids:
+            doc = waiting.load(self.r, game_id)
+            if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):
+                if dropped < LIST_SLACK:
+                    self.r.zrem(waiting.OPEN.key(game_id), game_id)
+                    dropped += 1
+                continue
+            if (game and doc["game"] != game) or (players and doc["players"] != players):
+                continue
+            if skipped < offset:
+                skipped += 1
+                continue
+            if len(out) == limit:
+                return {"games": out, "more": True, "next_offset": offset + limit}
+            out.append(self.entry(game_id, doc))
+        return {"games": out, "more": False, "next_offset": None}
+
+    # --- joining -------------------------------------------------------------------------------
+    def _joinable(self, game_id: str, doc: dict, email: str, invite: str | None) -> None:
+        """Refuse a join that cannot be (nothing is changed by the refusal)."""
+        if doc["status"] == waiting.CANCELLED:
+            raise errors.refused("game-cancelled", "this game was cancelled before it started")
+        if doc["status"] != waiting.WAITING or not waiting.open_seats(doc):
+            raise errors.refused("game-full", "every seat of this game is taken")
+        if doc.get("private") and not (invite and same_secret(token_hash(invite), doc["invite"])):
+            raise errors.forbidden("bad-invitation", "this game is private: join it with the invitation link "
+                                                     "its creator sent you")
+        if email in waiting.seated_addresses(doc):
+            raise errors.refused("already-seated", "this address has a seat of this game already (one seat an address)")
+        if doc.get("rating_range"):
+            low, high = doc["rating_range"]
+            rating = self.rating(doc["game"], email)
+            if not low <= rating <= high:
+                raise errors.forbidden("outside-rating-range",
+                                       f"this game is for ratings {low}-{high}; this address is rated {rating:.0f} in "
+                                       f"its pool", rating=round(rating), rating_range=[low, high])
+
+    def rating(self, game: str, email: str) -> float:
+        """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
+        raw = self.r.hget(pool_key(game_pool(game)), player_id(self.r, email))
+        return float(json.loads(raw)["rating"]) if raw else Rating().mu
+
+    def request_join(self, game_id: str, name: str | None, email: str | None, invite: str | None = None,
+                     key: str | None = None) -> dict:
+        """``POST /api/v1/lobby/{game}/join``: with a dashboard key the seat is taken at once;
+        else a one-time link goes to ``email`` and the seat is taken when it is opened."""
+        doc = self._doc(game_id)
+        if key is not None:
+            pid, email = self.dashboard.player(key)   # 401 for a bad key; marks the address verified
+            name = name or self.dashboard_name(pid)
+            if not name:
+                raise errors.invalid("name-required", "say the name to show at the table (`name`)")
+            self._joinable(game_id, doc, email, invite)
+            return self._seat(game_id, name, email, invite)
+        if not email:
+            raise errors.invalid("email-required", "give the address to confirm (`email`), or join with your "
+                                                   "dashboard key ('Authorization: Bearer <key>')")
+        email = email.strip().lower()
+        if not name:
+            raise errors.invalid("name-required", "say the name to show at the table (`name`)")
+        self._joinable(game_id, doc, email, invite)
+        nonce = secrets.token_urlsafe(12)
+        ttl = max(60, int(doc["expires"] - self.clock()) + 60)
+        self.r.set(waiting.join_key(game_id, nonce), json.dumps({"name": name, "email": email, "invite": invite,
+                                                                 "at": self.clock()}), ex=ttl)
+        emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], "tiletum")
+        return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
+
+    def dashboard_name(self, pid: str) -> str | None:
+        return name_of(self.r, pid)
+
+    def pending_join(self, game_id: str, nonce: str) -> dict | None:
+        """A join asked by email and not yet confirmed (for its email: application never sends)."""
+        raw = self.r.get(waiting.join_key(game_id, nonce))
+        return json.loads(raw) if raw else None
+
+    def confirm(self, token: str) -> dict:
+        """The one-time link of a join asked by email was opened: the address is verified and the
+        seat taken (if the game can still take it). A link works once: a second use is refused."""
+        found = links.join_of(self.r, token)
+        if found is None:
+            raise errors.invalid("bad-join-link", "this join link is not valid: open the link from the email again")
+        game_id, nonce = found
+        return self._seat(game_id, None, None, None, join=nonce)
+
+    def _seat(self, game_id: str, name: str | None, email: str | None, invite: str | None,
+              join: str | None = None) -> dict:
+        token = secrets.token_urlsafe(24)
+        taken: dict = {}
+
+        def change(doc, pending=None):
+            nonlocal name, email
+            if join is not None:
+                if pending is None:
+                    raise errors.refused("join-link-used", "this join link was used already (or it expired): "
+                                                           "each link takes a seat once")
+                p = json.loads(pending)
+                name, email = p["name"], p["email"]
+                self._joinable(game_id, doc, email, p.get("invite"))
+            else:
+                self._joinable(game_id, doc, email, invite)
+            seat = waiting.open_seats(doc)[0]
+            doc["seats"][seat] = {"kind": "human", "name": name, "email": email, "token_hash": token_hash(token)}
+            if not waiting.open_seats(doc):
+                doc["status"] = waiting.STARTING
+            taken["seat"] = seat
+            return doc["status"]
+
+        try:
+            status = waiting.update(self.r, game_id, change, also_delete=waiting.join_key(game_id, join) if join else None)
+        except errors.ServiceError as e:
+            if e.kind == "not-found":
+                self._doc(game_id)   # started meanwhile: game-started
+            raise
+        seat = taken["seat"]
+        mark_verified(self.r, email)   # it acted on our email (or used its dashboard key)
+        remember_name(self.r, player_id(self.r, email), name)
+        started = status == waiting.STARTING and self.start(game_id)
+        return {"game": game_id, "status": "seated", "seat": seat, "name": name, "token": token,
+                "play_url": f"/play/{game_id}#token={links.seat_token(self.r, game_id, seat)}",
+                "started": bool(started)}
+
+    # --- starting ------------------------------------------------------------------------------
+    def start(self, game_id: str) -> bool:
+        """Create the real game of a full waiting game (idempotent: a game already created under the
+        id is left as it is). The normal start path: seed, commitment, dashboards, first turn email."""
+        doc = waiting.load(self.r, game_id)
+        if doc is None or doc["status"] != waiting.STARTING:
+            return False
+        seats = [dict(s) for s in doc["seats"]]
+        try:
+            self.games.create_game(seats, dict(doc["options"]), game_id=game_id, tokens=[None] * len(seats),
+                                   game=doc["game"])
+        except GameExists:
+            pass
+        self.forget(game_id)
+        self.r.delete(waiting.record_key(game_id))
+        return True
+
+    def forget(self, game_id: str) -> None:
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zrem(waiting.OPEN.key(game_id), game_id)
+        pipe.zrem(waiting.EXPIRES.key(game_id), game_id)
+        pipe.execute()
+
+    # --- leaving -------------------------------------------------------------------------------
+    def remove(self, game_id: str, seat: int, token: str | None) -> dict:
+        """A seated player leaves (their seat token, seat link or dashboard key), or the creator
+        takes a joined player's seat away (the creator token), before the start. The seat is open
+        again, and its links are revoked."""
+        if token is None:
+            raise errors.unauthorized("send the creator token, or your seat's token or link, or your dashboard key")
+        doc = self._doc(game_id)
+        pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
+
+        def change(doc):
+            if doc["status"] == waiting.CANCELLED:
+                raise errors.refused("game-cancelled", "this game was cancelled before it started")
+            if doc["status"] != waiting.WAITING:
+                raise errors.refused("game-started", "this game has started: its seats are played now")
+            if not 0 <= seat < len(doc["seats"]) or doc["seats"][seat]["kind"] != "human":
+                raise errors.invalid("not-a-player-seat", f"seat {seat} is not a player's seat of this game")
+            s = doc["seats"][seat]
+            creator = same_secret(token_hash(token), doc["creator"])
+            own = (same_secret(token_hash(token), s.get("token_hash") or "")
+                   or links.seat_of_link(self.r, game_id, token) == seat
+                   or (pid is not None and s.get("email") and player_id(self.r, s["email"]) == pid))
+            if not (creator or own):
+                raise errors.forbidden("not-your-seat", "only the seat's player or the game's creator may free it")
+            doc["seats"][seat] = {"kind": "open"}
+            return "removed" if not own else "left"
+
+        how = waiting.update(self.r, game_id, change)
+        links.revoke_seat_link(self.r, game_id, seat)   # the next player of the seat does not share its links
+        if not doc.get("private"):
+            self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]})
+        return {"game": game_id, "seat": seat, "status": how}
+
+    # --- the waiting time ------------------------------------------------------------------------
+    def cancel(self, game_id: str) -> dict | None:
+        """Cancel a game still waiting (idempotent); the record as it is now when it is cancelled
+        (also when it was already), None when it started or is gone."""
+        def change(doc):
+            if doc["status"] == waiting.WAITING:
+                doc["status"] = waiting.CANCELLED
+            return doc
+
+        try:
+            doc = waiting.update(self.r, game_id, change)
+        except errors.ServiceError:
+            return None
+        if doc["status"] != waiting.CANCELLED:
+            self.start(game_id)   # left half-started (a crash between the last seat and the start)
+            return None
+        return doc
+
+    def sweep(self, tell, now: float | None = None, budget: float | None = None) -> int:
+        """Cancel every game whose waiting time is over, and ``tell(game_id, doc, seat)`` each player
+        seated in it (the email; sent once per seat, so a sweep cut short is redone safely); the game
+        leaves the indexes only after. Returns how many games were cancelled."""
+        now = self.clock() if now is None else now
+        begun = time.monotonic()
+        n = 0
+        for member in waiting.EXPIRES.due(self.r, now, limit=500):
+            if budget is not None and time.monotonic() - begun > budget:
+                break
+            game_id = member.decode()
+            doc = self.cancel(game_id)
+            if doc is not None:
+                for seat, s in enumerate(doc["seats"]):
+                    if s["kind"] == "human" and s.get("email"):
+                        tell(game_id, doc, seat)
+                n += 1
+            self.forget(game_id)
+        return n

@@ -1,0 +1,129 @@
+"""Games that wait for players (docs/lobby.md): how a game with open seats is stored before it starts.
+
+A game's event stream starts with ``GameStarted``, which holds the chance outcomes of its secret
+seed, so a game that still waits for players has no stream, no meta, no seed and no commitment
+yet: only its *waiting record*, under the game's own hash tag (one slot with everything the game
+will have), and the real game is created under the same id when the last seat is taken
+(:class:`application.lobby.Lobby`). Nothing seed-dependent exists before then, so nothing of it
+can leak.
+
+| key | type | what |
+|---|---|---|
+| ``g:{<id>}:waiting`` | string | the waiting record (JSON, below); kept ``CANCELLED_TTL`` after a cancellation |
+| ``g:{<id>}:join:<nonce>`` | string | a join asked by email, until its one-time link is opened (JSON ``{name, email, at}``) |
+| ``lobby:open:{ix<nn>}`` (sharded) | zset | game id -> creation time: the listed (not private) waiting games |
+| ``lobby:expires:{ix<nn>}`` (sharded) | zset | game id -> when it is cancelled if still waiting (the sweep's index) |
+
+The record: ``{"game", "players", "options", "waiting_days", "rating_range", "private", "created",
+"expires", "status", "creator", "invite", "seats"}``, ``status`` one of ``waiting``, ``starting``
+(the last seat was taken; the game is being created), ``cancelled``; ``creator`` and ``invite``
+are SHA-256 hashes of the creator token and the invitation code; each seat is ``{"kind": "open"}``
+or as the game's meta will keep it (a human seat with ``name``, ``email``, ``token_hash``; an AI
+seat with its ``level``).
+
+This module imports no service of the package (the game service asks it whether an id it cannot
+find is a waiting game)."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import redis
+
+from . import errors
+from .indexes import Sharded, whole
+
+WAITING = "waiting"
+STARTING = "starting"
+CANCELLED = "cancelled"
+CANCELLED_TTL = 30 * 86400   # a cancelled game answers "cancelled" this long, then it is unknown
+OPEN = Sharded("lobby:open", owner_of=whole)         # zset game id -> created: the lobby's list
+EXPIRES = Sharded("lobby:expires", owner_of=whole)   # zset game id -> when it is cancelled if not full
+
+
+def record_key(game_id: str) -> str:
+    return f"g:{{{game_id}}}:waiting"
+
+
+def join_key(game_id: str, nonce: str) -> str:
+    return f"g:{{{game_id}}}:join:{nonce}"
+
+
+def load(r, game_id: str) -> dict | None:
+    raw = r.get(record_key(game_id))
+    return json.loads(raw) if raw else None
+
+
+def open_seats(doc: dict) -> list[int]:
+    return [i for i, s in enumerate(doc["seats"]) if s["kind"] == "open"]
+
+
+def taken_names(doc: dict) -> list[str]:
+    return [s["name"] for s in doc["seats"] if s["kind"] != "open"]
+
+
+def seated_addresses(doc: dict) -> set[str]:
+    return {s["email"].strip().lower() for s in doc["seats"] if s["kind"] == "human" and s.get("email")}
+
+
+def refuse_not_started(r, game_id: str) -> None:
+    """Raise the answer for a game that has not started (409 ``game-not-started``, or
+    ``game-cancelled``); return when ``game_id`` is no waiting game either."""
+    doc = load(r, game_id)
+    if doc is None:
+        return
+    if doc["status"] == CANCELLED:
+        raise errors.refused("game-cancelled", "this game was cancelled before it started: not enough "
+                                               "players joined in time")
+    raise errors.refused("game-not-started", "this game has not started: it is waiting for players "
+                                             f"({len(open_seats(doc))} open seats; see /api/v1/lobby/{game_id})",
+                         open_seats=len(open_seats(doc)))
+
+
+def update(r, game_id: str, change, also_delete: str | None = None):
+    """Apply ``change(doc)`` to the waiting record atomically (optimistic, retried when another
+    writer got in between), and delete ``also_delete`` (a key of the game's slot, watched too:
+    it must still exist, else ``change`` is called with ``None`` for it) in the same transaction.
+    ``change`` may raise a ServiceError: nothing is written. Returns what ``change`` returns."""
+    with r.pipeline(transaction=True) as pipe:
+        while True:
+            try:
+                keys = [record_key(game_id)] + ([also_delete] if also_delete else [])
+                pipe.watch(*keys)
+                raw = pipe.get(record_key(game_id))
+                if raw is None:
+                    raise errors.not_found()
+                extra = pipe.get(also_delete) if also_delete else None
+                doc = json.loads(raw)
+                out = change(doc, extra) if also_delete else change(doc)
+                pipe.multi()
+                if doc["status"] == CANCELLED:
+                    pipe.set(record_key(game_id), json.dumps(doc), ex=CANCELLED_TTL)
+                else:
+                    pipe.set(record_key(game_id), json.dumps(doc))
+                if also_delete:
+                    pipe.delete(also_delete)
+                pipe.execute()
+                return out
+            except redis.WatchError:
+                continue
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def summary(game_id: str, doc: dict) -> dict:
+    """``GET /api/v1/games/{id}`` of a game that has not started: who has a seat so far, nothing
+    that depends on a seed (there is none yet)."""
+    return {
+        "id": game_id, "game": doc["game"],
+        "status": CANCELLED if doc["status"] == CANCELLED else WAITING,
+        "version": 0, "round": 0, "phase": WAITING, "to_act": [],
+        "seats": [{"seat": i, "name": s.get("name"), "kind": s["kind"], "score": 0,
+                   **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
+                  for i, s in enumerate(doc["seats"])],
+        "winner": None, "seed_commitment": None, "rated": doc.get("rated", False),
+    }

@@ -1,0 +1,103 @@
+"""Game review (issue 31; application/review.py, GET /api/v1/games/{id}/review): a short seeded game
+played to the end through the service, the review task computed here synchronously, and the API's
+answers: 409 before the end, 202 while computing (the task sent once), the review once stored,
+private to its seat in a rated game and readable by anyone in a game that is not rated."""
+from __future__ import annotations
+
+import pytest
+
+import ai
+from application.review import Reviews, review_key
+from tests.conftest import make_app
+
+API = "/api/v1/games"
+
+
+@pytest.fixture()
+def setup(redis_server):
+    sent = []
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
+    return app, app.test_client(), sent
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, seed, emails=False, **options):
+    seats = [{"name": f"P{i}", **({"email": f"p{i}-{seed}@example.org"} if emails else {})} for i in range(2)]
+    rv = client.post(API, json={"seats": seats, "options": {"seed": seed, **options}})
+    assert rv.status_code == 201, rv.get_data(as_text=True)
+    g = rv.get_json()
+    return g["id"], [s["token"] for s in g["seats"]]
+
+
+def play_to_the_end(app, game_id, tokens):
+    """Every seat played by the AI at a one-iteration budget, through the game service."""
+    service = app.extensions["tiletum.service"]
+    import games
+    n = 0
+    while True:
+        _, state = service.load(game_id)
+        if state.phase == "over":
+            return state
+        seat = state.actor
+        moves = ai.decide(games.TILETUM.view(state, seat), 1, n)
+        service.submit(game_id, tokens[seat], state.version, moves)
+        n += 1
+
+
+def test_a_review_is_made_after_the_game_by_a_background_task_and_is_the_seats_own(setup):
+    app, client, sent = setup
+    gid, tokens = create(client, "review-rated", emails=True)
+    rv = client.get(f"{API}/{gid}/review?seat=0", headers=bearer(tokens[0]))
+    assert rv.status_code == 409 and rv.get_json()["code"] == "game-not-over"
+    play_to_the_end(app, gid, tokens)
+    sent.clear()
+    # computing: 202 with Retry-After, the task sent once however often asked
+    for _ in range(2):
+        rv = client.get(f"{API}/{gid}/review?seat=0", headers=bearer(tokens[0]))
+        assert rv.status_code == 202 and rv.headers["Retry-After"] == "5"
+        assert rv.get_json() == {"status": "computing", "retry_after": 5}
+    assert [s for s in sent if s[0] == "workers.review_game"] == [("workers.review_game", [gid, 0], "tiletum")]
+    # the task, here synchronously (what workers.review_game runs), at a small budget
+    reviews = Reviews(app.extensions["tiletum.service"], level=2)
+    doc = reviews.compute(gid, 0)
+    assert reviews.compute(gid, 0) == doc                     # idempotent: stored once
+    rv = client.get(f"{API}/{gid}/review?seat=0", headers=bearer(tokens[0]))
+    assert rv.status_code == 200, rv.get_data(as_text=True)
+    got = rv.get_json()
+    assert got["seat"] == 0 and got["decisions"] and got["decisions"] == doc["decisions"]
+    assert all(d["loss"] >= 0 and d["played"] and d["preferred"] and d["position"].startswith("Round ")
+               for d in got["decisions"])
+    assert any(d["played"] != d["preferred"] for d in got["decisions"])
+    losses = [got["decisions"][i]["loss"] for i in got["costliest"]]
+    assert 0 < len(losses) <= 5 and losses == sorted(losses, reverse=True)
+    assert losses[0] == max(d["loss"] for d in got["decisions"])
+    versions = [d["version"] for d in got["decisions"]]
+    assert versions == sorted(versions)
+    # a rated game's review is its seat's own
+    rv = client.get(f"{API}/{gid}/review?seat=0", headers=bearer(tokens[1]))
+    assert rv.status_code == 403 and rv.get_json()["code"] == "review-private"
+    rv = client.get(f"{API}/{gid}/review?seat=0")
+    assert rv.status_code == 401
+    # bad input: a clear 422, nothing computed
+    for q in ("", "?seat=7", "?seat=x"):
+        rv = client.get(f"{API}/{gid}/review{q}", headers=bearer(tokens[0]))
+        assert rv.status_code == 422, (q, rv.get_data(as_text=True))
+    rv = client.get(f"{API}/{gid}/review?seat=1", headers=bearer(tokens[1]))
+    assert rv.status_code == 202                              # seat 1's own: being made
+
+
+def test_a_review_of_a_game_that_is_not_rated_is_public_and_carcassonne_has_none(setup):
+    app, client, _ = setup
+    gid, tokens = create(client, "review-public", rated=False)
+    play_to_the_end(app, gid, tokens)
+    Reviews(app.extensions["tiletum.service"], level=1).compute(gid, 1)
+    rv = client.get(f"{API}/{gid}/review?seat=1")               # anyone
+    assert rv.status_code == 200 and rv.get_json()["seat"] == 1
+    rv = client.post(API, json={"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}]})
+    cid = rv.get_json()["id"]
+    rv = client.get(f"{API}/{cid}/review?seat=0")
+    assert rv.status_code == 409 and rv.get_json()["code"] == "review-unsupported"
+    app.extensions["tiletum.service"].store.r.delete(review_key(gid, 1))

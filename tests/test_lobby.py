@@ -1,0 +1,415 @@
+"""Issue 29, "Open games": seats left open, the lobby that lists the games waiting for players, joining
+by a one-time email link or a dashboard key, leaving, private games and invitation links, rating
+ranges, the abuse limits and the cancellation sweep (docs/lobby.md). Real Redis, real HTTP, real
+SMTP on loopback; the worker's sweep runs as Celery runs it, writing its emails to the file
+transport."""
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import re
+import secrets
+import time
+from urllib.parse import unquote
+
+import pytest
+from conftest import LiveServer, make_app
+from test_api_errors import Http, problem
+
+from application import heartbeat, links, waiting
+from application.dashboard import dashboard_key_for, is_verified, remember_address
+from application.game_service import GameService
+from application.lobby import Lobby
+from application.players import player_id
+from application.rating_service import game_pool, pool_key
+from application.store import EventStore
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox, SmtpTransport
+from tests.test_pbem_e2e import Mailboxes
+
+GAMES = "/api/v1/games"
+LOBBY = "/api/v1/lobby"
+SENT: list = []
+
+
+@pytest.fixture(scope="module")
+def server(redis_server):
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: SENT.append((name, list(args), queue)))
+    with LiveServer(app) as live:
+        live.app = app
+        yield live
+
+
+@pytest.fixture()
+def http(server):
+    SENT.clear()
+    h = Http(server.url)
+    yield h
+    h.s.close()
+
+
+@pytest.fixture()
+def mailbox(redis_client):
+    box = Mailboxes()
+    box.controller.start()
+    box.notifier = Notifier(GameService(EventStore(redis_client)),
+                            Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url="http://pbem.test"))
+    yield box
+    box.controller.stop()
+
+
+def addr(who: str) -> str:
+    return f"{who}-{secrets.token_hex(4)}@lobby.test"
+
+
+def open_game(http, players: int = 3, taken: int = 1, game: str = "tiletum", **options) -> dict:
+    seats = [{"name": f"Host{i}", "email": addr(f"host{i}")} for i in range(taken)]
+    seats += [{"kind": "open"}] * (players - taken)
+    return http.ok("POST", GAMES, json={"game": game, "seats": seats, "options": options}, status=201)
+
+
+def ask(http, gid: str, name: str, address: str, **body) -> dict:
+    out = http.ok("POST", f"{LOBBY}/{gid}/join", json={"name": name, "email": address, **body}, status=202)
+    assert out == {"game": gid, "status": "pending", "emailed": True}
+    return out
+
+
+def join_token(redis_client, gid: str) -> str:
+    """The token of the latest join link the API asked a worker to email."""
+    (_, (game, nonce), _), = [m for m in SENT if m[0] == "workers.send_lobby_join"][-1:]
+    assert game == gid
+    return links.join_token(redis_client, gid, nonce)
+
+
+def join(http, redis_client, gid: str, name: str, address: str | None = None) -> dict:
+    ask(http, gid, name, address or addr(name.lower()))
+    return http.ok("POST", f"{LOBBY}/confirm", json={"token": join_token(redis_client, gid)})
+
+
+def stored(redis_client, gid: str) -> dict[str, bytes]:
+    """Every key of the game's slot and its value (what a refused request must not change)."""
+    out = {}
+    for k in redis_client.scan_iter(match=f"g:{{{gid}}}:*"):
+        out[k.decode()] = redis_client.dump(k)
+    return out
+
+
+# --- a waiting game ----------------------------------------------------------------------------
+
+def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http, redis_client):
+    created = open_game(http, players=3, taken=1, time_control={"days_per_move": 2})
+    gid = created["id"]
+    assert created["status"] == "waiting" and created["seed_commitment"] is None and created["version"] == 0
+    assert [s["kind"] for s in created["seats"]] == ["human", "open", "open"]
+    assert created["seats"][0]["token"] and created["seats"][1]["token"] is None
+    assert created["creator_token"] and created["invite_url"].startswith(f"/play/lobby#game={gid}&invite=")
+    summary = http.ok("GET", f"{GAMES}/{gid}")
+    assert summary["status"] == "waiting" and summary["phase"] == "waiting" and summary["seed_commitment"] is None
+    assert [s["name"] for s in summary["seats"]] == ["Host0", None, None]
+    token = created["seats"][0]["token"]
+    for path in ("state", "legal-moves", "events", "record", "fairness", "board.svg"):
+        problem(http.get(f"{GAMES}/{gid}/{path}", token), 409, "game-not-started")
+    problem(http.post(f"{GAMES}/{gid}/moves", token, json={"expected_version": 1, "moves": ["end"]}),
+            409, "game-not-started")
+    # nothing seed-dependent exists: no seed, no stream, no meta; no turn email was asked for
+    assert set(stored(redis_client, gid)) == {waiting.record_key(gid)}
+    assert not [m for m in SENT if m[0] == "workers.notify_turn"]
+    listed = http.ok("GET", LOBBY, params={"limit": 100})["games"]
+    entry = next(g for g in listed if g["id"] == gid)
+    assert entry == {"id": gid, "game": "tiletum", "players": 3, "open_seats": 2, "seats_taken": ["Host0"],
+                     "time_control": entry["time_control"], "rated": True, "rating_range": None,
+                     "status": "waiting", "created_at": entry["created_at"], "expires_at": entry["expires_at"]}
+    assert entry["time_control"]["days_per_move"] == 2
+    assert "@" not in json.dumps(listed), "no address is ever listed"
+    page = http.get(f"/play/{gid}", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "Waiting for players" in page.text
+
+
+def test_lobby_options_and_open_seats_are_checked(http):
+    problem(http.post(GAMES, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"waiting_days": 2}}),
+            422, "bad-options")
+    r = http.post(GAMES, json={"seats": [{"name": "A"}, {"kind": "open", "email": "x@lobby.test"}]})
+    problem(r, 422, "invalid-request")
+    problem(http.post(GAMES, json={"seats": [{"kind": "cardinalbot", "name": "C"}, {"kind": "open"}]}),
+            422, "bad-seats")
+    problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
+                                   "options": {"rated": False, "rating_range": [1400, 1600]}}), 422, "bad-rating-range")
+    problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
+                                   "options": {"rating_range": [1600, 1400]}}), 422, "bad-rating-range")
+    problem(http.post(GAMES, json={"game": "carcassonne", "seats": [{"name": "A"}, {"kind": "open"}],
+                                   "options": {"action_tiles": "shuffled"}}), 422, "bad-options")
+
+
+# --- joining by email ----------------------------------------------------------------------------
+
+def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_the_game(http, redis_client, mailbox):
+    created = open_game(http, players=3, taken=1)
+    gid = created["id"]
+    bob = addr("bob")
+    ask(http, gid, "Bob", bob)
+    (_, (_, nonce), _), = [m for m in SENT if m[0] == "workers.send_lobby_join"]
+    assert mailbox.notifier.send_lobby_join(gid, nonce) == 1
+    assert mailbox.notifier.send_lobby_join(gid, nonce) == 0, "once"
+    mailbox.wait_for(1)
+    msg = mailbox.messages[0]
+    assert str(msg["To"]) == bob and "confirm your seat" in str(msg["Subject"])
+    token = unquote(re.search(r"/play/lobby#join=(\S+)", msg.get_body(("plain",)).get_content()).group(1))
+    assert not is_verified(redis_client, bob)
+    assert http.ok("GET", f"{GAMES}/{gid}")["seats"][1]["kind"] == "open", "no seat before the link is opened"
+    seated = http.ok("POST", f"{LOBBY}/confirm", json={"token": token})
+    assert seated["status"] == "seated" and seated["seat"] == 1 and seated["started"] is False
+    assert seated["play_url"].startswith(f"/play/{gid}#token=L1.")
+    assert is_verified(redis_client, bob), "the address acted on our email"
+    before = stored(redis_client, gid)
+    problem(http.post(f"{LOBBY}/confirm", json={"token": token}), 409, "join-link-used")
+    assert stored(redis_client, gid) == before, "a second use changes nothing"
+    problem(http.post(f"{LOBBY}/confirm", json={"token": token[:-2] + "aa"}), 422, "bad-join-link")
+    assert http.ok("GET", f"{LOBBY}/{gid}")["seats_taken"] == ["Host0", "Bob"]
+    # the last seat: the game starts, the normal way (seed committed, the first turn's email)
+    SENT.clear()
+    cy = join(http, redis_client, gid, "Cy")
+    assert cy["started"] is True and cy["seat"] == 2
+    summary = http.ok("GET", f"{GAMES}/{gid}")
+    assert summary["status"] == "active" and summary["version"] == 1 and len(summary["seed_commitment"]) == 64
+    assert [s["name"] for s in summary["seats"]] == ["Host0", "Bob", "Cy"]
+    assert ("workers.notify_turn", [gid, 1], "tiletum") in SENT
+    assert not redis_client.exists(waiting.record_key(gid))
+    for tok, seat in ((created["seats"][0]["token"], 0), (seated["token"], 1), (cy["token"], 2),
+                      (seated["play_url"].split("#token=")[1], 1)):
+        assert http.ok("GET", f"{GAMES}/{gid}/legal-moves", tok)["seat"] == seat
+    # both joiners have it on their dashboards
+    for who in (bob,):
+        games = http.ok("GET", "/api/v1/me/games", dashboard_key_for(redis_client, who))
+        assert gid in [g["game"] for g in games["to_move"] + games["waiting"]]
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Dee", "email": addr("dee")}), 409, "game-started")
+
+
+def test_a_dashboard_key_joins_at_once_and_one_address_takes_one_seat(http, redis_client):
+    gid = open_game(http, players=4, taken=1)["id"]
+    ann = addr("ann")
+    remember_address(redis_client, ann)
+    key = dashboard_key_for(redis_client, ann)
+    SENT.clear()
+    seated = http.ok("POST", f"{LOBBY}/{gid}/join", key, json={"name": "Ann"})
+    assert seated["status"] == "seated" and seated["seat"] == 1 and seated["token"]
+    assert not [m for m in SENT if m[0] == "workers.send_lobby_join"], "no email round trip"
+    before = stored(redis_client, gid)
+    problem(http.post(f"{LOBBY}/{gid}/join", key, json={"name": "Ann again"}), 409, "already-seated")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Ann", "email": ann.upper()}), 409, "already-seated")
+    problem(http.post(f"{LOBBY}/{gid}/join", key[:-3] + "aaa", json={"name": "X"}), 401, "unauthorized")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Nobody"}), 422, "email-required")
+    assert stored(redis_client, gid) == before
+    # two links asked for one address: the second seat is refused when its link is opened
+    bo = addr("bo")
+    ask(http, gid, "Bo", bo)
+    first = join_token(redis_client, gid)
+    ask(http, gid, "Bo", bo)
+    second = join_token(redis_client, gid)
+    http.ok("POST", f"{LOBBY}/confirm", json={"token": first})
+    problem(http.post(f"{LOBBY}/confirm", json={"token": second}), 409, "already-seated")
+
+
+def test_a_player_leaves_and_the_creator_removes_one_before_the_start(http, redis_client):
+    created = open_game(http, players=4, taken=1)
+    gid, creator = created["id"], created["creator_token"]
+    bob = join(http, redis_client, gid, "Bob")
+    cy = join(http, redis_client, gid, "Cy")
+    link = bob["play_url"].split("#token=")[1]
+    problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/1", cy["token"]), 403, "not-your-seat")
+    problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/1"), 401, "unauthorized")
+    problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/3", creator), 422, "not-a-player-seat")
+    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/1", link) == {"game": gid, "seat": 1, "status": "left"}
+    assert links.seat_of_link(redis_client, gid, link) is None, "the seat's old link no longer works"
+    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/2", creator) == {"game": gid, "seat": 2, "status": "removed"}
+    assert http.ok("GET", f"{LOBBY}/{gid}")["seats_taken"] == ["Host0"]
+    # the freed seats are taken again, and the game starts; then no seat can be freed
+    for name in ("Dee", "Eve", "Fay"):
+        last = join(http, redis_client, gid, name)
+    assert last["started"] and http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
+    problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/1", creator), 409, "game-started")
+
+
+# --- private games, invitations, rating ranges ----------------------------------------------------
+
+def test_a_private_game_is_listed_nowhere_and_joinable_only_by_its_invitation(http, redis_client):
+    created = open_game(http, players=2, taken=1, private=True)
+    gid = created["id"]
+    code = re.search(r"invite=([^&]+)", created["invite_url"]).group(1)
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
+    before = stored(redis_client, gid)
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed")}), 403, "bad-invitation")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed"), "invite": "nope"}),
+            403, "bad-invitation")
+    assert stored(redis_client, gid) == before
+    ask(http, gid, "Zed", addr("zed"), invite=code)
+    assert http.ok("POST", f"{LOBBY}/confirm", json={"token": join_token(redis_client, gid)})["started"]
+    assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
+    assert gid not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
+    # a private game without open seats is not among the games in progress either
+    plain = http.ok("POST", GAMES, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"private": True}},
+                    status=201)
+    assert plain["id"] not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
+
+
+def test_an_address_outside_the_rating_range_is_refused(http, redis_client):
+    gid = open_game(http, players=3, taken=1, rating_range=[1600, 1900])["id"]
+    assert http.ok("GET", f"{LOBBY}/{gid}")["rating_range"] == [1600, 1900]
+    strong, new = addr("strong"), addr("new")
+    redis_client.hset(pool_key(game_pool("tiletum")), player_id(redis_client, strong),
+                      json.dumps({"rating": 1720.0, "rd": 80.0, "vol": 0.06, "games": 12}))
+    before = stored(redis_client, gid)
+    p = problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "New", "email": new}), 403, "outside-rating-range")
+    assert p["rating"] == 1500 and p["rating_range"] == [1600, 1900]
+    assert stored(redis_client, gid) == before
+    assert join(http, redis_client, gid, "Strong", strong)["seat"] == 1
+
+
+# --- refusals change nothing; nothing hidden leaks ----------------------------------------------
+
+def test_a_join_for_a_full_or_cancelled_game_is_refused_and_changes_nothing(http, redis_client, server):
+    full = open_game(http, players=2, taken=1)["id"]
+    ask(http, full, "Late", addr("late"))
+    late = join_token(redis_client, full)
+    join(http, redis_client, full, "First")
+    before = stored(redis_client, full)
+    problem(http.post(f"{LOBBY}/confirm", json={"token": late}), 409, "game-started")
+    problem(http.post(f"{LOBBY}/{full}/join", json={"name": "X", "email": addr("x")}), 409, "game-started")
+    assert stored(redis_client, full) == before
+    gone = open_game(http, players=2, taken=1, waiting_days=0.001)["id"]
+    ask(http, gone, "Slow", addr("slow"))
+    slow = join_token(redis_client, gone)
+    lobby = server.app.extensions["tiletum.lobby"]
+    told = []
+    lobby.sweep(lambda g, doc, seat: told.append((g, seat)), now=lobby.clock() + 3600)
+    assert (gone, 0) in told
+    before = stored(redis_client, gone)
+    problem(http.post(f"{LOBBY}/confirm", json={"token": slow}), 409, "game-cancelled")
+    problem(http.post(f"{LOBBY}/{gone}/join", json={"name": "X", "email": addr("x")}), 409, "game-cancelled")
+    problem(http.get(f"{GAMES}/{gone}/state"), 409, "game-cancelled")
+    assert http.ok("GET", f"{GAMES}/{gone}")["status"] == "cancelled"
+    assert stored(redis_client, gone) == before
+    problem(http.post(f"{LOBBY}/nosuchgame/join", json={"name": "X", "email": addr("x")}), 404, "game-not-found")
+
+
+def test_a_hostile_joiner_learns_nothing_hidden_of_a_waiting_game(http, redis_client):
+    created = http.ok("POST", GAMES, json={"seats": [{"name": "Host", "email": addr("h")}, {"kind": "open"},
+                                                     {"kind": "open"}],
+                                           "options": {"seed": "the-secret-seed-xyz", "action_tiles": "shuffled"}},
+                      status=201)
+    gid = created["id"]
+    mole = join(http, redis_client, gid, "Mole")
+    seen = [http.get(f"{GAMES}/{gid}{p}", mole["token"]) for p in
+            ("", "/state", "/legal-moves", "/events", "/record", "/fairness", "/board.svg", "/hint")]
+    seen += [http.get(f"{LOBBY}/{gid}"), http.get(LOBBY, params={"limit": 100})]
+    seen += [http.get(f"{GAMES}/{gid}{p}", mole["play_url"].split("#token=")[1]) for p in ("/state", "/events")]
+    for r in seen:
+        assert r.status_code in (200, 409), (r.request.url, r.status_code, r.text[:200])
+        assert "the-secret-seed-xyz" not in r.text and "shuffled" not in r.text and "@" not in r.text
+    # a join link is bound to its game: made for one game, it takes no seat of another
+    other = open_game(http, players=2, taken=1)["id"]
+    ask(http, gid, "Probe", addr("probe"))
+    token = join_token(redis_client, gid)
+    forged = token.replace(f"J.{gid}.", f"J.{other}.")
+    problem(http.post(f"{LOBBY}/confirm", json={"token": forged}), 422, "bad-join-link")
+
+
+# --- the lobby's list ------------------------------------------------------------------------------
+
+def test_the_lobby_filters_by_game_and_players_and_pages(http):
+    mine = [open_game(http, players=3, taken=1, game="carcassonne")["id"] for _ in range(3)]
+    two = open_game(http, players=2, taken=1, game="carcassonne")["id"]
+    found = http.ok("GET", LOBBY, params={"game": "carcassonne", "players": 3, "limit": 100})["games"]
+    ids = [g["id"] for g in found]
+    assert set(mine) <= set(ids) and two not in ids and all(g["players"] == 3 for g in found)
+    assert all(g["game"] == "carcassonne" for g in found)
+    first = http.ok("GET", LOBBY, params={"game": "carcassonne", "players": 3, "limit": 1})
+    assert first["more"] and first["next_offset"] == 1 and first["games"][0]["id"] == mine[-1], "newest first"
+    second = http.ok("GET", LOBBY, params={"game": "carcassonne", "players": 3, "limit": 1, "offset": 1})
+    assert second["games"][0]["id"] == mine[-2]
+    problem(http.get(LOBBY, params={"game": "chess"}), 422, "invalid-request")
+    problem(http.get(LOBBY, params={"limit": "0"}), 422, "invalid-request")
+
+
+def test_play_now_against_the_ai_is_one_request(http):
+    created = http.ok("POST", GAMES, json={"seats": [{"name": "Me"}, {"name": "Robo", "kind": "ai", "level": "easy"}]},
+                      status=201)
+    assert http.ok("GET", f"{GAMES}/{created['id']}")["status"] == "active"
+
+
+# --- abuse ---------------------------------------------------------------------------------------
+
+def test_joins_are_rate_limited_per_address_and_per_client(redis_server, redis_client):
+    for k in redis_client.scan_iter("*LIMITER*"):
+        redis_client.delete(k)
+    app = make_app(redis_server.url, RATE_LIMIT=1000, CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day",
+                   JOIN_LIMIT="5/hour", JOIN_ADDRESS_LIMIT="2/hour")
+    with LiveServer(app) as live:
+        h = Http(live.url)
+        gids = [open_game(h, players=4, taken=1)["id"] for _ in range(3)]
+        one = addr("spam")
+        codes = [h.post(f"{LOBBY}/{g}/join", json={"name": "S", "email": one}).status_code for g in gids]
+        assert codes == [202, 202, 429], codes   # one address: 2 an hour, over any games
+        r = h.post(f"{LOBBY}/{gids[0]}/join", json={"name": "T", "email": addr("t")})
+        assert r.status_code == 202
+        codes = [h.post(f"{LOBBY}/{gids[1]}/join", json={"name": "U", "email": addr("u")}).status_code
+                 for _ in range(3)]
+        assert codes[-1] == 429 and problem(h.post(f"{LOBBY}/{gids[2]}/join", json={"name": "V", "email": addr("v")}),
+                                            429, "rate-limited")
+        h.s.close()
+
+
+# --- the cancellation sweep, as the worker runs it -----------------------------------------------
+
+def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_once(http, redis_client, redis_server,
+                                                                                   monkeypatch, tmp_path):
+    created = open_game(http, players=3, taken=1, waiting_days=0.001)   # about 86 seconds
+    gid = created["id"]
+    join(http, redis_client, gid, "Bob", addr("bob"))
+    keep = open_game(http, players=2, taken=1)["id"]   # 7 days: stays
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", "lobby-sweep-secret")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    from workers import runtime, tasks
+    for f in (runtime.redis_client, runtime.service, runtime.outbox, runtime.notifier):
+        f.cache_clear()
+    redis_client.set("clock:offset", 3600)   # an hour later, on the clock every process shares
+    try:
+        redis_client.hdel(heartbeat.KEY, "workers.sweep_lobby")
+        assert tasks.sweep_lobby.apply().get() >= 1
+        assert "workers.sweep_lobby" in heartbeat.beats(redis_client), "the sweep beats like the others"
+        tasks.sweep_lobby.apply().get()   # again: nothing sent twice
+    finally:
+        redis_client.delete("clock:offset")
+        for f in (runtime.redis_client, runtime.service, runtime.outbox, runtime.notifier):
+            f.cache_clear()
+    mine = []
+    for _ in range(100):   # the worker's outbox delivers in a background thread
+        mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+                 for p in sorted((tmp_path / "mail").glob("*.eml"))]
+        mine = [m for m in mails if gid in str(m["Subject"])]
+        if len(mine) >= 2:
+            break
+        time.sleep(0.05)
+    assert sorted(str(m["To"]).split("-")[0] for m in mine) == ["bob", "host0"], [str(m["To"]) for m in mine]
+    assert all("was cancelled" in str(m["Subject"]) for m in mine)
+    assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{keep}")["status"] == "waiting"
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
+    assert redis_client.zscore(waiting.EXPIRES.key(gid), gid) is None
+
+
+def test_a_lobby_service_over_the_store_alone(redis_client):
+    """The core without Flask: a creator's seats are checked with stand-ins (a dry run), so a full
+    game always starts."""
+    games = GameService(EventStore(redis_client))
+    from application.dashboard import Dashboard
+    lobby = Lobby(games, Dashboard(games))
+    created = lobby.create([{"name": "A", "email": addr("a")}, {"kind": "open"}], {})
+    assert lobby.view(created["id"])["open_seats"] == 1

@@ -1,0 +1,90 @@
+"""The lobby in headless Chromium (Debian's /usr/bin/chromium) against the app over real HTTP
+(issue 29): a game is posted from one browser context, joined from another through the join form,
+confirmed by the link of the email (read from the file transport the outbox wrote it to), and it
+starts; both players see it on their dashboards. The lobby page passes axe-core and fits a phone
+(tests/test_site_pages.py's checks), with screenshots at 1366x900 and 390x844.
+TILETUM_SKIP_BROWSER=1 skips it."""
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import uuid
+
+from application.dashboard import dashboard_key_for
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox, SinkTransport
+from tests.browser import launch, require_browser
+from tests.conftest import LiveServer, make_app
+
+require_browser()
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from tests.test_site_pages import SIZES, check_page  # noqa: E402
+
+
+def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link(redis_server, tmp_path):
+    box = tmp_path / "mail"
+    tasks = {}
+
+    def send_task(name, args, queue):   # the workers' tasks, run at once (the broker is not under test)
+        if name in tasks:
+            tasks[name](*args)
+
+    app = make_app(redis_server.url, SEND_TASK=send_task)
+    service = app.extensions["tiletum.service"]
+    ann, bob = f"ann-{uuid.uuid4().hex[:8]}@lobby.test", f"bob-{uuid.uuid4().hex[:8]}@lobby.test"
+    with LiveServer(app) as server, sync_playwright() as p:
+        notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test", public_url=server.url))
+        tasks["workers.send_lobby_join"] = notifier.send_lobby_join
+        browser = launch(p)
+        try:
+            host = browser.new_context(viewport=SIZES["desktop"]).new_page()
+            host.set_default_timeout(20_000)
+            host.goto(server.url + "/play/lobby")
+            expect(host.locator(".site-header nav a[aria-current=page]")).to_have_text("Lobby")
+            host.locator("#p-players").select_option("2")
+            host.locator("#p-name").fill("Ann")
+            host.locator("#p-email").fill(ann)
+            host.get_by_role("button", name="Post the game").click()
+            expect(host.locator("#posted")).to_be_visible()
+            invite = host.locator("#posted-invite").text_content()
+            gid = re.search(r"#game=([^&]+)", invite).group(1)
+            host.size = "desktop"
+            check_page(host, "lobby")
+
+            guest_ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+            guest = guest_ctx.new_page()
+            guest.set_default_timeout(20_000)
+            guest.goto(server.url + "/play/lobby")
+            card = guest.locator("#open-list li").filter(has_text="Ann")
+            expect(card).to_have_count(1)
+            card.get_by_role("button", name="Join this game").click()
+            guest.locator("#join-name").fill("Bob")
+            guest.locator("#join-email").fill(bob)
+            guest.get_by_role("button", name="Join", exact=True).click()
+            expect(guest.locator("#join-done")).to_contain_text("Check your email")
+            guest.size = "phone"
+            check_page(guest, "lobby")
+
+            (eml,) = [f for f in box.glob("*.eml") if "bob-" in f.name]
+            msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+            link = re.search(r"(http\S+/play/lobby#join=\S+)", msg.get_body(("plain",)).get_content()).group(1)
+            guest.goto(link)
+            expect(guest.locator("#focus-h")).to_have_text("The game has started")
+            guest.locator("#seat-link").click()
+            expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
+            summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
+            assert summary["status"] == "active" and [s["name"] for s in summary["seats"]] == ["Ann", "Bob"]
+            # the link worked once: opened again, it takes nothing
+            guest.goto(link)
+            expect(guest.locator("#focus-text")).to_contain_text("started")
+
+            for page, who in ((host, ann), (guest, bob)):
+                page.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, who)}")
+                expect(page.locator(f"a[href^='/play/{gid}#token=']")).to_have_count(1)
+        finally:
+            browser.close()

@@ -1,0 +1,150 @@
+"""The profile, leaderboard and dashboard pages of issue 29's "Players" (docs/pbem.md, "Your public
+profile", "Your data") in headless Chromium (Debian's /usr/bin/chromium) against the app over real
+HTTP, at 1366x900 and 390x844: a public profile with its rating chart (drawn by the server), the
+leaderboard linking to it, and the dashboard's handle, profile switch, download and deletion with
+its confirmation step. axe-core finds nothing serious on each (tests/test_site_pages.py's
+``check_page``, which also checks a phone's fit and takes the screenshots, player-*.png).
+TILETUM_SKIP_BROWSER=1 skips it."""
+from __future__ import annotations
+
+import json
+import random
+import uuid
+
+import pytest
+import redis
+import requests
+
+from application.dashboard import dashboard_key_for
+from application.finished import on_game_over
+from tests.browser import launch, require_browser, wait_until
+from tests.conftest import LiveServer, make_app
+from tests.test_archive import play_out
+
+require_browser()
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from tests.test_site_pages import SIZES, check_page  # noqa: E402
+
+HANDLE = f"ada{uuid.uuid4().hex[:8]}"
+
+
+def mail(who: str) -> str:
+    return f"{who}-{uuid.uuid4().hex[:8]}@players.test"
+
+
+@pytest.fixture(scope="module")
+def site(redis_server):
+    """A Redis database of this module's own: Ada (public profile) has played two rated games."""
+    url = redis_server.url.rsplit("/", 1)[0] + "/10"
+    redis.Redis.from_url(url).flushdb()
+    app = make_app(url)
+    svc = app.extensions["tiletum.service"]
+    r = svc.store.r
+    ada = mail("ada")
+    for i, other in enumerate(("Bob", "Cy")):
+        gid = svc.create_game([{"name": "Ada", "email": ada}, {"name": other, "email": mail(other)}],
+                              {"seed": f"players-page-{i}"})["id"]
+        play_out(svc, gid, random.Random(i))
+        on_game_over(svc, gid)
+    svc.create_game([{"name": "Ada", "email": ada}, {"name": "Di", "email": mail("di")}], {"seed": "players-page-run"})
+    client = app.test_client()
+    key = {"Authorization": "Bearer " + dashboard_key_for(r, ada)}
+    assert client.put("/api/v1/me/handle", json={"handle": HANDLE}, headers=key).status_code == 200
+    assert client.put("/api/v1/me/profile", json={"public": True}, headers=key).status_code == 200
+    with LiveServer(app) as server:
+        yield {"url": server.url, "app": app, "svc": svc, "r": r}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def page(request, browser):
+    phone = request.param == "phone"
+    ctx = browser.new_context(viewport=SIZES[request.param], is_mobile=phone, has_touch=phone, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(20_000)
+    pg.size = request.param
+    yield pg
+    ctx.close()
+
+
+def test_a_public_profile_shows_its_ratings_with_a_chart_and_its_games(site, page):
+    page.goto(f"{site['url']}/players/{HANDLE}")
+    expect(page.locator("h1")).to_have_text(HANDLE)
+    expect(page.locator("#status")).to_contain_text("Ada, playing since")
+    chart = page.locator("img.chart")
+    expect(chart).to_have_count(1)
+    expect(chart).to_have_attribute("alt", f"Chart of {HANDLE}'s rating in Tiletum: from 1500 to "
+                                           + page.locator(".pool-stats").inner_text().split()[1] + " over 2 games")
+    wait_until(page, "document.querySelector('img.chart').complete "
+                     "&& document.querySelector('img.chart').naturalWidth === 640")
+    expect(page.locator("#finished li")).to_have_count(2)
+    expect(page.locator("#current li")).to_have_count(1)
+    assert "@" not in page.content()
+    check_page(page, "player-profile")
+
+
+def test_the_leaderboard_links_public_profiles_and_pages(site, page):
+    page.goto(f"{site['url']}/leaderboards/multiplayer")
+    expect(page.locator("h1")).to_have_text("Leaderboard: Tiletum")
+    expect(page.locator("#rows tr")).to_have_count(3)
+    expect(page.locator("#status")).to_have_text("Players 1 to 3 of 3.")
+    expect(page.locator("#prev")).to_be_disabled()
+    expect(page.locator("#next")).to_be_disabled()
+    expect(page.locator(".site-header nav a[aria-current=page]")).to_have_text("Leaderboards")
+    check_page(page, "player-leaderboard")
+    page.locator("#rows").get_by_role("link", name=HANDLE).click()
+    expect(page).to_have_url(f"{site['url']}/players/{HANDLE}")
+    page.goto(f"{site['url']}/leaderboards/solo:bishop")
+    expect(page.locator("#status")).to_have_text("Nobody is rated here yet.")
+    page.goto(f"{site['url']}/leaderboards/nonsense")
+    expect(page.locator("#error")).to_contain_text("no rating pool")
+
+
+def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_account(site, page):
+    svc, r = site["svc"], site["r"]
+    me = mail("eve")
+    gid = svc.create_game([{"name": "Eve", "email": me}, {"name": "Fay", "email": mail("fay")}],
+                          {"seed": f"players-page-eve-{page.size}"})["id"]
+    key = dashboard_key_for(r, me)
+    handle = f"eve{uuid.uuid4().hex[:8]}"
+    page.goto(f"{site['url']}/me#key={key}")
+    expect(page.locator("#to-move li")).to_have_count(1)
+    expect(page.locator("#public")).to_be_disabled()
+    page.fill("#handle", handle)
+    page.click("#handle-save")
+    expect(page.locator("#handle")).to_be_disabled()
+    expect(page.locator("#profile-link a")).to_have_text(f"/players/{handle}")
+    page.check("#public")
+    page.locator("#public-form button[type=submit]").click()
+    expect(page.locator("#public-saved")).to_have_text("Saved: your profile is public.")
+    assert requests.get(f"{site['url']}/api/v1/players/{handle}", timeout=10).json()["public"] is True
+    check_page(page, "player-dashboard")
+    with page.expect_download() as info:
+        page.click("#export")
+    download = info.value
+    assert download.suggested_filename == "tiletum-my-data.json"
+    with open(download.path(), encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["email"] == me and data["handle"] == handle and [g["game"] for g in data["games"]] == [gid]
+    page.click("#delete")
+    expect(page.locator("#delete-form")).to_be_visible()
+    page.fill("#confirm", "delete")
+    page.locator("#delete-form button[type=submit]").click()
+    expect(page.locator("#error")).to_contain_text("DELETE")
+    check_page(page, "player-delete-confirm")
+    page.fill("#confirm", "DELETE")
+    page.locator("#delete-form button[type=submit]").click()
+    expect(page.locator("#status")).to_have_text("Your account is deleted. Thank you for playing.")
+    expect(page.locator("#lists")).to_be_hidden()
+    assert requests.get(f"{site['url']}/api/v1/me/games", headers={"Authorization": f"Bearer {key}"},
+                        timeout=10).status_code == 401
+    assert requests.get(f"{site['url']}/api/v1/games/{gid}", timeout=10).json()["seats"][0]["name"] == "a former player"
