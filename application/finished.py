@@ -10,7 +10,7 @@ import time
 
 from . import errors
 from .archive import schedule as schedule_archive
-from .indexes import GAMES_OVER, forget_game, games_in_indexes
+from .indexes import GAMES_OVER, begin_attempt, end_attempt, forget_game, games_in_indexes
 from .rating_service import RatingService
 from .tournament_service import TournamentService
 
@@ -33,6 +33,36 @@ def done(r, game_id: str) -> None:
 
 def pending(r, older_than: float) -> list[str]:
     return [m.decode() for m in GAMES_OVER.due(r, time.time() - older_than)]
+
+
+def follow_up_pending(r, older_than: float, handle, max_attempts: int = 10,
+                      budget: float | None = None) -> int:
+    """The sweep's part for finished games whose follow-up message was lost: ``handle(game_id)``
+    for each, one game's failure never stopping the others. Each attempt is counted before it is
+    made, so a game whose follow-up fails, or never finishes (its task killed at the time limit),
+    ``max_attempts`` times is given up: logged at ERROR and taken out of ``games:over`` instead of
+    being tried at every sweep for ever. Stops taking games after ``budget`` seconds (the rest
+    wait for the next sweep). Returns how many were handled."""
+    t0, n = time.monotonic(), 0
+    for game_id in pending(r, older_than):
+        if budget is not None and time.monotonic() - t0 > budget:
+            break
+        tries = begin_attempt(r, GAMES_OVER, game_id)
+        if tries > max_attempts:
+            log.error("giving up the follow-up of finished game %s: %d attempts failed or did not finish",
+                      game_id, tries - 1)
+            r.zrem(GAMES_OVER.key(game_id), game_id)
+            end_attempt(r, GAMES_OVER, game_id)
+            continue
+        try:
+            handle(game_id)
+        except Exception:  # it stays pending, for the next sweep
+            log.warning("the follow-up of finished game %s failed (attempt %d of %d); tried again later",
+                        game_id, tries, max_attempts, exc_info=True)
+        else:
+            end_attempt(r, GAMES_OVER, game_id)
+            n += 1
+    return n
 
 
 def purge_finished(games) -> int:

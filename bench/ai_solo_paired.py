@@ -33,6 +33,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
+import ai.parallel  # noqa: E402
 import engine  # noqa: E402
 from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
 from bench.ai_variants import attendance_line, check, fairs_attended, parse_variants, quantile, settings_for  # noqa: E402
@@ -69,7 +70,10 @@ def one_game(job):
     """A worker's game; the figures printed and kept."""
     name, settings, seed, bot = job
     times, fairs = [], []
-    s = play_solo(settings, seed, bot, times, fairs)
+    try:
+        s = play_solo(settings, seed, bot, times, fairs)
+    finally:  # master's own worker processes end with the game: a run of master games then
+        ai.parallel.shutdown()  # exits when its last game is done (it hung at exit without this)
     p = s.seats[1]
     line = (f"{name[-10:]:>10} {seed[-3:]:>4} AI {p.score:4d} bot {s.seats[0].score:4d}  "
             f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "

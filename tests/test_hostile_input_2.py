@@ -505,3 +505,34 @@ def test_a_carcassonne_move_with_other_scripts_digits_is_not_played(client, tabl
                      json={"expected_version": before["version"], "moves": [move]})
     problem(rv, 422, "bad-notation")
     assert client.get(f"{API}/{gid}/state").json == before
+
+
+def test_a_finished_game_whose_follow_up_always_fails_is_given_up_and_the_others_go_on(redis_client, caplog):
+    """The tournaments sweep's part for finished games (workers.sweep_tournaments): one game's
+    follow-up failing never stops the others, and after max_attempts it is logged and given up
+    instead of being tried at every sweep for ever."""
+    import logging
+    import time as _time
+
+    from application.finished import follow_up_pending
+    from application.indexes import GAMES_OVER
+    bad, good = f"poison{_time.time_ns()}", f"fine{_time.time_ns()}"
+    for gid in (bad, good):
+        redis_client.zadd(GAMES_OVER.key(gid), {gid: _time.time() - 3600})
+    handled = []
+
+    def handle(gid):
+        if gid == bad:
+            raise RuntimeError("the rating pool is broken")
+        handled.append(gid)
+
+    caplog.set_level(logging.WARNING, logger="tiletum.finished")
+    assert follow_up_pending(redis_client, 60, handle, max_attempts=3) >= 1
+    assert good in handled and redis_client.zscore(GAMES_OVER.key(good), good) is not None  # done() is the task's
+    redis_client.zrem(GAMES_OVER.key(good), good)
+    for _ in range(2):
+        follow_up_pending(redis_client, 60, handle, max_attempts=3)
+        assert redis_client.zscore(GAMES_OVER.key(bad), bad) is not None, "given up too early"
+    follow_up_pending(redis_client, 60, handle, max_attempts=3)
+    assert redis_client.zscore(GAMES_OVER.key(bad), bad) is None
+    assert "giving up the follow-up of finished game " + bad in caplog.text

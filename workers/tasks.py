@@ -18,7 +18,7 @@ from application import archive, heartbeat
 from application.clock import make_clock
 from application.dashboard import Dashboard
 from application.deadlines import Deadlines
-from application.finished import done, on_game_over, pending, purge_finished
+from application.finished import done, follow_up_pending, on_game_over, purge_finished
 from application.lobby import Lobby
 from application.review import Reviews
 from application.scheduling import Dispatcher
@@ -149,13 +149,9 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
     """Finish the follow-up of games that ended a while ago and whose message was lost, then
     advance every running tournament (start dates, round deadlines)."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    games = 0
-    for game_id in pending(redis_client(), wait):
-        try:
-            _game_over(game_id, service().store.version(game_id))
-            games += 1
-        except Exception:  # one game's follow-up never stops the others; it stays pending
-            log.warning("the follow-up of finished game %s failed; tried again later", game_id, exc_info=True)
+    games = follow_up_pending(redis_client(), wait,
+                              lambda game_id: _game_over(game_id, service().store.version(game_id)),
+                              max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
     ts = TournamentService(service())
     emails = 0
     for tid in ts.store.running():
