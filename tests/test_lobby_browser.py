@@ -47,7 +47,8 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
             host.goto(server.url + "/play/lobby")
             expect(host.locator(".site-header nav a[aria-current=page]")).to_have_text("Lobby")
             host.locator("#p-players").select_option("2")
-            host.locator("#p-name").fill("Ann")
+            host_name = "Ann " + uuid.uuid4().hex[:6]  # this test's own: other tests post games by "Ann"
+            host.locator("#p-name").fill(host_name)
             host.locator("#p-email").fill(ann)
             host.get_by_role("button", name="Post the game").click()
             expect(host.locator("#posted")).to_be_visible()
@@ -60,7 +61,7 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
             guest = guest_ctx.new_page()
             guest.set_default_timeout(20_000)
             guest.goto(server.url + "/play/lobby")
-            card = guest.locator("#open-list li").filter(has_text="Ann")
+            card = guest.locator("#open-list li").filter(has_text=host_name)
             expect(card).to_have_count(1)
             card.get_by_role("button", name="Join this game").click()
             guest.locator("#join-name").fill("Bob")
@@ -78,7 +79,7 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
             guest.locator("#seat-link").click()
             expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
             summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
-            assert summary["status"] == "active" and [s["name"] for s in summary["seats"]] == ["Ann", "Bob"]
+            assert summary["status"] == "active" and [s["name"] for s in summary["seats"]] == [host_name, "Bob"]
             # the link worked once: opened again, it takes nothing
             guest.goto(link)
             expect(guest.locator("#focus-text")).to_contain_text("started")
