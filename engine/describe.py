@@ -97,6 +97,19 @@ def effects_text(atoms) -> str:
     return "; ".join(out) or "no effect"
 
 
+def _take(s: GameState, p, m: Move) -> tuple[str, str, str, str, int]:
+    """A die taken, as both :func:`describe` and :func:`narrate` say it: the die ('yellow 4
+    die'), the turn it is given (', paying 2 Gold to turn it into a 2' or ''), the Resources it
+    gives ('4 Gold'), the Action and its AP."""
+    letter, value, target = m.die
+    override = s.turn.get("override") if s.turn else None
+    res = override or LETTER_RES[letter]
+    action = wheel_action(s, target)
+    ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
+    shift = f", paying {shift_cost(value, target)} Gold to turn it into a {target}" if target != value else ""
+    return f"{COLOUR[letter]} {value} die", shift, f"{target} {res.title()}", action.title(), ap
+
+
 def describe(s: GameState, m: Move) -> str:
     """What this move does here, in a short sentence."""
     c = components()
@@ -104,14 +117,8 @@ def describe(s: GameState, m: Move) -> str:
     seat = s.actor if s.actor is not None else 0
     p = s.seats[seat]
     if v == "take":
-        letter, value, target = m.die
-        override = s.turn.get("override") if s.turn else None
-        res = override or LETTER_RES[letter]
-        action = wheel_action(s, target)
-        ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
-        shift = f", paying {shift_cost(value, target)} Gold to turn it into a {target}" if target != value else ""
-        return (f"Take the {COLOUR[letter]} {value} die{shift}: gain {target} {res.title()} "
-                f"and perform the {action.title()} Action with {ap} AP")
+        die, shift, gain, action, ap = _take(s, p, m)
+        return f"Take the {die}{shift}: gain {gain} and perform the {action} Action with {ap} AP"
     if v in ("merchant", "architect"):
         return f"Move your {v.title()} to {place_name(a[0])}"
     if v == "house":
@@ -185,14 +192,8 @@ def narrate(s: GameState, m: Move, who: str, their: str = "their") -> str:
     seat = s.actor if s.actor is not None else 0
     p = s.seats[seat]
     if v == "take":
-        letter, value, target = m.die
-        override = s.turn.get("override") if s.turn else None
-        res = override or LETTER_RES[letter]
-        action = wheel_action(s, target)
-        ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
-        shift = f", paying {shift_cost(value, target)} Gold to turn it into a {target}" if target != value else ""
-        return (f"{who} took the {COLOUR[letter]} {value} die{shift}: {target} {res.title()} "
-                f"and the {action.title()} Action with {ap} AP")
+        die, shift, gain, action, ap = _take(s, p, m)
+        return f"{who} took the {die}{shift}: {gain} and the {action} Action with {ap} AP"
     if v in ("merchant", "architect"):
         return f"{who} moved {their} {v.title()} to {place_name(a[0])}"
     if v == "house":
