@@ -186,6 +186,24 @@ async function showReview(seat) {
 
 // Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
 // illegal) is shown and the page reads the game again.
+// A move's button: its words, and under them, small, its notation; ``before`` (if any) runs first
+// on a click (Tiletum's page closes an open choice of board moves).
+function moveButton(move, words, before) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "move";
+  b.dataset.move = move;
+  const w = document.createElement("span");
+  w.className = "words";
+  w.textContent = words;
+  const mv = document.createElement("span");
+  mv.className = "mv";
+  mv.textContent = move;
+  b.append(w, mv);
+  b.addEventListener("click", () => { if (before) before(); play(move); });
+  return b;
+}
+
 async function play(move) {
   if (busy) return;
   busy = true;
