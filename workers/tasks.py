@@ -241,7 +241,7 @@ def webhook_off_email(sid: str) -> int:
         return 0
     n = notifier()
     host = hooks.show_host(sid)
-    msg = n.notice("Tiletum: your webhook was switched off", email)
+    msg = n.notice("Your webhook was switched off", email)
     msg.set_content(
         f"Hello,\n\nthe webhook {sid} (to {host}) failed {hooks.max_failures} times in a row, so the service "
         "stopped sending to it. Its delivery log: GET /api/v1/webhooks/" + sid + " (with the same token).\n"
