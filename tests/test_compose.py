@@ -87,7 +87,8 @@ def interpolate(value: str) -> str:
             m = NAME_OP.fullmatch(value[i + 2:j - 1])
             assert m, f"not a Compose interpolation: {value[i:j]}"
             if m.group("op") not in (":-", "-"):
-                raise AssertionError(f"${{{m.group('name')}}} in docker-compose.yml has no default ({value[i:j]})")
+                name = m.group("name")
+                raise AssertionError(f"${{{name}}} in docker-compose.yml has no default ({value[i:j]})")
             out.append(interpolate(m.group("arg")))
             i = j
         elif (m := re.match(r"\$([A-Za-z_]\w*)", value[i:])):
@@ -536,7 +537,7 @@ def test_the_urls_point_at_the_services(services, dockerfile):
 
 def test_redis_keeps_an_aof_log_on_a_named_volume_and_has_a_healthcheck(compose, services):
     redis = services["redis"]
-    assert re.fullmatch(r"redis:7\.\d+\.\d+", str(redis["image"])), f"Redis 7 pinned to a release: {redis['image']}"
+    assert re.fullmatch(r"redis:7\.\d+\.\d+", str(redis["image"])), f"Redis 7, pinned: {redis['image']}"
     cmd = redis["command"]
     cmd = shlex.split(cmd) if isinstance(cmd, str) else cmd
     assert cmd[0] == "redis-server" and cmd[cmd.index("--appendonly") + 1] == "yes"
