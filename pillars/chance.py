@@ -34,3 +34,8 @@ class ReplayChance(_common.ReplayChance):
 
     def __init__(self, outcomes: Sequence[Sequence[Any]]):
         super().__init__(outcomes, strict=True)
+
+    @property
+    def used(self) -> int:
+        """How many recorded outcomes were read back."""
+        return self._i

@@ -505,16 +505,18 @@ def step_metal(s: GameState, chance) -> None:
 
 
 def step_shiring(s: GameState, chance) -> None:
-    """10. Shiring: the craftsmen for free; the one not taken leaves the game; a sixth craftsman
-    means one must go (the player's choice)."""
+    """10. Shiring: the craftsmen for free; the one not taken leaves the game. A player who has
+    5 craftsmen already decides which one leaves (the new one or one of his) before the new one
+    joins, so no one ever holds more than 5."""
     for i, x in enumerate(s.shiring):
         holder = s.spots["shiring"][i]
-        if holder is not None and x is not None:
+        if holder is None or x is None:
+            continue
+        if len(s.craftsmen[holder]) < LIMIT:
             s.craftsmen[holder].append(x)
+        else:
+            s.queue.append(["shiring", holder, x])
     s.shiring = []
-    for seat in s.order():
-        for _ in range(len(s.craftsmen[seat]) - LIMIT):
-            s.queue.append(["shiring", seat])
 
 
 def step_castle(s: GameState, chance) -> None:
@@ -597,7 +599,7 @@ STEPS = (
 
 # --- phase III decisions --------------------------------------------------------------------
 def legal_decision(s: GameState) -> list[Move]:
-    kind, seat = s.queue[0]
+    kind, seat = s.queue[0][:2]
     if kind == "archbishop":
         out = [DECLINE] + [Move("collect", (RES[i],)) for i in range(3) if s.market[i] > 0]
         return out + [PROTECT] if negative(s) else out
@@ -609,8 +611,10 @@ def legal_decision(s: GameState) -> list[Move]:
         return [DECLINE] + [
             Move("privilege", (p,)) for p in s.privileges[seat] if C.privileges[p]["effect"].get("no_taxes")
         ][:1]
-    if kind in ("lose", "shiring"):
+    if kind == "lose":
         return [Move("discard", (x,)) for x in s.craftsmen[seat]]
+    if kind == "shiring":
+        return [Move("discard", (x,)) for x in s.craftsmen[seat] + [s.queue[0][2]]]
     if kind == "market":
         return legal_market(s, seat)
     if kind == "cathedral":
@@ -674,7 +678,8 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         sect = EVENT if kind == "lose" else SHIRING
         if v != "discard":
             return "not-now", "name the craftsman who leaves the game (discard ...)", sect
-        if m.args[0] not in s.craftsmen[seat]:
+        mine = s.craftsmen[seat] + ([s.queue[0][2]] if kind == "shiring" else [])
+        if m.args[0] not in mine:
             return "no-such-craftsman", f"you have no craftsman {m.args[0]}", sect
         return None
     if kind == "market":
@@ -766,7 +771,7 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
         if sum(s.res[seat]) <= carry_limit(s, seat):
             s.queue.pop(0)
     else:
-        s.queue.pop(0)
+        head = s.queue.pop(0)
         if v == "protect":
             s.protected.append(seat)
         elif v == "collect":
@@ -779,6 +784,10 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
                 s.protected.append(seat)
         elif v == "decline" and kind == "taxes":
             pay(s, seat, s.tax)
+        elif v == "discard" and kind == "shiring":
+            if m.args[0] != head[2]:
+                s.craftsmen[seat].remove(m.args[0])
+                s.craftsmen[seat].append(head[2])
         elif v == "discard":
             s.craftsmen[seat].remove(m.args[0])
     run(s, chance)

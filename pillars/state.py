@@ -163,7 +163,7 @@ class GameState:
         self.event: str | None = None
         self.protected: list[int] = []  # seats immune to this round's negative event
         self.tax: int | None = None
-        self.queue: list[list] = []  # phase III decisions still to take: [kind, seat]
+        self.queue: list[list] = []  # phase III decisions still to take: [kind, seat(, card)]
         self.market_order: list[int] = []  # seats of the master builders still at the market
         self.market_i = 0
         self.traded: list[list[str]] = [[] for _ in range(players)]  # "+wood" bought, "-stone" sold
@@ -417,7 +417,7 @@ def _problems(s: GameState) -> list[str]:
         x is not None and x not in seats for v in s.spots.values() for x in v
     ):
         out.append("a master builder belongs to no seat")
-    if any(not isinstance(q, list) or len(q) != 2 or q[1] not in seats for q in s.queue):
+    if any(not isinstance(q, list) or len(q) not in (2, 3) or q[1] not in seats for q in s.queue):
         out.append("a pending decision names no seat")
     if not 1 <= s.round <= 6:
         out.append("round is 1 to 6")
