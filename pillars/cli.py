@@ -103,8 +103,8 @@ def cmd_describe(a) -> int:
         print(describe_final(state))
     else:
         print(
-            f"Round {state.round}, {state.phase}: seat {state.actor} to decide; start player seat {state.start}; "
-            f"VP {state.vp}; gold {state.gold}."
+            f"Round {state.round}, {state.phase}: seat {state.actor} to decide; "
+            f"start player seat {state.start}; VP {state.vp}; gold {state.gold}."
         )
     return EXIT_OK
 
@@ -117,8 +117,8 @@ def cmd_random_game(a) -> int:
         seed = f"{a.seed}-{i}"
         g = random_game(a.players, seed)
         print(
-            f"game {i}: seed {seed} VP {' '.join(map(str, g.state.vp))} gold {' '.join(map(str, g.state.gold))} "
-            f"winners {g.state.winners} ({g.moves} moves)",
+            f"game {i}: seed {seed} VP {' '.join(map(str, g.state.vp))} "
+            f"gold {' '.join(map(str, g.state.gold))} winners {g.state.winners} ({g.moves} moves)",
             flush=True,
         )
         if a.record and i == a.games - 1:
@@ -164,8 +164,9 @@ def cmd_verify(a) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="pillars-engine",
-        description="The Pillars of the Earth (base game) rules engine on the command line. A position file is "
-        "the position document (docs/pillars.md) plus a top-level \"seed\" key; FILE may be '-'.",
+        description="The Pillars of the Earth (base game) rules engine on the command line. "
+        'A position file is the position document (docs/pillars.md) plus a top-level "seed" key; '
+        "FILE may be '-'.",
         epilog="Exit codes: 0 ok, 1 illegal or unparsable move or failed verification, 2 bad usage, file "
         "or position.",
     )
