@@ -6,6 +6,7 @@ import pytest
 
 from pillars import rules
 from pillars.chance import NoChance, RecordingChance, ReplayChance, SeededSource
+from pillars.errors import NotationError, NotYourTurn
 from pillars.game import check, decide, legal_moves, new_game, play
 from pillars.notation import parse
 from pillars.state import RI, cards, conserved
@@ -185,7 +186,7 @@ def test_market_requirements_and_metal():
     assert check(s, 0, "sell stone 1")[0] == "needs-stonecutter"
     assert check(s, 0, "buy wood 1")[0] == "needs-woodworker"
     assert not any(m.startswith("buy metal") for m in legal_moves(s))
-    with pytest.raises(Exception):
+    with pytest.raises(NotationError):
         parse("buy metal 1")
 
 
@@ -435,7 +436,8 @@ def test_last_round_privileges_and_game_end():
     s.round = 5
     at_step(s, "step_end")
     s.stack = [x for x in s.stack if C.craftsmen[x]["round"] == 6]
-    rules.run(s, ReplayChance([["shiring", "C21"], ["shiring", "C22"], ["aside", "sand2"], ["aside", "wood2"]]))
+    draws = [["shiring", "C21"], ["shiring", "C22"], ["aside", "sand2"], ["aside", "wood2"]]
+    rules.run(s, ReplayChance(draws))
     assert s.round == 6 and s.kingsbridge == ["P15", "P16"]
     s.vp, s.gold = [10, 12, 12], [5, 3, 9]
     rules.finish(s)
@@ -447,6 +449,6 @@ def test_last_round_privileges_and_game_end():
 
 def test_not_your_turn_and_game_over():
     s = fresh()
-    with pytest.raises(Exception) as e:
+    with pytest.raises(NotYourTurn) as e:
         decide(s, 1, "pass", seed="x")
     assert e.value.code == "not-your-turn"
