@@ -105,6 +105,7 @@ def test_same_seed_same_game_and_position_documents_round_trip():
     b = random_game(4, "same")
     assert a.events == b.events and a.state == b.state
     s = evolve(None, a.events[0])
-    for ev in a.events[1:60]:
+    for i, ev in enumerate(a.events[1:]):
         s = evolve(s, ev)
-        assert GameState.from_doc(s.to_doc()) == s
+        if i % 5 == 0 or s.phase == "over":
+            assert GameState.from_doc(s.to_doc()) == s

@@ -452,3 +452,86 @@ def test_not_your_turn_and_game_over():
     with pytest.raises(NotYourTurn) as e:
         decide(s, 1, "pass", seed="x")
     assert e.value.code == "not-your-turn"
+
+
+# --- privileges and events (reconstructed cards: docs/pillars.md, Card data) --------------------
+def test_patrons_act_every_round():
+    """THE PRIVILEGE CARDS, type 1: the black worker (P06), the carry-over patron (P10), the wool
+    mill patron (P11), the master builder patron (P14)."""
+    s = fresh()
+    s.privileges[0] = ["P06", "P10", "P11", "P14"]
+    s.grey[0] = 2
+    assert s.workers(0) == 12 + 2 + 1 and rules.carry_limit(s, 0) == 7 and rules.carry_limit(s, 1) == 5
+    s.event, s.wool, s.gold = "E04", [3, 3], [10, 10]
+    rules.step_wool(s, NoChance())
+    assert s.gold == [14, 13]
+    b = builders(2)
+    b.privileges[0] = ["P14"]
+    b.redraw_used = True
+    rules.draw_builder(b, ReplayChance([["builder", 0]]))
+    act(b, "place priory", ReplayChance([["builder", 1]]))
+    assert b.gold[0] == 30 - 6
+
+
+def test_castle_workers_come_next_round():
+    """11. Shiring Castle: 2 grey workers for the next round, returned after it."""
+    s = fresh()
+    s.spots["castle"] = [1]
+    rules.step_castle(s, NoChance())
+    assert s.grey_next == [0, 2] and s.workers(1) == 12
+    at_step(s, "step_end")
+    rules.run(s, seeded())
+    assert s.grey == [0, 2] and s.workers(1) == 14 and s.grey_next == [0, 0]
+
+
+def test_protection_privilege_and_craftsman_loss_event():
+    """2. Archbishop's Office, note: a craftsman lost to an event leaves the game; the once-only
+    protection privilege (P09) spares its holder, who decides when the event is seen."""
+    s = fresh()
+    s.privileges[1] = ["P09"]
+    s.craftsmen[0] = ["MM0", "WW0", "SC0", "C01"]
+    s.craftsmen[1] = ["MM1", "WW1", "SC1", "C02"]
+    at_step(s, "step_event")
+    s.event = None
+    rules.run(s, ReplayChance([["event", "E03"]]))
+    assert s.queue[0] == ["protection", 1] and set(legal_moves(s)) == {"decline", "privilege P09"}
+    act(s, "privilege P09", NoChance())
+    assert s.queue[0] == ["lose", 0] and s.actor == 0 and s.privileges[1] == []
+    assert "discard C01" in legal_moves(s)
+    act(s, "discard C01", seeded())
+    assert s.craftsmen[0] == ["MM0", "WW0", "SC0"] and len(s.craftsmen[1]) == 4
+
+
+@pytest.mark.parametrize("event, check_after", [
+    ("E04", lambda s, g, v, r: s.gold == [min(30, x + 3) for x in g]),
+    ("E05", lambda s, g, v, r: s.vp == [x + 2 for x in v]),
+    ("E06", lambda s, g, v, r: s.vp == [max(0, x - 2) for x in v]),
+    ("E07", lambda s, g, v, r: [x[1] for x in s.res] == [max(0, x[1] - 1) for x in r]),
+    ("E08", lambda s, g, v, r: [x[2] for x in s.res] == [x[2] + 1 for x in r]),
+    ("E10", lambda s, g, v, r: [x[0] for x in s.res] == [x[0] + 1 for x in r]),
+])
+def test_events_act_on_everyone(event, check_after):
+    s = fresh(3)
+    give(s, 0, wood=2)
+    s.vp = [1, 5, 3]
+    s.event = event
+    g, v, r = list(s.gold), list(s.vp), [x[:] for x in s.res]
+    rules.step_apply_event(s, NoChance())
+    assert check_after(s, g, v, r) and conserved(s) == C.cubes
+
+
+def test_wool_mill_event():
+    s = fresh()
+    s.event, s.wool, s.protected = "E09", [4, 4], [1]
+    g = list(s.gold)
+    rules.step_wool(s, NoChance())
+    assert s.gold == [g[0], g[1] + 4]
+
+
+def test_immediate_privileges():
+    """THE PRIVILEGE CARDS, type 3: used at once and discarded (8 gold; round 6's metal, stone and wood)."""
+    s = fresh()
+    s.kingsbridge = ["P15", "P16"]
+    s.spots["kingsbridge"] = [0, 0]
+    rules.step_kingsbridge(s, NoChance())
+    assert s.res[0] == [1, 1, 0, 1] and s.privileges[0] == [] and conserved(s) == C.cubes
