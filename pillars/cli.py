@@ -72,6 +72,8 @@ def cmd_play(a) -> int:
     state, seed = load(a.file)
     seed = a.seed if a.seed is not None else seed
     for i, text in enumerate(a.moves, 1):
+        if state.actor is None:
+            raise CliError(f"move {i} {text!r}: the game is over", EXIT_ILLEGAL)
         try:
             _, state = play(state, state.actor, text, seed=seed, source=_NoSeed() if seed is None else None)
         except EngineError as e:

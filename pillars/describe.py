@@ -107,7 +107,7 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
             + "; ".join(_reveal(k, v, names) for k, v in event["chance"])
             + "."
         )
-    if event["type"] != "MovePlayed":
+    if event["type"] != "MovePlayed" or before is None:
         return event["type"]
     text = describe(before, event["move"])
     text = f"{_seat(event['seat'], names)}: {text[:1].lower()}{text[1:]}"
@@ -137,7 +137,7 @@ def event_texts(events: list[dict], start: int = 0, state: GameState | None = No
                 out.append(describe_event(state, ev, names))
             except Exception:  # a description is a courtesy; the notation always works
                 out.append(ev.get("move", ev["type"]))
-        state = apply_event(state, ev) if ev["type"] == "GameStarted" else apply_event(state.clone(), ev)
+        state = apply_event(state.clone() if state is not None and ev["type"] != "GameStarted" else None, ev)
     return out
 
 

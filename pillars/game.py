@@ -121,6 +121,7 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     """Fold one event into ``s`` in place (a GameStarted event makes a new state); return it."""
     t = ev["type"]
     if t == "MovePlayed":
+        assert s is not None, "a move folds into a game that has started"
         outcomes = ev["chance"]
         m = _as_move(ev["move"], remember=True)
         rules.apply(s, ev["seat"], m, ReplayChance(outcomes) if outcomes else _NO_CHANCE)
@@ -147,6 +148,7 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
     s = state.clone() if state is not None else None
     for ev in events:
         s = apply_event(s, ev)
+    assert s is not None, "no events to replay"
     return s
 
 
@@ -165,7 +167,7 @@ def play(
         if err is not None:
             _raise(m, err)
     s = state.clone()
-    chance = RecordingChance(source or SeededSource(seed, state.reveals))
+    chance = RecordingChance(source or SeededSource(str(seed), state.reveals))
     rules.apply(s, seat, m, chance)
     if chance.outcomes:
         s.reveals += 1

@@ -33,6 +33,12 @@ PASS, KEEP, REDRAW, PROTECT, DECLINE, DONE = (
 
 
 # --- small helpers ------------------------------------------------------------------------
+def who(seat: int | None) -> int:
+    """A seat the state names (the actor, the drawn builder's owner) where one must be named."""
+    assert seat is not None
+    return seat
+
+
 def gain_gold(s: GameState, seat: int, n: int) -> None:
     """Gold is capped at 30: what would go above is lost (3. Wool Mill)."""
     s.gold[seat] = min(C.gold_cap, s.gold[seat] + n)
@@ -147,7 +153,7 @@ def begin_round(s: GameState, chance) -> None:
 
 # --- phase I ---------------------------------------------------------------------------------
 def legal_cards(s: GameState) -> list[Move]:
-    seat = s.actor
+    seat = who(s.actor)
     out = [PASS]
     free = s.free_workers(seat)
     gold = s.gold[seat]
@@ -268,7 +274,7 @@ def draw_builder(s: GameState, chance) -> None:
 
 
 def free_places(s: GameState) -> list[Move]:
-    out = []
+    out: list[Move] = []
     for f in C.field_order:
         spots = s.spots[f]
         if f == "kingsbridge" or f == "shiring":
@@ -286,7 +292,7 @@ def legal_builders(s: GameState) -> list[Move]:
         return free_places(s)
     if s.offer:
         return [KEEP, REDRAW]
-    seat = s.drawn
+    seat = who(s.drawn)
     out = [PASS]
     if seat == s.start and not s.redraw_used:
         out.append(REDRAW)
@@ -350,13 +356,13 @@ def apply_builders(s: GameState, seat: int, m: Move, chance) -> None:
         s.actor = s.drawn
         return
     if m.verb == "redraw":
-        s.bag.append(s.drawn)
+        s.bag.append(who(s.drawn))
         s.bag.sort()
         s.redraw_used = True
         draw_builder(s, chance)
         return
     if s.phase == "placing":
-        s.spots[m.args[0]][spot_of(s, m)] = seat
+        s.spots[m.args[0]][who(spot_of(s, m))] = seat
         s.passers.pop(0)
         if s.passers:
             s.actor = s.passers[0]
@@ -367,7 +373,7 @@ def apply_builders(s: GameState, seat: int, m: Move, chance) -> None:
         s.passers.append(seat)
     else:
         s.gold[seat] -= builder_cost(s, seat)
-        s.spots[m.args[0]][spot_of(s, m)] = seat
+        s.spots[m.args[0]][who(spot_of(s, m))] = seat
     s.cost = max(0, s.cost - 1)
     draw_builder(s, chance)
 
@@ -493,7 +499,7 @@ def step_taxes(s: GameState, chance) -> None:
         if any(C.privileges[p]["effect"].get("no_taxes") for p in s.privileges[seat]):
             s.queue.append(["taxes", seat])
         else:
-            pay(s, seat, s.tax)
+            pay(s, seat, s.tax or 0)
 
 
 def step_metal(s: GameState, chance) -> None:
@@ -783,7 +789,7 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
             if kind == "protection":
                 s.protected.append(seat)
         elif v == "decline" and kind == "taxes":
-            pay(s, seat, s.tax)
+            pay(s, seat, s.tax or 0)
         elif v == "discard" and kind == "shiring":
             if m.args[0] != head[2]:
                 s.craftsmen[seat].remove(m.args[0])
