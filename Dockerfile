@@ -28,6 +28,7 @@ COPY pyproject.toml README.md ./
 COPY rules_common ./rules_common
 COPY engine ./engine
 COPY carcassonne ./carcassonne
+COPY pillars ./pillars
 COPY games ./games
 COPY tournaments ./tournaments
 COPY application ./application
