@@ -150,7 +150,8 @@ class Lobby:
         for k in waiting.OPEN.keys():
             pipe.zrevrange(k, 0, -1, withscores=True)
         ids = [m.decode() for m, _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
-        out, skipped, dropped = [], 0, 0
+        out: list[dict] = []
+        skipped, dropped = 0, 0
         for game_id in ids:
             doc = waiting.load(self.r, game_id)
             if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):

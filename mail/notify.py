@@ -329,7 +329,8 @@ class Notifier:
             return []  # nothing since (the game's first turn): no need to replay the game to say so
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
-    def one_click_moves(self, game_id: str, state, seat: int, game: games.EmailGame = games.TILETUM) -> dict[str, str]:
+    def one_click_moves(self, game_id: str, state, seat: int,
+                        game: games.EmailGame = games.TILETUM) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
