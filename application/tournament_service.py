@@ -155,7 +155,7 @@ class TournamentService:
         if not game.min_players <= d["table_size"] <= game.max_players:
             raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
                                                    f"{game.max_players} players: table_size {d['table_size']} is not one")
-        if game is not hosted.TILETUM and d.get("action_tiles", "printed") != "printed":
+        if d.get("action_tiles", "printed") != "printed" and "action_tiles" not in game.own_options:
             raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
@@ -363,7 +363,7 @@ class TournamentService:
         d = t.definition
         game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
-        if game is hosted.TILETUM:
+        if "action_tiles" in game.own_options:
             options["action_tiles"] = d.get("action_tiles", "printed")
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]

@@ -74,6 +74,8 @@ class Rules(Protocol[S]):
     @property
     def state_type(self) -> type: ...   # the engine's GameState class (games.of_state)
     @property
+    def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's
+    @property
     def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
 
     def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
@@ -262,18 +264,22 @@ class GameDefaults:
     max_players: int = 4
     rules_version: str = "1"
     seat_kinds: tuple[str, ...] = ("human",)
+    own_options: tuple[str, ...] = ()
     email: bool = False
     review: bool = False
     score_unit: str = "points"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
-        """By default a game takes none of its own options (Tiletum's ``action_tiles`` as printed,
-        the schema's default for every game, is dropped) and seats in the order given."""
-        options = {k: v for k, v in options.items() if not (k == "action_tiles" and v == "printed")}
-        if options:
-            raise BadSetup("bad-options", f"a game of {self.title} takes none of these options: "
-                                          f"{', '.join(sorted(options))}")
-        return seats, {}, {}
+        """By default a game seats its players in the order given and takes the options named in
+        ``own_options``, as they are; any other is refused (but Tiletum's ``action_tiles`` as
+        printed, the schema's default for every game, which is dropped)."""
+        options = {k: v for k, v in options.items()
+                   if k in self.own_options or not (k == "action_tiles" and v == "printed")}
+        other = sorted(k for k in options if k not in self.own_options)
+        if other:
+            raise BadSetup("bad-options",
+                           f"a game of {self.title} takes none of these options: {', '.join(other)}")
+        return seats, options, dict(options)
 
     def decide(self: Game[S], state: S, seat: int, move: str, seed: str) -> list[dict]:
         return self.play(state, seat, move, seed)[0]

@@ -79,6 +79,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
+    own_options = ("action_tiles", "solo")
     cli = "tiletum-engine"
     email = True
     review = True             # application/review.py: Tiletum's AI estimates each move in points
