@@ -862,7 +862,8 @@ class TournamentCreate(Base):
         if rules is not None and size is not None and not rules.min_players <= size <= rules.max_players:
             raise ma.ValidationError(f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
                                      "players", "table_size")
-        if rules is not None and rules is not games.TILETUM and data.get("action_tiles", "printed") != "printed":
+        if (rules is not None and data.get("action_tiles", "printed") != "printed"
+                and "action_tiles" not in rules.own_options):
             raise ma.ValidationError(f"action_tiles is an option of Tiletum, not of {rules.title}", "action_tiles")
 
 

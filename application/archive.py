@@ -35,13 +35,16 @@ import json
 import logging
 import time
 import zlib
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from .indexes import Sharded, shard
 
 log = logging.getLogger("tiletum.archive")
 
 ARCHIVE_AFTER_DAYS = 7.0
-CODECS = {"bz2": (lambda b: bz2.compress(b, 9), bz2.decompress),
+Codec = tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]   # (compress, decompress)
+CODECS: dict[str, Codec] = {"bz2": (lambda b: bz2.compress(b, 9), bz2.decompress),
           "zlib": (lambda b: zlib.compress(b, 9), zlib.decompress)}
 CODEC = "bz2"
 RETRY_SECONDS = 86400.0  # a game the sweep could not archive is tried again a day later
@@ -192,7 +195,7 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
     return counts
 
 
-def index_existing(games, pending: set[str] = frozenset(), progress=None) -> int:
+def index_existing(games, pending: AbstractSet[str] = frozenset(), progress=None) -> int:
     """Schedule every stored game that is over, not archived and not in ``pending`` (games whose
     follow-up is not done yet: they are scheduled when it is), from now: games that finished
     before archiving existed (``tiletum archive --index-existing``). Idempotent; returns how many

@@ -79,7 +79,7 @@ _START_TEXT = re.compile(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*t
 def _drawn_width(parts: list[str]) -> int:
     """How wide the picture must be for every left-aligned label to fit: a generous estimate of
     each label's right end (0.6 of the font size per character, more than a sans-serif's average)."""
-    right = WIDTH
+    right: float = WIDTH
     for part in parts:
         for x, size, text in _START_TEXT.findall(part):
             right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
@@ -518,4 +518,7 @@ def email_pictures(meta: dict, state, seat: int) -> list[tuple[str, str, str]]:
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
         return [("board", alt, render_board_svg(state, [s["name"] for s in meta["seats"]]))]
-    return game.email_pictures(state, seat)
+    texts = games.email_texts(game)
+    if texts is None:
+        raise ValueError(f"the email channel does not play {game.title}")
+    return texts.email_pictures(state, seat)

@@ -189,7 +189,9 @@ class Dashboard:
     # --- the games ----------------------------------------------------------------------------
     def games_of(self, key: str | None) -> dict:
         pid, _ = self.player(key)
-        to_move, waiting, finished = [], [], []
+        to_move: list[tuple[float | None, dict]] = []   # (deadline, game)
+        waiting: list[tuple[float | None, dict]] = []
+        finished: list[dict] = []
         deadlines = self.deadlines()
         cached = self._cached_results(pid)
         for game_id, seats in self._seats(pid).items():

@@ -436,12 +436,12 @@ class Deadlines:
                 end_attempt(self.r, index, member)
 
     def _reminder(self, member: bytes, now: float) -> int:
-        game_id, seat, version, hours = parse_member(member, 4)
-        seat, version = int(seat), int(version)
+        game_id, seat_field, version_field, hours_field = parse_member(member, 4)
+        seat, version = int(seat_field), int(version_field)
         try:
-            hours = float(hours)
+            hours = float(hours_field)
         except ValueError:
-            raise BadEntry(f"{hours!r} is not a number of hours") from None
+            raise BadEntry(f"{hours_field!r} is not a number of hours") from None
         if not self._still_due(game_id, seat, version):
             remove(self.r, REMINDERS, member)
             return 0
@@ -451,8 +451,8 @@ class Deadlines:
         return int(self.notifier.remind(game_id, seat, version, hours) or 0)
 
     def _deadline(self, member: bytes, now: float) -> int:
-        game_id, seat, version = parse_member(member, 3)
-        seat, version = int(seat), int(version)
+        game_id, seat_field, version_field = parse_member(member, 3)
+        seat, version = int(seat_field), int(version_field)
         if not self._still_due(game_id, seat, version):
             remove(self.r, DEADLINES, member)
             return 0

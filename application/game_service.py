@@ -16,7 +16,6 @@ from collections import OrderedDict
 
 import engine
 import games
-from games.tiletum import view_doc
 
 from . import errors, links, waiting
 from .bots import BotAccounts, looks_like_bot_token
@@ -247,35 +246,33 @@ class GameService:
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
                                               f"{rules.max_players} seats")
-        if rules is not games.TILETUM:
-            return self._create_other(rules, seats, options, seed, game_id, tokens, extra_meta, dry_run)
-        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
-        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
         for s in seats:
+            if s.get("kind", "human") not in rules.seat_kinds:
+                raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
+                                                  f"{', '.join(rules.seat_kinds)} only")
             if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
                 raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
-        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
-        if bots or options.get("solo") is not None:
-            if len(seats) != 2 or len(bots) != 1:
-                raise errors.invalid("bad-seats",
-                                        "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
-            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
-            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
-            options["solo"] = engine_options["solo"]
-        try:
-            state, events = rules.new_game(len(seats), seed, engine_options)
-        except ValueError as e:  # e.g. an unknown Challenge card or level
-            raise errors.invalid("bad-options", str(e)) from None
-        for s in seats:
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
+        # the game's own seating (Tiletum's Cardinalbot is seat 0) and options (Tiletum's action_tiles, solo)
+        service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}
+        try:
+            seats, game_options, engine_options = rules.setup(seats, {k: v for k, v in options.items()
+                                                                       if k not in SERVICE_OPTIONS})
+            state, events = rules.new_game(len(seats), seed, engine_options)
+        except games.BadSetup as e:
+            raise errors.invalid(e.code, e.message) from None
+        except ValueError as e:  # e.g. an unknown Challenge card or level
+            raise errors.invalid("bad-options", str(e)) from None
         if dry_run:
             return {}
+        options = {**service_options, **game_options}
         if tokens is None:
             tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
                       for s in seats]
         meta = {
-            "game": "tiletum", "players": len(seats), "options": options,
+            "game": rules.name, "players": len(seats), "options": options,
             "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
             "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
             "rules": rules.rules_version, **(extra_meta or {}),
@@ -290,51 +287,6 @@ class GameService:
         else:
             game_id = self._create_with_new_id(meta, seed, events[0], first_text)
             index_game(self.store.r, game_id, meta)
-        self.bots.seated(game_id, meta)
-        self.bots.note_game(game_id, seats)
-        self._appended(game_id, meta, state, None)
-        return _created(game_id, state, meta, seats, tokens)
-
-    def _create_other(self, rules: games.Game, seats: list[dict], options: dict, seed: str,
-                      game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None,
-                      dry_run: bool = False) -> dict:
-        """Create a game of another game than Tiletum (Carcassonne): seats of the kinds the game
-        allows (people, AI seats, bot accounts; no Cardinalbot), and only the service's options
-        (deadlines, rated), none of Tiletum's."""
-        for s in seats:
-            if s.get("kind", "human") not in rules.seat_kinds:
-                raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
-                                                  f"{', '.join(rules.seat_kinds)} only")
-            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
-                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
-            if s.get("tz") is not None and not valid_tz(s["tz"]):
-                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
-        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
-        if options.get("action_tiles", "printed") == "printed":
-            options.pop("action_tiles", None)   # the schema's default: Tiletum's option
-        other = sorted(k for k in options if k not in SERVICE_OPTIONS)
-        if other:
-            raise errors.invalid("bad-options", f"a game of {rules.title} takes none of these options: "
-                                                f"{', '.join(other)}")
-        state, events = rules.new_game(len(seats), seed, {})
-        if dry_run:
-            return {}
-        if tokens is None:
-            tokens = [None if s.get("kind") in ("bot", "ai") else secrets.token_urlsafe(24) for s in seats]
-        meta = {
-            "game": rules.name, "players": len(seats), "options": options,
-            "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
-            "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
-            "rules": rules.rules_version, **(extra_meta or {}),
-        }
-        self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
-        first_text = rules.event_text(None, events[0])
-        if game_id is not None:
-            if not self.store.create(game_id, meta, seed, events[0], first_text):
-                raise GameExists(game_id)
-        else:
-            game_id = self._create_with_new_id(meta, seed, events[0], first_text)
-        index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)
@@ -394,10 +346,6 @@ class GameService:
         meta, state = self.load(game_id)
         return state.version, games.of_meta(meta).view(state, self.seat_of(meta, token, game_id, state.actor))
 
-    def seat_view(self, state: engine.GameState, seat: int) -> dict:
-        """The position as ``seat`` sees it (what the AI stand-in decides from; Tiletum's)."""
-        return view_doc(state, seat)
-
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
@@ -408,7 +356,7 @@ class GameService:
                 "can_undo": seat == state.actor and game.can_undo(state)}
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
-        """The position a hint is computed from: the seat's own view (``view_doc``), only for a
+        """The position a hint is computed from: the seat's own view (the game's ``view``), only for a
         seat whose decision it is, and never in a rated game (application/rated.py: the predicate
         the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
@@ -680,7 +628,7 @@ class GameService:
         """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
         ``hooks`` when the append said whether the game has webhooks (None: not known)."""
         if self.on_append:
-            extra = {}
+            extra: dict[str, object] = {}
             ai = ai_seats(meta)
             if ai:
                 extra["ai_seats"] = ai

@@ -60,7 +60,7 @@ class Sharded:
     def key_of(self, member: bytes | str) -> str:
         return self.key(self.owner_of(member))
 
-    def due(self, r, upto: float, start="-inf", limit: int | None = None) -> list[bytes]:
+    def due(self, r, upto: float | str, start="-inf", limit: int | None = None) -> list[bytes]:
         """The members of every shard scored up to ``upto`` (a sorted set), earliest first."""
         pipe = r.pipeline(transaction=False)
         for k in self.keys():

@@ -31,7 +31,6 @@ from .game_service import GameExists, GameService, token_hash
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
-from .seats import AI_LEVELS
 from .tournament_service import same_secret
 
 JOIN_TASK = "workers.send_lobby_join"
@@ -66,8 +65,7 @@ class Lobby:
             if s.get("kind", "human") not in OPEN_GAME_KINDS:
                 raise errors.invalid("bad-seats", "a game with open seats has seats of kind human, ai or open "
                                                   "(no Cardinalbot, no bot account)")
-            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
-                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
+        # the rest (AI levels, time zones, the game's own seats and options) as for any game: a dry run
         placeholders = [{"name": f"Open seat {i}", "email": f"open{i}@lobby.invalid", "kind": "human"}
                         if s["kind"] == "open" else s for i, s in enumerate(seats)]
         self.games.create_game(placeholders, dict(options), game=game, dry_run=True)
@@ -150,7 +148,8 @@ class Lobby:
         for k in waiting.OPEN.keys():
             pipe.zrevrange(k, 0, -1, withscores=True)
         ids = [m.decode() for m, _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
-        out, skipped, dropped = [], 0, 0
+        out: list[dict] = []
+        skipped, dropped = 0, 0
         for game_id in ids:
             doc = waiting.load(self.r, game_id)
             if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):

@@ -166,7 +166,8 @@ class Profiles:
             seats.setdefault(game_id, int(seat))
         ids = list(seats)
         cached = dict(zip(ids, hmget(self.r, ME_RESULTS, ids)))
-        finished, current = [], []
+        finished: list[dict] = []
+        current: list[dict] = []
         for game_id in ids:
             result = json.loads(cached[game_id]) if cached[game_id] else None
             meta = None

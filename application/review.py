@@ -103,7 +103,7 @@ class Reviews:
             raise errors.invalid("not-a-human-seat", f"seat {seat} is not played by a person: there is nothing "
                                                      "to review")
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
-        if game is not games.TILETUM:
+        if not game.review:
             raise errors.refused("review-unsupported", f"reviews are for Tiletum games only: the AI of {game.title} "
                                                        "ranks moves without an estimate in points")
         if not game.is_over(state):
@@ -131,7 +131,7 @@ class Reviews:
             return json.loads(raw)
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
-        if game is not games.TILETUM or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
+        if not game.review or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
             raise errors.refused("review-unsupported", "no review for this game and seat")
         settings = resolve(self.level)
         events = self.service.store.events(game_id)

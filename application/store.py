@@ -207,7 +207,7 @@ class EventStore:
     # --- events ---------------------------------------------------------------------------
     def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
                idem_answer: dict | None = None, meta_generation: str | None = None,
-               texts: list[str] | None = None) -> tuple[str, int | dict]:
+               texts: list[str] | None = None) -> Appended:
         """Append atomically at ``expected`` (with each event's ``texts``, when given: ``GET /events``
         then reads them instead of folding the log to say them). Returns ("ok", new_version) or
         ("idem", answer); raises :class:`Conflict` when the stream is at another version."""

@@ -13,6 +13,7 @@ creating a game twice.
 from __future__ import annotations
 
 import base64
+import builtins
 import hashlib
 import hmac
 import json
@@ -154,7 +155,7 @@ class TournamentService:
         if not game.min_players <= d["table_size"] <= game.max_players:
             raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
                                                    f"{game.max_players} players: table_size {d['table_size']} is not one")
-        if game is not hosted.TILETUM and d.get("action_tiles", "printed") != "printed":
+        if d.get("action_tiles", "printed") != "printed" and "action_tiles" not in game.own_options:
             raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
@@ -325,7 +326,7 @@ class TournamentService:
                 log.exception("advancing tournament %s failed; the next sweep tries again", tid)
         return n
 
-    def _step(self, t: Tournament, start: bool) -> list[dict]:
+    def _step(self, t: Tournament, start: bool) -> builtins.list[dict]:
         now = self.clock()
         if t.finished is not None:
             return []
@@ -350,7 +351,7 @@ class TournamentService:
                    [{"type": "RoundClosed", "round": r.number, "at": now}]
         return []
 
-    def _pair(self, t: Tournament, now: float) -> list[dict]:
+    def _pair(self, t: Tournament, now: float) -> builtins.list[dict]:
         n = len(t.rounds) + 1
         tables, byes = t.next_round(rng_seed=f"{t.id}:{n}")
         days = t.definition.get("round_days")
@@ -362,7 +363,7 @@ class TournamentService:
         d = t.definition
         game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
-        if game is hosted.TILETUM:
+        if "action_tiles" in game.own_options:
             options["action_tiles"] = d.get("action_tiles", "printed")
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
@@ -375,11 +376,11 @@ class TournamentService:
             pass  # created before a crash cut the step short: it is the same game
         return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}
 
-    def _seats_dropped(self, game_id: str, n: int) -> list[int]:
+    def _seats_dropped(self, game_id: str, n: int) -> builtins.list[int]:
         raw = self.r.hmget(SEAT_STATE.key(game_id), [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
-    def _result_if_over(self, t: Tournament, tb) -> list[dict]:
+    def _result_if_over(self, t: Tournament, tb) -> builtins.list[dict]:
         meta, state = self.games.load(tb.game)
         game = hosted.of_meta(meta)
         if not game.is_over(state):
@@ -396,7 +397,8 @@ class TournamentService:
         scores = hosted.of_meta(meta).scores(state)
         return self._result(t, tb, scores, adjudicated_places(scores), adjudicated=True)
 
-    def _result(self, t: Tournament, tb, scores: list[int], finish: list[int], adjudicated: bool) -> dict:
+    def _result(self, t: Tournament, tb, scores: builtins.list[int], finish: builtins.list[int],
+                adjudicated: bool) -> dict:
         dropped = self._seats_dropped(tb.game, len(tb.players))
         return {"type": "GameResult", "round": tb.round, "table": tb.table, "game": tb.game,
                 "players": list(tb.players), "scores": scores, "finish": finish,

@@ -37,6 +37,7 @@ Lua script, so simultaneous registrations cannot pass the cap together.
 """
 from __future__ import annotations
 
+import builtins
 import concurrent.futures
 import hashlib
 import hmac
@@ -152,7 +153,7 @@ def address_allowed(ip: str, allow_loopback: bool = False) -> bool:
 
 def system_resolve(host: str, port: int) -> list[str]:
     """Every address the OS resolver (getaddrinfo, as the HTTP client uses it) gives for ``host``."""
-    return [i[4][0] for i in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+    return [str(i[4][0]) for i in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
 
 
 def _resolve(resolve, host: str, port: int, timeout: float) -> list[str]:
@@ -367,7 +368,7 @@ class Webhooks:
             self.r.srem(game_key(h["game"], "hooks"), f"s:{sid}")
             self.r.srem(owned_key({"game": h["game"], "seat": h["seat"]}), sid)
 
-    def forget(self, sids: list[str]) -> None:
+    def forget(self, sids: builtins.list[str]) -> None:
         """Delete subscriptions outright (those of a bot account just deleted)."""
         for sid in sids:
             self.r.delete(hook_key(sid), hook_key(sid, "log"))
@@ -397,7 +398,7 @@ class Webhooks:
         return email if is_verified(self.r, email) else None
 
     # --- after a save ------------------------------------------------------------------------
-    def subscriptions_of(self, game_id: str) -> list[str]:
+    def subscriptions_of(self, game_id: str) -> builtins.list[str]:
         """Every subscription that may want the events of ``game_id``."""
         out = []
         for m in sorted(self.r.smembers(game_key(game_id, "hooks"))):
@@ -426,7 +427,8 @@ class Webhooks:
         if self.games.store.version(game_id) < version:
             return "skipped"
         _, state = self.games.state_at(game_id, version)
-        mover = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {}).get("seat")
+        last: dict = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {})
+        mover = last.get("seat")
         over = state.phase == "over"
         your_turn = state.actor == seat and mover != seat
         wanted = set(h["events"].split(","))

@@ -183,9 +183,9 @@ def apply(s: GameState, seat: int, m: Move, k: int | None, chance) -> list[dict]
                 scored.append(complete(s, r))
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
-            seg = s.cloisters.get((x + dx, y + dy))
-            if seg is not None and not feat[seg].done and cloister_tiles(s, (x + dx, y + dy)) == 9:
-                scored.append(complete(s, seg))
+            cloister = s.cloisters.get((x + dx, y + dy))
+            if cloister is not None and not feat[cloister].done and cloister_tiles(s, (x + dx, y + dy)) == 9:
+                scored.append(complete(s, cloister))
     s.tile = None
     s.actor = (seat + 1) % s.players
     draw(s, chance)

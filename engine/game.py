@@ -298,7 +298,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
             raise cls(f"'{m}': {err[1]}", code=err[0])
     s = state.clone()
     if m.verb == "undo":
-        ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
+        ev: dict = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
         return [ev], apply_event(s, ev)
     chance = RecordingChance(source or SeededSource(seed, chance_nonce(state)))
     undoable_before = s.undo_base

@@ -358,7 +358,7 @@ def final_scoring(s: GameState) -> dict:
     bot = s.seats[0]
     so = s.solo
     h, p = houses_on_map(s, 0), pillars_on_map(s, 0)
-    out = {"before": bot.score, "houses": h, "pillars": p, "houses_x_pillars": h * p,
+    out: dict = {"before": bot.score, "houses": h, "pillars": p, "houses_x_pillars": h * p,
            "completed_buildings": 0, "buildings_vp": 0}
     add_vp(bot, h * p)
     converted = []

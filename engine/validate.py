@@ -85,7 +85,7 @@ def problems(s: GameState) -> list[str]:
             on_spaces = 0  # the Cardinalbot's seven Pillars are all available from the start
         if pillars + p.pillars + on_spaces != c.pillars_per_player:
             out.append(f"seat {p.seat} Pillars do not add up to {c.pillars_per_player}")
-        types = {}
+        types: dict = {}
         for b, rooms in enumerate(p.rooms):
             for t in rooms:
                 if t is not None:

@@ -11,10 +11,10 @@ from carcassonne.describe import describe, event_text, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import Game
+from .base import EmailDefaults, GameDefaults, SearchDefaults
 
 
-class Carcassonne(Game):
+class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     name = "carcassonne"
     title = "Carcassonne"
     min_players, max_players = 2, 5

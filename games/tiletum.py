@@ -10,7 +10,7 @@ from engine.game import RULES_VERSION, apply_event, replay
 from engine.notation import parse
 from engine.record import replay_record, write_record
 
-from .base import Game
+from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
 
 def view_doc(state: engine.GameState, seat: int | None) -> dict:
@@ -73,16 +73,33 @@ def event_texts(events: list[dict], start: int = 0, state: engine.GameState | No
     return out
 
 
-class Tiletum(Game):
+class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     name = "tiletum"
     title = "Tiletum"
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
+    own_options = ("action_tiles", "solo")
     cli = "tiletum-engine"
     email = True
+    review = True             # application/review.py: Tiletum's AI estimates each move in points
     state_type = engine.GameState
     score_unit = "VP"
+
+    def setup(self, seats, options):
+        """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
+        the Cardinalbot, which is seat 0: two seats, one of kind cardinalbot; Deacon by default)."""
+        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
+        options = dict(options)
+        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
+        if bots or options.get("solo") is not None:
+            if len(seats) != 2 or len(bots) != 1:
+                raise BadSetup("bad-seats",
+                               "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
+            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
+            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
+            options["solo"] = engine_options["solo"]
+        return seats, options, engine_options
 
     def new_game(self, players, seed, options):
         return engine.new_game(players, seed, options)
@@ -185,7 +202,8 @@ class Tiletum(Game):
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
     def board_svg(self, state):
-        # Tiletum's map is drawn by application/board_svg.py (with the seats' names)
+        # Tiletum's map is drawn with the seats' names by application/board_svg.py (board_picture,
+        # email_pictures), which every caller goes through; this is never called
         raise NotImplementedError("Tiletum's board is drawn by application.board_svg")
 
 

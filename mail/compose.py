@@ -30,7 +30,7 @@ from email.utils import formatdate, make_msgid
 
 import engine
 from engine.describe import describe
-from games import TILETUM, Game
+from games import TILETUM, EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
 
@@ -187,7 +187,7 @@ class TurnContext:
     subject: str = ""            # default: thread_subject (the same for every email of the game)
     images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
-    game: Game = TILETUM         # the game's rules and words (games/: the email surface)
+    game: EmailGame = TILETUM    # the game's rules and words (games/: the email surface)
 
 
 _PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",

@@ -329,7 +329,8 @@ class Notifier:
             return []  # nothing since (the game's first turn): no need to replay the game to say so
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
-    def one_click_moves(self, game_id: str, state, seat: int, game: games.Game = games.TILETUM) -> dict[str, str]:
+    def one_click_moves(self, game_id: str, state, seat: int,
+                        game: games.EmailGame = games.TILETUM) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
@@ -500,7 +501,7 @@ class Notifier:
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
             review = (["Your decisions reviewed by the AI (the costliest five, with what it would have played):",
-                       f"{page}&review=1", ""] if game is games.TILETUM else [])
+                       f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
                     + ["The record and the check of every draw:",

@@ -19,9 +19,9 @@ import pytest
 
 import ai
 import engine
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 SOLO_LEVELS = ("priest", "deacon", "bishop")
 

@@ -10,11 +10,11 @@ import ai
 import engine
 from ai import evaluate as ev
 from ai.view import determinize, known_piles
-from application.game_service import view_doc
 from engine import chance as engine_chance
 from engine.components import components
 from engine.game import legal_moves, play
 from engine.playout import random_game
+from games.tiletum import view_doc
 
 
 def advance_randomly(state, seed: str, moves: int, rng: random.Random):

@@ -11,9 +11,9 @@ import ai
 import engine
 from ai import lookahead
 from ai.view import determinize, sample_seed
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 se = importlib.import_module("ai.search")   # (the package's ``search`` is the function)
 

@@ -194,7 +194,8 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
 
     import engine
     from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
-    from application.game_service import GameService, view_doc
+    from application.game_service import GameService
+    from games.tiletum import view_doc
     from application.store import EventStore
 
     redis_client.delete(*DEADLINES.keys(), *REMINDERS.keys())
@@ -228,7 +229,8 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
 
 def test_emails_name_ai_seats_as_such(redis_client):
     """The turn email after an AI seat's turn says who moved: the AI seat by its name and level."""
-    from application.game_service import GameService, view_doc
+    from application.game_service import GameService
+    from games.tiletum import view_doc
     from application.store import EventStore
     from mail.mailconfig import MailConfig
     from mail.notify import Notifier

@@ -16,11 +16,11 @@ from ai import evaluate as ev
 from ai import parallel
 from ai.search import Node, search
 from ai.settings import LEVELS, Settings, override, resolve
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.components import components
 from engine.flow import fair_vp
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ai_presets.json")
 

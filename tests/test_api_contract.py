@@ -228,7 +228,7 @@ def test_the_served_position_is_the_seats_view_unchanged(redis_server):
     ``fx`` agenda entry came out as ``{}`` (a Nested schema dumps only declared fields), which made
     the AI player, reading the served position, fail on "unknown effect {}"."""
     import engine
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     app = make_app(redis_server.url)
     client = app.test_client()
     created = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],

@@ -741,7 +741,7 @@ def test_next_moves_does_not_change_its_state_and_is_reproducible():
 
 
 def test_state_from_view():
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     for i in range(5):
         s, _ = engine.new_game(2, f"view-{i}", {"solo": {"level": "deacon"}})
         rng = random.Random(i)
@@ -835,7 +835,7 @@ def test_full_games_against_a_random_player(level):
 def test_the_bots_picks_do_not_change_with_the_to_act_field_of_api_2():
     """API 2.0 added ``to_act`` to the served position (docs/api-changes.md); the bot keys its
     randomness on the position as served before, so it chooses exactly as it did."""
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     from cardinalbot.runner import bot_rng
     from engine import new_game
     state, _ = new_game(2, "to-act-bot", {"solo": {"level": "deacon"}})

@@ -19,6 +19,7 @@ from test_api_errors import Http, problem
 
 from application import heartbeat, links, waiting
 from application.dashboard import dashboard_key_for, is_verified, remember_address
+from application.errors import ServiceError
 from application.game_service import GameService
 from application.lobby import Lobby
 from application.players import player_id
@@ -413,3 +414,9 @@ def test_a_lobby_service_over_the_store_alone(redis_client):
     lobby = Lobby(games, Dashboard(games))
     created = lobby.create([{"name": "A", "email": addr("a")}, {"kind": "open"}], {})
     assert lobby.view(created["id"])["open_seats"] == 1
+    # an AI seat's level and a seat's time zone are checked by the dry run, as for any game created
+    for seat, code in (({"kind": "ai", "name": "R", "level": "grandmaster"}, "bad-seats"),
+                       ({"name": "B", "email": addr("b"), "tz": "Mars/Olympus_Mons"}, "bad-time-zone")):
+        with pytest.raises(ServiceError) as e:
+            lobby.create([{"name": "A", "email": addr("a")}, seat, {"kind": "open"}], {})
+        assert e.value.code == code
