@@ -98,8 +98,17 @@ def test_the_wheel_declares_the_licence_as_an_spdx_expression(wheel):
 
 
 def test_an_editable_install_prints_no_warning(tmp_path):
-    # `pip install -e .` (make venv) builds an editable wheel through the same configuration; it is
-    # installed here into a throwaway folder, not into the environment running the tests.
+    # `pip install -e .` (make venv) has setuptools build an editable wheel through the same
+    # configuration: the build hook pip calls (PEP 660) is called here the same way, in a process of
+    # its own, without installing anything into the environment running the tests.
     src = _source_copy(tmp_path)
-    output = _pip(["install", "--target", str(tmp_path / "target"), "-e", str(src)], cwd=tmp_path)
+    (tmp_path / "dist").mkdir()
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE"))}
+    hook = "import sys, setuptools.build_meta as b; print(b.build_editable(sys.argv[1]))"
+    done = subprocess.run([sys.executable, "-c", hook, str(tmp_path / "dist")], cwd=src, env=env,
+                          capture_output=True, text=True, timeout=120)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-4000:]
+    assert done.stdout.strip().splitlines()[-1].endswith(".editable-py3-none-any.whl"), output[-2000:]
     assert _warnings(output) == [], output[-6000:]
