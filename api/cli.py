@@ -151,7 +151,10 @@ class Supervisor:
 
     def stop(self) -> None:
         """Stop every part (all at once, each given ``STOP_SECONDS``) and return when they are gone;
-        none is started again from the first moment. A second call does nothing."""
+        none is started again from the first moment. A second call does nothing. SIGTERM goes to a
+        part's first process only: a Celery worker's warm shutdown lets its pool processes finish
+        the tasks they run (SIGTERM to them would kill each task: WorkerLostError); what is left of
+        the group once that process is gone gets SIGTERM, and the whole group SIGKILL at the end."""
         import signal
         import time
         if self.stopping.is_set():
@@ -163,15 +166,21 @@ class Supervisor:
             return
         print("stopping the workers, the scheduler and the inbound SMTP listener ...", flush=True)
         parts = {part["proc"].pid: part for part in self.parts}   # process group -> part
-        for pgid in parts:
-            _signal_group(pgid, signal.SIGTERM)
+        for part in parts.values():
+            if part["proc"].poll() is None:
+                part["proc"].send_signal(signal.SIGTERM)
+        leftovers = set()   # groups whose first process is gone, sent SIGTERM
         deadline = time.monotonic() + self.STOP_SECONDS
         while parts and time.monotonic() < deadline:
             for pgid, part in list(parts.items()):
-                part["proc"].poll()  # reap the leader: a zombie still counts in its group
+                if part["proc"].poll() is None:  # (reaps the leader: a zombie still counts in its group)
+                    continue
                 if not _signal_group(pgid, 0):
                     print(f"{part['name']} stopped", flush=True)
                     del parts[pgid]
+                elif pgid not in leftovers:
+                    leftovers.add(pgid)
+                    _signal_group(pgid, signal.SIGTERM)
             time.sleep(0.1)
         for pgid, part in parts.items():
             print(f"{part['name']} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
