@@ -30,8 +30,31 @@ import os
 import sys
 
 
-def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
+def _own_session(arbiter, worker) -> None:
+    """post_fork: a gunicorn worker leaves serve's process group for a session of its own, so that a
+    Ctrl-C at the terminal (SIGINT to the whole foreground group) reaches only the arbiter, which
+    stops it gracefully when serve's turn comes (``Supervisor``, ``_gunicorn``); the worker still
+    exits when the arbiter dies (gunicorn's workers watch their parent)."""
+    os.setsid()
+
+
+def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop=None):
+    """gunicorn for ``serve``. SIGINT (Ctrl-C) and SIGTERM both stop it gracefully (each worker
+    finishes its requests, for up to ``graceful_timeout``), after ``before_stop()`` has run: the
+    other parts stop while the API still answers. A second SIGINT during that stop is gunicorn's
+    quick shutdown."""
     from gunicorn.app.base import BaseApplication
+    from gunicorn.arbiter import Arbiter
+
+    class ServeArbiter(Arbiter):
+        def handle_term(self):
+            if before_stop is not None:
+                before_stop()
+            self.log.info("stopping the API (gunicorn, %g s to finish its requests)",
+                          self.cfg.graceful_timeout)
+            raise StopIteration  # the main loop's halt(): a graceful stop
+
+        handle_int = handle_term
 
     class App(BaseApplication):
         def load_config(self):
@@ -43,10 +66,18 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
             self.cfg.set("workers", workers)
             # an event stream holds a thread while it lasts (docs/push.md): at most threads - 8 of them
             self.cfg.set("threads", threads)
+            self.cfg.set("post_fork", _own_session)
 
         def load(self):
             from . import create_app
             return create_app()
+
+        def run(self):
+            try:
+                ServeArbiter(self).run()
+            except RuntimeError as e:  # as BaseApplication.run
+                print(f"\nError: {e}\n", file=sys.stderr, flush=True)
+                sys.exit(1)
 
     return App()
 
@@ -133,22 +164,40 @@ class Supervisor:
                     part["started"], part["restart_at"] = now, None
 
     def stop(self) -> None:
+        """Stop every part (all at once, each given ``STOP_SECONDS``) and return when they are gone;
+        none is started again from the first moment. A second call does nothing. SIGTERM goes to a
+        part's first process only: a Celery worker's warm shutdown lets its pool processes finish
+        the tasks they run (SIGTERM to them would kill each task: WorkerLostError); what is left of
+        the group once that process is gone gets SIGTERM, and the whole group SIGKILL at the end."""
         import signal
         import time
+        if self.stopping.is_set():
+            return
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join(5)  # no part is started again from here on
-        groups = [part["proc"].pid for part in self.parts]
-        for pgid in groups:
-            _signal_group(pgid, signal.SIGTERM)
+        if not self.parts:
+            return
+        print("stopping the workers, the scheduler and the inbound SMTP listener ...", flush=True)
+        parts = {part["proc"].pid: part for part in self.parts}   # process group -> part
+        for part in parts.values():
+            if part["proc"].poll() is None:
+                part["proc"].send_signal(signal.SIGTERM)
+        leftovers = set()   # groups whose first process is gone, sent SIGTERM
         deadline = time.monotonic() + self.STOP_SECONDS
-        while groups and time.monotonic() < deadline:
-            for part in self.parts:
-                part["proc"].poll()  # reap the leader: a zombie still counts in its group
-            groups = [g for g in groups if _signal_group(g, 0)]
+        while parts and time.monotonic() < deadline:
+            for pgid, part in list(parts.items()):
+                if part["proc"].poll() is None:  # (reaps the leader: a zombie still counts in its group)
+                    continue
+                if not _signal_group(pgid, 0):
+                    print(f"{part['name']} stopped", flush=True)
+                    del parts[pgid]
+                elif pgid not in leftovers:
+                    leftovers.add(pgid)
+                    _signal_group(pgid, signal.SIGTERM)
             time.sleep(0.1)
-        for pgid in groups:
-            print(f"process group {pgid} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
+        for pgid, part in parts.items():
+            print(f"{part['name']} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
             _signal_group(pgid, signal.SIGKILL)
         for part in self.parts:
             try:
@@ -237,11 +286,14 @@ def cmd_serve(a: argparse.Namespace) -> int:
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
     try:
-        _gunicorn(a.host, a.port, a.workers, a.threads).run()
+        # SIGINT (Ctrl-C) or SIGTERM: the parts stop first, then the API (gracefully), then Redis;
+        # serve then exits with status 0
+        _gunicorn(a.host, a.port, a.workers, a.threads, before_stop=supervisor.stop).run()
     finally:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
-            supervisor.stop()
+            supervisor.stop()  # if gunicorn ended on its own (it did not boot, say)
+            print("the API stopped", flush=True)
             for server in (broker, embedded):
                 if server is not None:
                     server.stop()

@@ -282,15 +282,16 @@ class SeatState(Closed):
 
 
 class FinalScore(Closed):
-    houses = fields.Integer(required=True)
-    pillars = fields.Integer(required=True)
-    houses_x_pillars = fields.Integer(required=True)
+    """One seat's final scoring (docs/state.md, `final`)."""
+    houses = fields.Integer(required=True, metadata={"description": "Houses on the map"})
+    pillars = fields.Integer(required=True, metadata={"description": "Pillars on the map"})
+    houses_x_pillars = fields.Integer(required=True, metadata={"description": "their product: that many VP"})
     completed_buildings = fields.Integer(required=True)
-    buildings_vp = fields.Integer(required=True)
-    resources = fields.Integer(required=True)
-    resources_vp = fields.Integer(required=True)
-    before = fields.Integer(required=True)
-    total = fields.Integer(required=True)
+    buildings_vp = fields.Integer(required=True, metadata={"description": "VP for the Completed Buildings"})
+    resources = fields.Integer(required=True, metadata={"description": "Resources left"})
+    resources_vp = fields.Integer(required=True, metadata={"description": "1 VP per 4 Resources"})
+    before = fields.Integer(required=True, metadata={"description": "the score before the final scoring"})
+    total = fields.Integer(required=True, metadata={"description": "the final score"})
     contracts_fulfilled_at_end = fields.List(fields.String(), metadata={
         "description": "solo, the Cardinalbot: Contracts it fulfils at the end"})
     contracts_vp = fields.Integer(metadata={"description": "solo, the Cardinalbot: their VP"})
@@ -411,6 +412,7 @@ class CarcassonneScoring(Closed):
 
 
 class CarcassonneFinal(Closed):
+    """The final scoring (docs/carcassonne.md, `final`)."""
     breakdown = fields.List(fields.Nested(CarcassonneBreakdown), required=True, metadata={
         "description": "per seat: the points of the final scoring by kind"})
     scorings = fields.List(fields.Nested(CarcassonneScoring), required=True)
@@ -440,7 +442,8 @@ class CarcassonnePosition(Closed):
         "description": "tile letter -> how many are face down (their order does not exist until drawn)"})
     pile_size = fields.Integer(required=True)
     set_aside = fields.List(fields.String(), required=True, metadata={"description": "drawn tiles that fit nowhere"})
-    final = fields.Nested(CarcassonneFinal, required=True, allow_none=True)
+    final = fields.Nested(CarcassonneFinal, required=True, allow_none=True, metadata={
+        "description": "null until the game ends"})
     winners = _seat_list(required=True)
     winner = fields.Integer(allow_none=True, required=True)
 

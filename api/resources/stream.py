@@ -10,9 +10,14 @@ with ``Last-Event-ID`` and misses nothing).
 The slot is given back however the response ends: when the stream ends, when the server closes
 the response (which a WSGI server does even when it never iterates it: a HEAD request, a client
 gone before the first byte), and when the response object is dropped unserved.
+
+A stream ends within a second once ``SERVER_STOPPING`` is set: gunicorn's worker sets it when it
+begins a graceful stop (api/gunicorn_conf.py), which then need not wait for streams that would
+last minutes more.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 
 import flask
@@ -26,6 +31,8 @@ from ..extensions import feed, service
 from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas import EventsQuery
+
+SERVER_STOPPING = threading.Event()
 
 blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
 
@@ -76,7 +83,8 @@ class Stream(MethodView):
         service().meta(game_id)  # 404 before the stream starts
         cfg = flask.current_app.config
         slot = _take_slot()
-        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE"])
+        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
+                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING)
 
         def body():
             try:
