@@ -21,8 +21,10 @@ verified mark, undeliverable list, last name, handle, profile and ratings (every
 leaderboards) are deleted, the bot accounts it owns are deleted as their owner would delete them
 (tombstones keep their ids), and the ``erasers`` the adapter gives (``mail.outbox.forget_address``:
 emails queued to the address, once-keys and the log of failed attempts that name it) run last.
-Tournaments keep their entrants by address in their event streams: an address entered in a
-tournament is refused (``409 in-tournament``) until the service can rewrite one (see the docs).
+Tournaments keep their entrants by address in their event streams: before the games, every
+tournament the address entered withdraws it if not over yet, and its stream is rewritten with a
+placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`). Every step
+can be redone: a deletion cut short (a crash) is finished by sending it again with the same key.
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ from .indexes import DIGEST, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
 from .notifications import preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
+from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.accounts")
 
@@ -125,7 +128,8 @@ class Accounts:
             raise errors.invalid("confirmation-required",
                                  f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be undone")
         email = email.strip().lower()
-        self._refuse_tournaments(email)
+        # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
+        tournaments = TournamentService(self.games).forget_entrant(email, FORMER)
         left = {"finished": 0, "running": 0}
         for game_id, seats in self.dashboard._seats(pid).items():
             kind = self._leave(game_id, seats, email)
@@ -139,18 +143,10 @@ class Accounts:
         self._forget_player(pid, email)
         for erase in self.erasers:
             erase(self.r, email)
-        log.info("account %s deleted: %d finished and %d running games left, %d bots deleted", pid,
-                 left["finished"], left["running"], len(bots))
+        log.info("account %s deleted: %d finished and %d running games, %d tournaments left, %d bots deleted",
+                 pid, left["finished"], left["running"], tournaments, len(bots))
         return {"deleted": True, "games_finished": left["finished"], "games_running": left["running"],
-                "bots_deleted": len(bots)}
-
-    def _refuse_tournaments(self, email: str) -> None:
-        for tkey in self.r.scan_iter(match="t:{*}:events", count=500):
-            for _, fields in self.r.xrange(tkey):
-                ev = json.loads(fields[b"e"])
-                if ev.get("type") == "PlayerEntered" and str(ev.get("player", "")).lower() == email:
-                    raise errors.refused("in-tournament", "your address is entered in a tournament, whose record "
-                                                          "keeps it: ask the operator to delete your account")
+                "tournaments": tournaments, "bots_deleted": len(bots)}
 
     def _leave(self, game_id: str, seats: list[int], email: str) -> str | None:
         """The seats of ``email`` in the game pass to "a former player"; a running game's to the stand-in."""
