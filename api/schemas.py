@@ -1342,6 +1342,9 @@ class AccountDeleted(Base):
         "description": "finished games whose moves stay, under 'a former player'"})
     games_running = fields.Integer(required=True, metadata={
         "description": "games in progress whose seat the stand-in now plays to the end"})
+    tournaments = fields.Integer(required=True, metadata={
+        "description": "tournaments entered: withdrawn from those not over, and in all of them the entry "
+                       "renamed 'a former player' (points kept)"})
     bots_deleted = fields.Integer(required=True)
 
 
@@ -1431,6 +1434,11 @@ class LobbyJoinOut(Closed):
     play_url = fields.String(metadata={"description": "seated: the path of the game page opened as your seat "
                                                       "(the seat link token in the fragment)"})
     started = fields.Boolean(metadata={"description": "seated: yours was the last seat, and the game has started"})
+
+
+class LobbyCancelled(Closed):
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
 
 
 class LobbySeatFreed(Closed):

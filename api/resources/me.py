@@ -196,10 +196,10 @@ class MyAccount(MethodView):
     @blp.doc(operationId="deleteMyAccount", security=KEY)
     @blp.arguments(DeleteAccountIn, example={"confirm": "DELETE"})
     @blp.response(200, AccountDeleted, example={"deleted": True, "games_finished": 3, "games_running": 1,
-                                                "bots_deleted": 0})
+                                                "tournaments": 1, "bots_deleted": 0})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
-    @err(409, "in-tournament", "the address is entered in a tournament")
+    @err(409, "tournament-busy", "a tournament the address entered stayed busy: nothing lost, send it again")
     @err(413, "payload-too-large", "the body is too large")
     @err(422, "confirmation-required", "confirm is not the word DELETE")
     def delete(self, body):
@@ -208,7 +208,8 @@ class MyAccount(MethodView):
         With `{"confirm": "DELETE"}`; it cannot be undone. Your address, handle, profile, email
         setting and ratings are removed, and your dashboard key stops working. Finished games keep
         their moves under "a former player"; in games still running the stand-in plays your
-        seat to the end. Bot accounts you own are deleted. An address entered in a tournament is
-        refused (`409 in-tournament`): its record keeps the entrants.
+        seat to the end. Bot accounts you own are deleted. In the tournaments you entered you are
+        withdrawn (those not over yet) and your entry is renamed "a former player", points kept.
+        A deletion cut short (`409 tournament-busy`, or an error) is finished by sending it again.
         """
         return accounts().delete(key(), body["confirm"])
