@@ -417,3 +417,43 @@ def test_a_deletion_cut_short_in_the_tournaments_is_finished_by_sending_it_again
     for tid in ids:
         t = ts.load(tid)
         assert [p.startswith("former-player-") for p in t.entrants] == [True, False] and len(t.withdrawn) == 1
+
+
+def test_a_deleted_address_leaves_the_games_waiting_for_players(world):
+    """Seated in games that wait for players (one it posted, one it joined, one cancelled) and a
+    join asked by email not yet confirmed: after the deletion none of them holds the address, and
+    the seats of the games still waiting are open again."""
+    _, client, svc, r = world
+    me, ann = address("lobby"), address("ann")
+    new_game(svc, [("Me", me), ("Ann", ann)], "lobby-del")   # a game of its own: a dashboard key
+    k = key_of(r, me)
+
+    def post(who: str, name: str, players: int = 3) -> dict:
+        seats = [{"name": name, "email": who}] + [{"kind": "open"}] * (players - 1)
+        rv = client.post("/api/v1/games", json={"game": "tiletum", "options": {}, "seats": seats})
+        assert rv.status_code == 201, rv.get_json()
+        return rv.get_json()
+
+    mine = post(me, "Me")
+    theirs = post(ann, "Ann")
+    rv = client.post(f"/api/v1/lobby/{theirs['id']}/join", json={"name": "Me"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    gone = post(ann, "Ann")
+    client.post(f"/api/v1/lobby/{gone['id']}/join", json={"name": "Me"}, headers=auth(k))
+    rv = client.delete(f"/api/v1/lobby/{gone['id']}", headers=auth(gone["creator_token"]))
+    assert rv.status_code == 200, rv.get_json()
+    asked = post(ann, "Ann")
+    rv = client.post(f"/api/v1/lobby/{asked['id']}/join", json={"name": "Me", "email": me})
+    assert rv.status_code == 202, rv.get_json()
+    listed = client.get("/api/v1/me/games", headers=auth(k)).get_json()["not_started"]
+    assert sorted(g["game"] for g in listed) == sorted([mine["id"], theirs["id"]])
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    assert holders(r, me) == [], "no waiting record, pending join or index keeps the address"
+    pid = player_id(r, me)
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)]
+    for gid, seat in ((mine["id"], 0), (theirs["id"], 1)):
+        got = client.get(f"/api/v1/lobby/{gid}").get_json()
+        assert got["status"] == "waiting" and "Me" not in got["seats_taken"]
+        assert client.get(f"/api/v1/games/{gid}").get_json()["seats"][seat]["kind"] == "open"
+    assert client.get(f"/api/v1/lobby/{gone['id']}").get_json()["seats_taken"] == ["Ann", "a former player"]

@@ -28,6 +28,11 @@ EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 
                                {"seat": 1, "name": "Bob", "score": 120, "place": 3}],
                     "play_url": "/play/Pk2mWn7cDe4f#token=L0.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
 
+EXAMPLE_NOT_STARTED = {"game": "Rt5kLm2nPq8s", "game_name": "tiletum", "seat": 0, "name": "Ada", "players": 3,
+                       "open_seats": 1, "seats_taken": ["Ada", "Bob"], "created_at": "2025-03-01T12:00:00Z",
+                       "expires_at": "2025-03-08T12:00:00Z",
+                       "play_url": "/play/Rt5kLm2nPq8s#token=L0.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
+
 
 def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
@@ -43,13 +48,14 @@ class MyGames(MethodView):
     @blp.doc(operationId="getMyGames", security=KEY)
     @blp.response(200, MeGames, example={"player": "p0123456789abcdef", "to_move": [EXAMPLE_GAME],
                                          "waiting": [], "finished": [EXAMPLE_FINISHED],
-                                         "undeliverable": []})
+                                         "not_started": [EXAMPLE_NOT_STARTED], "undeliverable": []})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """List your games
 
         Every game of your email address: those where you are to act (most urgent deadline
-        first), those waiting on others, and finished ones with their results. Each has a link
+        first), those waiting on others, finished ones with their results, and the games waiting
+        for players that you posted or joined (`not_started`, docs/lobby.md). Each has a link
         that opens the game page as your seat.
         """
         return dashboard().games_of(key())
