@@ -217,6 +217,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
                                                         app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
+    api.spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
     for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
         api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)

@@ -1116,6 +1116,20 @@ class MeUndeliverable(Base):
     reason = fields.String(required=True, metadata={"description": "the last error from the mail server"})
 
 
+class MeNotStarted(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True, validate=validate.OneOf(GAMES))
+    seat = fields.Integer(required=True, metadata={"description": "your seat"})
+    name = fields.String(required=True, metadata={"description": "your name at the table"})
+    players = fields.Integer(required=True, metadata={"description": "the players wanted (seats in all)"})
+    open_seats = fields.Integer(required=True)
+    seats_taken = fields.List(fields.String(), required=True, metadata={"description": "names, yours too"})
+    created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    expires_at = fields.String(required=True, metadata={"description": "when it is cancelled if not full"})
+    play_url = fields.String(required=True, metadata={
+        "description": "the game's page as your seat (/play/{id}#token=...)"})
+
+
 class MeGames(Base):
     player = fields.String(required=True, metadata={"description": "your public player id"})
     to_move = fields.List(fields.Nested(MeGame), required=True, metadata={
@@ -1123,6 +1137,9 @@ class MeGames(Base):
     waiting = fields.List(fields.Nested(MeGame), required=True, metadata={
         "description": "games in progress waiting on others, newest first"})
     finished = fields.List(fields.Nested(MeFinished), required=True, metadata={"description": "newest first"})
+    not_started = fields.List(fields.Nested(MeNotStarted), required=True, metadata={
+        "description": "games waiting for players in which you have a seat (you posted them or joined them), "
+                       "newest first; a game leaves this list when it starts or is cancelled"})
     undeliverable = fields.List(fields.Nested(MeUndeliverable), metadata={
         "description": "emails to your address that could not be delivered for 48 hours (the service "
                        "gave up on them), newest first: check your address and your spam filter"})
@@ -1346,6 +1363,9 @@ class AccountDeleted(Base):
         "description": "finished games whose moves stay, under 'a former player'"})
     games_running = fields.Integer(required=True, metadata={
         "description": "games in progress whose seat the stand-in now plays to the end"})
+    tournaments = fields.Integer(required=True, metadata={
+        "description": "tournaments entered: withdrawn from those not over, and in all of them the entry "
+                       "renamed 'a former player' (points kept)"})
     bots_deleted = fields.Integer(required=True)
 
 
@@ -1399,6 +1419,10 @@ class LobbyGame(Closed):
     rating_range = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "[lowest, highest] rating that may join, or null: anyone"})
     status = fields.String(required=True, validate=validate.OneOf(["waiting", "cancelled"]))
+    cancelled_by = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(["creator", "waiting-time"]),
+        metadata={"description": "why a cancelled game was cancelled: its creator cancelled it, or its "
+                                 "waiting time ran out; null while it waits"})
     created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
     expires_at = fields.String(required=True, metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
 
@@ -1435,6 +1459,11 @@ class LobbyJoinOut(Closed):
     play_url = fields.String(metadata={"description": "seated: the path of the game page opened as your seat "
                                                       "(the seat link token in the fragment)"})
     started = fields.Boolean(metadata={"description": "seated: yours was the last seat, and the game has started"})
+
+
+class LobbyCancelled(Closed):
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
 
 
 class LobbySeatFreed(Closed):

@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 import games
 from tournaments.model import adjudicated_places, final_places
 
-from . import errors, links
+from . import errors, links, waiting as lobby
 from .clock import make_clock
 from .deadlines import Deadlines, time_control
 from .notifications import preference, set_preference
@@ -188,7 +188,7 @@ class Dashboard:
 
     # --- the games ----------------------------------------------------------------------------
     def games_of(self, key: str | None) -> dict:
-        pid, _ = self.player(key)
+        pid, email = self.player(key)
         to_move: list[tuple[float | None, dict]] = []   # (deadline, game)
         waiting: list[tuple[float | None, dict]] = []
         finished: list[dict] = []
@@ -226,7 +226,31 @@ class Dashboard:
         to_move.sort(key=lambda x: (x[0] if x[0] is not None else far))
         return {"player": pid,
                 "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished,
-                "undeliverable": undeliverable_of(self.r, pid)}
+                "not_started": self._not_started(pid, email), "undeliverable": undeliverable_of(self.r, pid)}
+
+    def _not_started(self, pid: str, email: str) -> list[dict]:
+        """The games waiting for players (docs/lobby.md) that seat this address, newest first. An
+        entry of a game that started, was cancelled or no longer seats the address is dropped (a
+        started game is among the others now)."""
+        email = email.strip().lower()
+        out, stale = [], []
+        for member in self.r.zrevrange(lobby.player_key(pid), 0, -1):
+            game_id = member.decode()
+            doc = lobby.load(self.r, game_id)
+            seats = [] if doc is None or doc["status"] != lobby.WAITING else [
+                i for i, s in enumerate(doc["seats"])
+                if s["kind"] == "human" and (s.get("email") or "").strip().lower() == email]
+            if not seats:
+                stale.append(game_id)
+                continue
+            out.append({"game": game_id, "game_name": doc["game"], "seat": seats[0],
+                        "name": doc["seats"][seats[0]]["name"],
+                        "players": doc["players"], "open_seats": len(lobby.open_seats(doc)),
+                        "seats_taken": lobby.taken_names(doc), "created_at": iso(doc["created"]),
+                        "expires_at": iso(doc["expires"]), "play_url": play_path(self.r, game_id, seats[0])})
+        if stale:
+            self.r.zrem(lobby.player_key(pid), *stale)
+        return out
 
     def _cached_results(self, pid: str) -> dict[str, dict]:
         ids = [m.decode().rsplit(":", 1)[0] for m in self.r.zrange(games_key(pid), 0, -1)]

@@ -34,6 +34,7 @@ from .rating_service import game_pool, pool_key
 from .tournament_service import same_secret
 
 JOIN_TASK = "workers.send_lobby_join"
+CANCELLED_TASK = "workers.lobby_cancelled"
 DEFAULT_WAITING_DAYS = 7.0
 LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
 OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
@@ -109,6 +110,9 @@ class Lobby:
         if not doc["private"]:
             self.r.zadd(waiting.OPEN.key(game_id), {game_id: now})
         self.r.zadd(waiting.EXPIRES.key(game_id), {game_id: doc["expires"]})
+        for s in kept:
+            if s["kind"] == "human":
+                waiting.index_seat(self.r, game_id, s.get("email"), now)   # on the creator's dashboard
         return {"id": game_id, "status": waiting.WAITING, "version": 0, "seed_commitment": None,
                 "seats": [{"seat": i, "name": s.get("name"), "kind": s["kind"], "token": t}
                           for i, (s, t) in enumerate(zip(kept, tokens))],
@@ -130,10 +134,12 @@ class Lobby:
         """A waiting game as anyone may see it: names only, never an address, a token or an option
         that is not the players' business (no seed: there is none yet)."""
         opts = doc["options"]
+        cancelled = doc["status"] == waiting.CANCELLED
         return {"id": game_id, "game": doc["game"], "players": doc["players"],
                 "open_seats": len(waiting.open_seats(doc)), "seats_taken": waiting.taken_names(doc),
                 "time_control": opts.get("time_control"), "rated": doc["rated"], "rating_range": doc["rating_range"],
                 "status": doc["status"] if doc["status"] == waiting.CANCELLED else waiting.WAITING,
+                "cancelled_by": (doc.get("cancelled_by") or "waiting-time") if cancelled else None,
                 "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"])}
 
     def view(self, game_id: str) -> dict:
@@ -255,7 +261,7 @@ class Lobby:
             doc["seats"][seat] = {"kind": "human", "name": name, "email": email, "token_hash": token_hash(token)}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
-            taken["seat"] = seat
+            taken["seat"], taken["created"] = seat, doc["created"]
             return doc["status"]
 
         try:
@@ -265,6 +271,8 @@ class Lobby:
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        if status == waiting.WAITING:
+            waiting.index_seat(self.r, game_id, email, taken["created"])   # on the joiner's dashboard
         mark_verified(self.r, email)   # it acted on our email (or used its dashboard key)
         remember_name(self.r, player_id(self.r, email), name)
         started = status == waiting.STARTING and self.start(game_id)
@@ -304,6 +312,7 @@ class Lobby:
             raise errors.unauthorized("send the creator token, or your seat's token or link, or your dashboard key")
         doc = self._doc(game_id)
         pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
+        freed: dict = {}
 
         def change(doc):
             if doc["status"] == waiting.CANCELLED:
@@ -319,10 +328,14 @@ class Lobby:
                    or (pid is not None and s.get("email") and player_id(self.r, s["email"]) == pid))
             if not (creator or own):
                 raise errors.forbidden("not-your-seat", "only the seat's player or the game's creator may free it")
+            freed["email"] = s.get("email")
             doc["seats"][seat] = {"kind": "open"}
             return "removed" if not own else "left"
 
         how = waiting.update(self.r, game_id, change)
+        now = waiting.load(self.r, game_id) or {"seats": []}
+        if freed["email"] and freed["email"].strip().lower() not in waiting.seated_addresses(now):
+            waiting.unindex_seat(self.r, game_id, freed["email"])   # off their dashboard
         links.revoke_seat_link(self.r, game_id, seat)   # the next player of the seat does not share its links
         if not doc.get("private"):
             self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]})
@@ -345,6 +358,43 @@ class Lobby:
             self.start(game_id)   # left half-started (a crash between the last seat and the start)
             return None
         return doc
+
+    def cancel_by_creator(self, game_id: str, token: str | None) -> dict:
+        """The creator cancels a game still waiting (the creator token). Idempotent: a game already
+        cancelled answers the same. Those seated are told by email (``workers.lobby_cancelled``,
+        once per seat), and the game leaves the lobby's indexes."""
+        if token is None:
+            raise errors.unauthorized("send the creator token")
+        self._doc(game_id)   # 404, or 409 game-started
+
+        def change(doc):
+            if not same_secret(token_hash(token), doc["creator"]):
+                raise errors.forbidden("not-the-creator", "only the game's creator may cancel it")
+            if doc["status"] == waiting.STARTING:
+                raise errors.refused("game-started", "this game has started already")
+            if doc["status"] == waiting.WAITING:
+                doc["status"] = waiting.CANCELLED
+                doc["cancelled_by"] = "creator"
+            return doc
+
+        try:
+            waiting.update(self.r, game_id, change)
+        except errors.ServiceError as e:
+            if e.kind == "not-found":   # started between the read and the change
+                raise errors.refused("game-started", "this game has started already") from None
+            raise
+        self.forget(game_id)
+        if self.send is not None:
+            self.send(CANCELLED_TASK, [game_id], "tiletum")
+        return {"game": game_id, "status": waiting.CANCELLED}
+
+    def tell_cancelled(self, game_id: str, tell) -> int:
+        """``tell(game_id, doc, seat)`` each player seated in a cancelled game (the worker's email)."""
+        doc = waiting.load(self.r, game_id)
+        if doc is None or doc["status"] != waiting.CANCELLED:
+            return 0
+        return sum(tell(game_id, doc, seat) or 0 for seat, s in enumerate(doc["seats"])
+                   if s["kind"] == "human" and s.get("email"))
 
     def sweep(self, tell, now: float | None = None, budget: float | None = None) -> int:
         """Cancel every game whose waiting time is over, and ``tell(game_id, doc, seat)`` each player

@@ -19,6 +19,7 @@ import hmac
 import json
 import logging
 import secrets
+import time
 
 import games as hosted
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
@@ -255,6 +256,10 @@ class TournamentService:
             raise errors.refused("already-withdrawn", "this player has withdrawn already")
         if t.status == "finished":
             raise errors.refused("tournament-finished", "the tournament is over")
+        self._withdraw(tid, player, by)
+        return {"player": player_id(self.r, player), "withdrawn": True}
+
+    def _withdraw(self, tid: str, player: str, by: str) -> None:
         self.advance(tid)  # results of games that ended before the withdrawal count as played
         for _ in range(5):
             t = self.load(tid)
@@ -270,7 +275,45 @@ class TournamentService:
             if tb.game is not None and tb.result is None:
                 self._drop_seat(tb.game, tb.players.index(player))
         self.advance(tid)
-        return {"player": player_id(self.r, player), "withdrawn": True}
+
+    # --- an entrant deletes their account -----------------------------------------------------
+    def forget_entrant(self, email: str, name: str, wait: float = 10.0) -> int:
+        """The account of ``email`` is deleted (application/accounts.py): in every tournament it
+        entered, a tournament not yet over withdraws it first (its games go to the stand-in, as for
+        any withdrawal), then the address is replaced everywhere in the tournament's stream by a
+        placeholder of its own (``former-player-<random>``, shown as ``name``), the whole stream at
+        once. Points and places stay with the placeholder. Each tournament is done in one step, so a
+        deletion cut short is finished by running it again. Returns how many tournaments it was in."""
+        email = email.strip().lower()
+        n = 0
+        for tid in self.store.all_ids():
+            events = self.store.events(tid) or []
+            if not any(ev.get("type") == "PlayerEntered" and ev.get("player") == email for ev in events):
+                continue
+            t = fold(tid, events)
+            if t.status != "finished" and email not in t.withdrawn:
+                self._withdraw(tid, email, "player")
+            self._rename(tid, email, name, wait)
+            n += 1
+        return n
+
+    def _rename(self, tid: str, email: str, name: str, wait: float) -> None:
+        placeholder = "former-player-" + secrets.token_hex(8)
+        deadline = time.monotonic() + wait
+        while True:
+            lock = self.store.lock(tid)   # no advance reads the old stream and appends after it
+            if lock is not None:
+                try:
+                    events = self.store.events(tid) or []
+                    if self.store.rewrite(tid, lock, len(events), [_renamed(ev, email, placeholder, name)
+                                                                   for ev in events]):
+                        return
+                finally:
+                    self.store.unlock(tid, lock)
+            if time.monotonic() > deadline:
+                raise errors.refused("tournament-busy", "a tournament you entered is busy right now: "
+                                                        "try again in a minute (nothing was lost)")
+            time.sleep(0.05)
 
     def _drop_seat(self, game_id: str, seat: int) -> None:
         dl = Deadlines(self.games, None, make_clock(self.r))
@@ -404,3 +447,16 @@ class TournamentService:
                 "players": list(tb.players), "scores": scores, "finish": finish,
                 "forfeits": [p for p in tb.players if p in t.withdrawn],
                 "dropped": [tb.players[i] for i in dropped], "adjudicated": adjudicated}
+
+
+def _renamed(ev, email: str, placeholder: str, name: str):
+    """An event with every value ``email`` replaced by ``placeholder``, and the name it entered
+    under by ``name``."""
+    if isinstance(ev, dict):
+        out = {k: _renamed(v, email, placeholder, name) for k, v in ev.items()}
+        if ev.get("type") == "PlayerEntered" and ev.get("player") == email:
+            out["name"] = name
+        return out
+    if isinstance(ev, list):
+        return [_renamed(v, email, placeholder, name) for v in ev]
+    return placeholder if ev == email else ev

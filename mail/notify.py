@@ -443,9 +443,12 @@ class Notifier:
             return 0
         title = games.get(doc["game"]).title
         days = doc["waiting_days"]
+        by_creator = doc.get("cancelled_by") == "creator"
+        why = ("the player who posted it cancelled it before it started" if by_creator
+               else f"its open seats were not all taken within {days:g} {'day' if days == 1 else 'days'}, "
+                    "so it never started")
         lines = [f"Hello {s['name']},", "",
-                 f"the game of {title} ({game_id}) you had a seat in was cancelled: its open seats were not all "
-                 f"taken within {days:g} {'day' if days == 1 else 'days'}, so it never started.",
+                 f"the game of {title} ({game_id}) you had a seat in was cancelled: {why}.",
                  f"Find another game in the lobby: {self.cfg.public_url}/play/lobby"]
         msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
                            to_addr=email, lines=lines, headline="The game was cancelled")

@@ -123,7 +123,8 @@ def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http
     entry = next(g for g in listed if g["id"] == gid)
     assert entry == {"id": gid, "game": "tiletum", "players": 3, "open_seats": 2, "seats_taken": ["Host0"],
                      "time_control": entry["time_control"], "rated": True, "rating_range": None,
-                     "status": "waiting", "created_at": entry["created_at"], "expires_at": entry["expires_at"]}
+                     "status": "waiting", "cancelled_by": None, "created_at": entry["created_at"],
+                     "expires_at": entry["expires_at"]}
     assert entry["time_control"]["days_per_move"] == 2
     assert "@" not in json.dumps(listed), "no address is ever listed"
     page = http.get(f"/play/{gid}", headers={"Accept": "text/html"})
@@ -233,6 +234,93 @@ def test_a_player_leaves_and_the_creator_removes_one_before_the_start(http, redi
         last = join(http, redis_client, gid, name)
     assert last["started"] and http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
     problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/1", creator), 409, "game-started")
+
+
+def test_the_creator_cancels_a_waiting_game_and_the_seated_are_told_once(http, redis_client, mailbox):
+    created = open_game(http, players=3, taken=1)
+    gid, creator = created["id"], created["creator_token"]
+    bob_address = addr("bob")
+    bob = join(http, redis_client, gid, "Bob", bob_address)
+    before = stored(redis_client, gid)
+    problem(http.call("DELETE", f"{LOBBY}/{gid}"), 401, "unauthorized")
+    problem(http.call("DELETE", f"{LOBBY}/{gid}", bob["token"]), 403, "not-the-creator")
+    invite = created["invite_url"].split("invite=")[1]
+    problem(http.call("DELETE", f"{LOBBY}/{gid}", invite), 403, "not-the-creator")
+    problem(http.call("DELETE", f"{LOBBY}/nosuchgame", creator), 404, "game-not-found")
+    assert stored(redis_client, gid) == before, "a refused cancellation changes nothing"
+    SENT.clear()
+    assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}
+    assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}, "idempotent"
+    told = [m for m in SENT if m[0] == "workers.lobby_cancelled"]
+    assert told == [("workers.lobby_cancelled", [gid], "tiletum")] * 2
+    assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["cancelled_by"] == "creator"
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
+    assert redis_client.zscore(waiting.EXPIRES.key(gid), gid) is None, "the sweep has nothing left to do"
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Dee", "email": addr("dee")}),
+            409, "game-cancelled")
+    # the worker's task, twice (a task run again): each seated player is told once
+    from application.dashboard import Dashboard
+    lobby = Lobby(mailbox.notifier.service, Dashboard(mailbox.notifier.service))
+    assert lobby.tell_cancelled(gid, mailbox.notifier.lobby_cancelled) == 2
+    assert lobby.tell_cancelled(gid, mailbox.notifier.lobby_cancelled) == 0, "once"
+    mailbox.wait_for(2)
+    mine = [m for m in mailbox.messages if gid in str(m["Subject"])]
+    assert sorted(str(m["To"]).split("-")[0] for m in mine) == ["bob", "host0"]
+    assert bob_address in [str(m["To"]) for m in mine]
+    for m in mine:
+        body = m.get_body(("plain",)).get_content()
+        assert "was cancelled" in str(m["Subject"]) and "who posted it cancelled it" in body, body
+    # a game that has started cannot be cancelled
+    started = open_game(http, players=2, taken=1)
+    join(http, redis_client, started["id"], "Eve")
+    problem(http.call("DELETE", f"{LOBBY}/{started['id']}", started["creator_token"]), 409, "game-started")
+    assert http.ok("GET", f"{GAMES}/{started['id']}")["status"] == "active"
+
+
+def test_waiting_games_are_on_the_dashboards_of_their_players_until_they_start(http, redis_client):
+    host, bob = addr("host"), addr("bob")
+    for who in (host, bob):
+        remember_address(redis_client, who)   # addresses with a dashboard already
+    hk, bk = dashboard_key_for(redis_client, host), dashboard_key_for(redis_client, bob)
+
+    def not_started(key: str) -> dict:
+        return {g["game"]: g for g in http.ok("GET", "/api/v1/me/games", key)["not_started"]}
+
+    def post(**options) -> dict:
+        seats = [{"name": "Host", "email": host}] + [{"kind": "open"}] * 2
+        body = {"game": "carcassonne", "options": options, "seats": seats}
+        return http.ok("POST", GAMES, json=body, status=201)
+
+    created, private, dropped = post(), post(private=True), post()
+    gid = created["id"]
+    mine = not_started(hk)
+    assert set(mine) >= {gid, private["id"], dropped["id"]}, "posted games, a private one too"
+    assert mine[gid] == {"game": gid, "game_name": "carcassonne", "seat": 0, "name": "Host", "players": 3,
+                         "open_seats": 2, "seats_taken": ["Host"], "created_at": mine[gid]["created_at"],
+                         "expires_at": mine[gid]["expires_at"], "play_url": mine[gid]["play_url"]}
+    assert mine[gid]["play_url"].startswith(f"/play/{gid}#token=L0.")
+    assert not_started(bk) == {}
+    joined = http.ok("POST", f"{LOBBY}/{gid}/join", bk, json={"name": "Bob"})
+    assert not_started(bk)[gid]["seat"] == joined["seat"] == 1
+    assert not_started(hk)[gid]["seats_taken"] == ["Host", "Bob"] and not_started(hk)[gid]["open_seats"] == 1
+    http.ok("DELETE", f"{LOBBY}/{gid}/seats/1", bk)
+    assert gid not in not_started(bk), "left: off the dashboard"
+    assert redis_client.zscore(waiting.player_key(player_id(redis_client, bob)), gid) is None
+    http.ok("DELETE", f"{LOBBY}/{dropped['id']}", dropped["creator_token"])
+    assert dropped["id"] not in not_started(hk), "cancelled: off the dashboard"
+    # the last seats: the game starts and is among the games in progress instead
+    http.ok("POST", f"{LOBBY}/{gid}/join", bk, json={"name": "Bob"})
+    assert join(http, redis_client, gid, "Cy")["started"]
+    assert gid not in not_started(hk) and gid not in not_started(bk)
+    games = http.ok("GET", "/api/v1/me/games", hk)
+    assert gid in [g["game"] for g in games["to_move"] + games["waiting"]]
+    host_index = waiting.player_key(player_id(redis_client, host))
+    assert redis_client.zscore(host_index, gid) is None, "dropped when read"
+    link = mine[gid]["play_url"].split("#token=")[1]
+    assert http.ok("GET", f"{GAMES}/{gid}/legal-moves", link)["seat"] == 0, "its link from before the start"
+    problem(http.call("GET", "/api/v1/me/games"), 401, "unauthorized")
 
 
 # --- private games, invitations, rating ranges ----------------------------------------------------
@@ -400,7 +488,9 @@ def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_on
         time.sleep(0.05)
     assert sorted(str(m["To"]).split("-")[0] for m in mine) == ["bob", "host0"], [str(m["To"]) for m in mine]
     assert all("was cancelled" in str(m["Subject"]) for m in mine)
+    assert all("not all taken" in m.get_body(("plain",)).get_content() for m in mine)
     assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["cancelled_by"] == "waiting-time"
     assert http.ok("GET", f"{LOBBY}/{keep}")["status"] == "waiting"
     assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
     assert redis_client.zscore(waiting.EXPIRES.key(gid), gid) is None

@@ -190,6 +190,14 @@ def send_lobby_join(self, game_id: str, nonce: str) -> int:
     return notifier().send_lobby_join(game_id, nonce)
 
 
+@app.task(name="workers.lobby_cancelled", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
+def lobby_cancelled(self, game_id: str) -> int:
+    """The creator cancelled a waiting game: tell those seated (each once; application/lobby.py)."""
+    n = notifier()
+    return Lobby(n.service, Dashboard(n.service)).tell_cancelled(game_id, n.lobby_cancelled)
+
+
 @app.task(name="workers.sweep_lobby")
 def sweep_lobby() -> int:
     """Cancel the games whose waiting time for players is over, and tell those already seated
