@@ -27,7 +27,8 @@ from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas import EventsQuery
 
-blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
+blp = Blueprint("stream", __name__, url_prefix="/api/v1/games",
+                description="Push: a game's events as they happen")
 
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "schema": {"type": "string", "pattern": "^[0-9]{1,20}$"},
@@ -42,8 +43,10 @@ STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/pu
                              "type": "object", "description": "one server-sent event",
                              "properties": {"id": {"type": "string", "description": "the event's version"},
                                             "event": {"type": "string", "enum": ["message", "turn", "end"]},
-                                            "data": {"type": "string", "description": "JSON: the event as GET "
-                                                     "/events serves it; for `turn` version, status and to_act"},
+                                            "data": {"type": "string",
+                                                     "description": "JSON: the event as GET "
+                                                     "/events serves it; for `turn` version, status and "
+                                                     "to_act"},
                                             "retry": {"type": "integer"}}}}}}}
 
 
@@ -76,7 +79,8 @@ class Stream(MethodView):
         service().meta(game_id)  # 404 before the stream starts
         cfg = flask.current_app.config
         slot = _take_slot()
-        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE"])
+        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
+                               keepalive=cfg["STREAM_KEEPALIVE"])
 
         def body():
             try:
