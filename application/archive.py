@@ -106,8 +106,8 @@ def compact(r, events_key: str, snap_key: str, archive_key: str) -> str:
 
 
 # --- the index of games to archive ---------------------------------------------------------------
-ARCHIVE_DUE = Sharded("archive:due")   # zset game id -> when its follow-up was done (sharded like every
-                                       # index)
+ARCHIVE_DUE = Sharded("archive:due")   # zset game id -> when its follow-up
+                                       # was done (sharded like every index)
 
 
 def shard_of(game_id: str) -> int:

@@ -566,8 +566,8 @@ class Deadlines:
         return 1
 
 
-STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master holds the sweep's worker ~10 s a
-                            # decision)
+STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master
+                            # holds the sweep's worker ~10 s a decision)
 
 
 def stand_in_level() -> str:

@@ -32,8 +32,8 @@ def fold(text: str) -> str:
 class TileDef:
     id: str
     pile: str               # bonus | contract | character | cathedral | cost | town | fair | corruption
-    kind: str               # crest | contract | helper | character | cathedral | cost | town | fair |
-                            # corruption
+    kind: str               # crest | contract | helper | character |
+                            # cathedral | cost | town | fair | corruption
     min_players: int = 2
     raw: dict = field(default_factory=dict, compare=False, repr=False)
 

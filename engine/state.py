@@ -109,8 +109,8 @@ class GameState:
         self.version = 0                         # number of events folded in
         self.round = 1
         self.phase = "action"                    # action | king | over
-        self.cycle = 0                           # 0..2: which of the three turns of the Action phase (3 after
-                                                 # it)
+        self.cycle = 0                           # 0..2: which of the three turns
+                                                 # of the Action phase (3 after it)
         self.turn_pos = 0                        # index in turn_order of the player whose turn it is
         self.turn_order: list[int] = []
         self.action_tiles: list[str] = []        # action on the tile at wheel position 0..5
