@@ -580,9 +580,9 @@ class GameOptions(Base):
         "description": "a game with open seats: cancelled when its seats are not all taken within this many "
                        "days (default 7; at least about a minute)"})
     rating_range = fields.List(Integer(validate=validate.Range(0, 4000)), validate=validate.Length(2, 2),
-                               metadata={
-        "description": "a rated game with open seats: [lowest, highest] rating (in the game's multiplayer "
-                       "pool) of the addresses that may join", "example": [1400, 1700]})
+                               metadata={"description": "a rated game with open seats: [lowest, highest] "
+                                                        "rating (in the game's multiplayer pool) of the "
+                                                        "addresses that may join", "example": [1400, 1700]})
 
 
 class GameCreate(Base):

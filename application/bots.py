@@ -176,9 +176,9 @@ class BotAccounts:
 
     def invitation(self, bot_id: str, inv_id: str) -> dict:
         """An invitation, to whoever knows its id (the inviter, the bot)."""
-        raw = self.r.hget(invitations_key(bot_id),
-                          inv_id) if isinstance(inv_id, str) and _INVITATION.fullmatch(
-            inv_id) and self.get(bot_id) is not None else None
+        raw = (self.r.hget(invitations_key(bot_id), inv_id)
+               if isinstance(inv_id, str) and _INVITATION.fullmatch(inv_id) and self.get(bot_id) is not None
+               else None)
         if raw is None:
             raise errors.not_found("no such invitation", "invitation-not-found")
         inv = json.loads(raw)

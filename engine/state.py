@@ -246,8 +246,8 @@ class GameState:
             s.players = int(d["players"])
             s.options = copy.deepcopy(d.get("options", {}))
             s.version = int(d["version"])
-            s.round, s.phase, s.cycle, s.turn_pos = int(d["round"]), d["phase"], int(d["cycle"]), int(
-                d["turn_pos"])
+            s.round, s.phase, s.cycle, s.turn_pos = (int(d["round"]), d["phase"], int(d["cycle"]),
+                                                     int(d["turn_pos"]))
             s.turn_order = [int(x) for x in d["turn_order"]]
             s.actor = d["actor"]
             s.action_tiles = list(d["action_tiles"])

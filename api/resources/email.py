@@ -55,8 +55,8 @@ def html_or_problem(status: int, code: str, description: str):
     """Documents an error of a link endpoint: a person's browser (``Accept`` preferring
     ``text/html``) gets an HTML page, any other client problem+json (see :func:`answers_html`)."""
     example = problem_body(status, code, http.HTTPStatus(status).phrase, description)
-    return blp.doc(
-        responses={status: {"description": description + " (an HTML page for a browser)", "content": {
+    return blp.doc(responses={status: {"description": description + " (an HTML page for a browser)",
+                                       "content": {
         "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}, "example": example},
         "text/html": {"schema": {"type": "string"}}}}})
 
