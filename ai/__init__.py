@@ -92,7 +92,8 @@ def check_decision(state: GameState, seat: int) -> None:
         raise ValueError("the Cardinalbot's seat is played by the Cardinalbot")
 
 
-def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random, settings: Settings) -> list[str]:
+def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random,
+               settings: Settings) -> list[str]:
     """``first``, then the moves planned after it, while nothing is revealed and the seat keeps the
     decision (each searched at least ``settings.plan_min_visits`` times)."""
     plan = [first]

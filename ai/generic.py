@@ -20,9 +20,9 @@ The search (docs/ai.md, "Any game: the generic search"):
    its own one-ply best move with a sampled tile, and that position is evaluated: a move that
    sets up a completion or a follow-up is seen as such.
 4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``, 2 players; with more it
-   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
-   face-down tile that fits, weighted by its count), each followed by the replies and the seat's
-   own next move; the weighted mean ranks the ``K`` candidates.
+   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome
+   :data:`CHANCES` gives (for Carcassonne every face-down tile that fits, weighted by its count), each
+   followed by the replies and the seat's own next move; the weighted mean ranks the ``K`` candidates.
 
 A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
 over what the game still hides, never the real game's. Everything is deterministic for a given

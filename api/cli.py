@@ -156,7 +156,8 @@ class Supervisor:
                     if now - part["started"] >= self.STABLE_SECONDS:
                         part["backoff"] = 1.0
                     delay = part["backoff"]
-                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s", flush=True)
+                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s",
+                          flush=True)
                     part["restart_at"] = now + delay
                     part["backoff"] = min(delay * 2, self.MAX_BACKOFF)
                 elif now >= part["restart_at"] and not self.stopping.is_set():
@@ -249,18 +250,21 @@ def cmd_serve(a: argparse.Namespace) -> int:
     if _cluster(os.environ["REDIS_URL"]) and not os.environ.get("CELERY_BROKER_URL"):
         # Celery's Redis transport does not speak Cluster: the broker is a plain Redis of its own
         data = os.path.abspath(a.data_dir)
-        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker ...",
+        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker "
+              "...",
               flush=True)
         broker = EmbeddedRedis(os.path.join(data, "broker")).start()
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
     os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
-    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))   # the AI worker's: acts only for AI seats
+    # the AI worker's: acts only for AI seats
+    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))
     os.environ.setdefault("TILETUM_API_URL", url)
     os.environ.setdefault("TILETUM_PUBLIC_URL", url)
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
     os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
-    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))  # 8 threads stay for requests
+    # 8 threads stay for requests
+    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
         os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot")
@@ -268,7 +272,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
         os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env, "the Cardinalbot worker")
+        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env,
+                         "the Cardinalbot worker")
         supervisor.start(worker_command(py, "workers.app", "tiletum", 2), env, "the service worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
@@ -368,8 +373,8 @@ def cmd_archive(a: argparse.Namespace) -> int:
 
     counts = archive.sweep(games, days, dry_run=a.dry_run, limit=a.limit, progress=progress)
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "due") or "nothing to do"
-    print(f"{'dry run: ' if a.dry_run else ''}{counts['due']} games due (finished more than {days:g} days ago): "
-          f"{summary} in {time.monotonic() - t0:.1f} s")
+    print(f"{'dry run: ' if a.dry_run else ''}{counts['due']} games due (finished more than {days:g} days "
+          f"ago): {summary} in {time.monotonic() - t0:.1f} s")
     return 1 if counts.get("failed") else 0
 
 
@@ -379,24 +384,31 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("serve", help="run the API (and start a Redis if REDIS_URL is not set)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--data-dir", default="var", help="where the embedded Redis keeps its files (default ./var)")
-    p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
+    p.add_argument("--data-dir", default="var",
+                   help="where the embedded Redis keeps its files (default ./var)")
+    p.add_argument("--redis-port", type=int, default=None,
+                   help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
-                   help="threads per worker process (default 32); event streams may use all but 8 (docs/push.md)")
-    p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
+                   help="threads per worker process (default 32); event streams may use all but 8 "
+                        "(docs/push.md)")
+    p.add_argument("--allow-seeded-games", action="store_true",
+                   help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",
                    help="do not start the Celery workers (bot, email, sweeps) nor the email listener")
-    p.add_argument("--mailin-port", type=int, default=8025, help="port of the inbound SMTP listener (default 8025)")
+    p.add_argument("--mailin-port", type=int, default=8025,
+                   help="port of the inbound SMTP listener (default 8025)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_openapi)
-    p = sub.add_parser("index-dashboards", help="put every stored game on its players' dashboards (REDIS_URL)")
+    p = sub.add_parser("index-dashboards",
+                       help="put every stored game on its players' dashboards (REDIS_URL)")
     p.set_defaults(func=cmd_index_dashboards)
     p = sub.add_parser("archive", help="compact finished games into one compressed record each (REDIS_URL)")
     p.add_argument("--older-than-days", type=float, default=None, metavar="N",
-                   help="games whose follow-up was done more than N days ago (default TILETUM_ARCHIVE_AFTER_DAYS, 7)")
+                   help="games whose follow-up was done more than N days ago (default "
+                        "TILETUM_ARCHIVE_AFTER_DAYS, 7)")
     p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
     p.add_argument("--limit", type=int, default=None, metavar="K", help="at most K games")
     p.add_argument("--index-existing", action="store_true",

@@ -95,7 +95,8 @@ class ServiceLogger(Logger):
 
     def exception(self, msg, *args, **kwargs):
         if isinstance(sys.exc_info()[1], TimeoutError):  # the client timeout (ThreadWorker)
-            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)", CLIENT_TIMEOUT)
+            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)",
+                      CLIENT_TIMEOUT)
             return
         super().exception(msg, *args, **kwargs)
 

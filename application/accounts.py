@@ -127,7 +127,8 @@ class Accounts:
         pid, email = self.dashboard.player(key)
         if confirm != CONFIRM:
             raise errors.invalid("confirmation-required",
-                                 f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be undone")
+                                 f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be "
+                                 "undone")
         email = email.strip().lower()
         # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
         tournaments = TournamentService(self.games).forget_entrant(email, FORMER)

@@ -23,7 +23,7 @@ only (:func:`is_verified`).
 ``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
 game is on its players' dashboards from its creation. The dashboard key is the only credential
 (:mod:`application.links`); it names the player by their opaque id, never by address.
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -217,7 +217,8 @@ class Dashboard:
                 "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
                 "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
-                "deadline": iso(due), "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
+                "deadline": iso(due),
+                "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "play_url": play_path(self.r, game_id, mine),
             }
@@ -284,7 +285,8 @@ class Dashboard:
                 result["game_name"] = games.of_meta(self.games.meta(game_id)).name
             except errors.ServiceError:
                 result["game_name"] = games.TILETUM.name
-        return {"game": game_id, "game_name": result["game_name"], "seat": mine, "name": by_seat[mine]["name"],
+        return {"game": game_id, "game_name": result["game_name"], "seat": mine,
+                "name": by_seat[mine]["name"],
                 "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
                 "round": result["round"], "version": result["version"], "tournament": result["tournament"],
                 "place": by_seat[mine]["place"], "score": by_seat[mine]["score"],

@@ -37,7 +37,8 @@ def invalid(code: str, detail: str, **extra) -> ServiceError:
     return ServiceError("invalid", code, detail, **extra)
 
 
-def unauthorized(detail: str = "a seat token is required: send 'Authorization: Bearer <token>'") -> ServiceError:
+def unauthorized(
+        detail: str = "a seat token is required: send 'Authorization: Bearer <token>'") -> ServiceError:
     return ServiceError("unauthorized", "unauthorized", detail)
 
 

@@ -58,7 +58,8 @@ def machine_seats(meta: dict) -> frozenset[int]:
 
 
 def with_names(text: str, names: list[str]) -> str:
-    return _SEAT_MARKER.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else "A player", text)
+    return _SEAT_MARKER.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else "A player",
+                            text)
 
 
 def token_hash(token: str) -> str:
@@ -70,7 +71,8 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by") if k in ev}
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by")
+           if k in ev}
     return out
 
 
@@ -92,7 +94,8 @@ def seat_meta(s: dict, token: str | None) -> dict:
     """A seat as the game's meta keeps it: no token, only its hash."""
     return {"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
             # a seat of a game that waited for players keeps the hash of the token it was given then
-            "token_hash": token_hash(token) if token else s.get("token_hash"), **({"tz": s["tz"]} if s.get("tz") else {}),
+            "token_hash": token_hash(token) if token else s.get("token_hash"),
+            **({"tz": s["tz"]} if s.get("tz") else {}),
             **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
             **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
 
@@ -241,7 +244,8 @@ class GameService:
         check_deadline_options(options)
         lobby_only = sorted(k for k in ("waiting_days", "rating_range") if k in options)
         if lobby_only:
-            raise errors.invalid("bad-options", f"{', '.join(lobby_only)}: options of a game with open seats only "
+            raise errors.invalid("bad-options",
+                                 f"{', '.join(lobby_only)}: options of a game with open seats only "
                                                 "(a seat of kind 'open'; docs/lobby.md)")
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
@@ -253,7 +257,8 @@ class GameService:
             if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
                 raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
             if s.get("tz") is not None and not valid_tz(s["tz"]):
-                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+                raise errors.invalid("bad-time-zone",
+                                     f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         # the game's own seating (Tiletum's Cardinalbot is seat 0) and options (Tiletum's action_tiles, solo)
         service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}
@@ -281,7 +286,8 @@ class GameService:
         first_text = rules.event_text(None, events[0])
         if game_id is not None:
             created = self.store.create(game_id, meta, seed, events[0], first_text)
-            index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
+            index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the
+                                                     # same game
             if not created:
                 raise GameExists(game_id)
         else:
@@ -362,10 +368,12 @@ class GameService:
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
         if is_rated(meta):
-            raise errors.forbidden("hints-off", "hints are off in rated games (create a game with options.rated "
+            raise errors.forbidden("hints-off",
+                                   "hints are off in rated games (create a game with options.rated "
                                                 "false to have them)")
         if state.phase == "over" or seat != state.actor:
-            raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
+            raise errors.forbidden("not-your-turn",
+                                   "a hint is for your own decision, and it is not yours now")
         return state.version, games.of_meta(meta).view(state, seat)
 
     def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
@@ -408,7 +416,8 @@ class GameService:
         between."""
         snap = self.store.snapshot(game_id) if after else None
         if snap is not None and snap[0] <= after:
-            base, prefix = game.from_doc(snap[1]), self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else []
+            base, prefix = (game.from_doc(snap[1]),
+                            self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else [])
         else:
             base, prefix = None, self.store.events(game_id, upto=after) if after else []
         return game.event_texts(prefix + evs, start=len(prefix), state=base, names=seat_markers(meta),
@@ -424,7 +433,8 @@ class GameService:
         game = games.of_meta(meta)
         snap = self.store.snapshot(game_id)
         if snap is not None and snap[0] <= version:
-            return meta, game.replay(self.store.events(game_id, after=snap[0], upto=version), game.from_doc(snap[1]))
+            return meta, game.replay(self.store.events(game_id, after=snap[0], upto=version),
+                                     game.from_doc(snap[1]))
         return meta, game.replay(self.store.events(game_id, upto=version))
 
     def record(self, game_id: str) -> str:
@@ -461,7 +471,8 @@ class GameService:
         """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
         played: the moves in order, up to and including the first one that reveals chance."""
         try:
-            return self._submit(game_id, lambda meta, state: self._require_seat(meta, token, game_id, state.actor), expected_version, moves,
+            return self._submit(game_id, lambda meta, state: self._require_seat(
+                meta, token, game_id, state.actor), expected_version, moves,
                                 idem_key)
         except _Replay as r:
             return r.answer
@@ -503,10 +514,11 @@ class GameService:
             except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
                 self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
-        snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
-        return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
-                                       loaded["meta"], loaded["state"], loaded["seed"], snap_version,
-                                       loaded["idem"], None)
+        snap_version = (loaded["snapshot_version"] if not loaded["from_known"]
+                        else self.cache.snapshot_hint(game_id))
+        return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
+                                       stop_at_reveal, loaded["meta"], loaded["state"], loaded["seed"],
+                                       snap_version, loaded["idem"], None)
 
     def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
                            meta, state, seed, snap_version, idem_prev, generation) -> dict:
@@ -546,7 +558,8 @@ class GameService:
                     turn_undos = (self._undos_this_turn(game_id, seat, expected_version)
                                   if turn_undos is None else turn_undos) + 1
                     if batch_undos > MAX_UNDOS_PER_REQUEST or turn_undos > MAX_UNDOS_PER_TURN:
-                        raise errors.invalid("too-many-undos", f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
+                        raise errors.invalid("too-many-undos",
+                                             f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
                                              f"per request and {MAX_UNDOS_PER_TURN} per turn", move_index=i)
                 elif _ends_turn(ev):
                     turn_undos = 0
@@ -558,8 +571,9 @@ class GameService:
             played = i + 1
             if stop_at_reveal and any(ev.get("chance") for ev in evs):
                 break  # the outcome is committed with this append; the rest waits for the seat
-        answer = {"version": state.version, "events": [{"version": expected_version + i + 1, **public_event(e)}
-                                                        for i, e in enumerate(events)],
+        answer = {"version": state.version,
+                  "events": [{"version": expected_version + i + 1, **public_event(e)}
+                              for i, e in enumerate(events)],
                   "applied": played, "unplayed": moves[played:], "seat": seat, "body": body_hash}
         try:
             result = self.store.append(game_id, expected_version, events, idem_key, answer, generation, texts)

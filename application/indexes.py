@@ -96,8 +96,10 @@ class Sharded:
 
 DEADLINES = Sharded("deadlines")            # zset "<game>:<seat>:<version>" -> due time
 REMINDERS = Sharded("reminders")            # zset "<game>:<seat>:<version>:<hours>" -> when to remind
-TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the version of the seat's latest deadline
-NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>": players to tell
+TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the version
+                                            # of the seat's latest deadline
+NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>":
+                                            # players to tell
 MAIL_DUE = Sharded("mail:due")              # zset "<game>:<seat>:<version>" -> time the turn email became due
 DUE = Sharded("bot:due")                    # zset game id -> time the bot's turn became due
 DUE_AT = Sharded("bot:due:at", "hash")      # hash game id -> "<seat>:<version>"

@@ -64,7 +64,8 @@ class Lobby:
         rating_range = options.pop("rating_range", None)
         for s in seats:
             if s.get("kind", "human") not in OPEN_GAME_KINDS:
-                raise errors.invalid("bad-seats", "a game with open seats has seats of kind human, ai or open "
+                raise errors.invalid("bad-seats",
+                                     "a game with open seats has seats of kind human, ai or open "
                                                   "(no Cardinalbot, no bot account)")
         # the rest (AI levels, time zones, the game's own seats and options) as for any game: a dry run
         placeholders = [{"name": f"Open seat {i}", "email": f"open{i}@lobby.invalid", "kind": "human"}
@@ -77,8 +78,9 @@ class Lobby:
             if low > high:
                 raise errors.invalid("bad-rating-range", "rating_range is [lowest, highest]")
             if not rated:
-                raise errors.invalid("bad-rating-range", "only a rated game has a rating range: "
-                                                         f"this one is not ({unrated_reason({'options': options, 'seats': placeholders})})")
+                why = unrated_reason({"options": options, "seats": placeholders})
+                raise errors.invalid("bad-rating-range",
+                                     f"only a rated game has a rating range: this one is not ({why})")
         now = self.clock()
         creator, invite = secrets.token_urlsafe(24), secrets.token_urlsafe(12)
         tokens: list[str | None] = []
@@ -93,13 +95,15 @@ class Lobby:
                 tokens.append(None)
             else:
                 token = secrets.token_urlsafe(24)
-                kept.append({"kind": "human", "name": s["name"], "email": s.get("email"), "token_hash": token_hash(token),
-                             **({"tz": s["tz"]} if s.get("tz") else {})})
+                kept.append({"kind": "human", "name": s["name"], "email": s.get("email"),
+                             "token_hash": token_hash(token), **({"tz": s["tz"]} if s.get("tz") else {})})
                 tokens.append(token)
         doc = {"game": hosted.get(game).name, "players": len(seats), "options": options, "waiting_days": days,
                "rating_range": list(rating_range) if rating_range is not None else None,
-               "private": bool(options.get("private")), "rated": rated, "created": now, "expires": now + days * 86400,
-               "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite), "seats": kept}
+               "private": bool(options.get("private")), "rated": rated, "created": now,
+               "expires": now + days * 86400,
+               "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite),
+               "seats": kept}
         for _ in range(5):
             game_id = new_id()
             if self.games.store.meta(game_id) is None and not self.games.store.is_archived(game_id) \
@@ -125,7 +129,8 @@ class Lobby:
         doc = waiting.load(self.r, game_id)
         if doc is None:
             if self.games.store.meta(game_id) is not None or self.games.store.is_archived(game_id):
-                raise errors.refused("game-started", "this game has started already: it takes no more players")
+                raise errors.refused("game-started",
+                                     "this game has started already: it takes no more players")
             raise errors.not_found()
         return doc
 
@@ -137,7 +142,8 @@ class Lobby:
         cancelled = doc["status"] == waiting.CANCELLED
         return {"id": game_id, "game": doc["game"], "players": doc["players"],
                 "open_seats": len(waiting.open_seats(doc)), "seats_taken": waiting.taken_names(doc),
-                "time_control": opts.get("time_control"), "rated": doc["rated"], "rating_range": doc["rating_range"],
+                "time_control": opts.get("time_control"), "rated": doc["rated"],
+                "rating_range": doc["rating_range"],
                 "status": doc["status"] if doc["status"] == waiting.CANCELLED else waiting.WAITING,
                 "cancelled_by": (doc.get("cancelled_by") or "waiting-time") if cancelled else None,
                 "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"])}
@@ -153,7 +159,8 @@ class Lobby:
         pipe = self.r.pipeline(transaction=False)
         for k in waiting.OPEN.keys():
             pipe.zrevrange(k, 0, -1, withscores=True)
-        ids = [m.decode() for m, _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
+        ids = [m.decode() for m,
+               _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
         out: list[dict] = []
         skipped, dropped = 0, 0
         for game_id in ids:
@@ -184,14 +191,16 @@ class Lobby:
             raise errors.forbidden("bad-invitation", "this game is private: join it with the invitation link "
                                                      "its creator sent you")
         if email in waiting.seated_addresses(doc):
-            raise errors.refused("already-seated", "this address has a seat of this game already (one seat an address)")
+            raise errors.refused("already-seated",
+                                 "this address has a seat of this game already (one seat an address)")
         if doc.get("rating_range"):
             low, high = doc["rating_range"]
             rating = self.rating(doc["game"], email)
             if not low <= rating <= high:
                 raise errors.forbidden("outside-rating-range",
-                                       f"this game is for ratings {low}-{high}; this address is rated {rating:.0f} in "
-                                       f"its pool", rating=round(rating), rating_range=[low, high])
+                                       f"this game is for ratings {low}-{high}; this address is rated "
+                                       f"{rating:.0f} in its pool", rating=round(rating),
+                                       rating_range=[low, high])
 
     def rating(self, game: str, email: str) -> float:
         """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
@@ -219,8 +228,9 @@ class Lobby:
         self._joinable(game_id, doc, email, invite)
         nonce = secrets.token_urlsafe(12)
         ttl = max(60, int(doc["expires"] - self.clock()) + 60)
-        self.r.set(waiting.join_key(game_id, nonce), json.dumps({"name": name, "email": email, "invite": invite,
-                                                                 "at": self.clock()}), ex=ttl)
+        self.r.set(waiting.join_key(game_id, nonce),
+                   json.dumps({"name": name, "email": email, "invite": invite,
+                               "at": self.clock()}), ex=ttl)
         emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], "tiletum")
         return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
 
@@ -237,7 +247,8 @@ class Lobby:
         seat taken (if the game can still take it). A link works once: a second use is refused."""
         found = links.join_of(self.r, token)
         if found is None:
-            raise errors.invalid("bad-join-link", "this join link is not valid: open the link from the email again")
+            raise errors.invalid("bad-join-link",
+                                 "this join link is not valid: open the link from the email again")
         game_id, nonce = found
         return self._seat(game_id, None, None, None, join=nonce)
 
@@ -258,14 +269,16 @@ class Lobby:
             else:
                 self._joinable(game_id, doc, email, invite)
             seat = waiting.open_seats(doc)[0]
-            doc["seats"][seat] = {"kind": "human", "name": name, "email": email, "token_hash": token_hash(token)}
+            doc["seats"][seat] = {"kind": "human", "name": name, "email": email,
+                                  "token_hash": token_hash(token)}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
             taken["seat"], taken["created"] = seat, doc["created"]
             return doc["status"]
 
         try:
-            status = waiting.update(self.r, game_id, change, also_delete=waiting.join_key(game_id, join) if join else None)
+            status = waiting.update(self.r, game_id, change,
+                                    also_delete=waiting.join_key(game_id, join) if join else None)
         except errors.ServiceError as e:
             if e.kind == "not-found":
                 self._doc(game_id)   # started meanwhile: game-started
@@ -309,7 +322,8 @@ class Lobby:
         takes a joined player's seat away (the creator token), before the start. The seat is open
         again, and its links are revoked."""
         if token is None:
-            raise errors.unauthorized("send the creator token, or your seat's token or link, or your dashboard key")
+            raise errors.unauthorized(
+                "send the creator token, or your seat's token or link, or your dashboard key")
         doc = self._doc(game_id)
         pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
         freed: dict = {}
@@ -327,7 +341,8 @@ class Lobby:
                    or links.seat_of_link(self.r, game_id, token) == seat
                    or (pid is not None and s.get("email") and player_id(self.r, s["email"]) == pid))
             if not (creator or own):
-                raise errors.forbidden("not-your-seat", "only the seat's player or the game's creator may free it")
+                raise errors.forbidden("not-your-seat",
+                                       "only the seat's player or the game's creator may free it")
             freed["email"] = s.get("email")
             doc["seats"][seat] = {"kind": "open"}
             return "removed" if not own else "left"

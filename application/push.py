@@ -90,10 +90,11 @@ class EventFeed:
         version = self.games.store.version(game_id)
 
         def compute():
-            page = self.games.events(game_id, after) if self.page is None else self.games.events(game_id, after,
-                                                                                                 self.page)
+            page = (self.games.events(game_id, after) if self.page is None
+                    else self.games.events(game_id, after, self.page))
             s = self.games.summary(game_id)
-            return page["events"], {"version": s["version"], "status": s["status"], "to_act": s["to_act"]}, page["more"]
+            return page["events"], {"version": s["version"], "status": s["status"],
+                                    "to_act": s["to_act"]}, page["more"]
         return self._cached((game_id, after, version), compute)
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:

@@ -39,7 +39,8 @@ MAX_STEPS = 64
 def same_secret(given: str, expected: str) -> bool:
     """Constant-time comparison of a secret a client sent with the expected one. Compares bytes:
     ``secrets.compare_digest`` refuses str with non-ASCII characters (a TypeError, so a 500)."""
-    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
 
 
 def new_id() -> str:
@@ -85,16 +86,17 @@ class TournamentService:
         pid = self._pids(t)
         d = t.definition
         return {
-            "id": tid, "name": d["name"], "game": game_of(t).name, "format": t.format, "table_size": t.table_size,
-            "rounds_planned": t.planned_rounds(), "status": t.status, "rated": d["rated"],
-            "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+            "id": tid, "name": d["name"], "game": game_of(t).name, "format": t.format,
+            "table_size": t.table_size, "rounds_planned": t.planned_rounds(), "status": t.status,
+            "rated": d["rated"], "start_at": d.get("start_at"), "round_days": d.get("round_days"),
             "time_control": d.get("time_control"), "timeout": d.get("timeout"),
             "invitations": d["invite"], "version": t.version,
             "players": [{"player": pid[p], "name": t.entrants[p], "withdrawn": p in t.withdrawn}
                         for p in t.entrants],
             "rounds": [{"round": r.number, "closed": r.closed, "started": r.started, "deadline": r.deadline,
                         "byes": [pid[p] for p in r.byes],
-                        "tables": [{"table": tb.table, "game": tb.game, "players": [pid[p] for p in tb.players],
+                        "tables": [{"table": tb.table, "game": tb.game,
+                                    "players": [pid[p] for p in tb.players],
                                     "result": self._public_result(tb.result, pid)} for tb in r.tables]}
                        for r in t.rounds],
         }
@@ -105,8 +107,8 @@ class TournamentService:
         rows = t.standings()
         for row in rows:
             row["player"] = pid[row["player"]]
-        return {"id": tid, "format": t.format, "status": t.status, "rounds_played": sum(r.closed for r in t.rounds),
-                "standings": rows}
+        return {"id": tid, "format": t.format, "status": t.status,
+                "rounds_played": sum(r.closed for r in t.rounds), "standings": rows}
 
     def list(self, offset: int = 0, limit: int = 50) -> list[dict]:
         out = []
@@ -155,9 +157,11 @@ class TournamentService:
             raise errors.invalid("bad-tournament", str(e)) from None
         if not game.min_players <= d["table_size"] <= game.max_players:
             raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
-                                                   f"{game.max_players} players: table_size {d['table_size']} is not one")
+                                                   f"{game.max_players} players: table_size "
+                                                   f"{d['table_size']} is not one")
         if d.get("action_tiles", "printed") != "printed" and "action_tiles" not in game.own_options:
-            raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
+            raise errors.invalid("bad-tournament",
+                                 f"action_tiles is an option of Tiletum, not of {game.title}")
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
         emails = [e["email"].strip().lower() for e in entries]
@@ -167,10 +171,12 @@ class TournamentService:
         now = self.clock()
         definition = {"name": d["name"], "game": game.name, "format": d["format"], "rounds": d.get("rounds"),
                       "table_size": d["table_size"], "time_control": d.get("time_control"),
-                      "timeout": d.get("timeout"), "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+                      "timeout": d.get("timeout"), "start_at": d.get("start_at"),
+                      "round_days": d.get("round_days"),
                       "invite": bool(d.get("invite")), "rated": d.get("rated", True), "seed": d.get("seed"),
                       "action_tiles": d.get("action_tiles", "printed")}
-        first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer), "at": now}
+        first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer),
+                 "at": now}
         for _ in range(5):
             tid = new_id()
             if self.store.create(tid, first, secrets.token_hex(32)):
@@ -178,9 +184,11 @@ class TournamentService:
         else:  # pragma: no cover
             raise errors.failed("id-collision", "could not allocate a tournament id")
         if entries:
-            self.store.append(tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
+            self.store.append(
+                tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
         out = {"id": tid, "organizer_token": organizer, "status": "open",
-               "players": [{"player": player_id(self.r, e), "name": n["name"]} for e, n in zip(emails, entries)]}
+               "players": [{"player": player_id(self.r, e), "name": n["name"]} for e,
+                           n in zip(emails, entries)]}
         if definition["invite"]:
             out["invite_code"] = self.invite_code(tid)
         if entries:
@@ -200,7 +208,8 @@ class TournamentService:
             code = body.get("invite")
             if not t.definition["invite"] or not code or not same_secret(code, self.invite_code(tid)):
                 raise errors.forbidden("bad-invitation",
-                                        "entering needs the tournament's invitation code (or the organizer's token)")
+                                        "entering needs the tournament's invitation code (or the organizer's "
+                                        "token)")
         if t.status != "open":
             raise errors.refused("entries-closed", "the tournament has started: entries are closed")
         if email in t.entrants:
@@ -212,7 +221,8 @@ class TournamentService:
             raise errors.refused("version-conflict", "the tournament changed meanwhile; try again") from None
         if not body.get("invite"):
             self._welcome(tid)  # entered by the organizer: the player learns it by email
-        return {"player": player_id(self.r, email), "name": body["name"], "entry_token": self.entry_token(tid, email)}
+        return {"player": player_id(self.r, email), "name": body["name"],
+                "entry_token": self.entry_token(tid, email)}
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:
@@ -232,7 +242,8 @@ class TournamentService:
             token = self.seat_token(tid, tb.game, seat)
             meta = self.games.store.meta(tb.game)
             if meta is not None and meta["seats"][seat].get("token_hash") != token_hash(token):
-                token = links.seat_token(self.r, tb.game, seat)  # the seat token was re-issued: its link token
+                # the seat token was re-issued: its link token
+                token = links.seat_token(self.r, tb.game, seat)
             games.append({"round": tb.round, "table": tb.table, "game": tb.game, "seat": seat,
                           "token": token, "finished": tb.result is not None})
         return {"player": player_id(self.r, me), "withdrawn": me in t.withdrawn, "games": games}
@@ -414,7 +425,8 @@ class TournamentService:
         seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
         try:
             self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed, game=game.name,
-                                   extra_meta={"tournament": {"id": t.id, "round": tb.round, "table": tb.table}})
+                                   extra_meta={"tournament": {"id": t.id, "round": tb.round,
+                                                              "table": tb.table}})
         except GameExists:
             pass  # created before a crash cut the step short: it is the same game
         return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}

@@ -8,7 +8,7 @@
 | ``t:{<id>}:lock`` | string | held while one process advances the tournament (expires) |
 | ``tournaments`` | zset | every tournament id, by creation time |
 | ``tournaments:running`` | set | the ids of tournaments not yet finished (the sweep's work list) |
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json

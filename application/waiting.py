@@ -23,7 +23,7 @@ or as the game's meta will keep it (a human seat with ``name``, ``email``, ``tok
 seat with its ``level``).
 
 This module imports no service of the package (the game service asks it whether an id it cannot
-find is a waiting game)."""
+find is a waiting game)."""  # noqa: E501 (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -94,7 +94,8 @@ def refuse_not_started(r, game_id: str) -> None:
         raise errors.refused("game-cancelled", "this game was cancelled before it started: not enough "
                                                "players joined in time")
     raise errors.refused("game-not-started", "this game has not started: it is waiting for players "
-                                             f"({len(open_seats(doc))} open seats; see /api/v1/lobby/{game_id})",
+                                             f"({len(open_seats(doc))} open seats; see "
+                                             f"/api/v1/lobby/{game_id})",
                          open_seats=len(open_seats(doc)))
 
 

@@ -268,7 +268,8 @@ return 1
 
 def owned_key(owner: dict) -> str:
     """The set of an owner's subscription ids: the bot's, or the seat's in its game's slot."""
-    return bot_hooks_key(owner["bot"]) if owner.get("bot") else game_key(owner["game"], f"hooks:{owner['seat']}")
+    return (bot_hooks_key(owner["bot"]) if owner.get("bot")
+            else game_key(owner["game"], f"hooks:{owner['seat']}"))
 
 
 class Webhooks:
@@ -294,7 +295,8 @@ class Webhooks:
             if bot_id is None:
                 raise errors.unauthorized("this bot token is not valid")
             if game_id is not None:
-                raise errors.invalid("game-not-for-bots", "a bot's webhook covers all its games: send no 'game'")
+                raise errors.invalid("game-not-for-bots",
+                                     "a bot's webhook covers all its games: send no 'game'")
             return {"owner": f"bot:{bot_id}", "bot": bot_id}
         if game_id is None:
             raise errors.invalid("game-required", "with a seat token, name the seat's game in 'game'")
@@ -421,7 +423,8 @@ class Webhooks:
             return "skipped"
         meta = self.games.meta(game_id)
         seat = int(h["seat"]) if h.get("seat") is not None else next(
-            (i for i, s in enumerate(meta["seats"]) if s["kind"] == "bot" and s.get("bot") == h.get("bot")), None)
+            (i for i, s in enumerate(meta["seats"]) if s["kind"] == "bot" and s.get("bot") == h.get("bot")),
+            None)
         if seat is None or (h.get("game") not in (None, game_id)):
             return "skipped"
         if self.games.store.version(game_id) < version:
@@ -437,10 +440,12 @@ class Webhooks:
             return "skipped"
         # A page of events per delivery (``page``): the first after the cursor; the next page is the
         # next delivery, sent at once when this one was accepted (``more``).
-        events = [e for e in self.games.events(game_id, cursor, self.page)["events"] if e["version"] <= version]
+        events = [e for e in self.games.events(game_id, cursor, self.page)["events"]
+                  if e["version"] <= version]
         upto = events[-1]["version"] if events else version
         payload = {"type": kind, "subscription": sid, "game": game_id, "seat": seat, "version": version,
-                   "status": "finished" if over else "active", "to_act": [] if state.actor is None else [state.actor],
+                   "status": "finished" if over else "active",
+                   "to_act": [] if state.actor is None else [state.actor],
                    "events": events, "more": upto < version}
         body = json.dumps(payload, separators=(",", ":")).encode()
         t = int(time.time())
@@ -449,7 +454,8 @@ class Webhooks:
             target = self.check(h["url"])
         except errors.ServiceError:
             target = None
-            entry.update(ok=False, error="the url is refused now: its host resolves to an address that is not "
+            entry.update(ok=False,
+                         error="the url is refused now: its host resolves to an address that is not "
                                          "public (or to none)")
         if target is not None:
             with _pinned_session(target.addresses[0]) as http:  # connect to the address just checked

@@ -151,7 +151,8 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
         return m, None, ("no-follower-left", "all your followers are on the board", DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
-        what = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloister"}.get(m.role, "feature")
+        what = {"thief": "road", "knight": "city", "farmer": "field",
+                "monk": "cloister"}.get(m.role, "feature")
         where = f" reaching {m.spot}" if m.spot else ""
         return m, None, ("no-such-spot", f"tile {s.tile} turned r{m.rot} has no {what}{where} for a {m.role}",
                          DEPLOYING)

@@ -66,8 +66,9 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         return seed_commitment(seed)
 
     def fairness_algorithm(self, meta, state):
-        return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks from "
-                "the sorted face-down tiles, where n is the number of reveals before it (the setup is reveal 0, "
+        return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
+                "from the sorted face-down tiles, where n is the number of reveals before it (the setup is "
+                "reveal 0, "
                 "then each move) (see carcassonne/chance.py)")
 
     def write_record(self, events, headers):

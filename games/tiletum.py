@@ -143,9 +143,10 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         if state.reveals is None:  # a rules-1 game: keyed by the event count
             n = "n is the number of events before it (the GameStarted event is 0)"
         else:
-            n = "n is the number of reveals before it (the setup is reveal 0, then each event with chance outcomes)"
-        return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, 'n:i'), "
-                f"where {n} (see engine/chance.py)")
+            n = ("n is the number of reveals before it (the setup is reveal 0, then each event with chance "
+                 "outcomes)")
+        return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, "
+                f"'n:i'), where {n} (see engine/chance.py)")
 
     def write_record(self, events, headers):
         return write_record(events, headers)
@@ -175,7 +176,8 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
                f"Resources: {res}.",
                f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in "
-               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in supply.",
+               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in "
+               "supply.",
                f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
         others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
                   for i, q in enumerate(state.seats) if i != seat]

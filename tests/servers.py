@@ -1,8 +1,8 @@
 """A real `tiletum serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
 and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
 listener. Serve (gunicorn's arbiter) is one process group; Redis, each supervised part and each
-gunicorn worker are a session (so a process group) of their own. ``start`` waits until /health answers; a slow answer while the service boots
-on a busy machine counts as "not up yet", not as a failure."""
+gunicorn worker are a session (so a process group) of their own. ``start`` waits until /health
+answers; a slow answer while the service boots on a busy machine counts as "not up yet", not as a failure."""
 from __future__ import annotations
 
 import os

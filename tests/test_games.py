@@ -53,7 +53,8 @@ def test_each_game_through_the_interface(name, players, limit):
         assert game.from_doc(game.to_doc(state)).to_doc() == state.to_doc()
     assert len(game.scores(state)) == players and game.round(state) >= 1
     view = game.view(state, 1)
-    assert view["viewer"] == 1 and view["to_act"] == ([] if game.actor(state) is None else [game.actor(state)])
+    assert (view["viewer"] == 1
+            and view["to_act"] == ([] if game.actor(state) is None else [game.actor(state)]))
     assert seed not in str(view)
     texts = game.event_texts(events)
     assert len(texts) == len(events) and texts[0].startswith("The game starts with")
@@ -155,8 +156,8 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     with pytest.raises(errors.ServiceError) as e:
         service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {})
     assert e.value.code == "bad-seats" and "solo game has two seats" in str(e.value)
-    carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}], {"action_tiles": "printed", "rated": False},
-                               game="carcassonne")
+    carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}],
+                               {"action_tiles": "printed", "rated": False}, game="carcassonne")
     meta = service.meta(carc["id"])
     assert meta["game"] == "carcassonne" and meta["options"] == {"rated": False}
     with pytest.raises(errors.ServiceError) as e:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules_common", "engine", "carcassonne", "pillars", "games", "tournaments", "application", "mail", "api", "workers", "cardinalbot", "ai")
+PACKAGES = ("rules_common", "engine", "carcassonne", "pillars", "games", "tournaments", "application", "mail",
+            "api", "workers", "cardinalbot", "ai")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 
@@ -37,7 +38,8 @@ def tree_copy(tmp_path_factory) -> Path:
     tree = tmp_path_factory.mktemp("tree")
     shutil.copy(ROOT / "pyproject.toml", tree)
     for pkg in PACKAGES:
-        shutil.copytree(ROOT / pkg, tree / pkg, ignore=shutil.ignore_patterns("__pycache__", "data", "static"))
+        shutil.copytree(ROOT / pkg, tree / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "data", "static"))
     return tree
 
 

@@ -37,7 +37,8 @@ SENT: list = []
 
 @pytest.fixture(scope="module")
 def server(redis_server):
-    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: SENT.append((name, list(args), queue)))
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args,
+                   queue: SENT.append((name, list(args), queue)))
     with LiveServer(app) as live:
         live.app = app
         yield live
@@ -109,7 +110,8 @@ def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http
     assert created["seats"][0]["token"] and created["seats"][1]["token"] is None
     assert created["creator_token"] and created["invite_url"].startswith(f"/play/lobby#game={gid}&invite=")
     summary = http.ok("GET", f"{GAMES}/{gid}")
-    assert summary["status"] == "waiting" and summary["phase"] == "waiting" and summary["seed_commitment"] is None
+    assert (summary["status"] == "waiting" and summary["phase"] == "waiting"
+            and summary["seed_commitment"] is None)
     assert [s["name"] for s in summary["seats"]] == ["Host0", None, None]
     token = created["seats"][0]["token"]
     for path in ("state", "legal-moves", "events", "record", "fairness", "board.svg"):
@@ -139,7 +141,8 @@ def test_lobby_options_and_open_seats_are_checked(http):
     problem(http.post(GAMES, json={"seats": [{"kind": "cardinalbot", "name": "C"}, {"kind": "open"}]}),
             422, "bad-seats")
     problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
-                                   "options": {"rated": False, "rating_range": [1400, 1600]}}), 422, "bad-rating-range")
+                                   "options": {"rated": False, "rating_range": [1400, 1600]}}), 422,
+                                   "bad-rating-range")
     problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
                                    "options": {"rating_range": [1600, 1400]}}), 422, "bad-rating-range")
     problem(http.post(GAMES, json={"game": "carcassonne", "seats": [{"name": "A"}, {"kind": "open"}],
@@ -148,7 +151,8 @@ def test_lobby_options_and_open_seats_are_checked(http):
 
 # --- joining by email ----------------------------------------------------------------------------
 
-def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_the_game(http, redis_client, mailbox):
+def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_the_game(http, redis_client,
+                                                                                        mailbox):
     created = open_game(http, players=3, taken=1)
     gid = created["id"]
     bob = addr("bob")
@@ -202,7 +206,8 @@ def test_a_dashboard_key_joins_at_once_and_one_address_takes_one_seat(http, redi
     assert not [m for m in SENT if m[0] == "workers.send_lobby_join"], "no email round trip"
     before = stored(redis_client, gid)
     problem(http.post(f"{LOBBY}/{gid}/join", key, json={"name": "Ann again"}), 409, "already-seated")
-    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Ann", "email": ann.upper()}), 409, "already-seated")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Ann", "email": ann.upper()}), 409,
+            "already-seated")
     problem(http.post(f"{LOBBY}/{gid}/join", key[:-3] + "aaa", json={"name": "X"}), 401, "unauthorized")
     problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Nobody"}), 422, "email-required")
     assert stored(redis_client, gid) == before
@@ -227,7 +232,8 @@ def test_a_player_leaves_and_the_creator_removes_one_before_the_start(http, redi
     problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/3", creator), 422, "not-a-player-seat")
     assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/1", link) == {"game": gid, "seat": 1, "status": "left"}
     assert links.seat_of_link(redis_client, gid, link) is None, "the seat's old link no longer works"
-    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/2", creator) == {"game": gid, "seat": 2, "status": "removed"}
+    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/2", creator) == {"game": gid, "seat": 2,
+                                                                    "status": "removed"}
     assert http.ok("GET", f"{LOBBY}/{gid}")["seats_taken"] == ["Host0"]
     # the freed seats are taken again, and the game starts; then no seat can be freed
     for name in ("Dee", "Eve", "Fay"):
@@ -331,7 +337,8 @@ def test_a_private_game_is_listed_nowhere_and_joinable_only_by_its_invitation(ht
     code = re.search(r"invite=([^&]+)", created["invite_url"]).group(1)
     assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
     before = stored(redis_client, gid)
-    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed")}), 403, "bad-invitation")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed")}), 403,
+            "bad-invitation")
     problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed"), "invite": "nope"}),
             403, "bad-invitation")
     assert stored(redis_client, gid) == before
@@ -340,8 +347,8 @@ def test_a_private_game_is_listed_nowhere_and_joinable_only_by_its_invitation(ht
     assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
     assert gid not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
     # a private game without open seats is not among the games in progress either
-    plain = http.ok("POST", GAMES, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"private": True}},
-                    status=201)
+    plain = http.ok("POST", GAMES,
+                    json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"private": True}}, status=201)
     assert plain["id"] not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
 
 
@@ -352,7 +359,8 @@ def test_an_address_outside_the_rating_range_is_refused(http, redis_client):
     redis_client.hset(pool_key(game_pool("tiletum")), player_id(redis_client, strong),
                       json.dumps({"rating": 1720.0, "rd": 80.0, "vol": 0.06, "games": 12}))
     before = stored(redis_client, gid)
-    p = problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "New", "email": new}), 403, "outside-rating-range")
+    p = problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "New", "email": new}), 403,
+                "outside-rating-range")
     assert p["rating"] == 1500 and p["rating_range"] == [1600, 1900]
     assert stored(redis_client, gid) == before
     assert join(http, redis_client, gid, "Strong", strong)["seat"] == 1
@@ -382,20 +390,23 @@ def test_a_join_for_a_full_or_cancelled_game_is_refused_and_changes_nothing(http
     problem(http.get(f"{GAMES}/{gone}/state"), 409, "game-cancelled")
     assert http.ok("GET", f"{GAMES}/{gone}")["status"] == "cancelled"
     assert stored(redis_client, gone) == before
-    problem(http.post(f"{LOBBY}/nosuchgame/join", json={"name": "X", "email": addr("x")}), 404, "game-not-found")
+    problem(http.post(f"{LOBBY}/nosuchgame/join", json={"name": "X", "email": addr("x")}), 404,
+            "game-not-found")
 
 
 def test_a_hostile_joiner_learns_nothing_hidden_of_a_waiting_game(http, redis_client):
     created = http.ok("POST", GAMES, json={"seats": [{"name": "Host", "email": addr("h")}, {"kind": "open"},
                                                      {"kind": "open"}],
-                                           "options": {"seed": "the-secret-seed-xyz", "action_tiles": "shuffled"}},
+                                           "options": {"seed": "the-secret-seed-xyz",
+                                                       "action_tiles": "shuffled"}},
                       status=201)
     gid = created["id"]
     mole = join(http, redis_client, gid, "Mole")
     seen = [http.get(f"{GAMES}/{gid}{p}", mole["token"]) for p in
             ("", "/state", "/legal-moves", "/events", "/record", "/fairness", "/board.svg", "/hint")]
     seen += [http.get(f"{LOBBY}/{gid}"), http.get(LOBBY, params={"limit": 100})]
-    seen += [http.get(f"{GAMES}/{gid}{p}", mole["play_url"].split("#token=")[1]) for p in ("/state", "/events")]
+    seen += [http.get(f"{GAMES}/{gid}{p}", mole["play_url"].split("#token=")[1]) for p in ("/state",
+                                                                                           "/events")]
     for r in seen:
         assert r.status_code in (200, 409), (r.request.url, r.status_code, r.text[:200])
         assert "the-secret-seed-xyz" not in r.text and "shuffled" not in r.text and "@" not in r.text
@@ -425,7 +436,8 @@ def test_the_lobby_filters_by_game_and_players_and_pages(http):
 
 
 def test_play_now_against_the_ai_is_one_request(http):
-    created = http.ok("POST", GAMES, json={"seats": [{"name": "Me"}, {"name": "Robo", "kind": "ai", "level": "easy"}]},
+    created = http.ok("POST", GAMES,
+                      json={"seats": [{"name": "Me"}, {"name": "Robo", "kind": "ai", "level": "easy"}]},
                       status=201)
     assert http.ok("GET", f"{GAMES}/{created['id']}")["status"] == "active"
 
@@ -447,15 +459,17 @@ def test_joins_are_rate_limited_per_address_and_per_client(redis_server, redis_c
         assert r.status_code == 202
         codes = [h.post(f"{LOBBY}/{gids[1]}/join", json={"name": "U", "email": addr("u")}).status_code
                  for _ in range(3)]
-        assert codes[-1] == 429 and problem(h.post(f"{LOBBY}/{gids[2]}/join", json={"name": "V", "email": addr("v")}),
-                                            429, "rate-limited")
+        assert codes[-1] == 429 and problem(
+            h.post(f"{LOBBY}/{gids[2]}/join", json={"name": "V", "email": addr("v")}),
+            429, "rate-limited")
         h.s.close()
 
 
 # --- the cancellation sweep, as the worker runs it -----------------------------------------------
 
-def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_once(http, redis_client, redis_server,
-                                                                                   monkeypatch, tmp_path):
+def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_once(http, redis_client,
+                                                                                   redis_server, monkeypatch,
+                                                                                   tmp_path):
     created = open_game(http, players=3, taken=1, waiting_days=0.001)   # about 86 seconds
     gid = created["id"]
     join(http, redis_client, gid, "Bob", addr("bob"))

@@ -38,7 +38,8 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
     ann, bob = f"ann-{uuid.uuid4().hex[:8]}@lobby.test", f"bob-{uuid.uuid4().hex[:8]}@lobby.test"
     with LiveServer(app) as server, sync_playwright() as p:
         notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)),
-                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test", public_url=server.url))
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url=server.url))
         tasks["workers.send_lobby_join"] = notifier.send_lobby_join
         browser = launch(p)
         try:
@@ -73,13 +74,15 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
 
             (eml,) = [f for f in box.glob("*.eml") if "bob-" in f.name]
             msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-            link = re.search(r"(http\S+/play/lobby#join=\S+)", msg.get_body(("plain",)).get_content()).group(1)
+            link = re.search(r"(http\S+/play/lobby#join=\S+)",
+                             msg.get_body(("plain",)).get_content()).group(1)
             guest.goto(link)
             expect(guest.locator("#focus-h")).to_have_text("The game has started")
             guest.locator("#seat-link").click()
             expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
             summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
-            assert summary["status"] == "active" and [s["name"] for s in summary["seats"]] == [host_name, "Bob"]
+            assert (summary["status"] == "active"
+                    and [s["name"] for s in summary["seats"]] == [host_name, "Bob"])
             # the link worked once: opened again, it takes nothing
             guest.goto(link)
             expect(guest.locator("#focus-text")).to_contain_text("started")

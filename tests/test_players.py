@@ -168,7 +168,8 @@ def test_a_profile_is_hidden_until_its_player_opts_in_and_never_shows_an_email(w
     private = new_game(svc, [("Ada", ada), ("Di", address("di"))], "profile-3")
     svc.store.update_meta(private, lambda m: m.update(private=True))   # the lobby's private games
     k = key_of(r, ada)
-    assert client.put("/api/v1/me/profile", json={"public": True}, headers=auth(k)).get_json()["code"] == "no-handle"
+    assert client.put("/api/v1/me/profile", json={"public": True},
+                      headers=auth(k)).get_json()["code"] == "no-handle"
     h = handle("ada")
     client.put("/api/v1/me/handle", json={"handle": h}, headers=auth(k))
     hidden = client.get(f"/api/v1/players/{h}")
@@ -192,7 +193,8 @@ def test_a_profile_is_hidden_until_its_player_opts_in_and_never_shows_an_email(w
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
     svg = chart.get_data(as_text=True)
     assert svg.startswith("<svg") and "<polyline" in svg and svg.count("<circle") == 2 and "@" not in svg
-    assert client.get(f"/api/v1/players/{h}/rating.svg?pool=solo:priest").get_json()["code"] == "pool-not-found"
+    unknown = client.get(f"/api/v1/players/{h}/rating.svg?pool=solo:priest")
+    assert unknown.get_json()["code"] == "pool-not-found"
     assert client.get(f"/api/v1/players/{h}/rating.svg?pool=nope").status_code == 422
     client.put("/api/v1/me/profile", json={"public": False}, headers=auth(k))
     assert client.get(f"/api/v1/players/{h}").get_json() == {"handle": h, "public": False}
@@ -220,7 +222,8 @@ def test_leaderboards_are_paged_best_first_with_the_handles_of_public_profiles(w
     assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
     by_player = {row["player"]: row for row in rows}
     assert by_player[player_id(r, people[0])]["handle"] == h
-    assert by_player[player_id(r, people[1])]["handle"] is None, "a handle whose profile is private is not shown"
+    assert by_player[player_id(r, people[1])]["handle"] is None, ("a handle whose profile is private is not "
+                                                                  "shown")
     page = client.get("/api/v1/leaderboards/multiplayer?offset=1&limit=2").get_json()
     assert page["entries"] == rows[1:3] and page["total"] == whole["total"]
     assert client.get("/api/v1/leaderboards/multiplayer?offset=100000&limit=5").get_json()["entries"] == []
@@ -251,8 +254,10 @@ def test_the_export_holds_the_players_games_settings_and_ratings(world):
     games = {g["game"]: g for g in out["games"]}
     assert set(games) == {done, running}
     assert games[done]["finished"] is True and games[done]["result"]["places"] and games[done]["moves"]
-    assert games[running]["seat"] == 1 and games[running]["finished"] is False and games[running]["name"] == "Me"
-    assert out["ratings"]["multiplayer"]["games"] == 1 and out["ratings"]["multiplayer"]["history"][0]["game"] == done
+    assert (games[running]["seat"] == 1 and games[running]["finished"] is False
+            and games[running]["name"] == "Me")
+    assert (out["ratings"]["multiplayer"]["games"] == 1
+            and out["ratings"]["multiplayer"]["history"][0]["game"] == done)
     assert other.lower() not in json.dumps(out).lower(), "another player's address is not in my export"
     assert client.get("/api/v1/me/export").status_code == 401
 
@@ -286,14 +291,16 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     for body in ({}, {"confirm": "delete"}, {"confirm": "yes"}):
         rv = client.delete("/api/v1/me", json=body, headers=auth(k))
         assert rv.status_code == 422, rv.get_json()
-    assert client.get("/api/v1/me/games", headers=auth(k)).status_code == 200, "a refused deletion changes nothing"
+    assert client.get("/api/v1/me/games",
+                      headers=auth(k)).status_code == 200, "a refused deletion changes nothing"
     rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
     assert rv.status_code == 200, rv.get_json()
     assert rv.get_json() == {"deleted": True, "games_finished": 1, "games_running": 3,
                              "tournaments": 0, "bots_deleted": 1}
     assert holders(r, me) == [], "nothing in Redis holds the address"
     pid = player_id(r, me)
-    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], "nor the player id, but its revoked link generation"
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], ("nor the player id, but its revoked link "
+                                                               "generation")
     assert client.get("/api/v1/me/games", headers=auth(k)).status_code == 401, "the key stops working"
     assert client.get(f"/api/v1/players/{h}").status_code == 404, "the handle is gone"
     assert client.get(f"/api/v1/bots/{bot['id']}").status_code in (404, 410)

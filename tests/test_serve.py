@@ -26,10 +26,12 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
     url = first.url
     try:
         assert requests.get(url + "/api/docs", timeout=5).status_code == 200
-        game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=5).json()
+        game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
+                             timeout=5).json()
         gid, token = game["id"], game["seats"][0]["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        move = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=5).json()["moves"][0]["move"]
+        move = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth,
+                            timeout=5).json()["moves"][0]["move"]
         rv = requests.post(f"{url}/api/v1/games/{gid}/moves", headers=auth, timeout=5,
                            json={"expected_version": 1, "moves": [move]})
         assert rv.status_code == 200 and rv.json()["version"] == 2
@@ -81,7 +83,8 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
         while not (sink.exists() and list(sink.glob("*.eml"))):
             assert time.monotonic() < deadline, "no turn email in the local sink:\n" + server.output()[-3000:]
             time.sleep(0.2)
-        turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(), policy=email.policy.default)
+        turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(),
+                                        policy=email.policy.default)
         assert turn["To"] == "ada@home.test" and g["id"] in turn["Subject"]
         move = next(line.split()[0] + " " + line.split()[1] for line in
                     turn.get_body(("plain",)).get_content().splitlines() if line.startswith("  take "))
@@ -168,8 +171,8 @@ def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
         assert at[0] < shutdown.index(f"{part} stopped") < at[1], shutdown
     # (gunicorn says "Worker (pid:N) was sent SIGKILL!" for a worker it had to kill; ERROR: Celery's
     # and gunicorn's level for what went wrong)
-    for bad in ("Cannot connect to redis", "Connection refused", "Connection to broker lost", "restarting it in",
-                "SIGKILL", "killing it", "Traceback", "ERROR"):
+    for bad in ("Cannot connect to redis", "Connection refused", "Connection to broker lost",
+                "restarting it in", "SIGKILL", "killing it", "Traceback", "ERROR"):
         assert bad not in shutdown, f"{bad!r} while stopping:\n{shutdown}"
     # nothing is left behind, and the embedded Redis is gone
     assert [pid for sid in groups for pid in _processes_in_session(sid)] == []

@@ -113,7 +113,8 @@ def archive_after_days() -> float:
 def sweep_archive() -> dict:
     """Archive the finished games whose follow-up was done more than TILETUM_ARCHIVE_AFTER_DAYS
     (default 7) ago, at most TILETUM_ARCHIVE_BATCH (default 1000) per run (application/archive.py)."""
-    return archive.sweep(service(), archive_after_days(), limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
+    return archive.sweep(service(), archive_after_days(),
+                         limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
 
 
 @app.task(name="workers.archive_game")
@@ -253,5 +254,6 @@ def webhook_off_email(sid: str) -> int:
     msg.set_content(
         f"Hello,\n\nthe webhook {sid} (to {host}) failed {hooks.max_failures} times in a row, so the service "
         "stopped sending to it. Its delivery log: GET /api/v1/webhooks/" + sid + " (with the same token).\n"
-        "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this one.\n")
+        "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this "
+        "one.\n")
     return n.send_once(f"webhook-off:{sid}", email, msg)

@@ -8,20 +8,24 @@ from ..blueprint import Blueprint
 from ..extensions import accounts, credentials, dashboard, profiles
 from ..problems import documented
 from .games import bearer
-from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation, NewDashboardKey,
-                       Notifications, NotificationsIn, ProfileIn, ProfileSettings, VacationIn)
+from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation,
+                       NewDashboardKey, Notifications, NotificationsIn, ProfileIn, ProfileSettings,
+                       VacationIn)
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
-                description="Your dashboard: your games, email setting, vacation, handle and profile, your data (dashboard key)")
+                description="Your dashboard: your games, email setting, vacation, handle and profile, your "
+                            "data (dashboard key)")
 
 KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
-EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
-                "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"], "deadline": "2025-03-07T18:00:00Z",
-                "on_vacation": False, "tournament": None,
+EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada",
+                "opponents": ["Bob"], "round": 2,
+                "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"],
+                "deadline": "2025-03-07T18:00:00Z", "on_vacation": False, "tournament": None,
                 "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
-EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,
+EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 0, "name": "Ada",
+                    "opponents": ["Bob", "Cy"], "round": 7,
                     "version": 612, "tournament": None, "place": 1, "score": 142, "winner": "Ada",
                     "places": [{"seat": 0, "name": "Ada", "score": 142, "place": 1},
                                {"seat": 2, "name": "Cy", "score": 131, "place": 2},
@@ -129,7 +133,8 @@ class MyKey(MethodView):
 @blp.route("/profile")
 class MyProfile(MethodView):
     @blp.doc(operationId="getMyProfile", security=KEY)
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """Read your handle and profile setting
@@ -141,7 +146,8 @@ class MyProfile(MethodView):
 
     @blp.doc(operationId="setMyProfile", security=KEY)
     @blp.arguments(ProfileIn, example={"public": True})
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(409, "no-handle", "choose a handle first")
@@ -161,7 +167,8 @@ class MyProfile(MethodView):
 class MyHandle(MethodView):
     @blp.doc(operationId="chooseMyHandle", security=KEY)
     @blp.arguments(HandleIn, example={"handle": "ada_l"})
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": False, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": False, "profile_url": "/players/ada_l"})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(409, "handle-taken", "another player has this handle (in any case); or handle-already-chosen")

@@ -34,7 +34,8 @@ from ..schemas import EventsQuery
 
 SERVER_STOPPING = threading.Event()
 
-blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
+blp = Blueprint("stream", __name__, url_prefix="/api/v1/games",
+                description="Push: a game's events as they happen")
 
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "schema": {"type": "string", "pattern": "^[0-9]{1,20}$"},
@@ -49,8 +50,10 @@ STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/pu
                              "type": "object", "description": "one server-sent event",
                              "properties": {"id": {"type": "string", "description": "the event's version"},
                                             "event": {"type": "string", "enum": ["message", "turn", "end"]},
-                                            "data": {"type": "string", "description": "JSON: the event as GET "
-                                                     "/events serves it; for `turn` version, status and to_act"},
+                                            "data": {"type": "string",
+                                                     "description": "JSON: the event as GET "
+                                                     "/events serves it; for `turn` version, status and "
+                                                     "to_act"},
                                             "retry": {"type": "integer"}}}}}}}
 
 
