@@ -18,6 +18,7 @@ from application.credentials import Credentials
 from application.indexes import adopt_legacy
 from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
+from application.deadlines import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.profiles import Profiles
@@ -185,6 +186,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"],
         allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"), ai_token=app.config.get("AI_TOKEN"))
+    if send_task and stand_in_level() not in FAST_LEVELS:
+        # a withdrawal or a deleted account hands a slow stand-in's turn (hard, master) to the AI
+        # worker: no request waits for it (a lost message: the deadline sweep hands it off again)
+        app.extensions["tiletum.service"].stand_in_hand_off = (
+            lambda game_id, seat, version: dispatcher.send(STAND_IN_TASK, [game_id, seat, version],
+                                                           STAND_IN_QUEUE))
 
     # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
     stream_client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"],

@@ -187,7 +187,7 @@ class Accounts:
         for i in mine:
             deadlines.drop(game_id, i)
             try:
-                deadlines.stand_in(game_id, i)  # if it is that seat's decision now
+                deadlines.stand_in_later(game_id, i)  # if it is that seat's decision now
             except Exception:  # the seat moved meanwhile: its next turn finds it dropped
                 log.warning("the stand-in did not move now for seat %s of %s", i, game_id, exc_info=True)
         return "running"

@@ -48,6 +48,7 @@ from .seats import AI_LEVELS
 log = logging.getLogger("tiletum.deadlines")
 # SEAT_STATE: sharded hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
 RETRY_SECONDS = 300
+LEASE_SECONDS = 600.0   # how long the AI worker has to play a turn handed to it (workers/tasks.py sets it)
 
 
 class BadEntry(ValueError):
@@ -301,13 +302,18 @@ class Deadlines:
     its task's time limit."""
 
     def __init__(self, service, notifier, clock: Callable[[], float] = time.time,
-                 max_attempts: int = MAX_ATTEMPTS, budget: float | None = None):
+                 max_attempts: int = MAX_ATTEMPTS, budget: float | None = None, lease: float = LEASE_SECONDS):
         self.service = service
         self.notifier = notifier
         self.r = service.store.r
         self.clock = clock
         self.max_attempts = max_attempts
         self.budget = budget
+        # callable(game_id, seat, version) that enqueues workers.stand_in_turn (the AI worker plays
+        # the turn); None: the stand-in plays inline. ``lease``: how long the AI worker has to play
+        # a turn handed to it before a sweep hands it off again.
+        self.hand_off = getattr(service, "stand_in_hand_off", None)
+        self.lease = lease
 
     # --- seat state --------------------------------------------------------------------------
     def seat_state(self, game_id: str, seat: int) -> dict:
@@ -458,8 +464,14 @@ class Deadlines:
         if not self._still_due(game_id, seat, version):
             remove(self.r, DEADLINES, member)
             return 0
+        if self.hand_off is not None:
+            pending = self.seat_state(game_id, seat).get("stand_in")
+            if pending and pending[0] == version:  # handed to the AI worker, and not played yet
+                return self._hand_off(game_id, seat, version, None, now)
         if self._on_vacation(game_id, seat, now):
             return 0  # the clock is stopped; the deadline moves when the vacation ends
+        if self.hand_off is not None:
+            return self._hand_off(game_id, seat, version, "missed", now)
         remove(self.r, DEADLINES, member)
         was_dropped = self.is_dropped(game_id, seat)
         self.missed(game_id, seat)
@@ -481,6 +493,82 @@ class Deadlines:
             add(pipe, NOTICES, game_id, f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}",
                 now)
             pipe.execute()
+        return played
+
+    def _hand_off(self, game_id: str, seat: int, version: int, why: str | None, now: float) -> int:
+        """Hand the seat's turn that started at ``version`` to the AI worker
+        (``workers.stand_in_turn``): ``why == "missed"`` for a deadline that just passed (the missed
+        deadline is counted, the seat dropped by the policy, here and once), ``"dropped"`` for the
+        turn of a seat the stand-in plays for good, None to hand off again a turn handed off before
+        that was not played by its lease (a lost message, a worker that died, a broker that was
+        down). The turn's entry in ``deadlines`` stays, due at the end of the lease: until the turn
+        is played, a sweep hands it off again, ``max_attempts`` times at most. Returns 1."""
+        st = self.seat_state(game_id, seat)
+        pending = st.get("stand_in")
+        member = f"{game_id}:{seat}:{version}"
+        if why is None and pending:
+            pending[2] += 1
+            if pending[2] > self.max_attempts:
+                log.error("giving up the stand-in's turn %s: handed to the AI worker %d times and not played",
+                          member, pending[2] - 1)
+                remove(self.r, DEADLINES, member)
+                st.pop("stand_in")
+                self._save(game_id, seat, st)
+                return 0
+        elif why == "missed":
+            was_dropped = st["dropped"]
+            st["missed"] += 1
+            policy = timeout_policy(self.service.meta(game_id))
+            if policy["mode"] == "drop" and st["missed"] >= policy["drop_after"]:
+                st["dropped"] = True
+            # the notice the player gets once the stand-in played
+            st["stand_in"] = [version, "dropped" if st["dropped"] and not was_dropped else "stand-in", 1]
+        else:
+            st["stand_in"] = [version, None, 1]   # a dropped seat's turn: no notice
+        self._save(game_id, seat, st)
+        pipe = self.r.pipeline(transaction=True)
+        add(pipe, DEADLINES, game_id, member, now + self.lease)
+        pipe.execute()
+        self.hand_off(game_id, seat, version)  # if the broker is down, the sweep tries again soon
+        return 1
+
+    def stand_in_later(self, game_id: str, seat: int) -> int:
+        """The stand-in plays the seat's decision if it is the seat's now (a dropped seat, a
+        withdrawn or deleted player): handed to the AI worker when the service has one, so that
+        no request or email waits for the AI; else inline. Returns 1 if it moved or was handed off."""
+        if self.hand_off is None:
+            return self.stand_in(game_id, seat)
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        if game.actor(state) != seat or game.is_over(state):
+            return 0
+        return self._hand_off(game_id, seat, state.version, "dropped", self.clock())
+
+    def play_late_turn(self, game_id: str, seat: int, version: int, think: float | None = None) -> int:
+        """What ``workers.stand_in_turn`` does on the AI worker: if the seat is still to act in its
+        turn that started at ``version``, the stand-in plays it (:meth:`stand_in`, thinking at most
+        ``think`` seconds at its level), and the player's notice is recorded for the next sweep.
+        Idempotent: once the turn was played (or the player moved), nothing is still due, and the
+        stand-in's moves are submitted at the version they were chosen for (a 409 if anyone moved
+        meanwhile). Returns 1 if the stand-in played."""
+        member = f"{game_id}:{seat}:{version}"
+        if not self._still_due(game_id, seat, version):
+            remove(self.r, DEADLINES, member)
+            return 0
+        try:
+            played = self.stand_in(game_id, seat, think=think)
+        except errors.ServiceError as e:
+            if e.code == "version-conflict" and not self._still_due(game_id, seat, version):
+                remove(self.r, DEADLINES, member)   # played meanwhile (a second delivery, the player)
+                return 0
+            raise
+        pending = self.seat_state(game_id, seat).get("stand_in")
+        pipe = self.r.pipeline(transaction=True)
+        if played and pending and pending[0] == version and pending[1]:
+            add(pipe, NOTICES, game_id, f"{game_id}:{seat}:{version}:{pending[1]}", self.clock())
+        pipe.execute()
+        if played or not self._still_due(game_id, seat, version):
+            remove(self.r, DEADLINES, member)
         return played
 
     def send_notices(self) -> int:
@@ -543,16 +631,23 @@ class Deadlines:
     def is_dropped(self, game_id: str, seat: int) -> bool:
         return self.seat_state(game_id, seat)["dropped"]
 
-    def stand_in(self, game_id: str, seat: int) -> int:
+    def stand_in(self, game_id: str, seat: int, think: float | None = None) -> int:
         """Play the seat's current decision with the stand-in (the AI at ``STAND_IN_LEVEL``, for
-        any game: ``ai.decide`` routes by the view's game). Returns 1 if it moved."""
+        any game: ``ai.decide`` routes by the view's game). Once ``think`` seconds are spent (None:
+        no limit), the turn's later decisions are played at ``medium`` (:data:`QUICK_LEVEL`), so
+        that a turn of many decisions at ``master`` ends within its task's time limit. Returns 1
+        if it moved."""
+        started = time.monotonic()
+        level = stand_in_level()
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         seed = self.service.store.seed(game_id)
         decided_at = state.version   # the moves are chosen for this position, and played only on it
         moves: list[str] = []
         while game.actor(state) == seat and not game.is_over(state) and len(moves) < 200:
-            for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game):
+            if think is not None and time.monotonic() - started >= think and level not in FAST_LEVELS:
+                level = QUICK_LEVEL
+            for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game, level):
                 if game.actor(state) != seat or game.is_over(state):
                     break
                 _, state = game.play(state, seat, str(m), seed)
@@ -566,8 +661,11 @@ class Deadlines:
         return 1
 
 
-STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master
-                            # holds the sweep's worker ~10 s a decision)
+STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master thinks
+                            # TILETUM_AI_MASTER_SECONDS a decision, on the AI worker)
+QUICK_LEVEL = "medium"      # a turn's decisions after the stand-in's thinking time is spent
+FAST_LEVELS = ("easy", "medium")
+STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", "ai"   # the AI worker's (workers/app.py)
 
 
 def stand_in_level() -> str:
@@ -577,12 +675,13 @@ def stand_in_level() -> str:
     return level
 
 
-def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TILETUM) -> list:
-    """The stand-in's moves for the seat's current decision: the AI's, from the seat's ``view``
-    (``state`` is used only by the fallback rule, should the AI fail: Tiletum's fixed rule, or
-    another game's first legal move)."""
+def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TILETUM,
+                  level: str | None = None) -> list:
+    """The stand-in's moves for the seat's current decision: the AI's at ``level`` (None: the
+    stand-in's level), from the seat's ``view`` (``state`` is used only by the fallback rule, should
+    the AI fail: Tiletum's fixed rule, or another game's first legal move)."""
     try:
-        return ai.decide(view, stand_in_level(), rng_seed)
+        return ai.decide(view, level or stand_in_level(), rng_seed)
     except Exception:  # never leave a late turn unplayed
         log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
         if game is not games.TILETUM:

@@ -330,7 +330,7 @@ class TournamentService:
         dl = Deadlines(self.games, None, make_clock(self.r))
         dl.drop(game_id, seat)
         try:
-            dl.stand_in(game_id, seat)  # if it is that seat's decision now
+            dl.stand_in_later(game_id, seat)  # if it is that seat's decision now
         except Exception:  # the seat moved meanwhile: its next turn email finds it dropped
             log.warning("stand-in for withdrawn seat %s of %s did not move now", seat, game_id, exc_info=True)
 

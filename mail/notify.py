@@ -263,7 +263,7 @@ class Notifier:
             return 0  # the game moved on since: that turn's player is already playing
         deadlines = self.deadlines()
         if ahead["dropped"]:
-            deadlines.stand_in(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
+            deadlines.stand_in_later(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
             return 0
         due = deadlines.start_turn(game_id, meta, seat, version, ahead["registry"])
         email = meta["seats"][seat].get("email")

@@ -40,9 +40,9 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
-PROJECT = ("api", "worker", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
+PROJECT = ("api", "worker", "standin", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
 SERVICES = ("redis", *PROJECT, "mailcatcher")
-PROGRAM = {"api": "gunicorn", "worker": "celery worker", "beat": "celery beat",
+PROGRAM = {"api": "gunicorn", "worker": "celery worker", "standin": "celery worker", "beat": "celery beat",
            "cardinalbot": "celery worker", "mailin": "python -m"}
 
 # what each process needs at run time (after the entrypoint has read the secret files), and the
@@ -54,6 +54,7 @@ NEEDS = {
                "TILETUM_MAIL_DOMAIN"},
     "mailin": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
                "TILETUM_MAIL_DOMAIN"},
+    "standin": {"REDIS_URL"},   # the stand-in's turns: the store, no mail (the sweep sends the notices)
     "beat": set(),
     "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
 }
@@ -410,8 +411,9 @@ def test_every_command_names_a_real_entry_point(name, services, compose, dockerf
         app, sub, params = parse_celery(argv)
         assert sub == program.split()[1]
         if sub == "worker":
-            assert params["queues"] == [app.conf.task_default_queue], \
-                f"{name} consumes the queue its app's tasks are sent to"
+            routed = {r["queue"] for r in (app.conf.task_routes or {}).values()}
+            assert len(params["queues"]) == 1 and params["queues"][0] in {app.conf.task_default_queue, *routed}, \
+                f"{name} consumes a queue its app's tasks are sent to"
             assert not params.get("beat"), f"{name}: beat runs once, in the beat service, not with -B"
     else:
         assert argv[:2] == ["python", "-m"], argv
@@ -434,7 +436,9 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
             if sub == "worker":
                 consumed.update({q: app.main for q in params["queues"]})
     assert consumed == {workers.app.app.conf.task_default_queue: workers.app.app.main,
+                        workers.app.AI_QUEUE: workers.app.app.main,
                         cardinalbot.worker.app.conf.task_default_queue: cardinalbot.worker.app.main}
+    assert workers.app.app.amqp.router.route({}, "workers.stand_in_turn")["queue"].name == workers.app.AI_QUEUE
 
 
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):

@@ -318,7 +318,9 @@ out = {}
 for app in (service_app, bot_app):
     app.finalize()
     conf = [app.conf.task_soft_time_limit, app.conf.task_time_limit]
-    out.update({name: [t.soft_time_limit, t.time_limit, *conf] for name, t in app.tasks.items()})
+    # (Celery shares every task with every app: each app's own, with its own limits)
+    out.update({name: [t.soft_time_limit, t.time_limit, *conf] for name, t in app.tasks.items()
+                if not name.startswith("workers.") or app is service_app})
 print(json.dumps(out))
 """
 
@@ -338,10 +340,17 @@ def test_every_task_of_both_celery_apps_has_a_soft_and_a_hard_time_limit_set_by_
     assert {"workers.notify_turn", "workers.sweep_deadlines", "workers.sweep_notifications",
             "cardinalbot.play_turn", "cardinalbot.play_ai_turn"} <= ours
     visibility = 300   # TILETUM_VISIBILITY_TIMEOUT's default: a task is killed before it is redelivered
+    ai = {"workers.stand_in_turn"}   # the AI worker's: sized for master (workers.app.ai_time_limits)
+    assert ai <= ours
     for name, (soft, hard, conf_soft, conf_hard) in defaults.items():
-        assert 0 < soft < hard < visibility and (conf_soft, conf_hard) == (soft, hard), (name, soft, hard)
-    small = task_limits(TILETUM_TASK_SOFT_TIME_LIMIT="5", TILETUM_TASK_TIME_LIMIT="7")
-    assert {name: limits for name, limits in small.items() if name in ours} == {n: [5, 7, 5, 7] for n in ours}
+        assert 0 < soft < hard < visibility, (name, soft, hard)
+        assert name in ai or (conf_soft, conf_hard) == (soft, hard), (name, soft, hard)
+    assert {n: defaults[n][:2] for n in ai} == {n: [234, 260] for n in ai}   # 20 decisions of 10 s, and 60 s
+    small = task_limits(TILETUM_TASK_SOFT_TIME_LIMIT="5", TILETUM_TASK_TIME_LIMIT="7",
+                        TILETUM_AI_TASK_TIME_LIMIT="20")
+    assert {name: limits for name, limits in small.items() if name in ours - ai} == \
+        {n: [5, 7, 5, 7] for n in ours - ai}
+    assert {n: small[n] for n in ai} == {n: [18, 20, 5, 7] for n in ai}
 
 
 def test_a_soft_limit_that_could_never_fire_is_refused_at_start():

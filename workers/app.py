@@ -27,6 +27,12 @@ the visibility timeout. The sweeps stop taking entries after half the soft limit
 (:data:`SWEEP_BUDGET`); the rest waits for the next sweep, and an entry that fails or never
 finishes is given up after ``TILETUM_SWEEP_MAX_ATTEMPTS`` attempts (application/indexes.py).
 Celery enforces the limits in its default ``prefork`` pool (not in ``--pool solo``).
+
+The stand-in's turns (``workers.stand_in_turn``, application/deadlines.py) go to a queue of their
+own, ``ai``, served by the AI worker (``celery -A workers.app worker -Q ai --concurrency 1``): at
+``master`` the AI thinks ``TILETUM_AI_MASTER_SECONDS`` a decision on every core, so a late turn
+may take minutes, which no sweep or email may wait for. Its limits are sized for that
+(:func:`ai_time_limits`), and the visibility timeout stays above them.
 """
 from __future__ import annotations
 
@@ -49,17 +55,69 @@ def time_limits(environ=os.environ) -> tuple[float, float]:
     return soft, hard
 
 
+AI_QUEUE = "ai"
+STAND_IN_DECISIONS = 20   # the decisions of one late turn the AI worker's time limit is sized for
+
+
+def ai_time_limits(environ=os.environ) -> tuple[float, float]:
+    """``(soft, hard)`` seconds of a stand-in turn on the ``ai`` queue (``workers.stand_in_turn``):
+    ``TILETUM_AI_TASK_TIME_LIMIT``, by default room for :data:`STAND_IN_DECISIONS` decisions at
+    ``master`` (TILETUM_AI_MASTER_SECONDS each) and a minute more, and at least the other tasks'
+    hard limit; the soft limit is 90% of it. The stand-in plays the turn's later decisions at
+    ``medium`` once its thinking time is spent, so the turn ends inside the soft limit."""
+    from ai.settings import master_seconds
+    default = max(float(environ.get("TILETUM_TASK_TIME_LIMIT", "150")),
+                  STAND_IN_DECISIONS * master_seconds() + 60)
+    raw = environ.get("TILETUM_AI_TASK_TIME_LIMIT")
+    try:
+        hard = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"TILETUM_AI_TASK_TIME_LIMIT must be a number of seconds, not {raw!r}") from None
+    if not 0 < hard < float("inf"):
+        raise ValueError(f"TILETUM_AI_TASK_TIME_LIMIT ({hard:g}) must be above 0")
+    return hard * 0.9, hard
+
+
+def visibility_timeout(ai_hard: float, environ=os.environ) -> int:
+    """Seconds after which the broker delivers again a message taken by a worker that died:
+    ``TILETUM_VISIBILITY_TIMEOUT``, by default 300, or half a minute more than the AI worker's hard limit
+    (a longer stand-in turn must not be delivered a second time while it runs)."""
+    raw = environ.get("TILETUM_VISIBILITY_TIMEOUT")
+    if not raw:
+        return int(max(300, ai_hard + 30))
+    if float(raw) <= ai_hard:
+        raise ValueError(f"TILETUM_VISIBILITY_TIMEOUT ({raw}) must be above the AI worker's hard time limit "
+                         f"({ai_hard:g} s, TILETUM_AI_TASK_TIME_LIMIT)")
+    return int(raw)
+
+
+class Limits:
+    """The time limits set on each task itself (its ``soft_time_limit`` and ``time_limit``, whatever
+    runs it): the AI worker's for the stand-in's turns, everyone else's for the rest (a Celery
+    annotation; a ``"*"`` entry would override the stand-in's own)."""
+
+    def annotate(self, task) -> dict:
+        if task.name in AI_TASKS:
+            return {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT}
+        return {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}
+
+
+AI_TASKS = ("workers.stand_in_turn",)
 SOFT_TIME_LIMIT, TIME_LIMIT = time_limits()
+AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT = ai_time_limits()
 SWEEP_BUDGET = SOFT_TIME_LIMIT / 2
 SWEEP_MAX_ATTEMPTS = int(os.environ.get("TILETUM_SWEEP_MAX_ATTEMPTS", "10"))
+VISIBILITY_TIMEOUT = visibility_timeout(AI_TIME_LIMIT)
 app.conf.update(
     task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
-    broker_transport_options={"visibility_timeout": int(os.environ.get("TILETUM_VISIBILITY_TIMEOUT", "300"))},
+    broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT},
+    # the stand-in's turns: their own queue and worker (the AI worker), with limits sized for master
+    task_routes={name: {"queue": AI_QUEUE} for name in AI_TASKS},
     beat_scheduler="workers.beat:LockedScheduler",
     task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
     # also on each task itself (its time_limit and soft_time_limit), whatever runs it
-    task_annotations={"*": {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}},
+    task_annotations=(Limits(),),
     beat_schedule={
         "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
             os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},

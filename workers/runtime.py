@@ -7,6 +7,7 @@ import logging
 import os
 from functools import lru_cache
 
+from application.deadlines import STAND_IN_QUEUE, STAND_IN_TASK
 from application.game_service import GameService
 from application.indexes import adopt_legacy
 from application.redis_conn import connect
@@ -40,8 +41,12 @@ def redis_client():
 @lru_cache(maxsize=1)
 def service() -> GameService:
     dispatcher = Dispatcher(redis_client(), send_task)
-    return GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
-                       bot_token=os.environ.get("TILETUM_BOT_TOKEN"))
+    svc = GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
+                      bot_token=os.environ.get("TILETUM_BOT_TOKEN"))
+    # the stand-in's turns are the AI worker's (queue ai): no sweep or email waits for the AI
+    svc.stand_in_hand_off = lambda game_id, seat, version: send_task(STAND_IN_TASK, [game_id, seat, version],
+                                                                     STAND_IN_QUEUE)
+    return svc
 
 
 @lru_cache(maxsize=1)

@@ -12,6 +12,8 @@ import time
 from functools import lru_cache
 
 from celery.signals import task_prerun
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import games
 from application import archive, heartbeat
@@ -26,7 +28,7 @@ from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.tournament_mail import welcome
 
-from .app import SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, app
+from .app import AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT, SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, VISIBILITY_TIMEOUT, app
 from .runtime import notifier, outbox, redis_client, send_task, service
 
 
@@ -90,12 +92,36 @@ def sweep_bot_turns(older_than: float | None = None) -> int:
     return Dispatcher(redis_client(), send_task).sweep(older_than=wait)
 
 
+def stand_in_lease() -> float:
+    """How long a turn handed to the AI worker may wait before a sweep hands it off again: its hard
+    limit, the broker's visibility timeout (a worker that died: the broker delivers it again
+    first) and a minute."""
+    return max(AI_TIME_LIMIT, VISIBILITY_TIMEOUT) + 60
+
+
 @app.task(name="workers.sweep_deadlines")
 def sweep_deadlines() -> dict:
-    """Reminders that are due, and the timeout policy for deadlines that passed."""
+    """Reminders that are due, and the timeout policy for deadlines that passed: each late turn is
+    counted here and handed to the AI worker (``workers.stand_in_turn``, queue ``ai``), so the
+    sweep never waits for the AI."""
     n = notifier()
     return Deadlines(n.service, n, make_clock(redis_client()), max_attempts=SWEEP_MAX_ATTEMPTS,
-                     budget=SWEEP_BUDGET).sweep()
+                     budget=SWEEP_BUDGET, lease=stand_in_lease()).sweep()
+
+
+@app.task(name="workers.stand_in_turn", bind=True, autoretry_for=(RedisConnectionError, RedisTimeoutError,
+                                                                  OSError),
+          retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=8)
+def stand_in_turn(self, game_id: str, seat: int, version: int) -> int:
+    """The AI worker (queue ``ai``): the stand-in plays the seat's turn that started at
+    ``version``, if it is still due (application/deadlines.py, ``Deadlines.play_late_turn``).
+    Idempotent: a second delivery finds the turn played, or its moves get a 409 and are not
+    played. The turn's deadline entry stays until it was played: should this task fail for good,
+    a sweep hands the turn off again when its lease is over. The stand-in thinks at most half of
+    the task's soft limit; the turn's later decisions are quick."""
+    svc = service()
+    return Deadlines(svc, None, make_clock(redis_client())).play_late_turn(game_id, int(seat), int(version),
+                                                                          think=AI_SOFT_TIME_LIMIT / 2)
 
 
 @app.task(name="workers.purge_finished")
