@@ -412,7 +412,8 @@ def test_every_command_names_a_real_entry_point(name, services, compose, dockerf
         assert sub == program.split()[1]
         if sub == "worker":
             routed = {r["queue"] for r in (app.conf.task_routes or {}).values()}
-            assert len(params["queues"]) == 1 and params["queues"][0] in {app.conf.task_default_queue, *routed}, \
+            assert len(params["queues"]) == 1, name
+            assert params["queues"][0] in {app.conf.task_default_queue, *routed}, \
                 f"{name} consumes a queue its app's tasks are sent to"
             assert not params.get("beat"), f"{name}: beat runs once, in the beat service, not with -B"
     else:
@@ -438,7 +439,8 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
     assert consumed == {workers.app.app.conf.task_default_queue: workers.app.app.main,
                         workers.app.AI_QUEUE: workers.app.app.main,
                         cardinalbot.worker.app.conf.task_default_queue: cardinalbot.worker.app.main}
-    assert workers.app.app.amqp.router.route({}, "workers.stand_in_turn")["queue"].name == workers.app.AI_QUEUE
+    route = workers.app.app.amqp.router.route({}, "workers.stand_in_turn")
+    assert route["queue"].name == workers.app.AI_QUEUE
 
 
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):

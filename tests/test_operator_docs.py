@@ -224,7 +224,8 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
         argv = worker_command("py", app, queue, 1)
         assert argv[argv.index("--pool") + 1] == "prefork"
         serve_workers.add((argv[argv.index("-A") + 1], argv[argv.index("-Q") + 1]))
-    assert serve_workers == {("workers.app", "tiletum"), ("workers.app", "ai"), ("cardinalbot.worker", "cardinalbot")}
+    assert serve_workers == {("workers.app", "tiletum"), ("workers.app", "ai"),
+                             ("cardinalbot.worker", "cardinalbot")}
     commands = unit_commands()
     for where in ("systemd", "Procfile"):
         mine = {k: _program(v) for k, v in commands.items()
