@@ -50,7 +50,8 @@ def test_a_task_that_never_ends_is_stopped_at_its_limit_and_the_next_one_runs(re
 
 
 def test_serve_starts_its_workers_with_a_pool_that_enforces_limits():
-    for app, queue in (("workers.app", "tiletum"), ("workers.app", "ai"), ("cardinalbot.worker", "cardinalbot")):
+    for app, queue in (("workers.app", "tiletum"), ("workers.app", "ai"),
+                       ("cardinalbot.worker", "cardinalbot")):
         cmd = worker_command("python", app, queue, 1)
         assert cmd[cmd.index("--pool") + 1] == "prefork"
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")
