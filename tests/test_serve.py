@@ -137,7 +137,7 @@ def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
         while requests.get(server.url + "/health", timeout=5).status_code != 200:
             assert time.monotonic() < deadline, server.output()[-3000:]
             time.sleep(0.3)
-        groups = server.part_groups()   # Redis, the four parts and gunicorn's workers: each a session
+        groups = server.part_groups()   # Redis, the five parts and gunicorn's workers: each a session
         assert len(groups) >= 7, groups
         redis_url = next(line for line in server.output().splitlines() if "(Redis redis://" in line)
         redis_url = redis_url.split("(Redis ")[1].rstrip(")")

@@ -25,11 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DAY = 86400
 
 SWEEP = """
-import json, time
+import json, sys, time
 from workers.tasks import sweep_deadlines
 t = time.monotonic()
 out = sweep_deadlines.apply().get()
-print("SWEEP", json.dumps({"out": out, "seconds": time.monotonic() - t}))
+with open(sys.argv[1], "w") as f:
+    json.dump({"out": out, "seconds": time.monotonic() - t}, f)
 """
 
 
@@ -113,8 +114,13 @@ def late_game(r, seed: str):
     return svc, g["id"], state.actor, state.version
 
 
-def swept(stdout: str) -> dict:
-    return json.loads(next(line for line in stdout.splitlines() if line.startswith("SWEEP "))[6:])
+def sweep_task(env: dict, tmp_path: Path) -> dict:
+    """The beat's ``workers.sweep_deadlines`` run in a process of its own, as a worker runs it."""
+    out = tmp_path / "sweep.json"
+    done = subprocess.run([sys.executable, "-c", SWEEP, str(out)], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(out.read_text())
 
 
 def stand_in_moves(svc, gid: str, version: int) -> list[dict]:
@@ -132,10 +138,7 @@ def test_the_sweep_hands_the_turn_off_at_once_and_the_ai_worker_plays_it_at_mast
     env = env_of(broker, tmp_path, TILETUM_STAND_IN_LEVEL="master", TILETUM_AI_MASTER_SECONDS="1")
     worker = Worker(env, tmp_path / "ai.log")
     try:
-        sweep = subprocess.run([sys.executable, "-c", SWEEP], cwd=ROOT, env=env, capture_output=True,
-                               text=True, timeout=120)
-        assert sweep.returncode == 0, sweep.stderr[-3000:]
-        done = swept(sweep.stdout)
+        done = sweep_task(env, tmp_path)
         assert done["out"]["stand_in_turns"] == 1
         assert done["seconds"] < 5, done   # it waited for no AI (each decision alone takes 1 s on every core)
         assert Deadlines(svc, None).seat_state(gid, seat)["missed"] == 1   # counted by the sweep, once
@@ -151,9 +154,7 @@ def test_the_sweep_hands_the_turn_off_at_once_and_the_ai_worker_plays_it_at_mast
         # master itself played, on every core (not the fixed rule it falls back to)
         assert "the AI failed" not in worker.text(), worker.text()[-3000:]
         # the next sweep tells the player and hands nothing off again
-        sweep = subprocess.run([sys.executable, "-c", SWEEP], cwd=ROOT, env=env, capture_output=True,
-                               text=True, timeout=120)
-        done = swept(sweep.stdout)
+        done = sweep_task(env, tmp_path)
         assert (done["out"]["notices"], done["out"]["stand_in_turns"]) == (1, 0), done
         assert Deadlines(svc, None).seat_state(gid, seat)["missed"] == 1
     finally:
