@@ -668,8 +668,8 @@ def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, mo
     gid = g["id"]
     plan = deadlines.stand_in_plan
 
-    def plan_while_the_player_moves(view, rng_seed, state, game=None):
-        chosen = plan(view, rng_seed, state, game)
+    def plan_while_the_player_moves(view, rng_seed, state, game=None, level=None):
+        chosen = plan(view, rng_seed, state, game, level)
         svc.submit_for_seat(gid, 0, 1, [FIRST_MOVE])       # the player's reply, at that moment
         return chosen
     monkeypatch.setattr(deadlines, "stand_in_plan", plan_while_the_player_moves)
