@@ -249,3 +249,54 @@ def test_a_turn_handed_off_and_never_played_is_handed_off_again_after_its_lease(
     clock.t += 61
     assert dl2.sweep()["stand_in_turns"] == 1 and sent[-1] == (gid2, seat2, version2)
     assert dl2.seat_state(gid2, seat2)["missed"] == 1
+
+
+def test_a_dropped_seat_s_turn_is_handed_off_and_tells_nobody(r):
+    """A withdrawn or deleted player's seat (or one dropped for missed deadlines): its turn goes to
+    the AI worker too, with the same lease, and playing it records no notice."""
+    svc, gid, seat, version = late_game(r, "standin-dropped")
+    sent = []
+    svc.stand_in_hand_off = lambda g, s, v: sent.append((g, s, v))
+    dl = Deadlines(svc, None, time.time)
+    dl.drop(gid, seat)
+    assert dl.stand_in_later(gid, seat) == 1 and sent == [(gid, seat, version)]
+    assert not stand_in_moves(svc, gid, version), "nothing played in the caller"
+    assert f"{gid}:{seat}:{version}".encode() in DEADLINES.due(r, "+inf")   # the lease
+    assert dl.stand_in_later(gid, 1 - seat) == 0, "not that seat's decision: nothing to do"
+    assert dl.play_late_turn(gid, seat, version) == 1                       # what the AI worker does
+    assert dl.play_late_turn(gid, seat, version) == 0                       # a second delivery
+    assert stand_in_moves(svc, gid, version) and not NOTICES.due(r, "+inf")
+    assert f"{gid}:{seat}:{version}".encode() not in DEADLINES.due(r, "+inf")
+
+
+def test_after_its_thinking_time_the_stand_in_plays_the_rest_of_the_turn_quickly(r, monkeypatch):
+    import ai
+    from application import deadlines
+    levels = []
+
+    def decide(view, level, seed):
+        levels.append(level)
+        return real(view, "easy", seed)
+    real = ai.decide
+    monkeypatch.setattr(deadlines.ai, "decide", decide)
+    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    svc, gid, seat, _ = late_game(r, "standin-think")
+    assert Deadlines(svc, None).stand_in(gid, seat, think=0) == 1
+    assert levels and set(levels) == {"medium"}, levels
+    levels.clear()
+    _, state = svc.load(gid)
+    assert Deadlines(svc, None).stand_in(gid, state.actor, think=3600) == 1
+    assert levels and set(levels) == {"master"}, levels
+
+
+def test_the_api_hands_a_slow_stand_in_s_turn_to_the_ai_worker(redis_server, monkeypatch):
+    """A withdrawal or a deleted account at ``hard`` or ``master``: no request waits for the AI."""
+    from tests.conftest import make_app
+    sent = []
+    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
+    app.extensions["tiletum.service"].stand_in_hand_off("g", 1, 7)
+    assert sent == [("workers.stand_in_turn", ["g", 1, 7], "ai")]
+    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "medium")
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
+    assert app.extensions["tiletum.service"].stand_in_hand_off is None, "medium answers at once"
