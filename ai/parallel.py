@@ -64,6 +64,21 @@ def pool(procs: int) -> ProcessPoolExecutor:
     return _pool
 
 
+def may_start_processes(**_) -> None:
+    """Let this process start the pool (a Celery ``worker_process_init`` handler of both workers).
+
+    A pool process of Celery's ``prefork`` pool is, to ``multiprocessing``, billiard's daemonic
+    process object (billiard sets it as ``multiprocessing``'s current process): ``multiprocessing``
+    refuses it children, and could not pickle its authentication key for a ``forkserver`` child
+    anyway, so a ``master`` decision failed there (the stand-in fell back to its fixed rule). Here
+    the process may start processes, with a key ``multiprocessing`` can hand them. The pool's
+    processes still end with it: their queues close when it dies, killed at its hard time limit or not."""
+    me = multiprocessing.current_process()
+    config = {k: v for k, v in me._config.items() if k != "daemon"}
+    config["authkey"] = multiprocessing.process.AuthenticationString(bytes(me.authkey))
+    me._config = config
+
+
 def shutdown() -> None:
     """Close this process's pool (tests; a worker's pool otherwise lives as long as the worker)."""
     global _pool, _pool_key

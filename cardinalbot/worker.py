@@ -19,6 +19,9 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
+
+from ai.parallel import may_start_processes
 
 from .client import ApiClient, RateLimited
 from .ai_runner import play_ai_turn as run_ai_turn
@@ -35,6 +38,8 @@ app.conf.update(task_default_queue="cardinalbot", task_acks_late=True, task_reje
                 worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True,
                 task_ignore_result=True, task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
                 task_annotations={"*": {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}})
+# an AI seat at master thinks on every core: its pool of processes may start in Celery's pool processes
+worker_process_init.connect(may_start_processes, weak=False)
 
 
 def client() -> ApiClient:

@@ -300,3 +300,34 @@ def test_the_api_hands_a_slow_stand_in_s_turn_to_the_ai_worker(redis_server, mon
     monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "medium")
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
     assert app.extensions["tiletum.service"].stand_in_hand_off is None, "medium answers at once"
+
+
+def _start_a_process_pool(allow: bool) -> int:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ai.parallel import may_start_processes
+    if allow:
+        may_start_processes()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver")) as ex:
+        return ex.submit(abs, -3).result(timeout=60)
+
+
+def test_a_celery_pool_process_may_start_the_master_ai_s_processes():
+    """Celery's prefork pool processes (billiard's) could not start the master AI's pool: both
+    workers' apps connect ``may_start_processes`` to ``worker_process_init``."""
+    from billiard.pool import Pool
+    from celery.signals import worker_process_init
+
+    import cardinalbot.worker  # noqa: F401
+    import workers.tasks  # noqa: F401
+    from ai.parallel import may_start_processes
+    assert any(receiver is may_start_processes for _, receiver in worker_process_init.receivers)
+    pool = Pool(1)
+    try:
+        with pytest.raises(AssertionError, match="daemonic"):
+            pool.apply(_start_a_process_pool, (False,))
+        assert pool.apply(_start_a_process_pool, (True,)) == 3
+    finally:
+        pool.terminate()
+        pool.join()

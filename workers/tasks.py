@@ -10,13 +10,13 @@ import os
 import smtplib
 import time
 from functools import lru_cache
-from multiprocessing import process as mp_process
 
 from celery.signals import task_prerun, worker_process_init
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import games
+from ai.parallel import may_start_processes
 from application import archive, heartbeat
 from application.clock import make_clock
 from application.dashboard import Dashboard
@@ -56,19 +56,8 @@ def _heartbeat(sender=None, **_) -> None:
     except Exception:  # Redis away: the sweep itself will say so
         log.warning("could not record the scheduler's heartbeat", exc_info=True)
 
-@worker_process_init.connect
-def _may_start_processes(**_) -> None:
-    """A pool process of Celery's prefork pool is, to ``multiprocessing``, billiard's daemonic
-    process object (billiard sets it as ``multiprocessing``'s current process): ``multiprocessing``
-    refuses it children, and could not pickle its authentication key for a ``forkserver`` child
-    anyway. So the ``master`` AI's pool of processes (ai/parallel.py) could not start on the AI
-    worker, and the stand-in fell back to its fixed rule. Here each pool process
-    may start processes, with a key ``multiprocessing`` can hand them. The AI's processes still end
-    with the pool process: their queues close when it dies, killed at its hard limit or not."""
-    me = mp_process.current_process()
-    config = {k: v for k, v in me._config.items() if k != "daemon"}
-    config["authkey"] = mp_process.AuthenticationString(bytes(me.authkey))
-    me._config = config
+# the master AI's pool of processes may start in Celery's pool processes (ai/parallel.py)
+worker_process_init.connect(may_start_processes, weak=False)
 
 
 @app.task(name="workers.notify_turn", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
