@@ -22,6 +22,12 @@ is played by the stand-in for the rest of the game. ``stand_in_move`` is the fix
 before (issue 16), kept as the fallback should the AI ever fail: answer a pending decision with
 the first listed option other than ``skip``, take the highest die without shifting it, then end
 the turn.
+
+When the service has an AI worker (``GameService.stand_in_hand_off``: the workers' service, and the
+API's at ``hard`` or ``master``), no caller plays the stand-in's turn itself: the sweep counts the
+missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``ai``), keeping the
+turn's deadline entry as a lease until the turn was played (:meth:`Deadlines.play_late_turn`); see
+docs/pbem.md, "The stand-in worker".
 """
 from __future__ import annotations
 
