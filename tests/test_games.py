@@ -15,7 +15,8 @@ from application import errors
 
 
 def test_the_registry_by_name():
-    assert games.NAMES == ("carcassonne", "tiletum")
+    assert games.NAMES == ("carcassonne", "pillars", "tiletum")
+    assert games.get("pillars") is games.PILLARS
     assert games.get("tiletum") is games.TILETUM and games.get(None) is games.TILETUM
     assert games.get("carcassonne") is games.CARCASSONNE
     assert games.of_meta({}) is games.TILETUM and games.of_meta({"game": "carcassonne"}) is games.CARCASSONNE
@@ -41,7 +42,8 @@ def _play_out(game: games.Game, players: int, seed: str, limit: int) -> tuple[ob
     return state, events
 
 
-@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200)])
+@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200),
+                                                  ("pillars", 3, 400)])
 def test_each_game_through_the_interface(name, players, limit):
     game = games.get(name)
     seed = f"iface-{name}"

@@ -121,7 +121,8 @@ class GameState(MethodView):
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
         token). Face-down piles and face-down Corruption tokens appear as counts only. The
-        document is the game's own: `Position` (Tiletum) or `CarcassonnePosition`, by `format`.
+        document is the game's own: `Position` (Tiletum), `CarcassonnePosition` or `PillarsPosition`, by
+        `format`.
         """
         version, doc = service().state(game_id, bearer())
         if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
