@@ -135,10 +135,13 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return board_svg(state)
 
     def email_what(self, state):
+        """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
+        if state.phase == "builders" and state.offer:
+            return "your turn to decide whether the drawn master builder stays"
         if state.phase in _ASKED:
-            return _ASKED[state.phase]
+            return "your turn to " + _ASKED[state.phase]
         if state.phase == "actions" and state.queue:
-            return _DECISION.get(state.queue[0][0], "your decision")
+            return "your turn to " + _DECISION.get(state.queue[0][0], "decide")
         return "your turn"
 
     def email_position_lines(self, state, seat, names):

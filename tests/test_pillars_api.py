@@ -233,8 +233,9 @@ def test_a_pillars_game_with_ai_seats_is_played_through_the_api_to_its_end(serve
             break
         if summary["to_act"] == [0]:
             legal = c.call("GET", f"{API}/{gid}/legal-moves", token).json()
+            move = rng.choice(legal["moves"])["move"]
             r = c.call("POST", f"{API}/{gid}/moves", token,
-                       json={"expected_version": legal["version"], "moves": [rng.choice(legal["moves"])["move"]]})
+                       json={"expected_version": legal["version"], "moves": [move]})
             assert r.status_code == 200, r.text
             continue
         tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn" and t[1][0] == gid]
