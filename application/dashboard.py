@@ -31,7 +31,7 @@ import time
 from datetime import datetime, timezone
 
 import games
-from tournaments.model import adjudicated_places, final_places
+from tournaments.model import final_places
 
 from . import errors, links, waiting as lobby
 from .clock import make_clock
@@ -265,8 +265,8 @@ class Dashboard:
         names = seat_names(meta)
         game = games.of_meta(meta)
         scores = game.scores(state)
-        if game is not games.TILETUM:  # no tie-break: tied scores share the place
-            places = adjudicated_places(scores)
+        if game is not games.TILETUM:  # the game's own tie-break, if it has one (Pillars: gold)
+            places = game.places(state)
         else:
             places = final_places(scores, list(state.turn_order))
         if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule

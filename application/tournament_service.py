@@ -443,8 +443,8 @@ class TournamentService:
         scores = game.scores(state)
         if game is hosted.TILETUM:   # the rulebook's tie-break: earlier in the final turn order
             finish = final_places(scores, list(state.turn_order))
-        else:                        # no tie-break (Carcassonne): tied seats share the place
-            finish = adjudicated_places(scores)
+        else:                        # the game's own tie-break (Pillars: gold); else a shared place
+            finish = game.places(state)
         return [self._result(t, tb, scores, finish, adjudicated=False)]
 
     def _adjudicate(self, t: Tournament, tb) -> dict:

@@ -129,6 +129,11 @@ class Views(Protocol[S_in]):
 
     def winner(self, state: S_in) -> int | None: ...
 
+    def places(self, state: S_in) -> list[int]:
+        """The finishing places of a finished game in seat order (1 is first), after the game's own
+        tie-break; seats still tied share a place ("1224")."""
+        ...
+
     def round(self, state: S_in) -> int: ...
 
     def view(self, state: S_in, seat: int | None) -> dict:
@@ -304,6 +309,11 @@ class GameDefaults:
 
     def winner(self, state: Any) -> int | None:
         return state.winner
+
+    def places(self: Game[Any], state: Any) -> list[int]:
+        """No tie-break: equal scores share the place."""
+        scores = self.scores(state)
+        return [1 + sum(1 for v in scores if v > s) for s in scores]
 
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()

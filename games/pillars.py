@@ -77,6 +77,11 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     def scores(self, state):
         return list(state.vp)
 
+    def places(self, state):
+        """Most VP first; a tie goes to the most gold; still tied, the place is shared."""
+        keys = list(zip(state.vp, state.gold, strict=True))
+        return [1 + sum(1 for k in keys if k > mine) for mine in keys]
+
     def round(self, state):
         return state.round
 

@@ -129,6 +129,16 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def scores(self, state):
         return [p.score for p in state.seats]
 
+    def places(self, state):
+        """The rulebook's tie-break: equal VP go to the seat earlier in the final turn order (as
+        ``tournaments.model.final_places``); a solo game's winner is first."""
+        scores, order = self.scores(state), list(state.turn_order)
+        ranked = sorted(range(len(scores)), key=lambda s: (-scores[s], order.index(s)))
+        places = [ranked.index(s) + 1 for s in range(len(scores))]
+        if state.winner is not None and places[state.winner] != 1:
+            places = [1 if i == state.winner else 2 for i in range(len(scores))]
+        return places
+
     def round(self, state):
         return state.round
 

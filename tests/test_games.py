@@ -165,3 +165,20 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     with pytest.raises(errors.ServiceError) as e:
         service.create_game([{"name": "Ann"}, {"name": "Bob"}], {"solo": {}}, game="carcassonne")
     assert e.value.code == "bad-options" and "solo" in str(e.value)
+
+
+def test_finishing_places_follow_each_games_tie_break():
+    """Pillars: most VP, then most gold, then shared; Carcassonne: equal points share the place;
+    Tiletum: the rulebook's turn-order tie-break (as tournaments.model.final_places)."""
+    from pillars.playout import random_game
+    from tournaments.model import final_places
+    state = random_game(3, "places").state
+    state.vp, state.gold = [20, 20, 20], [5, 7, 5]
+    assert games.PILLARS.places(state) == [2, 1, 2]
+    state.vp, state.gold = [21, 20, 20], [0, 3, 3]
+    assert games.PILLARS.places(state) == [1, 2, 2]
+    carc, _ = carcassonne.new_game(3, "places")
+    carc.scores = [8, 12, 8]
+    assert games.CARCASSONNE.places(carc) == [2, 1, 2]
+    tile, _ = games.TILETUM.new_game(3, "places", {})
+    assert games.TILETUM.places(tile) == final_places(games.TILETUM.scores(tile), list(tile.turn_order))
