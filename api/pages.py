@@ -58,8 +58,8 @@ PAGES = {
                     ("the lobby: open games to join, posting one, playing the AI at "
                      "once; #join= takes an emailed seat, #game=&invite= an invitation")),
     "/play/new": ("new_game_page", "new_game.html",
-                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 "
-                  "players)"),
+                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot), Carcassonne (2-5 "
+                  "players) or The Pillars of the Earth (2-4 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
                                "a game: the board, the history, and with #token= that seat's moves "
                                "(GAME_PAGES)"),

@@ -1,12 +1,13 @@
 """The Pillars of the Earth's game page: /play/<id> of a Pillars game is Pillars' page (valid HTML5,
 labelled controls, the same for every game: no seed, no token), and in headless Chromium against
-the app over real HTTP the board picture is drawn in the page and the seat's legal moves are
-buttons; a click plays one (checked over the API) and the other seat's page follows. Clicking on
-the board's spaces is not there yet (docs/pillars.md, "On the service").
+the app over real HTTP a game created on /play/new shows the board picture in the page and the
+seat's legal moves as buttons; a click plays one (checked over the API) and the other seat's page
+follows. Clicking on the board's spaces is not there yet (docs/pillars.md, "On the service").
 TILETUM_SKIP_BROWSER=1 (or no Chromium) skips the browser test, like tests/test_browser.py."""
 from __future__ import annotations
 
 import os
+from urllib.parse import unquote
 
 import pytest
 import requests
@@ -52,12 +53,6 @@ def test_the_board_and_the_legal_moves_as_buttons_in_a_browser(redis_server):
     app = make_app(redis_server.url)
     with LiveServer(app) as server, sync_playwright() as p:
         http = requests.Session()
-        g = http.post(f"{server.url}/api/v1/games", timeout=10, json={
-            "game": "pillars", "seats": [{"name": "Ada"}, {"name": "Bob"}],
-            "options": {"seed": "pillars-browser"}}).json()
-        gid, (ada_token, bob_token) = g["id"], [s["token"] for s in g["seats"]]
-        legal = http.get(f"{server.url}/api/v1/games/{gid}/legal-moves", timeout=10,
-                         headers={"Authorization": f"Bearer {ada_token}"}).json()["moves"]
         browser = launch(p)
         try:
             errors: list[str] = []
@@ -66,11 +61,31 @@ def test_the_board_and_the_legal_moves_as_buttons_in_a_browser(redis_server):
             ada.on("pageerror", lambda e: errors.append(str(e)))
             ada.on("console",
                    lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            # --- the game created on /play/new ---------------------------------------------------
+            ada.goto(server.url + "/play/new")
+            ada.get_by_label("The Pillars of the Earth").check()
+            expect(ada.locator("#heading")).to_have_text("New Pillars of the Earth game")
+            expect(ada.get_by_label("Solo against the Cardinalbot")).to_be_hidden()
+            expect(ada.get_by_label("Player 5 name")).to_be_hidden()
+            ada.get_by_label("Player 1 name").fill("Ada")
+            ada.get_by_label("Player 2 name").fill("Bob")
+            ada.locator("summary").click()
+            ada.get_by_label("Seed").fill("pillars-browser")
+            ada.get_by_role("button", name="Create the game").click()
+            links = ada.locator("input.seat-link")
+            expect(links).to_have_count(2)
+            ada_url, bob_url = links.nth(0).input_value(), links.nth(1).input_value()
+            gid = ada_url.split("/play/")[1].split("#")[0]
+            ada_token = unquote(ada_url.split("#token=")[1])
+            summary = http.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()
+            assert summary["game"] == "pillars" and [s["name"] for s in summary["seats"]] == ["Ada", "Bob"]
+            legal = http.get(f"{server.url}/api/v1/games/{gid}/legal-moves", timeout=10,
+                             headers={"Authorization": f"Bearer {ada_token}"}).json()["moves"]
             bob = browser.new_page(viewport={"width": 900, "height": 800})
             bob.set_default_timeout(20_000)
-            bob.goto(f"{server.url}/play/{gid}#token={bob_token}&poll=600")   # follows by the stream
+            bob.goto(bob_url + "&poll=600")   # follows by the stream
             expect(bob.locator("#hint")).to_contain_text("Not your turn: waiting for Ada")
-            ada.goto(f"{server.url}/play/{gid}#token={ada_token}")
+            ada.goto(ada_url)
             expect(ada.locator("#status")).to_contain_text("Round 1 of 6. To decide: Ada (you)")
             expect(ada.locator("#board-wrap svg g.field")).to_have_count(8)
             expect(ada.locator("#board-wrap svg g.player")).to_have_count(2)
