@@ -4,7 +4,8 @@ the bag, the event card, the tax die, the next round's cards) and the seed itsel
 seeds give the same first position (the same round-1 cards) but a different first master builder
 drawn are played to the same position, and everything a player can ask there must be the same for
 both (but the game's id and the commitment to its seed): anything that differs is an oracle on
-what comes next. A real Redis, the Flask app of ``make_app``."""
+what comes next. Then a finished game archived reads the same, and the stand-in plays a late turn
+by the AI from the seat's view. A real Redis, the Flask app of ``make_app``."""
 from __future__ import annotations
 
 import pytest
@@ -101,3 +102,77 @@ def test_a_hint_is_a_function_of_the_seats_public_view_only(api):
         hint = api.get(f"{API}/{gid}/hint", headers=bearer(tokens[0])).json
         assert hint["moves"] == ai.decide(view, "easy", rng_seed=f"{gid}:{view['version']}")
         assert api.get(f"{API}/{gid}/hint", headers=bearer(tokens[1])).status_code == 403
+
+
+def _play_to_the_end(svc, gid: str, tokens: list[str], seed: str) -> None:
+    """The engine picks random legal moves (fast); the service plays each as the seat's player."""
+    import random
+    state, _ = pillars.new_game(len(tokens), seed)
+    rng = random.Random(seed)
+    while state.phase != "over":
+        move = rng.choice(pillars.legal_moves(state))
+        svc.submit(gid, tokens[state.actor], state.version, [move])
+        _, state = pillars.play(state, state.actor, move, seed=seed)
+
+
+def test_a_finished_pillars_game_reads_the_same_after_archiving(redis_server):
+    """The operator's archive sweep over a finished Pillars game: every read answers the same from
+    this process and from a fresh one, and a move is still refused as game-over."""
+    import time
+
+    from application import archive
+    from application.finished import done, on_game_over
+    app = make_app(redis_server.url)
+    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    seed = f"pil-archive-{time.time_ns()}"
+    created = svc.create_game([{"name": "Ada", "email": "ada-pil-arch@x.test"}, {"name": "Bob"}],
+                              {"seed": seed}, game="pillars")
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    _play_to_the_end(svc, gid, tokens, seed)
+    on_game_over(svc, gid)
+    done(svc.store.r, gid)
+    paths = ["", "/state", "/events", "/events?after=7", "/record", "/fairness", "/board.svg", "/legal-moves"]
+
+    def reads(client):
+        answers = {p: client.get(f"{API}/{gid}{p}", headers=bearer(tokens[0])) for p in paths}
+        answers["page"] = client.get(f"/play/{gid}")
+        return {p: (r.status_code, r.get_data(as_text=True)) for p, r in answers.items()}
+    before = reads(api)
+    assert all(s == 200 for s, _ in before.values()), {k: v[0] for k, v in before.items()}
+    assert archive.archive_game(svc, gid, time.time() + 30 * 86400) == "archived"
+    assert reads(api) == before
+    fresh = make_app(redis_server.url).test_client()
+    assert reads(fresh) == before
+    rv = fresh.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                    json={"expected_version": svc.store.version(gid), "moves": ["pass"]})
+    assert rv.status_code == 422 and rv.json["code"] == "game-over", rv.json
+
+
+def test_the_stand_in_plays_a_late_pillars_turn_with_the_ai(redis_client):
+    """The deadline passes in a Pillars game: the stand-in plays the seat's decision with the AI
+    at the stand-in level from the seat's view, labelled in the log and the record."""
+    from datetime import datetime, timezone
+
+    import games
+    from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
+    from application.game_service import GameService
+    from application.store import EventStore
+
+    redis_client.delete(*DEADLINES.keys(), *REMINDERS.keys())
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
+    gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
+                          {"seed": "pil-stand-in", "time_control": {"days_per_move": 1}},
+                          game="pillars")["id"]
+    _, before = svc.load(gid)
+    seat = before.actor
+    dl = Deadlines(svc, None, lambda: t[0])
+    dl.start_turn(gid, svc.meta(gid), seat, before.version)
+    t[0] += 25 * 3600
+    assert dl.sweep()["stand_in_turns"] == 1
+    _, after = svc.load(gid)
+    assert after.version == before.version + 1
+    played = [e for e in svc.store.events(gid) if e.get("by") == "stand-in"]
+    assert [e["move"] for e in played] == ai.decide(games.PILLARS.view(before, seat), STAND_IN_LEVEL,
+                                                    f"{gid}:{before.version}")
+    assert "[stand-in]" in svc.record(gid)
