@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .game import _as_move
 from .notation import Move
 from .state import GameState, cards
@@ -118,11 +120,18 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
 
 def said_by(text: str, who: str, own: str = "their") -> str:
     """A move's imperative text (:func:`describe`) as a seat's deed: "Take the ..." said of Ann is
-    "Ann takes the ..."; "your" becomes ``own`` ("its" for a machine's seat)."""
+    "Ann takes the ..."; outside the cards' own quoted texts, "your" becomes ``own`` ("its" for a
+    machine's seat) and "you" "they" ("it")."""
     verb, _, rest = text.partition(" ")
     third = {"Be": "is", "Pass:": "passes:"}.get(verb) or verb.lower() + ("es" if verb.endswith("s") else "s")
-    rest = rest.replace("your ", own + " ")
-    return f"{who} {third} {rest}".rstrip()
+    they = "it" if own == "its" else "they"
+    parts = re.split(r"(\u201c[^\u201d]*\u201d)", rest)   # the cards' texts, quoted, stay as printed
+    for i in range(0, len(parts), 2):
+        s = re.sub(r"\byour\b", own, parts[i])
+        s = re.sub(r"\byou\b", they, s)
+        parts[i] = s.replace(" and discard it at once", " and discards it at once").replace(
+            " and draw again", " and draws again")
+    return f"{who} {third} {''.join(parts)}".rstrip()
 
 
 def event_text(before: GameState | None, event: dict, names=None, machines=frozenset()) -> str:

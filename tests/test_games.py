@@ -182,3 +182,22 @@ def test_finishing_places_follow_each_games_tie_break():
     assert games.CARCASSONNE.places(carc) == [2, 1, 2]
     tile, _ = games.TILETUM.new_game(3, "places", {})
     assert games.TILETUM.places(tile) == final_places(games.TILETUM.scores(tile), list(tile.turn_order))
+
+
+def test_pillars_events_in_words_name_the_seats_and_leave_the_cards_texts_alone():
+    from pillars.describe import said_by
+    state, events = games.PILLARS.new_game(2, "words", {})
+    evs, after = games.PILLARS.play(state, 0, "pass", "words")
+    names = ["{seat0}", "{seat1}"]
+    assert games.PILLARS.event_text(None, events[0], names).startswith("The game starts with 2 players: ")
+    assert games.PILLARS.event_text(state, evs[0], names) == "{seat0} takes no more cards this round"
+    assert games.PILLARS.event_text(state, evs[0]) == "Take no more cards this round"
+    assert games.PILLARS.event_texts(events + evs, start=1, names=names) == [
+        "{seat0} takes no more cards this round"]
+    card = "Use the privilege \u201cIn any one round of your choice, you pay no taxes.\u201d"
+    assert said_by(card, "Cy", "its") == "Cy uses" + card[3:]   # the card's own words unchanged
+    assert (said_by("Return 1 sand to the board (more than you may carry over)", "Ann")
+            == "Ann returns 1 sand to the board (more than they may carry over)")
+    assert (said_by("End your conversions at the Cathedral", "Hal", "its")
+            == "Hal ends its conversions at the Cathedral")
+    assert said_by("Take C05 and discard it at once", "Bo") == "Bo takes C05 and discards it at once"
