@@ -2,7 +2,8 @@
 labelled controls, the same for every game: no seed, no token), and in headless Chromium against
 the app over real HTTP a game created on /play/new shows the board picture in the page and the
 seat's legal moves as buttons; a click plays one (checked over the API) and the other seat's page
-follows. Clicking on the board's spaces is not there yet (docs/pillars.md, "On the service").
+follows; in phase II a master builder is placed by clicking its field (or its card's spot) on the
+board.
 TILETUM_SKIP_BROWSER=1 (or no Chromium) skips the browser test, like tests/test_browser.py."""
 from __future__ import annotations
 
@@ -103,6 +104,80 @@ def test_the_board_and_the_legal_moves_as_buttons_in_a_browser(redis_server):
             expect(bob.locator("#history li")).to_have_count(2)
             expect(bob.locator("#moves button.move").first).to_be_visible()
             screenshot(ada, "pillars-page.png")
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(_browser_ready() is not None, reason=str(_browser_ready()))
+def test_a_master_builder_is_placed_by_clicking_its_field_on_the_board(redis_server):
+    """In phase II the drawn master builder's places are highlighted on the board: the fields, and
+    at Kingsbridge and Shiring the spot of each card; a click, or Enter, places it there."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.browser import launch
+    app = make_app(redis_server.url)
+    with LiveServer(app) as server, sync_playwright() as p:
+        http = requests.Session()
+        g = http.post(f"{server.url}/api/v1/games", timeout=10, json={
+            "game": "pillars", "seats": [{"name": "Ada"}, {"name": "Bob"}],
+            "options": {"seed": "twin-56"}}).json()
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        api = f"{server.url}/api/v1/games/{gid}"
+        for seat, move in ((0, "pass"), (1, "pass"), (0, "keep")):   # phase I passed; Bob's builder drawn
+            version = http.get(api, timeout=10).json()["version"]
+            rv = http.post(f"{api}/moves", timeout=10, headers={"Authorization": f"Bearer {tokens[seat]}"},
+                           json={"expected_version": version, "moves": [move]})
+            assert rv.status_code == 200, rv.text
+        summary = http.get(api, timeout=10).json()
+        assert summary["to_act"] == [1] and summary["phase"] == "builders"
+        legal = http.get(f"{api}/legal-moves", timeout=10,
+                         headers={"Authorization": f"Bearer {tokens[1]}"}).json()["moves"]
+        places = [m["move"] for m in legal if m["move"].startswith("place ")]
+        browser = launch(p)
+        try:
+            bob = browser.new_page(viewport={"width": 1200, "height": 900})
+            bob.set_default_timeout(20_000)
+            errors: list[str] = []
+            bob.on("pageerror", lambda e: errors.append(str(e)))
+            bob.goto(f"{server.url}/play/{gid}#token={tokens[1]}")
+            expect(bob.locator("#hint")).to_contain_text("Click a highlighted field")
+            marked = bob.locator("#board-wrap .can-place")
+            expect(marked).to_have_count(len(places))
+            shown = sorted(marked.nth(i).get_attribute("data-move") for i in range(len(places)))
+            assert shown == sorted(places)
+            shiring = next(m for m in places if m.startswith("place shiring "))
+            spot = bob.locator(f'#board-wrap g[data-move="{shiring}"]')
+            assert spot.get_attribute("data-spot") is not None, "a card's own spot, not the whole field"
+            from tests.browser import screenshot
+            screenshot(bob, "pillars-page-placing.png")
+            bob.locator('#board-wrap g.field[data-field="priory"]').click()
+            expect(bob.locator("#history li")).to_have_count(5)
+            events = http.get(f"{api}/events", timeout=10).json()["events"]
+            assert (events[-1]["seat"], events[-1]["move"]) == (1, "place priory")
+            # the next master builder drawn: its owner places it from the keyboard (Enter)
+            summary = http.get(api, timeout=10).json()
+            seat = summary["to_act"][0]
+            moves = [m["move"] for m in http.get(f"{api}/legal-moves", timeout=10, headers={
+                "Authorization": f"Bearer {tokens[seat]}"}).json()["moves"]]
+            if "keep" in moves:   # another's builder drawn: the start player lets it stay first
+                rv = http.post(f"{api}/moves", timeout=10,
+                               headers={"Authorization": f"Bearer {tokens[seat]}"},
+                               json={"expected_version": summary["version"], "moves": ["keep"]})
+                assert rv.status_code == 200, rv.text
+                seat = http.get(api, timeout=10).json()["to_act"][0]
+            page = bob if seat == 1 else browser.new_page(viewport={"width": 1200, "height": 900})
+            if seat == 0:
+                page.goto(f"{server.url}/play/{gid}#token={tokens[0]}")
+            expect(page.locator("#board-wrap .can-place").first).to_be_visible()
+            target = page.locator("#board-wrap .can-place").last
+            move = target.get_attribute("data-move")
+            so_far = len(http.get(f"{api}/events", timeout=10).json()["events"])
+            target.focus()
+            page.keyboard.press("Enter")
+            expect(page.locator("#history li")).to_have_count(so_far + 1)
+            events = http.get(f"{api}/events", timeout=10).json()["events"]
+            assert (events[-1]["seat"], events[-1]["move"]) == (seat, move)
             assert not errors, errors
         finally:
             browser.close()
