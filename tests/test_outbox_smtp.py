@@ -30,7 +30,8 @@ from redis.crc import key_slot
 
 from api.redis_server import EmbeddedRedis, free_port
 from mail import outbox as ob
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport, serialize
 
 
 class Server:
@@ -331,7 +332,7 @@ def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
 def legacy_queue(r, key: str, message: EmailMessage, now: float, attempts: int = 0) -> None:
     """What the outbox before the shards wrote for a queued email (its _ENQUEUE script)."""
     message["Message-ID"] = ob.message_id_for(key, message)
-    item = {"raw": base64.b64encode(ob.serialize(message)).decode("ascii"), "to": str(message["To"]),
+    item = {"raw": base64.b64encode(serialize(message)).decode("ascii"), "to": str(message["To"]),
             "subject": str(message["Subject"]), "queued": now, "attempts": attempts}
     r.set(ob.LEGACY_SENT + key, "queued", ex=ob.SENT_TTL)
     r.hset(ob.LEGACY_OUTBOX, key, json.dumps(item))
@@ -416,5 +417,5 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     notice = simple_email(subject="Tiletum g1: résumé", from_addr="pbem@pbem.test", to_addr="a@players.test",
                           lines=["Hello", "x" * 300])
     for m in (turn, odd, notice, make(1)):
-        assert ob.serialize(m) == standard(m)
-    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in ob.serialize(turn), "one line"
+        assert serialize(m) == standard(m)
+    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in serialize(turn), "one line"
