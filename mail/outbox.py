@@ -20,13 +20,6 @@ claimed once its lease is over. An email still not accepted after ``TILETUM_MAIL
 (48) is undeliverable: the key says so, the address's dashboard shows it and the log says so at
 ERROR.
 
-Before the shards (issue 15) the outbox was ``mail:sent:<key>``, ``mail:outbox`` and
-``mail:outbox:due``. The sweep moves what is still queued there into the shards
-(``migrate_legacy``, one key at a time, so also on a cluster the old data was imported into), and
-on a plain Redis a once-key recorded there still counts (the enqueue script reads it too; a
-cluster would refuse that script, and the old keys never ran on one): nothing is lost or sent
-twice on upgrade.
-
 Each email keeps one Message-ID (derived from its once-key when it has none), on every resend:
 SMTP cannot say whether an email whose connection died after DATA was accepted, so delivery is
 at least once, and a second copy after such an unknown outcome carries the same Message-ID.
@@ -71,8 +64,6 @@ FAILED = "mail:failed"         # list: every failed attempt, for the operator (n
 SHARDS = 16                    # fixed: a key's shard must never change while its email may be queued
 SENT_TTL = 90 * 24 * 3600
 BACKOFF_FIRST, BACKOFF_CAP = 30.0, 1800.0
-# the keys before the shards (read on a plain Redis during an upgrade; never written)
-LEGACY_SENT, LEGACY_OUTBOX, LEGACY_DUE, LEGACY_CLAIM = "mail:sent:", "mail:outbox", "mail:outbox:due", "mail:outbox:claim:"
 SMTP_FAILING = "mail:smtp:failing"  # when the current run of failed attempts began (real time)
 SMTP_OK_EVERY = 10.0                 # a process that saw no failure clears it at most this often
 
@@ -99,13 +90,11 @@ def script_keys(key: str) -> dict[str, list[str]]:
     """The keys each script is given for the email ``key`` (all in the shard's slot)."""
     outbox, due = shard_keys(shard_of(key))
     return {"enqueue": [sent_key(key), outbox, due], "claim": [claim_key(key), outbox, due],
-            "done": [sent_key(key), outbox, due, claim_key(key)], "retry": [outbox, due, claim_key(key)],
-            "adopt": [sent_key(key), outbox, due]}
+            "done": [sent_key(key), outbox, due, claim_key(key)], "retry": [outbox, due, claim_key(key)]}
 
 
-# KEYS: sent, outbox, due[, the legacy once-key: only on a plain Redis that may still hold it]
+# KEYS: sent, outbox, due
 _ENQUEUE = """
-if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 if redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[4]) then
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
   redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
@@ -147,17 +136,6 @@ local v = redis.call('GET', KEYS[3])
 if v and string.sub(v, 1, string.len(ARGV[4]) + 1) == ARGV[4] .. '|' then redis.call('DEL', KEYS[3]) end
 return 1
 """
-# KEYS: sent, outbox, due: take over an email queued under the legacy keys (once)
-_ADOPT = """
-local v = redis.call('GET', KEYS[1])
-if v and v ~= 'queued' then return 0 end
-redis.call('SET', KEYS[1], 'queued', 'EX', ARGV[4])
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
-end
-return 1
-"""
 
 
 def outage(error: Exception) -> bool:
@@ -168,13 +146,12 @@ def outage(error: Exception) -> bool:
     return not (isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500)
 
 
-def pending_count(r, legacy: bool = True) -> int:
-    """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+def pending_count(r) -> int:
+    """How many emails are queued and not yet accepted (every shard)."""
     pipe = r.pipeline(transaction=False)
     for n in range(SHARDS):
         pipe.zcard(shard_keys(n)[1])
-    total = sum(pipe.execute())
-    return total + (int(r.zcard(LEGACY_DUE)) if legacy else 0)
+    return sum(pipe.execute())
 
 
 def smtp_state(r, after: float, now: float | None = None) -> str:
@@ -189,8 +166,7 @@ def smtp_state(r, after: float, now: float | None = None) -> str:
         return "ok"
     if failing_for < after:
         return "ok"
-    from redis.cluster import RedisCluster
-    return "failing" if pending_count(r, legacy=not isinstance(r, RedisCluster)) else "ok"
+    return "failing" if pending_count(r) else "ok"
 
 
 def message_id_for(key: str, message: EmailMessage) -> str:
@@ -209,26 +185,20 @@ class Outbox:
     ``background``: deliver the email just enqueued in a background thread, so the caller (the
     SMTP listener answering its client) does not wait for the SMTP server; the sweep makes good
     what a dying process did not send. ``lease``, ``give_up_hours``: ``TILETUM_MAIL_LEASE_SECONDS``
-    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48). ``legacy``: whether the Redis may still hold
-    the keys from before the shards (default: unless it is a Redis Cluster client)."""
+    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48)."""
 
     def __init__(self, redis_client, transport, clock=None, background: bool = False,
-                 lease: float | None = None, give_up_hours: float | None = None, legacy: bool | None = None):
+                 lease: float | None = None, give_up_hours: float | None = None):
         self.r = redis_client
         self.transport = transport
         self.clock = clock or make_clock(redis_client)
         self.lease = int(lease if lease is not None else env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
         self.give_up = 3600 * (give_up_hours if give_up_hours is not None
                                else env_float("TILETUM_MAIL_GIVE_UP_HOURS", 48))
-        if legacy is None:
-            from redis.cluster import RedisCluster
-            legacy = not isinstance(redis_client, RedisCluster)
-        self.legacy = legacy
         self._enqueue = redis_client.register_script(_ENQUEUE)
         self._claim = redis_client.register_script(_CLAIM)
         self._done = redis_client.register_script(_DONE)
         self._retry = redis_client.register_script(_RETRY)
-        self._adopt = redis_client.register_script(_ADOPT)
         self._lock = threading.Lock()  # one SMTP conversation at a time on the kept-open connection
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="outbox") if background else None
         self._next_shard = 0
@@ -238,8 +208,6 @@ class Outbox:
     def status(self, key: str) -> str | None:
         """``queued``, ``sent`` or ``undeliverable`` for an email queued under ``key``, else None."""
         value = self.r.get(sent_key(key))
-        if value is None and self.legacy:
-            value = self.r.get(LEGACY_SENT + key)
         return value.decode() if value is not None else None
 
     def already_sent(self, key: str) -> bool:
@@ -252,7 +220,7 @@ class Outbox:
         return json.loads(raw) if raw is not None else None
 
     def pending(self) -> int:
-        """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+        """How many emails are queued and not yet accepted (every shard)."""
         return pending_count(self.r)
 
     # --- queue and send ------------------------------------------------------------------------
@@ -269,8 +237,7 @@ class Outbox:
         env = envelope(message)
         if env is not None:
             item["env"] = [env[0], env[1]]
-        keys = script_keys(key)["enqueue"] + ([LEGACY_SENT + key] if self.legacy else [])
-        if not self._enqueue(keys=keys, args=[key, json.dumps(item), now, SENT_TTL]):
+        if not self._enqueue(keys=script_keys(key)["enqueue"], args=[key, json.dumps(item), now, SENT_TTL]):
             return False
         if deliver:
             if self._pool is not None:
@@ -370,7 +337,6 @@ class Outbox:
         returns how many were sent. A sweep stops at the first failure to reach the server at
         all: the rest wait for the next sweep. The shards are visited from a rotating start, so a
         full one does not starve the others."""
-        self.migrate_legacy()
         now = self.clock()
         pipe = self.r.pipeline(transaction=False)
         order = [(self._next_shard + i) % SHARDS for i in range(SHARDS)]
@@ -394,34 +360,6 @@ class Outbox:
     def _unreachable(self) -> bool:
         """Whether the last failure was the server not answering at all (no connection made)."""
         return bool(getattr(self.transport, "unreachable", True))
-
-    def migrate_legacy(self, batch: int = 500) -> int:
-        """Move the emails queued under the keys from before the shards into their shards (each
-        keeps its next attempt, attempts and Message-ID); one still claimed by a live lease waits
-        for the next sweep. Returns how many were moved. Nothing to do costs one EXISTS."""
-        if not self.r.exists(LEGACY_OUTBOX):
-            return 0
-        now = self.clock()
-        moved = 0
-        for field, raw in list(self.r.hscan_iter(LEGACY_OUTBOX, count=batch)):
-            key = field.decode()
-            claim = self.r.get(LEGACY_CLAIM + key)
-            if claim is not None:
-                try:
-                    if float(claim.decode().rsplit("|", 1)[1]) > now:
-                        continue  # an old process is sending it: after its lease
-                except (IndexError, ValueError):
-                    pass
-            due = self.r.zscore(LEGACY_DUE, key)
-            if self._adopt(keys=script_keys(key)["adopt"], args=[key, raw, now if due is None else due, SENT_TTL]):
-                moved += 1
-            pipe = self.r.pipeline(transaction=False)
-            pipe.hdel(LEGACY_OUTBOX, key)
-            pipe.zrem(LEGACY_DUE, key)
-            pipe.execute()
-        if moved:
-            log.info("outbox: moved %d queued emails from the legacy outbox into the shards", moved)
-        return moved
 
 
 def forget_address(r, address: str) -> int:
