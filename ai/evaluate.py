@@ -3,7 +3,8 @@
 The value is what the seat has already scored plus an estimate of what its position is worth
 by the end of the game. Each term is its own function (each has a unit test); ``value`` sums
 them. Every weight is a field of the ``ai.settings.Settings`` passed in (``w``; the presets'
-by default), named here in lower case. At the end of the game (phase ``over``) the value is the final score exactly.
+by default), named here in lower case. At the end of the game (phase ``over``) the value is the final score
+exactly.
 
 * ``score_now``: the Scoring track.
 * ``final_now``: the final-scoring terms as they stand (Houses x Pillars on the map and the
@@ -117,7 +118,8 @@ def growth(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     full = sum(1 for b in range(len(p.rooms)) if p.rooms[b] and building_filled(p, b))
     on_map = houses_on_map(s, seat) + pillars_on_map(s, seat)
     chars = sum(1 for t in p.store if components().tiles[t].kind == "character")
-    return (w.room_vp * rooms + w.room_vp * full + w.store_vp * (len(p.store) - chars) + w.char_store_vp * chars
+    return (w.room_vp * rooms + w.room_vp * full + w.store_vp * (len(p.store) - chars)
+            + w.char_store_vp * chars
             + w.ap_bonus_vp * sum(p.ap_bonus.values()) * min(left, 3) / 3
             + w.map_vp * on_map * min(left, 3) / 3)
 

@@ -20,9 +20,9 @@ The search (docs/ai.md, "Any game: the generic search"):
    its own one-ply best move with a sampled tile, and that position is evaluated: a move that
    sets up a completion or a follow-up is seen as such.
 4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``, 2 players; with more it
-   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome :data:`CHANCES` gives (for Carcassonne every
-   face-down tile that fits, weighted by its count), each followed by the replies and the seat's
-   own next move; the weighted mean ranks the ``K`` candidates.
+   is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome
+   :data:`CHANCES` gives (for Carcassonne every face-down tile that fits, weighted by its count), each
+   followed by the replies and the seat's own next move; the weighted mean ranks the ``K`` candidates.
 
 A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
 over what the game still hides, never the real game's. Everything is deterministic for a given
@@ -46,7 +46,7 @@ CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_ti
 # level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
 # modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
 # (measured in bench/carcassonne_ai.py: docs/ai.md, "Any game: the generic search")
-LEVELS = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4, 64, "expect+own")}
+LEVELS: dict[str, tuple] = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4, 64, "expect+own")}
 # master is the correspondence level of Tiletum (a time budget on every core, ai.parallel); the
 # generic search has no time budget, so a master seat of another game plays as hard
 LEVELS["master"] = LEVELS["hard"]
@@ -56,7 +56,7 @@ def sample_seed(rng: random.Random) -> str:
     return f"ai-{rng.getrandbits(64):016x}"
 
 
-def budget(level: str | int) -> tuple[int, int]:
+def budget(level: str | int) -> tuple:
     if isinstance(level, int) and not isinstance(level, bool):
         if level < 0:
             raise ValueError("a reply budget must be at least 0")
@@ -70,6 +70,8 @@ def budget(level: str | int) -> tuple[int, int]:
 def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> list[str]:
     """The seat's move for its current decision, from the position document served to it."""
     game = games.get(view.get("game"))
+    if not isinstance(game, games.Search):
+        raise ValueError(f"the generic AI cannot search {game.title}")
     try:
         evaluate = EVALUATIONS[game.name]
     except KeyError:

@@ -49,7 +49,8 @@ def _greedy_move(s: GameState, seat: int, seed: str, w: Settings = DEFAULT):
     return best_move
 
 
-def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str], w: Settings = DEFAULT) -> None:
+def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str],
+                w: Settings = DEFAULT) -> None:
     """Play ``line`` on ``s`` while it is legal and the turn lasts, then the one-move best choice
     to the end of the turn (in place)."""
     for text in line:

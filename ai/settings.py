@@ -46,11 +46,14 @@ class Settings:
     king_future_w: float = 0.71     # the King track's VP (if not in the red) again at each later King phase
     fair_reach_w: float = 0.17      # a Fair still to come in a Town where a House can still go
     contract_w: float = 0.09        # a Contract in the Storehouse: its VP, by the share of its price in hand
-    cath_w: float = 0.39            # a Cathedral the seat can contribute to: its VP, by the share of the Stone
-    crest_w: float = 2.52           # a Crest in the Storehouse that can still be placed, by the share of the Food
+    cath_w: float = 0.39            # a Cathedral the seat can contribute
+                                    # to: its VP, by the share of the Stone
+    crest_w: float = 2.52           # a Crest in the Storehouse that can still
+                                    # be placed, by the share of the Food
 
     # --- round-end planning (issue 31; 0 switches a term off) --------------------------------
-    fair_plan_w: float = 0.0        # this round's Fair, not attended yet: its VP by the chance of getting there
+    fair_plan_w: float = 0.0        # this round's Fair, not attended yet:
+                                    # its VP by the chance of getting there
     fair_plan_steps: float = 2.0    # Merchant steps a turn counts for, in that chance
     king_plan_w: float = 0.0        # King track steps still to be had this round (a King die on the Wheel)
     crest_plan_w: float = 0.0       # a Crest in the Storehouse: what it adds to the Fairs still to come

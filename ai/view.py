@@ -71,11 +71,13 @@ def determinize(view: dict, rng: random.Random) -> GameState:
     for pile in sorted(view["piles"]):
         cands, n = candidates.get(pile, []), counts[pile]
         if n > len(cands):
-            raise ValueError(f"the view's {pile} pile holds {n} tiles but only {len(cands)} are unaccounted for")
+            raise ValueError(
+                f"the view's {pile} pile holds {n} tiles but only {len(cands)} are unaccounted for")
         piles[pile] = cands if n == len(cands) else sorted(rng.sample(cands, n))
     cands, n = candidates["corruption"], counts["corruption"]
     if n > len(cands):
-        raise ValueError(f"the view has {n} face-down Corruption tokens but only {len(cands)} are unaccounted for")
+        raise ValueError(
+            f"the view has {n} face-down Corruption tokens but only {len(cands)} are unaccounted for")
     doc["piles"] = piles
     doc["corruption_pool"] = cands if n == len(cands) else sorted(rng.sample(cands, n))
     return GameState.from_doc(doc, validate=False)

@@ -35,7 +35,8 @@ from .broker import celery_send_task
 from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
-from .resources import bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments, webhooks
+from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
+                        webhooks)
 from .resources import players
 from .schemas import CarcassonnePosition, Position, Problem
 
@@ -153,7 +154,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
         },
     )
     if not app.config.get("REDIS_URL"):
-        raise RuntimeError("REDIS_URL is not set: run 'tiletum serve', which starts a Redis, or set REDIS_URL")
+        raise RuntimeError(
+            "REDIS_URL is not set: run 'tiletum serve', which starts a Redis, or set REDIS_URL")
     client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"], socket_timeout=5,
                      health_check_interval=30)
     if app.config["REDIS_CLUSTER"] or is_cluster(app.config["REDIS_URL"]):
@@ -180,7 +182,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
             extra_hook(game_id, version, state, mover)
 
     app.extensions["tiletum.service"] = GameService(
-        store, snapshot_every=app.config["SNAPSHOT_EVERY"], allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
+        store, snapshot_every=app.config["SNAPSHOT_EVERY"],
+        allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"), ai_token=app.config.get("AI_TOKEN"))
 
     # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
@@ -188,13 +191,15 @@ def create_app(config: dict | None = None) -> flask.Flask:
                             socket_timeout=app.config["STREAM_KEEPALIVE"] + 10, health_check_interval=30)
     app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
     app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"],
-                                                  allow_loopback=bool(app.config.get("WEBHOOK_ALLOW_LOOPBACK")))
+                                                  allow_loopback=bool(
+                                                      app.config.get("WEBHOOK_ALLOW_LOOPBACK")))
     app.extensions["tiletum.stream_slots"] = StreamSlots(app.config["STREAM_LISTENERS"],
                                                          {"address": app.config["STREAM_PER_ADDRESS"],
                                                           "seat": app.config["STREAM_PER_SEAT"]})
 
     app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
-                                            app.config.get("HEALTH_WORKERS") or [], app.config.get("HEALTH_MAILIN"),
+                                            app.config.get("HEALTH_WORKERS") or [],
+                                            app.config.get("HEALTH_MAILIN"),
                                             redis=client, scheduler=app.config.get("HEALTH_SCHEDULER", False),
                                             scheduler_grace=app.config.get("HEALTH_SCHEDULER_GRACE", 90.0),
                                             smtp_after=app.config.get("HEALTH_SMTP_SECONDS", 300.0))
@@ -214,18 +219,23 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(ratings.blp)
     app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
     app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
-                                                        app.extensions["tiletum.dashboard"], send=dispatcher.send)
+                                                        app.extensions["tiletum.dashboard"],
+                                                        send=dispatcher.send)
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
+    api.spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
     for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
         api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)
-    app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"], app.extensions["tiletum.ratings"])
-    app.extensions["tiletum.accounts"] = Accounts(app.extensions["tiletum.dashboard"], app.extensions["tiletum.profiles"],
-                                                  webhooks=app.extensions["tiletum.webhooks"], erasers=[forget_address])
+    app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"],
+                                                  app.extensions["tiletum.ratings"])
+    app.extensions["tiletum.accounts"] = Accounts(app.extensions["tiletum.dashboard"],
+                                                  app.extensions["tiletum.profiles"],
+                                                  webhooks=app.extensions["tiletum.webhooks"],
+                                                  erasers=[forget_address])
     api.register_blueprint(players.blp)
-    app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"], app.extensions["tiletum.dashboard"],
-                                            send=dispatcher.send)
+    app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"],
+                                            app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.register_blueprint(lobby.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)

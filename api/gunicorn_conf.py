@@ -46,7 +46,15 @@ REDACTED = "[redacted]"
 
 
 class ThreadWorker(gthread.ThreadWorker):
-    """gthread with a socket timeout on each connection while a thread serves it (see above)."""
+    """gthread with a socket timeout on each connection while a thread serves it (see above), whose
+    event streams end as soon as it begins a graceful stop (SIGTERM): it finishes its requests
+    within ``graceful_timeout`` instead of being killed with a stream still open."""
+
+    def handle_exit(self, sig, frame):
+        super().handle_exit(sig, frame)
+        stream = sys.modules.get("api.resources.stream")  # loaded with the app; no import in a handler
+        if stream is not None:
+            stream.SERVER_STOPPING.set()
 
     def handle(self, conn):
         # The parent's handle() makes the socket blocking (which clears any timeout), then calls
@@ -87,7 +95,8 @@ class ServiceLogger(Logger):
 
     def exception(self, msg, *args, **kwargs):
         if isinstance(sys.exc_info()[1], TimeoutError):  # the client timeout (ThreadWorker)
-            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)", CLIENT_TIMEOUT)
+            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)",
+                      CLIENT_TIMEOUT)
             return
         super().exception(msg, *args, **kwargs)
 

@@ -12,9 +12,10 @@ On top of the per-identity budget, four actions have limits of their own, per cl
 creating (games, tournaments and bot accounts draw on one budget), entering tournaments, joining
 waiting games (asking and confirming, docs/lobby.md; also per joining address, or per dashboard key,
 whatever client it comes from), and making the service email addresses that have never played
-(each new address in the request costs one, whichever of those endpoints it came through). Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the
-address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header
-a client could set on its own.
+(each new address in the request costs one, whichever of those endpoints it came through). Those count only
+requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the address
+N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header a client could set on
+its own.
 """
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
                     "bots.BotInvitations": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
-EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "tournaments.Entries": ["POST"],
-                      "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
+EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
+                      "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 
 
@@ -126,7 +127,8 @@ def install(app: flask.Flask) -> Limiter | None:
         storage = cluster_url(storage.replace("+cluster", ""))
     limiter = Limiter(identity, app=app, storage_uri=storage,
                       strategy="fixed-window", key_prefix="tiletum", headers_enabled=True,
-                      swallow_errors=True, application_limits=[_identity_limit],  # one budget over every route
+                      # one budget over every route
+                      swallow_errors=True, application_limits=[_identity_limit],
                       application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))
 
     def wrap(endpoints: dict, limit: str, scope: str, **kw) -> None:

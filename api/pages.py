@@ -51,19 +51,28 @@ from .extensions import service
 
 # route -> (endpoint, file, what it shows)
 PAGES = {
-    "/": ("home_page", "home.html", "what this is, with links to a new game, the tournaments and the API docs"),
-    "/play/lobby": ("lobby_page", "lobby.html", ("the lobby: open games to join, posting one, playing the AI at "
-                                                 "once; #join= takes an emailed seat, #game=&invite= an invitation")),
+    "/": ("home_page", "home.html",
+          "what this is, with links to a new game, the tournaments and the API docs"),
+    "/play/lobby": ("lobby_page", "lobby.html",
+                    ("the lobby: open games to join, posting one, playing the AI at "
+                     "once; #join= takes an emailed seat, #game=&invite= an invitation")),
     "/play/new": ("new_game_page", "new_game.html",
-                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 players)"),
+                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 "
+                  "players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
-                               "a game: the board, the history, and with #token= that seat's moves (GAME_PAGES)"),
-    "/tournaments": ("tournaments_page", "tournaments.html", "the tournaments, and the form that creates one"),
+                               "a game: the board, the history, and with #token= that seat's moves "
+                               "(GAME_PAGES)"),
+    "/tournaments": ("tournaments_page", "tournaments.html",
+                     "the tournaments, and the form that creates one"),
     "/tournaments/<string:tid>": ("tournament_page", "tournament.html",
-                                  "standings and rounds; #invite= entry, #entry= your games, #organizer= start"),
-    "/me": ("me_page", "me.html", "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
-    "/players/<string:handle>": ("player_page", "player.html", "a player's public profile with a rating chart per pool"),
-    "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html", "a rating pool's leaderboard, a page at a time"),
+                                  "standings and rounds; #invite= entry, #entry= your games, #organizer= "
+                                  "start"),
+    "/me": ("me_page", "me.html",
+            "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
+    "/players/<string:handle>": ("player_page", "player.html",
+                                 "a player's public profile with a rating chart per pool"),
+    "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html",
+                                    "a rating pool's leaderboard, a page at a time"),
 }
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
 GAME_PAGES = {"carcassonne": "carcassonne.html"}
@@ -80,16 +89,18 @@ NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/l
 GAME_PAGE_FILES = ("play.html", "carcassonne.html")
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
-SITE_FOOTER = ('<footer class="site-footer"><p>Board games by correspondence: play in the browser, by email or '
-               'through the <a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
-               'ends.</p></footer>')
+SITE_FOOTER = (
+    '<footer class="site-footer"><p>Board games by correspondence: play in the browser, by email or '
+    'through the <a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+    'ends.</p></footer>')
 
 # Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
 DEFAULT_HTML_CSP = "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 # The API docs: Swagger UI's own files from this origin. Swagger UI sets inline styles, and its
 # stylesheet uses data: images.
 DOCS_CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-            "connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors 'none'")
+            "connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors "
+            "'none'")
 DOCS_ASSETS = ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css")
 
 
@@ -100,8 +111,9 @@ def _text(name: str) -> str:
 
 def _header(name: str) -> str:
     current = NAV_OF.get(name)
-    links = "".join(f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "") + f">{label}</a></li>"
-                    for href, label in NAV)
+    links = "".join(
+        f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "") + f">{label}</a></li>"
+        for href, label in NAV)
     return ('<a class="site-skip" href="#main">Skip to the content</a>\n'
             '<header class="site-header"><div class="site-bar">'
             '<a class="site-brand" href="/">'
@@ -143,8 +155,8 @@ def page_csp(name: str) -> str:
         styles.append("'self'")
     if styles:
         parts.append("style-src " + " ".join(styles))
-    parts += ["img-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "object-src 'none'",
-              "frame-ancestors 'none'"]
+    parts += ["img-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'",
+              "object-src 'none'", "frame-ancestors 'none'"]
     return "; ".join(parts)
 
 
@@ -221,7 +233,8 @@ def docs_page() -> flask.Response:
 def docs_asset(name: str) -> flask.Response:
     """Swagger UI's files, from the flask-swagger-ui package (pinned by the installed version)."""
     if name == "docs.js":
-        return flask.Response(_text("docs.js"), mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
+        return flask.Response(_text("docs.js"), mimetype="text/javascript",
+                              headers={"Cache-Control": "no-cache"})
     if name not in DOCS_ASSETS:
         flask.abort(404)
     dist = resources.files("flask_swagger_ui").joinpath("dist")

@@ -52,7 +52,8 @@ class Parts:
             if self.workers:
                 answered = self._ping()
                 for name in self.workers:
-                    out[f"worker:{name}"] = "ok" if any(h.startswith(name + "@") for h in answered) else "down"
+                    out[f"worker:{name}"] = ("ok" if any(h.startswith(name + "@") for h in answered)
+                                             else "down")
             if self.mailin:
                 out["mailin"] = "ok" if self._smtp_answers() else "down"
             if self.scheduler:

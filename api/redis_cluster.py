@@ -105,7 +105,8 @@ class EmbeddedCluster:
                               timeout=timeout)
         if done.returncode != 0:
             self.stop()
-            raise RuntimeError(f"redis-cli --cluster create failed: {done.stdout[-800:]} {done.stderr[-800:]}")
+            raise RuntimeError(
+                f"redis-cli --cluster create failed: {done.stdout[-800:]} {done.stderr[-800:]}")
         self.wait_ok(deadline)
         return self
 
@@ -152,7 +153,8 @@ class EmbeddedCluster:
         def promoted():
             c = self.client()
             try:
-                return all(n.port != killed.port for n in c.get_primaries()) and len(c.get_primaries()) >= self.masters
+                return (all(n.port != killed.port for n in c.get_primaries())
+                        and len(c.get_primaries()) >= self.masters)
             finally:
                 c.close()
         self._wait(promoted, t0 + timeout, "no replica took over the killed master's slots")

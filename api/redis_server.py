@@ -59,8 +59,10 @@ class EmbeddedRedis:
         args = [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
                 "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--protected-mode", "yes",
                 "--logfile", str(self.data_dir / "redis.log"), "--daemonize", "no"]
+        # A session of its own: a Ctrl-C at the terminal (SIGINT to the whole foreground process
+        # group) does not stop Redis under the processes still using it; its owner stops it, last.
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     preexec_fn=die_with_parent)
+                                     start_new_session=True, preexec_fn=die_with_parent)
         deadline = time.monotonic() + timeout
         client = redis.Redis.from_url(self.url)
         while True:

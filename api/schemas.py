@@ -172,13 +172,15 @@ CHOICE_KINDS = ["action_tile", "joker", "resource", "die_resource", "any_action"
                 "move_place", "place_here", "place_anywhere", "teleport", "building", "building_chars",
                 "king_tile"]
 SOLO_STAGES = ["die", "coffers", "joker", "action", "tasks"]
-CHALLENGES = ["very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
-              "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"]
+CHALLENGES = ["very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear",
+              "ecclesiastical_income", "visitors_to_the_curia", "deep_coffers", "favor_at_the_court",
+              "ready_for_action"]
 TO_ACT = {"description": "the seats whose decision it is now (one seat, or none when the game is over); "
                          "the same name and shape in the game summary, the position and the legal moves "
                          "(docs/api-changes.md)", "example": [0]}
 DEPRECATED_ACTOR = {"deprecated": True, "description": "deprecated since API 2.0 (docs/api-changes.md): use "
-                                                       "`to_act`; the seat whose decision it is, null when over"}
+                                                       "`to_act`; the seat whose decision it is, null when "
+                                                       "over"}
 
 
 def _seat_list(**kw):
@@ -222,10 +224,13 @@ class AgendaEntry(Closed):
     # An open object: a Nested schema would dump only declared fields (every atom came out as {}).
     atoms = fields.List(fields.Dict(keys=fields.String()), metadata={
         "description": "fx: effects not yet applied; each an effect atom (engine/data/README.md) whose keys "
-                       "depend on the effect, e.g. {\"any\": 1}, {\"vp\": 5}, {\"action\": \"contract\", \"ap\": 2}"})
-    kind = fields.String(validate=validate.OneOf(CHOICE_KINDS), metadata={"description": "choice: which decision"})
+                       "depend on the effect, e.g. {\"any\": 1}, {\"vp\": 5}, {\"action\": \"contract\", "
+                       "\"ap\": 2}"})
+    kind = fields.String(validate=validate.OneOf(CHOICE_KINDS),
+                         metadata={"description": "choice: which decision"})
     tile = fields.String(metadata={"description": "choice action_tile / king_tile: the Bonus tile"})
-    n = fields.Integer(metadata={"description": "choice resource: Resources still to choose; move: moves left"})
+    n = fields.Integer(
+        metadata={"description": "choice resource: Resources still to choose; move: moves left"})
     piece = fields.String(validate=validate.OneOf(["merchant", "architect"]))
     what = fields.String(validate=validate.OneOf(["house", "pillar"]))
     moved = fields.Boolean()
@@ -235,9 +240,11 @@ class AgendaEntry(Closed):
 
 class Turn(Closed):
     seat = fields.Integer(required=True)
-    die = _id_or_null(required=True, metadata={"description": "the die taken this turn, e.g. G4; null before take"})
+    die = _id_or_null(required=True,
+                      metadata={"description": "the die taken this turn, e.g. G4; null before take"})
     exchanged = fields.Boolean(required=True)
-    override = _id_or_null(required=True, metadata={"description": "the Resource chosen for the die by a Helper"})
+    override = _id_or_null(required=True,
+                           metadata={"description": "the Resource chosen for the die by a Helper"})
     action = fields.String(validate=validate.OneOf(ACTIONS), metadata={
         "description": "solo games, the Cardinalbot's turn: the Action its die chose"})
 
@@ -251,7 +258,8 @@ class Resources(Closed):
 
 
 class Building(Closed):
-    rooms = fields.List(_id_or_null(), required=True, metadata={"description": "Character per floor, or null"})
+    rooms = fields.List(_id_or_null(), required=True,
+                        metadata={"description": "Character per floor, or null"})
     crest = _id_or_null(required=True)
 
 
@@ -282,15 +290,16 @@ class SeatState(Closed):
 
 
 class FinalScore(Closed):
-    houses = fields.Integer(required=True)
-    pillars = fields.Integer(required=True)
-    houses_x_pillars = fields.Integer(required=True)
+    """One seat's final scoring (docs/state.md, `final`)."""
+    houses = fields.Integer(required=True, metadata={"description": "Houses on the map"})
+    pillars = fields.Integer(required=True, metadata={"description": "Pillars on the map"})
+    houses_x_pillars = fields.Integer(required=True, metadata={"description": "their product: that many VP"})
     completed_buildings = fields.Integer(required=True)
-    buildings_vp = fields.Integer(required=True)
-    resources = fields.Integer(required=True)
-    resources_vp = fields.Integer(required=True)
-    before = fields.Integer(required=True)
-    total = fields.Integer(required=True)
+    buildings_vp = fields.Integer(required=True, metadata={"description": "VP for the Completed Buildings"})
+    resources = fields.Integer(required=True, metadata={"description": "Resources left"})
+    resources_vp = fields.Integer(required=True, metadata={"description": "1 VP per 4 Resources"})
+    before = fields.Integer(required=True, metadata={"description": "the score before the final scoring"})
+    total = fields.Integer(required=True, metadata={"description": "the final score"})
     contracts_fulfilled_at_end = fields.List(fields.String(), metadata={
         "description": "solo, the Cardinalbot: Contracts it fulfils at the end"})
     contracts_vp = fields.Integer(metadata={"description": "solo, the Cardinalbot: their VP"})
@@ -339,7 +348,8 @@ class Position(Closed):
     turn_order = _seat_list(required=True)
     to_act = _seat_list(required=True, metadata=TO_ACT)
     actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
-    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
+    viewer = fields.Integer(allow_none=True, required=True,
+                            metadata={"description": "your seat; null: spectator"})
     action_tiles = fields.List(fields.String(validate=validate.OneOf(ACTIONS)), required=True)
     wheel = fields.List(fields.String(), required=True)
     action_bonus = fields.Dict(keys=fields.String(validate=validate.OneOf(ACTIONS)), values=_id_or_null(),
@@ -347,7 +357,8 @@ class Position(Closed):
     king_bonus = _id_or_null(required=True)
     map_bonus = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
                             metadata={"description": "town -> Bonus tiles lying there"})
-    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer(allow_none=True)), required=True,
+    houses = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer(allow_none=True)),
+                         required=True,
                          metadata={"description": "town -> seat on each House space (null: empty)"})
     pillars = fields.Dict(keys=fields.String(), values=_seat_list(), required=True,
                           metadata={"description": "Cathedral town -> seats with a Pillar there"})
@@ -359,7 +370,8 @@ class Position(Closed):
     contract_offer = fields.List(_id_or_null(), required=True)
     character_offer = fields.List(_id_or_null(), required=True)
     piles = fields.Nested(Piles, required=True)
-    corruption_pool = fields.Integer(required=True, metadata={"description": "Corruption tokens still face down"})
+    corruption_pool = fields.Integer(required=True,
+                                     metadata={"description": "Corruption tokens still face down"})
     corruption_revealed = fields.List(fields.String(), required=True)
     box = fields.List(fields.String(), required=True)
     king = fields.List(fields.Nested(KingMarker), required=True, metadata={"description": "one per seat"})
@@ -368,9 +380,10 @@ class Position(Closed):
     turn = fields.Nested(Turn, required=True, allow_none=True, metadata={
         "description": "null in the King phase and when the game is over"})
     seats = fields.List(fields.Nested(SeatState), required=True)
-    final = fields.Dict(keys=fields.String(), values=fields.Nested(FinalScore), required=True, allow_none=True,
+    final = fields.Dict(keys=fields.String(), values=fields.Nested(FinalScore), required=True,
+                        allow_none=True,
                         metadata={"description": "null until the game ends; then seat (as a string) -> final "
-                                                 "scoring"})
+                                "scoring"})
     winner = fields.Integer(allow_none=True, required=True)
     solo = fields.Nested(SoloBoard, required=True, allow_none=True, metadata={
         "description": "the Cardinalbot's board in a solo game, else null"})
@@ -391,7 +404,8 @@ class CarcassonneFollower(Closed):
     x = fields.Integer(required=True)
     y = fields.Integer(required=True)
     role = fields.String(required=True, validate=validate.OneOf(["thief", "knight", "monk", "farmer"]))
-    spot = fields.String(required=True, metadata={"description": "canonical spot: N E S W, NE SE SW NW; '' for a monk"})
+    spot = fields.String(required=True,
+                         metadata={"description": "canonical spot: N E S W, NE SE SW NW; '' for a monk"})
 
 
 class CarcassonneBreakdown(Closed):
@@ -411,6 +425,7 @@ class CarcassonneScoring(Closed):
 
 
 class CarcassonneFinal(Closed):
+    """The final scoring (docs/carcassonne.md, `final`)."""
     breakdown = fields.List(fields.Nested(CarcassonneBreakdown), required=True, metadata={
         "description": "per seat: the points of the final scoring by kind"})
     scorings = fields.List(fields.Nested(CarcassonneScoring), required=True)
@@ -430,17 +445,23 @@ class CarcassonnePosition(Closed):
     phase = fields.String(required=True, validate=validate.OneOf(CARCASSONNE_PHASES))
     actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
     to_act = _seat_list(required=True, metadata=TO_ACT)
-    viewer = fields.Integer(allow_none=True, required=True, metadata={"description": "your seat; null: spectator"})
-    tile = fields.String(allow_none=True, required=True, metadata={"description": "the tile in hand, revealed to all"})
+    viewer = fields.Integer(allow_none=True, required=True,
+                            metadata={"description": "your seat; null: spectator"})
+    tile = fields.String(allow_none=True, required=True,
+                         metadata={"description": "the tile in hand, revealed to all"})
     scores = fields.List(fields.Integer(), required=True)
-    supply = fields.List(fields.Integer(), required=True, metadata={"description": "followers off the board, per seat"})
-    board = fields.List(fields.Nested(CarcassonneTile), required=True, metadata={"description": "in the order placed"})
+    supply = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "followers off the board, per seat"})
+    board = fields.List(fields.Nested(CarcassonneTile), required=True,
+                        metadata={"description": "in the order placed"})
     followers = fields.List(fields.Nested(CarcassonneFollower), required=True)
     pile = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
         "description": "tile letter -> how many are face down (their order does not exist until drawn)"})
     pile_size = fields.Integer(required=True)
-    set_aside = fields.List(fields.String(), required=True, metadata={"description": "drawn tiles that fit nowhere"})
-    final = fields.Nested(CarcassonneFinal, required=True, allow_none=True)
+    set_aside = fields.List(fields.String(), required=True,
+                            metadata={"description": "drawn tiles that fit nowhere"})
+    final = fields.Nested(CarcassonneFinal, required=True, allow_none=True, metadata={
+        "description": "null until the game ends"})
     winners = _seat_list(required=True)
     winner = fields.Integer(allow_none=True, required=True)
 
@@ -452,7 +473,8 @@ ANY_POSITION = {"oneOf": [{"$ref": "#/components/schemas/Position"},
 
 class SeatIn(Base):
     name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
-        "example": "Alice", "description": "required, except for a bot account's seat (default: the bot's name)"})
+        "example": "Alice",
+        "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = Line(load_default="human", validate=validate.OneOf(SEAT_KINDS),
                 metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
@@ -465,14 +487,15 @@ class SeatIn(Base):
     owner_key = Line(validate=validate.Length(1, 100), metadata={
         "description": "kind `bot` only: the bot's owner key (its owner seats it), or else `invitation`"})
     invitation = Line(validate=validate.Length(1, 40), metadata={
-        "description": "kind `bot` only: an invitation the bot accepted (POST /api/v1/bots/{id}/invitations); "
-                       "each seats one game"})
+        "description": "kind `bot` only: an invitation the bot accepted (POST "
+                       "/api/v1/bots/{id}/invitations); each seats one game"})
     level = Line(validate=validate.OneOf(list(AI_LEVELS)), metadata={
         "description": "an ai seat's level (default medium; `master` thinks as long as a correspondence move "
-                       "may take, TILETUM_AI_MASTER_SECONDS a decision, on every core of the AI worker; docs/ai.md)"})
+                       "may take, TILETUM_AI_MASTER_SECONDS a decision, on every core of the AI worker; "
+                       "docs/ai.md)"})
     tz = Line(load_default=None, validate=lambda v: valid_tz(v) or _raise_tz(v), metadata={
-        "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in it "
-                       "(UTC when not given)", "example": "Europe/Berlin"})
+        "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in "
+                       "it (UTC when not given)", "example": "Europe/Berlin"})
 
 
     @ma.validates_schema
@@ -480,7 +503,8 @@ class SeatIn(Base):
         if data.get("kind") == "open":
             for field in ("name", "email", "bot", "owner_key", "invitation", "level", "tz"):
                 if data.get(field) is not None:
-                    raise ma.ValidationError("an open seat names nobody yet: its player joins from the lobby", field)
+                    raise ma.ValidationError("an open seat names nobody yet: its player joins from the lobby",
+                                             field)
         elif data.get("kind") == "bot":
             if not data.get("bot"):
                 raise ma.ValidationError("a seat of kind 'bot' names its bot account", "bot")
@@ -500,7 +524,8 @@ class SoloOptions(Base):
     challenges = fields.List(Line(validate=validate.OneOf([
         "very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
         "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"])),
-        validate=validate.Length(0, 8), metadata={"description": "an explicit list of Challenge cards instead of a level"})
+        validate=validate.Length(0, 8),
+        metadata={"description": "an explicit list of Challenge cards instead of a level"})
 
 
 def _quiet_window(value):
@@ -516,7 +541,8 @@ class TimeControl(Base):
         unknown = ma.RAISE
     days_per_move = Float(load_default=3, validate=validate.Range(min=0.01, max=60),
                                  metadata={"description": "time for each turn, in days of counted time"})
-    pause_weekends = Boolean(load_default=False, metadata={"description": "Saturdays and Sundays (UTC) do not count"})
+    pause_weekends = Boolean(load_default=False,
+                             metadata={"description": "Saturdays and Sundays (UTC) do not count"})
     quiet_hours = fields.List(
         Integer(validate=validate.Range(0, 23)), validate=[validate.Length(2, 2), _quiet_window],
         allow_none=True, load_default=None,
@@ -525,7 +551,8 @@ class TimeControl(Base):
     vacation_days = Float(load_default=14, validate=validate.Range(min=0, max=365),
                                  metadata={"description": "each player's vacation allowance"})
     reminders_hours = fields.List(Float(validate=validate.Range(min=0.1, max=24 * 60)), load_default=[24, 2],
-                                  validate=validate.Length(0, 5), metadata={"description": "reminder emails before the deadline"})
+                                  validate=validate.Length(0, 5),
+                                  metadata={"description": "reminder emails before the deadline"})
 
 
 class TimeoutPolicy(Base):
@@ -547,21 +574,24 @@ class GameOptions(Base):
                         metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
-    rated = Boolean(metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
+    rated = Boolean(
+        metadata={"description": "the game counts for ratings (default true; docs/tournaments.md)"})
     private = Boolean(metadata={"description": "listed nowhere (not in the lobby, not among the games in "
-                                               "progress); a game with open seats is then joinable only with its "
-                                               "invitation link (docs/lobby.md)"})
+                                               "progress); a game with open seats is then joinable only with "
+                                               "its invitation link (docs/lobby.md)"})
     waiting_days = Float(validate=validate.Range(min=0.0007, max=60), metadata={
         "description": "a game with open seats: cancelled when its seats are not all taken within this many "
                        "days (default 7; at least about a minute)"})
-    rating_range = fields.List(Integer(validate=validate.Range(0, 4000)), validate=validate.Length(2, 2), metadata={
-        "description": "a rated game with open seats: [lowest, highest] rating (in the game's multiplayer pool) of "
-                       "the addresses that may join", "example": [1400, 1700]})
+    rating_range = fields.List(Integer(validate=validate.Range(0, 4000)), validate=validate.Length(2, 2),
+                               metadata={
+        "description": "a rated game with open seats: [lowest, highest] rating (in the game's multiplayer "
+                       "pool) of the addresses that may join", "example": [1400, 1700]})
 
 
 class GameCreate(Base):
     game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
-        "description": "tiletum (2-4 seats) or carcassonne (2-5 seats: people, AI seats, bot accounts; no options)"})
+        "description": "tiletum (2-4 seats) or carcassonne (2-5 seats: people, AI seats, bot accounts; no "
+                       "options)"})
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
 
@@ -572,8 +602,9 @@ class GameCreate(Base):
         rules = games.GAMES.get(data.get("game") or games.DEFAULT)   # an unknown game is the field's error
         seats = data.get("seats") or []
         if rules is not None and not rules.min_players <= len(seats) <= rules.max_players:
-            raise ma.ValidationError(f"a game of {rules.title} has {rules.min_players} to {rules.max_players} seats",
-                                     "seats")
+            raise ma.ValidationError(
+                f"a game of {rules.title} has {rules.min_players} to {rules.max_players} seats",
+                "seats")
 
 
 class SeatCreated(Closed):
@@ -598,7 +629,8 @@ class PublicGame(Closed):
     round = fields.Integer(required=True)
     players = fields.List(fields.String(), required=True, metadata={
         "description": "the seats' names, by seat (what the game's page shows anyone)"})
-    tournament = fields.String(required=True, allow_none=True, metadata={"description": "its tournament's id, if any"})
+    tournament = fields.String(required=True, allow_none=True,
+                               metadata={"description": "its tournament's id, if any"})
     started = fields.String(required=True, metadata={"description": "when it was created (UTC, ISO 8601)",
                                                      "example": "2025-03-01T12:00:00Z"})
 
@@ -611,18 +643,22 @@ class GameCreated(Closed):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True, allow_none=True, metadata={
-        "description": "SHA-256 of the secret seed; null for a game waiting for players (it has no seed yet)"})
+        "description": "SHA-256 of the secret seed; null for a game waiting for players (it has no seed "
+                       "yet)"})
     seats = fields.List(fields.Nested(SeatCreated), required=True)
     status = fields.String(validate=validate.OneOf(["waiting"]), metadata={
-        "description": "`waiting` for a game with open seats (it starts when they are all taken; docs/lobby.md)"})
+        "description": "`waiting` for a game with open seats (it starts when they are all taken; "
+                       "docs/lobby.md)"})
     creator_token = fields.String(metadata={
-        "description": "a game with open seats: the creator's secret, shown once (remove a joined player before "
-                       "the start: DELETE /api/v1/lobby/{game}/seats/{seat})"})
+        "description": "a game with open seats: the creator's secret, shown once (remove a joined player "
+                       "before the start: DELETE /api/v1/lobby/{game}/seats/{seat})"})
     invite_url = fields.String(metadata={
-        "description": "a game with open seats: the path of the invitation link to send to friends (the only way "
-                       "into a private game)", "example": "/play/lobby#game=Xq3vTz8aBc1d&invite=nRBs49fWwZqf"})
-    expires_at = fields.String(metadata={"description": "a game with open seats: when it is cancelled if its seats "
-                                                        "are not all taken (UTC, ISO 8601)"})
+        "description": "a game with open seats: the path of the invitation link to send to friends (the only "
+                       "way into a private game)",
+                       "example": "/play/lobby#game=Xq3vTz8aBc1d&invite=nRBs49fWwZqf"})
+    expires_at = fields.String(
+        metadata={"description": "a game with open seats: when it is cancelled if its seats "
+                                 "are not all taken (UTC, ISO 8601)"})
 
 
 class SeatSummary(Closed):
@@ -640,16 +676,18 @@ class GameSummary(Closed):
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(PHASES + ["play", "waiting"]), metadata={
-        "description": "Tiletum: action, king or over; Carcassonne: play or over; waiting while the game waits "
-                       "for players (status waiting or cancelled)"})
+        "description": "Tiletum: action, king or over; Carcassonne: play or over; waiting while the game "
+                       "waits for players (status waiting or cancelled)"})
     to_act = _seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
     seed_commitment = fields.String(required=True, allow_none=True, metadata={
-        "description": "SHA-256 of the secret seed; null before the game starts (status waiting: no seed exists yet)"})
+        "description": "SHA-256 of the secret seed; null before the game starts (status waiting: no seed "
+                       "exists yet)"})
     rated = fields.Boolean(required=True, metadata={
-        "description": "whether the game counts for the ratings when it ends (created with options.rated, every "
-                       "human seat with its own email address, no AI seat or bot account; docs/tournaments.md, "
+        "description": "whether the game counts for the ratings when it ends (created with options.rated, "
+                       "every human seat with its own email address, no AI seat or bot account; "
+                       "docs/tournaments.md, "
                        "Ratings). No hints in a rated game"})
 
 
@@ -665,7 +703,8 @@ class LegalMoves(Closed):
                         "in API 2.0: it was the seat (int) or null, which `actor` still gives"})
     actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
     moves = fields.List(fields.Nested(LegalMove), required=True)
-    can_undo = fields.Boolean(required=True, metadata={"description": "whether the move 'undo' is accepted now"})
+    can_undo = fields.Boolean(required=True,
+                              metadata={"description": "whether the move 'undo' is accepted now"})
 
 
 class MovesIn(Base):
@@ -717,16 +756,18 @@ class Event(Closed):
     version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
     type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
     seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved"})
-    move = fields.String(allow_none=True, metadata={"description": "MovePlayed: the move; MoveUndone: the move "
-                                                                   "taken back"})
-    chance = fields.List(Outcome(metadata=CHANCE_OUTCOME), metadata={"description": "outcomes revealed, in order"})
+    move = fields.String(allow_none=True,
+                         metadata={"description": "MovePlayed: the move; MoveUndone: the move "
+                                                  "taken back"})
+    chance = fields.List(Outcome(metadata=CHANCE_OUTCOME),
+                         metadata={"description": "outcomes revealed, in order"})
     players = fields.Integer(metadata={"description": "GameStarted: the number of seats"})
     options = fields.Nested(EngineOptions, metadata={"description": "GameStarted: the rules options"})
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
     text = fields.String(metadata={"description": "the event in words, who did what by the seats' names "
-                                                  "(GET /events only), e.g. 'Ann took the yellow 4 die: 4 Gold "
-                                                  "and the Contract Action with 3 AP'"})
+                                                  "(GET /events only), e.g. 'Ann took the yellow 4 die: 4 "
+                                                  "Gold and the Contract Action with 3 AP'"})
 
 
 class MovesOut(Closed):
@@ -765,8 +806,10 @@ class Fairness(Closed):
     seed_commitment = fields.String(required=True)
     algorithm = fields.String(required=True)
     finished = fields.Boolean(required=True)
-    seed = fields.String(allow_none=True, required=True, metadata={"description": "revealed when the game is over"})
-    verify = fields.String(allow_none=True, required=True, metadata={"description": "a command that checks every outcome"})
+    seed = fields.String(allow_none=True, required=True,
+                         metadata={"description": "revealed when the game is over"})
+    verify = fields.String(allow_none=True, required=True,
+                           metadata={"description": "a command that checks every outcome"})
 
 
 class Health(Base):
@@ -778,8 +821,8 @@ class Health(Base):
                        "server for TILETUM_HEALTH_SMTP_SECONDS (300) and emails wait for it"})
     parts = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "each part this deployment has: worker:<name> and mailin, 'ok' or 'down'; scheduler "
-                       "(beat, by its sweeps' heartbeat): 'ok', 'starting' (just after the API started) or 'down' "
-                       "(no sweep ran for 3 of its intervals)"})
+                       "(beat, by its sweeps' heartbeat): 'ok', 'starting' (just after the API started) or "
+                       "'down' (no sweep ran for 3 of its intervals)"})
 
 
 class Problem(Base):
@@ -828,27 +871,32 @@ class Notifications(Base):
 
 class EntryIn(Base):
     name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Ann"})
-    email = TextEmail(required=True, metadata={"description": "where the player's turn emails go; never shown"})
+    email = TextEmail(required=True,
+                      metadata={"description": "where the player's turn emails go; never shown"})
 
 
 class TournamentCreate(Base):
     name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
     game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
-        "description": "the game every table plays: tiletum (tables of 2-4) or carcassonne (2-5); its own rating pool"})
+        "description": "the game every table plays: tiletum (tables of 2-4) or carcassonne (2-5); its own "
+                       "rating pool"})
     format = Line(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
     rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
     table_size = Integer(required=True, validate=validate.Range(2, 5), metadata={
-        "description": "players per game (Tiletum 2-4, Carcassonne 2-5); a field that does not divide gets short "
-                       "tables or byes"})
-    time_control = fields.Nested(TimeControl, metadata={"description": "deadlines of every game (docs/pbem.md)"})
+        "description": "players per game (Tiletum 2-4, Carcassonne 2-5); a field that does not divide gets "
+                       "short tables or byes"})
+    time_control = fields.Nested(TimeControl,
+                                 metadata={"description": "deadlines of every game (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
     start_at = fields.AwareDateTime(load_default=None, metadata={
         "description": "when round 1 is paired (ISO 8601 with a zone); none: when the organizer starts it"})
     round_days = Float(load_default=None, validate=validate.Range(min=0.001, max=365), metadata={
-        "description": "a round's deadline in days: games unfinished then are adjudicated; none: no deadline"})
+        "description": "a round's deadline in days: games unfinished then are adjudicated; none: no "
+                       "deadline"})
     entries = fields.List(fields.Nested(EntryIn), load_default=list, validate=validate.Length(0, 500))
-    invite = Boolean(load_default=False, metadata={"description": "players may enter with an invitation code"})
+    invite = Boolean(load_default=False,
+                     metadata={"description": "players may enter with an invitation code"})
     rated = Boolean(load_default=True, metadata={"description": "the games count for ratings"})
     action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
                         metadata={"description": "Tiletum's Action tiles (shuffled: Tiletum only)"})
@@ -860,14 +908,18 @@ class TournamentCreate(Base):
         rules = games.GAMES.get(data.get("game") or games.DEFAULT)   # an unknown game is the field's error
         size = data.get("table_size")
         if rules is not None and size is not None and not rules.min_players <= size <= rules.max_players:
-            raise ma.ValidationError(f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
-                                     "players", "table_size")
-        if rules is not None and rules is not games.TILETUM and data.get("action_tiles", "printed") != "printed":
-            raise ma.ValidationError(f"action_tiles is an option of Tiletum, not of {rules.title}", "action_tiles")
+            raise ma.ValidationError(
+                f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
+                "players", "table_size")
+        if (rules is not None and data.get("action_tiles", "printed") != "printed"
+                and "action_tiles" not in rules.own_options):
+            raise ma.ValidationError(f"action_tiles is an option of Tiletum, not of {rules.title}",
+                                     "action_tiles")
 
 
 class TournamentPlayer(Base):
-    player = fields.String(required=True, metadata={"description": "the player's public id (no email is shown)"})
+    player = fields.String(required=True,
+                           metadata={"description": "the player's public id (no email is shown)"})
     name = fields.String(required=True)
     withdrawn = fields.Boolean()
 
@@ -875,7 +927,8 @@ class TournamentPlayer(Base):
 class TournamentCreated(Base):
     id = fields.String(required=True)
     organizer_token = fields.String(required=True, metadata={
-        "description": "secret Bearer token of the organizer (start, enter and withdraw players): shown once"})
+        "description": "secret Bearer token of the organizer (start, enter and withdraw players): shown "
+                       "once"})
     status = fields.String(required=True)
     players = fields.List(fields.Nested(TournamentPlayer), required=True)
     invite_code = fields.String(metadata={"description": "the invitation code, when invitations are on"})
@@ -891,7 +944,8 @@ class TableResult(Base):
 class TournamentTable(Base):
     table = fields.Integer(required=True)
     game = fields.String(required=True, allow_none=True)
-    players = fields.List(fields.String(), required=True, metadata={"description": "public ids in seat order"})
+    players = fields.List(fields.String(), required=True,
+                          metadata={"description": "public ids in seat order"})
     result = fields.Nested(TableResult, allow_none=True, required=True)
 
 
@@ -907,7 +961,8 @@ class TournamentRound(Base):
 class TournamentOut(Base):
     id = fields.String(required=True)
     name = fields.String(required=True)
-    game = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={"description": "the game every table plays"})
+    game = fields.String(required=True, validate=validate.OneOf(GAMES),
+                         metadata={"description": "the game every table plays"})
     format = fields.String(required=True)
     table_size = fields.Integer(required=True)
     rounds_planned = fields.Integer(required=True, allow_none=True, metadata={
@@ -1063,17 +1118,20 @@ class MeGame(Base):
         "description": "which game it is: tiletum or carcassonne (`game` is the game's id)"})
     seat = fields.Integer(required=True, metadata={"description": "your seat in this game"})
     name = fields.String(required=True, metadata={"description": "your seat's name"})
-    opponents = fields.List(fields.String(), required=True, metadata={"description": "the other seats' names"})
+    opponents = fields.List(fields.String(), required=True,
+                            metadata={"description": "the other seats' names"})
     round = fields.Integer(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(PHASES))
     version = fields.Integer(required=True)
-    to_act = _seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
+    to_act = _seat_list(required=True,
+                        metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
                         "API 2.0: it was the name of the seat to act, which `to_act_names` gives"})
     to_act_names = fields.List(fields.String(), required=True, metadata={
         "description": "the names of the seats in `to_act`, in the same order", "example": ["Ada"]})
     deadline = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": "when the seat to act must have moved (UTC); null: none set"})
-    on_vacation = fields.Boolean(required=True, metadata={"description": "your seat is on vacation in this game"})
+    on_vacation = fields.Boolean(required=True,
+                                 metadata={"description": "your seat is on vacation in this game"})
     tournament = fields.String(required=True, allow_none=True)
     play_url = fields.String(required=True, metadata={
         "description": "the game page opened as your seat: /play/<game>#token=<seat link token>"})
@@ -1099,7 +1157,8 @@ class MeFinished(Base):
     place = fields.Integer(required=True, metadata={"description": "your finishing place (1 = won)"})
     score = fields.Integer(required=True, metadata={"description": "your final score"})
     winner = fields.String(required=True, allow_none=True)
-    places = fields.List(fields.Nested(MePlace), required=True, metadata={"description": "every seat, by place"})
+    places = fields.List(fields.Nested(MePlace), required=True,
+                         metadata={"description": "every seat, by place"})
     play_url = fields.String(required=True)
 
 
@@ -1112,6 +1171,20 @@ class MeUndeliverable(Base):
     reason = fields.String(required=True, metadata={"description": "the last error from the mail server"})
 
 
+class MeNotStarted(Base):
+    game = fields.String(required=True)
+    game_name = fields.String(required=True, validate=validate.OneOf(GAMES))
+    seat = fields.Integer(required=True, metadata={"description": "your seat"})
+    name = fields.String(required=True, metadata={"description": "your name at the table"})
+    players = fields.Integer(required=True, metadata={"description": "the players wanted (seats in all)"})
+    open_seats = fields.Integer(required=True)
+    seats_taken = fields.List(fields.String(), required=True, metadata={"description": "names, yours too"})
+    created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    expires_at = fields.String(required=True, metadata={"description": "when it is cancelled if not full"})
+    play_url = fields.String(required=True, metadata={
+        "description": "the game's page as your seat (/play/{id}#token=...)"})
+
+
 class MeGames(Base):
     player = fields.String(required=True, metadata={"description": "your public player id"})
     to_move = fields.List(fields.Nested(MeGame), required=True, metadata={
@@ -1119,6 +1192,9 @@ class MeGames(Base):
     waiting = fields.List(fields.Nested(MeGame), required=True, metadata={
         "description": "games in progress waiting on others, newest first"})
     finished = fields.List(fields.Nested(MeFinished), required=True, metadata={"description": "newest first"})
+    not_started = fields.List(fields.Nested(MeNotStarted), required=True, metadata={
+        "description": "games waiting for players in which you have a seat (you posted them or joined them), "
+                       "newest first; a game leaves this list when it starts or is cancelled"})
     undeliverable = fields.List(fields.Nested(MeUndeliverable), metadata={
         "description": "emails to your address that could not be delivered for 48 hours (the service "
                        "gave up on them), newest first: check your address and your spam filter"})
@@ -1161,25 +1237,28 @@ class BotOut(Base):
 class BotToken(BotOut):
     token = fields.String(required=True, metadata={
         "description": "the bot's secret token, shown only here: `Authorization: Bearer <token>` on the game "
-                       "endpoints of the bot's seats", "example": "bot.3fa9c2d41b7e.mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DEq"})
+                       "endpoints of the bot's seats",
+                       "example": "bot.3fa9c2d41b7e.mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DEq"})
 
 
 class BotCreated(BotToken):
     owner_key = fields.String(required=True, metadata={
-        "description": "the owner's secret key, shown only here (keep it off the bot's server): it rotates or "
-                       "revokes the token, deletes the account and seats the bot in games",
+        "description": "the owner's secret key, shown only here (keep it off the bot's server): it rotates "
+                       "or revokes the token, deletes the account and seats the bot in games",
         "example": "botowner.3fa9c2d41b7e.Zp0cT1xQ8bM3xI4yVtq5tJ1YkZs0Ex9DEq"})
 
 
 class BotInvitation(Base):
-    id = fields.String(required=True, metadata={"description": "the invitation's id: seats the bot once accepted",
-                                                "example": "6d1f0c9a2b3e4f5a6b7c8d9e0f1a2b3c"})
+    id = fields.String(required=True,
+                       metadata={"description": "the invitation's id: seats the bot once accepted",
+                                 "example": "6d1f0c9a2b3e4f5a6b7c8d9e0f1a2b3c"})
     bot = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["pending", "accepted", "declined", "used",
                                                                    "expired"]))
     created = fields.Integer(required=True, metadata={"description": "unix time"})
     expires = fields.Integer(required=True, metadata={"description": "unix time: unused by then, it is gone"})
-    game = fields.String(allow_none=True, metadata={"description": "the game it seated the bot in, once used"})
+    game = fields.String(allow_none=True,
+                         metadata={"description": "the game it seated the bot in, once used"})
 
 
 class BotInvitations(Base):
@@ -1196,9 +1275,11 @@ class WebhookIn(Base):
         "description": "where deliveries are POSTed: https://, or http:// to loopback only",
         "example": "https://bot.example.org/tiletum"})
     events = fields.List(Line(validate=validate.OneOf(["your-turn", "game-over", "all"])),
-                         required=True, validate=validate.Length(1, 3), metadata={"example": ["your-turn", "game-over"]})
+                         required=True, validate=validate.Length(1, 3),
+                         metadata={"example": ["your-turn", "game-over"]})
     game = Line(load_default=None, validate=validate.Length(1, 40), metadata={
-        "description": "with a seat token: the seat's game (required); with a bot token: none (all its games)"})
+        "description": "with a seat token: the seat's game (required); with a bot token: none (all its "
+                       "games)"})
 
 
 class WebhookDelivery(Base):
@@ -1218,7 +1299,8 @@ class Webhook(Base):
     game = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True)
     bot = fields.String(allow_none=True)
-    active = fields.Boolean(required=True, metadata={"description": "false once switched off after repeated failures"})
+    active = fields.Boolean(required=True,
+                            metadata={"description": "false once switched off after repeated failures"})
     failures = fields.Integer(required=True, metadata={"description": "failed attempts in a row"})
 
 
@@ -1248,17 +1330,19 @@ POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carca
 
 class HandleIn(Base):
     handle = Name(required=True, validate=validate.Length(max=100), metadata={
-        "description": "your public handle, chosen once: 3 to 20 letters (a-z, A-Z), digits, '_' or '-', unique "
-                       "without regard to case"})
+        "description": "your public handle, chosen once: 3 to 20 letters (a-z, A-Z), digits, '_' or '-', "
+                       "unique without regard to case"})
 
 
 class ProfileIn(Base):
-    public = Boolean(required=True, metadata={"description": "show your profile at /players/<handle> (true) or "
-                                                             "only your handle (false)"})
+    public = Boolean(required=True,
+                     metadata={"description": "show your profile at /players/<handle> (true) or "
+                                              "only your handle (false)"})
 
 
 class ProfileSettings(Base):
-    handle = fields.String(required=True, allow_none=True, metadata={"description": "null until you choose one"})
+    handle = fields.String(required=True, allow_none=True,
+                           metadata={"description": "null until you choose one"})
     public = fields.Boolean(required=True)
     profile_url = fields.String(required=True, allow_none=True)
 
@@ -1303,7 +1387,8 @@ class PlayerProfile(Base):
     member_since = fields.String(allow_none=True, metadata={"description": "the first game's creation (UTC)"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileRating), metadata={
         "description": "by rating pool (multiplayer, carcassonne:multiplayer, solo:<level>)"})
-    finished = fields.List(fields.Nested(ProfileFinished), metadata={"description": "newest first (50 at most)"})
+    finished = fields.List(fields.Nested(ProfileFinished),
+                           metadata={"description": "newest first (50 at most)"})
     current = fields.List(fields.Nested(ProfileCurrent), metadata={
         "description": "games in progress, but those kept private by their creator"})
 
@@ -1328,7 +1413,8 @@ class LeaderboardPage(Base):
     total = fields.Integer(required=True, metadata={"description": "players in the pool"})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
-    entries = fields.List(fields.Nested(LeaderboardRow), required=True, metadata={"description": "best first"})
+    entries = fields.List(fields.Nested(LeaderboardRow), required=True,
+                          metadata={"description": "best first"})
 
 
 class DeleteAccountIn(Base):
@@ -1342,6 +1428,9 @@ class AccountDeleted(Base):
         "description": "finished games whose moves stay, under 'a former player'"})
     games_running = fields.Integer(required=True, metadata={
         "description": "games in progress whose seat the stand-in now plays to the end"})
+    tournaments = fields.Integer(required=True, metadata={
+        "description": "tournaments entered: withdrawn from those not over, and in all of them the entry "
+                       "renamed 'a former player' (points kept)"})
     bots_deleted = fields.Integer(required=True)
 
 
@@ -1356,7 +1445,8 @@ class ExportGame(Base):
     version = fields.Integer(required=True)
     result = fields.Dict(allow_none=True)
     seat_state = fields.Dict(required=True, metadata={"description": "missed deadlines, dropped, vacation"})
-    moves = fields.List(fields.String(), required=True, metadata={"description": "your seat's moves, in order"})
+    moves = fields.List(fields.String(), required=True,
+                        metadata={"description": "your seat's moves, in order"})
     url = fields.String(required=True)
     record = fields.String(required=True)
 
@@ -1368,16 +1458,19 @@ class AccountExport(Base):
     handle = fields.String(allow_none=True)
     profile_public = fields.Boolean(required=True)
     member_since = fields.String(allow_none=True)
-    settings = fields.Dict(required=True, metadata={"description": "notifications, and when the address was verified"})
+    settings = fields.Dict(required=True,
+                           metadata={"description": "notifications, and when the address was verified"})
     games = fields.List(fields.Nested(ExportGame), required=True)
-    ratings = fields.Dict(required=True, metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
+    ratings = fields.Dict(required=True,
+                          metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
     bots = fields.List(fields.Dict(), required=True, metadata={"description": "the bot accounts you own"})
     undeliverable = fields.List(fields.Dict(), required=True)
 # --- the lobby (docs/lobby.md) -------------------------------------------------------------------
 
 class LobbyQuery(Base):
     game = Line(validate=validate.OneOf(GAMES), metadata={"description": "only games of this game"})
-    players = QueryInteger(validate=validate.Range(1, 6), metadata={"description": "only games of this many players"})
+    players = QueryInteger(validate=validate.Range(1, 6),
+                           metadata={"description": "only games of this many players"})
     offset = QueryInteger(load_default=0, validate=validate.Range(0, 10**6))
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
 
@@ -1395,19 +1488,26 @@ class LobbyGame(Closed):
     rating_range = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "[lowest, highest] rating that may join, or null: anyone"})
     status = fields.String(required=True, validate=validate.OneOf(["waiting", "cancelled"]))
+    cancelled_by = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(["creator", "waiting-time"]),
+        metadata={"description": "why a cancelled game was cancelled: its creator cancelled it, or its "
+                                 "waiting time ran out; null while it waits"})
     created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
-    expires_at = fields.String(required=True, metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
+    expires_at = fields.String(required=True,
+                               metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
 
 
 class LobbyList(Closed):
     games = fields.List(fields.Nested(LobbyGame), required=True)
     more = fields.Boolean(required=True, metadata={"description": "another page follows"})
-    next_offset = fields.Integer(required=True, allow_none=True, metadata={"description": "the next page's offset"})
+    next_offset = fields.Integer(required=True, allow_none=True,
+                                 metadata={"description": "the next page's offset"})
 
 
 class LobbyJoinIn(Base):
     name = Name(load_default=None, validate=validate.Length(1, 60), metadata={
-        "example": "Dana", "description": "the name shown at the table (with a dashboard key: default the name last used)"})
+        "example": "Dana",
+        "description": "the name shown at the table (with a dashboard key: default the name last used)"})
     email = TextEmail(load_default=None, metadata={
         "description": "the address to confirm by email (not with a dashboard key); never shown"})
     invite = Line(load_default=None, validate=validate.Length(1, 100), metadata={
@@ -1422,15 +1522,23 @@ class LobbyConfirmIn(Base):
 class LobbyJoinOut(Closed):
     game = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["pending", "seated"]), metadata={
-        "description": "pending: a link went by email and the seat is taken when it is opened; seated: the seat is yours"})
+        "description": "pending: a link went by email and the seat is taken when it is opened; seated: the "
+                       "seat is yours"})
     emailed = fields.Boolean(metadata={"description": "pending: the confirmation email was queued"})
     seat = fields.Integer(metadata={"description": "seated: your seat"})
     name = fields.String()
-    token = fields.String(metadata={"description": "seated: your seat's secret Bearer token, shown once (valid once "
-                                                   "the game starts)"})
+    token = fields.String(
+        metadata={"description": "seated: your seat's secret Bearer token, shown once (valid once "
+                                 "the game starts)"})
     play_url = fields.String(metadata={"description": "seated: the path of the game page opened as your seat "
                                                       "(the seat link token in the fragment)"})
-    started = fields.Boolean(metadata={"description": "seated: yours was the last seat, and the game has started"})
+    started = fields.Boolean(
+        metadata={"description": "seated: yours was the last seat, and the game has started"})
+
+
+class LobbyCancelled(Closed):
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["cancelled"]))
 
 
 class LobbySeatFreed(Closed):

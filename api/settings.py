@@ -38,7 +38,7 @@
 | TILETUM_CLIENT_TIMEOUT | 10 | seconds a read from or write to a client may wait before the API gives up on it (408); read by the gunicorn worker, api/gunicorn_conf.py (docs/deploy.md, "Slow clients") |
 | TILETUM_INBOUND_SECRET | (none: the inbound webhook is off) | the key of the inbound webhook's X-Tiletum-Signature (docs/pbem.md) |
 | TILETUM_WEBHOOK_ALLOW_LOOPBACK | 0 | 1: webhooks may go to loopback addresses (tests, local development; docs/bots.md) |
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import os

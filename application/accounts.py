@@ -21,8 +21,11 @@ verified mark, undeliverable list, last name, handle, profile and ratings (every
 leaderboards) are deleted, the bot accounts it owns are deleted as their owner would delete them
 (tombstones keep their ids), and the ``erasers`` the adapter gives (``mail.outbox.forget_address``:
 emails queued to the address, once-keys and the log of failed attempts that name it) run last.
-Tournaments keep their entrants by address in their event streams: an address entered in a
-tournament is refused (``409 in-tournament``) until the service can rewrite one (see the docs).
+A seat in a game still waiting for players is opened again (:meth:`Accounts._leave_lobby`).
+Tournaments keep their entrants by address in their event streams: before the games, every
+tournament the address entered withdraws it if not over yet, and its stream is rewritten with a
+placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`). Every step
+can be redone: a deletion cut short (a crash) is finished by sending it again with the same key.
 """
 from __future__ import annotations
 
@@ -32,13 +35,14 @@ import time
 
 import games
 
-from . import errors, links
+from . import errors, links, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
 from .indexes import DIGEST, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
 from .notifications import preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
+from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.accounts")
 
@@ -123,14 +127,17 @@ class Accounts:
         pid, email = self.dashboard.player(key)
         if confirm != CONFIRM:
             raise errors.invalid("confirmation-required",
-                                 f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be undone")
+                                 f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be "
+                                 "undone")
         email = email.strip().lower()
-        self._refuse_tournaments(email)
+        # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
+        tournaments = TournamentService(self.games).forget_entrant(email, FORMER)
         left = {"finished": 0, "running": 0}
         for game_id, seats in self.dashboard._seats(pid).items():
             kind = self._leave(game_id, seats, email)
             if kind:
                 left[kind] += 1
+        self._leave_lobby(pid, email)
         bots = self._owned_bots(email)
         for bot_id, _ in bots:
             hooks = self.games.bots.delete_account(bot_id)
@@ -139,18 +146,10 @@ class Accounts:
         self._forget_player(pid, email)
         for erase in self.erasers:
             erase(self.r, email)
-        log.info("account %s deleted: %d finished and %d running games left, %d bots deleted", pid,
-                 left["finished"], left["running"], len(bots))
+        log.info("account %s deleted: %d finished and %d running games, %d tournaments left, %d bots deleted",
+                 pid, left["finished"], left["running"], tournaments, len(bots))
         return {"deleted": True, "games_finished": left["finished"], "games_running": left["running"],
-                "bots_deleted": len(bots)}
-
-    def _refuse_tournaments(self, email: str) -> None:
-        for tkey in self.r.scan_iter(match="t:{*}:events", count=500):
-            for _, fields in self.r.xrange(tkey):
-                ev = json.loads(fields[b"e"])
-                if ev.get("type") == "PlayerEntered" and str(ev.get("player", "")).lower() == email:
-                    raise errors.refused("in-tournament", "your address is entered in a tournament, whose record "
-                                                          "keeps it: ask the operator to delete your account")
+                "tournaments": tournaments, "bots_deleted": len(bots)}
 
     def _leave(self, game_id: str, seats: list[int], email: str) -> str | None:
         """The seats of ``email`` in the game pass to "a former player"; a running game's to the stand-in."""
@@ -193,6 +192,31 @@ class Accounts:
                 log.warning("the stand-in did not move now for seat %s of %s", i, game_id, exc_info=True)
         return "running"
 
+    def _leave_lobby(self, pid: str, email: str) -> None:
+        """Games waiting for players (docs/lobby.md) keep their seats' addresses in their records,
+        and a join asked by email keeps its address until its link is opened: in a game still
+        waiting the seat is open again (its links revoked), in a cancelled one it is renamed
+        :data:`FORMER` without address, and the pending joins are deleted. Found by a scan of the
+        records: a cancelled game has left the address's index already."""
+        for k in self.r.scan_iter(match="g:{*}:waiting", count=500):
+            game_id = k.decode()[len("g:{"):-len("}:waiting")]
+            doc = waiting.load(self.r, game_id)
+            if doc is None or email not in waiting.seated_addresses(doc):
+                continue
+            try:
+                freed, status = waiting.update(self.r, game_id, lambda d: _free_seats(d, email))
+            except errors.ServiceError:
+                continue   # started or gone meanwhile: a started game is left with the others
+            for i in freed:
+                links.revoke_seat_link(self.r, game_id, i)
+            if status == waiting.WAITING and not doc.get("private"):
+                self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]}, nx=True)
+        for k in self.r.scan_iter(match="g:{*}:join:*", count=500):
+            raw = self.r.get(k)
+            if raw is not None and str(json.loads(raw).get("email", "")).strip().lower() == email:
+                self.r.delete(k)
+        self.r.delete(waiting.player_key(pid))
+
     def _forget_player(self, pid: str, email: str) -> None:
         digest = [m for m in self.r.sscan_iter(DIGEST.key(email), match=_glob(email) + "|*")]
         pipe = self.r.pipeline(transaction=False)  # keys of many slots: each write on its own
@@ -211,6 +235,20 @@ class Accounts:
         pipe.execute()
         self.profiles.forget(pid)
         links.revoke_dashboard_key(self.r, pid)  # kept: an old link never opens a later account
+
+
+def _free_seats(doc: dict, email: str) -> tuple[list[int], str]:
+    """The seats of ``email`` in a waiting record: open again while the game waits, else renamed
+    :data:`FORMER` without address. Returns them and the record's status."""
+    freed = []
+    for i, s in enumerate(doc["seats"]):
+        if s["kind"] == "human" and (s.get("email") or "").strip().lower() == email:
+            if doc["status"] == waiting.WAITING:
+                doc["seats"][i] = {"kind": "open"}
+            else:
+                s.update(name=FORMER, email=None, token_hash=None)
+            freed.append(i)
+    return freed, doc["status"]
 
 
 def _glob(text: str) -> str:

@@ -26,7 +26,7 @@ games it is 18% smaller than zlib at level 9 (1,355 against 1,644 bytes for 24 K
 decompressing one (0.5 ms) costs less than replaying it. The codec is named in the header, so
 records written with another one stay readable.
 
-It imports only :mod:`application.indexes` of the package (the store imports it)."""
+It imports only :mod:`application.indexes` of the package (the store imports it)."""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import bz2
@@ -35,13 +35,16 @@ import json
 import logging
 import time
 import zlib
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from .indexes import Sharded, shard
 
 log = logging.getLogger("tiletum.archive")
 
 ARCHIVE_AFTER_DAYS = 7.0
-CODECS = {"bz2": (lambda b: bz2.compress(b, 9), bz2.decompress),
+Codec = tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]   # (compress, decompress)
+CODECS: dict[str, Codec] = {"bz2": (lambda b: bz2.compress(b, 9), bz2.decompress),
           "zlib": (lambda b: zlib.compress(b, 9), zlib.decompress)}
 CODEC = "bz2"
 RETRY_SECONDS = 86400.0  # a game the sweep could not archive is tried again a day later
@@ -106,7 +109,8 @@ def compact(r, events_key: str, snap_key: str, archive_key: str) -> str:
 
 
 # --- the index of games to archive ---------------------------------------------------------------
-ARCHIVE_DUE = Sharded("archive:due")   # zset game id -> when its follow-up was done (sharded like every index)
+ARCHIVE_DUE = Sharded("archive:due")   # zset game id -> when its follow-up
+                                       # was done (sharded like every index)
 
 
 def shard_of(game_id: str) -> int:
@@ -184,7 +188,8 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
         except Exception:
             log.warning("could not archive %s; tried again later", game_id, exc_info=True)
             status = "failed"
-        if status in ("failed", "changed", "missing") and not dry_run:  # retried in a while, behind the others
+        # retried in a while, behind the others
+        if status in ("failed", "changed", "missing") and not dry_run:
             games.store.r.zadd(ARCHIVE_DUE.key(game_id), {game_id: before + RETRY_SECONDS}, xx=True)
         counts[status] = counts.get(status, 0) + 1
         if progress is not None:
@@ -192,7 +197,7 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
     return counts
 
 
-def index_existing(games, pending: set[str] = frozenset(), progress=None) -> int:
+def index_existing(games, pending: AbstractSet[str] = frozenset(), progress=None) -> int:
     """Schedule every stored game that is over, not archived and not in ``pending`` (games whose
     follow-up is not done yet: they are scheduled when it is), from now: games that finished
     before archiving existed (``tiletum archive --index-existing``). Idempotent; returns how many

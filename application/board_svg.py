@@ -69,17 +69,18 @@ def _cross(x: float, y: float, size: float, fill: str) -> str:
     ``y``: a shape, not the glyph, which the fonts a PNG renderer finds may lack."""
     w = size * 0.22
     return (f'<path d="M{x - w / 2:.1f},{y:.1f} h{w:.1f} v{-size * 0.62:.1f} h{size * 0.25:.1f} v{-w:.1f} '
-            f'h{-size * 0.25:.1f} v{-(size * 0.38 - w):.1f} h{-w:.1f} v{size * 0.38 - w:.1f} h{-size * 0.25:.1f} '
-            f'v{w:.1f} h{size * 0.25:.1f} z" fill="{fill}"/>')
+            f'h{-size * 0.25:.1f} v{-(size * 0.38 - w):.1f} h{-w:.1f} v{size * 0.38 - w:.1f} '
+            f'h{-size * 0.25:.1f} v{w:.1f} h{size * 0.25:.1f} z" fill="{fill}"/>')
 
 
-_START_TEXT = re.compile(r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*text-anchor="start"[^>]*>([^<]*)<')
+_START_TEXT = re.compile(
+    r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*text-anchor="start"[^>]*>([^<]*)<')
 
 
 def _drawn_width(parts: list[str]) -> int:
     """How wide the picture must be for every left-aligned label to fit: a generous estimate of
     each label's right end (0.6 of the font size per character, more than a sans-serif's average)."""
-    right = WIDTH
+    right: float = WIDTH
     for part in parts:
         for x, size, text in _START_TEXT.findall(part):
             right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
@@ -195,7 +196,8 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
             px = x + 21 + i * 6
             if i < len(pillars):
                 out.append(_rect(px, y - 7, 4, 13, SEAT_COLOURS[pillars[i] % 4], sw=0.5, rx=0.5,
-                                 title=f"Pillar of {names[pillars[i]] if names else f'player {pillars[i] + 1}'}"))
+                                 title="Pillar of "
+                                       f"{names[pillars[i]] if names else f'player {pillars[i] + 1}'}"))
             else:
                 out.append(_rect(px, y - 7, 4, 13, "#ffffff", stroke="#aaaaaa", sw=0.5, rx=0.5))
         if unavailable:
@@ -400,7 +402,8 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     if bonus:
         info += " · AP bonus: " + ", ".join(f"{a.title()} +{n}" for a, n in sorted(bonus.items()))
     # after the name however long it is (13-point bold: about 0.62 of the size per character)
-    out.append(_t(max(x + 200, x + 18 + len(f"{name}{mark}") * 13 * 0.62 + 12), y, info, size=10, fill="#444444"))
+    out.append(_t(max(x + 200, x + 18 + len(f"{name}{mark}") * 13 * 0.62 + 12), y, info, size=10,
+                  fill="#444444"))
     # resources
     y = y0 + 34
     out.append(_t(x, y + 12, "Resources", size=10, weight="bold"))
@@ -518,4 +521,7 @@ def email_pictures(meta: dict, state, seat: int) -> list[tuple[str, str, str]]:
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
         return [("board", alt, render_board_svg(state, [s["name"] for s in meta["seats"]]))]
-    return game.email_pictures(state, seat)
+    texts = games.email_texts(game)
+    if texts is None:
+        raise ValueError(f"the email channel does not play {game.title}")
+    return texts.email_pictures(state, seat)

@@ -19,7 +19,7 @@ consent: the seat carries the bot's ``owner_key``, or an ``invitation`` the bot 
 The bot then acts for that seat with its own token through the ordinary game endpoints. A bot
 holds at most one seat of a game (its token must name one seat). A deleted account keeps its
 id (a tombstone), so no new account can take over its seats in existing games.
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import hashlib
@@ -82,8 +82,8 @@ class BotAccounts:
             bot_id = secrets.token_hex(6)
             token = f"{PREFIX}{bot_id}.{secrets.token_urlsafe(32)}"
             owner_key = f"{OWNER_PREFIX}{bot_id}.{secrets.token_urlsafe(32)}"
-            fields = {"name": name, "email": email, "token_hash": _hash(token), "owner_hash": _hash(owner_key),
-                      "created": int(time.time())}
+            fields = {"name": name, "email": email, "token_hash": _hash(token),
+                      "owner_hash": _hash(owner_key), "created": int(time.time())}
             if self.r.hsetnx(bot_key(bot_id), "created", fields["created"]):  # a tombstone keeps "created"
                 self.r.hset(bot_key(bot_id), mapping=fields)
                 return {"id": bot_id, "name": name, "token": token, "owner_key": owner_key}
@@ -176,12 +176,14 @@ class BotAccounts:
 
     def invitation(self, bot_id: str, inv_id: str) -> dict:
         """An invitation, to whoever knows its id (the inviter, the bot)."""
-        raw = self.r.hget(invitations_key(bot_id), inv_id) if isinstance(inv_id, str) and _INVITATION.fullmatch(
-            inv_id) and self.get(bot_id) is not None else None
+        raw = (self.r.hget(invitations_key(bot_id), inv_id)
+               if isinstance(inv_id, str) and _INVITATION.fullmatch(inv_id) and self.get(bot_id) is not None
+               else None)
         if raw is None:
             raise errors.not_found("no such invitation", "invitation-not-found")
         inv = json.loads(raw)
-        if inv["status"] in ("pending", "accepted") and inv["created"] + INVITATION_DAYS * 86400 < time.time():
+        if (inv["status"] in ("pending", "accepted")
+            and inv["created"] + INVITATION_DAYS * 86400 < time.time()):
             inv["status"] = "expired"
         return self._public_invitation(bot_id, inv_id, inv)
 
@@ -189,7 +191,8 @@ class BotAccounts:
         """The pending invitations of the bot whose token this is (newest first)."""
         bot_id = self._bot_of(token)
         found = self._open_invitations(bot_id, time.time())
-        pending = [self._public_invitation(bot_id, i, v) for i, v in found.items() if v["status"] == "pending"]
+        pending = [self._public_invitation(bot_id, i, v) for i,
+                   v in found.items() if v["status"] == "pending"]
         return {"invitations": sorted(pending, key=lambda x: (-x["created"], x["id"]))}
 
     def answer(self, token: str | None, inv_id: str, accept: bool) -> dict:
@@ -197,7 +200,8 @@ class BotAccounts:
         bot_id = self._bot_of(token)
         self.invitation(bot_id, inv_id)  # 404 for an unknown one
         raw = self._transition(keys=[invitations_key(bot_id)], args=[
-            inv_id, "pending", "accepted" if accept else "declined", "", INVITATION_DAYS * 86400, int(time.time())])
+            inv_id, "pending", "accepted" if accept else "declined", "", INVITATION_DAYS * 86400,
+            int(time.time())])
         if raw is None:
             raise errors.invalid("invitation-answered", "this invitation is no longer pending "
                                                         "(answered already, used, or expired)")
@@ -228,7 +232,8 @@ class BotAccounts:
             if s.get("kind") == "bot" and s.get("invitation"):
                 raw = self.r.hget(invitations_key(s["bot"]), s["invitation"])
                 if raw is not None:
-                    self.r.hset(invitations_key(s["bot"]), s["invitation"], json.dumps({**json.loads(raw), "game": game_id}))
+                    self.r.hset(invitations_key(s["bot"]), s["invitation"],
+                                json.dumps({**json.loads(raw), "game": game_id}))
 
     def owner(self, bot_id: str) -> str | None:
         email = self.r.hget(bot_key(bot_id), "email")
@@ -259,7 +264,8 @@ class BotAccounts:
             if s.get("kind") == "bot":
                 bot = self.get(s.get("bot"))
                 if bot is None:
-                    raise errors.invalid("unknown-bot", f"no bot account {s.get('bot')!r} (register one: POST /api/v1/bots)")
+                    raise errors.invalid("unknown-bot",
+                                         f"no bot account {s.get('bot')!r} (register one: POST /api/v1/bots)")
                 if bot["id"] in seen:
                     raise errors.invalid("bad-seats", f"bot {bot['id']} may hold only one seat of a game")
                 seen.add(bot["id"])
@@ -286,4 +292,5 @@ class BotAccounts:
             status = "unknown"
         if status != "accepted":
             raise errors.forbidden("bot-not-consenting", f"the invitation for bot {bot_id} is {status}, "
-                                                         "not accepted (each accepted invitation seats one game)")
+                                                         "not accepted (each accepted invitation seats one "
+                                                         "game)")

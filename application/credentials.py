@@ -34,7 +34,8 @@ class Credentials:
     def _own_human_seat(self, game_id: str, seat: int, token: str | None) -> dict:
         meta = self.games.meta(game_id)
         if token is None:
-            raise errors.unauthorized("send the seat's token or its link token as 'Authorization: Bearer <token>'")
+            raise errors.unauthorized(
+                "send the seat's token or its link token as 'Authorization: Bearer <token>'")
         if self.games.seat_of(meta, token, game_id) != seat:
             raise errors.forbidden("not-your-seat", f"this credential is not seat {seat}'s")
         if meta["seats"][seat]["kind"] != "human":

@@ -23,7 +23,7 @@ only (:func:`is_verified`).
 ``index_game`` runs in :meth:`GameService.create_game` (every path: the API, tournaments), so a
 game is on its players' dashboards from its creation. The dashboard key is the only credential
 (:mod:`application.links`); it names the player by their opaque id, never by address.
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 import games
 from tournaments.model import adjudicated_places, final_places
 
-from . import errors, links
+from . import errors, links, waiting as lobby
 from .clock import make_clock
 from .deadlines import Deadlines, time_control
 from .notifications import preference, set_preference
@@ -188,8 +188,10 @@ class Dashboard:
 
     # --- the games ----------------------------------------------------------------------------
     def games_of(self, key: str | None) -> dict:
-        pid, _ = self.player(key)
-        to_move, waiting, finished = [], [], []
+        pid, email = self.player(key)
+        to_move: list[tuple[float | None, dict]] = []   # (deadline, game)
+        waiting: list[tuple[float | None, dict]] = []
+        finished: list[dict] = []
         deadlines = self.deadlines()
         cached = self._cached_results(pid)
         for game_id, seats in self._seats(pid).items():
@@ -215,7 +217,8 @@ class Dashboard:
                 "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
                 "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
-                "deadline": iso(due), "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
+                "deadline": iso(due),
+                "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "play_url": play_path(self.r, game_id, mine),
             }
@@ -224,7 +227,31 @@ class Dashboard:
         to_move.sort(key=lambda x: (x[0] if x[0] is not None else far))
         return {"player": pid,
                 "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished,
-                "undeliverable": undeliverable_of(self.r, pid)}
+                "not_started": self._not_started(pid, email), "undeliverable": undeliverable_of(self.r, pid)}
+
+    def _not_started(self, pid: str, email: str) -> list[dict]:
+        """The games waiting for players (docs/lobby.md) that seat this address, newest first. An
+        entry of a game that started, was cancelled or no longer seats the address is dropped (a
+        started game is among the others now)."""
+        email = email.strip().lower()
+        out, stale = [], []
+        for member in self.r.zrevrange(lobby.player_key(pid), 0, -1):
+            game_id = member.decode()
+            doc = lobby.load(self.r, game_id)
+            seats = [] if doc is None or doc["status"] != lobby.WAITING else [
+                i for i, s in enumerate(doc["seats"])
+                if s["kind"] == "human" and (s.get("email") or "").strip().lower() == email]
+            if not seats:
+                stale.append(game_id)
+                continue
+            out.append({"game": game_id, "game_name": doc["game"], "seat": seats[0],
+                        "name": doc["seats"][seats[0]]["name"],
+                        "players": doc["players"], "open_seats": len(lobby.open_seats(doc)),
+                        "seats_taken": lobby.taken_names(doc), "created_at": iso(doc["created"]),
+                        "expires_at": iso(doc["expires"]), "play_url": play_path(self.r, game_id, seats[0])})
+        if stale:
+            self.r.zrem(lobby.player_key(pid), *stale)
+        return out
 
     def _cached_results(self, pid: str) -> dict[str, dict]:
         ids = [m.decode().rsplit(":", 1)[0] for m in self.r.zrange(games_key(pid), 0, -1)]
@@ -258,7 +285,8 @@ class Dashboard:
                 result["game_name"] = games.of_meta(self.games.meta(game_id)).name
             except errors.ServiceError:
                 result["game_name"] = games.TILETUM.name
-        return {"game": game_id, "game_name": result["game_name"], "seat": mine, "name": by_seat[mine]["name"],
+        return {"game": game_id, "game_name": result["game_name"], "seat": mine,
+                "name": by_seat[mine]["name"],
                 "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
                 "round": result["round"], "version": result["version"], "tournament": result["tournament"],
                 "place": by_seat[mine]["place"], "score": by_seat[mine]["score"],

@@ -14,9 +14,9 @@ hours, UTC) is skipped when the deadline is computed; a vacation stops the clock
 deadline back by its length, up to the seat's allowance.
 
 The stand-in (documented default for human seats) is the AI player (docs/ai.md) at level
-``STAND_IN_LEVEL`` (medium; ``TILETUM_STAND_IN_LEVEL`` chooses another): it plays the seat's turn to its end from the seat's own view of the
-position, as the seat would see it, re-reading the position after each move that reveals
-something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
+``STAND_IN_LEVEL`` (medium; ``TILETUM_STAND_IN_LEVEL`` chooses another): it plays the seat's turn to its end
+from the seat's own view of the position, as the seat would see it, re-reading the position after each move
+that reveals something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
 ``mode: "drop"`` a seat that missed ``drop_after`` deadlines (or a withdrawn tournament player)
 is played by the stand-in for the rest of the game. ``stand_in_move`` is the fixed rule it used
 before (issue 16), kept as the fallback should the AI ever fail: answer a pending decision with
@@ -312,7 +312,8 @@ class Deadlines:
     # --- seat state --------------------------------------------------------------------------
     def seat_state(self, game_id: str, seat: int) -> dict:
         raw = self.r.hget(SEAT_STATE.key(game_id), f"{game_id}:{seat}")
-        return json.loads(raw) if raw else {"missed": 0, "dropped": False, "vacation_since": None, "vacation_used": 0.0}
+        return (json.loads(raw) if raw
+                else {"missed": 0, "dropped": False, "vacation_since": None, "vacation_used": 0.0})
 
     def _save(self, game_id: str, seat: int, st: dict) -> None:
         self.r.hset(SEAT_STATE.key(game_id), f"{game_id}:{seat}", json.dumps(st))
@@ -375,7 +376,8 @@ class Deadlines:
             return
         meta = meta if meta is not None else self.service.meta(game_id)
         st = st if st is not None else self.seat_state(game_id, seat)
-        if st["vacation_since"] is None and st["vacation_used"] >= time_control(meta)["vacation_days"] * 86400:
+        if (st["vacation_since"] is None
+            and st["vacation_used"] >= time_control(meta)["vacation_days"] * 86400):
             raise ValueError("no vacation time left")
 
     def _end_vacation(self, game_id: str, seat: int, st: dict, now: float, allowance: float) -> None:
@@ -436,12 +438,12 @@ class Deadlines:
                 end_attempt(self.r, index, member)
 
     def _reminder(self, member: bytes, now: float) -> int:
-        game_id, seat, version, hours = parse_member(member, 4)
-        seat, version = int(seat), int(version)
+        game_id, seat_field, version_field, hours_field = parse_member(member, 4)
+        seat, version = int(seat_field), int(version_field)
         try:
-            hours = float(hours)
+            hours = float(hours_field)
         except ValueError:
-            raise BadEntry(f"{hours!r} is not a number of hours") from None
+            raise BadEntry(f"{hours_field!r} is not a number of hours") from None
         if not self._still_due(game_id, seat, version):
             remove(self.r, REMINDERS, member)
             return 0
@@ -451,8 +453,8 @@ class Deadlines:
         return int(self.notifier.remind(game_id, seat, version, hours) or 0)
 
     def _deadline(self, member: bytes, now: float) -> int:
-        game_id, seat, version = parse_member(member, 3)
-        seat, version = int(seat), int(version)
+        game_id, seat_field, version_field = parse_member(member, 3)
+        seat, version = int(seat_field), int(version_field)
         if not self._still_due(game_id, seat, version):
             remove(self.r, DEADLINES, member)
             return 0
@@ -476,7 +478,8 @@ class Deadlines:
             raise
         if played:  # the player is told by email (the notifier's notice, sent once)
             pipe = self.r.pipeline(transaction=True)
-            add(pipe, NOTICES, game_id, f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}", now)
+            add(pipe, NOTICES, game_id, f"{game_id}:{seat}:{version}:{'dropped' if dropped else 'stand-in'}",
+                now)
             pipe.execute()
         return played
 
@@ -563,7 +566,8 @@ class Deadlines:
         return 1
 
 
-STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master holds the sweep's worker ~10 s a decision)
+STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master
+                            # holds the sweep's worker ~10 s a decision)
 
 
 def stand_in_level() -> str:

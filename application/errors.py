@@ -5,7 +5,12 @@ service errors here and only here (:func:`from_engine`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games import ERRORS
+
+if TYPE_CHECKING:
+    from rules_common.errors import EngineError
 
 KINDS = ("invalid", "unauthorized", "forbidden", "not-found", "conflict", "failed")
 
@@ -32,7 +37,8 @@ def invalid(code: str, detail: str, **extra) -> ServiceError:
     return ServiceError("invalid", code, detail, **extra)
 
 
-def unauthorized(detail: str = "a seat token is required: send 'Authorization: Bearer <token>'") -> ServiceError:
+def unauthorized(
+        detail: str = "a seat token is required: send 'Authorization: Bearer <token>'") -> ServiceError:
     return ServiceError("unauthorized", "unauthorized", detail)
 
 
@@ -69,7 +75,7 @@ def conflict(current_version: int, expected: int) -> ServiceError:
 ENGINE_ERRORS = ERRORS["EngineError"]   # every game's engine errors (games/base.py)
 
 
-def from_engine(e: Exception, index: int | None = None) -> ServiceError:
+def from_engine(e: EngineError, index: int | None = None) -> ServiceError:
     """The one place where engine errors (of any game: ``games.ERRORS``) become service errors."""
     extra = {} if index is None else {"move_index": index}
     if isinstance(e, ERRORS["NotYourTurn"]):

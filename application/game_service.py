@@ -16,7 +16,6 @@ from collections import OrderedDict
 
 import engine
 import games
-from games.tiletum import view_doc
 
 from . import errors, links, waiting
 from .bots import BotAccounts, looks_like_bot_token
@@ -59,7 +58,8 @@ def machine_seats(meta: dict) -> frozenset[int]:
 
 
 def with_names(text: str, names: list[str]) -> str:
-    return _SEAT_MARKER.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else "A player", text)
+    return _SEAT_MARKER.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else "A player",
+                            text)
 
 
 def token_hash(token: str) -> str:
@@ -71,7 +71,8 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by") if k in ev}
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by")
+           if k in ev}
     return out
 
 
@@ -93,7 +94,8 @@ def seat_meta(s: dict, token: str | None) -> dict:
     """A seat as the game's meta keeps it: no token, only its hash."""
     return {"name": s["name"], "email": s.get("email"), "kind": s.get("kind", "human"),
             # a seat of a game that waited for players keeps the hash of the token it was given then
-            "token_hash": token_hash(token) if token else s.get("token_hash"), **({"tz": s["tz"]} if s.get("tz") else {}),
+            "token_hash": token_hash(token) if token else s.get("token_hash"),
+            **({"tz": s["tz"]} if s.get("tz") else {}),
             **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
             **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
 
@@ -242,65 +244,12 @@ class GameService:
         check_deadline_options(options)
         lobby_only = sorted(k for k in ("waiting_days", "rating_range") if k in options)
         if lobby_only:
-            raise errors.invalid("bad-options", f"{', '.join(lobby_only)}: options of a game with open seats only "
+            raise errors.invalid("bad-options",
+                                 f"{', '.join(lobby_only)}: options of a game with open seats only "
                                                 "(a seat of kind 'open'; docs/lobby.md)")
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
                                               f"{rules.max_players} seats")
-        if rules is not games.TILETUM:
-            return self._create_other(rules, seats, options, seed, game_id, tokens, extra_meta, dry_run)
-        seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
-        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
-        for s in seats:
-            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
-                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
-        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
-        if bots or options.get("solo") is not None:
-            if len(seats) != 2 or len(bots) != 1:
-                raise errors.invalid("bad-seats",
-                                        "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
-            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
-            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
-            options["solo"] = engine_options["solo"]
-        try:
-            state, events = rules.new_game(len(seats), seed, engine_options)
-        except ValueError as e:  # e.g. an unknown Challenge card or level
-            raise errors.invalid("bad-options", str(e)) from None
-        for s in seats:
-            if s.get("tz") is not None and not valid_tz(s["tz"]):
-                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
-        if dry_run:
-            return {}
-        if tokens is None:
-            tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
-                      for s in seats]
-        meta = {
-            "game": "tiletum", "players": len(seats), "options": options,
-            "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
-            "seed_commitment": rules.seed_commitment(seed), "created": int(time.time()),
-            "rules": rules.rules_version, **(extra_meta or {}),
-        }
-        self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
-        first_text = rules.event_text(None, events[0])
-        if game_id is not None:
-            created = self.store.create(game_id, meta, seed, events[0], first_text)
-            index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the same game
-            if not created:
-                raise GameExists(game_id)
-        else:
-            game_id = self._create_with_new_id(meta, seed, events[0], first_text)
-            index_game(self.store.r, game_id, meta)
-        self.bots.seated(game_id, meta)
-        self.bots.note_game(game_id, seats)
-        self._appended(game_id, meta, state, None)
-        return _created(game_id, state, meta, seats, tokens)
-
-    def _create_other(self, rules: games.Game, seats: list[dict], options: dict, seed: str,
-                      game_id: str | None, tokens: list[str | None] | None, extra_meta: dict | None,
-                      dry_run: bool = False) -> dict:
-        """Create a game of another game than Tiletum (Carcassonne): seats of the kinds the game
-        allows (people, AI seats, bot accounts; no Cardinalbot), and only the service's options
-        (deadlines, rated), none of Tiletum's."""
         for s in seats:
             if s.get("kind", "human") not in rules.seat_kinds:
                 raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
@@ -308,19 +257,25 @@ class GameService:
             if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
                 raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
             if s.get("tz") is not None and not valid_tz(s["tz"]):
-                raise errors.invalid("bad-time-zone", f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+                raise errors.invalid("bad-time-zone",
+                                     f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
-        if options.get("action_tiles", "printed") == "printed":
-            options.pop("action_tiles", None)   # the schema's default: Tiletum's option
-        other = sorted(k for k in options if k not in SERVICE_OPTIONS)
-        if other:
-            raise errors.invalid("bad-options", f"a game of {rules.title} takes none of these options: "
-                                                f"{', '.join(other)}")
-        state, events = rules.new_game(len(seats), seed, {})
+        # the game's own seating (Tiletum's Cardinalbot is seat 0) and options (Tiletum's action_tiles, solo)
+        service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}
+        try:
+            seats, game_options, engine_options = rules.setup(seats, {k: v for k, v in options.items()
+                                                                       if k not in SERVICE_OPTIONS})
+            state, events = rules.new_game(len(seats), seed, engine_options)
+        except games.BadSetup as e:
+            raise errors.invalid(e.code, e.message) from None
+        except ValueError as e:  # e.g. an unknown Challenge card or level
+            raise errors.invalid("bad-options", str(e)) from None
         if dry_run:
             return {}
+        options = {**service_options, **game_options}
         if tokens is None:
-            tokens = [None if s.get("kind") in ("bot", "ai") else secrets.token_urlsafe(24) for s in seats]
+            tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
+                      for s in seats]
         meta = {
             "game": rules.name, "players": len(seats), "options": options,
             "seats": [seat_meta(s, t) for s, t in zip(seats, tokens)],
@@ -330,11 +285,14 @@ class GameService:
         self.bots.claim(seats)  # a bot seated by invitation: the invitation is used now, once
         first_text = rules.event_text(None, events[0])
         if game_id is not None:
-            if not self.store.create(game_id, meta, seed, events[0], first_text):
+            created = self.store.create(game_id, meta, seed, events[0], first_text)
+            index_game(self.store.r, game_id, meta)  # idempotent: a retried tournament step re-indexes the
+                                                     # same game
+            if not created:
                 raise GameExists(game_id)
         else:
             game_id = self._create_with_new_id(meta, seed, events[0], first_text)
-        index_game(self.store.r, game_id, meta)
+            index_game(self.store.r, game_id, meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)
@@ -394,10 +352,6 @@ class GameService:
         meta, state = self.load(game_id)
         return state.version, games.of_meta(meta).view(state, self.seat_of(meta, token, game_id, state.actor))
 
-    def seat_view(self, state: engine.GameState, seat: int) -> dict:
-        """The position as ``seat`` sees it (what the AI stand-in decides from; Tiletum's)."""
-        return view_doc(state, seat)
-
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
@@ -408,16 +362,18 @@ class GameService:
                 "can_undo": seat == state.actor and game.can_undo(state)}
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
-        """The position a hint is computed from: the seat's own view (``view_doc``), only for a
+        """The position a hint is computed from: the seat's own view (the game's ``view``), only for a
         seat whose decision it is, and never in a rated game (application/rated.py: the predicate
         the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
         seat = self._require_seat(meta, token, game_id, state.actor)
         if is_rated(meta):
-            raise errors.forbidden("hints-off", "hints are off in rated games (create a game with options.rated "
+            raise errors.forbidden("hints-off",
+                                   "hints are off in rated games (create a game with options.rated "
                                                 "false to have them)")
         if state.phase == "over" or seat != state.actor:
-            raise errors.forbidden("not-your-turn", "a hint is for your own decision, and it is not yours now")
+            raise errors.forbidden("not-your-turn",
+                                   "a hint is for your own decision, and it is not yours now")
         return state.version, games.of_meta(meta).view(state, seat)
 
     def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
@@ -460,7 +416,8 @@ class GameService:
         between."""
         snap = self.store.snapshot(game_id) if after else None
         if snap is not None and snap[0] <= after:
-            base, prefix = game.from_doc(snap[1]), self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else []
+            base, prefix = (game.from_doc(snap[1]),
+                            self.store.events(game_id, after=snap[0], upto=after) if after > snap[0] else [])
         else:
             base, prefix = None, self.store.events(game_id, upto=after) if after else []
         return game.event_texts(prefix + evs, start=len(prefix), state=base, names=seat_markers(meta),
@@ -476,7 +433,8 @@ class GameService:
         game = games.of_meta(meta)
         snap = self.store.snapshot(game_id)
         if snap is not None and snap[0] <= version:
-            return meta, game.replay(self.store.events(game_id, after=snap[0], upto=version), game.from_doc(snap[1]))
+            return meta, game.replay(self.store.events(game_id, after=snap[0], upto=version),
+                                     game.from_doc(snap[1]))
         return meta, game.replay(self.store.events(game_id, upto=version))
 
     def record(self, game_id: str) -> str:
@@ -513,7 +471,8 @@ class GameService:
         """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
         played: the moves in order, up to and including the first one that reveals chance."""
         try:
-            return self._submit(game_id, lambda meta, state: self._require_seat(meta, token, game_id, state.actor), expected_version, moves,
+            return self._submit(game_id, lambda meta, state: self._require_seat(
+                meta, token, game_id, state.actor), expected_version, moves,
                                 idem_key)
         except _Replay as r:
             return r.answer
@@ -555,10 +514,11 @@ class GameService:
             except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
                 self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
-        snap_version = loaded["snapshot_version"] if not loaded["from_known"] else self.cache.snapshot_hint(game_id)
-        return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
-                                       loaded["meta"], loaded["state"], loaded["seed"], snap_version,
-                                       loaded["idem"], None)
+        snap_version = (loaded["snapshot_version"] if not loaded["from_known"]
+                        else self.cache.snapshot_hint(game_id))
+        return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
+                                       stop_at_reveal, loaded["meta"], loaded["state"], loaded["seed"],
+                                       snap_version, loaded["idem"], None)
 
     def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
                            meta, state, seed, snap_version, idem_prev, generation) -> dict:
@@ -598,7 +558,8 @@ class GameService:
                     turn_undos = (self._undos_this_turn(game_id, seat, expected_version)
                                   if turn_undos is None else turn_undos) + 1
                     if batch_undos > MAX_UNDOS_PER_REQUEST or turn_undos > MAX_UNDOS_PER_TURN:
-                        raise errors.invalid("too-many-undos", f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
+                        raise errors.invalid("too-many-undos",
+                                             f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
                                              f"per request and {MAX_UNDOS_PER_TURN} per turn", move_index=i)
                 elif _ends_turn(ev):
                     turn_undos = 0
@@ -610,8 +571,9 @@ class GameService:
             played = i + 1
             if stop_at_reveal and any(ev.get("chance") for ev in evs):
                 break  # the outcome is committed with this append; the rest waits for the seat
-        answer = {"version": state.version, "events": [{"version": expected_version + i + 1, **public_event(e)}
-                                                        for i, e in enumerate(events)],
+        answer = {"version": state.version,
+                  "events": [{"version": expected_version + i + 1, **public_event(e)}
+                              for i, e in enumerate(events)],
                   "applied": played, "unplayed": moves[played:], "seat": seat, "body": body_hash}
         try:
             result = self.store.append(game_id, expected_version, events, idem_key, answer, generation, texts)
@@ -680,7 +642,7 @@ class GameService:
         """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
         ``hooks`` when the append said whether the game has webhooks (None: not known)."""
         if self.on_append:
-            extra = {}
+            extra: dict[str, object] = {}
             ai = ai_seats(meta)
             if ai:
                 extra["ai_seats"] = ai

@@ -60,7 +60,7 @@ class Sharded:
     def key_of(self, member: bytes | str) -> str:
         return self.key(self.owner_of(member))
 
-    def due(self, r, upto: float, start="-inf", limit: int | None = None) -> list[bytes]:
+    def due(self, r, upto: float | str, start="-inf", limit: int | None = None) -> list[bytes]:
         """The members of every shard scored up to ``upto`` (a sorted set), earliest first."""
         pipe = r.pipeline(transaction=False)
         for k in self.keys():
@@ -96,8 +96,10 @@ class Sharded:
 
 DEADLINES = Sharded("deadlines")            # zset "<game>:<seat>:<version>" -> due time
 REMINDERS = Sharded("reminders")            # zset "<game>:<seat>:<version>:<hours>" -> when to remind
-TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the version of the seat's latest deadline
-NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>": players to tell
+TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the version
+                                            # of the seat's latest deadline
+NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>":
+                                            # players to tell
 MAIL_DUE = Sharded("mail:due")              # zset "<game>:<seat>:<version>" -> time the turn email became due
 DUE = Sharded("bot:due")                    # zset game id -> time the bot's turn became due
 DUE_AT = Sharded("bot:due:at", "hash")      # hash game id -> "<seat>:<version>"

@@ -31,10 +31,10 @@ from .game_service import GameExists, GameService, token_hash
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
-from .seats import AI_LEVELS
 from .tournament_service import same_secret
 
 JOIN_TASK = "workers.send_lobby_join"
+CANCELLED_TASK = "workers.lobby_cancelled"
 DEFAULT_WAITING_DAYS = 7.0
 LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
 OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
@@ -64,10 +64,10 @@ class Lobby:
         rating_range = options.pop("rating_range", None)
         for s in seats:
             if s.get("kind", "human") not in OPEN_GAME_KINDS:
-                raise errors.invalid("bad-seats", "a game with open seats has seats of kind human, ai or open "
+                raise errors.invalid("bad-seats",
+                                     "a game with open seats has seats of kind human, ai or open "
                                                   "(no Cardinalbot, no bot account)")
-            if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
-                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
+        # the rest (AI levels, time zones, the game's own seats and options) as for any game: a dry run
         placeholders = [{"name": f"Open seat {i}", "email": f"open{i}@lobby.invalid", "kind": "human"}
                         if s["kind"] == "open" else s for i, s in enumerate(seats)]
         self.games.create_game(placeholders, dict(options), game=game, dry_run=True)
@@ -78,8 +78,9 @@ class Lobby:
             if low > high:
                 raise errors.invalid("bad-rating-range", "rating_range is [lowest, highest]")
             if not rated:
-                raise errors.invalid("bad-rating-range", "only a rated game has a rating range: "
-                                                         f"this one is not ({unrated_reason({'options': options, 'seats': placeholders})})")
+                why = unrated_reason({"options": options, "seats": placeholders})
+                raise errors.invalid("bad-rating-range",
+                                     f"only a rated game has a rating range: this one is not ({why})")
         now = self.clock()
         creator, invite = secrets.token_urlsafe(24), secrets.token_urlsafe(12)
         tokens: list[str | None] = []
@@ -94,13 +95,15 @@ class Lobby:
                 tokens.append(None)
             else:
                 token = secrets.token_urlsafe(24)
-                kept.append({"kind": "human", "name": s["name"], "email": s.get("email"), "token_hash": token_hash(token),
-                             **({"tz": s["tz"]} if s.get("tz") else {})})
+                kept.append({"kind": "human", "name": s["name"], "email": s.get("email"),
+                             "token_hash": token_hash(token), **({"tz": s["tz"]} if s.get("tz") else {})})
                 tokens.append(token)
         doc = {"game": hosted.get(game).name, "players": len(seats), "options": options, "waiting_days": days,
                "rating_range": list(rating_range) if rating_range is not None else None,
-               "private": bool(options.get("private")), "rated": rated, "created": now, "expires": now + days * 86400,
-               "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite), "seats": kept}
+               "private": bool(options.get("private")), "rated": rated, "created": now,
+               "expires": now + days * 86400,
+               "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite),
+               "seats": kept}
         for _ in range(5):
             game_id = new_id()
             if self.games.store.meta(game_id) is None and not self.games.store.is_archived(game_id) \
@@ -111,6 +114,9 @@ class Lobby:
         if not doc["private"]:
             self.r.zadd(waiting.OPEN.key(game_id), {game_id: now})
         self.r.zadd(waiting.EXPIRES.key(game_id), {game_id: doc["expires"]})
+        for s in kept:
+            if s["kind"] == "human":
+                waiting.index_seat(self.r, game_id, s.get("email"), now)   # on the creator's dashboard
         return {"id": game_id, "status": waiting.WAITING, "version": 0, "seed_commitment": None,
                 "seats": [{"seat": i, "name": s.get("name"), "kind": s["kind"], "token": t}
                           for i, (s, t) in enumerate(zip(kept, tokens))],
@@ -123,7 +129,8 @@ class Lobby:
         doc = waiting.load(self.r, game_id)
         if doc is None:
             if self.games.store.meta(game_id) is not None or self.games.store.is_archived(game_id):
-                raise errors.refused("game-started", "this game has started already: it takes no more players")
+                raise errors.refused("game-started",
+                                     "this game has started already: it takes no more players")
             raise errors.not_found()
         return doc
 
@@ -132,10 +139,13 @@ class Lobby:
         """A waiting game as anyone may see it: names only, never an address, a token or an option
         that is not the players' business (no seed: there is none yet)."""
         opts = doc["options"]
+        cancelled = doc["status"] == waiting.CANCELLED
         return {"id": game_id, "game": doc["game"], "players": doc["players"],
                 "open_seats": len(waiting.open_seats(doc)), "seats_taken": waiting.taken_names(doc),
-                "time_control": opts.get("time_control"), "rated": doc["rated"], "rating_range": doc["rating_range"],
+                "time_control": opts.get("time_control"), "rated": doc["rated"],
+                "rating_range": doc["rating_range"],
                 "status": doc["status"] if doc["status"] == waiting.CANCELLED else waiting.WAITING,
+                "cancelled_by": (doc.get("cancelled_by") or "waiting-time") if cancelled else None,
                 "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"])}
 
     def view(self, game_id: str) -> dict:
@@ -149,8 +159,10 @@ class Lobby:
         pipe = self.r.pipeline(transaction=False)
         for k in waiting.OPEN.keys():
             pipe.zrevrange(k, 0, -1, withscores=True)
-        ids = [m.decode() for m, _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
-        out, skipped, dropped = [], 0, 0
+        ids = [m.decode() for m,
+               _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
+        out: list[dict] = []
+        skipped, dropped = 0, 0
         for game_id in ids:
             doc = waiting.load(self.r, game_id)
             if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):
@@ -179,14 +191,16 @@ class Lobby:
             raise errors.forbidden("bad-invitation", "this game is private: join it with the invitation link "
                                                      "its creator sent you")
         if email in waiting.seated_addresses(doc):
-            raise errors.refused("already-seated", "this address has a seat of this game already (one seat an address)")
+            raise errors.refused("already-seated",
+                                 "this address has a seat of this game already (one seat an address)")
         if doc.get("rating_range"):
             low, high = doc["rating_range"]
             rating = self.rating(doc["game"], email)
             if not low <= rating <= high:
                 raise errors.forbidden("outside-rating-range",
-                                       f"this game is for ratings {low}-{high}; this address is rated {rating:.0f} in "
-                                       f"its pool", rating=round(rating), rating_range=[low, high])
+                                       f"this game is for ratings {low}-{high}; this address is rated "
+                                       f"{rating:.0f} in its pool", rating=round(rating),
+                                       rating_range=[low, high])
 
     def rating(self, game: str, email: str) -> float:
         """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
@@ -214,8 +228,9 @@ class Lobby:
         self._joinable(game_id, doc, email, invite)
         nonce = secrets.token_urlsafe(12)
         ttl = max(60, int(doc["expires"] - self.clock()) + 60)
-        self.r.set(waiting.join_key(game_id, nonce), json.dumps({"name": name, "email": email, "invite": invite,
-                                                                 "at": self.clock()}), ex=ttl)
+        self.r.set(waiting.join_key(game_id, nonce),
+                   json.dumps({"name": name, "email": email, "invite": invite,
+                               "at": self.clock()}), ex=ttl)
         emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], "tiletum")
         return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
 
@@ -232,7 +247,8 @@ class Lobby:
         seat taken (if the game can still take it). A link works once: a second use is refused."""
         found = links.join_of(self.r, token)
         if found is None:
-            raise errors.invalid("bad-join-link", "this join link is not valid: open the link from the email again")
+            raise errors.invalid("bad-join-link",
+                                 "this join link is not valid: open the link from the email again")
         game_id, nonce = found
         return self._seat(game_id, None, None, None, join=nonce)
 
@@ -253,19 +269,23 @@ class Lobby:
             else:
                 self._joinable(game_id, doc, email, invite)
             seat = waiting.open_seats(doc)[0]
-            doc["seats"][seat] = {"kind": "human", "name": name, "email": email, "token_hash": token_hash(token)}
+            doc["seats"][seat] = {"kind": "human", "name": name, "email": email,
+                                  "token_hash": token_hash(token)}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
-            taken["seat"] = seat
+            taken["seat"], taken["created"] = seat, doc["created"]
             return doc["status"]
 
         try:
-            status = waiting.update(self.r, game_id, change, also_delete=waiting.join_key(game_id, join) if join else None)
+            status = waiting.update(self.r, game_id, change,
+                                    also_delete=waiting.join_key(game_id, join) if join else None)
         except errors.ServiceError as e:
             if e.kind == "not-found":
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        if status == waiting.WAITING:
+            waiting.index_seat(self.r, game_id, email, taken["created"])   # on the joiner's dashboard
         mark_verified(self.r, email)   # it acted on our email (or used its dashboard key)
         remember_name(self.r, player_id(self.r, email), name)
         started = status == waiting.STARTING and self.start(game_id)
@@ -302,9 +322,11 @@ class Lobby:
         takes a joined player's seat away (the creator token), before the start. The seat is open
         again, and its links are revoked."""
         if token is None:
-            raise errors.unauthorized("send the creator token, or your seat's token or link, or your dashboard key")
+            raise errors.unauthorized(
+                "send the creator token, or your seat's token or link, or your dashboard key")
         doc = self._doc(game_id)
         pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
+        freed: dict = {}
 
         def change(doc):
             if doc["status"] == waiting.CANCELLED:
@@ -319,11 +341,16 @@ class Lobby:
                    or links.seat_of_link(self.r, game_id, token) == seat
                    or (pid is not None and s.get("email") and player_id(self.r, s["email"]) == pid))
             if not (creator or own):
-                raise errors.forbidden("not-your-seat", "only the seat's player or the game's creator may free it")
+                raise errors.forbidden("not-your-seat",
+                                       "only the seat's player or the game's creator may free it")
+            freed["email"] = s.get("email")
             doc["seats"][seat] = {"kind": "open"}
             return "removed" if not own else "left"
 
         how = waiting.update(self.r, game_id, change)
+        now = waiting.load(self.r, game_id) or {"seats": []}
+        if freed["email"] and freed["email"].strip().lower() not in waiting.seated_addresses(now):
+            waiting.unindex_seat(self.r, game_id, freed["email"])   # off their dashboard
         links.revoke_seat_link(self.r, game_id, seat)   # the next player of the seat does not share its links
         if not doc.get("private"):
             self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]})
@@ -346,6 +373,43 @@ class Lobby:
             self.start(game_id)   # left half-started (a crash between the last seat and the start)
             return None
         return doc
+
+    def cancel_by_creator(self, game_id: str, token: str | None) -> dict:
+        """The creator cancels a game still waiting (the creator token). Idempotent: a game already
+        cancelled answers the same. Those seated are told by email (``workers.lobby_cancelled``,
+        once per seat), and the game leaves the lobby's indexes."""
+        if token is None:
+            raise errors.unauthorized("send the creator token")
+        self._doc(game_id)   # 404, or 409 game-started
+
+        def change(doc):
+            if not same_secret(token_hash(token), doc["creator"]):
+                raise errors.forbidden("not-the-creator", "only the game's creator may cancel it")
+            if doc["status"] == waiting.STARTING:
+                raise errors.refused("game-started", "this game has started already")
+            if doc["status"] == waiting.WAITING:
+                doc["status"] = waiting.CANCELLED
+                doc["cancelled_by"] = "creator"
+            return doc
+
+        try:
+            waiting.update(self.r, game_id, change)
+        except errors.ServiceError as e:
+            if e.kind == "not-found":   # started between the read and the change
+                raise errors.refused("game-started", "this game has started already") from None
+            raise
+        self.forget(game_id)
+        if self.send is not None:
+            self.send(CANCELLED_TASK, [game_id], "tiletum")
+        return {"game": game_id, "status": waiting.CANCELLED}
+
+    def tell_cancelled(self, game_id: str, tell) -> int:
+        """``tell(game_id, doc, seat)`` each player seated in a cancelled game (the worker's email)."""
+        doc = waiting.load(self.r, game_id)
+        if doc is None or doc["status"] != waiting.CANCELLED:
+            return 0
+        return sum(tell(game_id, doc, seat) or 0 for seat, s in enumerate(doc["seats"])
+                   if s["kind"] == "human" and s.get("email"))
 
     def sweep(self, tell, now: float | None = None, budget: float | None = None) -> int:
         """Cancel every game whose waiting time is over, and ``tell(game_id, doc, seat)`` each player

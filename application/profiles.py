@@ -21,7 +21,7 @@ is public (the link to it) and their name as last used otherwise.
 |---|---|---|
 | ``handle:{<handle, lower-cased>}`` | string | the player id that holds the handle |
 | ``profile:{<player id>}`` | hash | ``handle`` (as the player typed it), ``public`` (``1``/``0``), ``handle_at`` |
-"""
+"""  # noqa: E501 (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -99,7 +99,8 @@ class Profiles:
             self._release(keys=[hk], args=[pid])
             mine = self.r.hget(profile_key(pid), "handle")
             raise errors.refused("handle-already-chosen",
-                                 f"you chose your handle already ({mine.decode() if mine else ''}); it is chosen once")
+                                 f"you chose your handle already ({mine.decode() if mine else ''}); it is "
+                                 "chosen once")
         self.r.hset(profile_key(pid), mapping={"handle_at": int(self.clock()), "public": 0})
         return self.settings(pid)
 
@@ -153,7 +154,8 @@ class Profiles:
             d = json.loads(raw)
             points = [json.loads(h) for h in hist]
             out[pool] = {"rating": round(d["rating"], 1), "rd": round(d["rd"], 1), "games": d["games"],
-                         "history": [{"game": h["game"], "at": iso(h["at"]), "rating": round(h["after"]["rating"], 1),
+                         "history": [{"game": h["game"], "at": iso(h["at"]),
+                                      "rating": round(h["after"]["rating"], 1),
                                       "rd": round(h["after"]["rd"], 1)} for h in points]}
         return out
 
@@ -166,7 +168,8 @@ class Profiles:
             seats.setdefault(game_id, int(seat))
         ids = list(seats)
         cached = dict(zip(ids, hmget(self.r, ME_RESULTS, ids)))
-        finished, current = [], []
+        finished: list[dict] = []
+        current: list[dict] = []
         for game_id in ids:
             result = json.loads(cached[game_id]) if cached[game_id] else None
             meta = None
@@ -180,14 +183,16 @@ class Profiles:
             if result is not None:
                 if len(finished) < PUBLIC_GAMES_SHOWN:
                     me = next((p for p in result["places"] if p["seat"] == seats[game_id]), None)
-                    finished.append({"game": game_id, "game_name": result.get("game_name") or games.TILETUM.name,
-                                     "players": len(result["places"]), "place": me["place"] if me else None,
-                                     "score": me["score"] if me else None, "winner": result.get("winner"),
-                                     "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})
+                    finished.append(
+                        {"game": game_id, "game_name": result.get("game_name") or games.TILETUM.name,
+                         "players": len(result["places"]), "place": me["place"] if me else None,
+                         "score": me["score"] if me else None, "winner": result.get("winner"),
+                         "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})
                 continue
             if meta.get("private"):  # a game its creator keeps out of listings (the lobby's private games)
                 continue
-            current.append({"game": game_id, "game_name": games.of_meta(meta).name, "url": f"/play/{game_id}"})
+            current.append(
+                {"game": game_id, "game_name": games.of_meta(meta).name, "url": f"/play/{game_id}"})
         return finished, current
 
     def chart(self, handle: str, pool: str) -> str:
@@ -260,7 +265,8 @@ def rating_chart(handle: str, pool: str, history: list[dict]) -> str:
         out.append(f'<line x1="{_PAD_L}" y1="{y(v)}" x2="{CHART_W - _PAD_R}" y2="{y(v)}" stroke="#d9dee5"/>')
         out.append(f'<text x="{_PAD_L - 6}" y="{y(v) + 4}" font-size="12" text-anchor="end" '
                    f'font-family="sans-serif" fill="#3c4450">{v}</text>')
-    band = [f"{x(i)},{y(r + d)}" for i, r, d in points] + [f"{x(i)},{y(r - d)}" for i, r, d in reversed(points)]
+    band = [f"{x(i)},{y(r + d)}" for i, r, d in points] + [f"{x(i)},{y(r - d)}" for i, r,
+                                                           d in reversed(points)]
     out.append(f'<polygon points="{" ".join(band)}" fill="#2c6fbb" fill-opacity="0.12"/>')
     line = " ".join(f"{x(i)},{y(r)}" for i, r, _ in points)
     out.append(f'<polyline points="{line}" fill="none" stroke="#1d5fa8" stroke-width="2.5"/>')

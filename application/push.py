@@ -14,8 +14,10 @@ A listener names the last version it has (``after``; a reconnecting browser send
 * ``event: end`` when the game is over, and then the stream ends.
 
 A stream lasts at most ``lifetime`` seconds; the client reconnects with ``Last-Event-ID`` and
-misses nothing. Waiting is one Redis ``XREAD BLOCK`` on the game's own stream key
-(``g:{<id>}:events``), no key shared between games, no polling loop.
+misses nothing. It also ends, within ``STOP_CHECK`` seconds, once its ``stopping`` event is set:
+the server process is stopping gracefully and waits for its open requests (api/gunicorn_conf.py).
+Waiting is a Redis ``XREAD BLOCK`` on the game's own stream key (``g:{<id>}:events``), no key
+shared between games, of at most ``STOP_CHECK`` seconds at a time.
 
 Each stream holds a thread of its process, so a process serves a bounded number of them
 (:class:`StreamSlots`): at most ``total``, and at most so many per client address and per seat,
@@ -32,6 +34,7 @@ from collections.abc import Iterator
 from .store import key
 
 RETRY_MS = 2000
+STOP_CHECK = 1.0  # seconds: how soon a stream ends once its server begins to stop
 
 
 def frame(data: dict, event: str | None = None, event_id: int | None = None) -> str:
@@ -87,10 +90,11 @@ class EventFeed:
         version = self.games.store.version(game_id)
 
         def compute():
-            page = self.games.events(game_id, after) if self.page is None else self.games.events(game_id, after,
-                                                                                                 self.page)
+            page = (self.games.events(game_id, after) if self.page is None
+                    else self.games.events(game_id, after, self.page))
             s = self.games.summary(game_id)
-            return page["events"], {"version": s["version"], "status": s["status"], "to_act": s["to_act"]}, page["more"]
+            return page["events"], {"version": s["version"], "status": s["status"],
+                                    "to_act": s["to_act"]}, page["more"]
         return self._cached((game_id, after, version), compute)
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:
@@ -100,9 +104,10 @@ class EventFeed:
         return bool(got)
 
     def frames(self, game_id: str, after: int, *, lifetime: float, keepalive: float,
-               clock=time.monotonic) -> Iterator[str]:
+               clock=time.monotonic, stopping: threading.Event | None = None) -> Iterator[str]:
         """The SSE text of one stream of ``game_id`` from version ``after`` (see the module doc).
-        The caller has checked that the game exists."""
+        The caller has checked that the game exists. ``stopping``: once set, the stream ends."""
+        stopping = stopping if stopping is not None else threading.Event()
         end = clock() + lifetime
         yield f"retry: {RETRY_MS}\n\n"
         first = True
@@ -119,10 +124,13 @@ class EventFeed:
                     yield frame({"version": turn["version"]}, event="end")
                     return
             first = False
-            left = end - clock()
-            if left <= 0:
+            quiet_until = clock() + min(keepalive, max(end - clock(), 0))
+            got = False
+            while not got and not stopping.is_set() and (left := quiet_until - clock()) > 0:
+                got = self.wait(game_id, after, min(left, STOP_CHECK))
+            if stopping.is_set() or (not got and end - clock() <= 0):
                 return
-            if not self.wait(game_id, after, min(keepalive, left)):
+            if not got:
                 yield ": keep-alive\n\n"
 
 

@@ -148,7 +148,8 @@ class RatingService:
                         pipe.zadd(pk + ":board", {p: new.mu})
                         pipe.rpush(f"{pk}:hist:{p}", json.dumps({
                             "game": game_id, "pool": a["pool"], "at": now,
-                            "before": {"rating": old.mu, "rd": old.rd}, "after": {"rating": new.mu, "rd": new.rd}}))
+                            "before": {"rating": old.mu, "rd": old.rd},
+                            "after": {"rating": new.mu, "rd": new.rd}}))
                     pipe.hset(done, game_id, "rated")
                     pipe.execute()
                     for p, name in a["names"].items():

@@ -88,7 +88,8 @@ def analyse(state, seat: int, played: str, settings: Settings, rng_seed: str) ->
 
 
 class Reviews:
-    def __init__(self, service, send_task: Callable | None = None, level: str | int | Settings = REVIEW_LEVEL):
+    def __init__(self, service, send_task: Callable | None = None,
+                 level: str | int | Settings = REVIEW_LEVEL):
         self.service = service
         self.r = service.store.r
         self.send_task = send_task
@@ -100,11 +101,13 @@ class Reviews:
         if not 0 <= seat < len(meta["seats"]):
             raise errors.invalid("bad-seat", f"seat is 0-{len(meta['seats']) - 1} in this game")
         if meta["seats"][seat]["kind"] != "human":
-            raise errors.invalid("not-a-human-seat", f"seat {seat} is not played by a person: there is nothing "
+            raise errors.invalid("not-a-human-seat",
+                                 f"seat {seat} is not played by a person: there is nothing "
                                                      "to review")
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
-        if game is not games.TILETUM:
-            raise errors.refused("review-unsupported", f"reviews are for Tiletum games only: the AI of {game.title} "
+        if not game.review:
+            raise errors.refused("review-unsupported",
+                                 f"reviews are for Tiletum games only: the AI of {game.title} "
                                                        "ranks moves without an estimate in points")
         if not game.is_over(state):
             raise errors.refused("game-not-over", "a review is made once the game is over")
@@ -120,7 +123,8 @@ class Reviews:
         raw = self.r.get(review_key(game_id, seat))
         if raw is not None:
             return json.loads(raw)
-        if self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS) and self.send_task is not None:
+        if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
+            and self.send_task is not None):
             self.send_task("workers.review_game", [game_id, seat], "tiletum")
         return None
 
@@ -131,7 +135,7 @@ class Reviews:
             return json.loads(raw)
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
-        if game is not games.TILETUM or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
+        if not game.review or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
             raise errors.refused("review-unsupported", "no review for this game and seat")
         settings = resolve(self.level)
         events = self.service.store.events(game_id)
@@ -149,7 +153,8 @@ class Reviews:
                                   "loss": got["loss"], "position": position_words(s, seat)})
             s = game.replay([ev], s)
         costliest = sorted(range(len(decisions)), key=lambda i: (-decisions[i]["loss"], i))[:COSTLIEST]
-        doc = {"game": game_id, "seat": seat, "level": self.level if isinstance(self.level, str) else "custom",
+        doc = {"game": game_id, "seat": seat,
+               "level": self.level if isinstance(self.level, str) else "custom",
                "score": game.scores(state)[seat], "decisions": decisions,
                "total_loss": round(sum(d["loss"] for d in decisions), 1),
                "costliest": [i for i in costliest if decisions[i]["loss"] > 0]}

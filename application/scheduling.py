@@ -117,10 +117,11 @@ class Dispatcher:
         n = 0
         for t in self.due(older_than):
             if "level" in t:  # an AI seat's turn
-                sent = self.send("cardinalbot.play_ai_turn", [t["game_id"], t["seat"], t["version"], t["level"]],
-                                 "cardinalbot")
+                sent = self.send("cardinalbot.play_ai_turn",
+                                 [t["game_id"], t["seat"], t["version"], t["level"]], "cardinalbot")
             else:
-                sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]], "cardinalbot")
+                sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]],
+                                 "cardinalbot")
             if sent:
                 self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)
                 n += 1

@@ -3,7 +3,8 @@
 emails: an AI seat's name says so."""
 from __future__ import annotations
 
-AI_LEVELS = ("easy", "medium", "hard", "master")   # the levels of ai.LEVELS (docs/ai.md; a test keeps them equal)
+AI_LEVELS = ("easy", "medium", "hard", "master")   # the levels of ai.LEVELS (docs/ai.md;
+                                                   # a test keeps them equal)
 
 
 def ai_seats(meta: dict) -> dict[int, str]:

@@ -20,7 +20,7 @@ events or not at all.
 
 An archived game (application/archive.py) has no stream and no snapshot: its events are read from
 its archive record, its version is their number, and appending to it raises ``GameArchived``.
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -71,7 +71,8 @@ return out
 """
 
 # One round trip for everything a request needs: meta, seed, an idempotent answer (if a key
-# is given: ARGV[2] = '1'; KEYS[5] is then its record), and the events after what the caller already has (a cached state at version
+# is given: ARGV[2] = '1'; KEYS[5] is then its record), and the events after what the caller already has (a
+# cached state at version
 # ARGV[1]) or else after the latest snapshot.
 LOAD_FOR = """
 local meta = redis.call('GET', KEYS[3])
@@ -80,7 +81,8 @@ local len = redis.call('XLEN', KEYS[1])
 local known = tonumber(ARGV[1])
 local idem = ''
 if ARGV[2] == '1' then idem = redis.call('GET', KEYS[5]) or '' end
-local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), '', redis.call('GET', KEYS[6]) or '0'}
+local out = {meta, redis.call('GET', KEYS[4]) or '', idem, tostring(len), '',
+             redis.call('GET', KEYS[6]) or '0'}
 local from = 1
 if known > 0 and known <= len then
   from = known + 1
@@ -147,7 +149,8 @@ class EventStore:
         self._load_for = client.register_script(LOAD_FOR)
 
     # --- games ----------------------------------------------------------------------------
-    def create(self, game_id: str, meta: dict, seed: str, first_event: dict, first_text: str | None = None) -> bool:
+    def create(self, game_id: str, meta: dict, seed: str, first_event: dict,
+               first_text: str | None = None) -> bool:
         """Create a game with its first event (and that event in words); False if the id is taken."""
         if self.is_archived(game_id):  # its stream is gone, but the id is taken
             return False
@@ -207,7 +210,7 @@ class EventStore:
     # --- events ---------------------------------------------------------------------------
     def append(self, game_id: str, expected: int, events: list[dict], idem_key: str | None = None,
                idem_answer: dict | None = None, meta_generation: str | None = None,
-               texts: list[str] | None = None) -> tuple[str, int | dict]:
+               texts: list[str] | None = None) -> Appended:
         """Append atomically at ``expected`` (with each event's ``texts``, when given: ``GET /events``
         then reads them instead of folding the log to say them). Returns ("ok", new_version) or
         ("idem", answer); raises :class:`Conflict` when the stream is at another version."""
@@ -336,7 +339,8 @@ class EventStore:
     def archive(self, game_id: str) -> str:
         """Compact the game's events and snapshot into its archive record, atomically (see
         :func:`application.archive.compact`): 'ok', 'archived', 'changed' or 'missing'."""
-        return archiving.compact(self.r, key(game_id, "events"), key(game_id, "snap"), key(game_id, "archive"))
+        return archiving.compact(self.r, key(game_id, "events"), key(game_id, "snap"),
+                                 key(game_id, "archive"))
 
     def ping(self) -> bool:
         return bool(self.r.ping())

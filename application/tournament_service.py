@@ -13,11 +13,13 @@ creating a game twice.
 from __future__ import annotations
 
 import base64
+import builtins
 import hashlib
 import hmac
 import json
 import logging
 import secrets
+import time
 
 import games as hosted
 from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
@@ -37,7 +39,8 @@ MAX_STEPS = 64
 def same_secret(given: str, expected: str) -> bool:
     """Constant-time comparison of a secret a client sent with the expected one. Compares bytes:
     ``secrets.compare_digest`` refuses str with non-ASCII characters (a TypeError, so a 500)."""
-    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
 
 
 def new_id() -> str:
@@ -83,16 +86,17 @@ class TournamentService:
         pid = self._pids(t)
         d = t.definition
         return {
-            "id": tid, "name": d["name"], "game": game_of(t).name, "format": t.format, "table_size": t.table_size,
-            "rounds_planned": t.planned_rounds(), "status": t.status, "rated": d["rated"],
-            "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+            "id": tid, "name": d["name"], "game": game_of(t).name, "format": t.format,
+            "table_size": t.table_size, "rounds_planned": t.planned_rounds(), "status": t.status,
+            "rated": d["rated"], "start_at": d.get("start_at"), "round_days": d.get("round_days"),
             "time_control": d.get("time_control"), "timeout": d.get("timeout"),
             "invitations": d["invite"], "version": t.version,
             "players": [{"player": pid[p], "name": t.entrants[p], "withdrawn": p in t.withdrawn}
                         for p in t.entrants],
             "rounds": [{"round": r.number, "closed": r.closed, "started": r.started, "deadline": r.deadline,
                         "byes": [pid[p] for p in r.byes],
-                        "tables": [{"table": tb.table, "game": tb.game, "players": [pid[p] for p in tb.players],
+                        "tables": [{"table": tb.table, "game": tb.game,
+                                    "players": [pid[p] for p in tb.players],
                                     "result": self._public_result(tb.result, pid)} for tb in r.tables]}
                        for r in t.rounds],
         }
@@ -103,8 +107,8 @@ class TournamentService:
         rows = t.standings()
         for row in rows:
             row["player"] = pid[row["player"]]
-        return {"id": tid, "format": t.format, "status": t.status, "rounds_played": sum(r.closed for r in t.rounds),
-                "standings": rows}
+        return {"id": tid, "format": t.format, "status": t.status,
+                "rounds_played": sum(r.closed for r in t.rounds), "standings": rows}
 
     def list(self, offset: int = 0, limit: int = 50) -> list[dict]:
         out = []
@@ -153,9 +157,11 @@ class TournamentService:
             raise errors.invalid("bad-tournament", str(e)) from None
         if not game.min_players <= d["table_size"] <= game.max_players:
             raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
-                                                   f"{game.max_players} players: table_size {d['table_size']} is not one")
-        if game is not hosted.TILETUM and d.get("action_tiles", "printed") != "printed":
-            raise errors.invalid("bad-tournament", f"action_tiles is an option of Tiletum, not of {game.title}")
+                                                   f"{game.max_players} players: table_size "
+                                                   f"{d['table_size']} is not one")
+        if d.get("action_tiles", "printed") != "printed" and "action_tiles" not in game.own_options:
+            raise errors.invalid("bad-tournament",
+                                 f"action_tiles is an option of Tiletum, not of {game.title}")
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
         emails = [e["email"].strip().lower() for e in entries]
@@ -165,10 +171,12 @@ class TournamentService:
         now = self.clock()
         definition = {"name": d["name"], "game": game.name, "format": d["format"], "rounds": d.get("rounds"),
                       "table_size": d["table_size"], "time_control": d.get("time_control"),
-                      "timeout": d.get("timeout"), "start_at": d.get("start_at"), "round_days": d.get("round_days"),
+                      "timeout": d.get("timeout"), "start_at": d.get("start_at"),
+                      "round_days": d.get("round_days"),
                       "invite": bool(d.get("invite")), "rated": d.get("rated", True), "seed": d.get("seed"),
                       "action_tiles": d.get("action_tiles", "printed")}
-        first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer), "at": now}
+        first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer),
+                 "at": now}
         for _ in range(5):
             tid = new_id()
             if self.store.create(tid, first, secrets.token_hex(32)):
@@ -176,9 +184,11 @@ class TournamentService:
         else:  # pragma: no cover
             raise errors.failed("id-collision", "could not allocate a tournament id")
         if entries:
-            self.store.append(tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
+            self.store.append(
+                tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
         out = {"id": tid, "organizer_token": organizer, "status": "open",
-               "players": [{"player": player_id(self.r, e), "name": n["name"]} for e, n in zip(emails, entries)]}
+               "players": [{"player": player_id(self.r, e), "name": n["name"]} for e,
+                           n in zip(emails, entries)]}
         if definition["invite"]:
             out["invite_code"] = self.invite_code(tid)
         if entries:
@@ -198,7 +208,8 @@ class TournamentService:
             code = body.get("invite")
             if not t.definition["invite"] or not code or not same_secret(code, self.invite_code(tid)):
                 raise errors.forbidden("bad-invitation",
-                                        "entering needs the tournament's invitation code (or the organizer's token)")
+                                        "entering needs the tournament's invitation code (or the organizer's "
+                                        "token)")
         if t.status != "open":
             raise errors.refused("entries-closed", "the tournament has started: entries are closed")
         if email in t.entrants:
@@ -210,7 +221,8 @@ class TournamentService:
             raise errors.refused("version-conflict", "the tournament changed meanwhile; try again") from None
         if not body.get("invite"):
             self._welcome(tid)  # entered by the organizer: the player learns it by email
-        return {"player": player_id(self.r, email), "name": body["name"], "entry_token": self.entry_token(tid, email)}
+        return {"player": player_id(self.r, email), "name": body["name"],
+                "entry_token": self.entry_token(tid, email)}
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:
@@ -230,7 +242,8 @@ class TournamentService:
             token = self.seat_token(tid, tb.game, seat)
             meta = self.games.store.meta(tb.game)
             if meta is not None and meta["seats"][seat].get("token_hash") != token_hash(token):
-                token = links.seat_token(self.r, tb.game, seat)  # the seat token was re-issued: its link token
+                # the seat token was re-issued: its link token
+                token = links.seat_token(self.r, tb.game, seat)
             games.append({"round": tb.round, "table": tb.table, "game": tb.game, "seat": seat,
                           "token": token, "finished": tb.result is not None})
         return {"player": player_id(self.r, me), "withdrawn": me in t.withdrawn, "games": games}
@@ -254,6 +267,10 @@ class TournamentService:
             raise errors.refused("already-withdrawn", "this player has withdrawn already")
         if t.status == "finished":
             raise errors.refused("tournament-finished", "the tournament is over")
+        self._withdraw(tid, player, by)
+        return {"player": player_id(self.r, player), "withdrawn": True}
+
+    def _withdraw(self, tid: str, player: str, by: str) -> None:
         self.advance(tid)  # results of games that ended before the withdrawal count as played
         for _ in range(5):
             t = self.load(tid)
@@ -269,7 +286,45 @@ class TournamentService:
             if tb.game is not None and tb.result is None:
                 self._drop_seat(tb.game, tb.players.index(player))
         self.advance(tid)
-        return {"player": player_id(self.r, player), "withdrawn": True}
+
+    # --- an entrant deletes their account -----------------------------------------------------
+    def forget_entrant(self, email: str, name: str, wait: float = 10.0) -> int:
+        """The account of ``email`` is deleted (application/accounts.py): in every tournament it
+        entered, a tournament not yet over withdraws it first (its games go to the stand-in, as for
+        any withdrawal), then the address is replaced everywhere in the tournament's stream by a
+        placeholder of its own (``former-player-<random>``, shown as ``name``), the whole stream at
+        once. Points and places stay with the placeholder. Each tournament is done in one step, so a
+        deletion cut short is finished by running it again. Returns how many tournaments it was in."""
+        email = email.strip().lower()
+        n = 0
+        for tid in self.store.all_ids():
+            events = self.store.events(tid) or []
+            if not any(ev.get("type") == "PlayerEntered" and ev.get("player") == email for ev in events):
+                continue
+            t = fold(tid, events)
+            if t.status != "finished" and email not in t.withdrawn:
+                self._withdraw(tid, email, "player")
+            self._rename(tid, email, name, wait)
+            n += 1
+        return n
+
+    def _rename(self, tid: str, email: str, name: str, wait: float) -> None:
+        placeholder = "former-player-" + secrets.token_hex(8)
+        deadline = time.monotonic() + wait
+        while True:
+            lock = self.store.lock(tid)   # no advance reads the old stream and appends after it
+            if lock is not None:
+                try:
+                    events = self.store.events(tid) or []
+                    if self.store.rewrite(tid, lock, len(events), [_renamed(ev, email, placeholder, name)
+                                                                   for ev in events]):
+                        return
+                finally:
+                    self.store.unlock(tid, lock)
+            if time.monotonic() > deadline:
+                raise errors.refused("tournament-busy", "a tournament you entered is busy right now: "
+                                                        "try again in a minute (nothing was lost)")
+            time.sleep(0.05)
 
     def _drop_seat(self, game_id: str, seat: int) -> None:
         dl = Deadlines(self.games, None, make_clock(self.r))
@@ -325,7 +380,7 @@ class TournamentService:
                 log.exception("advancing tournament %s failed; the next sweep tries again", tid)
         return n
 
-    def _step(self, t: Tournament, start: bool) -> list[dict]:
+    def _step(self, t: Tournament, start: bool) -> builtins.list[dict]:
         now = self.clock()
         if t.finished is not None:
             return []
@@ -350,7 +405,7 @@ class TournamentService:
                    [{"type": "RoundClosed", "round": r.number, "at": now}]
         return []
 
-    def _pair(self, t: Tournament, now: float) -> list[dict]:
+    def _pair(self, t: Tournament, now: float) -> builtins.list[dict]:
         n = len(t.rounds) + 1
         tables, byes = t.next_round(rng_seed=f"{t.id}:{n}")
         days = t.definition.get("round_days")
@@ -362,7 +417,7 @@ class TournamentService:
         d = t.definition
         game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
-        if game is hosted.TILETUM:
+        if "action_tiles" in game.own_options:
             options["action_tiles"] = d.get("action_tiles", "printed")
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
@@ -370,16 +425,17 @@ class TournamentService:
         seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
         try:
             self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed, game=game.name,
-                                   extra_meta={"tournament": {"id": t.id, "round": tb.round, "table": tb.table}})
+                                   extra_meta={"tournament": {"id": t.id, "round": tb.round,
+                                                              "table": tb.table}})
         except GameExists:
             pass  # created before a crash cut the step short: it is the same game
         return {"type": "GameStarted", "round": tb.round, "table": tb.table, "game": game_id}
 
-    def _seats_dropped(self, game_id: str, n: int) -> list[int]:
+    def _seats_dropped(self, game_id: str, n: int) -> builtins.list[int]:
         raw = self.r.hmget(SEAT_STATE.key(game_id), [f"{game_id}:{i}" for i in range(n)])
         return [i for i, v in enumerate(raw) if v and json.loads(v).get("dropped")]
 
-    def _result_if_over(self, t: Tournament, tb) -> list[dict]:
+    def _result_if_over(self, t: Tournament, tb) -> builtins.list[dict]:
         meta, state = self.games.load(tb.game)
         game = hosted.of_meta(meta)
         if not game.is_over(state):
@@ -396,9 +452,23 @@ class TournamentService:
         scores = hosted.of_meta(meta).scores(state)
         return self._result(t, tb, scores, adjudicated_places(scores), adjudicated=True)
 
-    def _result(self, t: Tournament, tb, scores: list[int], finish: list[int], adjudicated: bool) -> dict:
+    def _result(self, t: Tournament, tb, scores: builtins.list[int], finish: builtins.list[int],
+                adjudicated: bool) -> dict:
         dropped = self._seats_dropped(tb.game, len(tb.players))
         return {"type": "GameResult", "round": tb.round, "table": tb.table, "game": tb.game,
                 "players": list(tb.players), "scores": scores, "finish": finish,
                 "forfeits": [p for p in tb.players if p in t.withdrawn],
                 "dropped": [tb.players[i] for i in dropped], "adjudicated": adjudicated}
+
+
+def _renamed(ev, email: str, placeholder: str, name: str):
+    """An event with every value ``email`` replaced by ``placeholder``, and the name it entered
+    under by ``name``."""
+    if isinstance(ev, dict):
+        out = {k: _renamed(v, email, placeholder, name) for k, v in ev.items()}
+        if ev.get("type") == "PlayerEntered" and ev.get("player") == email:
+            out["name"] = name
+        return out
+    if isinstance(ev, list):
+        return [_renamed(v, email, placeholder, name) for v in ev]
+    return placeholder if ev == email else ev

@@ -8,7 +8,7 @@
 | ``t:{<id>}:lock`` | string | held while one process advances the tournament (expires) |
 | ``tournaments`` | zset | every tournament id, by creation time |
 | ``tournaments:running`` | set | the ids of tournaments not yet finished (the sweep's work list) |
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -23,6 +23,18 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# Rewrite a tournament's whole stream at once (an account deletion renames an entrant): only while
+# the caller holds the advance lock (KEYS[2] = ARGV[1]) and the stream still has ARGV[2] events.
+REWRITE = """
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 'unlocked' end
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return 'conflict' end
+redis.call('DEL', KEYS[1])
+for i = 3, #ARGV do
+  redis.call('XADD', KEYS[1], tostring(i - 2) .. '-0', 'e', ARGV[i])
+end
+return 'ok'
+"""
+
 
 def key(tid: str, what: str) -> str:
     return f"t:{{{tid}}}:{what}"
@@ -33,6 +45,7 @@ class TournamentStore:
         self.r = client
         self._append = client.register_script(APPEND)
         self._release = client.register_script(RELEASE)
+        self._rewrite = client.register_script(REWRITE)
 
     def create(self, tid: str, first_event: dict, secret: str) -> bool:
         pipe = self.r.pipeline(transaction=True)  # the tournament's own keys: one slot
@@ -66,6 +79,13 @@ class TournamentStore:
             raise Conflict(int(value))
         return int(value)
 
+    def rewrite(self, tid: str, lock: str, expected: int, events: list[dict]) -> bool:
+        """Replace the ``expected`` events of the stream by ``events`` (as many, at the same ids), in
+        one step, under the advance lock ``lock``; False when the stream changed meanwhile."""
+        status = self._rewrite(keys=[key(tid, "events"), key(tid, "lock")],
+                               args=[lock, expected] + [json.dumps(e) for e in events])
+        return status.decode() == "ok"
+
     def finished(self, tid: str) -> None:
         self.r.srem("tournaments:running", tid)
 
@@ -74,6 +94,9 @@ class TournamentStore:
 
     def ids(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [m.decode() for m in self.r.zrevrange("tournaments", offset, offset + limit - 1)]
+
+    def all_ids(self) -> list[str]:
+        return [m.decode() for m in self.r.zrange("tournaments", 0, -1)]
 
     # --- the advance lock ---------------------------------------------------------------------
     def lock(self, tid: str, seconds: int = 120) -> str | None:

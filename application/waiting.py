@@ -13,6 +13,7 @@ can leak.
 | ``g:{<id>}:join:<nonce>`` | string | a join asked by email, until its one-time link is opened (JSON ``{name, email, at}``) |
 | ``lobby:open:{ix<nn>}`` (sharded) | zset | game id -> creation time: the listed (not private) waiting games |
 | ``lobby:expires:{ix<nn>}`` (sharded) | zset | game id -> when it is cancelled if still waiting (the sweep's index) |
+| ``me:lobby:<player id>`` | zset | game id -> creation time: the waiting games seating an address |
 
 The record: ``{"game", "players", "options", "waiting_days", "rating_range", "private", "created",
 "expires", "status", "creator", "invite", "seats"}``, ``status`` one of ``waiting``, ``starting``
@@ -22,7 +23,7 @@ or as the game's meta will keep it (a human seat with ``name``, ``email``, ``tok
 seat with its ``level``).
 
 This module imports no service of the package (the game service asks it whether an id it cannot
-find is a waiting game)."""
+find is a waiting game)."""  # noqa: E501 (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -32,6 +33,7 @@ import redis
 
 from . import errors
 from .indexes import Sharded, whole
+from .players import player_id
 
 WAITING = "waiting"
 STARTING = "starting"
@@ -39,6 +41,22 @@ CANCELLED = "cancelled"
 CANCELLED_TTL = 30 * 86400   # a cancelled game answers "cancelled" this long, then it is unknown
 OPEN = Sharded("lobby:open", owner_of=whole)         # zset game id -> created: the lobby's list
 EXPIRES = Sharded("lobby:expires", owner_of=whole)   # zset game id -> when it is cancelled if not full
+
+
+def player_key(pid: str) -> str:
+    return f"me:lobby:{pid}"
+
+
+def index_seat(r, game_id: str, email: str | None, created: float) -> None:
+    """The waiting game is on the dashboard of ``email`` (a seat was given to it). Entries of games
+    no longer waiting, or no longer seating the address, are dropped when the dashboard reads them."""
+    if email and email.strip():
+        r.zadd(player_key(player_id(r, email)), {game_id: created})
+
+
+def unindex_seat(r, game_id: str, email: str | None) -> None:
+    if email and email.strip():
+        r.zrem(player_key(player_id(r, email)), game_id)
 
 
 def record_key(game_id: str) -> str:
@@ -76,7 +94,8 @@ def refuse_not_started(r, game_id: str) -> None:
         raise errors.refused("game-cancelled", "this game was cancelled before it started: not enough "
                                                "players joined in time")
     raise errors.refused("game-not-started", "this game has not started: it is waiting for players "
-                                             f"({len(open_seats(doc))} open seats; see /api/v1/lobby/{game_id})",
+                                             f"({len(open_seats(doc))} open seats; see "
+                                             f"/api/v1/lobby/{game_id})",
                          open_seats=len(open_seats(doc)))
 
 

@@ -37,6 +37,7 @@ Lua script, so simultaneous registrations cannot pass the cap together.
 """
 from __future__ import annotations
 
+import builtins
 import concurrent.futures
 import hashlib
 import hmac
@@ -152,7 +153,7 @@ def address_allowed(ip: str, allow_loopback: bool = False) -> bool:
 
 def system_resolve(host: str, port: int) -> list[str]:
     """Every address the OS resolver (getaddrinfo, as the HTTP client uses it) gives for ``host``."""
-    return [i[4][0] for i in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+    return [str(i[4][0]) for i in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
 
 
 def _resolve(resolve, host: str, port: int, timeout: float) -> list[str]:
@@ -267,7 +268,8 @@ return 1
 
 def owned_key(owner: dict) -> str:
     """The set of an owner's subscription ids: the bot's, or the seat's in its game's slot."""
-    return bot_hooks_key(owner["bot"]) if owner.get("bot") else game_key(owner["game"], f"hooks:{owner['seat']}")
+    return (bot_hooks_key(owner["bot"]) if owner.get("bot")
+            else game_key(owner["game"], f"hooks:{owner['seat']}"))
 
 
 class Webhooks:
@@ -293,7 +295,8 @@ class Webhooks:
             if bot_id is None:
                 raise errors.unauthorized("this bot token is not valid")
             if game_id is not None:
-                raise errors.invalid("game-not-for-bots", "a bot's webhook covers all its games: send no 'game'")
+                raise errors.invalid("game-not-for-bots",
+                                     "a bot's webhook covers all its games: send no 'game'")
             return {"owner": f"bot:{bot_id}", "bot": bot_id}
         if game_id is None:
             raise errors.invalid("game-required", "with a seat token, name the seat's game in 'game'")
@@ -367,7 +370,7 @@ class Webhooks:
             self.r.srem(game_key(h["game"], "hooks"), f"s:{sid}")
             self.r.srem(owned_key({"game": h["game"], "seat": h["seat"]}), sid)
 
-    def forget(self, sids: list[str]) -> None:
+    def forget(self, sids: builtins.list[str]) -> None:
         """Delete subscriptions outright (those of a bot account just deleted)."""
         for sid in sids:
             self.r.delete(hook_key(sid), hook_key(sid, "log"))
@@ -397,7 +400,7 @@ class Webhooks:
         return email if is_verified(self.r, email) else None
 
     # --- after a save ------------------------------------------------------------------------
-    def subscriptions_of(self, game_id: str) -> list[str]:
+    def subscriptions_of(self, game_id: str) -> builtins.list[str]:
         """Every subscription that may want the events of ``game_id``."""
         out = []
         for m in sorted(self.r.smembers(game_key(game_id, "hooks"))):
@@ -420,13 +423,15 @@ class Webhooks:
             return "skipped"
         meta = self.games.meta(game_id)
         seat = int(h["seat"]) if h.get("seat") is not None else next(
-            (i for i, s in enumerate(meta["seats"]) if s["kind"] == "bot" and s.get("bot") == h.get("bot")), None)
+            (i for i, s in enumerate(meta["seats"]) if s["kind"] == "bot" and s.get("bot") == h.get("bot")),
+            None)
         if seat is None or (h.get("game") not in (None, game_id)):
             return "skipped"
         if self.games.store.version(game_id) < version:
             return "skipped"
         _, state = self.games.state_at(game_id, version)
-        mover = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {}).get("seat")
+        last: dict = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {})
+        mover = last.get("seat")
         over = state.phase == "over"
         your_turn = state.actor == seat and mover != seat
         wanted = set(h["events"].split(","))
@@ -435,10 +440,12 @@ class Webhooks:
             return "skipped"
         # A page of events per delivery (``page``): the first after the cursor; the next page is the
         # next delivery, sent at once when this one was accepted (``more``).
-        events = [e for e in self.games.events(game_id, cursor, self.page)["events"] if e["version"] <= version]
+        events = [e for e in self.games.events(game_id, cursor, self.page)["events"]
+                  if e["version"] <= version]
         upto = events[-1]["version"] if events else version
         payload = {"type": kind, "subscription": sid, "game": game_id, "seat": seat, "version": version,
-                   "status": "finished" if over else "active", "to_act": [] if state.actor is None else [state.actor],
+                   "status": "finished" if over else "active",
+                   "to_act": [] if state.actor is None else [state.actor],
                    "events": events, "more": upto < version}
         body = json.dumps(payload, separators=(",", ":")).encode()
         t = int(time.time())
@@ -447,7 +454,8 @@ class Webhooks:
             target = self.check(h["url"])
         except errors.ServiceError:
             target = None
-            entry.update(ok=False, error="the url is refused now: its host resolves to an address that is not "
+            entry.update(ok=False,
+                         error="the url is refused now: its host resolves to an address that is not "
                                          "public (or to none)")
         if target is not None:
             with _pinned_session(target.addresses[0]) as http:  # connect to the address just checked

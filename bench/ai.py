@@ -65,7 +65,8 @@ MAX_MOVES = 20000
 LEVELS: dict[str, ai.Settings] = dict(ai.LEVELS)   # the presets, and the variants of --variant
 
 
-def play_game(kinds: list[str], seed: str, solo: str | None = None, fairs: list | None = None) -> engine.GameState:
+def play_game(kinds: list[str], seed: str, solo: str | None = None,
+              fairs: list | None = None) -> engine.GameState:
     """One game: ``kinds[seat]`` is 'random', 'greedy', an AI level, or 'cardinalbot' (solo); the
     rounds whose Fair seat 1 attended are appended to ``fairs``."""
     options = {"solo": {"level": solo}} if solo else None
@@ -131,7 +132,8 @@ def levels_match(levels: list[str], games: int) -> list[tuple[str, ...]]:
             scores[k].append(s.seats[seat].score)
         wins[kinds[s.winner]] += 1
     n_of = {k: lineup.count(k) for k in lineup}
-    return [(k, str(games), mean_sd(scores[k]), f"{wins[k] / games / n_of[k]:.0%}") for k in dict.fromkeys(lineup)]
+    return [(k, str(games), mean_sd(scores[k]),
+             f"{wins[k] / games / n_of[k]:.0%}") for k in dict.fromkeys(lineup)]
 
 
 def _solo_game(job) -> tuple[int, int, bool, list[float], list[int]]:
@@ -184,7 +186,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=12, metavar="N", help="4-player games per row (default 12)")
     ap.add_argument("--solo-games", type=int, default=12, metavar="M",
                     help="solo games per Cardinalbot level (default 12)")
-    ap.add_argument("--levels", default="easy,medium,hard", help="the AI levels to measure (default easy,medium,hard)")
+    ap.add_argument("--levels", default="easy,medium,hard",
+                    help="the AI levels to measure (default easy,medium,hard)")
     ap.add_argument("--solo-level", default="hard", help="the AI level of the solo games (default hard)")
     ap.add_argument("--solo-bots", default="priest,deacon,bishop",
                     help="the Cardinalbot levels of the solo games (default priest,deacon,bishop)")
@@ -221,7 +224,8 @@ def main(argv=None) -> int:
         table(("player", "games", "score", "win rate"), levels_match(levels, a.games))
     if a.solo_games:
         print(f"AI {a.solo_level} as the human seat of solo games against the Cardinalbot")
-        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins", "Fairs attended r1-r4"),
+        table(("player", "Cardinalbot", "games", "AI score", "Cardinalbot", "AI wins",
+               "Fairs attended r1-r4"),
               solo_rows(a.solo_level, a.solo_games, bots, a.procs))
     print("Decision time (one ai.decide call)")
     trows = []

@@ -84,11 +84,13 @@ def one_game(job):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--level", default="hard", help="the level the variants start from (a name or iterations)")
+    ap.add_argument("--level", default="hard",
+                    help="the level the variants start from (a name or iterations)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--start", type=int, default=300, help="the first seed (fresh ones: 300 and up)")
     ap.add_argument("--bot", default="bishop", choices=("priest", "deacon", "bishop"))
-    ap.add_argument("--variants", default="base", help="comma-separated names (bench/ai_variants.py) or .json files")
+    ap.add_argument("--variants", default="base",
+                    help="comma-separated names (bench/ai_variants.py) or .json files")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=FIELD:VALUE,...",
                     help="a variant as an override of the level's settings (repeatable)")
     ap.add_argument("--procs", type=int, default=1, help="games played side by side (processes)")
@@ -107,7 +109,8 @@ def main(argv=None):
     for name, spec in variants.items():
         settings = settings_for(level, spec)
         t0 = time.perf_counter()
-        jobs = [(name, settings, f"bench-ai-solo-{a.bot}-{i}", a.bot) for i in range(a.start, a.start + a.games)]
+        jobs = [(name, settings, f"bench-ai-solo-{a.bot}-{i}", a.bot) for i in range(a.start,
+                                                                                     a.start + a.games)]
         games = pool.map(one_game, jobs) if pool else map(one_game, jobs)
         mine, bots, wins, times, fairs = [], [], 0, [], []
         for score, bot, won, t, f, line in games:
@@ -120,8 +123,9 @@ def main(argv=None):
         res[name] = mine
         sd = statistics.stdev(mine) if len(mine) > 1 else 0
         print(f"== {name}: AI {statistics.mean(mine):.1f} ± {sd:.1f}  bot {statistics.mean(bots):.1f}  "
-              f"wins {wins}/{a.games}  {attendance_line(fairs)}  decision p50 {quantile(times, .5) * 1000:.0f} ms "
-              f"p95 {quantile(times, .95) * 1000:.0f} ms max {max(times) * 1000:.0f} ms  "
+              f"wins {wins}/{a.games}  {attendance_line(fairs)}  decision p50 "
+              f"{quantile(times, .5) * 1000:.0f} ms p95 {quantile(times, .95) * 1000:.0f} ms max "
+              f"{max(times) * 1000:.0f} ms  "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
     names = list(variants)
     base = res[names[0]]

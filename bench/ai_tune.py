@@ -86,8 +86,10 @@ def main():
     ap.add_argument("--out", default="/tmp/ai_tune.jsonl")
     ap.add_argument("--start", help="a JSON file of starting weights")
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--first", type=int, default=0, help="the first iteration's number (its seeds, the step's decay)")
-    ap.add_argument("--variant", default="", metavar="FIELD:VALUE,...", help="the preset's fields to change first")
+    ap.add_argument("--first", type=int, default=0,
+                    help="the first iteration's number (its seeds, the step's decay)")
+    ap.add_argument("--variant", default="", metavar="FIELD:VALUE,...",
+                    help="the preset's fields to change first")
     a = ap.parse_args()
     level = int(a.level) if a.level.isdigit() else a.level
     base = ai.override(ai.resolve(level), a.variant)

@@ -45,7 +45,8 @@ def parse_variants(names: str, specs: list[str]) -> dict[str, str]:
         elif n in VARIANTS:
             out[n] = VARIANTS[n]
         else:
-            raise ValueError(f"unknown variant {n!r}: one of {', '.join(VARIANTS)}, a .json file, or --variant")
+            raise ValueError(
+                f"unknown variant {n!r}: one of {', '.join(VARIANTS)}, a .json file, or --variant")
     for spec in specs:
         name, sep, over = spec.partition("=")
         if not sep or not name.strip():

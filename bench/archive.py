@@ -31,21 +31,22 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import redis
+import redis  # noqa: E402
 
-import engine
-from api.redis_server import EmbeddedRedis
-from application import archive
-from application.game_service import GameService, StateCache
-from application.store import EventStore, key
+import engine  # noqa: E402
+from api.redis_server import EmbeddedRedis  # noqa: E402
+from application import archive  # noqa: E402
+from application.game_service import GameService, StateCache  # noqa: E402
+from application.store import EventStore, key  # noqa: E402
 
 GOAL = 10.0
 
 
 def play_and_store(svc: GameService, players: int, seed: str) -> tuple[str, int]:
     """One random game played to the end through the engine and stored move by move."""
-    created = svc.create_game([{"name": f"Player {i}", "email": f"p{i}.{seed}@example.org"} for i in range(players)],
-                              {"seed": seed})
+    created = svc.create_game(
+        [{"name": f"Player {i}", "email": f"p{i}.{seed}@example.org"} for i in range(players)],
+        {"seed": seed})
     gid = created["id"]
     store = svc.store
     rng = random.Random(seed)
@@ -89,7 +90,8 @@ def cold_loads_ms(svc: GameService, ids: list[str]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=None, metavar="N", help="finished games (default 300; 60 quick)")
+    ap.add_argument("--games", type=int, default=None, metavar="N",
+                    help="finished games (default 300; 60 quick)")
     ap.add_argument("--quick", action="store_true", help="a short run (60 games)")
     a = ap.parse_args(argv)
     n = a.games if a.games is not None else (60 if a.quick else 300)
@@ -137,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"archiving: {took / n * 1000:.2f} ms per game ({n / took:.0f} games/s, one process)")
         print(f"cold load p50 (50 games):    {load_before:.2f} ms live, {load_after:.2f} ms archived")
         ratio = before_keys / after_keys
-        print(f"goal: at least {GOAL:.0f}x less per finished game: {'PASS' if ratio >= GOAL else 'BELOW'} ({ratio:.1f}x)")
+        print(f"goal: at least {GOAL:.0f}x less per finished game: {'PASS' if ratio >= GOAL else 'BELOW'} "
+              f"({ratio:.1f}x)")
         return 0
     finally:
         server.stop()

@@ -58,7 +58,8 @@ class Table:
             return False
         seat = self.state.actor
         m = rng.choice(engine.legal_moves(self.state))
-        rv = self.client.post(f"/api/v1/games/{self.id}/moves", headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        rv = self.client.post(f"/api/v1/games/{self.id}/moves",
+                              headers={"Authorization": f"Bearer {self.tokens[seat]}"},
                               json={"expected_version": self.state.version, "moves": [m]})
         assert rv.status_code == 200, rv.get_data(as_text=True)
         _, self.state = engine.play(self.state, seat, engine.parse(m), seed=self.seed)
@@ -71,7 +72,8 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=3000, help="moves timed for the per-move figures")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(tmp) as server:
-        app = create_app({"REDIS_URL": server.url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "SEND_TASK": False})
+        app = create_app(
+            {"REDIS_URL": server.url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "SEND_TASK": False})
         client = app.test_client()
         r = app.extensions["tiletum.store"].r
         rng = random.Random(15)
@@ -101,10 +103,12 @@ def main() -> int:
         total = sum(v for k, v in per.items() if k not in ("info",))
         redis_ms = (rc1 - rc0) / done * 1000
         api_ms = (ac1 - ac0) / done * 1000
-        print(f"redis commands per move: {total:.2f} ({', '.join(f'{k} {v:.2f}' for k, v in per.items() if k != 'info')})")
-        print(f"redis CPU per move: {redis_ms:.3f} ms -> about {1000 / redis_ms:,.0f} moves/s per Redis core (shard)")
-        print(f"API CPU per move (in-process, no HTTP server): {api_ms:.2f} ms -> about {1000 / api_ms:,.0f} moves/s "
-              f"per API core; wall {done / (w1 - w0):,.0f} moves/s here")
+        print(f"redis commands per move: {total:.2f} "
+              f"({', '.join(f'{k} {v:.2f}' for k, v in per.items() if k != 'info')})")
+        print(f"redis CPU per move: {redis_ms:.3f} ms -> about {1000 / redis_ms:,.0f} moves/s per Redis core "
+              "(shard)")
+        print(f"API CPU per move (in-process, no HTTP server): {api_ms:.2f} ms -> about {1000 / api_ms:,.0f} "
+              f"moves/s per API core; wall {done / (w1 - w0):,.0f} moves/s here")
     return 0
 
 

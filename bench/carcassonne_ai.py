@@ -65,7 +65,8 @@ def pairing(a: str, b: str, seeds: int, first: int = 0) -> dict:
 
 def line(r: dict) -> str:
     return (f"{r['a']:>6} vs {r['b']:<6} ({r['games']} games, seats swapped): {r['a']} wins {r['wins']}, "
-            f"{r['b']} wins {r['losses']}, ties {r['ties']}; score difference {r['diff']:+5.1f} +- {r['se']:.1f}")
+            f"{r['b']} wins {r['losses']}, ties {r['ties']}; score difference {r['diff']:+5.1f} +- "
+            f"{r['se']:.1f}")
 
 
 def times_table() -> str:

@@ -7,9 +7,9 @@ On a Redis this script starts (api/redis_server.py): one seeded 2-player game is
 the game service (``submit_for_seat``, the move path of every channel), a random legal move at a
 time; at the start of each of the first T turns the seat to act plays (a legal move, ``undo``) U
 times, as a hostile seat would to grow the log. The service's bounds on undos are lifted in this
-process (where the code has them), so the same game is built on the code before and after them. Then `GET /events?after=N` is asked R
-times through the app (Flask's test client: the server's own time, no network) for N = the
-version minus 10, and the median time is printed, with the game's length.
+process (where the code has them), so the same game is built on the code before and after them. Then `GET
+/events?after=N` is asked R times through the app (Flask's test client: the server's own time, no network) for
+N = the version minus 10, and the median time is printed, with the game's length.
 
 Run it on the code before and after a change to compare (the same arguments build the same game).
 """
@@ -69,7 +69,8 @@ def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=20, help="turns that start with undo pairs")
-    ap.add_argument("--undos", type=int, default=1000, help="(move, undo) pairs at the start of each such turn")
+    ap.add_argument("--undos", type=int, default=1000,
+                    help="(move, undo) pairs at the start of each such turn")
     ap.add_argument("--reads", type=int, default=20)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="tiletum-bench-events-") as tmp:
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 resp = client.get(f"/api/v1/games/{gid}/events?after={after}")
                 times.append(time.perf_counter() - t)
-                assert resp.status_code == 200 and len(resp.get_json()["events"]) == version - after, resp.data[:300]
+                assert (resp.status_code == 200
+                        and len(resp.get_json()["events"]) == version - after), resp.data[:300]
             first = client.get(f"/api/v1/games/{gid}/events").get_json()
             print(f"game: {version} events (built in {built:.1f} s); first page of GET /events: "
                   f"{len(first['events'])} events")

@@ -203,7 +203,8 @@ def create_game(client, name: str) -> Game:
     state, _ = new_game(2, seed)
     if rv.json["version"] != state.version:
         raise RuntimeError("the engine mirror does not match the server's game")
-    return Game(rv.json["id"], seed, [s["token"] for s in rv.json["seats"]], emails, state, random.Random(seed))
+    return Game(rv.json["id"], seed, [s["token"] for s in rv.json["seats"]], emails, state,
+                random.Random(seed))
 
 
 def choose(state, rng: random.Random) -> str:
@@ -297,8 +298,9 @@ def measure_latency(client, inbox: Inbox, worker: Worker, turns: int, warmup: in
     games = [new() for _ in range(n_games)]
     first = [(g.gid, 0, 1) for g in games]
     if not inbox.wait(first, WAIT_WORKER_S + n_games * 0.5, worker):
-        raise RuntimeError(f"the creation emails did not all arrive ({sum(k in inbox.arrivals for k in first)}"
-                           f"/{len(first)}): {worker.tail()}")
+        raise RuntimeError(
+            f"the creation emails did not all arrive ({sum(k in inbox.arrivals for k in first)}"
+            f"/{len(first)}): {worker.tail()}")
     t_start = time.perf_counter()
     done = 0
     i = 0
@@ -353,7 +355,8 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def measure_throughput(quiet_client, send, inbox: Inbox, worker: Worker, emails: int, warmup: int) -> Throughput:
+def measure_throughput(quiet_client, send, inbox: Inbox, worker: Worker, emails: int,
+                       warmup: int) -> Throughput:
     out = Throughput(emails=emails)
     t = time.perf_counter()
     warm = [create_game(quiet_client, f"tpw{i}") for i in range(warmup)]
@@ -475,12 +478,14 @@ def main(argv: list[str] | None = None) -> int:
         ("  of which POST answered -> email received, p50 / p99", pq(lat.after), "", ""),
         ("move -> turn email received, max", f"{max(lat.total, default=float('nan')) * 1000:.1f} ms", "", ""),
         (f"one worker: turn emails sent (n={thr.emails})", f"{rate:.1f} emails/s",
-         f">= {GOAL_EMAILS_PER_S:g} emails/s", verdict(rate >= GOAL_EMAILS_PER_S and thr.arrived == thr.emails)),
+         f">= {GOAL_EMAILS_PER_S:g} emails/s",
+         verdict(rate >= GOAL_EMAILS_PER_S and thr.arrived == thr.emails)),
         ("  first -> last email received (steady rate)", f"{thr.steady:.1f} emails/s", "", ""),
         ("  per email (first publish -> last received)",
          f"{thr.seconds / max(thr.arrived, 1) * 1000:.2f} ms", "", ""),
         ("  publishing the notify_turn messages", f"{thr.publish * 1000:.0f} ms", "", ""),
-        ("  the worker's CPU time per email", f"{thr.worker_cpu / max(thr.arrived, 1) * 1000:.2f} ms", "", ""),
+        ("  the worker's CPU time per email", f"{thr.worker_cpu / max(thr.arrived, 1) * 1000:.2f} ms", "",
+         ""),
         ("  emails per CPU-second of the worker",
          f"{thr.arrived / thr.worker_cpu if thr.worker_cpu > 0 else float('nan'):.1f} emails/s", "", ""),
         ("  bytes per email (mean, as received)", f"{thr.mean_bytes:.0f} B", "", ""),

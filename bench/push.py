@@ -35,7 +35,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-from api.redis_server import EmbeddedRedis, free_port
+from api.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 
@@ -45,7 +45,8 @@ def start_api(port: int, redis_url: str, listeners: int, log) -> subprocess.Pope
     env = dict(os.environ, REDIS_URL=redis_url, TILETUM_RATE_LIMIT="0", TILETUM_ALLOW_SEEDED_GAMES="1",
                TILETUM_STREAM_LISTENERS=str(listeners), TILETUM_STREAM_KEEPALIVE="15",
                TILETUM_STREAM_PER_ADDRESS="0")  # every listener is this one client
-    proc = subprocess.Popen([exe, "-w", "1", "-k", "gthread", "--threads", str(listeners + 8), "--worker-connections", str(listeners + 100),
+    proc = subprocess.Popen([exe, "-w", "1", "-k", "gthread", "--threads", str(listeners + 8),
+                             "--worker-connections", str(listeners + 100),
                              "--bind", f"127.0.0.1:{port}", "api:create_app()"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     for _ in range(200):
@@ -74,7 +75,8 @@ def call(port, method, path, body=None, token=None):
 
 def open_stream(port: int, gid: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port))
-    s.sendall(f"GET /api/v1/games/{gid}/stream?after=1 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+    s.sendall(f"GET /api/v1/games/{gid}/stream?after=1 HTTP/1.1\r\nHost: x\r\n"
+              "Accept: text/event-stream\r\n\r\n".encode())
     return s
 
 
@@ -138,8 +140,8 @@ def run(listeners: int, moves: int, redis_url: str, log) -> None:
             seat = s["to_act"][0]
             _, lm = call(port, "GET", f"/api/v1/games/{gid}/legal-moves", token=tokens[seat])
             move = next(m["move"] for m in lm["moves"] if m["move"] != "undo")
-            call(port, "POST", f"/api/v1/games/{gid}/moves", {"expected_version": lm["version"], "moves": [move]},
-                 token=tokens[seat])
+            call(port, "POST", f"/api/v1/games/{gid}/moves",
+                 {"expected_version": lm["version"], "moves": [move]}, token=tokens[seat])
             t_answer = time.perf_counter()
             last = pump(f"id: {lm['version'] + 1}\n".encode(), time.perf_counter() + 60)
             fan.append((last - t_answer) * 1000)
@@ -165,7 +167,8 @@ def main() -> None:
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-push-")
     redis = EmbeddedRedis(os.path.join(tmp, "redis")).start()
-    print(f"one gunicorn gthread worker per run, threads = listeners + 8, worker_connections = listeners + 100; Redis {redis.url}; cores: {os.cpu_count()}")
+    print("one gunicorn gthread worker per run, threads = listeners + 8, worker_connections = listeners + "
+          f"100; Redis {redis.url}; cores: {os.cpu_count()}")
     try:
         with open(os.path.join(tmp, "api.log"), "w") as log:
             for n in [int(x) for x in a.listeners.split(",")]:

@@ -14,7 +14,8 @@ Tile data derived from the tile definitions of the JCloisterZone project (AGPL-3
 (``carcassonne/data/base-tiles.json``, see ``carcassonne/data/README.md``).
 """
 from .errors import EngineError, IllegalMove, NotationError, NotYourTurn, PositionError
-from .game import GAME, RULES_VERSION, check, decide, evolve, legal, legal_moves, new_game, normalize, play, replay
+from .game import (GAME, RULES_VERSION, check, decide, evolve, legal, legal_moves, new_game, normalize, play,
+                   replay)
 from .notation import Move, parse
 from .state import GameState, view_doc
 from .tiles import ATTRIBUTION

@@ -110,7 +110,8 @@ def cmd_random_game(a) -> int:
         seed = f"{a.seed}-{i}"
         g = random_game(a.players, seed)
         scores = " ".join(str(v) for v in g.state.scores)
-        print(f"game {i}: seed {seed} scores {scores} winners {g.state.winners} ({g.moves} moves)", flush=True)
+        print(f"game {i}: seed {seed} scores {scores} winners {g.state.winners} ({g.moves} moves)",
+              flush=True)
         if a.record and i == a.games - 1:
             with open(a.record, "w", encoding="utf-8") as f:
                 f.write(write_record(g.events, {"SeedCommitment": seed_commitment(seed), "Seed": seed}))

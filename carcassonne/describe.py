@@ -54,7 +54,8 @@ def _cap(text: str) -> str:
 
 def scoring_text(sc: dict, names=None) -> str:
     kind = sc["kind"]
-    what = {"road": "road", "city": "city", "cloister": "cloister", "farm": "farm supplying a completed city"}[kind]
+    what = {"road": "road", "city": "city", "cloister": "cloister",
+            "farm": "farm supplying a completed city"}[kind]
     size = ""
     if kind in ("road", "city"):
         size = f" of {sc['tiles']} tile{'s' if sc['tiles'] != 1 else ''}"
@@ -89,7 +90,8 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
     for sc in scored:
         text = scoring_text(sc, names)
         back = [f"{n} to {_seat(int(x), names)}" for x, n in sc["returned"].items()]
-        parts.append(text[0].upper() + text[1:] + (f"; followers back: {', '.join(back)}" if back else "") + ".")
+        parts.append(
+            text[0].upper() + text[1:] + (f"; followers back: {', '.join(back)}" if back else "") + ".")
     drawn = [v for _, v in event["chance"]]
     for t in drawn[:-1] if s.tile else drawn:
         parts.append(f"Drawn and set aside (it fits nowhere): {tile_name(t)}.")

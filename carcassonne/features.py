@@ -162,11 +162,11 @@ def final_scoring(s) -> list[dict]:
             if s.feat[c].done:
                 supplies.setdefault(c, []).append(r)
     for c in sorted(supplies):
-        men: dict[int, list[int]] = {}
+        farmers: dict[int, list[int]] = {}
         for r in supplies[c]:
             for seat, segs in farm_men[r].items():
-                men.setdefault(seat, []).extend(segs)
-        winners = majority(men)
+                farmers.setdefault(seat, []).extend(segs)
+        winners = majority(farmers)
         for seat in winners:
             s.scores[seat] += 3
             breakdown[seat]["farm"] += 3

@@ -120,7 +120,8 @@ def apply_event(s: GameState | None, ev: dict) -> GameState:
     t = ev["type"]
     if t == "MovePlayed":
         outcomes = ev["chance"]
-        _apply(s, ev["seat"], _as_move(ev["move"], remember=True), ReplayChance(outcomes) if outcomes else _NO_CHANCE)
+        _apply(s, ev["seat"], _as_move(ev["move"], remember=True),
+               ReplayChance(outcomes) if outcomes else _NO_CHANCE)
         if outcomes:
             s.reveals += 1
         s.version += 1

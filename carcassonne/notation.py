@@ -14,8 +14,8 @@ case and spacing, ``3 -1`` or ``(3, -1)`` for the cell, ``90``, ``r90``, ``90deg
 the rotation, synonyms for the roles (``robber``/``highwayman`` for thief, ``monk``/``abbot`` for
 monk, ``peasant`` for farmer...), ``north-east`` or ``en`` for ``NE``, ``turned 90``, small words
 such as ``at``, ``with a``, ``on the`` (``place at 3,-1 turned 90 with a farmer in the north-east``),
-and the verb may be left out. Which spot names a tile accepts depends on the tile (a farm may be named by any corner it
-reaches); a legal move is recorded with the spot's canonical name (``rules.normalize``).
+and the verb may be left out. Which spot names a tile accepts depends on the tile (a farm may be named by any
+corner it reaches); a legal move is recorded with the spot's canonical name (``rules.normalize``).
 """
 from __future__ import annotations
 

@@ -151,7 +151,8 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
         return m, None, ("no-follower-left", "all your followers are on the board", DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
-        what = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloister"}.get(m.role, "feature")
+        what = {"thief": "road", "knight": "city", "farmer": "field",
+                "monk": "cloister"}.get(m.role, "feature")
         where = f" reaching {m.spot}" if m.spot else ""
         return m, None, ("no-such-spot", f"tile {s.tile} turned r{m.rot} has no {what}{where} for a {m.role}",
                          DEPLOYING)
@@ -183,9 +184,9 @@ def apply(s: GameState, seat: int, m: Move, k: int | None, chance) -> list[dict]
                 scored.append(complete(s, r))
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
-            seg = s.cloisters.get((x + dx, y + dy))
-            if seg is not None and not feat[seg].done and cloister_tiles(s, (x + dx, y + dy)) == 9:
-                scored.append(complete(s, seg))
+            cloister = s.cloisters.get((x + dx, y + dy))
+            if cloister is not None and not feat[cloister].done and cloister_tiles(s, (x + dx, y + dy)) == 9:
+                scored.append(complete(s, cloister))
     s.tile = None
     s.actor = (seat + 1) % s.players
     draw(s, chance)

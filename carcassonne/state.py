@@ -29,7 +29,8 @@ def rules_version(value) -> str:
     if value is None or value == "":
         return "1"
     if str(value) not in RULES_VERSIONS:
-        raise PositionError(f"unknown rules version {value!r} (this engine plays {', '.join(RULES_VERSIONS)})")
+        raise PositionError(
+            f"unknown rules version {value!r} (this engine plays {', '.join(RULES_VERSIONS)})")
     return str(value)
 DX = (0, 1, 0, -1)  # N, E, S, W; y grows to the north
 DY = (1, 0, -1, 0)
@@ -37,8 +38,8 @@ DY = (1, 0, -1, 0)
 
 class GameState:
     __slots__ = ("players", "options", "version", "reveals", "phase", "actor", "tile", "scores", "supply",
-                 "tiles", "shapes", "at", "open", "facing", "pile", "set_aside", "meeples", "parent", "feat", "base",
-                 "cloisters", "final", "winners", "rules")
+                 "tiles", "shapes", "at", "open", "facing", "pile", "set_aside", "meeples", "parent", "feat",
+                 "base", "cloisters", "final", "winners", "rules")
 
     def __init__(self, players: int = 2, options: dict | None = None, rules: str = RULES_VERSION):
         self.players = players
@@ -94,7 +95,8 @@ class GameState:
         for seat, ti, k in self.meeples.values():
             x, y, letter, rot = self.tiles[ti]
             p = placed(letter, rot)
-            out.append({"seat": seat, "x": x, "y": y, "role": ROLE_OF_KIND[p.segments[k].kind], "spot": p.names[k]})
+            out.append({"seat": seat, "x": x, "y": y, "role": ROLE_OF_KIND[p.segments[k].kind],
+                        "spot": p.names[k]})
         return sorted(out, key=lambda f: (f["y"], f["x"], f["role"], f["spot"]))
 
     def to_doc(self) -> dict:
@@ -246,11 +248,13 @@ def _load_board(s: GameState, board: list, followers: list) -> list[str]:
             return [f"tile {i}: {letter} r{rot} at {x},{y} does not match its neighbours"]
         lay(s, letter, x, y, rot)
     for f in s.feat.values():
-        complete = f.open == 0 if f.kind in (ROAD, CITY) else f.kind == CLOISTER and cloister_tiles(s, f.pos) == 9
+        complete = (f.open == 0 if f.kind in (ROAD, CITY) else f.kind == CLOISTER
+                    and cloister_tiles(s, f.pos) == 9)
         f.done = complete
     for fo in followers:
         try:
-            seat, cell, role, spot = int(fo["seat"]), (int(fo["x"]), int(fo["y"])), fo["role"], fo.get("spot") or ""
+            seat, cell, role, spot = int(fo["seat"]), (int(fo["x"]),
+                                                       int(fo["y"])), fo["role"], fo.get("spot") or ""
         except (KeyError, TypeError, ValueError) as e:
             return [f"follower {fo!r} is malformed: {e!r}"]
         ti = s.at.get(cell)

@@ -78,8 +78,8 @@ def _tile_svg(letter: str, rot: int, ox: float, oy: float, size: float) -> list[
                 out.append(f'<rect x="{ox + (u - 0.07) * size:.1f}" y="{oy + (v - 0.07) * size:.1f}" '
                            f'width="{0.14 * size:.1f}" height="{0.14 * size:.1f}" fill="{SHIELD}"/>')
         elif s.kind == "cloister":
-            out.append(f'<rect x="{ox + 0.35 * size:.1f}" y="{oy + 0.35 * size:.1f}" width="{0.3 * size:.1f}" '
-                       f'height="{0.3 * size:.1f}" fill="{CLOISTER}"/>')
+            out.append(f'<rect x="{ox + 0.35 * size:.1f}" y="{oy + 0.35 * size:.1f}" '
+                       f'width="{0.3 * size:.1f}" height="{0.3 * size:.1f}" fill="{CLOISTER}"/>')
     out.append(f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{size:.1f}" height="{size:.1f}" fill="none" '
                f'stroke="#444" stroke-width="0.5"/>')
     return out
@@ -103,7 +103,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
             f'data-cell="{size}" data-x0="{min_x}" data-y0="{max_y}">'),
            f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
     if coords:   # the column (x) and row (y) numbers of the notation
-        label = 'font-family="DejaVu Sans, Verdana, sans-serif" font-size="13" fill="#555" text-anchor="middle"'
+        label = ('font-family="DejaVu Sans, Verdana, sans-serif" font-size="13" fill="#555" '
+                 'text-anchor="middle"')
         out += [f'<text x="{origin(x, 0)[0] + size / 2:.1f}" y="{margin - 9}" {label}>{x}</text>'
                 for x in range(min_x, max_x + 1)]
         out += [f'<text x="{margin / 2:.1f}" y="{origin(0, y)[1] + size / 2 + 5:.1f}" {label}>{y}</text>'
@@ -126,9 +127,11 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         colour = SEAT_COLOURS[f["seat"] % len(SEAT_COLOURS)]
         ink = "#000" if f["seat"] == 2 else "#fff"
         out.append(f'<g class="follower" data-seat="{f["seat"]}"><title>seat {f["seat"]} {f["role"]}</title>'
-                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" stroke="#fff"/>'
-                   f'<text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" font-size="{size * 0.17:.1f}" '
-                   f'text-anchor="middle" fill="{ink}" font-family="sans-serif">{f["role"][0].upper()}</text></g>')
+                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" '
+                   f'stroke="#fff"/><text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" '
+                   f'font-size="{size * 0.17:.1f}" '
+                   f'text-anchor="middle" fill="{ink}" '
+                   f'font-family="sans-serif">{f["role"][0].upper()}</text></g>')
     if fits and s.tile is not None:
         table = fit_table()[s.tile]
         for (x, y), a in sorted(s.open.items()):
@@ -140,8 +143,9 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
                        f'x="{ox + 2}" y="{oy + 2}" width="{size - 4}" height="{size - 4}" fill="#ffffff" '
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
             if coords:
-                out.append(f'<text x="{ox + size / 2:.1f}" y="{oy + size / 2 + 4:.1f}" font-size="{size * 0.26:.1f}" '
-                           'font-family="DejaVu Sans, Verdana, sans-serif" font-weight="bold" fill="#222" '
+                out.append(f'<text x="{ox + size / 2:.1f}" y="{oy + size / 2 + 4:.1f}" '
+                           f'font-size="{size * 0.26:.1f}" font-family="DejaVu Sans, Verdana, sans-serif" '
+                           'font-weight="bold" fill="#222" '
                            f'text-anchor="middle">{x},{y}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -162,8 +166,8 @@ def tiles_sprite(size: int = 96) -> str:
 def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
     """One tile as an SVG document (the tile in hand, turned ``rot``), e.g. for a rotation preview."""
     body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
-            f'role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} '
+            f'{size}" role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')
 
 
 def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 180, 270)) -> str:
@@ -177,7 +181,8 @@ def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 1
     for i, rot in enumerate(rotations):
         ox = 4 + i * (size + gap)
         out += _tile_svg(letter, rot, ox, 4, size)
-        out.append(f'<text x="{ox + size / 2:.1f}" y="{size + label + 2}" font-size="14" text-anchor="middle" '
-                   f'font-family="DejaVu Sans, Verdana, sans-serif" fill="#222">r{rot}</text>')
+        out.append(f'<text x="{ox + size / 2:.1f}" y="{size + label + 2}" font-size="14" '
+                   'text-anchor="middle" font-family="DejaVu Sans, Verdana, sans-serif" '
+                   f'fill="#222">r{rot}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -15,7 +15,8 @@ from .runner import play_turn
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m cardinalbot", description="Play the Cardinalbot's turns by polling.")
+    ap = argparse.ArgumentParser(prog="python -m cardinalbot",
+                                 description="Play the Cardinalbot's turns by polling.")
     ap.add_argument("--api", default=os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"))
     ap.add_argument("--token", default=os.environ.get("TILETUM_BOT_TOKEN"), help="the bot credential")
     ap.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default 5)")

@@ -81,7 +81,8 @@ class ApiClient:
     def submit(self, game_id: str, expected_version: int, moves: list[str], key: str | None = None) -> dict:
         headers = {"Idempotency-Key": key} if key else {}
         return self._request("POST", f"/api/v1/games/{game_id}/moves",
-                             json={"expected_version": expected_version, "moves": moves}, headers=headers).json()
+                             json={"expected_version": expected_version, "moves": moves},
+                             headers=headers).json()
 
     def due_turns(self) -> list[dict]:
         """Games where a Cardinalbot seat is to act (bot credential only)."""

@@ -119,7 +119,8 @@ def crest_in_reach(s: GameState, action: str, ap: int) -> bool:
 
 def crest_in_offer(s: GameState, ap: int) -> bool:
     c = components()
-    return any(t is not None and c.tiles[t].kind == "crest" and not solo.bot_has_crest(s, c.tiles[t].raw["crest"])
+    return any(t is not None and c.tiles[t].kind == "crest"
+               and not solo.bot_has_crest(s, c.tiles[t].raw["crest"])
                and c.contract_offer_costs[i] <= ap for i, t in enumerate(s.contract_offer))
 
 

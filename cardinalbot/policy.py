@@ -20,8 +20,9 @@ Readings of what the rules leave open (also listed in ``decrees.py``):
   Architect stands (with two players such a Cathedral always has a free Pillar space: two spaces,
   one player). The tie-breaker "you haven't built it" (rulebook: "the Cathedral you do not yet
   have") prefers a Cathedral the player has not contributed to (no Cathedral tile taken from it);
-  a Pillar of the player's there does not count as having it. Merchant targets: the "printed VP reward" tie-breaker compares the VP of the next empty
-  House space (more is better); the "upcoming Fair" is the next Fair not yet held.
+  a Pillar of the player's there does not count as having it. Merchant targets: the "printed VP reward"
+  tie-breaker compares the VP of the next empty House space (more is better); the "upcoming Fair" is the next
+  Fair not yet held.
 * Character action: several tiles in its supply are placed oldest first. A Character's printed
   "value" is the sum of the numbers on its bonus (a move-and-place counts 2, a place 1), compared
   only between tiles of the same type; tiles of types it has none of are otherwise tied.
@@ -339,7 +340,8 @@ def character_value(tile: str) -> int:
 def type_count(s: GameState, kind: str) -> int:
     c = components()
     so = s.solo
-    on_board = sum(1 for col in so["columns"] for t in col if t is not None and c.tile_raw(t, s.rules)["type"] == kind)
+    on_board = sum(1 for col in so["columns"] for t in col if t is not None
+                   and c.tile_raw(t, s.rules)["type"] == kind)
     return on_board + sum(1 for t in so["supply"] if c.tile_raw(t, s.rules)["type"] == kind)
 
 

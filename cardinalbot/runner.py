@@ -53,7 +53,8 @@ def play_while(client: ApiClient, game_id: str, version: int | None, choose, who
             log.error("game %s: the API refused %s's moves %s: %s", game_id, who, moves, e)
             raise
         batches += 1
-    raise RuntimeError(f"game {game_id}: {who} still had the decision after {max_batches or MAX_BATCHES} batches")
+    raise RuntimeError(
+        f"game {game_id}: {who} still had the decision after {max_batches or MAX_BATCHES} batches")
 
 
 def play_turn(client: ApiClient, game_id: str, seat: int | None = None, version: int | None = None) -> int:

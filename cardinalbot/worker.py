@@ -38,7 +38,8 @@ app.conf.update(task_default_queue="cardinalbot", task_acks_late=True, task_reje
 
 
 def client() -> ApiClient:
-    return ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"), os.environ["TILETUM_BOT_TOKEN"])
+    return ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"),
+                     os.environ["TILETUM_BOT_TOKEN"])
 
 
 @app.task(name="cardinalbot.play_turn", bind=True, autoretry_for=(ConnectionError, OSError),
@@ -57,7 +58,8 @@ def play_turn(self, game_id: str, seat: int, version: int) -> int:
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def play_ai_turn(self, game_id: str, seat: int, version: int, level: str) -> int:
     """Play AI seat ``seat``'s decisions in ``game_id`` if still due at ``version`` or later."""
-    ai_client = ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"), os.environ["TILETUM_AI_TOKEN"])
+    ai_client = ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"),
+                          os.environ["TILETUM_AI_TOKEN"])
     try:
         return run_ai_turn(ai_client, game_id, seat, level, version)
     except RateLimited as e:

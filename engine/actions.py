@@ -189,7 +189,8 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
 def _check_place(s: GameState, p: PlayerState, m: Move, ap: int) -> Err:
     c = components()
     if len(m.args) < 2:
-        return ("name-the-room", f"say where: 'place {m.args[0]} <building>.<floor>', e.g. 'place {m.args[0]} 1.1'")
+        return ("name-the-room",
+                f"say where: 'place {m.args[0]} <building>.<floor>', e.g. 'place {m.args[0]} 1.1'")
     tile, room = m.args
     if tile not in p.store or c.tiles[tile].pile != "character":
         return ("not-in-storehouse", f"{tile} is not a Character tile in your Storehouse")

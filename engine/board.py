@@ -123,7 +123,8 @@ def why_not_house_space(s: GameState, town: str, space: int | None) -> tuple[str
         return ("choose-house-space", f"the free House spaces of {town} give different rewards: say which, "
                                       + " or ".join(f"'house {i}'" for i in choices))
     if choices is None:
-        return ("no-house-space-choice", f"the free House spaces of {town} give the same reward: write just 'house'")
+        return ("no-house-space-choice",
+                f"the free House spaces of {town} give the same reward: write just 'house'")
     if space not in choices:
         return ("house-space-taken", f"House space {space} of {town} is not free (free: "
                                      + ", ".join(map(str, choices)) + ")")

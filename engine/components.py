@@ -32,7 +32,8 @@ def fold(text: str) -> str:
 class TileDef:
     id: str
     pile: str               # bonus | contract | character | cathedral | cost | town | fair | corruption
-    kind: str               # crest | contract | helper | character | cathedral | cost | town | fair | corruption
+    kind: str               # crest | contract | helper | character |
+                            # cathedral | cost | town | fair | corruption
     min_players: int = 2
     raw: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -121,7 +122,8 @@ class Components:
             for rec in tiles_doc[section]:
                 kind = rec.get("kind") or {"character": "character", "cathedral": "cathedral", "cost": "cost",
                                            "town": "town", "fair": "fair", "corruption": "corruption"}[pile]
-                t = TileDef(id=rec["id"], pile=pile, kind=kind, min_players=rec.get("min_players", 2), raw=rec)
+                t = TileDef(id=rec["id"], pile=pile, kind=kind, min_players=rec.get("min_players", 2),
+                            raw=rec)
                 if t.id in self.tiles:
                     raise ValueError(f"duplicate tile id {t.id}")
                 self.tiles[t.id] = t
@@ -184,7 +186,8 @@ class Components:
         key = (pile, players)
         ids = self._tiles_for.get(key)
         if ids is None:
-            ids = self._tiles_for[key] = tuple(t for t in self.pile_ids[pile] if self.tiles[t].min_players <= players)
+            ids = self._tiles_for[key] = tuple(t for t in self.pile_ids[pile]
+                                               if self.tiles[t].min_players <= players)
         return list(ids)
 
     def cathedral_stack(self, town: str) -> list[str]:

@@ -43,7 +43,8 @@ def tile_name(tile: str) -> str:
 
 # What a Fair tile rewards, per unit ("Appendix: Fair tiles"; engine/board.py fair_count)
 FAIR_UNITS = {
-    "house_pillar_sets": "House and Pillar pair on the map", "contract_cathedral_sets": "Contract and Cathedral pair",
+    "house_pillar_sets": "House and Pillar pair on the map",
+    "contract_cathedral_sets": "Contract and Cathedral pair",
     "contracts": "Contract", "contract_crest_sets": "Contract and Crest pair", "houses": "House on the map",
     "upper_characters": "Character on an upper floor", "crests": "Crest", "pillars": "Pillar on the map",
     "filled_buildings": "completed Building", "cathedrals": "Cathedral",
@@ -162,10 +163,12 @@ def describe(s: GameState, m: Move) -> str:
     if v == "crest":
         i = int(a[1]) - 1
         sp = c.crest_spaces[i]
-        return f"Place {tile_name(a[0])} on Crest space {a[1]} for {sp['food']} Food: {effects_text(sp['bonus'])}"
+        return (f"Place {tile_name(a[0])} on Crest space {a[1]} for {sp['food']} Food: "
+                f"{effects_text(sp['bonus'])}")
     if v == "cathedral":
         cost = c.tiles[s.cathedral_cost[a[0]]].raw
-        return f"Contribute to the {place_name(a[0])} Cathedral: pay {cost['stone']} Stone, score {cost['vp']} VP + its tile"
+        return (f"Contribute to the {place_name(a[0])} Cathedral: pay {cost['stone']} Stone, score "
+                f"{cost['vp']} VP + its tile")
     if v == "use":
         return f"Use {tile_name(a[0])}"
     if v == "gain":

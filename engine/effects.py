@@ -138,7 +138,8 @@ def choice_options(s: GameState, e: dict) -> list[Move]:
         return house_moves(s, p.merchant) if what == "house" else [mv("pillar")]
     if kind == "place_anywhere":
         if e["what"] == "house":
-            return [m for t in sorted(c.towns) if why_no_house(s, p, t) is None for m in house_moves(s, t, named=True)]
+            return [m for t in sorted(c.towns)
+                    if why_no_house(s, p, t) is None for m in house_moves(s, t, named=True)]
         return [mv("pillar", t) for t in c.cathedral_towns if why_no_pillar(s, p, t) is None]
     if kind == "teleport":
         here = _piece_spot(s, seat, e["piece"])
@@ -220,7 +221,8 @@ def apply_choice(s: GameState, e: dict, m: Move) -> None:
         push_effects(s, seat, reward)
     elif kind == "place_here":
         s.agenda.pop()
-        push_effects(s, seat, _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect", m.space))
+        push_effects(s, seat,
+                     _place_at_piece(s, seat, "merchant" if e["what"] == "house" else "architect", m.space))
     elif kind == "place_anywhere":
         s.agenda.pop()
         if m.verb == "house":

@@ -59,7 +59,9 @@ def check(s: GameState, seat: int, m: Move) -> Err:
     if seat != s.actor:
         return ("not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s")
     if m.verb == "undo":
-        return None if s.undo_moves else ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
+        if s.undo_moves:
+            return None
+        return ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
         return solo_turn.check(s, m)
     top = s.agenda[-1] if s.agenda else None

@@ -15,11 +15,11 @@ A record is a PGN-like text::
 Each numbered line is one turn (or one decision outside a turn, such as the King-phase tile):
 the seat, then its moves separated by ``|``. A move that revealed something carries the
 outcomes in braces (``{kind value, kind value}``), so the record replays exactly without the
-seed; a move not played by the seat's player is tagged, e.g. ``end [stand-in]``; ``undo`` takes back the previous move. The secret seed is added as ``[Seed "..."]`` only
-once the game is over. In a header value a backslash and a quote are escaped with a backslash,
-and line breaks and other control, format (bidi, zero-width) or separator characters are written
-``\\uXXXX``, so any stored text (a seat's name) keeps the record one header per line.
-``parse_record`` turns a record back into events.
+seed; a move not played by the seat's player is tagged, e.g. ``end [stand-in]``; ``undo`` takes back the
+previous move. The secret seed is added as ``[Seed "..."]`` only once the game is over. In a header value a
+backslash and a quote are escaped with a backslash, and line breaks and other control, format (bidi,
+zero-width) or separator characters are written ``\\uXXXX``, so any stored text (a seat's name) keeps the
+record one header per line. ``parse_record`` turns a record back into events.
 """
 from __future__ import annotations
 
@@ -99,13 +99,8 @@ def replay_record(text: str):
     Every move is checked against the current rules (a move in an earlier rules version's notation
     is rewritten first: ``engine.game.legacy_move``); chance outcomes come from the record."""
     from .errors import IllegalMove
-    from .game import (  # game imports nothing from here
-        RULES_VERSION,
-        _as_move,
-        check,
-        evolve_in_place,
-        legacy_move,
-    )
+    # game imports nothing from here
+    from .game import RULES_VERSION, _as_move, check, evolve_in_place, legacy_move
 
     headers, events = parse_record(text)
     try:

@@ -25,7 +25,7 @@ from .board import (
 from .components import RES_INDEX, components
 from .state import GameState
 
-G, F, W, S, I = range(5)
+G, F, W, S, I = range(5)  # noqa: E741  (I is Iron: the resources' letters, as in LETTERS)
 LETTERS = "GFWSI"
 Err = tuple[str, str] | None
 
@@ -77,7 +77,8 @@ def setup_solo(s: GameState, options: dict, chance) -> None:
     bot.roofs = [False] * len(bot.roofs)
     bot.rooms = [[] for _ in bot.rooms]
     # the King track: the bot starts on +3 (+5 with Favor at the Court)
-    start = board["king_start_value_favor"] if "favor_at_the_court" in challenges else board["king_start_value"]
+    start = (board["king_start_value_favor"] if "favor_at_the_court" in challenges
+             else board["king_start_value"])
     s.king_pos[0] = c.king_values.index(start)
     # the Decree row: the Fairs' Decrees in Fair order, then Everlasting Fame, Worldly Riches
     by_fair = {x["fair_tile"]: x["id"] for x in d["decrees"] if x["fair_tile"]}
@@ -163,7 +164,8 @@ def payment(s: GameState, tile: str, end_game: bool = False) -> dict[int, int] |
     n = raw.get("identical") or 0
     if n:
         food = res[F] if end_game else max(0, res[F] - data()["bot_board"]["reserved_food"])
-        options = [G] + ([F] if s.seats[0].res[F] >= 4 or end_game else []) + sorted((W, I), key=lambda i: -res[i])
+        options = [G] + ([F] if s.seats[0].res[F] >= 4 or end_game
+                         else []) + sorted((W, I), key=lambda i: -res[i])
         for i in options:
             have = food if i == F else res[i]
             if have >= n:
@@ -358,7 +360,7 @@ def final_scoring(s: GameState) -> dict:
     bot = s.seats[0]
     so = s.solo
     h, p = houses_on_map(s, 0), pillars_on_map(s, 0)
-    out = {"before": bot.score, "houses": h, "pillars": p, "houses_x_pillars": h * p,
+    out: dict = {"before": bot.score, "houses": h, "pillars": p, "houses_x_pillars": h * p,
            "completed_buildings": 0, "buildings_vp": 0}
     add_vp(bot, h * p)
     converted = []

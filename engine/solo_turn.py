@@ -182,7 +182,8 @@ def _why_no_contract(s: GameState, tile: str, act: dict | None = None) -> Err:
         if len(s.solo["contracts"]) >= data()["bot_board"]["contract_spaces"]:
             return ("contract-spaces-full", "the Cardinalbot's two Contract spaces are taken")
         if act is not None and act.get("unready"):
-            return ("one-contract", "the Cardinalbot takes one Contract to work on per Contract action (step C)")
+            return ("one-contract",
+                    "the Cardinalbot takes one Contract to work on per Contract action (step C)")
     return None
 
 

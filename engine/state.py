@@ -109,7 +109,8 @@ class GameState:
         self.version = 0                         # number of events folded in
         self.round = 1
         self.phase = "action"                    # action | king | over
-        self.cycle = 0                           # 0..2: which of the three turns of the Action phase (3 after it)
+        self.cycle = 0                           # 0..2: which of the three turns
+                                                 # of the Action phase (3 after it)
         self.turn_pos = 0                        # index in turn_order of the player whose turn it is
         self.turn_order: list[int] = []
         self.action_tiles: list[str] = []        # action on the tile at wheel position 0..5
@@ -245,7 +246,8 @@ class GameState:
             s.players = int(d["players"])
             s.options = copy.deepcopy(d.get("options", {}))
             s.version = int(d["version"])
-            s.round, s.phase, s.cycle, s.turn_pos = int(d["round"]), d["phase"], int(d["cycle"]), int(d["turn_pos"])
+            s.round, s.phase, s.cycle, s.turn_pos = (int(d["round"]), d["phase"], int(d["cycle"]),
+                                                     int(d["turn_pos"]))
             s.turn_order = [int(x) for x in d["turn_order"]]
             s.actor = d["actor"]
             s.action_tiles = list(d["action_tiles"])

@@ -67,7 +67,8 @@ def check_task(s: GameState, p: PlayerState, m: Move) -> Err:
         n = td.raw.get("identical") or 0
         letter = m.args[1] if len(m.args) > 1 else None
         if n and letter is None:
-            return ("choose-resource", f"{tile} asks for {n} identical resources: name which, e.g. 'fulfil {tile} W'")
+            return ("choose-resource",
+                    f"{tile} asks for {n} identical resources: name which, e.g. 'fulfil {tile} W'")
         if not n and letter is not None:
             return ("no-choice", f"{tile} has a fixed price; write just 'fulfil {tile}'")
         if len(p.contracts) >= len(c.contract_spaces):
@@ -75,7 +76,8 @@ def check_task(s: GameState, p: PlayerState, m: Move) -> Err:
                                             "onto the leftmost open one (Tasks)")
         for i, need in contract_price(tile, letter).items():
             if p.res[i] < need:
-                return ("not-enough-resources", f"{tile} needs {need} {LETTER_RES[LETTERS[i]].title()}; you have {p.res[i]}")
+                return ("not-enough-resources",
+                        f"{tile} needs {need} {LETTER_RES[LETTERS[i]].title()}; you have {p.res[i]}")
         return None
     if verb == "crest":
         if td.kind != "crest":

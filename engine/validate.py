@@ -80,12 +80,13 @@ def problems(s: GameState) -> list[str]:
         if houses + p.houses + on_roofs != c.houses_per_player:
             out.append(f"seat {p.seat} Houses do not add up to {c.houses_per_player}")
         pillars = sum(1 for v in s.pillars.values() if p.seat in v)
-        on_spaces = sum(1 for i, x in enumerate(c.contract_spaces) if x.get("pillar") and i >= len(p.contracts))
+        on_spaces = sum(1 for i,
+                        x in enumerate(c.contract_spaces) if x.get("pillar") and i >= len(p.contracts))
         if s.solo is not None and p.seat == s.solo["bot"]:
             on_spaces = 0  # the Cardinalbot's seven Pillars are all available from the start
         if pillars + p.pillars + on_spaces != c.pillars_per_player:
             out.append(f"seat {p.seat} Pillars do not add up to {c.pillars_per_player}")
-        types = {}
+        types: dict = {}
         for b, rooms in enumerate(p.rooms):
             for t in rooms:
                 if t is not None:

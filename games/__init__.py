@@ -1,7 +1,8 @@
 """One game interface: what the service needs of a game, and the registry of the games it hosts.
 
 The application core (``application/``) loads, decides, appends, describes, records and draws a
-game through a :class:`Game` found by the ``game`` field of its meta (``"tiletum"`` for games
+game through a :class:`Game` (``games/base.py``: the protocols Rules, Views, Records, Pictures;
+EmailTexts and Search where a game has them) found by the ``game`` field of its meta (``"tiletum"`` for games
 created before the field mattered). ``games.tiletum`` adapts the Tiletum engine (``engine/``),
 ``games.carcassonne`` the Carcassonne engine (``carcassonne/``); neither engine changes.
 
@@ -10,16 +11,38 @@ This package sits between the application core and the rules (import-linter laye
 """
 from __future__ import annotations
 
-from .base import ERRORS, Game, UnknownGame
+from typing import Any
+
+from .base import (
+    ERRORS,
+    BadSetup,
+    EmailDefaults,
+    EmailGame,
+    EmailTexts,
+    Game,
+    GameDefaults,
+    Pictures,
+    Records,
+    Rules,
+    Search,
+    SearchDefaults,
+    UnknownGame,
+    Views,
+)
 from .carcassonne import CARCASSONNE
 from .tiletum import TILETUM
 
-GAMES: dict[str, Game] = {g.name: g for g in (TILETUM, CARCASSONNE)}
+# Typed so that mypy checks each game against the protocols (tests/test_types.py runs it): a game
+# is a Game; one the email channel plays (email = True) is an EmailGame; one ``ai.generic``
+# searches is a Search too (tests/test_games.py checks the flags against these).
+_EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE)
+_SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE)
+GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE)}
 NAMES = tuple(sorted(GAMES))
 DEFAULT = "tiletum"
 
 
-def get(name: str | None) -> Game:
+def get(name: str | None) -> Game[Any]:
     """The game called ``name`` (None: Tiletum, the service's first game); :class:`UnknownGame`."""
     game = GAMES.get(name or DEFAULT)
     if game is None:
@@ -27,7 +50,7 @@ def get(name: str | None) -> Game:
     return game
 
 
-def of_state(state) -> Game:
+def of_state(state: object) -> Game[Any]:
     """The game a state (an engine's ``GameState``) is of."""
     for game in GAMES.values():
         if isinstance(state, game.state_type):
@@ -35,9 +58,16 @@ def of_state(state) -> Game:
     raise UnknownGame(f"no hosted game has states of type {type(state).__name__}")
 
 
-def of_meta(meta: dict) -> Game:
+def of_meta(meta: dict) -> Game[Any]:
     """The game of a game's stored meta (its ``game`` field; Tiletum when absent)."""
     return get(meta.get("game"))
 
 
-__all__ = ["ERRORS", "Game", "UnknownGame", "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE"]
+def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
+    """The game as the email channel uses it, or None when the email channel does not play it."""
+    return game if game.email and isinstance(game, EmailTexts) else None
+
+
+__all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
+           "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
+           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE"]

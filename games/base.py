@@ -1,14 +1,47 @@
-"""The interface a game implements for the service (:class:`Game`) and the engine errors of all
-games grouped by kind (:data:`ERRORS`), for ``application.errors.from_engine``."""
+"""The interface a game implements for the service, split by concern into typed protocols, and
+the engine errors of all games grouped by kind (:data:`ERRORS`), for ``application.errors.from_engine``.
+
+What every hosted game is (:class:`Game`, checked by mypy where ``games.GAMES`` is built):
+
+- :class:`Rules` -- what a game is and how it is played: its name, seats and seat kinds, the
+  seating of a new game (:meth:`Rules.setup`), new game, moves, replay, snapshots;
+- :class:`Views` -- reading a position: who acts, scores, round, a seat's position document;
+- :class:`Records` -- the record, the seed's fairness, the events in words;
+- :class:`Pictures` -- the board and the pieces as SVG.
+
+What a game may also do, each declared rather than left to raise:
+
+- :class:`EmailTexts` -- the email channel plays it (``email = True``: mail/ sends its turn emails
+  and reads replies through these methods);
+- :class:`Search` -- the game-generic AI (``ai.generic``) can search it (a game whose
+  ``seat_kinds`` hold ``"ai"`` needs it, or an AI of its own in ``ai``);
+- ``review`` -- a finished game's moves can be reviewed (application/review.py).
+
+Every method is pure; a state is the engine's own ``GameState`` (the type parameter ``S``).
+:class:`GameDefaults`, :class:`EmailDefaults` and :class:`SearchDefaults` give the methods that
+have a sensible default; a game class inherits them and writes the rest, and mypy says which
+are missing (``tests/test_types.py``).
+"""
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 
 
 class UnknownGame(ValueError):
     """No game of that name is hosted."""
+
+
+class BadSetup(ValueError):
+    """A new game's seats or options that the game does not take (:meth:`Rules.setup`): ``code``
+    is the service's error code (``bad-seats``, ``bad-options``)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 # Every game's engine raises the same error classes (``rules_common.errors``: message, code, rule).
@@ -19,48 +52,240 @@ ERRORS = {
     "IllegalMove": _errors.IllegalMove,
 }
 
+S = TypeVar("S")   # a game's state: the engine's GameState
+S_in = TypeVar("S_in", contravariant=True)   # the same, in a protocol that only takes states
 
-class Game:
-    """One game as the service hosts it. A state is the engine's own ``GameState``; every method
-    is pure. Subclasses set the class attributes and implement the methods."""
 
-    name: str = ""
-    title: str = ""
+class Rules(Protocol[S]):
+    """What a game is and how it is played."""
+
+    @property
+    def name(self) -> str: ...   # the game's name in the API and the meta ("tiletum")
+    @property
+    def title(self) -> str: ...   # in words ("Tiletum")
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def rules_version(self) -> str: ...
+    @property
+    def seat_kinds(self) -> tuple[str, ...]: ...   # its seats' kinds: human, ai, bot, cardinalbot
+    @property
+    def state_type(self) -> type: ...   # the engine's GameState class (games.of_state)
+    @property
+    def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's
+    @property
+    def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
+
+    def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
+        """A new game's seating and options, checked: ``seats`` (of kinds in ``seat_kinds``) in the
+        game's seat order, and ``options`` (the game's own: the service's are taken out before)
+        as the game's meta keeps them and as :meth:`new_game` takes them. :class:`BadSetup`."""
+        ...
+
+    def new_game(self, players: int, seed: str, options: dict) -> tuple[S, list[dict]]: ...
+
+    def replay(self, events: list[dict], state: S | None = None) -> S: ...
+
+    def from_doc(self, doc: dict) -> S:
+        """A stored snapshot (a position document the service wrote itself) back to a state."""
+        ...
+
+    def play(self, state: S, seat: int, move: str, seed: str) -> tuple[list[dict], S]:
+        """Check and apply one move in notation: (events, new state); the engine's errors."""
+        ...
+
+    def decide(self, state: S, seat: int, move: str, seed: str) -> list[dict]: ...
+
+    def evolve(self, state: S, event: dict) -> S: ...
+
+    def legal_moves(self, state: S) -> list[tuple[str, str]]:
+        """The legal moves of the seat to act, sorted and unique: (notation, in words)."""
+        ...
+
+    def parse(self, text: str) -> Any: ...
+
+    def format(self, move: Any) -> str: ...
+
+    def can_undo(self, state: S) -> bool: ...
+
+    def can_snapshot(self, state: S) -> bool:
+        """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
+        ...
+
+
+class Views(Protocol[S_in]):
+    """Reading a position."""
+
+    @property
+    def score_unit(self) -> str: ...   # what a score counts, in results ("VP" for Tiletum)
+
+    def actor(self, state: S_in) -> int | None: ...
+
+    def is_over(self, state: S_in) -> bool: ...
+
+    def scores(self, state: S_in) -> list[int]: ...
+
+    def winner(self, state: S_in) -> int | None: ...
+
+    def round(self, state: S_in) -> int: ...
+
+    def view(self, state: S_in, seat: int | None) -> dict:
+        """The position document as ``seat`` (None: a spectator) may see it: nothing hidden."""
+        ...
+
+    def to_doc(self, state: S_in) -> dict: ...
+
+
+class Records(Protocol[S]):
+    """The record of a game, the fairness of its chance, its events in words."""
+
+    @property
+    def cli(self) -> str: ...   # the command line that verifies a record
+
+    def seed_commitment(self, seed: str) -> str: ...
+
+    def fairness_algorithm(self, meta: dict, state: S) -> str: ...
+
+    def write_record(self, events: list[dict], headers: dict[str, str]) -> str: ...
+
+    def replay_record(self, text: str) -> tuple[dict[str, str], list[dict], S]:
+        """A record's (headers, events, final state), every move checked; the engine's errors."""
+        ...
+
+    def verify_events(self, events: list[dict], seed: str, commitment: str | None) -> list[str]:
+        """The problems found checking every recorded draw against ``seed`` and ``commitment``."""
+        ...
+
+    def verify_record(self, text: str, seed: str | None = None) -> list[str]: ...
+
+    def event_texts(self, events: list[dict], start: int = 0, state: S | None = None,
+                    names: list[str] | None = None, machines: frozenset[int] = frozenset()) -> list[str]:
+        """One sentence for each of ``events[start:]``, ``events`` following ``state`` (None: from
+        the game's start). ``state`` may be changed (folded onto): pass a copy you do not keep.
+        Each as :meth:`event_text` says it."""
+        ...
+
+    def event_text(self, before: S | None, event: dict, names: list[str] | None = None,
+                   machines: frozenset[int] = frozenset()) -> str:
+        """One event in words, in the position ``before`` it (None before the first event); reads
+        ``before`` only. The move in the imperative without ``names``; with the seats' ``names``,
+        who did what in the third person (the seats in ``machines``, the Cardinalbot and AI seats,
+        as "its"). The move path stores each event's text with it (application/store.py)."""
+        ...
+
+
+class Pictures(Protocol[S_in]):
+    """The game's pictures."""
+
+    def board_svg(self, state: S_in) -> str: ...
+
+    def pieces_svg(self) -> str | None:
+        """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
+        (None: the page needs none). The same for every game of it: nothing of a position."""
+        ...
+
+
+class Game(Rules[S], Views[S], Records[S], Pictures[S], Protocol[S]):
+    """One game as the service hosts it. ``email`` says whether it is also :class:`EmailTexts`."""
+
+    @property
+    def email(self) -> bool: ...   # whether the email channel (mail/) plays it
+
+
+@runtime_checkable
+class EmailTexts(Protocol[S_in]):
+    """The email channel's words and pictures (mail/: turn emails and replies), for a game with
+    ``email = True``."""
+
+    def email_what(self, state: S_in) -> str:
+        """What the seat to act is asked for, in the turn email's subject and opening."""
+        ...
+
+    def email_position_lines(self, state: S_in, seat: int, names: list[str]) -> list[str]:
+        """Where the game stands for ``seat``, a few lines of plain text (no hidden information)."""
+        ...
+
+    def email_moves(self, state: S_in, seat: int) -> list[tuple[str, str]]:
+        """The rows of the turn email's move list, (what to type, in words): every legal move
+        of the seat must be typable from them."""
+        ...
+
+    def email_reply_hint(self) -> str:
+        """One sentence on how a reply plays (after "Reply ... one per line, for example")."""
+        ...
+
+    def email_example(self, state: S_in, seat: int) -> str:
+        """The example move of the turn email: a move ``seat`` can play now, as typed."""
+        ...
+
+    def email_pictures(self, state: S_in, seat: int) -> list[tuple[str, str, str]]:
+        """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
+        ...
+
+    def one_click_moves(self, state: S_in, seat: int) -> list[str]:
+        """The moves that get a one-click link in the turn email."""
+        ...
+
+
+class EmailGame(Game[S], EmailTexts[S], Protocol[S]):
+    """A game the email channel plays."""
+
+
+@runtime_checkable
+class Search(Protocol[S]):
+    """What the game-generic search (``ai.generic``) needs of a game."""
+
+    def determinize(self, view: dict, rng: random.Random) -> S:
+        """A full state consistent with what a seat's served ``view`` shows, the hidden part
+        sampled with ``rng``."""
+        ...
+
+    def search_moves(self, state: S) -> list:
+        """The legal moves of the seat to act, as values whose ``str`` is their notation, sorted
+        by it and unique (what ``after`` takes)."""
+        ...
+
+    def after(self, state: S, seat: int, move: Any, seed: str) -> S:
+        """The state after ``seat`` plays ``move`` (one of ``search_moves(state)``), anything it
+        reveals drawn from ``seed``; ``state`` is not changed."""
+        ...
+
+
+# --- defaults a game class inherits -------------------------------------------------------------------
+# Only methods with a sensible default for most games are here; what a game must write itself is in
+# the protocols above and nowhere else, so that mypy reports it missing.
+
+class GameDefaults:
+    """Defaults for :class:`Game`. They call the game's own methods (``self`` is a :class:`Game`)."""
+
     min_players: int = 2
     max_players: int = 4
     rules_version: str = "1"
-    seat_kinds: tuple[str, ...] = ("human",)   # the seat kinds a game of it may have
-    cli: str = ""                              # the command line that verifies a record
-    email: bool = False                        # whether the email channel (mail/) plays it
-    state_type: type = object                  # the engine's GameState class
+    seat_kinds: tuple[str, ...] = ("human",)
+    own_options: tuple[str, ...] = ()
+    email: bool = False
+    review: bool = False
+    score_unit: str = "points"
 
-    # --- playing ------------------------------------------------------------------------------
-    def new_game(self, players: int, seed: str, options: dict) -> tuple[Any, list[dict]]:
-        raise NotImplementedError
+    def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
+        """By default a game seats its players in the order given and takes the options named in
+        ``own_options``, as they are; any other is refused (but Tiletum's ``action_tiles`` as
+        printed, the schema's default for every game, which is dropped)."""
+        options = {k: v for k, v in options.items()
+                   if k in self.own_options or not (k == "action_tiles" and v == "printed")}
+        other = sorted(k for k in options if k not in self.own_options)
+        if other:
+            raise BadSetup("bad-options",
+                           f"a game of {self.title} takes none of these options: {', '.join(other)}")
+        return seats, options, dict(options)
 
-    def replay(self, events: list[dict], state: Any = None) -> Any:
-        raise NotImplementedError
-
-    def from_doc(self, doc: dict) -> Any:
-        """A stored snapshot (a position document the service wrote itself) back to a state."""
-        raise NotImplementedError
-
-    def play(self, state: Any, seat: int, move: str, seed: str) -> tuple[list[dict], Any]:
-        """Check and apply one move in notation: (events, new state); the engine's errors."""
-        raise NotImplementedError
-
-    def decide(self, state: Any, seat: int, move: str, seed: str) -> list[dict]:
+    def decide(self: Game[S], state: S, seat: int, move: str, seed: str) -> list[dict]:
         return self.play(state, seat, move, seed)[0]
 
-    def evolve(self, state: Any, event: dict) -> Any:
+    def evolve(self: Game[S], state: S, event: dict) -> S:
         return self.replay([event], state)
-
-    def legal_moves(self, state: Any) -> list[tuple[str, str]]:
-        """The legal moves of the seat to act, sorted and unique: (notation, in words)."""
-        raise NotImplementedError
-
-    def parse(self, text: str) -> Any:
-        raise NotImplementedError
 
     def format(self, move: Any) -> str:
         return str(move)
@@ -69,101 +294,21 @@ class Game:
         return False
 
     def can_snapshot(self, state: Any) -> bool:
-        """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
         return True
 
-    # --- for a search (ai.generic) ---------------------------------------------------------------
-    def determinize(self, view: dict, rng) -> Any:
-        """A full state consistent with what a seat's served ``view`` shows, the hidden part
-        sampled with ``rng``. By default the view hides nothing but the seed (so it is the state);
-        a game with hidden components overrides it."""
-        return self.from_doc(view)
-
-    def search_moves(self, state: Any) -> list:
-        """The legal moves of the seat to act, as values whose ``str`` is their notation, sorted
-        by it and unique (what ``after`` takes)."""
-        return [self.parse(m) for m, _ in self.legal_moves(state)]
-
-    def after(self, state: Any, seat: int, move: Any, seed: str) -> Any:
-        """The state after ``seat`` plays ``move`` (one of ``search_moves(state)``), anything it
-        reveals drawn from ``seed``; ``state`` is not changed."""
-        return self.play(state, seat, str(move), seed)[1]
-
-    # --- the email channel (mail/: turn emails and replies) -----------------------------------------
-    score_unit: str = "points"                 # what a score counts, in results ("VP" for Tiletum)
-
-    def email_what(self, state: Any) -> str:
-        """What the seat to act is asked for, in the turn email's subject and opening."""
-        return "your turn"
-
-    def email_position_lines(self, state: Any, seat: int, names: list[str]) -> list[str]:
-        """Where the game stands for ``seat``, a few lines of plain text (no hidden information)."""
-        raise NotImplementedError
-
-    def email_moves(self, state: Any, seat: int) -> list[tuple[str, str]]:
-        """The rows of the turn email's move list, (what to type, in words): every legal move
-        of the seat must be typable from them."""
-        return self.legal_moves(state) if self.actor(state) == seat else []
-
-    def email_reply_hint(self) -> str:
-        """One sentence on how a reply plays (after "Reply ... one per line, for example")."""
-        return "You may send several moves."
-
-    def email_example(self, state: Any, seat: int) -> str:
-        """The example move of the turn email: a move ``seat`` can play now, as typed."""
-        moves = self.email_moves(state, seat)
-        return moves[0][0] if moves else ""
-
-    def email_pictures(self, state: Any, seat: int) -> list[tuple[str, str, str]]:
-        """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
-        return [("board", f"The {self.title} board", self.board_svg(state))]
-
-    def one_click_moves(self, state: Any, seat: int) -> list[str]:
-        """The moves that get a one-click link in the turn email (none by default)."""
-        return []
-
-    # --- reading --------------------------------------------------------------------------------
     def actor(self, state: Any) -> int | None:
         return state.actor
 
     def is_over(self, state: Any) -> bool:
         return state.phase == "over"
 
-    def scores(self, state: Any) -> list[int]:
-        raise NotImplementedError
-
     def winner(self, state: Any) -> int | None:
         return state.winner
-
-    def round(self, state: Any) -> int:
-        raise NotImplementedError
-
-    def view(self, state: Any, seat: int | None) -> dict:
-        """The position document as ``seat`` (None: a spectator) may see it: nothing hidden."""
-        raise NotImplementedError
 
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()
 
-    # --- records, words, pictures -------------------------------------------------------------
-    def seed_commitment(self, seed: str) -> str:
-        raise NotImplementedError
-
-    def fairness_algorithm(self, meta: dict, state: Any) -> str:
-        raise NotImplementedError
-
-    def write_record(self, events: list[dict], headers: dict[str, str]) -> str:
-        raise NotImplementedError
-
-    def replay_record(self, text: str) -> tuple[dict[str, str], list[dict], Any]:
-        """A record's (headers, events, final state), every move checked; the engine's errors."""
-        raise NotImplementedError
-
-    def verify_events(self, events: list[dict], seed: str, commitment: str | None) -> list[str]:
-        """The problems found checking every recorded draw against ``seed`` and ``commitment``."""
-        raise NotImplementedError
-
-    def verify_record(self, text: str, seed: str | None = None) -> list[str]:
+    def verify_record(self: Game[Any], text: str, seed: str | None = None) -> list[str]:
         """Replay a record with full checking and, given the seed (or the record's own Seed
         header), check every draw against it and the record's SeedCommitment: the problems found
         (empty: it verifies)."""
@@ -176,25 +321,44 @@ class Game:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def event_texts(self, events: list[dict], start: int = 0, state: Any = None, names: list[str] | None = None,
-                    machines: frozenset[int] = frozenset()) -> list[str]:
-        """One sentence for each of ``events[start:]``, ``events`` following ``state`` (None: from
-        the game's start). ``state`` may be changed (folded onto): pass a copy you do not keep.
-        Each as :meth:`event_text` says it."""
-        raise NotImplementedError
-
-    def event_text(self, before: Any, event: dict, names: list[str] | None = None,
-                   machines: frozenset[int] = frozenset()) -> str:
-        """One event in words, in the position ``before`` it (None before the first event); reads
-        ``before`` only. The move in the imperative without ``names``; with the seats' ``names``,
-        who did what in the third person (the seats in ``machines``, the Cardinalbot and AI seats,
-        as "its"). The move path stores each event's text with it (application/store.py)."""
-        raise NotImplementedError
-
-    def board_svg(self, state: Any) -> str:
-        raise NotImplementedError
-
     def pieces_svg(self) -> str | None:
-        """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
-        (None: the page needs none). The same for every game of it: nothing of a position."""
         return None
+
+
+class EmailDefaults:
+    """Defaults for :class:`EmailTexts` (``email_position_lines`` has none)."""
+
+    email: bool = True
+
+    def email_what(self, state: Any) -> str:
+        return "your turn"
+
+    def email_moves(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str]]:
+        return self.legal_moves(state) if self.actor(state) == seat else []
+
+    def email_reply_hint(self) -> str:
+        return "You may send several moves."
+
+    def email_example(self: EmailGame[S], state: S, seat: int) -> str:
+        moves = self.email_moves(state, seat)
+        return moves[0][0] if moves else ""
+
+    def email_pictures(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str, str]]:
+        return [("board", f"The {self.title} board", self.board_svg(state))]
+
+    def one_click_moves(self, state: Any, seat: int) -> list[str]:
+        return []
+
+
+class SearchDefaults:
+    """Defaults for :class:`Search`: the served view hides nothing but the seed (so it is the
+    state), moves are the legal moves parsed, and ``after`` plays one."""
+
+    def determinize(self: Game[S], view: dict, rng: random.Random) -> S:
+        return self.from_doc(view)
+
+    def search_moves(self: Game[S], state: S) -> list:
+        return [self.parse(m) for m, _ in self.legal_moves(state)]
+
+    def after(self: Game[S], state: S, seat: int, move: Any, seed: str) -> S:
+        return self.play(state, seat, str(move), seed)[1]

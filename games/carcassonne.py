@@ -11,10 +11,10 @@ from carcassonne.describe import describe, event_text, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import Game
+from .base import EmailDefaults, GameDefaults, SearchDefaults
 
 
-class Carcassonne(Game):
+class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     name = "carcassonne"
     title = "Carcassonne"
     min_players, max_players = 2, 5
@@ -66,8 +66,9 @@ class Carcassonne(Game):
         return seed_commitment(seed)
 
     def fairness_algorithm(self, meta, state):
-        return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks from "
-                "the sorted face-down tiles, where n is the number of reveals before it (the setup is reveal 0, "
+        return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
+                "from the sorted face-down tiles, where n is the number of reveals before it (the setup is "
+                "reveal 0, "
                 "then each move) (see carcassonne/chance.py)")
 
     def write_record(self, events, headers):

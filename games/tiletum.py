@@ -10,7 +10,7 @@ from engine.game import RULES_VERSION, evolve_in_place, replay
 from engine.notation import parse
 from engine.record import replay_record, write_record
 
-from .base import Game
+from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
 
 def view_doc(state: engine.GameState, seat: int | None) -> dict:
@@ -73,16 +73,33 @@ def event_texts(events: list[dict], start: int = 0, state: engine.GameState | No
     return out
 
 
-class Tiletum(Game):
+class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     name = "tiletum"
     title = "Tiletum"
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
+    own_options = ("action_tiles", "solo")
     cli = "tiletum-engine"
     email = True
+    review = True             # application/review.py: Tiletum's AI estimates each move in points
     state_type = engine.GameState
     score_unit = "VP"
+
+    def setup(self, seats, options):
+        """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
+        the Cardinalbot, which is seat 0: two seats, one of kind cardinalbot; Deacon by default)."""
+        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
+        options = dict(options)
+        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
+        if bots or options.get("solo") is not None:
+            if len(seats) != 2 or len(bots) != 1:
+                raise BadSetup("bad-seats",
+                               "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
+            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
+            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
+            options["solo"] = engine_options["solo"]
+        return seats, options, engine_options
 
     def new_game(self, players, seed, options):
         return engine.new_game(players, seed, options)
@@ -126,9 +143,10 @@ class Tiletum(Game):
         if state.reveals is None:  # a rules-1 game: keyed by the event count
             n = "n is the number of events before it (the GameStarted event is 0)"
         else:
-            n = "n is the number of reveals before it (the setup is reveal 0, then each event with chance outcomes)"
-        return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, 'n:i'), "
-                f"where {n} (see engine/chance.py)")
+            n = ("n is the number of reveals before it (the setup is reveal 0, then each event with chance "
+                 "outcomes)")
+        return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, "
+                f"'n:i'), where {n} (see engine/chance.py)")
 
     def write_record(self, events, headers):
         return write_record(events, headers)
@@ -158,7 +176,8 @@ class Tiletum(Game):
         out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
                f"Resources: {res}.",
                f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in "
-               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in supply.",
+               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in "
+               "supply.",
                f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
         others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
                   for i, q in enumerate(state.seats) if i != seat]
@@ -185,7 +204,8 @@ class Tiletum(Game):
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
     def board_svg(self, state):
-        # Tiletum's map is drawn by application/board_svg.py (with the seats' names)
+        # Tiletum's map is drawn with the seats' names by application/board_svg.py (board_picture,
+        # email_pictures), which every caller goes through; this is never called
         raise NotImplementedError("Tiletum's board is drawn by application.board_svg")
 
 

@@ -124,7 +124,8 @@ def signed_url(secret: str | bytes, base_url: str, path: str, **params: Any) -> 
     return f"{base_url.rstrip('/')}{path}?{urlencode(query)}"
 
 
-def verify_url_params(secret: str | bytes, path: str, params: Any, now: float | None = None) -> dict[str, str]:
+def verify_url_params(secret: str | bytes, path: str, params: Any,
+                      now: float | None = None) -> dict[str, str]:
     """Check the ``sig`` of a link's query parameters (a dict, a ``parse_qs`` result or a
     werkzeug ``MultiDict``) for ``path``; return the parameters without ``sig``. Raises
     :class:`BadAddress` when the signature is missing or wrong, a parameter is repeated, or
@@ -191,5 +192,6 @@ def verify_inbound_signature(secret: str | bytes, header: str | None, body: byte
     if abs(now - t) > tolerance:
         raise BadAddress("the signature is too old (or from the future)")
     expected = inbound_signature(secret, body, t).split("v1=", 1)[1]
-    if not any(hmac.compare_digest(expected.encode(), v.encode("ascii", "replace")) for v in fields.get("v1", [])):
+    if not any(hmac.compare_digest(expected.encode(),
+                                   v.encode("ascii", "replace")) for v in fields.get("v1", [])):
         raise BadAddress("the signature does not match")

@@ -30,7 +30,7 @@ from email.utils import formatdate, make_msgid
 
 import engine
 from engine.describe import describe
-from games import TILETUM, Game
+from games import TILETUM, EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
 
@@ -113,7 +113,8 @@ def thread_subject(title: str, seat_names: list[str], seat: int | None, game_id:
     """The subject of every email of a game to ``seat`` (the module's docstring says why it is
     stable): ``Tiletum with Bob and Cid (game <id>)``, naming the other players."""
     others = [n for i, n in enumerate(seat_names) if i != seat] or list(seat_names)
-    return one_line(f"{title} with {names_text(others)} (game {game_id})" if others else f"{title} game {game_id}")
+    return one_line(f"{title} with {names_text(others)} (game {game_id})" if others
+                    else f"{title} game {game_id}")
 
 
 def answer_subject(subject: str) -> str:
@@ -131,7 +132,8 @@ def preheader(text: str) -> str:
 def html_document(headline: str, body: str) -> str:
     """An HTML email: the preheader, the headline as the first thing shown, then ``body``."""
     return ('<!doctype html><html><head><meta charset="utf-8"></head>'
-            '<body style="font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45;color:#222222">'
+            '<body '
+            'style="font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45;color:#222222">'
             + preheader(headline) + f'<p style="font-size:17px"><b>{html.escape(headline)}</b></p>'
             + body + "</body></html>")
 
@@ -187,11 +189,12 @@ class TurnContext:
     subject: str = ""            # default: thread_subject (the same for every email of the game)
     images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
-    game: Game = TILETUM         # the game's rules and words (games/: the email surface)
+    game: EmailGame = TILETUM    # the game's rules and words (games/: the email surface)
 
 
-_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced", "exchange": "exchanged",
-         "use": "used", "choose": "chose", "place": "placed", "move": "moved", "pay": "paid", "gain": "gained",
+_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced",
+         "exchange": "exchanged", "use": "used", "choose": "chose", "place": "placed", "move": "moved",
+         "pay": "paid", "gain": "gained",
          "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
          "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
 _CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
@@ -231,7 +234,8 @@ def chance_words(chance: list) -> list[str]:
 def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     """A past move in plain words, with the player's name (``event["text"]``, when the notifier
     put it there, is the move in words as ``GET /events`` says it)."""
-    who = seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names) else "?"
+    who = (seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names)
+           else "?")
     by = f" (played by the {event['by']})" if event.get("by") else ""
     if event.get("text") and event.get("type") == "MovePlayed":
         text = event["text"]
@@ -290,7 +294,8 @@ def turn_email(ctx: TurnContext):
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"
-    stranger = first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title) if ctx.first_email and ctx.unsubscribe_url else ""
+    stranger = (first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title) if ctx.first_email
+                and ctx.unsubscribe_url else "")
     text = [headline, "", f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else [])
     text += [ctx.intro, ""] if ctx.intro else []
     text += [f"It is {what} in {where}.", ""]
@@ -317,13 +322,16 @@ def turn_email(ctx: TurnContext):
     def picture(cid: str, img: InlineImage) -> str:
         return (f'<p><img src="cid:{e(cid)}" alt="{e(img.alt)}" width="{img.width}" '
                 'style="max-width:100%;height:auto;border:0"></p>')
-    stranger_html = (f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a {game.title} game. "
-                     f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
-                     "us</a>.</p>") if stranger else ""
-    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro else "")
+    stranger_html = (
+        f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a {game.title} game. "
+        f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
+        "us</a>.</p>") if stranger else ""
+    parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro
+                                                                    else "")
              + f"<p>It is <b>{e(what)}</b> in {e(where)}.</p>"]
     if since:
-        parts.append("<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
+        parts.append(
+            "<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in position) + "</p>")
@@ -333,14 +341,16 @@ def turn_email(ctx: TurnContext):
     if ctx.board_url:
         parts.append(f'<p><a href="{e(ctx.board_url)}">The board as SVG</a> (sharper, zoomable)</p>')
     rows = "".join(f"<tr><td><code>{e(m)}</code></td><td>{e(d)}</td>"
-                   + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls else "<td></td>")
+                   + (f'<td><a href="{e(ctx.move_urls[m])}">play</a></td>' if m in ctx.move_urls
+                      else "<td></td>")
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
                  f"{e(game.email_reply_hint())}</p>")
     parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
                  + (f' · <a href="{e(ctx.dashboard_url)}">All your games</a>' if ctx.dashboard_url else "")
-                 + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url else "")
+                 + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url
+                    else "")
                  + "</p>")
     if ctx.dashboard_url and ctx.first_email:
         parts.append(f'<p>{e(DASHBOARD_FIRST)} <a href="{e(ctx.dashboard_url)}">Your dashboard</a></p>')
@@ -404,7 +414,8 @@ def ignored_note(ignored: list[str]) -> str:
     """Which lines after the moves of a reply were taken for a sign-off and not read."""
     if not ignored:
         return ""
-    quoted = ", ".join(f"\u201c{one_line(x)}\u201d" for x in ignored[:5]) + (" ..." if len(ignored) > 5 else "")
+    quoted = ", ".join(f"\u201c{one_line(x)}\u201d" for x in ignored[:5]) + (" ..." if len(ignored) > 5
+                                                                             else "")
     return (f"Not read as moves, and ignored: {quoted}. A reply is read up to its first line that is not "
             "a move; if one of those was meant as a move, reply with it again.")
 
@@ -443,8 +454,8 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
     headline = f"Played: {', '.join(moves)}." if moves else "Nothing was played."
     nxt = f"It is now {next_to_act}'s decision; you get an email when it is yours again." if next_to_act \
         else "The game is over; the results follow."
-    lines = [f"Hello {seat_name or 'player'},", "", f"Your moves in {title} were played: " + ", ".join(moves) + ".",
-             nxt]
+    lines = [f"Hello {seat_name or 'player'},", "",
+             f"Your moves in {title} were played: " + ", ".join(moves) + ".", nxt]
     for note in (ignored_note(list(ignored)), unplayed_note(list(unplayed))):
         if note:
             lines += ["", note]
@@ -465,7 +476,8 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
     headline = (f"Not played: \u201c{one_line(failing_line)}\u201d is not a move you can play now."
                 if failing_line else "Not played: nothing in your email was played.")
     lines = [f"Hello {seat_name or 'player'},", ""]
-    lines += ["None of the moves in your email were played." if nothing_played else "Your email was not played."]
+    lines += ["None of the moves in your email were played." if nothing_played
+              else "Your email was not played."]
     if failing_line:
         lines += ["", "This line failed:", f"> {failing_line}"]
     lines += ["", f"Why: {reason or 'your email could not be read.'}"]

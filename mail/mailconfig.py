@@ -29,5 +29,6 @@ class MailConfig:
                    public_url=os.environ.get("TILETUM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
                    authserv_id=os.environ.get("TILETUM_MAIL_AUTHSERV_ID") or None,
                    inbound_secret=os.environ.get("TILETUM_INBOUND_SECRET") or None,
-                   pictures=os.environ.get("TILETUM_MAIL_PICTURES", "1").strip().lower() not in ("0", "no", "off",
+                   pictures=os.environ.get("TILETUM_MAIL_PICTURES", "1").strip().lower() not in ("0", "no",
+                                                                                                 "off",
                                                                                                 "false"))

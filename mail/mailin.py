@@ -6,8 +6,8 @@ the seat and the turn and is checked against its signature (``mail.addresses``);
 are the lines the player wrote above the quoted turn email (``extract_moves``); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
 applies all of them or none, except that a move revealing chance ends the batch (the lines after
-it come back unplayed; docs/pbem.md, "Several moves in one reply"). The player gets one answer by email: a confirmation, or an error
-quoting the failing line with the legal moves.
+it come back unplayed; docs/pbem.md, "Several moves in one reply"). The player gets one answer by email: a
+confirmation, or an error quoting the failing line with the legal moves.
 
 ``workers/listener.py`` puts this behind an aiosmtpd SMTP listener (``tiletum serve
 --mailin-port P``); ``POST /api/v1/inbound-email`` calls ``handle_inbound`` with the raw RFC 822
@@ -479,7 +479,8 @@ def _fix_headers(message: EmailMessage, ctx: dict) -> None:
         message["Subject"] = f"Re: {subj}" if subj else "Re: your game"
     if ctx.get("in_reply_to") and "In-Reply-To" not in message:
         message["In-Reply-To"] = ctx["in_reply_to"]
-        message["References"] = compose_module.references_chain(ctx.get("references") or [], ctx["in_reply_to"])
+        message["References"] = compose_module.references_chain(ctx.get("references") or [],
+                                                                ctx["in_reply_to"])
     if ctx.get("reply_to") and "Reply-To" not in message:
         message["Reply-To"] = ctx["reply_to"]
     if "Auto-Submitted" not in message:
@@ -561,8 +562,9 @@ def _send_stale(deps: Deps, msg, result: Result, current, once: str = "") -> boo
         if "Auto-Submitted" not in message:
             message["Auto-Submitted"] = "auto-replied"
         if deps.send_reply_once is not None and once:
-            deps.send_reply_once(f"reply:stale:{hashlib.sha256(once.encode('utf-8', 'replace')).hexdigest()[:32]}",
-                                 message)
+            deps.send_reply_once(
+                f"reply:stale:{hashlib.sha256(once.encode('utf-8', 'replace')).hexdigest()[:32]}",
+                message)
         else:
             deps.send_reply(message)
         result.replied = True
@@ -691,7 +693,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,
                           current_version=current)
         index = extra.get("move_index")
-        failing = written[index] if isinstance(index, int) and 0 <= index < len(written) else None  # as written
+        # as written
+        failing = written[index] if isinstance(index, int) and 0 <= index < len(written) else None
         playable = e.kind in ("forbidden", "invalid")  # the player can correct and reply again
         if not playable:
             answer.reply_to = None

@@ -20,8 +20,8 @@ from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
 
-from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note, message_ids,
-                      simple_email, thread_subject, unplayed_note)
+from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
+                      message_ids, simple_email, thread_subject, unplayed_note)
 from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
 from .notify import Notifier
@@ -121,9 +121,10 @@ def inbound_deps(svc: GameService) -> Deps:
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
                                 headline=f"Done: {what}.")
         nxt = names[state.actor] if state.actor is not None and state.phase != "over" else None
-        return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None, game_id=ctx["game_id"],
-                                  seat_name=names[seat], moves=played, next_to_act=nxt,
-                                  in_reply_to=ctx.get("in_reply_to"), references=ctx.get("references"),
+        return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None,
+                                  game_id=ctx["game_id"], seat_name=names[seat], moves=played,
+                                  next_to_act=nxt, in_reply_to=ctx.get("in_reply_to"),
+                                  references=ctx.get("references"),
                                   unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
                                   subject=subject, open_url=notifier.open_url(ctx["game_id"], seat))
 
@@ -137,10 +138,13 @@ def inbound_deps(svc: GameService) -> Deps:
             return None
         names = seat_names(meta)
         subject = answer_subject(thread_subject(title, names, seat, game_id))
-        why = "Your email was for an old turn, and the game has moved on since: none of its moves were played."
+        why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
+               "played.")
         if state.phase != "over" and state.actor == seat:
-            msg = notifier.turn_message(game_id, meta, state, seat, intro=why + " Here is your decision now: reply "
-                                        "to this email.", headline="That email was for an old turn; your move now.")
+            msg = notifier.turn_message(game_id, meta, state, seat,
+                                        intro=why + " Here is your decision now: reply "
+                                        "to this email.",
+                                        headline="That email was for an old turn; your move now.")
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
@@ -185,7 +189,8 @@ def inbound_deps(svc: GameService) -> Deps:
             try:
                 deadlines.vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
             except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
-                log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id, seat, cmd)
+                log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id,
+                            seat, cmd)
         # the reply came from the seat's own address to the signed reply address of our email to it
         mark_verified(svc.store.r, seat_email(game_id, seat))
         return answer if answer is not None else {"version": svc.load(game_id)[1].version}
@@ -198,5 +203,6 @@ def inbound_deps(svc: GameService) -> Deps:
 
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
-                compose_confirmation=confirmation, compose_error=error, compose_stale=stale, seat_email=seat_email,
-                authserv_id=cfg.authserv_id, send_reply_once=send_reply_once, is_move=is_move)
+                compose_confirmation=confirmation, compose_error=error, compose_stale=stale,
+                seat_email=seat_email, authserv_id=cfg.authserv_id, send_reply_once=send_reply_once,
+                is_move=is_move)

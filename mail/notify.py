@@ -18,7 +18,8 @@ from application import links, waiting
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
 from application.board_svg import email_pictures
-from application.deadlines import MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text, timeout_policy
+from application.deadlines import (MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text,
+                                  timeout_policy)
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
@@ -69,7 +70,8 @@ class Notifier:
         dl = self.deadlines()
         due = dl.deadline_of(game_id, seat)
         left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
-        msg = self.turn_message(game_id, meta, state, seat, deadline=due, headline=f"Reminder: your move is {left}.")
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due,
+                                headline=f"Reminder: your move is {left}.")
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
         return self.send_once(key, email, msg, game_id=game_id, seat=seat)
 
@@ -88,35 +90,40 @@ class Notifier:
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
         lines = [f"Hello {names[seat]},", "",
-                 f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the stand-in "
-                 "played it for you:"]
+                 f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the "
+                 "stand-in played it for you:"]
         lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
         lines.append("")
         if kind == "dropped":
             headline = "You were dropped: the stand-in plays your seat."
-            lines += [f"You missed {plural(missed, 'deadline')}, so the stand-in plays your seat for the rest of "
-                      "the game.", "You get no more turn emails for this game; the results come at the end."]
+            lines += [f"You missed {plural(missed, 'deadline')}, so the stand-in plays your seat for the "
+                      "rest of the game.",
+                      "You get no more turn emails for this game; the results come at the end."]
         else:
             headline = "The stand-in played your turn."
             if policy["mode"] == "drop":
-                lines.append(f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
-                             "stand-in plays your seat for the rest of the game.")
+                lines.append(
+                    f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
+                    "stand-in plays your seat for the rest of the game.")
             lines.append("You keep your seat: your next turn is yours again, with its own email.")
         if state.phase != "over":
             nxt = names[state.actor] if state.actor is not None else None
             if nxt:
                 lines.append(f"It is now {nxt}'s decision.")
-        lines += ["", f"Open the game: {self.open_url(game_id, seat)}", f"Stop these emails: {self.unsubscribe_url(email)}"]
-        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id), from_addr=self.cfg.from_addr,
-                           to_addr=email, lines=lines, headline=headline)
-        return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id, seat=seat)
+        lines += ["", f"Open the game: {self.open_url(game_id, seat)}",
+                  f"Stop these emails: {self.unsubscribe_url(email)}"]
+        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
+                           from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline)
+        return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
+                              seat=seat)
 
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
         return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
 
     def move_url(self, game_id: str, seat: int, version: int, move: str) -> str:
-        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/api/v1/games/{game_id}/email-move",
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url,
+                                    f"/api/v1/games/{game_id}/email-move",
                                     seat=str(seat), version=str(version), move=move)
 
     def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
@@ -269,8 +276,8 @@ class Notifier:
         first = not ahead["told"]
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
-        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id, seat=seat,
-                              after=after, thread=ahead["thread"], refs=ahead["refs"])
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
+                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"])
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -297,8 +304,9 @@ class Notifier:
             since=self.since_last_turn(game_id, seat, game), open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
-            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro, headline=headline,
-            subject=thread_subject(game.title, names, seat, game_id), images=self.pictures(game_id, meta, state, seat),
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
+            headline=headline, subject=thread_subject(game.title, names, seat, game_id),
+            images=self.pictures(game_id, meta, state, seat),
             board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
@@ -311,11 +319,13 @@ class Notifier:
         try:
             drawn = email_pictures(meta, state, seat)
         except Exception:  # a drawing bug must not cost the player their turn email
-            log.warning("could not draw the pictures of %s at version %s", game_id, state.version, exc_info=True)
+            log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
+                        exc_info=True)
             return []
         out = []
         for name, alt, svg in drawn:
-            png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}", natural=True)
+            png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
+                            natural=True)
             if png:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
@@ -329,7 +339,8 @@ class Notifier:
             return []  # nothing since (the game's first turn): no need to replay the game to say so
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
-    def one_click_moves(self, game_id: str, state, seat: int, game: games.Game = games.TILETUM) -> dict[str, str]:
+    def one_click_moves(self, game_id: str, state, seat: int,
+                        game: games.EmailGame = games.TILETUM) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
@@ -391,8 +402,8 @@ class Notifier:
         msg = self.notice(f"{games.of_meta(meta).title} with {self.others(seat_names(meta), seat)}: your new "
                           "private link", email)
         msg.set_content(
-            f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is renewed; "
-            "the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
+            f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is "
+            "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
             f"{self.open_url(game_id, seat)}\n\n"
             "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
             + "\n".join(self.dashboard_lines(email, first)) + "\n")
@@ -428,10 +439,11 @@ class Notifier:
         lines = [f"Hello {ask['name']},", "",
                  f"someone (we hope you) asked to join a game of {title} for {doc['players']} players"
                  + (f" with {', '.join(others)}" if others else "") + ".",
-                 "Open this link to take your seat (it works once, until the game is full or cancelled):", url, "",
-                 "If you did not ask for this, ignore this email: nothing happens without the link."]
-        msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}", from_addr=self.cfg.from_addr,
-                           to_addr=email, lines=lines, headline="Confirm your seat")
+                 "Open this link to take your seat (it works once, until the game is full or cancelled):",
+                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
+        msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",
+                           from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
+                           headline="Confirm your seat")
         return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
 
     def lobby_cancelled(self, game_id: str, doc: dict, seat: int) -> int:
@@ -442,9 +454,12 @@ class Notifier:
             return 0
         title = games.get(doc["game"]).title
         days = doc["waiting_days"]
+        by_creator = doc.get("cancelled_by") == "creator"
+        why = ("the player who posted it cancelled it before it started" if by_creator
+               else f"its open seats were not all taken within {days:g} {'day' if days == 1 else 'days'}, "
+                    "so it never started")
         lines = [f"Hello {s['name']},", "",
-                 f"the game of {title} ({game_id}) you had a seat in was cancelled: its open seats were not all "
-                 f"taken within {days:g} {'day' if days == 1 else 'days'}, so it never started.",
+                 f"the game of {title} ({game_id}) you had a seat in was cancelled: {why}.",
                  f"Find another game in the lobby: {self.cfg.public_url}/play/lobby"]
         msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
                            to_addr=email, lines=lines, headline="The game was cancelled")
@@ -466,15 +481,18 @@ class Notifier:
                     continue
                 if state.actor == seat and state.phase != "over":
                     title = thread_subject(games.of_meta(meta).title, seat_names(meta), seat, game_id)
-                    lines.append(f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
-                                 "with your moves")
+                    lines.append(
+                        f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
+                        "with your moves")
             if lines:
-                msg = self.notice(f"Your games: {plural(len(lines), 'game')} await{'s' if len(lines) == 1 else ''} "
-                                  "your move", email)
+                msg = self.notice(
+                    f"Your games: {plural(len(lines), 'game')} await{'s' if len(lines) == 1 else ''} "
+                    "your move", email)
                 first = self.first_email(email)
-                msg.set_content("Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
-                                + "\n".join(self.dashboard_lines(email, first))
-                                + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
+                msg.set_content(
+                    "Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
+                    + "\n".join(self.dashboard_lines(email, first))
+                    + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
@@ -485,7 +503,8 @@ class Notifier:
         game = games.of_meta(meta)
         names = seat_names(meta)
         scores = game.scores(state)
-        lines = [f"  {names[i]}: {v} {game.score_unit}" for i, v in sorted(enumerate(scores), key=lambda x: -x[1])]
+        lines = [f"  {names[i]}: {v} {game.score_unit}" for i,
+                 v in sorted(enumerate(scores), key=lambda x: -x[1])]
         best = max(scores)
         top = [one_line(names[i]) for i, v in enumerate(scores) if v == best]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
@@ -499,15 +518,17 @@ class Notifier:
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
-            review = (["Your decisions reviewed by the AI (the costliest five, with what it would have played):",
-                       f"{page}&review=1", ""] if game is games.TILETUM else [])
+            review = (["Your decisions reviewed by the AI (the costliest five, with what it would have "
+                       "played):",
+                       f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
                     + ["The record and the check of every draw:",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
                     + self.dashboard_lines(email, first))
-            msg = simple_email(subject=thread_subject(game.title, names, seat, game_id), from_addr=self.cfg.from_addr,
-                               to_addr=email, lines=body, headline=f"Game over: {outcome}.")
+            msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
+                               from_addr=self.cfg.from_addr, to_addr=email, lines=body,
+                               headline=f"Game over: {outcome}.")
             sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent

@@ -18,7 +18,8 @@ def welcome(notifier: Notifier, tid: str) -> int:
     t = ts.load(tid)
     sent = 0
     for email, name in t.entrants.items():
-        if t.entered_via.get(email) != "list" or email in t.withdrawn or preference(notifier.r, email) == "none":
+        if (t.entered_via.get(email) != "list" or email in t.withdrawn
+            or preference(notifier.r, email) == "none"):
             continue
         link = f"{notifier.cfg.public_url}/tournaments/{tid}#entry={ts.entry_token(tid, email)}"
         remember_address(notifier.r, email)
@@ -27,7 +28,8 @@ def welcome(notifier: Notifier, tid: str) -> int:
         title = game.title
         how = ("Each game sends you its turn emails as usual; reply to them with your moves." if game.email
                else "Play your games on their game pages, linked from your tournament page.")
-        msg = notifier.notice(f"{title} tournament: you are entered in {one_line(t.definition['name'])}", email)
+        msg = notifier.notice(f"{title} tournament: you are entered in {one_line(t.definition['name'])}",
+                              email)
         fmt = t.format.replace("_", " ")
         msg.set_content(
             f"Hello {name},\n\nyou are entered in the {title} tournament \"{t.definition['name']}\" "

@@ -73,7 +73,8 @@ def header_lines(game: str, start: dict, headers: dict[str, str] | None) -> list
     if start.get("type") != "GameStarted":
         raise RecordError("a record starts from the GameStarted event")
     tags = {"Game": game, "Players": str(start["players"]),
-            "Options": json.dumps(start.get("options") or {}, sort_keys=True), "Rules": str(start.get("rules", ""))}
+            "Options": json.dumps(start.get("options") or {}, sort_keys=True),
+            "Rules": str(start.get("rules", ""))}
     tags.update(headers or {})
     tags["Setup"] = json.dumps(start["chance"], separators=(",", ":"))
     return [f'[{k} "{escape(v)}"]' for k, v in tags.items()] + [""]

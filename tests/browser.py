@@ -21,7 +21,8 @@ def require_browser() -> None:
     if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
         pytest.skip("TILETUM_SKIP_BROWSER=1: browser tests skipped", allow_module_level=True)
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)", allow_module_level=True)
+        pytest.skip(f"no {CHROMIUM}: install Debian's chromium package (.ci/run does)",
+                    allow_module_level=True)
 
 
 def launch(playwright):

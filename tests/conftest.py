@@ -13,6 +13,13 @@ try:  # the browser tests' assertions wait as long as their actions (WAIT_MS), n
 except ImportError:  # pragma: no cover
     pass
 
+# Hypothesis's per-example deadline is a timing test: on a shared CI machine an example that takes
+# 0.05 ms can take 260 ms once (it failed a run so). Speed is checked by bench/, not by the suite.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("suite", deadline=None)
+_hypothesis_settings.load_profile("suite")
+
 
 def pytest_terminal_summary(terminalreporter):
     """Say once where this run's screenshots are (tests/browser.py, ``screenshot``)."""

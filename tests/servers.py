@@ -1,8 +1,8 @@
 """A real `tiletum serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
 and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
-listener. Serve, gunicorn and Redis are one process group; each supervised part is a process
-group of its own. ``start`` waits until /health answers; a slow answer while the service boots
-on a busy machine counts as "not up yet", not as a failure."""
+listener. Serve (gunicorn's arbiter) is one process group; Redis, each supervised part and each
+gunicorn worker are a session (so a process group) of their own. ``start`` waits until /health
+answers; a slow answer while the service boots on a busy machine counts as "not up yet", not as a failure."""
 from __future__ import annotations
 
 import os
@@ -69,8 +69,7 @@ class Serve:
 
     def kill(self) -> None:
         """SIGKILL every process of the service at once (no clean shutdown anywhere)."""
-        groups = self.part_groups()
-        os.killpg(self.proc.pid, signal.SIGKILL)
+        groups = self.part_groups() | {self.proc.pid}
         for pgid in groups:
             try:
                 os.killpg(pgid, signal.SIGKILL)

@@ -71,7 +71,8 @@ def test_hints_are_rate_limited_per_seat(server):
     rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=10)
     assert rv.json()["code"] == "rate-limited" and int(rv.headers["Retry-After"]) > 0
     # the seat's other requests are not blocked by its hint budget
-    assert requests.get(f"{url}{API}/{gid}/legal-moves", headers=bearer(tokens[to_act]), timeout=10).status_code == 200
+    assert requests.get(f"{url}{API}/{gid}/legal-moves", headers=bearer(tokens[to_act]),
+                        timeout=10).status_code == 200
 
 
 def test_hints_are_off_in_rated_tournament_games(server):
@@ -131,6 +132,7 @@ def test_a_hint_is_computed_off_the_request_thread_and_asked_for_again(impatient
         time.sleep(0.1)
     assert rv.status_code == 200, rv.text
     hint = rv.json()
-    assert [k for k in hints._tasks if k[0] == gid] == [(gid, hint["version"], to_act, "medium")]   # one search
+    # one search
+    assert [k for k in hints._tasks if k[0] == gid] == [(gid, hint["version"], to_act, "medium")]
     state = requests.get(f"{url}{API}/{gid}/state", headers=bearer(tokens[to_act]), timeout=10).json()
     assert hint["moves"] == ai.decide(state, "medium", f"{gid}:{hint['version']}")

@@ -19,14 +19,15 @@ import pytest
 
 import ai
 import engine
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 SOLO_LEVELS = ("priest", "deacon", "bishop")
 
 
-def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None, seen: Counter | None = None):
+def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None,
+              seen: Counter | None = None):
     options = {"solo": {"level": solo}} if solo else None
     state, _ = engine.new_game(players, seed, options)
     bot = state.solo["bot"] if solo else None
@@ -42,7 +43,8 @@ def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None
             calls += 1
             assert plan, "the AI answered a decision with no move"
             for m in plan:
-                assert state.actor == seat and state.phase != "over", f"{seed}: a planned move after the decision ended"
+                assert (state.actor == seat
+                        and state.phase != "over"), f"{seed}: a planned move after the decision ended"
                 assert m in legal_moves(state), f"{seed}: illegal AI move {m!r}"
                 if seen is not None:
                     top = state.agenda[-1] if state.agenda else None

@@ -10,11 +10,11 @@ import ai
 import engine
 from ai import evaluate as ev
 from ai.view import determinize, known_piles
-from application.game_service import view_doc
 from engine import chance as engine_chance
 from engine.components import components
 from engine.game import legal_moves, play
 from engine.playout import random_game
+from games.tiletum import view_doc
 
 
 def advance_randomly(state, seed: str, moves: int, rng: random.Random):
@@ -81,7 +81,8 @@ def test_the_decision_is_deterministic_for_position_level_and_rng_seed():
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])   # hard looks past the turn (ai.lookahead)
-def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch, level):
+def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch,
+                                                                                            level):
     a = a_decision("seed-blind-alpha")
     b = engine.GameState.from_doc(a.to_doc())       # the same position in a game of another seed
     seat = a.actor
@@ -159,7 +160,8 @@ def test_resources_are_worth_more_while_there_are_rounds_to_spend_them(fresh):
     fresh.round = 4
     assert ev.resources(fresh, 0) == pytest.approx(6 * ev.DEFAULT.resource_vp[3])
     fresh.seats[0].res = [2, 2, 3, 1, 0]                 # Gold counts GOLD_FACTOR of another Resource
-    assert ev.resources(fresh, 0) == pytest.approx((6 + 2 * ev.DEFAULT.gold_factor) * ev.DEFAULT.resource_vp[3])
+    assert ev.resources(fresh, 0) == pytest.approx(
+        (6 + 2 * ev.DEFAULT.gold_factor) * ev.DEFAULT.resource_vp[3])
     assert ev.DEFAULT.gold_factor < 1
     fresh.phase = "over"
     assert ev.resources(fresh, 0) == 0                  # counted by final scoring in the score
@@ -278,7 +280,8 @@ def test_position_values_the_architect_and_merchant_near_a_free_space(fresh):
     dist = components().distances
     # the Merchant in Tiletum (its House is there): the nearest Town without one is a step away
     merchant = ev.DEFAULT.pos_w * (1 - 1 / 3)
-    assert ev.position(fresh, 0) == pytest.approx(ev.DEFAULT.pos_w * (1 - dist["Tiletum"]["Paris"] / 3) + merchant)
+    assert ev.position(fresh, 0) == pytest.approx(
+        ev.DEFAULT.pos_w * (1 - dist["Tiletum"]["Paris"] / 3) + merchant)
     p.architect = "Paris"                                # at a Cathedral that can take its Pillar
     assert ev.position(fresh, 0) == pytest.approx(ev.DEFAULT.pos_w + merchant)
     p.pillars = 0                                        # no Pillar to place: the Architect is worth nothing

@@ -9,9 +9,9 @@ from tests.test_ai_review import create, play_to_the_end
 
 require_browser()
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import sync_playwright  # noqa: E402
 
-from application.review import Reviews
+from application.review import Reviews  # noqa: E402
 
 
 def test_the_finished_game_page_shows_the_five_costliest_decisions(redis_server):

@@ -11,9 +11,9 @@ import ai
 import engine
 from ai import lookahead
 from ai.view import determinize, sample_seed
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 se = importlib.import_module("ai.search")   # (the package's ``search`` is the function)
 
@@ -106,7 +106,8 @@ def test_to_next_turn_when_the_last_turn_of_a_round_is_followed_by_the_first_of_
         seat, key = state.actor, se.turn_key(state)
         ms = legal_moves(state)
         _, after = play(state, seat, ms[rng.randrange(len(ms))], seed=seed, trusted=True)
-        if after.phase == "action" and after.actor == seat and key[1] == "action" and se.turn_key(after) != key:
+        if (after.phase == "action" and after.actor == seat and key[1] == "action"
+            and se.turn_key(after) != key):
             break
         state = after
     assert se.turn_key(after)[:3] == (key[0] + 1, "action", 0)

@@ -90,9 +90,11 @@ def test_the_ai_credential_acts_only_for_ai_seats_and_levels_are_checked(live):
     url, _ = live
     http = requests.Session()
     game = http.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "B"}]}).json()
-    rv = http.get(f"{url}{API}/{game['id']}/legal-moves", headers={"Authorization": f"Bearer {AI_TOKEN}"}, timeout=10)
+    rv = http.get(f"{url}{API}/{game['id']}/legal-moves", headers={"Authorization": f"Bearer {AI_TOKEN}"},
+                  timeout=10)
     assert rv.status_code == 403 and rv.json()["code"] == "not-an-ai-seat"
-    rv = http.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "B", "kind": "ai", "level": "god"}]})
+    rv = http.post(url + API, timeout=10,
+                   json={"seats": [{"name": "A"}, {"name": "B", "kind": "ai", "level": "god"}]})
     assert rv.status_code == 422
     # the human seat of a solo game may be an AI seat
     rv = http.post(url + API, timeout=10, json={"seats": [{"name": "C", "kind": "cardinalbot"},
@@ -143,8 +145,8 @@ def run_to_the_end(url: str, gid: str, humans: dict[int, str], seconds: float = 
 
 def test_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
     rv = requests.post(service + API, timeout=10, json={"seats": [
-        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai", "level": "easy"}],
-        "options": {"seed": "ai-e2e-3"}})
+        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"},
+        {"name": "Tron", "kind": "ai", "level": "easy"}], "options": {"seed": "ai-e2e-3"}})
     assert rv.status_code == 201, rv.text
     game = rv.json()
     summary = run_to_the_end(service, game["id"], {0: game["seats"][0]["token"]})
@@ -153,7 +155,8 @@ def test_one_human_and_two_ai_seats_to_the_end_through_tiletum_serve(service):
 
 def test_four_ai_seats_to_the_end_through_tiletum_serve(service):
     rv = requests.post(service + API, timeout=10, json={
-        "seats": [{"name": f"AI{i}", "kind": "ai", "level": "easy"} for i in range(4)], "options": {"seed": "ai-e2e-4"}})
+        "seats": [{"name": f"AI{i}", "kind": "ai", "level": "easy"} for i in range(4)],
+        "options": {"seed": "ai-e2e-4"}})
     assert rv.status_code == 201, rv.text
     summary = run_to_the_end(service, rv.json()["id"], {})
     assert summary["phase"] == "over" and summary["winner"] in (0, 1, 2, 3)
@@ -165,8 +168,8 @@ def test_a_carcassonne_game_of_one_human_and_two_ai_seats_to_the_end_through_til
     """The AI's search works over the game interface: Carcassonne's AI seats are played by the
     same bot service, woken by the same scheduling (tests/test_carcassonne_ai.py has the rest)."""
     rv = requests.post(service + API, timeout=10, json={"game": "carcassonne", "seats": [
-        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Tron", "kind": "ai", "level": "easy"}],
-        "options": {"seed": "cai-e2e-3"}})
+        {"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"},
+        {"name": "Tron", "kind": "ai", "level": "easy"}], "options": {"seed": "cai-e2e-3"}})
     assert rv.status_code == 201, rv.text
     game = rv.json()
     summary = run_to_the_end(service, game["id"], {0: game["seats"][0]["token"]})
@@ -194,7 +197,8 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
 
     import engine
     from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
-    from application.game_service import GameService, view_doc
+    from application.game_service import GameService
+    from games.tiletum import view_doc
     from application.store import EventStore
 
     redis_client.delete(*DEADLINES.keys(), *REMINDERS.keys())
@@ -228,7 +232,8 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
 
 def test_emails_name_ai_seats_as_such(redis_client):
     """The turn email after an AI seat's turn says who moved: the AI seat by its name and level."""
-    from application.game_service import GameService, view_doc
+    from application.game_service import GameService
+    from games.tiletum import view_doc
     from application.store import EventStore
     from mail.mailconfig import MailConfig
     from mail.notify import Notifier
@@ -242,8 +247,9 @@ def test_emails_name_ai_seats_as_such(redis_client):
             self.sent.append(msg)
 
     svc = GameService(EventStore(redis_client), allow_seeded_games=True, ai_token=AI_TOKEN)
-    gid = svc.create_game([{"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Ada", "email": "ada@ai.test"}],
-                          {"seed": "ai-mail"})["id"]
+    gid = svc.create_game(
+        [{"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Ada", "email": "ada@ai.test"}],
+        {"seed": "ai-mail"})["id"]
     _, state = svc.load(gid)
     assert state.actor == 0
     while state.actor == 0:
@@ -254,7 +260,8 @@ def test_emails_name_ai_seats_as_such(redis_client):
     notifier = Notifier(svc, Outbox(redis_client, transport), cfg)
     assert notifier.notify(gid, state.version) == 1
     msg = transport.sent[-1]
-    text = next(p for p in msg.walk() if p.get_content_type() == "text/plain").get_payload(decode=True).decode()
+    text = next(p for p in msg.walk()
+                if p.get_content_type() == "text/plain").get_payload(decode=True).decode()
     assert "Robo (AI, easy)" in text and "Hello Ada" in text
 
 

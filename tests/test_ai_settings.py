@@ -16,11 +16,11 @@ from ai import evaluate as ev
 from ai import parallel
 from ai.search import Node, search
 from ai.settings import LEVELS, Settings, override, resolve
-from application.game_service import view_doc
 from cardinalbot.policy import next_moves
 from engine.components import components
 from engine.flow import fair_vp
 from engine.game import legal_moves, play
+from games.tiletum import view_doc
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ai_presets.json")
 
@@ -29,7 +29,8 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ai_presets.json")
 
 def test_the_presets_are_the_constants_they_replaced():
     """The numbers that were module constants of ai/, ai.search and ai.evaluate before issue 31."""
-    assert {k: v.iterations for k, v in LEVELS.items() if k != "master"} == {"easy": 6, "medium": 60, "hard": 400}
+    assert {k: v.iterations for k, v in LEVELS.items() if k != "master"} == {"easy": 6, "medium": 60,
+                                                                             "hard": 400}
     assert LEVELS["hard"].lookahead == (3, 3, 40)
     assert LEVELS["easy"].lookahead is None and LEVELS["medium"].lookahead is None
     d = Settings()
@@ -86,7 +87,8 @@ def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
 def test_a_variant_is_a_preset_with_fields_replaced():
     hard = LEVELS["hard"]
     v = override(hard, "iterations:1200, lookahead:5/4/40, crest_w:3, resource_vp:0.3/0.3/0.3/0.2")
-    assert (v.iterations, v.lookahead, v.crest_w, v.resource_vp) == (1200, (5, 4, 40), 3.0, (0.3, 0.3, 0.3, 0.2))
+    assert (v.iterations, v.lookahead, v.crest_w, v.resource_vp) == (1200, (5, 4, 40), 3.0,
+                                                                     (0.3, 0.3, 0.3, 0.2))
     assert v.pos_w == hard.pos_w and hard.iterations == 400           # the preset itself is unchanged
     assert override(hard, "lookahead:none").lookahead is None
     assert override(hard, {"fair_plan_w": 1.0}).fair_plan_w == 1.0
@@ -282,6 +284,7 @@ def test_the_look_ahead_in_a_worker_stops_at_its_deadline_and_counts_only_whole_
     lines = ranked_lines(tree, 3)
     totals, done = rerank_totals(lines, state, seat, ["f1", "f2"], 10)
     assert done == 2 and len(totals) == 3
-    assert rerank_totals(lines, state, seat, ["f1", "f2"], 10, deadline=time.perf_counter() - 1) == ([0.0] * 3, 0)
+    assert rerank_totals(lines, state, seat, ["f1", "f2"], 10,
+                         deadline=time.perf_counter() - 1) == ([0.0] * 3, 0)
     one, n = rerank_totals(lines, state, seat, ["f1"], 10)
     assert n == 1 and one != totals                           # a second future adds to every line

@@ -38,7 +38,8 @@ class Contract:
 
     def validator(self, path: str) -> OAS30Validator:
         if path not in self.validators:
-            schema = self.document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            ok = self.document["paths"][path]["get"]["responses"]["200"]
+            schema = ok["content"]["application/json"]["schema"]
             self.validators[path] = OAS30Validator({**schema, "components": self.document["components"]})
         return self.validators[path]
 
@@ -77,7 +78,8 @@ def test_closed_value_sets_are_enumerations(server):
     assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "waiting"]
     assert enum("CarcassonnePosition", "phase") == ["play", "over"]
     assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai", "open"]
-    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai", "open"]
+    assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai",
+                                                                      "open"]
     assert enum("GameSummary", "status") == ["active", "finished", "waiting", "cancelled"]
     assert enum("SoloBoard", "level") == ["priest", "deacon", "bishop"]
     assert set(enum("AgendaEntry", "t")) == {"frame", "fx", "choice"}
@@ -97,7 +99,8 @@ def _play(server, contract: Contract, seats: list[dict], options: dict, seed: st
     """Plays a game to its end over HTTP (the Cardinalbot's turns by the Cardinalbot itself),
     validating every few versions what is served against the document. Returns counts."""
     s, url = requests.Session(), server.url
-    created = s.post(url + "/api/v1/games", json={"seats": seats, "options": {**options, "seed": seed}}, timeout=10)
+    created = s.post(url + "/api/v1/games", json={"seats": seats, "options": {**options, "seed": seed}},
+                     timeout=10)
     assert created.status_code == 201, created.text
     game = created.json()
     gid, tokens = game["id"], [x["token"] for x in game["seats"]]
@@ -118,7 +121,8 @@ def _play(server, contract: Contract, seats: list[dict], options: dict, seed: st
                 # nothing the engine and the core put in the position is dropped on the way out
                 _, expected = server.app.extensions["tiletum.service"].state(gid, token)
                 assert state == json.loads(json.dumps(expected)), where
-                assert state["to_act"] == summary["to_act"] == ([] if state["actor"] is None else [state["actor"]])
+                assert state["to_act"] == summary["to_act"] == ([] if state["actor"] is None
+                                                                else [state["actor"]])
                 if token:
                     legal = s.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=headers, timeout=10).json()
                     contract.check("/api/v1/games/{game_id}/legal-moves", legal, where)
@@ -151,7 +155,8 @@ def _play(server, contract: Contract, seats: list[dict], options: dict, seed: st
 def test_served_multiplayer_documents_match_the_served_contract(server, players):
     contract = Contract(server.document)
     seats = [{"name": f"P{i}"} for i in range(players)]
-    got = _play(server, contract, seats, {"action_tiles": "shuffled"} if players == 3 else {}, f"contract-{players}")
+    got = _play(server, contract, seats, {"action_tiles": "shuffled"} if players == 3 else {},
+                f"contract-{players}")
     assert got["checked"] >= 8 and got["moves"] >= 50
     assert {"GameStarted", "MovePlayed"} <= got["types"]
 
@@ -169,7 +174,8 @@ def test_a_field_the_contract_does_not_know_fails_the_check(server):
     contract = Contract(server.document)
     s, url = requests.Session(), server.url
     gid = s.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
-                                               "options": {"seed": "contract-negative"}}, timeout=10).json()["id"]
+                                               "options": {"seed": "contract-negative"}},
+                                               timeout=10).json()["id"]
     state = s.get(f"{url}/api/v1/games/{gid}/state", timeout=10).json()
     contract.check("/api/v1/games/{game_id}/state", state, "as served")
     for broken in ({**state, "surprise": 1}, {**state, "phase": "lunch"},
@@ -193,7 +199,8 @@ def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_ser
     app = make_app(redis_server.url, MAIL_SECRET=secret)
     document = app.test_client().get("/api/openapi.json").get_json()
     with LiveServer(app) as live:
-        cfg = MailConfig(secret=secret, domain="pbem.localhost", from_addr="x@pbem.localhost", public_url=live.url)
+        cfg = MailConfig(secret=secret, domain="pbem.localhost", from_addr="x@pbem.localhost",
+                         public_url=live.url)
         notifier = SimpleNamespace(cfg=cfg)
         gid = requests.post(live.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
                             timeout=10).json()["id"]
@@ -201,11 +208,14 @@ def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_ser
                  "/api/v1/email/unsubscribe": Notifier.unsubscribe_url(notifier, "ann@example.org")}
         for path, link in links.items():
             for method in ("get", "post"):
-                params = {p["name"]: p for p in document["paths"][path][method]["parameters"] if p["in"] == "query"}
+                params = {p["name"]: p for p in document["paths"][path][method]["parameters"]
+                          if p["in"] == "query"}
                 sent = set(parse_qs(urlsplit(link).query))
-                assert sent <= set(params), f"{method} {path}: undocumented link parameters {sent - set(params)}"
+                assert sent <= set(params), (f"{method} {path}: undocumented link parameters "
+                                             f"{sent - set(params)}")
                 required = {n for n, p in params.items() if p["required"]}
-                assert required <= sent, f"{method} {path}: documented as required but not in links: {required - sent}"
+                assert required <= sent, (f"{method} {path}: documented as required but not in links: "
+                                          f"{required - sent}")
                 assert "text/html" in document["paths"][path][method]["responses"]["200"]["content"]
             page = requests.get(link, headers={"Accept": "text/html"}, timeout=10)
             assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html"), page.text
@@ -213,13 +223,16 @@ def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_ser
 
 def test_the_board_picture_is_svg_or_the_same_bytes_as_octet_stream(server):
     s, url = requests.Session(), server.url
-    gid = s.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=10).json()["id"]
+    gid = s.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
+                 timeout=10).json()["id"]
     svg = s.get(f"{url}/api/v1/games/{gid}/board.svg", timeout=10)
     assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
-    raw = s.get(f"{url}/api/v1/games/{gid}/board.svg", headers={"Accept": "application/octet-stream"}, timeout=10)
+    raw = s.get(f"{url}/api/v1/games/{gid}/board.svg", headers={"Accept": "application/octet-stream"},
+                timeout=10)
     assert raw.headers["Content-Type"] == "application/octet-stream" and raw.content == svg.content
     assert "Accept" in raw.headers["Vary"]
-    documented = server.document["paths"]["/api/v1/games/{game_id}/board.svg"]["get"]["responses"]["200"]["content"]
+    board = server.document["paths"]["/api/v1/games/{game_id}/board.svg"]
+    documented = board["get"]["responses"]["200"]["content"]
     assert set(documented) == {"image/svg+xml", "application/octet-stream"}
 
 
@@ -228,7 +241,7 @@ def test_the_served_position_is_the_seats_view_unchanged(redis_server):
     ``fx`` agenda entry came out as ``{}`` (a Nested schema dumps only declared fields), which made
     the AI player, reading the served position, fail on "unknown effect {}"."""
     import engine
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     app = make_app(redis_server.url)
     client = app.test_client()
     created = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
@@ -247,7 +260,8 @@ def test_the_served_position_is_the_seats_view_unchanged(redis_server):
         assert served == mine, f"the served position differs from the seat's view at version {state.version}"
         atoms_seen += sum(len(e.get("atoms") or ()) for e in mine["agenda"])
         move = rng.choice(engine.legal_moves(state))
-        rv = client.post(f"/api/v1/games/{created['id']}/moves", headers={"Authorization": f"Bearer {tokens[seat]}"},
+        rv = client.post(f"/api/v1/games/{created['id']}/moves",
+                         headers={"Authorization": f"Bearer {tokens[seat]}"},
                          json={"expected_version": state.version, "moves": [move]})
         assert rv.status_code == 200, rv.get_json()
         _, state = engine.play(state, seat, engine.parse(move), seed="served-view")

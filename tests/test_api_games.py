@@ -155,8 +155,8 @@ def check_views(http: Http, gid: str, tokens: list[str], state: engine.GameState
             {k: v for k, v in spectator.items() if k != "viewer"}, "a seat sees another board than spectators"
         if seat != state.actor:
             lm = http.ok("GET", f"{API}/{gid}/legal-moves", token)
-            assert lm == {"seat": seat, "version": state.version, "to_act": expected["to_act"], "actor": state.actor,
-                          "moves": [], "can_undo": False}
+            assert lm == {"seat": seat, "version": state.version, "to_act": expected["to_act"],
+                          "actor": state.actor, "moves": [], "can_undo": False}
         else:
             r = http.get(f"{API}/{gid}/legal-moves", token)
             named = {t for t in secret if re.search(rf"\b{t}\b", r.text)}

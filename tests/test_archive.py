@@ -42,8 +42,9 @@ def play_out(svc: GameService, game_id: str, rng: random.Random) -> None:
 
 
 def finished_game(svc: GameService, players: int, seed: str, email_tag: str) -> dict:
-    created = svc.create_game([{"name": f"P{i}", "email": f"p{i}-{email_tag}@example.org"} for i in range(players)],
-                              {"seed": seed})
+    created = svc.create_game(
+        [{"name": f"P{i}", "email": f"p{i}-{email_tag}@example.org"} for i in range(players)],
+        {"seed": seed})
     play_out(svc, created["id"], random.Random(seed))
     on_game_over(svc, created["id"])   # what workers.game_over does: rate it, move its tournament on
     done(svc.store.r, created["id"])   # ... and the follow-up is done: due for archiving
@@ -65,7 +66,8 @@ def reads(base: str, game_id: str, token: str, dash_key: str, pid: str, tid: str
     out = {}
     for path, headers in paths:
         r = requests.get(base + path, headers=headers, timeout=30)
-        out[(path, bool(headers))] = (r.status_code, r.headers.get("Content-Type"), r.headers.get("ETag"), r.text)
+        out[(path, bool(headers))] = (r.status_code, r.headers.get("Content-Type"), r.headers.get("ETag"),
+                                      r.text)
     return out
 
 
@@ -90,10 +92,12 @@ def test_every_read_answers_the_same_after_archiving(world, redis_server, redis_
     assert json.loads(before[(f"/api/v1/games/{gid}/fairness", False)][3])["seed"]
     assessed = RatingService(svc).assess(gid)
     version = svc.store.version(gid)
-    move = requests.post(f"{server.url}/api/v1/games/{gid}/moves", json={"expected_version": version, "moves": ["end"]},
+    move = requests.post(f"{server.url}/api/v1/games/{gid}/moves",
+                         json={"expected_version": version, "moves": ["end"]},
                          headers={"Authorization": f"Bearer {token}"}, timeout=30)
     assert move.status_code == 422 and move.json()["code"] == "game-over"
-    before_memory = sum(redis_client.memory_usage(k, samples=0) for k in redis_client.scan_iter(match=f"g:{{{gid}}}:*"))
+    before_memory = sum(
+        redis_client.memory_usage(k, samples=0) for k in redis_client.scan_iter(match=f"g:{{{gid}}}:*"))
 
     # the sweep leaves the game alone within the grace period, then archives it
     assert archive.archive_game(svc, gid, time.time() - 7 * DAY) == "not-due"
@@ -101,17 +105,20 @@ def test_every_read_answers_the_same_after_archiving(world, redis_server, redis_
     assert archive.archive_game(svc, gid, time.time() + 8 * DAY - 7 * DAY) == "archived"
     assert not redis_client.exists(key(gid, "events")) and not redis_client.exists(key(gid, "snap"))
     assert redis_client.exists(key(gid, "archive"))
-    after_memory = sum(redis_client.memory_usage(k, samples=0) for k in redis_client.scan_iter(match=f"g:{{{gid}}}:*"))
+    after_memory = sum(
+        redis_client.memory_usage(k, samples=0) for k in redis_client.scan_iter(match=f"g:{{{gid}}}:*"))
     assert after_memory * 5 < before_memory, (before_memory, after_memory)
 
     # the same answers: from this process (its cached state) and from a fresh one (no cache)
     assert reads(server.url, gid, token, dash, pid) == before
     with LiveServer(make_app(redis_server.url)) as fresh:
         assert reads(fresh.url, gid, token, dash, pid) == before
-        again = requests.post(f"{fresh.url}/api/v1/games/{gid}/moves", json={"expected_version": version, "moves": ["end"]},
+        again = requests.post(f"{fresh.url}/api/v1/games/{gid}/moves",
+                              json={"expected_version": version, "moves": ["end"]},
                               headers={"Authorization": f"Bearer {token}"}, timeout=30)
         assert (again.status_code, again.json()["code"]) == (422, "game-over")
-        stale = requests.post(f"{fresh.url}/api/v1/games/{gid}/moves", json={"expected_version": 1, "moves": ["end"]},
+        stale = requests.post(f"{fresh.url}/api/v1/games/{gid}/moves",
+                              json={"expected_version": 1, "moves": ["end"]},
                               headers={"Authorization": f"Bearer {token}"}, timeout=30)
         assert stale.status_code == 409  # as for any finished game at a stale version
     fresh_svc = GameService(EventStore(redis_client), allow_seeded_games=True)
@@ -184,9 +191,11 @@ def test_the_sweep_skips_the_grace_period_and_games_not_over_and_is_idempotent(r
     seen = {}
     archive.sweep(svc, 7, now=now, progress=lambda i, n, gid, status: seen.__setitem__(gid, status))
     assert seen[old] == "archived" and seen[live] == "not-over" and recent not in seen
-    assert svc.store.is_archived(old) and not svc.store.is_archived(recent) and not svc.store.is_archived(live)
+    assert (svc.store.is_archived(old) and not svc.store.is_archived(recent)
+            and not svc.store.is_archived(live))
     assert redis_client.exists(key(live, "events")) and svc.load(live)[1].phase != "over"
-    assert archive.scheduled_at(redis_client, old) is None and archive.scheduled_at(redis_client, live) is None
+    assert (archive.scheduled_at(redis_client, old) is None
+            and archive.scheduled_at(redis_client, live) is None)
     assert archive.scheduled_at(redis_client, recent) is not None
     seen.clear()
     archive.sweep(svc, 7, now=now, progress=lambda i, n, gid, status: seen.__setitem__(gid, status))
@@ -200,7 +209,8 @@ def test_the_sweep_skips_the_grace_period_and_games_not_over_and_is_idempotent(r
     assert svc.store.is_archived(recent)
 
 
-def test_a_stream_that_moved_on_is_not_archived_and_a_crash_after_the_script_loses_nothing(redis_client, monkeypatch):
+def test_a_stream_that_moved_on_is_not_archived_and_a_crash_after_the_script_loses_nothing(redis_client,
+                                                                                           monkeypatch):
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     tag = f"{time.time_ns()}"
     gid = finished_game(svc, 2, f"crash-{tag}", tag)["id"]
@@ -208,7 +218,8 @@ def test_a_stream_that_moved_on_is_not_archived_and_a_crash_after_the_script_los
     real_encode = archive.encode
 
     def racing_encode(raws):  # another writer gets in between the read and the script
-        redis_client.xadd(key(gid, "events"), {"e": json.dumps({"type": "Intruder"})}, id=f"{len(raws) + 1}-0")
+        redis_client.xadd(key(gid, "events"), {"e": json.dumps({"type": "Intruder"})},
+                          id=f"{len(raws) + 1}-0")
         return real_encode(raws)
     monkeypatch.setattr(archive, "encode", racing_encode)
     assert svc.store.archive(gid) == "changed"
@@ -286,7 +297,8 @@ def test_a_sweep_killed_midway_loses_nothing(redis_server, redis_client):
         assert svc.load(gid)[1].version == len(events)
 
 
-def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_server, redis_client, monkeypatch, capsys):
+def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_server, redis_client, monkeypatch,
+                                                                      capsys):
     from api.cli import main
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     tag = f"{time.time_ns()}"
@@ -305,7 +317,8 @@ def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_serv
     out = capsys.readouterr().out
     assert f"{gid}: archived" in out and svc.store.is_archived(gid)
     assert not svc.store.is_archived(unindexed)
-    main(["archive", "--older-than-days", "0", "--index-existing"])  # (other tests' games are in this Redis too)
+    # (other tests' games are in this Redis too)
+    main(["archive", "--older-than-days", "0", "--index-existing"])
     out = capsys.readouterr().out
     assert f"{unindexed}: archived" in out and svc.store.is_archived(unindexed)
     assert f"{gid}:" not in out  # done already: the index no longer holds it
@@ -317,7 +330,8 @@ def test_a_game_that_fails_to_archive_is_tried_again_a_day_later_and_stays_whole
     gid = finished_game(svc, 2, f"fail-{tag}", tag)["id"]
     events = svc.store.events(gid)
     now = time.time() + 8 * DAY
-    monkeypatch.setattr(EventStore, "archive", lambda self, game_id: (_ for _ in ()).throw(ConnectionError("down")))
+    monkeypatch.setattr(EventStore, "archive", lambda self,
+                        game_id: (_ for _ in ()).throw(ConnectionError("down")))
     seen = {}
     counts = archive.sweep(svc, 7, now=now, progress=lambda i, n, g, status: seen.__setitem__(g, status))
     assert seen[gid] == "failed" and counts["failed"] >= 1
@@ -326,7 +340,8 @@ def test_a_game_that_fails_to_archive_is_tried_again_a_day_later_and_stays_whole
     seen.clear()
     archive.sweep(svc, 7, now=now + 3600, progress=lambda i, n, g, status: seen.__setitem__(g, status))
     assert gid not in seen  # not before a day has passed
-    archive.sweep(svc, 7, now=now + archive.RETRY_SECONDS + 1, progress=lambda i, n, g, status: seen.__setitem__(g, status))
+    archive.sweep(svc, 7, now=now + archive.RETRY_SECONDS + 1, progress=lambda i, n, g,
+                  status: seen.__setitem__(g, status))
     assert seen[gid] == "archived" and svc.store.events(gid) == events
 
 
@@ -369,7 +384,8 @@ def test_the_beat_task_archives_what_is_due_by_the_setting(redis_server, redis_c
         assert out.returncode == 0, out.stderr[-2000:]
         return out.stdout.splitlines()
     counts, single = run("7")  # within the grace period: nothing
-    assert json.loads(counts).get("archived", 0) == 0 and single == "not-due" and not svc.store.is_archived(gid)
+    assert (json.loads(counts).get("archived", 0) == 0 and single == "not-due"
+            and not svc.store.is_archived(gid))
     counts, single = run("0")
     assert json.loads(counts)["archived"] >= 1 and single == "already"
     assert svc.store.is_archived(gid) and svc.store.events(gid) == events

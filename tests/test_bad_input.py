@@ -35,7 +35,8 @@ def http(server):
 
 def new_tournament(http: Http, **extra) -> dict:
     body = {"name": "Cup", "format": "round_robin", "table_size": 2, "invite": True,
-            "entries": [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]}
+            "entries": [{"name": "Ann", "email": "ann@example.org"},
+                        {"name": "Bob", "email": "bob@example.org"}]}
     body.update(extra)
     return http.ok("POST", "/api/v1/tournaments", json=body, status=201)
 
@@ -55,11 +56,13 @@ def test_json_nested_a_thousand_levels_deep_is_400_everywhere(http, redis_client
     before, n = observe(http, redis_client, gid), game_count(redis_client)
     json_type = {"Content-Type": "application/json"}
     for method, path, tok in (("POST", API, None), ("POST", f"{API}/{gid}/moves", token),
-                              ("POST", f"{API}/{gid}/vacation", token), ("PUT", f"{API}/{gid}/notifications", token),
+                              ("POST", f"{API}/{gid}/vacation", token),
+                              ("PUT", f"{API}/{gid}/notifications", token),
                               ("POST", "/api/v1/tournaments", None),
                               ("POST", f"/api/v1/tournaments/{t['id']}/entries", None),
                               ("POST", f"/api/v1/tournaments/{t['id']}/withdrawals", t["organizer_token"]),
-                              ("PUT", "/api/v1/me/notifications", None), ("PUT", "/api/v1/me/vacation", None)):
+                              ("PUT", "/api/v1/me/notifications", None),
+                              ("PUT", "/api/v1/me/vacation", None)):
         r = http.call(method, path, tok, data=body, headers=json_type)
         p = problem(r, 400, "invalid-request")  # the code of every unreadable JSON body
         assert "json" in p["errors"], p
@@ -137,9 +140,9 @@ def test_the_core_compares_any_string_token_without_failing(http, server, token)
 
 # --- control characters in names ---------------------------------------------------------------
 
-BAD_CHARS = {"CR": "\r", "LF": "\n", "CRLF": "\r\n", "NUL": "\x00", "ESC": "\x1b", "DEL": "\x7f", "NEL": "\x85",
-             "RLO": "\u202e", "LRI": "\u2066", "PDI": "\u2069", "ZWSP": "\u200b", "BOM": "\ufeff",
-             "LS": "\u2028", "PS": "\u2029", "TAB": "\t"}
+BAD_CHARS = {"CR": "\r", "LF": "\n", "CRLF": "\r\n", "NUL": "\x00", "ESC": "\x1b", "DEL": "\x7f",
+             "NEL": "\x85", "RLO": "\u202e", "LRI": "\u2066", "PDI": "\u2069", "ZWSP": "\u200b",
+             "BOM": "\ufeff", "LS": "\u2028", "PS": "\u2029", "TAB": "\t"}
 
 
 @pytest.mark.parametrize("char", list(BAD_CHARS.values()), ids=list(BAD_CHARS))
@@ -149,7 +152,8 @@ def test_a_name_with_a_control_character_is_422_naming_the_field(http, redis_cli
     p = problem(http.post(API, json={"seats": [{"name": "Ann"}, {"name": name}]}), 422, "invalid-request")
     assert "seats" in p["errors"]["json"], p
     assert "control" in str(p["errors"]["json"]["seats"]).lower(), p
-    p = problem(http.post(API, json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"seed": "s" + char}}),
+    p = problem(http.post(
+        API, json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"seed": "s" + char}}),
                 422, "invalid-request")
     assert "options" in p["errors"]["json"], p
     assert game_count(redis_client) == n
@@ -159,8 +163,9 @@ def test_a_name_with_a_control_character_is_422_naming_the_field(http, redis_cli
                                                        "format": "round_robin", "table_size": 2}),
                 422, "invalid-request")
     assert "name" in p["errors"]["json"], p
-    p = problem(http.post("/api/v1/tournaments", json={"name": "Cup", "format": "round_robin", "table_size": 2,
-                                                       "entries": [{"name": name, "email": "e@example.org"}]}),
+    p = problem(http.post("/api/v1/tournaments",
+                          json={"name": "Cup", "format": "round_robin", "table_size": 2,
+                                "entries": [{"name": name, "email": "e@example.org"}]}),
                 422, "invalid-request")
     assert "entries" in p["errors"]["json"], p
     assert http.ok("GET", "/api/v1/tournaments?limit=200") == before
@@ -172,7 +177,8 @@ def test_a_name_with_a_control_character_is_422_naming_the_field(http, redis_cli
     assert len(http.ok("GET", f"/api/v1/tournaments/{t['id']}")["players"]) == 2
 
 
-@pytest.mark.parametrize("name", ["Zoë", "李小龍", "O'Brien \"Ace\" [x] {y} | z", "🎲 Dice", "a\\b", "عمر", "Ann  Lee"])
+@pytest.mark.parametrize(
+    "name", ["Zoë", "李小龍", "O'Brien \"Ace\" [x] {y} | z", "🎲 Dice", "a\\b", "عمر", "Ann  Lee"])
 def test_names_in_any_script_with_any_printable_character_are_accepted(http, name):
     created = http.ok("POST", API, json={"seats": [{"name": name}, {"name": "Bob"}]}, status=201)
     headers, _ = parse_record(http.get(f"{API}/{created['id']}/record").text)
@@ -216,8 +222,8 @@ def test_a_record_with_any_stored_name_still_parses_replays_and_verifies(http, s
 # --- strict numbers and booleans ---------------------------------------------------------------
 
 @pytest.mark.parametrize("version", ["1", 1.0, 1.5, 1e308, True, "1e0", None, [1], {"v": 1}],
-                         ids=["string", "float-1.0", "float-1.5", "1e308", "true", "string-exp", "null", "list",
-                              "object"])
+                         ids=["string", "float-1.0", "float-1.5", "1e308", "true", "string-exp", "null",
+                              "list", "object"])
 def test_expected_version_must_be_a_json_integer(http, redis_client, version):
     game = new_game(http)
     gid = game["id"]
@@ -251,8 +257,9 @@ def test_booleans_must_be_json_booleans(http, redis_client, value):
     p = problem(http.post(API, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"rated": value}}),
                 422, "invalid-request")
     assert "options" in p["errors"]["json"], p
-    p = problem(http.post("/api/v1/tournaments", json={"name": "Cup", "format": "round_robin", "table_size": 2,
-                                                       "invite": value}), 422, "invalid-request")
+    p = problem(http.post("/api/v1/tournaments",
+                          json={"name": "Cup", "format": "round_robin", "table_size": 2,
+                                "invite": value}), 422, "invalid-request")
     assert "invite" in p["errors"]["json"], p
     assert observe(http, redis_client, gid) == before
 
@@ -324,7 +331,8 @@ def test_email_move_errors_answer_html_to_a_browser_and_problem_json_otherwise(h
 
 def test_the_openapi_document_says_what_email_links_answer(http):
     spec = http.ok("GET", "/api/openapi.json")
-    for path, method in (("/api/v1/games/{game_id}/email-move", "post"), ("/api/v1/games/{game_id}/email-move", "get"),
+    for path, method in (("/api/v1/games/{game_id}/email-move", "post"),
+                         ("/api/v1/games/{game_id}/email-move", "get"),
                          ("/api/v1/email/unsubscribe", "post"), ("/api/v1/email/unsubscribe", "get")):
         responses = spec["paths"][path][method]["responses"]
         for status, response in responses.items():

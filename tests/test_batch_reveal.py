@@ -106,7 +106,8 @@ def test_probes_after_a_reveal_cannot_tell_draws_apart(api, players, seed, solo)
     assert legal_answer["unplayed"] == [legal_probe, "no such move"]
     assert illegal_answer["unplayed"] == [illegal_probe, "no such move"]
     # apart from echoing the unplayed moves, the two answers are the same
-    assert legal_answer["events"] == illegal_answer["events"] and legal_answer["version"] == illegal_answer["version"]
+    assert (legal_answer["events"] == illegal_answer["events"]
+            and legal_answer["version"] == illegal_answer["version"])
 
 
 def test_an_error_before_the_reveal_still_plays_nothing(api):
@@ -173,5 +174,6 @@ def test_the_same_attack_by_email_plays_up_to_the_reveal(redis_server, monkeypat
                for f in (tmp_path / "mail").glob("*.eml")]
     confirmation = next(a for a in answers if headline(a).startswith("Played"))
     text = confirmation.get_body(("plain",)).get_content()
-    assert f"Not played: {legal_probe}." in text and "\u201cno such move\u201d" in text, "the sign-off is ignored"
+    assert (f"Not played: {legal_probe}." in text
+            and "\u201cno such move\u201d" in text), "the sign-off is ignored"
     assert headline(confirmation) == f"Played {reveal}. Your move again.", "only the reveal was played"

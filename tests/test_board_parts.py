@@ -30,13 +30,15 @@ def test_the_board_names_the_parts_moves_are_played_from():
     assert {g.get("data-offer") for g in _groups(svg, "data-offer")} == \
         {f"contract-{i + 1}" for i in range(len(state.contract_offer))} | \
         {f"char-{i + 1}" for i in range(len(state.character_offer))}
-    bonus = {t for t in state.action_bonus.values() if t} | ({state.king_bonus} if state.king_bonus else set())
+    bonus = {t for t in state.action_bonus.values() if t} | ({state.king_bonus} if state.king_bonus
+                                                             else set())
     assert {g.get("data-bonus") for g in _groups(svg, "data-bonus")} == bonus
     boards = {g.get("data-seat"): g for g in _groups(svg, "data-seat")}
     ann = boards["0"]
     assert [g.get("data-tile") for g in ann.iter(f"{NS}g") if "data-tile" in g.attrib] == ["B27"]
     rooms = [g.get("data-room") for g in ann.iter(f"{NS}g") if "data-room" in g.attrib]
-    assert rooms == [f"{b + 1}.{f + 1}" for b, floors in enumerate(state.seats[0].rooms) for f in range(len(floors))]
+    assert rooms == [f"{b + 1}.{f + 1}" for b,
+                     floors in enumerate(state.seats[0].rooms) for f in range(len(floors))]
     assert [g.get("data-crest") for g in ann.iter(f"{NS}g") if "data-crest" in g.attrib] == \
         [str(b + 1) for b in range(len(state.seats[0].rooms))]
     assert "seat 0" not in svg and "seat 1" not in svg, "pieces are named by their player"

@@ -42,7 +42,8 @@ def test_the_owner_rotates_and_revokes_the_token(client):
     assert r.status_code == 201, r.get_json()
     new = r.get_json()
     assert new["id"] == bot["id"] and new["token"] != old and new["token"].startswith(f"bot.{bot['id']}.")
-    assert client.get(f"{API}/bot/invitations", headers=bearer(old)).status_code == 401, "the old token still works"
+    assert client.get(f"{API}/bot/invitations",
+                      headers=bearer(old)).status_code == 401, "the old token still works"
     assert client.get(f"{API}/bot/invitations", headers=bearer(new["token"])).status_code == 200
     # revoked: no token works until the owner gives it a new one
     assert client.delete(f"{API}/bots/{bot['id']}/token", headers=bearer(new["token"])).status_code == 401
@@ -106,9 +107,11 @@ def test_an_invitation_the_bot_accepts_seats_it_in_one_game(client):
     assert client.get(f"{API}/bot/invitations").status_code == 401
     listed = client.get(f"{API}/bot/invitations", headers=bearer(bot["token"])).get_json()["invitations"]
     assert [i["id"] for i in listed] == [inv["id"]]
-    assert client.get(f"{API}/bot/invitations", headers=bearer(other["token"])).get_json()["invitations"] == []
+    assert client.get(f"{API}/bot/invitations",
+                      headers=bearer(other["token"])).get_json()["invitations"] == []
     # only the invited bot answers it
-    assert client.post(f"{API}/bot/invitations/{inv['id']}/accept", headers=bearer(other["token"])).status_code == 404
+    assert client.post(f"{API}/bot/invitations/{inv['id']}/accept",
+                       headers=bearer(other["token"])).status_code == 404
     r = client.post(f"{API}/bot/invitations/{inv['id']}/accept", headers=bearer(bot["token"]))
     assert r.status_code == 200 and r.get_json()["status"] == "accepted"
     r = client.post(f"{API}/bot/invitations/{inv['id']}/decline", headers=bearer(bot["token"]))
@@ -129,7 +132,8 @@ def test_an_invitation_the_bot_accepts_seats_it_in_one_game(client):
     shown = client.get(f"{API}/bots/{bot['id']}/invitations/{inv['id']}").get_json()
     assert shown["status"] == "used" and shown["game"] == g["id"]
     assert game_with(client, seat).get_json()["code"] == "bot-not-consenting", "one invitation, two games"
-    assert client.get(f"{API}/games/{g['id']}/legal-moves", headers=bearer(bot["token"])).get_json()["seat"] == 1
+    assert client.get(f"{API}/games/{g['id']}/legal-moves",
+                      headers=bearer(bot["token"])).get_json()["seat"] == 1
 
 
 def test_a_declined_invitation_seats_nothing(client):
@@ -139,7 +143,8 @@ def test_a_declined_invitation_seats_nothing(client):
     assert r.status_code == 200 and r.get_json()["status"] == "declined"
     assert client.post(f"{API}/bot/invitations/{inv['id']}/accept",
                        headers=bearer(bot["token"])).get_json()["code"] == "invitation-answered"
-    assert game_with(client, {"bot": bot["id"], "invitation": inv["id"]}).get_json()["code"] == "bot-not-consenting"
+    assert game_with(client, {"bot": bot["id"],
+                              "invitation": inv["id"]}).get_json()["code"] == "bot-not-consenting"
 
 
 def test_one_accepted_invitation_seats_one_game_even_at_once(client, live_server):
@@ -160,6 +165,7 @@ def test_one_accepted_invitation_seats_one_game_even_at_once(client, live_server
 def test_open_invitations_are_bounded(client):
     from application.bots import MAX_INVITATIONS
     bot = register(client)
-    codes = [client.post(f"{API}/bots/{bot['id']}/invitations").status_code for _ in range(MAX_INVITATIONS + 1)]
+    codes = [client.post(f"{API}/bots/{bot['id']}/invitations").status_code for _ in range(
+        MAX_INVITATIONS + 1)]
     assert codes == [201] * MAX_INVITATIONS + [422]
     assert client.post(f"{API}/bots/000000000000/invitations").get_json()["code"] == "bot-not-found"

@@ -23,7 +23,8 @@ def create_solo(client, level="priest", human_first=True):
     seats = [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}]
     if not human_first:
         seats.reverse()
-    rv = client.post("/api/v1/games", json={"seats": seats, "options": {"solo": {"level": level}, "seed": "solo-api"}})
+    rv = client.post("/api/v1/games",
+                     json={"seats": seats, "options": {"solo": {"level": level}, "seed": "solo-api"}})
     assert rv.status_code == 201, rv.json
     return rv.json
 
@@ -80,8 +81,9 @@ def test_bot_moves_through_the_api_and_the_due_index_follows(bot_app, sent):
 
 def test_bad_solo_requests(bot_app):
     c = bot_app.test_client()
-    rv = c.post("/api/v1/games", json={"seats": [{"name": "A", "kind": "cardinalbot"}, {"name": "B", "kind": "cardinalbot"}],
-                                       "options": {"solo": {"level": "priest"}}})
+    rv = c.post("/api/v1/games",
+                json={"seats": [{"name": "A", "kind": "cardinalbot"}, {"name": "B", "kind": "cardinalbot"}],
+                      "options": {"solo": {"level": "priest"}}})
     assert rv.status_code == 422
     rv = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B", "kind": "cardinalbot"}],
                                        "options": {"solo": {"level": "archbishop"}}})
@@ -100,6 +102,7 @@ def test_a_lost_bot_message_is_swept(redis_server):
     app = make_app(redis_server.url, BOT_TOKEN=BOT_TOKEN, SEND_TASK=broken)
     g = create_solo(app.test_client())
     sent = []
-    sched = BotScheduler(redislib.Redis.from_url(redis_server.url), lambda name, args, q: sent.append(tuple(args)))
+    sched = BotScheduler(redislib.Redis.from_url(redis_server.url), lambda name, args,
+                         q: sent.append(tuple(args)))
     assert sched.sweep(older_than=0) >= 1
     assert (g["id"], 0, 1) in sent

@@ -27,7 +27,8 @@ def test_register_a_bot_and_read_it(client, redis_client):
     assert r.status_code == 201, r.get_json()
     bot = r.get_json()
     assert set(bot) == {"id", "name", "token", "owner_key"} and bot["name"] == "RandomRita"
-    assert bot["token"].startswith(f"bot.{bot['id']}.") and bot["owner_key"].startswith(f"botowner.{bot['id']}.")
+    assert (bot["token"].startswith(f"bot.{bot['id']}.")
+            and bot["owner_key"].startswith(f"botowner.{bot['id']}."))
     stored = redis_client.hgetall(f"bot:{{{bot['id']}}}")
     assert stored[b"token_hash"].decode() == hashlib.sha256(bot["token"].encode()).hexdigest()
     assert bot["token"].encode() not in b"".join(stored.values()), "the token itself is stored"
@@ -55,13 +56,15 @@ def test_a_game_seats_a_bot_which_moves_with_its_own_token_in_its_seat_only(clie
     lm = client.get(f"/api/v1/games/{gid}/legal-moves", headers=auth).get_json()
     assert lm["seat"] == 1 and lm["moves"] == []  # Ann starts
     # Ann moves; then the bot plays its turn through the same endpoints
-    ann_lm = client.get(f"/api/v1/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {ann}"}).get_json()
+    ann_lm = client.get(f"/api/v1/games/{gid}/legal-moves",
+                        headers={"Authorization": f"Bearer {ann}"}).get_json()
     version = ann_lm["version"]
     while True:
         s = client.get(f"/api/v1/games/{gid}").get_json()
         if s["to_act"] == [1]:
             break
-        lm = client.get(f"/api/v1/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {ann}"}).get_json()
+        lm = client.get(f"/api/v1/games/{gid}/legal-moves",
+                        headers={"Authorization": f"Bearer {ann}"}).get_json()
         mv = next(m["move"] for m in lm["moves"] if m["move"] != "undo")
         assert client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {ann}"},
                            json={"expected_version": lm["version"], "moves": [mv]}).status_code == 200
@@ -71,12 +74,14 @@ def test_a_game_seats_a_bot_which_moves_with_its_own_token_in_its_seat_only(clie
     body = {"expected_version": lm["version"], "moves": [lm["moves"][0]["move"]]}
     assert client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {ann}"},
                        json=body).get_json()["code"] == "not-your-turn"
-    r = client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {other['token']}"}, json=body)
+    r = client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {other['token']}"},
+                    json=body)
     assert r.status_code == 403 and r.get_json()["code"] == "not-in-this-game"
     forged = bot["token"][:-4] + ("AAAA" if not bot["token"].endswith("AAAA") else "BBBB")
     r = client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {forged}"}, json=body)
     assert r.status_code == 401
-    assert client.get(f"/api/v1/games/{gid}").get_json()["version"] == lm["version"], "a refused move changed the game"
+    assert client.get(f"/api/v1/games/{gid}").get_json()["version"] == lm["version"], ("a refused move "
+                                                                                       "changed the game")
     r = client.post(f"/api/v1/games/{gid}/moves", headers=auth, json=body)
     assert r.status_code == 200 and r.get_json()["events"][0]["seat"] == 1
     assert version < r.get_json()["version"]
@@ -115,11 +120,13 @@ def test_the_example_bot_plays_a_whole_game_against_tiletum_serve(tmp_path, huma
         bots = [requests.post(f"{srv.url}/api/v1/bots", json={"name": f"Bot{i}", "email": "o@example.org"},
                               timeout=10).json() for i in range(2)]
         seats = [{"kind": "bot", "bot": bots[0]["id"], "owner_key": bots[0]["owner_key"]},
-                 {"name": "Tess"} if human else {"kind": "bot", "bot": bots[1]["id"], "owner_key": bots[1]["owner_key"]}]
+                 {"name": "Tess"} if human
+                 else {"kind": "bot", "bot": bots[1]["id"], "owner_key": bots[1]["owner_key"]}]
         game = requests.post(f"{srv.url}/api/v1/games", json={"seats": seats}, timeout=10).json()
         gid = game["id"]
-        procs = [subprocess.Popen([sys.executable, str(EXAMPLE), srv.url, b["token"], gid], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for b in bots[:1 if human else 2]]
+        procs = [subprocess.Popen([sys.executable, str(EXAMPLE), srv.url, b["token"], gid],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for b in bots[:1 if human else 2]]
         try:
             if human:
                 auth = {"Authorization": f"Bearer {game['seats'][1]['token']}"}
@@ -130,11 +137,13 @@ def test_the_example_bot_plays_a_whole_game_against_tiletum_serve(tmp_path, huma
                             break
                         if not line.startswith("data:") or '"to_act":[1]' not in line:
                             continue
-                        lm = requests.get(f"{srv.url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=10).json()
+                        lm = requests.get(f"{srv.url}/api/v1/games/{gid}/legal-moves", headers=auth,
+                                          timeout=10).json()
                         choices = [m["move"] for m in lm["moves"] if m["move"] != "undo"]
                         if choices:
                             requests.post(f"{srv.url}/api/v1/games/{gid}/moves", headers=auth, timeout=10,
-                                          json={"expected_version": lm["version"], "moves": [rng.choice(choices)]})
+                                          json={"expected_version": lm["version"],
+                                                "moves": [rng.choice(choices)]})
             outs = [p.communicate(timeout=600) for p in procs]
         finally:
             for p in procs:

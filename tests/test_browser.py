@@ -180,7 +180,8 @@ def test_create_a_solo_game_in_the_browser_play_a_turn_and_see_the_bot_answer(se
         if bot_after:
             break
     assert bot_after, "the Cardinalbot answered Ada's turn: " + page.evaluate(
-        "[...document.querySelectorAll('#history li')].slice(-12).map(li => li.value + ' ' + li.textContent).join(' | ')")
+        "[...document.querySelectorAll('#history li')].slice(-12).map(li => li.value + ' ' + "
+        "li.textContent).join(' | ')")
     shot(page, "solo-after-bot")
 
 
@@ -305,8 +306,9 @@ def test_the_keyboard_reaches_the_board_and_enter_plays_a_move(server, page, due
     focused = []
     for _ in range(20):  # the site links, the board's tools, its box, then its parts that play a move
         page.keyboard.press("Tab")
-        focused.append(page.evaluate("document.activeElement.dataset.move ? 'move' : document.activeElement.id "
-                                     "|| document.activeElement.tagName"))
+        focused.append(
+            page.evaluate("document.activeElement.dataset.move ? 'move' : document.activeElement.id "
+                          "|| document.activeElement.tagName"))
         if focused[-1] == "move":
             break
     assert focused[-1] == "move", f"Tab order: {focused}"

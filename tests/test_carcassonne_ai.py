@@ -39,7 +39,8 @@ def play_game(players: int, seed: str, policy) -> object:
 def test_easy_ai_seats_play_whole_games_with_only_legal_moves(players):
     for i in range(2):
         seed = f"cai-legal-{players}-{i}"
-        final = play_game(players, seed, lambda s, seat: ai.decide(G.view(s, seat), "easy", f"{seed}:{s.version}")[0])
+        final = play_game(players, seed, lambda s,
+                          seat: ai.decide(G.view(s, seat), "easy", f"{seed}:{s.version}")[0])
         assert G.is_over(final) and sum(final.scores) > 0
 
 
@@ -197,7 +198,8 @@ def test_the_stand_in_plays_a_late_carcassonne_turn_with_the_ai(redis_client):
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
     gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
-                          {"seed": "cai-stand-in", "time_control": {"days_per_move": 1}}, game="carcassonne")["id"]
+                          {"seed": "cai-stand-in", "time_control": {"days_per_move": 1}},
+                          game="carcassonne")["id"]
     _, before = svc.load(gid)
     seat = before.actor
     dl = Deadlines(svc, None, lambda: t[0])
@@ -207,5 +209,6 @@ def test_the_stand_in_plays_a_late_carcassonne_turn_with_the_ai(redis_client):
     _, after = svc.load(gid)
     assert after.actor != seat and after.version == before.version + 1
     played = [e for e in svc.store.events(gid) if e.get("by") == "stand-in"]
-    assert [e["move"] for e in played] == ai.decide(G.view(before, seat), STAND_IN_LEVEL, f"{gid}:{before.version}")
+    assert [e["move"] for e in played] == ai.decide(G.view(before, seat), STAND_IN_LEVEL,
+                                                    f"{gid}:{before.version}")
     assert "[stand-in]" in svc.record(gid)

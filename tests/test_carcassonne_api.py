@@ -45,9 +45,11 @@ class Client:
         return r
 
     def check(self, path: str, answer: dict) -> None:
-        schema = self.document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        ok = self.document["paths"][path]["get"]["responses"]["200"]
+        schema = ok["content"]["application/json"]["schema"]
         v = OAS30Validator({**schema, "components": self.document["components"]})
-        problems = [f"/{'/'.join(map(str, e.absolute_path))}: {e.message[:160]}" for e in v.iter_errors(answer)]
+        problems = [f"/{'/'.join(map(str, e.absolute_path))}: {e.message[:160]}" for e in v.iter_errors(
+            answer)]
         assert not problems, f"{path} breaks its schema: {problems[:3]}"
 
 
@@ -59,7 +61,8 @@ def _create(c: Client, players: int, seed: str | None) -> dict:
     return r.json()
 
 
-@pytest.mark.parametrize("players,seed", [(2, "carc-rest-2p"), (4, None)], ids=["2p-seeded", "4p-secret-seed"])
+@pytest.mark.parametrize("players,seed", [(2, "carc-rest-2p"), (4, None)],
+                         ids=["2p-seeded", "4p-secret-seed"])
 def test_a_whole_carcassonne_game_over_rest(server, players, seed):
     c = Client(server)
     created = _create(c, players, seed)
@@ -82,8 +85,10 @@ def test_a_whole_carcassonne_game_over_rest(server, players, seed):
                 state = c.call("GET", f"{API}/{gid}/state", token).json()
                 c.check("/api/v1/games/{game_id}/state", state)
                 assert state["format"] == "carcassonne-position/1" and state["version"] == summary["version"]
-                assert state["to_act"] == summary["to_act"] and state["scores"] == [s["score"] for s in summary["seats"]]
-                assert sum(state["pile"].values()) == state["pile_size"], "the face-down tiles are counts only"
+                assert (state["to_act"] == summary["to_act"]
+                        and state["scores"] == [s["score"] for s in summary["seats"]])
+                assert sum(state["pile"].values()) == state["pile_size"], ("the face-down tiles are counts "
+                                                                           "only")
                 assert "seed" not in state and not any(isinstance(v, list) for v in state["pile"].values())
             c.check("/api/v1/games/{game_id}", summary)
         other = tokens[(seat + 1) % players]
@@ -103,7 +108,8 @@ def test_a_whole_carcassonne_game_over_rest(server, players, seed):
         if moves == 1:  # a wrong seat and an illegal move are refused, changing nothing
             r = c.call("POST", f"{API}/{gid}/moves", tokens[seat],
                        json={"expected_version": summary["version"] + 1, "moves": [move]})
-            assert r.status_code in (403, 422) and r.headers["Content-Type"].startswith("application/problem+json")
+            assert (r.status_code in (403, 422)
+                    and r.headers["Content-Type"].startswith("application/problem+json"))
             actor = c.call("GET", f"{API}/{gid}").json()["to_act"][0]
             r = c.call("POST", f"{API}/{gid}/moves", tokens[actor],
                        json={"expected_version": summary["version"] + 1, "moves": ["place 40,40 r0"]})
@@ -136,7 +142,8 @@ def test_a_whole_carcassonne_game_over_rest(server, players, seed):
     svg = c.call("GET", f"{API}/{gid}/board.svg")
     assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
     assert svg.text.count('<g class="tile"') == len(final["board"]) > 40
-    png = c.call("GET", f"{API}/{gid}/board.png", params={"v": final["version"]})   # what the turn email links
+    # what the turn email links
+    png = c.call("GET", f"{API}/{gid}/board.png", params={"v": final["version"]})
     assert png.status_code == 200 and png.headers["Content-Type"] == "image/png"
     assert png.content[:8] == b"\x89PNG\r\n\x1a\n" and len(png.content) > 1000
 
@@ -165,7 +172,8 @@ def test_the_record_and_events_before_the_end_hold_no_seed(server):
     created = _create(c, 3, None)
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
     legal = c.call("GET", f"{API}/{gid}/legal-moves", tokens[0]).json()
-    c.call("POST", f"{API}/{gid}/moves", tokens[0], json={"expected_version": 1, "moves": [legal["moves"][0]["move"]]})
+    c.call("POST", f"{API}/{gid}/moves", tokens[0],
+           json={"expected_version": 1, "moves": [legal["moves"][0]["move"]]})
     text = c.call("GET", f"{API}/{gid}/record").text
     assert "[Seed " not in text and "[Result " not in text and '[Game "carcassonne"]' in text
     fair = c.call("GET", f"{API}/{gid}/fairness").json()
@@ -182,11 +190,13 @@ def test_the_record_and_events_before_the_end_hold_no_seed(server):
 
 @pytest.mark.parametrize("body, code", [
     ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B", "kind": "cardinalbot"}]}, "bad-seats"),
-    ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}], "options": {"action_tiles": "shuffled"}},
+    ({"game": "carcassonne", "seats": [{"name": "A"}, {"name": "B"}],
+      "options": {"action_tiles": "shuffled"}},
      "bad-options"),
     ({"game": "carcassonne", "seats": [{"name": "A"}]}, "invalid-request"),
     ({"game": "carcassonne", "seats": [{"name": n} for n in "ABCDEF"]}, "invalid-request"),
-    ({"game": "tiletum", "seats": [{"name": n} for n in "ABCDE"]}, "invalid-request"),  # as it always was for Tiletum
+    # as it always was for Tiletum
+    ({"game": "tiletum", "seats": [{"name": n} for n in "ABCDE"]}, "invalid-request"),
     ({"game": "chess", "seats": [{"name": "A"}, {"name": "B"}]}, "invalid-request"),
 ])
 def test_bad_games_are_refused_clearly(server, body, code):
@@ -207,7 +217,8 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     from application.rating_service import RatingService
     service = server.app.extensions["tiletum.service"]
     # names of this test's own: other tests rate Tiletum players named Ann in the same Redis
-    seats = [{"name": "Annika", "email": "ann.carc@example.org"}, {"name": "Benedikt", "email": "ben.carc@example.org"}]
+    seats = [{"name": "Annika", "email": "ann.carc@example.org"},
+             {"name": "Benedikt", "email": "ben.carc@example.org"}]
     created = service.create_game(seats, {"seed": "carc-rated"}, game="carcassonne")
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
     rng = random.Random(7)
@@ -226,7 +237,8 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     names = {row["name"] for row in board["ratings"]}
     assert board["total"] >= 2 and {"Annika", "Benedikt"} <= names, board
     scores = [s["score"] for s in summary["seats"]]
-    best = next(r for r in board["ratings"] if r["name"] == ("Annika" if scores[0] >= scores[1] else "Benedikt"))
+    best = next(r for r in board["ratings"]
+                if r["name"] == ("Annika" if scores[0] >= scores[1] else "Benedikt"))
     assert best["rating"] >= 1500
     tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "multiplayer"}).json()
     assert not {"Annika", "Benedikt"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"

@@ -47,7 +47,8 @@ def bearer(token):
 
 
 def create(api, seats=2, seed=None, **extra):
-    body = {"game": "carcassonne", "seats": [{"name": f"P{i}"} for i in range(seats)] if isinstance(seats, int)
+    body = {"game": "carcassonne",
+            "seats": [{"name": f"P{i}"} for i in range(seats)] if isinstance(seats, int)
             else seats, "options": {"seed": seed} if seed else {}}
     body.update(extra)
     rv = api.post(API, json=body)
@@ -84,9 +85,11 @@ def _everything_a_player_sees(api, gid, tokens, version):
             text = data.hex() if path == "/board.png" else data.decode("utf-8")   # a PNG: its bytes
             out[(who, path)] = (rv.status_code, text.replace(": keep-alive\n\n", ""))
         # errors too: an illegal move, a move at a wrong version, not one's turn, bad notation
-        for moves, v in ((["place 40,40 r0"], version), (["place -1,0 r90"], version), ([FIRST_MOVE], version + 5),
-                         (["gibberish"], version), (["place 0,1 r0 knight S", FIRST_MOVE], version)):
-            rv = api.post(f"{API}/{gid}/moves", headers=bearer(tok), json={"expected_version": v, "moves": moves})
+        for moves, v in ((["place 40,40 r0"], version), (["place -1,0 r90"], version),
+                         ([FIRST_MOVE], version + 5), (["gibberish"], version),
+                         (["place 0,1 r0 knight S", FIRST_MOVE], version)):
+            rv = api.post(f"{API}/{gid}/moves", headers=bearer(tok),
+                          json={"expected_version": v, "moves": moves})
             out[(who, "POST", tuple(moves), v)] = (rv.status_code, rv.get_data(as_text=True))
     out["page"] = (200, api.get(f"/play/{gid}").get_data(as_text=True))
     return out
@@ -101,7 +104,8 @@ def test_probing_every_endpoint_mid_game_shows_no_seed_and_plays_nothing(api):
     is a 500, none holds the seed, and none of it plays anything."""
     for seed in TWINS:
         gid, tokens = create(api, 2, seed)
-        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": [FIRST_MOVE]})
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                      json={"expected_version": 1, "moves": [FIRST_MOVE]})
         assert rv.status_code == 200 and rv.json["applied"] == 1
         state = api.get(f"{API}/{gid}/state").json
         answers = _everything_a_player_sees(api, gid, tokens, state["version"])
@@ -127,7 +131,8 @@ def test_the_later_twins_are_twins():
     assert after[0].tile != after[1].tile
 
 
-@pytest.mark.parametrize("seeds,prefix", [(TWINS, []), (LATER_TWINS, [FIRST_MOVE])], ids=["at-the-start", "mid-game"])
+@pytest.mark.parametrize("seeds,prefix", [(TWINS, []), (LATER_TWINS, [FIRST_MOVE])],
+                         ids=["at-the-start", "mid-game"])
 def test_nothing_before_a_reveal_tells_the_tile_it_will_reveal(api, seeds, prefix):
     """The twin games in the same position with different next tiles: every answer to every seat
     and the spectator, every error and the page must be the same (but the id and commitment)."""
@@ -154,7 +159,8 @@ def test_nothing_before_a_reveal_tells_the_tile_it_will_reveal(api, seeds, prefi
 @pytest.mark.parametrize("game", ["carcassonne", "tiletum"])
 def test_a_hint_is_a_function_of_the_seats_public_view_only(api, game):
     for seed in TWINS:
-        rv = api.post(API, json={"game": game, "seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": seed}})
+        rv = api.post(
+            API, json={"game": game, "seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": seed}})
         gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
         view = api.get(f"{API}/{gid}/state", headers=bearer(tokens[0])).json
         hint = api.get(f"{API}/{gid}/hint", headers=bearer(tokens[0])).json
@@ -188,7 +194,8 @@ def test_a_batch_stops_at_the_reveal_and_its_tail_is_not_looked_at(api):
 def test_a_bad_first_move_plays_nothing(api, moves, code, index):
     gid, tokens = create(api, 2, TWINS[0])
     before = api.get(f"{API}/{gid}/state").json
-    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": moves})
+    rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                  json={"expected_version": 1, "moves": moves})
     body = is_problem(rv, 422, code if code == "bad-notation" else "illegal-move")
     if code != "bad-notation":
         assert body["rule"] == code, body   # the stable rule code of the engine
@@ -207,7 +214,8 @@ def test_an_idempotency_key_replay_tells_nothing_new_and_cannot_be_borrowed(api)
     other = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[0]), "Idempotency-Key": "k1"},
                      json={"expected_version": 1, "moves": ["place 0,1 r180"]})
     is_problem(other, 422, "idempotency-key-reused")
-    borrowed = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[1]), "Idempotency-Key": "k1"}, json=body)
+    borrowed = api.post(f"{API}/{gid}/moves", headers={**bearer(tokens[1]), "Idempotency-Key": "k1"},
+                        json=body)
     assert borrowed.status_code in (409, 422), borrowed.json
     assert borrowed.json["code"] in ("idempotency-key-reused", "version-conflict")
     assert "events" not in borrowed.json
@@ -250,7 +258,8 @@ def test_hostile_move_texts_over_rest_are_clear_errors_that_change_nothing(app):
             canonical = None
         if canonical in legal:
             return  # a legal move would be played: not an attack
-        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": 1, "moves": [text]})
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]),
+                      json={"expected_version": 1, "moves": [text]})
         assert rv.status_code == 422, (text, rv.status_code, rv.get_data(as_text=True)[:300])
         assert rv.mimetype == "application/problem+json"
         assert rv.json["code"] in ("bad-notation", "illegal-move", "invalid-request"), rv.json
@@ -350,8 +359,9 @@ def test_hints_are_off_in_a_rated_carcassonne_tournament_game(app):
     token = mine[0]["token"]
     to_act = api.get(f"{API}/{gid}").json["to_act"][0]
     if to_act != mine[0]["seat"]:
-        token = api.get(f"/api/v1/tournaments/{tid}/my-games",
-                        headers=bearer(tournaments.entry_token(tid, "ben@cup.test"))).json["games"][0]["token"]
+        mine = api.get(f"/api/v1/tournaments/{tid}/my-games",
+                       headers=bearer(tournaments.entry_token(tid, "ben@cup.test"))).json
+        token = mine["games"][0]["token"]
     is_problem(api.get(f"{API}/{gid}/hint", headers=bearer(token)), 403, "hints-off")
 
 
@@ -431,7 +441,8 @@ def test_the_seed_appears_only_once_the_game_is_over(api):
             # the batch goes on to the extra move, which is refused; the batch plays nothing
             # (all or nothing), and the answer says which move
             rv = api.post(f"{API}/{gid}/moves", headers=bearer(tokens[seat]),
-                          json={"expected_version": summary["version"], "moves": [moves[-1]["move"], "place 0,0 r0"]})
+                          json={"expected_version": summary["version"],
+                                "moves": [moves[-1]["move"], "place 0,0 r0"]})
             body = is_problem(rv, 422, "game-over")
             assert body["move_index"] == 1
             assert api.get(f"{API}/{gid}").json["version"] == summary["version"]
@@ -499,7 +510,8 @@ def _answers(outdir):
     import email
     import email.policy
     return [email.message_from_bytes(f.read_bytes(), policy=email.policy.default)
-            for f in sorted(outdir.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)] if outdir.exists() else []
+            for f in sorted(outdir.glob("*.eml"),
+                            key=lambda p: p.stat().st_mtime_ns)] if outdir.exists() else []
 
 
 def headline(msg) -> str:
@@ -510,7 +522,8 @@ def headline(msg) -> str:
 def _texts(msg):
     plain = msg.get_body(("plain",))
     html = msg.get_body(("html",))
-    return (plain.get_content() if plain is not None else "") + (html.get_content() if html is not None else "")
+    return (plain.get_content() if plain is not None else "") + (html.get_content() if html is not None
+                                                                 else "")
 
 
 def test_two_moves_in_one_reply_play_the_first_and_say_the_second_was_not(mail):
@@ -605,11 +618,14 @@ def test_a_setting_in_a_reply_whose_moves_fail_changes_nothing(mail):
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
                     | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                                max_size=4),
                     max_leaves=12)
-SEAT = st.fixed_dictionaries({"name": st.one_of(st.text(min_size=1, max_size=70), JSON)}, optional={ "kind": st.sampled_from(["human", "ai", "bot", "cardinalbot", "x"]),
+SEAT = st.fixed_dictionaries({"name": st.one_of(st.text(min_size=1, max_size=70), JSON)},
+                             optional={ "kind": st.sampled_from(["human", "ai", "bot", "cardinalbot", "x"]),
     "level": st.sampled_from(["easy", "hard", "godlike", None]), "bot": st.one_of(st.text(max_size=14), JSON),
-    "email": st.one_of(st.emails(), st.text(max_size=20)), "tz": st.sampled_from(["Europe/Berlin", "Mars/Base", 3])})
+    "email": st.one_of(st.emails(), st.text(max_size=20)),
+    "tz": st.sampled_from(["Europe/Berlin", "Mars/Base", 3])})
 OPTIONS = st.fixed_dictionaries({}, optional={
     "action_tiles": st.sampled_from(["printed", "shuffled", "x", None]), "solo": JSON, "rated": JSON,
     "time_control": st.one_of(JSON, st.fixed_dictionaries({}, optional={
@@ -664,7 +680,8 @@ def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, mo
     assert len(events) == 2 and events[-1]["move"] == FIRST_MOVE and not any(e.get("by") for e in events)
 
 
-@pytest.mark.parametrize("seeds,prefix", [(TWINS, []), (LATER_TWINS, [FIRST_MOVE])], ids=["at-the-start", "mid-game"])
+@pytest.mark.parametrize("seeds,prefix", [(TWINS, []), (LATER_TWINS, [FIRST_MOVE])],
+                         ids=["at-the-start", "mid-game"])
 def test_the_turn_email_does_not_tell_the_tile_it_will_reveal(redis_client, seeds, prefix):
     """The turn email of the twin games (the seat to act, in the same position, different next
     tiles) says the same, but for the game's id and the signed or secret parts of its links."""
@@ -686,7 +703,8 @@ def test_the_turn_email_does_not_tell_the_tile_it_will_reveal(redis_client, seed
         meta, state = svc.load(gid)
         msg = notifier.turn_message(gid, meta, state, state.actor)
         text = "\n".join(f"{k}: {v}" for k, v in msg.items() if k not in ("Message-ID", "Date"))
-        text += "".join(p.get_payload(decode=True).decode() for p in msg.walk() if p.get_content_maintype() == "text")
+        text += "".join(p.get_payload(decode=True).decode() for p in msg.walk()
+                        if p.get_content_maintype() == "text")
         assert seed not in text and "/email-move" not in text
         text = re.sub(r"play\+[^@\s\"'<>]+@", "play+<signed>@", text)
         text = re.sub(r"=_tiletum_[0-9a-f]+", "<boundary>", text.replace(gid, "<id>"))   # a random boundary
@@ -730,11 +748,13 @@ def test_a_finished_carcassonne_game_reads_the_same_after_archiving(redis_server
     fresh = make_app(redis_server.url).test_client()
     assert reads(fresh) == before
     version = svc.store.version(gid)
-    rv = fresh.post(f"{API}/{gid}/moves", headers=bearer(token), json={"expected_version": version, "moves": [FIRST_MOVE]})
+    rv = fresh.post(f"{API}/{gid}/moves", headers=bearer(token),
+                    json={"expected_version": version, "moves": [FIRST_MOVE]})
     is_problem(rv, 422, "game-over")
 
 
-LINE = st.one_of(MOVE_TEXT.filter(lambda t: not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)), st.sampled_from([FIRST_MOVE, "vacation on", "vacation off", "> " + FIRST_MOVE, "-- ",
+LINE = st.one_of(MOVE_TEXT.filter(lambda t: not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)),
+                 st.sampled_from([FIRST_MOVE, "vacation on", "vacation off", "> " + FIRST_MOVE, "-- ",
                                              "On Mon, Ada wrote:", "#" + FIRST_MOVE, "", "Thanks!"]))
 
 
@@ -806,7 +826,8 @@ def test_refused_tiletum_move_texts_are_not_remembered_either(api):
     before = len(rules._MOVES)
     for i in range(200):   # parsable, refused: odd spacing and case of the same few moves
         text = "TAKE" + " " * (1 + i % 40) + ("g4" if i < 100 else "Z9") + " " * (i // 40)
-        rv = api.post(f"{API}/{gid}/moves", headers=bearer(token), json={"expected_version": 1, "moves": [text, "king"]})
+        rv = api.post(f"{API}/{gid}/moves", headers=bearer(token),
+                      json={"expected_version": 1, "moves": [text, "king"]})
         assert rv.status_code in (200, 422), rv.json
         if rv.status_code == 200:
             break
@@ -839,7 +860,8 @@ def test_a_finished_game_with_an_ai_seat_is_followed_up_not_crashed(app, game):
     assert RatingService(svc).record_game(gid) is False
 
 
-@pytest.mark.parametrize("key", ["k" * 4000, "\u00e9\u00e8", " ", "a\tb", "\x7f", "k1\\u0000", "../../etc", "*", "{x}"])
+@pytest.mark.parametrize(
+    "key", ["k" * 4000, "\u00e9\u00e8", " ", "a\tb", "\x7f", "k1\\u0000", "../../etc", "*", "{x}"])
 def test_hostile_idempotency_keys_are_clear_answers(api, key):
     gid, tokens = create(api, 2, TWINS[0])
     headers = {**bearer(tokens[0]), "Idempotency-Key": key.encode("utf-8").decode("latin-1")}

@@ -3,8 +3,8 @@ browser) against the app over real HTTP and a real Redis: a 2-player game create
 the first seat places its tile by clicking a highlighted cell on the board (again to turn it) and
 then a follower spot on the tile; the move lands (checked over the API) and the second seat's
 page, open all along, follows by the event stream. A typed illegal move (the server's reason, in
-words) and a stale one made by keyboard on a page that does not follow the game are shown, and the page reads the game
-again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+words) and a stale one made by keyboard on a page that does not follow the game are shown, and the page reads
+the game again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import random
@@ -37,7 +37,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             ada.set_default_timeout(WAIT_MS)
             errors: list[str] = []
             ada.on("pageerror", lambda e: errors.append(str(e)))
-            ada.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            ada.on("console",
+                   lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
             ada.on("response", lambda r: errors.append(f"{r.status} {r.url}")  # a missing part, a failure
                    if r.status in (404, 500) and not r.url.endswith("/favicon.ico") else None)
 
@@ -57,7 +58,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             ada_url, bob_url = links.nth(0).input_value(), links.nth(1).input_value()
             gid = re.fullmatch(re.escape(server.url) + r"/play/([A-Za-z0-9]+)#token=[^&?]+", ada_url).group(1)
             summary = requests.get(f"{server.url}/api/v1/games/{gid}", timeout=10).json()
-            assert summary["game"] == "carcassonne" and [s["name"] for s in summary["seats"]] == ["Ada", "Bob"]
+            assert (summary["game"] == "carcassonne"
+                    and [s["name"] for s in summary["seats"]] == ["Ada", "Bob"])
             ada_token = ada_url.split("#token=")[1]
             auth = {"Authorization": f"Bearer {unquote(ada_token)}"}
 
@@ -71,7 +73,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             expect(ada.locator("#attribution")).to_contain_text("JCloisterZone")
             expect(ada.locator("#seats tr")).to_have_count(2)
             expect(ada.locator("#seats tr").nth(0).locator("td.supply")).to_have_text("7")
-            legal = requests.get(f"{server.url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=10).json()
+            legal = requests.get(f"{server.url}/api/v1/games/{gid}/legal-moves", headers=auth,
+                                 timeout=10).json()
             fits: dict[str, dict[int, list[str]]] = {}
             for m in legal["moves"]:
                 x, y, rot, _, _ = PLACE.match(m["move"]).groups()
@@ -103,8 +106,10 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
                 ada.locator("#preview use.preview").click()
                 rot = rots[1]
                 expect(ada.locator("#placement-text")).to_contain_text(f"at {key}, turned {rot}°")
-            offered = sorted(ada.locator("#followers button.move").evaluate_all("els => els.map(e => e.dataset.move)"))
-            assert offered == sorted(fits[key][rot]), "the follower choices are the legal moves of that placement"
+            offered = sorted(
+                ada.locator("#followers button.move").evaluate_all("els => els.map(e => e.dataset.move)"))
+            assert offered == sorted(fits[key][rot]), ("the follower choices are the legal moves of that "
+                                                       "placement")
             spots = ada.locator("#preview circle.spot")
             expect(spots).to_have_count(len([m for m in fits[key][rot] if PLACE.match(m).group(4)]))
             assert spots.count() >= 1
@@ -115,7 +120,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
             # --- the move landed, and both pages show it -----------------------------------------
             wait_until(ada, f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
             events = requests.get(f"{server.url}/api/v1/games/{gid}/events", timeout=10).json()["events"]
-            assert events[-1]["move"] == chosen and events[-1]["seat"] == 0 and events[-1]["version"] == version + 1
+            assert (events[-1]["move"] == chosen and events[-1]["seat"] == 0
+                    and events[-1]["version"] == version + 1)
             state = requests.get(f"{server.url}/api/v1/games/{gid}/state", timeout=10).json()
             assert state["to_act"] == [1] and state["supply"][0] == 6 and len(state["board"]) == 2
             expect(ada.locator("#hint")).to_contain_text("Not your turn: waiting for Bob")
@@ -188,13 +194,15 @@ def test_a_spectator_follows_a_whole_game_to_its_end_and_sees_the_seed_only_then
                 if moves == 10:
                     assert seed not in page.content(), "the seed is not on the page before the end"
             final = client.get(f"/api/v1/games/{g['id']}/state").get_json()
-            wait_until(page, f"Number(document.body.dataset.version || 0) === {final['version']}", timeout=WAIT_MS)
+            wait_until(page, f"Number(document.body.dataset.version || 0) === {final['version']}",
+                       timeout=WAIT_MS)
             expect(page.locator("#status")).to_contain_text("Game over.")
             expect(page.locator("#result")).to_contain_text("Final scoring: Ada road")
             winners = " and ".join(["Ada", "Bob"][w] for w in final["winners"])
             expect(page.locator("#result")).to_contain_text(winners)
             for seat in (0, 1):
-                expect(page.locator("#seats tr").nth(seat).locator("td.score")).to_have_text(str(final["scores"][seat]))
+                expect(page.locator("#seats tr").nth(seat).locator("td.score")).to_have_text(
+                    str(final["scores"][seat]))
             assert max(final["scores"]) > 0
             expect(page.locator("#hand-text")).to_have_text("No tile: the game is over.")
             expect(page.locator("#board-wrap svg g.follower")).to_have_count(len(final["followers"]))
@@ -216,14 +224,16 @@ def test_an_ai_seat_is_named_as_the_ai_on_the_page(redis_server):
     app = make_app(redis_server.url)
     with LiveServer(app) as server, sync_playwright() as p:
         created = requests.post(f"{server.url}/api/v1/games", timeout=10, json={
-            "game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "hard"}]}).json()
+            "game": "carcassonne",
+            "seats": [{"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "hard"}]}).json()
         browser = launch(p)
         try:
             page = browser.new_page()
             page.set_default_timeout(WAIT_MS)
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            page.on("console",
+                    lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
             expect(page.locator("#seats")).to_contain_text("Robo (AI, hard)")
             expect(page.locator("#seats")).to_contain_text("Ada")

@@ -59,8 +59,8 @@ def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
         msg = boxes.messages[handled]
         handled += 1
         subject = str(msg["Subject"])
-        assert subject.removeprefix("Re: ") == f"Carcassonne with {'Bob' if msg['To'] == 'ada@players.test' else 'Ada'} " \
-            f"(game {gid})", subject
+        other = 'Bob' if msg['To'] == 'ada@players.test' else 'Ada'
+        assert subject.removeprefix("Re: ") == f"Carcassonne with {other} (game {gid})", subject
         body = msg.get_body(("plain",)).get_content()
         html = msg.get_body(("html",))
         html = html.get_content() if html is not None else ""
@@ -121,7 +121,8 @@ def test_bad_carcassonne_replies_get_a_clear_answer_and_change_nothing(pbem):  #
 
     gibberish = answer_to("please put it somewhere nice")
     text = gibberish.get_body(("plain",)).get_content()
-    assert str(gibberish["Subject"]) == f"Re: Carcassonne with Bob (game {gid})" and headline(gibberish).startswith("Not played")
+    assert (str(gibberish["Subject"]) == f"Re: Carcassonne with Bob (game {gid})"
+            and headline(gibberish).startswith("Not played"))
     assert "please put it somewhere nice" in text and "place " in text   # the line, and the legal rows
     illegal = answer_to("place 40,40 r0")     # nowhere near the board
     text = illegal.get_body(("plain",)).get_content()

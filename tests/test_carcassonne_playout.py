@@ -21,7 +21,8 @@ def invariants(before: GameState, move: Move, events: list[dict], after: GameSta
     assert moves == sorted(set(moves))
     assert str(move) in moves and parse(str(move)) == move
     assert events[0]["move"] == str(move) and events[0]["seat"] == before.actor
-    held = Counter(t for _, _, t, _ in after.tiles) + Counter(after.pile) + Counter(after.set_aside) + Counter(
+    held = Counter(t for _, _, t,
+                   _ in after.tiles) + Counter(after.pile) + Counter(after.set_aside) + Counter(
         [after.tile] if after.tile else [])
     assert held == ALL_TILES
     assert len(after.tiles) == len(before.tiles) + 1
@@ -206,8 +207,8 @@ def test_any_text_parses_or_says_why(text):
 @pytest.mark.parametrize("text, code_part", [
     ("", "empty"), ("jump 1,2 r0", "unknown verb"), ("place r90", "where"), ("place 1,2", "turned"),
     ("place 1,2 r45", "rotation"), ("place 1,2 r90 wizard N", "unknown follower"),
-    ("place 1,2 r90 farmer N", "corner"), ("place 1,2 r90 thief NE", "side"), ("place 1,2 r0 monk N", "no spot"),
-    ("place 1,2 r0 knight", "which side"),
+    ("place 1,2 r90 farmer N", "corner"), ("place 1,2 r90 thief NE", "side"),
+    ("place 1,2 r0 monk N", "no spot"), ("place 1,2 r0 knight", "which side"),
 ])
 def test_bad_notation_says_what_is_wrong(text, code_part):
     with pytest.raises(NotationError) as e:

@@ -32,7 +32,8 @@ def test_record_round_trip_and_verify(game):
     assert verify_events(events, SEED, headers["SeedCommitment"]) == []
     assert "commitment" in verify_events(events, "another seed", headers["SeedCommitment"])[0]
     # a tampered draw: swap a drawn tile for its twin with(out) a shield, so the record still replays
-    twin = {"F": "G", "G": "F", "M": "N", "N": "M", "O": "P", "P": "O", "Q": "R", "R": "Q", "S": "T", "T": "S"}
+    twin = {"F": "G", "G": "F", "M": "N", "N": "M", "O": "P", "P": "O", "Q": "R", "R": "Q", "S": "T",
+            "T": "S"}
     _, parsed = parse_record(text)
     n = next(n for n, ev in enumerate(parsed[1:-1], 1) if ev["chance"][-1][1] in twin
              and twin[ev["chance"][-1][1]] in replay(parsed[:n + 1]).pile)
@@ -76,7 +77,8 @@ def test_draws_are_keyed_by_the_reveal_count_and_no_order_is_stored():
     # the draw depends on the seed and the reveal count, not on the move: no move can steer it
     drawn = {play(s, 0, m, seed="k")[0][0]["chance"][-1][1] for m in legal_moves(s)}
     assert drawn == {ev_a[0]["chance"][-1][1]}
-    assert {play(s, 0, move, seed=x)[0][0]["chance"][-1][1] for x in ("k", "other", "third")} == {"V", "O", "E"}
+    assert {play(s, 0, move, seed=x)[0][0]["chance"][-1][1] for x in ("k", "other", "third")} == {"V", "O",
+                                                                                                  "E"}
 
 
 def test_position_document_round_trip_and_validation(game):
@@ -177,7 +179,8 @@ def test_cli_new_legal_play_score_describe_svg(tmp_path, capsys):
 
 def test_cli_random_game_replay_verify(tmp_path, capsys):
     rec = tmp_path / "game.txt"
-    code, out, _ = run(capsys, "random-game", "--players", "2", "--seed", "r", "--games", "2", "--record", str(rec))
+    code, out, _ = run(capsys, "random-game", "--players", "2", "--seed", "r", "--games", "2", "--record",
+                       str(rec))
     assert code == 0 and "games/s" in out and out.count("winners") == 2
     code, out, _ = run(capsys, "replay", str(rec))
     assert code == 0 and json.loads(out)["phase"] == "over"
@@ -193,7 +196,8 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from carcassonne import PositionError  # noqa: E402
 
-_LEAVES = st.sampled_from([None, -1, 0, 1, 99, "x", "", [], {}, [1], {"a": 1}, 1.5, True, "D", "C", "farmer", "NE"])
+_LEAVES = st.sampled_from(
+    [None, -1, 0, 1, 99, "x", "", [], {}, [1], {"a": 1}, 1.5, True, "D", "C", "farmer", "NE"])
 
 
 @settings(max_examples=200, deadline=None)

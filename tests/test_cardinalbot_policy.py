@@ -305,7 +305,8 @@ def test_example_reach():
 # --- the die ---------------------------------------------------------------------------------------
 
 def test_action_option_prefers_regular_die_with_more_ap():
-    s = solo_position(1, wheel=["G1", "S6", "F4"], decree_row=["proud_pillars"])  # G1 architect 6 AP, S6 Joker 1 AP
+    # G1 architect 6 AP, S6 Joker 1 AP
+    s = solo_position(1, wheel=["G1", "S6", "F4"], decree_row=["proud_pillars"])
     assert take(s) == "take G1"
 
 
@@ -590,10 +591,13 @@ def test_merchant_town_tie_breakers():
     assert policy.best_town(s, "Strasbourg", towns, 2, rng) == "Frankfurt"     # the next Fair
     s.fair_towns = ["Tiletum", "Toulouse", "Hamburg", "Frankfurt"]
     assert policy.best_town(s, "Strasbourg", towns, 2, rng) == "Troyes"        # printed VP
-    assert policy.best_town(s, "Strasbourg", ["Frankfurt", "Leipzig", "Lyon"], 2, rng) == "Leipzig"  # other reward
+    # other reward
+    assert policy.best_town(s, "Strasbourg", ["Frankfurt", "Leipzig", "Lyon"], 2, rng) == "Leipzig"
     assert policy.best_town(s, "Strasbourg", ["Frankfurt", "Lyon"], 2, rng) == "Frankfurt"  # closer
-    assert policy.best_town(s, "Strasbourg", ["Lyon", "Toulouse"], 1, rng) == "Lyon"        # none in reach: closest
-    assert policy.best_town(s, "Strasbourg", ["Lyon", "Toulouse"], 4, rng) == "Toulouse"    # the Fair, in reach
+    # none in reach: closest
+    assert policy.best_town(s, "Strasbourg", ["Lyon", "Toulouse"], 1, rng) == "Lyon"
+    # the Fair, in reach
+    assert policy.best_town(s, "Strasbourg", ["Lyon", "Toulouse"], 4, rng) == "Toulouse"
 
 
 def test_merchant_relocation_beyond_its_gold_goes_to_the_closest():
@@ -602,7 +606,8 @@ def test_merchant_relocation_beyond_its_gold_goes_to_the_closest():
     house(s, 1, "Strasbourg")
     s.fair_towns = ["Tiletum", "Toulouse", "Hamburg", "Frankfurt"]
     s = start_action(s, "merchant", 1)
-    assert first(s, random.Random(0))[:2] == ["merchant Troyes", "house"]  # Frankfurt and Troyes at 1: printed VP
+    # Frankfurt and Troyes at 1: printed VP
+    assert first(s, random.Random(0))[:2] == ["merchant Troyes", "house"]
 
 
 def test_merchant_final_move_within_reach():
@@ -667,7 +672,8 @@ def test_contract_crests_right_to_left():
 
 def test_contract_ready_ones_by_vp_then_cheaper_slot_and_no_step_c():
     s = solo_position(1, wool=12)
-    P.set_offer(s, "contract", ["K13", "K12", "K16", "K19", "K15"])  # 4 VP, 2 VP, 11 VP, 5 VP, 7 VP (all Wool)
+    # 4 VP, 2 VP, 11 VP, 5 VP, 7 VP (all Wool)
+    P.set_offer(s, "contract", ["K13", "K12", "K16", "K19", "K15"])
     s = start_action(s, "contract", 6)
     moves = first(s)
     # 11 VP (slot 3, 2 AP) then 7 VP (slot 5, 1 AP) -- K16 7 + K15 5 = 12 Wool: nothing else ready
@@ -741,7 +747,7 @@ def test_next_moves_does_not_change_its_state_and_is_reproducible():
 
 
 def test_state_from_view():
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     for i in range(5):
         s, _ = engine.new_game(2, f"view-{i}", {"solo": {"level": "deacon"}})
         rng = random.Random(i)
@@ -795,7 +801,8 @@ def test_random_positions_give_legal_batches():
         assert moves, "an empty batch"
         assert moves[0] in engine.legal_moves(s)
         apply(s, moves, seed=f"p{k}")
-    assert stages == {"die", "coffers", "joker", "architect", "merchant", "character", "contract", "king", "tasks"}
+    assert stages == {"die", "coffers", "joker", "architect", "merchant", "character", "contract", "king",
+                      "tasks"}
 
 
 def play_game(seed: str, level: str):
@@ -835,7 +842,7 @@ def test_full_games_against_a_random_player(level):
 def test_the_bots_picks_do_not_change_with_the_to_act_field_of_api_2():
     """API 2.0 added ``to_act`` to the served position (docs/api-changes.md); the bot keys its
     randomness on the position as served before, so it chooses exactly as it did."""
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     from cardinalbot.runner import bot_rng
     from engine import new_game
     state, _ = new_game(2, "to-act-bot", {"solo": {"level": "deacon"}})

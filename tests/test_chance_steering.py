@@ -295,7 +295,7 @@ def test_replay_gives_the_same_state_and_counter(players, n, rate):
 
 def test_the_cardinalbots_picks_cannot_be_rerolled_with_undo_pairs():
     """The bot's policy randomness is keyed by the game and the position, not the version."""
-    from application.game_service import view_doc
+    from games.tiletum import view_doc
     from cardinalbot.runner import bot_rng
     state, _ = new_game(2, "steer-bot", SOLO)
     view = view_doc(state, None)

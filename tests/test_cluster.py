@@ -26,7 +26,8 @@ from test_api_games import (  # noqa: F401
     test_spectator_and_seat_views)
 from test_tournament_service import (  # noqa: F401
     env, test_a_knockout_runs_to_one_winner, test_a_round_closes_when_its_games_finish_and_the_next_is_paired,
-    test_finished_games_are_rated_once_in_their_pool, test_solo_games_are_rated_in_their_level_pool_against_the_bot)
+    test_finished_games_are_rated_once_in_their_pool,
+    test_solo_games_are_rated_in_their_level_pool_against_the_bot)
 
 
 @pytest.fixture(scope="module")
@@ -93,12 +94,14 @@ def test_a_turn_email_answered_by_smtp_moves_the_game_on_the_cluster(cluster, tm
     serve = Serve(tmp_path, "--mailin-port", str(mailin), env={
         "REDIS_URL": cluster.url, "TILETUM_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
         "TILETUM_MAIL_SECRET": "cluster-secret", "TILETUM_MAIL_DOMAIN": "pbem.test",
-        "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_SWEEP_SECONDS": "2"}, drop_env=("REDIS_URL", "CELERY_BROKER_URL"))
+        "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_SWEEP_SECONDS": "2"},
+        drop_env=("REDIS_URL", "CELERY_BROKER_URL"))
     try:
         serve.start()
         assert "starting a plain Redis for the Celery broker" in serve.output()
         rv = requests.post(serve.url + "/api/v1/games", json={
-            "seats": [{"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}]},
+            "seats": [{"name": "Ada", "email": "ada@players.test"},
+                      {"name": "Bob", "email": "bob@players.test"}]},
             timeout=30)
         assert rv.status_code == 201, rv.text
         gid = rv.json()["id"]
@@ -145,15 +148,18 @@ def test_a_master_killed_mid_game_fails_over_and_the_game_goes_on(tmp_path):
                     continue
                 seen.append((st.json["version"], time.monotonic()))
                 seat = st.json["to_act"][0]
-                lm = client.get(f"/api/v1/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {tokens[seat]}"})
+                lm = client.get(f"/api/v1/games/{gid}/legal-moves",
+                                headers={"Authorization": f"Bearer {tokens[seat]}"})
                 if lm.status_code != 200:
                     errors.append(lm.status_code)
                     continue
                 moves = [m["move"] for m in lm.json["moves"]]
                 if not moves:
                     return
-                rv = client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {tokens[seat]}"},
-                                 json={"expected_version": lm.json["version"], "moves": ["end" if "end" in moves else moves[0]]})
+                rv = client.post(f"/api/v1/games/{gid}/moves",
+                                 headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                 json={"expected_version": lm.json["version"],
+                                       "moves": ["end" if "end" in moves else moves[0]]})
                 if rv.status_code == 200:
                     acked.append((rv.json["version"], time.monotonic()))
                 elif rv.status_code >= 500:
@@ -185,7 +191,8 @@ def test_a_master_killed_mid_game_fails_over_and_the_game_goes_on(tmp_path):
         lost = [(v, killed_at - t) for v, t in acked if t <= killed_at and v > after]
         window = max((age for _, age in lost), default=0.0)
         print(f"\nfailover took {took:.2f}s; {len(errors)} requests answered 5xx meanwhile; "
-              f"{len(lost)} acknowledged move(s) lost, acknowledged at most {window * 1000:.0f} ms before the kill")
+              f"{len(lost)} acknowledged move(s) lost, acknowledged at most {window * 1000:.0f} ms before "
+              "the kill")
         assert window < 1.0, f"a move acknowledged {window:.2f}s before the kill was lost"
         r = c.client()
         final = client.get(f"/api/v1/games/{gid}").json["version"]

@@ -85,8 +85,8 @@ def test_tile_kinds():
 
 def test_fair_tiles_match_the_shared_facts():
     known = {"SetHousePillarX6": 6, "SetContractCathedralX5": 5, "ContractsX3": 3, "KingTrackPlus3": 3,
-             "SetContractCrestX6": 6, "HousesX2": 2, "UpperFloorCharactersX3": 3, "CrestsX3": 3, "PillarsX2": 2,
-             "CompletedBuildingsX5": 5, "CathedralsX4": 4}
+             "SetContractCrestX6": 6, "HousesX2": 2, "UpperFloorCharactersX3": 3, "CrestsX3": 3,
+             "PillarsX2": 2, "CompletedBuildingsX5": 5, "CathedralsX4": 4}
     assert {t: C.tiles[t].raw["vp"] for t in C.pile_ids["fair"]} == known
     assert C.fair_board_values[2] == 3, "Verona example: 3 preprinted for the round-3 Fair"
 

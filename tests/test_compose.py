@@ -63,21 +63,48 @@ SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CRED
 
 # --- reading the files ---------------------------------------------------------------------------
 
-INTERPOLATION = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_]\w*)(?:(?P<op>:?[-?+])(?P<arg>[^}]*))?\}"
-                           r"|\$(?P<bare>[A-Za-z_]\w*)")
+NAME_OP = re.compile(r"(?P<name>[A-Za-z_]\w*)(?:(?P<op>:?[-?+])(?P<arg>.*))?", re.S)
 
 
 def interpolate(value: str) -> str:
-    """Compose's interpolation with no variable set: ``${NAME:-default}`` gives the default. A
-    variable without a default is an error: the stack must start without a .env file."""
-    def one(m: re.Match) -> str:
-        if m.group(0) == "$$":
-            return "$"
-        name = m.group("name") or m.group("bare")
-        if m.group("op") not in (":-", "-"):
-            raise AssertionError(f"${{{name}}} in docker-compose.yml has no default ({m.group(0)})")
-        return m.group("arg")
-    return INTERPOLATION.sub(one, value)
+    """Compose's interpolation with no variable set: ``${NAME:-default}`` gives the default, which
+    may itself hold ``${OTHER:-default}`` (resolved the same way). A variable without a default is
+    an error: the stack must start without a .env file."""
+    out, i = [], 0
+    while i < len(value):
+        if value.startswith("$$", i):
+            out.append("$")
+            i += 2
+        elif value.startswith("${", i):
+            depth, j = 1, i + 2
+            while depth:
+                assert j < len(value), f"unclosed ${{ in docker-compose.yml: {value}"
+                if value.startswith("${", j):
+                    depth, j = depth + 1, j + 2
+                    continue
+                depth -= value[j] == "}"
+                j += 1
+            m = NAME_OP.fullmatch(value[i + 2:j - 1])
+            assert m, f"not a Compose interpolation: {value[i:j]}"
+            if m.group("op") not in (":-", "-"):
+                name = m.group("name")
+                raise AssertionError(f"${{{name}}} in docker-compose.yml has no default ({value[i:j]})")
+            out.append(interpolate(m.group("arg")))
+            i = j
+        elif (m := re.match(r"\$([A-Za-z_]\w*)", value[i:])):
+            raise AssertionError(f"${m.group(1)} in docker-compose.yml has no default")
+        else:
+            out.append(value[i])
+            i += 1
+    return "".join(out)
+
+
+def test_interpolation_resolves_nested_defaults():
+    assert interpolate("${A:-http://localhost:${B:-8000}}/x $$y") == "http://localhost:8000/x $y"
+    with pytest.raises(AssertionError):
+        interpolate("${A}")
+    with pytest.raises(AssertionError):
+        interpolate("$A")
 
 
 def resolve(node):
@@ -413,7 +440,8 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):
     stage = final_stage(dockerfile[0])
     froms = [a for ins, a in dockerfile[0] if ins == "FROM"]
-    assert all(f.split()[0] == "python:3.11-slim" for f in froms), froms
+    assert all(re.fullmatch(r"python:3\.11\.\d+-slim-bookworm", f.split()[0]) for f in froms), froms
+    assert len({f.split()[0] for f in froms}) == 1, f"the build and the runtime stage share one base: {froms}"
     ns, target = _gunicorn_target(image_cmd(dockerfile))
     assert target == "api:create_app()" and ns.bind == ["0.0.0.0:8000"]
     cfg = gunicorn_config(image_cmd(dockerfile), monkeypatch)
@@ -509,7 +537,7 @@ def test_the_urls_point_at_the_services(services, dockerfile):
 
 def test_redis_keeps_an_aof_log_on_a_named_volume_and_has_a_healthcheck(compose, services):
     redis = services["redis"]
-    assert str(redis["image"]).split(":")[0] == "redis" and str(redis["image"]).split(":")[1].startswith("7")
+    assert re.fullmatch(r"redis:7\.\d+\.\d+", str(redis["image"])), f"Redis 7, pinned: {redis['image']}"
     cmd = redis["command"]
     cmd = shlex.split(cmd) if isinstance(cmd, str) else cmd
     assert cmd[0] == "redis-server" and cmd[cmd.index("--appendonly") + 1] == "yes"
@@ -641,3 +669,32 @@ def test_the_image_copies_every_package_it_installs():
               if line.startswith("COPY ") and not line.startswith("COPY --")}
     missing = sorted(p for p in packages if p.split(".")[0] not in copied)
     assert not missing, f"the Dockerfile does not COPY {missing}"
+
+
+def test_every_image_is_pinned_to_a_release(compose, dockerfile):
+    """No moving tag (``latest``, ``7``, ``3.11-slim``): the stack a test passed with is the one that
+    runs. Third-party images name an exact release; the project's image is built here."""
+    for name, service in compose["services"].items():
+        image = service.get("image")
+        if "build" in service:
+            continue
+        assert image and ":" in image, f"{name}: an image with a tag"
+        tag = image.rsplit(":", 1)[1]
+        assert tag != "latest" and re.search(r"\d+\.\d+\.\d+", tag), f"{name}: {image} is pinned to a release"
+    for ins, args in dockerfile[0]:
+        if ins == "FROM":
+            assert re.search(r":\S*\d+\.\d+\.\d+", args.split()[0]), f"FROM {args} is pinned to a release"
+
+
+def test_the_public_url_follows_the_api_port(compose_text):
+    """Links in emails must reach the API where Compose publishes it: with API_PORT=8080 and no
+    TILETUM_PUBLIC_URL, the default is http://localhost:8080."""
+    env = {"API_PORT": "8080"}
+
+    def sub(value: str) -> str:
+        for name, v in env.items():
+            value = re.sub(r"\$\{" + name + r":-[^}]*\}", v, value)
+        return interpolate(value)
+    mail_env = yaml.safe_load(compose_text)["x-mail-env"]
+    assert sub(mail_env["TILETUM_PUBLIC_URL"]) == "http://localhost:8080"
+    assert interpolate(mail_env["TILETUM_PUBLIC_URL"]) == "http://localhost:8000"

@@ -111,7 +111,8 @@ def test_a_link_token_is_its_seat_in_its_game_and_nothing_else(setup):
     token0 = links.seat_token(r, ga, 0)
     actor = summary(client, ga)["to_act"][0]
     other = links.seat_token(r, ga, 1 - actor)
-    rv = client.post(f"/api/v1/games/{ga}/moves", json={"expected_version": 1, "moves": ["end"]}, headers=auth(other))
+    rv = client.post(f"/api/v1/games/{ga}/moves", json={"expected_version": 1, "moves": ["end"]},
+                     headers=auth(other))
     assert rv.get_json()["code"] == "not-your-turn", "the other seat's link is the other seat"
     forged = [token0[:-1] + ("a" if token0[-1] != "a" else "b"),     # one character changed
               "L1" + token0[2:],                                      # another seat, same MAC
@@ -121,7 +122,8 @@ def test_a_link_token_is_its_seat_in_its_game_and_nothing_else(setup):
         rv = client.get(f"/api/v1/games/{ga}/legal-moves", headers=auth(bad))
         assert (rv.status_code, rv.get_json()["code"]) == (401, "unauthorized"), bad
     # the raw tokens shown at creation keep working
-    assert client.get(f"/api/v1/games/{ga}/legal-moves", headers=auth(a["seats"][1]["token"])).get_json()["seat"] == 1
+    assert client.get(f"/api/v1/games/{ga}/legal-moves",
+                      headers=auth(a["seats"][1]["token"])).get_json()["seat"] == 1
     # moves with the link token
     play_turn(client, app.extensions["tiletum.service"], ga, links.seat_token(r, ga, actor))
     assert summary(client, ga)["version"] > 1
@@ -152,14 +154,16 @@ def test_turn_reminder_and_results_emails_open_the_game_page_by_fragment(setup):
     assert notifier.notify(gid, summary(client, gid)["version"]) == 2, "the results, to each player"
     assert len(transport.messages) == 4
     for msg in transport.messages:
-        texts = [p.get_payload(decode=True).decode() for p in msg.walk() if p.get_content_maintype() == "text"]
+        texts = [p.get_payload(decode=True).decode() for p in msg.walk()
+                 if p.get_content_maintype() == "text"]
         body = "\n".join(texts)
         seat = 0 if str(msg["To"]) == me else 1
-        assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}" in body, msg["Subject"]
+        play_link = f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}"
+        assert play_link in body, msg["Subject"]
         assert "?seat=" not in body and "&seat=" not in body, "no seat in a query string"
         assert f"{PUBLIC}/me#key={dashboard_key_for(service.store.r, str(msg['To']))}" in body
         if "the game is over" in body:        # the results link the seat's review (docs/ai.md, "Game review")
-            assert f"{PUBLIC}/play/{gid}#token={links.seat_token(service.store.r, gid, seat)}&review=1" in body
+            assert f"{play_link}&review=1" in body
 
 
 # --- the dashboard ---------------------------------------------------------------------------
@@ -192,7 +196,8 @@ def test_the_dashboard_lists_games_by_urgency_with_working_links(setup):
     assert sorted(g["game"] for g in out["waiting"]) == sorted([made["waiting"], made["three"]])
     assert [g["game"] for g in out["finished"]] == [made["over"]]
     urgent = out["to_move"][0]
-    assert urgent["opponents"] == ["Opp" + "urgent"] and urgent["name"] == "Me" and urgent["to_act_names"] == ["Me"]
+    assert (urgent["opponents"] == ["Opp" + "urgent"] and urgent["name"] == "Me"
+            and urgent["to_act_names"] == ["Me"])
     assert urgent["to_act"] == [urgent["seat"]]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", urgent["deadline"])
     assert out["to_move"][0]["deadline"] < out["to_move"][1]["deadline"] < out["to_move"][2]["deadline"]
@@ -232,11 +237,13 @@ def test_tournament_games_are_on_the_dashboard(setup):
     out = ts.create({"name": "Dash cup", "format": "round_robin", "table_size": 2, "seed": "dash-cup",
                      "entries": [{"name": "Me", "email": me}, {"name": "Other", "email": address("o")}]})
     ts.start(out["id"], out["organizer_token"])
-    games = client.get("/api/v1/me/games", headers=auth(dashboard_key_for(app.extensions["tiletum.service"].store.r,
-                                                                          me))).get_json()
+    games = client.get("/api/v1/me/games",
+                       headers=auth(dashboard_key_for(app.extensions["tiletum.service"].store.r,
+                                                      me))).get_json()
     mine = games["to_move"] + games["waiting"]
     assert len(mine) == 1 and mine[0]["tournament"] == out["id"] and mine[0]["opponents"] == ["Other"]
-    rv = client.get(f"/api/v1/games/{mine[0]['game']}/legal-moves", headers=auth(token_of(mine[0]["play_url"])))
+    rv = client.get(f"/api/v1/games/{mine[0]['game']}/legal-moves",
+                    headers=auth(token_of(mine[0]["play_url"])))
     assert rv.get_json()["seat"] == mine[0]["seat"]
 
 
@@ -245,7 +252,8 @@ def test_tournament_games_are_on_the_dashboard(setup):
 def test_no_or_a_bad_key_is_401(setup, header):
     _, client, _, _ = setup
     for method, path, body in (("GET", "/games", None), ("GET", "/notifications", None),
-                               ("PUT", "/notifications", {"mode": "none"}), ("PUT", "/vacation", {"on": True})):
+                               ("PUT", "/notifications", {"mode": "none"}),
+                               ("PUT", "/vacation", {"on": True})):
         rv = client.open("/api/v1/me" + path, method=method, json=body,
                          headers={"Authorization": header} if header else {})
         assert rv.status_code == 401, (method, path, rv.get_json())
@@ -260,7 +268,8 @@ def test_a_forged_key_for_a_real_player_is_401(setup):
     key = dashboard_key_for(r, me)
     assert client.get("/api/v1/me/games", headers=auth(key)).status_code == 200
     pid, mac = key.split(".")
-    for bad in (f"{pid}.{mac[::-1]}", f"{pid}.{'a' * 32}", f"{pid[:-1]}{'0' if pid[-1] != '0' else '1'}.{mac}"):
+    for bad in (f"{pid}.{mac[::-1]}", f"{pid}.{'a' * 32}",
+                f"{pid[:-1]}{'0' if pid[-1] != '0' else '1'}.{mac}"):
         assert client.get("/api/v1/me/games", headers=auth(bad)).status_code == 401, bad
 
 
@@ -278,7 +287,8 @@ def test_notifications_round_trip(setup):
         assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == {"mode": mode}
         assert preference(r, me) == mode, "the same setting the emails read"
     # the per-game setting is the same one
-    client.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"}, headers=auth(g["seats"][0]["token"]))
+    client.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"},
+               headers=auth(g["seats"][0]["token"]))
     assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == {"mode": "digest"}
     rv = client.put("/api/v1/me/notifications", json={"mode": "often"}, headers=auth(key))
     assert (rv.status_code, rv.get_json()["code"]) == (422, "invalid-request")
@@ -335,7 +345,8 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
     assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode"]
     for el in controls:
         assert el.get("id") in labels, f"{el.tag} #{el.get('id')} has no label"
-    assert "location.hash" in page and "/api/v1/me" in page, "the key comes from the fragment; data from the API"
+    assert ("location.hash" in page
+            and "/api/v1/me" in page), "the key comes from the fragment; data from the API"
     assert [o.get("value") for o in doc.iter("option")] == ["move", "digest", "none"]
 
 
@@ -352,7 +363,8 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         service = app.extensions["tiletum.service"]
         client = app.test_client()
         notifier = Notifier(service, Outbox(service.store.r, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
-                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test", public_url=PUBLIC))
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url=PUBLIC))
         me = address()
         g1 = create(client, [{"name": "Me", "email": me}, {"name": "B"}], "first-1")["id"]
         g2 = create(client, [{"name": "Me", "email": me}, {"name": "C"}], "first-2")["id"]
@@ -362,7 +374,8 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         first, second = (m.get_body(("plain",)).get_content() for m in box.messages[:2])
         link = f"{PUBLIC}/me#key="
         assert "Your private dashboard" in first and f"Your dashboard: {link}" in first
-        assert "Your private dashboard" not in second and f"All your games: {link}" in second, "explained once"
+        assert ("Your private dashboard" not in second
+                and f"All your games: {link}" in second), "explained once"
         key = next(w for w in first.split() if w.startswith(link)).removeprefix(link)
         rv = client.get("/api/v1/me/games", headers=auth(key))
         assert rv.status_code == 200
@@ -374,7 +387,8 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         ts = app.extensions["tiletum.tournaments"]
         newcomer = address("new")
         tid = ts.create({"name": "Welcome cup", "format": "round_robin", "table_size": 2,
-                         "entries": [{"name": "New", "email": newcomer}, {"name": "O", "email": address("o")}]})["id"]
+                         "entries": [{"name": "New", "email": newcomer},
+                                     {"name": "O", "email": address("o")}]})["id"]
         assert welcome(notifier, tid) == 2
         box.wait_for(4)
         mail = next(m for m in box.messages if str(m["To"]) == newcomer).get_content()
@@ -391,7 +405,8 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         box.controller.stop()
 
 
-def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redis_server, monkeypatch, capsys):
+def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redis_server, monkeypatch,
+                                                                     capsys):
     from api.cli import main
     from application.dashboard import games_key
     from application.players import player_id
@@ -405,7 +420,8 @@ def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redi
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     assert main(["index-dashboards"]) == 0
     assert "indexed" in capsys.readouterr().out
-    assert [g["game"] for g in client.get("/api/v1/me/games", headers=auth(key)).get_json()["to_move"]] == [gid]
+    assert [g["game"] for g in client.get("/api/v1/me/games", headers=auth(key)).get_json()["to_move"]] == [
+        gid]
 
 
 def test_a_finished_game_forgets_its_deadlines(setup):

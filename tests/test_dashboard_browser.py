@@ -48,7 +48,8 @@ def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_serve
             expect(page.locator("#mode")).to_have_value("move")
             page.get_by_label("Emails I get").select_option("digest")
             page.locator("#notify-form").get_by_role("button", name="Save").click()
-            expect(page.locator("#mode-saved")).to_have_text("Saved: one email a day listing the games awaiting me.")
+            expect(page.locator("#mode-saved")).to_have_text(
+                "Saved: one email a day listing the games awaiting me.")
             page.get_by_label("I am on vacation", exact=False).check()
             page.get_by_role("button", name="Apply").click()
             expect(page.locator("#vacation-report li")).to_have_count(2)

@@ -193,11 +193,14 @@ def test_vacation_over_the_api(app):
 def test_email_preferences_and_the_daily_digest(world, app):
     svc, notifier, transport, clock = world
     c = app.test_client()
-    g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "Digest@X.test"}, {"name": "Bob"}]}).json
+    g = c.post("/api/v1/games",
+               json={"seats": [{"name": "Ada", "email": "Digest@X.test"}, {"name": "Bob"}]}).json
     auth = {"Authorization": f"Bearer {g['seats'][0]['token']}"}
-    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"}, headers=auth).json == {"mode": "digest"}
+    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"},
+                 headers=auth).json == {"mode": "digest"}
     no_email = {"Authorization": f"Bearer {g['seats'][1]['token']}"}
-    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "none"}, headers=no_email).status_code == 422
+    assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "none"},
+                 headers=no_email).status_code == 422
     before = len(transport.sent)
     assert notifier.notify(g["id"], 1) == 0, "a digest reader gets no per-move email"
     assert notifier.send_digests("2026-11-18") == 1
@@ -218,7 +221,8 @@ def test_the_unsubscribe_link_works(world, app):
     url = notifier.unsubscribe_url("leaver@x.test").replace("http://x", "")
     page = c.get(url)
     assert page.status_code == 200 and b"Unsubscribe" in page.data
-    assert svc.store.r.hget(PREFS.key("leaver@x.test"), "leaver@x.test") is None, "opening the link changes nothing"
+    assert svc.store.r.hget(PREFS.key("leaver@x.test"),
+                            "leaver@x.test") is None, "opening the link changes nothing"
     assert c.post(url).status_code == 200
     assert svc.store.r.hget(PREFS.key("leaver@x.test"), "leaver@x.test") == b"none"
     assert c.post(url.replace("leaver", "other")).status_code == 403, "a tampered link is refused"
@@ -267,7 +271,8 @@ def test_reminders_move_with_the_deadline_after_a_vacation(world):
     clock.t += 3 * DAY                                        # the reminder point passes during the vacation
     assert dl.sweep()["reminders"] == 0, "no reminder while on vacation"
     dl.vacation(gid, 0, False)
-    clock.t += 9 * H + 59 * 60                                # 11 h 59 of the 12 h left: 1 minute before the point
+    # 11 h 59 of the 12 h left: 1 minute before the point
+    clock.t += 9 * H + 59 * 60
     assert dl.sweep()["reminders"] == 0
     clock.t += 2 * 60
     assert dl.sweep()["reminders"] == 1, "the reminder moved back with the deadline"
@@ -308,7 +313,8 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
     told = [m for m in transport.sent if str(m["To"]) == "ada@x.test" and "stand-in" in headline(m)]
     assert len(told) == 1, subjects(transport)
     body = told[0].get_body(("plain",)).get_content()
-    assert "missed its deadline" in body and "1 of 2" in body and "Ada took" in body  # what it played, in words
+    # what it played, in words
+    assert "missed its deadline" in body and "1 of 2" in body and "Ada took" in body
     assert dl.sweep()["notices"] == 0, "told once"
     # seat 1 plays; seat 0 misses a second deadline: dropped, and told so
     _, state = svc.load(gid)
@@ -352,7 +358,8 @@ def test_since_your_last_turn_is_told_in_words_with_names(world):
 def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(world):
     svc, notifier, transport, clock = world
     from mail.compose import message_id
-    assert message_id("turn:g:0:1", "pbem.test") == message_id("turn:g:0:1", "pbem.test"), "stable per once-key"
+    assert message_id("turn:g:0:1", "pbem.test") == message_id("turn:g:0:1",
+                                                               "pbem.test"), "stable per once-key"
     assert message_id("turn:g:0:1", "pbem.test") != message_id("turn:g:0:2", "pbem.test")
     gid, _ = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": [2]},
                       timeout={"mode": "drop", "drop_after": 1})
@@ -405,7 +412,8 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
 
 def inline_pictures(msg) -> tuple[str, dict[str, bytes]]:
     """The HTML of an email and the pictures it carries, by Content-ID (without the brackets)."""
-    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
+    html = next(p for p in msg.walk()
+                if p.get_content_type() == "text/html").get_payload(decode=True).decode()
     return html, {str(p["Content-ID"]).strip("<>"): p.get_payload(decode=True)
                   for p in msg.walk() if p.get_content_type() == "image/png"}
 
@@ -431,7 +439,8 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     size = len(msg.as_bytes())
     print(f"turn email: {size} bytes, the board {len(png)} bytes")
     assert size < 300_000, "small enough for any mailbox"
-    assert f"/api/v1/games/{gid}/board.svg" in plain(msg) and "Resources:" in plain(msg), "the position in words"
+    assert (f"/api/v1/games/{gid}/board.svg" in plain(msg)
+            and "Resources:" in plain(msg)), "the position in words"
     # Ada plays on: the earlier email's picture is still the board of version 1, exactly
     meta, before = svc.load(gid)
     move = next(m for m in engine.legal_moves(before) if m.startswith("take"))
@@ -463,7 +472,8 @@ def test_the_board_picture_draws_every_label_with_the_fonts_it_finds():
     width = int(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
     assert re.search(r'viewBox="0 0 (\d+) ', svg).group(1) == str(width)
     assert width > WIDTH, "widened for the long name"
-    assert render_board_svg(state, ["Ada", "Bob", "Cid", "Dan"]).startswith(f'<svg xmlns="http://www.w3.org/2000/svg" '
+    assert render_board_svg(state, ["Ada", "Bob", "Cid", "Dan"]).startswith(
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
                                                                           f'width="{WIDTH}"')
 
 
@@ -530,4 +540,5 @@ def test_the_time_left_is_rounded_to_the_nearest_unit(seconds, words):
 
 def test_counts_take_the_right_plural():
     from application.deadlines import plural
-    assert (plural(1, "deadline"), plural(2, "deadline"), plural(0, "game")) == ("1 deadline", "2 deadlines", "0 games")
+    assert (plural(1, "deadline"), plural(2, "deadline"), plural(0, "game")) == ("1 deadline", "2 deadlines",
+                                                                                 "0 games")

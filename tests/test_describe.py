@@ -50,7 +50,8 @@ def test_moves_name_towns_as_the_map_prints_them_and_road_spaces_by_their_towns(
         for words in (describe(s, parse(text)), narrate(s, parse(text), "Ann")):
             assert "Koeln" not in words and "Nuernberg" not in words and "_" not in words, words
     assert describe(s, parse("pillar Koeln")) == "Place a Pillar at the Köln Cathedral"
-    assert narrate(s, parse("architect Milano"), "Cardinalbot", "its") == "Cardinalbot moved its Architect to Milano"
+    assert narrate(s, parse("architect Milano"), "Cardinalbot",
+                   "its") == "Cardinalbot moved its Architect to Milano"
 
 
 def test_every_move_played_is_narrated_in_the_third_person():

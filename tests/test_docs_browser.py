@@ -20,14 +20,16 @@ def test_pages_and_api_docs_run_under_their_csp_with_nothing_from_elsewhere(redi
             page = browser.new_page()
             page.set_default_timeout(20_000)
             violations, elsewhere = [], []
-            page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-            page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(server.url) else None)
+            page.on("console",
+                    lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+            page.on("request",
+                    lambda r: elsewhere.append(r.url) if not r.url.startswith(server.url) else None)
             page.goto(f"{server.url}/api/docs")
             expect(page.locator(".opblock").first).to_be_visible()
             assert page.locator(".opblock").count() > 20
             expect(page.locator("#operations-games-submitMoves")).to_be_visible()
-            for path in ("/", "/play/new", f"/play/{game['id']}#token={game['seats'][0]['token']}", "/tournaments",
-                         "/me"):
+            for path in ("/", "/play/new", f"/play/{game['id']}#token={game['seats'][0]['token']}",
+                         "/tournaments", "/me"):
                 page.goto(server.url + path)
                 page.wait_for_load_state("networkidle")
             expect(page.locator("#no-key")).to_contain_text("private link")  # /me ran its script

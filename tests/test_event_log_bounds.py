@@ -25,7 +25,8 @@ SEED = "event-log-bounds"
 
 @pytest.fixture()
 def app(redis_server):
-    return make_app(redis_server.url, STREAM_SECONDS=0.2, WEBHOOK_ALLOW_LOOPBACK=True)  # receivers on 127.0.0.1
+    # receivers on 127.0.0.1
+    return make_app(redis_server.url, STREAM_SECONDS=0.2, WEBHOOK_ALLOW_LOOPBACK=True)
 
 
 @pytest.fixture()
@@ -226,7 +227,8 @@ def test_the_event_stream_sends_a_long_log_page_by_page(svc, redis_client):
     text = "".join(feed.frames(gid, 0, lifetime=0, keepalive=0.1))
     ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
     assert ids == list(range(1, version + 1))
-    assert text.count("event: turn") == 1 and text.rstrip().endswith('"to_act":[' + str(svc.load(gid)[1].actor) + "]}")
+    assert (text.count("event: turn") == 1
+            and text.rstrip().endswith('"to_act":[' + str(svc.load(gid)[1].actor) + "]}"))
 
 
 def test_webhook_deliveries_are_paged(client, svc):

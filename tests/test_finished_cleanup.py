@@ -53,7 +53,8 @@ def members_of(r, index, game_id: str) -> list[bytes]:
 
 
 def leftovers(r, game_id: str) -> dict:
-    out = {index.name: members_of(r, index, game_id) for index in (DEADLINES, REMINDERS, MAIL_DUE, DUE, DUE_AT, TURNS)}
+    out = {index.name: members_of(r, index, game_id) for index in (DEADLINES, REMINDERS, MAIL_DUE, DUE,
+                                                                   DUE_AT, TURNS)}
     return {k: v for k, v in out.items() if v}
 
 
@@ -78,7 +79,8 @@ def test_games_played_to_the_end_leave_no_entries(redis_client):
     games = []
     for i, seats in enumerate((2, 3)):
         g = svc.create_game([{"name": f"P{s}", "email": f"p{s}@x.test"} for s in range(seats)],
-                            {"seed": f"cleanup-{i}", "time_control": {"days_per_move": 2, "reminders_hours": [24, 2, 0.5]}})
+                            {"seed": f"cleanup-{i}",
+                             "time_control": {"days_per_move": 2, "reminders_hours": [24, 2, 0.5]}})
         games.append(g["id"])
     solo = svc.create_game([{"name": "Bot", "kind": "cardinalbot"}, {"name": "Ada", "email": "ada@x.test"}],
                            {"seed": "cleanup-solo"})["id"]
@@ -106,7 +108,8 @@ def test_the_sweeps_drop_entries_of_finished_or_gone_games(redis_client):
     r.hset(TURNS.name, f"{gid}:0", version - 3)
     assert adopt_legacy(r) == 10, "the service moves them into the shards when it starts"
     assert not r.exists(DEADLINES.name, REMINDERS.name, MAIL_DUE.name, DUE.name, DUE_AT.name, TURNS.name)
-    assert set(leftovers(r, gid)) == {"deadlines", "reminders", "bot:due", "bot:due:at", "deadlines:turn", "mail:due"}
+    assert set(leftovers(r, gid)) == {"deadlines", "reminders", "bot:due", "bot:due:at", "deadlines:turn",
+                                      "mail:due"}
     assert adopt_legacy(r) == 0, "and only once"
     calls = []
     real_notify = notifier.notify

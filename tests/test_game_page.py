@@ -143,7 +143,8 @@ def test_a_tiletum_turn_by_clicking_the_board_and_what_the_other_seat_sees(serve
     expect(since).to_contain_text("Ann moved their Architect to Paris")
     assert since.bounding_box()["y"] < phone.locator("#board-wrap").bounding_box()["y"], "above the board"
     expect(phone.locator('#board [data-spot="Paris"]')).to_have_class(re.compile(r"\brecent\b"))
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the page does not overflow"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], ("the page does not "
+                                                                                      "overflow")
     smallest = phone.evaluate("""() => {
       const svg = document.getElementById('board'), k = svg.getBoundingClientRect().width / 960;
       return Math.min(...[...svg.querySelectorAll('text')].map(t => Number(t.getAttribute('font-size')) * k));
@@ -204,12 +205,14 @@ def test_a_refused_move_is_said_in_words(server, browser):
 
 
 def test_carcassonne_words_since_last_turn_and_accessibility(server, browser):
-    g = requests.post(f"{server.url}/api/v1/games", json={"game": "carcassonne", "options": {"seed": "page-c"},
-                                                         "seats": [{"name": "Ann"}, {"name": "Bob"}]},
+    g = requests.post(f"{server.url}/api/v1/games",
+                      json={"game": "carcassonne", "options": {"seed": "page-c"},
+                           "seats": [{"name": "Ann"}, {"name": "Bob"}]},
                       timeout=10).json()
     gid, (ann, bob) = g["id"], [s["token"] for s in g["seats"]]
     auth = {"Authorization": f"Bearer {ann}"}
-    move = requests.get(f"{server.url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=10).json()["moves"][0]
+    move = requests.get(f"{server.url}/api/v1/games/{gid}/legal-moves", headers=auth,
+                        timeout=10).json()["moves"][0]
     rv = requests.post(f"{server.url}/api/v1/games/{gid}/moves", headers=auth, timeout=10,
                        json={"expected_version": 1, "moves": [move["move"]]})
     assert rv.status_code == 200, rv.text

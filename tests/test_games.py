@@ -53,7 +53,8 @@ def test_each_game_through_the_interface(name, players, limit):
         assert game.from_doc(game.to_doc(state)).to_doc() == state.to_doc()
     assert len(game.scores(state)) == players and game.round(state) >= 1
     view = game.view(state, 1)
-    assert view["viewer"] == 1 and view["to_act"] == ([] if game.actor(state) is None else [game.actor(state)])
+    assert (view["viewer"] == 1
+            and view["to_act"] == ([] if game.actor(state) is None else [game.actor(state)]))
     assert seed not in str(view)
     texts = game.event_texts(events)
     assert len(texts) == len(events) and texts[0].startswith("The game starts with")
@@ -110,3 +111,55 @@ def test_a_state_tells_its_game_and_both_games_have_the_email_channel():
             typable |= {f"{head} {spot}" for spot in words.split("add a follower: ")[1].split(", ")}
     assert typable == {m for m, _ in games.CARCASSONNE.legal_moves(c)}
     assert games.CARCASSONNE.email_moves(c, 1 - c.actor) == []
+
+
+# --- creating a game: one path for every game (application/game_service.py, Rules.setup) ------------------
+
+@pytest.fixture()
+def service(redis_client):
+    from application.game_service import GameService
+    from application.store import EventStore
+    return GameService(EventStore(redis_client), allow_seeded_games=True)
+
+
+def _stored_games(redis_client) -> int:
+    return sum(1 for _ in redis_client.scan_iter(match="g:*:meta", count=1000))
+
+
+@pytest.mark.parametrize("name", games.NAMES)
+@pytest.mark.parametrize("seat, options, code", [
+    ({"name": "Bob", "kind": "ai", "level": "grandmaster"}, {}, "bad-seats"),
+    ({"name": "Bob", "kind": "robot"}, {}, "bad-seats"),
+    ({"name": "Bob", "tz": "Mars/Olympus_Mons"}, {}, "bad-time-zone"),
+    ({"name": "Bob"}, {"time_control": {"hours_per_move": 3}}, "bad-time-control"),
+    ({"name": "Bob"}, {"waiting_days": 2}, "bad-options"),
+])
+def test_every_game_is_created_through_the_same_checks(service, redis_client, name, seat, options, code):
+    """Seat kinds, AI levels, time zones and the service's options are checked alike for every
+    game, and a refused game stores nothing."""
+    n = _stored_games(redis_client)
+    with pytest.raises(errors.ServiceError) as e:
+        service.create_game([{"name": "Ann"}, seat], options, game=name)
+    assert e.value.code == code, e.value
+    assert _stored_games(redis_client) == n
+
+
+def test_each_game_seats_its_players_and_keeps_its_own_options(service):
+    """The game's own setup: Tiletum seats the Cardinalbot first and keeps its options (solo at the
+    default level, action_tiles); Carcassonne takes none of its own (the schema's default
+    action_tiles is dropped) and keeps the service's."""
+    solo = service.create_game([{"name": "Ann"}, {"name": "Cardinalbot", "kind": "cardinalbot"}],
+                               {"action_tiles": "shuffled", "rated": False})
+    assert [s["kind"] for s in solo["seats"]] == ["cardinalbot", "human"]
+    assert service.meta(solo["id"])["options"] == {"rated": False, "action_tiles": "shuffled",
+                                                   "solo": {"level": "deacon"}}
+    with pytest.raises(errors.ServiceError) as e:
+        service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {})
+    assert e.value.code == "bad-seats" and "solo game has two seats" in str(e.value)
+    carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}],
+                               {"action_tiles": "printed", "rated": False}, game="carcassonne")
+    meta = service.meta(carc["id"])
+    assert meta["game"] == "carcassonne" and meta["options"] == {"rated": False}
+    with pytest.raises(errors.ServiceError) as e:
+        service.create_game([{"name": "Ann"}, {"name": "Bob"}], {"solo": {}}, game="carcassonne")
+    assert e.value.code == "bad-options" and "solo" in str(e.value)

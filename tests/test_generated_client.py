@@ -35,12 +35,14 @@ def server(redis_server):
 @pytest.fixture(scope="module")
 def gen(server, tmp_path_factory):
     """The client package generated from the served document (once), imported."""
-    generator = shutil.which("openapi-python-client") or str(Path(sys.executable).with_name("openapi-python-client"))
+    generator = (shutil.which("openapi-python-client")
+                 or str(Path(sys.executable).with_name("openapi-python-client")))
     if not Path(generator).exists():
         pytest.fail("openapi-python-client is not installed (pip install -e '.[test]')")
     root = tmp_path_factory.mktemp("generated")
     spec = root / "openapi.json"
-    spec.write_text(json.dumps(requests.get(server.url + "/api/openapi.json", timeout=10).json()), encoding="utf-8")
+    spec.write_text(json.dumps(requests.get(server.url + "/api/openapi.json", timeout=10).json()),
+                    encoding="utf-8")
     done = subprocess.run([generator, "generate", "--path", str(spec), "--meta", "none",
                            "--output-path", str(root / PACKAGE)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -48,13 +50,15 @@ def gen(server, tmp_path_factory):
     try:
         modules = {name: importlib.import_module(f"{PACKAGE}.{name}") for name in (
             "client", "models", "api.games.create_game", "api.games.get_game", "api.games.get_game_state",
-            "api.games.get_legal_moves", "api.games.submit_moves", "api.games.get_events", "api.games.get_record",
-            "api.games.get_fairness", "api.play.get_board_picture", "api.email.confirm_email_move",
+            "api.games.get_legal_moves", "api.games.submit_moves", "api.games.get_events",
+            "api.games.get_record", "api.games.get_fairness", "api.play.get_board_picture",
+            "api.email.confirm_email_move",
             "api.lobby.list_lobby", "api.lobby.join_game", "api.lobby.confirm_join")}
     finally:
         sys.path.remove(str(root))
-    return type("Generated", (), {"root": root / PACKAGE, "document": json.loads(spec.read_text(encoding="utf-8")),
-                                  **{k.rsplit(".", 1)[-1]: v for k, v in modules.items()}})
+    return type("Generated", (),
+                {"root": root / PACKAGE, "document": json.loads(spec.read_text(encoding="utf-8")),
+                 **{k.rsplit(".", 1)[-1]: v for k, v in modules.items()}})
 
 
 def _play(gen, url: str, seats, options, seed: str) -> dict:
@@ -85,7 +89,8 @@ def _play(gen, url: str, seats, options, seed: str) -> dict:
         assert isinstance(legal, m.LegalMoves) and legal.to_act == [seat], legal
         names = [x.move for x in legal.moves]
         move = "end" if "end" in names and rng.random() < 0.8 else rng.choice(names)
-        answer = gen.submit_moves.sync(gid, client=me, body=m.MovesIn(expected_version=legal.version, moves=[move]))
+        answer = gen.submit_moves.sync(gid, client=me,
+                                       body=m.MovesIn(expected_version=legal.version, moves=[move]))
         assert isinstance(answer, m.MovesOut) and answer.applied == 1, answer
         moves += 1
         if moves % 40 == 1:  # the typed position, as the seat to act sees it
@@ -117,7 +122,8 @@ def test_a_generated_client_plays_a_whole_two_player_game(gen, server):
 
 def test_a_generated_client_plays_a_whole_solo_game_against_the_cardinalbot(gen, server):
     m = gen.models
-    got = _play(gen, server.url, [m.SeatIn(name="Cardinal", kind=m.SeatInKind.CARDINALBOT), m.SeatIn(name="Ada")],
+    got = _play(gen, server.url,
+                [m.SeatIn(name="Cardinal", kind=m.SeatInKind.CARDINALBOT), m.SeatIn(name="Ada")],
                 {"solo": {"level": "deacon"}}, "generated-solo")
     assert got["bot_turns"] >= 12 and got["summary"].winner in (0, 1)
     solo = got["final"].solo
@@ -150,8 +156,10 @@ def test_the_generated_client_opens_an_email_link(gen, server):
 
     m = gen.models
     anyone = gen.client.Client(base_url=server.url, raise_on_unexpected_status=True)
-    created = gen.create_game.sync(client=anyone, body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
-    cfg = MailConfig(secret=MAIL_SECRET, domain="pbem.localhost", from_addr="x@pbem.localhost", public_url=server.url)
+    created = gen.create_game.sync(client=anyone,
+                                   body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
+    cfg = MailConfig(secret=MAIL_SECRET, domain="pbem.localhost", from_addr="x@pbem.localhost",
+                     public_url=server.url)
     link = Notifier.move_url(SimpleNamespace(cfg=cfg), created.id, 0, created.version, "take G4")
     params = dict(parse_qsl(urlsplit(link).query))
     page = gen.confirm_email_move.sync(created.id, client=anyone, **params)
@@ -175,14 +183,17 @@ def test_the_generated_client_joins_a_waiting_game(gen, server, redis_server):
     assert created.seed_commitment is None and created.creator_token
     listed = gen.list_lobby.sync(client=anyone, limit=100)
     assert isinstance(listed, m.LobbyList) and created.id in [g.id for g in listed.games]
-    asked = gen.join_game.sync(created.id, client=anyone, body=m.LobbyJoinIn(name="Guest", email="guest@generated.test"))
+    asked = gen.join_game.sync(created.id, client=anyone,
+                               body=m.LobbyJoinIn(name="Guest", email="guest@generated.test"))
     assert isinstance(asked, m.LobbyJoinOut) and asked.status == m.LobbyJoinOutStatus.PENDING
     r = redis.Redis.from_url(redis_server.url)
     (key,) = r.keys(f"g:{{{created.id}}}:join:*")
     token = links.join_token(r, created.id, key.decode().rsplit(":", 1)[1])
     seated = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
-    assert isinstance(seated, m.LobbyJoinOut) and seated.status == m.LobbyJoinOutStatus.SEATED and seated.started
+    assert (isinstance(seated, m.LobbyJoinOut) and seated.status == m.LobbyJoinOutStatus.SEATED
+            and seated.started)
     summary = gen.get_game.sync(created.id, client=anyone)
-    assert summary.status == m.GameSummaryStatus.ACTIVE and [s.name for s in summary.seats] == ["Host", "Guest"]
+    assert (summary.status == m.GameSummaryStatus.ACTIVE
+            and [s.name for s in summary.seats] == ["Host", "Guest"])
     again = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
     assert isinstance(again, m.Problem) and again.code == "game-started"

@@ -9,19 +9,23 @@ from application.history import event_texts
 
 
 def test_events_carry_their_text(client):
-    g = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "words"}}).json
+    g = client.post("/api/v1/games",
+                    json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "words"}}).json
     gid, auth = g["id"], {"Authorization": f"Bearer {g['seats'][0]['token']}"}
     legal = client.get(f"/api/v1/games/{gid}/legal-moves", headers=auth).json
     take = next(m for m in legal["moves"] if m["move"].startswith("take "))
-    rv = client.post(f"/api/v1/games/{gid}/moves", headers=auth, json={"expected_version": 1, "moves": [take["move"]]})
+    rv = client.post(f"/api/v1/games/{gid}/moves", headers=auth,
+                     json={"expected_version": 1, "moves": [take["move"]]})
     assert rv.status_code == 200
-    rv = client.post(f"/api/v1/games/{gid}/moves", headers=auth, json={"expected_version": 2, "moves": ["undo"]})
+    rv = client.post(f"/api/v1/games/{gid}/moves", headers=auth,
+                     json={"expected_version": 2, "moves": ["undo"]})
     assert rv.status_code == 200, rv.json
     events = client.get(f"/api/v1/games/{gid}/events").json["events"]
     # who did what, by name, in the third person ("A took the yellow 4 die: ...")
     took = take["description"].replace("Take the", "A took the", 1).replace(": gain", ":").replace(
         " and perform the", " and the")
-    assert [e["text"] for e in events] == ["The game starts with 2 players", took, "A took back their last move"]
+    assert [e["text"] for e in events] == ["The game starts with 2 players", took,
+                                           "A took back their last move"]
     later = client.get(f"/api/v1/games/{gid}/events?after=2").json["events"]
     assert [e["version"] for e in later] == [3] and later[0]["text"] == "A took back their last move"
     assert client.get(f"/api/v1/games/{gid}/events?after=3").json["events"] == []

@@ -528,7 +528,8 @@ def test_a_finished_game_whose_follow_up_always_fails_is_given_up_and_the_others
 
     caplog.set_level(logging.WARNING, logger="tiletum.finished")
     assert follow_up_pending(redis_client, 60, handle, max_attempts=3) >= 1
-    assert good in handled and redis_client.zscore(GAMES_OVER.key(good), good) is not None  # done() is the task's
+    # done() is the task's
+    assert good in handled and redis_client.zscore(GAMES_OVER.key(good), good) is not None
     redis_client.zrem(GAMES_OVER.key(good), good)
     for _ in range(2):
         follow_up_pending(redis_client, 60, handle, max_attempts=3)

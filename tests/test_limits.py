@@ -89,8 +89,9 @@ def test_games_tournaments_and_bots_draw_on_one_creation_budget(limited):
                          timeout=10).status_code == 201
     tournament = {"name": "Budget", "format": "round_robin", "table_size": 2, "invite": True}
     assert requests.post(url + "/api/v1/tournaments", json=tournament, timeout=10).status_code == 201
-    answers = [create(url), requests.post(url + "/api/v1/bots", json={"name": "More", "email": "m@limits.test"},
-                                          timeout=10),
+    answers = [create(url),
+               requests.post(url + "/api/v1/bots", json={"name": "More", "email": "m@limits.test"},
+                             timeout=10),
                requests.post(url + "/api/v1/tournaments", json=tournament, timeout=10)]
     assert [r.status_code for r in answers] == [429] * 3
     assert {r.json()["code"] for r in answers} == {"rate-limited"}
@@ -100,7 +101,8 @@ def test_games_tournaments_and_bots_draw_on_one_creation_budget(limited):
 def test_new_addresses_are_one_budget_over_games_and_bots(limited):
     url = limited(NEW_ADDRESS_LIMIT="2/day")
     assert create(url, {"seats": seats(2, emails=True)}).status_code == 201      # 2 new addresses
-    r = requests.post(url + "/api/v1/bots", json={"name": "New", "email": "never-seen@limits.test"}, timeout=10)
+    r = requests.post(url + "/api/v1/bots", json={"name": "New", "email": "never-seen@limits.test"},
+                      timeout=10)
     assert r.status_code == 429, "a bot's owner address is one more new address for the same client"
 
 
@@ -113,15 +115,18 @@ def test_emailing_addresses_that_never_played_is_limited_per_client(limited):
     assert create(url, {"seats": seats(2)}).status_code == 201, "no address, no cost"
     one_more = {"seats": [{"name": "A", "email": "solo-new@limits.test"}, {"name": "B"}]}
     assert create(url, one_more).status_code == 201                   # the third new address
-    assert create(url, {"seats": [{"name": "C", "email": "x-new@limits.test"}, {"name": "D"}]}).status_code == 429
+    assert create(url, {"seats": [{"name": "C", "email": "x-new@limits.test"},
+                                  {"name": "D"}]}).status_code == 429
 
 
 def test_entering_tournaments_has_its_own_limit(limited):
     url = limited(ENTRY_LIMIT="2/hour")
-    t = requests.post(url + "/api/v1/tournaments", json={"name": "Limits", "format": "round_robin", "table_size": 2,
-                                                         "invite": True}, timeout=10).json()
+    t = requests.post(url + "/api/v1/tournaments",
+                      json={"name": "Limits", "format": "round_robin", "table_size": 2,
+                            "invite": True}, timeout=10).json()
     codes = [requests.post(f"{url}/api/v1/tournaments/{t['id']}/entries", timeout=10,
-                           json={"name": f"E{i}", "email": f"e{i}@limits.test", "invite": t["invite_code"]}).status_code
+                           json={"name": f"E{i}", "email": f"e{i}@limits.test",
+                                 "invite": t["invite_code"]}).status_code
              for i in range(3)]
     assert codes == [201, 201, 429]
 
@@ -134,8 +139,9 @@ def test_x_forwarded_for_counts_only_from_trusted_proxies(limited):
     assert spoofed[-1] == 429, "a client's own X-Forwarded-For earns no fresh budget"
     url = limited(RATE_LIMIT=3, TRUSTED_PROXIES=1)
     gid = create(url, headers={"X-Forwarded-For": "10.8.0.1"}).json()["id"]
-    per_client = [requests.get(f"{url}{API}/{gid}", timeout=10, headers={"X-Forwarded-For": f"10.8.1.{i}"}).status_code
-                  for i in range(6)]
+    per_client = [
+        requests.get(f"{url}{API}/{gid}", timeout=10, headers={"X-Forwarded-For": f"10.8.1.{i}"}).status_code
+        for i in range(6)]
     assert per_client == [200] * 6, "behind a trusted proxy every client has its own budget"
     same = [requests.get(f"{url}{API}/{gid}", timeout=10, headers={"X-Forwarded-For": "10.8.2.1"}).status_code
             for _ in range(4)]

@@ -19,6 +19,7 @@ from test_api_errors import Http, problem
 
 from application import heartbeat, links, waiting
 from application.dashboard import dashboard_key_for, is_verified, remember_address
+from application.errors import ServiceError
 from application.game_service import GameService
 from application.lobby import Lobby
 from application.players import player_id
@@ -37,7 +38,8 @@ SENT: list = []
 
 @pytest.fixture(scope="module")
 def server(redis_server):
-    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: SENT.append((name, list(args), queue)))
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args,
+                   queue: SENT.append((name, list(args), queue)))
     with LiveServer(app) as live:
         live.app = app
         yield live
@@ -109,7 +111,8 @@ def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http
     assert created["seats"][0]["token"] and created["seats"][1]["token"] is None
     assert created["creator_token"] and created["invite_url"].startswith(f"/play/lobby#game={gid}&invite=")
     summary = http.ok("GET", f"{GAMES}/{gid}")
-    assert summary["status"] == "waiting" and summary["phase"] == "waiting" and summary["seed_commitment"] is None
+    assert (summary["status"] == "waiting" and summary["phase"] == "waiting"
+            and summary["seed_commitment"] is None)
     assert [s["name"] for s in summary["seats"]] == ["Host0", None, None]
     token = created["seats"][0]["token"]
     for path in ("state", "legal-moves", "events", "record", "fairness", "board.svg"):
@@ -123,7 +126,8 @@ def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http
     entry = next(g for g in listed if g["id"] == gid)
     assert entry == {"id": gid, "game": "tiletum", "players": 3, "open_seats": 2, "seats_taken": ["Host0"],
                      "time_control": entry["time_control"], "rated": True, "rating_range": None,
-                     "status": "waiting", "created_at": entry["created_at"], "expires_at": entry["expires_at"]}
+                     "status": "waiting", "cancelled_by": None, "created_at": entry["created_at"],
+                     "expires_at": entry["expires_at"]}
     assert entry["time_control"]["days_per_move"] == 2
     assert "@" not in json.dumps(listed), "no address is ever listed"
     page = http.get(f"/play/{gid}", headers={"Accept": "text/html"})
@@ -138,7 +142,8 @@ def test_lobby_options_and_open_seats_are_checked(http):
     problem(http.post(GAMES, json={"seats": [{"kind": "cardinalbot", "name": "C"}, {"kind": "open"}]}),
             422, "bad-seats")
     problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
-                                   "options": {"rated": False, "rating_range": [1400, 1600]}}), 422, "bad-rating-range")
+                                   "options": {"rated": False, "rating_range": [1400, 1600]}}), 422,
+                                   "bad-rating-range")
     problem(http.post(GAMES, json={"seats": [{"name": "A", "email": addr("a")}, {"kind": "open"}],
                                    "options": {"rating_range": [1600, 1400]}}), 422, "bad-rating-range")
     problem(http.post(GAMES, json={"game": "carcassonne", "seats": [{"name": "A"}, {"kind": "open"}],
@@ -147,7 +152,8 @@ def test_lobby_options_and_open_seats_are_checked(http):
 
 # --- joining by email ----------------------------------------------------------------------------
 
-def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_the_game(http, redis_client, mailbox):
+def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_the_game(http, redis_client,
+                                                                                        mailbox):
     created = open_game(http, players=3, taken=1)
     gid = created["id"]
     bob = addr("bob")
@@ -201,7 +207,8 @@ def test_a_dashboard_key_joins_at_once_and_one_address_takes_one_seat(http, redi
     assert not [m for m in SENT if m[0] == "workers.send_lobby_join"], "no email round trip"
     before = stored(redis_client, gid)
     problem(http.post(f"{LOBBY}/{gid}/join", key, json={"name": "Ann again"}), 409, "already-seated")
-    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Ann", "email": ann.upper()}), 409, "already-seated")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Ann", "email": ann.upper()}), 409,
+            "already-seated")
     problem(http.post(f"{LOBBY}/{gid}/join", key[:-3] + "aaa", json={"name": "X"}), 401, "unauthorized")
     problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Nobody"}), 422, "email-required")
     assert stored(redis_client, gid) == before
@@ -226,13 +233,101 @@ def test_a_player_leaves_and_the_creator_removes_one_before_the_start(http, redi
     problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/3", creator), 422, "not-a-player-seat")
     assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/1", link) == {"game": gid, "seat": 1, "status": "left"}
     assert links.seat_of_link(redis_client, gid, link) is None, "the seat's old link no longer works"
-    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/2", creator) == {"game": gid, "seat": 2, "status": "removed"}
+    assert http.ok("DELETE", f"{LOBBY}/{gid}/seats/2", creator) == {"game": gid, "seat": 2,
+                                                                    "status": "removed"}
     assert http.ok("GET", f"{LOBBY}/{gid}")["seats_taken"] == ["Host0"]
     # the freed seats are taken again, and the game starts; then no seat can be freed
     for name in ("Dee", "Eve", "Fay"):
         last = join(http, redis_client, gid, name)
     assert last["started"] and http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
     problem(http.call("DELETE", f"{LOBBY}/{gid}/seats/1", creator), 409, "game-started")
+
+
+def test_the_creator_cancels_a_waiting_game_and_the_seated_are_told_once(http, redis_client, mailbox):
+    created = open_game(http, players=3, taken=1)
+    gid, creator = created["id"], created["creator_token"]
+    bob_address = addr("bob")
+    bob = join(http, redis_client, gid, "Bob", bob_address)
+    before = stored(redis_client, gid)
+    problem(http.call("DELETE", f"{LOBBY}/{gid}"), 401, "unauthorized")
+    problem(http.call("DELETE", f"{LOBBY}/{gid}", bob["token"]), 403, "not-the-creator")
+    invite = created["invite_url"].split("invite=")[1]
+    problem(http.call("DELETE", f"{LOBBY}/{gid}", invite), 403, "not-the-creator")
+    problem(http.call("DELETE", f"{LOBBY}/nosuchgame", creator), 404, "game-not-found")
+    assert stored(redis_client, gid) == before, "a refused cancellation changes nothing"
+    SENT.clear()
+    assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}
+    assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}, "idempotent"
+    told = [m for m in SENT if m[0] == "workers.lobby_cancelled"]
+    assert told == [("workers.lobby_cancelled", [gid], "tiletum")] * 2
+    assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["cancelled_by"] == "creator"
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
+    assert redis_client.zscore(waiting.EXPIRES.key(gid), gid) is None, "the sweep has nothing left to do"
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Dee", "email": addr("dee")}),
+            409, "game-cancelled")
+    # the worker's task, twice (a task run again): each seated player is told once
+    from application.dashboard import Dashboard
+    lobby = Lobby(mailbox.notifier.service, Dashboard(mailbox.notifier.service))
+    assert lobby.tell_cancelled(gid, mailbox.notifier.lobby_cancelled) == 2
+    assert lobby.tell_cancelled(gid, mailbox.notifier.lobby_cancelled) == 0, "once"
+    mailbox.wait_for(2)
+    mine = [m for m in mailbox.messages if gid in str(m["Subject"])]
+    assert sorted(str(m["To"]).split("-")[0] for m in mine) == ["bob", "host0"]
+    assert bob_address in [str(m["To"]) for m in mine]
+    for m in mine:
+        body = m.get_body(("plain",)).get_content()
+        assert "was cancelled" in str(m["Subject"]) and "who posted it cancelled it" in body, body
+    # a game that has started cannot be cancelled
+    started = open_game(http, players=2, taken=1)
+    join(http, redis_client, started["id"], "Eve")
+    problem(http.call("DELETE", f"{LOBBY}/{started['id']}", started["creator_token"]), 409, "game-started")
+    assert http.ok("GET", f"{GAMES}/{started['id']}")["status"] == "active"
+
+
+def test_waiting_games_are_on_the_dashboards_of_their_players_until_they_start(http, redis_client):
+    host, bob = addr("host"), addr("bob")
+    for who in (host, bob):
+        remember_address(redis_client, who)   # addresses with a dashboard already
+    hk, bk = dashboard_key_for(redis_client, host), dashboard_key_for(redis_client, bob)
+
+    def not_started(key: str) -> dict:
+        return {g["game"]: g for g in http.ok("GET", "/api/v1/me/games", key)["not_started"]}
+
+    def post(**options) -> dict:
+        seats = [{"name": "Host", "email": host}] + [{"kind": "open"}] * 2
+        body = {"game": "carcassonne", "options": options, "seats": seats}
+        return http.ok("POST", GAMES, json=body, status=201)
+
+    created, private, dropped = post(), post(private=True), post()
+    gid = created["id"]
+    mine = not_started(hk)
+    assert set(mine) >= {gid, private["id"], dropped["id"]}, "posted games, a private one too"
+    assert mine[gid] == {"game": gid, "game_name": "carcassonne", "seat": 0, "name": "Host", "players": 3,
+                         "open_seats": 2, "seats_taken": ["Host"], "created_at": mine[gid]["created_at"],
+                         "expires_at": mine[gid]["expires_at"], "play_url": mine[gid]["play_url"]}
+    assert mine[gid]["play_url"].startswith(f"/play/{gid}#token=L0.")
+    assert not_started(bk) == {}
+    joined = http.ok("POST", f"{LOBBY}/{gid}/join", bk, json={"name": "Bob"})
+    assert not_started(bk)[gid]["seat"] == joined["seat"] == 1
+    assert not_started(hk)[gid]["seats_taken"] == ["Host", "Bob"] and not_started(hk)[gid]["open_seats"] == 1
+    http.ok("DELETE", f"{LOBBY}/{gid}/seats/1", bk)
+    assert gid not in not_started(bk), "left: off the dashboard"
+    assert redis_client.zscore(waiting.player_key(player_id(redis_client, bob)), gid) is None
+    http.ok("DELETE", f"{LOBBY}/{dropped['id']}", dropped["creator_token"])
+    assert dropped["id"] not in not_started(hk), "cancelled: off the dashboard"
+    # the last seats: the game starts and is among the games in progress instead
+    http.ok("POST", f"{LOBBY}/{gid}/join", bk, json={"name": "Bob"})
+    assert join(http, redis_client, gid, "Cy")["started"]
+    assert gid not in not_started(hk) and gid not in not_started(bk)
+    games = http.ok("GET", "/api/v1/me/games", hk)
+    assert gid in [g["game"] for g in games["to_move"] + games["waiting"]]
+    host_index = waiting.player_key(player_id(redis_client, host))
+    assert redis_client.zscore(host_index, gid) is None, "dropped when read"
+    link = mine[gid]["play_url"].split("#token=")[1]
+    assert http.ok("GET", f"{GAMES}/{gid}/legal-moves", link)["seat"] == 0, "its link from before the start"
+    problem(http.call("GET", "/api/v1/me/games"), 401, "unauthorized")
 
 
 # --- private games, invitations, rating ranges ----------------------------------------------------
@@ -243,7 +338,8 @@ def test_a_private_game_is_listed_nowhere_and_joinable_only_by_its_invitation(ht
     code = re.search(r"invite=([^&]+)", created["invite_url"]).group(1)
     assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
     before = stored(redis_client, gid)
-    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed")}), 403, "bad-invitation")
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed")}), 403,
+            "bad-invitation")
     problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Zed", "email": addr("zed"), "invite": "nope"}),
             403, "bad-invitation")
     assert stored(redis_client, gid) == before
@@ -252,8 +348,8 @@ def test_a_private_game_is_listed_nowhere_and_joinable_only_by_its_invitation(ht
     assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "active"
     assert gid not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
     # a private game without open seats is not among the games in progress either
-    plain = http.ok("POST", GAMES, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"private": True}},
-                    status=201)
+    plain = http.ok("POST", GAMES,
+                    json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"private": True}}, status=201)
     assert plain["id"] not in [g["id"] for g in http.ok("GET", GAMES, params={"limit": 50})["games"]]
 
 
@@ -264,7 +360,8 @@ def test_an_address_outside_the_rating_range_is_refused(http, redis_client):
     redis_client.hset(pool_key(game_pool("tiletum")), player_id(redis_client, strong),
                       json.dumps({"rating": 1720.0, "rd": 80.0, "vol": 0.06, "games": 12}))
     before = stored(redis_client, gid)
-    p = problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "New", "email": new}), 403, "outside-rating-range")
+    p = problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "New", "email": new}), 403,
+                "outside-rating-range")
     assert p["rating"] == 1500 and p["rating_range"] == [1600, 1900]
     assert stored(redis_client, gid) == before
     assert join(http, redis_client, gid, "Strong", strong)["seat"] == 1
@@ -294,20 +391,23 @@ def test_a_join_for_a_full_or_cancelled_game_is_refused_and_changes_nothing(http
     problem(http.get(f"{GAMES}/{gone}/state"), 409, "game-cancelled")
     assert http.ok("GET", f"{GAMES}/{gone}")["status"] == "cancelled"
     assert stored(redis_client, gone) == before
-    problem(http.post(f"{LOBBY}/nosuchgame/join", json={"name": "X", "email": addr("x")}), 404, "game-not-found")
+    problem(http.post(f"{LOBBY}/nosuchgame/join", json={"name": "X", "email": addr("x")}), 404,
+            "game-not-found")
 
 
 def test_a_hostile_joiner_learns_nothing_hidden_of_a_waiting_game(http, redis_client):
     created = http.ok("POST", GAMES, json={"seats": [{"name": "Host", "email": addr("h")}, {"kind": "open"},
                                                      {"kind": "open"}],
-                                           "options": {"seed": "the-secret-seed-xyz", "action_tiles": "shuffled"}},
+                                           "options": {"seed": "the-secret-seed-xyz",
+                                                       "action_tiles": "shuffled"}},
                       status=201)
     gid = created["id"]
     mole = join(http, redis_client, gid, "Mole")
     seen = [http.get(f"{GAMES}/{gid}{p}", mole["token"]) for p in
             ("", "/state", "/legal-moves", "/events", "/record", "/fairness", "/board.svg", "/hint")]
     seen += [http.get(f"{LOBBY}/{gid}"), http.get(LOBBY, params={"limit": 100})]
-    seen += [http.get(f"{GAMES}/{gid}{p}", mole["play_url"].split("#token=")[1]) for p in ("/state", "/events")]
+    seen += [http.get(f"{GAMES}/{gid}{p}", mole["play_url"].split("#token=")[1]) for p in ("/state",
+                                                                                           "/events")]
     for r in seen:
         assert r.status_code in (200, 409), (r.request.url, r.status_code, r.text[:200])
         assert "the-secret-seed-xyz" not in r.text and "shuffled" not in r.text and "@" not in r.text
@@ -337,7 +437,8 @@ def test_the_lobby_filters_by_game_and_players_and_pages(http):
 
 
 def test_play_now_against_the_ai_is_one_request(http):
-    created = http.ok("POST", GAMES, json={"seats": [{"name": "Me"}, {"name": "Robo", "kind": "ai", "level": "easy"}]},
+    created = http.ok("POST", GAMES,
+                      json={"seats": [{"name": "Me"}, {"name": "Robo", "kind": "ai", "level": "easy"}]},
                       status=201)
     assert http.ok("GET", f"{GAMES}/{created['id']}")["status"] == "active"
 
@@ -359,15 +460,17 @@ def test_joins_are_rate_limited_per_address_and_per_client(redis_server, redis_c
         assert r.status_code == 202
         codes = [h.post(f"{LOBBY}/{gids[1]}/join", json={"name": "U", "email": addr("u")}).status_code
                  for _ in range(3)]
-        assert codes[-1] == 429 and problem(h.post(f"{LOBBY}/{gids[2]}/join", json={"name": "V", "email": addr("v")}),
-                                            429, "rate-limited")
+        assert codes[-1] == 429 and problem(
+            h.post(f"{LOBBY}/{gids[2]}/join", json={"name": "V", "email": addr("v")}),
+            429, "rate-limited")
         h.s.close()
 
 
 # --- the cancellation sweep, as the worker runs it -----------------------------------------------
 
-def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_once(http, redis_client, redis_server,
-                                                                                   monkeypatch, tmp_path):
+def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_once(http, redis_client,
+                                                                                   redis_server, monkeypatch,
+                                                                                   tmp_path):
     created = open_game(http, players=3, taken=1, waiting_days=0.001)   # about 86 seconds
     gid = created["id"]
     join(http, redis_client, gid, "Bob", addr("bob"))
@@ -400,7 +503,9 @@ def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_on
         time.sleep(0.05)
     assert sorted(str(m["To"]).split("-")[0] for m in mine) == ["bob", "host0"], [str(m["To"]) for m in mine]
     assert all("was cancelled" in str(m["Subject"]) for m in mine)
+    assert all("not all taken" in m.get_body(("plain",)).get_content() for m in mine)
     assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
+    assert http.ok("GET", f"{LOBBY}/{gid}")["cancelled_by"] == "waiting-time"
     assert http.ok("GET", f"{LOBBY}/{keep}")["status"] == "waiting"
     assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
     assert redis_client.zscore(waiting.EXPIRES.key(gid), gid) is None
@@ -414,3 +519,9 @@ def test_a_lobby_service_over_the_store_alone(redis_client):
     lobby = Lobby(games, Dashboard(games))
     created = lobby.create([{"name": "A", "email": addr("a")}, {"kind": "open"}], {})
     assert lobby.view(created["id"])["open_seats"] == 1
+    # an AI seat's level and a seat's time zone are checked by the dry run, as for any game created
+    for seat, code in (({"kind": "ai", "name": "R", "level": "grandmaster"}, "bad-seats"),
+                       ({"name": "B", "email": addr("b"), "tz": "Mars/Olympus_Mons"}, "bad-time-zone")):
+        with pytest.raises(ServiceError) as e:
+            lobby.create([{"name": "A", "email": addr("a")}, seat, {"kind": "open"}], {})
+        assert e.value.code == code

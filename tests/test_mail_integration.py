@@ -54,7 +54,8 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     rv = post_inbound(c, raw_reply(to2, "Vacation on"))
     assert rv.json["status"] == "applied"
     from application.deadlines import Deadlines
-    assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"], 0)["vacation_since"] is not None
+    assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"],
+                                                                         0)["vacation_since"] is not None
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
 
 
@@ -126,7 +127,8 @@ def test_a_reply_to_an_old_turn_gets_the_current_turn(redis_server, mail_env):
     assert all(f"  {m} — " in body for m in engine.legal_moves(now))
     # a reply from that answer plays
     legal = engine.legal_moves(now)
-    assert post_inbound(c, raw_reply(str(answer["Reply-To"]), "end" if "end" in legal else legal[0])).json["status"] \
+    assert post_inbound(c, raw_reply(str(answer["Reply-To"]),
+                                     "end" if "end" in legal else legal[0])).json["status"] \
         == "applied"
     _, now = svc.load(g["id"])
     while now.actor == 0:  # Ada ends her turn

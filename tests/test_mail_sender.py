@@ -67,7 +67,8 @@ def mail(to, sender, body, **headers) -> bytes:
 
 
 def text_of(msg) -> str:
-    return "\n".join(part.get_content() for part in msg.walk() if part.get_content_type() in ("text/plain", "text/html"))
+    return "\n".join(part.get_content() for part in msg.walk()
+                     if part.get_content_type() in ("text/plain", "text/html"))
 
 
 def test_a_reply_from_another_address_plays_nothing_and_mails_only_the_owner(env):

@@ -35,8 +35,8 @@ def test_plain_lines_case_and_spacing_kept_as_written():
 
 
 def test_gmail_attribution_and_quote():
-    body = ("take F3\ntile B02\n\nOn Mon, 1 Jan 2024 at 10:00, Tiletum PBEM <play+x.1.2.abc@pbem.localhost> wrote:\n"
-            "> Your turn. Legal moves:\n> take F1\n> take G5\n")
+    body = ("take F3\ntile B02\n\nOn Mon, 1 Jan 2024 at 10:00, Tiletum PBEM <play+x.1.2.abc@pbem.localhost> "
+            "wrote:\n> Your turn. Legal moves:\n> take F1\n> take G5\n")
     assert extract_moves(body) == ["take F3", "tile B02"]
 
 
@@ -47,8 +47,9 @@ def test_gmail_attribution_wrapped_over_two_lines():
 
 
 def test_outlook_header_block_and_original_message():
-    outlook = ("end\r\n\r\n________________________________\r\nFrom: Tiletum PBEM <noreply@pbem.localhost>\r\n"
-               "Sent: Monday, January 1, 2024 10:00\r\nTo: alice@example.com\r\nSubject: Your turn\r\n\r\n"
+    outlook = ("end\r\n\r\n________________________________\r\nFrom: Tiletum PBEM "
+               "<noreply@pbem.localhost>\r\nSent: Monday, January 1, 2024 10:00\r\nTo: "
+               "alice@example.com\r\nSubject: Your turn\r\n\r\n"
                "take F1\r\n")
     assert extract_moves(outlook) == ["end"]
     older = "skip\n-----Original Message-----\nFrom: Tiletum\ntake G5\n"
@@ -89,7 +90,8 @@ def test_html_to_text():
               "<div class=\"gmail_quote\">On Mon wrote:<blockquote>take F1</blockquote></div>"
               "<blockquote type=cite>take G5</blockquote></body></html>")
     assert extract_moves(html_to_text(markup)) == ["take F3", "tile B02", "char 4", "merchant köln"]
-    outlook = "<div>end</div><div id=appendonsend></div><hr><div id=divRplyFwdMsg><b>From:</b> Tiletum</div><div>take F1</div>"
+    outlook = ("<div>end</div><div id=appendonsend></div><hr><div id=divRplyFwdMsg><b>From:</b> "
+               "Tiletum</div><div>take F1</div>")
     assert extract_moves(html_to_text(outlook)) == ["end"]
 
 
@@ -249,7 +251,8 @@ def test_html_only_reply():
 
 
 def test_gibberish_quotes_the_failing_line_and_lists_legal_moves():
-    err = ServiceError("invalid", "bad-notation", "'tak G4': unknown verb 'tak'", rule="notation", move_index=1)
+    err = ServiceError("invalid", "bad-notation", "'tak G4': unknown verb 'tak'", rule="notation",
+                       move_index=1)
     f = Fakes(submit_error=err)
     r = handle_inbound(reply("take F3\ntak G4\nend\n"), f.deps)
     assert (r.status, r.code, r.failing_line) == ("rejected", "bad-notation", "tak G4")
@@ -313,7 +316,8 @@ def test_huge_message():
     assert len(f.sent) == 1 and f.sent[0]["To"] == "alice@example.com"
 
 
-@pytest.mark.parametrize("raw", [b"\x00\xff\xfe garbage \x81", b"", b"just some text\r\n\r\nbody", "not bytes"])
+@pytest.mark.parametrize(
+    "raw", [b"\x00\xff\xfe garbage \x81", b"", b"just some text\r\n\r\nbody", "not bytes"])
 def test_malformed(raw):
     f = Fakes()
     if raw == "not bytes":
@@ -400,7 +404,8 @@ def listener():
         return result
 
     port = free_port()
-    controller = smtp_listener.start_listener(f.deps, port=port, handler=smtp_listener.MailinHandler(f.deps, recording))
+    controller = smtp_listener.start_listener(f.deps, port=port,
+                                              handler=smtp_listener.MailinHandler(f.deps, recording))
     try:
         yield f, calls, done, port
     finally:

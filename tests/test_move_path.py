@@ -86,6 +86,7 @@ def test_a_replayed_request_through_the_fast_path_gets_the_first_answer(redis_cl
     gid, tokens = new_game(a, "idem-fast")
     state, move = next_move(a, gid)
     first = b.submit(gid, tokens[state.actor], state.version, [move], idem_key="k1")
-    again = a.submit(gid, tokens[state.actor], state.version, [move], idem_key="k1")   # a holds the old version
+    # a holds the old version
+    again = a.submit(gid, tokens[state.actor], state.version, [move], idem_key="k1")
     assert again == first
     assert a.store.version(gid) == state.version + 1

@@ -159,7 +159,8 @@ def test_every_operation_documents_its_errors_as_problem_json(served):
             # email links are opened in a browser: their errors are also an HTML page (per Accept),
             # except the 405 of a method the path does not have, answered before any page is chosen
             expected = {PROBLEM_CONTENT_TYPE, "text/html"} if (
-                op["operationId"] in HTML_ERROR_OPERATIONS and status not in ("default", "405")) else {PROBLEM_CONTENT_TYPE}
+                op["operationId"] in HTML_ERROR_OPERATIONS and status not in ("default", "405")) else {
+                    PROBLEM_CONTENT_TYPE}
             assert set(content) == expected, f"{where} {status}: content types {list(content)}"
             schema = content[PROBLEM_CONTENT_TYPE].get("schema", {})
             assert schema.get("$ref") == "#/components/schemas/Problem", f"{where} {status}: schema {schema}"
@@ -201,10 +202,11 @@ def status_code_explicitly_documented(ctx, response, case) -> None:
     the app answers them 405 with Allow, and every operation documents that 405."""
     documented = DOCUMENT["paths"][case.operation.path][case.operation.method.lower()]["responses"]
     assert str(response.status_code) in documented, (
-        f"{case.method.upper()} {case.operation.path} ({case.operation.label}): status {response.status_code} is "
-        f"not documented (only {sorted(documented)}): {response.text[:300]}")
+        f"{case.method.upper()} {case.operation.path} ({case.operation.label}): status "
+        f"{response.status_code} is not documented (only {sorted(documented)}): {response.text[:300]}")
     if response.status_code == 405:  # (schemathesis's response headers: lower-case names, lists of values)
-        assert response.headers.get("allow"), f"{case.method.upper()} {case.operation.path}: 405 without Allow"
+        assert response.headers.get("allow"), (f"{case.method.upper()} {case.operation.path}: 405 without "
+                                               "Allow")
 
 
 CHECKS = [not_a_server_error, status_code_conformance, status_code_explicitly_documented,
@@ -322,10 +324,12 @@ def test_a_method_the_path_does_not_have_is_a_documented_405(live):
     """OPTIONS included (the app answers none itself; no CORS preflight is served): a 405
     problem+json with Allow, and every operation documents that 405, so the probes of schemathesis
     with undocumented methods need no special case above."""
-    for method, path, allow in (("OPTIONS", "/api/v1/games", {"GET", "HEAD", "POST"}), ("TRACE", "/health", {"GET", "HEAD"}),
+    for method, path, allow in (("OPTIONS", "/api/v1/games", {"GET", "HEAD", "POST"}),
+                                ("TRACE", "/health", {"GET", "HEAD"}),
                                 ("DELETE", f"/api/v1/games/{live.game_id}/events", {"GET", "HEAD"})):
         resp = live.session.request(method, live.url + path)
-        assert resp.status_code == 405 and resp.headers["Content-Type"] == PROBLEM_CONTENT_TYPE, (method, path)
+        assert (resp.status_code == 405 and resp.headers["Content-Type"] == PROBLEM_CONTENT_TYPE), (
+            method, path)
         assert resp.json()["code"] == "method-not-allowed"
         assert {m.strip() for m in resp.headers["Allow"].split(",")} == allow, resp.headers["Allow"]
     for path, method, op in operations(DOCUMENT):

@@ -208,7 +208,8 @@ def test_the_listener_answers_at_once_and_its_confirmation_survives_an_outage(wo
     try:
         started = time.monotonic()
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
-            s.sendmail("lis@players.test", [reply_address_of(g)], reply(g, a_move(app, g), "lis@players.test"))
+            s.sendmail("lis@players.test", [reply_address_of(g)],
+                       reply(g, a_move(app, g), "lis@players.test"))
         assert time.monotonic() - started < 5, "the SMTP client is answered promptly"
     finally:
         listener.stop()

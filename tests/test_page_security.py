@@ -50,7 +50,8 @@ def test_every_page_sends_a_csp_that_allows_only_its_own_hashed_scripts_and_styl
     assert csp["frame-ancestors"] == ["'none'"]
     assert csp["base-uri"] == ["'none'"] and csp["object-src"] == ["'none'"]
     for directive in ("script-src", "style-src"):
-        assert "'unsafe-inline'" not in csp.get(directive, []) and "'unsafe-eval'" not in csp.get(directive, [])
+        assert ("'unsafe-inline'" not in csp.get(directive, [])
+                and "'unsafe-eval'" not in csp.get(directive, []))
         assert not any(s.startswith(("http:", "https:", "*")) for s in csp.get(directive, [])), csp
     html = resp.get_data(as_text=True)
     scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
@@ -123,7 +124,8 @@ def test_a_game_page_loads_only_the_shared_scripts_of_this_origin(client, game):
     for src, marker in zip(sources, ("function startGamePage(", "This link to your seat no longer works")):
         script = client.get(src)
         assert script.status_code == 200 and script.mimetype == "text/javascript"
-        assert script.headers["Cache-Control"] == "no-cache" and script.headers["X-Content-Type-Options"] == "nosniff"
+        assert (script.headers["Cache-Control"] == "no-cache"
+                and script.headers["X-Content-Type-Options"] == "nosniff")
         assert marker in script.get_data(as_text=True)
     for other in ("/play/scripts/play.html", "/play/scripts/docs.js", "/play/scripts/..%2Fpages.py",
                   "/play/scripts/game-page.js.map", "/play/scripts/favicon.svg"):
@@ -140,11 +142,13 @@ def test_every_page_loads_the_site_stylesheet_and_icon_of_this_origin(client, pa
     assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', html) == ["/play/scripts/site.css"]
     assert "'self'" in csp_of(resp)["style-src"] and "'unsafe-inline'" not in csp_of(resp)["style-src"]
     css = client.get("/play/scripts/site.css")
-    assert css.status_code == 200 and css.mimetype == "text/css" and ".site-header" in css.get_data(as_text=True)
+    assert (css.status_code == 200 and css.mimetype == "text/css"
+            and ".site-header" in css.get_data(as_text=True))
     assert '<link rel="icon" href="/favicon.svg" type="image/svg+xml">' in html
     icon = client.get("/favicon.svg")
     assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
-    assert icon.get_data(as_text=True).lstrip().startswith("<svg") and "<script" not in icon.get_data(as_text=True)
+    assert (icon.get_data(as_text=True).lstrip().startswith("<svg")
+            and "<script" not in icon.get_data(as_text=True))
 
 
 def test_pages_without_a_script_of_their_own_origin_keep_hashes_only(client):

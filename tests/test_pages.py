@@ -64,7 +64,8 @@ def test_the_checker_catches_problems():
     with pytest.raises(html5lib.html5parser.ParseError):
         _parse("<!DOCTYPE html><html lang=en><head><title>x</title></head><body><p><div></p></body></html>")
     doc = _parse("<!DOCTYPE html><html lang=en><head><title>x</title></head><body>"
-                 "<input id=a><label for=b>B</label><input id=b><button></button><button>ok</button></body></html>")
+                 "<input id=a><label for=b>B</label><input "
+                 "id=b><button></button><button>ok</button></body></html>")
     assert _unlabelled(doc) == ["<input id='a'>", "<button id=None>"]
 
 
@@ -109,7 +110,8 @@ def test_every_page_has_the_site_layout_with_its_own_entry_marked(client, game_i
             assert internal not in html, f"{rule} shows {internal!r} to players"
 
 
-@pytest.mark.parametrize("path", ["/play/NoSuchGame00", "/no/such/page", "/play/new/extra", "/tournaments/a/b"])
+@pytest.mark.parametrize(
+    "path", ["/play/NoSuchGame00", "/no/such/page", "/play/new/extra", "/tournaments/a/b"])
 def test_a_browser_at_an_unknown_game_or_page_gets_the_404_page(client, path):
     rv = client.get(path, headers=BROWSER_ACCEPT)
     assert rv.status_code == 404 and rv.mimetype == "text/html"

@@ -74,7 +74,8 @@ def pbem(own_redis, tmp_path, request):
     mailin_port = free_port()
     env = dict(os.environ, REDIS_URL=redis_server.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
                TILETUM_MAIL_SECRET="e2e-secret", TILETUM_MAIL_DOMAIN="pbem.test",
-               TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="2", TILETUM_SWEEP_SECONDS="2")
+               TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="2",
+               TILETUM_SWEEP_SECONDS="2")
     marker = request.node.get_closest_marker("mail_env")
     env.update(marker.kwargs if marker else {})
     log = open(tmp_path / "procs.log", "w")
@@ -164,7 +165,8 @@ def test_a_two_player_game_entirely_by_email(pbem):
         if state.actor is not None and state.actor != actor:
             becomes[state.actor] += 1
         actor = state.actor
-    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p and headline(m) in ("Your turn.", "Your decision."))
+    turn_emails = {p: sum(1 for m in boxes.messages if str(m["To"]) == p
+                          and headline(m) in ("Your turn.", "Your decision."))
                    for p in players}
     assert turn_emails == {players[0]: becomes[0], players[1]: becomes[1]}
     # one conversation per player: one subject, each email replying to the one before it
@@ -207,7 +209,8 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
     gibberish = answer_to("please make a nice move for me")
     assert "please make a nice move for me" in gibberish.get_body(("plain",)).get_content()
     assert headline(gibberish).startswith("Not played: \u201cplease make a nice move for me\u201d")
-    assert str(gibberish["Subject"]) == f"Re: Tiletum with Bob (game {gid})" and "Hello Ada," in text_of(gibberish)
+    assert (str(gibberish["Subject"]) == f"Re: Tiletum with Bob (game {gid})"
+            and "Hello Ada," in text_of(gibberish))
     illegal = answer_to("end")  # no die taken yet
     text = illegal.get_body(("plain",)).get_content()
     assert "> end" in text and "take a die" in text and "take " in text  # the line, why, the legal moves
@@ -217,7 +220,8 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
     assert b"not a valid Tiletum reply address" in list(refused.value.recipients.values())[0][1]
     # a huge message is refused by the listener itself
     with pytest.raises(smtplib.SMTPException):
-        send_raw(mailin_port, "ada@players.test", str(turn["Reply-To"]), b"Subject: x\r\n\r\n" + b"take G1\r\n" * 60000)
+        send_raw(mailin_port, "ada@players.test", str(turn["Reply-To"]),
+                 b"Subject: x\r\n\r\n" + b"take G1\r\n" * 60000)
     assert c.get(f"/api/v1/games/{gid}/events").json["events"] == events_before, "nothing changed"
     # a reply to an old turn: play one move with a good reply, then reply to the first email again
     legal = legal_moves_in(turn)
@@ -266,7 +270,8 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
                     break
                 moves = [m["move"] for m in legal["moves"]]
                 m = "end" if "end" in moves else next((x for x in moves if x.startswith("take")), moves[0])
-                rv = c.post(f"/api/v1/games/{g['id']}/moves", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                rv = c.post(f"/api/v1/games/{g['id']}/moves",
+                            headers={"Authorization": f"Bearer {tokens[seat]}"},
                             json={"expected_version": legal["version"], "moves": [m]})
                 assert rv.status_code == 200, "moves are saved while the broker is down"
             turns_started += 1

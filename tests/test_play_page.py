@@ -7,7 +7,8 @@ from conftest import page_code
 
 
 def test_the_page_is_served_and_uses_only_the_public_api(client):
-    g = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "page"}}).json
+    g = client.post("/api/v1/games",
+                    json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "page"}}).json
     rv = client.get(f"/play/{g['id']}")
     assert rv.status_code == 200 and rv.mimetype == "text/html"
     page = page_code(client, f"/play/{g['id']}")
@@ -41,7 +42,8 @@ def test_the_board_picture_shows_every_players_board(client):
     for _ in range(12):
         s = client.get(f"/api/v1/games/{gid}").json
         token = g["seats"][s["to_act"][0]]["token"]
-        legal = client.get(f"/api/v1/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {token}"}).json
+        legal = client.get(f"/api/v1/games/{gid}/legal-moves",
+                           headers={"Authorization": f"Bearer {token}"}).json
         moves = [m["move"] for m in legal["moves"]]
         move = "end" if "end" in moves else moves[0]
         rv = client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {token}"},
@@ -62,7 +64,8 @@ def test_the_board_picture_shows_every_players_board(client):
         for tile in seat["storehouse"]:
             assert tile in texts
         assert "Storehouse" in texts and "Buildings" in texts
-        assert any(t.startswith("Building 1") for t in texts) and any(t.startswith("Contracts:") for t in texts)
+        assert (any(t.startswith("Building 1") for t in texts)
+                and any(t.startswith("Contracts:") for t in texts))
         assert sum(t.startswith("Crest") for t in texts) == 6
         for b, building in enumerate(seat["buildings"]):
             for f, who in enumerate(building["rooms"]):
@@ -70,8 +73,9 @@ def test_the_board_picture_shows_every_players_board(client):
 
 
 def test_the_board_picture_hides_piles_and_face_down_tokens(client, app):
-    g = client.post("/api/v1/games", json={"seats": [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}],
-                                           "options": {"seed": "hidden", "solo": {"level": "bishop"}}}).json
+    g = client.post("/api/v1/games",
+                    json={"seats": [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}],
+                          "options": {"seed": "hidden", "solo": {"level": "bishop"}}}).json
     _, state = app.extensions["tiletum.service"].load(g["id"])
     texts = _svg_texts(client.get(f"/api/v1/games/{g['id']}/board.svg").data)
     words = {w.strip("(),.:\u2713\u25b6") for t in texts for w in t.split()}

@@ -26,6 +26,11 @@ from tests.conftest import LiveServer, make_app
 from tests.test_archive import play_out
 
 
+def notifier_deadlines(svc):
+    from application.deadlines import Deadlines
+    return Deadlines(svc, None)
+
+
 def address(who: str = "p") -> str:
     return f"{who}-{uuid.uuid4().hex[:10]}@Players.Test"   # mixed case: stored and found in any case
 
@@ -163,7 +168,8 @@ def test_a_profile_is_hidden_until_its_player_opts_in_and_never_shows_an_email(w
     private = new_game(svc, [("Ada", ada), ("Di", address("di"))], "profile-3")
     svc.store.update_meta(private, lambda m: m.update(private=True))   # the lobby's private games
     k = key_of(r, ada)
-    assert client.put("/api/v1/me/profile", json={"public": True}, headers=auth(k)).get_json()["code"] == "no-handle"
+    assert client.put("/api/v1/me/profile", json={"public": True},
+                      headers=auth(k)).get_json()["code"] == "no-handle"
     h = handle("ada")
     client.put("/api/v1/me/handle", json={"handle": h}, headers=auth(k))
     hidden = client.get(f"/api/v1/players/{h}")
@@ -187,7 +193,8 @@ def test_a_profile_is_hidden_until_its_player_opts_in_and_never_shows_an_email(w
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
     svg = chart.get_data(as_text=True)
     assert svg.startswith("<svg") and "<polyline" in svg and svg.count("<circle") == 2 and "@" not in svg
-    assert client.get(f"/api/v1/players/{h}/rating.svg?pool=solo:priest").get_json()["code"] == "pool-not-found"
+    unknown = client.get(f"/api/v1/players/{h}/rating.svg?pool=solo:priest")
+    assert unknown.get_json()["code"] == "pool-not-found"
     assert client.get(f"/api/v1/players/{h}/rating.svg?pool=nope").status_code == 422
     client.put("/api/v1/me/profile", json={"public": False}, headers=auth(k))
     assert client.get(f"/api/v1/players/{h}").get_json() == {"handle": h, "public": False}
@@ -215,7 +222,8 @@ def test_leaderboards_are_paged_best_first_with_the_handles_of_public_profiles(w
     assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
     by_player = {row["player"]: row for row in rows}
     assert by_player[player_id(r, people[0])]["handle"] == h
-    assert by_player[player_id(r, people[1])]["handle"] is None, "a handle whose profile is private is not shown"
+    assert by_player[player_id(r, people[1])]["handle"] is None, ("a handle whose profile is private is not "
+                                                                  "shown")
     page = client.get("/api/v1/leaderboards/multiplayer?offset=1&limit=2").get_json()
     assert page["entries"] == rows[1:3] and page["total"] == whole["total"]
     assert client.get("/api/v1/leaderboards/multiplayer?offset=100000&limit=5").get_json()["entries"] == []
@@ -246,8 +254,10 @@ def test_the_export_holds_the_players_games_settings_and_ratings(world):
     games = {g["game"]: g for g in out["games"]}
     assert set(games) == {done, running}
     assert games[done]["finished"] is True and games[done]["result"]["places"] and games[done]["moves"]
-    assert games[running]["seat"] == 1 and games[running]["finished"] is False and games[running]["name"] == "Me"
-    assert out["ratings"]["multiplayer"]["games"] == 1 and out["ratings"]["multiplayer"]["history"][0]["game"] == done
+    assert (games[running]["seat"] == 1 and games[running]["finished"] is False
+            and games[running]["name"] == "Me")
+    assert (out["ratings"]["multiplayer"]["games"] == 1
+            and out["ratings"]["multiplayer"]["history"][0]["game"] == done)
     assert other.lower() not in json.dumps(out).lower(), "another player's address is not in my export"
     assert client.get("/api/v1/me/export").status_code == 401
 
@@ -281,13 +291,16 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     for body in ({}, {"confirm": "delete"}, {"confirm": "yes"}):
         rv = client.delete("/api/v1/me", json=body, headers=auth(k))
         assert rv.status_code == 422, rv.get_json()
-    assert client.get("/api/v1/me/games", headers=auth(k)).status_code == 200, "a refused deletion changes nothing"
+    assert client.get("/api/v1/me/games",
+                      headers=auth(k)).status_code == 200, "a refused deletion changes nothing"
     rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
     assert rv.status_code == 200, rv.get_json()
-    assert rv.get_json() == {"deleted": True, "games_finished": 1, "games_running": 3, "bots_deleted": 1}
+    assert rv.get_json() == {"deleted": True, "games_finished": 1, "games_running": 3,
+                             "tournaments": 0, "bots_deleted": 1}
     assert holders(r, me) == [], "nothing in Redis holds the address"
     pid = player_id(r, me)
-    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], "nor the player id, but its revoked link generation"
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], ("nor the player id, but its revoked link "
+                                                               "generation")
     assert client.get("/api/v1/me/games", headers=auth(k)).status_code == 401, "the key stops working"
     assert client.get(f"/api/v1/players/{h}").status_code == 404, "the handle is gone"
     assert client.get(f"/api/v1/bots/{bot['id']}").status_code in (404, 410)
@@ -328,13 +341,126 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     assert holders(r, me) == [], "and nothing brought it back"
 
 
-def test_an_address_in_a_tournament_is_refused_and_keeps_everything(world):
+def test_a_tournament_entrant_is_withdrawn_and_renamed_everywhere(world):
+    """Entered in a tournament still open, a running one and a finished one: after the deletion no
+    key or value of Redis holds the address, the running one goes on without it (its game to the
+    stand-in), and the finished one keeps its points under "a former player"."""
     app, client, svc, r = world
-    me = address("cup")
+    me, ann, bob = address("cup"), address("ann"), address("bob")
     ts = app.extensions["tiletum.tournaments"]
-    ts.create({"name": "Cup", "format": "round_robin", "table_size": 2,
-               "entries": [{"name": "Me", "email": me}, {"name": "O", "email": address("o")}]})
-    new_game(svc, [("Me", me), ("X", None)], "cup-1")
+
+    def cup(name: str, *entries: tuple[str, str]) -> dict:
+        return ts.create({"name": name, "format": "round_robin", "table_size": 2, "seed": name,
+                          "entries": [{"name": n, "email": e} for n, e in entries]})
+
+    waiting = cup("Open cup", ("Me", me), ("Ann", ann), ("Bob", bob))
+    running = cup("Running cup", ("Me", me), ("Ann", ann), ("Bob", bob), ("Cy", address("cy")))
+    ts.start(running["id"], running["organizer_token"])
+    done = cup("Done cup", ("Me", me), ("Ann", ann))
+    ts.start(done["id"], done["organizer_token"])
+    done_game = ts.load(done["id"]).rounds[0].tables[0].game
+    play_out(svc, done_game, random.Random(3))
+    on_game_over(svc, done_game)
+    ts.advance(done["id"])
+    assert ts.view(done["id"])["status"] == "finished"
+    points = {row["name"]: row["points"] for row in ts.standings(done["id"])["standings"]}
+    mine = next(tb for rnd in ts.load(running["id"]).rounds for tb in rnd.tables if me.lower() in tb.players)
+    assert holders(r, me)
     rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(key_of(r, me)))
-    assert (rv.status_code, rv.get_json()["code"]) == (409, "in-tournament")
-    assert client.get("/api/v1/me/games", headers=auth(key_of(r, me))).status_code == 200
+    assert rv.status_code == 200, rv.get_json()
+    assert rv.get_json()["tournaments"] == 3 and rv.get_json()["games_finished"] == 1
+    assert holders(r, me) == [], "no tournament record, stream or game keeps the address"
+    pid = player_id(r, me)
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)]
+    for t in (waiting, running, done):
+        players = ts.view(t["id"])["players"]
+        assert "Me" not in [p["name"] for p in players] and players[0]["name"] == "a former player"
+    assert ts.view(waiting["id"])["players"][0]["withdrawn"] is True
+    assert ts.view(running["id"])["players"][0]["withdrawn"] is True
+    assert ts.view(done["id"])["players"][0]["withdrawn"] is False, "a finished one is left as it ended"
+    after = {row["name"]: row["points"] for row in ts.standings(done["id"])["standings"]}
+    assert after == {"a former player": points["Me"], "Ann": points["Ann"]}, "points stay, under the new name"
+    # the running tournament's game: the seat is dropped, the stand-in plays it
+    table = ts.load(running["id"]).table(mine.round, mine.table)
+    seat = [p.startswith("former-player-") for p in table.players].index(True)
+    assert notifier_deadlines(svc).is_dropped(mine.game, seat)
+    # the open tournament starts without the former player
+    ts.start(waiting["id"], waiting["organizer_token"])
+    tables = [tb for rnd in ts.load(waiting["id"]).rounds for tb in rnd.tables]
+    assert tables and not any(p.startswith("former-player-") for tb in tables for p in tb.players)
+    assert holders(r, me) == [], "and nothing brought it back"
+    # a second deletion of the same account is refused as unknown: the key is gone
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(key_of(r, me)))
+    assert rv.status_code == 401
+
+
+def test_a_deletion_cut_short_in_the_tournaments_is_finished_by_sending_it_again(world, monkeypatch):
+    app, client, svc, r = world
+    me, ann = address("cut"), address("ann")
+    ts = app.extensions["tiletum.tournaments"]
+    entries = [{"name": "Me", "email": me}, {"name": "Ann", "email": ann}]
+    made = [ts.create({"name": f"Cup {i}", "format": "swiss", "rounds": 2, "table_size": 2,
+                       "entries": entries}) for i in range(2)]
+    for t in made:
+        ts.start(t["id"], t["organizer_token"])
+    ids = [t["id"] for t in made]
+    from application.tournament_service import TournamentService
+    real, calls = TournamentService._rename, []
+
+    def crash_on_the_second(self, *a, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("the process died")
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(TournamentService, "_rename", crash_on_the_second)
+    with pytest.raises(RuntimeError):
+        app.extensions["tiletum.accounts"].delete(key_of(r, me), "DELETE")
+    assert holders(r, me), "cut short: one tournament still holds the address"
+    monkeypatch.setattr(TournamentService, "_rename", real)
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(key_of(r, me)))
+    assert rv.status_code == 200 and rv.get_json()["tournaments"] == 1, rv.get_json()
+    assert holders(r, me) == []
+    for tid in ids:
+        t = ts.load(tid)
+        assert [p.startswith("former-player-") for p in t.entrants] == [True, False] and len(t.withdrawn) == 1
+
+
+def test_a_deleted_address_leaves_the_games_waiting_for_players(world):
+    """Seated in games that wait for players (one it posted, one it joined, one cancelled) and a
+    join asked by email not yet confirmed: after the deletion none of them holds the address, and
+    the seats of the games still waiting are open again."""
+    _, client, svc, r = world
+    me, ann = address("lobby"), address("ann")
+    new_game(svc, [("Me", me), ("Ann", ann)], "lobby-del")   # a game of its own: a dashboard key
+    k = key_of(r, me)
+
+    def post(who: str, name: str, players: int = 3) -> dict:
+        seats = [{"name": name, "email": who}] + [{"kind": "open"}] * (players - 1)
+        rv = client.post("/api/v1/games", json={"game": "tiletum", "options": {}, "seats": seats})
+        assert rv.status_code == 201, rv.get_json()
+        return rv.get_json()
+
+    mine = post(me, "Me")
+    theirs = post(ann, "Ann")
+    rv = client.post(f"/api/v1/lobby/{theirs['id']}/join", json={"name": "Me"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    gone = post(ann, "Ann")
+    client.post(f"/api/v1/lobby/{gone['id']}/join", json={"name": "Me"}, headers=auth(k))
+    rv = client.delete(f"/api/v1/lobby/{gone['id']}", headers=auth(gone["creator_token"]))
+    assert rv.status_code == 200, rv.get_json()
+    asked = post(ann, "Ann")
+    rv = client.post(f"/api/v1/lobby/{asked['id']}/join", json={"name": "Me", "email": me})
+    assert rv.status_code == 202, rv.get_json()
+    listed = client.get("/api/v1/me/games", headers=auth(k)).get_json()["not_started"]
+    assert sorted(g["game"] for g in listed) == sorted([mine["id"], theirs["id"]])
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    assert holders(r, me) == [], "no waiting record, pending join or index keeps the address"
+    pid = player_id(r, me)
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)]
+    for gid, seat in ((mine["id"], 0), (theirs["id"], 1)):
+        got = client.get(f"/api/v1/lobby/{gid}").get_json()
+        assert got["status"] == "waiting" and "Me" not in got["seats_taken"]
+        assert client.get(f"/api/v1/games/{gid}").get_json()["seats"][seat]["kind"] == "open"
+    assert client.get(f"/api/v1/lobby/{gone['id']}").get_json()["seats_taken"] == ["Ann", "a former player"]

@@ -48,7 +48,8 @@ def site(redis_server):
                               {"seed": f"players-page-{i}"})["id"]
         play_out(svc, gid, random.Random(i))
         on_game_over(svc, gid)
-    svc.create_game([{"name": "Ada", "email": ada}, {"name": "Di", "email": mail("di")}], {"seed": "players-page-run"})
+    svc.create_game([{"name": "Ada", "email": ada}, {"name": "Di", "email": mail("di")}],
+                    {"seed": "players-page-run"})
     client = app.test_client()
     key = {"Authorization": "Bearer " + dashboard_key_for(r, ada)}
     assert client.put("/api/v1/me/handle", json={"handle": HANDLE}, headers=key).status_code == 200
@@ -68,7 +69,8 @@ def browser():
 @pytest.fixture(params=list(SIZES))
 def page(request, browser):
     phone = request.param == "phone"
-    ctx = browser.new_context(viewport=SIZES[request.param], is_mobile=phone, has_touch=phone, accept_downloads=True)
+    ctx = browser.new_context(viewport=SIZES[request.param], is_mobile=phone, has_touch=phone,
+                              accept_downloads=True)
     pg = ctx.new_page()
     pg.set_default_timeout(20_000)
     pg.size = request.param
@@ -83,7 +85,8 @@ def test_a_public_profile_shows_its_ratings_with_a_chart_and_its_games(site, pag
     chart = page.locator("img.chart")
     expect(chart).to_have_count(1)
     expect(chart).to_have_attribute("alt", f"Chart of {HANDLE}'s rating in Tiletum: from 1500 to "
-                                           + page.locator(".pool-stats").inner_text().split()[1] + " over 2 games")
+                                           + page.locator(".pool-stats").inner_text().split()[1] + " over 2 "
+                                                                                                   "games")
     wait_until(page, "document.querySelector('img.chart').complete "
                      "&& document.querySelector('img.chart').naturalWidth === 640")
     expect(page.locator("#finished li")).to_have_count(2)
@@ -147,4 +150,5 @@ def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_accou
     expect(page.locator("#lists")).to_be_hidden()
     assert requests.get(f"{site['url']}/api/v1/me/games", headers={"Authorization": f"Bearer {key}"},
                         timeout=10).status_code == 401
-    assert requests.get(f"{site['url']}/api/v1/games/{gid}", timeout=10).json()["seats"][0]["name"] == "a former player"
+    assert requests.get(f"{site['url']}/api/v1/games/{gid}",
+                        timeout=10).json()["seats"][0]["name"] == "a former player"

@@ -56,7 +56,8 @@ def test_notation_tolerates_case_and_spaces(m, rnd, pad):
 
 
 def test_accents_in_town_names_are_optional():
-    assert parse("merchant Köln") == parse("merchant koeln") == parse("MERCHANT KOELN") == Move("merchant", ("Koeln",))
+    assert parse("merchant Köln") == parse("merchant koeln") == parse("MERCHANT KOELN") == Move("merchant",
+                                                                                                ("Koeln",))
     assert parse("architect nürnberg") == Move("architect", ("Nuernberg",))
 
 
@@ -145,7 +146,8 @@ def test_corruption_moves_left_keeping_stack_order(marks, value):
     for i in range(s.players):
         for j in range(s.players):
             # markers that shared a space still share it in the same order
-            if before[i][0] == before[j][0] and before[i][1] < before[j][1] and s.king_pos[i] == s.king_pos[j]:
+            if (before[i][0] == before[j][0] and before[i][1] < before[j][1]
+                and s.king_pos[i] == s.king_pos[j]):
                 assert s.king_seq[i] < s.king_seq[j]
             # a marker that was strictly left of another is never stacked above it after moving
             if before[i][0] < before[j][0] and s.king_pos[i] == s.king_pos[j] and before[j][0] - value > 0:

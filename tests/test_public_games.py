@@ -40,7 +40,8 @@ def test_the_list_shows_games_in_progress_newest_first_with_public_facts_only(ap
     assert rv.status_code == 200
     listed = rv.get_json()["games"]
     assert [g["id"] for g in listed] == [carc["id"], old["id"]]
-    assert listed[0] == {"id": carc["id"], "game": "carcassonne", "round": 1, "players": ["Cleo", "Dan", "Eve"],
+    assert listed[0] == {"id": carc["id"], "game": "carcassonne", "round": 1,
+                         "players": ["Cleo", "Dan", "Eve"],
                          "tournament": None, "started": listed[0]["started"]}
     assert listed[1]["game"] == "tiletum" and listed[1]["players"] == ["Ann", "Bob"]
     text = rv.get_data(as_text=True)
@@ -65,7 +66,8 @@ def test_a_game_leaves_the_list_when_it_ends_or_is_gone(app):
     assert r.zscore(ACTIVE.key(gone["id"]), gone["id"]) is None, "a game that is gone leaves the index"
 
 
-@pytest.mark.parametrize("query", ["status=finished", "status=", "limit=0", "limit=51", "limit=x", "limit=-1"])
+@pytest.mark.parametrize("query",
+                         ["status=finished", "status=", "limit=0", "limit=51", "limit=x", "limit=-1"])
 def test_a_bad_query_is_422_and_changes_nothing(app, query):
     client = app.test_client()
     game = create(client, [{"name": "Lu"}, {"name": "Mo"}])

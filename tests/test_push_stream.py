@@ -63,7 +63,8 @@ def play_moves(base: str, game: dict, n: int, rng: random.Random) -> int:
                           headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).json()
         r = requests.post(f"{base}{API}/{game['id']}/moves", timeout=10,
                           headers={"Authorization": f"Bearer {game['tokens'][seat]}"},
-                          json={"expected_version": lm["version"], "moves": [rng.choice(lm["moves"])["move"]]})
+                          json={"expected_version": lm["version"],
+                                "moves": [rng.choice(lm["moves"])["move"]]})
         assert r.status_code == 200, r.text
         version = r.json()["version"]
     return version
@@ -178,7 +179,8 @@ def test_stream_through_tiletum_serve(tmp_path):
                env={"TILETUM_RATE_LIMIT": "0", "TILETUM_STREAM_KEEPALIVE": "1"}) as srv:
         game = new_game(srv.url)
         got: list = []
-        listeners = [requests.get(f"{srv.url}{API}/{game['id']}/stream", stream=True, timeout=30) for _ in range(2)]
+        listeners = [
+            requests.get(f"{srv.url}{API}/{game['id']}/stream", stream=True, timeout=30) for _ in range(2)]
         assert all(r.status_code == 200 for r in listeners)
         # 10 threads - 8 for requests = 2 streams; the third gets 503 and the API still answers
         extra = requests.get(f"{srv.url}{API}/{game['id']}/stream", timeout=10)

@@ -24,7 +24,8 @@ def record_of(name: str, moves: int) -> str:
     play = engine.playout.random_game if name == "tiletum" else carcassonne.playout.random_game
     g = play(2, f"malformed-{name}")
     game = games.get(name)
-    text = game.write_record(g.events[:moves + 1], {"SeedCommitment": game.seed_commitment(f"malformed-{name}")})
+    text = game.write_record(g.events[:moves + 1],
+                             {"SeedCommitment": game.seed_commitment(f"malformed-{name}")})
     return text
 
 

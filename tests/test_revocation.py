@@ -26,7 +26,8 @@ SENT: list = []
 
 @pytest.fixture(scope="module")
 def server(redis_server):
-    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: SENT.append((name, list(args), queue)))
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args,
+                   queue: SENT.append((name, list(args), queue)))
     with LiveServer(app) as live:
         live.app = app
         yield live
@@ -105,7 +106,8 @@ def test_a_seat_link_is_revoked_and_the_new_one_emailed(http, redis_client, mail
     assert not works(http, gid, old[0]), "the old link token is refused right after"
     assert works(http, gid, old[1]) and works(http, gid, old[2]), "other seats' links are untouched"
     assert works(http, gid, tokens[0]), "the seat token is untouched"
-    assert [m for m in SENT if m[0] != "workers.notify_turn"] == [("workers.send_seat_link", [gid, 0, 1], "tiletum")]
+    assert [m for m in SENT if m[0] != "workers.notify_turn"] == [
+        ("workers.send_seat_link", [gid, 0, 1], "tiletum")]
     # the worker's task emails the new link to the seat's address, once
     assert mailbox.notifier.send_seat_link(gid, 0, 1) == 1
     assert mailbox.notifier.send_seat_link(gid, 0, 1) == 0
@@ -149,7 +151,8 @@ def test_a_dashboard_key_is_revoked_and_the_new_one_emailed(http, redis_client, 
 def test_a_tournament_entrant_still_gets_a_working_token_after_reissuing_a_seat_token(http, server):
     ts: TournamentService = server.app.extensions["tiletum.tournaments"]
     t = ts.create({"name": "Rev", "format": "round_robin", "table_size": 2,
-                   "entries": [{"name": "Ann", "email": "ann-t@rev.test"}, {"name": "Bob", "email": "bob-t@rev.test"}]})
+                   "entries": [{"name": "Ann", "email": "ann-t@rev.test"},
+                               {"name": "Bob", "email": "bob-t@rev.test"}]})
     tid = t["id"]
     ts.start(tid, t["organizer_token"])
     entry = ts.entry_token(tid, "ann-t@rev.test")

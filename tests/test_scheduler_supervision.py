@@ -200,7 +200,8 @@ def test_a_second_beat_stands_by_instead_of_doubling_the_schedule(serve, tmp_pat
 
 def test_stopping_serve_ends_every_process_of_its_parts(serve):
     groups = serve.part_groups()
-    assert len(groups) == 4, in_groups(groups)  # the two workers, beat and the mail listener
+    # the two workers, beat, the mail listener, Redis and gunicorn's one worker (api/cli.py)
+    assert len(groups) == 6, in_groups(groups)
     t0 = time.monotonic()
     serve.stop()
     assert time.monotonic() - t0 < 25
@@ -212,7 +213,7 @@ def test_parts_die_with_a_killed_serve(tmp_path):
               boot_seconds=120).start()
     groups = s.part_groups()
     try:
-        assert len(groups) == 4
+        assert len(groups) == 6   # the four parts, Redis and gunicorn's one worker
         os.kill(s.proc.pid, signal.SIGKILL)  # serve alone: its parts lead groups of their own
         s.proc.wait(10)
         wait_for(lambda: not in_groups(groups), 20, "the parts to end with serve")

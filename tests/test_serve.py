@@ -3,12 +3,17 @@ gunicorn and the workers; stopping it stops Redis; a restart on the same data di
 game again."""
 from __future__ import annotations
 
+import os
+import re
+import signal
 import time
+from datetime import datetime
 
+import pytest
 import requests
 
 from api.redis_server import free_port
-from tests.servers import Serve
+from tests.servers import Serve, wait_for
 
 
 def api_only(data, port) -> Serve:
@@ -21,10 +26,12 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
     url = first.url
     try:
         assert requests.get(url + "/api/docs", timeout=5).status_code == 200
-        game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]}, timeout=5).json()
+        game = requests.post(url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
+                             timeout=5).json()
         gid, token = game["id"], game["seats"][0]["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        move = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=5).json()["moves"][0]["move"]
+        move = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth,
+                            timeout=5).json()["moves"][0]["move"]
         rv = requests.post(f"{url}/api/v1/games/{gid}/moves", headers=auth, timeout=5,
                            json={"expected_version": 1, "moves": [move]})
         assert rv.status_code == 200 and rv.json()["version"] == 2
@@ -76,7 +83,8 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
         while not (sink.exists() and list(sink.glob("*.eml"))):
             assert time.monotonic() < deadline, "no turn email in the local sink:\n" + server.output()[-3000:]
             time.sleep(0.2)
-        turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(), policy=email.policy.default)
+        turn = email.message_from_bytes(sorted(sink.glob("*.eml"))[0].read_bytes(),
+                                        policy=email.policy.default)
         assert turn["To"] == "ada@home.test" and g["id"] in turn["Subject"]
         move = next(line.split()[0] + " " + line.split()[1] for line in
                     turn.get_body(("plain",)).get_content().splitlines() if line.startswith("  take "))
@@ -100,3 +108,74 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
         assert "[mail sink] to ada@home.test" in server.output(), "the sink prints what it writes"
     finally:
         server.stop()
+
+
+def _processes_in_session(sid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
+    """Ctrl-C at the terminal is SIGINT to the whole foreground process group: serve and whatever
+    shares its group. The parts stop first (none is started again), then gunicorn gracefully (no
+    worker killed, and an open event stream, which would last minutes, ends at once), then Redis,
+    which nothing uses any more; serve exits with status 0."""
+    import threading
+    server = Serve(tmp_path, "--workers", "2", "--mailin-port", str(free_port()), boot_seconds=120).start()
+    try:
+        # every part is up (Celery's workers answer /health once they are ready), Redis among them
+        deadline = time.monotonic() + 60
+        while requests.get(server.url + "/health", timeout=5).status_code != 200:
+            assert time.monotonic() < deadline, server.output()[-3000:]
+            time.sleep(0.3)
+        groups = server.part_groups()   # Redis, the four parts and gunicorn's workers: each a session
+        assert len(groups) >= 7, groups
+        redis_url = next(line for line in server.output().splitlines() if "(Redis redis://" in line)
+        redis_url = redis_url.split("(Redis ")[1].rstrip(")")
+        game = requests.post(server.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
+                             timeout=10).json()
+        stream = requests.get(f"{server.url}/api/v1/games/{game['id']}/stream", stream=True, timeout=30)
+        read = []
+        reader = threading.Thread(target=lambda: read.extend(stream.iter_content(None)), daemon=True)
+        reader.start()
+        wait_for(lambda: b"event: turn" in b"".join(read), 20, "the stream's first frames")
+        os.killpg(server.proc.pid, signal.SIGINT)   # what the terminal does on Ctrl-C
+        code = server.proc.wait(60)
+        reader.join(5)
+        assert not reader.is_alive(), "the event stream was left open"
+    finally:
+        output = server.stop()
+    shutdown = output[output.index("Handling signal: int"):]
+    assert code == 0, output[-3000:]
+    order = ["stopping the workers, the scheduler and the inbound SMTP listener",
+             "stopping the API (gunicorn", "Shutting down: Master", "the API stopped", "Redis stopped"]
+    at = [shutdown.index(line) for line in order]
+    assert at == sorted(at), shutdown
+    # gunicorn's own timestamps (to the second): its workers were gone well within graceful_timeout
+    # (10 s), which is what an event stream left open would have held them for
+    stamp = [datetime.strptime(re.search(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) ", line).group(1),
+                               "%Y-%m-%d %H:%M:%S") for line in shutdown.splitlines()
+             if "stopping the API (gunicorn" in line or "Shutting down: Master" in line]
+    assert len(stamp) == 2 and (stamp[1] - stamp[0]).total_seconds() <= 5, shutdown
+    for part in ("the Cardinalbot worker", "the service worker", "the scheduler (beat)",
+                 "the inbound SMTP listener"):
+        assert at[0] < shutdown.index(f"{part} stopped") < at[1], shutdown
+    # (gunicorn says "Worker (pid:N) was sent SIGKILL!" for a worker it had to kill; ERROR: Celery's
+    # and gunicorn's level for what went wrong)
+    for bad in ("Cannot connect to redis", "Connection refused", "Connection to broker lost",
+                "restarting it in", "SIGKILL", "killing it", "Traceback", "ERROR"):
+        assert bad not in shutdown, f"{bad!r} while stopping:\n{shutdown}"
+    # nothing is left behind, and the embedded Redis is gone
+    assert [pid for sid in groups for pid in _processes_in_session(sid)] == []
+    import redis
+    with pytest.raises(redis.ConnectionError):
+        redis.Redis.from_url(redis_url, socket_connect_timeout=1).ping()

@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from engine import GameState, IllegalMove, NotationError, check, evolve, legal, legal_moves, parse, play, replay
+from engine import (GameState, IllegalMove, NotationError, check, evolve, legal, legal_moves, parse, play,
+                    replay)
 from engine.components import BASIC_ACTIONS, components
 from engine.playout import random_game
 from engine.validate import problems
@@ -92,14 +93,16 @@ def assert_finished(result) -> None:
     assert s.final is not None and set(s.final) == {str(i) for i in range(s.players)}
     for seat, b in s.final.items():
         assert b["total"] == s.seats[int(seat)].score
-        assert b["total"] == (b["before"] + b["houses_x_pillars"] + b["buildings_vp"] + b.get("contracts_vp", 0)
-                              + b["resources_vp"])
+        assert b["total"] == (
+            b["before"] + b["houses_x_pillars"] + b["buildings_vp"] + b.get("contracts_vp", 0)
+            + b["resources_vp"])
     best = max(p.score for p in s.seats)
     assert s.seats[s.winner].score == best
     if s.solo is None:
         assert s.winner == next(seat for seat in s.turn_order if s.seats[seat].score == best)
     else:  # the player wins only with strictly more VP
-        assert (s.winner == s.solo["human"]) == (s.seats[s.solo["human"]].score > s.seats[s.solo["bot"]].score)
+        assert (s.winner == s.solo["human"]) == (
+            s.seats[s.solo["human"]].score > s.seats[s.solo["bot"]].score)
     assert legal(s) == [] and legal_moves(s) == []
 
 

@@ -44,7 +44,8 @@ def site(redis_server):
     redis.Redis.from_url(url).flushdb()
     app = make_app(url)
     client = app.test_client()
-    duel = client.post("/api/v1/games", json={"seats": [{"name": "Ann", "email": MAIL}, {"name": "Bob"}]}).get_json()
+    duel = client.post("/api/v1/games",
+                       json={"seats": [{"name": "Ann", "email": MAIL}, {"name": "Bob"}]}).get_json()
     carc = client.post("/api/v1/games", json={"game": "carcassonne", "seats": [
         {"name": "Cleo"}, {"name": "Dan", "email": MAIL}, {"name": "Eve"}]}).get_json()
     with LiveServer(app) as server:
@@ -84,12 +85,15 @@ def check_page(page, name: str) -> None:
                 const r = el.getBoundingClientRect(), s = getComputedStyle(el);
                 if (!r.width || !r.height || s.visibility === 'hidden') continue;
                 const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-                if (text && parseFloat(s.fontSize) < 14) small.push(el.tagName + ' ' + el.textContent.slice(0, 30));
-                const control = el.matches('button, input, select, textarea, summary, nav a, a.btn, a.open, td a')
+                if (text && parseFloat(s.fontSize) < 14)
+                    small.push(el.tagName + ' ' + el.textContent.slice(0, 30));
+                const control = el.matches(
+                                    'button, input, select, textarea, summary, nav a, a.btn, a.open, td a')
                                 && !el.matches('input[type=checkbox], input[type=radio]');
                 const box = el.matches('input[type=checkbox], input[type=radio]') ? el.closest('label') : el;
                 if ((control || box !== el) && box && box.getBoundingClientRect().height < 40)
-                    tiny.push(el.tagName + '#' + el.id + ' ' + (el.textContent || el.value || '').slice(0, 30));
+                    tiny.push(el.tagName + '#' + el.id + ' '
+                              + (el.textContent || el.value || '').slice(0, 30));
             }
             return {doc: document.documentElement.scrollWidth, view: innerWidth, small, tiny};
         }""")
@@ -128,7 +132,8 @@ def test_an_unknown_game_or_page_is_the_404_page_with_a_way_home(site, page, pat
     page.get_by_role("link", name="Go to the home page").click()
     expect(page).to_have_url(site["url"] + "/")
     # an API client still gets problem+json, even when it asks for HTML
-    api = requests.get(site["url"] + "/api/v1/games/NoSuchGame00", headers={"Accept": "text/html"}, timeout=10)
+    api = requests.get(site["url"] + "/api/v1/games/NoSuchGame00", headers={"Accept": "text/html"},
+                       timeout=10)
     assert api.status_code == 404 and api.headers["Content-Type"] == "application/problem+json"
 
 
@@ -210,7 +215,8 @@ def test_the_new_game_form_sets_the_time_control_creates_one_game_and_starts_afr
 def test_the_new_game_form_says_what_is_wrong_in_words(site, page):
     page.goto(site["url"] + "/play/new")
     page.get_by_label("Player 1 email (optional)").fill("ann@")
-    page.get_by_label("Player 1 email (optional)").evaluate("e => e.type = 'text'")  # past the browser's own check
+    # past the browser's own check
+    page.get_by_label("Player 1 email (optional)").evaluate("e => e.type = 'text'")
     page.get_by_role("button", name="Create the game").click()
     expect(page.locator("#error")).to_contain_text("Player 1's email")
     text = page.locator("#error").inner_text()

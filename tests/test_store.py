@@ -141,6 +141,7 @@ def test_recorded_games_replay_to_their_recorded_final_states():
         recorded = doc["final_state"]
         # every recorded field replays identically; fields added to the position since then
         # (e.g. "solo") must hold their empty default for an old game
-        assert {k: now.get(k) for k in recorded} == recorded, f"{f.name} no longer replays to its recorded state"
+        assert {k: now.get(k) for k in recorded} == recorded, (f"{f.name} no longer replays to its recorded "
+                                                               "state")
         assert all(now[k] is None for k in set(now) - set(recorded)), f"{f.name}: new fields are not empty"
         assert all(e.get("rules") for e in doc["events"]), "every event carries its rules version"

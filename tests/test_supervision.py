@@ -89,18 +89,21 @@ def serve(tmp_path_factory):
     ("workers.app worker", "worker:tiletum", "the service worker"),
 ])
 def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, name):
-    status, body = wait_for(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120, "a healthy service")
+    status, body = wait_for(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120,
+                            "a healthy service")
     assert body["parts"][part] == "ok"
     victim = child_running(serve.proc.pid, needle)
     assert victim, f"no {needle} process under tiletum serve"
     killed_at = time.monotonic()
     os.kill(victim, signal.SIGKILL)
     # it comes back as a new process, and /health is 200 again with the part ok
-    new = wait_for(lambda: (lambda p: p if p and p != victim else None)(child_running(serve.proc.pid, needle)),
+    new = wait_for(
+        lambda: (lambda p: p if p and p != victim else None)(child_running(serve.proc.pid, needle)),
                60, f"{name} to be started again")
     restarted = time.monotonic() - killed_at
     time.sleep(CACHE_SECONDS + 0.5)  # past any answer /health cached before the kill
-    wait_for(lambda: (lambda h: h[0] == 200 and h[1]["parts"][part] == "ok")(health(serve.url)), 120, f"{part} healthy")
+    wait_for(lambda: (lambda h: h[0] == 200 and h[1]["parts"][part] == "ok")(health(serve.url)), 120,
+             f"{part} healthy")
     print(f"{name}: restarted {restarted:.1f} s after kill -9 (pid {victim} -> {new}), "
           f"healthy by {time.monotonic() - killed_at:.1f} s")
     assert f"{name} exited" in serve.output() and "restarting it in" in serve.output()
@@ -124,7 +127,8 @@ def test_a_part_down_is_503(serve):
     victim = child_running(serve.proc.pid, "workers.mailin_main")
     os.kill(victim, signal.SIGSTOP)  # alive but not answering: the supervisor cannot see it
     try:
-        status, body = wait_for(lambda: (lambda h: h if h[0] == 503 else None)(health(serve.url)), 30, "a 503")
+        status, body = wait_for(lambda: (lambda h: h if h[0] == 503 else None)(health(serve.url)), 30,
+                                "a 503")
         assert body["code"] == "part-down" and body["parts"]["mailin"] == "down"
     finally:
         os.kill(victim, signal.SIGCONT)

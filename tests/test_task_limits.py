@@ -23,7 +23,8 @@ def test_a_task_that_never_ends_is_stopped_at_its_limit_and_the_next_one_runs(re
            "TEST_MARK_REDIS": redis_server.url, "TILETUM_TASK_SOFT_TIME_LIMIT": "1",
            "TILETUM_TASK_TIME_LIMIT": "2", "PYTHONPATH": str(ROOT)}
     log = open(tmp_path / "worker.log", "w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
     key = f"limits:{time.time_ns()}"
     try:
         sender = Celery(broker=redis_server.url)

@@ -95,6 +95,7 @@ def test_a_carcassonne_tournament_from_the_form(redis_server):
             page.get_by_role("button", name="Start now").click()
             expect(page.locator("#rounds h3").first).to_contain_text("Round 1")
             game = page.locator("#rounds a").first.get_attribute("href").rsplit("/", 1)[1]
-            assert requests.get(f"{server.url}/api/v1/games/{game}", timeout=10).json()["game"] == "carcassonne"
+            assert requests.get(f"{server.url}/api/v1/games/{game}",
+                                timeout=10).json()["game"] == "carcassonne"
         finally:
             browser.close()

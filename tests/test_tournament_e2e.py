@@ -37,13 +37,15 @@ def tapp(redis_server):
 class Player:
     def __init__(self, client, tid, name, email, code, rng):
         self.c, self.tid, self.name, self.email, self.rng = client, tid, name, email, rng
-        rv = client.post(f"/api/v1/tournaments/{tid}/entries", json={"name": name, "email": email, "invite": code})
+        rv = client.post(f"/api/v1/tournaments/{tid}/entries",
+                         json={"name": name, "email": email, "invite": code})
         assert rv.status_code == 201, rv.get_json()
         self.id = rv.get_json()["player"]
         self.token = rv.get_json()["entry_token"]
 
     def games(self) -> list[dict]:
-        rv = self.c.get(f"/api/v1/tournaments/{self.tid}/my-games", headers={"Authorization": f"Bearer {self.token}"})
+        rv = self.c.get(f"/api/v1/tournaments/{self.tid}/my-games",
+                        headers={"Authorization": f"Bearer {self.token}"})
         assert rv.status_code == 200, rv.get_json()
         return rv.get_json()["games"]
 
@@ -88,9 +90,11 @@ def run_tournament(client, body: dict, n: int, seed: int):
     rng = random.Random(seed)
     players = {}
     for i in range(n):
-        p = Player(client, tid, f"Player {i + 1}", f"player{i + 1}@example.org", code, random.Random(rng.random()))
+        p = Player(client, tid, f"Player {i + 1}", f"player{i + 1}@example.org", code,
+                   random.Random(rng.random()))
         players[p.id] = p
-    rv = client.post(f"/api/v1/tournaments/{tid}/start", headers={"Authorization": f"Bearer {created['organizer_token']}"})
+    rv = client.post(f"/api/v1/tournaments/{tid}/start",
+                     headers={"Authorization": f"Bearer {created['organizer_token']}"})
     assert rv.status_code == 200, rv.get_json()
     for _ in range(20):
         t = client.get(f"/api/v1/tournaments/{tid}").get_json()
@@ -150,8 +154,9 @@ def check_standings(client, tid: str, t: dict, bye_points: Fraction) -> list[dic
 
 def test_swiss_of_12_players_over_4_rounds(tapp):
     client = tapp.test_client()
-    tid, players, t = run_tournament(client, {"name": "Swiss 12", "format": "swiss", "rounds": 4, "table_size": 2},
-                                     12, seed=12)
+    tid, players, t = run_tournament(
+        client, {"name": "Swiss 12", "format": "swiss", "rounds": 4, "table_size": 2},
+        12, seed=12)
     assert t["status"] == "finished" and len(t["rounds"]) == 4
     check_rounds(client, t, set(players), 2)
     met = Counter(frozenset(pair) for r in t["rounds"] for tb in r["tables"]
@@ -172,7 +177,8 @@ def test_swiss_of_12_players_over_4_rounds(tapp):
 
 def test_round_robin_of_5_players(tapp):
     client = tapp.test_client()
-    tid, players, t = run_tournament(client, {"name": "RR 5", "format": "round_robin", "table_size": 2}, 5, seed=5)
+    tid, players, t = run_tournament(client, {"name": "RR 5", "format": "round_robin", "table_size": 2}, 5,
+                                     seed=5)
     assert t["status"] == "finished"
     assert len(t["rounds"]) == 5 and t["rounds_planned"] == 5
     check_rounds(client, t, set(players), 2)

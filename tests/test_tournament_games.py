@@ -27,15 +27,17 @@ def test_a_tiletum_tournament_needs_no_game_and_says_its_game(tapp):
     assert rv.status_code == 201, rv.get_json()
     tid = rv.get_json()["id"]
     assert client.get(f"{API}/{tid}").get_json()["game"] == "tiletum"
-    assert {t["id"]: t["game"] for t in client.get(f"{API}?limit=200").get_json()["tournaments"]}[tid] == "tiletum"
+    listed = client.get(f"{API}?limit=200").get_json()["tournaments"]
+    assert {t["id"]: t["game"] for t in listed}[tid] == "tiletum"
 
 
 def test_a_withdrawal_from_a_carcassonne_tournament_hands_the_turn_to_the_stand_in(tapp):
     """The withdrawn player's seat is dropped and the stand-in (the AI over the game interface)
     plays its current Carcassonne turn at once, labelled in the log."""
     client = tapp.test_client()
-    rv = client.post(API, json={"name": "Carc KO", "game": "carcassonne", "format": "knockout", "table_size": 2,
-                                "invite": True, "seed": "carc-withdraw"})
+    rv = client.post(
+        API, json={"name": "Carc KO", "game": "carcassonne", "format": "knockout", "table_size": 2,
+                   "invite": True, "seed": "carc-withdraw"})
     created = rv.get_json()
     tid = created["id"]
     rng = random.Random(9)

@@ -28,7 +28,8 @@ def test_listed_players_get_their_private_link_once(redis_client, redis_server):
         sent = []
         ts = TournamentService(games, send=lambda name, args, q: sent.append((name, args)))
         out = ts.create({"name": "Mailed", "format": "round_robin", "table_size": 2, "invite": True,
-                         "entries": [{"name": "Ann", "email": "ann@mail.test"}, {"name": "Bob", "email": "bob@mail.test"}]})
+                         "entries": [{"name": "Ann", "email": "ann@mail.test"},
+                                     {"name": "Bob", "email": "bob@mail.test"}]})
         tid = out["id"]
         assert sent == [("workers.tournament_welcome", [tid])], "one task, carrying the id only"
         ts.enter(tid, None, {"name": "Cy", "email": "cy@mail.test", "invite": out["invite_code"]})
@@ -42,9 +43,11 @@ def test_listed_players_get_their_private_link_once(redis_client, redis_server):
         token = unquote(link.split("#entry=", 1)[1])
         assert link.startswith(f"http://pbem.test/tournaments/{tid}#entry=")
         app = make_app(redis_server.url)
-        rv = app.test_client().get(f"/api/v1/tournaments/{tid}/my-games", headers={"Authorization": f"Bearer {token}"})
+        rv = app.test_client().get(f"/api/v1/tournaments/{tid}/my-games",
+                                   headers={"Authorization": f"Bearer {token}"})
         assert rv.status_code == 200 and rv.get_json()["withdrawn"] is False
-        assert "ann@mail.test" not in app.test_client().get(f"/api/v1/tournaments/{tid}").get_data(as_text=True), \
+        assert "ann@mail.test" not in app.test_client().get(f"/api/v1/tournaments/{tid}").get_data(
+            as_text=True), \
             "emails are never shown"
     finally:
         box.controller.stop()

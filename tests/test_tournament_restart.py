@@ -21,8 +21,8 @@ from tests.servers import Serve, wait_for
 def whole_service(data) -> Serve:
     """The whole service with its workers; scripted players move far faster than people."""
     return Serve(data, "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port()),
-                 env={"TILETUM_SWEEP_SECONDS": "1", "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2",
-                      "TILETUM_RATE_LIMIT": "0"})
+                 env={"TILETUM_SWEEP_SECONDS": "1", "TILETUM_MAIL_DUE_SECONDS": "2",
+                      "TILETUM_BOT_DUE_SECONDS": "2", "TILETUM_RATE_LIMIT": "0"})
 
 
 def play_game_to_end(http, url, game_id, tokens_by_seat, rng, stop_after=None):
@@ -36,7 +36,8 @@ def play_game_to_end(http, url, game_id, tokens_by_seat, rng, stop_after=None):
         auth = {"Authorization": f"Bearer {tokens_by_seat[g['to_act'][0]]}"}
         legal = http.get(f"{url}/api/v1/games/{game_id}/legal-moves", headers=auth, timeout=10).json()
         rv = http.post(f"{url}/api/v1/games/{game_id}/moves", headers=auth, timeout=10,
-                       json={"expected_version": legal["version"], "moves": [rng.choice(legal["moves"])["move"]]})
+                       json={"expected_version": legal["version"],
+                             "moves": [rng.choice(legal["moves"])["move"]]})
         assert rv.status_code == 200, rv.text
         n += 1
     return False
@@ -96,7 +97,8 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
         r2 = wait_for(lambda: current_round(http, url, tid)[1], what="round 2's games")
         tokens = seat_tokens(http, url, tid, entries)
         assert play_game_to_end(http, url, r2["tables"][0]["game"], tokens[r2["tables"][0]["game"]], rng)
-        play_game_to_end(http, url, r2["tables"][1]["game"], tokens[r2["tables"][1]["game"]], rng, stop_after=25)
+        play_game_to_end(http, url, r2["tables"][1]["game"], tokens[r2["tables"][1]["game"]], rng,
+                         stop_after=25)
         before = http.get(f"{url}/api/v1/games/{r2['tables'][1]['game']}", timeout=10).json()["version"]
         serve.kill()
 

@@ -32,7 +32,8 @@ def env(redis_client):
     return games, TournamentService(games, clock=clock), clock
 
 
-def finish(games: GameService, game_id: str, rng: random.Random | None = None, stop_after: int | None = None) -> None:
+def finish(games: GameService, game_id: str, rng: random.Random | None = None,
+           stop_after: int | None = None) -> None:
     """Play a game to its end (or ``stop_after`` moves) as the service would, seat by seat."""
     n = 0
     while True:
@@ -238,8 +239,9 @@ def test_standings_of_a_folded_stream_hand_checked(env):
     C beats A (55-55 on VP, C earlier in turn order), D beats E (30-20) and B has the bye.
     Points: C 1 + 1 = 2; A 1 + 0 = 1; D 0 + 1 = 1; E 1/2 + 0 = 1/2; B 0 + bye 1 = 1.
     Order: C (2); then A, D, B on 1 point: VP A 115, D 70, B 50; then E."""
-    ev = [{"type": "TournamentCreated", "definition": {"format": "swiss", "rounds": 2, "table_size": 3, "name": "x",
-                                                       "invite": False, "rated": True},
+    ev = [{"type": "TournamentCreated",
+           "definition": {"format": "swiss", "rounds": 2, "table_size": 3, "name": "x",
+                          "invite": False, "rated": True},
            "organizer": "h", "at": 0}]
     for p in "ABCDE":
         ev.append({"type": "PlayerEntered", "player": p, "name": p, "via": "list", "at": 0})
@@ -267,8 +269,9 @@ def test_standings_of_a_folded_stream_hand_checked(env):
 def test_finished_games_are_rated_once_in_their_pool(env, redis_client):
     games, ts, _ = env
     ratings = RatingService(games)
-    made = games.create_game([{"name": "Ann", "email": "ann@r.example"}, {"name": "Bob", "email": "bob@r.example"}],
-                             {"seed": "rated-1"})
+    made = games.create_game(
+        [{"name": "Ann", "email": "ann@r.example"}, {"name": "Bob", "email": "bob@r.example"}],
+        {"seed": "rated-1"})
     assert ratings.record_game(made["id"]) is False, "not finished yet"
     finish(games, made["id"])
     assert ratings.record_game(made["id"]) is True
@@ -303,8 +306,9 @@ def test_unrated_games_and_seats_without_email_are_not_rated(env, redis_client):
 def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_client):
     games = GameService(EventStore(redis_client), allow_seeded_games=True, bot_token="bot-secret")
     ratings = RatingService(games)
-    g = games.create_game([{"name": "Solo", "email": "solo@s.example"}, {"name": "Cardinal", "kind": "cardinalbot"}],
-                          {"seed": "solo-rated", "solo": {"level": "bishop"}})
+    g = games.create_game(
+        [{"name": "Solo", "email": "solo@s.example"}, {"name": "Cardinal", "kind": "cardinalbot"}],
+        {"seed": "solo-rated", "solo": {"level": "bishop"}})
     from cardinalbot.policy import next_moves
     for _ in range(2000):
         meta, state = games.load(g["id"])
@@ -318,7 +322,8 @@ def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_cli
     board = ratings.leaderboard("solo:bishop", 0, 50)
     names = {r["player"] for r in board["ratings"]}
     assert "cardinalbot:bishop" in names
-    assert all(r["player"] != "cardinalbot:bishop" for r in ratings.leaderboard("multiplayer", 0, 500)["ratings"])
+    assert all(r["player"] != "cardinalbot:bishop" for r in ratings.leaderboard("multiplayer", 0,
+                                                                                500)["ratings"])
 
 
 def test_every_tournament_and_rating_error_code_is_documented():
@@ -327,7 +332,8 @@ def test_every_tournament_and_rating_error_code_is_documented():
     root = Path(__file__).resolve().parents[1]
     doc = (root / "docs" / "tournaments.md").read_text()
     codes = set()
-    for f in ("application/tournament_service.py", "application/rating_service.py", "api/resources/tournaments.py"):
+    for f in ("application/tournament_service.py", "application/rating_service.py",
+              "api/resources/tournaments.py"):
         text = (root / f).read_text()
         codes |= set(re.findall(r'errors\.(?:invalid|forbidden|missing|refused|failed)\("([a-z-]+)"', text))
         codes |= set(re.findall(r'ApiError\(\d+, "([a-z-]+)"', text))

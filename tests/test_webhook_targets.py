@@ -46,7 +46,8 @@ def test_disguised_and_non_public_targets_get_a_clean_422(client):
     for url in DISGUISED:
         r = subscribe(client, ann, url, game=g["id"])
         # control and format characters are refused by the text check every field has, before the URL is read
-        codes = ({"bad-webhook-url", "invalid-request"} if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in url)
+        codes = ({"bad-webhook-url", "invalid-request"}
+                 if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in url)
                  else {"bad-webhook-url"})
         assert r.status_code == 422 and r.get_json()["code"] in codes, (url, r.status_code, r.get_data())
     assert client.get(f"{API}/webhooks", headers=bearer(ann), query_string={"game": g["id"]}).get_json() == {
@@ -80,8 +81,8 @@ def test_loopback_only_where_the_operator_allows_it(client, redis_server):
 
 def test_every_resolved_address_is_checked():
     """One private address among the answers is enough to refuse (the client may pick any)."""
-    answers = {"mixed.test": ["93.184.216.34", "10.0.0.7"], "public.test": ["93.184.216.34", "2606:2800:220:1::1"],
-               "mapped.test": ["::ffff:192.168.1.1"]}
+    answers = {"mixed.test": ["93.184.216.34", "10.0.0.7"],
+               "public.test": ["93.184.216.34", "2606:2800:220:1::1"], "mapped.test": ["::ffff:192.168.1.1"]}
 
     def resolve(host, port):
         return answers[host]
@@ -123,7 +124,8 @@ def test_the_delivery_connects_to_the_address_it_checked(client):
         hook = hooks.create(ben, f"http://rebind.test:{port}/hook", ["all"], g["id"])
         v = move(client, g)
         assert hooks.deliver(hook["id"], g["id"], v) == "sent"
-        assert receiver.got[-1]["headers"]["Host"] == f"rebind.test:{port}" and receiver.got[-1]["path"] == "/hook"
+        assert (receiver.got[-1]["headers"]["Host"] == f"rebind.test:{port}"
+                and receiver.got[-1]["path"] == "/hook")
         answers["rebind.test"] = ["10.0.0.1"]  # the name now leads into the private network
         v = move(client, g)
         assert hooks.deliver(hook["id"], g["id"], v) == "retry"
@@ -133,7 +135,8 @@ def test_the_delivery_connects_to_the_address_it_checked(client):
 
 
 @pytest.mark.parametrize("ip, ok", [
-    ("93.184.216.34", True), ("2606:2800:220:1::1", True), ("2002:5db8:d822::1", True),  # 6to4 of a public one
+    # 6to4 of a public one
+    ("93.184.216.34", True), ("2606:2800:220:1::1", True), ("2002:5db8:d822::1", True),
     ("64:ff9b::5db8:d822", True), ("10.0.0.1", False), ("172.16.0.1", False), ("192.168.0.1", False),
     ("169.254.169.254", False), ("100.64.0.1", False), ("192.0.0.8", False), ("198.18.0.1", False),
     ("240.0.0.1", False), ("255.255.255.255", False), ("127.0.0.1", False), ("0.0.0.0", False),
@@ -148,4 +151,5 @@ def test_address_allowed(ip, ok):
 def test_loopback_allowed_only_on_request():
     assert address_allowed("127.0.0.1", allow_loopback=True) and address_allowed("::1", allow_loopback=True)
     assert address_allowed("::ffff:127.0.0.1", allow_loopback=True)
-    assert not address_allowed("0.0.0.0", allow_loopback=True) and not address_allowed("10.0.0.1", allow_loopback=True)
+    assert (not address_allowed("0.0.0.0", allow_loopback=True)
+            and not address_allowed("10.0.0.1", allow_loopback=True))

@@ -121,13 +121,15 @@ def test_registration_auth_and_url_rules(client, receiver):
     r = subscribe(client, ann, receiver.url + "/ann", events=("your-turn", "game-over"), game=g["id"])
     assert r.status_code == 201, r.get_json()
     hook = r.get_json()
-    assert hook["secret"].startswith("whsec_") and hook["game"] == g["id"] and hook["seat"] == 0 and hook["active"]
+    assert (hook["secret"].startswith("whsec_") and hook["game"] == g["id"] and hook["seat"] == 0
+            and hook["active"])
     # only its owner sees or deletes it
     ben = g["seats"][1]["token"]
     assert client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ben)).status_code == 404
     assert client.delete(f"{API}/webhooks/{hook['id']}", headers=bearer(ben)).status_code == 404
     shown = client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).get_json()
-    assert "secret" not in shown and shown["deliveries"] == [] and shown["events"] == ["game-over", "your-turn"]
+    assert ("secret" not in shown and shown["deliveries"] == []
+            and shown["events"] == ["game-over", "your-turn"])
     assert client.delete(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).status_code == 204
     assert client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).status_code == 404
 
@@ -157,7 +159,8 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
             break
         v = move(client, g)
         if client.get(f"{API}/games/{g['id']}").get_json()["to_act"] != [1]:
-            assert hooks.deliver(h["id"], g["id"], v) == "skipped"  # not Ben's turn: nothing for a your-turn hook
+            # not Ben's turn: nothing for a your-turn hook
+            assert hooks.deliver(h["id"], g["id"], v) == "skipped"
             skipped += 1
     v = s["version"]
     assert skipped, "Ben was to act at once: the skip is not checked"
@@ -172,8 +175,10 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
     assert not verify(h["secret"], second["body"] + b" ", second["headers"]["X-Tiletum-Signature"])
     assert not verify(every["secret"], second["body"], second["headers"]["X-Tiletum-Signature"])
     t = int(second["headers"]["X-Tiletum-Signature"].split(",")[0][2:])
-    assert not verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"], now=t + 3600), "replayable"
-    assert body["type"] == "your-turn" and body["seat"] == 1 and body["to_act"] == [1] and body["version"] == v
+    assert not verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"],
+                      now=t + 3600), "replayable"
+    assert (body["type"] == "your-turn" and body["seat"] == 1 and body["to_act"] == [1]
+            and body["version"] == v)
     public = client.get(f"{API}/games/{g['id']}/events").get_json()["events"]
     assert body["events"] == public[:v], "the payload is not the public event log"
     log = client.get(f"{API}/webhooks/{h['id']}", headers=bearer(ben)).get_json()["deliveries"]
@@ -217,7 +222,8 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
     assert r.get_json()["code"] == "game-not-for-bots"
     h = subscribe(client, bot["token"], receiver.url, events=("your-turn",)).get_json()
     assert h["bot"] == bot["id"] and h["game"] is None
-    games = [new_game(client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}])
+    games = [new_game(
+        client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}])
              for _ in range(2)]
     hooks = Webhooks(client.application.extensions["tiletum.service"], allow_loopback=True)
     for g in games:
@@ -234,12 +240,14 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
     a retry after a failure, and a hook that keeps failing switched off with an email to its owner."""
     from api.redis_server import free_port
     from tests.servers import Serve, wait_for
-    with Serve(tmp_path, "--workers", "1", "--threads", "12", "--allow-seeded-games", "--mailin-port", str(free_port()),
-               env={"TILETUM_RATE_LIMIT": "0", "TILETUM_WEBHOOK_BACKOFF": "0.5", "TILETUM_WEBHOOK_ALLOW_LOOPBACK": "1",
+    with Serve(tmp_path, "--workers", "1", "--threads", "12", "--allow-seeded-games", "--mailin-port",
+               str(free_port()), env={"TILETUM_RATE_LIMIT": "0", "TILETUM_WEBHOOK_BACKOFF": "0.5",
+                                      "TILETUM_WEBHOOK_ALLOW_LOOPBACK": "1",
                     "TILETUM_WEBHOOK_MAX_FAILURES": "2"}) as srv:
         s = requests.Session()
         g = s.post(srv.url + f"{API}/games", json={"seats": [{"name": "Ann", "email": "ann@example.org"},
-                                                             {"name": "Ben", "email": "ben@example.org"}]}).json()
+                                                             {"name": "Ben",
+                                                              "email": "ben@example.org"}]}).json()
         ann, ben = g["seats"][0]["token"], g["seats"][1]["token"]
 
         def texts_to_ann():
@@ -249,8 +257,9 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
                     yield msg.get_body(("plain",)).get_content()
         # Ann's first turn email, before she moves: an email for a turn she already began is no
         # longer due (the worker re-reads the game), so on a busy machine it might never come
-        keys = wait_for(lambda: [m.group(1) for t in texts_to_ann() for m in [re.search(r"/me#key=([a-z0-9.]+)", t)]
-                                 if m], 90, "Ann's first email")
+        keys = wait_for(
+            lambda: [m.group(1) for t in texts_to_ann() for m in [re.search(r"/me#key=([a-z0-9.]+)", t)]
+                     if m], 90, "Ann's first email")
         key = keys[0]
         good = s.post(srv.url + f"{API}/webhooks", headers=bearer(ben),
                       json={"url": receiver.url + "/ben", "events": ["all"], "game": g["id"]}).json()
@@ -261,7 +270,8 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
         assert r.status_code == 200, r.text
         v = r.json()["version"]
         wait_for(lambda: len(receiver.got) >= 2, 60, "the retried delivery")
-        assert verify(good["secret"], receiver.got[1]["body"], receiver.got[1]["headers"]["X-Tiletum-Signature"])
+        assert verify(good["secret"], receiver.got[1]["body"],
+                      receiver.got[1]["headers"]["X-Tiletum-Signature"])
         assert json.loads(receiver.got[1]["body"])["version"] == v
         log = s.get(srv.url + f"{API}/webhooks/{good['id']}", headers=bearer(ben)).json()["deliveries"]
         assert [d["ok"] for d in log] == [True, False]
@@ -269,15 +279,18 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
         # she has shown she reads ours (her dashboard key, from her first turn email, read above)
         assert s.get(srv.url + f"{API}/me/games", headers=bearer(key)).status_code == 200
         bad = s.post(srv.url + f"{API}/webhooks", headers=bearer(ann),
-                     json={"url": receiver.url + "/ann-secret-path", "events": ["all"], "game": g["id"]}).json()
+                     json={"url": receiver.url + "/ann-secret-path", "events": ["all"],
+                           "game": g["id"]}).json()
         receiver.fail, receiver.fail_with = 100, 503
         lm = s.get(srv.url + f"{API}/games/{g['id']}/legal-moves", headers=bearer(ann)).json()
         s.post(srv.url + f"{API}/games/{g['id']}/moves", headers=bearer(ann),
                json={"expected_version": lm["version"], "moves": [lm["moves"][0]["move"]]})
-        wait_for(lambda: not s.get(srv.url + f"{API}/webhooks/{bad['id']}", headers=bearer(ann)).json()["active"],
+        wait_for(lambda: not s.get(srv.url + f"{API}/webhooks/{bad['id']}",
+                                   headers=bearer(ann)).json()["active"],
                  60, "the switch-off")
-        mails = wait_for(lambda: [p for p in (tmp_path / "mail").glob("*") if bad["id"].encode() in p.read_bytes()],
-                         60, "the email to the owner")
+        mails = wait_for(
+            lambda: [p for p in (tmp_path / "mail").glob("*") if bad["id"].encode() in p.read_bytes()],
+            60, "the email to the owner")
         text = mails[0].read_bytes()
         assert b"ann@example.org" in text and b"127.0.0.1" in text and b"ann-secret-path" not in text
 
@@ -288,10 +301,12 @@ def test_no_token_is_a_401_on_every_webhook_route(client):
     ann = g["seats"][0]["token"]
     hook = subscribe(client, ann, "http://127.0.0.1:9/x", game=g["id"]).get_json()
     for method, path in (("get", f"{API}/webhooks"), ("get", f"{API}/webhooks/{hook['id']}"),
-                         ("delete", f"{API}/webhooks/{hook['id']}"), ("get", f"{API}/webhooks/0123456789abcdef"),
+                         ("delete", f"{API}/webhooks/{hook['id']}"),
+                         ("get", f"{API}/webhooks/0123456789abcdef"),
                          ("delete", f"{API}/webhooks/0123456789abcdef"), ("get", f"{API}/webhooks/nonsense")):
         r = getattr(client, method)(path)
-        assert r.status_code == 401 and r.mimetype == "application/problem+json", (method, path, r.status_code)
+        assert (r.status_code == 401 and r.mimetype == "application/problem+json"), (method, path,
+                                                                                     r.status_code)
         assert r.headers.get("WWW-Authenticate", "").startswith("Bearer"), (method, path)
     listed = client.get(f"{API}/webhooks", headers=bearer(ann), query_string={"game": g["id"]}).get_json()
     assert [h["id"] for h in listed["webhooks"]] == [hook["id"]] and "secret" not in listed["webhooks"][0]

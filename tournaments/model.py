@@ -187,13 +187,15 @@ class Tournament:
         elif t == "PlayerWithdrawn":
             self.withdrawn[ev["player"]] = ev["at"]
         elif t == "RoundPaired":
-            self.rounds.append(Round(ev["round"], [Table(ev["round"], i + 1, list(ps)) for i, ps in enumerate(ev["tables"])],
-                                     list(ev["byes"]), ev["at"], ev.get("deadline")))
+            self.rounds.append(
+                Round(ev["round"], [Table(ev["round"], i + 1, list(ps)) for i, ps in enumerate(ev["tables"])],
+                      list(ev["byes"]), ev["at"], ev.get("deadline")))
         elif t == "GameStarted":
             self.table(ev["round"], ev["table"]).game = ev["game"]
         elif t == "GameResult":
             self.table(ev["round"], ev["table"]).result = {
-                k: ev[k] for k in ("players", "scores", "finish", "forfeits", "dropped", "adjudicated", "game")}
+                k: ev[k] for k in ("players", "scores", "finish", "forfeits", "dropped", "adjudicated",
+                                   "game")}
         elif t == "RoundClosed":
             self.rounds[ev["round"] - 1].closed = True
         elif t == "TournamentFinished":

@@ -113,7 +113,8 @@ def archive_after_days() -> float:
 def sweep_archive() -> dict:
     """Archive the finished games whose follow-up was done more than TILETUM_ARCHIVE_AFTER_DAYS
     (default 7) ago, at most TILETUM_ARCHIVE_BATCH (default 1000) per run (application/archive.py)."""
-    return archive.sweep(service(), archive_after_days(), limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
+    return archive.sweep(service(), archive_after_days(),
+                         limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
 
 
 @app.task(name="workers.archive_game")
@@ -190,6 +191,14 @@ def send_lobby_join(self, game_id: str, nonce: str) -> int:
     return notifier().send_lobby_join(game_id, nonce)
 
 
+@app.task(name="workers.lobby_cancelled", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
+def lobby_cancelled(self, game_id: str) -> int:
+    """The creator cancelled a waiting game: tell those seated (each once; application/lobby.py)."""
+    n = notifier()
+    return Lobby(n.service, Dashboard(n.service)).tell_cancelled(game_id, n.lobby_cancelled)
+
+
 @app.task(name="workers.sweep_lobby")
 def sweep_lobby() -> int:
     """Cancel the games whose waiting time for players is over, and tell those already seated
@@ -245,5 +254,6 @@ def webhook_off_email(sid: str) -> int:
     msg.set_content(
         f"Hello,\n\nthe webhook {sid} (to {host}) failed {hooks.max_failures} times in a row, so the service "
         "stopped sending to it. Its delivery log: GET /api/v1/webhooks/" + sid + " (with the same token).\n"
-        "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this one.\n")
+        "Once the receiver works again, register a new webhook (POST /api/v1/webhooks) and delete this "
+        "one.\n")
     return n.send_once(f"webhook-off:{sid}", email, msg)

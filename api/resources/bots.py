@@ -10,11 +10,13 @@ from ..problems import ApiError, documented
 from ..schemas import BotCreated, BotIn, BotInvitation, BotOut, BotToken
 from .games import bearer
 
-blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot accounts: programs that play seats")
+blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots",
+                description="Bot accounts: programs that play seats")
 
 OWNER = [{"botOwnerKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
-                   "description": "a bot account's owner key (`botowner.<id>.<secret>`), from its registration"}
+                   "description": "a bot account's owner key (`botowner.<id>.<secret>`), from its "
+                                  "registration"}
 
 
 @blp.route("")
@@ -24,7 +26,8 @@ class Bots(MethodView):
     @blp.response(201, BotCreated)
     @documented(blp, 400, "invalid-request", "the body is not JSON")
     @documented(blp, 422, "invalid-request", "a missing or bad name or email")
-    @documented(blp, 429, "rate-limited", "too many accounts created from this address (the game-creation limit)")
+    @documented(blp, 429, "rate-limited",
+                "too many accounts created from this address (the game-creation limit)")
     def post(self, body):
         """Register a bot account
 
@@ -97,7 +100,8 @@ class BotInvitations(MethodView):
     @blp.response(201, BotInvitation)
     @documented(blp, 404, "bot-not-found", "no such bot account")
     @documented(blp, 422, "too-many-invitations", "the bot has too many open invitations")
-    @documented(blp, 429, "rate-limited", "too many things created from this address (the game-creation limit)")
+    @documented(blp, 429, "rate-limited",
+                "too many things created from this address (the game-creation limit)")
     def post(self, bot_id):
         """Invite a bot to a game
 

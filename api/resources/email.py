@@ -25,7 +25,8 @@ blp = Blueprint("email", __name__, url_prefix="/api/v1", description="Email link
 HTML = {200: {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}}
 
 
-def _query(name: str, description: str, required: bool = True, example=None, pattern: str | None = None) -> dict:
+def _query(name: str, description: str, required: bool = True, example=None,
+           pattern: str | None = None) -> dict:
     schema = {"type": "string"}
     if pattern:
         schema["pattern"] = pattern
@@ -37,21 +38,25 @@ def _query(name: str, description: str, required: bool = True, example=None, pat
 
 # The signed query parameters of the links in emails (mail/notify.py builds them, mail/addresses.py
 # signs them): ``sig`` covers the path and every other parameter, so none can be changed.
-SIG = _query("sig", "the link's signature: HMAC-SHA256 (hex) of the path and the other parameters, keyed with "
-                    "the server's mail secret", example="3f1c9a...", pattern="^[0-9a-fA-F]+$")
+SIG = _query(
+    "sig", "the link's signature: HMAC-SHA256 (hex) of the path and the other parameters, keyed with "
+           "the server's mail secret", example="3f1c9a...", pattern="^[0-9a-fA-F]+$")
 EXP = _query("exp", "optional expiry (Unix time): the link is refused after it", required=False,
              pattern="^[0-9]+$")
 MOVE_LINK = [_query("seat", "the seat the move is for", example="0", pattern="^[0-9]+$"),
-             _query("version", "the game's version the move was offered at", example="12", pattern="^[0-9]+$"),
+             _query("version", "the game's version the move was offered at", example="12",
+                    pattern="^[0-9]+$"),
              _query("move", "the move, in notation", example="take G4"), SIG, EXP]
-UNSUBSCRIBE_LINK = [_query("email", "the address that stops getting email", example="ann@example.org"), SIG, EXP]
+UNSUBSCRIBE_LINK = [_query("email", "the address that stops getting email", example="ann@example.org"), SIG,
+                    EXP]
 
 
 def html_or_problem(status: int, code: str, description: str):
     """Documents an error of a link endpoint: a person's browser (``Accept`` preferring
     ``text/html``) gets an HTML page, any other client problem+json (see :func:`answers_html`)."""
     example = problem_body(status, code, http.HTTPStatus(status).phrase, description)
-    return blp.doc(responses={status: {"description": description + " (an HTML page for a browser)", "content": {
+    return blp.doc(responses={status: {"description": description + " (an HTML page for a browser)",
+                                       "content": {
         "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}, "example": example},
         "text/html": {"schema": {"type": "string"}}}}})
 
@@ -95,9 +100,10 @@ def _verified(path: str) -> dict:
 
 
 def _page(title: str, body: str, status: int = 200) -> flask.Response:
-    return flask.Response(f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}"
-                          f"</title><meta name=viewport content='width=device-width'></head><body>"
-                          f"<h1>{html.escape(title)}</h1>{body}</body></html>", status=status, mimetype="text/html")
+    return flask.Response(
+        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}"
+        f"</title><meta name=viewport content='width=device-width'></head><body>"
+        f"<h1>{html.escape(title)}</h1>{body}</body></html>", status=status, mimetype="text/html")
 
 
 @blp.route("/games/<string:game_id>/email-move")
@@ -114,8 +120,9 @@ class EmailMove(MethodView):
         p = _verified(flask.request.path)
         move = html.escape(p.get("move", ""))
         return _page(f"Play “{p.get('move', '')}”?",
-                     f"<p>Game {html.escape(game_id)}, your seat, at version {html.escape(p.get('version', ''))}.</p>"
-                     f"<form method=post><button type=submit>Play {move}</button></form>")
+                     f"<p>Game {html.escape(game_id)}, your seat, at version "
+                     f"{html.escape(p.get('version', ''))}.</p><form method=post><button type=submit>Play "
+                     f"{move}</button></form>")
 
     @blp.doc(operationId="playEmailMove", responses=HTML, parameters=MOVE_LINK)
     @html_or_problem(403, "bad-signature", "the link's signature does not match (or not-a-human-seat, "
@@ -133,7 +140,9 @@ class EmailMove(MethodView):
         """
         p = _verified(flask.request.path)
         answer = service().submit_for_seat(game_id, int(p["seat"]), int(p["version"]), [p["move"]])
-        return _page("Played", f"<p>{html.escape(p['move'])} is played; the game is at version {answer['version']}.</p>")
+        return _page("Played",
+                     f"<p>{html.escape(p['move'])} is played; the game is at version "
+                     f"{answer['version']}.</p>")
 
 
 @blp.route("/email/unsubscribe")
@@ -169,17 +178,21 @@ class Unsubscribe(MethodView):
 class InboundEmail(MethodView):
     @blp.doc(operationId="receiveEmail", parameters=[{
         "in": "header", "name": "X-Tiletum-Signature", "required": True, "schema": {"type": "string"},
-        "description": 't=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + the body, keyed with TILETUM_INBOUND_SECRET>',
+        "description": 't=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + the body, keyed with '
+                       'TILETUM_INBOUND_SECRET>',
         "example": "t=1700000000,v1=5d41402abc4b2a76b9719d911017c592"}], requestBody={
-        "required": True, "description": "the raw email (RFC 822), as a mail provider's inbound webhook posts it",
+        "required": True,
+        "description": "the raw email (RFC 822), as a mail provider's inbound webhook posts it",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}},
                     "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
                     "text/plain": {"schema": {"type": "string"}}}},
         responses={200: {"description": "what was done with it", "content": {"application/json": {
-            "schema": {"type": "object", "properties": {"status": {"type": "string"}, "code": {"type": "string"}},
+            "schema": {"type": "object",
+                       "properties": {"status": {"type": "string"}, "code": {"type": "string"}},
                        "required": ["status"]}}}}})
     @documented(blp, 401, "bad-signature", "no X-Tiletum-Signature, a wrong one, or one older than 5 minutes")
-    @documented(blp, 404, "email-disabled", "email play or the inbound webhook (TILETUM_INBOUND_SECRET) is off")
+    @documented(blp, 404, "email-disabled",
+                "email play or the inbound webhook (TILETUM_INBOUND_SECRET) is off")
     @documented(blp, 413, "payload-too-large", "the email is larger than the server accepts")
     def post(self):
         """Receive a reply by email (webhook)

@@ -15,9 +15,9 @@ from .. import hints
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated, GamesQuery,
-                       GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken, Notifications,
-                       NotificationsIn, Position, PublicGames, Vacation, VacationIn)
+from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated,
+                       GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken,
+                       Notifications, NotificationsIn, Position, PublicGames, Vacation, VacationIn)
 
 _POSITION = Position()
 POSITION_FORMAT = "tiletum-position/1"
@@ -71,8 +71,9 @@ class Games(MethodView):
         return {"games": service().public_games(query["limit"])}
 
     @blp.doc(operationId="createGame")
-    @blp.arguments(GameCreate, example={"game": "tiletum", "seats": [{"name": "Alice", "email": "alice@example.org"},
-                                                                      {"name": "Bob"}], "options": {}})
+    @blp.arguments(GameCreate,
+                   example={"game": "tiletum", "seats": [{"name": "Alice", "email": "alice@example.org"},
+                                                          {"name": "Bob"}], "options": {}})
     @blp.response(201, GameCreated)
     @err(400, "invalid-request", "the body is not JSON")
     @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
@@ -81,10 +82,14 @@ class Games(MethodView):
     def post(self, body):
         """Create a game
 
-        Sets up a new game (`game`: tiletum, 2-4 seats; carcassonne, 2-5 human seats) and returns each seat's secret token (shown only here)
-        and the commitment to the game's secret seed.
+        Sets up a new game and returns each seat's secret token (shown only here) and the commitment
+        to the game's secret seed. `game`: `tiletum` (2-4 seats; a solo game is one seat and a
+        `cardinalbot` seat) or `carcassonne` (2-5 seats). A seat is a person (`human`, with an
+        optional email), the AI player (`ai`, with a `level`), a registered bot account (`bot`), or
+        open (`open`: the game then waits in the lobby until players take the open seats).
         """
-        if any(s.get("kind") == "open" for s in body["seats"]):   # a game that waits for players (docs/lobby.md)
+        # a game that waits for players (docs/lobby.md)
+        if any(s.get("kind") == "open" for s in body["seats"]):
             return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
         return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
 
@@ -151,10 +156,12 @@ class LegalMovesView(MethodView):
 class HintOut(ma.Schema):
     seat = ma.fields.Integer(required=True, metadata={"description": "your seat"})
     version = ma.fields.Integer(required=True, metadata={"description": "the version the hint is for"})
-    level = ma.fields.String(required=True, metadata={"description": "the AI level that suggested it (docs/ai.md)"})
+    level = ma.fields.String(required=True,
+                             metadata={"description": "the AI level that suggested it (docs/ai.md)"})
     moves = ma.fields.List(ma.fields.String(), required=True,
-                           metadata={"description": "the suggested moves for your current decision, in notation, "
-                                                    "in order (up to the first that reveals something)"})
+                           metadata={"description": "the suggested moves for your current decision, in "
+                                                    "notation, in order (up to the first that reveals "
+                                                    "something)"})
 
 
 class HintPending(ma.Schema):
@@ -163,7 +170,8 @@ class HintPending(ma.Schema):
     level = ma.fields.String(required=True, metadata={"description": "the AI level suggesting it"})
     status = ma.fields.String(required=True, metadata={"description": "`computing`"})
     retry_after = ma.fields.Integer(required=True, metadata={"description": "seconds to wait before asking "
-                                                                            "again (also the Retry-After header)"})
+                                                                            "again (also the Retry-After "
+                                                                            "header)"})
 
 
 @blp.route("/<string:game_id>/hint")
@@ -182,9 +190,10 @@ class GameHint(MethodView):
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
         your own view of the position only, in a worker process: if that takes longer than the
-        server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer. Off in rated games (the game summary's `rated`: every
-        human seat with its own email address, not created with `rated: false`, no AI seat or bot
-        account); rate-limited per seat.
+        server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer.
+        Off in rated games (the game summary's `rated`: every human seat with its own email
+        address, not created with `rated: false`, no AI seat or bot account); rate-limited per
+        seat.
         """
         version, view = service().hint_view(game_id, bearer())
         cfg = flask.current_app.config
@@ -209,32 +218,38 @@ class ReviewQuery(ma.Schema):
 
 
 class ReviewDecision(ma.Schema):
-    version = ma.fields.Integer(required=True, metadata={"description": "the version of the position before it"})
+    version = ma.fields.Integer(required=True,
+                                metadata={"description": "the version of the position before it"})
     round = ma.fields.Integer(required=True)
     played = ma.fields.String(required=True, metadata={"description": "the move played, in notation"})
     played_words = ma.fields.String(required=True, metadata={"description": "the move played, in words"})
     preferred = ma.fields.String(required=True, metadata={"description": "the move the AI prefers"})
     preferred_words = ma.fields.String(required=True)
-    loss = ma.fields.Float(required=True, metadata={"description": "the estimated final VP the move played gave "
-                                                                   "away against the AI's (0: the same move)"})
-    position = ma.fields.String(required=True, metadata={"description": "the seat's position before it, in words"})
+    loss = ma.fields.Float(required=True,
+                           metadata={"description": "the estimated final VP the move played gave "
+                                                    "away against the AI's (0: the same move)"})
+    position = ma.fields.String(required=True,
+                                metadata={"description": "the seat's position before it, in words"})
 
 
 class ReviewOut(ma.Schema):
     game = ma.fields.String(required=True)
     seat = ma.fields.Integer(required=True)
-    level = ma.fields.String(required=True, metadata={"description": "the AI level of the review (docs/ai.md)"})
+    level = ma.fields.String(required=True,
+                             metadata={"description": "the AI level of the review (docs/ai.md)"})
     score = ma.fields.Integer(required=True, metadata={"description": "the seat's final score"})
     decisions = ma.fields.List(ma.fields.Nested(ReviewDecision), required=True,
                                metadata={"description": "every decision of the seat, in order"})
     total_loss = ma.fields.Float(required=True)
     costliest = ma.fields.List(ma.fields.Integer(), required=True,
-                               metadata={"description": "indexes into decisions of the (up to) five costliest"})
+                               metadata={"description": "indexes into decisions of the (up to) five "
+                                                        "costliest"})
 
 
 class ReviewPending(ma.Schema):
     status = ma.fields.String(required=True, metadata={"description": "`computing`"})
-    retry_after = ma.fields.Integer(required=True, metadata={"description": "seconds to wait before asking again"})
+    retry_after = ma.fields.Integer(required=True,
+                                    metadata={"description": "seconds to wait before asking again"})
 
 
 @blp.route("/<string:game_id>/review")
@@ -313,7 +328,8 @@ class Events(MethodView):
         page = service().events(game_id, query["after"], query["limit"])
         resp = flask.jsonify(EventsOut().dump(page))
         if page["more"]:
-            nxt = flask.url_for("games.Events", game_id=game_id, after=page["next_after"], limit=query["limit"])
+            nxt = flask.url_for("games.Events", game_id=game_id, after=page["next_after"],
+                                limit=query["limit"])
             resp.headers["Link"] = f'<{nxt}>; rel="next"'
         return resp
 

@@ -7,6 +7,7 @@ from ..blueprint import Blueprint
 from ..extensions import lobby
 from ..problems import documented
 from ..schemas import (
+    LobbyCancelled,
     LobbyConfirmIn,
     LobbyGame,
     LobbyJoinIn,
@@ -20,12 +21,16 @@ from .games import bearer
 blp = Blueprint("lobby", __name__, url_prefix="/api/v1/lobby",
                 description="Games waiting for players: find one, join it, leave it")
 
-ENTRY = {"id": "Xq3vTz8aBc1d", "game": "tiletum", "players": 3, "open_seats": 1, "seats_taken": ["Ann", "Bob"],
-         "time_control": {"days_per_move": 3}, "rated": True, "rating_range": [1400, 1700], "status": "waiting",
+ENTRY = {"id": "Xq3vTz8aBc1d", "game": "tiletum", "players": 3, "open_seats": 1,
+         "seats_taken": ["Ann", "Bob"],
+         "time_control": {"days_per_move": 3}, "rated": True, "rating_range": [1400, 1700],
+         "status": "waiting", "cancelled_by": None,
          "created_at": "2025-03-01T12:00:00Z", "expires_at": "2025-03-08T12:00:00Z"}
 SEATED = {"game": "Xq3vTz8aBc1d", "status": "seated", "seat": 2, "name": "Dana",
           "token": "mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DE", "play_url": "/play/Xq3vTz8aBc1d#token=L2.abc",
           "started": True}
+SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
+                   "description": "a waiting game's creator token, returned once by POST /api/v1/games"}
 PLAYER_OR_NONE = [{"dashboardKey": []}, {}]
 ANY_OF_THEM = [{"seatToken": []}, {"dashboardKey": []}]
 
@@ -65,6 +70,21 @@ class LobbyGameView(MethodView):
         """
         return lobby().view(game_id)
 
+    @blp.doc(operationId="cancelWaitingGame", security=[{"creatorToken": []}])
+    @blp.response(200, LobbyCancelled, example={"game": "Xq3vTz8aBc1d", "status": "cancelled"})
+    @err(401, "unauthorized", "no creator token")
+    @err(403, "not-the-creator", "the token is not the game's creator token")
+    @err(404, "game-not-found", "unknown game")
+    @err(409, "game-started", "the game has started: it is played now")
+    def delete(self, game_id):
+        """Cancel a waiting game
+
+        The game's creator (the creator token) cancels it before it starts: it leaves the lobby,
+        every player seated so far is told by email, and the game answers `status: cancelled`.
+        Cancelling a game already cancelled answers the same and changes nothing.
+        """
+        return lobby().cancel_by_creator(game_id, bearer("creator token"))
+
 
 @blp.route("/<string:game_id>/join")
 class Join(MethodView):
@@ -101,12 +121,14 @@ class Join(MethodView):
 @blp.route("/confirm")
 class Confirm(MethodView):
     @blp.doc(operationId="confirmJoin")
-    @blp.arguments(LobbyConfirmIn, example={"token": "J.Xq3vTz8aBc1d.q0b8cM1xI4yV.abcdefghijklmnopqrstuvwxyz234567"})
+    @blp.arguments(LobbyConfirmIn,
+                   example={"token": "J.Xq3vTz8aBc1d.q0b8cM1xI4yV.abcdefghijklmnopqrstuvwxyz234567"})
     @blp.response(200, LobbyJoinOut, example=SEATED)
     @err(400, "invalid-request", "the body is not JSON")
     @err(403, "outside-rating-range", "the address's rating is outside the game's rating range")
     @err(404, "game-not-found", "the game is gone")
-    @err(409, "join-link-used", "the link was used already or expired; game-full, game-cancelled, game-started, "
+    @err(409, "join-link-used",
+         "the link was used already or expired; game-full, game-cancelled, game-started, "
                                 "already-seated: the seat cannot be taken")
     @err(413, "payload-too-large", "the body is too large")
     @err(422, "bad-join-link", "not a join link's token")

@@ -8,25 +8,34 @@ from ..blueprint import Blueprint
 from ..extensions import accounts, credentials, dashboard, profiles
 from ..problems import documented
 from .games import bearer
-from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation, NewDashboardKey,
-                       Notifications, NotificationsIn, ProfileIn, ProfileSettings, VacationIn)
+from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation,
+                       NewDashboardKey, Notifications, NotificationsIn, ProfileIn, ProfileSettings,
+                       VacationIn)
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
-                description="Your dashboard: your games, email setting, vacation, handle and profile, your data (dashboard key)")
+                description="Your dashboard: your games, email setting, vacation, handle and profile, your "
+                            "data (dashboard key)")
 
 KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
-EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada", "opponents": ["Bob"], "round": 2,
-                "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"], "deadline": "2025-03-07T18:00:00Z",
-                "on_vacation": False, "tournament": None,
+EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada",
+                "opponents": ["Bob"], "round": 2,
+                "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"],
+                "deadline": "2025-03-07T18:00:00Z", "on_vacation": False, "tournament": None,
                 "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
-EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 0, "name": "Ada", "opponents": ["Bob", "Cy"], "round": 7,
+EXAMPLE_FINISHED = {"game": "Pk2mWn7cDe4f", "game_name": "carcassonne", "seat": 0, "name": "Ada",
+                    "opponents": ["Bob", "Cy"], "round": 7,
                     "version": 612, "tournament": None, "place": 1, "score": 142, "winner": "Ada",
                     "places": [{"seat": 0, "name": "Ada", "score": 142, "place": 1},
                                {"seat": 2, "name": "Cy", "score": 131, "place": 2},
                                {"seat": 1, "name": "Bob", "score": 120, "place": 3}],
                     "play_url": "/play/Pk2mWn7cDe4f#token=L0.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
+
+EXAMPLE_NOT_STARTED = {"game": "Rt5kLm2nPq8s", "game_name": "tiletum", "seat": 0, "name": "Ada", "players": 3,
+                       "open_seats": 1, "seats_taken": ["Ada", "Bob"], "created_at": "2025-03-01T12:00:00Z",
+                       "expires_at": "2025-03-08T12:00:00Z",
+                       "play_url": "/play/Rt5kLm2nPq8s#token=L0.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
 
 
 def err(status: int, code: str, description: str):
@@ -43,13 +52,14 @@ class MyGames(MethodView):
     @blp.doc(operationId="getMyGames", security=KEY)
     @blp.response(200, MeGames, example={"player": "p0123456789abcdef", "to_move": [EXAMPLE_GAME],
                                          "waiting": [], "finished": [EXAMPLE_FINISHED],
-                                         "undeliverable": []})
+                                         "not_started": [EXAMPLE_NOT_STARTED], "undeliverable": []})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """List your games
 
         Every game of your email address: those where you are to act (most urgent deadline
-        first), those waiting on others, and finished ones with their results. Each has a link
+        first), those waiting on others, finished ones with their results, and the games waiting
+        for players that you posted or joined (`not_started`, docs/lobby.md). Each has a link
         that opens the game page as your seat.
         """
         return dashboard().games_of(key())
@@ -123,7 +133,8 @@ class MyKey(MethodView):
 @blp.route("/profile")
 class MyProfile(MethodView):
     @blp.doc(operationId="getMyProfile", security=KEY)
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """Read your handle and profile setting
@@ -135,7 +146,8 @@ class MyProfile(MethodView):
 
     @blp.doc(operationId="setMyProfile", security=KEY)
     @blp.arguments(ProfileIn, example={"public": True})
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": True, "profile_url": "/players/ada_l"})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(409, "no-handle", "choose a handle first")
@@ -155,7 +167,8 @@ class MyProfile(MethodView):
 class MyHandle(MethodView):
     @blp.doc(operationId="chooseMyHandle", security=KEY)
     @blp.arguments(HandleIn, example={"handle": "ada_l"})
-    @blp.response(200, ProfileSettings, example={"handle": "ada_l", "public": False, "profile_url": "/players/ada_l"})
+    @blp.response(200, ProfileSettings,
+                  example={"handle": "ada_l", "public": False, "profile_url": "/players/ada_l"})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(409, "handle-taken", "another player has this handle (in any case); or handle-already-chosen")
@@ -196,10 +209,10 @@ class MyAccount(MethodView):
     @blp.doc(operationId="deleteMyAccount", security=KEY)
     @blp.arguments(DeleteAccountIn, example={"confirm": "DELETE"})
     @blp.response(200, AccountDeleted, example={"deleted": True, "games_finished": 3, "games_running": 1,
-                                                "bots_deleted": 0})
+                                                "tournaments": 1, "bots_deleted": 0})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
-    @err(409, "in-tournament", "the address is entered in a tournament")
+    @err(409, "tournament-busy", "a tournament the address entered stayed busy: nothing lost, send it again")
     @err(413, "payload-too-large", "the body is too large")
     @err(422, "confirmation-required", "confirm is not the word DELETE")
     def delete(self, body):
@@ -208,7 +221,8 @@ class MyAccount(MethodView):
         With `{"confirm": "DELETE"}`; it cannot be undone. Your address, handle, profile, email
         setting and ratings are removed, and your dashboard key stops working. Finished games keep
         their moves under "a former player"; in games still running the stand-in plays your
-        seat to the end. Bot accounts you own are deleted. An address entered in a tournament is
-        refused (`409 in-tournament`): its record keeps the entrants.
+        seat to the end. Bot accounts you own are deleted. In the tournaments you entered you are
+        withdrawn (those not over yet) and your entry is renamed "a former player", points kept.
+        A deletion cut short (`409 tournament-busy`, or an error) is finished by sending it again.
         """
         return accounts().delete(key(), body["confirm"])

@@ -38,7 +38,8 @@ class BoardPicture(MethodView):
         meta, state = service().load(game_id)
         mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
         return flask.Response(board_picture(meta, state), mimetype=mimetype,
-                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"', "Vary": "Accept"})
+                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"',
+                                       "Vary": "Accept"})
 
 
 @blp.route("/api/v1/games/<string:game_id>/board.png")

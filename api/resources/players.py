@@ -19,7 +19,8 @@ EXAMPLE_PROFILE = {
     "ratings": {"multiplayer": {"rating": 1662.3, "rd": 290.3, "games": 1, "history": [
         {"game": "T4kq9ZpLm2Qxr1t1", "at": "2025-02-01T18:00:00Z", "rating": 1662.3, "rd": 290.3}]}},
     "finished": [{"game": "T4kq9ZpLm2Qxr1t1", "game_name": "tiletum", "players": 2, "place": 1, "score": 61,
-                  "winner": "Ada", "url": "/play/T4kq9ZpLm2Qxr1t1", "record": "/api/v1/games/T4kq9ZpLm2Qxr1t1/record"}],
+                  "winner": "Ada", "url": "/play/T4kq9ZpLm2Qxr1t1",
+                  "record": "/api/v1/games/T4kq9ZpLm2Qxr1t1/record"}],
     "current": [{"game": "Xq3vTz8aBc1d", "game_name": "carcassonne", "url": "/play/Xq3vTz8aBc1d"}]}
 
 
@@ -64,8 +65,8 @@ class Leaderboard(MethodView):
     @blp.arguments(PageQuery, location="query")
     @blp.response(200, LeaderboardPage, example={"pool": "multiplayer", "total": 1, "offset": 0, "limit": 50,
                                                  "entries": [{"rank": 1, "player": "p3f2a9c0d81e4b7a6",
-                                                              "name": "Ada", "handle": "ada_l", "rating": 1662.3,
-                                                              "rd": 290.3, "games": 1}]})
+                                                              "name": "Ada", "handle": "ada_l",
+                                                              "rating": 1662.3, "rd": 290.3, "games": 1}]})
     @documented(blp, 404, "pool-not-found", "no such rating pool")
     @documented(blp, 422, "invalid-request", "a bad offset or limit")
     def get(self, query, pool):

@@ -10,9 +10,14 @@ with ``Last-Event-ID`` and misses nothing).
 The slot is given back however the response ends: when the stream ends, when the server closes
 the response (which a WSGI server does even when it never iterates it: a HEAD request, a client
 gone before the first byte), and when the response object is dropped unserved.
+
+A stream ends within a second once ``SERVER_STOPPING`` is set: gunicorn's worker sets it when it
+begins a graceful stop (api/gunicorn_conf.py), which then need not wait for streams that would
+last minutes more.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 
 import flask
@@ -27,7 +32,10 @@ from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas import EventsQuery
 
-blp = Blueprint("stream", __name__, url_prefix="/api/v1/games", description="Push: a game's events as they happen")
+SERVER_STOPPING = threading.Event()
+
+blp = Blueprint("stream", __name__, url_prefix="/api/v1/games",
+                description="Push: a game's events as they happen")
 
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "schema": {"type": "string", "pattern": "^[0-9]{1,20}$"},
@@ -42,8 +50,10 @@ STREAM_RESPONSE = {200: {"description": "an endless `text/event-stream` (docs/pu
                              "type": "object", "description": "one server-sent event",
                              "properties": {"id": {"type": "string", "description": "the event's version"},
                                             "event": {"type": "string", "enum": ["message", "turn", "end"]},
-                                            "data": {"type": "string", "description": "JSON: the event as GET "
-                                                     "/events serves it; for `turn` version, status and to_act"},
+                                            "data": {"type": "string",
+                                                     "description": "JSON: the event as GET "
+                                                     "/events serves it; for `turn` version, status and "
+                                                     "to_act"},
                                             "retry": {"type": "integer"}}}}}}}
 
 
@@ -76,7 +86,8 @@ class Stream(MethodView):
         service().meta(game_id)  # 404 before the stream starts
         cfg = flask.current_app.config
         slot = _take_slot()
-        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE"])
+        frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
+                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING)
 
         def body():
             try:

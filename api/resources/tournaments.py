@@ -15,8 +15,8 @@ blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
 
 PLAYER_A, PLAYER_B = "p3f2a9c0d81e4b7a6", "p91c0e5d2a7b3f418"
 TOURNAMENT = {
-    "id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss", "table_size": 2, "rounds_planned": 4,
-    "status": "running", "rated": True, "start_at": 1799582400.0, "round_days": 45.0,
+    "id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss", "table_size": 2,
+    "rounds_planned": 4, "status": "running", "rated": True, "start_at": 1799582400.0, "round_days": 45.0,
     "time_control": {"days_per_move": 3}, "timeout": None, "invitations": True, "version": 9,
     "players": [{"player": PLAYER_A, "name": "Ann", "withdrawn": False},
                 {"player": PLAYER_B, "name": "Bob", "withdrawn": False}],
@@ -25,8 +25,8 @@ TOURNAMENT = {
                             "result": {"scores": [61, 54], "finish": [1, 2], "adjudicated": False,
                                        "forfeits": []}}]}],
 }
-STANDING = {"rank": 1, "player": PLAYER_A, "name": "Ann", "points": 1.0, "games": 1, "vp": 61.0, "buchholz": 0.0,
-            "sonneborn_berger": 0.0, "head_to_head": 1.0, "byes": 0, "withdrawn": False}
+STANDING = {"rank": 1, "player": PLAYER_A, "name": "Ann", "points": 1.0, "games": 1, "vp": 61.0,
+            "buchholz": 0.0, "sonneborn_berger": 0.0, "head_to_head": 1.0, "byes": 0, "withdrawn": False}
 TOKEN = [{"seatToken": []}]
 OPTIONAL_TOKEN = [{"seatToken": []}, {}]
 
@@ -65,8 +65,8 @@ class Tournaments(MethodView):
     @blp.doc(operationId="listTournaments")
     @blp.arguments(PageQuery, location="query")
     @blp.response(200, TournamentList, example={"tournaments": [
-        {"id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss", "status": "running", "players": 2,
-         "rounds_played": 1}]})
+        {"id": "T4kq9ZpLm2Qx", "name": "Winter Swiss", "game": "tiletum", "format": "swiss",
+         "status": "running", "players": 2, "rounds_played": 1}]})
     @err(422, "invalid-request", "a bad offset or limit")
     def get(self, query):
         """List tournaments
@@ -124,7 +124,8 @@ class Start(MethodView):
 @blp.route("/<string:tid>/entries")
 class Entries(MethodView):
     @blp.doc(operationId="enterTournament", security=OPTIONAL_TOKEN)
-    @blp.arguments(TournamentEntryIn, example={"name": "Cy", "email": "cy@example.org", "invite": "code-from-the-link"})
+    @blp.arguments(TournamentEntryIn,
+                   example={"name": "Cy", "email": "cy@example.org", "invite": "code-from-the-link"})
     @blp.response(201, TournamentEntry, example={"player": "p0c4b5f5006c48af2", "name": "Cy",
                                                  "entry_token": "9Hlt1FpbmEIrbv_9hyNv7Lzi"})
     @err(400, "invalid-request", "the body is not JSON")

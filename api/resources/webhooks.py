@@ -35,12 +35,14 @@ class Webhooks(MethodView):
         return webhooks().list(bearer("seat or bot token"), query["game"])
 
     @blp.doc(operationId="createWebhook", security=SECURITY)
-    @blp.arguments(WebhookIn, example={"url": "https://bot.example.org/tiletum", "events": ["your-turn", "game-over"]})
+    @blp.arguments(WebhookIn,
+                   example={"url": "https://bot.example.org/tiletum", "events": ["your-turn", "game-over"]})
     @blp.response(201, WebhookCreated)
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad seat or bot token")
     @err(404, "game-not-found", "unknown game")
-    @err(422, "bad-webhook-url", "not https (nor http to loopback where allowed), a host that resolves to any "
+    @err(422, "bad-webhook-url",
+         "not https (nor http to loopback where allowed), a host that resolves to any "
               "address that is not public, an IPv4 address in a form other than a.b.c.d, a port outside "
               "1-65535, or control characters (also: bad-webhook-events, game-required, game-not-for-bots, "
               "too-many-webhooks, invalid-request)")

@@ -1,0 +1,13 @@
+"""Errors the Pillars of the Earth engine raises. Each names the broken rule with a stable code.
+
+The classes are every hosted game's (``rules_common.errors``): ``NotationError`` is a text that is
+not a move in the notation (docs/pillars.md, "Notation"), ``IllegalMove`` a well-formed move the
+rules forbid here (``code`` names the rule, e.g. ``not-enough-workers``; ``rule`` cites the rules
+text's section), ``PositionError`` a document that is not a valid game state.
+"""
+
+from __future__ import annotations
+
+from rules_common.errors import EngineError, IllegalMove, NotationError, NotYourTurn, PositionError
+
+__all__ = ["EngineError", "IllegalMove", "NotationError", "NotYourTurn", "PositionError"]
