@@ -6,7 +6,7 @@ from engine.chance import seed_commitment
 from engine.components import RESOURCES, components
 from engine.describe import describe, narrate
 from engine.fairness import verify_events
-from engine.game import RULES_VERSION, apply_event, replay
+from engine.game import RULES_VERSION, evolve_in_place, replay
 from engine.notation import parse
 from engine.record import replay_record, write_record
 
@@ -69,7 +69,7 @@ def event_texts(events: list[dict], start: int = 0, state: engine.GameState | No
     for i, ev in enumerate(events):
         if i >= start:
             out.append(event_text(state, ev, names, machines))
-        state = apply_event(state, ev)
+        state = evolve_in_place(state, ev)
     return out
 
 
