@@ -129,6 +129,11 @@ class Views(Protocol[S_in]):
 
     def winner(self, state: S_in) -> int | None: ...
 
+    def places(self, state: S_in) -> list[int]:
+        """Each seat's finishing place in a finished game (1 is first), by the game's own rules:
+        seats its tie-break cannot separate share a place (1, 2, 2, 4)."""
+        ...
+
     def round(self, state: S_in) -> int: ...
 
     def view(self, state: S_in, seat: int | None) -> dict:
@@ -304,6 +309,11 @@ class GameDefaults:
 
     def winner(self, state: Any) -> int | None:
         return state.winner
+
+    def places(self: Game[Any], state: Any) -> list[int]:
+        """No tie-break: tied scores share the place (competition ranking, 1, 2, 2, 4)."""
+        scores = self.scores(state)
+        return [1 + sum(other > mine for other in scores) for mine in scores]
 
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()

@@ -129,6 +129,16 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def scores(self, state):
         return [p.score for p in state.seats]
 
+    def places(self, state):
+        """The rulebook's tie-break: most VP first, ties to the player earlier in the final turn
+        order, so the places are 1..n distinct. Solo: the Cardinalbot's own rule decides who won
+        (the player wins only with strictly more VP), and the other seat is second."""
+        if state.solo is not None and state.winner is not None:
+            return [1 if i == state.winner else 2 for i in range(state.players)]
+        scores = self.scores(state)
+        order = sorted(range(len(scores)), key=lambda s: (-scores[s], state.turn_order.index(s)))
+        return [order.index(seat) + 1 for seat in range(len(scores))]
+
     def round(self, state):
         return state.round
 
