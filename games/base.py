@@ -184,7 +184,9 @@ class Records(Protocol[S]):
 class Pictures(Protocol[S_in]):
     """The game's pictures."""
 
-    def board_svg(self, state: S_in) -> str: ...
+    def board_svg(self, state: S_in, names: list[str] | None = None) -> str:
+        """The board as SVG; ``names``: the seats' names, where the board shows them."""
+        ...
 
     def pieces_svg(self) -> str | None:
         """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
@@ -225,7 +227,8 @@ class EmailTexts(Protocol[S_in]):
         """The example move of the turn email: a move ``seat`` can play now, as typed."""
         ...
 
-    def email_pictures(self, state: S_in, seat: int) -> list[tuple[str, str, str]]:
+    def email_pictures(self, state: S_in, seat: int,
+                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
         """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
         ...
 
@@ -353,8 +356,9 @@ class EmailDefaults:
         moves = self.email_moves(state, seat)
         return moves[0][0] if moves else ""
 
-    def email_pictures(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str, str]]:
-        return [("board", f"The {self.title} board", self.board_svg(state))]
+    def email_pictures(self: EmailGame[S], state: S, seat: int,
+                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
+        return [("board", f"The {self.title} board", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []

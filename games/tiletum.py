@@ -9,6 +9,7 @@ from engine.fairness import verify_events
 from engine.game import RULES_VERSION, evolve_in_place, replay
 from engine.notation import parse
 from engine.record import replay_record, write_record
+from engine.svg import render_board_svg
 
 from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
@@ -213,10 +214,13 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         moves = [str(m) for m in engine.legal(state)]
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
-    def board_svg(self, state):
-        # Tiletum's map is drawn with the seats' names by application/board_svg.py (board_picture,
-        # email_pictures), which every caller goes through; this is never called
-        raise NotImplementedError("Tiletum's board is drawn by application.board_svg")
+    def board_svg(self, state, names=None):
+        return render_board_svg(state, names)
+
+    def email_pictures(self, state, seat, names=None):
+        alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
+               "(the position is also written out in this email).")
+        return [("board", alt, render_board_svg(state, names))]
 
 
 TILETUM = Tiletum()
