@@ -22,7 +22,6 @@ import time
 import redis
 
 import games as hosted
-from tournaments.model import final_places
 from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
 
 from . import errors
@@ -105,8 +104,7 @@ class RatingService:
                 return {"unrated": "the stand-in played the human seat to the end"}
             return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
                     "human_won": state.winner == human, "names": names}
-        scores = [s.score for s in state.seats]
-        finish = final_places(scores, list(state.turn_order))
+        finish = game.places(state)   # the rulebook's tie-break: earlier in the final turn order
         return {"pool": MULTI, "solo": False, "names": names,
                 "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
                            "dropped": [pids[i] for i in dropped]}}

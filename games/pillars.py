@@ -136,8 +136,8 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return _event_text(before, ev, names, machines)
 
     # --- pictures and the email channel --------------------------------------------------------------
-    def board_svg(self, state):
-        return board_svg(state)
+    def board_svg(self, state, names=None):
+        return board_svg(state, names)
 
     def email_what(self, state):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""

@@ -1,7 +1,7 @@
 """The board picture: a pure function from a position to an SVG document (for the game page and
 the turn email). It holds no hidden information: the master builders in the bag are counts per
-seat, what is still face down is never drawn (it has no order anyway), and it holds no text a
-player typed: only card names from the card data, numbers and seat numbers.
+seat, what is still face down is never drawn (it has no order anyway). The only text a player typed
+is the seats' names (``names``; escaped like every text), else seat numbers.
 
 The picture, top to bottom: the round and the Cathedral's progress (six segments, one per round,
 the finished ones filled), the phase and who decides; the board's eight fields in their order of
@@ -70,9 +70,12 @@ def _cubes(x: float, y: float, counts: dict[str, int]) -> tuple[list[str], float
     return out, x
 
 
-def board_svg(state: GameState) -> str:
+def board_svg(state: GameState, names: list[str] | None = None) -> str:
     c = cards()
     s = state
+
+    def who(seat: int) -> str:
+        return names[seat] if names is not None and seat < len(names) else f"seat {seat}"
     out: list[str] = []
     # --- the round and the Cathedral --------------------------------------------------------
     out.append(_text(16, 26, f"Round {s.round} of 6", 18, weight="bold"))
@@ -85,10 +88,11 @@ def board_svg(state: GameState) -> str:
                    f'fill="{fill}" stroke="#7a5a2f"/>')
     if s.phase == "over":
         best = max(s.vp) if s.vp else 0
-        who = ", ".join(f"seat {w}" for w in s.winners) or "nobody"
-        line = f"The game is over: {who} {'wins' if len(s.winners) == 1 else 'share the victory'} ({best} VP)"
+        winners = ", ".join(who(w) for w in s.winners) or "nobody"
+        verb = "wins" if len(s.winners) == 1 else "share the victory"
+        line = f"The game is over: {winners} {verb} ({best} VP)"
     else:
-        line = f"{PHASE_NAMES[s.phase]}; seat {s.actor} decides"
+        line = f"{PHASE_NAMES[s.phase]}; {who(s.actor)} decides"
     out.append(_text(16, 50, line, 13))
     # --- the fields ------------------------------------------------------------------------
     y0 = 64
@@ -144,7 +148,8 @@ def board_svg(state: GameState) -> str:
         stroke = ' stroke-width="3"' if seat == s.actor else ""
         out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="{h}" rx="6" fill="#fff" '
                    f'stroke="{colour}"{stroke}/>')
-        head = f"Seat {seat}" + (" (start player)" if seat == s.start else "") + (
+        name = who(seat)
+        head = name[:1].upper() + name[1:] + (" (start player)" if seat == s.start else "") + (
             " \u2190 decides" if seat == s.actor else "")
         out.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
         out.append(_text(300, y + 18, f"{s.vp[seat]} VP", 13, weight="bold"))

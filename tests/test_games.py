@@ -77,6 +77,31 @@ def test_a_whole_carcassonne_game_ends_with_winners_and_a_board():
     assert svg.startswith("<svg") and svg.count('<g class="tile"') == len(state.to_doc()["board"])
 
 
+class _Scored:
+    """A finished position as ``places`` reads it: scores, final turn order, solo, winner."""
+
+    def __init__(self, scores, turn_order=None, solo=None, winner=None):
+        self.seats = [type("Seat", (), {"score": v})() for v in scores]
+        self.players, self.solo, self.winner = len(scores), solo, winner
+        self.turn_order = turn_order if turn_order is not None else list(range(len(scores)))
+
+
+def test_places_follow_each_games_tie_break():
+    """Tiletum (rulebook, "Game end"): tied VP go to the player earlier in the final turn order,
+    so the places are distinct; solo: the Cardinalbot's rule names the winner. Carcassonne has no
+    tie-break: tied seats share the place (1, 1, 3)."""
+    tiletum = games.TILETUM
+    assert tiletum.places(_Scored([90, 120, 90], turn_order=[2, 0, 1])) == [3, 1, 2]
+    assert tiletum.places(_Scored([90, 90], turn_order=[1, 0])) == [2, 1]
+    assert tiletum.places(_Scored([80, 80], solo={"bot": 0, "human": 1}, winner=0)) == [1, 2], \
+        "solo: the bot wins a tie"
+    carc = games.CARCASSONNE
+    state, _ = _play_out(carc, 3, "iface-places", 300)
+    scores = carc.scores(state)
+    assert carc.places(state) == [1 + sum(o > v for o in scores) for v in scores]
+    assert [i for i, p in enumerate(carc.places(state)) if p == 1] == state.winners
+
+
 @pytest.mark.parametrize("name, move, kind, code", [
     ("tiletum", "zzz nonsense", "invalid", "bad-notation"),
     ("carcassonne", "jump over", "invalid", "bad-notation"),

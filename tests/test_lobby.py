@@ -27,7 +27,8 @@ from application.rating_service import game_pool, pool_key
 from application.store import EventStore
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport
 from tests.test_pbem_e2e import Mailboxes
 
 GAMES = "/api/v1/games"
