@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench openapi lock clean
+.PHONY: run test soak bench openapi lock clean
 
 $(STAMP): pyproject.toml requirements/test.txt
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,11 @@ run: $(STAMP)
 PYTEST_WORKERS ?= 4
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
+
+# The soak tests (marker soak): many more random games on seeds the suite does not play. CI runs
+# them after `make test`; `make test` keeps what guards every promise of the README.
+soak: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal -m soak
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

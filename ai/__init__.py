@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 
-from engine.game import advance
+from engine.game import play_in_place
 from engine.state import GameState
 
 from .lookahead import rerank
@@ -103,7 +103,7 @@ def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random
     text = first
     while True:
         moves = moves_of(s)
-        ev = advance(s, seat, moves[text], sample_seed(rng))
+        ev = play_in_place(s, seat, moves[text], sample_seed(rng), trusted=True, undo=False)
         if ev["chance"] or not in_turn(s, seat, key):
             break
         nxt = moves_of(s)

@@ -36,9 +36,11 @@ from typing import Any, Callable
 import games
 
 from . import carcassonne as _carcassonne
+from . import pillars as _pillars
 
 # game name -> value(state, seat): the seat's estimated standing (higher is better)
-EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value}
+EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value,
+                                                       "pillars": _pillars.value}
 # game name -> outcomes(state): the states the next seat's draw can give, with their weights (an
 # expectimax over that draw, for the levels that ask for it)
 CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_tiles}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from engine.game import advance
+from engine.game import play_in_place
 from engine.state import GameState
 
 from .evaluate import value
@@ -42,7 +42,7 @@ def _greedy_move(s: GameState, seat: int, seed: str, w: Settings = DEFAULT):
     best, best_move = float("-inf"), None
     for _, m in sorted(moves_of(s).items()):
         c = s.clone()
-        advance(c, seat, m, seed)
+        play_in_place(c, seat, m, seed, trusted=True, undo=False)
         v = value(c, seat, w)
         if v > best:
             best, best_move = v, m
@@ -59,11 +59,11 @@ def finish_turn(s: GameState, seat: int, key: tuple, seed: str, line: list[str],
         moves = moves_of(s)
         if text not in moves:
             break
-        advance(s, seat, moves[text], seed)
+        play_in_place(s, seat, moves[text], seed, trusted=True, undo=False)
     for _ in range(MAX_MOVES):
         if not in_turn(s, seat, key):
             return
-        advance(s, seat, _greedy_move(s, seat, seed, w), seed)
+        play_in_place(s, seat, _greedy_move(s, seat, seed, w), seed, trusted=True, undo=False)
 
 
 def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Random,
@@ -78,10 +78,10 @@ def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Ran
         if s.actor == seat and s.phase == "action" and turn_key(s) != key:
             return True
         if s.actor == seat:
-            advance(s, seat, _greedy_move(s, seat, seed, w), seed)
+            play_in_place(s, seat, _greedy_move(s, seat, seed, w), seed, trusted=True, undo=False)
         else:
             moves = sorted(moves_of(s).items())
-            advance(s, s.actor, moves[rng.randrange(len(moves))][1], seed)
+            play_in_place(s, s.actor, moves[rng.randrange(len(moves))][1], seed, trusted=True, undo=False)
     return False
 
 

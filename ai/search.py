@@ -27,7 +27,7 @@ import math
 import random
 import time
 
-from engine.game import advance, legal
+from engine.game import legal, play_in_place
 from engine.notation import Move
 from engine.state import GameState
 
@@ -103,7 +103,7 @@ def _expand(node: Node, s: GameState, seat: int, moves: dict[str, Move], seed: s
         if text in node.children:
             continue
         c = s.clone()
-        advance(c, seat, moves[text], seed)
+        play_in_place(c, seat, moves[text], seed, trusted=True, undo=False)
         v = value(c, seat, w)
         node.children[text] = Node(1, v)
         best = max(best, v)
@@ -137,7 +137,7 @@ def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Ran
             v = _expand(node, s, seat, moves, seed, w)
             break
         text = first if first is not None and node is tree else _select(node, moves, w.explore)
-        advance(s, seat, moves[text], seed)
+        play_in_place(s, seat, moves[text], seed, trusted=True, undo=False)
         node = node.children[text]
         path.append(node)
     for nd in path:

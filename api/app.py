@@ -39,7 +39,7 @@ from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
-from .schemas import CarcassonnePosition, Position, Problem
+from .schemas import CarcassonnePosition, PillarsPosition, Position, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -144,7 +144,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
         # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
         # preflight (its pages are same-origin), and so the app answers exactly what its document says.
         PROVIDE_AUTOMATIC_OPTIONS=False,
-        API_TITLE="Tiletum PBEM", API_VERSION="3.0.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="3.1.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
@@ -231,7 +231,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     api.spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     api.spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
-    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition)):
+    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
+                         ("PillarsPosition", PillarsPosition)):
         api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
     api.register_blueprint(me.blp)
     app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"],

@@ -15,12 +15,13 @@ app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are 
 ``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
-:data:`GAME_PAGES`): Tiletum's ``play.html`` or Carcassonne's ``carcassonne.html``; an unknown id
-is a 404 problem (``game-not-found``). Both draw the game's board picture (``/board.svg``)
-inline, in the page's DOM (parsed with DOMParser, its scripts dropped), so its parts can be
-clicked; the policy needs nothing more (the picture has no style attributes, and the pages set
-sizes through the CSSOM, which a style-src policy does not restrict). A game's page may draw its pieces from
-``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the same for every game of it).
+:data:`GAME_PAGES`): Tiletum's ``play.html``, Carcassonne's ``carcassonne.html`` or The Pillars of
+the Earth's ``pillars.html``; an unknown id is a 404 problem (``game-not-found``). Each draws the
+game's board picture (``/board.svg``) inline, in the page's DOM (parsed with DOMParser, its scripts
+dropped), so its parts can be clicked; the policy needs nothing more (the picture has no style
+attributes, and the pages set sizes through the CSSOM, which a style-src policy does not restrict).
+A game's page may draw its pieces from ``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the
+same for every game of it).
 
 **One site.** Every page has the same layout, written once here: the page files carry markers
 that :func:`render` replaces when it serves them -- ``<!--site-head-->`` in ``<head>`` (the shared
@@ -57,8 +58,8 @@ PAGES = {
                     ("the lobby: open games to join, posting one, playing the AI at "
                      "once; #join= takes an emailed seat, #game=&invite= an invitation")),
     "/play/new": ("new_game_page", "new_game.html",
-                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot) or Carcassonne (2-5 "
-                  "players)"),
+                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot), Carcassonne (2-5 "
+                  "players) or The Pillars of the Earth (2-4 players)"),
     "/play/<string:game_id>": ("play_page", "play.html",
                                "a game: the board, the history, and with #token= that seat's moves "
                                "(GAME_PAGES)"),
@@ -75,7 +76,7 @@ PAGES = {
                                     "a rating pool's leaderboard, a page at a time"),
 }
 # a game (its meta's `game`) -> its game page, where not Tiletum's play.html
-GAME_PAGES = {"carcassonne": "carcassonne.html"}
+GAME_PAGES = {"carcassonne": "carcassonne.html", "pillars": "pillars.html"}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
 SCRIPTS = ("game-page.js", "site.js", "site.css")
@@ -86,7 +87,7 @@ NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
           "leaderboard.html": "/leaderboards/multiplayer", "player.html": "/leaderboards/multiplayer"}
-GAME_PAGE_FILES = ("play.html", "carcassonne.html")
+GAME_PAGE_FILES = ("play.html", "carcassonne.html", "pillars.html")
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 SITE_FOOTER = (

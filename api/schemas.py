@@ -161,7 +161,9 @@ class Closed(Base):
 
 PHASES = ["action", "king", "over"]
 CARCASSONNE_PHASES = ["play", "over"]
-GAMES = ["carcassonne", "tiletum"]
+GAMES = ["carcassonne", "pillars", "tiletum"]
+PILLARS_PHASES = ["cards", "builders", "placing", "actions", "over"]
+ANY_PHASE = PHASES + ["play"] + [p for p in PILLARS_PHASES if p not in PHASES]   # any game's
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
 SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
@@ -466,9 +468,121 @@ class CarcassonnePosition(Closed):
     winner = fields.Integer(allow_none=True, required=True)
 
 
+def _per_seat(field, description: str, **kw):
+    return fields.List(field, required=True, metadata={"description": f"per seat: {description}"}, **kw)
+
+
+class PillarsCubes(Closed):
+    stone = fields.Integer(required=True)
+    wood = fields.Integer(required=True)
+    sand = fields.Integer(required=True)
+    metal = fields.Integer(required=True)
+
+
+class PillarsMarket(Closed):
+    stone = fields.Integer(required=True)
+    wood = fields.Integer(required=True)
+    sand = fields.Integer(required=True)
+
+
+class PillarsSpots(Closed):
+    """Per field, the seat of the master builder on each spot (null: free)."""
+    archbishop = fields.List(fields.Integer(allow_none=True), required=True)
+    kingsbridge = fields.List(fields.Integer(allow_none=True), required=True)
+    priory = fields.List(fields.Integer(allow_none=True), required=True)
+    king = fields.List(fields.Integer(allow_none=True), required=True)
+    shiring = fields.List(fields.Integer(allow_none=True), required=True)
+    castle = fields.List(fields.Integer(allow_none=True), required=True)
+    market = fields.List(fields.Integer(allow_none=True), required=True)
+    cathedral = fields.List(fields.Integer(allow_none=True), required=True)
+
+
+class PillarsFinal(Closed):
+    vp = fields.List(fields.Integer(), required=True)
+    gold = fields.List(fields.Integer(), required=True)
+
+
+class PillarsPosition(Closed):
+    """A Pillars of the Earth position document (docs/pillars.md, "Position document") as a viewer
+    sees it. It holds nothing hidden: what is face down is only the sorted list of what is left,
+    and the master builders in the bag are counts per seat, never an order."""
+    format = fields.String(required=True, validate=validate.OneOf(["pillars-position/1"]))
+    game = fields.String(required=True, validate=validate.OneOf(["pillars"]))
+    players = fields.Integer(required=True)
+    options = fields.Dict(required=True, metadata={"description": "none yet"})
+    rules = fields.String(required=True, validate=validate.OneOf(["1"]), metadata={
+        "description": "the rules version the game started under, and is played to its end under"})
+    version = fields.Integer(required=True)
+    reveals = fields.Integer(required=True, metadata={"description": "reveals so far: keys the next draw"})
+    round = fields.Integer(required=True, metadata={"description": "1 to 6"})
+    phase = fields.String(required=True, validate=validate.OneOf(PILLARS_PHASES))
+    step = fields.Integer(required=True,
+                          metadata={"description": "phase III: the next step to resolve (0-13)"})
+    actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
+    to_act = _seat_list(required=True, metadata=TO_ACT)
+    viewer = fields.Integer(allow_none=True, required=True,
+                            metadata={"description": "your seat; null: spectator"})
+    start = fields.Integer(required=True, metadata={"description": "the start player"})
+    king_metal = fields.Integer(required=True,
+                                metadata={"description": "1 while the metal lies at the King's Court"})
+    cost = fields.Integer(required=True, metadata={"description": "the cost marker: what placing a master "
+                                                                  "builder costs now"})
+    drawn = fields.Integer(allow_none=True, required=True,
+                           metadata={"description": "the seat whose drawn master builder waits"})
+    offer = fields.Boolean(required=True, metadata={"description": "the start player decides keep or redraw"})
+    redraw_used = fields.Boolean(required=True)
+    event = fields.String(allow_none=True, required=True, metadata={"description": "this round's event card"})
+    tax = fields.Integer(allow_none=True, required=True, metadata={"description": "this round's tax die"})
+    market_i = fields.Integer(required=True, metadata={"description": "whose turn at the market (into "
+                                                                      "market_order)"})
+    limit = _per_seat(fields.Integer(), "master builders this round")
+    limit_next = _per_seat(fields.Integer(), "master builders next round")
+    gold = _per_seat(fields.Integer(), "gold (0-30)")
+    vp = _per_seat(fields.Integer(), "victory points (the score)")
+    grey = _per_seat(fields.Integer(), "grey workers this round")
+    grey_next = _per_seat(fields.Integer(), "grey workers next round")
+    taken = _per_seat(fields.List(fields.String()), "resource cards taken this round")
+    wool = _per_seat(fields.Integer(), "workers in the wool mill")
+    passed = _per_seat(fields.Boolean(), "passed in phase I")
+    pool = fields.List(fields.String(), required=True, metadata={"description": "phase I's card pool"})
+    shiring = fields.List(fields.String(allow_none=True), required=True,
+                          metadata={"description": "the craftsmen at Shiring, by spot"})
+    kingsbridge = fields.List(fields.String(allow_none=True), required=True,
+                              metadata={"description": "the privileges at Kingsbridge, by spot"})
+    privilege_deck = fields.List(fields.String(), required=True, metadata={
+        "description": "privileges still face down, sorted (no order exists)"})
+    event_deck = fields.List(fields.String(), required=True,
+                             metadata={"description": "events still face down, sorted (no order exists)"})
+    stack = fields.List(fields.String(), required=True,
+                        metadata={"description": "craftsmen of later rounds, sorted (no order exists)"})
+    field = fields.Nested(PillarsCubes, required=True, metadata={"description": "cubes on the board (below "
+                                                                                 "0: owed)"})
+    market = fields.Nested(PillarsMarket, required=True)
+    bag = _per_seat(fields.Integer(), "master builders in the bag (a count: their order does not exist until "
+                                      "drawn)")
+    passers = _seat_list(required=True, metadata={"description": "passed master builders, in pass order"})
+    protected = _seat_list(required=True,
+                           metadata={"description": "seats spared this round's negative event"})
+    queue = fields.List(fields.List(fields.Raw()), required=True, metadata={
+        "description": "phase III decisions waiting: [kind, seat] or [\"shiring\", seat, card]"})
+    market_order = _seat_list(required=True)
+    traded = _per_seat(fields.List(fields.String()), "+wood bought, -stone sold this round")
+    craftsmen = _per_seat(fields.List(fields.String()), "craftsman ids")
+    privileges = _per_seat(fields.List(fields.String()), "permanent and unused once-only privileges")
+    resources = _per_seat(fields.Nested(PillarsCubes), "resources")
+    spots = fields.Nested(PillarsSpots, required=True)
+    used = _per_seat(fields.Dict(keys=fields.String(), values=fields.Integer()),
+                     "craftsman id -> times worked this round")
+    final = fields.Nested(PillarsFinal, required=True, allow_none=True, metadata={
+        "description": "null until the game ends"})
+    winners = _seat_list(required=True)
+    winner = fields.Integer(allow_none=True, required=True)
+
+
 # The state endpoint serves the position document of the game's own kind, told apart by `format`.
 ANY_POSITION = {"oneOf": [{"$ref": "#/components/schemas/Position"},
-                          {"$ref": "#/components/schemas/CarcassonnePosition"}]}
+                          {"$ref": "#/components/schemas/CarcassonnePosition"},
+                          {"$ref": "#/components/schemas/PillarsPosition"}]}
 
 
 class SeatIn(Base):
@@ -675,9 +789,10 @@ class GameSummary(Closed):
     status = fields.String(required=True, validate=validate.OneOf(GAME_STATUSES))
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES + ["play", "waiting"]), metadata={
-        "description": "Tiletum: action, king or over; Carcassonne: play or over; waiting while the game "
-                       "waits for players (status waiting or cancelled)"})
+    phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE + ["waiting"]), metadata={
+        "description": "Tiletum: action, king or over; Carcassonne: play or over; The Pillars of the Earth: "
+                       "cards, builders, placing, actions or over; waiting while the game waits for players "
+                       "(status waiting or cancelled)"})
     to_act = _seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)
@@ -1062,9 +1177,10 @@ class Withdrawn(Base):
 
 class RatingsQuery(PageQuery):
     pool = Line(load_default="multiplayer", validate=validate.OneOf(
-        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]), metadata={
+        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer",
+         "pillars:multiplayer"]), metadata={
         "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
-                       "<game>:multiplayer for another game (carcassonne:multiplayer)"})
+                       "<game>:multiplayer for another game (carcassonne:multiplayer, pillars:multiplayer)"})
 
 
 class RatingRow(Base):
@@ -1115,13 +1231,13 @@ class PlayerRatings(Base):
 class MeGame(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={
-        "description": "which game it is: tiletum or carcassonne (`game` is the game's id)"})
+        "description": "which game it is: tiletum, carcassonne or pillars (`game` is the game's id)"})
     seat = fields.Integer(required=True, metadata={"description": "your seat in this game"})
     name = fields.String(required=True, metadata={"description": "your seat's name"})
     opponents = fields.List(fields.String(), required=True,
                             metadata={"description": "the other seats' names"})
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE))
     version = fields.Integer(required=True)
     to_act = _seat_list(required=True,
                         metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
@@ -1325,7 +1441,8 @@ class WebhookOut(Webhook):
 
 # --- handles, profiles, leaderboards and your data (application/profiles.py, accounts.py) ------------
 
-POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer"]
+POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer",
+              "pillars:multiplayer"]
 
 
 class HandleIn(Base):
@@ -1386,7 +1503,8 @@ class PlayerProfile(Base):
     name = fields.String(metadata={"description": "the name the player last played under"})
     member_since = fields.String(allow_none=True, metadata={"description": "the first game's creation (UTC)"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileRating), metadata={
-        "description": "by rating pool (multiplayer, carcassonne:multiplayer, solo:<level>)"})
+        "description": "by rating pool (multiplayer, carcassonne:multiplayer, pillars:multiplayer, "
+                       "solo:<level>)"})
     finished = fields.List(fields.Nested(ProfileFinished),
                            metadata={"description": "newest first (50 at most)"})
     current = fields.List(fields.Nested(ProfileCurrent), metadata={

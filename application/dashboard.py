@@ -31,7 +31,6 @@ import time
 from datetime import datetime, timezone
 
 import games
-from tournaments.model import adjudicated_places, final_places
 
 from . import errors, links, waiting as lobby
 from .clock import make_clock
@@ -265,12 +264,7 @@ class Dashboard:
         names = seat_names(meta)
         game = games.of_meta(meta)
         scores = game.scores(state)
-        if game is not games.TILETUM:  # no tie-break: tied scores share the place
-            places = adjudicated_places(scores)
-        else:
-            places = final_places(scores, list(state.turn_order))
-        if state.winner is not None and places[state.winner] != 1:  # solo: the bot's own rule
-            places = [1 if i == state.winner else 2 for i in range(len(scores))]
+        places = game.places(state)   # by the game's own tie-break (or none: tied seats share)
         return {"game_name": game.name, "round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "winner": names[state.winner] if state.winner is not None else None,

@@ -13,8 +13,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from typing import Any
 
-import engine
 import games
 
 from . import errors, links, waiting
@@ -76,10 +76,12 @@ def public_event(ev: dict) -> dict:
     return out
 
 
+State = Any   # a state of any hosted game: its engine's own GameState (games.Game's type parameter)
+
 PUBLIC_SLACK = 30  # games over or gone that one listing of games in progress may step over (and drop)
 
 
-def to_act(state: engine.GameState) -> list[int]:
+def to_act(state: State) -> list[int]:
     """Who is to act, in the one shape the API uses for it everywhere (docs/api-changes.md): the
     seats whose decision it is, ``[]`` when the game is over."""
     return [] if state.actor is None else [state.actor]
@@ -117,7 +119,7 @@ class GameService:
         self.identities = IdentityCache()
 
     # --- loading ---------------------------------------------------------------------------
-    def load(self, game_id: str) -> tuple[dict, engine.GameState]:
+    def load(self, game_id: str) -> tuple[dict, State]:
         loaded = self._load(game_id)
         return loaded["meta"], loaded["state"]
 
@@ -640,7 +642,7 @@ class GameService:
                                     "this Idempotency-Key was used for a different request")
         return _public_answer(prev)
 
-    def _appended(self, game_id: str, meta: dict, state: engine.GameState, mover: int | None,
+    def _appended(self, game_id: str, meta: dict, state: State, mover: int | None,
                   hooks: bool | None = None) -> None:
         """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
         ``hooks`` when the append said whether the game has webhooks (None: not known)."""
@@ -653,7 +655,7 @@ class GameService:
                 extra["hooks"] = hooks
             self.on_append(game_id, state.version, state, mover, **extra)
 
-    def _after_append(self, game_id: str, meta: dict, state: engine.GameState, snap_version: int, mover: int,
+    def _after_append(self, game_id: str, meta: dict, state: State, snap_version: int, mover: int,
                       game: games.Game = games.TILETUM, hooks: bool | None = None) -> None:
         # Snapshots are taken only where the game allows (Tiletum: where no move can still be
         # undone, as a position document has no undo history).
@@ -675,19 +677,19 @@ class StateCache:
 
     def __init__(self, size: int = 512):
         self.size = size
-        self._states: "OrderedDict[str, engine.GameState]" = OrderedDict()
+        self._states: "OrderedDict[str, State]" = OrderedDict()
         self._snap: dict[str, int] = {}
         self._meta: dict[str, tuple[str, dict, str]] = {}   # game -> (meta generation, meta, seed)
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> engine.GameState | None:
+    def get(self, game_id: str) -> State | None:
         with self._lock:
             state = self._states.get(game_id)
             if state is not None:
                 self._states.move_to_end(game_id)
             return state
 
-    def put(self, game_id: str, state: engine.GameState) -> None:
+    def put(self, game_id: str, state: State) -> None:
         with self._lock:
             old = self._states.get(game_id)
             if old is None or old.version <= state.version:
@@ -777,7 +779,7 @@ def _created(game_id: str, state, meta: dict, seats: list[dict], tokens: list[st
     }
 
 
-def summary_of(game_id: str, meta: dict, state: engine.GameState) -> dict:
+def summary_of(game_id: str, meta: dict, state: State) -> dict:
     game = games.of_meta(meta)
     scores = game.scores(state)
     return {

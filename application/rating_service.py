@@ -22,7 +22,6 @@ import time
 import redis
 
 import games as hosted
-from tournaments.model import adjudicated_places, final_places
 from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
 
 from . import errors
@@ -91,10 +90,10 @@ class RatingService:
         names = {pids[i]: seats[i]["name"] for i in humans if not seats[i].get("former")}
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
-        if game is not hosted.TILETUM:  # its own pool; tied scores share the place (no tie-break)
+        if game is not hosted.TILETUM:  # its own pool; the game's own tie-break (or shared places)
             return {"pool": game_pool(game.name), "solo": False, "names": names,
                     "result": {"players": [pids[i] for i in range(len(seats))],
-                               "finish": adjudicated_places(game.scores(state)),
+                               "finish": game.places(state),
                                "dropped": [pids[i] for i in dropped]}}
         if state.solo is not None:
             level = (opts.get("solo") or {}).get("level")
@@ -105,8 +104,7 @@ class RatingService:
                 return {"unrated": "the stand-in played the human seat to the end"}
             return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
                     "human_won": state.winner == human, "names": names}
-        scores = [s.score for s in state.seats]
-        finish = final_places(scores, list(state.turn_order))
+        finish = game.places(state)   # the rulebook's tie-break: earlier in the final turn order
         return {"pool": MULTI, "solo": False, "names": names,
                 "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
                            "dropped": [pids[i] for i in dropped]}}

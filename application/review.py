@@ -33,7 +33,7 @@ from ai.settings import Settings, resolve
 from ai.view import determinize, sample_seed
 from engine.components import RESOURCES
 from engine.describe import place_name
-from engine.game import advance
+from engine.game import play_in_place
 
 from . import errors
 from .rated import is_rated
@@ -82,7 +82,7 @@ def analyse(state, seat: int, played: str, settings: Settings, rng_seed: str) ->
         worth = node.worth
     else:   # not among the search's moves (it always is; a safety net): its one-move value
         c = s.clone()
-        advance(c, seat, moves_of(s)[played], sample_seed(rng))
+        play_in_place(c, seat, moves_of(s)[played], sample_seed(rng), trusted=True, undo=False)
         worth = value(c, seat, settings)
     return {"preferred": preferred, "loss": round(max(0.0, best - worth), 1) if preferred != played else 0.0}
 

@@ -22,7 +22,7 @@ import secrets
 import time
 
 import games as hosted
-from tournaments.model import FORMATS, Tournament, adjudicated_places, final_places, fold
+from tournaments.model import FORMATS, Tournament, adjudicated_places, fold
 
 from . import errors, links
 from .clock import make_clock
@@ -440,12 +440,9 @@ class TournamentService:
         game = hosted.of_meta(meta)
         if not game.is_over(state):
             return []
-        scores = game.scores(state)
-        if game is hosted.TILETUM:   # the rulebook's tie-break: earlier in the final turn order
-            finish = final_places(scores, list(state.turn_order))
-        else:                        # no tie-break (Carcassonne): tied seats share the place
-            finish = adjudicated_places(scores)
-        return [self._result(t, tb, scores, finish, adjudicated=False)]
+        # the places by the game's own tie-break (Tiletum's: earlier in the final turn order; none in
+        # Carcassonne: tied seats share the place)
+        return [self._result(t, tb, game.scores(state), game.places(state), adjudicated=False)]
 
     def _adjudicate(self, t: Tournament, tb) -> dict:
         meta, state = self.games.load(tb.game)

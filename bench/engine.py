@@ -5,7 +5,7 @@
 Measures, on one core (a single process and thread):
   * complete random 4-player games per second (and moves per second), via engine.playout.random_game;
   * events replayed per second: the events of those games folded from scratch with replay()
-    (how a game is loaded), and for comparison one event at a time with apply_event (which also
+    (how a game is loaded), and for comparison one event at a time with evolve_in_place (which also
     keeps undo history after every move, as evolve does);
   * random 2- and 3-player games per second.
 Goals: >= 50 games/s for 4 players, >= 200,000 events/s replayed.
@@ -24,7 +24,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-from engine.game import apply_event, replay  # noqa: E402
+from engine.game import evolve_in_place, replay  # noqa: E402
 from engine.playout import random_game  # noqa: E402
 
 GOAL_GAMES_4P = 50.0
@@ -51,12 +51,12 @@ def replay_all(logs) -> tuple[float, list]:
 
 
 def stepwise_all(logs) -> float:
-    """Fold every log one event at a time with apply_event: seconds."""
+    """Fold every log one event at a time with evolve_in_place: seconds."""
     t0 = time.perf_counter()
     for events in logs:
         s = None
         for ev in events:
-            s = apply_event(s, ev)
+            s = evolve_in_place(s, ev)
     return time.perf_counter() - t0
 
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     eps = n_events / secs_r
     rows.append((f"replay ({n_events:,} events)", f"{eps:,.0f} events/s", GOAL_EVENTS, eps, "events/s"))
     step = n_events / stepwise_all(logs4)
-    rows.append(("event by event (apply_event)", f"{step:,.0f} events/s", None, None, None))
+    rows.append(("event by event (evolve_in_place)", f"{step:,.0f} events/s", None, None, None))
     mismatches = sum(1 for x, y in zip(replayed, finals4) if x != y)
 
     for players in (2, 3):

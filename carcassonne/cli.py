@@ -26,15 +26,13 @@ import time
 
 from rules_common import cli as _cli
 from rules_common.cli import EXIT_ILLEGAL, EXIT_OK, CliError, dump
-from rules_common.cli import name as _name
-from rules_common.cli import read_text as _read_text
 
 from .chance import seed_commitment
 from .describe import describe_final
-from .errors import EngineError, IllegalMove, NotationError
+from .errors import EngineError
 from .game import legal_moves, new_game, play
 from .playout import random_game
-from .record import RecordError, replay_record, verify_events, write_record
+from .record import replay_record, verify_events, write_record
 from .state import GameState
 from .svg import board_svg
 
@@ -120,34 +118,12 @@ def cmd_random_game(a) -> int:
     return EXIT_OK
 
 
-def _replay(path: str):
-    try:
-        return replay_record(_read_text(path))
-    except RecordError as e:
-        raise CliError(f"{_name(path)}: {e.message}") from None
-    except (IllegalMove, NotationError) as e:
-        raise CliError(f"{_name(path)}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
-
-
 def cmd_replay(a) -> int:
-    headers, _, state = _replay(a.file)
-    dump(state, headers.get("Seed"))
-    return EXIT_OK
+    return _cli.replay_command(a.file, replay_record)
 
 
 def cmd_verify(a) -> int:
-    headers, events, _ = _replay(a.file)
-    seed = a.seed if a.seed is not None else headers.get("Seed")
-    if seed is None:
-        raise CliError("no seed: pass --seed (it is revealed when the game is over)")
-    problems = verify_events(events, seed, headers.get("SeedCommitment"))
-    if problems:
-        for p in problems:
-            print(p, file=sys.stderr)
-        return EXIT_ILLEGAL
-    print(f"ok: the seed matches the commitment and every tile drawn in the {len(events) - 1} moves "
-          "is exactly what the seed gives")
-    return EXIT_OK
+    return _cli.verify_command(a.file, a.seed, replay_record, verify_events, "every tile drawn")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .chance import RecordingChance, SeededSource, rules_number, seed_commitment
 from .flow import setup
-from .game import RULES_VERSION, _apply_move, _as_move, apply_event, chance_nonce
+from .game import RULES_VERSION, _apply_move, _as_move, chance_nonce, evolve_in_place
 
 
 def verify_events(events: list[dict], seed: str, commitment: str | None = None) -> list[str]:
@@ -31,7 +31,7 @@ def verify_events(events: list[dict], seed: str, commitment: str | None = None) 
     setup(start["players"], start.get("options") or {}, rec)
     if rec.outcomes != start["chance"]:
         problems.append("the setup does not match the seed")
-    state = apply_event(None, start)
+    state = evolve_in_place(None, start)
     for n, ev in enumerate(events[1:], 1):
         if ev["type"] == "MovePlayed" and ev["chance"]:
             s = state.clone()
@@ -39,5 +39,5 @@ def verify_events(events: list[dict], seed: str, commitment: str | None = None) 
             _apply_move(s, ev["seat"], _as_move(ev["move"]), rec)
             if rec.outcomes != ev["chance"]:
                 problems.append(f"event {n} ({ev['move']}): outcomes differ from the seed's")
-        state = apply_event(state, ev)
+        state = evolve_in_place(state, ev)
     return problems

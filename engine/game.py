@@ -1,13 +1,17 @@
-"""The engine's public functions: new_game, decide, evolve, legal_moves, replay.
+"""The engine's public functions: new_game, decide, play, evolve, legal_moves, replay.
 
 * ``decide(state, seat, move, seed)`` checks a move and returns the events it causes, with every
   chance outcome (draws, rolls, Corruption tokens) decided from the game's seed and recorded.
   An illegal move raises :class:`IllegalMove` naming the broken rule.
-* ``evolve(state, event)`` folds one event into a new state. It never fails on events that
-  ``decide`` produced and never draws randomness: it replays the recorded outcomes.
+* ``play(state, seat, move, seed)`` does the same and also returns the new state, on a copy;
+  ``play_in_place(s, seat, move, seed)`` applies the move to ``s`` itself and returns its event
+  (``undo=False``: without undo history, for playouts and search).
+* ``evolve(state, event)`` folds one event into a new state; ``evolve_in_place(s, event)`` into
+  ``s`` itself. Neither fails on events that ``decide`` produced nor draws randomness: they
+  replay the recorded outcomes.
 * ``legal_moves(state)`` lists every legal move of the seat to act, sorted, unique, in notation.
 
-A game's state is the fold of its events: ``replay(events)``.
+A game's state is the fold of ``evolve`` over its events: ``replay(events)``.
 
 Chance outcomes are keyed by the number of reveals so far (``state.reveals``) in games started
 under rules version 2 or later, and by the event count (``state.version``) in rules-1 games; see
@@ -55,7 +59,9 @@ def check(s: GameState, seat: int, m: Move) -> Err:
     if seat != s.actor:
         return ("not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s")
     if m.verb == "undo":
-        return None if s.undo_moves else ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
+        if s.undo_moves:
+            return None
+        return ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
         return solo_turn.check(s, m)
     top = s.agenda[-1] if s.agenda else None
@@ -139,12 +145,6 @@ def chance_nonce(s: GameState) -> int:
     return s.version if s.reveals is None else s.reveals
 
 
-def _counted(s: GameState, outcomes) -> None:
-    """Count a move's reveal: one more for a move that recorded outcomes."""
-    if outcomes and s.reveals is not None:
-        s.reveals += 1
-
-
 def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
         if m.verb == "end":
@@ -176,30 +176,48 @@ def _undoable(s: GameState, seat: int, m: Move, outcomes) -> bool:
             and s.turn is not None and s.turn["seat"] == seat and not solo.is_bot(s, seat))
 
 
-def apply_event(s: GameState | None, ev: dict) -> GameState:
-    """Fold one event into ``s`` in place (a GameStarted event makes a new state); return it."""
+def _move_in_place(s: GameState, seat: int, m: Move, text: str, chance, outcomes, undo: bool) -> None:
+    """Apply the move ``m`` (recorded as ``text``) to ``s`` in place, drawing from ``chance``, and
+    keep its undo history. ``outcomes``: the move's recorded outcomes when they are known before
+    (an event folded), None when the move draws them now (then they are ``chance.outcomes``).
+    ``undo=False`` keeps no undo history: for moves nothing will take back."""
+    undoable = undo and _undoable(s, seat, m, outcomes)
+    if undoable and s.undo_base is None:
+        base = s.clone()
+        base.undo_base, base.undo_moves = None, []
+        s.undo_base = base
+    _apply_move(s, seat, m, chance)
+    if outcomes is None:
+        outcomes = chance.outcomes
+    if outcomes:  # a reveal: counted, and nothing before it can be taken back
+        if s.reveals is not None:
+            s.reveals += 1
+        if s.undo_base is not None:
+            s.undo_base, s.undo_moves = None, []
+    elif undoable:
+        s.undo_moves.append(text)
+    elif s.undo_base is not None:  # (undo history is a base and at least one move, or neither)
+        s.undo_base, s.undo_moves = None, []
+    s.version += 1
+
+
+def evolve_in_place(s: GameState | None, ev: dict, undo: bool = True) -> GameState:
+    """Fold one event into ``s`` in place and return it (a GameStarted event makes a new state).
+    ``undo=False`` keeps no undo history for a move that will not be taken back."""
     t = ev["type"]
     if t == "MovePlayed":
-        seat, m, outcomes = ev["seat"], _as_move(ev["move"], remember=True), ev["chance"]
-        undoable = _undoable(s, seat, m, outcomes)
-        if undoable and s.undo_base is None:
-            base = s.clone()
-            base.undo_base, base.undo_moves = None, []
-            s.undo_base = base
-        _apply_move(s, seat, m, ReplayChance(outcomes) if outcomes else _NO_CHANCE)
-        if undoable:
-            s.undo_moves.append(ev["move"])
-        else:
-            s.undo_base, s.undo_moves = None, []
-        _counted(s, outcomes)
-        s.version += 1
+        text, outcomes = ev["move"], ev["chance"]
+        _move_in_place(s, ev["seat"], _MOVES.get(text) or _as_move(text, remember=True), text,
+                       ReplayChance(outcomes) if outcomes else _NO_CHANCE, outcomes, undo)
         return s
     if t == "MoveUndone":
         version = s.version + 1
         seat, moves = ev["seat"], s.undo_moves[:-1]
-        s = s.undo_base.clone()
+        before = s.undo_base.clone()
         for text in moves:
-            apply_event(s, {"type": "MovePlayed", "seat": seat, "move": text, "chance": []})
+            _move_in_place(before, seat, _as_move(text, remember=True), text, _NO_CHANCE, [], True)
+        for name in GameState.__slots__:
+            setattr(s, name, getattr(before, name))
         s.version = version
         return s
     if t == "GameStarted":
@@ -215,18 +233,47 @@ _NO_CHANCE = NoChance()  # a move whose event recorded no outcome; a draw would 
 
 def evolve(state: GameState | None, event: dict) -> GameState:
     """A new state: ``state`` with ``event`` folded in. ``state`` is not changed."""
-    return apply_event(state.clone() if state is not None else None, event)
+    return evolve_in_place(state.clone() if state is not None else None, event)
 
 
 def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
-    """Fold events (onto a copy of ``state`` when given); equal to folding them one by one.
+    """The fold of ``evolve`` over ``events``, from ``state`` when given (which is not changed).
 
-    Fast path: a move later taken back by an undo is cancelled with its MoveUndone before
-    folding, and undo history is kept only for the trailing moves that can still be undone,
-    so a long game folds without copying the state along the way.
+    Folded in place (``evolve_in_place``) on one copy, with two shortcuts that give the same
+    state: a move later taken back by an undo is dropped with its MoveUndone, and undo history
+    is kept only for the trailing moves that can still be undone, so a long game folds without
+    copying the state along the way.
     """
     events = list(events)
-    start = state.version if state is not None else 0
+    s = state.clone() if state is not None else None
+    kept = _not_taken_back(events)
+    if kept is None:  # an undo takes back a move from before ``state``: every event as it is
+        for ev in events:
+            s = evolve_in_place(s, ev)
+        return s
+    k = len(kept)  # the moves from k on may still be taken back: folded with undo history
+    while k > 0 and (last := kept[k - 1])["type"] == "MovePlayed" and not last["chance"] \
+            and last["move"] != "end":
+        k -= 1
+    # before k, evolve_in_place(s, ev, undo=False), its move branch written out: the call per
+    # event cost 5-9% of the replay's speed (bench/engine.py)
+    move_in_place, parsed, no_chance = _move_in_place, _MOVES, _NO_CHANCE
+    for ev in kept[:k]:
+        if ev["type"] != "MovePlayed":
+            s = evolve_in_place(s, ev, False)
+            continue
+        text, outcomes = ev["move"], ev["chance"]
+        move_in_place(s, ev["seat"], parsed.get(text) or _as_move(text, remember=True), text,
+                      ReplayChance(outcomes) if outcomes else no_chance, outcomes, False)
+    for ev in kept[k:]:
+        s = evolve_in_place(s, ev)
+    s.version = (state.version if state is not None else 0) + len(events)
+    return s
+
+
+def _not_taken_back(events: list[dict]) -> list[dict] | None:
+    """``events`` less each move an undo takes back and that MoveUndone; None when an undo takes
+    back a move from before them."""
     cancelled: set[int] = set()
     stack: list[int] = []
     for i, ev in enumerate(events):
@@ -234,38 +281,11 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
         if t == "MovePlayed":
             stack.append(i)
         elif t == "MoveUndone":
-            if not stack:  # takes back a move from before ``state``: fold step by step
-                return _replay_stepwise(events, state)
+            if not stack:
+                return None
             cancelled.add(stack.pop())
             cancelled.add(i)
-    kept = [ev for i, ev in enumerate(events) if i not in cancelled] if cancelled else events
-    k = len(kept)
-    while k > 0 and kept[k - 1]["type"] == "MovePlayed" and not kept[k - 1]["chance"] and kept[k - 1]["move"] != "end":
-        k -= 1
-    s = state.clone() if state is not None else None
-    apply, moves, no_chance = _apply_move, _MOVES, _NO_CHANCE
-    for ev in kept[:k]:
-        text = ev.get("move")
-        if text is None:  # GameStarted
-            s = apply_event(None, ev)
-            continue
-        chance = ev["chance"]
-        apply(s, ev["seat"], moves.get(text) or _as_move(text, remember=True), ReplayChance(chance) if chance else no_chance)
-        if chance and s.reveals is not None:
-            s.reveals += 1
-    if k > 0:
-        s.undo_base, s.undo_moves = None, []
-    for ev in kept[k:]:
-        s = apply_event(s, ev)
-    s.version = start + len(events)
-    return s
-
-
-def _replay_stepwise(events: list[dict], state: GameState | None) -> GameState:
-    s = state.clone() if state is not None else None
-    for ev in events:
-        s = apply_event(s, ev)
-    return s
+    return [ev for i, ev in enumerate(events) if i not in cancelled] if cancelled else events
 
 
 # --- deciding ------------------------------------------------------------------------------
@@ -281,53 +301,39 @@ def new_game(players: int, seed: str, options: dict | None = None) -> tuple[Game
                 "chance": chance.outcomes}]
 
 
-def play(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None,
-         trusted: bool = False) -> tuple[list[dict], GameState]:
-    """Check and apply one move: ``(events, new_state)``. ``state`` is not changed.
+def play_in_place(s: GameState, seat: int, move: Move | str, seed: str | None = None, source=None,
+                  trusted: bool = False, undo: bool = True) -> dict:
+    """Check and apply one move to ``s`` IN PLACE; return its event.
 
-    ``seed`` is the game's secret seed (chance outcomes come from (seed, ``chance_nonce(state)``));
-    ``trusted=True`` skips the check for a move taken from ``legal(state)``.
+    ``seed`` is the game's secret seed (chance outcomes come from (seed, ``chance_nonce(s)``));
+    ``trusted=True`` skips the check for a move taken from ``legal(s)``; ``undo=False`` keeps no
+    undo history (random playouts and search, where nothing is taken back).
     """
     if seed is None and source is None:
         raise ValueError("play() needs the game's seed (or a chance source) to draw outcomes")
     m = _as_move(move)
     if not trusted:
-        err = check(state, seat, m)
+        err = check(s, seat, m)
         if err is not None:
             cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
             raise cls(f"'{m}': {err[1]}", code=err[0])
-    s = state.clone()
     if m.verb == "undo":
-        ev: dict = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
-        return [ev], apply_event(s, ev)
-    chance = RecordingChance(source or SeededSource(seed, chance_nonce(state)))
-    undoable_before = s.undo_base
-    ev = {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
-    undoable = _undoable(s, seat, m, None)
-    if undoable and undoable_before is None:
-        base = state.clone()
-        base.undo_base, base.undo_moves = None, []
-        s.undo_base = base
-    _apply_move(s, seat, m, chance)
-    if undoable and not chance.outcomes:
-        s.undo_moves.append(ev["move"])
-    else:
-        s.undo_base, s.undo_moves = None, []
-    _counted(s, chance.outcomes)
-    s.version += 1
-    return [ev], s
+        ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
+        evolve_in_place(s, ev)
+        return ev
+    chance = RecordingChance(source or SeededSource(seed, chance_nonce(s)))
+    text = str(m)
+    _move_in_place(s, seat, m, text, chance, None, undo)
+    return {"type": "MovePlayed", "seat": seat, "move": text, "rules": RULES_VERSION,
+            "chance": chance.outcomes}
 
 
-def advance(s: GameState, seat: int, m: Move, seed: str) -> dict:
-    """Apply a legal move to ``s`` IN PLACE and return its event (no check, no undo history).
-
-    For random playouts and search, where the previous position is not needed."""
-    chance = RecordingChance(SeededSource(seed, chance_nonce(s)))
-    _apply_move(s, seat, m, chance)
-    s.undo_base, s.undo_moves = None, []
-    _counted(s, chance.outcomes)
-    s.version += 1
-    return {"type": "MovePlayed", "seat": seat, "move": str(m), "rules": RULES_VERSION, "chance": chance.outcomes}
+def play(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None,
+         trusted: bool = False) -> tuple[list[dict], GameState]:
+    """Check and apply one move to a copy of ``state``: ``(events, new_state)``. ``state`` is not
+    changed. The arguments are ``play_in_place``'s."""
+    s = state.clone()
+    return [play_in_place(s, seat, move, seed, source, trusted)], s
 
 
 def decide(state: GameState, seat: int, move: Move | str, seed: str | None = None, source=None) -> list[dict]:

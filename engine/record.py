@@ -100,11 +100,11 @@ def replay_record(text: str):
     is rewritten first: ``engine.game.legacy_move``); chance outcomes come from the record."""
     from .errors import IllegalMove
     # game imports nothing from here
-    from .game import RULES_VERSION, _as_move, apply_event, check, legacy_move
+    from .game import RULES_VERSION, _as_move, check, evolve_in_place, legacy_move
 
     headers, events = parse_record(text)
     try:
-        state = apply_event(None, events[0])
+        state = evolve_in_place(None, events[0])
     except IMPOSSIBLE as e:
         raise RecordError(f"the setup cannot be replayed: {type(e).__name__}: {e}") from None
     out = [events[0]]
@@ -113,7 +113,7 @@ def replay_record(text: str):
             if not state.undo_moves:
                 raise RecordError(f"event {i}: undo with nothing to take back")
             ev = {**ev, "move": state.undo_moves[-1], "rules": RULES_VERSION}
-            state = apply_event(state, ev)
+            state = evolve_in_place(state, ev)
             out.append(ev)
             continue
         m = legacy_move(state, ev["seat"], _as_move(ev["move"]))
@@ -122,7 +122,7 @@ def replay_record(text: str):
             raise IllegalMove(f"event {i} '{m}' by seat {ev['seat']}: {err[1]}", code=err[0])
         ev = {**ev, "move": str(m), "rules": RULES_VERSION}
         try:
-            state = apply_event(state, ev)
+            state = evolve_in_place(state, ev)
         except IMPOSSIBLE as e:
             raise RecordError(f"event {i} '{m}': its recorded outcomes are impossible here "
                               f"({type(e).__name__}: {e})") from None

@@ -4,7 +4,8 @@ The application core (``application/``) loads, decides, appends, describes, reco
 game through a :class:`Game` (``games/base.py``: the protocols Rules, Views, Records, Pictures;
 EmailTexts and Search where a game has them) found by the ``game`` field of its meta (``"tiletum"`` for games
 created before the field mattered). ``games.tiletum`` adapts the Tiletum engine (``engine/``),
-``games.carcassonne`` the Carcassonne engine (``carcassonne/``); neither engine changes.
+``games.carcassonne`` the Carcassonne engine (``carcassonne/``), ``games.pillars`` The Pillars of the
+Earth's (``pillars/``); no engine changes.
 
 This package sits between the application core and the rules (import-linter layers in
 ``pyproject.toml``): it imports the rules packages and nothing of the service, and no I/O.
@@ -30,14 +31,15 @@ from .base import (
     Views,
 )
 from .carcassonne import CARCASSONNE
+from .pillars import PILLARS
 from .tiletum import TILETUM
 
 # Typed so that mypy checks each game against the protocols (tests/test_types.py runs it): a game
 # is a Game; one the email channel plays (email = True) is an EmailGame; one ``ai.generic``
 # searches is a Search too (tests/test_games.py checks the flags against these).
-_EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE)
-_SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE)
-GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE)}
+_EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
+_SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
+GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE, PILLARS)}
 NAMES = tuple(sorted(GAMES))
 DEFAULT = "tiletum"
 
@@ -70,4 +72,4 @@ def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
 
 __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
            "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
-           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE"]
+           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE", "PILLARS"]

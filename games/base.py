@@ -129,6 +129,11 @@ class Views(Protocol[S_in]):
 
     def winner(self, state: S_in) -> int | None: ...
 
+    def places(self, state: S_in) -> list[int]:
+        """Each seat's finishing place in a finished game (1 is first), by the game's own rules:
+        seats its tie-break cannot separate share a place (1, 2, 2, 4)."""
+        ...
+
     def round(self, state: S_in) -> int: ...
 
     def view(self, state: S_in, seat: int | None) -> dict:
@@ -179,7 +184,9 @@ class Records(Protocol[S]):
 class Pictures(Protocol[S_in]):
     """The game's pictures."""
 
-    def board_svg(self, state: S_in) -> str: ...
+    def board_svg(self, state: S_in, names: list[str] | None = None) -> str:
+        """The board as SVG; ``names``: the seats' names, where the board shows them."""
+        ...
 
     def pieces_svg(self) -> str | None:
         """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
@@ -220,7 +227,8 @@ class EmailTexts(Protocol[S_in]):
         """The example move of the turn email: a move ``seat`` can play now, as typed."""
         ...
 
-    def email_pictures(self, state: S_in, seat: int) -> list[tuple[str, str, str]]:
+    def email_pictures(self, state: S_in, seat: int,
+                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
         """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
         ...
 
@@ -305,6 +313,11 @@ class GameDefaults:
     def winner(self, state: Any) -> int | None:
         return state.winner
 
+    def places(self: Game[Any], state: Any) -> list[int]:
+        """No tie-break: tied scores share the place (competition ranking, 1, 2, 2, 4)."""
+        scores = self.scores(state)
+        return [1 + sum(other > mine for other in scores) for mine in scores]
+
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()
 
@@ -343,8 +356,9 @@ class EmailDefaults:
         moves = self.email_moves(state, seat)
         return moves[0][0] if moves else ""
 
-    def email_pictures(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str, str]]:
-        return [("board", f"The {self.title} board", self.board_svg(state))]
+    def email_pictures(self: EmailGame[S], state: S, seat: int,
+                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
+        return [("board", f"The {self.title} board", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []

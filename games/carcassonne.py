@@ -123,10 +123,10 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         moves = rules.legal_moves(state) if state.actor == seat else []
         return next((m for m in moves if len(m.split()) > 3), moves[0] if moves else "")
 
-    def board_svg(self, state):
-        return board_svg(state)
+    def board_svg(self, state, names=None):
+        return board_svg(state)   # the board shows the seats by colour, not by name
 
-    def email_pictures(self, state, seat):
+    def email_pictures(self, state, seat, names=None):
         """The board numbered as the notation counts cells, the cells where the tile in hand fits
         dashed and labelled ``x,y``; and the tile in hand in its four turns."""
         mine = state.actor == seat and state.tile is not None

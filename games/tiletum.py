@@ -6,9 +6,10 @@ from engine.chance import seed_commitment
 from engine.components import RESOURCES, components
 from engine.describe import describe, narrate
 from engine.fairness import verify_events
-from engine.game import RULES_VERSION, apply_event, replay
+from engine.game import RULES_VERSION, evolve_in_place, replay
 from engine.notation import parse
 from engine.record import replay_record, write_record
+from engine.svg import render_board_svg
 
 from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
@@ -69,7 +70,7 @@ def event_texts(events: list[dict], start: int = 0, state: engine.GameState | No
     for i, ev in enumerate(events):
         if i >= start:
             out.append(event_text(state, ev, names, machines))
-        state = apply_event(state, ev)
+        state = evolve_in_place(state, ev)
     return out
 
 
@@ -128,6 +129,16 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
 
     def scores(self, state):
         return [p.score for p in state.seats]
+
+    def places(self, state):
+        """The rulebook's tie-break: most VP first, ties to the player earlier in the final turn
+        order, so the places are 1..n distinct. Solo: the Cardinalbot's own rule decides who won
+        (the player wins only with strictly more VP), and the other seat is second."""
+        if state.solo is not None and state.winner is not None:
+            return [1 if i == state.winner else 2 for i in range(state.players)]
+        scores = self.scores(state)
+        order = sorted(range(len(scores)), key=lambda s: (-scores[s], state.turn_order.index(s)))
+        return [order.index(seat) + 1 for seat in range(len(scores))]
 
     def round(self, state):
         return state.round
@@ -203,10 +214,13 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         moves = [str(m) for m in engine.legal(state)]
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
-    def board_svg(self, state):
-        # Tiletum's map is drawn with the seats' names by application/board_svg.py (board_picture,
-        # email_pictures), which every caller goes through; this is never called
-        raise NotImplementedError("Tiletum's board is drawn by application.board_svg")
+    def board_svg(self, state, names=None):
+        return render_board_svg(state, names)
+
+    def email_pictures(self, state, seat, names=None):
+        alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
+               "(the position is also written out in this email).")
+        return [("board", alt, render_board_svg(state, names))]
 
 
 TILETUM = Tiletum()

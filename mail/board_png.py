@@ -1,10 +1,11 @@
 """The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email carries
-the board picture (``application.board_svg``) rendered to a PNG at most 800 pixels wide by
-CairoSVG (a maintained library over the system's cairo), palette-reduced to stay small (tens of
-KB), and keeps the link to the SVG. The email carries the picture inline (``mail/compose.py``):
-a linked one is blocked by many clients and would show the position of the day it is opened, not
-of the email. ``GET /api/v1/games/{id}/board.png`` (api/resources/play.py) serves the same
-picture. Each (game, version, picture) is rendered once per process (an in-process LRU)."""
+the board picture (``application.board_svg``, each game's own drawing) rendered to a PNG at
+most 800 pixels wide by CairoSVG (a maintained library over the system's cairo), palette-reduced
+to stay small (tens of KB), and keeps the link to the SVG. The email carries the picture inline
+(``mail/compose.py``): a linked one is blocked by many clients and would show the position of
+the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
+(api/resources/play.py) serves the same picture. Each (game, version, picture) is rendered once
+per process (an in-process LRU)."""
 from __future__ import annotations
 
 import io

@@ -25,7 +25,8 @@ from .compose import (answer_subject, confirmation_email, error_email, finish_he
 from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
 from .notify import Notifier
-from .outbox import Outbox, SmtpTransport, transport_from_env
+from .outbox import Outbox
+from .transports import SmtpTransport, transport_from_env
 
 log = logging.getLogger("tiletum.mailin")
 SEEN_TTL = 30 * 24 * 3600

@@ -505,11 +505,9 @@ class Notifier:
         scores = game.scores(state)
         lines = [f"  {names[i]}: {v} {game.score_unit}" for i,
                  v in sorted(enumerate(scores), key=lambda x: -x[1])]
-        best = max(scores)
-        top = [one_line(names[i]) for i, v in enumerate(scores) if v == best]
+        places = game.places(state)   # by the game's own tie-break (Tiletum's decides one winner)
+        top = [one_line(names[i]) for i, place in enumerate(places) if place == 1]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
-        if game is games.TILETUM:   # the rulebook's tie-break decides one winner
-            outcome = f"{one_line(names[state.winner])} wins"
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":

@@ -20,21 +20,12 @@ claimed once its lease is over. An email still not accepted after ``TILETUM_MAIL
 (48) is undeliverable: the key says so, the address's dashboard shows it and the log says so at
 ERROR.
 
-Before the shards (issue 15) the outbox was ``mail:sent:<key>``, ``mail:outbox`` and
-``mail:outbox:due``. The sweep moves what is still queued there into the shards
-(``migrate_legacy``, one key at a time, so also on a cluster the old data was imported into), and
-on a plain Redis a once-key recorded there still counts (the enqueue script reads it too; a
-cluster would refuse that script, and the old keys never ran on one): nothing is lost or sent
-twice on upgrade.
-
 Each email keeps one Message-ID (derived from its once-key when it has none), on every resend:
 SMTP cannot say whether an email whose connection died after DATA was accepted, so delivery is
 at least once, and a second copy after such an unknown outcome carries the same Message-ID.
 
-The SMTP transport keeps one connection per process open across emails (checked with NOOP after
-a few idle seconds, renewed after ``idle_timeout`` idle or ``max_age``), and a connection found
-dead before the DATA command is reopened and the email sent on the new one at once; the stored
-bytes go out as they are (no parsing again per attempt).
+The transports (the SMTP one keeps its connection open across emails) and the serializer of the
+stored bytes are in mail/transports.py.
 
 An SMTP outage is visible on ``GET /health`` (``smtp_state``): a failed attempt that says the
 server cannot take mail (unreachable, refusing the connection, the login or the sender, a
@@ -48,15 +39,12 @@ from __future__ import annotations
 
 import base64
 import email
-import email.generator
 import email.policy
 import email.utils
-import io
 import json
 import logging
 import os
 import random
-import re
 import smtplib
 import threading
 import time
@@ -64,21 +52,18 @@ import uuid
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
-from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 from application.clock import make_clock
 from application.dashboard import record_undeliverable
 
 from .compose import message_id
+from .transports import env_float, envelope, serialize
 
 log = logging.getLogger("tiletum.outbox")
 FAILED = "mail:failed"         # list: every failed attempt, for the operator (newest first, 10000 kept)
 SHARDS = 16                    # fixed: a key's shard must never change while its email may be queued
 SENT_TTL = 90 * 24 * 3600
 BACKOFF_FIRST, BACKOFF_CAP = 30.0, 1800.0
-# the keys before the shards (read on a plain Redis during an upgrade; never written)
-LEGACY_SENT, LEGACY_OUTBOX, LEGACY_DUE, LEGACY_CLAIM = "mail:sent:", "mail:outbox", "mail:outbox:due", "mail:outbox:claim:"
 SMTP_FAILING = "mail:smtp:failing"  # when the current run of failed attempts began (real time)
 SMTP_OK_EVERY = 10.0                 # a process that saw no failure clears it at most this often
 
@@ -105,13 +90,11 @@ def script_keys(key: str) -> dict[str, list[str]]:
     """The keys each script is given for the email ``key`` (all in the shard's slot)."""
     outbox, due = shard_keys(shard_of(key))
     return {"enqueue": [sent_key(key), outbox, due], "claim": [claim_key(key), outbox, due],
-            "done": [sent_key(key), outbox, due, claim_key(key)], "retry": [outbox, due, claim_key(key)],
-            "adopt": [sent_key(key), outbox, due]}
+            "done": [sent_key(key), outbox, due, claim_key(key)], "retry": [outbox, due, claim_key(key)]}
 
 
-# KEYS: sent, outbox, due[, the legacy once-key: only on a plain Redis that may still hold it]
+# KEYS: sent, outbox, due
 _ENQUEUE = """
-if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 if redis.call('SET', KEYS[1], 'queued', 'NX', 'EX', ARGV[4]) then
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
   redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
@@ -153,17 +136,6 @@ local v = redis.call('GET', KEYS[3])
 if v and string.sub(v, 1, string.len(ARGV[4]) + 1) == ARGV[4] .. '|' then redis.call('DEL', KEYS[3]) end
 return 1
 """
-# KEYS: sent, outbox, due: take over an email queued under the legacy keys (once)
-_ADOPT = """
-local v = redis.call('GET', KEYS[1])
-if v and v ~= 'queued' then return 0 end
-redis.call('SET', KEYS[1], 'queued', 'EX', ARGV[4])
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
-end
-return 1
-"""
 
 
 def outage(error: Exception) -> bool:
@@ -174,13 +146,12 @@ def outage(error: Exception) -> bool:
     return not (isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500)
 
 
-def pending_count(r, legacy: bool = True) -> int:
-    """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+def pending_count(r) -> int:
+    """How many emails are queued and not yet accepted (every shard)."""
     pipe = r.pipeline(transaction=False)
     for n in range(SHARDS):
         pipe.zcard(shard_keys(n)[1])
-    total = sum(pipe.execute())
-    return total + (int(r.zcard(LEGACY_DUE)) if legacy else 0)
+    return sum(pipe.execute())
 
 
 def smtp_state(r, after: float, now: float | None = None) -> str:
@@ -195,234 +166,16 @@ def smtp_state(r, after: float, now: float | None = None) -> str:
         return "ok"
     if failing_for < after:
         return "ok"
-    from redis.cluster import RedisCluster
-    return "failing" if pending_count(r, legacy=not isinstance(r, RedisCluster)) else "ok"
+    return "failing" if pending_count(r) else "ok"
 
 
 def message_id_for(key: str, message: EmailMessage) -> str:
     """The stable Message-ID of the email queued under ``key`` (compose.message_id), in the From
     address's domain (else ``TILETUM_MAIL_DOMAIN``)."""
     addr = email.utils.parseaddr(str(message.get("From") or ""))[1]
-    domain = addr.rsplit("@", 1)[1] if "@" in addr else os.environ.get("TILETUM_MAIL_DOMAIN", "pbem.localhost")
+    domain = (addr.rsplit("@", 1)[1] if "@" in addr
+              else os.environ.get("TILETUM_MAIL_DOMAIN", "pbem.localhost"))
     return message_id(key, domain)
-
-
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name) or default)
-    except ValueError:
-        return default
-
-
-
-
-_BARE_LF = re.compile(rb"(?<!\r)\n")
-
-
-def envelope(message) -> tuple[str, list[str]] | None:
-    """The SMTP envelope smtplib's ``send_message`` would use (the Sender, else the From address;
-    the To and Cc addresses), or None when the message needs ``send_message`` itself (Bcc to
-    strip, Resent- headers, an address that is not ASCII)."""
-    if any(h in message for h in ("Bcc", "Resent-Bcc", "Resent-From", "Resent-Date")):
-        return None
-    sender = email.utils.getaddresses([str(message.get("Sender") or message.get("From") or "")])
-    rcpts = [a for _, a in email.utils.getaddresses([str(v) for f in ("To", "Cc") for v in message.get_all(f, [])]) if a]
-    addrs = [a for _, a in sender if a] + rcpts
-    if len(sender) != 1 or not rcpts or not all(a.isascii() for a in addrs):
-        return None
-    return sender[0][1], rcpts
-
-
-class SmtpTransport:
-    """``smtp://host:port``, ``smtp+starttls://user:pass@host:587`` or ``smtps://user:pass@host:465``.
-
-    One connection is kept open across emails (one per process; the outbox sends one email at a
-    time). Before it is used again after ``noop_after`` idle seconds it is checked with NOOP;
-    after ``idle_timeout`` idle seconds (servers close idle connections) or ``max_age`` seconds
-    it is replaced. If it turns out dead before the DATA command (nothing was delivered yet), the
-    email is sent at once on a new connection; a connection lost during DATA is an error (the
-    server may have accepted the email: the outbox tries again later, with the same Message-ID).
-    ``TILETUM_SMTP_IDLE_TIMEOUT`` (30) and ``TILETUM_SMTP_MAX_AGE`` (300) set the two limits."""
-
-    def __init__(self, url: str, timeout: float = 15.0, noop_after: float = 5.0,
-                 idle_timeout: float | None = None, max_age: float | None = None):
-        u = urlparse(url)
-        self.scheme, self.host, self.port = u.scheme, u.hostname or "127.0.0.1", u.port
-        self.user, self.password = unquote(u.username or ""), unquote(u.password or "")
-        self.timeout = timeout
-        self.noop_after = noop_after
-        self.idle_timeout = idle_timeout if idle_timeout is not None else _env_float("TILETUM_SMTP_IDLE_TIMEOUT", 30)
-        self.max_age = max_age if max_age is not None else _env_float("TILETUM_SMTP_MAX_AGE", 300)
-        self._smtp = None
-        self._opened = self._used = 0.0
-        self.connections = 0          # opened so far (for tests and figures)
-        self.unreachable = False      # the last attempt to open a connection failed
-
-    def _connect(self):
-        if self.scheme == "smtps":
-            smtp = smtplib.SMTP_SSL(self.host, self.port or 465, timeout=self.timeout)
-        else:
-            smtp = smtplib.SMTP(self.host, self.port or 25, timeout=self.timeout)
-        try:
-            if self.scheme == "smtp+starttls":
-                smtp.starttls()
-            if self.user:
-                smtp.login(self.user, self.password)
-        except BaseException:
-            smtp.close()
-            raise
-        return smtp
-
-    def _ready(self) -> smtplib.SMTP:
-        now = time.monotonic()
-        if self._smtp is not None and (now - self._used > self.idle_timeout or now - self._opened > self.max_age):
-            self.close()
-        if self._smtp is not None and now - self._used > self.noop_after:
-            try:
-                alive = self._smtp.noop()[0] == 250
-            except (smtplib.SMTPException, OSError):
-                alive = False
-            if not alive:
-                self._drop()
-        if self._smtp is None:
-            try:
-                self._smtp = self._connect()
-            except (smtplib.SMTPException, OSError):
-                self.unreachable = True
-                raise
-            self.unreachable = False
-            self.connections += 1
-            self._opened = self._used = time.monotonic()
-        return self._smtp
-
-    def send_raw(self, from_addr: str, to_addrs: list[str], raw: bytes) -> None:
-        """Send the message's bytes as they are (bare line feeds become CRLF); returns once the
-        server accepted them (250 after DATA), raises otherwise."""
-        raw = _BARE_LF.sub(b"\r\n", raw)
-        for attempt in (0, 1):
-            smtp = self._ready()
-            in_data = False
-            try:
-                smtp.ehlo_or_helo_if_needed()
-                code, resp = smtp.mail(from_addr)
-                if code != 250:
-                    self._reset()
-                    raise smtplib.SMTPSenderRefused(code, resp, from_addr)
-                refused = {}
-                for rcpt in to_addrs:
-                    code, resp = smtp.rcpt(rcpt)
-                    if code not in (250, 251):
-                        refused[rcpt] = (code, resp)
-                if len(refused) == len(to_addrs):
-                    self._reset()
-                    raise smtplib.SMTPRecipientsRefused(refused)
-                in_data = True
-                code, resp = smtp.data(raw)
-                if code != 250:
-                    self._reset()
-                    raise smtplib.SMTPDataError(code, resp)
-                self._used = time.monotonic()
-                return
-            except smtplib.SMTPResponseException:
-                raise  # the server answered no: the connection is fine
-            except smtplib.SMTPRecipientsRefused:
-                raise
-            except (smtplib.SMTPException, OSError):
-                self._drop()
-                if in_data or attempt:
-                    raise
-
-    def send(self, message) -> None:
-        """Send an email message (its envelope from its headers)."""
-        env = envelope(message)
-        if env is None:
-            smtp = self._ready()
-            try:
-                smtp.send_message(message)
-            except smtplib.SMTPResponseException:
-                raise
-            except (smtplib.SMTPException, OSError):
-                self._drop()
-                raise
-            self._used = time.monotonic()
-            return
-        self.send_raw(env[0], env[1], serialize(message))
-
-    def _reset(self) -> None:
-        try:
-            self._smtp.rset()
-        except (smtplib.SMTPException, OSError):
-            self._drop()
-
-    def _drop(self) -> None:
-        if self._smtp is not None:
-            try:
-                self._smtp.close()
-            except Exception:
-                pass
-            self._smtp = None
-
-    def close(self) -> None:
-        if self._smtp is not None:
-            try:
-                self._smtp.quit()
-            except Exception:
-                pass
-            self._smtp = None
-
-
-class SinkTransport:
-    """No mail provider configured: each message becomes an .eml file under ``folder`` and its
-    subject, recipient and links are printed, so a new user can play at once."""
-
-    def __init__(self, folder: str | os.PathLike):
-        self.folder = Path(folder)
-
-    def send(self, message: EmailMessage) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        name = f"{time.time_ns()}-{(message['To'] or 'nobody').split('@')[0][-20:]}.eml"
-        (self.folder / name).write_bytes(serialize(message))
-        plain = next((part for part in message.walk() if part.get_content_type() == "text/plain"), None)
-        text = plain.get_payload(decode=True).decode("utf-8", "replace") if plain is not None else ""
-        links = [w for w in text.split() if w.startswith("http")]
-        print(f"[mail sink] to {message['To']}: {message['Subject']} ({self.folder / name})", flush=True)
-        for link in links[:5]:
-            print(f"[mail sink]   {link}", flush=True)
-
-
-# a header value that folding leaves as it is: printable ASCII words, single spaces, no encoded word
-_PLAIN_HEADER = re.compile(r"(?!.*=\?)[!-~]+(?: [!-~]+)*")
-
-
-class _Generator(email.generator.BytesGenerator):
-    """The standard generator, but a compat32 header (a plain ``str``) that needs neither
-    folding nor encoding is written as it is: the same bytes, without the folding machinery,
-    which cost more than half of serializing a turn email (issue 15)."""
-
-    def _write_headers(self, msg):
-        for name, value in msg.raw_items():
-            if (type(value) is str and len(name) + len(value) < 990
-                    and name.isascii() and _PLAIN_HEADER.fullmatch(value)):
-                self._fp.write(f"{name}: {value}{self._NL}".encode("ascii"))
-            else:
-                self._fp.write(self.policy.fold_binary(name, value))
-        self.write(self._NL)
-
-
-def serialize(message) -> bytes:
-    """The message's bytes with header lines folded only past SMTP's 998-character limit: a long
-    header such as List-Unsubscribe stays on one line (a fold would survive the outbox's store
-    and parse as a leading space)."""
-    out = io.BytesIO()
-    _Generator(out, mangle_from_=False, policy=message.policy.clone(max_line_length=998)).flatten(message)
-    return out.getvalue()
-
-
-def transport_from_env(data_dir: str | None = None):
-    url = os.environ.get("TILETUM_SMTP_URL")
-    if url:
-        return SmtpTransport(url)
-    return SinkTransport(Path(data_dir or os.environ.get("TILETUM_DATA_DIR", "var")) / "mail")
 
 
 class Outbox:
@@ -432,26 +185,20 @@ class Outbox:
     ``background``: deliver the email just enqueued in a background thread, so the caller (the
     SMTP listener answering its client) does not wait for the SMTP server; the sweep makes good
     what a dying process did not send. ``lease``, ``give_up_hours``: ``TILETUM_MAIL_LEASE_SECONDS``
-    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48). ``legacy``: whether the Redis may still hold
-    the keys from before the shards (default: unless it is a Redis Cluster client)."""
+    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48)."""
 
     def __init__(self, redis_client, transport, clock=None, background: bool = False,
-                 lease: float | None = None, give_up_hours: float | None = None, legacy: bool | None = None):
+                 lease: float | None = None, give_up_hours: float | None = None):
         self.r = redis_client
         self.transport = transport
         self.clock = clock or make_clock(redis_client)
-        self.lease = int(lease if lease is not None else _env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
+        self.lease = int(lease if lease is not None else env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
         self.give_up = 3600 * (give_up_hours if give_up_hours is not None
-                               else _env_float("TILETUM_MAIL_GIVE_UP_HOURS", 48))
-        if legacy is None:
-            from redis.cluster import RedisCluster
-            legacy = not isinstance(redis_client, RedisCluster)
-        self.legacy = legacy
+                               else env_float("TILETUM_MAIL_GIVE_UP_HOURS", 48))
         self._enqueue = redis_client.register_script(_ENQUEUE)
         self._claim = redis_client.register_script(_CLAIM)
         self._done = redis_client.register_script(_DONE)
         self._retry = redis_client.register_script(_RETRY)
-        self._adopt = redis_client.register_script(_ADOPT)
         self._lock = threading.Lock()  # one SMTP conversation at a time on the kept-open connection
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="outbox") if background else None
         self._next_shard = 0
@@ -461,8 +208,6 @@ class Outbox:
     def status(self, key: str) -> str | None:
         """``queued``, ``sent`` or ``undeliverable`` for an email queued under ``key``, else None."""
         value = self.r.get(sent_key(key))
-        if value is None and self.legacy:
-            value = self.r.get(LEGACY_SENT + key)
         return value.decode() if value is not None else None
 
     def already_sent(self, key: str) -> bool:
@@ -475,7 +220,7 @@ class Outbox:
         return json.loads(raw) if raw is not None else None
 
     def pending(self) -> int:
-        """How many emails are queued and not yet accepted (every shard, and the legacy keys)."""
+        """How many emails are queued and not yet accepted (every shard)."""
         return pending_count(self.r)
 
     # --- queue and send ------------------------------------------------------------------------
@@ -486,13 +231,13 @@ class Outbox:
         if "Message-ID" not in message:
             message["Message-ID"] = message_id_for(key, message)
         now = self.clock()
-        item = {"raw": base64.b64encode(serialize(message)).decode("ascii"), "to": str(message.get("To") or ""),
-                "subject": str(message.get("Subject") or ""), "queued": now, "attempts": 0}
+        item = {"raw": base64.b64encode(serialize(message)).decode("ascii"),
+                "to": str(message.get("To") or ""), "subject": str(message.get("Subject") or ""),
+                "queued": now, "attempts": 0}
         env = envelope(message)
         if env is not None:
             item["env"] = [env[0], env[1]]
-        keys = script_keys(key)["enqueue"] + ([LEGACY_SENT + key] if self.legacy else [])
-        if not self._enqueue(keys=keys, args=[key, json.dumps(item), now, SENT_TTL]):
+        if not self._enqueue(keys=script_keys(key)["enqueue"], args=[key, json.dumps(item), now, SENT_TTL]):
             return False
         if deliver:
             if self._pool is not None:
@@ -592,7 +337,6 @@ class Outbox:
         returns how many were sent. A sweep stops at the first failure to reach the server at
         all: the rest wait for the next sweep. The shards are visited from a rotating start, so a
         full one does not starve the others."""
-        self.migrate_legacy()
         now = self.clock()
         pipe = self.r.pipeline(transaction=False)
         order = [(self._next_shard + i) % SHARDS for i in range(SHARDS)]
@@ -616,34 +360,6 @@ class Outbox:
     def _unreachable(self) -> bool:
         """Whether the last failure was the server not answering at all (no connection made)."""
         return bool(getattr(self.transport, "unreachable", True))
-
-    def migrate_legacy(self, batch: int = 500) -> int:
-        """Move the emails queued under the keys from before the shards into their shards (each
-        keeps its next attempt, attempts and Message-ID); one still claimed by a live lease waits
-        for the next sweep. Returns how many were moved. Nothing to do costs one EXISTS."""
-        if not self.r.exists(LEGACY_OUTBOX):
-            return 0
-        now = self.clock()
-        moved = 0
-        for field, raw in list(self.r.hscan_iter(LEGACY_OUTBOX, count=batch)):
-            key = field.decode()
-            claim = self.r.get(LEGACY_CLAIM + key)
-            if claim is not None:
-                try:
-                    if float(claim.decode().rsplit("|", 1)[1]) > now:
-                        continue  # an old process is sending it: after its lease
-                except (IndexError, ValueError):
-                    pass
-            due = self.r.zscore(LEGACY_DUE, key)
-            if self._adopt(keys=script_keys(key)["adopt"], args=[key, raw, now if due is None else due, SENT_TTL]):
-                moved += 1
-            pipe = self.r.pipeline(transaction=False)
-            pipe.hdel(LEGACY_OUTBOX, key)
-            pipe.zrem(LEGACY_DUE, key)
-            pipe.execute()
-        if moved:
-            log.info("outbox: moved %d queued emails from the legacy outbox into the shards", moved)
-        return moved
 
 
 def forget_address(r, address: str) -> int:

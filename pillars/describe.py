@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .game import _as_move
 from .notation import Move
 from .state import GameState, cards
@@ -116,6 +118,56 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
     return text + "."
 
 
+def said_by(text: str, who: str, own: str = "their") -> str:
+    """A move's imperative text (:func:`describe`) as a seat's deed: "Take the ..." said of Ann is
+    "Ann takes the ..."; outside the cards' own quoted texts, "your" becomes ``own`` ("its" for a
+    machine's seat) and "you" "they" ("it")."""
+    verb, _, rest = text.partition(" ")
+    third = {"Be": "is", "Pass:": "passes:"}.get(verb) or verb.lower() + ("es" if verb.endswith("s") else "s")
+    they = "it" if own == "its" else "they"
+    parts = re.split(r"(\u201c[^\u201d]*\u201d)", rest)   # the cards' texts, quoted, stay as printed
+    for i in range(0, len(parts), 2):
+        s = re.sub(r"\byour\b", own, parts[i])
+        s = re.sub(r"\byou\b", they, s)
+        parts[i] = s.replace(" and discard it at once", " and discards it at once").replace(
+            " and draw again", " and draws again")
+    return f"{who} {third} {''.join(parts)}".rstrip()
+
+
+def event_text(before: GameState | None, event: dict, names=None, machines=frozenset()) -> str:
+    """One event in words, in the position ``before`` it (None before the first event; only read).
+    Without ``names`` the move in the imperative, as :func:`describe` says it, then what it
+    revealed; with the seats' ``names``, in the third person ("Ann takes the ..."), the seats in
+    ``machines`` as "its". The game's end adds the result."""
+    if event["type"] == "GameStarted":
+        return (
+            f"The game starts with {event['players']} players: "
+            + "; ".join(_reveal(k, v, names) for k, v in event["chance"])
+        )
+    if event["type"] != "MovePlayed" or before is None:
+        return event["type"]
+    from .game import apply_event
+
+    try:
+        text = describe(before, event["move"])
+        if names is not None:
+            seat = event["seat"]
+            text = said_by(text, _seat(seat, names), "its" if seat in machines else "their")
+    except Exception:  # a description is a courtesy; the notation always works
+        return event["move"]
+    if event.get("by"):
+        text += f" (played by the {event['by']})"
+    if event["chance"]:
+        text += "; " + "; ".join(_reveal(k, v, names) for k, v in event["chance"])
+    try:
+        after = apply_event(before.clone(), event)
+    except Exception:  # pragma: no cover - an event the engine wrote always folds
+        return text
+    if after.phase == "over":
+        text += ". " + describe_final(after, names)
+    return text
+
+
 def describe_final(s: GameState, names=None) -> str:
     """The result in words."""
     if s.final is None:
@@ -141,4 +193,5 @@ def event_texts(events: list[dict], start: int = 0, state: GameState | None = No
     return out
 
 
-__all__ = ["card_name", "describe", "describe_event", "describe_final", "event_texts"]
+__all__ = ["card_name", "describe", "describe_event", "describe_final", "event_text", "event_texts",
+           "said_by"]

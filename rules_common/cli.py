@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any, Callable
 
-from .errors import PositionError
+from .errors import IllegalMove, NotationError, PositionError, RecordError
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 
@@ -58,6 +58,43 @@ def dump(state: Any, seed: str | None) -> None:
     if seed is not None:
         doc["seed"] = seed
     print(json.dumps(doc, ensure_ascii=False))
+
+
+def replay_file(path: str, replay_record: Callable[[str], tuple]) -> tuple:
+    """Read and replay a record file with the engine's ``replay_record``: (headers, events, state);
+    a malformed record is a usage error (exit 2), an illegal or unparsable move exit 1."""
+    try:
+        return replay_record(read_text(path))
+    except RecordError as e:
+        raise CliError(f"{name(path)}: {e.message}") from None
+    except (IllegalMove, NotationError) as e:
+        raise CliError(f"{name(path)}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
+
+
+def replay_command(path: str, replay_record: Callable[[str], tuple]) -> int:
+    """``replay FILE``: print the position file the record ends at (with its Seed header, if any)."""
+    headers, _, state = replay_file(path, replay_record)
+    dump(state, headers.get("Seed"))
+    return EXIT_OK
+
+
+def verify_command(path: str, seed: str | None, replay_record: Callable[[str], tuple],
+                   verify_events: Callable[[list, str, str | None], list[str]], revealed: str) -> int:
+    """``verify FILE [--seed S]``: the seed (given, or the record's Seed header) matches the
+    record's commitment and gives every chance outcome the record holds (``revealed``: what, in
+    the game's words); the problems on stderr and exit 1 otherwise."""
+    headers, events, _ = replay_file(path, replay_record)
+    seed = seed if seed is not None else headers.get("Seed")
+    if seed is None:
+        raise CliError("no seed: pass --seed (it is revealed when the game is over)")
+    problems = verify_events(events, seed, headers.get("SeedCommitment"))
+    if problems:
+        for p in problems:
+            print(p, file=sys.stderr)
+        return EXIT_ILLEGAL
+    print(f"ok: the seed matches the commitment and {revealed} in the {len(events) - 1} moves "
+          "is exactly what the seed gives")
+    return EXIT_OK
 
 
 def main(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:

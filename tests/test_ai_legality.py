@@ -56,11 +56,24 @@ def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None
     return state, calls
 
 
-@pytest.mark.parametrize("chunk", range(5))   # 200 games in five parts, which a parallel run spreads
-def test_hundreds_of_games_one_ai_seat_never_an_illegal_move(chunk):
+@pytest.mark.parametrize("chunk", range(4))   # 80 games in four parts, which a parallel run spreads
+def test_games_with_one_ai_seat_never_an_illegal_move(chunk):
+    ai_seat_games(range(chunk * 5, chunk * 5 + 5))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("chunk", range(10))
+def test_hundreds_more_games_with_one_ai_seat_never_an_illegal_move(chunk):
+    """The soak run (`make soak`): 400 more games, on seeds the suite does not play."""
+    ai_seat_games(range(20 + chunk * 10, 20 + chunk * 10 + 10))
+
+
+def ai_seat_games(indexes: range) -> None:
+    """For each index, a 2-, 3- and 4-player game with one AI seat (at a one-iteration budget) and
+    a solo game: every move the AI sends is legal, and every game ends."""
     seen: Counter = Counter()
     games = 0
-    for i in range(chunk * 10, chunk * 10 + 10):
+    for i in indexes:
         for players in (2, 3, 4):
             seat = i % players
             state, calls = play_game(players, f"ai-legal-{players}-{i}", {seat}, 1, seen=seen)
@@ -70,7 +83,7 @@ def test_hundreds_of_games_one_ai_seat_never_an_illegal_move(chunk):
         state, calls = play_game(2, f"ai-legal-solo-{i}", {1}, 1, solo=level, seen=seen)
         assert calls > 0 and state.final is not None
         games += 1
-    assert games == 40
+    assert games == 4 * len(indexes)
     # it met (and answered) the decisions of the rules, not only die-taking (a Building's bonuses,
     # which its own play seldom leads to, are met in random play in the test below)
     for kind in ("take", "end", "action_tile", "resource", "king_tile"):

@@ -74,9 +74,12 @@ def test_closed_value_sets_are_enumerations(server):
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
     assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
     assert enum("Position", "phase") == ["action", "king", "over"]
-    # play: Carcassonne's; waiting: a game with open seats before it starts (docs/lobby.md)
-    assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "waiting"]
+    # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
+    # starts (docs/lobby.md)
+    assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "cards", "builders", "placing",
+                                            "actions", "waiting"]
     assert enum("CarcassonnePosition", "phase") == ["play", "over"]
+    assert enum("PillarsPosition", "phase") == ["cards", "builders", "placing", "actions", "over"]
     assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai", "open"]
     assert schema_of(doc, "SeatIn")["properties"]["kind"]["enum"] == ["human", "cardinalbot", "bot", "ai",
                                                                       "open"]

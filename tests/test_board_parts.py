@@ -1,5 +1,5 @@
 """The parts of Tiletum's board picture that a move is played from carry stable data attributes
-(application/board_svg.py), which the game page makes clickable: every town and road space, each
+(engine/svg.py), which the game page makes clickable: every town and road space, each
 die on the Action Wheel and each Wheel row, each slot of the offers, the Bonus tiles beside the
 Wheel, and on each player's board the Storehouse tiles, the Rooms and the Crest spaces."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import engine
-from application.board_svg import render_board_svg
+from engine.svg import render_board_svg
 from engine.components import components
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -515,7 +515,7 @@ def test_the_entrypoint_refuses_a_missing_secret_file(dockerfile, tmp_path):
 
 def test_the_mail_settings_work_in_the_mail_processes(services, compose, dockerfile, tmp_path, use_env):
     from mail.mailconfig import MailConfig
-    from mail.outbox import SmtpTransport, transport_from_env
+    from mail.transports import SmtpTransport, transport_from_env
     for name in ("api", "worker", "mailin"):
         use_env(effective_env(name, services, compose, dockerfile, tmp_path))
         cfg = MailConfig.from_env()

@@ -354,7 +354,7 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
 
 def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_server):
     from tests.test_pbem_e2e import Mailboxes
-    from mail.outbox import SmtpTransport
+    from mail.transports import SmtpTransport
     from mail.tournament_mail import welcome
     box = Mailboxes()
     box.controller.start()

@@ -462,7 +462,7 @@ def test_the_board_picture_draws_every_label_with_the_fonts_it_finds():
     from xml.sax.saxutils import unescape
 
     import engine
-    from application.board_svg import WIDTH, render_board_svg
+    from engine.svg import WIDTH, render_board_svg
     state, _ = engine.new_game(4, "glyphs")
     long = ["Ada", "Bob", "Maximiliane Charlotte von Hohenzollern-Sigmaringen", "Dan"]
     svg = render_board_svg(state, long)

@@ -30,7 +30,8 @@ def world(redis_client):
     dispatcher = Dispatcher(redis_client, lambda name, args, queue: tasks.append((name, args)))
     svc = GameService(EventStore(redis_client), on_append=dispatcher.after_append, allow_seeded_games=True,
                       bot_token="bot-token")
-    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)   # what is left behind, not the emails' pictures, is tested here
     notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
     return svc, notifier, tasks
 

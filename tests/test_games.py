@@ -15,7 +15,8 @@ from application import errors
 
 
 def test_the_registry_by_name():
-    assert games.NAMES == ("carcassonne", "tiletum")
+    assert games.NAMES == ("carcassonne", "pillars", "tiletum")
+    assert games.get("pillars") is games.PILLARS
     assert games.get("tiletum") is games.TILETUM and games.get(None) is games.TILETUM
     assert games.get("carcassonne") is games.CARCASSONNE
     assert games.of_meta({}) is games.TILETUM and games.of_meta({"game": "carcassonne"}) is games.CARCASSONNE
@@ -41,7 +42,8 @@ def _play_out(game: games.Game, players: int, seed: str, limit: int) -> tuple[ob
     return state, events
 
 
-@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200)])
+@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200),
+                                                  ("pillars", 3, 400)])
 def test_each_game_through_the_interface(name, players, limit):
     game = games.get(name)
     seed = f"iface-{name}"
@@ -73,6 +75,31 @@ def test_a_whole_carcassonne_game_ends_with_winners_and_a_board():
     assert game.winner(state) == (state.winners[0] if len(state.winners) == 1 else None)
     svg = game.board_svg(state)
     assert svg.startswith("<svg") and svg.count('<g class="tile"') == len(state.to_doc()["board"])
+
+
+class _Scored:
+    """A finished position as ``places`` reads it: scores, final turn order, solo, winner."""
+
+    def __init__(self, scores, turn_order=None, solo=None, winner=None):
+        self.seats = [type("Seat", (), {"score": v})() for v in scores]
+        self.players, self.solo, self.winner = len(scores), solo, winner
+        self.turn_order = turn_order if turn_order is not None else list(range(len(scores)))
+
+
+def test_places_follow_each_games_tie_break():
+    """Tiletum (rulebook, "Game end"): tied VP go to the player earlier in the final turn order,
+    so the places are distinct; solo: the Cardinalbot's rule names the winner. Carcassonne has no
+    tie-break: tied seats share the place (1, 1, 3)."""
+    tiletum = games.TILETUM
+    assert tiletum.places(_Scored([90, 120, 90], turn_order=[2, 0, 1])) == [3, 1, 2]
+    assert tiletum.places(_Scored([90, 90], turn_order=[1, 0])) == [2, 1]
+    assert tiletum.places(_Scored([80, 80], solo={"bot": 0, "human": 1}, winner=0)) == [1, 2], \
+        "solo: the bot wins a tie"
+    carc = games.CARCASSONNE
+    state, _ = _play_out(carc, 3, "iface-places", 300)
+    scores = carc.scores(state)
+    assert carc.places(state) == [1 + sum(o > v for o in scores) for v in scores]
+    assert [i for i, p in enumerate(carc.places(state)) if p == 1] == state.winners
 
 
 @pytest.mark.parametrize("name, move, kind, code", [
@@ -163,3 +190,39 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     with pytest.raises(errors.ServiceError) as e:
         service.create_game([{"name": "Ann"}, {"name": "Bob"}], {"solo": {}}, game="carcassonne")
     assert e.value.code == "bad-options" and "solo" in str(e.value)
+
+
+def test_finishing_places_follow_each_games_tie_break():
+    """Pillars: most VP, then most gold, then shared; Carcassonne: equal points share the place;
+    Tiletum: the rulebook's turn-order tie-break (as tournaments.model.final_places)."""
+    from pillars.playout import random_game
+    from tournaments.model import final_places
+    state = random_game(3, "places").state
+    state.vp, state.gold = [20, 20, 20], [5, 7, 5]
+    assert games.PILLARS.places(state) == [2, 1, 2]
+    state.vp, state.gold = [21, 20, 20], [0, 3, 3]
+    assert games.PILLARS.places(state) == [1, 2, 2]
+    carc, _ = carcassonne.new_game(3, "places")
+    carc.scores = [8, 12, 8]
+    assert games.CARCASSONNE.places(carc) == [2, 1, 2]
+    tile, _ = games.TILETUM.new_game(3, "places", {})
+    assert games.TILETUM.places(tile) == final_places(games.TILETUM.scores(tile), list(tile.turn_order))
+
+
+def test_pillars_events_in_words_name_the_seats_and_leave_the_cards_texts_alone():
+    from pillars.describe import said_by
+    state, events = games.PILLARS.new_game(2, "words", {})
+    evs, after = games.PILLARS.play(state, 0, "pass", "words")
+    names = ["{seat0}", "{seat1}"]
+    assert games.PILLARS.event_text(None, events[0], names).startswith("The game starts with 2 players: ")
+    assert games.PILLARS.event_text(state, evs[0], names) == "{seat0} takes no more cards this round"
+    assert games.PILLARS.event_text(state, evs[0]) == "Take no more cards this round"
+    assert games.PILLARS.event_texts(events + evs, start=1, names=names) == [
+        "{seat0} takes no more cards this round"]
+    card = "Use the privilege \u201cIn any one round of your choice, you pay no taxes.\u201d"
+    assert said_by(card, "Cy", "its") == "Cy uses" + card[3:]   # the card's own words unchanged
+    assert (said_by("Return 1 sand to the board (more than you may carry over)", "Ann")
+            == "Ann returns 1 sand to the board (more than they may carry over)")
+    assert (said_by("End your conversions at the Cathedral", "Hal", "its")
+            == "Hal ends its conversions at the Cathedral")
+    assert said_by("Take C05 and discard it at once", "Bo") == "Bo takes C05 and discards it at once"

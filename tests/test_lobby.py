@@ -27,7 +27,8 @@ from application.rating_service import game_pool, pool_key
 from application.store import EventStore
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport
 from tests.test_pbem_e2e import Mailboxes
 
 GAMES = "/api/v1/games"
@@ -524,3 +525,19 @@ def test_a_lobby_service_over_the_store_alone(redis_client):
         with pytest.raises(ServiceError) as e:
             lobby.create([{"name": "A", "email": addr("a")}, seat, {"kind": "open"}], {})
         assert e.value.code == code
+
+
+def test_a_pillars_game_waits_in_the_lobby_and_starts_when_its_seats_are_taken(http, redis_client):
+    """The lobby is any game's: a waiting Pillars of the Earth game is found by its game and starts
+    when its last seat is taken, then it is a Pillars game like any other."""
+    gid = open_game(http, players=3, taken=1, game="pillars")["id"]
+    found = http.ok("GET", LOBBY, params={"game": "pillars", "players": 3, "limit": 100})["games"]
+    assert gid in [g["id"] for g in found] and all(g["game"] == "pillars" for g in found)
+    assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"game": "carcassonne", "limit": 100})[
+        "games"]]
+    assert not join(http, redis_client, gid, "Bea")["started"]
+    assert join(http, redis_client, gid, "Cy")["started"]
+    summary = http.ok("GET", f"{GAMES}/{gid}")
+    assert (summary["game"], summary["status"], summary["phase"]) == ("pillars", "active", "cards")
+    state = http.ok("GET", f"{GAMES}/{gid}/state")
+    assert state["format"] == "pillars-position/1" and state["players"] == 3

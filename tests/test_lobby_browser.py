@@ -14,7 +14,8 @@ import uuid
 from application.dashboard import dashboard_key_for, remember_address
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, SinkTransport
+from mail.outbox import Outbox
+from mail.transports import SinkTransport
 from tests.browser import launch, require_browser
 from tests.conftest import LiveServer, make_app
 

@@ -112,7 +112,8 @@ def advance(r, seconds: float) -> None:
 def notifier_of(app):
     from mail.mailconfig import MailConfig
     from mail.notify import Notifier
-    from mail.outbox import Outbox, transport_from_env
+    from mail.outbox import Outbox
+    from mail.transports import transport_from_env
     service = app.extensions["tiletum.service"]
     return Notifier(service, Outbox(service.store.r, transport_from_env()), MailConfig.from_env())
 

@@ -8,18 +8,14 @@ loopback (aiosmtpd) and a real Redis of this module:
 - a server that is down for a while and comes back: every email arrives, once;
 - the kept-open connection survives the server closing idle connections, and is renewed at its
   maximum age;
-- every Lua script's keys are in one hash slot (Redis Cluster), in what the outbox really passes;
-- emails queued under the keys from before the shards are still sent, once, and a once-key
-  recorded there still counts (an upgrade loses nothing and sends nothing twice).
+- every Lua script's keys are in one hash slot (Redis Cluster), in what the outbox really passes.
 
 The outbox's clock is a variable of the test, so the retry backoff passes at once."""
 from __future__ import annotations
 
-import base64
 import email
 import email.policy
 import json
-import logging
 import threading
 import time
 from email.message import EmailMessage
@@ -30,7 +26,8 @@ from redis.crc import key_slot
 
 from api.redis_server import EmbeddedRedis, free_port
 from mail import outbox as ob
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport, serialize
 
 
 class Server:
@@ -293,8 +290,7 @@ def test_every_script_keeps_its_keys_in_one_slot():
 
 
 def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
-    """Every script call of enqueue, delivery, retry, give-up and migration, as made (the
-    outbox of a cluster client: no legacy keys)."""
+    """Every script call of enqueue, delivery, retry and give-up, as made."""
     calls: list[tuple[str, list[str]]] = []
     register = r.register_script
 
@@ -307,12 +303,10 @@ def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
         return call
 
     r.register_script = recording
-    server.drop_after_data = {3}   # the answer to s1's DATA (after the imported one and s0)
+    server.drop_after_data = {2}   # the answer to s1's DATA (after s0's)
     server.start()
     clock = Clock()
-    legacy_queue(r, "turn:imported:0:1", make(8), clock.now)   # old data imported into a cluster
-    box = Outbox(r, SmtpTransport(server.url, timeout=5), clock=clock, legacy=False, give_up_hours=1)
-    assert box.deliver_due() == 1 and box.status("turn:imported:0:1") == "sent"
+    box = Outbox(r, SmtpTransport(server.url, timeout=5), clock=clock, give_up_hours=1)
     for i in range(6):
         box.enqueue(f"turn:s{i}:0:1", make(i))
     server.stop()
@@ -324,64 +318,6 @@ def test_what_the_outbox_really_passes_its_scripts_is_one_slot_each(r, server):
     assert len(calls) >= 14
     for first_line, keys in calls:
         assert len({key_slot(k.encode()) for k in keys}) == 1, (first_line, keys)
-
-
-# --- upgrading from the outbox before the shards -----------------------------------------------------
-
-def legacy_queue(r, key: str, message: EmailMessage, now: float, attempts: int = 0) -> None:
-    """What the outbox before the shards wrote for a queued email (its _ENQUEUE script)."""
-    message["Message-ID"] = ob.message_id_for(key, message)
-    item = {"raw": base64.b64encode(ob.serialize(message)).decode("ascii"), "to": str(message["To"]),
-            "subject": str(message["Subject"]), "queued": now, "attempts": attempts}
-    r.set(ob.LEGACY_SENT + key, "queued", ex=ob.SENT_TTL)
-    r.hset(ob.LEGACY_OUTBOX, key, json.dumps(item))
-    r.zadd(ob.LEGACY_DUE, {key: now})
-
-
-def test_emails_queued_before_the_shards_are_sent_once_after_the_upgrade(r, server, caplog):
-    clock = Clock()
-    for i in range(5):
-        legacy_queue(r, f"turn:old{i}:0:1", make(i), clock.now - 600, attempts=3)
-    r.set(ob.LEGACY_SENT + "turn:done:0:1", "sent", ex=ob.SENT_TTL)   # sent before the upgrade
-    # one an old process is sending right now (its lease runs 100 s more)
-    legacy_queue(r, "turn:busy:0:1", make(7), clock.now - 10)
-    r.set(ob.LEGACY_CLAIM + "turn:busy:0:1", f"oldtoken|{clock.now + 100}", ex=400)
-    server.start()
-    box = outbox_of(r, server, clock)
-    assert box.already_sent("turn:done:0:1") and box.status("turn:old0:0:1") == "queued"
-    assert box.enqueue("turn:done:0:1", make(8)) is False, "a once-key of the old outbox still counts"
-    assert box.enqueue("turn:old1:0:1", make(1)) is False, "and so does an email still queued there"
-    assert box.pending() == 6
-    caplog.set_level(logging.INFO, logger="tiletum.outbox")
-    assert box.deliver_due() == 5
-    assert server.subjects() == [f"email {i:02d}" for i in range(5)]
-    ids = {str(m["Message-ID"]) for m in server.messages}
-    assert ids == {ob.message_id_for(f"turn:old{i}:0:1", make(i)) for i in range(5)}, "their Message-IDs"
-    assert r.hkeys(ob.LEGACY_OUTBOX) == [b"turn:busy:0:1"], "the busy one waits for its old sender"
-    assert all(box.status(f"turn:old{i}:0:1") == "sent" for i in range(5))
-    assert json.loads(r.lindex(ob.FAILED, 0) or b"{}") == {}, "nothing failed"
-    clock.now += 200   # the old sender's lease is over: it died
-    assert box.deliver_due() == 1
-    assert server.subjects().count("email 07") == 1 and len(server.messages) == 6
-    assert not r.exists(ob.LEGACY_OUTBOX) and not r.exists(ob.LEGACY_DUE)
-    clock.now += 3600
-    assert box.deliver_due() == 0 and len(server.messages) == 6 and box.pending() == 0
-    assert any("legacy outbox" in rec.getMessage() for rec in caplog.records)
-
-
-def test_a_legacy_email_already_taken_over_is_not_queued_twice(r, server):
-    """A migration cut short (the process died between the shard write and the legacy delete)
-    leaves the email in both: the next pass sends it once."""
-    clock = Clock()
-    server.start()
-    box = outbox_of(r, server, clock)
-    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)
-    box.migrate_legacy()
-    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)   # as if the delete had not happened
-    assert box.deliver_due() == 1
-    legacy_queue(r, "turn:twice:0:1", make(3), clock.now)   # and again, after it was sent
-    assert box.deliver_due() == 0
-    assert server.subjects() == ["email 03"]
 
 
 # --- the stored bytes ------------------------------------------------------------------------------
@@ -417,5 +353,5 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     notice = simple_email(subject="Tiletum g1: résumé", from_addr="pbem@pbem.test", to_addr="a@players.test",
                           lines=["Hello", "x" * 300])
     for m in (turn, odd, notice, make(1)):
-        assert ob.serialize(m) == standard(m)
-    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in ob.serialize(turn), "one line"
+        assert serialize(m) == standard(m)
+    assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in serialize(turn), "one line"

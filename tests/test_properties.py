@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import NotationError, check, legal, parse, play
+from engine import NotationError, check, evolve, legal, parse, play, play_in_place, replay
 from engine.board import corruption, king_advance, reset_red
 from engine.chance import RecordingChance, ReplayChance, SeededSource
 from engine.components import BASIC_ACTIONS, components
@@ -103,6 +103,34 @@ def test_undo_restores_the_exact_previous_position(players, seed, picks):
         else:
             assert check(after, after.actor, parse("undo")) is not None or after.undo_moves
         s = after
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=1, max_size=150))
+def test_play_in_place_play_and_the_fold_agree(players, seed, picks):
+    """play_in_place changes its state exactly as play makes the copy (undo history too) and
+    gives the same event; play leaves its state alone; replay is the fold of evolve."""
+    s, events = new_game(players, f"fold-{seed}")
+    for pick in picks:
+        if s.phase == "over":
+            break
+        ms = [str(m) for m in legal(s)] + (["undo"] * 3 if s.undo_moves else [])
+        m = ms[pick % len(ms)]
+        before = (s.to_doc(), list(s.undo_moves))
+        evs, after = play(s, s.actor, m, seed=f"fold-{seed}")
+        assert (s.to_doc(), s.undo_moves) == before, "play does not change its state"
+        ev = play_in_place(s, s.actor, m, seed=f"fold-{seed}")
+        assert [ev] == evs
+        assert (s.to_doc(), s.undo_moves) == (after.to_doc(), after.undo_moves)
+        events += evs
+    folded = None
+    for ev in events:
+        folded = evolve(folded, ev)
+    replayed = replay(events)
+    assert replayed.to_doc() == folded.to_doc() == s.to_doc()
+    assert replayed.undo_moves == folded.undo_moves == s.undo_moves
+    half = replay(events[: len(events) // 2])
+    assert replay(events[len(events) // 2:], half).to_doc() == s.to_doc()
 
 
 @given(st.lists(st.tuples(st.integers(0, 25), st.integers(0, 3)), min_size=2, max_size=4), st.integers(0, 2))

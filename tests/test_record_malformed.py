@@ -2,7 +2,7 @@
 interface's ``verify_record``): whatever it claims, a malformed record is an engine error that
 says what is wrong (``RecordError``, ``IllegalMove``, ``NotationError``), never a crash. The
 setup and the recorded outcomes are the dangerous part, since replay trusts them to fold a move
-in: each test tampers with them in a real game's record, for both games."""
+in: each test tampers with them in a real game's record, for every game."""
 from __future__ import annotations
 
 import re
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import carcassonne.playout
 import engine.playout
 import games
+import pillars.playout
 from rules_common.errors import EngineError, RecordError
 
 SETUPS = ['{}', '[1,2]', '[[\\"x\\",1]]', '[[\\"tile\\"]]', '[]', '[[\\"draw:bonus\\",\\"NOPE\\"]]', 'null']
@@ -21,7 +22,8 @@ SETUPS = ['{}', '[1,2]', '[[\\"x\\",1]]', '[[\\"tile\\"]]', '[]', '[[\\"draw:bon
 
 def record_of(name: str, moves: int) -> str:
     """A real record of the first ``moves`` moves of a seeded random 2-player game."""
-    play = engine.playout.random_game if name == "tiletum" else carcassonne.playout.random_game
+    play = {"tiletum": engine.playout.random_game, "carcassonne": carcassonne.playout.random_game,
+            "pillars": pillars.playout.random_game}[name]
     g = play(2, f"malformed-{name}")
     game = games.get(name)
     text = game.write_record(g.events[:moves + 1],
@@ -29,7 +31,7 @@ def record_of(name: str, moves: int) -> str:
     return text
 
 
-RECORDS = {name: record_of(name, 40) for name in ("tiletum", "carcassonne")}
+RECORDS = {name: record_of(name, 40) for name in ("tiletum", "carcassonne", "pillars")}
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))

@@ -16,7 +16,8 @@ from application.tournament_service import TournamentService
 from conftest import LiveServer, make_app
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport
 from test_api_errors import API, Http, problem
 from tests.test_pbem_e2e import Mailboxes
 

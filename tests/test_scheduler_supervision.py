@@ -17,7 +17,8 @@ import pytest
 from api.parts import CACHE_SECONDS
 from api.redis_server import free_port
 from application import heartbeat
-from mail.outbox import SMTP_FAILING, Outbox, SmtpTransport, outage, pending_count
+from mail.outbox import SMTP_FAILING, Outbox, outage, pending_count
+from mail.transports import SmtpTransport
 from tests.conftest import make_app
 from tests.servers import Serve, wait_for
 from tests.test_supervision import child_running, health

@@ -17,7 +17,8 @@ from engine.components import BASIC_ACTIONS, components
 from engine.playout import random_game
 from engine.validate import problems
 
-GAMES = {2: 120, 3: 100, 4: 100}   # 320 complete games in all
+GAMES = {2: 50, 3: 40, 4: 40}       # 130 complete games in every run of the suite
+SOAK_GAMES = 400                    # per player count, other seeds, under `make soak` (marker soak)
 HEAVY_GAMES = 3                     # per player count
 
 
@@ -109,10 +110,23 @@ def assert_finished(result) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_keep_invariants(players):
     for i in range(GAMES[players]):
-        seed = f"sim-{players}-{i}"
-        result = random_game(players, seed, on_move=light_check)
-        assert_finished(result)
-        assert replay(result.events).to_doc() == result.state.to_doc()
+        random_playout_checked(players, f"sim-{players}-{i}")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("part", range(4))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_many_more_random_playouts_keep_invariants(players, part):
+    """The soak run: ten times as many games on seeds the suite does not play."""
+    share = SOAK_GAMES // 4
+    for i in range(part * share, (part + 1) * share):
+        random_playout_checked(players, f"soak-{players}-{i}")
+
+
+def random_playout_checked(players: int, seed: str) -> None:
+    result = random_game(players, seed, on_move=light_check)
+    assert_finished(result)
+    assert replay(result.events).to_doc() == result.state.to_doc()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

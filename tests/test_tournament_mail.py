@@ -11,7 +11,8 @@ from application.tournament_service import TournamentService
 from tests.test_pbem_e2e import Mailboxes
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, SmtpTransport
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport
 from mail.tournament_mail import welcome
 
 

@@ -15,7 +15,8 @@ from application.scheduling import Dispatcher
 from application.store import EventStore
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
-from mail.outbox import Outbox, transport_from_env
+from mail.outbox import Outbox
+from mail.transports import transport_from_env
 
 from .app import app
 

@@ -84,9 +84,10 @@ class Games(MethodView):
 
         Sets up a new game and returns each seat's secret token (shown only here) and the commitment
         to the game's secret seed. `game`: `tiletum` (2-4 seats; a solo game is one seat and a
-        `cardinalbot` seat) or `carcassonne` (2-5 seats). A seat is a person (`human`, with an
-        optional email), the AI player (`ai`, with a `level`), a registered bot account (`bot`), or
-        open (`open`: the game then waits in the lobby until players take the open seats).
+        `cardinalbot` seat), `carcassonne` (2-5 seats) or `pillars` (The Pillars of the Earth, 2-4
+        seats). A seat is a person (`human`, with an optional email), the AI player (`ai`, with a
+        `level`), a registered bot account (`bot`), or open (`open`: the game then waits in the
+        lobby until players take the open seats).
         """
         # a game that waits for players (docs/lobby.md)
         if any(s.get("kind") == "open" for s in body["seats"]):
@@ -121,7 +122,8 @@ class GameState(MethodView):
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
         token). Face-down piles and face-down Corruption tokens appear as counts only. The
-        document is the game's own: `Position` (Tiletum) or `CarcassonnePosition`, by `format`.
+        document is the game's own: `Position` (Tiletum), `CarcassonnePosition` or `PillarsPosition`, by
+        `format`.
         """
         version, doc = service().state(game_id, bearer())
         if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field

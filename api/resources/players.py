@@ -73,7 +73,7 @@ class Leaderboard(MethodView):
         """Read a leaderboard
 
         The players of a rating pool (`multiplayer` for Tiletum, `carcassonne:multiplayer`,
-        `solo:priest`, `solo:deacon`, `solo:bishop`) by rating, best first, `limit` (1-200) from
-        `offset`. A player whose profile is public is given with their handle.
+        `pillars:multiplayer`, `solo:priest`, `solo:deacon`, `solo:bishop`) by rating, best first,
+        `limit` (1-200) from `offset`. A player whose profile is public is given with their handle.
         """
         return profiles().leaderboard(pool, query["offset"], query["limit"])

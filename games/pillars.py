@@ -1,0 +1,177 @@
+"""The Pillars of the Earth (base game) through the game interface: an adapter over ``pillars/``.
+
+The served position (``view``) is the engine's position document (docs/pillars.md) with the
+viewer and the seat to act added, and the master builders in the bag as a count per seat: the
+engine keeps them as a sorted list (no order exists until one is drawn), the service says only
+how many of each colour are in it. Nothing else in a position is hidden: what is face down is
+only the sorted list of what is left, and the seed is never part of a state.
+"""
+from __future__ import annotations
+
+import pillars as rules
+from pillars.chance import seed_commitment
+from pillars.describe import card_name, describe
+from pillars.describe import event_text as _event_text
+from pillars.game import advance, apply_event
+from pillars.record import replay_record, verify_events, write_record
+from pillars.state import RES, cards
+from pillars.svg import board_svg
+
+from .base import EmailDefaults, GameDefaults, SearchDefaults
+
+_ASKED = {
+    "cards": "take a resource card or a craftsman, or pass",
+    "builders": "place the drawn master builder, or pass",
+    "placing": "place your passed master builder",
+}
+_DECISION = {
+    "archbishop": "decide at the Archbishop's Office",
+    "protection": "decide whether to use your protection privilege",
+    "lose": "name the craftsman who leaves the game",
+    "taxes": "decide whether to use your tax privilege",
+    "shiring": "name the craftsman who leaves the game",
+    "market": "buy or sell at the market, or pass",
+    "cathedral": "let your craftsmen work at the Cathedral",
+    "carry": "return resources you cannot carry over",
+}
+
+
+def view_doc(state: rules.GameState, seat: int | None) -> dict:
+    """The position as ``seat`` (None: a spectator) may see it: the bag as counts per seat."""
+    doc = rules.view_doc(state, seat)
+    doc["bag"] = [state.bag.count(i) for i in range(state.players)]
+    doc["viewer"] = seat
+    doc["to_act"] = [] if state.actor is None else [state.actor]
+    return doc
+
+
+class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
+    name = "pillars"
+    title = "The Pillars of the Earth"
+    min_players, max_players = 2, 4
+    rules_version = rules.RULES_VERSION
+    seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
+    cli = "pillars-engine"
+    email = True
+    score_unit = "VP"
+    state_type = rules.GameState
+
+    def new_game(self, players, seed, options):
+        return rules.new_game(players, seed, options)
+
+    def replay(self, events, state=None):
+        return rules.replay(events, state)
+
+    def from_doc(self, doc):
+        return rules.GameState.from_doc(doc)
+
+    def play(self, state, seat, move, seed):
+        return rules.play(state, seat, move, seed=seed)
+
+    def legal_moves(self, state):
+        return [(m, describe(state, m)) for m in rules.legal_moves(state)]
+
+    def parse(self, text):
+        return rules.parse(text)
+
+    def scores(self, state):
+        return list(state.vp)
+
+    def places(self, state):
+        """Most VP first; a tie goes to the most gold; still tied, the place is shared."""
+        keys = list(zip(state.vp, state.gold, strict=True))
+        return [1 + sum(1 for k in keys if k > mine) for mine in keys]
+
+    def round(self, state):
+        return state.round
+
+    def view(self, state, seat):
+        return view_doc(state, seat)
+
+    # --- search (ai.generic) -----------------------------------------------------------------
+    def determinize(self, view, rng):
+        """The served view is the whole state but the bag's order, which does not exist: the bag
+        is rebuilt from its counts (sorted, as the engine keeps it)."""
+        doc = {k: v for k, v in view.items() if k not in ("viewer", "to_act")}
+        doc["bag"] = [seat for seat, n in enumerate(view["bag"]) for _ in range(n)]
+        return rules.GameState.from_doc(doc)
+
+    def search_moves(self, state):
+        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
+
+    def after(self, state, seat, move, seed):
+        s = state.clone()
+        advance(s, seat, move, seed)
+        return s
+
+    # --- records ---------------------------------------------------------------------------------
+    def seed_commitment(self, seed):
+        return seed_commitment(seed)
+
+    def fairness_algorithm(self, meta, state):
+        return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
+                "from the sorted cards still face down (privileges, events, the round's craftsmen, resource "
+                "cards), the master builders in the bag or the tax die's faces, where n is the number of "
+                "reveals before it (the setup is reveal 0, then each move that reveals something) "
+                "(see pillars/chance.py)")
+
+    def write_record(self, events, headers):
+        return write_record(events, headers)
+
+    def replay_record(self, text):
+        return replay_record(text)
+
+    def verify_events(self, events, seed, commitment):
+        return verify_events(events, seed, commitment)
+
+    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        out: list[str] = []
+        for i, ev in enumerate(events):
+            if i >= start:
+                out.append(_event_text(state, ev, names, machines))
+            state = apply_event(None if ev["type"] == "GameStarted" or state is None else state.clone(), ev)
+        return out
+
+    def event_text(self, before, ev, names=None, machines=frozenset()):
+        return _event_text(before, ev, names, machines)
+
+    # --- pictures and the email channel --------------------------------------------------------------
+    def board_svg(self, state, names=None):
+        return board_svg(state, names)
+
+    def email_what(self, state):
+        """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
+        if state.phase == "builders" and state.offer:
+            return "your turn to decide whether the drawn master builder stays"
+        if state.phase in _ASKED:
+            return "your turn to " + _ASKED[state.phase]
+        if state.phase == "actions" and state.queue:
+            return "your turn to " + _DECISION.get(state.queue[0][0], "decide")
+        return "your turn"
+
+    def email_position_lines(self, state, seat, names):
+        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        c = cards()
+        s = state
+        res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[seat], strict=False))
+        crafts = "; ".join(card_name(x) for x in s.craftsmen[seat])
+        out = [f"Round {s.round} of 6.",
+               f"You have {s.vp[seat]} VP, {s.gold[seat]} gold and {res}.",
+               f"Your craftsmen: {crafts}."]
+        if s.privileges[seat]:
+            out.append("Your privileges: " + "; ".join(card_name(p) for p in s.privileges[seat]) + ".")
+        others = [f"{name(i)} {s.vp[i]} VP, {s.gold[i]} gold" for i in range(s.players) if i != seat]
+        out.append("The others: " + "; ".join(others) + ".")
+        if s.phase == "builders" and s.drawn is not None:
+            out.append(f"The master builder drawn is {name(s.drawn)}'s; placing one costs {s.cost} gold now.")
+        if s.event is not None:
+            out.append(f"This round's event: {c.events[s.event]['text']}")
+        market = ", ".join(f"{n} {r}" for r, n in zip(RES, s.market, strict=False))
+        out.append(f"At the market: {market}.")
+        return out
+
+    def pieces_svg(self):
+        return None
+
+
+PILLARS = Pillars()
