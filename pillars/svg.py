@@ -8,15 +8,24 @@ the finished ones filled), the phase and who decides; the board's eight fields i
 resolution, each master builder spot a circle in its seat's colour with the seat's number (empty:
 dashed), Kingsbridge's and Shiring's spots labelled with their card; the bag (master builders per
 seat), the cost marker, this round's event and tax, the market's and the King's Court's cubes; the
-phase I card pool; and a row per player: craftsmen, resources, gold, VP and privileges. Each field
-group carries ``data-field`` (its notation) and each spot ``data-spot`` (its index), for a page to
-make them clickable later.
+phase I card pool; and a row per player: craftsmen, resources, gold, VP and privileges.
+
+Every part a move acts on is a ``<g>`` with stable data attributes (the same for every viewer; they
+name only what the picture shows), for the game page to make clickable: each field ``data-field``
+(its notation) and in it each spot ``data-spot`` (its index; at Kingsbridge and Shiring also
+``data-spot-card``); each card of the pool ``data-card``; the pool ``data-part="pool"``, the drawn
+master builder ``data-part="drawn"``, the event ``data-part="event"`` and the tax ``data-part="tax"``;
+the market's cubes ``data-market`` (a resource); and in each player's row (``data-seat``) each
+craftsman ``data-craftsman`` (a craftsman won at Shiring and waiting to be kept or discarded too),
+each resource ``data-resource`` and each privilege ``data-privilege``. :func:`move_part` says which
+part a legal move acts on (the page's script does the same).
 """
 
 from __future__ import annotations
 
 from html import escape
 
+from .notation import Move
 from .state import RES, GameState, cards
 
 SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e6a700")  # blue, red, green, yellow
@@ -42,6 +51,7 @@ PHASE_NAMES = {
 RES_COLOURS = {"stone": "#8c8c8c", "wood": "#8b5a2b", "sand": "#e0c068", "metal": "#4a6d8c"}
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 WIDTH = 860
+CHIP = 36  # a chip's height: at 360 px wide (the picture scaled to 42 %) still about 15 px
 
 
 def _text(x: float, y: float, s: str, size: int = 13, anchor: str = "start", weight: str = "normal",
@@ -59,15 +69,37 @@ def _spot(x: float, y: float, seat: int | None, r: int = 13) -> str:
             + _text(x, y + 4, str(seat), 12, "middle", "bold", "#fff"))
 
 
-def _cubes(x: float, y: float, counts: dict[str, int]) -> tuple[list[str], float]:
+def _cubes(x: float, y: float, counts: dict[str, int], attr: str) -> tuple[list[str], float]:
+    """Each resource a chip (a cube and its count) big enough to tap, in a ``<g>`` carrying
+    ``attr="resource"``; ``y`` is the chip's top."""
     out = []
     for r, n in counts.items():
-        out.append(f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="11" height="11" fill="{RES_COLOURS[r]}" '
-                   f'stroke="#333"/>')
         label = f"{n} {r}"
-        out.append(_text(x + 15, y, label, 12))
-        x += 22 + 7 * len(label)
+        w = 30 + 8 * len(label)
+        out.append(f'<g class="res" {attr}="{r}"><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w}" '
+                   f'height="{CHIP}" rx="5" fill="#fff" stroke="#bbb"/>'
+                   f'<rect x="{x + 7:.0f}" y="{y + CHIP / 2 - 7:.0f}" width="14" height="14" '
+                   f'fill="{RES_COLOURS[r]}" stroke="#333"/>'
+                   + _text(x + 26, y + CHIP / 2 + 5, label, 14) + "</g>")
+        x += w + 6
     return out, x
+
+
+def _chips(x0: float, y: float, right: float, items: list[tuple[str, str]],
+           cls: str) -> tuple[list[str], float]:
+    """Chips (rounded boxes with a label) laid out left to right from ``x0``, wrapping at
+    ``right``; each item is (its attributes, its label). Returns the parts and the y under them."""
+    out: list[str] = []
+    x = x0
+    for attrs, label in items:
+        w = 16 + 7.6 * len(label)
+        if x > x0 and x + w > right:
+            x, y = x0, y + CHIP + 6
+        out.append(f'<g class="{cls}" {attrs}><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
+                   f'height="{CHIP}" rx="5" fill="#fff" stroke="#7a5a2f"/>'
+                   + _text(x + 8, y + CHIP / 2 + 5, label, 14) + "</g>")
+        x += w + 6
+    return out, y + CHIP
 
 
 def board_svg(state: GameState, names: list[str] | None = None) -> str:
@@ -108,7 +140,9 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
         for i, seat in enumerate(spots):
             cx = x + 22 + i * 46
-            out.append(f'<g data-spot="{i}">' + _spot(cx, y + 44, seat) + "</g>")
+            card = shown[i] if shown is not None and i < len(shown) else None
+            extra = f' data-spot-card="{card}"' if card is not None else ""
+            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 44, seat) + "</g>")
             if shown is not None and i < len(shown) and shown[i] is not None:
                 out.append(_text(cx, y + 74, str(shown[i]), 11, "middle"))
         if f == "king":
@@ -125,49 +159,113 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         x += 52
     if s.drawn is not None:
         out.append(_text(x + 10, y, "drawn:", 12))
-        out.append('<g class="drawn">' + _spot(x + 62, y - 4, s.drawn, 9) + "</g>")
+        out.append('<g class="drawn" data-part="drawn">' + f'<rect class="hit" x="{x + 46}" y="{y - 20}" '
+                   'width="32" height="32" rx="5" fill="#fff" stroke="#999"/>'
+                   + _spot(x + 62, y - 4, s.drawn, 11) + "</g>")
         x += 80
     out.append(_text(x + 10, y, f"Cost marker: {s.cost} gold", 13))
     event = "not yet revealed" if s.event is None else f"{s.event} ({c.events[s.event]['text']})"
-    out.append(_text(x + 190, y, f"Tax: {'-' if s.tax is None else s.tax}", 13))
+    tax = f"Tax: {'-' if s.tax is None else s.tax}"
+    out.append('<g class="tax" data-part="tax">' + _text(x + 190, y, tax, 13) + "</g>")
     y += 22
-    out.append(_text(16, y, f"Event: {event}", 12))
-    y += 22
-    out.append(_text(16, y, "Market:", 13, weight="bold"))
-    parts, _ = _cubes(76, y, dict(zip(RES[:3], s.market, strict=False)))
+    out.append('<g class="event" data-part="event">' + _text(16, y, f"Event: {event}", 12) + "</g>")
+    y += 12
+    out.append(_text(16, y + CHIP / 2 + 5, "Market:", 13, weight="bold"))
+    parts, _ = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
     out.extend(parts)
-    y += 22
-    pool = ", ".join(s.pool) if s.pool else "empty"
-    out.append(_text(16, y, f"Card pool: {pool}", 12))
+    y += CHIP + 8
+    out.append('<g class="pool" data-part="pool">'
+               + _text(16, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
+               + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
+    items = []
+    for x in s.pool:
+        if x in c.rescards:
+            items.append((f'data-card="{x}"', f"{x}: {c.rescards[x]['workers']} workers"))
+        else:
+            items.append((f'data-card="{x}"', f"{x} {c.craftsmen[x]['name']}: {c.craftsmen[x]['cost']} gold"))
+    parts, y = _chips(100, y, WIDTH - 16, items, "card")
+    out.extend(parts)
     # --- the players ---------------------------------------------------------------------------
-    y += 18
+    y += 12
+    pending = {q[1]: q[2] for q in s.queue[:1] if q[0] == "shiring" and len(q) == 3}
     for seat in range(s.players):
-        h = 62
         colour = SEAT_COLOURS[seat % 4]
-        out.append(f'<g class="player" data-seat="{seat}">')
-        stroke = ' stroke-width="3"' if seat == s.actor else ""
-        out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="{h}" rx="6" fill="#fff" '
-                   f'stroke="{colour}"{stroke}/>')
+        body: list[str] = []
         name = who(seat)
         head = name[:1].upper() + name[1:] + (" (start player)" if seat == s.start else "") + (
             " \u2190 decides" if seat == s.actor else "")
-        out.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
-        out.append(_text(300, y + 18, f"{s.vp[seat]} VP", 13, weight="bold"))
-        out.append(_text(370, y + 18, f"{s.gold[seat]} gold", 13))
-        parts, _ = _cubes(450, y + 18, dict(zip(RES, s.res[seat], strict=False)))
-        out.extend(parts)
-        crafts = ", ".join(f"{x} {c.craftsmen[x]['name']}" for x in s.craftsmen[seat])
-        out.append(_text(26, y + 38, f"Craftsmen: {crafts}", 12))
-        privs = ", ".join(s.privileges[seat]) or "none"
+        body.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
+        body.append(_text(300, y + 18, f"{s.vp[seat]} VP", 13, weight="bold"))
+        body.append(_text(370, y + 18, f"{s.gold[seat]} gold", 13))
+        parts, _ = _cubes(26, y + 26, dict(zip(RES, s.res[seat], strict=False)), "data-resource")
+        body.extend(parts)
+        yy = y + 26 + CHIP + 6
+        body.append(_text(26, yy + CHIP / 2 + 5, "Craftsmen:", 12))
+        items = [(f'data-craftsman="{x}"', f"{x} {c.craftsmen[x]['name']}") for x in s.craftsmen[seat]]
+        if seat in pending:
+            x = pending[seat]
+            items.append((f'data-craftsman="{x}" data-new="1"', f"new: {x} {c.craftsmen[x]['name']}"))
+        parts, yy = _chips(100, yy, WIDTH - 26, items, "craftsman")
+        body.extend(parts)
+        yy += 6
+        body.append(_text(26, yy + CHIP / 2 + 5, "Privileges:", 12))
+        items = [(f'data-privilege="{p}"', p) for p in s.privileges[seat]]
+        parts, yy2 = _chips(100, yy, 400, items, "privilege")
+        body.extend(parts)
+        if not items:
+            body.append(_text(100, yy + CHIP / 2 + 5, "none", 12))
         taken = ", ".join(s.taken[seat]) or "none"
-        out.append(_text(26, y + 55, f"Privileges: {privs}; resource cards this round: {taken}", 12))
+        body.append(_text(420, yy + CHIP / 2 + 5, f"Resource cards this round: {taken}", 12))
+        h = yy2 - y + 8
+        stroke = ' stroke-width="3"' if seat == s.actor else ""
+        out.append(f'<g class="player" data-seat="{seat}">')
+        out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="{h:.0f}" rx="6" fill="#fff" '
+                   f'stroke="{colour}"{stroke}/>')
+        out.extend(body)
         out.append("</g>")
         y += h + 8
-    height = y + 8
+    height = round(y + 8)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="pillars-board" width="{WIDTH}" '
             f'height="{height}" viewBox="0 0 {WIDTH} {height}" data-round="{s.round}" data-phase="{s.phase}">'
             f'<rect width="{WIDTH}" height="{height}" fill="#fbf8f1"/>')
     return head + "".join(out) + "</svg>"
 
 
-__all__ = ["board_svg", "SEAT_COLOURS"]
+def move_part(state: GameState, move: Move) -> str:
+    """The part of the picture a legal ``move`` acts on, as a CSS selector of its data attributes
+    (api/static/pillars.html maps moves the same way): a card of the pool for ``take``, the pool for
+    phase I's ``pass``, the drawn master builder for phase II's ``pass``/``keep``/``redraw``, a field
+    (or a card's spot) for ``place``, a market cube for ``buy`` and ``collect``, the seat's resource
+    for ``sell`` and ``drop``, the seat's craftsman for ``use`` and ``discard``, the seat's privilege
+    card for ``privilege``; the field, event or tax the decision is about for ``decline``,
+    ``protect``, ``done`` and the market's ``pass``."""
+    s, v, a = state, move.verb, move.args
+    seat = f'[data-seat="{s.actor}"] '
+    if v == "take":
+        return f'[data-card="{a[0]}"]'
+    if v == "place":
+        field = f'[data-field="{a[0]}"]'
+        return field + (f' [data-spot-card="{a[1]}"]' if len(a) == 2 else "")
+    if s.phase == "cards":
+        return '[data-part="pool"]'
+    if s.phase == "builders":
+        return '[data-part="drawn"]'
+    kind = s.queue[0][0] if s.queue else ""
+    if v in ("buy", "collect"):
+        return f'[data-market="{a[0]}"]'
+    if v in ("sell", "drop"):
+        return seat + f'[data-resource="{a[0]}"]'
+    if v in ("use", "discard"):
+        return seat + f'[data-craftsman="{a[0]}"]'
+    if v == "privilege":
+        return seat + f'[data-privilege="{a[0]}"]'
+    if v == "done":
+        return '[data-field="cathedral"]'
+    if v == "pass":
+        return '[data-field="market"]'
+    # decline, protect
+    about = {"protection": '[data-part="event"]', "taxes": '[data-part="tax"]'}
+    return about.get(kind, '[data-field="archbishop"]')
+
+
+__all__ = ["board_svg", "move_part", "SEAT_COLOURS"]
