@@ -60,6 +60,13 @@ def _text(x: float, y: float, s: str, size: int = 13, anchor: str = "start", wei
             f'font-weight="{weight}" fill="{fill}">{escape(s)}</text>')
 
 
+def _box(x: float, y: float, w: float, h: float) -> str:
+    """The box under a part that is text only (the pool's label, the event, the tax): what the page
+    highlights and what a tap hits."""
+    return (f'<rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="5" '
+            'fill="#fbf8f1" stroke="none"/>')
+
+
 def _spot(x: float, y: float, seat: int | None, r: int = 13) -> str:
     if seat is None:
         return (f'<circle class="spot free" cx="{x:.0f}" cy="{y:.0f}" r="{r}" fill="#fff" stroke="#999" '
@@ -75,8 +82,8 @@ def _cubes(x: float, y: float, counts: dict[str, int], attr: str) -> tuple[list[
     out = []
     for r, n in counts.items():
         label = f"{n} {r}"
-        w = 30 + 8 * len(label)
-        out.append(f'<g class="res" {attr}="{r}"><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w}" '
+        w = 32 + 8.6 * len(label)
+        out.append(f'<g class="res" {attr}="{r}"><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
                    f'height="{CHIP}" rx="5" fill="#fff" stroke="#bbb"/>'
                    f'<rect x="{x + 7:.0f}" y="{y + CHIP / 2 - 7:.0f}" width="14" height="14" '
                    f'fill="{RES_COLOURS[r]}" stroke="#333"/>'
@@ -92,7 +99,7 @@ def _chips(x0: float, y: float, right: float, items: list[tuple[str, str]],
     out: list[str] = []
     x = x0
     for attrs, label in items:
-        w = 16 + 7.6 * len(label)
+        w = 18 + 8.6 * len(label)
         if x > x0 and x + w > right:
             x, y = x0, y + CHIP + 6
         out.append(f'<g class="{cls}" {attrs}><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
@@ -166,16 +173,21 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     out.append(_text(x + 10, y, f"Cost marker: {s.cost} gold", 13))
     event = "not yet revealed" if s.event is None else f"{s.event} ({c.events[s.event]['text']})"
     tax = f"Tax: {'-' if s.tax is None else s.tax}"
-    out.append('<g class="tax" data-part="tax">' + _text(x + 190, y, tax, 13) + "</g>")
+    out.append('<g class="tax" data-part="tax">' + _box(x + 184, y - 22, 12 + 8 * len(tax), 32)
+               + _text(x + 190, y, tax, 13) + "</g>")
     y += 22
-    out.append('<g class="event" data-part="event">' + _text(16, y, f"Event: {event}", 12) + "</g>")
-    y += 12
+    y += 8
+    line = f"Event: {event}"
+    wide = min(WIDTH - 32, 12 + 7 * len(line))
+    out.append('<g class="event" data-part="event">' + _box(16, y - 22, wide, 32)
+               + _text(22, y, line, 12) + "</g>")
+    y += 16
     out.append(_text(16, y + CHIP / 2 + 5, "Market:", 13, weight="bold"))
     parts, _ = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
     out.extend(parts)
     y += CHIP + 8
-    out.append('<g class="pool" data-part="pool">'
-               + _text(16, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
+    out.append('<g class="pool" data-part="pool">' + _box(12, y, 84, CHIP)
+               + _text(18, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
                + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
     items = []
     for x in s.pool:
