@@ -23,6 +23,7 @@ part a legal move acts on (the page's script does the same).
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 from .notation import Move
@@ -50,8 +51,8 @@ PHASE_NAMES = {
 }
 RES_COLOURS = {"stone": "#8c8c8c", "wood": "#8b5a2b", "sand": "#e0c068", "metal": "#4a6d8c"}
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
-WIDTH = 860
-CHIP = 36  # a chip's height: at 360 px wide (the picture scaled to 42 %) still about 15 px
+WIDTH = 480  # narrow: a phone shows it at three quarters of its size
+CHIP = 36  # a chip's height: on a 360 px wide screen about 27 px
 
 
 def _text(x: float, y: float, s: str, size: int = 13, anchor: str = "start", weight: str = "normal",
@@ -135,9 +136,9 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     out.append(_text(16, 50, line, 13))
     # --- the fields ------------------------------------------------------------------------
     y0 = 64
-    boxw, boxh = 200, 86
+    boxw, boxh = (WIDTH - 42) // 2, 86
     for k, f in enumerate(c.field_order):
-        col, row = k % 4, k // 4
+        col, row = k % 2, k // 2
         x, y = 16 + col * (boxw + 10), y0 + row * (boxh + 10)
         out.append(f'<g class="field" data-field="{f}">')
         out.append(f'<rect x="{x}" y="{y}" width="{boxw}" height="{boxh}" rx="6" fill="#f3ead6" '
@@ -149,14 +150,14 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
             cx = x + 22 + i * 46
             card = shown[i] if shown is not None and i < len(shown) else None
             extra = f' data-spot-card="{card}"' if card is not None else ""
-            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 44, seat) + "</g>")
+            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 42, seat, 17) + "</g>")
             if shown is not None and i < len(shown) and shown[i] is not None:
-                out.append(_text(cx, y + 74, str(shown[i]), 11, "middle"))
+                out.append(_text(cx, y + 76, str(shown[i]), 11, "middle"))
         if f == "king":
             out.append(_text(x + 120, y + 48, f"metal: {s.king_metal}", 12))
         out.append("</g>")
     # --- the bag, the cost, the event, the market --------------------------------------------
-    y = y0 + 2 * (boxh + 10) + 16
+    y = y0 + 4 * (boxh + 10) + 16
     bag = [s.bag.count(i) for i in range(s.players)]
     out.append(_text(16, y, "Bag:", 13, weight="bold"))
     x = 56
@@ -169,19 +170,17 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         out.append('<g class="drawn" data-part="drawn">' + f'<rect class="hit" x="{x + 46}" y="{y - 20}" '
                    'width="32" height="32" rx="5" fill="#fff" stroke="#999"/>'
                    + _spot(x + 62, y - 4, s.drawn, 11) + "</g>")
-        x += 80
-    out.append(_text(x + 10, y, f"Cost marker: {s.cost} gold", 13))
+    y += 30
+    out.append(_text(16, y, f"Cost marker: {s.cost} gold", 13))
     event = "not yet revealed" if s.event is None else f"{s.event} ({c.events[s.event]['text']})"
     tax = f"Tax: {'-' if s.tax is None else s.tax}"
-    out.append('<g class="tax" data-part="tax">' + _box(x + 184, y - 22, 12 + 8 * len(tax), 32)
-               + _text(x + 190, y, tax, 13) + "</g>")
-    y += 22
-    y += 8
-    line = f"Event: {event}"
-    wide = min(WIDTH - 32, 12 + 7 * len(line))
-    out.append('<g class="event" data-part="event">' + _box(16, y - 22, wide, 32)
-               + _text(22, y, line, 12) + "</g>")
-    y += 16
+    out.append('<g class="tax" data-part="tax">' + _box(194, y - 22, 12 + 8 * len(tax), 32)
+               + _text(200, y, tax, 13) + "</g>")
+    y += 30
+    lines = textwrap.wrap(f"Event: {event}", 64)
+    out.append('<g class="event" data-part="event">' + _box(16, y - 22, WIDTH - 32, 16 + 16 * len(lines))
+               + "".join(_text(22, y + 16 * i, ln, 12) for i, ln in enumerate(lines)) + "</g>")
+    y += 16 * len(lines) + 4
     out.append(_text(16, y + CHIP / 2 + 5, "Market:", 13, weight="bold"))
     parts, _ = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
     out.extend(parts)
@@ -203,12 +202,11 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     for seat in range(s.players):
         colour = SEAT_COLOURS[seat % 4]
         body: list[str] = []
-        name = who(seat)
+        name = who(seat)[:24]
         head = name[:1].upper() + name[1:] + (" (start player)" if seat == s.start else "") + (
             " \u2190 decides" if seat == s.actor else "")
         body.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
-        body.append(_text(300, y + 18, f"{s.vp[seat]} VP", 13, weight="bold"))
-        body.append(_text(370, y + 18, f"{s.gold[seat]} gold", 13))
+        body.append(_text(WIDTH - 26, y + 18, f"{s.vp[seat]} VP, {s.gold[seat]} gold", 13, "end", "bold"))
         parts, _ = _cubes(26, y + 26, dict(zip(RES, s.res[seat], strict=False)), "data-resource")
         body.extend(parts)
         yy = y + 26 + CHIP + 6
@@ -222,13 +220,13 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         yy += 6
         body.append(_text(26, yy + CHIP / 2 + 5, "Privileges:", 12))
         items = [(f'data-privilege="{p}"', p) for p in s.privileges[seat]]
-        parts, yy2 = _chips(100, yy, 400, items, "privilege")
+        parts, yy = _chips(100, yy, WIDTH - 26, items, "privilege")
         body.extend(parts)
         if not items:
-            body.append(_text(100, yy + CHIP / 2 + 5, "none", 12))
+            body.append(_text(100, yy - CHIP / 2 + 5, "none", 12))
         taken = ", ".join(s.taken[seat]) or "none"
-        body.append(_text(420, yy + CHIP / 2 + 5, f"Resource cards this round: {taken}", 12))
-        h = yy2 - y + 8
+        body.append(_text(26, yy + 18, f"Resource cards this round: {taken}", 12))
+        h = yy + 26 - y
         stroke = ' stroke-width="3"' if seat == s.actor else ""
         out.append(f'<g class="player" data-seat="{seat}">')
         out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="{h:.0f}" rx="6" fill="#fff" '
