@@ -222,6 +222,11 @@ def _last_move(http, api: str) -> tuple[int, str]:
     return e["seat"], e["move"]
 
 
+# every move offered on the board (each highlighted part's moves)
+ON_BOARD = """() => [...document.querySelectorAll('#board-wrap .can')]
+                .flatMap(el => el.dataset.moves.split('|'))"""
+
+
 def _serious(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
     results = Axe().run(page)
@@ -257,9 +262,7 @@ def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server):
             assert seat == 0
             expect(ada.locator("#board-wrap .can").first).to_be_visible()
             # every legal move is on a highlighted part of the board
-            on_board = ada.evaluate("""() => [...document.querySelectorAll('#board-wrap .can')]
-                                        .flatMap(el => el.dataset.moves.split('|'))""")
-            assert sorted(on_board) == sorted(moves)
+            assert sorted(ada.evaluate(ON_BOARD)) == sorted(moves)
             assert not _serious(ada), _serious(ada)
             # a resource card: one move, a click plays it
             card = next(m for m in moves if m.startswith("take ") and m[5:9] in ("wood", "ston", "sand"))
@@ -294,6 +297,9 @@ def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server):
             focused = ada.evaluate("[document.activeElement.dataset.moves, "
                                    "document.activeElement.getAttribute('aria-label')]")
             assert focused[1] and "|" not in focused[1], focused
+            ring = ada.evaluate("getComputedStyle(document.activeElement.querySelector('rect, circle'))"
+                                ".strokeWidth")
+            assert ring == "5px", ring   # the focus is seen
             ada.keyboard.press("Enter")
             if "|" in focused[0]:   # a choice: its first move has the focus
                 expect(ada.locator("#choice")).to_be_visible()
@@ -363,6 +369,8 @@ def test_the_market_and_the_cathedral_by_the_board_on_a_phone(redis_server):
             buy = next(m for m in moves if m.startswith("buy "))
             cube = page.locator(f'#board-wrap [data-market="{buy.split()[1]}"]')
             expect(cube).to_have_class("res can")
+            assert sorted(page.evaluate(ON_BOARD)) == sorted(moves)
+            expect(cube).to_have_class("res can")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, f"the page scrolls sideways: {width} px"
             box = cube.bounding_box()
@@ -392,6 +400,7 @@ def test_the_market_and_the_cathedral_by_the_board_on_a_phone(redis_server):
             page.goto(f"{server.url}/play/{gid}#token={tokens[seat]}")
             chip = page.locator(f'#board-wrap [data-seat="{seat}"] [data-craftsman="{cid}"]')
             expect(chip).to_have_class("craftsman can")
+            assert sorted(page.evaluate(ON_BOARD)) == sorted(moves)
             options = [m for m in moves if m.startswith(f"use {cid} ")]
             chip.tap()
             if len(options) > 1:
