@@ -77,6 +77,28 @@ def may_start_processes(**_) -> None:
     config = {k: v for k, v in me._config.items() if k != "daemon"}
     config["authkey"] = multiprocessing.process.AuthenticationString(bytes(me.authkey))
     me._config = config
+    _forget_inherited_forkserver()
+
+
+def _forget_inherited_forkserver() -> None:
+    """A process forked from one that had started ``multiprocessing``'s fork server inherits that
+    server's bookkeeping but is not its parent: using it fails (``waitpid``: no child process).
+    Forget it, so that this process starts a fork server of its own when it needs one. (The
+    module keeps one ``ForkServer`` whose bound methods it exports, so its fields are reset in
+    place; they are CPython's, checked by tests/test_stand_in_worker.py.)"""
+    from multiprocessing import forkserver
+    server = forkserver._forkserver
+    if getattr(server, "_forkserver_pid", None) is None:
+        return
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:
+        try:
+            os.close(alive)   # this copy only: the parent's server lives on while the parent holds its own
+        except OSError:
+            pass
+    server._forkserver_pid = None
+    server._forkserver_address = None
+    server._forkserver_alive_fd = None
 
 
 def shutdown() -> None:

@@ -315,7 +315,10 @@ def _start_a_process_pool(allow: bool) -> int:
 
 def test_a_celery_pool_process_may_start_the_master_ai_s_processes():
     """Celery's prefork pool processes (billiard's) could not start the master AI's pool: both
-    workers' apps connect ``may_start_processes`` to ``worker_process_init``."""
+    workers' apps connect ``may_start_processes`` to ``worker_process_init``. The pool process
+    is forked from one whose fork server runs (as a test process's may be): it starts its own."""
+    from multiprocessing import forkserver
+
     from billiard.pool import Pool
     from celery.signals import worker_process_init
 
@@ -323,6 +326,7 @@ def test_a_celery_pool_process_may_start_the_master_ai_s_processes():
     import workers.tasks  # noqa: F401
     from ai.parallel import may_start_processes
     assert any(receiver is may_start_processes for _, receiver in worker_process_init.receivers)
+    forkserver.ensure_running()   # this process's: the pool process below inherits its bookkeeping
     pool = Pool(1)
     try:
         with pytest.raises(AssertionError, match="daemonic"):
