@@ -19,7 +19,7 @@ from engine.validate import problems
 
 GAMES = {2: 50, 3: 40, 4: 40}       # 130 complete games in every run of the suite
 SOAK_GAMES = 400                    # per player count, other seeds, under `make soak` (marker soak)
-HEAVY_GAMES = 3                     # per player count
+HEAVY_GAMES = 2                     # per player count
 
 
 def light_check(old: GameState, move, events, new: GameState) -> None:
