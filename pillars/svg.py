@@ -139,7 +139,7 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     boxw, boxh = (WIDTH - 42) // 2, 86
     for k, f in enumerate(c.field_order):
         col, row = k % 2, k // 2
-        x, y = 16 + col * (boxw + 10), y0 + row * (boxh + 10)
+        x, y = 16 + col * (boxw + 10), float(y0 + row * (boxh + 10))
         out.append(f'<g class="field" data-field="{f}">')
         out.append(f'<rect x="{x}" y="{y}" width="{boxw}" height="{boxh}" rx="6" fill="#f3ead6" '
                    'stroke="#7a5a2f"/>')
@@ -189,11 +189,12 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
                + _text(18, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
                + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
     items = []
-    for x in s.pool:
-        if x in c.rescards:
-            items.append((f'data-card="{x}"', f"{x}: {c.rescards[x]['workers']} workers"))
+    for card_id in s.pool:
+        if card_id in c.rescards:
+            items.append((f'data-card="{card_id}"', f"{card_id}: {c.rescards[card_id]['workers']} workers"))
         else:
-            items.append((f'data-card="{x}"', f"{x} {c.craftsmen[x]['name']}: {c.craftsmen[x]['cost']} gold"))
+            items.append((f'data-card="{card_id}"',
+                          f"{card_id} {c.craftsmen[card_id]['name']}: {c.craftsmen[card_id]['cost']} gold"))
     parts, y = _chips(100, y, WIDTH - 16, items, "card")
     out.extend(parts)
     # --- the players ---------------------------------------------------------------------------
@@ -213,8 +214,8 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         body.append(_text(26, yy + CHIP / 2 + 5, "Craftsmen:", 12))
         items = [(f'data-craftsman="{x}"', f"{x} {c.craftsmen[x]['name']}") for x in s.craftsmen[seat]]
         if seat in pending:
-            x = pending[seat]
-            items.append((f'data-craftsman="{x}" data-new="1"', f"new: {x} {c.craftsmen[x]['name']}"))
+            new = pending[seat]
+            items.append((f'data-craftsman="{new}" data-new="1"', f"new: {new} {c.craftsmen[new]['name']}"))
         parts, yy = _chips(100, yy, WIDTH - 26, items, "craftsman")
         body.extend(parts)
         yy += 6
