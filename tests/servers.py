@@ -24,6 +24,10 @@ class Serve:
         self.data, self.args, self.port = data, args, port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if k not in drop_env}
+        # turn emails without the board PNG (most of a worker's CPU per email here) unless a test
+        # asks for it: no test of serve looks at the pictures, which tests/test_deadlines.py and the
+        # Carcassonne game by email check where they are made and sent
+        self.env["TILETUM_MAIL_PICTURES"] = "0"
         self.env.update(env or {})
         self.boot_seconds = boot_seconds
         self.proc = None
