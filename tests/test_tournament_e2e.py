@@ -152,16 +152,16 @@ def check_standings(client, tid: str, t: dict, bye_points: Fraction) -> list[dic
     return rows
 
 
-def test_swiss_of_12_players_over_4_rounds(tapp):
+def test_swiss_of_8_players_over_4_rounds(tapp):
     client = tapp.test_client()
     tid, players, t = run_tournament(
-        client, {"name": "Swiss 12", "format": "swiss", "rounds": 4, "table_size": 2},
-        12, seed=12)
+        client, {"name": "Swiss 8", "format": "swiss", "rounds": 4, "table_size": 2},
+        8, seed=12)
     assert t["status"] == "finished" and len(t["rounds"]) == 4
     check_rounds(client, t, set(players), 2)
     met = Counter(frozenset(pair) for r in t["rounds"] for tb in r["tables"]
                   for pair in itertools.combinations(tb["players"], 2))
-    assert max(met.values()) == 1, "12 players over 4 rounds never need a repeat opponent"
+    assert max(met.values()) == 1, "8 players over 4 rounds never need a repeat opponent"
     firsts = Counter(tb["players"][0] for r in t["rounds"] for tb in r["tables"])
     assert all(1 <= firsts[p] <= 3 for p in players), "seat order is balanced across rounds"
     rows = check_standings(client, tid, t, Fraction(1))
