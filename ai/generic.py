@@ -52,13 +52,25 @@ LEVELS: dict[str, tuple] = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4,
 # master is the correspondence level of Tiletum (a time budget on every core, ai.parallel); the
 # generic search has no time budget, so a master seat of another game plays as hard
 LEVELS["master"] = LEVELS["hard"]
+# a game's own presets where its decisions are cheap enough for a wider search (measured in
+# bench/pillars_ai.py: docs/ai.md, "The Pillars of the Earth"): Pillars has no draw to expand, so
+# easy looks at the other seat's replies too (one ply alone hardly beat random moves), medium adds
+# the seat's own next move (a Pillars seat often acts again: worth the most), hard is a wider
+# sampled search (more candidates, more futures) within its 2 s
+GAME_LEVELS: dict[str, dict[str, tuple]] = {
+    "pillars": {"easy": (2, 4), "medium": (2, 2, "own"), "hard": (6, 192, "own")},
+}
+GAME_LEVELS["pillars"]["master"] = GAME_LEVELS["pillars"]["hard"]
 
 
 def sample_seed(rng: random.Random) -> str:
     return f"ai-{rng.getrandbits(64):016x}"
 
 
-def budget(level: str | int) -> tuple:
+def budget(level: str | int, game: str | None = None) -> tuple:
+    """A level's (candidates, replies[, mode]): the game's own preset if it has one (GAME_LEVELS)."""
+    if isinstance(level, str) and level in GAME_LEVELS.get(game, {}):
+        return GAME_LEVELS[game][level]
     if isinstance(level, int) and not isinstance(level, bool):
         if level < 0:
             raise ValueError("a reply budget must be at least 0")
@@ -85,7 +97,7 @@ def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> 
         seat = game.actor(state)
     if game.is_over(state) or game.actor(state) != seat:
         raise ValueError(f"seat {seat} has no decision to make in this position")
-    return [str(decide_state(game, evaluate, state, seat, budget(level), rng))]
+    return [str(decide_state(game, evaluate, state, seat, budget(level, game.name), rng))]
 
 
 def _greedy(game, evaluate, state, seat: int, seed: str) -> tuple[Any, Any]:
@@ -140,8 +152,10 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
                 outcomes = [(1.0, s)]
             for i, (w, o) in enumerate(outcomes):
                 r = _replies(game, evaluate, o, seat, f"{fs}:{i}")
-                if own and not game.is_over(r):
-                    # and the seat's own next one-ply best move, its tile drawn from the future
+                if own and not game.is_over(r) and game.actor(r) == seat:
+                    # and the seat's own next one-ply best move, its tile drawn from the future (if
+                    # the replies gave the decision back: a long chain of other seats' moves, as in
+                    # a Pillars phase, stops at its cap with another seat still to act)
                     _, r = _greedy(game, evaluate, r, seat, f"{fs}:{i}:own")
                 total += w * evaluate(r, seat)
                 weights += w

@@ -293,3 +293,38 @@ def test_the_generic_ai_beats_random_play_at_pillars():
             _, state = game.play(state, seat, move, seed)
         margins.append(state.vp[me] - state.vp[1 - me])
     assert all(m > 0 for m in margins) and sum(margins) / len(margins) > 10, margins
+
+
+def test_the_pillars_ai_levels_play_legal_moves_deterministically_and_differ():
+    """Every level (Pillars' own presets, ``ai.generic.GAME_LEVELS``) answers positions of every
+    phase of a 2- and a 3-player game with one of the seat's legal moves, the same one for the same
+    view, level and rng seed; the three presets differ (docs/ai.md, "The Pillars of the Earth")."""
+    import ai
+    from ai import generic
+    from pillars.playout import random_move
+    game = games.PILLARS
+    presets = [generic.budget(level, "pillars") for level in ("easy", "medium", "hard")]
+    assert len(set(presets)) == 3, presets
+    assert generic.budget("easy", "pillars") != generic.budget("easy")   # its own, not Carcassonne's
+    easy, medium, hard = presets
+    assert easy[2:] == () and medium[2:] == hard[2:] == ("own",)       # medium adds the seat's next move
+    assert hard[0] > medium[0] and hard[1] > medium[1]                   # hard searches wider
+    phases = set()
+    for players, seed in ((2, "lv2"), (3, "lv3")):
+        rng = random.Random(seed)
+        state, _ = game.new_game(players, seed, {})
+        step = 0
+        while not game.is_over(state):
+            if step % 23 == 5:
+                seat = state.actor
+                view = game.view(state, seat)
+                legal = {m for m, _ in game.legal_moves(state)}
+                for level in ("easy", "medium", "hard"):
+                    move = ai.decide(view, level, f"t{step}")
+                    assert len(move) == 1 and move[0] in legal, (level, state.phase, move)
+                    assert ai.decide(game.view(state, seat), level, f"t{step}") == move
+                    game.play(state, seat, move[0], seed)             # the engine takes it
+                phases.add(state.phase)
+            _, state = game.play(state, state.actor, str(random_move(state, rng)), seed)
+            step += 1
+    assert {"cards", "builders"} <= phases, phases
