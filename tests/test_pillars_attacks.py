@@ -95,6 +95,43 @@ def test_nothing_tells_what_the_seed_will_reveal(api, prefix):
     assert any(k[1:2] == ("/hint",) and v[0] == 200 for k, v in a.items()), "no hint was answered"
 
 
+
+@pytest.mark.parametrize("prefix", [[], PREFIX], ids=["at-the-start", "before-the-first-draw"])
+def test_the_turn_email_does_not_tell_what_the_seed_will_reveal(redis_client, prefix):
+    """The turn email of the twin games (the seat to act, in the same position, a different master
+    builder next from the bag) says the same, text and board picture, but for the game's id and
+    the signed or secret parts of its links."""
+    import re
+
+    from application.game_service import GameService
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+    notifier = Notifier(svc, Outbox(redis_client, None), cfg)
+    seen = []
+    for seed in TWINS:
+        g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
+                            {"seed": seed}, game="pillars")
+        gid = g["id"]
+        for i, move in enumerate(prefix):
+            svc.submit_for_seat(gid, i % 2, i + 1, [move])
+        meta, state = svc.load(gid)
+        msg = notifier.turn_message(gid, meta, state, state.actor)
+        text = "\n".join(f"{k}: {v}" for k, v in msg.items() if k not in ("Message-ID", "Date"))
+        text += "".join(p.get_payload(decode=True).decode() for p in msg.walk()
+                        if p.get_content_maintype() == "text")
+        pictures = [p.get_payload(decode=True) for p in msg.walk() if p.get_content_type() == "image/png"]
+        assert seed not in text and pictures, "the email carries its board"
+        text = re.sub(r"play\+[^@\s\"'<>]+@", "play+<signed>@", text)
+        text = re.sub(r"=_tiletum_[0-9a-f]+", "<boundary>", text.replace(gid, "<id>"))   # a random boundary
+        text = re.sub(r"([?&#;](?:sig|token|t|key|e|email|exp|s)=)[^&\"'\s<>]+", r"\1<secret>", text)
+        seen.append((text, pictures))
+    assert seen[0][0] == seen[1][0], "the turn emails' texts differ"
+    assert seen[0][1] == seen[1][1], "the turn emails' board pictures differ"
+
 def test_a_hint_is_a_function_of_the_seats_public_view_only(api):
     for seed in TWINS:
         gid, tokens = create(api, seed)
