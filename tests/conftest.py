@@ -21,6 +21,29 @@ _hypothesis_settings.register_profile("suite", deadline=None)
 _hypothesis_settings.load_profile("suite")
 
 
+def pytest_collection_modifyitems(config, items):
+    """In a parallel run (pytest-xdist's worksteal gives each worker a contiguous share of the
+    collection, and steals from the end of a share), the longest tests (marker ``long``, with their
+    usual seconds) go first, one at the head of each worker's share, so that none of them starts
+    late and keeps the run waiting for it alone at the end."""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
+    long = [it for it in items if it.get_closest_marker("long")]
+    if workers < 2 or not long:
+        return
+    long.sort(key=lambda it: -it.get_closest_marker("long").args[0])
+    rest = [it for it in items if not it.get_closest_marker("long")]
+    heads: list[list] = [[] for _ in range(workers)]
+    for i, item in enumerate(long):
+        heads[i % workers].append(item)
+    out, used, left = [], 0, len(items)
+    for i in range(workers):   # the shares as worksteal cuts them: len(pending) // nodes remaining
+        share = left // (workers - i)
+        take = max(0, share - len(heads[i]))
+        out += heads[i] + rest[used:used + take]
+        used, left = used + take, left - share
+    items[:] = out + rest[used:]
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say once where this run's screenshots are (tests/browser.py, ``screenshot``)."""
     import sys

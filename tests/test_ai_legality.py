@@ -100,6 +100,7 @@ def test_every_seat_by_the_ai_at_easy_to_the_end(players, solo):
     assert state.phase == "over" and calls >= 3 * 4 * len(seats)
 
 
+@pytest.mark.long(20)
 def test_a_solo_game_at_hard_with_the_look_ahead_never_an_illegal_move():
     """Hard reranks its best root moves by the next turn (ai.lookahead): what it sends is still
     taken from the legal moves of the real position, to the end of a game."""

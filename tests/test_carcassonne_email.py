@@ -15,6 +15,8 @@ import smtplib
 import time
 from email.message import EmailMessage
 
+import pytest
+
 from tests.test_pbem_e2e import headline, legal_moves_in, own_redis, pbem, reply  # noqa: F401 (fixtures)
 
 FOLLOWERS = re.compile(r"or add a follower: (.*)$")
@@ -47,6 +49,7 @@ def new_game(app, seed: str) -> str:
     return rv.json["id"]
 
 
+@pytest.mark.long(15)
 def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
     gid = new_game(app, "carc-by-email")

@@ -234,6 +234,7 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
     assert good is not None
 
 
+@pytest.mark.long(18)
 def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
     """The broker (its own Redis here) is stopped while moves land: the moves stand, and once it
     is back the beat sweep sends every due turn email, none twice."""

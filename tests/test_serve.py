@@ -124,6 +124,7 @@ def _processes_in_session(sid: int) -> list[int]:
     return found
 
 
+@pytest.mark.long(16)
 def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
     """Ctrl-C at the terminal is SIGINT to the whole foreground process group: serve and whatever
     shares its group. The parts stop first (none is started again), then gunicorn gracefully (no

@@ -129,6 +129,7 @@ def random_playout_checked(players: int, seed: str) -> None:
     assert replay(result.events).to_doc() == result.state.to_doc()
 
 
+@pytest.mark.long(15)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_heavy_playouts_apply_every_move_and_reject_probes(players):
     for i in range(HEAVY_GAMES):

@@ -185,6 +185,7 @@ def test_a_second_delivery_plays_nothing(broker, r, tmp_path):
         worker.kill()
 
 
+@pytest.mark.long(100)
 def test_a_worker_killed_mid_turn_leaves_the_turn_to_the_next_worker(broker, r, tmp_path):
     from celery import Celery
     svc, gid, seat, version = late_game(r, "standin-killed")

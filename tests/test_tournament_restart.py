@@ -12,6 +12,7 @@ import random
 import time
 from collections import Counter
 
+import pytest
 import requests
 
 from api.redis_server import free_port
@@ -64,6 +65,7 @@ def seat_tokens(http, url, tid, entries):
     return tokens
 
 
+@pytest.mark.long(60)
 def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
     serve = whole_service(tmp_path).start()
     http = requests.Session()

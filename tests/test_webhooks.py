@@ -235,6 +235,7 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
     assert hooks.owner_email(h["id"]) is None, "a bot owner's address that never read our email"
 
 
+@pytest.mark.long(15)
 def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver):
     """The real path: a move saved by the API, the Dispatcher's task, the worker's delivery with
     a retry after a failure, and a hook that keeps failing switched off with an email to its owner."""
