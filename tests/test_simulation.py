@@ -19,7 +19,7 @@ from engine.validate import problems
 
 GAMES = {2: 50, 3: 40, 4: 40}       # 130 complete games in every run of the suite
 SOAK_GAMES = 400                    # per player count, other seeds, under `make soak` (marker soak)
-HEAVY_GAMES = 2                     # per player count
+HEAVY_GAMES = 1                     # per player count (four more under `make soak`)
 
 
 def light_check(old: GameState, move, events, new: GameState) -> None:
@@ -129,10 +129,19 @@ def random_playout_checked(players: int, seed: str) -> None:
     assert replay(result.events).to_doc() == result.state.to_doc()
 
 
-@pytest.mark.long(15)
+@pytest.mark.long(7)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_heavy_playouts_apply_every_move_and_reject_probes(players):
     for i in range(HEAVY_GAMES):
+        seed = f"heavy-{players}-{i}"
+        result = random_game(players, seed, on_move=heavy_check(seed))
+        assert_finished(result)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_more_heavy_playouts_apply_every_move_and_reject_probes(players):
+    for i in range(HEAVY_GAMES, HEAVY_GAMES + 4):
         seed = f"heavy-{players}-{i}"
         result = random_game(players, seed, on_move=heavy_check(seed))
         assert_finished(result)
