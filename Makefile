@@ -22,7 +22,8 @@ run: $(STAMP)
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
 # tests/conftest.py). Many tests wait on real servers and processes, so more workers than cores pay
-# off: 4 ran the suite in 10 minutes on a quiet 2-core machine. PYTEST_WORKERS=0 runs it in one
+# off: 4 ran the suite in about 6 min 15 s on a quiet 2-core machine (6 were no faster: the rest is
+# CPU). PYTEST_WORKERS=0 runs it in one
 # process. pytest exits 5 when it collected no test, which fails this target.
 PYTEST_WORKERS ?= 4
 test: $(STAMP)
