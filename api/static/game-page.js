@@ -1,6 +1,6 @@
 "use strict";
-// What every game's page (/play/<id>: play.html for Tiletum, carcassonne.html) shares, loaded
-// before the page's own script, which defines render() (draw the state it is given) and may
+// What every game's page (/play/<id>: play.html for Tiletum, carcassonne.html, pillars.html)
+// shares, loaded before the page's own script, which defines render() (draw the state it is given) and may
 // define more. Works only through the public REST API, like any client. A seat's token comes in
 // the URL fragment (#token=...), which browsers never send to servers or in Referer headers.
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -184,10 +184,8 @@ async function showReview(seat) {
   if (frag.get("review")) $("review").scrollIntoView();
 }
 
-// Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
-// illegal) is shown and the page reads the game again.
 // A move's button: its words, and under them, small, its notation; ``before`` (if any) runs first
-// on a click (Tiletum's page closes an open choice of board moves).
+// on a click (a page with board choices closes the open one).
 function moveButton(move, words, before) {
   const b = document.createElement("button");
   b.type = "button";
@@ -204,6 +202,8 @@ function moveButton(move, words, before) {
   return b;
 }
 
+// Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
+// illegal) is shown and the page reads the game again.
 async function play(move) {
   if (busy) return;
   busy = true;
@@ -255,6 +255,44 @@ function follow() {
 // Start the page: the record and fairness links (the record saved as "<game>-<id>.txt"), the
 // typed-move form, then ``first()`` (what the page loads before its first drawing, if anything),
 // the first read, the stream, and polling while no stream is open.
+function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+// The short choice a part of the board opens when several moves act on it (a page with a board
+// to click has the #choice dialog): ``items`` are [move, words]; the choice sits under the part
+// (or above it, near the bottom of the screen), and closing it gives the focus back to the part.
+let choiceFrom = null;
+function openChoice(el, heading, items) {
+  closeChoice();
+  choiceFrom = el;
+  el.classList.add("chosen");
+  $("choice-h").textContent = heading;
+  const list = $("choice-list");
+  list.textContent = "";
+  for (const [move, words] of items) list.appendChild(moveButton(move, words, closeChoice));
+  const box = $("choice");
+  box.hidden = false;
+  const r = el.getBoundingClientRect(), h = box.offsetHeight, w = box.offsetWidth;
+  box.style.left = Math.max(4, Math.min(innerWidth - w - 4, r.left)) + "px";
+  box.style.top = (r.bottom + 6 + h < innerHeight ? r.bottom + 6 : Math.max(4, r.top - h - 6)) + "px";
+  list.querySelector("button").focus();
+}
+
+function closeChoice() {
+  const from = choiceFrom;
+  const box = $("choice");
+  if (box) box.hidden = true;
+  choiceFrom = null;
+  if (from) {
+    from.classList.remove("chosen");
+    if (document.contains(from) && box.contains(document.activeElement)) from.focus();
+  }
+}
+
+if ($("choice")) {
+  $("choice-close").addEventListener("click", closeChoice);
+  $("choice").addEventListener("keydown", ev => { if (ev.key === "Escape") closeChoice(); });
+}
+
 function startGamePage(game, first) {
   $("record").href = api + "/record";
   $("record").setAttribute("download", game + "-" + gameId + ".txt");
