@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 import io
 import json
+import threading
 
 import flask
 import redis
@@ -90,7 +91,13 @@ def strict_nullable(converter, field, ret, **kwargs) -> dict:
 
 
 class ProblemApi(Api):
-    """flask-smorest's Api, answering and documenting every error as problem+json."""
+    """flask-smorest's Api, answering and documenting every error as problem+json.
+
+    The OpenAPI document is built when it is first read (``GET /api/openapi.json``, the docs page,
+    ``tiletum openapi``), not with the app: documenting every operation is most of the time an app
+    takes to build, and an app serves its document seldom (a gunicorn worker perhaps never; the
+    tests build hundreds of apps). :meth:`document` queues a step; reading :attr:`spec` runs the
+    queued steps in order, once, under a lock (a second thread waits for the whole document)."""
 
     ERROR_SCHEMA = Problem
 
@@ -115,11 +122,51 @@ class ProblemApi(Api):
         return problem_response(problem_body(status, code, phrase, detail, extra), headers)
 
     def __init__(self, app=None, **kwargs):
+        self._spec = None
+        self._doc_steps: list = []          # what the document still lacks, in order
+        self._doc_lock = threading.RLock()  # re-entrant: the steps read self.spec themselves
+        self._documenting = False
         super().__init__(app, **kwargs)
         self.ma_plugin.converter.add_attribute_function(strict_nullable)
 
+    @property
+    def spec(self):
+        if self._doc_steps:
+            with self._doc_lock:
+                if not self._documenting:   # (a step reading the spec gets it as built so far)
+                    self._documenting = True
+                    try:
+                        while self._doc_steps:   # each step leaves the queue once done, so that
+                            self._doc_steps[0]()  # another thread never sees a short queue early
+                            self._doc_steps.pop(0)
+                    finally:
+                        self._documenting = False
+        return self._spec
+
+    @spec.setter
+    def spec(self, value):  # flask-smorest's init_app sets it
+        self._spec = value
+
+    def document(self, step) -> None:
+        """Add ``step(spec)`` to the document, when it is built."""
+        self._doc_steps.append(lambda: step(self._spec))
+
+    def register_blueprint(self, blp, *, parameters=None, **options):
+        """flask-smorest's, with the blueprint's part of the document queued (see the class)."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+
+        def step(spec):
+            blp.register_views_in_doc(self, self._app, spec, name=name, parameters=parameters)
+            spec.tag({"name": name, "description": blp.description})
+        self.document(step)
+
     def _register_responses(self):
         """Document every error response as problem+json (flask-smorest says application/json)."""
+        self.document(self._document_responses)
+
+    def _document_responses(self, spec):
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             if status == 405:
@@ -127,11 +174,22 @@ class ProblemApi(Api):
                     "Allow": {"description": "the methods the path has", "schema": {"type": "string"}}}}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
-                prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
+                prepare_response(response, spec, PROBLEM_CONTENT_TYPE)
+            spec.components.response(status.name, response, lazy=True)
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        prepare_response(response, spec, PROBLEM_CONTENT_TYPE)
+        spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def document_components(spec) -> None:
+    """The security schemes and the position schemas (the state endpoint's oneOf,
+    schemas.ANY_POSITION) that no operation's own documentation brings in."""
+    spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
+    spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
+    spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
+    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
+                         ("PillarsPosition", PillarsPosition)):
+        spec.components.schema(name, schema=schema)
 
 
 def create_app(config: dict | None = None) -> flask.Flask:
@@ -228,12 +286,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
                                                         app.extensions["tiletum.dashboard"],
                                                         send=dispatcher.send)
-    api.spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
-    api.spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
-    api.spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
-    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
-                         ("PillarsPosition", PillarsPosition)):
-        api.spec.components.schema(name, schema=schema)  # the state endpoint's oneOf (schemas.ANY_POSITION)
+    api.document(document_components)
     api.register_blueprint(me.blp)
     app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"],
                                                   app.extensions["tiletum.ratings"])

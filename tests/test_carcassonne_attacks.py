@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ai
@@ -781,6 +781,8 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
 
     @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
     @given(lines=st.lists(LINE, max_size=6))
+    @example(lines=[FIRST_MOVE, "Thanks!"])   # at least one reply that plays (the random draws
+    @example(lines=["vacation on", FIRST_MOVE])  # need not hold one), and a setting with a move
     def attack(lines):
         gid = game["id"]
         before = c.get(f"{API}/{gid}/events").json["events"]

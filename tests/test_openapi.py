@@ -77,6 +77,26 @@ def test_the_served_document_is_the_committed_one(served):
                       f"It differs at {', '.join(diff[:10])}{' ...' if len(diff) > 10 else ''}")
 
 
+def test_the_document_is_built_once_when_first_read_and_whole_for_every_thread(redis_server):
+    """The app documents its operations when the document is first read (api/app.py, ProblemApi),
+    so building an app is quick; threads that read it at once all get the whole document."""
+    from concurrent.futures import ThreadPoolExecutor
+    app = make_app(redis_server.url)
+    api = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+    assert api._doc_steps, "building the app documented it already"
+    assert not api._spec.to_dict()["paths"], "paths documented before the document was read"
+    committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
+
+    def read(_):
+        resp = app.test_client().get("/api/openapi.json")
+        assert resp.status_code == 200
+        return resp.get_json()
+    with ThreadPoolExecutor(8) as pool:
+        docs = list(pool.map(read, range(8)))
+    assert all(not differences(doc, committed) for doc in docs)
+    assert not api._doc_steps and read(0) == docs[0], "documented twice"
+
+
 # --- 2. valid OpenAPI --------------------------------------------------------------------------
 
 def test_the_document_is_valid_openapi(served):
