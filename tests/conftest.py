@@ -21,6 +21,7 @@ _hypothesis_settings.register_profile("suite", deadline=None)
 _hypothesis_settings.load_profile("suite")
 
 
+@pytest.hookimpl(trylast=True)   # after -m has deselected (the soak tests): the shares as xdist cuts them
 def pytest_collection_modifyitems(config, items):
     """In a parallel run (pytest-xdist's worksteal gives each worker a contiguous share of the
     collection, and steals from the end of a share), the longest tests (marker ``long``, with their
