@@ -166,6 +166,13 @@ class ProblemApi(Api):
         """Document every error response as problem+json (flask-smorest says application/json)."""
         self.document(self._document_responses)
 
+    # flask-smorest's other parts of the document, queued in their order too (they read self.spec)
+    def _register_etag_headers(self):
+        self._doc_steps.append(super()._register_etag_headers)
+
+    def _register_pagination_header(self):
+        self._doc_steps.append(super()._register_pagination_header)
+
     def _document_responses(self, spec):
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
