@@ -232,7 +232,7 @@ MOVE_TEXT = st.one_of(st.text(max_size=80), st.lists(st.sampled_from(WORDS), max
                       st.lists(st.sampled_from(WORDS), max_size=9).map("".join))
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=MOVE_TEXT)
 def test_the_notation_parser_never_crashes_and_round_trips(text):
     try:
@@ -249,7 +249,7 @@ def test_hostile_move_texts_over_rest_are_clear_errors_that_change_nothing(app):
     before = api.get(f"{API}/{gid}/state").json
     legal = {m["move"] for m in api.get(f"{API}/{gid}/legal-moves", headers=bearer(tokens[0])).json["moves"]}
 
-    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
     @given(text=MOVE_TEXT)
     def attack(text):
         try:
@@ -634,7 +634,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
 
 
 def test_hostile_game_bodies_never_crash(api):
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
     @given(game=st.sampled_from(["carcassonne", "tiletum", "Carcassonne", "", None, 1]),
            seats=st.one_of(st.lists(SEAT, min_size=2, max_size=6), JSON), options=st.one_of(OPTIONS, JSON))
     def attack(game, seats, options):

@@ -301,7 +301,7 @@ def steer(case, live: Live) -> None:
 
 
 @SCHEMA.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_app_honours_its_document(case, live):
     steer(case, live)
     response = case.call(base_url=live.url, session=live.session, timeout=10)

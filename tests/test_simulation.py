@@ -17,7 +17,7 @@ from engine.components import BASIC_ACTIONS, components
 from engine.playout import random_game
 from engine.validate import problems
 
-GAMES = {2: 50, 3: 40, 4: 40}       # 130 complete games in every run of the suite
+GAMES = {2: 30, 3: 25, 4: 25}       # 80 complete games in every run of the suite
 SOAK_GAMES = 400                    # per player count, other seeds, under `make soak` (marker soak)
 HEAVY_GAMES = 1                     # per player count (four more under `make soak`)
 
@@ -155,7 +155,7 @@ def test_same_seed_same_game_and_different_seed_differs():
     assert c.events[0]["chance"] != a.events[0]["chance"]
 
 
-SOLO_GAMES = 25   # per level
+SOLO_GAMES = 15   # per level
 
 
 @pytest.mark.parametrize("level", ["priest", "deacon", "bishop"])
