@@ -342,16 +342,29 @@ class TournamentService:
             raise errors.refused("already-started", "the tournament has started already")
         if len(t.active) < 2:
             raise errors.refused("too-few-players", "a tournament needs at least 2 players")
-        self.advance(tid, start=True)
+        # The start waits for the tournament's lock (the sweep holds it a moment now and then): an
+        # advance that found it taken would do nothing, and the tournament would stay open.
+        deadline = time.monotonic() + self.lock_wait
+        while (lock := self.store.lock(tid)) is None:
+            if time.monotonic() >= deadline:
+                raise errors.refused("tournament-busy", "the tournament is busy right now: "
+                                                        "try again in a minute (nothing was changed)")
+            time.sleep(0.05)
+        self._advance_locked(tid, lock, start=True)
         return self.view(tid)
 
     # --- moving on ------------------------------------------------------------------------------
+    lock_wait = 10.0   # seconds a request waits for a tournament another process is advancing
+
     def advance(self, tid: str, start: bool = False) -> int:
         """Do every step that is due now; returns how many events were appended (0 when nothing
         was due, or another process holds the tournament's lock and is doing it)."""
         lock = self.store.lock(tid)
         if lock is None:
             return 0
+        return self._advance_locked(tid, lock, start)
+
+    def _advance_locked(self, tid: str, lock: str, start: bool) -> int:
         appended = 0
         try:
             for _ in range(MAX_STEPS):

@@ -91,6 +91,31 @@ def test_a_start_date_in_the_past_starts_at_once_and_a_future_one_waits(env):
     assert ts.view(tid2)["status"] == "running"
 
 
+def test_a_start_while_another_process_advances_the_tournament_waits_for_it(env):
+    """The sweep holds a tournament's lock a moment now and then (open ones too): a start that
+    came then did nothing and answered as if it had started the tournament, which stayed open
+    for good (found when a loaded test machine ran the two at once)."""
+    import threading
+    from application.errors import ServiceError
+    games, ts, _ = env
+    tid, token, _ = make(ts, 4)
+    held = ts.store.lock(tid)   # the sweep (another process) is advancing it right now
+    threading.Timer(0.3, ts.store.unlock, (tid, held)).start()
+    v = ts.start(tid, token)
+    assert v["status"] == "running" and len(v["rounds"][0]["tables"]) == 2
+    assert all(tb["game"] for tb in v["rounds"][0]["tables"])
+    # held past the wait: a clear refusal, and the tournament is as it was
+    tid2, token2, _ = make(ts, 4)
+    held = ts.store.lock(tid2)
+    ts.lock_wait = 0.3
+    before = ts.store.events(tid2)
+    with pytest.raises(ServiceError) as e:
+        ts.start(tid2, token2)
+    assert e.value.code == "tournament-busy" and ts.store.events(tid2) == before
+    ts.store.unlock(tid2, held)
+    assert ts.start(tid2, token2)["status"] == "running"
+
+
 def test_advance_is_idempotent_and_never_creates_a_game_twice(env):
     games, ts, _ = env
     tid, org, _ = make(ts, 4)

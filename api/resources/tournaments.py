@@ -111,7 +111,8 @@ class Start(MethodView):
     @blp.response(200, TournamentOut, example=TOURNAMENT)
     @err(401, "unauthorized", "no or wrong organizer token")
     @err(404, "tournament-not-found", "unknown tournament")
-    @err(409, "already-started", "the tournament has started already (or too-few-players: fewer than 2)")
+    @err(409, "already-started", "the tournament has started already (or too-few-players: fewer than 2; "
+                                 "tournament-busy: another process held it for 10 s, nothing changed)")
     def post(self, tid):
         """Start a tournament now
 
