@@ -69,11 +69,19 @@ def free_house_spaces(s: GameState, town: str) -> list[int]:
 
     ``s.houses[town]`` holds the seat on each space in printed order, ``None`` on an empty one
     before an occupied one (trailing empty spaces are left out)."""
-    if town not in _c().towns:  # a road space
+    c = _c()
+    if town not in c.towns:  # a road space
         return []
     here = s.houses.get(town, ())
-    n = len(_c().house_spaces(town, s.players))
+    n = len(c.house_spaces(town, s.players))
     return [i for i in range(n) if i >= len(here) or here[i] is None]
+
+
+def has_free_house_space(s: GameState, town: str) -> bool:
+    """Whether ``town`` (a Town) has an empty House space in play (:func:`free_house_spaces`)."""
+    here = s.houses.get(town, ())
+    n = len(_c().house_spaces(town, s.players))
+    return len(here) < n or None in here[:n]
 
 
 def house_space_choices(s: GameState, town: str) -> list[int] | None:
@@ -108,7 +116,7 @@ def why_no_house(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | N
     here = s.houses.get(town, [])
     if p.seat in here:
         return ("house-already", f"you already have a House in {town}")
-    if not free_house_spaces(s, town):
+    if not has_free_house_space(s, town):
         return ("no-house-space", f"{town} has no empty House space")
     return None
 

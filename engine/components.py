@@ -83,6 +83,8 @@ class Components:
                 bonus_spaces=tuple(b["min_players"] for b in t.get("bonus_spaces", ())),
             )
         self.cathedral_towns: tuple[str, ...] = tuple(sorted(t for t, v in self.towns.items() if v.cathedral))
+        self._house_spaces: dict[tuple[str, int], tuple[dict, ...]] = {}
+        self._pillar_spaces: dict[tuple[str, int], int] = {}
         self._spot_by_fold = {fold(s): s for s in self.spots}
         for s, name in self.display.items():
             self._spot_by_fold[fold(name)] = s
@@ -156,11 +158,21 @@ class Components:
     def is_town(self, spot: str) -> bool:
         return self.spot_kind.get(spot) == "town"
 
-    def house_spaces(self, town: str, players: int) -> list[dict]:
-        return [h for h in self.towns[town].house_spaces if h["min_players"] <= players]
+    # Asked for in every evaluation of the AI's search: worked out once per town and player count.
+    def house_spaces(self, town: str, players: int) -> tuple[dict, ...]:
+        key = (town, players)
+        out = self._house_spaces.get(key)
+        if out is None:
+            out = self._house_spaces[key] = tuple(h for h in self.towns[town].house_spaces
+                                                  if h["min_players"] <= players)
+        return out
 
     def pillar_space_count(self, town: str, players: int) -> int:
-        return sum(1 for p in self.towns[town].pillar_spaces if p <= players)
+        key = (town, players)
+        out = self._pillar_spaces.get(key)
+        if out is None:
+            out = self._pillar_spaces[key] = sum(1 for p in self.towns[town].pillar_spaces if p <= players)
+        return out
 
     def bonus_space_count(self, town: str, players: int) -> int:
         return sum(1 for p in self.towns[town].bonus_spaces if p <= players)

@@ -186,3 +186,20 @@ def test_playouts_are_the_same_in_every_process():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2, 3)}
     assert len(outs) == 1, outs
+
+
+def test_the_quick_free_house_space_check_agrees_with_the_spaces_over_playouts():
+    """``has_free_house_space`` (what the AI's evaluation asks thousands of times a decision) says
+    the same as the list of free spaces, in every Town after every move of random games."""
+    from engine.board import free_house_spaces, has_free_house_space
+    towns = list(components().towns)
+    seen = set()
+
+    def agree(old, move, events, new):
+        for town in towns:
+            free = bool(free_house_spaces(new, town))
+            assert has_free_house_space(new, town) == free, (town, new.houses.get(town))
+            seen.add(free)
+    for players in (2, 3, 4):
+        random_game(players, f"free-house-{players}", on_move=agree)
+    assert seen == {True, False}
