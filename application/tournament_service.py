@@ -288,7 +288,7 @@ class TournamentService:
         self.advance(tid)
 
     # --- an entrant deletes their account -----------------------------------------------------
-    def forget_entrant(self, email: str, name: str, wait: float = 10.0) -> int:
+    def forget_entrant(self, email: str, name: str) -> int:
         """The account of ``email`` is deleted (application/accounts.py): in every tournament it
         entered, a tournament not yet over withdraws it first (its games go to the stand-in, as for
         any withdrawal), then the address is replaced everywhere in the tournament's stream by a
@@ -304,27 +304,34 @@ class TournamentService:
             t = fold(tid, events)
             if t.status != "finished" and email not in t.withdrawn:
                 self._withdraw(tid, email, "player")
-            self._rename(tid, email, name, wait)
+            self._rename(tid, email, name)
             n += 1
         return n
 
-    def _rename(self, tid: str, email: str, name: str, wait: float) -> None:
+    def _rename(self, tid: str, email: str, name: str) -> None:
         placeholder = "former-player-" + secrets.token_hex(8)
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + self.lock_wait
+        busy = "a tournament you entered is busy right now: try again in a minute (nothing was lost)"
         while True:
-            lock = self.store.lock(tid)   # no advance reads the old stream and appends after it
-            if lock is not None:
-                try:
-                    events = self.store.events(tid) or []
-                    if self.store.rewrite(tid, lock, len(events), [_renamed(ev, email, placeholder, name)
-                                                                   for ev in events]):
-                        return
-                finally:
-                    self.store.unlock(tid, lock)
-            if time.monotonic() > deadline:
-                raise errors.refused("tournament-busy", "a tournament you entered is busy right now: "
-                                                        "try again in a minute (nothing was lost)")
+            lock = self._lock_by(tid, deadline, busy)   # no advance reads the old stream and appends after it
+            try:
+                events = self.store.events(tid) or []
+                if self.store.rewrite(tid, lock, len(events), [_renamed(ev, email, placeholder, name)
+                                                               for ev in events]):
+                    return
+            finally:
+                self.store.unlock(tid, lock)
+            if time.monotonic() > deadline:   # an event was added meanwhile, again and again
+                raise errors.refused("tournament-busy", busy)
+
+    def _lock_by(self, tid: str, deadline: float, busy: str) -> str:
+        """The tournament's lock, waiting for another process that holds it until ``deadline``
+        (``time.monotonic()``), then 409 ``tournament-busy`` with the words ``busy``."""
+        while (lock := self.store.lock(tid)) is None:
+            if time.monotonic() >= deadline:
+                raise errors.refused("tournament-busy", busy)
             time.sleep(0.05)
+        return lock
 
     def _drop_seat(self, game_id: str, seat: int) -> None:
         dl = Deadlines(self.games, None, make_clock(self.r))
@@ -344,12 +351,8 @@ class TournamentService:
             raise errors.refused("too-few-players", "a tournament needs at least 2 players")
         # The start waits for the tournament's lock (the sweep holds it a moment now and then): an
         # advance that found it taken would do nothing, and the tournament would stay open.
-        deadline = time.monotonic() + self.lock_wait
-        while (lock := self.store.lock(tid)) is None:
-            if time.monotonic() >= deadline:
-                raise errors.refused("tournament-busy", "the tournament is busy right now: "
-                                                        "try again in a minute (nothing was changed)")
-            time.sleep(0.05)
+        lock = self._lock_by(tid, time.monotonic() + self.lock_wait,
+                             "the tournament is busy right now: try again in a minute (nothing was changed)")
         self._advance_locked(tid, lock, start=True)
         return self.view(tid)
 

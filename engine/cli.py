@@ -25,13 +25,12 @@ import time
 from rules_common import cli as _cli
 from rules_common.cli import EXIT_ILLEGAL, EXIT_OK, CliError, dump
 from rules_common.cli import name as _name
-from rules_common.cli import read_text as _read_text
 
 from .errors import EngineError, IllegalMove, NotationError
 from .game import legal_moves, new_game, play
 from .notation import parse
 from .playout import random_game
-from .record import RecordError, replay_record
+from .record import replay_record
 from .state import GameState
 
 # a position the document format accepts but the rules cannot work with
@@ -146,37 +145,14 @@ def _guard(path: str, fn, *args, **kwargs):
 
 # --- argument parsing ------------------------------------------------------------------------
 
-def _replay(path: str):
-    try:
-        return replay_record(_read_text(path))
-    except RecordError as e:
-        raise CliError(f"{_name(path)}: {e.message}") from None
-    except IllegalMove as e:
-        raise CliError(f"{_name(path)}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
-    except NotationError as e:
-        raise CliError(f"{_name(path)}: {e.message}", EXIT_ILLEGAL) from None
-
-
 def cmd_replay(a: argparse.Namespace) -> int:
-    headers, events, state = _replay(a.file)
-    dump(state, headers.get("Seed"))
-    return EXIT_OK
+    return _cli.replay_command(a.file, replay_record)
 
 
 def cmd_verify(a: argparse.Namespace) -> int:
     from .fairness import verify_events
-    headers, events, state = _replay(a.file)
-    seed = a.seed if a.seed is not None else headers.get("Seed")
-    if seed is None:
-        raise CliError("no seed: pass --seed (it is revealed when the game is over)")
-    problems = verify_events(events, seed, headers.get("SeedCommitment"))
-    if problems:
-        for p in problems:
-            print(p, file=sys.stderr)
-        return EXIT_ILLEGAL
-    print(f"ok: the seed matches the commitment and all {sum(1 for e in events if e.get('chance'))} "
-          f"events with chance outcomes of {len(events)} are exactly what the seed gives")
-    return EXIT_OK
+    return _cli.verify_command(a.file, a.seed, replay_record, verify_events,
+                               "every die and Corruption token drawn")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -188,7 +188,7 @@ class SmtpTransport:
                 self._smtp.quit()
             except Exception:
                 pass
-            self._smtp = None
+        self._drop()
 
 
 class SinkTransport:

@@ -11,4 +11,8 @@ def pytest_configure(config):
 
 
 def pytest_collection_finish(session):
-    print("\nORDER " + " ".join(item.nodeid for item in session.items))
+    """``ORDER nodeid=seconds ...``: each test with its marker ``long``'s seconds (0 without)."""
+    def seconds(item):
+        mark = item.get_closest_marker("long")
+        return mark.args[0] if mark else 0
+    print("\nORDER " + " ".join(f"{item.nodeid}={seconds(item)}" for item in session.items))

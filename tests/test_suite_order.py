@@ -9,23 +9,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ["tests/test_ai_legality.py", "tests/test_simulation.py", "tests/test_stand_in_worker.py"]
 
 
-def collected(workers: int, *args: str) -> list[str]:
+def collected(workers: int, *args: str) -> list[tuple[str, float]]:
+    """The tests in the order the workers would report them, each with its ``long`` seconds."""
     env = {**os.environ, "TILETUM_PROBE_WORKERS": str(workers), "PYTHONPATH": str(ROOT / "tests")}
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "order_probe",
                           "-p", "no:cacheprovider", *args, *FILES],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     [line] = [x for x in out.stdout.splitlines() if x.startswith("ORDER ")]
-    return line.split()[1:]
+    return [(nodeid, float(seconds)) for nodeid, seconds in (x.rsplit("=", 1) for x in line.split()[1:])]
 
 
-def shares(items: list[str], workers: int) -> list[list[str]]:
+def shares(items: list, workers: int) -> list[list]:
     """How pytest-xdist's worksteal first splits the collection (xdist/scheduler/worksteal.py)."""
     out, used, left = [], 0, len(items)
     for i in range(workers):
@@ -35,25 +35,16 @@ def shares(items: list[str], workers: int) -> list[list[str]]:
     return out
 
 
-def long_seconds(nodeid: str) -> float:
-    module = nodeid.split("::")[0]
-    text = (ROOT / module).read_text(encoding="utf-8")
-    name = nodeid.split("::")[1].split("[")[0]
-    before = text[:text.index(f"def {name}(")].rstrip().splitlines()
-    marks = [x for x in before[-3:] if "mark.long(" in x]
-    return float(marks[-1].split("mark.long(")[1].split(")")[0]) if marks else 0.0
-
-
-@pytest.mark.parametrize("workers", [4])
-def test_the_longest_tests_head_each_share_after_the_soak_tests_are_deselected(workers):
+def test_the_longest_tests_head_each_share_after_the_soak_tests_are_deselected():
+    workers = 4
     items = collected(workers, "-m", "not soak")
-    assert not any("more" in x or "soak" in x for x in items), "soak tests in the default run"
-    seconds = sorted((long_seconds(x) for x in items if long_seconds(x)), reverse=True)
+    assert not any("more" in x or "soak" in x for x, _ in items), "soak tests in the default run"
+    seconds = sorted((s for _, s in items if s), reverse=True)
     assert len(seconds) > workers
     heads = [share[0] for share in shares(items, workers)]
-    assert [long_seconds(x) for x in heads] == seconds[:workers], heads
+    assert [s for _, s in heads] == seconds[:workers], heads
 
 
 def test_the_order_is_the_file_order_in_one_process():
-    items = collected(1, "-m", "not soak")
+    items = [x for x, _ in collected(1, "-m", "not soak")]
     assert items == sorted(items, key=lambda x: FILES.index(x.split("::")[0])), "reordered without workers"
