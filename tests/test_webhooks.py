@@ -274,7 +274,12 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
         assert verify(good["secret"], receiver.got[1]["body"],
                       receiver.got[1]["headers"]["X-Tiletum-Signature"])
         assert json.loads(receiver.got[1]["body"])["version"] == v
-        log = s.get(srv.url + f"{API}/webhooks/{good['id']}", headers=bearer(ben)).json()["deliveries"]
+        # the worker records a delivery once the receiver has answered: a moment after it got it
+
+        def deliveries():
+            out = s.get(srv.url + f"{API}/webhooks/{good['id']}", headers=bearer(ben)).json()["deliveries"]
+            return out if len(out) >= 2 else None
+        log = wait_for(deliveries, 30, "both deliveries in the hook's log")
         assert [d["ok"] for d in log] == [True, False]
         # a hook whose receiver keeps failing: off after 2 attempts, and Ann is told by email, once
         # she has shown she reads ours (her dashboard key, from her first turn email, read above)
