@@ -1,5 +1,5 @@
 """The game pages in a real browser: Playwright driving Debian's headless Chromium
-(/usr/bin/chromium; nothing downloads a browser) against a real `tiletum serve` (its own Redis,
+(tests/browser.py; nothing downloads a browser) against a real `tiletum serve` (its own Redis,
 gunicorn, the Celery workers and the Cardinalbot worker), so the bot really answers.
 
 Screenshots of the board go to tests/artifacts/. TILETUM_SKIP_BROWSER=1 skips these tests.

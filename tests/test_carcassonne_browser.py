@@ -1,4 +1,4 @@
-"""The Carcassonne game page in headless Chromium (Debian's /usr/bin/chromium; nothing downloads a
+"""The Carcassonne game page in headless Chromium (Debian's, tests/browser.py; nothing downloads a
 browser) against the app over real HTTP and a real Redis: a 2-player game created on /play/new,
 the first seat places its tile by clicking a highlighted cell on the board (again to turn it) and
 then a follower spot on the tile; the move lands (checked over the API) and the second seat's

@@ -1,4 +1,4 @@
-"""The dashboard page /me in headless Chromium (Debian's /usr/bin/chromium; nothing downloads a
+"""The dashboard page /me in headless Chromium (Debian's, tests/browser.py; nothing downloads a
 browser) against the app over real HTTP: the key from the fragment, the three lists with links
 to the game page as the seat, the email setting and the vacation switch, at phone width.
 TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""

@@ -1,4 +1,4 @@
-"""The game pages as a player sees them, in headless Chromium (Debian's /usr/bin/chromium) against
+"""The game pages as a player sees them, in headless Chromium (Debian's, tests/browser.py) against
 the app over real HTTP and a real Redis, at a laptop's 1366x900 and a phone's 390x844:
 
 - a Tiletum turn played only by clicking the board (a die, a Bonus tile, a town for the

@@ -1,4 +1,4 @@
-"""The lobby in headless Chromium (Debian's /usr/bin/chromium) against the app over real HTTP
+"""The lobby in headless Chromium (Debian's, tests/browser.py) against the app over real HTTP
 (issue 29): a game is posted from one browser context, joined from another through the join form,
 confirmed by the link of the email (read from the file transport the outbox wrote it to), and it
 starts; both players see it on their dashboards. The lobby page passes axe-core and fits a phone

@@ -9,7 +9,6 @@ craftsmen, by mouse, by keyboard only, and on a phone-wide screen, with no serio
 TILETUM_SKIP_BROWSER=1 (or no Chromium) skips the browser test, like tests/test_browser.py."""
 from __future__ import annotations
 
-import os
 import time
 from urllib.parse import unquote
 
@@ -17,6 +16,7 @@ import pytest
 import requests
 from test_pages import _parse, _unlabelled
 
+from tests.browser import browser_missing
 from tests.conftest import LiveServer, make_app
 
 
@@ -41,15 +41,7 @@ def test_the_page_of_a_pillars_game_is_its_own_valid_and_the_same_for_every_game
     assert "script-src 'sha256-" in csp and "'unsafe-inline'" not in csp
 
 
-def _browser_ready() -> str | None:
-    if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
-        return "TILETUM_SKIP_BROWSER=1"
-    if not os.access("/usr/bin/chromium", os.X_OK):
-        return "no /usr/bin/chromium"
-    return None
-
-
-@pytest.mark.skipif(_browser_ready() is not None, reason=str(_browser_ready()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_the_board_and_the_legal_moves_as_buttons_in_a_browser(redis_server):
     from playwright.sync_api import expect, sync_playwright
 
@@ -112,7 +104,7 @@ def test_the_board_and_the_legal_moves_as_buttons_in_a_browser(redis_server):
             browser.close()
 
 
-@pytest.mark.skipif(_browser_ready() is not None, reason=str(_browser_ready()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_a_master_builder_is_placed_by_clicking_its_field_on_the_board(redis_server):
     """In phase II the drawn master builder's places are highlighted on the board: the fields, and
     at Kingsbridge and Shiring the spot of each card; a click, or Enter, places it there."""
@@ -234,7 +226,7 @@ def _serious(page) -> list[str]:
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
-@pytest.mark.skipif(_browser_ready() is not None, reason=str(_browser_ready()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server):
     """A resource card (one move: a click plays it), a craftsman (his payments offered in a short
     choice), passing by the pool, the drawn master builder's decision: all by clicks on the board;
@@ -342,7 +334,7 @@ def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server):
             browser.close()
 
 
-@pytest.mark.skipif(_browser_ready() is not None, reason=str(_browser_ready()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_the_market_and_the_cathedral_by_the_board_on_a_phone(redis_server):
     """Phase III on a 360 px wide screen: the board fits the width and its parts stay tappable;
     buying at the market is a tap on the market's cube and a count chosen, selling a tap on one's

@@ -1,5 +1,5 @@
 """The profile, leaderboard and dashboard pages of issue 29's "Players" (docs/pbem.md, "Your public
-profile", "Your data") in headless Chromium (Debian's /usr/bin/chromium) against the app over real
+profile", "Your data") in headless Chromium (Debian's, tests/browser.py) against the app over real
 HTTP, at 1366x900 and 390x844: a public profile with its rating chart (drawn by the server), the
 leaderboard linking to it, and the dashboard's handle, profile switch, download and deletion with
 its confirmation step. axe-core finds nothing serious on each (tests/test_site_pages.py's

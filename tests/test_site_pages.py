@@ -1,5 +1,5 @@
-"""The site's own pages as a player meets them (issue 28), in headless Chromium (Debian's
-/usr/bin/chromium) against the app over real HTTP, at a desktop's 1366x900 and a phone's 390x844:
+"""The site's own pages as a player meets them (issue 28), in headless Chromium (Debian's,
+tests/browser.py) against the app over real HTTP, at a desktop's 1366x900 and a phone's 390x844:
 one layout with the same navigation everywhere, error pages in words (an unknown game or page: the
 404 page with a way home; a seat link the game does not know: what to do instead), the home page's
 games in progress, the new-game form with its time control (and reset after a game is created),
