@@ -34,10 +34,13 @@ PYTEST_WORKERS ?= 5
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
-# The soak tests (marker soak): many more random games on seeds the suite does not play. CI runs
-# them after `make test`; `make test` keeps what guards every promise of the README.
+# The soak tests (marker soak): more random games on seeds the suite does not play, about a minute
+# on 2 cores. CI runs them after `make test`; `make test` keeps what guards every promise of the
+# README. They only compute (no servers to wait on), so one worker per core: SOAK_WORKERS.
+# `make soak TILETUM_SOAK_SCALE=10` plays ten times as many games (tests/soak.py).
+SOAK_WORKERS ?= 2
 soak: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal -m soak
+	$(BIN)/python -m pytest -q -n $(SOAK_WORKERS) --dist worksteal -m soak
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -16,10 +16,12 @@ from engine import (GameState, IllegalMove, NotationError, check, evolve, legal,
 from engine.components import BASIC_ACTIONS, components
 from engine.playout import random_game
 from engine.validate import problems
+from tests.soak import SOAK_SCALE
 
 GAMES = {2: 30, 3: 25, 4: 25}       # 80 complete games in every run of the suite
-SOAK_GAMES = 400                    # per player count, other seeds, under `make soak` (marker soak)
-HEAVY_GAMES = 1                     # per player count (four more under `make soak`)
+SOAK_GAMES = 100 * SOAK_SCALE       # per player count, other seeds, under `make soak` (marker soak)
+HEAVY_GAMES = 1                     # per player count (two more under `make soak`)
+SOAK_HEAVY_GAMES = 2 * SOAK_SCALE
 
 
 def light_check(old: GameState, move, events, new: GameState) -> None:
@@ -117,7 +119,8 @@ def test_random_playouts_keep_invariants(players):
 @pytest.mark.parametrize("part", range(4))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_more_random_playouts_keep_invariants(players, part):
-    """The soak run: ten times as many games on seeds the suite does not play."""
+    """The soak run: more games (tests/soak.py: 100 per player count, times TILETUM_SOAK_SCALE) on
+    seeds the suite does not play."""
     share = SOAK_GAMES // 4
     for i in range(part * share, (part + 1) * share):
         random_playout_checked(players, f"soak-{players}-{i}")
@@ -141,7 +144,7 @@ def test_heavy_playouts_apply_every_move_and_reject_probes(players):
 @pytest.mark.soak
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_more_heavy_playouts_apply_every_move_and_reject_probes(players):
-    for i in range(HEAVY_GAMES, HEAVY_GAMES + 4):
+    for i in range(HEAVY_GAMES, HEAVY_GAMES + SOAK_HEAVY_GAMES):
         seed = f"heavy-{players}-{i}"
         result = random_game(players, seed, on_move=heavy_check(seed))
         assert_finished(result)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ["tests/test_ai_legality.py", "tests/test_simulation.py", "tests/test_stand_in_worker.py"]
@@ -48,3 +50,15 @@ def test_the_longest_tests_head_each_share_after_the_soak_tests_are_deselected()
 def test_the_order_is_the_file_order_in_one_process():
     items = [x for x, _ in collected(1, "-m", "not soak")]
     assert items == sorted(items, key=lambda x: FILES.index(x.split("::")[0])), "reordered without workers"
+
+
+def test_the_soak_scale_is_a_whole_number_from_1_to_1000(monkeypatch):
+    from tests.soak import soak_scale
+    monkeypatch.delenv("TILETUM_SOAK_SCALE", raising=False)
+    assert soak_scale() == 1
+    monkeypatch.setenv("TILETUM_SOAK_SCALE", "10")
+    assert soak_scale() == 10
+    for bad in ("ten", "1.5", "0", "1001"):
+        monkeypatch.setenv("TILETUM_SOAK_SCALE", bad)
+        with pytest.raises(ValueError, match="TILETUM_SOAK_SCALE"):
+            soak_scale()
