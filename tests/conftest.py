@@ -111,6 +111,30 @@ def live_server(app):
         yield server
 
 
+@pytest.fixture(scope="module")
+def _module_browser():
+    from tests.browser import browser_missing, launch
+    why = browser_missing()
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def browser(_module_browser):
+    """Headless Chromium (tests/browser.py): one per test module (a Playwright driver costs about
+    1.5 s of CPU to start; one per test session would leave its event loop in the way of any later
+    ``asyncio.run`` in the worker). A test opens contexts or pages of its own; what it leaves open
+    is closed after it."""
+    yield _module_browser
+    for ctx in _module_browser.contexts:
+        ctx.close()
+
+
 INBOUND_SECRET = "inbound-webhook-test-secret"
 
 

@@ -10,7 +10,7 @@ require_browser()
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.test_browser import (WAIT_MS, browser, page, play_turn_by_clicking, server,  # noqa: E402,F401
+from tests.test_browser import (WAIT_MS, page, play_turn_by_clicking, server,  # noqa: E402,F401
                                 wait_my_decision)
 
 

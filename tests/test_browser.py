@@ -14,12 +14,12 @@ import requests
 
 from api.redis_server import free_port
 from tests.servers import Serve
-from tests.browser import ARTIFACTS, launch, require_browser, screenshot, wait_until
+from tests.browser import ARTIFACTS, require_browser, screenshot, wait_until
 
 
 require_browser()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 WAIT_MS = 20_000
 
@@ -31,14 +31,6 @@ def server(tmp_path_factory):
                "--mailin-port", str(free_port()),
                env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2"}) as running:
         yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -8,17 +8,17 @@ import uuid
 
 
 from application.dashboard import dashboard_key_for
-from tests.browser import launch, require_browser, screenshot
+from tests.browser import require_browser, screenshot
 from tests.conftest import LiveServer, make_app
 from tests.test_dashboard import finish
 
 
 require_browser()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 
-def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_server):
+def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_server, browser):
     app = make_app(redis_server.url)
     service = app.extensions["tiletum.service"]
     client = app.test_client()
@@ -31,36 +31,32 @@ def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_serve
         ids[label] = rv.get_json()["id"]
     finish(client, service, ids["over"])
     key = dashboard_key_for(service.store.r, me)
-    with LiveServer(app) as server, sync_playwright() as p:
-        browser = launch(p)
-        try:
-            page = browser.new_page(viewport={"width": 380, "height": 800})
-            page.set_default_timeout(20_000)
-            page.goto(f"{server.url}/me#key={key}")
-            expect(page.locator("#status")).to_have_text("One game awaits your move.")
-            expect(page.locator("#to-move li")).to_have_count(1)
-            expect(page.locator("#to-move li a.open")).to_have_text("Play against Zed")
-            expect(page.locator("#waiting li")).to_contain_text("waiting for Yan")
-            expect(page.locator("#finished li")).to_contain_text("VP")
-            href = page.locator("#to-move li a.open").get_attribute("href")
-            assert href.startswith(f"/play/{ids['mine']}#token=L0.")
-            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "fits a phone"
-            expect(page.locator("#mode")).to_have_value("move")
-            page.get_by_label("Emails I get").select_option("digest")
-            page.locator("#notify-form").get_by_role("button", name="Save").click()
-            expect(page.locator("#mode-saved")).to_have_text(
-                "Saved: one email a day listing the games awaiting me.")
-            page.get_by_label("I am on vacation", exact=False).check()
-            page.get_by_role("button", name="Apply").click()
-            expect(page.locator("#vacation-report li")).to_have_count(2)
-            expect(page.locator("#to-move li")).to_contain_text("on vacation")
-            screenshot(page, "dashboard-phone.png")
-            page.reload()
-            expect(page.locator("#vacation")).to_be_checked()
-            expect(page.locator("#mode")).to_have_value("digest")
-            page.goto(f"{server.url}/me")
-            expect(page.locator("#no-key")).to_contain_text("private link")
-            page.goto(f"{server.url}/me#key={key[:-2]}xx")
-            expect(page.locator("#error")).to_contain_text("not valid")
-        finally:
-            browser.close()
+    with LiveServer(app) as server:
+        page = browser.new_page(viewport={"width": 380, "height": 800})
+        page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/me#key={key}")
+        expect(page.locator("#status")).to_have_text("One game awaits your move.")
+        expect(page.locator("#to-move li")).to_have_count(1)
+        expect(page.locator("#to-move li a.open")).to_have_text("Play against Zed")
+        expect(page.locator("#waiting li")).to_contain_text("waiting for Yan")
+        expect(page.locator("#finished li")).to_contain_text("VP")
+        href = page.locator("#to-move li a.open").get_attribute("href")
+        assert href.startswith(f"/play/{ids['mine']}#token=L0.")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "fits a phone"
+        expect(page.locator("#mode")).to_have_value("move")
+        page.get_by_label("Emails I get").select_option("digest")
+        page.locator("#notify-form").get_by_role("button", name="Save").click()
+        expect(page.locator("#mode-saved")).to_have_text(
+            "Saved: one email a day listing the games awaiting me.")
+        page.get_by_label("I am on vacation", exact=False).check()
+        page.get_by_role("button", name="Apply").click()
+        expect(page.locator("#vacation-report li")).to_have_count(2)
+        expect(page.locator("#to-move li")).to_contain_text("on vacation")
+        screenshot(page, "dashboard-phone.png")
+        page.reload()
+        expect(page.locator("#vacation")).to_be_checked()
+        expect(page.locator("#mode")).to_have_value("digest")
+        page.goto(f"{server.url}/me")
+        expect(page.locator("#no-key")).to_contain_text("private link")
+        page.goto(f"{server.url}/me#key={key[:-2]}xx")
+        expect(page.locator("#error")).to_contain_text("not valid")

@@ -20,13 +20,13 @@ import re
 import pytest
 import requests
 
-from tests.browser import launch, require_browser, screenshot, wait_until
+from tests.browser import require_browser, screenshot, wait_until
 from tests.conftest import LiveServer, make_app
 
 require_browser()
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 WAIT_MS = 20_000
 LAPTOP = {"width": 1366, "height": 900}
@@ -43,14 +43,6 @@ WORDS = """() => {
 def server(redis_server):
     with LiveServer(make_app(redis_server.url)) as live:
         yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def _page(browser, url: str, viewport: dict):

@@ -16,17 +16,18 @@ from mail.mailconfig import MailConfig
 from mail.notify import Notifier
 from mail.outbox import Outbox
 from mail.transports import SinkTransport
-from tests.browser import launch, require_browser
+from tests.browser import require_browser
 from tests.conftest import LiveServer, make_app
 
 require_browser()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from tests.test_site_pages import SIZES, check_page  # noqa: E402
 
 
-def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link(redis_server, tmp_path):
+def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link(redis_server, tmp_path,
+                                                                                  browser):
     box = tmp_path / "mail"
     tasks = {}
 
@@ -37,65 +38,61 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
     app = make_app(redis_server.url, SEND_TASK=send_task)
     service = app.extensions["tiletum.service"]
     ann, bob = f"ann-{uuid.uuid4().hex[:8]}@lobby.test", f"bob-{uuid.uuid4().hex[:8]}@lobby.test"
-    with LiveServer(app) as server, sync_playwright() as p:
+    with LiveServer(app) as server:
         notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)),
                             MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
                                        public_url=server.url))
         tasks["workers.send_lobby_join"] = notifier.send_lobby_join
-        browser = launch(p)
-        try:
-            host = browser.new_context(viewport=SIZES["desktop"]).new_page()
-            host.set_default_timeout(20_000)
-            host.goto(server.url + "/play/lobby")
-            expect(host.locator(".site-header nav a[aria-current=page]")).to_have_text("Lobby")
-            host.locator("#p-players").select_option("2")
-            host_name = "Ann " + uuid.uuid4().hex[:6]  # this test's own: other tests post games by "Ann"
-            host.locator("#p-name").fill(host_name)
-            host.locator("#p-email").fill(ann)
-            host.get_by_role("button", name="Post the game").click()
-            expect(host.locator("#posted")).to_be_visible()
-            invite = host.locator("#posted-invite").text_content()
-            gid = re.search(r"#game=([^&]+)", invite).group(1)
-            host.size = "desktop"
-            check_page(host, "lobby")
+        host = browser.new_context(viewport=SIZES["desktop"]).new_page()
+        host.set_default_timeout(20_000)
+        host.goto(server.url + "/play/lobby")
+        expect(host.locator(".site-header nav a[aria-current=page]")).to_have_text("Lobby")
+        host.locator("#p-players").select_option("2")
+        host_name = "Ann " + uuid.uuid4().hex[:6]  # this test's own: other tests post games by "Ann"
+        host.locator("#p-name").fill(host_name)
+        host.locator("#p-email").fill(ann)
+        host.get_by_role("button", name="Post the game").click()
+        expect(host.locator("#posted")).to_be_visible()
+        invite = host.locator("#posted-invite").text_content()
+        gid = re.search(r"#game=([^&]+)", invite).group(1)
+        host.size = "desktop"
+        check_page(host, "lobby")
 
-            guest_ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
-            guest = guest_ctx.new_page()
-            guest.set_default_timeout(20_000)
-            guest.goto(server.url + "/play/lobby")
-            card = guest.locator("#open-list li").filter(has_text=host_name)
-            expect(card).to_have_count(1)
-            card.get_by_role("button", name="Join this game").click()
-            guest.locator("#join-name").fill("Bob")
-            guest.locator("#join-email").fill(bob)
-            guest.get_by_role("button", name="Join", exact=True).click()
-            expect(guest.locator("#join-done")).to_contain_text("Check your email")
-            guest.size = "phone"
-            check_page(guest, "lobby")
+        guest_ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+        guest = guest_ctx.new_page()
+        guest.set_default_timeout(20_000)
+        guest.goto(server.url + "/play/lobby")
+        card = guest.locator("#open-list li").filter(has_text=host_name)
+        expect(card).to_have_count(1)
+        card.get_by_role("button", name="Join this game").click()
+        guest.locator("#join-name").fill("Bob")
+        guest.locator("#join-email").fill(bob)
+        guest.get_by_role("button", name="Join", exact=True).click()
+        expect(guest.locator("#join-done")).to_contain_text("Check your email")
+        guest.size = "phone"
+        check_page(guest, "lobby")
 
-            (eml,) = [f for f in box.glob("*.eml") if "bob-" in f.name]
-            msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-            link = re.search(r"(http\S+/play/lobby#join=\S+)",
-                             msg.get_body(("plain",)).get_content()).group(1)
-            guest.goto(link)
-            expect(guest.locator("#focus-h")).to_have_text("The game has started")
-            guest.locator("#seat-link").click()
-            expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
-            summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
-            assert (summary["status"] == "active"
-                    and [s["name"] for s in summary["seats"]] == [host_name, "Bob"])
-            # the link worked once: opened again, it takes nothing
-            guest.goto(link)
-            expect(guest.locator("#focus-text")).to_contain_text("started")
+        (eml,) = [f for f in box.glob("*.eml") if "bob-" in f.name]
+        msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+        link = re.search(r"(http\S+/play/lobby#join=\S+)",
+                         msg.get_body(("plain",)).get_content()).group(1)
+        guest.goto(link)
+        expect(guest.locator("#focus-h")).to_have_text("The game has started")
+        guest.locator("#seat-link").click()
+        expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
+        summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
+        assert (summary["status"] == "active"
+                and [s["name"] for s in summary["seats"]] == [host_name, "Bob"])
+        # the link worked once: opened again, it takes nothing
+        guest.goto(link)
+        expect(guest.locator("#focus-text")).to_contain_text("started")
 
-            for page, who in ((host, ann), (guest, bob)):
-                page.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, who)}")
-                expect(page.locator(f"a[href^='/play/{gid}#token=']")).to_have_count(1)
-        finally:
-            browser.close()
+        for page, who in ((host, ann), (guest, bob)):
+            page.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, who)}")
+            expect(page.locator(f"a[href^='/play/{gid}#token=']")).to_have_count(1)
 
 
-def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path):
+def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path, browser):
     box = tmp_path / "mail"
     tasks = {}
 
@@ -106,47 +103,43 @@ def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path)
     app = make_app(redis_server.url, SEND_TASK=send_task)
     service = app.extensions["tiletum.service"]
     ann = f"ann-{uuid.uuid4().hex[:8]}@lobby.test"
-    with LiveServer(app) as server, sync_playwright() as p:
+    with LiveServer(app) as server:
         cfg = MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test", public_url=server.url)
         notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)), cfg)
         lobby = app.extensions["tiletum.lobby"]
         tasks["workers.lobby_cancelled"] = lambda gid: lobby.tell_cancelled(gid, notifier.lobby_cancelled)
-        browser = launch(p)
-        try:
-            host = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True).new_page()
-            host.set_default_timeout(20_000)
-            host.size = "phone"
-            host.goto(server.url + "/play/lobby")
-            host.locator("#p-players").select_option("2")
-            host.locator("#p-name").fill("Ann")
-            host.locator("#p-email").fill(ann)
-            host.get_by_role("button", name="Post the game").click()
-            expect(host.locator("#posted")).to_be_visible()
-            gid = re.search(r"#game=([^&]+)", host.locator("#posted-invite").text_content()).group(1)
-            manage = host.locator("#posted-manage").get_attribute("href")
-            # the dashboard lists it before it starts, with the link to the seat
-            remember_address(service.store.r, ann)   # an address with a dashboard already
-            host.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, ann)}")
-            listed = host.locator(f"#not-started a[href^='/play/{gid}#token=L0.']")
-            expect(listed).to_have_count(1)
-            expect(listed).to_contain_text("1 seat still open")
-            check_page(host, "me-not-started")
-            host.goto(server.url + manage)
-            expect(host).to_have_url(re.compile(rf"/play/{gid}#creator="))
-            cancel = host.get_by_role("button", name="Cancel this game")
-            expect(cancel).to_be_visible()
-            join_button = host.locator("#focus-actions").get_by_role("button", name="Join this game")
-            expect(join_button).to_have_count(0)
-            check_page(host, "lobby-creator")
-            host.once("dialog", lambda d: d.accept())
-            cancel.click()
-            expect(host.locator("#focus-text")).to_contain_text("You cancelled this game")
-            assert host.request.get(f"{server.url}/api/v1/games/{gid}").json()["status"] == "cancelled"
-            (eml,) = [f for f in box.glob("*.eml") if "ann-" in f.name]
-            msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-            assert gid in str(msg["Subject"])
-            assert "who posted it cancelled it" in msg.get_body(("plain",)).get_content()
-            host.reload()
-            expect(host.locator("#focus-text")).to_contain_text("cancelled by the player who posted it")
-        finally:
-            browser.close()
+        host = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True).new_page()
+        host.set_default_timeout(20_000)
+        host.size = "phone"
+        host.goto(server.url + "/play/lobby")
+        host.locator("#p-players").select_option("2")
+        host.locator("#p-name").fill("Ann")
+        host.locator("#p-email").fill(ann)
+        host.get_by_role("button", name="Post the game").click()
+        expect(host.locator("#posted")).to_be_visible()
+        gid = re.search(r"#game=([^&]+)", host.locator("#posted-invite").text_content()).group(1)
+        manage = host.locator("#posted-manage").get_attribute("href")
+        # the dashboard lists it before it starts, with the link to the seat
+        remember_address(service.store.r, ann)   # an address with a dashboard already
+        host.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, ann)}")
+        listed = host.locator(f"#not-started a[href^='/play/{gid}#token=L0.']")
+        expect(listed).to_have_count(1)
+        expect(listed).to_contain_text("1 seat still open")
+        check_page(host, "me-not-started")
+        host.goto(server.url + manage)
+        expect(host).to_have_url(re.compile(rf"/play/{gid}#creator="))
+        cancel = host.get_by_role("button", name="Cancel this game")
+        expect(cancel).to_be_visible()
+        join_button = host.locator("#focus-actions").get_by_role("button", name="Join this game")
+        expect(join_button).to_have_count(0)
+        check_page(host, "lobby-creator")
+        host.once("dialog", lambda d: d.accept())
+        cancel.click()
+        expect(host.locator("#focus-text")).to_contain_text("You cancelled this game")
+        assert host.request.get(f"{server.url}/api/v1/games/{gid}").json()["status"] == "cancelled"
+        (eml,) = [f for f in box.glob("*.eml") if "ann-" in f.name]
+        msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+        assert gid in str(msg["Subject"])
+        assert "who posted it cancelled it" in msg.get_body(("plain",)).get_content()
+        host.reload()
+        expect(host.locator("#focus-text")).to_contain_text("cancelled by the player who posted it")

@@ -17,13 +17,13 @@ import requests
 
 from application.dashboard import dashboard_key_for
 from application.finished import on_game_over
-from tests.browser import launch, require_browser, wait_until
+from tests.browser import require_browser, wait_until
 from tests.conftest import LiveServer, make_app
 from tests.test_archive import play_out
 
 require_browser()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from tests.test_site_pages import SIZES, check_page  # noqa: E402
 
@@ -56,14 +56,6 @@ def site(redis_server):
     assert client.put("/api/v1/me/profile", json={"public": True}, headers=key).status_code == 200
     with LiveServer(app) as server:
         yield {"url": server.url, "app": app, "svc": svc, "r": r}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture(params=list(SIZES))

@@ -19,13 +19,13 @@ import redis
 import requests
 
 from application.dashboard import dashboard_key_for
-from tests.browser import launch, require_browser, screenshot
+from tests.browser import require_browser, screenshot
 from tests.conftest import LiveServer, make_app
 
 require_browser()
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 NAV = [("Home", "/", "Board games at your own pace"), ("New game", "/play/new", "New Tiletum game"),
@@ -51,14 +51,6 @@ def site(redis_server):
     with LiveServer(app) as server:
         yield {"url": server.url, "app": app, "duel": duel, "carc": carc,
                "key": dashboard_key_for(app.extensions["tiletum.service"].store.r, MAIL)}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture(params=list(SIZES))
