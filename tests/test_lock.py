@@ -50,8 +50,10 @@ def test_the_test_pins_keep_the_runtime_pins():
 
 def test_every_install_path_uses_the_pins_and_resolves_nothing():
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "pip install --quiet --no-deps -r requirements/test.txt" in make
-    assert re.search(r"pip install --quiet --no-deps .*-e \.", make)
+    assert re.search(r"^UV := uv==[0-9][0-9.]*$", make, re.M), "the installer itself is pinned"
+    assert "$(BIN)/pip install --quiet $(UV)" in make
+    assert re.search(r"uv pip install --quiet .*--no-deps -r requirements/test\.txt", make)
+    assert re.search(r"uv pip install --quiet .*--no-deps -e \.", make)
     assert "$(STAMP): pyproject.toml requirements/test.txt" in make
     assert "\nlock:" in make
     docker = (ROOT / "Dockerfile").read_text(encoding="utf-8")
