@@ -217,7 +217,7 @@ def _program(argv: list[str]) -> list[str]:
 
 
 def test_deploy_runs_the_processes_of_tiletum_serve():
-    from api.cli import worker_command
+    from api.cli import WORKER_QUIET, worker_command
     serve_workers = set()
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")
     for app, queue in re.findall(r'worker_command\(py, "([\w.]+)", "(\w+)"', source):
@@ -233,6 +233,9 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
         workers = [(a[a.index("-A") + 1], a[a.index("-Q") + 1], a[a.index("--pool") + 1])
                    for a in mine.values() if a[0] == "celery" and "worker" in a]
         assert sorted(workers) == sorted((app, q, "prefork") for app, q in serve_workers), (where, workers)
+        for a in mine.values():   # as quiet as serve's: no mingle wait at start, no event chatter
+            if a[0] == "celery" and "worker" in a:
+                assert set(WORKER_QUIET) <= set(a), (where, a)
         beats = [a for a in mine.values() if a[0] == "celery" and "beat" in a]
         assert len(beats) == 1 and beats[0][beats[0].index("-A") + 1] == "workers.app", where
         assert "--schedule" in beats[0], where
