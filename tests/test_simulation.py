@@ -142,6 +142,7 @@ def test_heavy_playouts_apply_every_move_and_reject_probes(players):
 
 
 @pytest.mark.soak
+@pytest.mark.long(8)   # the 4-player one is the soak's longest: first, not alone at the end
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_more_heavy_playouts_apply_every_move_and_reject_probes(players):
     for i in range(HEAVY_GAMES, HEAVY_GAMES + SOAK_HEAVY_GAMES):

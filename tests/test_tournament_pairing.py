@@ -575,6 +575,7 @@ def test_every_round_robin_to_16_partitions(k):
 
 
 @pytest.mark.soak
+@pytest.mark.long(4)
 @pytest.mark.parametrize("k", [2, 3, 4])
 @pytest.mark.parametrize("sizes", [range(17, 24), range(24, 28), range(28, 31)],
                          ids=lambda r: f"{r.start}-{r.stop - 1}")
