@@ -222,7 +222,8 @@ def test_the_listener_answers_at_once_and_its_confirmation_survives_an_outage(wo
     box.wait_for(1)  # the confirmation (the next step of the same turn: the turn at version 1 is past)
     time.sleep(0.3)
     sweep(n)
-    assert len(box.messages) == 1 and headline(box.messages[0]).startswith("Played")
+    got = [(m["To"], m["Message-ID"], headline(m)) for m in box.messages]   # said if it fails
+    assert len(got) == 1 and got[0][2].startswith("Played"), got
 
 
 def reply_address_of(game_id: str) -> str:
