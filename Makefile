@@ -29,8 +29,8 @@ run: $(STAMP)
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
 # tests/conftest.py). Many tests wait on real servers and processes, so more workers than cores pay
-# off: 5 ran the suite in 5 to 5.5 minutes on a quiet 2-core machine (4 left a core idle a third of
-# the time while their tests waited). PYTEST_WORKERS=0 runs it in one process. pytest exits 5 when
+# off: 5 run the suite in about 4 min 45 s on a 2-core machine with the run CPU-bound (4 took as
+# long, a core idle 8% of the time). PYTEST_WORKERS=0 runs it in one process. pytest exits 5 when
 # it collected no test, which fails this target.
 PYTEST_WORKERS ?= 5
 test: $(STAMP)
