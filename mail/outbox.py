@@ -270,12 +270,21 @@ class Outbox:
         item = json.loads(raw)
         try:
             with self._lock:
+                # waiting for the connection (another send on it) may outlast the lease: then
+                # another sender has taken the email over and this one must not send it too
+                if not self._holds(key, token):
+                    return "busy"
                 self._send(item)
         except Exception as e:
             return self._failed(key, item, e, token)
         self._done(keys=keys["done"], args=[key, "sent", SENT_TTL, token])
         self._smtp_works()
         return "sent"
+
+    def _holds(self, key: str, token: str) -> bool:
+        """Whether this sender's claim on ``key`` still stands (its lease not taken over)."""
+        v = self.r.get(claim_key(key))
+        return v is not None and v.decode().startswith(token + "|")
 
     def _smtp_works(self) -> None:
         """An email was accepted: the SMTP server is not failing (see SMTP_FAILING)."""

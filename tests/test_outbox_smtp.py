@@ -177,6 +177,30 @@ def test_a_connection_dropped_between_emails_loses_none_and_sends_none_twice(r, 
     assert r.llen(ob.FAILED) == 0, "no attempt failed"
 
 
+def test_a_sender_that_waited_past_its_lease_for_the_connection_does_not_send_twice(r, server):
+    """One process, one kept-open connection: a send waits for the one before it. If that wait
+    outlasts the lease, another sender takes the email over and sends it; the one that waited
+    then finds its claim gone and sends nothing."""
+    server.start()
+    clock = Clock()
+    slow = outbox_of(r, server, clock)
+    other = outbox_of(r, server, clock)
+    (key,) = queue(slow, 1)
+    outcome = []
+    with slow._lock:   # the connection busy with another email
+        t = threading.Thread(target=lambda: outcome.append(slow.deliver(key)))
+        t.start()
+        deadline = time.monotonic() + 10
+        while not r.exists(ob.claim_key(key)):   # claimed, now waiting for the connection
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        clock.now += slow.lease + 1
+        assert other.deliver(key) == "sent", "the lease is over: taken over and sent"
+    t.join(10)
+    assert outcome == ["busy"], "the sender that waited does not send it again"
+    assert server.subjects() == ["email 00"] and slow.status(key) == "sent"
+
+
 def test_a_connection_dropped_after_data_is_the_at_least_once_window(r, server):
     """SMTP cannot tell whether an email whose answer to DATA was lost was accepted: the outbox
     sends it again after the backoff, with the same Message-ID. Only that email arrives twice."""
