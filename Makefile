@@ -1,7 +1,7 @@
 # The two commands of the README. Both create the virtual environment themselves.
 # They install the exact versions pinned in requirements/*.txt (no resolving, no backtracking);
 # `make lock` refreshes the pins from pyproject.toml. The installer is uv (pinned, from PyPI into
-# the environment by pip): it fetches and compiles in parallel, 7 s here where pip took 25.
+# the environment by pip): it fetches and compiles in parallel, 12 s here where pip took 25.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

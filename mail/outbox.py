@@ -269,22 +269,30 @@ class Outbox:
             return "gone"
         item = json.loads(raw)
         try:
-            with self._lock:
-                # waiting for the connection (another send on it) may outlast the lease: then
-                # another sender has taken the email over and this one must not send it too
-                if not self._holds(key, token):
-                    return "busy"
-                self._send(item)
+            if not self._send_holding(key, token, item):
+                return "busy"
         except Exception as e:
             return self._failed(key, item, e, token)
         self._done(keys=keys["done"], args=[key, "sent", SENT_TTL, token])
         self._smtp_works()
         return "sent"
 
-    def _holds(self, key: str, token: str) -> bool:
-        """Whether this sender's claim on ``key`` still stands (its lease not taken over)."""
-        v = self.r.get(claim_key(key))
-        return v is not None and v.decode().startswith(token + "|")
+    def _send_holding(self, key: str, token: str, item: dict) -> bool:
+        """Send ``item`` on the process's one connection; False (not sent) when the wait for the
+        connection (another send on it) outlasted the lease and another sender has taken the
+        email over, which must not go out twice. Only after such a wait is the claim read again."""
+        waited = not self._lock.acquire(blocking=False)
+        if waited:
+            self._lock.acquire()
+        try:
+            if waited:
+                v = self.r.get(claim_key(key))
+                if v is None or not v.decode().startswith(token + "|"):
+                    return False
+            self._send(item)
+            return True
+        finally:
+            self._lock.release()
 
     def _smtp_works(self) -> None:
         """An email was accepted: the SMTP server is not failing (see SMTP_FAILING)."""

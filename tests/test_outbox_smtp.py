@@ -25,6 +25,7 @@ import redis
 from redis.crc import key_slot
 
 from api.redis_server import EmbeddedRedis, free_port
+from tests.servers import wait_for
 from mail import outbox as ob
 from mail.outbox import Outbox
 from mail.transports import SmtpTransport, serialize
@@ -190,10 +191,7 @@ def test_a_sender_that_waited_past_its_lease_for_the_connection_does_not_send_tw
     with slow._lock:   # the connection busy with another email
         t = threading.Thread(target=lambda: outcome.append(slow.deliver(key)))
         t.start()
-        deadline = time.monotonic() + 10
-        while not r.exists(ob.claim_key(key)):   # claimed, now waiting for the connection
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        wait_for(lambda: r.exists(ob.claim_key(key)), 10, "the claim")   # now waiting for the connection
         clock.now += slow.lease + 1
         assert other.deliver(key) == "sent", "the lease is over: taken over and sent"
     t.join(10)
