@@ -26,7 +26,7 @@ COPY requirements/runtime.txt ./requirements/runtime.txt
 RUN pip install --no-deps -r requirements/runtime.txt
 COPY pyproject.toml README.md ./
 COPY rules_common ./rules_common
-COPY engine ./engine
+COPY tiletum ./tiletum
 COPY carcassonne ./carcassonne
 COPY pillars ./pillars
 COPY games ./games

@@ -45,7 +45,7 @@ soak: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(SOAK_WORKERS) --dist worksteal -m soak
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/tiletum.py
 
 openapi: $(STAMP)
 	$(BIN)/tiletum openapi --output openapi/openapi.json

@@ -6,15 +6,15 @@ game against the Cardinalbot) and Carcassonne (docs/ai.md).
 
 ``decide`` sees only the position document as it is served to the seat (``GET
 /api/v1/games/{id}`` with the seat's token: face-down piles as counts, no seed). It rebuilds a
-full engine state from what the seat can know (``ai.view``), searches the seat's turn with a
-determinized Monte Carlo tree search (``ai.search``) scored by a heuristic evaluation
-(``ai.evaluate``; at ``hard`` the best few moves are then judged by the seat's next turn,
-``ai.lookahead``), and answers the seat's current decision with one or more moves in notation:
+full engine state from what the seat can know (``ai.tiletum.view``), searches the seat's turn with a
+determinized Monte Carlo tree search (``ai.tiletum.search``) scored by a heuristic evaluation
+(``ai.tiletum.evaluate``; at ``hard`` the best few moves are then judged by the seat's next turn,
+``ai.tiletum.lookahead``), and answers the seat's current decision with one or more moves in notation:
 the best move, then the moves the search planned after it, up to the first move that reveals
 something (a draw or a roll) or hands the decision to another seat. Every move is legal in the
-served position (they are taken from ``engine.legal`` on it). The answer depends only on the
+served position (they are taken from ``tiletum.legal`` on it). The answer depends only on the
 document, the level and ``rng_seed`` -- except at ``master``, whose budget is a time
-(``ai.parallel``: a root-parallel search over every core).
+(``ai.tiletum.parallel``: a root-parallel search over every core).
 
 That is Tiletum's search. A view of another game (its ``game`` field) goes to ``ai.generic``: a
 search over the game interface (``games.Game``) with an evaluation per game (Carcassonne's:
@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import random
 
-from engine.game import play_in_place
-from engine.state import GameState
+from tiletum.game import play_in_place
+from tiletum.state import GameState
 
-from .lookahead import rerank
-from .search import best_child, in_turn, moves_of, search, turn_key
+from .tiletum.lookahead import rerank
+from .tiletum.search import best_child, in_turn, moves_of, search, turn_key
 from .settings import LEVELS, Settings, override, resolve
-from .view import determinize, sample_seed
+from .tiletum.view import determinize, sample_seed
 
 __all__ = ["LEVELS", "Settings", "decide", "decide_state", "override", "resolve"]
 
@@ -60,7 +60,7 @@ def decide(view: dict, level: str | int | Settings = "medium", rng_seed: int | s
     if seat is None:
         seat = state.actor
     if settings.parallel:
-        from . import parallel
+        from .tiletum import parallel
         return parallel.decide_state(state, seat, settings, rng)
     return decide_state(state, seat, settings, rng)
 
@@ -69,7 +69,7 @@ def decide_state(state: GameState, seat: int, settings: Settings | int, rng: ran
                  lookahead: tuple[int, int, int] | None = None, tree=None) -> list[str]:
     """As ``decide``, on a determinized state (whose piles the search treats as unordered).
     ``settings`` may be a plain iteration budget (then ``lookahead`` is the look-ahead, if any);
-    ``tree`` is a search already made (``ai.parallel``), which is then not searched again."""
+    ``tree`` is a search already made (``ai.tiletum.parallel``), which is then not searched again."""
     if not isinstance(settings, Settings):
         settings = Settings(iterations=settings, lookahead=lookahead)
     check_decision(state, seat)

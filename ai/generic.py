@@ -49,7 +49,7 @@ CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_ti
 # modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
 # (measured in bench/carcassonne_ai.py: docs/ai.md, "Any game: the generic search")
 LEVELS: dict[str, tuple] = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4, 64, "expect+own")}
-# master is the correspondence level of Tiletum (a time budget on every core, ai.parallel); the
+# master is the correspondence level of Tiletum (a time budget on every core, ai.tiletum.parallel); the
 # generic search has no time budget, so a master seat of another game plays as hard
 LEVELS["master"] = LEVELS["hard"]
 # a game's own presets where its decisions are cheap enough for a wider search (measured in

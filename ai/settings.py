@@ -1,7 +1,7 @@
 """Everything that makes one AI player differ from another, in one frozen object (docs/ai.md, "Levels").
 
 A :class:`Settings` holds the search's budget (iterations, or a time budget and processes for
-``master``), the look-ahead past the turn, and every weight of the evaluation (``ai.evaluate``).
+``master``), the look-ahead past the turn, and every weight of the evaluation (``ai.tiletum.evaluate``).
 The levels are presets built from it (:data:`LEVELS`); a variant for measuring is a preset with
 some fields replaced (:func:`override`, ``bench/ai_solo_paired.py --variant``). Nothing in the
 package reads a module-level weight, so two players with different settings can run side by side
@@ -16,18 +16,18 @@ from dataclasses import dataclass, fields, replace
 
 @dataclass(frozen=True)
 class Settings:
-    # --- the search (ai.search) -------------------------------------------------------------
+    # --- the search (ai.tiletum.search) -------------------------------------------------------------
     iterations: int = 60            # search iterations per decision (per process and slice for master)
     explore: float = 2.0            # UCB1 exploration constant, in VP
     plan_min_visits: int = 3        # a planned move after the first is sent only if searched this often
-    # looking past the turn (ai.lookahead): (moves reranked, sampled futures, next-turn iterations)
+    # looking past the turn (ai.tiletum.lookahead): (moves reranked, sampled futures, next-turn iterations)
     lookahead: tuple[int, int, int] | None = None
     # a time budget (seconds per decision; 0: none, the iterations are the budget) and the
-    # processes of a root-parallel search (0: every core; ai.parallel)
+    # processes of a root-parallel search (0: every core; ai.tiletum.parallel)
     seconds: float = 0.0
     procs: int = 1
 
-    # --- the evaluation (ai.evaluate), in VP -----------------------------------------------
+    # --- the evaluation (ai.tiletum.evaluate), in VP -----------------------------------------------
     resource_vp: tuple[float, float, float, float] = (0.33, 0.33, 0.33, 0.19)   # per Resource, by round
     gold_factor: float = 0.67       # a Gold against another Resource (2 Gold buy one, or shift a die)
     room_vp: float = 1.25           # per filled Room
@@ -68,7 +68,7 @@ class Settings:
 
     @property
     def parallel(self) -> bool:
-        """Whether a decision is a timed root-parallel search (``ai.parallel``)."""
+        """Whether a decision is a timed root-parallel search (``ai.tiletum.parallel``)."""
         return self.seconds > 0
 
 

@@ -46,7 +46,7 @@ API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
 Create a game (`POST /api/v1/games`): each seat gets a secret token, shown once. Send it as
 `Authorization: Bearer <token>` to read your seat's view, list your legal moves and submit moves.
-Moves are short texts in the move notation (docs/notation.md), e.g. `take G4`, `merchant Brugge`,
+Moves are short texts in the move notation (docs/tiletum-notation.md), e.g. `take G4`, `merchant Brugge`,
 `end`. Every submission names the `expected_version` it was chosen at: it applies entirely or
 not at all, and a stale version gets 409.
 

@@ -147,7 +147,7 @@ def _raise_tz(value):
     raise ma.ValidationError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin)")
 
 
-# --- the position document (docs/state.md), typed ------------------------------------------------
+# --- the position document (docs/tiletum-state.md), typed ------------------------------------------------
 # Closed objects (``additionalProperties: false`` in the document; said explicitly here, not left to
 # marshmallow's default ``unknown``): a field the engine adds without a schema here fails
 # tests/test_api_contract.py, which validates served documents against the served document and
@@ -216,7 +216,7 @@ class KingMarker(Closed):
 
 class AgendaEntry(Closed):
     """One entry of the agenda: a frame, an fx or a choice (``t``); which of the other fields it
-    has depends on ``t`` and, for a choice, on ``kind`` (docs/state.md, The agenda)."""
+    has depends on ``t`` and, for a choice, on ``kind`` (docs/tiletum-state.md, The agenda)."""
     t = fields.String(required=True, validate=validate.OneOf(AGENDA_ENTRIES))
     seat = fields.Integer(required=True)
     action = fields.String(validate=validate.OneOf(ACTIONS), metadata={
@@ -225,7 +225,7 @@ class AgendaEntry(Closed):
     main = fields.Boolean(metadata={"description": "frame: the Action of the die taken this turn"})
     # An open object: a Nested schema would dump only declared fields (every atom came out as {}).
     atoms = fields.List(fields.Dict(keys=fields.String()), metadata={
-        "description": "fx: effects not yet applied; each an effect atom (engine/data/README.md) whose keys "
+        "description": "fx: effects not yet applied; each an effect atom (tiletum/data/README.md) whose keys "
                        "depend on the effect, e.g. {\"any\": 1}, {\"vp\": 5}, {\"action\": \"contract\", "
                        "\"ap\": 2}"})
     kind = fields.String(validate=validate.OneOf(CHOICE_KINDS),
@@ -292,7 +292,7 @@ class SeatState(Closed):
 
 
 class FinalScore(Closed):
-    """One seat's final scoring (docs/state.md, `final`)."""
+    """One seat's final scoring (docs/tiletum-state.md, `final`)."""
     houses = fields.Integer(required=True, metadata={"description": "Houses on the map"})
     pillars = fields.Integer(required=True, metadata={"description": "Pillars on the map"})
     houses_x_pillars = fields.Integer(required=True, metadata={"description": "their product: that many VP"})
@@ -316,7 +316,7 @@ class SoloAct(Closed):
 
 
 class SoloBoard(Closed):
-    """The Cardinalbot's board and turn in a solo game (engine/solo.py)."""
+    """The Cardinalbot's board and turn in a solo game (tiletum/solo.py)."""
     bot = fields.Integer(required=True)
     human = fields.Integer(required=True)
     level = fields.String(required=True, validate=validate.OneOf(SOLO_LEVELS))
@@ -337,7 +337,7 @@ class SoloBoard(Closed):
 
 
 class Position(Closed):
-    """The position document (docs/state.md) as a viewer sees it: face-down piles and face-down
+    """The position document (docs/tiletum-state.md) as a viewer sees it: face-down piles and face-down
     Corruption tokens are counts."""
     format = fields.String(required=True, validate=validate.OneOf(["tiletum-position/1"]))
     players = fields.Integer(required=True)

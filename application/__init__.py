@@ -5,6 +5,6 @@ email channel (``mail/``) builds on it. It holds the event store (``store``), th
 that loads, decides and appends (``game_service``), what happens after a save (``scheduling``,
 ``finished``), deadlines and vacations (``deadlines``), notification settings and intents
 (``notifications``), dashboards, tournaments and ratings, and the board picture. It imports the
-rules (``engine``, ``tournaments``) and Redis, never Flask, Celery or an SMTP server; a refusal
+rules (``tiletum``, ``tournaments``) and Redis, never Flask, Celery or an SMTP server; a refusal
 is a :class:`application.errors.ServiceError` whose kind each adapter maps (docs/architecture.md).
 """

@@ -1,6 +1,6 @@
 """The board picture of any game, for the pages, ``/board.svg`` and the turn emails: each game
 draws its own through the game interface (``games.Pictures.board_svg``, with the seats' names;
-Tiletum's map is ``engine/svg.py``)."""
+Tiletum's map is ``tiletum/svg.py``)."""
 from __future__ import annotations
 
 import games

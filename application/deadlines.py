@@ -43,7 +43,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
 
 import ai
-import engine
+import tiletum
 import games
 
 from . import errors
@@ -695,9 +695,9 @@ def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TIL
         return [stand_in_move(state)]
 
 
-def stand_in_move(state: engine.GameState):
+def stand_in_move(state: tiletum.GameState):
     """The stand-in's choice (see the module docstring)."""
-    legal = sorted(engine.legal(state), key=str)
+    legal = sorted(tiletum.legal(state), key=str)
     top = state.agenda[-1] if state.agenda else None
     if top is not None and top["t"] == "choice":
         real = [m for m in legal if m.verb != "skip"]

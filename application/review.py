@@ -3,7 +3,7 @@
 For every decision of the seat (each of its moves where it had a choice), the review gives the move
 played, the move the AI prefers, and the estimated difference in final VP between them: a search
 of ``REVIEW_LEVEL``'s settings from the seat's own view of the position before the move (what the
-seat could know then: ``ai.view``), the value of the AI's preferred move less that of the move
+seat could know then: ``ai.tiletum.view``), the value of the AI's preferred move less that of the move
 played (each the best line the search found after it, in estimated final VP; 0 where they are
 the same move). The five costliest decisions come with the position before each in words.
 
@@ -27,13 +27,13 @@ import random
 from collections.abc import Callable
 
 import games
-from ai.evaluate import value
-from ai.search import best_child, moves_of, search
+from ai.tiletum.evaluate import value
+from ai.tiletum.search import best_child, moves_of, search
 from ai.settings import Settings, resolve
-from ai.view import determinize, sample_seed
-from engine.components import RESOURCES
-from engine.describe import place_name
-from engine.game import play_in_place
+from ai.tiletum.view import determinize, sample_seed
+from tiletum.components import RESOURCES
+from tiletum.describe import place_name
+from tiletum.game import play_in_place
 
 from . import errors
 from .rated import is_rated

@@ -44,11 +44,11 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
-import engine  # noqa: E402
+import tiletum  # noqa: E402
 from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
 from bench.ai_variants import attendance_line, fairs_attended, parse_variants, settings_for  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
-from engine.game import play  # noqa: E402
+from tiletum.game import play  # noqa: E402
 
 
 def _load_baselines():
@@ -66,11 +66,11 @@ LEVELS: dict[str, ai.Settings] = dict(ai.LEVELS)   # the presets, and the varian
 
 
 def play_game(kinds: list[str], seed: str, solo: str | None = None,
-              fairs: list | None = None) -> engine.GameState:
+              fairs: list | None = None) -> tiletum.GameState:
     """One game: ``kinds[seat]`` is 'random', 'greedy', an AI level, or 'cardinalbot' (solo); the
     rounds whose Fair seat 1 attended are appended to ``fairs``."""
     options = {"solo": {"level": solo}} if solo else None
-    state, _ = engine.new_game(len(kinds), seed, options)
+    state, _ = tiletum.new_game(len(kinds), seed, options)
     rng = random.Random(seed)
     calls = 0
     for _ in range(MAX_MOVES):

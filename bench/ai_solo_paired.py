@@ -33,20 +33,20 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 import ai  # noqa: E402
-import ai.parallel  # noqa: E402
-import engine  # noqa: E402
+import ai.tiletum.parallel  # noqa: E402
+import tiletum  # noqa: E402
 from games.tiletum import view_doc  # noqa: E402  (the pure one: the bench runs without the service's packages)
 from bench.ai_variants import attendance_line, check, fairs_attended, parse_variants, quantile, settings_for  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
-from engine.board import completed_buildings, crest_count, houses_on_map, pillars_on_map  # noqa: E402
-from engine.game import play  # noqa: E402
+from tiletum.board import completed_buildings, crest_count, houses_on_map, pillars_on_map  # noqa: E402
+from tiletum.game import play  # noqa: E402
 
 
 def play_solo(settings, seed, bot, times, fairs=None):
     """One solo game of the AI (``settings``: a level's name or ``ai.Settings``) against the
     Cardinalbot at ``bot``; the decision times are appended to ``times``, the rounds whose Fair
     the AI attended to ``fairs``."""
-    state, _ = engine.new_game(2, seed, {"solo": {"level": bot}})
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
     rng = random.Random(seed)
     calls = 0
     while state.phase != "over":
@@ -73,7 +73,7 @@ def one_game(job):
     try:
         s = play_solo(settings, seed, bot, times, fairs)
     finally:  # master's own worker processes end with the game: a run of master games then
-        ai.parallel.shutdown()  # exits when its last game is done (it hung at exit without this)
+        ai.tiletum.parallel.shutdown()  # exits when its last game is done (it hung at exit without this)
     p = s.seats[1]
     line = (f"{name[-10:]:>10} {seed[-3:]:>4} AI {p.score:4d} bot {s.seats[0].score:4d}  "
             f"supply H{p.houses} P{p.pillars} map H{houses_on_map(s, 1)} P{pillars_on_map(s, 1)} "

@@ -16,7 +16,7 @@ import os
 import statistics
 
 import ai
-from engine.flow import participates
+from tiletum.flow import participates
 
 # name -> override of the level measured (docs/notes/ai-tuning.md says what each was for)
 VARIANTS = {

@@ -14,7 +14,7 @@ Through the whole stack, in one run and with the same settings for both servers 
   * the load time of a game of 1,000 events through ``GameService.load`` with the default
     snapshot interval (goal: p50 < 5 ms over K loads).
 
-The moves come from engine random playouts of seeded games (the server runs with
+The moves come from tiletum random playouts of seeded games (the server runs with
 TILETUM_ALLOW_SEEDED_GAMES=1), so that the clients know the legal moves without asking. The
 clients use plain http.client keep-alive connections, and share the machine with the servers:
 the client CPU is printed with the figures.
@@ -119,7 +119,7 @@ class Script:
 
 
 def scripts(count: int) -> list[Script]:
-    from engine.playout import random_game
+    from tiletum.playout import random_game
     out = []
     for i in range(count):
         players = 2 + i % 3
@@ -265,7 +265,7 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
 
     from application.game_service import GameService
     from application.store import EventStore, key
-    from engine.game import legal
+    from tiletum.game import legal
 
     store = EventStore(redis.Redis.from_url(redis_url))
     svc = GameService(store, allow_seeded_games=True)  # the default snapshot interval

@@ -33,7 +33,7 @@ sys.path.insert(0, ROOT)
 
 import redis  # noqa: E402
 
-import engine  # noqa: E402
+import tiletum  # noqa: E402
 from api.redis_server import EmbeddedRedis  # noqa: E402
 from application import archive  # noqa: E402
 from application.game_service import GameService, StateCache  # noqa: E402
@@ -50,11 +50,11 @@ def play_and_store(svc: GameService, players: int, seed: str) -> tuple[str, int]
     gid = created["id"]
     store = svc.store
     rng = random.Random(seed)
-    state, _ = engine.new_game(players, seed)
+    state, _ = tiletum.new_game(players, seed)
     snap = 0
     while state.phase != "over":
-        moves = sorted(engine.legal(state), key=str)
-        evs, new = engine.play(state, state.actor, str(moves[rng.randrange(len(moves))]), seed=seed)
+        moves = sorted(tiletum.legal(state), key=str)
+        evs, new = tiletum.play(state, state.actor, str(moves[rng.randrange(len(moves))]), seed=seed)
         store.append(gid, state.version, evs)
         state = new
         if state.version - snap >= svc.snapshot_every and not state.undo_moves:  # GameService's rule

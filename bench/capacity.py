@@ -26,7 +26,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import engine  # noqa: E402
+import tiletum  # noqa: E402
 from api import create_app  # noqa: E402
 from api.redis_server import EmbeddedRedis  # noqa: E402
 
@@ -51,18 +51,18 @@ class Table:
                                                      "options": {"seed": seed}}).get_json()
         self.client, self.seed = client, seed
         self.id, self.tokens = created["id"], [s["token"] for s in created["seats"]]
-        self.state = engine.new_game(n_players, seed=seed)[0]
+        self.state = tiletum.new_game(n_players, seed=seed)[0]
 
     def move(self, rng: random.Random) -> bool:
         if self.state.phase == "over":
             return False
         seat = self.state.actor
-        m = rng.choice(engine.legal_moves(self.state))
+        m = rng.choice(tiletum.legal_moves(self.state))
         rv = self.client.post(f"/api/v1/games/{self.id}/moves",
                               headers={"Authorization": f"Bearer {self.tokens[seat]}"},
                               json={"expected_version": self.state.version, "moves": [m]})
         assert rv.status_code == 200, rv.get_data(as_text=True)
-        _, self.state = engine.play(self.state, seat, engine.parse(m), seed=self.seed)
+        _, self.state = tiletum.play(self.state, seat, tiletum.parse(m), seed=self.seed)
         return True
 
 

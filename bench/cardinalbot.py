@@ -18,17 +18,17 @@ Measures, in one run:
     the bot to act, as in production, into this Redis; no worker consumes them here;
   * strength: N seeded solo games per level (priest, deacon, bishop) against each opponent,
     in-process with the engine (no HTTP): the bot plays ``next_moves`` applied one move at a
-    time with ``engine.play(state, state.actor, move, seed=game_seed)``. Per level and opponent:
+    time with ``tiletum.play(state, state.actor, move, seed=game_seed)``. Per level and opponent:
     the mean, standard deviation, min and max final score of the Cardinalbot and of the human
     seat, and the bot's win rate (the human wins only with strictly more VP). Both opponents
     play the same N seeds (the same setups and chance seeds).
 
 The opponents (the human seat):
 
-  * random: at each decision, a uniformly random legal move (``engine.legal``, sorted by
+  * random: at each decision, a uniformly random legal move (``tiletum.legal``, sorted by
     notation so that the choice does not depend on set order), from ``random.Random(seed)``;
   * greedy: at each decision, every legal move (sorted by notation) is played on a copy with
-    ``engine.play(state, seat, move, seed=game_seed)`` and the position after it is scored by
+    ``tiletum.play(state, seat, move, seed=game_seed)`` and the position after it is scored by
     what the seat would have if the game ended there (``greedy_value``: its score plus the final
     scoring's Houses x Pillars, Completed Buildings and Resources, the Resources at 1 VP per 4 as
     a fraction, so that each one counts). With the game's seed a move that draws or rolls reveals
@@ -64,7 +64,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
 from cardinalbot.policy import next_moves  # noqa: E402
-from engine.game import legal, new_game, play  # noqa: E402
+from tiletum.game import legal, new_game, play  # noqa: E402
 
 LEVELS = ("priest", "deacon", "bishop")
 OPPONENTS = ("random", "greedy")
@@ -94,7 +94,7 @@ def random_move(state, seed: str, rng: random.Random) -> str:
 
 def greedy_value(state, seat: int) -> float:
     """What ``seat`` would have if the game ended now (its final score at the end of the game)."""
-    from engine.flow import final_breakdown
+    from tiletum.flow import final_breakdown
     p = state.seats[seat]
     if state.phase == "over":
         return float(p.score)

@@ -28,7 +28,7 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import engine  # noqa: E402
+import tiletum  # noqa: E402
 from api import create_app  # noqa: E402
 from api.redis_server import EmbeddedRedis  # noqa: E402
 from application import game_service  # noqa: E402
@@ -48,12 +48,12 @@ def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
         if state.phase == "over":
             return gid
         seat = state.actor
-        legal = sorted((str(m) for m in engine.legal(state) if str(m) != "undo"))
+        legal = sorted((str(m) for m in tiletum.legal(state) if str(m) != "undo"))
         turn = (state.round, seat, state.turn and state.turn.get("seat"))
         if spammed < turns and state.phase == "action" and turn != turn_seen and state.turn is not None:
             turn_seen = turn
             # a move that can be taken back: one that reveals nothing and does not end the turn
-            probe = [m for m in legal if m != "end" and engine.play(state, seat, m, seed=seed)[1].undo_moves]
+            probe = [m for m in legal if m != "end" and tiletum.play(state, seat, m, seed=seed)[1].undo_moves]
             if probe:
                 spammed += 1
                 batch = []

@@ -192,7 +192,7 @@ class Game:
 
 
 def create_game(client, name: str) -> Game:
-    from engine.game import new_game
+    from tiletum.game import new_game
     seed = f"bench-pbem-{name}"
     emails = [f"{name}.s0@players.bench", f"{name}.s1@players.bench"]
     rv = client.post("/api/v1/games", json={
@@ -210,7 +210,7 @@ def create_game(client, name: str) -> Game:
 def choose(state, rng: random.Random) -> str:
     """Take a die, then end as soon as the rules allow (a bonus tile is skipped; when an action
     must be chosen, any but buying)."""
-    from engine.game import legal
+    from tiletum.game import legal
     moves = sorted(str(m) for m in legal(state))
     if "end" in moves:
         return "end"
@@ -233,7 +233,7 @@ class Turn:
 
 def play_turn(client, g: Game) -> Turn:
     """The seat to act plays up to the move that passes the decision; that move is POSTed alone."""
-    from engine.game import play
+    from tiletum.game import play
     seat, s, moves = g.state.actor, g.state, []
     for _ in range(50):
         m = choose(s, g.rng)

@@ -1,6 +1,6 @@
 """Carcassonne (base game) rules engine: pure, deterministic, event-sourced.
 
-The same public shape as the Tiletum engine (``engine``), so one game interface can serve both::
+The same public shape as the Tiletum engine (``tiletum``), so one game interface can serve both::
 
     >>> from carcassonne import new_game, legal_moves, play
     >>> state, events = new_game(2, seed="example")

@@ -1,4 +1,4 @@
-"""The engine's public functions, with the shapes of the Tiletum engine's (``engine.game``).
+"""The engine's public functions, with the shapes of the Tiletum engine's (``tiletum.game``).
 
 * ``new_game(players, seed)`` sets the start tile and reveals the first player's tile.
 * ``decide(state, seat, move, seed)`` checks a move and returns its events, with the next tile

@@ -64,7 +64,7 @@ class Move(NamedTuple):
 
     @property
     def args(self) -> tuple[str, ...]:
-        """The words after the verb, as ``engine.Move.args``: ('3,-1', 'r90', 'farmer', 'NE')."""
+        """The words after the verb, as ``tiletum.Move.args``: ('3,-1', 'r90', 'farmer', 'NE')."""
         return tuple(str(self).split()[1:])
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 """Game records: a whole game as text in move notation, replayable to the same final state, and
 the check of a finished game's draws against its revealed seed.
 
-The format is the Tiletum engine's (``engine/record.py``) with one move per turn::
+The format is the Tiletum engine's (``tiletum/record.py``) with one move per turn::
 
     [Game "carcassonne"]
     [Players "3"]

@@ -12,7 +12,7 @@ Readings of what the cards leave open (see also ``policy.py``):
   the colour within it by the card's die priority (step 3d): all dice of one section share a
   value, so colour is the only thing left to decide there.
 * The blue/light-gray icon ("IW") means the one of Iron/Wool the bot needs more of for its
-  unfulfilled Contracts (``engine.solo.contract_need``), the other one right after it. With no
+  unfulfilled Contracts (``tiletum.solo.contract_need``), the other one right after it. With no
   Contracts, or an equal need, the two are tied: the resource it has fewer of, then random.
   Colours a card does not list come after the listed ones, tied among themselves.
 * "Highest blue or light-gray die": the highest die of the needed colour of the two, else of the
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import random
 
-from engine import solo
-from engine.actions import wheel_action
-from engine.board import has_crest, houses_on_map, pillars_on_map
-from engine.components import components
-from engine.state import GameState
+from tiletum import solo
+from tiletum.actions import wheel_action
+from tiletum.board import has_crest, houses_on_map, pillars_on_map
+from tiletum.components import components
+from tiletum.state import GameState
 
 LETTERS = "GFWSI"
 

@@ -1,7 +1,7 @@
 """The Cardinalbot's decision policy (solo rulebook, from "Cardinalbot's Turn"): pure functions
 from a position to the bot's next moves in notation.
 
-The engine (``engine/solo.py``) checks and applies the bot's moves; this module only decides
+The engine (``tiletum/solo.py``) checks and applies the bot's moves; this module only decides
 which ones, following the solo rules: the Decree cards for the die (``decrees.py``), then the
 Action's steps, then the Tasks. ``rng`` is used only where the rules say "pick randomly" after
 every tie-breaker.
@@ -38,11 +38,11 @@ from __future__ import annotations
 import os
 import random
 
-from engine import solo, solo_turn
-from engine.board import free_house_spaces
-from engine.components import components
-from engine.notation import parse
-from engine.state import GameState
+from tiletum import solo, solo_turn
+from tiletum.board import free_house_spaces
+from tiletum.components import components
+from tiletum.notation import parse
+from tiletum.state import GameState
 
 from .decrees import (LETTERS, bot_seat, choose_die, die_value, human_has_crest, joker_default, pick)
 

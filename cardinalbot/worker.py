@@ -21,7 +21,7 @@ import os
 from celery import Celery
 from celery.signals import worker_process_init
 
-from ai.parallel import may_start_processes
+from ai.tiletum.parallel import may_start_processes
 
 from .client import ApiClient, RateLimited
 from .ai_runner import play_ai_turn as run_ai_turn

@@ -3,7 +3,7 @@
 The application core (``application/``) loads, decides, appends, describes, records and draws a
 game through a :class:`Game` (``games/base.py``: the protocols Rules, Views, Records, Pictures;
 EmailTexts and Search where a game has them) found by the ``game`` field of its meta (``"tiletum"`` for games
-created before the field mattered). ``games.tiletum`` adapts the Tiletum engine (``engine/``),
+created before the field mattered). ``games.tiletum`` adapts the Tiletum engine (``tiletum/``),
 ``games.carcassonne`` the Carcassonne engine (``carcassonne/``), ``games.pillars`` The Pillars of the
 Earth's (``pillars/``); no engine changes.
 

@@ -1,20 +1,20 @@
-"""Tiletum through the game interface: an adapter over ``engine/``, behaviour unchanged."""
+"""Tiletum through the game interface: an adapter over ``tiletum/``, behaviour unchanged."""
 from __future__ import annotations
 
-import engine
-from engine.chance import seed_commitment
-from engine.components import RESOURCES, components
-from engine.describe import describe, narrate
-from engine.fairness import verify_events
-from engine.game import RULES_VERSION, evolve_in_place, replay
-from engine.notation import parse
-from engine.record import replay_record, write_record
-from engine.svg import render_board_svg
+import tiletum
+from tiletum.chance import seed_commitment
+from tiletum.components import RESOURCES, components
+from tiletum.describe import describe, narrate
+from tiletum.fairness import verify_events
+from tiletum.game import RULES_VERSION, evolve_in_place, replay
+from tiletum.notation import parse
+from tiletum.record import replay_record, write_record
+from tiletum.svg import render_board_svg
 
 from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
 
-def view_doc(state: engine.GameState, seat: int | None) -> dict:
+def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
     """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
     Corruption tokens still face down appear only as counts."""
     doc = state.to_doc()
@@ -29,7 +29,7 @@ def _who(names: list[str], seat) -> str:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "A player"
 
 
-def event_text(before: engine.GameState | None, ev: dict, names: list[str] | None = None,
+def event_text(before: tiletum.GameState | None, ev: dict, names: list[str] | None = None,
                machines: frozenset[int] = frozenset()) -> str:
     """One event in words, in the position ``before`` it (None before the game's first event).
     Reads ``before`` only: the move path describes each move as it plays it (the texts are stored
@@ -61,7 +61,7 @@ def event_text(before: engine.GameState | None, ev: dict, names: list[str] | Non
     return t
 
 
-def event_texts(events: list[dict], start: int = 0, state: engine.GameState | None = None,
+def event_texts(events: list[dict], start: int = 0, state: tiletum.GameState | None = None,
                 names: list[str] | None = None, machines: frozenset[int] = frozenset()) -> list[str]:
     """One sentence for each of ``events[start:]``, where ``events`` follow ``state`` (None: they
     are a game's log from its start; a state is folded onto, so pass one that may change). Folded
@@ -84,7 +84,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     cli = "tiletum-engine"
     email = True
     review = True             # application/review.py: Tiletum's AI estimates each move in points
-    state_type = engine.GameState
+    state_type = tiletum.GameState
     score_unit = "VP"
 
     def setup(self, seats, options):
@@ -103,19 +103,19 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         return seats, options, engine_options
 
     def new_game(self, players, seed, options):
-        return engine.new_game(players, seed, options)
+        return tiletum.new_game(players, seed, options)
 
     def replay(self, events, state=None):
         return replay(events, state)
 
     def from_doc(self, doc):
-        return engine.GameState.from_doc(doc, validate=False)
+        return tiletum.GameState.from_doc(doc, validate=False)
 
     def play(self, state, seat, move, seed):
-        return engine.play(state, seat, move, seed=seed)
+        return tiletum.play(state, seat, move, seed=seed)
 
     def legal_moves(self, state):
-        return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
+        return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
 
     def parse(self, text):
         return parse(text)
@@ -157,7 +157,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             n = ("n is the number of reveals before it (the setup is reveal 0, then each event with chance "
                  "outcomes)")
         return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, "
-                f"'n:i'), where {n} (see engine/chance.py)")
+                f"'n:i'), where {n} (see tiletum/chance.py)")
 
     def write_record(self, events, headers):
         return write_record(events, headers)
@@ -202,7 +202,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def email_moves(self, state, seat):
         if state.actor != seat:
             return []
-        return [(str(m), describe(state, m)) for m in sorted(engine.legal(state), key=str)]
+        return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
 
     def email_reply_hint(self):
         return "You may send several moves, or a whole turn ending with 'end'."
@@ -211,7 +211,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         """'end' in a turn (nothing else can end it), or any answer of the King-phase Bonus tile."""
         if state.actor != seat:
             return []
-        moves = [str(m) for m in engine.legal(state)]
+        moves = [str(m) for m in tiletum.legal(state)]
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
     def board_svg(self, state, names=None):

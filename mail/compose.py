@@ -28,8 +28,8 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-import engine
-from engine.describe import describe
+import tiletum
+from tiletum.describe import describe
 from games import TILETUM, EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
@@ -175,7 +175,7 @@ class TurnContext:
     to_addr: str
     from_addr: str
     reply_to: str
-    state: engine.GameState
+    state: tiletum.GameState
     seat_names: list[str]
     since: list[dict]
     open_url: str
@@ -253,7 +253,7 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
     text = event["move"]
     if state_before is not None:
         try:
-            return f"{who}: {describe(state_before, engine.parse(text))}{by}"
+            return f"{who}: {describe(state_before, tiletum.parse(text))}{by}"
         except Exception:  # a description is a courtesy; the notation always works
             pass
     return f"{who} played {text}{by}"

@@ -12,7 +12,7 @@ import logging
 import time
 from email.message import EmailMessage
 
-import engine
+import tiletum
 import games
 from application import links, waiting
 from application.clock import make_clock
@@ -226,7 +226,7 @@ class Notifier:
         after.execute()
         return sent
 
-    def _read_ahead(self, game_id: str, meta: dict, state: engine.GameState, seat: int | None,
+    def _read_ahead(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int | None,
                     version: int) -> dict:
         """What a turn email reads from Redis besides the game, in one round trip (a pipeline, not a
         transaction: on a cluster its keys are in several slots): the game's index registry, the
@@ -257,7 +257,7 @@ class Notifier:
             out["me_generation"] = int(out["me_generation"] or 0)
         return out
 
-    def _turn(self, game_id: str, version: int, meta: dict, state: engine.GameState, seat: int | None,
+    def _turn(self, game_id: str, version: int, meta: dict, state: tiletum.GameState, seat: int | None,
               ahead: dict, after) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
@@ -286,7 +286,7 @@ class Notifier:
         now = self.deadlines().clock()
         return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
-    def turn_message(self, game_id: str, meta: dict, state: engine.GameState, seat: int, first: bool = False,
+    def turn_message(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
                      generations: tuple[int, int] | None = None, headline: str = ""):
         """The turn email of ``seat`` in ``state``, its pictures of exactly that position.

@@ -4,7 +4,7 @@ the event that reveals it.
 A game has a secret seed. The i-th number drawn by a reveal with nonce ``n`` is
 HMAC-SHA256(seed, f"{n}:{i}") (its first 8 bytes, with rejection sampling): portable and stable
 across Python versions, so anyone who learns the seed after the game can recompute every draw.
-Which nonce a reveal gets is each game's rule (``engine/chance.py``, ``carcassonne/chance.py``).
+Which nonce a reveal gets is each game's rule (``tiletum/chance.py``, ``carcassonne/chance.py``).
 
 ``decide`` runs the rules with a :class:`RecordingChance`, which draws and records; ``evolve``
 runs the same rules with a :class:`ReplayChance`, which only reads the recorded outcomes back;

@@ -14,7 +14,7 @@ a move not played by the seat's player is tagged, e.g. ``end [stand-in]``. In a 
 backslash and a quote are escaped with a backslash, and line breaks and other control, format
 (bidi, zero-width) or separator characters are written ``\\uXXXX``, so any stored text (a seat's
 name) keeps one header per line. What the moves and outcomes mean is each game's
-(``engine/record.py``, ``carcassonne/record.py``).
+(``tiletum/record.py``, ``carcassonne/record.py``).
 """
 from __future__ import annotations
 

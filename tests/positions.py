@@ -1,6 +1,6 @@
 """Building Tiletum positions by hand for known-value tests.
 
-A position starts from a real game (``engine.new_game``) and is edited field by field; the helpers
+A position starts from a real game (``tiletum.new_game``) and is edited field by field; the helpers
 here keep the edits consistent (a tile is in exactly one place, the seat to act is the turn
 player, shared setup-time objects are replaced rather than mutated).
 
@@ -14,7 +14,7 @@ Typical use::
     s = put_die(s, "king", value=4, colour="G")     # a G4 die on the King Action this round
     s, events = do(s, "take G4", "king", "end")
 
-Notes on the engine's representation (see ``engine/state.py``):
+Notes on the engine's representation (see ``tiletum/state.py``):
 
 * ``p.res`` is ``[gold, food, wool, stone, iron]``;
 * ``s.king_pos`` holds indexes into ``components().king_values`` (not VP values) and
@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import engine
-from engine.actions import wheel_action
-from engine.components import RESOURCES, components
-from engine.effects import REQUIRED
-from engine.state import GameState
+import tiletum
+from tiletum.actions import wheel_action
+from tiletum.components import RESOURCES, components
+from tiletum.effects import REQUIRED
+from tiletum.state import GameState
 
 C = components()
 RES_NAMES = RESOURCES  # gold, food, wool, stone, iron
@@ -45,7 +45,7 @@ def position(players: int = 3, seed: str = "positions", **overrides) -> GameStat
 
     ``overrides`` are GameState attribute names (``round=3``, ``wheel=[...]``, ...).
     """
-    s, _ = engine.new_game(players, seed)
+    s, _ = tiletum.new_game(players, seed)
     s = s.clone()
     s.undo_base, s.undo_moves = None, []
     for k, v in overrides.items():
@@ -427,17 +427,17 @@ def do(s: GameState, *moves: str, seed: str = SEED, source=None) -> tuple[GameSt
     """Play ``moves`` in order, each by the seat to act. Returns (new state, events).
 
     ``source`` (e.g. :class:`FirstSource`) replaces the seeded chance of every move. Every move
-    is also folded with ``engine.evolve`` and must give the same position, and ``play`` must
+    is also folded with ``tiletum.evolve`` and must give the same position, and ``play`` must
     leave the position it was given unchanged."""
     events: list[dict] = []
     for m in moves:
         before = s.to_doc()
-        evs, new = engine.play(s, s.actor, m, seed=seed, source=source)
+        evs, new = tiletum.play(s, s.actor, m, seed=seed, source=source)
         assert s.to_doc() == before, f"play() changed the position it was given ({m!r})"
         # decide and evolve agree: folding the recorded events gives the same position
         folded = s
         for ev in evs:
-            folded = engine.evolve(folded, ev)
+            folded = tiletum.evolve(folded, ev)
         assert folded == new, f"evolve disagrees with play for {m!r}"
         assert folded.undo_moves == new.undo_moves, f"undo history differs after {m!r}"
         events.extend(evs)
@@ -483,7 +483,7 @@ def check_position(s: GameState) -> GameState:
     """Assert that a hand-made position is consistent (tile conservation, piece counts, whose
     decision it is), using the engine's own validator when it has one."""
     try:
-        from engine.validate import problems
+        from tiletum.validate import problems
     except ImportError:  # pragma: no cover - older engine
         return s
     found = problems(s)

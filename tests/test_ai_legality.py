@@ -1,7 +1,7 @@
 """The AI player never sends an illegal move and answers every decision of the rules.
 
 Games are played to their end, seeded, with every move of the AI checked twice: it must be in
-``engine.legal_moves`` of the real position, and ``engine.play`` (which checks it) must accept it
+``tiletum.legal_moves`` of the real position, and ``tiletum.play`` (which checks it) must accept it
 with the game's own seed. The AI is given only its seat's view (``games.tiletum.view_doc``).
 
 * many games (2, 3 and 4 players, and the human seat of solo games at each Cardinalbot level)
@@ -9,7 +9,7 @@ with the game's own seed. The AI is given only its seat's view (``games.tiletum.
   level, so that many games fit in the time; a hundred more under ``make soak``) and the other
   seats random;
 * a few games with every seat played by the AI at the ``easy`` level, and a solo game at ``hard``
-  (which looks past the turn, ``ai.lookahead``; a fifth of its root iterations).
+  (which looks past the turn, ``ai.tiletum.lookahead``; a fifth of its root iterations).
 """
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from collections import Counter
 import pytest
 
 import ai
-import engine
+import tiletum
 from cardinalbot.policy import next_moves
-from engine.game import legal_moves, play
+from tiletum.game import legal_moves, play
 from games.tiletum import view_doc
 from tests.soak import SOAK_SCALE
 
@@ -33,7 +33,7 @@ SOLO_LEVELS = ("priest", "deacon", "bishop")
 def play_game(players: int, seed: str, ai_seats, budget, solo: str | None = None,
               seen: Counter | None = None):
     options = {"solo": {"level": solo}} if solo else None
-    state, _ = engine.new_game(players, seed, options)
+    state, _ = tiletum.new_game(players, seed, options)
     bot = state.solo["bot"] if solo else None
     rng = random.Random(seed)
     calls = 0
@@ -105,7 +105,7 @@ def test_every_seat_by_the_ai_at_easy_to_the_end(players, solo):
 
 @pytest.mark.long(20)
 def test_a_solo_game_at_hard_with_the_look_ahead_never_an_illegal_move():
-    """Hard reranks its best root moves by the next turn (ai.lookahead): what it sends is still
+    """Hard reranks its best root moves by the next turn (ai.tiletum.lookahead): what it sends is still
     taken from the legal moves of the real position, to the end of a game."""
     hard = ai.LEVELS["hard"]
     assert hard.lookahead
@@ -123,7 +123,7 @@ def test_every_kind_of_pending_decision_met_in_random_play_gets_a_legal_answer()
     answered: Counter = Counter()
     for i in range(40):
         seed = f"ai-choices-{i}"
-        state, _ = engine.new_game(3, seed)
+        state, _ = tiletum.new_game(3, seed)
         rng = random.Random(seed)
         while state.phase != "over":
             top = state.agenda[-1] if state.agenda else None

@@ -7,13 +7,13 @@ import random
 import pytest
 
 import ai
-import engine
-from ai import evaluate as ev
-from ai.view import determinize, known_piles
-from engine import chance as engine_chance
-from engine.components import components
-from engine.game import legal_moves, play
-from engine.playout import random_game
+import tiletum
+from ai.tiletum import evaluate as ev
+from ai.tiletum.view import determinize, known_piles
+from tiletum import chance as engine_chance
+from tiletum.components import components
+from tiletum.game import legal_moves, play
+from tiletum.playout import random_game
 from games.tiletum import view_doc
 
 
@@ -28,7 +28,7 @@ def advance_randomly(state, seed: str, moves: int, rng: random.Random):
 
 def a_decision(seed: str, players: int = 3):
     """A position mid-game where the seat to act has several legal moves."""
-    state, _ = engine.new_game(players, seed)
+    state, _ = tiletum.new_game(players, seed)
     rng = random.Random(seed)
     state = advance_randomly(state, seed, 40, rng)
     while len(legal_moves(state)) < 3:
@@ -41,7 +41,7 @@ def a_decision(seed: str, players: int = 3):
 def test_the_view_hides_the_piles_and_determinize_rebuilds_what_the_seat_can_know():
     rng = random.Random(1)
     for players in (2, 3, 4):
-        state, _ = engine.new_game(players, f"view-{players}")
+        state, _ = tiletum.new_game(players, f"view-{players}")
         for _ in range(12):
             state = advance_randomly(state, f"view-{players}", 17, rng)
             if state.phase == "over":
@@ -55,7 +55,7 @@ def test_the_view_hides_the_piles_and_determinize_rebuilds_what_the_seat_can_kno
 
 
 def test_a_view_that_does_not_pin_a_pile_down_gets_a_sampled_subset():
-    state, _ = engine.new_game(2, "sampled")
+    state, _ = tiletum.new_game(2, "sampled")
     view = view_doc(state, 0)
     gone = view["character_offer"][0]
     view["character_offer"][0] = None           # one more Character unaccounted for
@@ -80,11 +80,11 @@ def test_the_decision_is_deterministic_for_position_level_and_rng_seed():
     assert all(m in legal_moves(state) for m in first[:1])
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])   # hard looks past the turn (ai.lookahead)
+@pytest.mark.parametrize("level", ["medium", "hard"])   # hard looks past the turn (ai.tiletum.lookahead)
 def test_two_games_with_different_seeds_and_the_same_visible_position_get_the_same_decision(monkeypatch,
                                                                                             level):
     a = a_decision("seed-blind-alpha")
-    b = engine.GameState.from_doc(a.to_doc())       # the same position in a game of another seed
+    b = tiletum.GameState.from_doc(a.to_doc())       # the same position in a game of another seed
     seat = a.actor
     keys: list[bytes] = []
     original = engine_chance.SeededSource.__init__
@@ -120,7 +120,7 @@ def test_bad_levels_and_positions_are_refused():
     other = dict(view, viewer=(state.actor + 1) % state.players)
     with pytest.raises(ValueError, match="no decision"):
         ai.decide(other, "easy", 1)
-    solo, _ = engine.new_game(2, "refused-solo", {"solo": {"level": "deacon"}})
+    solo, _ = tiletum.new_game(2, "refused-solo", {"solo": {"level": "deacon"}})
     while solo.actor != solo.solo["bot"]:
         solo = advance_randomly(solo, "refused-solo", 1, random.Random(0))
     with pytest.raises(ValueError, match="Cardinalbot"):
@@ -131,7 +131,7 @@ def test_bad_levels_and_positions_are_refused():
 
 @pytest.fixture
 def fresh():
-    state, _ = engine.new_game(2, "evaluation")
+    state, _ = tiletum.new_game(2, "evaluation")
     return state
 
 
@@ -183,7 +183,7 @@ def test_fair_counts_only_a_fair_the_seat_takes_part_in(fresh):
     fresh.seats[0].merchant = town
     fresh.seats[1].merchant = "Tiletum"
     assert 1 not in fresh.houses.get(town, [])
-    from engine.flow import fair_vp
+    from tiletum.flow import fair_vp
     assert ev.fair(fresh, 0) == fair_vp(fresh, 0)
     assert ev.fair(fresh, 1) == 0
 
@@ -219,7 +219,7 @@ def test_value_at_the_end_of_a_game_is_the_final_score():
 
 def test_the_ai_outscores_random_players():
     seed = "ai-strength"
-    state, _ = engine.new_game(3, seed)
+    state, _ = tiletum.new_game(3, seed)
     rng = random.Random(seed)
     n = 0
     while state.phase != "over":
@@ -239,7 +239,7 @@ def test_future_fairs_count_later_fairs_in_towns_with_the_seats_house(fresh):
     assert ev.future_fairs(fresh, 0) == 0                # only Tiletum so far, the Fair of round 1
     town = fresh.fair_towns[2]
     fresh.houses[town] = [0]
-    from engine.flow import fair_vp
+    from tiletum.flow import fair_vp
     assert ev.future_fairs(fresh, 0) == pytest.approx(ev.DEFAULT.future_fair_weight * fair_vp(fresh, 0, 3))
     assert ev.future_fairs(fresh, 1) == 0
     fresh.round = 3                                      # that Fair is now this round's
@@ -311,7 +311,7 @@ def test_king_future_counts_the_track_again_at_each_later_king_phase(fresh):
 
 
 def test_fair_reach_counts_fairs_to_come_where_a_house_can_still_go(fresh):
-    from engine.flow import fair_vp
+    from tiletum.flow import fair_vp
     w = ai.Settings(fair_reach_w=0.5)
     p = fresh.seats[0]
     towns = fresh.fair_towns

@@ -1,5 +1,5 @@
-"""The AI's search (ai.search: sequential halving at the root, max backup) and its look-ahead past
-the turn (ai.lookahead: the root's best few moves judged by the seat's next turn)."""
+"""The AI's search (ai.tiletum.search: sequential halving at the root, max backup) and its look-ahead past
+the turn (ai.tiletum.lookahead: the root's best few moves judged by the seat's next turn)."""
 from __future__ import annotations
 
 import importlib
@@ -8,19 +8,19 @@ import random
 import pytest
 
 import ai
-import engine
-from ai import lookahead
-from ai.view import determinize, sample_seed
+import tiletum
+from ai.tiletum import lookahead
+from ai.tiletum.view import determinize, sample_seed
 from cardinalbot.policy import next_moves
-from engine.game import legal_moves, play
+from tiletum.game import legal_moves, play
 from games.tiletum import view_doc
 
-se = importlib.import_module("ai.search")   # (the package's ``search`` is the function)
+se = importlib.import_module("ai.tiletum.search")   # (the package's ``search`` is the function)
 
 
 def solo_die_choice(seed: str):
     """The AI seat's first decision in a solo game against the bishop: which die to take."""
-    state, _ = engine.new_game(2, seed, {"solo": {"level": "bishop"}})
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": "bishop"}})
     while state.actor == state.solo["bot"]:
         for m in next_moves(state, random.Random(seed)):
             _, state = play(state, state.actor, m, seed=seed)
@@ -100,7 +100,7 @@ def test_to_next_turn_when_the_last_turn_of_a_round_is_followed_by_the_first_of_
     """At 3 players the seat that ends round 3 can open round 4 (the King track sets the order):
     its next turn has begun at once, and nothing of it is played for it."""
     seed = "edge-5"
-    state, _ = engine.new_game(3, seed)
+    state, _ = tiletum.new_game(3, seed)
     rng = random.Random(seed)
     while True:
         seat, key = state.actor, se.turn_key(state)
@@ -148,7 +148,7 @@ def test_hard_decisions_look_past_the_turn(monkeypatch):
 
 
 def test_the_look_ahead_never_reads_the_games_seed(monkeypatch):
-    from engine import chance as engine_chance
+    from tiletum import chance as engine_chance
     keys = []
     original = engine_chance.SeededSource.__init__
 

@@ -195,7 +195,7 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
     the AI's at the stand-in level from the seat's view (not the fixed rule it used before)."""
     from datetime import datetime, timezone
 
-    import engine
+    import tiletum
     from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
     from application.game_service import GameService
     from games.tiletum import view_doc
@@ -222,7 +222,7 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
         for m in ai.decide(view_doc(state, seat), STAND_IN_LEVEL, f"{gid}:{state.version}"):
             if state.actor != seat:
                 break
-            _, state = engine.play(state, seat, m, seed=seed)
+            _, state = tiletum.play(state, seat, m, seed=seed)
             expected.append(m)
     assert [e["move"] for e in played] == expected
     assert "[stand-in]" in svc.record(gid)

@@ -1,6 +1,6 @@
 """The AI's settings object (ai.settings): the presets equal the constants they replaced and choose
 the moves the levels chose before it; variants by override; the round-end planning terms of the
-evaluation (issue 31); and master's root-parallel search (ai.parallel) at a small budget."""
+evaluation (issue 31); and master's root-parallel search (ai.tiletum.parallel) at a small budget."""
 from __future__ import annotations
 
 import json
@@ -11,15 +11,15 @@ import time
 import pytest
 
 import ai
-import engine
-from ai import evaluate as ev
-from ai import parallel
-from ai.search import Node, search
+import tiletum
+from ai.tiletum import evaluate as ev
+from ai.tiletum import parallel
+from ai.tiletum.search import Node, search
 from ai.settings import LEVELS, Settings, override, resolve
 from cardinalbot.policy import next_moves
-from engine.components import components
-from engine.flow import fair_vp
-from engine.game import legal_moves, play
+from tiletum.components import components
+from tiletum.flow import fair_vp
+from tiletum.game import legal_moves, play
 from games.tiletum import view_doc
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ai_presets.json")
@@ -28,7 +28,8 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ai_presets.json")
 # --- the presets are the old constants ----------------------------------------------------------
 
 def test_the_presets_are_the_constants_they_replaced():
-    """The numbers that were module constants of ai/, ai.search and ai.evaluate before issue 31."""
+    """The numbers that were module constants of ai/, ai.tiletum.search and ai.tiletum.evaluate before
+    issue 31."""
     assert {k: v.iterations for k, v in LEVELS.items() if k != "master"} == {"easy": 6, "medium": 60,
                                                                              "hard": 400}
     assert LEVELS["hard"].lookahead == (3, 3, 40)
@@ -52,7 +53,7 @@ def golden_positions():
     for players, solo, seed, steps in [(2, "bishop", "golden-a", 25), (3, None, "golden-b", 40),
                                        (4, None, "golden-c", 90), (2, "bishop", "golden-d", 60),
                                        (3, None, "golden-e", 110)]:
-        s, _ = engine.new_game(players, seed, {"solo": {"level": solo}} if solo else None)
+        s, _ = tiletum.new_game(players, seed, {"solo": {"level": solo}} if solo else None)
         rng = random.Random(seed)
         n = 0
         while s.phase != "over" and (n < steps or s.actor is None
@@ -107,7 +108,7 @@ def test_a_variant_is_a_preset_with_fields_replaced():
 
 
 def test_weights_passed_in_change_the_evaluation_and_nothing_else():
-    state, _ = engine.new_game(2, "weights")
+    state, _ = tiletum.new_game(2, "weights")
     base = ev.value(state, 0)
     more = ev.value(state, 0, override(Settings(), "supply_vp:1.48"))
     p = state.seats[0]
@@ -120,7 +121,7 @@ def test_weights_passed_in_change_the_evaluation_and_nothing_else():
 @pytest.fixture
 def round2():
     """Round 2, seat 0 to act in the first turn of the round, nowhere near the Fair."""
-    state, _ = engine.new_game(2, "round-end")
+    state, _ = tiletum.new_game(2, "round-end")
     state.round, state.fairs_scored, state.cycle = 2, 1, 0
     state.turn_order, state.turn_pos = [0, 1], 0
     return state
@@ -202,7 +203,7 @@ def test_crests_plan_values_a_crest_that_can_take_the_seat_into_the_fair(round2)
 
 
 def test_with_the_planning_terms_on_the_search_still_answers_legally(round2):
-    state, _ = engine.new_game(2, "plan-legal", {"solo": {"level": "bishop"}})
+    state, _ = tiletum.new_game(2, "plan-legal", {"solo": {"level": "bishop"}})
     rng = random.Random(1)
     while state.actor == state.solo["bot"]:
         for m in next_moves(state, rng):
@@ -225,7 +226,7 @@ def test_merge_sums_visits_and_values_child_by_child():
 
 
 def test_master_searches_in_worker_processes_and_merges_their_trees():
-    state, _ = engine.new_game(2, "master-test", {"solo": {"level": "bishop"}})
+    state, _ = tiletum.new_game(2, "master-test", {"solo": {"level": "bishop"}})
     rng = random.Random(2)
     while state.actor == state.solo["bot"]:
         for m in next_moves(state, rng):
@@ -253,12 +254,12 @@ def test_master_searches_in_worker_processes_and_merges_their_trees():
 
 
 def test_a_pruned_tree_keeps_every_root_move_and_the_best_line(monkeypatch):
-    state, _ = engine.new_game(2, "prune")
+    state, _ = tiletum.new_game(2, "prune")
     tree = search(state, state.actor, 120, random.Random(1))
     small = tree.pruned()
     assert set(small.children) == set(tree.children)
     assert small.n == tree.n and small.best == tree.best
-    from ai.lookahead import best_line
+    from ai.tiletum.lookahead import best_line
     assert best_line(small)[:1] == best_line(tree)[:1]
 
 
@@ -277,8 +278,8 @@ def test_the_paired_bench_runs_variants_and_prints_fairs_and_the_paired_differen
 
 
 def test_the_look_ahead_in_a_worker_stops_at_its_deadline_and_counts_only_whole_futures():
-    from ai.lookahead import ranked_lines, rerank_totals
-    state, _ = engine.new_game(2, "look-deadline")
+    from ai.tiletum.lookahead import ranked_lines, rerank_totals
+    state, _ = tiletum.new_game(2, "look-deadline")
     seat = state.actor
     tree = search(state, seat, 60, random.Random(1))
     lines = ranked_lines(tree, 3)

@@ -9,7 +9,7 @@ import threading
 import pytest
 import requests
 
-import engine
+import tiletum
 from application.store import key
 from conftest import LiveServer, make_app
 
@@ -39,18 +39,18 @@ def events_of(base: str, gid: str) -> list[dict]:
     return [{k: v for k, v in e.items() if k != "text"} for e in r.json()["events"]]
 
 
-def advance(base: str, game: dict, n: int) -> engine.GameState:
+def advance(base: str, game: dict, n: int) -> tiletum.GameState:
     gid, tokens = game["id"], game["tokens"]
-    state = engine.replay(events_of(base, gid))
+    state = tiletum.replay(events_of(base, gid))
     for i in range(n):
-        moves = engine.legal_moves(state)
+        moves = tiletum.legal_moves(state)
         move = moves[(7 * i) % len(moves)]
         r = requests.post(f"{base}{API}/{gid}/moves", timeout=30,
                           headers={"Authorization": f"Bearer {tokens[state.actor]}"},
                           json={"expected_version": state.version, "moves": [move]})
         assert r.status_code == 200, r.text
         for ev in r.json()["events"]:
-            state = engine.evolve(state, ev)
+            state = tiletum.evolve(state, ev)
     return state
 
 
@@ -104,7 +104,7 @@ def test_racing_submissions_exactly_one_wins(server, redis_client, players, adva
     for round_ in range(3):
         v = state.version
         token = game["tokens"][state.actor]
-        move = engine.legal_moves(state)[round_ % len(engine.legal_moves(state))]
+        move = tiletum.legal_moves(state)[round_ % len(tiletum.legal_moves(state))]
         body = {"expected_version": v, "moves": [move]}
         results = race(base, gid, [({"Authorization": f"Bearer {token}"}, body)] * THREADS)
         statuses = collections.Counter(s for s, _ in results)
@@ -117,9 +117,9 @@ def test_racing_submissions_exactly_one_wins(server, redis_client, players, adva
                 assert b["code"] == "version-conflict" and b["current_version"] == v + 1, b
         events = check_log(base, redis_client, gid, v + 1)
         assert events[-1] == winner["events"][0]
-        assert events[-1]["move"] == str(engine.parse(move)) and events[-1]["seat"] == state.actor
-        state = engine.evolve(state, winner["events"][0])
-        assert engine.replay(events).to_doc() == state.to_doc()
+        assert events[-1]["move"] == str(tiletum.parse(move)) and events[-1]["seat"] == state.actor
+        state = tiletum.evolve(state, winner["events"][0])
+        assert tiletum.replay(events).to_doc() == state.to_doc()
 
 
 def test_racing_different_moves_one_wins_and_it_is_the_one_logged(server, redis_client):
@@ -128,7 +128,7 @@ def test_racing_different_moves_one_wins_and_it_is_the_one_logged(server, redis_
     gid = game["id"]
     state = advance(base, game, 9)
     v = state.version
-    moves = engine.legal_moves(state)
+    moves = tiletum.legal_moves(state)
     assert len(moves) >= 2
     token = game["tokens"][state.actor]
     sent = [moves[i % len(moves)] for i in range(THREADS)]
@@ -139,7 +139,7 @@ def test_racing_different_moves_one_wins_and_it_is_the_one_logged(server, redis_
     i = next(i for i, (s, _) in enumerate(results) if s == 200)
     events = check_log(base, redis_client, gid, v + 1)
     assert events[-1] == results[i][1]["events"][0]
-    assert events[-1]["move"] == str(engine.parse(sent[i]))
+    assert events[-1]["move"] == str(tiletum.parse(sent[i]))
     assert all(b["current_version"] == v + 1 for s, b in results if s == 409)
 
 
@@ -149,8 +149,8 @@ def test_racing_seats_only_the_actor_can_win(server, redis_client):
     base = server.url
     game = new_game(base, 4, seed="race-seats")
     gid = game["id"]
-    state = engine.replay(events_of(base, gid))
-    move = engine.legal_moves(state)[0]
+    state = tiletum.replay(events_of(base, gid))
+    move = tiletum.legal_moves(state)[0]
     reqs = [({"Authorization": f"Bearer {game['tokens'][i % 4]}"}, {"expected_version": 1, "moves": [move]})
             for i in range(THREADS)]
     results = race(base, gid, reqs)
@@ -166,10 +166,10 @@ def test_racing_seats_only_the_actor_can_win(server, redis_client):
     assert events[-1]["seat"] == state.actor
 
 
-def idempotent_request(game: dict, state: engine.GameState, tag: str) -> tuple[dict, dict]:
+def idempotent_request(game: dict, state: tiletum.GameState, tag: str) -> tuple[dict, dict]:
     headers = {"Authorization": f"Bearer {game['tokens'][state.actor]}",
                "Idempotency-Key": f"same-request-{tag}"}
-    return headers, {"expected_version": state.version, "moves": [engine.legal_moves(state)[0]]}
+    return headers, {"expected_version": state.version, "moves": [tiletum.legal_moves(state)[0]]}
 
 
 def test_racing_idempotent_retries_append_once(server, redis_client):
@@ -178,7 +178,7 @@ def test_racing_idempotent_retries_append_once(server, redis_client):
     base = server.url
     game = new_game(base, 2, seed="race-idem")
     gid = game["id"]
-    state = engine.replay(events_of(base, gid))
+    state = tiletum.replay(events_of(base, gid))
     for trial in range(5):
         v = state.version
         headers, body = idempotent_request(game, state, str(trial))
@@ -189,7 +189,7 @@ def test_racing_idempotent_retries_append_once(server, redis_client):
         assert answers[0]["version"] == v + 1 and len(answers[0]["events"]) == 1
         events = check_log(base, redis_client, gid, v + 1)
         assert events[-1] == answers[0]["events"][0]
-        state = engine.evolve(state, answers[0]["events"][0])
+        state = tiletum.evolve(state, answers[0]["events"][0])
         # a retry now, alone, gets the same answer and appends nothing
         r = requests.post(f"{base}{API}/{gid}/moves", headers=headers, json=body, timeout=30)
         assert r.status_code == 200 and r.json() == answers[0]
@@ -200,13 +200,13 @@ def test_racing_idempotent_retries_all_get_the_first_answer(server, redis_client
     base = server.url
     game = new_game(base, 2, seed="race-idem-all")
     gid = game["id"]
-    state = engine.replay(events_of(base, gid))
+    state = tiletum.replay(events_of(base, gid))
     for trial in range(30):      # the race is lost in about half the trials; 30 make a miss negligible
         v = state.version
         headers, body = idempotent_request(game, state, str(trial))
         results = race(base, gid, [(headers, body)] * THREADS)
         events = check_log(base, redis_client, gid, v + 1)
-        state = engine.evolve(state, events[-1])
+        state = tiletum.evolve(state, events[-1])
         statuses = collections.Counter(s for s, _ in results)
         assert statuses == {200: THREADS}, (f"trial {trial}: {dict(statuses)}",
                                             next((b for s, b in results if s != 200), None))

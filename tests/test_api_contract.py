@@ -243,14 +243,14 @@ def test_the_served_position_is_the_seats_view_unchanged(redis_server):
     """The schema serializes; it must not drop what it does not declare. Every effect atom of an
     ``fx`` agenda entry came out as ``{}`` (a Nested schema dumps only declared fields), which made
     the AI player, reading the served position, fail on "unknown effect {}"."""
-    import engine
+    import tiletum
     from games.tiletum import view_doc
     app = make_app(redis_server.url)
     client = app.test_client()
     created = client.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}],
                                                   "options": {"seed": "served-view"}}).get_json()
     tokens = [s["token"] for s in created["seats"]]
-    state = engine.new_game(2, seed="served-view")[0]
+    state = tiletum.new_game(2, seed="served-view")[0]
     rng = random.Random(11)
     atoms_seen = 0
     while state.phase != "over":
@@ -262,10 +262,10 @@ def test_the_served_position_is_the_seats_view_unchanged(redis_server):
             doc.pop("options", None)   # the served one names the defaults
         assert served == mine, f"the served position differs from the seat's view at version {state.version}"
         atoms_seen += sum(len(e.get("atoms") or ()) for e in mine["agenda"])
-        move = rng.choice(engine.legal_moves(state))
+        move = rng.choice(tiletum.legal_moves(state))
         rv = client.post(f"/api/v1/games/{created['id']}/moves",
                          headers={"Authorization": f"Bearer {tokens[seat]}"},
                          json={"expected_version": state.version, "moves": [move]})
         assert rv.status_code == 200, rv.get_json()
-        _, state = engine.play(state, seat, engine.parse(move), seed="served-view")
+        _, state = tiletum.play(state, seat, tiletum.parse(move), seed="served-view")
     assert atoms_seen > 0, "the game passed through positions with effect atoms on the agenda"

@@ -9,7 +9,7 @@ import socket
 import pytest
 import requests
 
-import engine
+import tiletum
 from application.store import key
 from conftest import LiveServer, make_app
 
@@ -76,16 +76,16 @@ def new_game(http: Http, players: int = 2, seed: str = SEED) -> dict:
     return body
 
 
-def position(http: Http, gid: str) -> engine.GameState:
-    return engine.replay(http.ok("GET", f"{API}/{gid}/events")["events"])
+def position(http: Http, gid: str) -> tiletum.GameState:
+    return tiletum.replay(http.ok("GET", f"{API}/{gid}/events")["events"])
 
 
-def advance(http: Http, game: dict, n: int) -> engine.GameState:
+def advance(http: Http, game: dict, n: int) -> tiletum.GameState:
     """Plays ``n`` moves (the first legal move each time)."""
     gid, tokens = game["id"], game["tokens"]
     state = position(http, gid)
     for _ in range(n):
-        move = engine.legal_moves(state)[0]
+        move = tiletum.legal_moves(state)[0]
         http.ok("POST", f"{API}/{gid}/moves", tokens[state.actor],
                 json={"expected_version": state.version, "moves": [move]})
         state = position(http, gid)
@@ -108,16 +108,16 @@ def game_count(redis_client) -> int:
     return sum(1 for _ in redis_client.scan_iter(match="g:*:meta", count=1000))
 
 
-def same_turn_moves(state: engine.GameState, until_end: bool) -> list[str]:
+def same_turn_moves(state: tiletum.GameState, until_end: bool) -> list[str]:
     """Moves of the seat to act from ``state``, by the engine: the first legal move each time
     (``end`` as soon as it is legal when ``until_end``) while the seat stays the actor; the game
     is seeded with SEED, so the engine plays them exactly as the server will. With ``until_end``
     the list ends with ``end``, else it has two moves."""
     seat, s, out = state.actor, state, []
     for _ in range(40):
-        legal = engine.legal_moves(s)
+        legal = tiletum.legal_moves(s)
         move = "end" if until_end and "end" in legal else legal[0]
-        s = engine.play(s, seat, move, seed=SEED)[1]
+        s = tiletum.play(s, seat, move, seed=SEED)[1]
         out.append(move)
         if move == "end" or (not until_end and len(out) == 2):
             return out
@@ -134,7 +134,7 @@ def test_seat_routes_need_a_token(http, redis_client):
     r = http.get(f"{API}/{gid}/legal-moves")
     problem(r, 401, "unauthorized")
     assert r.headers["WWW-Authenticate"].lower().startswith("bearer")
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     r = http.post(f"{API}/{gid}/moves", json={"expected_version": 1, "moves": [move]})
     problem(r, 401, "unauthorized")
     assert r.headers["WWW-Authenticate"].lower().startswith("bearer")
@@ -151,7 +151,7 @@ def test_bad_credentials_are_401(http, redis_client, auth):
               "empty-bearer": "Bearer   ", "bare-bearer": "Bearer"}[auth]
     headers = {"Authorization": header}
     before = observe(http, redis_client, gid)
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     routes = (("GET", f"{API}/{gid}/state", {}), ("GET", f"{API}/{gid}/legal-moves", {}),
               ("POST", f"{API}/{gid}/moves", {"json": {"expected_version": 1, "moves": [move]}}))
     for method, path, kw in routes:
@@ -170,7 +170,7 @@ def test_a_seat_out_of_turn_is_403(http, redis_client):
     gid, tokens = game["id"], game["tokens"]
     state = position(http, gid)
     idle = 1 - state.actor
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     before = observe(http, redis_client, gid)
     r = http.post(f"{API}/{gid}/moves", tokens[idle], json={"expected_version": 1, "moves": [move]})
     body = problem(r, 403, "not-your-turn")
@@ -187,9 +187,9 @@ def test_a_batch_running_past_the_end_of_the_turn_is_403_and_changes_nothing(htt
     assert turn[-1] == "end" and len(turn) >= 2
     after_turn = state
     for m in turn:
-        after_turn = engine.play(after_turn, seat, m, seed=SEED)[1]
+        after_turn = tiletum.play(after_turn, seat, m, seed=SEED)[1]
     assert after_turn.actor != seat
-    extra = engine.legal_moves(after_turn)[0]   # legal for the next seat, not for this one
+    extra = tiletum.legal_moves(after_turn)[0]   # legal for the next seat, not for this one
     before = observe(http, redis_client, gid)
     body = problem(http.post(f"{API}/{gid}/moves", tokens[seat],
                              json={"expected_version": 1, "moves": turn + [extra]}), 403, "not-your-turn")
@@ -247,7 +247,7 @@ def test_a_stale_or_future_version_is_409(http, redis_client, delta):
     gid, tokens = game["id"], game["tokens"]
     state = advance(http, game, 4)
     assert state.version == 5
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     before = observe(http, redis_client, gid)
     body = problem(http.post(f"{API}/{gid}/moves", tokens[state.actor],
                              json={"expected_version": state.version + delta, "moves": [move]}),
@@ -290,11 +290,11 @@ def test_a_batch_whose_third_move_is_illegal_changes_nothing(http, redis_client)
     first_two = same_turn_moves(state, until_end=False)
     s = state
     for m in first_two:
-        s = engine.play(s, seat, m, seed=SEED)[1]
-    third = "take " + engine.legal_moves(state)[0].split()[1]   # a die again: one die per turn
-    err = engine.check(s, seat, engine.parse(third))
+        s = tiletum.play(s, seat, m, seed=SEED)[1]
+    third = "take " + tiletum.legal_moves(state)[0].split()[1]   # a die again: one die per turn
+    err = tiletum.check(s, seat, tiletum.parse(third))
     assert err is not None, f"{third!r} should be illegal after {first_two}"
-    assert engine.check(state, seat, engine.parse(first_two[0])) is None
+    assert tiletum.check(state, seat, tiletum.parse(first_two[0])) is None
     before = observe(http, redis_client, gid)
     body = problem(http.post(f"{API}/{gid}/moves", tokens[seat],
                              json={"expected_version": 1, "moves": first_two + [third]}), 422, "illegal-move")
@@ -408,7 +408,7 @@ def test_a_seed_on_a_server_without_seeded_games_is_422(redis_server, redis_clie
 def test_a_body_over_the_limit_is_413(http, redis_client, redis_server):
     game = new_game(http)
     gid, token = game["id"], game["tokens"][position(http, game["id"]).actor]
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     n = game_count(redis_client)
     before = observe(http, redis_client, gid)
     # the default limit (64 KiB)
@@ -453,7 +453,7 @@ def test_the_rate_limit_is_per_token_429_with_retry_after(http, redis_server, re
     gid, tokens = game["id"], game["tokens"]
     state = position(http, gid)
     actor, idle = tokens[state.actor], tokens[1 - state.actor]
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     with LiveServer(make_app(redis_server.url, RATE_LIMIT=5)) as server:
         limited = Http(server.url)
         for _ in range(5):
@@ -484,7 +484,7 @@ def test_an_idempotent_retry_returns_the_first_answer_and_writes_nothing(http, r
     gid, tokens = game["id"], game["tokens"]
     state = position(http, gid)
     seat = state.actor
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     request = {"expected_version": 1, "moves": [move]}
     headers = {"Idempotency-Key": "retry-1"}
     first = http.post(f"{API}/{gid}/moves", tokens[seat], json=request, headers=headers)
@@ -510,14 +510,14 @@ def test_an_idempotency_key_reused_for_another_body_is_422(http, redis_client):
     gid, tokens = game["id"], game["tokens"]
     state = position(http, gid)
     seat = state.actor
-    legal = engine.legal_moves(state)
+    legal = tiletum.legal_moves(state)
     headers = {"Idempotency-Key": "reuse-1"}
     first_body = {"expected_version": 1, "moves": [legal[0]]}
     first = http.ok("POST", f"{API}/{gid}/moves", tokens[seat], json=first_body, headers=headers)
     before = observe(http, redis_client, gid)
     next_state = position(http, gid)
     for other in ({"expected_version": 1, "moves": [legal[1]]},
-                  {"expected_version": 2, "moves": [engine.legal_moves(next_state)[0]]}):
+                  {"expected_version": 2, "moves": [tiletum.legal_moves(next_state)[0]]}):
         who = next_state.actor if other["expected_version"] == 2 else seat
         r = http.post(f"{API}/{gid}/moves", tokens[who], json=other, headers=headers)
         problem(r, 422, "idempotency-key-reused")

@@ -11,10 +11,10 @@ import re
 import pytest
 import requests
 
-import engine
+import tiletum
 from application.store import key
-from engine.fairness import verify_events
-from engine.record import replay_record
+from tiletum.fairness import verify_events
+from tiletum.record import replay_record
 
 API = "/api/v1/games"
 
@@ -57,7 +57,7 @@ def http(live_server):
     h.s.close()
 
 
-def expected_view(state: engine.GameState, viewer: int | None) -> dict:
+def expected_view(state: tiletum.GameState, viewer: int | None) -> dict:
     """The position as the API must serve it, built from the engine alone: face-down piles and
     face-down Corruption tokens as counts, plus ``viewer`` and ``to_act``; JSON-normalised."""
     doc = state.to_doc()
@@ -78,7 +78,7 @@ def assert_same_position(served: dict, expected: dict, what: str = "") -> None:
         f"{what}: the served position differs from the engine's"
 
 
-def hidden_ids(state: engine.GameState) -> set[str]:
+def hidden_ids(state: tiletum.GameState) -> set[str]:
     """Ids a viewer must never see: the tiles in the face-down piles and the face-down
     Corruption tokens."""
     return {t for pile in state.piles.values() for t in pile} | set(state.corruption_pool)
@@ -105,12 +105,12 @@ def create(http: Http, players: int, seed: str | None = None, emails: bool = Tru
     return body
 
 
-def local_state(http: Http, gid: str) -> engine.GameState:
+def local_state(http: Http, gid: str) -> tiletum.GameState:
     events = http.ok("GET", f"{API}/{gid}/events")["events"]
-    return engine.replay(events)
+    return tiletum.replay(events)
 
 
-def choose_batch(state: engine.GameState, seat: int, rng: random.Random, can_undo: bool) -> list[str]:
+def choose_batch(state: tiletum.GameState, seat: int, rng: random.Random, can_undo: bool) -> list[str]:
     """One to three moves of ``seat`` in a row. Only the last may reveal something (draw or
     roll): a move that reveals nothing goes the same way whatever the seed, so the moves after
     it can be chosen here without knowing the server's seed."""
@@ -120,17 +120,17 @@ def choose_batch(state: engine.GameState, seat: int, rng: random.Random, can_und
     batch: list[str] = []
     s = state
     while True:
-        move = rng.choice(engine.legal_moves(s))
+        move = rng.choice(tiletum.legal_moves(s))
         batch.append(move)
         if len(batch) == size:
             return batch
-        evs, nxt = engine.play(s, seat, move, seed="probe: not the game's seed")
+        evs, nxt = tiletum.play(s, seat, move, seed="probe: not the game's seed")
         if evs[0].get("chance") or nxt.phase == "over" or nxt.actor != seat:
             return batch
         s = nxt
 
 
-def check_views(http: Http, gid: str, tokens: list[str], state: engine.GameState) -> None:
+def check_views(http: Http, gid: str, tokens: list[str], state: tiletum.GameState) -> None:
     """Spectator and every seat see the same board; only ``viewer`` differs; piles are counts;
     no face-down tile or token is named; the ETag is the version; other seats list no moves."""
     expected = expected_view(state, None)
@@ -163,7 +163,7 @@ def check_views(http: Http, gid: str, tokens: list[str], state: engine.GameState
             assert not named, f"face-down {named} named in /legal-moves"
 
 
-def check_record_midgame(http: Http, gid: str, state: engine.GameState, created: dict) -> None:
+def check_record_midgame(http: Http, gid: str, state: tiletum.GameState, created: dict) -> None:
     r = http.get(f"{API}/{gid}/record")
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
     headers, events, replayed = replay_record(r.text)
@@ -177,7 +177,7 @@ def check_record_midgame(http: Http, gid: str, state: engine.GameState, created:
 
 
 def play_to_end(http: Http, created: dict, rng: random.Random,
-                check_every: int = 40) -> tuple[engine.GameState, dict]:
+                check_every: int = 40) -> tuple[tiletum.GameState, dict]:
     """Plays random legal moves over HTTP until the game is over; checks every answer against a
     position folded locally from the events the API returned. Returns (local state, stats)."""
     gid, tokens = created["id"], created["tokens"]
@@ -198,7 +198,7 @@ def play_to_end(http: Http, created: dict, rng: random.Random,
         lm = http.ok("GET", f"{API}/{gid}/legal-moves", tokens[seat])
         assert lm["seat"] == seat and lm["to_act"] == [seat] and lm["actor"] == seat
         assert lm["version"] == state.version
-        assert [m["move"] for m in lm["moves"]] == engine.legal_moves(state)
+        assert [m["move"] for m in lm["moves"]] == tiletum.legal_moves(state)
         assert all(isinstance(m["description"], str) and m["description"] for m in lm["moves"])
         assert lm["can_undo"] == bool(state.undo_moves)
         if stats["requests"] % check_every == 0:
@@ -218,8 +218,8 @@ def play_to_end(http: Http, created: dict, rng: random.Random,
                 assert ev["type"] == "MoveUndone"
                 stats["undos"] += 1
             else:
-                assert ev["type"] == "MovePlayed" and ev["move"] == str(engine.parse(move))
-            state = engine.evolve(state, ev)
+                assert ev["type"] == "MovePlayed" and ev["move"] == str(tiletum.parse(move))
+            state = tiletum.evolve(state, ev)
         assert state.version == answer["version"]
         stats["requests"] += 1
         stats["moves"] += len(batch)
@@ -268,7 +268,7 @@ def test_a_whole_game_over_http(http, redis_client, players, seeded):
     events = http.ok("GET", f"{API}/{gid}/events")["events"]
     assert [e["version"] for e in events] == list(range(1, state.version + 1))
     assert events[0]["type"] == "GameStarted" and events[0]["players"] == players
-    from_events = engine.replay(events)
+    from_events = tiletum.replay(events)
     assert expected_view(from_events, None) == expected_view(state, None)
     assert_same_position(served, expected_view(from_events, None), f"game {gid} at the end")
     assert from_events.winner == summary["winner"]
@@ -338,7 +338,7 @@ def test_spectator_and_seat_views(http):
         answer = http.ok("POST", f"{API}/{gid}/moves", tokens[seat],
                          json={"expected_version": state.version, "moves": batch})
         for ev in answer["events"]:
-            state = engine.evolve(state, ev)
+            state = tiletum.evolve(state, ev)
     check_views(http, gid, tokens, state)
     assert not any("views-seed-1" in body for _, body in http.bodies[1:]), "the seed was served"
 
@@ -360,7 +360,7 @@ def test_etag_and_not_modified(http):
     assert r.status_code == 401
     # after a move the old ETag no longer matches
     state = local_state(http, gid)
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     http.ok("POST", f"{API}/{gid}/moves", tokens[state.actor], json={"expected_version": 1, "moves": [move]})
     r = http.get(f"{API}/{gid}/state", headers={"If-None-Match": '"v1"'})
     assert r.status_code == 200 and r.headers["ETag"] == '"v2"' and r.json()["version"] == 2
@@ -386,7 +386,7 @@ def test_events_paging(http):
         answer = http.ok("POST", f"{API}/{gid}/moves", tokens[seat],
                          json={"expected_version": state.version, "moves": batch})
         for ev in answer["events"]:
-            state = engine.evolve(state, ev)
+            state = tiletum.evolve(state, ev)
         # a poller reading what arrived since its last read gets exactly what the move answered
         page = http.ok("GET", f"{API}/{gid}/events", params={"after": seen[-1]["version"]})
         assert page["after"] == seen[-1]["version"]
@@ -405,12 +405,12 @@ def test_events_paging(http):
         assert page["events"] == full["events"][after:]
         assert len(page["events"]) == n - after
     assert http.ok("GET", f"{API}/{gid}/events", params={"after": n + 50})["events"] == []
-    assert expected_view(engine.replay(bare(seen)), None) == expected_view(state, None)
+    assert expected_view(tiletum.replay(bare(seen)), None) == expected_view(state, None)
     assert_same_position(http.ok("GET", f"{API}/{gid}/state"), expected_view(state, None))
     # the tail folds onto the position at its start
-    base = engine.replay(full["events"][:10])
+    base = tiletum.replay(full["events"][:10])
     tail = http.ok("GET", f"{API}/{gid}/events", params={"after": 10})["events"]
-    assert expected_view(engine.replay(tail, base), None) == expected_view(state, None)
+    assert expected_view(tiletum.replay(tail, base), None) == expected_view(state, None)
 
 
 def test_summary_names_the_seat_to_act(http):
@@ -428,10 +428,10 @@ def test_summary_names_the_seat_to_act(http):
         for seat, token in enumerate(tokens):
             lm = http.ok("GET", f"{API}/{gid}/legal-moves", token)
             assert bool(lm["moves"]) == (seat == state.actor)
-        move = rng.choice(engine.legal_moves(state))
+        move = rng.choice(tiletum.legal_moves(state))
         answer = http.ok("POST", f"{API}/{gid}/moves", tokens[state.actor],
                          json={"expected_version": state.version, "moves": [move]})
         for ev in answer["events"]:
-            state = engine.evolve(state, ev)
+            state = tiletum.evolve(state, ev)
         assert state.version < 200
     assert actors == {0, 1, 2, 3}

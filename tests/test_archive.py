@@ -15,7 +15,7 @@ import time
 import pytest
 import requests
 
-import engine
+import tiletum
 from application import archive
 from application.dashboard import dashboard_key_for
 from application.finished import done, on_game_over
@@ -24,7 +24,7 @@ from application.players import player_id
 from application.rating_service import RatingService
 from application.store import EventStore, GameArchived, key
 from application.tournament_service import TournamentService
-from engine.playout import random_game
+from tiletum.playout import random_game
 from tests.conftest import LiveServer, make_app
 
 DAY = 86400.0
@@ -37,7 +37,7 @@ def play_out(svc: GameService, game_id: str, rng: random.Random) -> None:
         _, state = svc.load(game_id)
         if state.phase == "over":
             return
-        move = rng.choice(sorted(engine.legal(state), key=str))
+        move = rng.choice(sorted(tiletum.legal(state), key=str))
         svc.submit_for_seat(game_id, state.actor, state.version, [str(move)])
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import html5lib
 import pytest
 
-import engine
+import tiletum
 from application.errors import ServiceError
-from engine.cli import main as engine_cli
-from engine.record import parse_record, replay_record
+from tiletum.cli import main as engine_cli
+from tiletum.record import parse_record, replay_record
 from mail.addresses import signed_url
 from conftest import LiveServer, make_app
 from test_api_errors import API, Http, game_count, new_game, observe, position, problem
@@ -90,7 +90,7 @@ def test_a_non_ascii_bearer_token_is_401_on_every_bearer_endpoint(http, redis_cl
     t = new_tournament(http)
     tid, invite = t["id"], t["invite_code"]
     before = observe(http, redis_client, gid)
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     routes = [("GET", f"{API}/{gid}/state", {}), ("GET", f"{API}/{gid}/legal-moves", {}),
               ("POST", f"{API}/{gid}/moves", {"json": {"expected_version": 1, "moves": [move]}}),
               ("POST", f"{API}/{gid}/vacation", {"json": {"on": True}}),
@@ -198,7 +198,7 @@ def test_a_record_with_any_stored_name_still_parses_replays_and_verifies(http, s
     tokens = [s["token"] for s in created["seats"]]
     state = position(http, gid)
     for _ in range(12):  # some moves with chance outcomes
-        move = engine.legal_moves(state)[0]
+        move = tiletum.legal_moves(state)[0]
         http.ok("POST", f"{API}/{gid}/moves", tokens[state.actor], json={"expected_version": state.version,
                                                                           "moves": [move]})
         state = position(http, gid)
@@ -228,7 +228,7 @@ def test_expected_version_must_be_a_json_integer(http, redis_client, version):
     game = new_game(http)
     gid = game["id"]
     token = game["tokens"][position(http, gid).actor]
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     before = observe(http, redis_client, gid)
     p = problem(http.post(f"{API}/{gid}/moves", token, json={"expected_version": version, "moves": [move]}),
                 422, "invalid-request")
@@ -240,7 +240,7 @@ def test_a_large_integer_version_is_a_409_not_a_500(http, redis_client):
     game = new_game(http)
     gid = game["id"]
     token = game["tokens"][position(http, gid).actor]
-    move = engine.legal_moves(position(http, gid))[0]
+    move = tiletum.legal_moves(position(http, gid))[0]
     for version in (2, 10**20):
         r = http.post(f"{API}/{gid}/moves", token, json={"expected_version": version, "moves": [move]})
         assert r.status_code in (409, 422), r.text
@@ -309,7 +309,7 @@ def test_email_move_errors_answer_html_to_a_browser_and_problem_json_otherwise(h
     game = new_game(http)
     gid = game["id"]
     state = position(http, gid)
-    move = engine.legal_moves(state)[0]
+    move = tiletum.legal_moves(state)[0]
     stale = _email_move_url(http, gid, state.actor, state.version + 5, move)
     before = observe(http, redis_client, gid)
     browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

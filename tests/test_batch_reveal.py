@@ -16,7 +16,7 @@ from email.message import EmailMessage
 
 import pytest
 
-import engine
+import tiletum
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 from tests.test_pbem_e2e import headline
 
@@ -26,25 +26,26 @@ def reveal_point(players: int, seed: str, solo: bool = False, max_moves: int = 4
     still the actor afterwards. Returns (prefix [(seat, move)], seat, reveal, a probe legal
     after the reveal, a probe illegal after it)."""
     options = {"solo": {"level": "deacon"}} if solo else {}
-    state, _ = engine.new_game(players, seed, options)
+    state, _ = tiletum.new_game(players, seed, options)
     rng = random.Random(seed)
     prefix = []
     for _ in range(max_moves):
         if state.phase == "over":
             break
         seat = state.actor
-        moves = [m for m in engine.legal_moves(state) if m != "undo"]
+        moves = [m for m in tiletum.legal_moves(state) if m != "undo"]
         human = not solo or seat != state.solo["bot"]
         if human:
             for m in moves:
-                evs, after = engine.play(state, seat, m, seed=seed)
+                evs, after = tiletum.play(state, seat, m, seed=seed)
                 if evs[-1].get("chance") and after.actor == seat and after.phase != "over":
-                    legal_after = [x for x in engine.legal_moves(after) if x != "undo"]
-                    illegal = next(x for x in engine.legal_moves(state) + ["take Y9"] if x not in legal_after)
+                    legal_after = [x for x in tiletum.legal_moves(after) if x != "undo"]
+                    illegal = next(x for x in tiletum.legal_moves(state) + ["take Y9"]
+                                   if x not in legal_after)
                     return prefix, seat, m, legal_after[0], illegal
         m = rng.choice(moves)
         prefix.append((seat, m))
-        _, state = engine.play(state, seat, m, seed=seed)
+        _, state = tiletum.play(state, seat, m, seed=seed)
     raise AssertionError(f"no reveal point in {max_moves} moves (seed {seed!r})")
 
 
@@ -121,17 +122,17 @@ def test_an_error_before_the_reveal_still_plays_nothing(api):
 
 def test_a_batch_without_a_reveal_is_played_whole(api):
     gid, tokens = new_game(api, 2, "no-reveal")
-    state, _ = engine.new_game(2, "no-reveal")
+    state, _ = tiletum.new_game(2, "no-reveal")
     seat = state.actor
     batch = []
     for _ in range(6):  # moves that draw nothing, while the same seat acts
-        cand = [m for m in engine.legal_moves(state) if m != "undo"]
-        quiet = [m for m in cand if not engine.play(state, seat, m, seed="no-reveal")[0][-1].get("chance")
-                 and engine.play(state, seat, m, seed="no-reveal")[1].actor == seat]
+        cand = [m for m in tiletum.legal_moves(state) if m != "undo"]
+        quiet = [m for m in cand if not tiletum.play(state, seat, m, seed="no-reveal")[0][-1].get("chance")
+                 and tiletum.play(state, seat, m, seed="no-reveal")[1].actor == seat]
         if not quiet:
             break
         batch.append(quiet[0])
-        _, state = engine.play(state, seat, quiet[0], seed="no-reveal")
+        _, state = tiletum.play(state, seat, quiet[0], seed="no-reveal")
     assert batch, "the game opens with moves that draw nothing"
     rv = post(api, gid, tokens[seat], 1, batch)
     assert rv.status_code == 200 and rv.json["applied"] == len(batch) and rv.json["unplayed"] == []

@@ -1,14 +1,14 @@
 """The parts of Tiletum's board picture that a move is played from carry stable data attributes
-(engine/svg.py), which the game page makes clickable: every town and road space, each
+(tiletum/svg.py), which the game page makes clickable: every town and road space, each
 die on the Action Wheel and each Wheel row, each slot of the offers, the Bonus tiles beside the
 Wheel, and on each player's board the Storehouse tiles, the Rooms and the Crest spaces."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-import engine
-from engine.svg import render_board_svg
-from engine.components import components
+import tiletum
+from tiletum.svg import render_board_svg
+from tiletum.components import components
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -18,9 +18,9 @@ def _groups(svg: str, attr: str) -> list[ET.Element]:
 
 
 def test_the_board_names_the_parts_moves_are_played_from():
-    state, _ = engine.new_game(2, "page-4")
+    state, _ = tiletum.new_game(2, "page-4")
     for m in ("take F1", "tile B27"):
-        _, state = engine.play(state, state.actor, engine.parse(m), seed="page-4")
+        _, state = tiletum.play(state, state.actor, tiletum.parse(m), seed="page-4")
     svg = render_board_svg(state, ["Ann", "Bob"])
     c = components()
     spots = {g.get("data-spot"): g.get("data-name") for g in _groups(svg, "data-spot")}

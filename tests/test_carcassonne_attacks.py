@@ -822,7 +822,7 @@ def test_refused_move_texts_are_not_remembered(api):
 
 
 def test_refused_tiletum_move_texts_are_not_remembered_either(api):
-    from engine import game as rules
+    from tiletum import game as rules
     rv = api.post(API, json={"seats": [{"name": "A"}, {"name": "B"}], "options": {"seed": "memo"}})
     gid, token = rv.json["id"], rv.json["seats"][0]["token"]
     before = len(rules._MOVES)

@@ -3,7 +3,7 @@ examples of the solo rulebook (/work/shared/rules/tiletum-rulebook.md, from "Car
 Turn"), each preference and tie-breaker on a small position, and robustness (random positions,
 whole games against a random player).
 
-The map and tiles are partly reconstructed (``engine/data``), so each example is set up to give
+The map and tiles are partly reconstructed (``tiletum/data``), so each example is set up to give
 the book's *situation* with the engine's data: distances are the engine's, the towns are the
 book's where the engine's map agrees (London/Antwerpen/Brugge/Lyon/Koeln/Paris,
 Strasbourg/Frankfurt/Troyes), and where a printed value is lost (Action Wheel position of an
@@ -18,12 +18,12 @@ import time
 
 import pytest
 
-import engine
-from engine import solo, solo_turn
-from engine.actions import wheel_action
-from engine.components import components
-from engine.game import legal
-from engine.playout import random_game
+import tiletum
+from tiletum import solo, solo_turn
+from tiletum.actions import wheel_action
+from tiletum.components import components
+from tiletum.game import legal
+from tiletum.playout import random_game
 
 from cardinalbot import decrees, policy
 
@@ -54,10 +54,10 @@ class NoRandom(random.Random):
 
 # --- building positions ----------------------------------------------------------------------------
 
-def solo_position(rnd: int = 1, wheel=(), decree_row=None, challenges=(), **res) -> engine.GameState:
+def solo_position(rnd: int = 1, wheel=(), decree_row=None, challenges=(), **res) -> tiletum.GameState:
     """A solo game (no Challenges) at the start of the bot's turn in round ``rnd``: the given
     dice, no Bonus tiles on the Action tiles or the map, the bot's resources exactly ``res``."""
-    s, _ = engine.new_game(2, SEED, {"solo": {"challenges": list(challenges)}})
+    s, _ = tiletum.new_game(2, SEED, {"solo": {"challenges": list(challenges)}})
     s = s.clone()
     s.round, s.fairs_scored = rnd, rnd - 1
     s.wheel = sorted(wheel)
@@ -123,8 +123,8 @@ def start_tasks(s):
 
 def apply(s, moves, seed="t"):
     for m in moves:
-        assert m in engine.legal_moves(s), f"{m!r} not legal: {engine.legal_moves(s)}"
-        _, s = engine.play(s, s.actor, m, seed=seed)
+        assert m in tiletum.legal_moves(s), f"{m!r} not legal: {tiletum.legal_moves(s)}"
+        _, s = tiletum.play(s, s.actor, m, seed=seed)
     return s
 
 
@@ -739,7 +739,7 @@ def test_tasks_cathedral_most_vp_first_then_contracts_fewest_resources():
 # --- interface -------------------------------------------------------------------------------------
 
 def test_next_moves_does_not_change_its_state_and_is_reproducible():
-    s, _ = engine.new_game(2, "pure", {"solo": {"level": "bishop"}})
+    s, _ = tiletum.new_game(2, "pure", {"solo": {"level": "bishop"}})
     before = s.to_doc()
     a = policy.next_moves(s, random.Random(7))
     assert s.to_doc() == before
@@ -749,14 +749,14 @@ def test_next_moves_does_not_change_its_state_and_is_reproducible():
 def test_state_from_view():
     from games.tiletum import view_doc
     for i in range(5):
-        s, _ = engine.new_game(2, f"view-{i}", {"solo": {"level": "deacon"}})
+        s, _ = tiletum.new_game(2, f"view-{i}", {"solo": {"level": "deacon"}})
         rng = random.Random(i)
         for _ in range(40 + 17 * i):
             moves = sorted(legal(s), key=str)  # legal() order depends on set hashing
-            _, s = engine.play(s, s.actor, moves[rng.randrange(len(moves))], seed="v", trusted=True)
+            _, s = tiletum.play(s, s.actor, moves[rng.randrange(len(moves))], seed="v", trusted=True)
         while not (s.actor == s.solo["bot"] and s.phase == "action"):
             moves = sorted(legal(s), key=str)  # legal() order depends on set hashing
-            _, s = engine.play(s, s.actor, moves[rng.randrange(len(moves))], seed="v", trusted=True)
+            _, s = tiletum.play(s, s.actor, moves[rng.randrange(len(moves))], seed="v", trusted=True)
         view = json.loads(json.dumps(view_doc(s, 1)))   # as the API serves it
         assert isinstance(view["piles"]["character"], int)
         t = policy.state_from_view(view)
@@ -765,7 +765,7 @@ def test_state_from_view():
 
 
 def test_requires_the_bots_decision():
-    s, _ = engine.new_game(2, "x", {"solo": {"level": "priest"}})
+    s, _ = tiletum.new_game(2, "x", {"solo": {"level": "priest"}})
     s = apply(s, policy.next_moves(s, random.Random(0)))
     while s.actor == s.solo["bot"]:
         s = apply(s, policy.next_moves(s, random.Random(0)))
@@ -775,7 +775,7 @@ def test_requires_the_bots_decision():
 
 # --- robustness ------------------------------------------------------------------------------------
 
-def _bot_positions(n: int) -> list[engine.GameState]:
+def _bot_positions(n: int) -> list[tiletum.GameState]:
     found = []
 
     def collect(state, move, events, new):
@@ -799,7 +799,7 @@ def test_random_positions_give_legal_batches():
         stages.add(s.solo["stage"] if s.solo["stage"] != "action" else s.solo["act"]["action"])
         moves = policy.next_moves(s, random.Random(k))
         assert moves, "an empty batch"
-        assert moves[0] in engine.legal_moves(s)
+        assert moves[0] in tiletum.legal_moves(s)
         apply(s, moves, seed=f"p{k}")
     assert stages == {"die", "coffers", "joker", "architect", "merchant", "character", "contract", "king",
                       "tasks"}
@@ -807,7 +807,7 @@ def test_random_positions_give_legal_batches():
 
 def play_game(seed: str, level: str):
     """The bot plays the policy, the player random legal moves; (final state, next_moves times)."""
-    s, _ = engine.new_game(2, seed, {"solo": {"level": level}})
+    s, _ = tiletum.new_game(2, seed, {"solo": {"level": level}})
     bot_rng, human_rng = random.Random(seed), random.Random(seed + "/human")
     times = []
     for _ in range(20000):
@@ -818,10 +818,10 @@ def play_game(seed: str, level: str):
             moves = policy.next_moves(s, bot_rng)
             times.append(time.perf_counter() - t0)
             for m in moves:
-                _, s = engine.play(s, s.actor, m, seed=seed)
+                _, s = tiletum.play(s, s.actor, m, seed=seed)
         else:
             moves = sorted(legal(s), key=str)  # legal() order depends on set hashing
-            _, s = engine.play(s, s.actor, moves[human_rng.randrange(len(moves))], seed=seed, trusted=True)
+            _, s = tiletum.play(s, s.actor, moves[human_rng.randrange(len(moves))], seed=seed, trusted=True)
     return s, times
 
 
@@ -844,7 +844,7 @@ def test_the_bots_picks_do_not_change_with_the_to_act_field_of_api_2():
     randomness on the position as served before, so it chooses exactly as it did."""
     from games.tiletum import view_doc
     from cardinalbot.runner import bot_rng
-    from engine import new_game
+    from tiletum import new_game
     state, _ = new_game(2, "to-act-bot", {"solo": {"level": "deacon"}})
     view = view_doc(state, None)
     assert view["to_act"] == [state.actor]

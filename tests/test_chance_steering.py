@@ -3,7 +3,7 @@
 A seat that plays an undoable move and takes it back (``X``, ``undo``) is back in the same
 position, so the next reveal must give exactly what it would have given at once. Under rules
 version 1 outcomes were keyed by the event count, which such pairs shift; from rules version 2
-they are keyed by the number of reveals so far (``engine/chance.py``).
+they are keyed by the number of reveals so far (``tiletum/chance.py``).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from engine import legal, new_game, play
+from tiletum import legal, new_game, play
 
 SOLO = {"solo": {"level": "deacon"}}
 
@@ -107,12 +107,12 @@ from pathlib import Path  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from engine import GameState, RULES_VERSION, replay  # noqa: E402
-from engine.chance import seed_commitment  # noqa: E402
-from engine.cli import main  # noqa: E402
-from engine.fairness import verify_events  # noqa: E402
-from engine.game import chance_nonce  # noqa: E402
-from engine.record import parse_record, replay_record, write_record  # noqa: E402
+from tiletum import GameState, RULES_VERSION, replay  # noqa: E402
+from tiletum.chance import seed_commitment  # noqa: E402
+from tiletum.cli import main  # noqa: E402
+from tiletum.fairness import verify_events  # noqa: E402
+from tiletum.game import chance_nonce  # noqa: E402
+from tiletum.record import parse_record, replay_record, write_record  # noqa: E402
 
 RECORDS = Path(__file__).parent / "fixtures" / "records"
 OLD_RECORDS = sorted(RECORDS.glob("rules1-*.txt"))

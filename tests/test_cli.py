@@ -1,4 +1,4 @@
-"""The command line, ``tiletum-engine`` (engine/cli.py)."""
+"""The command line, ``tiletum-engine`` (tiletum/cli.py)."""
 from __future__ import annotations
 
 import io
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameState, legal_moves, new_game, play
-from engine.cli import main
-from engine.game import replay
-from engine.playout import random_game
+from tiletum import GameState, legal_moves, new_game, play
+from tiletum.cli import main
+from tiletum.game import replay
+from tiletum.playout import random_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_LINE = re.compile(r"^game (\d+): seed (\S+) scores ((?:-?\d+ )+)winner seat (\d) \((\d+) moves\)$")
@@ -277,7 +277,7 @@ def test_entry_point_in_a_subprocess(tmp_path):
     env = {**os.environ, "PYTHONPATH": path}
 
     def cli(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "engine.cli", *argv], input=stdin, capture_output=True,
+        return subprocess.run([sys.executable, "-m", "tiletum.cli", *argv], input=stdin, capture_output=True,
                               text=True, env=env, cwd=tmp_path, timeout=60)
 
     new = cli("new", "--players", "2", "--seed", "proc")

@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from engine.components import BASIC_ACTIONS, RESOURCES, components
+from tiletum.components import BASIC_ACTIONS, RESOURCES, components
 
 C = components()
 SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "tiletum"

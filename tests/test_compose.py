@@ -473,7 +473,7 @@ def test_every_environment_variable_is_one_the_code_reads(services, code_env, do
         for var in environment(services[name]):
             read = var[:-len("_FILE")] if var.endswith("_FILE") else var
             assert read in code_env, \
-                f"{name}: {var} is not read by the code (api/, workers/, cardinalbot/, engine/)"
+                f"{name}: {var} is not read by the code (api/, workers/, cardinalbot/, tiletum/)"
             if var.endswith("_FILE"):
                 f = tmp_path / "value"
                 f.write_text("from-a-file\n", encoding="utf-8")

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import html5lib
 import pytest
 
-import engine
+import tiletum
 from application import links
 from application.dashboard import dashboard_key_for
 from tests.conftest import make_app
@@ -74,7 +74,7 @@ def play_turn(client, service, gid: str, token: str) -> dict:
     seat, seed, moves, s = state.actor, service.store.seed(gid), [], state
     while s.actor == seat and s.phase != "over":
         m = stand_in_move(s)
-        _, s = engine.play(s, seat, m, seed=seed, trusted=True)
+        _, s = tiletum.play(s, seat, m, seed=seed, trusted=True)
         moves.append(str(m))
     rv = client.post(f"/api/v1/games/{gid}/moves", json={"expected_version": state.version, "moves": moves},
                      headers=auth(token))

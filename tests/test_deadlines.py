@@ -101,9 +101,9 @@ def test_moving_in_time_cancels_the_deadline(world):
     gid, tokens = new_game(svc, time_control={"days_per_move": 1, "reminders_hours": []})
     notifier.notify(gid, 1)
     _, state = svc.load(gid)
-    import engine
+    import tiletum
     while state.actor == 0:  # seat 0 plays its turn through the API
-        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        m = "end" if "end" in tiletum.legal_moves(state) else tiletum.legal_moves(state)[0]
         svc.submit(gid, tokens[0], state.version, [m])
         _, state = svc.load(gid)
     clock.t += 2 * DAY
@@ -151,9 +151,9 @@ def test_drop_after_missed_deadlines(world):
     assert dl.seat_state(gid, 0)["dropped"]
     # when the dropped seat's turn comes again, the stand-in plays it at once
     meta, state = svc.load(gid)
-    import engine
+    import tiletum
     while state.actor == 1:
-        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        m = "end" if "end" in tiletum.legal_moves(state) else tiletum.legal_moves(state)[0]
         svc.submit_for_seat(gid, 1, state.version, [m])
         _, state = svc.load(gid)
     assert state.actor == 0
@@ -318,9 +318,9 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
     assert dl.sweep()["notices"] == 0, "told once"
     # seat 1 plays; seat 0 misses a second deadline: dropped, and told so
     _, state = svc.load(gid)
-    import engine
+    import tiletum
     while state.actor == 1:
-        m = "end" if "end" in engine.legal_moves(state) else engine.legal_moves(state)[0]
+        m = "end" if "end" in tiletum.legal_moves(state) else tiletum.legal_moves(state)[0]
         svc.submit_for_seat(gid, 1, state.version, [m])
         _, state = svc.load(gid)
     notifier.notify(gid, state.version)
@@ -334,11 +334,11 @@ def test_a_player_is_told_when_the_stand_in_played_or_they_were_dropped(world):
 def test_since_your_last_turn_is_told_in_words_with_names(world):
     svc, notifier, transport, clock = world
     gid, _ = new_game(svc, time_control={"reminders_hours": []})
-    import engine
+    import tiletum
     for seat in (0, 1):   # each seat plays a whole turn: a die, the action, end
         _, state = svc.load(gid)
         while state.actor == seat:
-            legal = engine.legal_moves(state)
+            legal = tiletum.legal_moves(state)
             take = [m for m in legal if m.startswith("take ") and ">" not in m]
             m = take[0] if take else ("end" if "end" in legal else legal[0])
             svc.submit_for_seat(gid, seat, state.version, [m])
@@ -370,14 +370,14 @@ def test_every_email_has_date_message_id_threading_and_one_click_unsubscribe(wor
     notifier.deadlines().sweep()                              # a reminder
     clock.t += 2 * H
     notifier.deadlines().sweep()                              # the stand-in plays, and Ada is told
-    import engine
+    import tiletum
     _, state = svc.load(gid)
     while state.phase != "over":                              # to the end: turn emails and the results
         notifier.notify(gid, state.version)
         _, state = svc.load(gid)
         if state.phase == "over":
             break
-        legal = engine.legal_moves(state)
+        legal = tiletum.legal_moves(state)
         svc.submit_for_seat(gid, state.actor, state.version, ["end" if "end" in legal else legal[0]])
         _, state = svc.load(gid)
     notifier.notify(gid, state.version)
@@ -421,7 +421,7 @@ def inline_pictures(msg) -> tuple[str, dict[str, bytes]]:
 def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     """The board is in the email (multipart/related, shown by cid:), not a remote image a client
     blocks or that shows a later position: an old email keeps the position it describes."""
-    import engine
+    import tiletum
     from application.board_svg import board_picture
     from mail import board_png
     svc, notifier, transport, clock = world
@@ -443,7 +443,7 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
             and "Resources:" in plain(msg)), "the position in words"
     # Ada plays on: the earlier email's picture is still the board of version 1, exactly
     meta, before = svc.load(gid)
-    move = next(m for m in engine.legal_moves(before) if m.startswith("take"))
+    move = next(m for m in tiletum.legal_moves(before) if m.startswith("take"))
     svc.submit_for_seat(gid, 0, 1, [move])
     meta, after = svc.load(gid)
     board_png.cache_clear()
@@ -461,9 +461,9 @@ def test_the_board_picture_draws_every_label_with_the_fonts_it_finds():
     import re
     from xml.sax.saxutils import unescape
 
-    import engine
-    from engine.svg import WIDTH, render_board_svg
-    state, _ = engine.new_game(4, "glyphs")
+    import tiletum
+    from tiletum.svg import WIDTH, render_board_svg
+    state, _ = tiletum.new_game(4, "glyphs")
     long = ["Ada", "Bob", "Maximiliane Charlotte von Hohenzollern-Sigmaringen", "Dan"]
     svg = render_board_svg(state, long)
     texts = [unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)<", svg)]
@@ -480,7 +480,7 @@ def test_the_board_picture_draws_every_label_with_the_fonts_it_finds():
 # --- issue 13: anybody may enter anybody's address: the first email says why and stops all mail --
 
 def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(world, app):
-    import engine
+    import tiletum
     from tests.conftest import make_app
     import secrets
     svc, notifier, transport, clock = world
@@ -503,11 +503,11 @@ def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(
     seat = state.actor
     while svc.load(gid)[1].actor == seat:
         s = svc.load(gid)[1]
-        legal = engine.legal_moves(s)
+        legal = tiletum.legal_moves(s)
         svc.submit_for_seat(gid, seat, s.version, ["end" if "end" in legal else legal[0]])
     while svc.load(gid)[1].actor != seat:
         s = svc.load(gid)[1]
-        legal = engine.legal_moves(s)
+        legal = tiletum.legal_moves(s)
         svc.submit_for_seat(gid, s.actor, s.version, ["end" if "end" in legal else legal[0]])
     notifier.notify(gid, svc.load(gid)[1].version)
     assert str(transport.sent[-1]["To"]) == to and "was entered as a player" not in plain(transport.sent[-1])

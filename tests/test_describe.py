@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from engine import legal
-from engine.describe import describe
-from engine.playout import random_game
+from tiletum import legal
+from tiletum.describe import describe
+from tiletum.playout import random_game
 
 
 def test_every_legal_move_is_described():
@@ -28,7 +28,7 @@ def test_every_legal_move_is_described():
 
 
 def test_take_describes_the_shift_and_the_action():
-    from engine import new_game
+    from tiletum import new_game
     s, _ = new_game(2, "d")
     s.seats[0].res[0] = 10
     die = s.wheel[0]
@@ -39,8 +39,8 @@ def test_take_describes_the_shift_and_the_action():
 
 def test_moves_name_towns_as_the_map_prints_them_and_road_spaces_by_their_towns():
     """Köln, not the map id Koeln, in every description (pages and emails read them)."""
-    from engine import new_game, parse
-    from engine.describe import narrate, place_name
+    from tiletum import new_game, parse
+    from tiletum.describe import narrate, place_name
     s, _ = new_game(2, "d")
     assert place_name("Koeln") == "Köln" and place_name("Nuernberg") == "Nürnberg"
     assert place_name("London_Brugge") == "the road between London and Brugge"
@@ -55,7 +55,7 @@ def test_moves_name_towns_as_the_map_prints_them_and_road_spaces_by_their_towns(
 
 
 def test_every_move_played_is_narrated_in_the_third_person():
-    from engine.describe import narrate
+    from tiletum.describe import narrate
     verbs = set()
 
     def check(old, move, events, new):
@@ -72,17 +72,17 @@ def test_every_move_played_is_narrated_in_the_third_person():
 
 def test_fair_tiles_are_said_in_words_on_the_board():
     """The board's Fair list says what each Fair pays (the Fair space's value plus the tile's, per
-    unit, as engine.flow.fair_vp scores it), not the tile's id ("UpperFloorCharactersX3")."""
+    unit, as tiletum.flow.fair_vp scores it), not the tile's id ("UpperFloorCharactersX3")."""
     import re
 
     from application.board_svg import board_picture
-    from engine.components import components
-    from engine.describe import fair_text
+    from tiletum.components import components
+    from tiletum.describe import fair_text
     assert fair_text("UpperFloorCharactersX3", 1) == "4 VP per Character on an upper floor"
     assert fair_text("SetHousePillarX6") == "6 VP per House and Pillar pair on the map"
     assert fair_text("KingTrackPlus3", 2) == "5 VP plus the King track's VP"
-    import engine
-    state = engine.new_game(2, "fair-words")[0]
+    import tiletum
+    state = tiletum.new_game(2, "fair-words")[0]
     svg = board_picture({"game": "tiletum", "seats": [{"name": "Ann"}, {"name": "Bob"}]}, state)
     shown = " ".join(re.findall(r">([^<>]+)</text>", svg))
     c = components()

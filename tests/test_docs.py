@@ -1,11 +1,11 @@
-"""Keep docs/notation.md and docs/state.md in step with the engine.
+"""Keep docs/tiletum-notation.md and docs/tiletum-state.md in step with the engine.
 
-* notation.md: every verb of ``engine.notation.GRAMMAR`` and every alias is documented (verb
+* tiletum-notation.md: every verb of ``tiletum.notation.GRAMMAR`` and every alias is documented (verb
   tables and grammar, with the right argument kinds); every line of a ```moves block parses and
   round-trips to its canonical form; ```moves blocks tagged ``game=SEED players=N`` replay as
   legal moves; the ```pycon transcripts run as doctests; every rule code, decision kind and map
   spot the engine knows is named.
-* state.md: every top-level key and every seat key of a real position document is documented
+* tiletum-state.md: every top-level key and every seat key of a real position document is documented
   (and nothing else); the ``turn`` keys and agenda decision kinds are named; the example
   document is exactly what the engine produces for the moves it says, and loads back.
 """
@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine import GameState, parse
-from engine.components import components
-from engine.notation import ALIASES, GRAMMAR
+import tiletum
+from tiletum import GameState, parse
+from tiletum.components import components
+from tiletum.notation import ALIASES, GRAMMAR
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTATION = ROOT / "docs" / "notation.md"
-STATE = ROOT / "docs" / "state.md"
+NOTATION = ROOT / "docs" / "tiletum-notation.md"
+STATE = ROOT / "docs" / "tiletum-state.md"
 ENGINE = ROOT / "engine"
 
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
@@ -110,7 +110,7 @@ def state_doc_text() -> str:
 
 @pytest.fixture(scope="module")
 def real_doc() -> dict:
-    return engine.new_game(3, "x")[0].to_doc()
+    return tiletum.new_game(3, "x")[0].to_doc()
 
 
 # --- notation.md ---------------------------------------------------------------------------
@@ -119,7 +119,8 @@ def test_every_verb_has_a_row_in_the_verb_tables(notation):
     verbs_doc = section(notation, "Verbs") + section(notation, "Decisions")
     heads = {m.group(1) for cell in first_cells(verbs_doc) for m in [re.match(r"^`(\w+)", cell)] if m}
     missing = set(GRAMMAR) - heads
-    assert not missing, f"verbs without a row in the Verbs tables of docs/notation.md: {sorted(missing)}"
+    assert not missing, \
+        f"verbs without a row in the Verbs tables of docs/tiletum-notation.md: {sorted(missing)}"
 
 
 def test_verb_tables_document_no_unknown_verb(notation):
@@ -127,7 +128,7 @@ def test_verb_tables_document_no_unknown_verb(notation):
     for cell in rows:
         m = re.match(r"^`(\w+)", cell)
         if m and cell != "verb":
-            assert m.group(1) in GRAMMAR, f"docs/notation.md documents an unknown verb: {cell}"
+            assert m.group(1) in GRAMMAR, f"docs/tiletum-notation.md documents an unknown verb: {cell}"
 
 
 def test_verb_rows_show_the_grammar_arguments(notation):
@@ -140,7 +141,7 @@ def test_verb_rows_show_the_grammar_arguments(notation):
             kinds = tuple(k[2:-2] + "?" if k.startswith("[") else k[1:-1] for k in m.group(2).split())
             shown.setdefault(m.group(1), set()).add(kinds)
     for verb, kinds in GRAMMAR.items():
-        assert verb in shown, f"no `{verb} ...` row heading in docs/notation.md"
+        assert verb in shown, f"no `{verb} ...` row heading in docs/tiletum-notation.md"
         # "action" rows name their argument after the kind; optional args may be shown or not
         full = tuple(kinds)
         required = tuple(k for k in kinds if not k.endswith("?"))
@@ -151,12 +152,12 @@ def test_verb_rows_show_the_grammar_arguments(notation):
 def test_every_alias_is_documented(notation):
     overview = section(notation, "Overview")
     for alias in ALIASES:
-        assert f"`{alias}`" in overview, f"alias {alias!r} is not in the Overview of docs/notation.md"
+        assert f"`{alias}`" in overview, f"alias {alias!r} is not in the Overview of docs/tiletum-notation.md"
 
 
 def test_grammar_block_matches_GRAMMAR(notation):
     ebnf = blocks(notation, "ebnf")
-    assert len(ebnf) == 1, "docs/notation.md has one ```ebnf grammar block"
+    assert len(ebnf) == 1, "docs/tiletum-notation.md has one ```ebnf grammar block"
     body = ebnf[0][1]
     start = re.search(r"^move\s*=", body, re.M)
     assert start, "the grammar defines `move = ...`"
@@ -187,7 +188,7 @@ def test_grammar_block_matches_GRAMMAR(notation):
 
 def test_moves_blocks_parse_and_round_trip(notation):
     found = blocks(notation, "moves")
-    assert found, "docs/notation.md has ```moves blocks"
+    assert found, "docs/tiletum-notation.md has ```moves blocks"
     seen_verbs, seen_aliases = set(), set()
     for _info, body in found:
         for given, canonical in moves_lines(body):
@@ -210,13 +211,13 @@ def test_game_moves_blocks_are_legal_in_sequence(notation):
     for info, body in games:
         opts = dict(w.split("=", 1) for w in info.split()[1:])
         seed, players = opts["game"], int(opts["players"])
-        state, _ = engine.new_game(players, seed)
+        state, _ = tiletum.new_game(players, seed)
         for given, canonical in moves_lines(body):
             m = parse(given)
             if m.verb != "undo":
-                assert canonical in engine.legal_moves(state), (
+                assert canonical in tiletum.legal_moves(state), (
                     f"{canonical!r} is not legal in the worked example")
-            _, state = engine.play(state, state.actor, m, seed=seed)
+            _, state = tiletum.play(state, state.actor, m, seed=seed)
 
 
 def _run_doctests(text: str, name: str) -> None:
@@ -232,27 +233,27 @@ def _run_doctests(text: str, name: str) -> None:
 
 
 def test_notation_transcripts_run(notation):
-    _run_doctests(notation, "docs/notation.md")
+    _run_doctests(notation, "docs/tiletum-notation.md")
 
 
 def test_every_rule_code_is_documented(notation):
     errors = section(notation, "Errors")
     missing = sorted(c for c in rule_codes() if f"`{c}`" not in errors)
-    assert not missing, f"error codes not in the Errors section of docs/notation.md: {missing}"
+    assert not missing, f"error codes not in the Errors section of docs/tiletum-notation.md: {missing}"
 
 
 def test_every_decision_kind_has_its_answers_documented(notation):
     decisions = section(notation, "Decisions")
     rows = {re.sub(r"`", "", c) for c in first_cells(decisions)}
     missing = sorted(choice_kinds() - rows)
-    assert not missing, f"decision kinds without a row in docs/notation.md: {missing}"
+    assert not missing, f"decision kinds without a row in docs/tiletum-notation.md: {missing}"
 
 
 def test_every_map_spot_is_listed(notation):
     c = components()
     args = section(notation, "Arguments")
     missing = [s for s in c.spots if not re.search(rf"\b{re.escape(s)}\b", args)]
-    assert not missing, f"map spots not listed in docs/notation.md: {missing}"
+    assert not missing, f"map spots not listed in docs/tiletum-notation.md: {missing}"
     ctowns = re.search(r"Cathedral towns: ([^.]*)\.", args).group(1)
     assert [t.strip() for t in ctowns.split(",")] == list(c.cathedral_towns)
 
@@ -273,7 +274,7 @@ def test_every_top_level_key_is_documented(state_doc_text, real_doc):
     assert not set(real_doc) - set(keys), f"undocumented top-level keys: {sorted(set(real_doc) - set(keys))}"
     assert not set(keys) - set(real_doc), (
         f"documented keys that are not in the document: {sorted(set(keys) - set(real_doc))}")
-    assert keys == list(real_doc), "docs/state.md lists the top-level keys in the document's order"
+    assert keys == list(real_doc), "docs/tiletum-state.md lists the top-level keys in the document's order"
 
 
 def test_every_seat_key_is_documented(state_doc_text, real_doc):
@@ -282,7 +283,7 @@ def test_every_seat_key_is_documented(state_doc_text, real_doc):
     assert not set(seat) - set(keys), f"undocumented seat keys: {sorted(set(seat) - set(keys))}"
     assert not set(keys) - set(seat), (
         f"documented seat keys not in the document: {sorted(set(keys) - set(seat))}")
-    assert keys == list(seat), "docs/state.md lists the seat keys in the document's order"
+    assert keys == list(seat), "docs/tiletum-state.md lists the seat keys in the document's order"
     text = section(state_doc_text, "Seat fields")
     for k in seat["buildings"][0]:
         assert f"`{k}`" in text, f"building key {k!r} is not described"
@@ -297,7 +298,7 @@ def test_turn_and_agenda_are_documented(state_doc_text, real_doc):
         assert f'`"{t}"`' in agenda or f"`{t}`" in agenda
     kinds = {re.sub(r"`", "", c) for c in first_cells(agenda)}
     missing = sorted(choice_kinds() - kinds)
-    assert not missing, f"decision kinds not in the agenda table of docs/state.md: {missing}"
+    assert not missing, f"decision kinds not in the agenda table of docs/tiletum-state.md: {missing}"
 
 
 def _example(text: str) -> tuple[str, dict]:
@@ -312,13 +313,13 @@ def _example(text: str) -> tuple[str, dict]:
 
 def test_example_document_is_what_the_engine_produces(state_doc_text):
     _, ex = _example(state_doc_text)
-    state, _ = engine.new_game(ex["players"], ex["seed"])
+    state, _ = tiletum.new_game(ex["players"], ex["seed"])
     for move in ex["moves"]:
-        _, state = engine.play(state, state.actor, move, seed=ex["seed"])
-    assert ex["doc"] == state.to_doc(), "the example in docs/state.md is stale: regenerate it"
+        _, state = tiletum.play(state, state.actor, move, seed=ex["seed"])
+    assert ex["doc"] == state.to_doc(), "the example in docs/tiletum-state.md is stale: regenerate it"
     loaded = GameState.from_doc(ex["doc"])
     assert loaded == state and loaded.to_doc() == ex["doc"]
-    assert engine.legal_moves(loaded) == engine.legal_moves(state)
+    assert tiletum.legal_moves(loaded) == tiletum.legal_moves(state)
 
 
 def test_example_shows_every_kind_of_agenda_entry(state_doc_text):
@@ -327,4 +328,4 @@ def test_example_shows_every_kind_of_agenda_entry(state_doc_text):
 
 
 def test_state_transcripts_run(state_doc_text):
-    _run_doctests(state_doc_text, "docs/state.md")
+    _run_doctests(state_doc_text, "docs/tiletum-state.md")

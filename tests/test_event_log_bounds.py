@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-import engine
+import tiletum
 import games
 from application.game_service import MAX_MOVES_PER_REQUEST, MAX_UNDOS_PER_REQUEST, MAX_UNDOS_PER_TURN
 from application.push import EventFeed
@@ -51,8 +51,8 @@ def new_game(client, seed=SEED) -> dict:
 
 def undoable(state, seed=SEED) -> str:
     """A move of the seat to act that can be taken back (it reveals nothing and ends nothing)."""
-    for m in sorted(str(m) for m in engine.legal(state)):
-        if m not in ("undo", "end") and engine.play(state, state.actor, m, seed=seed)[1].undo_moves:
+    for m in sorted(str(m) for m in tiletum.legal(state)):
+        if m not in ("undo", "end") and tiletum.play(state, state.actor, m, seed=seed)[1].undo_moves:
             return m
     raise AssertionError("no undoable move here")
 
@@ -63,7 +63,7 @@ def play_random(svc, gid: str, n: int, rng: random.Random) -> int:
         _, state = svc.load(gid)
         if state.phase == "over":
             break
-        moves = sorted(str(m) for m in engine.legal(state) if str(m) != "undo")
+        moves = sorted(str(m) for m in tiletum.legal(state) if str(m) != "undo")
         svc.submit_for_seat(gid, state.actor, state.version, [rng.choice(moves)])
     return svc.store.version(gid)
 
@@ -195,8 +195,8 @@ def test_a_log_saved_without_texts_is_said_from_the_latest_snapshot(client, svc,
     _, state = svc.load(gid)
     rng, snap = random.Random(8), None
     while state.version < 60 and state.phase != "over":
-        moves = sorted(str(m) for m in engine.legal(state) if str(m) != "undo")
-        evs, state = engine.play(state, state.actor, rng.choice(moves), seed="legacy-texts")
+        moves = sorted(str(m) for m in tiletum.legal(state) if str(m) != "undo")
+        evs, state = tiletum.play(state, state.actor, rng.choice(moves), seed="legacy-texts")
         svc.store.append(gid, state.version - len(evs), evs)  # as the service stored them before: no text
         if snap is None and state.version >= 30 and not state.undo_moves:
             snap = state.version

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-import engine
+import tiletum
 from application.deadlines import DEADLINES, REMINDERS, TURNS, Deadlines
 from application.finished import done, on_game_over, purge_finished
 from application.indexes import adopt_legacy
@@ -65,7 +65,7 @@ def play_to_the_end(svc, notifier, tasks, gid):
         _, state = svc.load(gid)
         if state.phase == "over":
             break
-        legal = engine.legal_moves(state)
+        legal = tiletum.legal_moves(state)
         move = "end" if "end" in legal else legal[0]
         if svc.meta(gid)["seats"][state.actor]["kind"] == "cardinalbot":
             svc.submit(gid, "bot-token", state.version, [move])   # what the Cardinalbot does over HTTP
@@ -132,7 +132,7 @@ def test_start_turn_keeps_one_deadline_per_game(redis_client):
     for _ in range(40):
         run_tasks(svc, notifier, tasks)
         _, state = svc.load(gid)
-        legal = engine.legal_moves(state)
+        legal = tiletum.legal_moves(state)
         svc.submit_for_seat(gid, state.actor, state.version, ["end" if "end" in legal else legal[0]])
     run_tasks(svc, notifier, tasks)
     assert len(members_of(redis_client, DEADLINES, gid)) == 1, "the turns that ended keep no deadline"

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import carcassonne
-import engine
+import tiletum
 import games
 from application import errors
 
@@ -90,10 +90,10 @@ def test_places_follow_each_games_tie_break():
     """Tiletum (rulebook, "Game end"): tied VP go to the player earlier in the final turn order,
     so the places are distinct; solo: the Cardinalbot's rule names the winner. Carcassonne has no
     tie-break: tied seats share the place (1, 1, 3)."""
-    tiletum = games.TILETUM
-    assert tiletum.places(_Scored([90, 120, 90], turn_order=[2, 0, 1])) == [3, 1, 2]
-    assert tiletum.places(_Scored([90, 90], turn_order=[1, 0])) == [2, 1]
-    assert tiletum.places(_Scored([80, 80], solo={"bot": 0, "human": 1}, winner=0)) == [1, 2], \
+    game = games.TILETUM
+    assert game.places(_Scored([90, 120, 90], turn_order=[2, 0, 1])) == [3, 1, 2]
+    assert game.places(_Scored([90, 90], turn_order=[1, 0])) == [2, 1]
+    assert game.places(_Scored([80, 80], solo={"bot": 0, "human": 1}, winner=0)) == [1, 2], \
         "solo: the bot wins a tie"
     carc = games.CARCASSONNE
     state, _ = _play_out(carc, 3, "iface-places", 300)
@@ -116,7 +116,7 @@ def test_engine_errors_of_both_games_become_service_errors(name, move, kind, cod
     assert (e.kind, e.code, e.extra["move_index"]) == (kind, code, 3)
 
 
-@pytest.mark.parametrize("module", [engine, carcassonne])
+@pytest.mark.parametrize("module", [tiletum, carcassonne])
 def test_not_your_turn_is_forbidden_in_both_games(module):
     e = errors.from_engine(module.NotYourTurn("seat 1 is to play"))
     assert (e.kind, e.code) == ("forbidden", "not-your-turn")

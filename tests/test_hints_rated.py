@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-import engine
+import tiletum
 from application.rating_service import RatingService
 from tests.conftest import make_app
 
@@ -69,7 +69,7 @@ def test_the_summary_says_what_the_ratings_do(app, client, seats, rated):
         _, state = svc.load(g["id"])
         if state.phase == "over":
             break
-        moves = sorted(str(m) for m in engine.legal(state) if str(m) != "undo")
+        moves = sorted(str(m) for m in tiletum.legal(state) if str(m) != "undo")
         svc.submit_for_seat(g["id"], state.actor, state.version, [rng.choice(moves)])
     assert client.get(f"{API}/{g['id']}").get_json()["rated"] is rated
     assessed = RatingService(svc).assess(g["id"])

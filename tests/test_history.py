@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import time
 
-import engine
+import tiletum
 from application.history import event_texts
 
 
@@ -32,10 +32,10 @@ def test_events_carry_their_text(client):
 
 
 def test_a_whole_game_in_words_quickly():
-    state, events = engine.new_game(3, "words-game")
+    state, events = tiletum.new_game(3, "words-game")
     rng = random.Random(3)
     while state.phase != "over":
-        evs, state = engine.play(state, state.actor, rng.choice(engine.legal(state)), seed="words-game")
+        evs, state = tiletum.play(state, state.actor, rng.choice(tiletum.legal(state)), seed="words-game")
         events += evs
     t = time.perf_counter()
     texts = event_texts(events)

@@ -1,5 +1,5 @@
 """The layering of docs/architecture.md, kept by import-linter's contracts in pyproject.toml:
-engine, carcassonne, pillars and tournaments import nothing of the project but what the engines share
+tiletum, carcassonne, pillars and tournaments import nothing of the project but what the engines share
 (rules_common, which imports nothing of the project) and no I/O; the game interface
 (games/) imports only the rules; the application
 core and the email channel import neither Flask nor Celery; api and workers are independent
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules_common", "engine", "carcassonne", "pillars", "games", "tournaments", "application", "mail",
+PACKAGES = ("rules_common", "tiletum", "carcassonne", "pillars", "games", "tournaments", "application", "mail",
             "api", "workers", "cardinalbot", "ai")
 LINT = Path(sys.executable).with_name("lint-imports")
 
@@ -45,19 +45,19 @@ def tree_copy(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("module, line, contract", [
     ("application/store.py", "import flask", "import neither Flask nor Celery"),
-    ("engine/board.py", "import application.store", "The rules import no other package"),
-    ("carcassonne/rules.py", "import engine", "Carcassonne's rules import no other package"),
+    ("tiletum/board.py", "import application.store", "The rules import no other package"),
+    ("carcassonne/rules.py", "import tiletum", "Carcassonne's rules import no other package"),
     ("carcassonne/features.py", "import socket", "Carcassonne's rules import no other package"),
     ("pillars/rules.py", "import carcassonne", "The Pillars of the Earth's rules import no other package"),
     ("pillars/state.py", "import redis", "The Pillars of the Earth's rules import no other package"),
     ("workers/tasks.py", "    import api.app", "Layers"),           # a function-level import counts
     ("application/game_service.py", "import mail.notify", "Layers"),
     ("cardinalbot/policy.py", "import application.store", "only over HTTP"),
-    ("ai/search.py", "import application.game_service", "The AI player is pure"),
+    ("ai/tiletum/search.py", "import application.game_service", "The AI player is pure"),
     ("games/carcassonne.py", "import application.store", "Layers"),
     ("games/base.py", "import redis", "The game interface imports only the rules"),
-    ("engine/board.py", "import games", "The rules import no other package"),
-    ("rules_common/record.py", "import engine", "What the engines share imports no other package"),
+    ("tiletum/board.py", "import games", "The rules import no other package"),
+    ("rules_common/record.py", "import tiletum", "What the engines share imports no other package"),
     ("rules_common/chance.py", "import redis", "What the engines share imports no other package"),
     ("application/clock.py", "import application.game_service", "No import cycle"),
 ])

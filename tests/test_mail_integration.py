@@ -8,7 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 
-import engine
+import tiletum
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 from tests.test_pbem_e2e import headline
 from mail.addresses import reply_address
@@ -39,7 +39,7 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
                                       "options": {"seed": "hook"}}).json
     _, state = app.extensions["tiletum.service"].load(g["id"])
-    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
     rv = post_inbound(c, raw_reply(to, move))
     assert rv.status_code == 200 and rv.json["status"] == "applied"
@@ -79,7 +79,7 @@ def test_an_accepted_move_costs_at_most_one_broker_message(redis_server):
         if state.phase == "over":
             break
         before = len(sent)
-        legal = engine.legal_moves(state)
+        legal = tiletum.legal_moves(state)
         m = "end" if "end" in legal else legal[0]
         c.post(f"/api/v1/games/{g['id']}/moves", json={"expected_version": state.version, "moves": [m]},
                headers={"Authorization": f"Bearer {g['seats'][state.actor]['token']}"})
@@ -110,7 +110,7 @@ def test_a_reply_to_an_old_turn_gets_the_current_turn(redis_server, mail_env):
                                       "options": {"seed": "old-turn"}}).json
     svc = app.extensions["tiletum.service"]
     _, state = svc.load(g["id"])
-    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     old = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
     assert post_inbound(c, raw_reply(old, move)).json["status"] == "applied"
     n = len(sink(mail_env))
@@ -124,15 +124,15 @@ def test_a_reply_to_an_old_turn_gets_the_current_turn(redis_server, mail_env):
     body = text_of(answer)
     assert "old turn" in body and "Your legal moves" in body and "Resources:" in body
     _, now = svc.load(g["id"])
-    assert all(f"  {m} — " in body for m in engine.legal_moves(now))
+    assert all(f"  {m} — " in body for m in tiletum.legal_moves(now))
     # a reply from that answer plays
-    legal = engine.legal_moves(now)
+    legal = tiletum.legal_moves(now)
     assert post_inbound(c, raw_reply(str(answer["Reply-To"]),
                                      "end" if "end" in legal else legal[0])).json["status"] \
         == "applied"
     _, now = svc.load(g["id"])
     while now.actor == 0:  # Ada ends her turn
-        legal = engine.legal_moves(now)
+        legal = tiletum.legal_moves(now)
         svc.submit_for_seat(g["id"], 0, now.version, ["end" if "end" in legal else legal[0]])
         _, now = svc.load(g["id"])
     # now it is Bob's decision: an old reply of Ada's is told whose turn it is, with nothing to reply to
@@ -190,14 +190,14 @@ def html_of(msg) -> str:
 def test_a_reply_as_people_write_it_plays_its_move(redis_server, mail_env, form, ignored):
     """Courtesy around the move does not fail the reply: a sign-off after the moves is ignored,
     and the confirmation says so; trailing punctuation and a copied description are dropped."""
-    from engine.describe import describe
+    from tiletum.describe import describe
     app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
     c = app.test_client()
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
                                       "options": {"seed": "courtesy"}}).json
     _, state = app.extensions["tiletum.service"].load(g["id"])
-    move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
-    body = form.format(move=move, words=describe(state, engine.parse(move)))
+    move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
+    body = form.format(move=move, words=describe(state, tiletum.parse(move)))
     rv = post_inbound(c, raw_reply(reply_address("int-secret", "pbem.test", g["id"], 0, 1), body))
     assert rv.json["status"] == "applied", rv.json
     assert c.get(f"/api/v1/games/{g['id']}/events").json["events"][-1]["move"] == move
@@ -230,6 +230,6 @@ def test_a_reply_whose_lines_fail_gets_the_styled_explanation(redis_server, mail
     assert "Hello Ada," in text and f"> {failing}" in text and "Why: " in text
     _, state = app.extensions["tiletum.service"].load(g["id"])
     example = text.split("for example:\n", 1)[1].split("\n", 1)[0].strip()
-    assert example in engine.legal_moves(state)
+    assert example in tiletum.legal_moves(state)
     assert "display:none" in html and "<blockquote" in html, "the styled email: preheader, the line quoted"
     assert "version" not in text.lower()

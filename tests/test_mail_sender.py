@@ -17,7 +17,7 @@ from email.message import EmailMessage
 
 import pytest
 
-import engine
+import tiletum
 from mail.addresses import inbound_signature, reply_address
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 
@@ -44,7 +44,7 @@ def env(redis_server, monkeypatch, tmp_path):
         client, game, sink = c, g["id"], tmp_path / "mail"
         seat = state.actor
         owner = ["Ada@Example.org", "bob@example.org"][state.actor]
-        move = next(m for m in engine.legal_moves(state) if m.startswith("take"))
+        move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
         to = reply_address(MAIL_SECRET, DOMAIN, g["id"], state.actor, 1)
 
         def version(self):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+import tiletum
 from application.credentials import Credentials
 from application.dashboard import Dashboard
 from application.errors import ServiceError
@@ -35,7 +35,7 @@ def new_game(svc, seed):
 
 def next_move(svc, gid):
     _, state = svc.load(gid)
-    legal = engine.legal_moves(state)
+    legal = tiletum.legal_moves(state)
     return state, ("end" if "end" in legal else legal[0])
 
 
@@ -46,10 +46,10 @@ def test_a_move_on_a_game_this_process_holds_is_one_round_trip(redis_client):
     before = evalsha_calls(redis_client)
     answer = a.submit(gid, tokens[state.actor], state.version, [move])
     assert evalsha_calls(redis_client) - before == 1, "the append alone: no load before it"
-    state2 = engine.play(state, state.actor, move, seed="one-trip")[1]
+    state2 = tiletum.play(state, state.actor, move, seed="one-trip")[1]
     assert answer["version"] == state2.version
     # the next move, from the state the append left in the process: one round trip again
-    legal = engine.legal_moves(state2)
+    legal = tiletum.legal_moves(state2)
     before = evalsha_calls(redis_client)
     a.submit(gid, tokens[state2.actor], state2.version, ["end" if "end" in legal else legal[0]])
     assert evalsha_calls(redis_client) - before == 1

@@ -161,9 +161,9 @@ def reply(game_id: str, body: str, sender: str) -> bytes:
 
 
 def a_move(app, game_id: str) -> str:
-    import engine
+    import tiletum
     _, state = app.extensions["tiletum.service"].load(game_id)
-    return next(m for m in engine.legal_moves(state) if m.startswith("take"))
+    return next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
 
 
 # --- (1) an outage of hours loses nothing ---------------------------------------------------------

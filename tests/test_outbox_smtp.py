@@ -349,7 +349,7 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     from email.mime.multipart import MIMEMultipart
     from email.mime.text import MIMEText
 
-    from engine.game import new_game
+    from tiletum.game import new_game
     from mail.compose import InlineImage, TurnContext, finish_headers, simple_email, turn_email
 
     def standard(m) -> bytes:

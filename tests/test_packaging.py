@@ -82,7 +82,7 @@ def test_the_wheel_holds_every_file_of_the_packages_the_service_reads(wheel):
     data = {name for name in expected if not name.endswith(".py")}
     # The ones the service reads at run time are among them (a guard against the glob above finding none).
     for needed in ("api/static/play.html", "api/static/site.css", "api/static/game-page.js",
-                   "api/static/favicon.svg", "engine/data/tiles.json", "engine/data/solo.json",
+                   "api/static/favicon.svg", "tiletum/data/tiles.json", "tiletum/data/solo.json",
                    "carcassonne/data/base-tiles.json"):
         assert needed in data
     assert not any(name.startswith(("tests/", "docs/", "bench/")) for name in names)

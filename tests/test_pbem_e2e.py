@@ -157,7 +157,7 @@ def test_a_two_player_game_entirely_by_email(pbem):
     assert summary["status"] == "finished" and summary["round"] == 4
     # exactly one turn email each time the decision became a player's
     events = app.test_client().get(f"/api/v1/games/{gid}/events").json["events"]
-    from engine.game import replay
+    from tiletum.game import replay
     becomes = {0: 0, 1: 0}
     actor = None
     for i in range(1, len(events) + 1):
@@ -259,7 +259,6 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
         boxes.wait_for(1)
         tokens = [s["token"] for s in g["seats"]]
         broker.stop()                                   # the broker goes down
-        import engine
         turns_started = 0
         for _ in range(3):                              # three whole turns land meanwhile
             state_doc = c.get(f"/api/v1/games/{g['id']}").json
@@ -286,7 +285,6 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
         assert len(keys) == len(set(keys)), "no email twice"
         actor = c.get(f"/api/v1/games/{g['id']}").json["to_act"][0]
         assert keys[-1][0] == ["ada@o.test", "bob@o.test"][actor], "the player now to act got their email"
-        engine  # the engine's random play is not needed beyond the API above
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(20)

@@ -13,7 +13,7 @@ import uuid
 import pytest
 import requests
 
-import engine
+import tiletum
 from application.dashboard import dashboard_key_for
 from application.deadlines import stand_in_move
 from application.finished import on_game_over
@@ -322,7 +322,7 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     cy_moves = []
     while state.actor == 0:
         m = stand_in_move(state)
-        _, state = engine.play(state, 0, m, seed=svc.store.seed(theirs_now), trusted=True)
+        _, state = tiletum.play(state, 0, m, seed=svc.store.seed(theirs_now), trusted=True)
         cy_moves.append(str(m))
     svc.submit_for_seat(theirs_now, 0, 1, cy_moves)
     version = svc.load(theirs_now)[1].version

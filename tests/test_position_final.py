@@ -15,7 +15,7 @@ from openapi_schema_validator import OAS30Validator
 
 import games
 from carcassonne.playout import random_game as carcassonne_game
-from engine.playout import random_game as tiletum_game
+from tiletum.playout import random_game as tiletum_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = json.loads((ROOT / "openapi" / "openapi.json").read_text("utf-8"))

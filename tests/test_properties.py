@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import NotationError, check, evolve, legal, parse, play, play_in_place, replay
-from engine.board import corruption, king_advance, reset_red
-from engine.chance import RecordingChance, ReplayChance, SeededSource
-from engine.components import BASIC_ACTIONS, components
-from engine.game import new_game
-from engine.notation import GRAMMAR, Move
+from tiletum import NotationError, check, evolve, legal, parse, play, play_in_place, replay
+from tiletum.board import corruption, king_advance, reset_red
+from tiletum.chance import RecordingChance, ReplayChance, SeededSource
+from tiletum.components import BASIC_ACTIONS, components
+from tiletum.game import new_game
+from tiletum.notation import GRAMMAR, Move
 
 C = components()
 

@@ -223,5 +223,5 @@ def test_listeners_that_wake_together_read_the_game_once(redis_server):
 
 
 def engine_legal(state):
-    import engine
-    return [str(m) for m in engine.legal(state) if str(m) != "undo"]
+    import tiletum
+    return [str(m) for m in tiletum.legal(state) if str(m) != "undo"]

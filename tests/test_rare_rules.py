@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from engine.flow import fair_vp
+import tiletum
+from tiletum.flow import fair_vp
 
 try:
     from tests.positions import *  # noqa: F401,F403
@@ -32,8 +32,8 @@ def illegal(s, move, code, seat=None):
     """``move`` is refused with ``code`` (an IllegalMove) and ``s`` is left unchanged."""
     before = s.to_doc()
     seat = s.actor if seat is None else seat
-    with pytest.raises(engine.IllegalMove) as exc:
-        engine.play(s, seat, move, seed="t")
+    with pytest.raises(tiletum.IllegalMove) as exc:
+        tiletum.play(s, seat, move, seed="t")
     assert exc.value.code == code, f"{move!r}: expected {code}, got {exc.value.code}: {exc.value}"
     assert s.to_doc() == before, "a refused move must not change the position"
     return exc.value
@@ -79,7 +79,7 @@ def test_full_storehouse_action_bonus_tile_is_not_offered():
     check_position(s)
     s, _ = do(s, "take G4")
     assert pending(s)["t"] == "frame"                  # no decision about the tile
-    assert f"tile {tile}" not in engine.legal_moves(s)
+    assert f"tile {tile}" not in tiletum.legal_moves(s)
     assert s.action_bonus["merchant"] == tile and tile not in s.seats[0].store
     illegal(s, f"tile {tile}", "no-such-tile")         # it is not a map tile either
 
@@ -92,7 +92,7 @@ def test_full_storehouse_action_bonus_tile_offered_when_there_is_room():
     set_action_bonus(s, "merchant", "B30")
     s, _ = do(s, "take G4")
     assert pending(s)["kind"] == "action_tile"
-    assert engine.legal_moves(s) == ["skip", "tile B30"]
+    assert tiletum.legal_moves(s) == ["skip", "tile B30"]
     s, _ = do(s, "tile B30")
     assert s.seats[0].store == ["B30"] and s.action_bonus["merchant"] is None
 
@@ -108,7 +108,7 @@ def test_full_storehouse_map_tile_refused():
         put_die(t, action, 3)
         t, _ = do(t, "take G3")
         illegal(t, "tile B30", "storehouse-full")
-        assert "tile B30" not in engine.legal_moves(t)
+        assert "tile B30" not in tiletum.legal_moves(t)
 
 
 def test_full_storehouse_character_refused():
@@ -120,7 +120,7 @@ def test_full_storehouse_character_refused():
     s, _ = do(s, "take G3")
     for slot in range(1, 6):
         illegal(s, f"char {slot}", "storehouse-full")
-    assert not any(m.startswith("char ") for m in engine.legal_moves(s))
+    assert not any(m.startswith("char ") for m in tiletum.legal_moves(s))
     s, _ = do(s, "discard")                              # discarding the offer is still allowed
 
 
@@ -203,7 +203,7 @@ def test_contract_with_the_sixth_space_open_while_holding_one():
     new Contracts, you may not take anymore Contracts'; summary, Contract Action: 'You can not take
     a new Contract Tile if all 6 Contract spaces on your Player Board are full.' Only spaces
     covered by fulfilled Contracts count: with 5 fulfilled and 1 held, the sixth space is open and
-    a new Contract may be taken (issue 14, item 2; docs/rulings.md)."""
+    a new Contract may be taken (issue 14, item 2; docs/tiletum-rulings.md)."""
     s = start()
     fulfilled(s, 0, ["K07", "K08", "K12", "K13", "K21"])
     put_in_storehouse(s, 0, "K22")
@@ -211,7 +211,7 @@ def test_contract_with_the_sixth_space_open_while_holding_one():
     check_position(s)
     put_die(s, "contract", 1)
     s, _ = do(s, "take G1")
-    assert "contract 5" in engine.legal_moves(s)
+    assert "contract 5" in tiletum.legal_moves(s)
     s, _ = do(s, "contract 5")
     assert s.seats[0].store == ["K22", "K09"]
     assert len(s.seats[0].contracts) == 5
@@ -225,7 +225,7 @@ def test_no_fulfilling_when_all_six_contract_spaces_are_covered():
     put_in_storehouse(s, 0, "K10")
     give(s, 0, iron=9)
     check_position(s)
-    assert "fulfil K10" not in engine.legal_moves(s)
+    assert "fulfil K10" not in tiletum.legal_moves(s)
     illegal(s, "fulfil K10", "contract-spaces-full")
 
 
@@ -248,7 +248,7 @@ def test_king_track_cap_at_plus_15():
     s, _ = do(s, f"use {h}")
     assert pending(s)["ap"] == 2
     illegal(s, "king", "king-track-top")
-    assert "king" not in engine.legal_moves(s)
+    assert "king" not in tiletum.legal_moves(s)
     s, _ = do(s, "skip")
 
 
@@ -274,7 +274,7 @@ def test_king_tie_bottommost_takes_tile_and_first_place():
     tile = s.king_bonus
     s = _to_king_phase(s, 3)
     assert s.actor == 1
-    assert engine.legal_moves(s) == ["skip", f"tile {tile}"]
+    assert tiletum.legal_moves(s) == ["skip", f"tile {tile}"]
     s, _ = do(s, f"tile {tile}")
     assert tile in s.seats[1].store
     assert s.turn_order == [1, 0, 2, 3]
@@ -288,7 +288,7 @@ def test_king_action_lands_on_top_so_loses_ties():
     put_die(s, "king", 4)
     s, _ = do(s, "take G4", "king")
     assert king_stack(s, 3) == [1, 0]
-    assert engine.board.king_ranking(s)[:2] == [1, 0]
+    assert tiletum.board.king_ranking(s)[:2] == [1, 0]
 
 
 def test_king_track_fair_tile_can_lose_vp_and_score_floor():
@@ -334,7 +334,7 @@ def test_six_wraps_to_one_and_back():
     s = start()
     set_wheel(s, "I6", "F1")
     set_res(s, 0, gold=2)
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     assert "take I6>1" in moves and "take F1>6" in moves
     assert "take I6>2" not in moves and "take I6>4" not in moves   # 4 Gold needed
     t, _ = do(s, "take I6>1")
@@ -479,14 +479,14 @@ def test_unavailable_cathedral_refuses_pillars():
     put_die(s, "architect", 2)
     s, _ = do(s, "take G2")
     illegal(s, "pillar", "cathedral-unavailable")
-    assert "pillar" not in engine.legal_moves(s)
+    assert "pillar" not in tiletum.legal_moves(s)
     # nor through the Crest space bonus 'Place a Pillar ... onto any Cathedral'
     crest = crest_of("eagle")[0]
     put_in_storehouse(s, 0, crest)
     space = next(i + 1 for i, x in enumerate(C.crest_spaces) if x["bonus"] == [{"place_anywhere": "pillar"}])
     give(s, 0, food=C.crest_spaces[space - 1]["food"])
     s, _ = do(s, f"crest {crest} {space}")
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     assert f"pillar {town}" not in moves
     assert "pillar Paris" in moves
 
@@ -551,7 +551,7 @@ def test_die_resource_helper_only_before_taking_a_die():
     illegal(t, f"use {h}", "helper-timing")
     s, _ = do(s, f"use {h}")
     assert pending(s)["kind"] == "die_resource"
-    assert "skip" not in engine.legal_moves(s)
+    assert "skip" not in tiletum.legal_moves(s)
     s, _ = do(s, "gain W", "take I3")
     assert res(s, 0)["wool"] == 3 and res(s, 0)["iron"] == 0
     assert h in s.box and h not in s.seats[0].store
@@ -588,7 +588,7 @@ def test_action_helper_before_the_die():
     illegal(s, "end", "take-a-die")
     s, _ = do(s, "architect Paris", "architect Troyes")
     assert pending(s) is None and s.seats[0].architect == "Troyes"
-    assert any(m.startswith("take ") for m in engine.legal_moves(s))
+    assert any(m.startswith("take ") for m in tiletum.legal_moves(s))
 
 
 def test_any_action_helper_asks_which_action():
@@ -597,7 +597,7 @@ def test_any_action_helper_asks_which_action():
     h = helper([{"action": "any", "ap": 1}])
     put_in_storehouse(s, 0, h)
     s, _ = do(s, f"use {h}")
-    assert sorted(engine.legal_moves(s)) == sorted(f"action {a}" for a in ACTIONS5)
+    assert sorted(tiletum.legal_moves(s)) == sorted(f"action {a}" for a in ACTIONS5)
     s, _ = do(s, "action king")
     assert pending(s)["action"] == "king" and pending(s)["ap"] == 1
     s, _ = do(s, "king")
@@ -682,10 +682,10 @@ def test_undo_takes_back_moves_without_a_reveal():
     assert doc_without_version(s4) == doc_without_version(s0)
     illegal(s4, "undo", "nothing-to-undo")
     # the events fold to the same position (decide/evolve agree, undo included)
-    assert engine.replay(e1 + e2 + e3 + e4, state=s0) == s4
+    assert tiletum.replay(e1 + e2 + e3 + e4, state=s0) == s4
     folded = s0
     for ev in e1 + e2 + e3 + e4:
-        folded = engine.evolve(folded, ev)
+        folded = tiletum.evolve(folded, ev)
     assert folded == s4
 
 
@@ -761,14 +761,14 @@ def test_illegal_moves_at_turn_start(move, code):
 def test_not_your_turn():
     s = start()
     e = illegal(s, "take " + sorted(s.wheel)[0], "not-your-turn", seat=1)
-    assert isinstance(e, engine.NotYourTurn)
+    assert isinstance(e, tiletum.NotYourTurn)
 
 
 def test_bad_notation_is_not_an_illegal_move():
     s = start()
     before = s.to_doc()
-    with pytest.raises(engine.NotationError):
-        engine.play(s, 0, "fly to the moon", seed="t")
+    with pytest.raises(tiletum.NotationError):
+        tiletum.play(s, 0, "fly to the moon", seed="t")
     assert s.to_doc() == before
 
 
@@ -777,7 +777,7 @@ def test_no_move_after_the_game_is_over():
     set_king_bonus(s, None)
     no_fair(s)
     s = _to_king_phase(s, 2)
-    assert s.phase == "over" and engine.legal_moves(s) == []
+    assert s.phase == "over" and tiletum.legal_moves(s) == []
     illegal(s, "end", "game-over", seat=0)
 
 
@@ -833,13 +833,13 @@ def test_building_bonus_house_space():
     check_position(s)
     put_die(s, "merchant", 4, colour="S")
     s, _ = do(s, "take S4", "house")
-    assert sorted(engine.legal_moves(s)) == ["building 2", "building 4", "skip"]  # not the empty ones
+    assert sorted(tiletum.legal_moves(s)) == ["building 2", "building 4", "skip"]  # not the empty ones
     s, _ = do(s, "building 2")
-    assert sorted(engine.legal_moves(s)) == sorted([f"bonus {gold_iron}", f"bonus {gold_wool}", "skip"])
+    assert sorted(tiletum.legal_moves(s)) == sorted([f"bonus {gold_iron}", f"bonus {gold_wool}", "skip"])
     before = res(s, 0)
     s, _ = do(s, f"bonus {gold_wool}")                      # any order
     assert res(s, 0)["gold"] == before["gold"] + 1 and res(s, 0)["wool"] == before["wool"] + 1
-    assert engine.legal_moves(s) == sorted([f"bonus {gold_iron}", "skip"])  # each once
+    assert tiletum.legal_moves(s) == sorted([f"bonus {gold_iron}", "skip"])  # each once
     s, _ = do(s, "skip")                                    # ignore the rest
     assert pending(s)["main"] and res(s, 0)["iron"] == before["iron"]
 
@@ -847,7 +847,7 @@ def test_building_bonus_house_space():
 def test_wool_contract_moves_the_merchant_to_an_adjacent_town_not_a_road_space():
     """Appendix, Contract tiles: 'Pay 5/7 Wool to gain 7/11 Victory Points and move your Merchant
     from one Town to an adjacent Town.' Unlike the Character tiles ('from one space to an adjacent
-    space') the move ends in a Town: one reached through at most one road space (docs/rulings.md;
+    space') the move ends in a Town: one reached through at most one road space (docs/tiletum-rulings.md;
     issue 14, item 1). From Paris: Tiletum and Troyes next to it, Bordeaux beyond Paris_Bordeaux."""
     assert C.adjacent["Paris"] == ("Paris_Bordeaux", "Tiletum", "Troyes")
     for tile in ("K15", "K16"):
@@ -859,7 +859,7 @@ def test_wool_contract_moves_the_merchant_to_an_adjacent_town_not_a_road_space()
         check_position(s)
         s, _ = do(s, f"fulfil {tile}")
         assert pending(s)["kind"] == "move_town"
-        assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Tiletum", "merchant Troyes", "skip"]
+        assert tiletum.legal_moves(s) == ["merchant Bordeaux", "merchant Tiletum", "merchant Troyes", "skip"]
         illegal(s, "merchant Paris_Bordeaux", "choice-expected")
         s2, _ = do(s, "merchant Bordeaux")                   # one move, through the road space
         assert s2.seats[0].merchant == "Bordeaux" and not s2.agenda
@@ -871,7 +871,7 @@ def test_wool_contract_moves_the_merchant_to_an_adjacent_town_not_a_road_space()
     put_in_storehouse(s, 0, "K15")
     give(s, 0, wool=5)
     s, _ = do(s, "fulfil K15")
-    assert engine.legal_moves(s) == ["merchant Bordeaux", "merchant Paris", "skip"]
+    assert tiletum.legal_moves(s) == ["merchant Bordeaux", "merchant Paris", "skip"]
 
 
 def test_house_space_the_player_chooses_when_rewards_differ():
@@ -887,7 +887,7 @@ def test_house_space_the_player_chooses_when_rewards_differ():
     s.seats[0].merchant = "Wien"
     put_die(s, "merchant", 4)                                 # 3 AP
     s, _ = do(s, "take G4")
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     assert "house 1" in moves and "house 2" in moves and "house" not in moves
     illegal(s, "house", "choose-house-space")
     score = s.seats[0].score
@@ -901,7 +901,7 @@ def test_house_space_the_player_chooses_when_rewards_differ():
     seat = s.actor
     put_die(s, "merchant", 4)
     s, _ = do(s, "take G4")
-    assert "house" in engine.legal_moves(s) and "house 1" not in engine.legal_moves(s)
+    assert "house" in tiletum.legal_moves(s) and "house 1" not in tiletum.legal_moves(s)
     illegal(s, "house 1", "no-house-space-choice")
     score = s.seats[seat].score
     s, _ = do(s, "house")
@@ -919,7 +919,7 @@ def test_house_space_choice_for_a_crest_placement_anywhere():
     put_in_storehouse(s, 0, crest)
     give(s, 0, food=6)
     s, _ = do(s, f"crest {crest} 1")
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     assert "house Hamburg 1" in moves and "house Hamburg 2" in moves and "house Hamburg" not in moves
     assert "house Paris" in moves                             # one space: no number
     illegal(s, "house Hamburg", "choice-expected")
@@ -931,16 +931,16 @@ def test_house_space_choice_for_a_crest_placement_anywhere():
 def test_plain_house_recorded_under_rules_1_keeps_its_meaning():
     """Until rules version 2 a plain 'house' filled the first empty space in printed order. Folded
     from a stored event it still does; a checked replay of a record rewrites it to 'house 1'."""
-    from engine.game import legacy_move
+    from tiletum.game import legacy_move
     s = start(players=4)
     s.seats[0].merchant = "Wien"
     put_die(s, "merchant", 4)
     s, _ = do(s, "take G4")
     old = {"type": "MovePlayed", "seat": 0, "move": "house", "rules": "1", "chance": []}
-    folded = engine.evolve(s, old)
+    folded = tiletum.evolve(s, old)
     assert folded.houses["Wien"] == [0]
-    assert legacy_move(s, 0, engine.parse("house")) == engine.parse("house 1")
-    assert legacy_move(s, 0, engine.parse("house 2")) == engine.parse("house 2")
+    assert legacy_move(s, 0, tiletum.parse("house")) == tiletum.parse("house 1")
+    assert legacy_move(s, 0, tiletum.parse("house 2")) == tiletum.parse("house 2")
 
 
 def test_character_move_and_place_bonus_in_any_order():
@@ -954,11 +954,11 @@ def test_character_move_and_place_bonus_in_any_order():
     put_in_storehouse(s, 0, tile)
     put_die(s, "character", 4)
     s, _ = do(s, "take G4", f"place {tile} 4.1")
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     assert "house" not in moves                              # a House in Tiletum already
     assert "merchant Paris" in moves and "skip" in moves
     s, _ = do(s, "merchant Paris")
-    assert engine.legal_moves(s) == ["house", "skip"]       # moved once only
+    assert tiletum.legal_moves(s) == ["house", "skip"]       # moved once only
     s, _ = do(s, "house")
     assert s.houses["Paris"] == [0] and pending(s)["main"]
 

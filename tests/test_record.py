@@ -1,14 +1,14 @@
-"""Game records and the seed check (engine.record, engine.fairness, CLI replay/verify)."""
+"""Game records and the seed check (tiletum.record, tiletum.fairness, CLI replay/verify)."""
 from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, play
-from engine.chance import seed_commitment
-from engine.cli import main
-from engine.fairness import verify_events
-from engine.playout import random_game
-from engine.record import RecordError, parse_record, replay_record, write_record
+from tiletum import IllegalMove, play
+from tiletum.chance import seed_commitment
+from tiletum.cli import main
+from tiletum.fairness import verify_events
+from tiletum.playout import random_game
+from tiletum.record import RecordError, parse_record, replay_record, write_record
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def test_record_replays_to_the_same_final_state(game):
 
 def test_record_keeps_undo(game):
     # play a few moves of a new game with an undo in the middle and record them
-    from engine import legal, new_game
+    from tiletum import legal, new_game
     s, events = new_game(2, "u")
     for _ in range(6):
         m = sorted(legal(s), key=str)[0]
@@ -72,7 +72,7 @@ def test_cli_replay_and_verify(tmp_path, capsys, game):
 
 
 def test_illegal_move_in_a_record_is_reported():
-    from engine import new_game
+    from tiletum import new_game
     s, events = new_game(2, "bad")
     events.append({"type": "MovePlayed", "seat": 1, "move": "end", "chance": []})
     with pytest.raises(IllegalMove):

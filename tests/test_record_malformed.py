@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import carcassonne.playout
-import engine.playout
+import tiletum.playout
 import games
 import pillars.playout
 from rules_common.errors import EngineError, RecordError
@@ -22,7 +22,7 @@ SETUPS = ['{}', '[1,2]', '[[\\"x\\",1]]', '[[\\"tile\\"]]', '[]', '[[\\"draw:bon
 
 def record_of(name: str, moves: int) -> str:
     """A real record of the first ``moves`` moves of a seeded random 2-player game."""
-    play = {"tiletum": engine.playout.random_game, "carcassonne": carcassonne.playout.random_game,
+    play = {"tiletum": tiletum.playout.random_game, "carcassonne": carcassonne.playout.random_game,
             "pillars": pillars.playout.random_game}[name]
     g = play(2, f"malformed-{name}")
     game = games.get(name)

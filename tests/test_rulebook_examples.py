@@ -2,17 +2,17 @@
 (/work/shared/rules/tiletum-rulebook.md, up to "Cardinalbot's Turn").
 
 The book's pictures are lost, so where an example depends on a printed value that is only
-reconstructed in ``engine/data`` (Contract offer costs, Crest space costs, Character bonuses,
-Fair board values ...) the value is looked up through ``engine.components.components()`` and the
+reconstructed in ``tiletum/data`` (Contract offer costs, Crest space costs, Character bonuses,
+Fair board values ...) the value is looked up through ``tiletum.components.components()`` and the
 test checks the *rule*, not the guessed number. Colours of the examples are mapped to seats.
 """
 from __future__ import annotations
 
 import pytest
 
-import engine
-from engine.board import corruption, reset_red
-from engine.flow import fair_vp, final_breakdown, participates, score_fair
+import tiletum
+from tiletum.board import corruption, reset_red
+from tiletum.flow import fair_vp, final_breakdown, participates, score_fair
 
 try:
     from tests.positions import *  # noqa: F401,F403
@@ -35,8 +35,8 @@ def ap(s):
 def illegal(s, move, code):
     """Assert ``move`` by the seat to act is refused with ``code`` and changes nothing."""
     before = s.to_doc()
-    with pytest.raises(engine.IllegalMove) as exc:
-        engine.play(s, s.actor, move, seed="t")
+    with pytest.raises(tiletum.IllegalMove) as exc:
+        tiletum.play(s, s.actor, move, seed="t")
     assert exc.value.code == code, f"{move!r}: expected {code}, got {exc.value.code}: {exc.value}"
     assert s.to_doc() == before
     return exc.value
@@ -132,7 +132,7 @@ def test_king_phase_example_scoring_and_bonus_tile():
 
     # the decision is Blue's: take the tile or discard it
     assert s.phase == "king" and s.actor == BLUE
-    assert engine.legal_moves(s) == sorted(["skip", f"tile {tile}"])
+    assert tiletum.legal_moves(s) == sorted(["skip", f"tile {tile}"])
     s, _ = do(s, f"tile {tile}", source=FirstSource())
 
     assert s.round == 2
@@ -490,7 +490,7 @@ def test_character_action_example_as_printed():
     the same. Blue receives the printed benefits on the placed tiles: 1 Gold and 1 Wool for the
     first Character and 2 Wool for the second Character. Since all floors of this Building are
     now occupied, Blue immediately moves the Building's House to their supply.' The '1 Gold and
-    1 Wool' and the '2 Wool' Characters are therefore of one type (engine/data/tiles.json)."""
+    1 Wool' and the '2 Wool' Characters are therefore of one type (tiletum/data/tiles.json)."""
     gold_wool = [t for t in tiles_of("character", players=3)
                  if C.tiles[t].raw["bonus"] == [{"gain": {"gold": 1, "wool": 1}}]]
     two_wool = [t for t in tiles_of("character", players=3)
@@ -697,7 +697,7 @@ def test_completed_building_bonus_with_the_joker():
     s.seats[0].ap_bonus = {"king": 3}
     s, _ = do(s, "take G5")
     assert pending(s)["kind"] == "joker"
-    assert sorted(engine.legal_moves(s)) == sorted(f"action {a}" for a in
+    assert sorted(tiletum.legal_moves(s)) == sorted(f"action {a}" for a in
                                                    ("architect", "merchant", "character", "contract", "king"))
     s, _ = do(s, "action king")
     assert ap(s) == 2 + 3
@@ -821,7 +821,7 @@ def test_gold_shifts_a_die(die, target, gold):
     assert res(s, 0)["gold"] == 0 and res(s, 0)["iron"] == target
     assert s.seats[0].dice == [f"I{target}"]
     assert die not in s.wheel or s.wheel.count(die) == 0
-    action = engine.actions.wheel_action(s, target)
+    action = tiletum.actions.wheel_action(s, target)
     if action == "joker":
         assert pending(s)["kind"] == "joker"
     else:

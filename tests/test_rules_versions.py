@@ -6,7 +6,7 @@ reconstructed Character types. A game that started under version 1 is folded fro
 events and goes on being played; if the new rules applied to it, an old answer such as
 'merchant Paris_Bordeaux' after a Wool Contract would no longer fit, and a Building could change
 type under a player's feet. So each change is read through the game's version (GameState.rules;
-engine/data/tiles.json keeps the old tile values under "rules1"). Each test plays the same
+tiletum/data/tiles.json keeps the old tile values under "rules1"). Each test plays the same
 position under both versions.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import copy
 
 import pytest
 
-import engine
+import tiletum
 
 try:
     from tests.positions import C, do, fulfilled, give, put_die, put_in_storehouse, set_offer
@@ -34,11 +34,11 @@ def as_rules(s, version: int):
 
 
 def test_a_new_game_is_version_2_and_a_rules_1_document_stays_version_1():
-    state, events = engine.new_game(3, "versions")
-    assert events[0]["rules"] == engine.RULES_VERSION == "2" and state.rules == 2
+    state, events = tiletum.new_game(3, "versions")
+    assert events[0]["rules"] == tiletum.RULES_VERSION == "2" and state.rules == 2
     doc = state.to_doc()
     doc.pop("reveals")  # a position document written before version 2
-    assert engine.GameState.from_doc(doc).rules == 1
+    assert tiletum.GameState.from_doc(doc).rules == 1
 
 
 @pytest.mark.parametrize("version, expected", [
@@ -52,7 +52,7 @@ def test_the_wool_contract_move_follows_the_games_version(version, expected):
     give(s, 0, wool=7)
     s = as_rules(s, version)
     s, _ = do(s, "fulfil K15")
-    assert engine.legal_moves(s) == expected
+    assert tiletum.legal_moves(s) == expected
     s, _ = do(s, expected[0])
     assert s.seats[0].merchant == expected[0].split()[1] and not s.agenda
 
@@ -67,10 +67,10 @@ def test_a_held_contract_fills_a_space_only_under_version_1(version):
     s = as_rules(s, version)
     s, _ = do(s, "take G1")
     if version == 1:
-        assert "contract 5" not in engine.legal_moves(s)
+        assert "contract 5" not in tiletum.legal_moves(s)
         illegal(s, "contract 5", "contract-spaces-full")
     else:
-        assert "contract 5" in engine.legal_moves(s)
+        assert "contract 5" in tiletum.legal_moves(s)
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -80,7 +80,7 @@ def test_the_house_space_is_chosen_only_under_version_2(version):
     put_die(s, "merchant", 4)
     s = as_rules(s, version)
     s, _ = do(s, "take G4")
-    moves = engine.legal_moves(s)
+    moves = tiletum.legal_moves(s)
     if version == 1:
         assert "house" in moves and "house 2" not in moves
         s, _ = do(s, "house")
@@ -124,10 +124,11 @@ def test_old_fixture_games_fold_and_check_under_version_1():
     for f in fixtures:
         game = json.loads(f.read_text())
         events = game["events"]
-        state = engine.replay(events[:1])
+        state = tiletum.replay(events[:1])
         assert state.rules == 1
         for ev in events[1:]:
             if ev["type"] == "MovePlayed":
-                assert engine.check(state, ev["seat"], engine.parse(ev["move"])) is None, (f.name, ev["move"])
-            state = engine.evolve(state, ev)
+                move = tiletum.parse(ev["move"])
+                assert tiletum.check(state, ev["seat"], move) is None, (f.name, ev["move"])
+            state = tiletum.evolve(state, ev)
         assert state.rules == 1

@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from engine import (GameState, IllegalMove, NotationError, check, evolve, legal, legal_moves, parse, play,
+from tiletum import (GameState, IllegalMove, NotationError, check, evolve, legal, legal_moves, parse, play,
                     replay)
-from engine.components import BASIC_ACTIONS, components
-from engine.playout import random_game
-from engine.validate import problems
+from tiletum.components import BASIC_ACTIONS, components
+from tiletum.playout import random_game
+from tiletum.validate import problems
 from tests.soak import SOAK_SCALE
 
 GAMES = {2: 30, 3: 25, 4: 25}       # 80 complete games in every run of the suite
@@ -175,7 +175,7 @@ def test_random_solo_playouts_keep_invariants(level):
 
 
 def components_tail():
-    from engine.solo import data
+    from tiletum.solo import data
     return data()["decree_tail"]
 
 
@@ -185,7 +185,7 @@ def test_playouts_are_the_same_in_every_process():
     import os
     import subprocess
     import sys
-    code = ("from engine.playout import random_game; r = random_game(3, 'hash-check'); "
+    code = ("from tiletum.playout import random_game; r = random_game(3, 'hash-check'); "
             "print([p.score for p in r.state.seats], r.moves)")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2, 3)}
@@ -195,7 +195,7 @@ def test_playouts_are_the_same_in_every_process():
 def test_the_quick_free_house_space_check_agrees_with_the_spaces_over_playouts():
     """``has_free_house_space`` (what the AI's evaluation asks thousands of times a decision) says
     the same as the list of free spaces, in every Town after every move of random games."""
-    from engine.board import free_house_spaces, has_free_house_space
+    from tiletum.board import free_house_spaces, has_free_house_space
     towns = list(components().towns)
     seen = set()
 

@@ -2,7 +2,7 @@
 
 Every test cites the passage of the solo rulebook it checks
 (/work/shared/rules/tiletum-rulebook.md, from "Cardinalbot's Turn" to the end). Seat 0 is the
-Cardinalbot, seat 1 the player. Positions start from ``engine.new_game(2, seed, {'solo': ...})``
+Cardinalbot, seat 1 the player. Positions start from ``tiletum.new_game(2, seed, {'solo': ...})``
 and are edited on a clone; moves are played with ``tests.positions.do`` (which also checks that
 ``play`` and ``evolve`` agree). Where the engine breaks a solo rule, the test still asserts the
 rulebook behaviour and is marked ``xfail(strict=True)`` with the bug described.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from engine import flow
-from engine import solo as SOLO
-from engine.chance import ReplayChance
-from engine.validate import problems
+import tiletum
+from tiletum import flow
+from tiletum import solo as SOLO
+from tiletum.chance import ReplayChance
+from tiletum.validate import problems
 
 try:
     from tests.positions import *  # noqa: F401,F403
@@ -42,7 +42,7 @@ def new_solo(challenges=(), seed=SEED, **spec):
     opt = dict(spec)
     if challenges is not None and "level" not in spec:
         opt["challenges"] = list(challenges)
-    s, events = engine.new_game(2, seed, {"solo": opt})
+    s, events = tiletum.new_game(2, seed, {"solo": opt})
     return s, events[0]
 
 
@@ -72,8 +72,8 @@ def refused(s, move, code="bot-move", seat=None):
     """``move`` raises IllegalMove with ``code`` and leaves ``s`` unchanged."""
     before = s.to_doc()
     seat = s.actor if seat is None else seat
-    with pytest.raises(engine.IllegalMove) as exc:
-        engine.play(s, seat, move, seed=SEED)
+    with pytest.raises(tiletum.IllegalMove) as exc:
+        tiletum.play(s, seat, move, seed=SEED)
     assert exc.value.code == code, f"{move!r}: expected {code}, got {exc.value.code}: {exc.value}"
     assert s.to_doc() == before, "a refused move must not change the position"
     return exc.value
@@ -96,7 +96,7 @@ def bot_quick(s, seed=P.SEED, source=None):
         stage = s.solo["stage"]
         move = {"coffers": "gain G", "joker": "action king"}.get(stage)
         if move is None:  # the Architect/Merchant steps are fixed: skip only where the rules allow
-            legal = engine.legal_moves(s)
+            legal = tiletum.legal_moves(s)
             move = "skip" if "skip" in legal else legal[0]
         s, _ = do(s, move, seed=seed)
     s, _ = do(s, "end", seed=seed, source=source)
@@ -262,7 +262,7 @@ def test_setup_levels_draw_challenges(level, n):
 
 def test_setup_default_level_is_deacon():
     """Setup 5: Cardinal Deacon is the 'Normal' level (the engine's default)."""
-    s, _ = engine.new_game(2, SEED, {"solo": {}})
+    s, _ = tiletum.new_game(2, SEED, {"solo": {}})
     assert s.solo["level"] == "deacon" and len(s.solo["challenges"]) == 3
 
 
@@ -283,15 +283,15 @@ def test_setup_explicit_challenge_list_used_as_given(given):
 def test_setup_unknown_level_or_challenge_refused(spec):
     """Setup 5: the three levels and the 8 Challenge cards are the only options."""
     with pytest.raises(ValueError):
-        engine.new_game(2, SEED, {"solo": spec})
+        tiletum.new_game(2, SEED, {"solo": spec})
 
 
 @pytest.mark.parametrize("players", [1, 3, 4])
 def test_setup_solo_needs_exactly_two_seats(players):
     """Setup 1: 'Set the game up for two players' (the Cardinalbot and you)."""
     with pytest.raises(ValueError):
-        engine.new_game(players, SEED, {"solo": {"level": "priest"}})
-    engine.new_game(2, SEED, {"solo": {"level": "priest"}})
+        tiletum.new_game(players, SEED, {"solo": {"level": "priest"}})
+    tiletum.new_game(2, SEED, {"solo": {"level": "priest"}})
 
 
 # ============================================================================================
@@ -361,7 +361,7 @@ def test_bot_never_shifts_dice():
     s = bot_turn()
     set_res(s, 0, gold=20)
     s.wheel = ["G5", "S2", "W2"]
-    assert engine.legal_moves(s) == ["take G5", "take S2", "take W2"]
+    assert tiletum.legal_moves(s) == ["take G5", "take S2", "take W2"]
     refused(s, "take G5>4")
     refused(s, "take S2>1")
     refused(s, "take G4")          # not on the wheel
@@ -413,7 +413,7 @@ def test_joker_die_asks_for_the_action_and_uses_that_actions_bonus():
     s.seats[0].ap_bonus = {"king": 3}
     s = take(s, "joker", 5, "W")
     assert s.solo["stage"] == "joker"
-    assert engine.legal_moves(s) == [f"action {a}" for a in sorted(FIVE_ACTIONS)]
+    assert tiletum.legal_moves(s) == [f"action {a}" for a in sorted(FIVE_ACTIONS)]
     assert s.seats[0].res[WOOL] == 1 + 5
     t, _ = do(s, "action king")
     assert act(t)["action"] == "king" and act(t)["ap"] == 2 + 3
@@ -498,7 +498,7 @@ def test_reach_tiles_within_ap_distance_taken_without_moving():
     s = take(s, "architect", 5)                # 2 AP
     s, _ = do(s, "pillar")
     assert act(s)["ap"] == 2
-    tiles = [m for m in engine.legal_moves(s) if m.startswith("tile ")]
+    tiles = [m for m in tiletum.legal_moves(s) if m.startswith("tile ")]
     assert tiles == ["tile B05", "tile B43"]
     refused(s, "tile B01")
     refused(s, "tile B41")
@@ -522,9 +522,9 @@ def test_reach_grows_with_action_points():
     set_map_bonus(s, "Hamburg", ["B43"])       # 5 spaces
     put_pillar(s, 0, "Lyon")                   # no Pillar to build: straight to the tile step
     t = take(s.clone(), "architect", 3)        # 4 AP
-    assert [m for m in engine.legal_moves(t) if m.startswith("tile ")] == ["tile B41"]
+    assert [m for m in tiletum.legal_moves(t) if m.startswith("tile ")] == ["tile B41"]
     t = take(s.clone(), "architect", 6)        # 1 AP
-    assert [m for m in engine.legal_moves(t) if m.startswith("tile ")] == []
+    assert [m for m in tiletum.legal_moves(t) if m.startswith("tile ")] == []
 
 
 def test_architect_pillar_is_free():
@@ -533,7 +533,7 @@ def test_architect_pillar_is_free():
     s = bot_turn()
     s.seats[0].architect = "Lyon"
     s = take(s, "architect", 4)
-    assert "pillar" in engine.legal_moves(s)
+    assert "pillar" in tiletum.legal_moves(s)
     res_before, vp = list(s.seats[0].res), s.seats[0].score
     s, _ = do(s, "pillar")
     assert s.pillars["Lyon"] == [0] and s.seats[0].pillars == 6
@@ -549,7 +549,7 @@ def test_architect_no_pillar_where_it_has_one():
     s.seats[0].architect = "Lyon"
     put_pillar(s, 0, "Lyon")
     s = take(s, "architect", 4)
-    assert "pillar" not in engine.legal_moves(s)
+    assert "pillar" not in tiletum.legal_moves(s)
     refused(s, "pillar")
 
 
@@ -563,8 +563,8 @@ def test_architect_builds_its_pillar_before_the_tile_and_the_move():
     set_map_bonus(s, "Troyes", ["B43"])
     s.seats[0].architect = "Lyon"
     s = take(s, "architect", 4)
-    assert "pillar" in engine.legal_moves(s)
-    assert engine.legal_moves(s) == ["pillar"]   # the Pillar comes first, not optional
+    assert "pillar" in tiletum.legal_moves(s)
+    assert tiletum.legal_moves(s) == ["pillar"]   # the Pillar comes first, not optional
     refused(s, "tile B43")
     refused(s, "architect Milano")
 
@@ -612,7 +612,7 @@ def test_architect_moves_only_to_a_cathedral_without_its_pillar():
     put_pillar(s, 0, "Paris")
     s = take(s, "architect", 4)
     s, _ = do(s, "pillar")
-    moves = {m.split()[1] for m in engine.legal_moves(s) if m.startswith("architect ")}
+    moves = {m.split()[1] for m in tiletum.legal_moves(s) if m.startswith("architect ")}
     unavailable = unavailable_cathedral(s)
     assert moves == {t for t in available_cathedrals(s) if t not in ("Lyon", "Paris")}
     refused(s, "architect Troyes")             # no Cathedral
@@ -626,7 +626,7 @@ def test_merchant_builds_where_it_is_without_relocating():
     s = bot_turn()
     s.seats[0].merchant = "Praha"
     s = take(s, "merchant", 4)
-    assert engine.legal_moves(s) == ["house"]   # building is step 2, not optional
+    assert tiletum.legal_moves(s) == ["house"]   # building is step 2, not optional
     refused(s, "merchant Wien")
     res_before, vp = list(s.seats[0].res), s.seats[0].score
     s, _ = do(s, "house")
@@ -648,14 +648,14 @@ def test_merchant_relocates_only_when_it_cannot_build_paying_gold_per_space(targ
     put_house(s, 1, "Praha")                  # the only 2-player House space of Praha is taken
     s = take(s, "merchant", 6, "S")            # 1 AP: the relocation does not depend on reach
     set_res(s, 0, gold=5)
-    legal = engine.legal_moves(s)
+    legal = tiletum.legal_moves(s)
     assert "house" not in legal
     assert "merchant Tiletum" not in legal     # it has a House there
     assert "merchant Praha" not in legal
     s, _ = do(s, f"merchant {target}")
     assert s.seats[0].merchant == target and s.seats[0].res[GOLD] == gold_left
     assert act(s)["ap"] == 1
-    assert engine.legal_moves(s) == ["house"]   # building is step 2, not optional
+    assert tiletum.legal_moves(s) == ["house"]   # building is step 2, not optional
     s, _ = do(s, "house")
     assert 0 in s.houses[target]
     consistent(s)
@@ -712,7 +712,7 @@ def test_merchant_tile_in_reach_then_final_move_extending_reach():
     set_map_bonus(s, "Hamburg", ["B01"])       # 2 spaces
     s = take(s, "merchant", 6, "S")            # 1 AP
     s, _ = do(s, "house")
-    assert [m for m in engine.legal_moves(s) if m.startswith("tile ")] == ["tile B43"]
+    assert [m for m in tiletum.legal_moves(s) if m.startswith("tile ")] == ["tile B43"]
     s, _ = do(s, "tile B43")
     assert s.seats[0].merchant == "Praha" and "B43" in s.box
     set_res(s, 0, gold=3)
@@ -747,7 +747,7 @@ def test_character_placement_top_row_leftmost_then_below_a_matching_one():
     with_bot_board(s, supply=["C10", "C19", "C11"])
     s = take(s, "character", 3, "S")           # 4 AP
     res_before, vp = list(s.seats[0].res), s.seats[0].score
-    assert {"place C10", "place C11", "place C19"} <= set(engine.legal_moves(s))
+    assert {"place C10", "place C11", "place C19"} <= set(tiletum.legal_moves(s))
     s, _ = do(s, "place C10")
     assert s.solo["columns"][0] == ["C10", None] and act(s)["ap"] == 3
     s, _ = do(s, "place C19")
@@ -777,7 +777,7 @@ def test_character_of_a_type_it_has_two_of_cannot_be_placed():
     s = bot_turn()
     with_bot_board(s, columns=[["C37", "C38"]], supply=["C43"])
     s = take(s, "character", 3)
-    assert "place C43" not in engine.legal_moves(s)
+    assert "place C43" not in tiletum.legal_moves(s)
     refused(s, "place C43")
 
 
@@ -808,7 +808,7 @@ def test_character_discard_is_free_and_once_per_action():
     assert act(s)["ap"] == 2
     assert not set(old) & set(s.character_offer) and all(s.character_offer)
     assert set(old) <= set(s.piles["character"])
-    assert "discard" not in engine.legal_moves(s)
+    assert "discard" not in tiletum.legal_moves(s)
     refused(s, "discard")
     consistent(s)
 
@@ -847,7 +847,7 @@ def test_contract_action_crest_it_has_refused():
     set_offer(s, "contract", list(CONTRACT_OFFER))
     s = take(s, "contract", 1)
     refused(s, "contract 2")
-    assert "contract 2" not in engine.legal_moves(s) and "contract 4" in engine.legal_moves(s)
+    assert "contract 2" not in tiletum.legal_moves(s) and "contract 4" in tiletum.legal_moves(s)
 
 
 def test_contract_action_ready_contract_fulfilled_at_once():
@@ -936,7 +936,7 @@ def test_task_crest_costs_three_food_and_scores_5():
     with_bot_board(s, inactive=["B01"])
     set_res(s, 0, food=4, gold=2)
     vp = s.seats[0].score
-    assert {f"crest B01 {i}" for i in range(1, 6)} <= set(engine.legal_moves(s))
+    assert {f"crest B01 {i}" for i in range(1, 6)} <= set(tiletum.legal_moves(s))
     s, _ = do(s, "crest B01 2")
     assert s.solo["crests"] == [None, "B01", None, None, None] and s.solo["inactive"] == []
     assert res(s, 0) == {"gold": 2, "food": 1, "wool": 0, "stone": 0, "iron": 0}
@@ -963,7 +963,7 @@ def test_task_crest_unaffordable_refused(food, gold):
     s = to_tasks(bot_turn())
     with_bot_board(s, inactive=["B01"])
     set_res(s, 0, food=food, gold=gold, stone=5)
-    assert not any(m.startswith("crest") for m in engine.legal_moves(s))
+    assert not any(m.startswith("crest") for m in tiletum.legal_moves(s))
     refused(s, "crest B01 1")
 
 
@@ -1028,7 +1028,7 @@ def test_task_cathedral_with_stone_scores_cost_and_tile_vp():
     s = cathedral_position(stone=3)
     top = s.cathedral_stack["Lyon"][-1]
     vp = s.seats[0].score
-    assert "cathedral Lyon" in engine.legal_moves(s)
+    assert "cathedral Lyon" in tiletum.legal_moves(s)
     s, _ = do(s, "cathedral Lyon")
     assert s.seats[0].cathedrals == [top] and top not in s.cathedral_stack["Lyon"]
     assert s.seats[0].res[STONE] == 1
@@ -1089,7 +1089,7 @@ def test_task_contract_payment_order(tile, resources, paid):
     shown plus an additional 5 VP'."""
     s = contract_tasks([tile], **resources)
     vp = s.seats[0].score
-    assert f"fulfil {tile}" in engine.legal_moves(s)
+    assert f"fulfil {tile}" in tiletum.legal_moves(s)
     s, _ = do(s, f"fulfil {tile}")
     expected = {r: resources.get(r, 0) - paid.get(r, 0) for r in RES_NAMES}
     assert res(s, 0) == expected
@@ -1108,7 +1108,7 @@ def test_task_contract_unaffordable_refused(tile, resources):
     """Step 6C: 'If the Cardinalbot possesses an unfulfilled Contract tile and enough resources to
     fulfill it' (never Stone, never its 3 reserved Food)."""
     s = contract_tasks([tile], **resources)
-    assert f"fulfil {tile}" not in engine.legal_moves(s)
+    assert f"fulfil {tile}" not in tiletum.legal_moves(s)
     refused(s, f"fulfil {tile}")
 
 
@@ -1121,7 +1121,7 @@ def test_task_contracts_at_most_two_per_turn():
     s, _ = do(s, "fulfil K07")
     s, _ = do(s, "fulfil K12")
     assert s.solo["fulfils"] == 2
-    assert "fulfil K21" not in engine.legal_moves(s)
+    assert "fulfil K21" not in tiletum.legal_moves(s)
     refused(s, "fulfil K21")
 
 
@@ -1247,7 +1247,7 @@ def test_king_phase_player_strictly_above_is_first():
     s = king_phase_position([(5, 0), (6, 1)], king_bonus="B43")
     s = finish_round(s, source=FirstSource())
     assert s.phase == "king" and s.actor == 1
-    assert s.agenda[-1]["kind"] == "king_tile" and engine.legal_moves(s) == ["skip", "tile B43"]
+    assert s.agenda[-1]["kind"] == "king_tile" and tiletum.legal_moves(s) == ["skip", "tile B43"]
     s, _ = do(s, "tile B43", source=FirstSource())
     assert s.turn_order == [1, 0] and s.seats[1].store == ["B43"]
 
@@ -1672,7 +1672,7 @@ def test_deep_coffers_extra_resource_per_die():
         s = take(s, "contract", 4, "W")
         stage = s.solo["stage"]
         if stage == "coffers":
-            assert engine.legal_moves(s) == ["gain F", "gain G", "gain I", "gain S", "gain W"]
+            assert tiletum.legal_moves(s) == ["gain F", "gain G", "gain I", "gain S", "gain W"]
             refused(s, "skip")
             s, _ = do(s, "gain S")
         assert act(s) == {"action": "contract", "ap": 3, "stage": 0, "discarded": False}
@@ -1774,7 +1774,7 @@ def test_refused_bot_moves_change_nothing(stage):
     """Every solo step allows only its own moves ('On the Cardinalbot's Turn', steps 1-6):
     anything else raises IllegalMove and leaves the position as it was."""
     s = stage_positions()[stage]
-    legal = engine.legal_moves(s)
+    legal = tiletum.legal_moves(s)
     for move in REFUSED[stage]:
         assert move not in legal, (stage, move)
         refused(s, move)
@@ -1786,15 +1786,15 @@ def test_moves_out_of_turn_are_refused():
     put_die(s, "king", 4)
     s.wheel = sorted(s.wheel + ["S2"])
     before = s.to_doc()
-    with pytest.raises(engine.NotYourTurn):
-        engine.play(s, 1, "take G4", seed=SEED)
+    with pytest.raises(tiletum.NotYourTurn):
+        tiletum.play(s, 1, "take G4", seed=SEED)
     assert s.to_doc() == before
     s = take(s, "king", 4)
     s, _ = do(s, "king")
     s, _ = do(s, "end")
     assert s.actor == 1
-    with pytest.raises(engine.NotYourTurn):
-        engine.play(s, 0, "take " + sorted(s.wheel)[0], seed=SEED)
+    with pytest.raises(tiletum.NotYourTurn):
+        tiletum.play(s, 0, "take " + sorted(s.wheel)[0], seed=SEED)
 
 
 def test_bot_moves_cannot_be_taken_back():
@@ -1806,26 +1806,26 @@ def test_bot_moves_cannot_be_taken_back():
 def test_legal_moves_are_exactly_the_accepted_ones():
     """Every move ``legal_moves`` lists for the bot is accepted, at every stage."""
     for stage, s in stage_positions().items():
-        for move in engine.legal_moves(s):
-            engine.play(s, s.actor, move, seed=SEED)
+        for move in tiletum.legal_moves(s):
+            tiletum.play(s, s.actor, move, seed=SEED)
 
 
 def test_bot_turns_replay_from_their_events():
     """The Decree dice and every draw of the bot's turns are recorded in the events, so a solo
     game folds back from its log (engine contract; the dice are 'rolled', step 2)."""
-    s, ev = engine.new_game(2, SEED, {"solo": {"level": "bishop"}})
+    s, ev = tiletum.new_game(2, SEED, {"solo": {"level": "bishop"}})
     events = list(ev)
 
     def play(move):
         nonlocal s
-        evs, s = engine.play(s, s.actor, move, seed=SEED)
+        evs, s = tiletum.play(s, s.actor, move, seed=SEED)
         events.extend(evs)
 
     for _ in range(4):                         # two turns each
         if s.actor == 0:
             play("take " + sorted(s.wheel)[0])
             while s.solo["stage"] != "tasks":
-                legal = engine.legal_moves(s)
+                legal = tiletum.legal_moves(s)
                 play({"coffers": "gain G", "joker": "action king"}.get(
                     s.solo["stage"], "skip" if "skip" in legal else legal[0]))
             play("end")
@@ -1835,4 +1835,4 @@ def test_bot_turns_replay_from_their_events():
                 play("action king" if pending(s).get("kind") == "joker" else "skip")
             play("end")
     assert sum(1 for e in events[1:] for k, _ in e["chance"] if k == "decree-die") == 4
-    assert engine.replay(events) == s
+    assert tiletum.replay(events) == s

@@ -312,7 +312,7 @@ def _start_a_process_pool(allow: bool) -> int:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from ai.parallel import may_start_processes
+    from ai.tiletum.parallel import may_start_processes
     if allow:
         may_start_processes()
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver")) as ex:
@@ -330,7 +330,7 @@ def test_a_celery_pool_process_may_start_the_master_ai_s_processes():
 
     import cardinalbot.worker  # noqa: F401
     import workers.tasks  # noqa: F401
-    from ai.parallel import may_start_processes
+    from ai.tiletum.parallel import may_start_processes
     assert any(receiver is may_start_processes for _, receiver in worker_process_init.receivers)
     forkserver.ensure_running()   # this process's: the pool process below inherits its bookkeeping
     pool = Pool(1)

@@ -6,12 +6,12 @@ import threading
 
 import pytest
 
-import engine
+import tiletum
 from api.redis_server import EmbeddedRedis
 from application.game_service import GameService
 from application.store import Conflict, EventStore, key
-from engine.game import replay
-from engine.playout import random_game
+from tiletum.game import replay
+from tiletum.playout import random_game
 
 
 @pytest.fixture()
@@ -73,7 +73,7 @@ def test_snapshot_plus_tail_equals_full_replay(store):
     loaded = store.load(gid)
     assert loaded.snapshot_version == mid.version
     assert len(loaded.tail) == len(game.events) - mid.version
-    state = replay(loaded.tail, engine.GameState.from_doc(loaded.snapshot, validate=False))
+    state = replay(loaded.tail, tiletum.GameState.from_doc(loaded.snapshot, validate=False))
     assert state.to_doc() == full.to_doc() == game.state.to_doc()
     # an older snapshot never replaces a newer one
     assert not store.save_snapshot(gid, 10, replay(game.events[:10]).to_doc())
@@ -88,7 +88,7 @@ def test_service_writes_snapshots_and_loads_the_same_game(store):
     import random
     rng = random.Random(1)
     while state.phase != "over" and n < 400:
-        m = rng.choice(engine.legal_moves(state))
+        m = rng.choice(tiletum.legal_moves(state))
         svc.submit(gid, tokens[state.actor], state.version, [m])
         state = svc.load(gid)[1]
         n += 1

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import engine
+import tiletum
 from application.indexes import RATED
 from application.rating_service import RatingService
 from application.game_service import GameService
@@ -41,7 +41,7 @@ def finish(games: GameService, game_id: str, rng: random.Random | None = None,
         if state.phase == "over" or (stop_after is not None and n >= stop_after):
             return
         seat = state.actor
-        m = rng.choice(sorted(engine.legal(state), key=str)) if rng else stand_in_move(state)
+        m = rng.choice(sorted(tiletum.legal(state), key=str)) if rng else stand_in_move(state)
         games.submit_for_seat(game_id, seat, state.version, [str(m)])
         n += 1
 

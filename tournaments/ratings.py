@@ -28,7 +28,7 @@ SCALE = 173.7178          # Glicko <-> Glicko-2 scale (400 / ln 10)
 DEFAULT_TAU = 0.5
 EPSILON = 0.000001
 MAX_RD = 350.0            # the RD of an unrated player; inactivity never takes RD above it
-SOLO_LEVELS = ("priest", "deacon", "bishop")   # Cardinalbot levels (engine/data/solo.json)
+SOLO_LEVELS = ("priest", "deacon", "bishop")   # Cardinalbot levels (tiletum/data/solo.json)
 
 
 @dataclass(frozen=True)

@@ -339,7 +339,7 @@ class Events(MethodView):
 @blp.route("/<string:game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord", responses={200: {
-        "description": "the game record (docs/notation.md, Game records)",
+        "description": "the game record (docs/tiletum-notation.md, Game records)",
         "content": {"text/plain": {"schema": {"type": "string"}}}}})
     @err(404, "game-not-found", "unknown game")
     def get(self, game_id):

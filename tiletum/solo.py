@@ -8,7 +8,7 @@ one the solo rules allow and applies it. What the rules leave to no choice (reso
 tile, the Decree dice, the King and Fair phase differences, final scoring) the engine does.
 
 The bot's own moves, stage by stage (which the solo rules allow, and what each does), are in
-``engine/solo_turn.py``; the rest of its rules (setup, Bonus tiles, the King and Fair phases,
+``tiletum/solo_turn.py``; the rest of its rules (setup, Bonus tiles, the King and Fair phases,
 final scoring) are here.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ Err = tuple[str, str] | None
 
 @lru_cache(maxsize=1)
 def data() -> dict:
-    return json.loads(resources.files("engine").joinpath("data", "solo.json").read_text("utf-8"))
+    return json.loads(resources.files("tiletum").joinpath("data", "solo.json").read_text("utf-8"))
 
 
 def decree(card_id: str) -> dict:

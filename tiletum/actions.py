@@ -2,7 +2,7 @@
 
 Every verb has a ``check_*`` that returns ``None`` or ``(code, reason)`` and an ``apply_*`` that
 assumes the check passed. ``candidates`` lists a superset of the legal action moves cheaply;
-``engine.game`` keeps those that pass their check.
+``tiletum.game`` keeps those that pass their check.
 """
 from __future__ import annotations
 

@@ -4,12 +4,12 @@ A decision at ``master`` is hard's search and look-ahead, run for as long as the
 (``Settings.seconds``) on every core (``Settings.procs``, 0: ``os.cpu_count()``):
 
 1. **Search** (the first 60% of the budget): each process searches the same position
-   (``ai.search``) with a random state of its own, sized to the time it has (a short probe first
+   (``ai.tiletum.search``) with a random state of its own, sized to the time it has (a short probe first
    measures its speed); the trees come back pruned (``Node.pruned``: every move at the root, below
    it the nodes visited at least twice) and are merged at the root (``Node.merge``: visits and
    values summed, child by child, the best the better of each).
 2. **Look-ahead** (up to 85%): the merged tree's best ``k`` moves are judged by the seat's next
-   turn (``ai.lookahead.rerank_totals``) on sampled futures of each process's own, until the time
+   turn (``ai.tiletum.lookahead.rerank_totals``) on sampled futures of each process's own, until the time
    is spent; the totals are summed, and the best move played.
 3. The answer is that move and the moves planned after it in the merged tree (``ai.plan_after``).
 
@@ -31,11 +31,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine.state import GameState
+from tiletum.state import GameState
 
 from .lookahead import pick, ranked_lines, rerank_totals
 from .search import Node, best_child, moves_of, search
-from .settings import Settings
+from ..settings import Settings
 from .view import sample_seed
 
 SEARCH_SHARE = 0.6    # of the budget, for the search; the look-ahead ends at LOOK_SHARE
@@ -158,7 +158,7 @@ def parallel_search(state: GameState, seat: int, settings: Settings, seeds: list
 
 def decide_state(state: GameState, seat: int, settings: Settings, rng: random.Random) -> list[str]:
     """``ai.decide`` at a time budget: search, look-ahead and plan as the module says."""
-    from . import check_decision, plan_after
+    from .. import check_decision, plan_after
 
     start = time.time()
     check_decision(state, seat)

@@ -3,13 +3,13 @@
 A seat sees the position document of ``application.game_service.view_doc``: the whole position
 except that the face-down piles (``bonus``, ``contract``, ``character``) and the face-down
 Corruption tokens are given only as counts. Nothing else is hidden, because no face-down order
-exists (``docs/state.md``): every tile is in exactly one place, so what a face-down pile holds is
+exists (``docs/tiletum-state.md``): every tile is in exactly one place, so what a face-down pile holds is
 what the components of the game leave once every tile in sight is accounted for. The viewer can
 work that out, and so does :func:`determinize`; should a document not account for every tile (a
 hand-made one), the pile is filled with a uniformly sampled subset of the candidates.
 
 The future is the hidden part that remains: the next draws come from the game's secret seed,
-keyed by the reveal count (rules version 2, ``engine/chance.py``). The seed is never in a view,
+keyed by the reveal count (rules version 2, ``tiletum/chance.py``). The seed is never in a view,
 so the search plays each sampled future with a seed of its own (:func:`sample_seed`): that seed
 makes every later draw and roll uniform over what the viewer knows remains.
 """
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from engine.components import components
-from engine.state import GameState
+from tiletum.components import components
+from tiletum.state import GameState
 
 PILES = ("bonus", "contract", "character")
 

@@ -8,7 +8,7 @@ exactly.
 
 * ``score_now``: the Scoring track.
 * ``final_now``: the final-scoring terms as they stand (Houses x Pillars on the map and the
-  Completed Buildings; ``engine.flow.final_breakdown``), which only ever grow.
+  Completed Buildings; ``tiletum.flow.final_breakdown``), which only ever grow.
 * ``resources``: each Resource is worth ``resource_vp`` (more than the 1 VP per 4 of final
   scoring while there are rounds left to spend it on Contracts, Cathedrals and Houses); a Gold
   ``gold_factor`` of that (it is worth something only when spent: 2 buy a Resource or shift a die).
@@ -46,13 +46,13 @@ Round-end planning (issue 31; each off at weight 0, so that variants can switch 
 """
 from __future__ import annotations
 
-from engine.board import (building_filled, completed_buildings, houses_on_map, king_ranking, king_vp,
+from tiletum.board import (building_filled, completed_buildings, houses_on_map, king_ranking, king_vp,
                           pillars_on_map, why_no_house, why_no_pillar)
-from engine.components import RES_INDEX, components
-from engine.flow import fair_vp, participates
-from engine.state import GameState
+from tiletum.components import RES_INDEX, components
+from tiletum.flow import fair_vp, participates
+from tiletum.state import GameState
 
-from .settings import DEFAULT, Settings
+from ..settings import DEFAULT, Settings
 
 def _over(s: GameState) -> bool:
     return s.phase == "over"

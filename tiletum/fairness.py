@@ -8,7 +8,7 @@ draw and Corruption token is exactly what the seed gives for that event::
 
 Each record is checked with the derivation of the rules version it was started under (its
 GameStarted ``rules``, the record's ``Rules`` header): outcomes keyed by the reveal count from
-rules 2 on, by the event count in rules-1 games (``engine/chance.py``).
+rules 2 on, by the event count in rules-1 games (``tiletum/chance.py``).
 """
 from __future__ import annotations
 

@@ -3,12 +3,12 @@
 A game has a secret seed. The i-th number drawn by a reveal with nonce ``n`` is
 HMAC-SHA256(seed, f"{n}:{i}") (its first 8 bytes, with rejection sampling). This is portable and
 stable across Python versions, so anyone who learns the seed after the game can recompute every
-roll and draw (see ``engine.fairness``). Which nonce a reveal gets depends on the rules version
+roll and draw (see ``tiletum.fairness``). Which nonce a reveal gets depends on the rules version
 the game was started under (the ``rules`` of its GameStarted event, the record's ``Rules``):
 
 * **rules 2 and later**: the nonce is the number of reveals so far in the game, the setup being
   reveal 0 and each move that records outcomes (an event with a non-empty ``chance``) the next
-  one. The position holds it as ``reveals`` (``docs/state.md``). A move that reveals nothing
+  one. The position holds it as ``reveals`` (``docs/tiletum-state.md``). A move that reveals nothing
   leaves it alone and ``undo`` never crosses a reveal, so playing and taking back moves before a
   reveal cannot change what it reveals: the draw cannot be steered with moves that change nothing.
 * **rules 1** (games started before that): the nonce is the number of events so far (``version``;

@@ -1,7 +1,7 @@
 """Errors the engine raises. Each names the rule that was broken with a stable code.
 
 The classes are every hosted game's (``rules_common.errors``): ``NotationError`` is a text that is
-not a move in the notation (docs/notation.md), ``IllegalMove`` a well-formed move the rules forbid
+not a move in the notation (docs/tiletum-notation.md), ``IllegalMove`` a well-formed move the rules forbid
 here (``code`` a stable identifier of the broken rule such as ``storehouse-full``, ``rule`` the
 rulebook section), ``PositionError`` a document that is not a valid game state.
 """

@@ -1,4 +1,4 @@
-"""Moves and their text notation. Grammar: ``docs/notation.md``.
+"""Moves and their text notation. Grammar: ``docs/tiletum-notation.md``.
 
 A :class:`Move` is a small frozen value: a verb and canonical arguments. ``str(move)`` is its
 canonical notation and ``parse(str(move)) == move``. Parsing is tolerant of case, extra spaces

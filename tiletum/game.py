@@ -15,13 +15,13 @@ A game's state is the fold of ``evolve`` over its events: ``replay(events)``.
 
 Chance outcomes are keyed by the number of reveals so far (``state.reveals``) in games started
 under rules version 2 or later, and by the event count (``state.version``) in rules-1 games; see
-``engine/chance.py``.
+``tiletum/chance.py``.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
-from . import actions, solo, solo_turn, tasks
+from . import actions, solo, solo_turn, turn_tasks
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
@@ -29,7 +29,7 @@ from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
 from .state import GameState
 
-RULES_VERSION = "2"  # 2: draws keyed by the reveal count (engine/chance.py); House space choice, Contract
+RULES_VERSION = "2"  # 2: draws keyed by the reveal count (tiletum/chance.py); House space choice, Contract
                      # spaces, Wool Contract move, Character types (issue 14)
 Err = tuple[str, str] | None
 
@@ -75,8 +75,8 @@ def check(s: GameState, seat: int, m: Move) -> Err:
     v = m.verb
     if v == "take":
         return actions.check_take(s, p, m)
-    if v in tasks.TASK_VERBS:
-        return tasks.check_task(s, p, m)
+    if v in turn_tasks.TASK_VERBS:
+        return turn_tasks.check_task(s, p, m)
     if v == "skip":
         if top is not None and top["t"] == "frame" and not top["main"]:
             return None
@@ -110,7 +110,7 @@ def legal(s: GameState) -> list[Move]:
     if top is not None and top["t"] == "frame":
         out.extend(m for m in actions.candidates(s, p, top) if actions.check_action(s, p, m, top) is None)
         out.append(Move("end") if top["main"] else Move("skip"))
-    out.extend(m for m in tasks.candidates(s, p) if tasks.check_task(s, p, m) is None)
+    out.extend(m for m in turn_tasks.candidates(s, p) if turn_tasks.check_task(s, p, m) is None)
     return out
 
 
@@ -157,8 +157,8 @@ def _apply_move(s: GameState, seat: int, m: Move, chance) -> None:
         apply_choice(s, top, m)
     elif m.verb == "take":
         actions.apply_take(s, s.seats[seat], m, chance)
-    elif m.verb in tasks.TASK_VERBS:
-        tasks.apply_task(s, s.seats[seat], m, chance)
+    elif m.verb in turn_tasks.TASK_VERBS:
+        turn_tasks.apply_task(s, s.seats[seat], m, chance)
     elif m.verb == "skip":
         s.agenda.pop()
     elif m.verb == "end":
@@ -256,7 +256,7 @@ def replay(events: Iterable[dict], state: GameState | None = None) -> GameState:
             and last["move"] != "end":
         k -= 1
     # before k, evolve_in_place(s, ev, undo=False), its move branch written out: the call per
-    # event cost 5-9% of the replay's speed (bench/engine.py)
+    # event cost 5-9% of the replay's speed (bench/tiletum.py)
     move_in_place, parsed, no_chance = _move_in_place, _MOVES, _NO_CHANCE
     for ev in kept[:k]:
         if ev["type"] != "MovePlayed":

@@ -1,9 +1,9 @@
 """Engine benchmark (prints figures; not a test).
 
-    python bench/engine.py [--games K] [--quick]
+    python bench/tiletum.py [--games K] [--quick]
 
 Measures, on one core (a single process and thread):
-  * complete random 4-player games per second (and moves per second), via engine.playout.random_game;
+  * complete random 4-player games per second (and moves per second), via tiletum.playout.random_game;
   * events replayed per second: the events of those games folded from scratch with replay()
     (how a game is loaded), and for comparison one event at a time with evolve_in_place (which also
     keeps undo history after every move, as evolve does);
@@ -17,15 +17,15 @@ import os
 import sys
 import time
 
-# This file is called engine.py: keep its own folder off sys.path so that "import engine" finds
+# This file is called tiletum.py: keep its own folder off sys.path so that "import tiletum" finds
 # the package (of this checkout), not this script.
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-from engine.game import evolve_in_place, replay  # noqa: E402
-from engine.playout import random_game  # noqa: E402
+from tiletum.game import evolve_in_place, replay  # noqa: E402
+from tiletum.playout import random_game  # noqa: E402
 
 GOAL_GAMES_4P = 50.0
 GOAL_EVENTS = 200_000.0

@@ -1,6 +1,6 @@
 """Look past the turn: the root's best few moves judged by what the seat's next turn makes of them.
 
-The turn search (``ai.search``) scores a line by the evaluation where the turn ends, so a move
+The turn search (``ai.tiletum.search``) scores a line by the evaluation where the turn ends, so a move
 that pays only on a later turn (the Architect moved next to a Cathedral, Stone kept for it, a
 die left for the next turn) is worth what the evaluation happens to see in it. Here each of the
 ``k`` best moves at the root is played on along the best line the search found after it (and,
@@ -10,19 +10,19 @@ which dice and spaces they take, not of how well they play); and a small search 
 turn gives the value: the best the seat can reach by its end. Each move is judged on the same
 sampled futures (common random numbers), so the comparison is paired. Pure and deterministic
 for a given position and ``random.Random``, like the search. ``rerank_totals`` is the part a
-worker of the root-parallel search (``ai.parallel``) runs on futures of its own, until a deadline.
+worker of the root-parallel search (``ai.tiletum.parallel``) runs on futures of its own, until a deadline.
 """
 from __future__ import annotations
 
 import random
 import time
 
-from engine.game import play_in_place
-from engine.state import GameState
+from tiletum.game import play_in_place
+from tiletum.state import GameState
 
 from .evaluate import value
 from .search import Node, in_turn, moves_of, search, turn_key
-from .settings import DEFAULT, Settings
+from ..settings import DEFAULT, Settings
 from .view import sample_seed
 
 MAX_MOVES = 600   # a safety bound on the moves played between this turn and the next

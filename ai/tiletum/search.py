@@ -2,11 +2,11 @@
 
 The tree holds the seat's decisions from the current position to the end of its turn (or of
 its King-track decision): every node is a sequence of the seat's moves, keyed by their notation.
-Each iteration samples one future (a chance seed, ``ai.view.sample_seed``), so a move that
+Each iteration samples one future (a chance seed, ``ai.tiletum.view.sample_seed``), so a move that
 draws or rolls leads to a different position in each iteration (information-set MCTS: a child is
 selected only among the moves legal in this iteration's position). An iteration walks down by
 UCB1, and at the first node not yet expanded it plays every legal move once and scores each
-resulting position with the heuristic evaluation (``ai.evaluate.value``); the best of them is
+resulting position with the heuristic evaluation (``ai.tiletum.evaluate.value``); the best of them is
 backed up the path. So the root's first iteration is already a one-move greedy choice, and
 more iterations look deeper into the turn: which die, which Action, which Tasks, in which order.
 
@@ -27,12 +27,12 @@ import math
 import random
 import time
 
-from engine.game import legal, play_in_place
-from engine.notation import Move
-from engine.state import GameState
+from tiletum.game import legal, play_in_place
+from tiletum.notation import Move
+from tiletum.state import GameState
 
 from .evaluate import value
-from .settings import DEFAULT, Settings
+from ..settings import DEFAULT, Settings
 from .view import sample_seed
 
 
@@ -51,7 +51,7 @@ class Node:
 
     def merge(self, other: Node) -> None:
         """Add ``other``'s statistics to this node's, child by child (root-parallel search,
-        ``ai.parallel``): visits and values summed, the best the better of the two."""
+        ``ai.tiletum.parallel``): visits and values summed, the best the better of the two."""
         self.n += other.n
         self.w += other.w
         self.best = max(self.best, other.best)

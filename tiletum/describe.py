@@ -41,7 +41,7 @@ def tile_name(tile: str) -> str:
     return tile
 
 
-# What a Fair tile rewards, per unit ("Appendix: Fair tiles"; engine/board.py fair_count)
+# What a Fair tile rewards, per unit ("Appendix: Fair tiles"; tiletum/board.py fair_count)
 FAIR_UNITS = {
     "house_pillar_sets": "House and Pillar pair on the map",
     "contract_cathedral_sets": "Contract and Cathedral pair",
@@ -53,7 +53,7 @@ FAIR_UNITS = {
 
 def fair_text(tile: str, board_vp: int = 0) -> str:
     """What a Fair tile pays in words, with the Fair space's own value ``board_vp`` added as the
-    scoring does (engine/flow.py fair_vp): '4 VP per Character on an upper floor'."""
+    scoring does (tiletum/flow.py fair_vp): '4 VP per Character on an upper floor'."""
     raw = components().tiles[tile].raw
     per = board_vp + raw["vp"]
     if raw["counts"] == "king_track":

@@ -1,8 +1,8 @@
-"""The game's components, loaded once from the data files in ``engine/data/``.
+"""The game's components, loaded once from the data files in ``tiletum/data/``.
 
 Nothing here is mutable: the map graph, every tile definition, the player board and the
 tracks. The records keep their ``source`` (printed, rulebook, or reconstructed); see
-``engine/data/README.md``.
+``tiletum/data/README.md``.
 """
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ class Components:
 
 
 def _load(name: str) -> dict:
-    return json.loads(resources.files("engine").joinpath("data", name).read_text("utf-8"))
+    return json.loads(resources.files("tiletum").joinpath("data", name).read_text("utf-8"))
 
 
 _COMPONENTS: Components | None = None

@@ -97,7 +97,7 @@ def replay_record(text: str):
     """Replay a record move by move with full checking; returns (headers, events, final state).
 
     Every move is checked against the current rules (a move in an earlier rules version's notation
-    is rewritten first: ``engine.game.legacy_move``); chance outcomes come from the record."""
+    is rewritten first: ``tiletum.game.legacy_move``); chance outcomes come from the record."""
     from .errors import IllegalMove
     # game imports nothing from here
     from .game import RULES_VERSION, _as_move, check, evolve_in_place, legacy_move

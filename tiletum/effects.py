@@ -7,7 +7,7 @@ Everything a player must or may still resolve sits on ``state.agenda`` (top last
 * ``fx``: bonus effects not yet applied (applied in order, one atom at a time);
 * ``choice``: a decision only its owner can answer (which resource, which Building, ...).
 
-Effect atoms are the data shapes of ``engine/data/README.md``. ``run_agenda`` applies effects
+Effect atoms are the data shapes of ``tiletum/data/README.md``. ``run_agenda`` applies effects
 until a decision is needed, drops decisions that have nothing left to choose, and sets the actor.
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ def _piece_spot(s: GameState, seat: int, piece: str) -> str:
 
 def towns_beyond(spot: str) -> list[str]:
     """The Towns "adjacent" to ``spot`` for a move "from one Town to an adjacent Town": those
-    reached through at most one road space (docs/rulings.md), sorted."""
+    reached through at most one road space (docs/tiletum-rulings.md), sorted."""
     c = components()
     out = set()
     for n in c.adjacent[spot]:

@@ -1,8 +1,8 @@
 """The game state: the board, the players, and whose decision it is.
 
 State is a plain structure of lists, dicts, ints and strings so that cloning is cheap and the
-position document (``docs/state.md``) is a direct image of it. Rules code mutates a *clone*;
-the public functions (``engine.game``) never mutate a state they were given.
+position document (``docs/tiletum-state.md``) is a direct image of it. Rules code mutates a *clone*;
+the public functions (``tiletum.game``) never mutate a state they were given.
 
 Nothing hidden lives here: piles are kept as sorted lists of what remains (their order does not
 exist until a draw, which is made from the game's seeded chance and recorded in the event).
@@ -94,7 +94,7 @@ class PlayerState:
 
 
 class GameState:
-    """One position. See ``docs/state.md`` for the meaning of every field."""
+    """One position. See ``docs/tiletum-state.md`` for the meaning of every field."""
 
     __slots__ = ("players", "options", "version", "round", "phase", "cycle", "turn_pos", "turn_order",
                  "action_tiles", "wheel", "action_bonus", "king_bonus", "map_bonus", "houses", "pillars",
@@ -142,7 +142,7 @@ class GameState:
         self.winner: int | None = None
         self.undo_base: GameState | None = None  # position before the first undoable move
         self.undo_moves: list[str] = []          # moves since undo_base (all undoable)
-        self.solo: dict | None = None            # the Cardinalbot's board and turn (engine/solo.py)
+        self.solo: dict | None = None            # the Cardinalbot's board and turn (tiletum/solo.py)
         self.reveals: int | None = None          # reveals so far, setup included: keys the next draw
                                                  # (None: a rules-1 game, whose draws are keyed by version)
 
@@ -187,9 +187,9 @@ class GameState:
     # ------------------------------------------------------------------------------------
     @property
     def rules(self) -> int:
-        """The rules version the game started under (engine/game.py RULES_VERSION): games of
+        """The rules version the game started under (tiletum/game.py RULES_VERSION): games of
         version 2 on count their reveals (``reveals``), games of version 1 do not. A game is
-        played to its end under its own version (tile changes: engine/data/tiles.json "rules1")."""
+        played to its end under its own version (tile changes: tiletum/data/tiles.json "rules1")."""
         return 1 if self.reveals is None else 2
 
     def to_doc(self) -> dict:

@@ -1,7 +1,7 @@
 """The Cardinalbot's moves (solo rulebook, "Cardinalbot's Turn"): which the solo rules allow at each
 stage of its turn (``legal``, ``check``) and what each does (``apply``). The rest of the solo rules
 (setup, what the bot has, how it resolves Bonus tiles, the King and Fair phases, final scoring)
-are in ``engine/solo.py``.
+are in ``tiletum/solo.py``.
 
 The bot's turn runs in stages (``solo["stage"]``):
 

@@ -1,6 +1,6 @@
 """Tiletum rules engine: pure, deterministic, event-sourced.
 
-    >>> from engine import new_game, legal_moves, play
+    >>> from tiletum import new_game, legal_moves, play
     >>> state, events = new_game(2, seed="example")
     >>> moves = legal_moves(state)
 """

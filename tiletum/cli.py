@@ -1,6 +1,6 @@
 """``tiletum-engine``: the rules engine on the command line.
 
-A position file is the position document (``GameState.to_doc()``, see docs/state.md) with one
+A position file is the position document (``GameState.to_doc()``, see docs/tiletum-state.md) with one
 extra top-level key, ``"seed"``: the game's secret seed, from which the chance outcomes of every
 move are drawn. ``new`` writes such a file; ``play`` reads one and writes the next. FILE may be
 ``-`` for stdin.
@@ -159,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="tiletum-engine",
         description="The Tiletum rules engine on the command line. A position file is the position "
-                    "document (docs/state.md) plus a top-level \"seed\" key; FILE may be '-' for stdin.",
+                    "document (docs/tiletum-state.md) plus a top-level \"seed\" key; FILE may be '-' "
+                    "for stdin.",
         epilog="Exit codes: 0 ok, 1 illegal or unparsable move, 2 bad usage, file or position.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -185,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Undo only reaches back within one invocation (files hold no undo "
                                    "history).")
     p.add_argument("file", metavar="FILE", help="position file, or - for stdin")
-    p.add_argument("moves", metavar="MOVE", nargs="+", help="a move in notation (docs/notation.md)")
+    p.add_argument("moves", metavar="MOVE", nargs="+", help="a move in notation (docs/tiletum-notation.md)")
     p.add_argument("--seed", help="the game's seed (default: the file's \"seed\")")
     p.set_defaults(func=cmd_play)
 
@@ -203,7 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_random_game)
 
     p = sub.add_parser("replay", help="replay a game record and print the final position",
-                       description="Check every move of a game record (docs/notation.md, 'Game records') "
+                       description="Check every move of a game record "
+                       "(docs/tiletum-notation.md, 'Game records') "
                                    "against the rules and print the resulting position.")
     p.add_argument("file", metavar="RECORD", help="game record file, or - for stdin")
     p.set_defaults(func=cmd_replay)
