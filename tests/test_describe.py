@@ -33,7 +33,7 @@ def test_take_describes_the_shift_and_the_action():
     s.seats[0].res[0] = 10
     die = s.wheel[0]
     target = 1 if die[1] != "1" else 2
-    text = describe(s, __import__("engine").parse(f"take {die}>{target}"))
+    text = describe(s, __import__("tiletum").parse(f"take {die}>{target}"))
     assert "paying" in text and "Gold" in text and "AP" in text
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules_common", "tiletum", "carcassonne", "pillars", "games", "tournaments", "application", "mail",
-            "api", "workers", "cardinalbot", "ai")
+PACKAGES = ("rules_common", "tiletum", "carcassonne", "pillars", "games", "tournaments", "application",
+            "mail", "api", "workers", "cardinalbot", "ai")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 
