@@ -41,6 +41,31 @@ OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may 
 LIST_SLACK = 50   # entries of games no longer waiting that one listing may step over (and drop)
 
 
+def rating_of(r, game: str, email: str) -> float:
+    """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
+    raw = r.hget(pool_key(game_pool(game)), player_id(r, email))
+    return float(json.loads(raw)["rating"]) if raw else Rating().mu
+
+
+def address_refusal(r, doc: dict, email: str) -> errors.ServiceError | None:
+    """Why ``email`` cannot take a seat of the waiting game ``doc`` for reasons of its own (a seat
+    of the game already, a rating outside the game's range), or None. Told only to the address's
+    owner: the joiner with its dashboard key, the emailed join's email, the opened join link; a join
+    asked by email answers the same for every address (no oracle of who plays here, or their rating)."""
+    if email in waiting.seated_addresses(doc):
+        return errors.refused("already-seated",
+                              "this address has a seat of this game already (one seat an address)")
+    if doc.get("rating_range"):
+        low, high = doc["rating_range"]
+        rating = rating_of(r, doc["game"], email)
+        if not low <= rating <= high:
+            return errors.forbidden("outside-rating-range",
+                                    f"this game is for ratings {low}-{high}; this address is rated "
+                                    f"{rating:.0f} in its pool", rating=round(rating),
+                                    rating_range=[low, high])
+    return None
+
+
 def new_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
@@ -183,6 +208,14 @@ class Lobby:
     # --- joining -------------------------------------------------------------------------------
     def _joinable(self, game_id: str, doc: dict, email: str, invite: str | None) -> None:
         """Refuse a join that cannot be (nothing is changed by the refusal)."""
+        self._open_to(doc, invite)
+        refusal = address_refusal(self.r, doc, email)
+        if refusal is not None:
+            raise refusal
+
+    @staticmethod
+    def _open_to(doc: dict, invite: str | None) -> None:
+        """The refusals that do not depend on who joins: the same answer for any address."""
         if doc["status"] == waiting.CANCELLED:
             raise errors.refused("game-cancelled", "this game was cancelled before it started")
         if doc["status"] != waiting.WAITING or not waiting.open_seats(doc):
@@ -190,22 +223,10 @@ class Lobby:
         if doc.get("private") and not (invite and same_secret(token_hash(invite), doc["invite"])):
             raise errors.forbidden("bad-invitation", "this game is private: join it with the invitation link "
                                                      "its creator sent you")
-        if email in waiting.seated_addresses(doc):
-            raise errors.refused("already-seated",
-                                 "this address has a seat of this game already (one seat an address)")
-        if doc.get("rating_range"):
-            low, high = doc["rating_range"]
-            rating = self.rating(doc["game"], email)
-            if not low <= rating <= high:
-                raise errors.forbidden("outside-rating-range",
-                                       f"this game is for ratings {low}-{high}; this address is rated "
-                                       f"{rating:.0f} in its pool", rating=round(rating),
-                                       rating_range=[low, high])
 
     def rating(self, game: str, email: str) -> float:
         """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
-        raw = self.r.hget(pool_key(game_pool(game)), player_id(self.r, email))
-        return float(json.loads(raw)["rating"]) if raw else Rating().mu
+        return rating_of(self.r, game, email)
 
     def request_join(self, game_id: str, name: str | None, email: str | None, invite: str | None = None,
                      key: str | None = None) -> dict:
@@ -225,7 +246,9 @@ class Lobby:
         email = email.strip().lower()
         if not name:
             raise errors.invalid("name-required", "say the name to show at the table (`name`)")
-        self._joinable(game_id, doc, email, invite)
+        # only what is the same for every address: whether this address already has a seat, or
+        # fits the rating range, is for its owner alone (the emailed answer, mail/notify.py)
+        self._open_to(doc, invite)
         nonce = secrets.token_urlsafe(12)
         ttl = max(60, int(doc["expires"] - self.clock()) + 60)
         self.r.set(waiting.join_key(game_id, nonce),

@@ -95,11 +95,12 @@ class Join(MethodView):
                       description="with a dashboard key: seated at once")
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "a dashboard key that is not valid")
-    @err(403, "bad-invitation", "a private game without its invitation code; outside-rating-range: the "
-                                "address's rating is outside the game's rating range")
+    @err(403, "bad-invitation", "a private game without its invitation code; outside-rating-range (with a "
+                                "dashboard key only): your rating is outside the game's rating range")
     @err(404, "game-not-found", "unknown game")
     @err(409, "game-full", "every seat is taken; game-cancelled: it was cancelled; game-started: it has "
-                           "started; already-seated: this address has a seat of the game already")
+                           "started; already-seated (with a dashboard key only): you have a seat of the game "
+                           "already")
     @err(413, "payload-too-large", "the body is too large")
     @err(422, "email-required", "no email and no dashboard key; name-required: no name")
     @err(429, "rate-limited", "too many joins from this client or for this address (TILETUM_JOIN_LIMIT, "
@@ -112,6 +113,10 @@ class Join(MethodView):
         address. With your dashboard key (`Authorization: Bearer <dashboard key>`) you are seated
         at once (200), with your seat's token and link. A private game needs `invite`, the code of
         its invitation link. When the last seat is taken the game starts.
+
+        A join asked by email answers the same for every address (202): whether the address can
+        take the seat (its rating, a seat it has already) is told to its owner only, by the email
+        or, with a dashboard key, in the answer.
         """
         out = lobby().request_join(game_id, body.get("name"), body.get("email"), body.get("invite"),
                                    bearer("dashboard key"))
