@@ -38,7 +38,7 @@ CANCELLED_TASK = "workers.lobby_cancelled"
 DEFAULT_WAITING_DAYS = 7.0
 LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
 OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
-LIST_SLACK = 50   # entries of games no longer waiting that one listing may step over (and drop)
+LIST_RETRIES = 3   # a listing that met entries of games no longer listed (and dropped them) reads again
 
 
 def rating_of(r, game: str, email: str) -> float:
@@ -136,9 +136,8 @@ class Lobby:
                 break
         else:  # pragma: no cover
             raise errors.failed("id-collision", "could not allocate a game id")
-        if not doc["private"]:
-            self.r.zadd(waiting.OPEN.key(game_id), {game_id: now})
         self.r.zadd(waiting.EXPIRES.key(game_id), {game_id: doc["expires"]})
+        waiting.sync_listing(self.r, game_id, doc)   # in the lobby's list unless private
         for s in kept:
             if s["kind"] == "human":
                 waiting.index_seat(self.r, game_id, s.get("email"), now)   # on the creator's dashboard
@@ -177,33 +176,55 @@ class Lobby:
         return self.entry(game_id, self._doc(game_id))
 
     def listing(self, game: str | None = None, players: int | None = None, offset: int = 0,
-                limit: int = 20) -> dict:
-        """The waiting games that are listed (not private), newest first, filtered by game and by
-        number of players; ``more`` says whether another page follows. Games no longer waiting
-        leave the list here (their index entry is dropped), at most ``LIST_SLACK`` a request."""
+                limit: int = 20, rated: bool | None = None) -> dict:
+        """The waiting games that are listed (not private), newest first, filtered by game, number
+        of players and rated; ``more`` says whether another page follows. Read from the filter's own
+        sorted set (:func:`waiting.list_key`): a page costs O(log n + limit) whatever the filter or the
+        offset. An entry whose game is no longer listed (the index is written just after the record,
+        so a crash in between leaves one) is dropped here and the page read again."""
+        key = waiting.list_key(game, players, rated)
+        for _ in range(LIST_RETRIES):
+            # one more than the page: whether another follows
+            ids = [m.decode() for m in self.r.zrevrange(key, offset, offset + limit)]
+            pipe = self.r.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.get(waiting.record_key(game_id))
+            docs = [json.loads(raw) if raw else None for raw in pipe.execute()] if ids else []
+            stale = [(i, d) for i, d in zip(ids, docs) if not waiting.listed(d)]
+            for game_id, doc in stale:
+                waiting.sync_listing(self.r, game_id, doc)
+            if not stale:
+                break
+        page = [(i, d) for i, d in zip(ids, docs) if waiting.listed(d)]
+        more = len(page) > limit
+        return {"games": [self.entry(i, d) for i, d in page[:limit]], "more": more,
+                "next_offset": offset + limit if more else None}
+
+    def reindex(self) -> int:
+        """Make the lobby's list what the waiting records say (idempotent; run by the sweep): every
+        waiting game is in the expiry index, and each one missing from the list, or listed though it
+        should not be, is put right. Also adopts the list of before issue 39 (``lobby:open``).
+        Returns how many games were put right."""
+        members = [m.decode() for m in waiting.EXPIRES.all_members(self.r)]
+        members += [m.decode() for m in waiting.OPEN.all_members(self.r)]
+        fixed = 0
+        for start in range(0, len(members), 500):
+            chunk = list(dict.fromkeys(members[start:start + 500]))
+            pipe = self.r.pipeline(transaction=False)
+            for game_id in chunk:
+                pipe.get(waiting.record_key(game_id))
+                pipe.zscore(waiting.list_key(), game_id)
+            got = pipe.execute()
+            for game_id, raw, score in zip(chunk, got[::2], got[1::2]):
+                doc = json.loads(raw) if raw else None
+                if waiting.listed(doc) != (score is not None):
+                    waiting.sync_listing(self.r, game_id, doc)
+                    fixed += 1
         pipe = self.r.pipeline(transaction=False)
         for k in waiting.OPEN.keys():
-            pipe.zrevrange(k, 0, -1, withscores=True)
-        ids = [m.decode() for m,
-               _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
-        out: list[dict] = []
-        skipped, dropped = 0, 0
-        for game_id in ids:
-            doc = waiting.load(self.r, game_id)
-            if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):
-                if dropped < LIST_SLACK:
-                    self.r.zrem(waiting.OPEN.key(game_id), game_id)
-                    dropped += 1
-                continue
-            if (game and doc["game"] != game) or (players and doc["players"] != players):
-                continue
-            if skipped < offset:
-                skipped += 1
-                continue
-            if len(out) == limit:
-                return {"games": out, "more": True, "next_offset": offset + limit}
-            out.append(self.entry(game_id, doc))
-        return {"games": out, "more": False, "next_offset": None}
+            pipe.delete(k)
+        pipe.execute()
+        return fixed
 
     # --- joining -------------------------------------------------------------------------------
     def _joinable(self, game_id: str, doc: dict, email: str, invite: str | None) -> None:
@@ -296,7 +317,7 @@ class Lobby:
                                   "token_hash": token_hash(token)}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
-            taken["seat"], taken["created"] = seat, doc["created"]
+            taken["seat"], taken["created"], taken["doc"] = seat, doc["created"], doc
             return doc["status"]
 
         try:
@@ -307,6 +328,7 @@ class Lobby:
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        waiting.sync_listing(self.r, game_id, taken["doc"])   # the last seat taken: off the list
         if status == waiting.WAITING:
             waiting.index_seat(self.r, game_id, email, taken["created"])   # on the joiner's dashboard
         mark_verified(self.r, email)   # it acted on our email (or used its dashboard key)
@@ -329,15 +351,15 @@ class Lobby:
                                    game=doc["game"])
         except GameExists:
             pass
-        self.forget(game_id)
+        self.forget(game_id, doc={**doc, "status": waiting.STARTING})
         self.r.delete(waiting.record_key(game_id))
         return True
 
-    def forget(self, game_id: str) -> None:
-        pipe = self.r.pipeline(transaction=False)
-        pipe.zrem(waiting.OPEN.key(game_id), game_id)
-        pipe.zrem(waiting.EXPIRES.key(game_id), game_id)
-        pipe.execute()
+    def forget(self, game_id: str, doc: dict | None = None) -> None:
+        """The game leaves the lobby's list and the expiry index (it started, or was cancelled)."""
+        doc = doc if doc is not None else waiting.load(self.r, game_id)
+        waiting.sync_listing(self.r, game_id, {**doc, "status": waiting.CANCELLED} if doc else None)
+        self.r.zrem(waiting.EXPIRES.key(game_id), game_id)
 
     # --- leaving -------------------------------------------------------------------------------
     def remove(self, game_id: str, seat: int, token: str | None) -> dict:
@@ -347,7 +369,7 @@ class Lobby:
         if token is None:
             raise errors.unauthorized(
                 "send the creator token, or your seat's token or link, or your dashboard key")
-        doc = self._doc(game_id)
+        self._doc(game_id)   # 404, or 409 game-started
         pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
         freed: dict = {}
 
@@ -375,8 +397,7 @@ class Lobby:
         if freed["email"] and freed["email"].strip().lower() not in waiting.seated_addresses(now):
             waiting.unindex_seat(self.r, game_id, freed["email"])   # off their dashboard
         links.revoke_seat_link(self.r, game_id, seat)   # the next player of the seat does not share its links
-        if not doc.get("private"):
-            self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]})
+        waiting.sync_listing(self.r, game_id, waiting.load(self.r, game_id))   # a seat open: listed again
         return {"game": game_id, "seat": seat, "status": how}
 
     # --- the waiting time ------------------------------------------------------------------------
@@ -452,4 +473,6 @@ class Lobby:
                         tell(game_id, doc, seat)
                 n += 1
             self.forget(game_id)
+        if budget is None or time.monotonic() - begun <= budget:
+            self.reindex()   # puts right the list after a crash between a record and its index
         return n

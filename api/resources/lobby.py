@@ -44,16 +44,18 @@ class Lobby(MethodView):
     @blp.doc(operationId="listLobby")
     @blp.arguments(LobbyQuery, location="query")
     @blp.response(200, LobbyList, example={"games": [ENTRY], "more": False, "next_offset": None})
-    @err(422, "invalid-request", "an unknown game, or a players, offset or limit out of range")
+    @err(422, "invalid-request", "an unknown game, a players, offset or limit out of range, or a rated "
+                                 "other than true or false")
     def get(self, query):
         """List the games waiting for players
 
         The games with open seats that anyone may join, newest first (a private game is never
         listed): the game, the players wanted, the names of the seats taken, the time control,
-        whether it is rated and its rating range. Filter by `game` and by `players`; page with
+        whether it is rated and its rating range. Filter by `game`, `players` and `rated`; page with
         `offset` and `limit` (`more` and `next_offset` say what follows).
         """
-        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"])
+        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
+                               rated=query.get("rated"))
 
 
 @blp.route("/<string:game_id>")
