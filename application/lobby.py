@@ -28,6 +28,7 @@ from . import errors, links, waiting
 from .clock import make_clock
 from .dashboard import Dashboard, mark_verified
 from .game_service import GameExists, GameService, token_hash
+from .names import check_name
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
@@ -254,6 +255,7 @@ class Lobby:
         """``POST /api/v1/lobby/{game}/join``: with a dashboard key the seat is taken at once;
         else a one-time link goes to ``email`` and the seat is taken when it is opened."""
         doc = self._doc(game_id)
+        check_name(name)   # shown at the table and in the lobby: never a link
         if key is not None:
             pid, email = self.dashboard.player(key)   # 401 for a bad key; marks the address verified
             name = name or self.dashboard_name(pid)

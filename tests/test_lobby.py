@@ -212,7 +212,8 @@ def test_a_dashboard_key_joins_at_once_and_one_address_takes_one_seat(http, redi
     assert stored(redis_client, gid) == before
     # asked by email, it answers as for any address (tests/test_lobby_oracle.py); its link takes no seat
     ask(http, gid, "Ann", ann.upper())
-    problem(http.post(f"{LOBBY}/confirm", json={"token": join_token(redis_client, gid)}), 409, "already-seated")
+    problem(http.post(f"{LOBBY}/confirm", json={"token": join_token(redis_client, gid)}), 409,
+            "already-seated")
     # two links asked for one address: the second seat is refused when its link is opened
     bo = addr("bo")
     ask(http, gid, "Bo", bo)
