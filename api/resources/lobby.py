@@ -104,7 +104,9 @@ class Join(MethodView):
                            "started; already-seated (with a dashboard key only): you have a seat of the game "
                            "already")
     @err(413, "payload-too-large", "the body is too large")
-    @err(422, "email-required", "no email and no dashboard key; name-required: no name")
+    @err(422, "email-required", "no email and no dashboard key; name-required: no name (and none used "
+                                "before); name-not-allowed: a name that looks like a URL, a domain or an "
+                                "email address")
     @err(429, "rate-limited", "too many joins from this client or for this address (TILETUM_JOIN_LIMIT, "
                               "TILETUM_JOIN_ADDRESS_LIMIT)")
     def post(self, body, game_id):
