@@ -231,14 +231,16 @@ class GameService:
 
     # --- creating ----------------------------------------------------------------------------
     def _remember_names(self, meta: dict) -> None:
-        """Each seated address's name is the one it last used (docs/lobby.md: a join with a dashboard
-        key and no name takes it)."""
+        """A seated address that has no name yet gets its seat's name (docs/lobby.md: a join with a
+        dashboard key and no name takes the name last used). Only a first name: the others' names are
+        given by whoever creates a game, so they do not overwrite one the player chose (joining,
+        entering) or played under (a rated game's end)."""
         r = self.store.r
         pipe = r.pipeline(transaction=False)   # fields of other slots: each write on its own
         for s in meta["seats"]:
             if s.get("kind", "human") == "human" and s.get("email") and s.get("name"):
                 pid = player_id(r, s["email"])
-                pipe.hset(NAMES.key(pid), pid, s["name"])
+                pipe.hsetnx(NAMES.key(pid), pid, s["name"])
         pipe.execute()
 
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,

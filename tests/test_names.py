@@ -122,6 +122,9 @@ def test_a_dashboard_key_joins_under_the_name_last_used(live, redis_client):
     ann = addr("ann")
     h.ok("POST", "/api/v1/games", json={"seats": [{"name": "Ann Lee", "email": ann}, {"name": "Bob"}]},
          status=201)   # the address's first game: its name is "Ann Lee"
+    h.ok("POST", "/api/v1/games", json={"seats": [{"name": "Mallory", "email": addr("m")},
+                                                  {"name": "Loser", "email": ann}]},
+         status=201)   # a name someone else gives it later does not replace it
     gid = waiting_game(h)
     seated = h.ok("POST", f"/api/v1/lobby/{gid}/join", dashboard_key_for(redis_client, ann), json={})
     assert seated["status"] == "seated" and seated["name"] == "Ann Lee"
