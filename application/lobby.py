@@ -202,29 +202,32 @@ class Lobby:
                 "next_offset": offset + limit if more else None}
 
     def reindex(self) -> int:
-        """Make the lobby's list what the waiting records say (idempotent; run by the sweep): every
-        waiting game is in the expiry index, and each one missing from the list, or listed though it
-        should not be, is put right. Also adopts the list of before issue 39 (``lobby:open``).
-        Returns how many games were put right."""
-        members = [m.decode() for m in waiting.EXPIRES.all_members(self.r)]
-        members += [m.decode() for m in waiting.OPEN.all_members(self.r)]
+        """Put in the lobby's list every waiting game that should be there and is not (a crash between
+        its record and its index; idempotent; run by the sweep): the waiting games (the expiry index)
+        not in the list are read, and listed if they should be. One listed that should not be is
+        dropped by the listing that meets it. Also adopts the list of before issue 39
+        (``lobby:open``), then deletes it. Returns how many games were put right."""
+        listed = {m.decode() for m in self.r.zrange(waiting.list_key(), 0, -1)}
+        legacy = waiting.OPEN.due(self.r, "+inf")
+        waiting_games = waiting.EXPIRES.due(self.r, "+inf") + legacy
+        candidates = [g for g in dict.fromkeys(m.decode() for m in waiting_games)
+                      if g not in listed]   # mostly the private games
         fixed = 0
-        for start in range(0, len(members), 500):
-            chunk = list(dict.fromkeys(members[start:start + 500]))
+        for start in range(0, len(candidates), 500):
+            chunk = candidates[start:start + 500]
             pipe = self.r.pipeline(transaction=False)
             for game_id in chunk:
                 pipe.get(waiting.record_key(game_id))
-                pipe.zscore(waiting.list_key(), game_id)
-            got = pipe.execute()
-            for game_id, raw, score in zip(chunk, got[::2], got[1::2]):
+            for game_id, raw in zip(chunk, pipe.execute()):
                 doc = json.loads(raw) if raw else None
-                if waiting.listed(doc) != (score is not None):
+                if waiting.listed(doc):
                     waiting.sync_listing(self.r, game_id, doc)
                     fixed += 1
-        pipe = self.r.pipeline(transaction=False)
-        for k in waiting.OPEN.keys():
-            pipe.delete(k)
-        pipe.execute()
+        if legacy:
+            pipe = self.r.pipeline(transaction=False)
+            for k in waiting.OPEN.keys():
+                pipe.delete(k)
+            pipe.execute()
         return fixed
 
     # --- joining -------------------------------------------------------------------------------

@@ -151,3 +151,22 @@ def test_pages_at_and_past_the_end(redis_server, redis_client):
         for bad in ("yes", "1", "True", ""):
             problem(h.get("/api/v1/lobby", params={"rated": bad}), 422, "invalid-request")
         h.s.close()
+
+
+def test_the_sweep_adopts_the_list_kept_before_the_indexes(redis_client, lobby):
+    """A waiting game listed the old way (``lobby:open``, before these indexes) is in the new list
+    after the sweep's reindex, and the old list is gone; a second reindex changes nothing."""
+    r = redis_client
+    made = lobby.create([{"name": "Old", "email": addr("old")}, {"kind": "open"}], {})
+    gid = made["id"]
+    doc = waiting.load(r, gid)
+    pipe = r.pipeline()
+    for k in waiting.list_keys(doc):   # as the old code left it: in lobby:open only
+        pipe.zrem(k, gid)
+    pipe.execute()
+    r.zadd(waiting.OPEN.key(gid), {gid: doc["created"]})
+    assert gid not in [g["id"] for g in lobby.listing(limit=100)["games"]]
+    lobby.sweep(lambda *a: None)
+    assert gid in [g["id"] for g in lobby.listing(limit=100)["games"]]
+    assert not any(r.exists(k) for k in waiting.OPEN.keys())
+    assert lobby.reindex() == 0
