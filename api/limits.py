@@ -19,10 +19,15 @@ its own.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 import flask
 from flask_limiter import Limiter
 
 from application.dashboard import new_addresses
+from application.players import SECRET_KEY
+from application.service_secrets import stored_secret
 from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
@@ -34,6 +39,16 @@ HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
+
+
+def hashed(who: str) -> str:
+    """``who`` (an email address, a player id) as a limiter key may hold it: a keyed hash (HMAC with
+    the service's player secret, under a label of its own, so it is not the player id either). The
+    counters live in Redis for up to their window; none holds an address or an id, so nothing is left
+    of an account after its deletion (docs/pbem.md, "Your data")."""
+    secret = stored_secret(service().store.r, SECRET_KEY)
+    label = b"rate-limit:" + who.encode("utf-8", "surrogatepass")
+    return hmac.new(secret, label, hashlib.sha256).hexdigest()[:32]
 
 
 def client_address() -> str:
@@ -54,6 +69,8 @@ def identity() -> str:
         if token is not None:
             game_id = (flask.request.view_args or {}).get("game_id")
             who = service().identity(token, game_id)
+            if who is not None and who.startswith("player:"):   # a dashboard key: its player, hashed
+                who = "player:" + hashed(who[len("player:"):])
         flask.g.tiletum_identity = who or client_address()
     return flask.g.tiletum_identity
 
@@ -85,13 +102,19 @@ def joining_address() -> str:
     body = flask.request.get_json(silent=True)
     email = body.get("email") if isinstance(body, dict) else None
     if isinstance(email, str) and email.strip():
-        return "join:" + email.strip().lower()
+        return "join:" + hashed(email.strip().lower())
     return "join:" + identity()
 
 
 def _new_address_cost() -> int:
     """Worked out once, before the view runs: the limit is checked before and deducted after a
     successful request, when the addresses are no longer new."""
+    if "tiletum_new_addresses" not in flask.g and flask.request.endpoint == "lobby.Join":
+        # a join asked by email costs one whether or not the address ever played: a cost (a 429, a
+        # header) that depended on it would tell anyone whether an address plays here (docs/lobby.md)
+        body = flask.request.get_json(silent=True)
+        flask.g.tiletum_new_addresses = int(_bearer() is None and isinstance(body, dict)
+                                            and isinstance(body.get("email"), str))
     if "tiletum_new_addresses" not in flask.g:
         try:
             flask.g.tiletum_new_addresses = new_addresses(service().store.r, _emails_in_body())
@@ -149,9 +172,11 @@ def install(app: flask.Flask) -> Limiter | None:
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too
     view = app.view_functions["lobby.Join"]
-    app.view_functions["lobby.Join"] = limiter.limit(cfg["JOIN_ADDRESS_LIMIT"], key_func=joining_address,
-                                                     methods=["POST"], override_defaults=False,
-                                                     scope="join-address")(view)
+    # shared (though on one endpoint): the headers then show the client's own budget, never how many
+    # joins others asked for this address
+    app.view_functions["lobby.Join"] = limiter.shared_limit(cfg["JOIN_ADDRESS_LIMIT"], "join-address",
+                                                            key_func=joining_address, methods=["POST"],
+                                                            override_defaults=False)(view)
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
          deduct_when=_succeeded)
     return limiter

@@ -978,6 +978,15 @@ class NotificationsIn(Base):
         "description": "move: an email whenever it is your decision; digest: one email a day; none"})
 
 
+class QueryBoolean(fields.Boolean):
+    """A boolean query argument: ``true`` or ``false``, nothing else (not ``1``, ``yes`` or ``True``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value in ("true", "false"):
+            return value == "true"
+        raise self.make_error("invalid", input=value)
+
+
 class Notifications(Base):
     mode = fields.String(required=True)
 
@@ -1589,6 +1598,7 @@ class LobbyQuery(Base):
     game = Line(validate=validate.OneOf(GAMES), metadata={"description": "only games of this game"})
     players = QueryInteger(validate=validate.Range(1, 6),
                            metadata={"description": "only games of this many players"})
+    rated = QueryBoolean(metadata={"description": "only rated games (true) or only unrated ones (false)"})
     offset = QueryInteger(load_default=0, validate=validate.Range(0, 10**6))
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
 

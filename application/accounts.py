@@ -209,8 +209,8 @@ class Accounts:
                 continue   # started or gone meanwhile: a started game is left with the others
             for i in freed:
                 links.revoke_seat_link(self.r, game_id, i)
-            if status == waiting.WAITING and not doc.get("private"):
-                self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]}, nx=True)
+            if status == waiting.WAITING:
+                waiting.sync_listing(self.r, game_id, waiting.load(self.r, game_id))   # a seat open again
         for k in self.r.scan_iter(match="g:{*}:join:*", count=500):
             raw = self.r.get(k)
             if raw is not None and str(json.loads(raw).get("email", "")).strip().lower() == email:

@@ -29,6 +29,7 @@ import secrets
 import time
 
 from . import errors
+from .names import check_name
 from .store import key as game_key
 
 PREFIX = "bot."
@@ -78,6 +79,7 @@ class BotAccounts:
 
     def register(self, name: str, email: str) -> dict:
         """A new bot account; its token and owner key are in this answer only."""
+        check_name(name)   # a bot's name is shown at its tables: never a link
         for _ in range(5):
             bot_id = secrets.token_hex(6)
             token = f"{PREFIX}{bot_id}.{secrets.token_urlsafe(32)}"

@@ -22,8 +22,10 @@ from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game, iso
 from .deadlines import Deadlines, check_deadline_options, valid_tz
-from .indexes import ACTIVE
+from .indexes import ACTIVE, NAMES
+from .names import check_name
 from .notifications import set_preference
+from .players import player_id
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta
@@ -228,6 +230,19 @@ class GameService:
             return None
 
     # --- creating ----------------------------------------------------------------------------
+    def _remember_names(self, meta: dict) -> None:
+        """A seated address that has no name yet gets its seat's name (docs/lobby.md: a join with a
+        dashboard key and no name takes the name last used). Only a first name: the others' names are
+        given by whoever creates a game, so they do not overwrite one the player chose (joining,
+        entering) or played under (a rated game's end)."""
+        r = self.store.r
+        pipe = r.pipeline(transaction=False)   # fields of other slots: each write on its own
+        for s in meta["seats"]:
+            if s.get("kind", "human") == "human" and s.get("email") and s.get("name"):
+                pid = player_id(r, s["email"])
+                pipe.hsetnx(NAMES.key(pid), pid, s["name"])
+        pipe.execute()
+
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
                     seed: str | None = None, game: str = "tiletum", dry_run: bool = False) -> dict:
@@ -256,6 +271,8 @@ class GameService:
             raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
                                               f"{rules.max_players} seats")
         for s in seats:
+            if game_id is None:   # names set now (a tournament's or a lobby's were checked when set)
+                check_name(s.get("name"))   # shown to the other players: never a link
             if s.get("kind", "human") not in rules.seat_kinds:
                 raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
                                                   f"{', '.join(rules.seat_kinds)} only")
@@ -298,6 +315,7 @@ class GameService:
         else:
             game_id = self._create_with_new_id(meta, seed, events[0], first_text)
             index_game(self.store.r, game_id, meta)
+        self._remember_names(meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
         self._appended(game_id, meta, state, None)

@@ -28,6 +28,7 @@ from . import errors, links, waiting
 from .clock import make_clock
 from .dashboard import Dashboard, mark_verified
 from .game_service import GameExists, GameService, token_hash
+from .names import check_name
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
@@ -38,7 +39,32 @@ CANCELLED_TASK = "workers.lobby_cancelled"
 DEFAULT_WAITING_DAYS = 7.0
 LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
 OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
-LIST_SLACK = 50   # entries of games no longer waiting that one listing may step over (and drop)
+LIST_RETRIES = 3   # a listing that met entries of games no longer listed (and dropped them) reads again
+
+
+def rating_of(r, game: str, email: str) -> float:
+    """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
+    raw = r.hget(pool_key(game_pool(game)), player_id(r, email))
+    return float(json.loads(raw)["rating"]) if raw else Rating().mu
+
+
+def address_refusal(r, doc: dict, email: str) -> errors.ServiceError | None:
+    """Why ``email`` cannot take a seat of the waiting game ``doc`` for reasons of its own (a seat
+    of the game already, a rating outside the game's range), or None. Told only to the address's
+    owner: the joiner with its dashboard key, the emailed join's email, the opened join link; a join
+    asked by email answers the same for every address (no oracle of who plays here, or their rating)."""
+    if email in waiting.seated_addresses(doc):
+        return errors.refused("already-seated",
+                              "this address has a seat of this game already (one seat an address)")
+    if doc.get("rating_range"):
+        low, high = doc["rating_range"]
+        rating = rating_of(r, doc["game"], email)
+        if not low <= rating <= high:
+            return errors.forbidden("outside-rating-range",
+                                    f"this game is for ratings {low}-{high}; this address is rated "
+                                    f"{rating:.0f} in its pool", rating=round(rating),
+                                    rating_range=[low, high])
+    return None
 
 
 def new_id() -> str:
@@ -111,9 +137,8 @@ class Lobby:
                 break
         else:  # pragma: no cover
             raise errors.failed("id-collision", "could not allocate a game id")
-        if not doc["private"]:
-            self.r.zadd(waiting.OPEN.key(game_id), {game_id: now})
         self.r.zadd(waiting.EXPIRES.key(game_id), {game_id: doc["expires"]})
+        waiting.sync_listing(self.r, game_id, doc)   # in the lobby's list unless private
         for s in kept:
             if s["kind"] == "human":
                 waiting.index_seat(self.r, game_id, s.get("email"), now)   # on the creator's dashboard
@@ -152,37 +177,70 @@ class Lobby:
         return self.entry(game_id, self._doc(game_id))
 
     def listing(self, game: str | None = None, players: int | None = None, offset: int = 0,
-                limit: int = 20) -> dict:
-        """The waiting games that are listed (not private), newest first, filtered by game and by
-        number of players; ``more`` says whether another page follows. Games no longer waiting
-        leave the list here (their index entry is dropped), at most ``LIST_SLACK`` a request."""
-        pipe = self.r.pipeline(transaction=False)
-        for k in waiting.OPEN.keys():
-            pipe.zrevrange(k, 0, -1, withscores=True)
-        ids = [m.decode() for m,
-               _ in sorted((p for part in pipe.execute() for p in part), key=lambda p: -p[1])]
-        out: list[dict] = []
-        skipped, dropped = 0, 0
-        for game_id in ids:
-            doc = waiting.load(self.r, game_id)
-            if doc is None or doc["status"] != waiting.WAITING or doc.get("private"):
-                if dropped < LIST_SLACK:
-                    self.r.zrem(waiting.OPEN.key(game_id), game_id)
-                    dropped += 1
-                continue
-            if (game and doc["game"] != game) or (players and doc["players"] != players):
-                continue
-            if skipped < offset:
-                skipped += 1
-                continue
-            if len(out) == limit:
-                return {"games": out, "more": True, "next_offset": offset + limit}
-            out.append(self.entry(game_id, doc))
-        return {"games": out, "more": False, "next_offset": None}
+                limit: int = 20, rated: bool | None = None) -> dict:
+        """The waiting games that are listed (not private), newest first, filtered by game, number
+        of players and rated; ``more`` says whether another page follows. Read from the filter's own
+        sorted set (:func:`waiting.list_key`): a page costs O(log n + limit) whatever the filter or the
+        offset. An entry whose game is no longer listed (the index is written just after the record,
+        so a crash in between leaves one) is dropped here and the page read again."""
+        key = waiting.list_key(game, players, rated)
+        for _ in range(LIST_RETRIES):
+            # one more than the page: whether another follows
+            ids = [m.decode() for m in self.r.zrevrange(key, offset, offset + limit)]
+            pipe = self.r.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.get(waiting.record_key(game_id))
+            docs = [json.loads(raw) if raw else None for raw in pipe.execute()] if ids else []
+            stale = [(i, d) for i, d in zip(ids, docs) if not waiting.listed(d)]
+            for game_id, doc in stale:
+                waiting.sync_listing(self.r, game_id, doc)
+            if not stale:
+                break
+        page = [(i, d) for i, d in zip(ids, docs) if waiting.listed(d)]
+        more = len(page) > limit
+        return {"games": [self.entry(i, d) for i, d in page[:limit]], "more": more,
+                "next_offset": offset + limit if more else None}
+
+    def reindex(self) -> int:
+        """Put in the lobby's list every waiting game that should be there and is not (a crash between
+        its record and its index; idempotent; run by the sweep): the waiting games (the expiry index)
+        not in the list are read, and listed if they should be. One listed that should not be is
+        dropped by the listing that meets it. Also adopts the list of before issue 39
+        (``lobby:open``), then deletes it. Returns how many games were put right."""
+        listed = {m.decode() for m in self.r.zrange(waiting.list_key(), 0, -1)}
+        legacy = waiting.OPEN.due(self.r, "+inf")
+        waiting_games = waiting.EXPIRES.due(self.r, "+inf") + legacy
+        candidates = [g for g in dict.fromkeys(m.decode() for m in waiting_games)
+                      if g not in listed]   # mostly the private games
+        fixed = 0
+        for start in range(0, len(candidates), 500):
+            chunk = candidates[start:start + 500]
+            pipe = self.r.pipeline(transaction=False)
+            for game_id in chunk:
+                pipe.get(waiting.record_key(game_id))
+            for game_id, raw in zip(chunk, pipe.execute()):
+                doc = json.loads(raw) if raw else None
+                if waiting.listed(doc):
+                    waiting.sync_listing(self.r, game_id, doc)
+                    fixed += 1
+        if legacy:
+            pipe = self.r.pipeline(transaction=False)
+            for k in waiting.OPEN.keys():
+                pipe.delete(k)
+            pipe.execute()
+        return fixed
 
     # --- joining -------------------------------------------------------------------------------
     def _joinable(self, game_id: str, doc: dict, email: str, invite: str | None) -> None:
         """Refuse a join that cannot be (nothing is changed by the refusal)."""
+        self._open_to(doc, invite)
+        refusal = address_refusal(self.r, doc, email)
+        if refusal is not None:
+            raise refusal
+
+    @staticmethod
+    def _open_to(doc: dict, invite: str | None) -> None:
+        """The refusals that do not depend on who joins: the same answer for any address."""
         if doc["status"] == waiting.CANCELLED:
             raise errors.refused("game-cancelled", "this game was cancelled before it started")
         if doc["status"] != waiting.WAITING or not waiting.open_seats(doc):
@@ -190,28 +248,17 @@ class Lobby:
         if doc.get("private") and not (invite and same_secret(token_hash(invite), doc["invite"])):
             raise errors.forbidden("bad-invitation", "this game is private: join it with the invitation link "
                                                      "its creator sent you")
-        if email in waiting.seated_addresses(doc):
-            raise errors.refused("already-seated",
-                                 "this address has a seat of this game already (one seat an address)")
-        if doc.get("rating_range"):
-            low, high = doc["rating_range"]
-            rating = self.rating(doc["game"], email)
-            if not low <= rating <= high:
-                raise errors.forbidden("outside-rating-range",
-                                       f"this game is for ratings {low}-{high}; this address is rated "
-                                       f"{rating:.0f} in its pool", rating=round(rating),
-                                       rating_range=[low, high])
 
     def rating(self, game: str, email: str) -> float:
         """The address's rating in the game's multiplayer pool (a new player's 1500 if none)."""
-        raw = self.r.hget(pool_key(game_pool(game)), player_id(self.r, email))
-        return float(json.loads(raw)["rating"]) if raw else Rating().mu
+        return rating_of(self.r, game, email)
 
     def request_join(self, game_id: str, name: str | None, email: str | None, invite: str | None = None,
                      key: str | None = None) -> dict:
         """``POST /api/v1/lobby/{game}/join``: with a dashboard key the seat is taken at once;
         else a one-time link goes to ``email`` and the seat is taken when it is opened."""
         doc = self._doc(game_id)
+        check_name(name)   # shown at the table and in the lobby: never a link
         if key is not None:
             pid, email = self.dashboard.player(key)   # 401 for a bad key; marks the address verified
             name = name or self.dashboard_name(pid)
@@ -225,7 +272,9 @@ class Lobby:
         email = email.strip().lower()
         if not name:
             raise errors.invalid("name-required", "say the name to show at the table (`name`)")
-        self._joinable(game_id, doc, email, invite)
+        # only what is the same for every address: whether this address already has a seat, or
+        # fits the rating range, is for its owner alone (the emailed answer, mail/notify.py)
+        self._open_to(doc, invite)
         nonce = secrets.token_urlsafe(12)
         ttl = max(60, int(doc["expires"] - self.clock()) + 60)
         self.r.set(waiting.join_key(game_id, nonce),
@@ -273,7 +322,7 @@ class Lobby:
                                   "token_hash": token_hash(token)}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
-            taken["seat"], taken["created"] = seat, doc["created"]
+            taken["seat"], taken["created"], taken["doc"] = seat, doc["created"], doc
             return doc["status"]
 
         try:
@@ -284,6 +333,7 @@ class Lobby:
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        waiting.sync_listing(self.r, game_id, taken["doc"])   # the last seat taken: off the list
         if status == waiting.WAITING:
             waiting.index_seat(self.r, game_id, email, taken["created"])   # on the joiner's dashboard
         mark_verified(self.r, email)   # it acted on our email (or used its dashboard key)
@@ -306,15 +356,15 @@ class Lobby:
                                    game=doc["game"])
         except GameExists:
             pass
-        self.forget(game_id)
+        self.forget(game_id, doc={**doc, "status": waiting.STARTING})
         self.r.delete(waiting.record_key(game_id))
         return True
 
-    def forget(self, game_id: str) -> None:
-        pipe = self.r.pipeline(transaction=False)
-        pipe.zrem(waiting.OPEN.key(game_id), game_id)
-        pipe.zrem(waiting.EXPIRES.key(game_id), game_id)
-        pipe.execute()
+    def forget(self, game_id: str, doc: dict | None = None) -> None:
+        """The game leaves the lobby's list and the expiry index (it started, or was cancelled)."""
+        doc = doc if doc is not None else waiting.load(self.r, game_id)
+        waiting.sync_listing(self.r, game_id, {**doc, "status": waiting.CANCELLED} if doc else None)
+        self.r.zrem(waiting.EXPIRES.key(game_id), game_id)
 
     # --- leaving -------------------------------------------------------------------------------
     def remove(self, game_id: str, seat: int, token: str | None) -> dict:
@@ -324,7 +374,7 @@ class Lobby:
         if token is None:
             raise errors.unauthorized(
                 "send the creator token, or your seat's token or link, or your dashboard key")
-        doc = self._doc(game_id)
+        self._doc(game_id)   # 404, or 409 game-started
         pid = links.player_of_key(self.r, token) if links.looks_like_dashboard_key(token) else None
         freed: dict = {}
 
@@ -352,8 +402,7 @@ class Lobby:
         if freed["email"] and freed["email"].strip().lower() not in waiting.seated_addresses(now):
             waiting.unindex_seat(self.r, game_id, freed["email"])   # off their dashboard
         links.revoke_seat_link(self.r, game_id, seat)   # the next player of the seat does not share its links
-        if not doc.get("private"):
-            self.r.zadd(waiting.OPEN.key(game_id), {game_id: doc["created"]})
+        waiting.sync_listing(self.r, game_id, waiting.load(self.r, game_id))   # a seat open: listed again
         return {"game": game_id, "seat": seat, "status": how}
 
     # --- the waiting time ------------------------------------------------------------------------
@@ -429,4 +478,6 @@ class Lobby:
                         tell(game_id, doc, seat)
                 n += 1
             self.forget(game_id)
+        if budget is None or time.monotonic() - begun <= budget:
+            self.reindex()   # puts right the list after a crash between a record and its index
         return n

@@ -27,6 +27,7 @@ from tournaments.model import FORMATS, Tournament, adjudicated_places, fold
 from . import errors, links
 from .clock import make_clock
 from .deadlines import SEAT_STATE, Deadlines, check_deadline_options
+from .names import check_name
 from .players import player_id, remember_name
 from .game_service import GameExists, GameService, token_hash
 from .store import Conflict
@@ -164,6 +165,8 @@ class TournamentService:
                                  f"action_tiles is an option of Tiletum, not of {game.title}")
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
+        for entry in entries:
+            check_name(entry.get("name"))   # an entrant's name is shown to the others: never a link
         emails = [e["email"].strip().lower() for e in entries]
         if len(set(emails)) != len(emails):
             raise errors.invalid("duplicate-entry", "an email address is entered twice")
@@ -204,6 +207,7 @@ class TournamentService:
         """A player enters with the invitation code, or the organizer enters them."""
         t = self.load(tid)
         email = body["email"].strip().lower()
+        check_name(body.get("name"))
         if not self._organizer(t, token):
             code = body.get("invite")
             if not t.definition["invite"] or not code or not same_secret(code, self.invite_code(tid)):

@@ -11,7 +11,7 @@ can leak.
 |---|---|---|
 | ``g:{<id>}:waiting`` | string | the waiting record (JSON, below); kept ``CANCELLED_TTL`` after a cancellation |
 | ``g:{<id>}:join:<nonce>`` | string | a join asked by email, until its one-time link is opened (JSON ``{name, email, at}``) |
-| ``lobby:open:{ix<nn>}`` (sharded) | zset | game id -> creation time: the listed (not private) waiting games |
+| ``lobby:list:{lobby}:<game>:<players>:<rated>`` | zset | game id -> creation time: the listed waiting games, one set per filter (``*`` for any) |
 | ``lobby:expires:{ix<nn>}`` (sharded) | zset | game id -> when it is cancelled if still waiting (the sweep's index) |
 | ``me:lobby:<player id>`` | zset | game id -> creation time: the waiting games seating an address |
 
@@ -31,6 +31,8 @@ from datetime import datetime, timezone
 
 import redis
 
+import games as hosted
+
 from . import errors
 from .indexes import Sharded, whole
 from .players import player_id
@@ -39,7 +41,10 @@ WAITING = "waiting"
 STARTING = "starting"
 CANCELLED = "cancelled"
 CANCELLED_TTL = 30 * 86400   # a cancelled game answers "cancelled" this long, then it is unknown
-OPEN = Sharded("lobby:open", owner_of=whole)         # zset game id -> created: the lobby's list
+OPEN = Sharded("lobby:open", owner_of=whole)         # the lobby's list before issue 39: only read to adopt it
+LIST = "lobby:list:{lobby}"   # one hash tag: a game's entries in every filter's set change in one transaction
+ANY = "*"
+RATED = {True: "rated", False: "unrated"}
 EXPIRES = Sharded("lobby:expires", owner_of=whole)   # zset game id -> when it is cancelled if not full
 
 
@@ -57,6 +62,43 @@ def index_seat(r, game_id: str, email: str | None, created: float) -> None:
 def unindex_seat(r, game_id: str, email: str | None) -> None:
     if email and email.strip():
         r.zrem(player_key(player_id(r, email)), game_id)
+
+
+def list_key(game: str | None = None, players: int | None = None, rated: bool | None = None) -> str:
+    """The sorted set of the listed waiting games that match a filter (None: any), newest last."""
+    return f"{LIST}:{game or ANY}:{players or ANY}:{ANY if rated is None else RATED[bool(rated)]}"
+
+
+def list_keys(doc: dict) -> list[str]:
+    """Every filter's set a waiting game is in (8: with or without each of game, players, rated)."""
+    return [list_key(g, p, r) for g in (doc["game"], None) for p in (doc["players"], None)
+            for r in (bool(doc.get("rated")), None)]
+
+
+def every_list_key() -> list[str]:
+    """The sets a game could be in, whatever it is (to drop an entry whose record is gone)."""
+    return [list_key(g, p, r) for g in (*hosted.NAMES, None) for p in (*range(1, 7), None)
+            for r in (True, False, None)]
+
+
+def listed(doc: dict | None) -> bool:
+    """Whether a waiting game is in the lobby's list: waiting, not private, a seat open."""
+    return (doc is not None and doc["status"] == WAITING and not doc.get("private")
+            and bool(open_seats(doc)))
+
+
+def sync_listing(r, game_id: str, doc: dict | None) -> None:
+    """Put the game in, or take it out of, every filter's set as its record says (idempotent; the
+    sets of one game change together, in one transaction). ``doc`` None: the record is gone."""
+    pipe = r.pipeline(transaction=True)
+    if listed(doc):
+        assert doc is not None
+        for k in list_keys(doc):
+            pipe.zadd(k, {game_id: doc["created"]})
+    else:
+        for k in (list_keys(doc) if doc is not None else every_list_key()):
+            pipe.zrem(k, game_id)
+    pipe.execute()
 
 
 def record_key(game_id: str) -> str:

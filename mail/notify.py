@@ -24,6 +24,7 @@ from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
                                  forget_due, forget_game, registry, remove)
+from application.lobby import address_refusal
 from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.seats import seat_names
@@ -434,11 +435,27 @@ class Notifier:
             return 0
         ask = json.loads(raw)
         email, title = ask["email"], games.get(doc["game"]).title
-        url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
         others = waiting.taken_names(doc)
-        lines = [f"Hello {ask['name']},", "",
-                 f"someone (we hope you) asked to join a game of {title} for {doc['players']} players"
-                 + (f" with {', '.join(others)}" if others else "") + ".",
+        asked = (f"someone (we hope you) asked to join a game of {title} for {doc['players']} players"
+                 + (f" with {', '.join(others)}" if others else "") + ".")
+        refusal = address_refusal(self.r, doc, email)   # told to this address only: the API answers
+        if refusal is not None:                          # the same for every address
+            if refusal.code == "already-seated":
+                why = ("This address has a seat in this game already (one seat an address): your seat's "
+                       "link is in the email you got when you took it, and on your dashboard.")
+            else:
+                low, high = refusal.extra["rating_range"]
+                why = (f"This game is for players rated {low} to {high} in its rating pool, and yours is "
+                       f"{refusal.extra['rating']}, so this address cannot take a seat in it.")
+            lines = [f"Hello {ask['name']},", "", asked, why, "",
+                     f"Find another game in the lobby: {self.cfg.public_url}/play/lobby", "",
+                     "If you did not ask for this, ignore this email: nothing happened."]
+            msg = simple_email(subject=f"{title}: you cannot join game {game_id}",
+                               from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
+                               headline="You cannot join this game")
+            return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
+        url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
+        lines = [f"Hello {ask['name']},", "", asked,
                  "Open this link to take your seat (it works once, until the game is full or cancelled):",
                  url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
         msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",

@@ -464,3 +464,28 @@ def test_a_deleted_address_leaves_the_games_waiting_for_players(world):
         assert got["status"] == "waiting" and "Me" not in got["seats_taken"]
         assert client.get(f"/api/v1/games/{gid}").get_json()["seats"][seat]["kind"] == "open"
     assert client.get(f"/api/v1/lobby/{gone['id']}").get_json()["seats_taken"] == ["Ann", "a former player"]
+
+
+def test_no_rate_limit_key_holds_the_address_or_the_player_id(redis_server):
+    """The all-of-Redis scan after a deletion, with the rate limits on (issue 39): the limits count a
+    join per joining address and a dashboard key's requests per player, and their keys live up to an
+    hour; they hold a keyed hash, so nothing holds the address (or the id) once the account is gone."""
+    app = make_app(redis_server.url, RATE_LIMIT=1000, CREATE_LIMIT="1000/hour", ENTRY_LIMIT="1000/hour",
+                   NEW_ADDRESS_LIMIT="1000/day", JOIN_LIMIT="1000/hour", JOIN_ADDRESS_LIMIT="100/hour")
+    client, svc = app.test_client(), app.extensions["tiletum.service"]
+    r = svc.store.r
+    me, ann = address("limited"), address("ann")
+    new_game(svc, [("Me", me), ("Ann", ann)], "limits-del")   # a game of its own: a dashboard key
+    k = key_of(r, me)
+    seats = [{"name": "Ann", "email": ann}, {"kind": "open"}, {"kind": "open"}]
+    gid = client.post("/api/v1/games", json={"game": "tiletum", "seats": seats}).get_json()["id"]
+    assert client.post(f"/api/v1/lobby/{gid}/join", json={"name": "Me", "email": me}).status_code == 202
+    assert client.post(f"/api/v1/lobby/{gid}/join", json={"name": "Me"}, headers=auth(k)).status_code == 200
+    assert client.get("/api/v1/me/games", headers=auth(k)).status_code == 200
+    limiter_keys = [key for key, _ in every_text(r) if "LIMITER" in key]
+    assert any("join-address" in key for key in limiter_keys), limiter_keys   # the join was counted
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    assert holders(r, me) == [], "no limiter key (nor anything else) holds the address"
+    pid = player_id(r, me)
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], "nor the player id"

@@ -25,7 +25,8 @@ class Bots(MethodView):
     @blp.arguments(BotIn, example={"name": "RandomRita", "email": "owner@example.org"})
     @blp.response(201, BotCreated)
     @documented(blp, 400, "invalid-request", "the body is not JSON")
-    @documented(blp, 422, "invalid-request", "a missing or bad name or email")
+    @documented(blp, 422, "invalid-request", "a missing or bad name or email; name-not-allowed: a name "
+                                             "that looks like a URL, a domain or an email address")
     @documented(blp, 429, "rate-limited",
                 "too many accounts created from this address (the game-creation limit)")
     def post(self, body):

@@ -78,7 +78,8 @@ class Games(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
     @err(422, "invalid-request", "invalid request: bad seats, options, or a seed on a server without "
-              "--allow-seeded-games")
+              "--allow-seeded-games; name-not-allowed: a name that looks like a URL, a domain or an email "
+              "address")
     def post(self, body):
         """Create a game
 

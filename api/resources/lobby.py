@@ -44,16 +44,18 @@ class Lobby(MethodView):
     @blp.doc(operationId="listLobby")
     @blp.arguments(LobbyQuery, location="query")
     @blp.response(200, LobbyList, example={"games": [ENTRY], "more": False, "next_offset": None})
-    @err(422, "invalid-request", "an unknown game, or a players, offset or limit out of range")
+    @err(422, "invalid-request", "an unknown game, a players, offset or limit out of range, or a rated "
+                                 "other than true or false")
     def get(self, query):
         """List the games waiting for players
 
         The games with open seats that anyone may join, newest first (a private game is never
         listed): the game, the players wanted, the names of the seats taken, the time control,
-        whether it is rated and its rating range. Filter by `game` and by `players`; page with
+        whether it is rated and its rating range. Filter by `game`, `players` and `rated`; page with
         `offset` and `limit` (`more` and `next_offset` say what follows).
         """
-        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"])
+        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
+                               rated=query.get("rated"))
 
 
 @blp.route("/<string:game_id>")
@@ -95,13 +97,16 @@ class Join(MethodView):
                       description="with a dashboard key: seated at once")
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "a dashboard key that is not valid")
-    @err(403, "bad-invitation", "a private game without its invitation code; outside-rating-range: the "
-                                "address's rating is outside the game's rating range")
+    @err(403, "bad-invitation", "a private game without its invitation code; outside-rating-range (with a "
+                                "dashboard key only): your rating is outside the game's rating range")
     @err(404, "game-not-found", "unknown game")
     @err(409, "game-full", "every seat is taken; game-cancelled: it was cancelled; game-started: it has "
-                           "started; already-seated: this address has a seat of the game already")
+                           "started; already-seated (with a dashboard key only): you have a seat of the game "
+                           "already")
     @err(413, "payload-too-large", "the body is too large")
-    @err(422, "email-required", "no email and no dashboard key; name-required: no name")
+    @err(422, "email-required", "no email and no dashboard key; name-required: no name (and none used "
+                                "before); name-not-allowed: a name that looks like a URL, a domain or an "
+                                "email address")
     @err(429, "rate-limited", "too many joins from this client or for this address (TILETUM_JOIN_LIMIT, "
                               "TILETUM_JOIN_ADDRESS_LIMIT)")
     def post(self, body, game_id):
@@ -112,6 +117,10 @@ class Join(MethodView):
         address. With your dashboard key (`Authorization: Bearer <dashboard key>`) you are seated
         at once (200), with your seat's token and link. A private game needs `invite`, the code of
         its invitation link. When the last seat is taken the game starts.
+
+        A join asked by email answers the same for every address (202): whether the address can
+        take the seat (its rating, a seat it has already) is told to its owner only, by the email
+        or, with a dashboard key, in the answer.
         """
         out = lobby().request_join(game_id, body.get("name"), body.get("email"), body.get("invite"),
                                    bearer("dashboard key"))

@@ -50,7 +50,8 @@ class Tournaments(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
     @err(422, "invalid-request", "invalid request: a Swiss without rounds (bad-tournament), an email entered "
-              "twice (duplicate-entry), a seed on a server without --allow-seeded-games")
+              "twice (duplicate-entry), a seed on a server without --allow-seeded-games, an entrant's name "
+              "that looks like a URL, a domain or an email address (name-not-allowed)")
     def post(self, body):
         """Create a tournament
 
@@ -134,7 +135,8 @@ class Entries(MethodView):
     @err(404, "tournament-not-found", "unknown tournament")
     @err(409, "entries-closed", "the tournament has started (or already-entered: this email is in)")
     @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
-    @err(422, "invalid-request", "a missing name or a bad email address")
+    @err(422, "invalid-request", "a missing name or a bad email address; name-not-allowed: a name that looks "
+                                 "like a URL, a domain or an email address")
     def post(self, body, tid):
         """Enter a tournament
 
