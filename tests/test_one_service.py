@@ -66,7 +66,8 @@ def test_the_home_page_presents_every_game_with_a_picture(client):
 
 def test_make_run_takes_a_port_and_a_host():
     def dry(*args: str) -> str:
-        out = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True, check=True)
+        out = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True,
+                             check=True)
         return next(line for line in out.stdout.splitlines() if "tiletum serve" in line)
     assert dry().endswith("tiletum serve")
     assert dry("PORT=8080").endswith("tiletum serve --port 8080")

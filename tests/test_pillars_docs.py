@@ -103,6 +103,8 @@ def test_the_docs_say_what_the_data_says_is_reconstructed():
             row = re.search(rf"^\| {re.escape(cid)} \|.*\| ([a-z +]+) \|$", DOC, re.M)
             assert row, cid
             assert row.group(1) == _label(r["source"]), (cid, row.group(1), r["source"])
-    assert d["fields"]["source"].startswith("rules for") and "reconstructed: archbishop 1" in d["fields"]["source"]
-    assert "the Archbishop's\nOffice 1, the King's Court 2 (the first beside the metal) and the Cathedral 1" in DOC
+    fields = d["fields"]["source"]
+    assert fields.startswith("rules for") and "reconstructed: archbishop 1" in fields
+    assert ("the Archbishop's\nOffice 1, the King's Court 2 (the first beside the metal) and the Cathedral 1"
+            in DOC)
     assert "are reconstructed: the rules do not give their counts" in DOC
