@@ -194,8 +194,8 @@ function moveButton(move, words, before) {
   const w = document.createElement("span");
   w.className = "words";
   w.textContent = words;
-  const mv = document.createElement("span");
-  mv.className = "mv";
+  const mv = document.createElement("code");   // notation, marked up as such (players who type moves read it)
+  mv.className = "mv notation";
   mv.textContent = move;
   b.append(w, mv);
   b.addEventListener("click", () => { if (before) before(); play(move); });
