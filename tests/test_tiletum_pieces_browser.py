@@ -65,7 +65,8 @@ def _play_into_the_storehouse(url: str, g: dict) -> str:
         legal = requests.get(f"{url}/api/v1/games/{gid}/legal-moves", headers=auth, timeout=10).json()
         moves = [m["move"] for m in legal["moves"]]
         store = requests.get(f"{url}/api/v1/games/{gid}/state", headers=auth, timeout=10).json()
-        if any(len(p["storehouse"]) >= 2 for p in store["seats"]) and any(m.startswith("take") for m in moves):
+        filled = any(len(p["storehouse"]) >= 2 for p in store["seats"])
+        if filled and any(m.startswith("take") for m in moves):
             return token
         pick = (next((m for m in moves if m.split()[0] in ("tile", "char", "contract")), None)
                 or next((m for m in moves if m.startswith("take")), None)
@@ -78,8 +79,8 @@ def _play_into_the_storehouse(url: str, g: dict) -> str:
 
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)], ids=["laptop", "phone"])
 def test_the_tiletum_page_shows_pieces_not_codes(server, browser, size):
-    g = requests.post(f"{server.url}/api/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}],
-                                                         "options": {"seed": "pieces-page"}}, timeout=10).json()
+    g = requests.post(f"{server.url}/api/v1/games", timeout=10,
+                      json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"seed": "pieces-page"}}).json()
     token = _play_into_the_storehouse(server.url, g)
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.set_default_timeout(WAIT_MS)
