@@ -80,7 +80,8 @@ def _play_into_the_storehouse(url: str, g: dict) -> str:
 @pytest.mark.parametrize("size", [(1366, 900), (390, 844)], ids=["laptop", "phone"])
 def test_the_tiletum_page_shows_pieces_not_codes(server, browser, size):
     g = requests.post(f"{server.url}/api/v1/games", timeout=10,
-                      json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"seed": "pieces-page"}}).json()
+                      json={"seats": [{"name": "Ann"}, {"name": "Bob"}],
+                            "options": {"seed": "pieces-page"}}).json()
     token = _play_into_the_storehouse(server.url, g)
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.set_default_timeout(WAIT_MS)
