@@ -138,8 +138,9 @@ async function showFairness() {
   if (window.crypto && crypto.subtle && window.TextEncoder) {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.seed));
     const hex = [...new Uint8Array(digest)].map(x => x.toString(16).padStart(2, "0")).join("");
-    ok = hex === f.seed_commitment ? "✓ The revealed seed matches the commitment made at the start."
-                                   : "✗ The revealed seed does NOT match the commitment!";
+    ok = hex === f.seed_commitment
+      ? "Checked: the secret revealed now is the one locked in at the start, so no roll or draw was changed."
+      : "The check failed: the secret revealed now is NOT the one locked in at the start!";
   }
   $("fair-ok").textContent = ok;
 }
