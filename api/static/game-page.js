@@ -307,3 +307,18 @@ function startGamePage(game, first) {
   setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
 }
+
+// The page is shown whole once it is first drawn (render() sets body's data-version), or once it
+// has an error to say, or after 6 s at the latest: nothing moves under a reader's eyes meanwhile
+// (site.css, main.loading).
+(function reveal() {
+  const main = document.querySelector("main.loading");
+  if (!main) return;
+  const show = () => { main.classList.remove("loading"); main.removeAttribute("aria-busy"); watch.disconnect(); };
+  const watch = new MutationObserver(() => {
+    if (document.body.dataset.version || ($("error") && $("error").textContent)) show();
+  });
+  watch.observe(document.body, {attributes: true, attributeFilter: ["data-version"], subtree: true,
+                                childList: true, characterData: true});
+  setTimeout(show, 6000);
+})();
