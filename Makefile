@@ -24,8 +24,9 @@ $(STAMP): pyproject.toml requirements/test.txt
 	touch $(STAMP)
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
+# `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000.
 run: $(STAMP)
-	$(BIN)/tiletum serve
+	$(BIN)/tiletum serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
 # tests/conftest.py). Many tests wait on real servers and processes, so more workers than cores pay

@@ -248,6 +248,9 @@ def cmd_serve(a: argparse.Namespace) -> int:
     embedded = None
     supervisor = Supervisor()
     os.makedirs(a.data_dir, exist_ok=True)
+    # the address a person wants first: the home page (the API's and the parts' lines follow)
+    print(f"Table Post (board games by correspondence) starting: its home page will be "
+          f"http://{a.host}:{a.port}/", flush=True)
     if a.allow_seeded_games:
         os.environ["TILETUM_ALLOW_SEEDED_GAMES"] = "1"
     if not os.environ.get("REDIS_URL"):
@@ -297,6 +300,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     if not os.environ.get("TILETUM_SMTP_URL"):
         print(f"no TILETUM_SMTP_URL: outgoing mail goes to {os.environ['TILETUM_DATA_DIR']}/mail "
               f"(and its links are printed here)", flush=True)
+    print(f"The home page: {url}/", flush=True)
     print(f"replies by email: SMTP on {a.host}:{a.mailin_port}", flush=True)
     print(f"Tiletum PBEM API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)

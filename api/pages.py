@@ -118,7 +118,7 @@ def _header(name: str) -> str:
     return ('<a class="site-skip" href="#main">Skip to the content</a>\n'
             '<header class="site-header"><div class="site-bar">'
             '<a class="site-brand" href="/">'
-            '<span>Tiletum <span class="site-brand-sub">PBEM</span></span></a>'
+            '<span>Table <span class="site-brand-sub">Post</span></span></a>'
             f'<nav aria-label="Site"><ul>{links}</ul></nav></div></header>')
 
 

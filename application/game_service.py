@@ -572,6 +572,11 @@ class GameService:
             try:
                 evs, state = game.play(state, seat, text, seed)
             except errors.ENGINE_ERRORS as e:
+                if i == 0 and isinstance(e, games.ERRORS["NotationError"]):
+                    # the first move's refusal says what the seat can type instead: its legal moves'
+                    # kinds, which it sees anyway (after a move of the batch that drew or rolled,
+                    # that would tell what the batch revealed: not said)
+                    e = type(e)(game.refusal(state, seat, str(text), e.message), code=e.code, rule=e.rule)
                 raise errors.from_engine(e, i) from None
             for k, ev in enumerate(evs):
                 if by is not None:

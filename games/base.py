@@ -77,6 +77,8 @@ class Rules(Protocol[S]):
     def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's
     @property
     def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
+    @property
+    def verb_words(self) -> dict[str, str]: ...   # the notation's verbs in words ("take" -> "take a die")
 
     def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """A new game's seating and options, checked: ``seats`` (of kinds in ``seat_kinds``) in the
@@ -107,6 +109,11 @@ class Rules(Protocol[S]):
     def parse(self, text: str) -> Any: ...
 
     def format(self, move: Any) -> str: ...
+
+    def refusal(self, state: S, seat: int, text: str, message: str) -> str:
+        """A typed move the notation refuses (``message``: the parser's reason), said so that the
+        seat to act knows what it can type: 'move' is not a move here; you can take a die, ..."""
+        ...
 
     def can_undo(self, state: S) -> bool: ...
 
@@ -276,6 +283,26 @@ class GameDefaults:
     email: bool = False
     review: bool = False
     score_unit: str = "points"
+    # a verb of the notation in words, for refusals ("take" -> "take a die"); a verb missing here
+    # is named as it is
+    verb_words: dict[str, str] = {}
+
+    def refusal(self: Game[Any], state: Any, seat: int, text: str, message: str) -> str:
+        """The parser's reason, and in words the kinds of move the seat to act can make now (none
+        but its own legal moves, which it sees anyway: nothing hidden is told)."""
+        verbs: list[str] = []
+        for move, _ in self.legal_moves(state):
+            verb = move.split()[0]
+            if verb not in verbs and verb != "undo":
+                verbs.append(verb)
+        kinds = [self.verb_words.get(v, v) for v in verbs]
+        if not kinds:
+            return message
+        can = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+        first = text.split()[0].lower() if text.split() else ""
+        if first and first not in verbs:
+            return f"'{first[:30]}' is not a move here: you can {can}."
+        return f"{message[:200]}. You can {can}."
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """By default a game seats its players in the order given and takes the options named in

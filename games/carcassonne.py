@@ -17,6 +17,8 @@ from .base import EmailDefaults, GameDefaults, SearchDefaults
 class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     name = "carcassonne"
     title = "Carcassonne"
+    # the notation's verbs in words (docs/carcassonne.md), for refusals
+    verb_words = {"place": "place the tile in hand (where, how it is turned, and a follower if you like)"}
     min_players, max_players = 2, 5
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API

@@ -48,6 +48,13 @@ def view_doc(state: rules.GameState, seat: int | None) -> dict:
 class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     name = "pillars"
     title = "The Pillars of the Earth"
+    verb_words = {  # the notation's verbs in words (docs/pillars.md), for refusals
+        "take": "take a card", "pass": "pass", "keep": "keep the drawn builder",
+        "redraw": "draw the builder again", "place": "place your master builder",
+        "protect": "take protection",
+        "collect": "collect a resource", "decline": "decline", "privilege": "use a privilege",
+        "discard": "discard a craftsman", "buy": "buy resources", "sell": "sell resources",
+        "use": "let a craftsman work", "done": "finish at the Cathedral", "drop": "return a resource"}
     min_players, max_players = 2, 4
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API

@@ -77,6 +77,15 @@ def event_texts(events: list[dict], start: int = 0, state: tiletum.GameState | N
 class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     name = "tiletum"
     title = "Tiletum"
+    verb_words = {  # the notation's verbs in words (docs/tiletum-notation.md), for refusals
+        "take": "take a die", "action": "choose an Action", "merchant": "move your Merchant",
+        "architect": "move your Architect", "house": "place a House", "pillar": "place a Pillar",
+        "cathedral": "contribute to a Cathedral", "tile": "take a Bonus tile", "char": "hire a Character",
+        "discard": "refresh the Character offer", "place": "put a Character in a Building",
+        "contract": "take a Contract", "fulfil": "fulfil a Contract", "crest": "place a Crest",
+        "use": "use a Helper", "bonus": "receive a bonus", "building": "choose a Building",
+        "gain": "choose a resource", "exchange": "exchange resources", "buy": "buy a resource",
+        "king": "take the King track's bonus", "skip": "decline or stop", "end": "end your turn"}
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")

@@ -21,7 +21,8 @@ FIELD = {
 
 
 def card_name(cid: str) -> str:
-    """A card in words: 'the Potter (C06: 1 sand -> 1 VP, 2 times)', 'the 3-wood card (5 workers)'."""
+    """A card in words, never by its id (that is notation): 'the Potter (1 sand into 1 VP, 2 times a
+    round)', 'the 3-wood card (5 workers)'."""
     c = cards()
     if cid in c.rescards:
         r = c.rescards[cid]
@@ -34,7 +35,24 @@ def card_name(cid: str) -> str:
     ins = " + ".join(f"{n} {r}" for r, n in k["inputs"].items()) or "nothing"
     outs = " + ".join(f"{n} {'VP' if r == 'vp' else r}" for r, n in k["outputs"].items())
     times = f"{k['capacity']} time{'s' if k['capacity'] != 1 else ''}"
-    return f"the {k['name']} ({cid}: {ins} -> {outs}, {times} a round)"
+    return f"the {k['name']} ({ins} into {outs}, {times} a round)"
+
+
+def short_card(cid: str) -> str:
+    """A card in a few words for the board, never its id: 'Potter: 1 sand for 1 VP, ×2' (twice a round),
+    '3 sand (3 workers)', a privilege's or an event's own text."""
+    c = cards()
+    if cid in c.rescards:
+        r = c.rescards[cid]
+        return f"{r['yield']} {r['resource']} ({r['workers']} workers)"
+    if cid in c.privileges:
+        return c.privileges[cid]["text"].rstrip(".")
+    if cid in c.events:
+        return c.events[cid]["text"].rstrip(".")
+    k = c.craftsmen[cid]
+    ins = " + ".join(f"{n} {r}" for r, n in k["inputs"].items()) or "nothing"
+    outs = " + ".join(f"{n} {'VP' if r == 'vp' else r}" for r, n in k["outputs"].items())
+    return f"{k['name']}: {ins} for {outs}, \u00d7{k['capacity']}"
 
 
 def _seat(seat: int | None, names) -> str:

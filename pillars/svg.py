@@ -27,6 +27,7 @@ import textwrap
 from html import escape
 
 from .notation import Move
+from .describe import short_card
 from .state import RES, GameState, cards
 
 SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e6a700")  # blue, red, green, yellow
@@ -99,15 +100,21 @@ def _chips(x0: float, y: float, right: float, items: list[tuple[str, str]],
     ``right``; each item is (its attributes, its label). Returns the parts and the y under them."""
     out: list[str] = []
     x = x0
+    row_h = CHIP
     for attrs, label in items:
-        w = 18 + 8.6 * len(label)
+        # a label longer than the row is wrapped inside its chip, which grows taller
+        lines = textwrap.wrap(label, max(8, int((right - x0 - 18) / 8.6))) or [""]
+        w = 18 + 8.6 * max(len(ln) for ln in lines)
+        h = CHIP + 17 * (len(lines) - 1)
         if x > x0 and x + w > right:
-            x, y = x0, y + CHIP + 6
+            x, y, row_h = x0, y + row_h + 6, CHIP
+        row_h = max(row_h, h)
         out.append(f'<g class="{cls}" {attrs}><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
-                   f'height="{CHIP}" rx="5" fill="#fff" stroke="#7a5a2f"/>'
-                   + _text(x + 8, y + CHIP / 2 + 5, label, 14) + "</g>")
+                   f'height="{h}" rx="5" fill="#fff" stroke="#7a5a2f"/>'
+                   + "".join(_text(x + 8, y + CHIP / 2 + 5 + 17 * i, ln, 14) for i, ln in enumerate(lines))
+                   + "</g>")
         x += w + 6
-    return out, y + CHIP
+    return out, y + row_h
 
 
 def board_svg(state: GameState, names: list[str] | None = None) -> str:
@@ -152,7 +159,12 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
             extra = f' data-spot-card="{card}"' if card is not None else ""
             out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 42, seat, 17) + "</g>")
             if shown is not None and i < len(shown) and shown[i] is not None:
-                out.append(_text(cx, y + 76, str(shown[i]), 11, "middle"))
+                # the card on this spot in words (its full text as the title), never its id
+                words = short_card(shown[i])
+                side = ("left: ", "right: ")[i] if len(spots) == 2 else f"{i + 1}: "
+                line = side + (words if len(words) <= 40 else words[:38].rstrip(" ,:") + "...")
+                out.append(f"<g><title>{escape(words)}</title>"
+                           + _text(x + 8, y + 69 + 11 * i, line, 9) + "</g>")
         if f == "king":
             out.append(_text(x + 120, y + 48, f"metal: {s.king_metal}", 12))
         out.append("</g>")
@@ -172,7 +184,7 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
                    + _spot(x + 62, y - 4, s.drawn, 11) + "</g>")
     y += 30
     out.append(_text(16, y, f"Cost marker: {s.cost} gold", 13))
-    event = "not yet revealed" if s.event is None else f"{s.event} ({c.events[s.event]['text']})"
+    event = "not yet revealed" if s.event is None else c.events[s.event]["text"]
     tax = f"Tax: {'-' if s.tax is None else s.tax}"
     out.append('<g class="tax" data-part="tax">' + _box(194, y - 22, 12 + 8 * len(tax), 32)
                + _text(200, y, tax, 13) + "</g>")
@@ -189,12 +201,12 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
                + _text(18, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
                + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
     items = []
-    for card_id in s.pool:
+    for card_id in s.pool:   # each card by what it is and costs, never its id (notation)
         if card_id in c.rescards:
-            items.append((f'data-card="{card_id}"', f"{card_id}: {c.rescards[card_id]['workers']} workers"))
+            items.append((f'data-card="{card_id}"', short_card(card_id)))
         else:
             items.append((f'data-card="{card_id}"',
-                          f"{card_id} {c.craftsmen[card_id]['name']}: {c.craftsmen[card_id]['cost']} gold"))
+                          f"{short_card(card_id)}; costs {c.craftsmen[card_id]['cost']} gold"))
     parts, y = _chips(100, y, WIDTH - 16, items, "card")
     out.extend(parts)
     # --- the players ---------------------------------------------------------------------------
@@ -212,20 +224,20 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         body.extend(parts)
         yy = y + 26 + CHIP + 6
         body.append(_text(26, yy + CHIP / 2 + 5, "Craftsmen:", 12))
-        items = [(f'data-craftsman="{x}"', f"{x} {c.craftsmen[x]['name']}") for x in s.craftsmen[seat]]
+        items = [(f'data-craftsman="{x}"', short_card(x)) for x in s.craftsmen[seat]]
         if seat in pending:
             new = pending[seat]
-            items.append((f'data-craftsman="{new}" data-new="1"', f"new: {new} {c.craftsmen[new]['name']}"))
+            items.append((f'data-craftsman="{new}" data-new="1"', f"new: {short_card(new)}"))
         parts, yy = _chips(100, yy, WIDTH - 26, items, "craftsman")
         body.extend(parts)
         yy += 6
         body.append(_text(26, yy + CHIP / 2 + 5, "Privileges:", 12))
-        items = [(f'data-privilege="{p}"', p) for p in s.privileges[seat]]
+        items = [(f'data-privilege="{p}"', short_card(p)) for p in s.privileges[seat]]
         parts, yy = _chips(100, yy, WIDTH - 26, items, "privilege")
         body.extend(parts)
         if not items:
             body.append(_text(100, yy - CHIP / 2 + 5, "none", 12))
-        taken = ", ".join(s.taken[seat]) or "none"
+        taken = ", ".join(short_card(x) for x in s.taken[seat]) or "none"
         body.append(_text(26, yy + 18, f"Resource cards this round: {taken}", 12))
         h = yy + 26 - y
         stroke = ' stroke-width="3"' if seat == s.actor else ""

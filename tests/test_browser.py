@@ -204,8 +204,12 @@ def test_reach_the_end_of_a_seeded_solo_game_by_clicking_the_last_turn(server, p
     expect(page.locator("#status")).to_contain_text("Game over")
     expect(page.locator("#fairness-box")).to_be_visible()
     expect(page.locator("#seed")).to_have_text("browser-end")
-    expect(page.locator("#fair-ok")).to_contain_text("matches the commitment")
+    expect(page.locator("#fair-ok")).to_contain_text("Checked: the secret revealed now is the one locked in")
     expect(page.locator("#verify")).to_contain_text("tiletum-engine verify")
+    # issue 42: the check in words; the hash, the seed and the command one click away
+    expect(page.locator("#commitment")).to_be_hidden()
+    page.locator("#fairness-box summary").click()
+    expect(page.locator("#commitment")).to_be_visible()
     expect(page.locator("#play")).to_contain_text("The game is over.")
     final = summary(server, gid)
     assert final["status"] == "finished"

@@ -202,7 +202,8 @@ def test_a_spectator_follows_a_whole_game_to_its_end_and_sees_the_seed_only_then
         expect(page.locator("#board-wrap svg g.follower")).to_have_count(len(final["followers"]))
         expect(page.locator("#board-wrap svg g.tile")).to_have_count(len(final["board"]))
         expect(page.locator("#seed")).to_have_text(seed)
-        expect(page.locator("#fair-ok")).to_contain_text("matches the commitment")
+        expect(page.locator("#fair-ok")).to_contain_text(
+            "Checked: the secret revealed now is the one locked in")
         expect(page.locator("#history li")).to_have_count(final["version"])
         screenshot(page, "carcassonne-end.png")
         page.set_viewport_size({"width": 380, "height": 800})

@@ -1,10 +1,11 @@
-"""Every legal move has a human description that names what it acts on."""
+"""Every legal move has a human description that names what it acts on: a tile by what it costs
+and gives, never by its id (issue 42: ids are notation, shown beside the words as code)."""
 from __future__ import annotations
 
 import re
 
 from tiletum import legal
-from tiletum.describe import describe
+from tiletum.describe import describe, tile_name
 from tiletum.playout import random_game
 
 
@@ -19,7 +20,8 @@ def test_every_legal_move_is_described():
             assert text and text != str(m), f"no description for {m}"
             for arg in m.args:
                 if arg[0] in "BKC" and arg[1:].isdigit():
-                    assert arg in text, f"{m}: description does not name {arg}: {text}"
+                    assert tile_name(arg) in text, f"{m}: description does not name {arg}: {text}"
+            assert not re.search(r"\b[BKCT]\d\d\b", text), f"{m}: a tile id in words: {text}"
             verbs.add(m.verb)
 
     for i in range(3):

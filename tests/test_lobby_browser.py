@@ -119,6 +119,10 @@ def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path,
         expect(host.locator("#posted")).to_be_visible()
         gid = re.search(r"#game=([^&]+)", host.locator("#posted-invite").text_content()).group(1)
         manage = host.locator("#posted-manage").get_attribute("href")
+        # issue 42: the creator's link explained in words, never a raw token on its own
+        expect(host.locator("#posted")).to_contain_text("Your link to manage this game")
+        assert host.locator("#posted-manage-url").text_content().endswith(manage)
+        expect(host.locator("#posted")).not_to_contain_text("token")
         # the dashboard lists it before it starts, with the link to the seat
         remember_address(service.store.r, ann)   # an address with a dashboard already
         host.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, ann)}")

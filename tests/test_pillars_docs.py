@@ -81,3 +81,30 @@ def test_every_event_of_a_game_is_said_in_words():
     assert len(texts) == len(g.events)
     assert all(t != ev.get("move") for t, ev in zip(texts, g.events, strict=True))
     assert any("Ann" in t for t in texts) and any("tax die shows" in t for t in texts)
+
+
+def _label(source: str) -> str:
+    """The source column of docs/pillars.md's card tables for a data record's ``source``."""
+    if source.startswith("inferred:"):
+        return "inferred"
+    if source.startswith("reconstructed"):
+        return "reconstructed"
+    assert source.startswith("rules"), source
+    return "rules + reconstructed" if "reconstructed" in source else "rules"
+
+
+def test_the_docs_say_what_the_data_says_is_reconstructed():
+    """Issue 42: the data called sand2, stone4, P02 and P03 `rules` while their matching to the rules'
+    text is an inference, and the docs stated reconstructed spot counts as fact."""
+    d = data()
+    for table in ("craftsmen", "resource_cards", "privileges", "events"):
+        for r in d[table]:
+            cid = r["id"] if table != "craftsmen" or r["round"] else r["id"][:2] + "0-3"
+            row = re.search(rf"^\| {re.escape(cid)} \|.*\| ([a-z +]+) \|$", DOC, re.M)
+            assert row, cid
+            assert row.group(1) == _label(r["source"]), (cid, row.group(1), r["source"])
+    fields = d["fields"]["source"]
+    assert fields.startswith("rules for") and "reconstructed: archbishop 1" in fields
+    assert ("the Archbishop's\nOffice 1, the King's Court 2 (the first beside the metal) and the Cathedral 1"
+            in DOC)
+    assert "are reconstructed: the rules do not give their counts" in DOC

@@ -1,9 +1,12 @@
 """The game page and the board picture (the page itself is tested in a browser in issue 6)."""
 from __future__ import annotations
 
+import re
+
 import xml.etree.ElementTree as ET
 
 from conftest import page_code
+from tiletum import pieces
 
 
 def test_the_page_is_served_and_uses_only_the_public_api(client):
@@ -61,15 +64,20 @@ def test_the_board_picture_shows_every_players_board(client):
         assert f"{seat['score']} VP" in texts
         for res, n in seat["resources"].items():
             assert f"{res.title()} {n}" in texts
+        # a Storehouse tile is drawn as what it is, its full text its title; never its id (issue 42)
         for tile in seat["storehouse"]:
-            assert tile in texts
+            group = next(el for el in board.iter("{http://www.w3.org/2000/svg}g")
+                         if el.get("data-tile") == tile)
+            titles = ["".join(x.itertext()) for x in group.iter("{http://www.w3.org/2000/svg}title")]
+            assert pieces.full(tile) in titles
+        assert not [x for x in texts if re.search(r"\b[BKCTZ]\d\d?\b", x)], texts
         assert "Storehouse" in texts and "Buildings" in texts
         assert (any(t.startswith("Building 1") for t in texts)
-                and any(t.startswith("Contracts:") for t in texts))
-        assert sum(t.startswith("Crest") for t in texts) == 6
+                and any(t.startswith("Contracts fulfilled:") for t in texts))
+        assert sum(el.get("class") == "crest" for el in board.iter("{http://www.w3.org/2000/svg}g")) == 6
         for b, building in enumerate(seat["buildings"]):
             for f, who in enumerate(building["rooms"]):
-                assert (who or f"{b + 1}.{f + 1}") in texts
+                assert (pieces.type_word(who, True) if who else f"{b + 1}.{f + 1}") in texts
 
 
 def test_the_board_picture_hides_piles_and_face_down_tokens(client, app):

@@ -39,6 +39,9 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
     finally:
         output = first.stop()
     assert "API docs: http://127.0.0.1:" in output and "/api/docs" in output
+    # issue 42: the address a person wants comes first, before Redis's and the parts' lines
+    first_line = output.lstrip().splitlines()[0]
+    assert first_line.endswith(f"its home page will be http://127.0.0.1:{port}/"), output[:300]
     assert "Redis stopped" in output
     assert (tmp_path / "redis" / "appendonly.aof").exists()
     # the embedded Redis is gone with the service

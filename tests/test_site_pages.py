@@ -219,7 +219,7 @@ def test_the_new_game_form_says_what_is_wrong_in_words(site, page):
 
 def test_the_dashboard_says_which_game_each_is(site, page):
     page.goto(f"{site['url']}/me#key={site['key']}")
-    expect(page).to_have_title("(1) Your games · Tiletum PBEM")
+    expect(page).to_have_title("(1) Your games · Table Post")
     expect(page.locator("#to-move li")).to_have_count(1)
     expect(page.locator("#to-move li .badge")).to_have_text("Tiletum")
     expect(page.locator("#to-move li a.open")).to_have_text("Play against Bob")

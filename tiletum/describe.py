@@ -22,23 +22,35 @@ def place_name(spot: str) -> str:
     return f"the road between {c.display.get(a, a)} and {c.display.get(b, b)}"
 
 
+def an(word: str) -> str:
+    """The indefinite article for ``word``: 'an Architect Action', 'a Merchant Action'."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def tile_name(tile: str) -> str:
-    """A tile's name in words: 'Character C07 (king: gain 2 Gold)'."""
-    c = components()
-    t = c.tiles[tile]
+    """A tile as players know it, by what it costs and gives, with its article: 'a Contract (2
+    Iron for 2 VP)', 'a Character (when placed: gain 2 Gold; type: Architect Action)'. Never its id (K12,
+    C42, B03): that is notation, which a page shows beside the words, marked up as code."""
+    t = components().tiles[tile]
     raw = t.raw
     if t.kind == "crest":
-        return f"{raw['crest']} Crest {tile}"
+        return f"{an(raw['crest'])} {raw['crest']} Crest"
     if t.kind == "contract":
         cost = [f"{n} {r.title()}" for r, n in raw.get("cost", {}).items()]
-        if raw.get("identical"):
-            cost.append(f"{raw['identical']} identical resources")
-        return f"Contract {tile} ({' + '.join(cost)} for {raw.get('vp', 0)} VP)"
+        n = raw.get("identical") or 0
+        if n:
+            cost.append("1 resource of any kind" if n == 1 else f"{n} identical resources")
+        gives = f"{raw.get('vp', 0)} VP"
+        if raw.get("benefit"):
+            gives += f" and {effects_text(raw['benefit'])}"
+        return f"a Contract ({' + '.join(cost) or 'nothing'} for {gives})"
     if t.kind == "helper":
-        return f"Helper {tile} ({effects_text(raw['effect'])})"
+        return f"a Helper ({effects_text(raw['effect'])})"
     if t.pile == "character":
-        return f"{raw['type'].title()} Character {tile} ({effects_text(raw['bonus'])})"
-    return tile
+        # its bonus comes when it is placed in a Room; its type is the Action a completed Building
+        # of it strengthens (rulebook: Character tiles)
+        return f"a Character (when placed: {effects_text(raw['bonus'])}; type: {raw['type'].title()} Action)"
+    return "a tile"
 
 
 # What a Fair tile rewards, per unit ("Appendix: Fair tiles"; tiletum/board.py fair_count)
@@ -71,7 +83,8 @@ def effects_text(atoms) -> str:
         elif "any" in a:
             out.append(f"gain {a['any']} resource{'s' if a['any'] > 1 else ''} of your choice")
         elif "action" in a:
-            name = "an Action of your choice" if a["action"] == "any" else f"a {a['action'].title()} Action"
+            name = ("an Action of your choice" if a["action"] == "any"
+                    else f"{an(a['action'])} {a['action'].title()} Action")
             out.append(f"{name} with {a['ap']} AP")
         elif "move" in a:
             out.append(f"move your {a['move'].title()} up to {a.get('times', 1)} step(s)")

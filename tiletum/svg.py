@@ -25,12 +25,13 @@ from xml.sax.saxutils import escape, unescape
 
 from .actions import wheel_action
 from .components import RESOURCES, components
-from .describe import fair_text, tile_name
+from . import pieces
+from .describe import COLOUR, fair_text, place_name, tile_name
 from .state import GameState
 
 WIDTH, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
 MAP_W = 600
-BOARD_H = 132  # one player board
+BOARD_H = 152  # one player board
 SOLO_H = 70    # the Cardinalbot's board
 
 SEAT_COLOURS = ("#2f6fd6", "#e8871e", "#2e9e4f", "#8a4fc7")
@@ -206,11 +207,13 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
             cost = state.cathedral_cost.get(town)
             stone = c.tiles[cost].raw.get("stone") if cost else None
             if stone is not None:
-                out.append(_t(x + 21, y + 16, f"{stone}S \u00b7 {left} left", size=8, fill="#7a3a3a"))
+                out.append(_t(x + 21, y + 16, f"{stone} Stone \u00b7 {left} left", size=8, fill="#7a3a3a"))
     # map Bonus tiles
     tiles = state.map_bonus.get(town, [])
-    if tiles:
-        out.append(_t(x, row, " ".join(tiles), size=9, fill="#1f5a7a", anchor="middle", weight="bold"))
+    if tiles:  # a mark per Bonus tile (shield: Crest, disc: Helper, square: Contract), its text as title
+        gx = x - (len(tiles) * 11) / 2 + 1
+        for i, tile in enumerate(tiles):
+            out.append(pieces.glyph(tile, gx + i * 11, row - 8, 9))
         row += 10
     if is_fair:
         scored = fair < state.fairs_scored
@@ -227,15 +230,15 @@ def _pieces(state: GameState, names: list[str]) -> list[str]:
     for p in state.seats:
         at.setdefault(p.merchant, []).append(("M", p.seat))
         at.setdefault(p.architect, []).append(("A", p.seat))
-    for spot, pieces in at.items():
+    for spot, marks in at.items():
         try:
             x, y = spot_xy(spot)
         except (KeyError, ValueError):
             continue
         road = "_" in spot
-        start_x = x - (len(pieces) * 9) / 2 + 4.5
+        start_x = x - (len(marks) * 9) / 2 + 4.5
         py = y + 16 if road else y + 31 + (10 if state.map_bonus.get(spot) else 0)
-        for i, (letter, seat) in enumerate(pieces):
+        for i, (letter, seat) in enumerate(marks):
             label = "Merchant" if letter == "M" else "Architect"
             out.append(f'<text x="{start_x + i * 9:.1f}" y="{py:.1f}" font-size="10" font-weight="bold" '
                        f'fill="{SEAT_COLOURS[seat % 4]}" text-anchor="middle">{letter}'
@@ -291,21 +294,15 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
                 out.append("</g>")
             bonus = state.action_bonus.get(action)
             if bonus:
-                out.append(f'<g class="bonus-tile" data-bonus="{bonus}">')
-                out.append(_rect(x + 300, y - 11, 32, 15, "#eef5f8", stroke="#9cc0d0", sw=0.6, rx=2,
-                                 title=_tile_title(bonus)))
-                out.append(_t(x + 330, y, bonus, size=10, fill="#1f5a7a", anchor="end", weight="bold"))
-                out.append("</g>")
+                out += pieces.chip(bonus, x + 196, y - 12, 136, 15, size=8.5,
+                                   cls="bonus-tile", data=f' data-bonus="{bonus}"')
     y += 24
 
     # King track
     out.append(_t(x, y, "King track", size=12, weight="bold"))
     if state.king_bonus:
-        out.append(f'<g class="bonus-tile" data-bonus="{state.king_bonus}">')
-        out.append(_rect(x + 252, y - 11, 80, 15, "#eef5f8", stroke="#9cc0d0", sw=0.6, rx=2,
-                         title=_tile_title(state.king_bonus)))
-        out.append(_t(x + 330, y, f"Bonus tile {state.king_bonus}", size=10, fill="#1f5a7a", anchor="end"))
-        out.append("</g>")
+        out += pieces.chip(state.king_bonus, x + 160, y - 12, 172, 15, size=8.5,
+                           cls="bonus-tile", data=f' data-bonus="{state.king_bonus}"')
     order = sorted(range(state.players), key=lambda i: (-state.king_pos[i], -state.king_seq[i]))
     for seat in order:
         y += 15
@@ -316,29 +313,37 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
         out.append(_t(x + 44, y, names[seat], size=11))
     y += 24
 
-    # offers
-    out.append(_t(x, y, "Contract offer", size=12, weight="bold"))
-    y += 15
-    costs = c.contract_offer_costs
-    dash = "\u2014"
+    # offers: a row per slot, each tile drawn as what it costs and gives (its full text on hover);
     # each slot a group of its own (data-offer), which the game page makes clickable
+    out.append(_t(x, y, "Contract offer", size=12, weight="bold"))
+    out.append(_t(x + 330, y, "AP to take", size=9, fill="#666666", anchor="end"))
+    costs = c.contract_offer_costs
     for i, t in enumerate(state.contract_offer):
-        label = f"{t or dash} ({costs[i]} AP)" if i < len(costs) else str(t or dash)
-        out.append(f'<g class="offer" data-offer="contract-{i + 1}">')
-        out.append(_rect(x + i * 66 - 2, y - 11, 63, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
-                         title=_tile_title(t) if t else "empty"))
-        out.append(_t(x + i * 66 + 29.5, y, label, size=10, anchor="middle"))
-        out.append("</g>")
-    y += 18
+        y += 17
+        data = f' data-offer="contract-{i + 1}"'
+        if t:
+            out += pieces.chip(t, x, y - 12, 290, 15, size=9, cls="offer", data=data)
+        else:
+            out += [f'<g class="offer"{data}>',
+                    _rect(x, y - 12, 290, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
+                          title="an empty space"),
+                    _t(x + 4, y - 1, "empty", size=9, fill="#999999"), "</g>"]
+        if i < len(costs):
+            out.append(_t(x + 330, y - 1, f"{costs[i]} AP", size=10, anchor="end", weight="bold"))
+    y += 22
     out.append(_t(x, y, "Character offer", size=12, weight="bold"))
-    y += 15
+    out.append(_t(x + 330, y, "bonus · type", size=9, fill="#666666", anchor="end"))
     for i, t in enumerate(state.character_offer):
-        out.append(f'<g class="offer" data-offer="char-{i + 1}">')
-        out.append(_rect(x + i * 44 - 2, y - 11, 40, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
-                         title=_tile_title(t) if t else "empty"))
-        out.append(_t(x + i * 44 + 18, y, t or dash, size=10, anchor="middle"))
-        out.append("</g>")
-    y += 18
+        y += 17
+        data = f' data-offer="char-{i + 1}"'
+        if t:
+            out += pieces.chip(t, x, y - 12, 332, 15, size=9, cls="offer", data=data)
+        else:
+            out += [f'<g class="offer"{data}>',
+                    _rect(x, y - 12, 332, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
+                          title="an empty space"),
+                    "</g>"]
+    y += 22
     out.append(_t(x, y, "Fairs", size=12, weight="bold"))
     y += 15
     for i, town in enumerate(state.fair_towns):
@@ -347,30 +352,21 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
         mark = " (scored)" if i < state.fairs_scored else ""
         out.append(_t(x, y, f"{i + 1}. {c.display.get(town, town)}: {pays}{mark}", size=10))
         y += 13
-    if state.corruption_revealed:
-        out.append(_t(x, y, f"Corruption: {' '.join(state.corruption_revealed)} "
-                            f"({len(state.corruption_pool)} face down)", size=10, fill="#7a3a3a"))
+    if state.corruption_revealed:  # each token by its number (the King-track steps back), not its id
+        shown = ", ".join(str(c.tiles[z].raw.get("value", "?")) for z in state.corruption_revealed)
+        out.append(_t(x, y, f"Corruption revealed: {shown} \u00b7 {len(state.corruption_pool)} face down",
+                      size=10, fill="#7a3a3a"))
         y += 13
     y += 10
 
-    # seats
+    # seats: a line each (their boards, below, show the rest)
     out.append(_t(x, y, "Players", size=12, weight="bold"))
     for p in state.seats:
-        y += 17
+        y += 16
         colour = SEAT_COLOURS[p.seat % 4]
         out.append(_rect(x, y - 10, 11, 11, colour, sw=0.5))
         out.append(_t(x + 16, y, names[p.seat], size=12, weight="bold", fill=colour))
         out.append(_t(x + 330, y, f"{p.score} VP", size=12, weight="bold", anchor="end"))
-        y += 14
-        res = "  ".join(f"{r.title()} {n}" for r, n in zip(RESOURCES, p.res))
-        out.append(_t(x + 16, y, res, size=10))
-        y += 13
-        extra = f"supply: {p.houses} Houses, {p.pillars} Pillars"
-        if p.dice:
-            extra += f" \u00b7 dice: {' '.join(p.dice)}"
-        if p.store:
-            extra += f" \u00b7 store: {' '.join(p.store)}"
-        out.append(_t(x + 16, y, extra, size=9, fill="#555555"))
     return out
 
 
@@ -392,11 +388,10 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     mark = " (to act)" if state.actor == p.seat and state.phase != "over" else ""
     out.append(_t(x + 18, y, f"{name}{mark}", size=13, weight="bold", fill=colour))
     out.append(_t(WIDTH - 16, y, f"{p.score} VP", size=14, weight="bold", anchor="end"))
-    c = components()
-    info = (f"Merchant: {c.display.get(p.merchant, p.merchant)} · Architect: "
-            f"{c.display.get(p.architect, p.architect)} · supply: {p.houses} Houses, {p.pillars} Pillars")
-    if p.dice:
-        info += f" · dice: {' '.join(p.dice)}"
+    info = (f"Merchant: {place_name(p.merchant)} · Architect: "
+            f"{place_name(p.architect)} · supply: {p.houses} Houses, {p.pillars} Pillars")
+    if p.dice:  # a die by its colour and number ("dark gray 4"), not its letter
+        info += " · dice: " + ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:2]}" for d in p.dice)
     bonus = {a: n for a, n in (p.ap_bonus or {}).items() if n}
     if bonus:
         info += " · AP bonus: " + ", ".join(f"{a.title()} +{n}" for a, n in sorted(bonus.items()))
@@ -411,24 +406,14 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
         out.append(_rect(rx, y, 52, 17, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
         out.append(_t(rx + 26, y + 12.5, f"{r.title()} {n}", size=10, fill=RES_TEXT[r], anchor="middle",
                       weight="bold"))
-    # Storehouse: 5 spaces
-    sx = x + 352
-    out.append(_t(sx, y + 12, "Storehouse", size=10, weight="bold"))
-    for i in range(5):
-        tile = p.store[i] if i < len(p.store) else None
-        if tile:
-            out.append(f'<g class="store-tile" data-tile="{tile}">')
-        out.append(_rect(sx + 62 + i * 36, y, 33, 17, "#f6efe0" if tile else "#ffffff", stroke="#8a7a5a",
-                         sw=0.6, title=_tile_title(tile) if tile else "empty Storehouse space"))
-        if tile:
-            out.append(_t(sx + 78.5 + i * 36, y + 12.5, tile, size=9, anchor="middle", weight="bold"))
-            out.append("</g>")
-    # fulfilled Contracts and Cathedral tiles
-    kx = sx + 250
-    contracts = " ".join(p.contracts) if p.contracts else "none"
-    out.append(_t(kx, y + 12, f"Contracts: {contracts}", size=10))
-    cath = " ".join(p.cathedrals) if p.cathedrals else "none"
-    out.append(_t(kx, y + 26, f"Cathedral tiles: {cath}", size=10))
+    # fulfilled Contracts and Cathedral tiles, in words (each one's full text as the title)
+    kx = x + 352
+    fulfilled = [pieces.short(k) for k in p.contracts]
+    line = f"Contracts fulfilled: {len(p.contracts)}"
+    cath = [pieces.short(t) for t in p.cathedrals]
+    line += f" \u00b7 Cathedral tiles: {'; '.join(cath) if cath else 'none'}"
+    title = "; ".join(fulfilled) if fulfilled else "no Contract fulfilled yet"
+    out.append(f'<g class="taken"><title>{escape(title)}</title>' + _t(kx, y + 12, line, size=10) + "</g>")
     # Buildings: Rooms stacked bottom-up (floor 1 at the bottom), roof, Crest below
     y = y0 + 60
     out.append(_t(x, y + 12, "Buildings", size=10, weight="bold"))
@@ -437,7 +422,7 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
         bx = x + 62 + b * (bw + 8)
         roof = p.roofs[b] if b < len(p.roofs) else False
         full = all(rooms) if rooms else True
-        done = " \u2713" if rooms and full else ""
+        done = ", full" if rooms and full else ""  # words: a check mark's glyph is missing from some fonts
         out.append(_t(bx, y + 8, f"Building {b + 1}{' (roof House)' if roof else ''}{done}", size=9,
                       fill="#444444"))
         for f, who in enumerate(rooms):
@@ -445,16 +430,28 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
             out.append(f'<g class="room" data-room="{b + 1}.{f + 1}">')
             out.append(_rect(fx, y + 12, 30, 16, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6,
                              title=(f"Room {b + 1}.{f + 1}: " + (_tile_title(who) if who else "empty"))))
-            out.append(_t(fx + 15, y + 24, who or f"{b + 1}.{f + 1}", size=9, anchor="middle",
-                          fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
+            out.append(_t(fx + 15, y + 24, pieces.type_word(who, True) if who else f"{b + 1}.{f + 1}",
+                          size=8 if who else 9, anchor="middle", fill="#222222" if who else "#aaaaaa",
+                          weight="bold" if who else "normal"))
             out.append("</g>")
         crest = p.crests[b] if b < len(p.crests) else None
         out.append(f'<g class="crest" data-crest="{b + 1}">')
         out.append(_rect(bx, y + 32, 94, 15, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00", sw=0.5,
                          title=f"Crest space {b + 1}: " + (_tile_title(crest) if crest else "empty")))
-        out.append(_t(bx + 47, y + 43, f"Crest {crest}" if crest else f"Crest space {b + 1}", size=9,
+        out.append(_t(bx + 47, y + 43, pieces.short(crest) if crest else f"Crest space {b + 1}", size=9,
                       anchor="middle", fill="#222222" if crest else "#aaaaaa"))
         out.append("</g>")
+    # Storehouse: 5 spaces, each tile drawn as what it costs and gives
+    y = y0 + 114
+    out.append(_t(x, y + 12, "Storehouse", size=10, weight="bold"))
+    for i in range(5):
+        tile = p.store[i] if i < len(p.store) else None
+        sx = x + 62 + i * 172
+        if tile:
+            out += pieces.chip(tile, sx, y, 168, 17, size=9, cls="store-tile", data=f' data-tile="{tile}"')
+        else:
+            out.append(_rect(sx, y, 168, 17, "#ffffff", stroke="#c9bfa6", sw=0.6,
+                             title="an empty Storehouse space"))
     out.append("</g>")
     return out
 
@@ -490,9 +487,11 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
         out.append(_t(WIDTH - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10, anchor="end"))
     y += 16
     cols = solo.get("columns") or []
-    rooms = " | ".join(" ".join(r or "·" for r in col) for col in cols)
-    crests = " ".join(cr or "·" for cr in solo.get("crests") or [])
-    contracts = " ".join(k for k in solo.get("contracts") or [] if k) or "none"
+    # its pieces in words: a Character by its type, a Crest by its family, a Contract by its terms
+    rooms = " | ".join(" ".join(pieces.type_word(r, True) if r else "\u00b7" for r in col) for col in cols)
+    crests = ", ".join(pieces.short(cr).removesuffix(" Crest") if cr else "\u00b7"
+                       for cr in solo.get("crests") or [])
+    contracts = "; ".join(pieces.short(k) for k in solo.get("contracts") or [] if k) or "none"
     out.append(_t(x, y, f"Rooms: {rooms}   Crests: {crests}   Contracts: {contracts}   "
                         f"fulfilled: {len(solo.get('fulfilled') or [])}   Characters in supply: "
                         f"{len(solo.get('supply') or [])}", size=9))

@@ -138,8 +138,9 @@ async function showFairness() {
   if (window.crypto && crypto.subtle && window.TextEncoder) {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.seed));
     const hex = [...new Uint8Array(digest)].map(x => x.toString(16).padStart(2, "0")).join("");
-    ok = hex === f.seed_commitment ? "✓ The revealed seed matches the commitment made at the start."
-                                   : "✗ The revealed seed does NOT match the commitment!";
+    ok = hex === f.seed_commitment
+      ? "Checked: the secret revealed now is the one locked in at the start, so no roll or draw was changed."
+      : "The check failed: the secret revealed now is NOT the one locked in at the start!";
   }
   $("fair-ok").textContent = ok;
 }
@@ -194,8 +195,8 @@ function moveButton(move, words, before) {
   const w = document.createElement("span");
   w.className = "words";
   w.textContent = words;
-  const mv = document.createElement("span");
-  mv.className = "mv";
+  const mv = document.createElement("code");   // notation, marked up as such (players who type moves read it)
+  mv.className = "mv notation";
   mv.textContent = move;
   b.append(w, mv);
   b.addEventListener("click", () => { if (before) before(); play(move); });
@@ -306,3 +307,18 @@ function startGamePage(game, first) {
   setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
 }
+
+// The page is shown whole once it is first drawn (render() sets body's data-version), or once it
+// has an error to say, or after 6 s at the latest: nothing moves under a reader's eyes meanwhile
+// (site.css, main.loading).
+(function reveal() {
+  const main = document.querySelector("main.loading");
+  if (!main) return;
+  const show = () => { main.classList.remove("loading"); main.removeAttribute("aria-busy"); watch.disconnect(); };
+  const watch = new MutationObserver(() => {
+    if (document.body.dataset.version || ($("error") && $("error").textContent)) show();
+  });
+  watch.observe(document.body, {attributes: true, attributeFilter: ["data-version"], subtree: true,
+                                childList: true, characterData: true});
+  setTimeout(show, 6000);
+})();

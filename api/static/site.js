@@ -39,7 +39,7 @@
     const header = document.querySelector(".site-header");
     header.after(main);
     document.body.classList.add("site-bad-link");
-    document.title = "This link no longer works · Tiletum PBEM";
+    document.title = "This link no longer works · Table Post";
   }
 
   fetch("/api/v1/games/" + encodeURIComponent(id) + "/legal-moves",

@@ -1,0 +1,74 @@
+"""Issue 42, "One service": the site is named for no one game, the home page presents the three
+games with a picture each, every public page carries a meta description, and `make run` takes a
+port (the console's first line is the home page: tests/test_serve.py)."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import html5lib
+import pytest
+
+import games
+
+ROOT = Path(__file__).resolve().parents[1]
+# the pages anyone may open (a game page is reached through a game: see test_game_pages_too)
+PUBLIC = ["/", "/play/lobby", "/play/new", "/tournaments", "/me", "/leaderboards/multiplayer"]
+
+
+def _doc(client, path: str):
+    rv = client.get(path)
+    assert rv.status_code == 200, path
+    return html5lib.parse(rv.get_data(as_text=True), namespaceHTMLElements=False)
+
+
+def _description(doc) -> str:
+    metas = [m for m in doc.iter("meta") if m.get("name") == "description"]
+    assert len(metas) == 1, "one meta description"
+    return metas[0].get("content") or ""
+
+
+@pytest.mark.parametrize("path", PUBLIC)
+def test_every_public_page_has_a_meta_description_and_the_site_name(client, path):
+    doc = _doc(client, path)
+    desc = _description(doc)
+    assert 40 <= len(desc) <= 160, desc           # what a search result shows, in words
+    brand = next(a for a in doc.iter("a") if a.get("class") == "site-brand")
+    name = "".join(brand.itertext())
+    assert name == "Table Post"
+    assert not any(g.title.lower() in name.lower() for g in games.GAMES.values()), \
+        "the site is named for no one game"
+    title = doc.find(".//title").text
+    assert "Table Post" in title and "PBEM" not in title
+
+
+def test_game_pages_too():
+    for file in ("play.html", "carcassonne.html", "pillars.html"):
+        text = (ROOT / "api" / "static" / file).read_text(encoding="utf-8")
+        assert re.search(r'<meta name="description" content="[^"]{40,160}">', text), file
+
+
+def test_the_home_page_presents_every_game_with_a_picture(client):
+    doc = _doc(client, "/")
+    cards = [li for li in doc.iter("li") if "game-card" in (li.get("class") or "")]
+    titles = [c.find("h3").text for c in cards]
+    assert sorted(titles) == sorted(g.title for g in games.GAMES.values())
+    for card in cards:
+        art = next((e for e in card.iter() if str(e.tag).endswith("svg")), None)
+        assert art is not None and art.get("role") == "img"
+        label = next((e for e in art.iter() if str(e.tag).endswith("title")
+                      and e.get("id") == art.get("aria-labelledby")), None)
+        assert label is not None and len(label.text) > 10, "the picture is described for screen readers"
+    lead = "".join(next(p for p in doc.iter("p") if p.get("class") == "lead").itertext())
+    assert all(g.title in " ".join(lead.split()) for g in games.GAMES.values())
+
+
+def test_make_run_takes_a_port_and_a_host():
+    def dry(*args: str) -> str:
+        out = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True,
+                             check=True)
+        return next(line for line in out.stdout.splitlines() if "tiletum serve" in line)
+    assert dry().endswith("tiletum serve")
+    assert dry("PORT=8080").endswith("tiletum serve --port 8080")
+    assert dry("PORT=8080", "HOST=0.0.0.0").endswith("tiletum serve --port 8080 --host 0.0.0.0")

@@ -1,0 +1,73 @@
+"""Issue 42: Tiletum's tiles drawn as pieces (what they cost and give), never as their ids (K12,
+C42, B03, T05, Z4) outside notation: the words of every tile, and the board picture over random
+playouts at every player count."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tiletum import pieces
+from tiletum.components import components
+from tiletum.playout import random_game
+from tiletum.svg import render_board_svg
+
+ID = re.compile(r"\b[BKCTZ]\d\d?\b")
+SVG = "{http://www.w3.org/2000/svg}"
+DRAWN = [t for t, v in components().tiles.items() if pieces.kind(t) in pieces.KIND_COLOURS]
+
+
+@pytest.mark.parametrize("tile", DRAWN)
+def test_every_tile_in_words_without_its_id(tile):
+    short, full = pieces.short(tile), pieces.full(tile)
+    assert not ID.search(short) and not ID.search(full), (short, full)
+    raw = components().tiles[tile].raw
+    kind = pieces.kind(tile)
+    if kind == "contract":   # what it costs and what it gives, from the data
+        for r, n in raw.get("cost", {}).items():
+            assert f"{n} {r.title()}" in short and f"{n} {r.title()}" in full
+        assert short.split(" for ")[1].startswith(f"{raw['vp']} VP")
+    elif kind == "character":
+        assert short.endswith(raw["type"].title()) and raw["type"].title() in full
+    elif kind == "crest":
+        assert short == f"{raw['crest']} Crest"
+
+
+def test_a_contract_chip_draws_its_cost_as_resource_squares():
+    tile = next(t for t in DRAWN
+                if pieces.kind(t) == "contract" and len(components().tiles[t].raw["cost"]) == 2)
+    g = ET.fromstring("<svg xmlns='http://www.w3.org/2000/svg'>" + "".join(pieces.chip(tile, 0, 0, 200))
+                      + "</svg>")
+    squares = [r for r in g.iter(SVG + "rect") if r.get("fill") in pieces.RES_FILL.values()]
+    assert len(squares) == 2
+    titles = ["".join(t.itertext()) for t in g.iter(SVG + "title")]
+    assert pieces.full(tile) in titles
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_board_names_no_tile_by_its_id(players):
+    """After every few moves of a random game: no label shows an id; each offer slot and
+    Storehouse tile is a piece whose title is its full text."""
+    seen = {"offer": 0, "store": 0}
+
+    def check(old, move, events, new):
+        if new.version % 7:
+            return
+        root = ET.fromstring(render_board_svg(new))
+        texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+        assert not [t for t in texts if ID.search(t)], [t for t in texts if ID.search(t)]
+        for g in root.iter(SVG + "g"):
+            slot, tile = g.get("data-offer"), g.get("data-tile")
+            if slot and "piece" in (g.get("class") or ""):
+                n = int(slot.split("-")[1]) - 1
+                t = (new.contract_offer if slot.startswith("contract") else new.character_offer)[n]
+                assert g.find(f"{SVG}rect/{SVG}title").text == pieces.full(t)
+                seen["offer"] += 1
+            if tile:
+                assert g.find(f"{SVG}rect/{SVG}title").text == pieces.full(tile)
+                seen["store"] += 1
+
+    random_game(players if players > 1 else 2, f"pieces-{players}", on_move=check,
+                options={"solo": {"level": "deacon"}} if players == 1 else None)
+    assert seen["offer"] > 10 and seen["store"] > 0

@@ -1,0 +1,181 @@
+"""Tiletum's tiles drawn as players know them: what a Contract costs and gives, what a Character
+or a Helper does, which Crest, never the tile's id (K12, C42, B03 are notation; issue 42).
+
+:func:`short` is a tile's few words for a chip ("2 Iron for 2 VP", "+1 Food · King"), :func:`chip`
+draws it (a rounded box in the colour of its kind, the resource amounts as coloured squares, the
+full rule text as the SVG ``<title>``, which a page shows on hover or tap), and :func:`glyph` is a
+small mark for where there is no room for words (a Bonus tile on a town of the map).
+Pure: the component data only (tiletum/data/tiles.json)."""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from .components import components
+from .describe import tile_name
+
+RES_FILL = {"gold": "#f2c200", "food": "#f28cb5", "wool": "#d4d4d4", "stone": "#5f5f5f", "iron": "#2f5fb8"}
+RES_TEXT = {"gold": "#222222", "food": "#222222", "wool": "#222222", "stone": "#ffffff", "iron": "#ffffff"}
+# the colour of a tile's kind: fill, border, text
+KIND_COLOURS = {"contract": ("#fbf3dc", "#a8874a", "#4a3a12"), "character": ("#efe6fa", "#7a6a9a", "#3a2a5a"),
+                "helper": ("#e6f1f7", "#6f9fb8", "#1f4a6a"), "crest": ("#fff3c4", "#8a6d00", "#4a3a00"),
+                "cathedral": ("#f7e4e4", "#8b1a1a", "#5a1010")}
+
+
+def kind(tile: str) -> str:
+    """'contract', 'character', 'helper', 'crest' or 'cathedral' (what players call the tile)."""
+    t = components().tiles[tile]
+    return "character" if t.pile == "character" else t.kind
+
+
+def _atom(a: dict) -> str:
+    """One effect in a few words ("+2 Wool", "Contract Action 1 AP")."""
+    if "gain" in a:
+        return " ".join(f"+{n} {r.title()}" for r, n in a["gain"].items())
+    if "vp" in a:
+        return f"+{a['vp']} VP"
+    if "any" in a:
+        return f"+{a['any']} any resource{'s' if a['any'] > 1 else ''}"
+    if "action" in a:
+        what = "any" if a["action"] == "any" else a["action"].title()
+        return f"{what} Action {a['ap']} AP"
+    if "move" in a:
+        n = a.get("times", 1)
+        return f"{a['move'].title()} {n} step{'s' if n > 1 else ''}"
+    if "move_town" in a:
+        return f"{a['move_town'].title()} to an adjacent Town"
+    if "move_and_place" in a:
+        what = "House" if a["move_and_place"] == "merchant" else "Pillar"
+        return f"{a['move_and_place'].title()} 1 step + {what}"
+    if "place_here" in a:
+        return f"{a['place_here'].title()} here"
+    if "building_bonus" in a:
+        return "a Building's bonuses"
+    if "king" in a:
+        return f"King +{a['king']}"
+    if "add_ap" in a:
+        return f"+{a['add_ap']} AP"
+    if "die_resource" in a:
+        return "die as any resource"
+    if "place_anywhere" in a:
+        return f"{a['place_anywhere'].title()} anywhere"
+    if "teleport" in a:
+        return f"{a['teleport'].title()} anywhere"
+    return "effect"
+
+
+def short(tile: str) -> str:
+    """A tile in a few words, without its id: '2 Iron for 2 VP', '+1 Food · King', 'eagle Crest'."""
+    t = components().tiles[tile]
+    raw = t.raw
+    k = kind(tile)
+    if k == "crest":
+        return f"{raw['crest']} Crest"
+    if k == "contract":
+        cost = [f"{n} {r.title()}" for r, n in raw.get("cost", {}).items()]
+        n = raw.get("identical") or 0
+        if n:
+            cost.append("1 any" if n == 1 else f"{n} alike")
+        out = f"{' + '.join(cost)} for {raw.get('vp', 0)} VP"
+        return out + "".join(f" + {_atom(a)}" for a in raw.get("benefit") or [])
+    if k == "helper":
+        return "Helper: " + ", ".join(_atom(a) for a in raw["effect"])
+    if k == "character":
+        return ", ".join(_atom(a) for a in raw["bonus"]) + f" \u00b7 {raw['type'].title()}"
+    if k == "cathedral":
+        return f"{components().display.get(raw['cathedral'], raw['cathedral'])}, {raw.get('vp', 0)} VP"
+    return "tile"
+
+
+def full(tile: str) -> str:
+    """The tile's whole rule text in words (the chip's title): tile_name with a capital."""
+    if kind(tile) == "cathedral":
+        raw = components().tiles[tile].raw
+        town = components().display.get(raw["cathedral"], raw["cathedral"])
+        return f"A Cathedral tile of {town} ({raw.get('vp', 0)} VP)"
+    text = tile_name(tile)
+    return text[0].upper() + text[1:]
+
+
+def _width(text: str, size: float) -> float:
+    """A generous estimate of a label's drawn width (0.56 of the size per character)."""
+    return len(text) * size * 0.56
+
+
+def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "start",
+          weight: str = "normal") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
+            f'font-weight="{weight}">{escape(text)}</text>')
+
+
+def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9.5,
+         cls: str = "", data: str = "", label: str | None = None) -> list[str]:
+    """A tile drawn as a chip: its kind's colours, a Contract's cost as coloured resource squares
+    then what it gives, anything else as its short words; ``cls`` is added to the group's class
+    and ``data`` (' data-offer="contract-1"') to its attributes: the page's hooks. ``label``
+    replaces the words (a narrow space)."""
+    fill, stroke, ink = KIND_COLOURS.get(kind(tile), ("#ffffff", "#999999", "#222222"))
+    out = [f'<g class="{cls + " " if cls else ""}piece piece-{kind(tile)}"{data}>',
+           f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" fill="{fill}" '
+           f'stroke="{stroke}" stroke-width="0.8"><title>{escape(full(tile))}</title></rect>']
+    base = y + h / 2 + size * 0.36
+    raw = components().tiles[tile].raw
+    if label is None and kind(tile) == "contract" and raw.get("cost"):
+        cx = x + 4
+        for r, n in raw["cost"].items():  # a square per resource kind with its amount
+            out.append(f'<rect x="{cx:.1f}" y="{y + 2:.1f}" width="{h - 4:.1f}" height="{h - 4:.1f}" rx="2" '
+                       f'fill="{RES_FILL[r]}" stroke="#444444" stroke-width="0.5"><title>{n} {r.title()}'
+                       f"</title></rect>")
+            out.append(_text(cx + (h - 4) / 2, base, str(n), size, RES_TEXT[r], "middle", "bold"))
+            cx += h - 1
+        rest = short(tile).split(" for ", 1)[1].strip()
+        n = raw.get("identical") or 0
+        lead = ("+ 1 any " if n == 1 else f"+ {n} alike ") if n else ""
+        out.append(_text(cx + 1, base, f"{lead}for {rest}", size, ink))
+    elif label is None and kind(tile) == "character":  # the bonus, and its type at the right
+        bonus = ", ".join(_atom(a) for a in raw["bonus"])
+        typ = f"{raw['type'].title()} type"
+        if _width(bonus, size) + _width(typ, size * 0.9) + 14 > w:
+            typ = TYPE_ABBR[raw["type"]]
+        room = w - 14 - _width(typ, size * 0.9)
+        while _width(bonus, size) > room and len(bonus) > 4:   # the whole text stays in the title
+            bonus = bonus[:-4].rstrip(" ,.") + "..."
+        out.append(_text(x + 4, base, bonus, size, ink))
+        out.append(_text(x + w - 4, base, typ, size * 0.9, "#6a5a8a", "end"))
+    else:
+        out.append(_text(x + 4, base, label if label is not None else short(tile), size, ink))
+    out.append("</g>")
+    return out
+
+
+def glyph(tile: str, x: float, y: float, size: float = 9) -> str:
+    """A small mark of a tile's kind, where no words fit (a shield for a Crest, a scroll for a
+    Contract, a disc for a Helper), with its full text as the title."""
+    fill, stroke, _ = KIND_COLOURS.get(kind(tile), ("#ffffff", "#999999", "#222222"))
+    title = f"<title>{escape(full(tile))}</title>"
+    k = kind(tile)
+    if k == "crest":
+        s = size
+        return (f'<path d="M{x:.1f},{y:.1f} h{s:.1f} v{s * 0.55:.1f} l{-s / 2:.1f},{s * 0.45:.1f} '
+                f'l{-s / 2:.1f},{-s * 0.45:.1f} z" fill="{fill}" stroke="{stroke}" stroke-width="0.8">'
+                f"{title}</path>")
+    if k == "helper":
+        r = size / 2
+        return (f'<circle cx="{x + r:.1f}" cy="{y + r:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="0.8">{title}</circle>')
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" rx="1.5" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="0.8">{title}</rect>')
+
+
+
+
+TYPE_ABBR = {"architect": "Arch.", "merchant": "Merch.", "contract": "Contr.", "character": "Char.",
+             "king": "King"}
+
+
+def type_word(tile: str, abbreviated: bool = False) -> str:
+    """A Character's type (the Action its completed Building strengthens): 'Architect', or 'Arch.'."""
+    typ = components().tiles[tile].raw["type"]
+    return TYPE_ABBR[typ] if abbreviated else typ.title()
+
+
+__all__ = ["chip", "full", "glyph", "kind", "short", "type_word", "RES_FILL", "RES_TEXT", "KIND_COLOURS"]
