@@ -134,7 +134,7 @@ def event_text(before: GameState | None, ev: dict, names=None) -> str:
 
 def event_texts(events: list[dict], start: int = 0, state: GameState | None = None, names=None) -> list[str]:
     """One sentence for each of ``events[start:]`` (``events`` following ``state``; None: a game's
-    log from its start), like ``application.history.event_texts`` for Tiletum: see
+    log from its start), like ``games.tiletum.event_texts`` for Tiletum: see
     :func:`event_text`."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
     out: list[str] = []

@@ -114,6 +114,16 @@ class Rules(Protocol[S]):
         """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
         ...
 
+    def fallback_move(self, state: S) -> str:
+        """The move a stand-in plays for the seat to act should the AI fail (application/deadlines.py):
+        a legal move in notation, by a fixed rule of the game's."""
+        ...
+
+    def automa_seat(self, state: S) -> int | None:
+        """The seat the game's own automa plays (Tiletum's Cardinalbot in a solo game), or None:
+        the service hands that seat's turns to the automa's worker (application/scheduling.py)."""
+        ...
+
 
 class Views(Protocol[S_in]):
     """Reading a position."""
@@ -121,9 +131,16 @@ class Views(Protocol[S_in]):
     @property
     def score_unit(self) -> str: ...   # what a score counts, in results ("VP" for Tiletum)
 
-    def actor(self, state: S_in) -> int | None: ...
+    def actor(self, state: S_in) -> int | None:
+        """The seat to act, or None (the game is over, or no seat acts now)."""
+        ...
 
     def is_over(self, state: S_in) -> bool: ...
+
+    def phase(self, state: S_in) -> str:
+        """The phase of the game in a word of the game's (``over`` once it is over), as the
+        dashboards and summaries show it."""
+        ...
 
     def scores(self, state: S_in) -> list[int]: ...
 
@@ -236,6 +253,16 @@ class EmailTexts(Protocol[S_in]):
         """The moves that get a one-click link in the turn email."""
         ...
 
+    def email_past(self, who: str, text: str) -> str:
+        """A move's stored text in the imperative (an older event's) said of ``who`` in the past,
+        for the turn email's "since your last turn" lines."""
+        ...
+
+    def email_chance(self, chance: list) -> list[str]:
+        """What chance brought with a move (its event's ``chance`` outcomes), in words: nothing
+        hidden, only what the move revealed to every seat."""
+        ...
+
 
 class EmailGame(Game[S], EmailTexts[S], Protocol[S]):
     """A game the email channel plays."""
@@ -318,6 +345,16 @@ class GameDefaults:
         scores = self.scores(state)
         return [1 + sum(other > mine for other in scores) for mine in scores]
 
+    def phase(self, state: Any) -> str:
+        return state.phase
+
+    def fallback_move(self: Game[Any], state: Any) -> str:
+        """The first legal move."""
+        return self.legal_moves(state)[0][0]
+
+    def automa_seat(self, state: Any) -> int | None:
+        return None
+
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()
 
@@ -361,6 +398,12 @@ class EmailDefaults:
         return [("board", f"The {self.title} board", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
+        return []
+
+    def email_past(self, who: str, text: str) -> str:
+        return f"{who}: {text}"
+
+    def email_chance(self, chance: list) -> list[str]:
         return []
 
 

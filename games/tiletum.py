@@ -1,6 +1,8 @@
 """Tiletum through the game interface: an adapter over ``tiletum/``, behaviour unchanged."""
 from __future__ import annotations
 
+import re
+
 import tiletum
 from tiletum.chance import seed_commitment
 from tiletum.components import RESOURCES, components
@@ -74,6 +76,67 @@ def event_texts(events: list[dict], start: int = 0, state: tiletum.GameState | N
     return out
 
 
+def stand_in_move(state: tiletum.GameState) -> tiletum.Move:
+    """The stand-in's fixed rule (the stand-in before issue 16, now the fallback should the AI
+    fail): answer a pending decision with the first listed option other than ``skip``, take the
+    highest die without shifting it, then end the turn."""
+    legal = sorted(tiletum.legal(state), key=str)
+    top = state.agenda[-1] if state.agenda else None
+    if top is not None and top["t"] == "choice":
+        real = [m for m in legal if m.verb != "skip"]
+        return real[0] if real else legal[0]
+    if state.turn is not None and state.turn["die"] is None:
+        takes = [m for m in legal if m.verb == "take" and ">" not in m.args[0]]
+        if takes:
+            return max(takes, key=lambda m: (int(m.args[0][1]), m.args[0]))
+    for m in legal:
+        if m.verb == "end":
+            return m
+    skip = [m for m in legal if m.verb == "skip"]
+    return skip[0] if skip else legal[0]
+
+
+# the turn email's words for what others did (a stored imperative text said in the past) and for
+# what chance brought with a move
+_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced",
+         "exchange": "exchanged", "use": "used", "choose": "chose", "place": "placed", "move": "moved",
+         "pay": "paid", "gain": "gained",
+         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
+         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
+_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
+_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def in_the_past(who: str, text: str) -> str:
+    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
+    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
+    if not _CLAUSE_VERB.match(text):
+        return f"{who}: {text}"
+    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
+    past = re.sub(r"\byour\b", "their", past)
+    past = re.sub(r"\byou\b", "they", past)
+    return f"{who} {past}"
+
+
+def chance_words(chance: list) -> list[str]:
+    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
+    out, dice = [], []
+    colour = None
+    for kind, value in chance or []:
+        if kind == "die-colour":
+            colour = _DIE_COLOURS.get(value, value)
+        elif kind == "die-roll" and colour:
+            dice.append(f"{colour} {value}")
+            colour = None
+        elif kind.startswith("draw:"):
+            out.append(f"a new {kind[5:].title()} tile came out ({value})")
+        elif kind == "corruption":
+            out.append("a Corruption token was revealed")
+    if dice:
+        out.insert(0, "the dice rolled: " + ", ".join(dice))
+    return out
+
+
 class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     name = "tiletum"
     title = "Tiletum"
@@ -126,6 +189,13 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def can_snapshot(self, state):
         # a position document has no undo history, which replaying the events after it rebuilds
         return not state.undo_moves
+
+    def fallback_move(self, state):
+        return str(stand_in_move(state))
+
+    def automa_seat(self, state):
+        """The Cardinalbot's seat in a solo game."""
+        return state.solo["bot"] if state.solo is not None else None
 
     def scores(self, state):
         return [p.score for p in state.seats]
@@ -213,6 +283,12 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             return []
         moves = [str(m) for m in tiletum.legal(state)]
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
+
+    def email_past(self, who, text):
+        return in_the_past(who, text)
+
+    def email_chance(self, chance):
+        return chance_words(chance)
 
     def board_svg(self, state, names=None):
         return render_board_svg(state, names)

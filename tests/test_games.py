@@ -176,12 +176,13 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     default level, action_tiles); Carcassonne takes none of its own (the schema's default
     action_tiles is dropped) and keeps the service's."""
     solo = service.create_game([{"name": "Ann"}, {"name": "Cardinalbot", "kind": "cardinalbot"}],
-                               {"action_tiles": "shuffled", "rated": False})
+                               {"action_tiles": "shuffled", "rated": False}, game="tiletum")
     assert [s["kind"] for s in solo["seats"]] == ["cardinalbot", "human"]
     assert service.meta(solo["id"])["options"] == {"rated": False, "action_tiles": "shuffled",
                                                    "solo": {"level": "deacon"}}
     with pytest.raises(errors.ServiceError) as e:
-        service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {})
+        service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {},
+                            game="tiletum")
     assert e.value.code == "bad-seats" and "solo game has two seats" in str(e.value)
     carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}],
                                {"action_tiles": "printed", "rated": False}, game="carcassonne")
