@@ -62,7 +62,8 @@ def tree_copy(tmp_path_factory) -> Path:
     ("application/clock.py", "import application.game_service", "No import cycle"),
     ("application/deadlines.py", "import tiletum", "The service knows no game by name"),
     ("mail/compose.py", "    from tiletum.describe import describe", "The service knows no game by name"),
-    ("workers/tasks.py", "from ai.tiletum.parallel import may_start_processes", "The service knows no game by name"),
+    ("workers/tasks.py", "from ai.tiletum.parallel import may_start_processes",
+     "The service knows no game by name"),
     ("api/pages.py", "import games.carcassonne", "The service knows no game by name"),
     ("mail/notify.py", "import pillars", "The service knows no game by name"),
 ])

@@ -56,7 +56,7 @@ def _heartbeat(sender=None, **_) -> None:
     except Exception:  # Redis away: the sweep itself will say so
         log.warning("could not record the scheduler's heartbeat", exc_info=True)
 
-# the master AI's pool of processes may start in Celery's pool processes (ai.may_start_processes: the search of a game that uses one)
+# the master AI's pool of processes may start in Celery's pool processes (ai.may_start_processes)
 worker_process_init.connect(may_start_processes, weak=False)
 
 
