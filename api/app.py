@@ -40,7 +40,8 @@ from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
-from .schemas import CarcassonnePosition, PillarsPosition, Position, Problem
+from .resources import catalog
+from .schemas import POSITION_SCHEMAS, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -194,8 +195,7 @@ def document_components(spec) -> None:
     spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
-    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
-                         ("PillarsPosition", PillarsPosition)):
+    for name, schema in POSITION_SCHEMAS.items():
         spec.components.schema(name, schema=schema)
 
 
@@ -209,7 +209,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
         # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
         # preflight (its pages are same-origin), and so the app answers exactly what its document says.
         PROVIDE_AUTOMATIC_OPTIONS=False,
-        API_TITLE="Tiletum PBEM", API_VERSION="3.1.1", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="3.2.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
@@ -305,6 +305,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"],
                                             app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.register_blueprint(lobby.blp)
+    api.register_blueprint(catalog.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(TimeoutError, lambda e: _too_slow())

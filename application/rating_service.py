@@ -32,7 +32,9 @@ from .rated import unrated_reason
 MULTI = "multiplayer"
 # Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
 OTHER_POOLS = tuple(f"{name}:{MULTI}" for name in hosted.NAMES if name != hosted.DEFAULT)
-POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop") + OTHER_POOLS
+# a pool per level of a game's own automa (Tiletum's Cardinalbot: solo:priest, solo:deacon, solo:bishop)
+SOLO_POOLS = tuple(solo_pool(level) for game in hosted.GAMES.values() for level in game.automa_levels)
+POOLS = (MULTI,) + SOLO_POOLS + OTHER_POOLS
 
 
 def game_pool(game: str) -> str:

@@ -77,6 +77,12 @@ class Rules(Protocol[S]):
     def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's
     @property
     def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
+    @property
+    def phases(self) -> tuple[str, ...]: ...   # every word :meth:`Views.phase` may say, "over" last
+    @property
+    def position_format(self) -> str: ...   # the ``format`` of its position document ("tiletum-position/1")
+    @property
+    def automa_levels(self) -> tuple[str, ...]: ...   # its own automa's levels (a rating pool each), if any
 
     def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """A new game's seating and options, checked: ``seats`` (of kinds in ``seat_kinds``) in the
@@ -302,6 +308,7 @@ class GameDefaults:
     own_options: tuple[str, ...] = ()
     email: bool = False
     review: bool = False
+    automa_levels: tuple[str, ...] = ()
     score_unit: str = "points"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:

@@ -23,6 +23,8 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     cli = "carcassonne-engine"
     email = True              # turn emails and moves by email reply (mail/, through this interface)
     state_type = rules.GameState
+    phases = ("play", "over")
+    position_format = rules.state.FORMAT
 
     def new_game(self, players, seed, options):
         return rules.new_game(players, seed, options)

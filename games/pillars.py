@@ -55,6 +55,8 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     email = True
     score_unit = "VP"
     state_type = rules.GameState
+    phases = ("cards", "builders", "placing", "actions", "over")
+    position_format = rules.state.FORMAT
 
     def new_game(self, players, seed, options):
         return rules.new_game(players, seed, options)

@@ -11,6 +11,7 @@ from tiletum.fairness import verify_events
 from tiletum.game import RULES_VERSION, evolve_in_place, replay
 from tiletum.notation import parse
 from tiletum.record import replay_record, write_record
+from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
 
 from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
@@ -149,6 +150,9 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     review = True             # application/review.py: Tiletum's AI estimates each move in points
     state_type = tiletum.GameState
     score_unit = "VP"
+    phases = ("action", "king", "over")
+    position_format = TILETUM_FORMAT
+    automa_levels = ("priest", "deacon", "bishop")   # the Cardinalbot's (tiletum/data/solo.json)
 
     def setup(self, seats, options):
         """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
