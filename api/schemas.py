@@ -596,7 +596,8 @@ def _position_schema(game) -> str:
                        "a hosted game needs one (docs/adding-a-game.md)")
 
 
-ANY_POSITION = {"oneOf": [{"$ref": f"#/components/schemas/{_position_schema(g)}"} for g in games.GAMES.values()]}
+ANY_POSITION = {"oneOf": [{"$ref": f"#/components/schemas/{_position_schema(g)}"}
+                          for g in games.GAMES.values()]}
 
 
 class SeatIn(Base):

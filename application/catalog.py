@@ -14,7 +14,8 @@ def pools_of(game: games.Game) -> list[dict]:
     """A game's rating pools, each with its name in words: its multiplayer pool, then one per level
     of its own automa."""
     return ([{"pool": game_pool(game.name), "title": game.title}]
-            + [{"pool": solo_pool(level), "title": f"{game.title} solo ({level})"} for level in game.automa_levels])
+            + [{"pool": solo_pool(level), "title": f"{game.title} solo ({level})"}
+               for level in game.automa_levels])
 
 
 def catalog() -> list[dict]:

@@ -21,14 +21,15 @@ class PoolOut(Base):
 class GameKind(Base):
     name = Line(required=True, metadata={"example": "carcassonne",
                                          "description": "the game's name: the `game` of POST /api/v1/games"})
-    title = Line(required=True, metadata={"example": "Carcassonne", "description": "the game's name in words"})
+    title = Line(required=True, metadata={"example": "Carcassonne",
+                                          "description": "the game's name in words"})
     min_players = fields.Integer(required=True, metadata={"example": 2})
     max_players = fields.Integer(required=True, metadata={"example": 5})
     seat_kinds = fields.List(Line(), required=True, metadata={
         "example": ["human", "ai", "bot"], "description": "the kinds of seat it takes"})
     options = fields.List(Line(), required=True, metadata={
-        "example": [], "description": "the options of its own it takes (besides time_control, timeout, rated, "
-                                      "...)"})
+        "example": [],
+        "description": "the options of its own it takes (besides time_control, timeout, rated, ...)"})
     email = fields.Boolean(required=True, metadata={"description": "whether it can be played by email"})
     review = fields.Boolean(required=True, metadata={"description": "whether a finished game has a review"})
     ai = fields.Boolean(required=True, metadata={"description": "whether it takes AI seats (and hints)"})
@@ -49,7 +50,8 @@ class CatalogView(MethodView):
     @blp.doc(operationId="getCatalog")
     @blp.response(200, Catalog, example={"games": [
         {"name": "tiletum", "title": "Tiletum", "min_players": 2, "max_players": 4,
-         "seat_kinds": ["human", "cardinalbot", "bot", "ai"], "options": ["action_tiles", "solo"], "email": True,
+         "seat_kinds": ["human", "cardinalbot", "bot", "ai"], "options": ["action_tiles", "solo"],
+         "email": True,
          "review": True, "ai": True, "automa_levels": ["priest", "deacon", "bishop"], "score_unit": "VP",
          "default": True, "pools": [{"pool": "multiplayer", "title": "Tiletum"},
                                     {"pool": "solo:priest", "title": "Tiletum solo (priest)"}]}]})
