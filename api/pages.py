@@ -75,11 +75,13 @@ PAGES = {
     "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html",
                                     "a rating pool's leaderboard, a page at a time"),
 }
-# a game (its meta's `game`) -> its game page, where not Tiletum's play.html
-GAME_PAGES = {"carcassonne": "carcassonne.html", "pillars": "pillars.html"}
+# a game (its meta's `game`) -> its game page: a registered game's own page, api/static/<name>.html,
+# where it has one; else play.html (the first game's page, the default)
+GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
+              if resources.files("api").joinpath("static", f"{name}.html").is_file()}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
-SCRIPTS = ("game-page.js", "site.js", "site.css")
+SCRIPTS = ("game-page.js", "site.js", "site.css", "catalog.js")
 # the site's navigation (href, label), in the header of every page
 NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
        ("/tournaments", "Tournaments"), ("/leaderboards/multiplayer", "Leaderboards"), ("/api/docs", "API"))
@@ -87,7 +89,7 @@ NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
           "leaderboard.html": "/leaderboards/multiplayer", "player.html": "/leaderboards/multiplayer"}
-GAME_PAGE_FILES = ("play.html", "carcassonne.html", "pillars.html")
+GAME_PAGE_FILES = ("play.html", *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 SITE_FOOTER = (
