@@ -29,7 +29,9 @@ stylesheet ``/play/scripts/site.css`` and the favicon ``/favicon.svg``), ``<!--s
 first in ``<body>`` (the header with the site's navigation, the current page marked) and
 ``<!--site-footer-->`` last in ``<body>`` (the footer; on a game page also
 ``/play/scripts/site.js``, which tells a player whose seat link is no longer valid what to do
-instead of showing the API's 401). A browser asking for a page that is not there (an unknown
+instead of showing the API's 401), and ``<!--game-catalog-->`` before a page's script that
+lists or names the games (``api/static/catalog.js`` put in inline: ``gameCatalog()``, the games
+played here from ``GET /api/v1/catalog``). A browser asking for a page that is not there (an unknown
 ``/play/<id>``, an unknown path outside ``/api/``) gets a 404 page in the same layout with a way
 home (:func:`not_found_page`); an API client (``/api/...``, or not asking for HTML) still gets
 problem+json.
@@ -81,7 +83,7 @@ GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
               if resources.files("api").joinpath("static", f"{name}.html").is_file()}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
-SCRIPTS = ("game-page.js", "site.js", "site.css", "catalog.js")
+SCRIPTS = ("game-page.js", "site.js", "site.css")
 # the site's navigation (href, label), in the header of every page
 NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
        ("/tournaments", "Tournaments"), ("/leaderboards/multiplayer", "Leaderboards"), ("/api/docs", "API"))
@@ -132,8 +134,10 @@ def render(name: str) -> str:
     if name in GAME_PAGE_FILES:
         footer += '\n<script src="/play/scripts/site.js"></script>'
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
+    # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
+    catalog = f"<script>\n{_text('catalog.js')}</script>"
     return (html.replace("<!--site-head-->", SITE_HEAD).replace("<!--site-header-->", _header(name))
-            .replace("<!--site-footer-->", footer))
+            .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog))
 
 
 def _hashes(html: str, tag: str) -> list[str]:

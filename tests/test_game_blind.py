@@ -123,7 +123,8 @@ def test_the_service_names_no_game_and_reads_no_game_state():
                     continue
             bad.append(f"{where}: {what}")
     over = [f"{rel}: {value!r} {n} times, {ALLOWED[(rel, value)][0]} allowed"
-            for (rel, value), n in strings.items() if (rel, value) in ALLOWED and n > ALLOWED[(rel, value)][0]]
+            for (rel, value), n in strings.items()
+            if (rel, value) in ALLOWED and n > ALLOWED[(rel, value)][0]]
     assert not bad and not over, "\n".join(bad + over)
     # the allow-list stays as small as the code: an entry no longer needed goes
     stale = [key for key, (n, _) in ALLOWED.items() if strings[key] < n]

@@ -19,7 +19,8 @@ from playwright.sync_api import expect  # noqa: E402
 
 
 def options(page, select: str) -> list[tuple[str, str]]:
-    return page.locator(f"{select} option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    got = page.locator(f"{select} option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    return [tuple(o) for o in got]
 
 
 def test_the_catalog_is_the_registry(redis_server):
