@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import carcassonne
+import pillars
+import tiletum
+
 from .base import (
     ERRORS,
     BadSetup,
@@ -39,6 +43,10 @@ from .tiletum import TILETUM
 # searches is a Search too (tests/test_games.py checks the flags against these).
 _EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
 _SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
+# each with its own state type, so that mypy checks the adapters' signatures against the protocols
+# with the engine's GameState, not only their names
+_TYPED: tuple[EmailGame[tiletum.GameState], EmailGame[carcassonne.GameState],
+              EmailGame[pillars.GameState]] = (TILETUM, CARCASSONNE, PILLARS)
 GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE, PILLARS)}
 NAMES = tuple(sorted(GAMES))
 DEFAULT = "tiletum"

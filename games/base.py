@@ -25,7 +25,8 @@ are missing (``tests/test_types.py``).
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 
@@ -426,3 +427,80 @@ class SearchDefaults:
 
     def after(self: Game[S], state: S, seat: int, move: Any, seed: str) -> S:
         return self.play(state, seat, str(move), seed)[1]
+
+
+# --- the adapter of an engine-backed game ------------------------------------------------------------
+
+def seat_name(names: list[str] | None, seat: int) -> str:
+    """A seat's name for the game's words, or "seat N" where the names do not say it."""
+    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+
+
+class EngineGame(GameDefaults, Generic[S]):
+    """What a game whose rules are an engine package of this project forwards to it as it is, so that
+    its adapter writes only what is its own. A class sets:
+
+    - ``engine``: the rules package (``new_game``, ``replay``, ``play``, ``parse``, ``legal``,
+      ``legal_moves``, ``GameState``, and ``game.advance`` for the search);
+    - ``records``: its record module (``write_record``, ``replay_record``, ``verify_events``);
+    - ``chance``: its chance module (``seed_commitment``);
+    - ``words``: its module of moves in words (``describe(state, move)``);
+
+    and writes :meth:`position` (what a seat may see of a state: the engine's ``view_doc`` by
+    default), the scores, the events in words, the pictures and the rest that is the game's own.
+    """
+
+    engine: ModuleType
+    records: ModuleType
+    chance: ModuleType
+    words: ModuleType
+
+    def new_game(self, players: int, seed: str, options: dict) -> tuple[S, list[dict]]:
+        return self.engine.new_game(players, seed, options)
+
+    def replay(self, events: list[dict], state: S | None = None) -> S:
+        return self.engine.replay(events, state)
+
+    def from_doc(self, doc: dict) -> S:
+        return self.engine.GameState.from_doc(doc)
+
+    def play(self, state: S, seat: int, move: str, seed: str) -> tuple[list[dict], S]:
+        return self.engine.play(state, seat, move, seed=seed)
+
+    def legal_moves(self, state: S) -> list[tuple[str, str]]:
+        return [(m, self.words.describe(state, m)) for m in self.engine.legal_moves(state)]
+
+    def parse(self, text: str) -> Any:
+        return self.engine.parse(text)
+
+    def search_moves(self, state: S) -> list:
+        return [m for _, m in sorted({str(m): m for m in self.engine.legal(state)}.items())]
+
+    def after(self, state: S, seat: int, move: Any, seed: str) -> S:
+        s = state.clone()  # type: ignore[attr-defined]
+        self.engine.game.advance(s, seat, move, seed)
+        return s
+
+    def position(self, state: S, seat: int | None) -> dict:
+        """The position document as ``seat`` (None: a spectator) may see it, nothing hidden."""
+        return self.engine.view_doc(state, seat)
+
+    def view(self, state: S, seat: int | None) -> dict:
+        """:meth:`position`, with who views it and who is to act (every game's view says both)."""
+        doc = self.position(state, seat)
+        actor = self.actor(state)
+        doc["viewer"] = seat
+        doc["to_act"] = [] if actor is None else [actor]
+        return doc
+
+    def seed_commitment(self, seed: str) -> str:
+        return self.chance.seed_commitment(seed)
+
+    def write_record(self, events: list[dict], headers: dict[str, str]) -> str:
+        return self.records.write_record(events, headers)
+
+    def replay_record(self, text: str) -> tuple[dict[str, str], list[dict], S]:
+        return self.records.replay_record(text)
+
+    def verify_events(self, events: list[dict], seed: str, commitment: str | None) -> list[str]:
+        return self.records.verify_events(events, seed, commitment)

@@ -4,28 +4,24 @@ from __future__ import annotations
 import re
 
 import tiletum
-from tiletum.chance import seed_commitment
+import tiletum.describe
+from rules_common.texts import fold_texts
+from tiletum import chance, record
 from tiletum.components import RESOURCES, components
 from tiletum.describe import describe, narrate
 from tiletum.fairness import verify_events
-from tiletum.game import RULES_VERSION, evolve_in_place, replay
+from tiletum.game import RULES_VERSION, evolve_in_place
 from tiletum.notation import parse
-from tiletum.record import replay_record, write_record
 from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
 
-from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
+from .base import BadSetup, EmailDefaults, EngineGame, SearchDefaults, seat_name
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
     """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
-    Corruption tokens still face down appear only as counts."""
-    doc = state.to_doc()
-    doc["piles"] = {k: len(v) for k, v in state.piles.items()}
-    doc["corruption_pool"] = len(state.corruption_pool)
-    doc["viewer"] = seat
-    doc["to_act"] = [] if state.actor is None else [state.actor]
-    return doc
+    Corruption tokens still face down appear only as counts (``Tiletum.view``)."""
+    return TILETUM.view(state, seat)
 
 
 def _who(names: list[str], seat) -> str:
@@ -69,12 +65,8 @@ def event_texts(events: list[dict], start: int = 0, state: tiletum.GameState | N
     """One sentence for each of ``events[start:]``, where ``events`` follow ``state`` (None: they
     are a game's log from its start; a state is folded onto, so pass one that may change). Folded
     once: a move is described in the position it was played in (:func:`event_text`)."""
-    out: list[str] = []
-    for i, ev in enumerate(events):
-        if i >= start:
-            out.append(event_text(state, ev, names, machines))
-        state = evolve_in_place(state, ev)
-    return out
+    return fold_texts(events, start, state, lambda before, ev: event_text(before, ev, names, machines),
+                      evolve_in_place)
 
 
 def stand_in_move(state: tiletum.GameState) -> tiletum.Move:
@@ -138,7 +130,7 @@ def chance_words(chance: list) -> list[str]:
     return out
 
 
-class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
+class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
     name = "tiletum"
     title = "Tiletum"
     min_players, max_players = 2, 4
@@ -153,6 +145,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     phases = ("action", "king", "over")
     position_format = TILETUM_FORMAT
     automa_levels = ("priest", "deacon", "bishop")   # the Cardinalbot's (tiletum/data/solo.json)
+    engine, records, chance, words = tiletum, record, chance, tiletum.describe   # forwarded as they are
 
     def setup(self, seats, options):
         """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
@@ -169,23 +162,11 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             options["solo"] = engine_options["solo"]
         return seats, options, engine_options
 
-    def new_game(self, players, seed, options):
-        return tiletum.new_game(players, seed, options)
-
-    def replay(self, events, state=None):
-        return replay(events, state)
-
     def from_doc(self, doc):
         return tiletum.GameState.from_doc(doc, validate=False)
 
-    def play(self, state, seat, move, seed):
-        return tiletum.play(state, seat, move, seed=seed)
-
     def legal_moves(self, state):
         return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
-
-    def parse(self, text):
-        return parse(text)
 
     def can_undo(self, state):
         return bool(state.undo_moves)
@@ -217,11 +198,12 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def round(self, state):
         return state.round
 
-    def view(self, state, seat):
-        return view_doc(state, seat)
-
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
+    def position(self, state, seat):
+        """Face-down piles and the Corruption tokens still face down only as counts."""
+        doc = state.to_doc()
+        doc["piles"] = {k: len(v) for k, v in state.piles.items()}
+        doc["corruption_pool"] = len(state.corruption_pool)
+        return doc
 
     def fairness_algorithm(self, meta, state):
         rules = meta.get("rules") or "1"
@@ -232,12 +214,6 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
                  "outcomes)")
         return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, "
                 f"'n:i'), where {n} (see tiletum/chance.py)")
-
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
 
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
@@ -264,7 +240,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
                f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in "
                "supply.",
                f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
-        others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
+        others = [f"{seat_name(names, i)} {q.score} VP"
                   for i, q in enumerate(state.seats) if i != seat]
         out.append("Scores of the others: " + "; ".join(others) + ".")
         if state.turn and state.turn.get("die"):
