@@ -95,3 +95,22 @@ def test_each_game_declares_what_the_service_asks_of_it(name):
         assert games.email_texts(game) is game
     state, _ = game.new_game(game.min_players, "declared", {})
     assert game.to_doc(state)["format"] == game.position_format
+
+
+@pytest.mark.parametrize("name", list(games.GAMES))
+def test_the_stand_in_plays_the_games_own_fixed_rule_when_the_ai_fails(name, monkeypatch):
+    """application/deadlines.py asks the game for its fixed rule (``fallback_move``); it names no
+    game (before, it asked ``game is not games.TILETUM`` and read Tiletum's agenda itself)."""
+    import ai
+    from application import deadlines
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the AI is down")
+
+    monkeypatch.setattr(ai, "decide", broken)
+    game = games.get(name)
+    state, _ = game.new_game(game.min_players, "fallback", {})
+    seat = game.actor(state)
+    plan = deadlines.stand_in_plan(game.view(state, seat), "fallback:1", state, game, "easy")
+    assert plan == [game.fallback_move(state)]
+    assert str(plan[0]) in [m for m, _ in game.legal_moves(state)]
