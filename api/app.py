@@ -40,7 +40,8 @@ from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
-from .schemas import CarcassonnePosition, PillarsPosition, Position, Problem
+from .resources import catalog
+from .schemas import POSITION_SCHEMAS, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -194,8 +195,7 @@ def document_components(spec) -> None:
     spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
-    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
-                         ("PillarsPosition", PillarsPosition)):
+    for name, schema in POSITION_SCHEMAS.items():
         spec.components.schema(name, schema=schema)
 
 
@@ -305,6 +305,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"],
                                             app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.register_blueprint(lobby.blp)
+    api.register_blueprint(catalog.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(TimeoutError, lambda e: _too_slow())

@@ -202,18 +202,19 @@ class Dashboard:
             except errors.ServiceError:
                 continue  # a game that is gone
             names = seat_names(meta)
-            if state.phase == "over":
+            game = games.of_meta(meta)
+            if game.is_over(state):
                 result = self._result(meta, state)
                 self.r.hset(ME_RESULTS.key(game_id), game_id, json.dumps(result))
                 finished.append(self._finished_item(game_id, seats, result))
                 continue
-            actor = state.actor
+            actor = game.actor(state)
             mine = actor if actor in seats else seats[0]
             due = deadlines.deadline_of(game_id, actor) if actor is not None else None
             item = {
-                "game": game_id, "game_name": games.of_meta(meta).name, "seat": mine, "name": names[mine],
+                "game": game_id, "game_name": game.name, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
-                "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
+                "round": game.round(state), "phase": game.phase(state), "version": state.version,
                 "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
                 "deadline": iso(due),
@@ -267,7 +268,7 @@ class Dashboard:
         places = game.places(state)   # by the game's own tie-break (or none: tied seats share)
         return {"game_name": game.name, "round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
-                "winner": names[state.winner] if state.winner is not None else None,
+                "winner": names[winner] if (winner := game.winner(state)) is not None else None,
                 "places": sorted(({"seat": i, "name": names[i], "score": scores[i], "place": places[i]}
                                   for i in range(len(names))), key=lambda p: p["place"])}
 
@@ -278,7 +279,7 @@ class Dashboard:
             try:
                 result["game_name"] = games.of_meta(self.games.meta(game_id)).name
             except errors.ServiceError:
-                result["game_name"] = games.TILETUM.name
+                result["game_name"] = games.get(None).name   # the registry's first game
         return {"game": game_id, "game_name": result["game_name"], "seat": mine,
                 "name": by_seat[mine]["name"],
                 "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
@@ -312,7 +313,7 @@ class Dashboard:
                 meta, state = self.games.load(game_id)
             except errors.ServiceError:
                 continue
-            if state.phase == "over":
+            if games.is_over(state):
                 continue
             for seat in seats:
                 try:

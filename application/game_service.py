@@ -86,7 +86,8 @@ PUBLIC_SLACK = 30  # games over or gone that one listing of games in progress ma
 def to_act(state: State) -> list[int]:
     """Who is to act, in the one shape the API uses for it everywhere (docs/api-changes.md): the
     seats whose decision it is, ``[]`` when the game is over."""
-    return [] if state.actor is None else [state.actor]
+    actor = games.of_state(state).actor(state)
+    return [] if actor is None else [actor]
 
 
 def fairness_algorithm(meta: dict, state) -> str:
@@ -245,7 +246,7 @@ class GameService:
 
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
-                    seed: str | None = None, game: str = "tiletum", dry_run: bool = False) -> dict:
+                    seed: str | None = None, game: str, dry_run: bool = False) -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
         ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
@@ -373,31 +374,34 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)
-        return state.version, games.of_meta(meta).view(state, self.seat_of(meta, token, game_id, state.actor))
+        game = games.of_meta(meta)
+        return state.version, game.view(state, self.seat_of(meta, token, game_id, game.actor(state)))
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
-        seat = self._require_seat(meta, token, game_id, state.actor)
-        moves = game.legal_moves(state) if seat == state.actor else []
-        return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": state.actor,
+        actor = game.actor(state)
+        seat = self._require_seat(meta, token, game_id, actor)
+        moves = game.legal_moves(state) if seat == actor else []
+        return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": actor,
                 "moves": [{"move": m, "description": d} for m, d in moves],
-                "can_undo": seat == state.actor and game.can_undo(state)}
+                "can_undo": seat == actor and game.can_undo(state)}
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
         """The position a hint is computed from: the seat's own view (the game's ``view``), only for a
         seat whose decision it is, and never in a rated game (application/rated.py: the predicate
         the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
-        seat = self._require_seat(meta, token, game_id, state.actor)
+        game = games.of_meta(meta)
+        seat = self._require_seat(meta, token, game_id, game.actor(state))
         if is_rated(meta):
             raise errors.forbidden("hints-off",
                                    "hints are off in rated games (create a game with options.rated "
                                                 "false to have them)")
-        if state.phase == "over" or seat != state.actor:
+        if game.is_over(state) or seat != game.actor(state):
             raise errors.forbidden("not-your-turn",
                                    "a hint is for your own decision, and it is not yours now")
-        return state.version, games.of_meta(meta).view(state, seat)
+        return state.version, game.view(state, seat)
 
     def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
         """At most ``limit`` events after version ``after``, each with its ``text`` in words, and
@@ -474,12 +478,13 @@ class GameService:
 
     def fairness(self, game_id: str) -> dict:
         meta, state = self.load(game_id)
+        game = games.of_meta(meta)
         out = {"seed_commitment": meta["seed_commitment"], "algorithm": fairness_algorithm(meta, state),
-               "finished": state.phase == "over", "seed": None, "verify": None}
-        if state.phase == "over":
+               "finished": game.is_over(state), "seed": None, "verify": None}
+        if out["finished"]:
             out["seed"] = self.store.seed(game_id)
             out["verify"] = (f"curl -s <server>/api/v1/games/{game_id}/record > game.txt && "
-                             f"{games.of_meta(meta).cli} verify game.txt --seed {out['seed']}")
+                             f"{game.cli} verify game.txt --seed {out['seed']}")
         return out
 
     # --- moving ------------------------------------------------------------------------------
@@ -495,7 +500,7 @@ class GameService:
         played: the moves in order, up to and including the first one that reveals chance."""
         try:
             return self._submit(game_id, lambda meta, state: self._require_seat(
-                meta, token, game_id, state.actor), expected_version, moves,
+                meta, token, game_id, games.of_meta(meta).actor(state)), expected_version, moves,
                                 idem_key)
         except _Replay as r:
             return r.answer
@@ -563,11 +568,12 @@ class GameService:
         played = 0
         batch_undos, turn_undos = 0, None   # turn_undos: read from the log at the batch's first undo
         for i, text in enumerate(moves):
-            if state.phase == "over":
+            if game.is_over(state):
                 raise errors.invalid("game-over", "the game is over", move_index=i)
-            if seat != state.actor:
-                raise errors.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
-                                         move_index=i)
+            if seat != game.actor(state):
+                raise errors.forbidden("not-your-turn",
+                                       f"move {i}: it is seat {game.actor(state)}'s decision",
+                                       move_index=i)
             before = state
             try:
                 evs, state = game.play(state, seat, text, seed)
@@ -679,7 +685,7 @@ class GameService:
             self.on_append(game_id, state.version, state, mover, **extra)
 
     def _after_append(self, game_id: str, meta: dict, state: State, snap_version: int, mover: int,
-                      game: games.Game = games.TILETUM, hooks: bool | None = None) -> None:
+                      game: games.Game, hooks: bool | None = None) -> None:
         # Snapshots are taken only where the game allows (Tiletum: where no move can still be
         # undone, as a position document has no undo history).
         if state.version - snap_version >= self.snapshot_every and game.can_snapshot(state):
@@ -808,12 +814,12 @@ def summary_of(game_id: str, meta: dict, state: State) -> dict:
     return {
         "id": game_id, "game": game.name,
         "status": "finished" if game.is_over(state) else "active",
-        "version": state.version, "round": game.round(state), "phase": state.phase,
+        "version": state.version, "round": game.round(state), "phase": game.phase(state),
         "to_act": to_act(state),
         "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": scores[i],
                    **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
                   for i, s in enumerate(meta["seats"])],
-        "winner": state.winner,
+        "winner": game.winner(state),
         "seed_commitment": meta["seed_commitment"],
         "rated": is_rated(meta),
     }

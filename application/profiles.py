@@ -178,13 +178,13 @@ class Profiles:
                     meta, state = self.games.load(game_id)
                 except errors.ServiceError:
                     continue
-                if state.phase == "over":
+                if games.is_over(state):
                     result = Dashboard._result(meta, state)  # the one place a result is worked out
             if result is not None:
                 if len(finished) < PUBLIC_GAMES_SHOWN:
                     me = next((p for p in result["places"] if p["seat"] == seats[game_id]), None)
                     finished.append(
-                        {"game": game_id, "game_name": result.get("game_name") or games.TILETUM.name,
+                        {"game": game_id, "game_name": result.get("game_name") or games.get(None).name,
                          "players": len(result["places"]), "place": me["place"] if me else None,
                          "score": me["score"] if me else None, "winner": result.get("winner"),
                          "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})

@@ -44,13 +44,14 @@ class Dispatcher:
             hooks = bool(self.r.exists(key(game_id, "hooks")))
         if hooks:  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
-        so = getattr(state, "solo", None)  # Tiletum's solo games only
-        bot = so["bot"] if so is not None else None
-        actor = state.actor
+        game = games.of_state(state)
+        bot = game.automa_seat(state)  # the seat the game's own automa plays (Tiletum's Cardinalbot)
+        over = game.is_over(state)
+        actor = None if over else game.actor(state)
         ai_seats = ai_seats or {}
-        if (so is not None or ai_seats) and actor != bot and actor not in ai_seats:
+        if (bot is not None or ai_seats) and actor != bot and actor not in ai_seats:
             self._clear_bot(game_id)
-        if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
+        if over:  # its entries leave every index in the follow-up (finished.on_game_over)
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
             pipe.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
             pipe.zrem(ACTIVE.key(game_id), game_id)  # off the home page's list of games to watch at once
@@ -59,7 +60,7 @@ class Dispatcher:
             return
         if actor is None:
             return
-        if actor in ai_seats and state.phase != "over":
+        if actor in ai_seats:
             if mover != actor:
                 level = ai_seats[actor]
                 pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
@@ -76,7 +77,7 @@ class Dispatcher:
                 pipe.execute()
                 self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
             return
-        if actor != mover and games.of_state(state).email:  # a game the email channel plays
+        if actor != mover and game.email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
             add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
             pipe.execute()

@@ -271,7 +271,8 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     svc = GameService(store, allow_seeded_games=True)  # the default snapshot interval
     for attempt in range(10):
         rng = random.Random(attempt)
-        created = svc.create_game([{"name": f"P{i}"} for i in range(4)], {"seed": f"bench-long-{attempt}"})
+        created = svc.create_game([{"name": f"P{i}"} for i in range(4)], {"seed": f"bench-long-{attempt}"},
+                                  game="tiletum")
         gid, tokens = created["id"], [s["token"] for s in created["seats"]]
         _, state = svc.load(gid)
         while state.version < events and state.phase != "over":

@@ -46,7 +46,7 @@ def play_and_store(svc: GameService, players: int, seed: str) -> tuple[str, int]
     """One random game played to the end through the engine and stored move by move."""
     created = svc.create_game(
         [{"name": f"Player {i}", "email": f"p{i}.{seed}@example.org"} for i in range(players)],
-        {"seed": seed})
+        {"seed": seed}, game="tiletum")
     gid = created["id"]
     store = svc.store
     rng = random.Random(seed)

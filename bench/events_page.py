@@ -39,7 +39,7 @@ game_service.MAX_UNDOS_PER_TURN = game_service.MAX_UNDOS_PER_REQUEST = 10**9
 
 def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
     """The long game: its id."""
-    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed})["id"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed}, game="tiletum")["id"]
     rng = random.Random(seed)
     turn_seen = None
     spammed = 0

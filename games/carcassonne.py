@@ -5,16 +5,15 @@ Tile data derived from the tile definitions of the JCloisterZone project (AGPL-3
 from __future__ import annotations
 
 import carcassonne as rules
-from carcassonne.game import advance
-from carcassonne.chance import seed_commitment
-from carcassonne.describe import describe, event_text, event_texts, tile_name
-from carcassonne.record import replay_record, verify_events, write_record
+import carcassonne.describe
+from carcassonne import chance, record
+from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import EmailDefaults, EngineGame, SearchDefaults, seat_name
 
 
-class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
+class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     name = "carcassonne"
     title = "Carcassonne"
     # the notation's verbs in words (docs/carcassonne.md), for refusals
@@ -25,32 +24,9 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     cli = "carcassonne-engine"
     email = True              # turn emails and moves by email reply (mail/, through this interface)
     state_type = rules.GameState
-
-    def new_game(self, players, seed, options):
-        return rules.new_game(players, seed, options)
-
-    def replay(self, events, state=None):
-        return rules.replay(events, state)
-
-    def from_doc(self, doc):
-        return rules.GameState.from_doc(doc)
-
-    def play(self, state, seat, move, seed):
-        return rules.play(state, seat, move, seed=seed)
-
-    def legal_moves(self, state):
-        return [(m, describe(state, m)) for m in rules.legal_moves(state)]
-
-    def search_moves(self, state):
-        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
-
-    def after(self, state, seat, move, seed):
-        s = state.clone()
-        advance(s, seat, move, seed)
-        return s
-
-    def parse(self, text):
-        return rules.parse(text)
+    phases = ("play", "over")
+    position_format = rules.state.FORMAT
+    engine, records, chance, words = rules, record, chance, carcassonne.describe
 
     def scores(self, state):
         return list(state.scores)
@@ -59,28 +35,11 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         """Carcassonne has no rounds: the round of turns the game is in (each seat one tile)."""
         return (max(state.version, 1) - 1) // state.players + 1
 
-    def view(self, state, seat):
-        doc = rules.view_doc(state, seat)
-        doc["to_act"] = [] if state.actor is None else [state.actor]
-        return doc
-
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
-
     def fairness_algorithm(self, meta, state):
         return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
                 "from the sorted face-down tiles, where n is the number of reveals before it (the setup is "
                 "reveal 0, "
                 "then each move) (see carcassonne/chance.py)")
-
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
-
-    def verify_events(self, events, seed, commitment):
-        return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
         return event_texts(events, start, state, names)
@@ -90,12 +49,11 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):
-        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
         out = []
         if state.tile is not None and state.actor == seat:
             out.append(f"Your tile to place: {tile_name(state.tile)}.")
         out.append(f"Your score: {state.scores[seat]} points; followers in supply: {state.supply[seat]}.")
-        others = [f"{name(i)} {v} points ({state.supply[i]} followers in supply)"
+        others = [f"{seat_name(names, i)} {v} points ({state.supply[i]} followers in supply)"
                   for i, v in enumerate(state.scores) if i != seat]
         out.append("The others: " + "; ".join(others) + ".")
         out.append(f"Tiles still face down: {len(state.pile)}.")

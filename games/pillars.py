@@ -9,15 +9,16 @@ only the sorted list of what is left, and the seed is never part of a state.
 from __future__ import annotations
 
 import pillars as rules
-from pillars.chance import seed_commitment
-from pillars.describe import card_name, describe
+import pillars.describe
+from rules_common.texts import fold_texts
+from pillars import chance, record
+from pillars.describe import card_name
 from pillars.describe import event_text as _event_text
-from pillars.game import advance, apply_event
-from pillars.record import replay_record, verify_events, write_record
+from pillars.game import apply_event
 from pillars.state import RES, cards
 from pillars.svg import board_svg
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import EmailDefaults, EngineGame, SearchDefaults, seat_name
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
@@ -36,16 +37,7 @@ _DECISION = {
 }
 
 
-def view_doc(state: rules.GameState, seat: int | None) -> dict:
-    """The position as ``seat`` (None: a spectator) may see it: the bag as counts per seat."""
-    doc = rules.view_doc(state, seat)
-    doc["bag"] = [state.bag.count(i) for i in range(state.players)]
-    doc["viewer"] = seat
-    doc["to_act"] = [] if state.actor is None else [state.actor]
-    return doc
-
-
-class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
+class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     name = "pillars"
     title = "The Pillars of the Earth"
     verb_words = {  # the notation's verbs in words (docs/pillars.md), for refusals
@@ -62,24 +54,9 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     email = True
     score_unit = "VP"
     state_type = rules.GameState
-
-    def new_game(self, players, seed, options):
-        return rules.new_game(players, seed, options)
-
-    def replay(self, events, state=None):
-        return rules.replay(events, state)
-
-    def from_doc(self, doc):
-        return rules.GameState.from_doc(doc)
-
-    def play(self, state, seat, move, seed):
-        return rules.play(state, seat, move, seed=seed)
-
-    def legal_moves(self, state):
-        return [(m, describe(state, m)) for m in rules.legal_moves(state)]
-
-    def parse(self, text):
-        return rules.parse(text)
+    phases = ("cards", "builders", "placing", "actions", "over")
+    position_format = rules.state.FORMAT
+    engine, records, chance, words = rules, record, chance, pillars.describe
 
     def scores(self, state):
         return list(state.vp)
@@ -92,8 +69,11 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     def round(self, state):
         return state.round
 
-    def view(self, state, seat):
-        return view_doc(state, seat)
+    def position(self, state, seat):
+        """The engine's document, the bag as counts per seat."""
+        doc = rules.view_doc(state, seat)
+        doc["bag"] = [state.bag.count(i) for i in range(state.players)]
+        return doc
 
     # --- search (ai.generic) -----------------------------------------------------------------
     def determinize(self, view, rng):
@@ -103,18 +83,7 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         doc["bag"] = [seat for seat, n in enumerate(view["bag"]) for _ in range(n)]
         return rules.GameState.from_doc(doc)
 
-    def search_moves(self, state):
-        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
-
-    def after(self, state, seat, move, seed):
-        s = state.clone()
-        advance(s, seat, move, seed)
-        return s
-
     # --- records ---------------------------------------------------------------------------------
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
-
     def fairness_algorithm(self, meta, state):
         return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
                 "from the sorted cards still face down (privileges, events, the round's craftsmen, resource "
@@ -122,22 +91,12 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
                 "reveals before it (the setup is reveal 0, then each move that reveals something) "
                 "(see pillars/chance.py)")
 
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
-
-    def verify_events(self, events, seed, commitment):
-        return verify_events(events, seed, commitment)
-
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        out: list[str] = []
-        for i, ev in enumerate(events):
-            if i >= start:
-                out.append(_event_text(state, ev, names, machines))
-            state = apply_event(None if ev["type"] == "GameStarted" or state is None else state.clone(), ev)
-        return out
+        def fold(s, ev):
+            return apply_event(None if ev["type"] == "GameStarted" or s is None else s.clone(), ev)
+        def text(before, ev):
+            return _event_text(before, ev, names, machines)
+        return fold_texts(events, start, state, text, fold)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
         return _event_text(before, ev, names, machines)
@@ -157,7 +116,7 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return "your turn"
 
     def email_position_lines(self, state, seat, names):
-        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        name = lambda i: seat_name(names, i)  # noqa: E731
         c = cards()
         s = state
         res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[seat], strict=False))

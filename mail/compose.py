@@ -28,9 +28,7 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-import tiletum
-from tiletum.describe import describe
-from games import TILETUM, EmailGame
+from games import EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
 
@@ -175,10 +173,11 @@ class TurnContext:
     to_addr: str
     from_addr: str
     reply_to: str
-    state: tiletum.GameState
+    state: object                # the game's state (the engine's GameState)
     seat_names: list[str]
     since: list[dict]
     open_url: str
+    game: EmailGame              # the game's rules and words (games/: the email surface)
     move_urls: dict[str, str] = field(default_factory=dict)
     unsubscribe_url: str = ""
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
@@ -189,51 +188,12 @@ class TurnContext:
     subject: str = ""            # default: thread_subject (the same for every email of the game)
     images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
-    game: EmailGame = TILETUM    # the game's rules and words (games/: the email surface)
 
 
-_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced",
-         "exchange": "exchanged", "use": "used", "choose": "chose", "place": "placed", "move": "moved",
-         "pay": "paid", "gain": "gained",
-         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
-         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
-_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
-_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
-
-
-def in_the_past(who: str, text: str) -> str:
-    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
-    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
-    if not _CLAUSE_VERB.match(text):
-        return f"{who}: {text}"
-    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
-    past = re.sub(r"\byour\b", "their", past)
-    past = re.sub(r"\byou\b", "they", past)
-    return f"{who} {past}"
-
-
-def chance_words(chance: list) -> list[str]:
-    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
-    out, dice = [], []
-    colour = None
-    for kind, value in chance or []:
-        if kind == "die-colour":
-            colour = _DIE_COLOURS.get(value, value)
-        elif kind == "die-roll" and colour:
-            dice.append(f"{colour} {value}")
-            colour = None
-        elif kind.startswith("draw:"):
-            out.append(f"a new {kind[5:].title()} tile came out ({value})")
-        elif kind == "corruption":
-            out.append("a Corruption token was revealed")
-    if dice:
-        out.insert(0, "the dice rolled: " + ", ".join(dice))
-    return out
-
-
-def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
+def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
     """A past move in plain words, with the player's name (``event["text"]``, when the notifier
-    put it there, is the move in words as ``GET /events`` says it)."""
+    put it there, is the move in words as ``GET /events`` says it), and what chance brought with
+    it, in the game's words (``EmailTexts.email_past``, ``email_chance``)."""
     who = (seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names)
            else "?")
     by = f" (played by the {event['by']})" if event.get("by") else ""
@@ -242,21 +202,15 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
         if event.get("by") and text.endswith(by):
             text = text[: -len(by)]
         # GET /events' texts already say who did what ("Bob took the yellow 2 die: ..."); older
-        # imperative ones ("Take the yellow 2 die: ...") are put in the past here
-        line = (text if text.startswith(who + " ") else in_the_past(who, text)) + by
-        extra = chance_words(event.get("chance"))
+        # imperative ones ("Take the yellow 2 die: ...") are put in the past by the game
+        line = (text if text.startswith(who + " ") else game.email_past(who, text)) + by
+        extra = game.email_chance(event.get("chance") or [])
         return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return f"{who} took back a move"
     if event.get("type") != "MovePlayed":
         return "the game started"
-    text = event["move"]
-    if state_before is not None:
-        try:
-            return f"{who}: {describe(state_before, tiletum.parse(text))}{by}"
-        except Exception:  # a description is a courtesy; the notation always works
-            pass
-    return f"{who} played {text}{by}"
+    return f"{who} played {event['move']}{by}"
 
 
 DASHBOARD_FIRST = ("Your private dashboard lists all your Tiletum games: where you are to move, where others "
@@ -290,7 +244,7 @@ def turn_email(ctx: TurnContext):
     headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
     legal = game.email_moves(state, ctx.seat)
     position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
-    since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
+    since = [describe_event(e, ctx.seat_names, game) for e in ctx.since]
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"

@@ -53,9 +53,9 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def title_of(game_id: str | None) -> str:
         try:
-            return games.of_meta(svc.meta(game_id)).title if game_id else games.TILETUM.title
-        except Exception:  # an unknown game: the answer still goes out
-            return games.TILETUM.title
+            return games.of_meta(svc.meta(game_id) if game_id else {}).title
+        except Exception:  # an unknown game: the answer still goes out, titled by the registry's default
+            return games.get(None).title
 
     def error(**ctx):
         """The styled error email (mail/compose.py) for every refusal: the failing line, why, the
@@ -102,7 +102,7 @@ def inbound_deps(svc: GameService) -> Deps:
             done.insert(0, "played " + ", ".join(played))
         what = "; ".join(done) or "nothing played"
         ignored = ctx.get("ignored") or []
-        if state.phase != "over" and state.actor == seat:
+        if not game.is_over(state) and game.actor(state) == seat:
             # the next step of the same turn; say first what was done besides moves, which lines
             # were ignored, and which moves were not played because one revealed chance
             intro = " ".join(x for x in ("Done: " + what + "." if commands else "", ignored_note(ignored),
@@ -120,7 +120,8 @@ def inbound_deps(svc: GameService) -> Deps:
                 lines += ["", ignored_note(ignored)]
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
                                 headline=f"Done: {what}.")
-        nxt = names[state.actor] if state.actor is not None and state.phase != "over" else None
+        actor = None if game.is_over(state) else game.actor(state)
+        nxt = names[actor] if actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None,
                                   game_id=ctx["game_id"], seat_name=names[seat], moves=played,
                                   next_to_act=nxt, in_reply_to=ctx.get("in_reply_to"),
@@ -132,7 +133,8 @@ def inbound_deps(svc: GameService) -> Deps:
         """A reply to an old turn: the current turn when it is the seat's decision (its reply address
         is the current one), else whose decision it is. Only to the seat's own address."""
         meta, state = svc.load(game_id)
-        title = games.of_meta(meta).title
+        game = games.of_meta(meta)
+        title = game.title
         email = meta["seats"][seat].get("email")
         if not email:
             return None
@@ -140,7 +142,7 @@ def inbound_deps(svc: GameService) -> Deps:
         subject = answer_subject(thread_subject(title, names, seat, game_id))
         why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
                "played.")
-        if state.phase != "over" and state.actor == seat:
+        if not game.is_over(state) and game.actor(state) == seat:
             msg = notifier.turn_message(game_id, meta, state, seat,
                                         intro=why + " Here is your decision now: reply "
                                         "to this email.",
@@ -148,8 +150,8 @@ def inbound_deps(svc: GameService) -> Deps:
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
-        now = "The game is over." if state.phase == "over" else (
-            f"It is now {names[state.actor]}'s decision; you get an email when it is yours again.")
+        now = "The game is over." if game.is_over(state) else (
+            f"It is now {names[game.actor(state)]}'s decision; you get an email when it is yours again.")
         return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=email,
                             lines=[f"Hello {names[seat]},", "", why, now, "",
                                    f"Open the game: {notifier.open_url(game_id, seat)}"],

@@ -12,7 +12,6 @@ import logging
 import time
 from email.message import EmailMessage
 
-import tiletum
 import games
 from application import links, waiting
 from application.clock import make_clock
@@ -66,7 +65,7 @@ class Notifier:
         true time left, from the seat's actual deadline (moved by a vacation), not ``hours``."""
         meta, state = self.service.load(game_id)
         email = meta["seats"][seat].get("email")
-        if preference(self.r, email) != "move" or state.actor != seat:
+        if preference(self.r, email) != "move" or games.of_meta(meta).actor(state) != seat:
             return 0
         dl = self.deadlines()
         due = dl.deadline_of(game_id, seat)
@@ -107,8 +106,9 @@ class Notifier:
                     f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
                     "stand-in plays your seat for the rest of the game.")
             lines.append("You keep your seat: your next turn is yours again, with its own email.")
-        if state.phase != "over":
-            nxt = names[state.actor] if state.actor is not None else None
+        if not game.is_over(state):
+            actor = game.actor(state)
+            nxt = names[actor] if actor is not None else None
             if nxt:
                 lines.append(f"It is now {nxt}'s decision.")
         lines += ["", f"Open the game: {self.open_url(game_id, seat)}",
@@ -213,10 +213,11 @@ class Notifier:
         """Send what is due for the game at ``version``; returns the number of emails queued in the
         outbox (each is delivered at once, or by the sweep when the SMTP server is away)."""
         meta, state = self.service.load(game_id)
-        if state.phase == "over":
+        game = games.of_meta(meta)
+        if game.is_over(state):
             forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
-        seat = state.actor
+        seat = game.actor(state)
         ahead = self._read_ahead(game_id, meta, state, seat, version)
         after = self.r.pipeline(transaction=False)  # what follows the email, in one round trip
         sent = self._turn(game_id, version, meta, state, seat, ahead, after)
@@ -227,7 +228,7 @@ class Notifier:
         after.execute()
         return sent
 
-    def _read_ahead(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int | None,
+    def _read_ahead(self, game_id: str, meta: dict, state, seat: int | None,
                     version: int) -> dict:
         """What a turn email reads from Redis besides the game, in one round trip (a pipeline, not a
         transaction: on a cluster its keys are in several slots): the game's index registry, the
@@ -258,7 +259,7 @@ class Notifier:
             out["me_generation"] = int(out["me_generation"] or 0)
         return out
 
-    def _turn(self, game_id: str, version: int, meta: dict, state: tiletum.GameState, seat: int | None,
+    def _turn(self, game_id: str, version: int, meta: dict, state, seat: int | None,
               ahead: dict, after) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
@@ -287,7 +288,7 @@ class Notifier:
         now = self.deadlines().clock()
         return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
-    def turn_message(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int, first: bool = False,
+    def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
                      generations: tuple[int, int] | None = None, headline: str = ""):
         """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
@@ -297,7 +298,7 @@ class Notifier:
         game = games.of_meta(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
-        if deadline is None and state.actor == seat:
+        if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
@@ -331,7 +332,7 @@ class Notifier:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
 
-    def since_last_turn(self, game_id: str, seat: int, game: games.Game = games.TILETUM) -> list[dict]:
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game) -> list[dict]:
         """The public events after this seat's last move (what the others did)."""
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
@@ -341,7 +342,7 @@ class Notifier:
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
     def one_click_moves(self, game_id: str, state, seat: int,
-                        game: games.EmailGame = games.TILETUM) -> dict[str, str]:
+                        game: games.EmailGame) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
@@ -496,8 +497,9 @@ class Notifier:
                     meta, state = self.service.load(game_id)
                 except Exception:
                     continue
-                if state.actor == seat and state.phase != "over":
-                    title = thread_subject(games.of_meta(meta).title, seat_names(meta), seat, game_id)
+                game = games.of_meta(meta)
+                if game.actor(state) == seat and not game.is_over(state):
+                    title = thread_subject(game.title, seat_names(meta), seat, game_id)
                     lines.append(
                         f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
                         "with your moves")

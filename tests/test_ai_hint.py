@@ -83,9 +83,11 @@ def test_hints_are_off_in_rated_tournament_games(server):
         # a tournament's games seat the entrants with their addresses (application/tournament_service.py)
         entrants = [{"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]
         created = svc.create_game(entrants, {"rated": True}, tokens=["tok-a-rated", "tok-b-rated"],
-                                  extra_meta={"tournament": {"id": "T1", "round": 1, "table": 1}})
+                                  extra_meta={"tournament": {"id": "T1", "round": 1, "table": 1}},
+                                  game="tiletum")
         unrated = svc.create_game(entrants, {"rated": False}, tokens=["tok-a-free", "tok-b-free"],
-                                  extra_meta={"tournament": {"id": "T2", "round": 1, "table": 1}})
+                                  extra_meta={"tournament": {"id": "T2", "round": 1, "table": 1}},
+                                  game="tiletum")
     for gid, toks, status in ((created["id"], ["tok-a-rated", "tok-b-rated"], 403),
                               (unrated["id"], ["tok-a-free", "tok-b-free"], 200)):
         to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]

@@ -205,7 +205,7 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
     gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
-                          {"seed": "ai-stand-in", "time_control": {"days_per_move": 1}})["id"]
+                          {"seed": "ai-stand-in", "time_control": {"days_per_move": 1}}, game="tiletum")["id"]
     _, before = svc.load(gid)
     seat = before.actor
     dl = Deadlines(svc, None, lambda: t[0])
@@ -249,7 +249,7 @@ def test_emails_name_ai_seats_as_such(redis_client):
     svc = GameService(EventStore(redis_client), allow_seeded_games=True, ai_token=AI_TOKEN)
     gid = svc.create_game(
         [{"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Ada", "email": "ada@ai.test"}],
-        {"seed": "ai-mail"})["id"]
+        {"seed": "ai-mail"}, game="tiletum")["id"]
     _, state = svc.load(gid)
     assert state.actor == 0
     while state.actor == 0:

@@ -15,7 +15,8 @@ import tiletum
 from application import links
 from application.dashboard import dashboard_key_for
 from tests.conftest import make_app
-from application.deadlines import Deadlines, stand_in_move
+from application.deadlines import Deadlines
+from games.tiletum import stand_in_move
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
 from mail.outbox import Outbox

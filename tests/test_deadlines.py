@@ -49,7 +49,7 @@ def world(redis_client):
 
 def new_game(svc, **options):
     g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
-                        {"seed": "deadline", **options})
+                        {"seed": "deadline", **options}, game="tiletum")
     return g["id"], [s["token"] for s in g["seats"]]
 
 
@@ -285,7 +285,8 @@ def test_the_turn_email_states_the_deadline_in_the_players_time_zone(world, app)
     svc, notifier, transport, clock = world
     g = svc.create_game([{"name": "Ada", "email": "ada@x.test", "tz": "Europe/Berlin"},
                          {"name": "Bob", "email": "bob@x.test"}],
-                        {"seed": "tz", "time_control": {"days_per_move": 1, "reminders_hours": []}})
+                        {"seed": "tz", "time_control": {"days_per_move": 1, "reminders_hours": []}},
+                        game="tiletum")
     notifier.notify(g["id"], 1)
     assert "Your deadline: Thu 19 Nov 2026 10:00 CET (in 1 day)." in plain(transport.sent[-1])
     # without a time zone: UTC
@@ -488,7 +489,7 @@ def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(
 
     def game():
         return svc.create_game([{"name": "Ada", "email": fresh[0]}, {"name": "Bob", "email": fresh[1]}],
-                               {"seed": "deadline"})["id"]
+                               {"seed": "deadline"}, game="tiletum")["id"]
     gid = game()
     notifier.notify(gid, 1)
     first = transport.sent[-1]

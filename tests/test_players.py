@@ -15,7 +15,7 @@ import requests
 
 import tiletum
 from application.dashboard import dashboard_key_for
-from application.deadlines import stand_in_move
+from games.tiletum import stand_in_move
 from application.finished import on_game_over
 from application.indexes import GENERATIONS
 from application.players import player_id

@@ -108,7 +108,7 @@ def late_game(r, seed: str):
     r.delete(*DEADLINES.keys(), *REMINDERS.keys(), *NOTICES.keys())
     svc = GameService(EventStore(r), allow_seeded_games=True)
     g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
-                        {"seed": seed, "time_control": {"reminders_hours": []}})
+                        {"seed": seed, "time_control": {"reminders_hours": []}}, game="tiletum")
     meta, state = svc.load(g["id"])
     Deadlines(svc, None, time.time).start_turn(g["id"], meta, state.actor, state.version)
     return svc, g["id"], state.actor, state.version

@@ -16,7 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import games
-from ai.tiletum.parallel import may_start_processes
+from ai import may_start_processes
 from application import archive, heartbeat
 from application.clock import make_clock
 from application.dashboard import Dashboard
@@ -56,7 +56,7 @@ def _heartbeat(sender=None, **_) -> None:
     except Exception:  # Redis away: the sweep itself will say so
         log.warning("could not record the scheduler's heartbeat", exc_info=True)
 
-# the master AI's pool of processes may start in Celery's pool processes (ai/tiletum/parallel.py)
+# the master AI's pool of processes may start in Celery's pool processes (ai.may_start_processes)
 worker_process_init.connect(may_start_processes, weak=False)
 
 
