@@ -468,7 +468,7 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
 
 def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
                 legal_moves=(), reply_to=None, in_reply_to=None, title="Tiletum", subject="", references=None,
-                nothing_played=True, example="", open_url="", **_context) -> EmailMessage:
+                nothing_played=True, example="", open_url="", hint="", code=None, **_context) -> EmailMessage:
     """The answer to a reply that played nothing: the line that failed and why, the seat's legal
     moves and an example to copy. Takes the context ``mail.mailin`` gives every answer."""
     msg = _answer(answer_subject(subject or (f"{title} game {game_id}" if game_id else title)), from_addr,
@@ -485,6 +485,9 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
         lines += ["", "Your legal moves now:"] + [f"  {m} — {d}" for m, d in legal_moves]
         example = example or legal_moves[0][0]
         lines += ["", "Reply to this email with your moves, one per line, for example:", f"  {example}"]
+        if code in ("bad-notation", "no-moves"):   # how the game's moves are written, in words
+            lines += ["", "How to write a move: copy a line of the list above (what follows its dash may go)."
+                      + (f" {hint}" if hint else "")]
     if open_url:
         lines += ["", f"Open the game (moves by click): {open_url}"]
     msg.set_content("\n".join([headline, ""] + lines) + "\n")
