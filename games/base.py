@@ -358,7 +358,8 @@ class EmailDefaults:
 
     def email_pictures(self: EmailGame[S], state: S, seat: int,
                        names: list[str] | None = None) -> list[tuple[str, str, str]]:
-        return [("board", f"The {self.title} board", self.board_svg(state, names))]
+        # "the board of <title>": a title may have its own article ("The Pillars of the Earth")
+        return [("board", f"The board of {self.title}", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []

@@ -4,7 +4,7 @@ from __future__ import annotations
 import tiletum
 from tiletum.chance import seed_commitment
 from tiletum.components import RESOURCES, components
-from tiletum.describe import describe, narrate
+from tiletum.describe import COLOUR, describe, narrate, place_name, tile_name
 from tiletum.fairness import verify_events
 from tiletum.game import RULES_VERSION, evolve_in_place, replay
 from tiletum.notation import parse
@@ -197,6 +197,34 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
             if top is not None:
                 out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
+        return out + self.email_board_lines(state, names)
+
+    def email_board_lines(self, state, names=None):
+        """The shared board in words, for a reader whose email shows no pictures: the dice on the
+        Action Wheel, the offers, who has Houses and Pillars where, the Cathedrals' tiles left."""
+        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        dice = ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:]}" for d in state.wheel) or "none"
+        out = [f"Dice on the Action Wheel: {dice}."]
+        offer = [tile_name(t) for t in state.contract_offer if t]
+        if offer:
+            out.append("Contracts on offer: " + "; ".join(offer) + ".")
+        offer = [tile_name(t) for t in state.character_offer if t]
+        if offer:
+            out.append("Characters on offer: " + "; ".join(offer) + ".")
+        houses = []
+        for town, seats in sorted(state.houses.items()):
+            here = [name(i) for i in seats if i is not None]
+            if here:
+                houses.append(f"{place_name(town)} ({', '.join(here)})")
+        if houses:
+            out.append("Houses on the map: " + "; ".join(houses) + ".")
+        pillars = [f"{place_name(town)} ({', '.join(name(i) for i in seats)})"
+                   for town, seats in sorted(state.pillars.items()) if seats]
+        if pillars:
+            out.append("Pillars on the map: " + "; ".join(pillars) + ".")
+        left = [f"{place_name(town)} {len(tiles)}" for town, tiles in sorted(state.cathedral_stack.items())]
+        if left:
+            out.append("Cathedral tiles left: " + ", ".join(left) + ".")
         return out
 
     def email_moves(self, state, seat):
