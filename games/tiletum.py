@@ -227,7 +227,7 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             out.append("Cathedral tiles left: " + ", ".join(left) + ".")
         return out
 
-    def email_moves(self, state, seat):
+    def email_moves(self, state, seat, names=None):
         if state.actor != seat:
             return []
         return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]

@@ -305,7 +305,7 @@ def turn_email(ctx: TurnContext):
     state, game = ctx.state, ctx.game
     what = game.email_what(state)
     headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
-    legal = game.email_moves(state, ctx.seat)
+    legal = game.email_moves(state, ctx.seat, ctx.seat_names)
     position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
     since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
     example = game.email_example(state, ctx.seat) if legal else ""

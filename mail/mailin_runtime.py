@@ -49,7 +49,7 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
         meta, state = svc.load(game_id)
-        return games.of_meta(meta).email_moves(state, seat)
+        return games.of_meta(meta).email_moves(state, seat, seat_names(meta))
 
     def title_of(game_id: str | None) -> str:
         try:
