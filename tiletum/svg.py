@@ -426,9 +426,11 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     # fulfilled Contracts and Cathedral tiles
     kx = sx + 250
     contracts = " ".join(p.contracts) if p.contracts else "none"
-    out.append(_t(kx, y + 12, f"Contracts: {contracts}", size=10))
+    # two lines within the resources row's height: below it the Buildings' labels begin (a line at
+    # y + 26 overlapped "Building 6"; tests/test_board_text_layout.py)
+    out.append(_t(kx, y + 8, f"Contracts: {contracts}", size=10))
     cath = " ".join(p.cathedrals) if p.cathedrals else "none"
-    out.append(_t(kx, y + 26, f"Cathedral tiles: {cath}", size=10))
+    out.append(_t(kx, y + 20, f"Cathedral tiles: {cath}", size=10))
     # Buildings: Rooms stacked bottom-up (floor 1 at the bottom), roof, Crest below
     y = y0 + 60
     out.append(_t(x, y + 12, "Buildings", size=10, weight="bold"))
