@@ -243,3 +243,31 @@ def test_the_links_in_an_email_open_pages(every_kind, redis_server):
     assert preference(app.extensions["tiletum.service"].store.r, "ada.pillars@players.test") == "none"
     forged = path.replace("ada.pillars", "bob.pillars")
     assert c.post(forged, headers={"Accept": "text/html"}).status_code == 403
+
+
+def test_a_one_click_move_page_plays_once_and_refuses_a_forged_link(redis_server):
+    """``/email/move/<id>``: a GET shows the move and plays nothing; the POST plays it; a link with
+    a changed move is refused; the same link again is refused (the game moved on)."""
+    from types import SimpleNamespace
+    import tiletum
+    app = make_app(redis_server.url, MAIL_SECRET="spam-secret")
+    c = app.test_client()
+    svc = app.extensions["tiletum.service"]
+    gid = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
+                          {"seed": "one-click"})["id"]
+    _, state = svc.load(gid)
+    move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
+    cfg = MailConfig(secret="spam-secret", domain=DOMAIN, from_addr="x@" + DOMAIN, public_url=f"https://{DOMAIN}")
+    link = Notifier.move_url(SimpleNamespace(cfg=cfg), gid, 0, 1, move)
+    path = link.split(DOMAIN, 1)[1]
+    assert path.startswith(f"/email/move/{gid}?")
+    page = c.get(path, headers={"Accept": "text/html"})
+    assert page.status_code == 200 and move in page.get_data(as_text=True)
+    assert svc.load(gid)[1].version == 1, "opening the link plays nothing"
+    other = next(m for m in tiletum.legal_moves(state) if m.startswith("take") and m != move)
+    forged = path.replace("move=" + move.replace(" ", "+"), "move=" + other.replace(" ", "+"))
+    assert forged != path and c.post(forged, headers={"Accept": "text/html"}).status_code == 403
+    assert c.post(path, headers={"Accept": "text/html"}).status_code == 200
+    assert svc.load(gid)[1].version == 2
+    again = c.post(path, headers={"Accept": "text/html"})
+    assert again.status_code == 409 and "<h1>" in again.get_data(as_text=True)
