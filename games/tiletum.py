@@ -10,6 +10,7 @@ from tiletum.game import RULES_VERSION, evolve_in_place, replay
 from tiletum.notation import parse
 from tiletum.record import replay_record, write_record
 from tiletum.svg import render_board_svg
+from tiletum.svg_seat import seat_board_svg
 
 from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
 
@@ -248,7 +249,13 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def email_pictures(self, state, seat, names=None):
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
-        return [("board", alt, render_board_svg(state, names))]
+        board = ("board", alt, render_board_svg(state, names))
+        if not 0 <= seat < len(state.seats):
+            return [board]
+        # the seat's own board, narrow enough to read on a phone, shown by the position in words
+        mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
+                "(also written out in this email).", seat_board_svg(state, seat, names))
+        return [board, mine]
 
 
 TILETUM = Tiletum()

@@ -432,8 +432,12 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     text, related = msg.get_payload()
     assert text.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
     html, pictures = inline_pictures(msg)
-    assert len(pictures) == 1 and "board.png?v=" not in html
-    (cid, png), = pictures.items()
+    # the whole board, and the seat's own board narrow enough for a phone (tests/test_board_text_layout.py)
+    assert len(pictures) == 2 and "board.png?v=" not in html
+    cid = next(c for c in pictures if c.startswith("board."))
+    png = pictures[cid]
+    yours = next(v for c, v in pictures.items() if c.startswith("yours."))
+    assert board_png.png_width(yours) == 400 and 'alt="Your own board' in html
     assert f'<img src="cid:{cid}" alt="The Tiletum board, round 1' in html, "referenced, with alt text"
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and board_png.png_width(png) == 800
     size = len(msg.as_bytes())
