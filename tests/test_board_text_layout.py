@@ -33,10 +33,10 @@ def test_the_contract_and_cathedral_lines_overlap_no_building_label():
     p.cathedrals = ["T01", "T13"]
     svg = games.TILETUM.board_svg(state, ["Ada", "Bob"])
     found = boxes(svg)
-    lines = [b for b in found if b[0].startswith(("Contracts:", "Cathedral tiles:"))]
+    lines = [b for b in found if b[0].startswith("Contracts") or "Cathedral tiles:" in b[0]]
     labels = [b for b in found if b[0].startswith(("Building ", "Storehouse", "Resources", "Buildings"))
               or b[0].startswith(tuple(f"{r.title()} " for r in ("gold", "food", "wool", "stone", "iron")))]
-    assert len(lines) == 4 and len(labels) >= 12
+    assert len(lines) >= 2 and len(labels) >= 12   # each seat's, on one line or two
     for line in lines:
         for label in labels:
             assert not overlap(line, label), f"{line[0]!r} overlaps {label[0]!r}"
