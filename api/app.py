@@ -34,6 +34,7 @@ from mail.outbox import forget_address
 
 from . import limits, settings
 from .broker import celery_send_task
+from .email_pages import register_email_pages
 from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
@@ -307,6 +308,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(lobby.blp)
     api.register_blueprint(catalog.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
+    register_email_pages(app)  # /email/move/<id>, /email/unsubscribe: what the links in emails open
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(TimeoutError, lambda e: _too_slow())
     # werkzeug reads a body with a Content-Length through a LimitedStream, which turns the read's

@@ -245,9 +245,10 @@ class EmailTexts(Protocol[S_in]):
         """Where the game stands for ``seat``, a few lines of plain text (no hidden information)."""
         ...
 
-    def email_moves(self, state: S_in, seat: int) -> list[tuple[str, str]]:
+    def email_moves(self, state: S_in, seat: int, names: list[str] | None = None) -> list[tuple[str, str]]:
         """The rows of the turn email's move list, (what to type, in words): every legal move
-        of the seat must be typable from them."""
+        of the seat must be typable from them. ``names``: the seats' names, for words that name
+        players ("closes Ada's city")."""
         ...
 
     def email_reply_hint(self) -> str:
@@ -418,7 +419,8 @@ class EmailDefaults:
     def email_what(self, state: Any) -> str:
         return "your turn"
 
-    def email_moves(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str]]:
+    def email_moves(self: EmailGame[S], state: S, seat: int,
+                    names: list[str] | None = None) -> list[tuple[str, str]]:
         return self.legal_moves(state) if self.actor(state) == seat else []
 
     def email_reply_hint(self) -> str:
@@ -430,7 +432,8 @@ class EmailDefaults:
 
     def email_pictures(self: EmailGame[S], state: S, seat: int,
                        names: list[str] | None = None) -> list[tuple[str, str, str]]:
-        return [("board", f"The {self.title} board", self.board_svg(state, names))]
+        # "the board of <title>": a title may have its own article ("The Pillars of the Earth")
+        return [("board", f"The board of {self.title}", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []

@@ -8,6 +8,7 @@ import carcassonne as rules
 import carcassonne.describe
 from carcassonne import chance, record
 from carcassonne.describe import event_text, event_texts, tile_name
+from carcassonne.effects import placement_effects
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
 from .base import EmailDefaults, EngineGame, SearchDefaults, seat_name
@@ -59,9 +60,11 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         out.append(f"Tiles still face down: {len(state.pile)}.")
         return out
 
-    def email_moves(self, state, seat):
-        """One row per placement (cell and rotation) where the tile fits: type it as it stands to
-        place the tile alone, or add one of the follower spots listed."""
+    def email_moves(self, state, seat, names=None):
+        """One row per placement (cell and rotation) where the tile fits, with what it does in words
+        (carcassonne/effects.py: what it closes and for how many points to whom, extends or starts,
+        as the engine's scoring counts it): type it as it stands to place the tile alone, or add one
+        of the follower spots listed."""
         if state.actor != seat:
             return []
         rows: dict[str, list[str]] = {}
@@ -71,8 +74,15 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
             spots = rows.setdefault(head, [])
             if follower:
                 spots.append(follower)
-        return [(head, "the tile alone" + (f"; or add a follower: {', '.join(spots)}" if spots else ""))
-                for head, spots in rows.items()]
+        out = []
+        for head, spots in rows.items():
+            cell, rot = head.split()[1:3]
+            x, y = (int(v) for v in cell.split(","))
+            effects = placement_effects(state, x, y, int(rot[1:]), seat, names)
+            said = "; ".join(effects) if effects else "adds to no road, city or cloister"
+            out.append((head, said[:1].upper() + said[1:] + ". The tile alone"
+                        + (f"; or add a follower: {', '.join(spots)}" if spots else "")))
+        return out
 
     def email_reply_hint(self):
         return ("One move a turn: a placement from the list (the cell's column,row as the picture numbers "

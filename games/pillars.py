@@ -25,6 +25,23 @@ _ASKED = {
     "builders": "place the drawn master builder, or pass",
     "placing": "place your passed master builder",
 }
+# A decision that offers several kinds of move is asked as the kinds that are legal now (the
+# headline never offers "place ... or pass" when passing is all the rules allow): each verb in words.
+_KINDS = {
+    "cards": {"take": "take a resource card or a craftsman", "pass": "pass"},
+    "builders": {"place": "place the drawn master builder", "redraw": "draw another master builder",
+                 "pass": "pass"},
+    "market": {"buy": "buy", "sell": "sell", "pass": "pass"},
+}
+
+
+def _asked(kinds: dict[str, str], verbs: set[str]) -> str | None:
+    """What ``kinds`` says of the legal ``verbs``, joined: 'buy or sell at the market, or pass'."""
+    said = [words for verb, words in kinds.items() if verb in verbs and verb != "pass"]
+    if not said:
+        return "pass (nothing else is possible now)" if "pass" in verbs else None
+    text = " or ".join(said) + (" at the market" if kinds is _KINDS["market"] else "")
+    return text + (", or pass" if "pass" in verbs else "")
 _DECISION = {
     "archbishop": "decide at the Archbishop's Office",
     "protection": "decide whether to use your protection privilege",
@@ -109,6 +126,11 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
         if state.phase == "builders" and state.offer:
             return "your turn to decide whether the drawn master builder stays"
+        step = state.queue[0][0] if state.phase == "actions" and state.queue else state.phase
+        if step in _KINDS:
+            asked = _asked(_KINDS[step], {m.split()[0] for m in rules.legal_moves(state)})
+            if asked:
+                return "your turn to " + asked
         if state.phase in _ASKED:
             return "your turn to " + _ASKED[state.phase]
         if state.phase == "actions" and state.queue:

@@ -8,12 +8,13 @@ import tiletum.describe
 from rules_common.texts import fold_texts
 from tiletum import chance, record
 from tiletum.components import RESOURCES, components
-from tiletum.describe import describe, narrate
+from tiletum.describe import COLOUR, describe, narrate, place_name, tile_name
 from tiletum.fairness import verify_events
 from tiletum.game import RULES_VERSION, evolve_in_place
 from tiletum.notation import parse
 from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
+from tiletum.svg_seat import seat_board_svg
 
 from .base import BadSetup, EmailDefaults, EngineGame, SearchDefaults, seat_name
 
@@ -256,9 +257,37 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
             top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
             if top is not None:
                 out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
+        return out + self.email_board_lines(state, names)
+
+    def email_board_lines(self, state, names=None):
+        """The shared board in words, for a reader whose email shows no pictures: the dice on the
+        Action Wheel, the offers, who has Houses and Pillars where, the Cathedrals' tiles left."""
+        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        dice = ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:]}" for d in state.wheel) or "none"
+        out = [f"Dice on the Action Wheel: {dice}."]
+        offer = [tile_name(t) for t in state.contract_offer if t]
+        if offer:
+            out.append("Contracts on offer: " + "; ".join(offer) + ".")
+        offer = [tile_name(t) for t in state.character_offer if t]
+        if offer:
+            out.append("Characters on offer: " + "; ".join(offer) + ".")
+        houses = []
+        for town, seats in sorted(state.houses.items()):
+            here = [name(i) for i in seats if i is not None]
+            if here:
+                houses.append(f"{place_name(town)} ({', '.join(here)})")
+        if houses:
+            out.append("Houses on the map: " + "; ".join(houses) + ".")
+        pillars = [f"{place_name(town)} ({', '.join(name(i) for i in seats)})"
+                   for town, seats in sorted(state.pillars.items()) if seats]
+        if pillars:
+            out.append("Pillars on the map: " + "; ".join(pillars) + ".")
+        left = [f"{place_name(town)} {len(tiles)}" for town, tiles in sorted(state.cathedral_stack.items())]
+        if left:
+            out.append("Cathedral tiles left: " + ", ".join(left) + ".")
         return out
 
-    def email_moves(self, state, seat):
+    def email_moves(self, state, seat, names=None):
         if state.actor != seat:
             return []
         return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
@@ -285,7 +314,13 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
     def email_pictures(self, state, seat, names=None):
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
-        return [("board", alt, render_board_svg(state, names))]
+        board = ("board", alt, render_board_svg(state, names))
+        if not 0 <= seat < len(state.seats):
+            return [board]
+        # the seat's own board, narrow enough to read on a phone, shown by the position in words
+        mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
+                "(also written out in this email).", seat_board_svg(state, seat, names))
+        return [board, mine]
 
 
 TILETUM = Tiletum()

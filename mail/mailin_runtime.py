@@ -49,7 +49,7 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
         meta, state = svc.load(game_id)
-        return games.of_meta(meta).email_moves(state, seat)
+        return games.of_meta(meta).email_moves(state, seat, seat_names(meta))
 
     def title_of(game_id: str | None) -> str:
         try:
@@ -69,6 +69,7 @@ def inbound_deps(svc: GameService) -> Deps:
             extra.update(seat_name=names[seat], subject=thread_subject(game.title, names, seat, game_id))
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
+                extra["hint"] = game.email_reply_hint()
         except Exception:  # the game is gone or unreadable: the answer still goes out
             log.warning("mailin: no game context for the error answer on %s", game_id, exc_info=True)
         return error_email(**{**ctx, **extra})

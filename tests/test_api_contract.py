@@ -190,8 +190,9 @@ def test_a_field_the_contract_does_not_know_fails_the_check(server):
 
 
 def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_server):
-    """The links the notifier writes into emails (mail/notify.py) and the query parameters the
-    document lists for them agree, and such a link answers the documented text/html."""
+    """The links the notifier writes into emails (mail/notify.py) open pages (api/email_pages.py), and
+    the same actions' API endpoints, which older emails link to, take the query parameters the
+    document lists for them and answer the documented text/html."""
     from types import SimpleNamespace
     from urllib.parse import parse_qs, urlsplit
 
@@ -207,8 +208,17 @@ def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_ser
         notifier = SimpleNamespace(cfg=cfg)
         gid = requests.post(live.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
                             timeout=10).json()["id"]
-        links = {"/api/v1/games/{game_id}/email-move": Notifier.move_url(notifier, gid, 0, 1, "take G4"),
-                 "/api/v1/email/unsubscribe": Notifier.unsubscribe_url(notifier, "ann@example.org")}
+        for link in (Notifier.move_url(notifier, gid, 0, 1, "take G4"),
+                     Notifier.unsubscribe_url(notifier, "ann@example.org")):
+            assert "/api/" not in link, "an email links to a page"
+            page = requests.get(link, headers={"Accept": "text/html"}, timeout=10)
+            assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html"), page.text
+        from mail.addresses import signed_url
+        move_path = f"/api/v1/games/{gid}/email-move"
+        links = {"/api/v1/games/{game_id}/email-move": signed_url(secret, live.url, move_path, seat="0",
+                                                                   version="1", move="take G4"),
+                 "/api/v1/email/unsubscribe": signed_url(secret, live.url, "/api/v1/email/unsubscribe",
+                                                         email="ann@example.org")}
         for path, link in links.items():
             for method in ("get", "post"):
                 params = {p["name"]: p for p in document["paths"][path][method]["parameters"]
