@@ -28,6 +28,7 @@ from . import errors
 from .indexes import RATED, SEAT_STATE
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
+from .resigned import final_places, resigned_of
 
 MULTI = "multiplayer"
 # Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
@@ -90,10 +91,11 @@ class RatingService:
         names = {pids[i]: seats[i]["name"] for i in humans if not seats[i].get("former")}
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
+        resigned = resigned_of(self.games.store.events(game_id))   # placed last, rated as a loss
         if game is not hosted.TILETUM:  # its own pool; the game's own tie-break (or shared places)
             return {"pool": game_pool(game.name), "solo": False, "names": names,
                     "result": {"players": [pids[i] for i in range(len(seats))],
-                               "finish": game.places(state),
+                               "finish": final_places(game.places(state), resigned),
                                "dropped": [pids[i] for i in dropped]}}
         if state.solo is not None:
             level = (opts.get("solo") or {}).get("level")
@@ -104,7 +106,8 @@ class RatingService:
                 return {"unrated": "the stand-in played the human seat to the end"}
             return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
                     "human_won": state.winner == human, "names": names}
-        finish = game.places(state)   # the rulebook's tie-break: earlier in the final turn order
+        # the rulebook's tie-break: earlier in the final turn order; the resigned seats last
+        finish = final_places(game.places(state), resigned)
         return {"pool": MULTI, "solo": False, "names": names,
                 "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
                            "dropped": [pids[i] for i in dropped]}}

@@ -16,6 +16,7 @@ from typing import Any
 
 from .base import (
     ERRORS,
+    RESIGNED,
     BadSetup,
     EmailDefaults,
     EmailGame,
@@ -72,4 +73,5 @@ def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
 
 __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
            "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
-           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE", "PILLARS"]
+           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE", "PILLARS",
+           "RESIGNED"]

@@ -11,7 +11,8 @@ from carcassonne.describe import describe, event_text, event_texts, tile_name
 from carcassonne.record import replay_record, verify_events, write_record
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import (RESIGNED, EmailDefaults, GameDefaults, SearchDefaults, fold_resignations, resign_text,
+                   texts_with_resignations)
 
 
 class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
@@ -28,7 +29,15 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         return rules.new_game(players, seed, options)
 
     def replay(self, events, state=None):
-        return rules.replay(events, state)
+        return fold_resignations(rules.replay, self.end_by_resignation, events, state)
+
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.tile, state.winners = "over", None, None, [winner]
+
+    def can_snapshot(self, state):
+        # a game ended by resignation keeps face-down tiles, which a finished position document
+        # may not hold: its few events after the last snapshot are folded instead
+        return not (state.phase == "over" and state.pile)
 
     def from_doc(self, doc):
         return rules.GameState.from_doc(doc)
@@ -81,10 +90,11 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names)
+        return texts_with_resignations(lambda e, k, s, n, m: event_texts(e, k, s, n), self.replay,
+                                       events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):

@@ -17,7 +17,8 @@ from pillars.record import replay_record, verify_events, write_record
 from pillars.state import RES, cards
 from pillars.svg import board_svg
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import (RESIGNED, EmailDefaults, GameDefaults, SearchDefaults, fold_resignations, resign_text,
+                   texts_with_resignations)
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
@@ -60,7 +61,10 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return rules.new_game(players, seed, options)
 
     def replay(self, events, state=None):
-        return rules.replay(events, state)
+        return fold_resignations(rules.replay, self.end_by_resignation, events, state)
+
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winners = "over", None, [winner]
 
     def from_doc(self, doc):
         return rules.GameState.from_doc(doc)
@@ -125,6 +129,9 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        return texts_with_resignations(self._event_texts, self.replay, events, start, state, names, machines)
+
+    def _event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
         out: list[str] = []
         for i, ev in enumerate(events):
             if i >= start:
@@ -133,7 +140,7 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return out
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return _event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else _event_text(before, ev, names, machines)
 
     # --- pictures and the email channel --------------------------------------------------------------
     def board_svg(self, state, names=None):

@@ -11,7 +11,8 @@ from tiletum.notation import parse
 from tiletum.record import replay_record, write_record
 from tiletum.svg import render_board_svg
 
-from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
+from .base import (RESIGNED, BadSetup, EmailDefaults, GameDefaults, SearchDefaults, fold_resignations,
+                   resign_text, texts_with_resignations)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
@@ -106,7 +107,11 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         return tiletum.new_game(players, seed, options)
 
     def replay(self, events, state=None):
-        return replay(events, state)
+        return fold_resignations(replay, self.end_by_resignation, events, state)
+
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winner = "over", None, winner
+        state.undo_base, state.undo_moves = None, []
 
     def from_doc(self, doc):
         return tiletum.GameState.from_doc(doc, validate=False)
@@ -169,10 +174,10 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names, machines)
+        return texts_with_resignations(event_texts, self.replay, events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names, machines)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):

@@ -26,6 +26,7 @@ from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin
                                  forget_due, forget_game, registry, remove)
 from application.notifications import DIGEST, preference
 from application.players import player_id
+from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
 from . import addresses
@@ -125,6 +126,11 @@ class Notifier:
         return addresses.signed_url(self.cfg.secret, self.cfg.public_url,
                                     f"/api/v1/games/{game_id}/email-move",
                                     seat=str(seat), version=str(version), move=move)
+
+    def rematch_url(self, game_id: str, seat: int) -> str:
+        """The signed link that asks for (or accepts) a rematch for the seat: it shows a button."""
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url,
+                                    f"/api/v1/games/{game_id}/email-rematch", seat=str(seat))
 
     def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
         """The game page opened as the seat: its link token in the fragment (application/links.py), which
@@ -505,9 +511,15 @@ class Notifier:
         scores = game.scores(state)
         lines = [f"  {names[i]}: {v} {game.score_unit}" for i,
                  v in sorted(enumerate(scores), key=lambda x: -x[1])]
-        places = game.places(state)   # by the game's own tie-break (Tiletum's decides one winner)
+        # by the game's own tie-break (Tiletum's decides one winner), the seats that resigned last
+        resigned = resigned_of(self.service.store.events(game_id))
+        places = final_places(game.places(state), resigned)
         top = [one_line(names[i]) for i, place in enumerate(places) if place == 1]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
+        if resigned:
+            lines += ["", " ".join(f"{one_line(names[i])} resigned." for i in resigned)]
+        # a rematch (application/together.py) is offered to the seats of a game that has one
+        rematch = not any(s["kind"] == "bot" or s.get("former") for s in meta["seats"])
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
@@ -521,6 +533,8 @@ class Notifier:
                        f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
+                    + (["Play again with the same players (a rematch; it starts once everyone has "
+                        "accepted):", self.rematch_url(game_id, seat), ""] if rematch else [])
                     + ["The record and the check of every draw:",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
