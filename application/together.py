@@ -114,10 +114,18 @@ class Together:
         svc = self.service
         meta, state = svc.load(game_id)
         seat = svc.seat_of(meta, token, game_id, state.actor)
-        if not 1 <= version <= state.version:
-            raise errors.invalid("bad-version", f"the game's versions are 1 to {state.version}")
-        meta, then = svc.state_at(game_id, version)
+        meta, then = self.position_at(game_id, version)
         return version, games.of_meta(meta).view(then, seat)
+
+    def position_at(self, game_id: str, version: int) -> tuple[dict, object]:
+        """The game's meta and its state after ``version`` events; 422 ``bad-version`` outside
+        1 to the current version."""
+        current = self.service.store.version(game_id)
+        if current == 0:
+            self.service.meta(game_id)   # 404 (or 409 for a game waiting for players)
+        if not 1 <= version <= current:
+            raise errors.invalid("bad-version", f"the game's versions are 1 to {current}")
+        return self.service.state_at(game_id, version)
 
     # --- the rematch -------------------------------------------------------------------------
     def _key(self, game_id: str) -> str:
