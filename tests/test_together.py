@@ -155,7 +155,8 @@ def test_nobody_makes_an_ai_seat_or_the_cardinalbot_resign(app):
 
 def test_a_rematch_starts_when_everyone_accepted_with_the_seats_turned(app):
     c, svc = app.test_client(), app.extensions["tiletum.service"]
-    seats = [{"name": "Ada", "email": "ada-rm@together.test"}, {"name": "Robo", "kind": "ai", "level": "easy"},
+    seats = [{"name": "Ada", "email": "ada-rm@together.test"},
+             {"name": "Robo", "kind": "ai", "level": "easy"},
              {"name": "Bea", "email": "bea-rm@together.test"}]
     gid, tokens = create(c, "pillars", seats, rated=False, time_control={"days_per_move": 2})
     rv = c.post(f"{API}/{gid}/rematch", headers=bearer(tokens[0]))

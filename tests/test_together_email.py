@@ -37,13 +37,14 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     gid = rv.json["id"]
     turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and gid in str(m["Subject"]))[0]
     reply(mailin_port, turn, "ada@players.test", "resign")
-    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and headline(m).startswith("You resigned"))
+    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test"
+                 and headline(m).startswith("You resigned"))
     assert len(told) == 1
     over = lambda m: headline(m).startswith("Game over")  # noqa: E731
     _wait(boxes, lambda m: over(m) and sum(map(over, boxes.messages)) >= 2)
     results = {str(m["To"]): m for m in boxes.messages if over(m)}
     assert sorted(results) == ["ada@players.test", "bob@players.test"]
-    assert all(headline(m).startswith("Game over: Bob wins.") for m in results.values()), [headline(m) for m in results.values()]
+    assert all(headline(m).startswith("Game over: Bob wins.") for m in results.values())
     assert "Ada resigned." in text_of(results["bob@players.test"])
     summary = c.get(f"/api/v1/games/{gid}").json
     assert summary["status"] == "finished" and summary["winner"] == 1
