@@ -305,11 +305,11 @@ function replayPanel() {
   sec.id = "replay";
   sec.setAttribute("aria-labelledby", "replay-h");
   sec.innerHTML = '<h2 id="replay-h">Replay</h2><div class="replay-controls">'
-    + '<button type="button" id="replay-first" aria-label="First step">⏮</button>'
+    + '<button type="button" id="replay-first" aria-label="First step">« First</button>'
     + '<button type="button" id="replay-prev" aria-label="Previous step">◀</button>'
     + '<input type="range" id="replay-slider" min="1" value="1" aria-label="Step">'
     + '<button type="button" id="replay-next" aria-label="Next step">▶</button>'
-    + '<button type="button" id="replay-live" aria-label="Back to the game as it stands">⏭</button></div>'
+    + '<button type="button" id="replay-live" aria-label="Back to the game as it stands">Now »</button></div>'
     + '<p id="replay-at" aria-live="polite"></p><p><a id="replay-link" href="#">Link to this step</a></p>';
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
@@ -332,8 +332,9 @@ function showReplayStep() {
   slider.max = String(liveVersion);
   slider.value = String(at);
   const ev = allEvents.find(e => e.version === at);
+  const said = ev ? ": " + (ev.text || ev.move || "") : "";
   $("replay-at").textContent = "Step " + at + " of " + liveVersion + (replayAt === null ? " (now)" : "")
-    + (ev ? ": " + (ev.text || ev.move || "") : "") + ".";
+    + said + (/[.!?]$/.test(said) ? "" : ".");
   $("replay-link").href = location.pathname + "#v=" + at;
   $("replay-prev").disabled = at <= 1;
   $("replay-first").disabled = at <= 1;
