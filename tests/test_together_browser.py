@@ -20,7 +20,8 @@ PLAYOUTS = {"tiletum": tiletum_game, "carcassonne": carcassonne_game, "pillars":
 
 def _game(c, game: str, moves: int) -> tuple[str, list[str]]:
     seed = f"replay-page-{game}"
-    rv = c.post(API, json={"game": game, "seats": [{"name": "Ada"}, {"name": "Bob"}], "options": {"seed": seed}})
+    rv = c.post(API, json={"game": game, "seats": [{"name": "Ada"}, {"name": "Bob"}],
+                           "options": {"seed": seed}})
     assert rv.status_code == 201, rv.json
     gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
     for v, ev in enumerate(PLAYOUTS[game](2, seed).events[1:moves + 1], start=1):
@@ -71,7 +72,8 @@ def test_the_page_steps_through_the_game(redis_server, browser, game):
         screenshot(page, f"replay-{game}.png")
         # back to the game as it stands
         page.locator("#replay-live").click()
-        wait_until(page, "document.body.dataset.version === '7' && !document.body.classList.contains('replaying')")
+        wait_until(page, "document.body.dataset.version === '7'"
+                         " && !document.body.classList.contains('replaying')")
         # a link to a step opens the replay there, for a spectator too
         other = browser.new_page()
         other.goto(f"{server.url}/play/{gid}#v=3")
