@@ -71,7 +71,7 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by")
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by", "winner")
            if k in ev}
     return out
 

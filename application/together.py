@@ -150,6 +150,14 @@ class Together:
         if any(s["kind"] == "bot" or s.get("former") for s in meta["seats"]):
             raise errors.refused("rematch-unsupported",
                                  "a game with a bot account or a former player has no rematch")
+        doc = self._accept(game_id, meta, seat)
+        if doc["new_game"] is None and all(doc["accepted"]):
+            doc = self._start(game_id, meta, doc)
+        return self._public(game_id, meta, doc)
+
+    def _accept(self, game_id: str, meta: dict, seat: int) -> dict:
+        """The proposal with ``seat`` accepted (a new one if there is none, or it lapsed), written
+        only if nobody changed it meanwhile (WATCH)."""
         k = self._key(game_id)
         while True:
             with self.r.pipeline(transaction=True) as pipe:
@@ -165,12 +173,9 @@ class Together:
                     pipe.multi()
                     pipe.set(k, json.dumps(doc), ex=REMATCH_KEEP)
                     pipe.execute()
-                    break
+                    return doc
                 except redis.WatchError:
                     continue
-        if doc["new_game"] is None and all(doc["accepted"]):
-            doc = self._start(game_id, meta, doc)
-        return self._public(game_id, meta, doc)
 
     def proposal(self, game_id: str) -> dict | None:
         """The game's rematch proposal as :meth:`rematch` answers it (None: none, or expired)."""

@@ -72,7 +72,8 @@ def test_a_resignation_in_a_two_player_game_makes_the_other_the_winner_and_count
     summary = c.get(f"{API}/{gid}").json
     assert summary["status"] == "finished" and summary["winner"] == 1 and summary["to_act"] == []
     last = c.get(f"{API}/{gid}/events").json["events"][-1]
-    assert last == {"version": 2, "type": "SeatResigned", "seat": 0, "text": "P0 resigned; P1 wins"}
+    assert last == {"version": 2, "type": "SeatResigned", "seat": 0, "winner": 1,
+                    "text": "P0 resigned; P1 wins"}
     for t in tokens:   # over: nobody resigns any more, and nothing is played
         again = c.post(f"{API}/{gid}/resign", headers=bearer(t))
         assert again.status_code == 409 and again.json["code"] == "game-over", again.json

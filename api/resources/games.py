@@ -112,14 +112,15 @@ class Game(MethodView):
 
 
 class StateQuery(ma.Schema):
-    version = QueryInteger(validate=ma.validate.Range(min=1, max=MAX_VERSION), metadata={
-        "description": "the position after this many events (the replay: 1 is the start); "
-                       "absent: now"})
+    version = QueryInteger(validate=ma.validate.Range(min=1, max=MAX_VERSION))   # documented above
 
 
 @blp.route("/<string:game_id>/state")
 class GameState(MethodView):
-    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH])
+    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH, {
+        "in": "query", "name": "version", "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+        "description": "the position after this many events (the replay: 1 is the start); absent: now"}])
     @blp.arguments(StateQuery, location="query")
     @blp.response(200, ANY_POSITION, headers={"ETag": {"schema": {"type": "string"},
                                                    "description": "the game's version"}})
