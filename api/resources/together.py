@@ -34,8 +34,9 @@ class Resigned(ma.Schema):
     game = ma.fields.String(required=True)
     seat = ma.fields.Integer(required=True, metadata={"description": "your seat, which resigned"})
     version = ma.fields.Integer(required=True, metadata={"description": "the game's version after it"})
-    status = ma.fields.String(required=True, metadata={"description": "`finished` when your resignation "
-                                                                      "ended the game, else `active`"})
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["finished", "active"]),
+                              metadata={"description": "`finished` when your resignation ended the game, "
+                                                       "else `active`"})
     winner = ma.fields.Integer(required=True, allow_none=True,
                                metadata={"description": "the winner's seat when it ended the game"})
 
@@ -50,8 +51,8 @@ class RematchSeat(ma.Schema):
 
 class Rematch(ma.Schema):
     game = ma.fields.String(required=True, metadata={"description": "this game"})
-    status = ma.fields.String(required=True, metadata={"description": "`proposed` (waiting for "
-                                                                      "acceptances) or `started`"})
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["proposed", "started"]),
+                              metadata={"description": "`proposed` (waiting for acceptances) or `started`"})
     new_game = ma.fields.String(required=True, allow_none=True,
                                 metadata={"description": "the new game's id, once it started"})
     expires = ma.fields.String(required=True, metadata={"description": "when the proposal lapses unless "
