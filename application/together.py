@@ -83,6 +83,9 @@ class Together:
                 raise errors.refused("game-over", "the game is over")
             gone = self.resigned(game_id)
             if seat in gone:
+                # asked again: make sure the stand-in has the seat (a crash right after the append
+                # left it to the seat), then say so
+                self._leave(game_id, seat)
                 raise errors.refused("already-resigned", "this seat has resigned already")
             left = [i for i in range(len(meta["seats"])) if i != seat and i not in gone]
             ev: dict = {"type": games.RESIGNED, "seat": seat}
@@ -99,13 +102,23 @@ class Together:
             svc.cache.put(game_id, after)
             svc._after_append(game_id, meta, after, svc.cache.snapshot_hint(game_id), seat, game)
             if "winner" not in ev:   # the seat leaves the game: the stand-in plays it from now on
-                deadlines = Deadlines(svc, None)
-                deadlines.drop(game_id, seat)
-                deadlines.stand_in_later(game_id, seat)
+                self._leave(game_id, seat)
             return {"game": game_id, "seat": seat, "version": after.version,
                     "status": "finished" if game.is_over(after) else "active",
                     "winner": ev.get("winner")}
         raise errors.failed("busy", "the game kept moving; try again")   # pragma: no cover
+
+    def _leave(self, game_id: str, seat: int) -> None:
+        """The game's ``resign_mode`` for a seat that resigned while others play on (every hosted
+        game: the stand-in plays it to the end). Idempotent."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        if game.is_over(state) or game.resign_mode != "stand-in":
+            return
+        deadlines = Deadlines(self.service, None)
+        if not deadlines.is_dropped(game_id, seat):
+            deadlines.drop(game_id, seat)
+        deadlines.stand_in_later(game_id, seat)
 
     # --- the replay --------------------------------------------------------------------------
     def state_at(self, game_id: str, token: str | None, version: int) -> tuple[int, dict]:

@@ -258,3 +258,49 @@ def test_the_replay_shows_every_step_as_each_seat_and_a_spectator_saw_it_then(ap
     assert c.get(f"{API}/{gid}/board.svg?version={last + 1}").json["code"] == "bad-version"
     assert c.get(f"{API}/{gid}/state?version=1", headers=bearer("wrong")).status_code == 401
     assert c.get(f"{API}/nosuchgame/state?version=1").status_code == 404
+
+
+def test_a_crash_right_after_the_resignation_is_made_good_by_asking_again(app, monkeypatch):
+    """The operator's night: the process fails between appending the resignation and handing the
+    seat to the stand-in. The resignation stands (it is in the log, once); asking again answers
+    409 already-resigned and hands the seat over, and the stand-in then plays its turn."""
+    from application import deadlines
+    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    gid, tokens = create(c, "carcassonne", [{"name": n} for n in ("Ada", "Bea", "Cyd")])
+    v, move = _first_legal(c, gid, tokens[0])
+    c.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": v, "moves": [move]})
+    real = deadlines.Deadlines.drop
+
+    def dies(self, game_id, seat):
+        raise ConnectionError("the Redis connection dropped")
+    monkeypatch.setattr(deadlines.Deadlines, "drop", dies)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    rv = c.post(f"{API}/{gid}/resign", headers=bearer(tokens[1]))
+    assert rv.status_code == 500, rv.get_data(as_text=True)
+    events = c.get(f"{API}/{gid}/events").json["events"]
+    assert [e["type"] for e in events].count("SeatResigned") == 1
+    assert svc.load(gid)[1].actor == 1, "nobody played the seat yet"
+    monkeypatch.setattr(deadlines.Deadlines, "drop", real)
+    again = c.post(f"{API}/{gid}/resign", headers=bearer(tokens[1]))
+    assert again.status_code == 409 and again.json["code"] == "already-resigned"
+    last = c.get(f"{API}/{gid}/events").json["events"][-1]
+    assert last["seat"] == 1 and last["by"] == "stand-in", last
+    assert [e["type"] for e in c.get(f"{API}/{gid}/events").json["events"]].count("SeatResigned") == 1
+
+
+def test_a_game_ended_by_resignation_reads_the_same_after_archiving(app):
+    import time as _time
+
+    from application import archive
+    from application.finished import done
+    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    for game in ("tiletum", "carcassonne", "pillars"):
+        gid, tokens = create(c, game, [{"name": "Ada"}, {"name": "Bob"}])
+        c.post(f"{API}/{gid}/resign", headers=bearer(tokens[1]))
+        on_game_over(svc, gid)
+        done(svc.store.r, gid)
+        paths = ["", "/state", "/state?version=1", "/events", "/record", "/board.svg?version=2"]
+        before = {p: c.get(f"{API}/{gid}{p}").get_data(as_text=True) for p in paths}
+        assert archive.archive_game(svc, gid, _time.time() + 30 * 86400) == "archived"
+        fresh = make_app(app.config["REDIS_URL"]).test_client()
+        assert {p: fresh.get(f"{API}/{gid}{p}").get_data(as_text=True) for p in paths} == before, game
