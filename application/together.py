@@ -9,8 +9,9 @@ leaves the game: its remaining turns are played as the game's ``resign_mode`` sa
 game: ``"stand-in"``, the seat is dropped and the stand-in plays it to the end, like a seat dropped
 for missed deadlines). A resigned seat is placed last (:func:`final_places`; the earlier a seat
 resigned, the lower its place) and rated as having lost to every seat still in the game.
-Only a person's seat (or a bot account's own) resigns, with its own token: the AI player's and the
-Cardinalbot's credentials cannot make their seats resign.
+Only a person's seat resigns, with its own token (or link token): the AI player's and the
+Cardinalbot's credentials cannot make their seats resign, and a bot account's seat does not resign
+(nothing would play its turns).
 
 **The rematch.** After the end, a seat asks for a rematch: a proposal of a new game with the same
 seats, game and options, the seat order rotated by one. The seats of the AI player and the
@@ -44,7 +45,9 @@ from .store import Conflict, GameArchived, key
 REMATCH_DAYS = 3
 REMATCH_KEEP = 10 * 86400   # how long Redis keeps a proposal (expired or started) for reading
 AUTO_ACCEPT = ("ai", "cardinalbot")   # seats that accept a rematch at once
-RESIGNABLE = ("human", "bot")         # seats that may resign (with their own token)
+# seats that may resign (with their own token): a person's. A bot account's seat has no stand-in
+# behind it (nothing would play its turns), and AI seats and the Cardinalbot play on.
+RESIGNABLE = ("human",)
 
 
 def _iso(ts: float) -> str:
@@ -77,8 +80,8 @@ class Together:
                 seat = svc._require_seat(meta, token, game_id, state.actor)
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] not in RESIGNABLE:
                 raise errors.forbidden("not-resignable",
-                                       "only a player's own seat resigns: the AI player and the Cardinalbot "
-                                       "play on")
+                                       "only a person's own seat resigns: the AI player, the Cardinalbot and "
+                                       "bot accounts play on")
             if game.is_over(state):
                 raise errors.refused("game-over", "the game is over")
             gone = self.resigned(game_id)
