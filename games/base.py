@@ -280,8 +280,12 @@ RESIGNED = "SeatResigned"
 def fold_resignations(replay, end, events, state=None):
     """``replay(events, state)`` (the engine's fold) with the resignations among ``events`` folded
     in: the engine folds the runs of its own events between them."""
-    events = list(events)
-    if not any(ev["type"] == RESIGNED for ev in events):
+    if not isinstance(events, list):
+        events = list(events)
+    for ev in events:   # (a plain loop: the common case, no resignation, costs one look per event)
+        if ev["type"] == RESIGNED:
+            break
+    else:
         return replay(events, state)
     s, run = state, []
     for ev in events:

@@ -127,11 +127,6 @@ class Notifier:
                                     f"/api/v1/games/{game_id}/email-move",
                                     seat=str(seat), version=str(version), move=move)
 
-    def rematch_url(self, game_id: str, seat: int) -> str:
-        """The signed link that asks for (or accepts) a rematch for the seat: it shows a button."""
-        return addresses.signed_url(self.cfg.secret, self.cfg.public_url,
-                                    f"/api/v1/games/{game_id}/email-rematch", seat=str(seat))
-
     def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
         """The game page opened as the seat: its link token in the fragment (application/links.py), which
         browsers never send to the server; never in the query string."""
@@ -533,8 +528,9 @@ class Notifier:
                        f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
+                    # the game page as the seat, at its "Play again" button (game-page.js)
                     + (["Play again with the same players (a rematch; it starts once everyone has "
-                        "accepted):", self.rematch_url(game_id, seat), ""] if rematch else [])
+                        "accepted):", f"{page}&rematch=1", ""] if rematch else [])
                     + ["The record and the check of every draw:",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]

@@ -168,8 +168,7 @@ def test_every_operation_has_an_example_and_every_example_fits_its_schema(served
             assert not errors, f"{method.upper()} {path} example {where} does not fit its schema: {errors}"
 
 
-HTML_ERROR_OPERATIONS = {"confirmEmailMove", "playEmailMove", "confirmUnsubscribe", "unsubscribe",
-                         "confirmEmailRematch", "acceptEmailRematch"}
+HTML_ERROR_OPERATIONS = {"confirmEmailMove", "playEmailMove", "confirmUnsubscribe", "unsubscribe"}
 
 
 def test_every_operation_documents_its_errors_as_problem_json(served):

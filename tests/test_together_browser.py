@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from application import links
 from carcassonne.playout import random_game as carcassonne_game
 from pillars.playout import random_game as pillars_game
 from tests.browser import screenshot, wait_until
@@ -110,8 +111,18 @@ def test_a_seat_resigns_only_after_confirming_and_may_then_ask_for_a_rematch(red
         expect(page.get_by_role("button", name="Resign…")).to_be_hidden()
         page.get_by_role("button", name="Play again").click()
         expect(page.locator("#table-status")).to_have_text("Rematch asked for: waiting for Ada.")
-        # Ada accepts over the API: Bob's page, asked again, links the new game with his token
-        done = c.post(f"{API}/{gid}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"}).json
+        # Ada opens her results email's link (her seat's link token, &rematch=1): the page is at the
+        # button, and her click starts the rematch; the new game's link carries no token of the old
+        ada_link = links.seat_token(app.extensions["tiletum.service"].store.r, gid, 0)
+        ada = browser.new_page(viewport={"width": 390, "height": 844})
+        ada.goto(f"{server.url}/play/{gid}#token={ada_link}&rematch=1")
+        expect(ada.get_by_role("button", name="Play again")).to_be_focused()
+        expect(ada.locator("#table-status")).to_have_text("Rematch asked for: waiting for Ada.")
+        ada.get_by_role("button", name="Play again").click()
+        new = c.get(f"{API}/{gid}/rematch").json["new_game"]
+        assert new, "everyone accepted: the rematch started"
+        expect(ada.get_by_role("link", name="Open the new game")).to_have_attribute("href", f"/play/{new}")
+        # Bob's page, asked again, links the new game with his seat token (his token in the new game)
         page.get_by_role("button", name="Play again").click()
         link = page.get_by_role("link", name="Open the new game")
-        expect(link).to_have_attribute("href", f"/play/{done['new_game']}#token={tokens[1]}")
+        expect(link).to_have_attribute("href", f"/play/{new}#token={tokens[1]}")

@@ -1,19 +1,20 @@
 """Resign and rematch by email (issue 41), end to end with real parts: a real SMTP server on
 loopback (aiosmtpd) for the players' mailboxes, a real Celery worker that sends the emails, and
 the inbound SMTP listener that takes the replies. A player resigns by replying ``resign``; both
-get the results with a signed rematch link; the link shows a button (opening it accepts nothing),
-its button accepts, and once both accepted the rematch starts and its first turn email arrives."""
+get the results with a rematch link: the game page as the seat (its link token in the fragment),
+which opens at the "Play again" button (tests/test_together_browser.py clicks it) and asks with the
+link's token, as the API does here; once both accepted, the rematch starts and its first turn
+email arrives."""
 from __future__ import annotations
 
 import re
 import time
-from urllib.parse import urlsplit
 
 import pytest
 
 from tests.test_pbem_e2e import headline, own_redis, pbem, reply, text_of  # noqa: F401 (fixtures)
 
-LINK = re.compile(r"(http://\S+/email-rematch\?\S+)")
+LINK = re.compile(r"http://\S+(/play/[^#\s]+)#token=([^&\s]+)&rematch=1")
 
 
 def _wait(boxes, predicate, timeout=60.0):
@@ -48,23 +49,21 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     assert "Ada resigned." in text_of(results["bob@players.test"])
     summary = c.get(f"/api/v1/games/{gid}").json
     assert summary["status"] == "finished" and summary["winner"] == 1
-    links = {to: LINK.search(text_of(m)).group(1) for to, m in results.items()}
-    html = {"Accept": "text/html"}
-
-    def local(url: str) -> str:
-        u = urlsplit(url)
-        return f"{u.path}?{u.query}"
-    # opening the link accepts nothing; an altered link is refused
-    page = c.get(local(links["ada@players.test"]), headers=html)
-    assert page.status_code == 200 and "Accept the rematch" in page.get_data(as_text=True)
+    links = {to: LINK.search(text_of(m)).groups() for to, m in results.items()}
+    assert all(path == f"/play/{gid}" for path, _ in links.values())
+    assert "?" not in "".join(LINK.search(text_of(m)).group(0) for m in results.values()), \
+        "nothing of the seat in a query string"
+    # the link opens the game page (a page like any other: it accepts nothing by itself)
+    assert c.get(f"/play/{gid}").status_code == 200
     assert c.get(f"/api/v1/games/{gid}/rematch").status_code == 404
-    forged = local(links["ada@players.test"]).replace("seat=0", "seat=1")
-    assert c.post(forged, headers=html).status_code == 403
-    # Ada accepts (she asks), then Bob: the new game starts
-    first = c.post(local(links["ada@players.test"]), headers=html)
-    assert first.status_code == 200 and "Bob accepted too" in first.get_data(as_text=True)
-    second = c.post(local(links["bob@players.test"]), headers=html)
-    assert second.status_code == 200 and "has started" in second.get_data(as_text=True)
+    auth = {to: {"Authorization": f"Bearer {token}"} for to, (_, token) in links.items()}
+    forged = {"Authorization": f"Bearer {links['ada@players.test'][1][:-2]}xx"}
+    assert c.post(f"/api/v1/games/{gid}/rematch", headers=forged).status_code == 401
+    # Ada asks (the page's button with her link's token), then Bob accepts: the new game starts
+    first = c.post(f"/api/v1/games/{gid}/rematch", headers=auth["ada@players.test"]).json
+    assert first["status"] == "proposed" and [s["accepted"] for s in first["seats"]] == [True, False]
+    second = c.post(f"/api/v1/games/{gid}/rematch", headers=auth["bob@players.test"]).json
+    assert second["status"] == "started"
     new = c.get(f"/api/v1/games/{gid}/rematch").json["new_game"]
     assert new and c.get(f"/api/v1/games/{new}").json["seats"][0]["name"] == "Bob", "the seats turned"
     # the new game's first turn email reaches Bob, who now sits first

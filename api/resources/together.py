@@ -1,11 +1,9 @@
-"""Playing together (issue 41): resign, rematch, and the rematch link of the results email.
-The replay (``GET /state?version=N``) is the state endpoint's (api/resources/games.py). Views are
-thin: they parse, call application/together.py and return."""
+"""Playing together (issue 41): resign and rematch (the results email's rematch link opens the
+game page as the seat, which asks with one click: no capability in a query string). The replay
+(``GET /state?version=N``) is the state endpoint's (api/resources/games.py). Views are thin: they
+parse, call application/together.py and return."""
 from __future__ import annotations
 
-import html
-
-import flask
 import marshmallow as ma
 from flask.views import MethodView
 
@@ -15,7 +13,6 @@ from application.together import Together
 from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import documented
-from .email import SIG, _page, _query, _verified, answers_html, html_or_problem
 from .games import SEAT, bearer
 
 blp = Blueprint("together", __name__, url_prefix="/api/v1/games",
@@ -112,47 +109,3 @@ class RematchView(MethodView):
         person keeps their seat token. A proposal lapses after a few days (`expires`).
         """
         return together().rematch(game_id, bearer())
-
-
-REMATCH_LINK = [_query("seat", "the seat that accepts", example="0", pattern="^[0-9]+$"), SIG,
-                _query("exp", "optional expiry (Unix time)", required=False, pattern="^[0-9]+$")]
-
-
-@blp.route("/<string:game_id>/email-rematch")
-class EmailRematch(MethodView):
-    @blp.doc(operationId="confirmEmailRematch", responses={200: {"description": "an HTML page", "content": {
-        "text/html": {"schema": {"type": "string"}}}}}, parameters=REMATCH_LINK)
-    @html_or_problem(403, "bad-signature", "the link's signature does not match")
-    @html_or_problem(404, "email-disabled", "email play is not configured on this server")
-    @answers_html
-    def get(self, game_id):
-        """Confirm a rematch from the results email
-
-        Shows a button; nothing is accepted by opening the link.
-        """
-        _verified(flask.request.path)
-        return _page("Play again?", "<p>A new game with the same players, game and options. It starts "
-                                    "once everyone has accepted.</p><form method=post><button "
-                                    "type=submit>Accept the rematch</button></form>")
-
-    @blp.doc(operationId="acceptEmailRematch", responses={200: {"description": "an HTML page", "content": {
-        "text/html": {"schema": {"type": "string"}}}}}, parameters=REMATCH_LINK)
-    @html_or_problem(403, "bad-signature", "the link's signature does not match")
-    @html_or_problem(404, "email-disabled", "email play is not configured on this server (or game-not-found)")
-    @html_or_problem(409, "game-not-over", "the game is not over (or rematch-unsupported)")
-    @answers_html
-    def post(self, game_id):
-        """Accept a rematch from the results email
-
-        Asks for or accepts the rematch for the signed seat, like `POST /rematch`.
-        """
-        p = _verified(flask.request.path)
-        doc = together().rematch(game_id, seat=int(p["seat"]))
-        if doc["new_game"] is None:
-            waiting = [s["name"] for s in doc["seats"] if not s["accepted"]]
-            return _page("Rematch accepted", "<p>The new game starts once "
-                         + html.escape(", ".join(waiting)) + " accepted too. You get its first email "
-                                                              "then.</p>")
-        return _page("The rematch has started",
-                     f"<p>Everyone accepted: the new game is on. <a href=\"/play/"
-                     f"{html.escape(doc['new_game'])}\">Watch the new game</a>; your turn emails follow.</p>")

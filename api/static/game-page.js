@@ -431,6 +431,10 @@ async function afterRender() {
     $("rematch").dataset.read = "1";
     const r = await fetch(api + "/rematch", {cache: "no-store"});
     if (r.ok) showRematch(await r.json(), "");
+    if (frag.get("rematch")) {   // the results email's link: the page opens at its button
+      $("table-actions").scrollIntoView();
+      $("rematch").focus();
+    }
   }
 }
 
