@@ -70,3 +70,48 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     first_turn = _wait(boxes, lambda m: new in str(m["Subject"]))
     assert [str(m["To"]) for m in first_turn] == ["bob@players.test"]
     assert "Your tile to place" in text_of(first_turn[0])
+
+
+@pytest.fixture()
+def sink_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", "together-secret")
+    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))        # the local sink writes here
+    return tmp_path
+
+
+def test_resign_must_stand_alone_in_a_reply_and_a_finished_game_says_so(redis_server, sink_env):
+    """A reply with ``resign`` and a move plays nothing and resigns nothing (never both by one
+    reply); ``resign`` alone resigns, from the reply address of an old turn too; after the end it
+    is refused as such, not as an old turn."""
+    import email.utils
+    from email.message import EmailMessage
+
+    from mail.addresses import reply_address
+    from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+
+    def raw(to: str, body: str) -> bytes:
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"] = "ada@x.test", to, "Re: your turn"
+        m["Message-ID"] = email.utils.make_msgid(domain="x.test")
+        m.set_content(body + "\n\n> quoted\n")
+        return bytes(m)
+    app = make_app(redis_server.url, MAIL_SECRET="together-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}]}).json
+    gid = g["id"]
+    to = reply_address("together-secret", "pbem.test", gid, 0, 1)
+    move = c.get(f"/api/v1/games/{gid}/legal-moves",
+                 headers={"Authorization": f"Bearer {g['seats'][0]['token']}"}).json["moves"][0]["move"]
+    both = post_inbound(c, raw(to, f"{move}\nresign"))
+    assert both.json["status"] == "rejected" and both.json["code"] == "resign-alone", both.json
+    assert c.get(f"/api/v1/games/{gid}").json["version"] == 1, "nothing played, nothing resigned"
+    assert post_inbound(c, raw(to, move)).json["status"] == "applied"
+    done = post_inbound(c, raw(to, "Resign"))          # the old turn's address: still her seat
+    assert done.json["status"] == "applied", done.json
+    summary = c.get(f"/api/v1/games/{gid}").json
+    assert summary["status"] == "finished" and summary["winner"] == 1
+    after = post_inbound(c, raw(reply_address("together-secret", "pbem.test", gid, 0, 2), "resign"))
+    assert after.json["code"] == "game-over", after.json
