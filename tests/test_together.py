@@ -87,6 +87,13 @@ def test_a_resignation_in_a_two_player_game_makes_the_other_the_winner_and_count
     assessed = RatingService(svc).assess(gid)
     assert assessed["result"]["finish"] == [2, 1]
     assert rating(svc, game, seats[1]["email"]) > 1500 > rating(svc, game, seats[0]["email"])
+    # and the player's own list of games places the seat that resigned last, whatever its score
+    from application.dashboard import dashboard_key_for
+    for seat, place in ((0, 2), (1, 1)):
+        key = dashboard_key_for(svc.store.r, seats[seat]["email"])
+        mine = app.extensions["tiletum.dashboard"].games_of(key)
+        (item,) = [g for g in mine["finished"] if g["game"] == gid]
+        assert item["place"] == place, item
 
 
 def _first_legal(c, gid, token):
