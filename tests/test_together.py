@@ -311,3 +311,33 @@ def test_a_game_ended_by_resignation_reads_the_same_after_archiving(app):
         assert archive.archive_game(svc, gid, _time.time() + 30 * 86400) == "archived"
         fresh = make_app(app.config["REDIS_URL"]).test_client()
         assert {p: fresh.get(f"{API}/{gid}{p}").get_data(as_text=True) for p in paths} == before, game
+
+
+def test_a_resignation_in_a_tournament_game_is_a_loss_in_its_standings(redis_server):
+    """A 2-player knockout of Carcassonne: the player who resigns (scores level, 0 to 0) is placed
+    second in the game's result and the other goes through."""
+    import random
+
+    from test_tournament_e2e import Player, inline_game_over
+    box: list = []
+    tapp = make_app(redis_server.url, SEND_TASK=inline_game_over(box), RATE_LIMIT=0)
+    box.append(tapp)
+    c = tapp.test_client()
+    created = c.post("/api/v1/tournaments", json={
+        "name": "Resign KO", "game": "carcassonne", "format": "knockout", "table_size": 2,
+        "invite": True}).get_json()
+    tid = created["id"]
+    rng = random.Random(3)
+    ps = [Player(c, tid, f"R{i}", f"r{i}-{time.time_ns()}@together.test", created["invite_code"], rng)
+          for i in range(2)]
+    assert c.post(f"/api/v1/tournaments/{tid}/start",
+                  headers={"Authorization": f"Bearer {created['organizer_token']}"}).status_code == 200
+    game = ps[0].games()[0]
+    rv = c.post(f"{API}/{game['game']}/resign", headers=bearer(game["token"]))
+    assert rv.json["status"] == "finished" and rv.json["winner"] == 1 - game["seat"]
+    t = c.get(f"/api/v1/tournaments/{tid}").get_json()
+    [table] = [tb for r in t["rounds"] for tb in r["tables"]]
+    assert table["result"]["scores"] == [0, 0]
+    finish = table["result"]["finish"]
+    assert finish[game["seat"]] == 2 and finish[1 - game["seat"]] == 1, table["result"]
+    assert t["status"] == "finished"
