@@ -38,7 +38,7 @@ import games
 
 from . import errors
 from .deadlines import Deadlines
-from .resigned import final_places, resigned_of
+from .resigned import resigned_of
 from .game_service import GameExists, GameService, machine_seats, seat_markers
 from .store import Conflict, GameArchived, key
 
@@ -62,10 +62,6 @@ class Together:
 
     def resigned(self, game_id: str) -> list[int]:
         return resigned_of(self.service.store.events(game_id))
-
-    def places(self, game_id: str, game: games.Game, state) -> list[int]:
-        """The game's finishing places (its own tie-break), the resigned seats last."""
-        return final_places(game.places(state), self.resigned(game_id))
 
     # --- resigning ---------------------------------------------------------------------------
     def resign(self, game_id: str, token: str | None = None, seat: int | None = None) -> dict:
