@@ -3,7 +3,7 @@ HTTP: each title's page steps through the game with the buttons, the slider and 
 opens at a step from a link (#v=N, no token in it) and comes back to the game as it stands; the
 page draws the position of the step (its board picture asked for that version); a seat resigns
 only after confirming, and then may ask for a rematch. TILETUM_SKIP_BROWSER=1 (or no Chromium)
-skips it, like tests/test_browser.py."""
+skips it, like tests/test_browser.py. axe finds nothing serious in the replay or the confirmation."""
 from __future__ import annotations
 
 import pytest
@@ -17,6 +17,13 @@ from tiletum.playout import random_game as tiletum_game
 
 API = "/api/v1/games"
 PLAYOUTS = {"tiletum": tiletum_game, "carcassonne": carcassonne_game, "pillars": pillars_game}
+
+
+def _serious(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x: {v['nodes'][0]['target']})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def _game(c, game: str, moves: int) -> tuple[str, list[str]]:
@@ -71,6 +78,7 @@ def test_the_page_steps_through_the_game(redis_server, browser, game):
         link = page.locator("#replay-link").get_attribute("href")
         assert link == f"/play/{gid}#v=4" and tokens[0] not in link, "the step's link carries no token"
         screenshot(page, f"replay-{game}.png")
+        assert not _serious(page), _serious(page)   # axe, in the replay, on a phone-wide screen
         # back to the game as it stands
         page.locator("#replay-live").click()
         wait_until(page, "document.body.dataset.version === '7'"
@@ -104,6 +112,7 @@ def test_a_seat_resigns_only_after_confirming_and_may_then_ask_for_a_rematch(red
         assert c.get(f"{API}/{gid}").json["status"] == "active", "nothing happened without confirming"
         page.get_by_role("button", name="Resign…").click()
         screenshot(page, "resign-confirm.png")
+        assert not _serious(page), _serious(page)
         page.get_by_role("button", name="Yes, resign").click()
         expect(page.locator("#table-status")).to_have_text("You resigned.")
         summary = c.get(f"{API}/{gid}").json
