@@ -35,6 +35,9 @@ from games import TILETUM, EmailGame
 MSGID_DOMAIN = "tiletum-pbem"
 
 
+# how to resign by reply (mail/mailin_runtime.py, docs/pbem.md), in every turn email
+RESIGN_HINT = "To resign, reply with the one line: resign."
+
 def message_id(once_key: str, domain: str) -> str:
     """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
     every time it is built, so a resend of the same email keeps it."""
@@ -306,7 +309,7 @@ def turn_email(ctx: TurnContext):
     text += position + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
-             game.email_reply_hint(), ""]
+             game.email_reply_hint(), RESIGN_HINT, ""]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game (the board, and moves by click): {ctx.open_url}"]
@@ -346,7 +349,7 @@ def turn_email(ctx: TurnContext):
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
-                 f"{e(game.email_reply_hint())}</p>")
+                 f"{e(game.email_reply_hint())} {e(RESIGN_HINT)}</p>")
     parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
                  + (f' · <a href="{e(ctx.dashboard_url)}">All your games</a>' if ctx.dashboard_url else "")
                  + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url

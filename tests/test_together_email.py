@@ -37,6 +37,7 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     assert rv.status_code == 201, rv.json
     gid = rv.json["id"]
     turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and gid in str(m["Subject"]))[0]
+    assert "To resign, reply with the one line: resign." in text_of(turn), "every turn email says how"
     reply(mailin_port, turn, "ada@players.test", "resign")
     told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test"
                  and headline(m).startswith("You resigned"))
