@@ -172,7 +172,7 @@ ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
 SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
 GAME_STATUSES = ["active", "finished", "waiting", "cancelled"]
-EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
+EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
 AGENDA_ENTRIES = ["frame", "fx", "choice"]
 CHOICE_KINDS = ["action_tile", "joker", "resource", "die_resource", "any_action", "move", "move_town",
                 "move_place", "place_here", "place_anywhere", "teleport", "building", "building_chars",
@@ -882,10 +882,13 @@ CHANCE_OUTCOME = {
 class Event(Closed):
     """One event of the game's log; which fields it has depends on ``type`` (GameStarted: players,
     options, rules, chance; MovePlayed: seat, move, rules, chance, maybe by; MoveUndone: seat,
-    move, rules, maybe by)."""
+    move, rules, maybe by; SeatResigned: seat, and winner when it ended the game)."""
     version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
     type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
-    seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved"})
+    seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved; "
+                                                   "SeatResigned: the seat that resigned"})
+    winner = fields.Integer(metadata={"description": "SeatResigned: the winner, when the resignation "
+                                                     "ended the game (every other seat had resigned)"})
     move = fields.String(allow_none=True,
                          metadata={"description": "MovePlayed: the move; MoveUndone: the move "
                                                   "taken back"})

@@ -42,6 +42,7 @@ from .indexes import DIGEST, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
 from .notifications import preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
+from .resigned import resigned_of
 from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.accounts")
@@ -90,7 +91,8 @@ class Accounts:
                     "game": game_id, "game_name": game.name, "seat": seat, "name": s["name"],
                     "time_zone": s.get("tz"), "created": iso(meta.get("created")),
                     "finished": game.is_over(state), "version": state.version,
-                    "result": Dashboard._result(meta, state) if game.is_over(state) else None,
+                    "result": (Dashboard._result(meta, state, resigned_of(events)) if game.is_over(state)
+                               else None),
                     "seat_state": deadlines.seat_state(game_id, seat),
                     "moves": [e["move"] for e in events if e.get("seat") == seat and "move" in e],
                     "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})

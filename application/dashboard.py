@@ -37,6 +37,7 @@ from .clock import make_clock
 from .deadlines import Deadlines, time_control
 from .notifications import preference, set_preference
 from .players import player_id
+from .resigned import final_places, resigned_of
 from .seats import seat_names
 
 from .indexes import ACTIVE, ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
@@ -204,7 +205,7 @@ class Dashboard:
             names = seat_names(meta)
             game = games.of_meta(meta)
             if game.is_over(state):
-                result = self._result(meta, state)
+                result = self._result(meta, state, resigned_of(self.games.store.events(game_id)))
                 self.r.hset(ME_RESULTS.key(game_id), game_id, json.dumps(result))
                 finished.append(self._finished_item(game_id, seats, result))
                 continue
@@ -261,11 +262,12 @@ class Dashboard:
         return {g: json.loads(v) for g, v in zip(ids, hmget(self.r, ME_RESULTS, ids)) if v is not None}
 
     @staticmethod
-    def _result(meta: dict, state) -> dict:
+    def _result(meta: dict, state, resigned: list[int] | tuple = ()) -> dict:
         names = seat_names(meta)
         game = games.of_meta(meta)
         scores = game.scores(state)
-        places = game.places(state)   # by the game's own tie-break (or none: tied seats share)
+        # by the game's own tie-break (or none: tied seats share), the seats that resigned last
+        places = final_places(game.places(state), list(resigned))
         return {"game_name": game.name, "round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
                 "winner": names[winner] if (winner := game.winner(state)) is not None else None,

@@ -73,7 +73,7 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by")
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by", "winner")
            if k in ev}
     return out
 
@@ -471,6 +471,12 @@ class GameService:
         headers = {"Id": game_id, "SeedCommitment": meta["seed_commitment"]}
         for i, s in enumerate(meta["seats"]):
             headers[f"Seat{i}"] = s["name"]
+        # a resignation (application/together.py) is said in a header, "<seat> at <version>", one
+        # for each in order; the moves are the engine's record
+        resigned = [f"{ev['seat']} at {v}" for v, ev in enumerate(events, 1) if ev["type"] == games.RESIGNED]
+        if resigned:
+            headers["Resigned"] = ", ".join(resigned)
+            events = [ev for ev in events if ev["type"] != games.RESIGNED]
         if game.is_over(state):
             headers["Seed"] = self.store.seed(game_id)
             headers["Result"] = " ".join(str(p) for p in game.scores(state))

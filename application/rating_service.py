@@ -28,6 +28,7 @@ from . import errors
 from .indexes import RATED, SEAT_STATE
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
+from .resigned import final_places, resigned_of
 
 MULTI = "multiplayer"
 # Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
@@ -92,6 +93,7 @@ class RatingService:
         names = {pids[i]: seats[i]["name"] for i in humans if not seats[i].get("former")}
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
+        resigned = resigned_of(self.games.store.events(game_id))   # placed last, rated as a loss
         if game.automa_seat(state) is not None:   # a game against the game's own automa (Tiletum's solo)
             level = (opts.get("solo") or {}).get("level")
             if level is None:  # a solo game always names its level in options.solo (unrated_reason)
@@ -101,7 +103,8 @@ class RatingService:
                 return {"unrated": "the stand-in played the human seat to the end"}
             return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
                     "human_won": game.winner(state) == human, "names": names}
-        finish = game.places(state)   # the game's own tie-break (or shared places)
+        # the game's own tie-break (or shared places); the resigned seats last
+        finish = final_places(game.places(state), resigned)
         return {"pool": game_pool(game.name), "solo": False, "names": names,
                 "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
                            "dropped": [pids[i] for i in dropped]}}

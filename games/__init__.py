@@ -20,6 +20,7 @@ import tiletum
 
 from .base import (
     ERRORS,
+    RESIGNED,
     BadSetup,
     EmailDefaults,
     EmailGame,
@@ -92,4 +93,4 @@ def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
 __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
            "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
-           "is_over", "actor", "TILETUM", "CARCASSONNE", "PILLARS"]
+           "is_over", "actor", "TILETUM", "CARCASSONNE", "PILLARS", "RESIGNED"]

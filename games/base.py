@@ -86,6 +86,14 @@ class Rules(Protocol[S]):
     def position_format(self) -> str: ...   # the ``format`` of its position document ("tiletum-position/1")
     @property
     def automa_levels(self) -> tuple[str, ...]: ...   # its own automa's levels (a rating pool each), if any
+    @property
+    def resign_mode(self) -> str: ...   # who plays a resigned seat's turns in a game of 3+ seats
+                                        # (docs/architecture.md, "Resigning"): "stand-in"
+
+    def end_by_resignation(self, state: S, winner: int) -> None:
+        """End ``state`` (a fresh copy, changed in place) because every seat but ``winner``
+        resigned: the game is over, ``winner`` won, nobody is to act."""
+        ...
 
     def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """A new game's seating and options, checked: ``seats`` (of kinds in ``seat_kinds``) in the
@@ -303,6 +311,72 @@ class Search(Protocol[S]):
         ...
 
 
+# --- resigning (docs/architecture.md, "Resigning") ---------------------------------------------------
+# A resignation is an event of the game's stream, the same for every game, folded here and not by the
+# engines: {"type": "SeatResigned", "seat": s} and, when it ends the game (every other seat has
+# resigned), "winner": w. It counts one version; the engine's state is otherwise unchanged, unless it
+# ends the game (the game's ``end_by_resignation``).
+RESIGNED = "SeatResigned"
+
+
+def fold_resignations(replay, end, events, state=None):
+    """``replay(events, state)`` (the engine's fold) with the resignations among ``events`` folded
+    in: the engine folds the runs of its own events between them."""
+    if not isinstance(events, list):
+        events = list(events)
+    for ev in events:   # (a plain loop: the common case, no resignation, costs one look per event)
+        if ev["type"] == RESIGNED:
+            break
+    else:
+        return replay(events, state)
+    s, run = state, []
+    for ev in events:
+        if ev["type"] != RESIGNED:
+            run.append(ev)
+            continue
+        if run:
+            s, run = replay(run, s), []
+        s = s.clone()
+        s.version += 1
+        if ev.get("winner") is not None:
+            end(s, ev["winner"])
+    return replay(run, s) if run else s
+
+
+def resign_text(ev: dict, names: list[str] | None = None) -> str:
+    """A resignation in words (with the seats' names or markers, as ``event_text`` takes them)."""
+    who = lambda i: names[i] if names is not None and 0 <= i < len(names) else f"Seat {i}"  # noqa: E731
+    text = f"{who(ev['seat'])} resigned"
+    if ev.get("winner") is not None:
+        text += f"; {who(ev['winner'])} wins"
+    return text
+
+
+def texts_with_resignations(texts, replay, events, start=0, state=None, names=None, machines=frozenset()):
+    """``texts(events, start, state, names, machines)`` (a game's ``event_texts``) with the
+    resignations among ``events`` said by :func:`resign_text`; ``replay``: the game's own (which
+    folds resignations)."""
+    events = list(events)
+    if not any(ev["type"] == RESIGNED for ev in events):
+        return texts(events, start, state, names, machines)
+    out: list[str] = []
+    s, run, first = state, [], 0   # run: the engine's events from index ``first``
+    for i, ev in enumerate(events + [None]):
+        if ev is not None and ev["type"] != RESIGNED:
+            run.append(ev)
+            continue
+        if run:
+            said = texts(run, max(0, start - first), s.clone() if s is not None else None, names, machines)
+            out += said
+            s, run = replay(run, s), []
+        if ev is not None:
+            if i >= start:
+                out.append(resign_text(ev, names))
+            s = replay([ev], s)
+        first = i + 1
+    return out
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
@@ -339,6 +413,7 @@ class GameDefaults:
         if first and first not in verbs:
             return f"'{first[:30]}' is not a move here: you can {can}."
         return f"{message[:200]}. You can {can}."
+    resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """By default a game seats its players in the order given and takes the options named in
@@ -489,7 +564,12 @@ class EngineGame(GameDefaults, Generic[S]):
         return self.engine.new_game(players, seed, options)
 
     def replay(self, events: list[dict], state: S | None = None) -> S:
-        return self.engine.replay(events, state)
+        # the service's own events (a seat's resignation) folded in between the engine's
+        return fold_resignations(self.engine.replay, self.end_by_resignation, events, state)
+
+    def end_by_resignation(self, state: S, winner: int) -> None:
+        """End ``state`` because every seat but ``winner`` resigned: each game writes its own."""
+        raise NotImplementedError
 
     def from_doc(self, doc: dict) -> S:
         return self.engine.GameState.from_doc(doc)

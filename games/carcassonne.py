@@ -11,7 +11,8 @@ from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.effects import placement_effects
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import EmailDefaults, EngineGame, SearchDefaults, seat_name
+from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 
 class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
@@ -29,6 +30,14 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     position_format = rules.state.FORMAT
     engine, records, chance, words = rules, record, chance, carcassonne.describe
 
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.tile, state.winners = "over", None, None, [winner]
+
+    def can_snapshot(self, state):
+        # a game ended by resignation keeps face-down tiles, which a finished position document
+        # may not hold: its few events after the last snapshot are folded instead
+        return not (state.phase == "over" and state.pile)
+
     def scores(self, state):
         return list(state.scores)
 
@@ -43,10 +52,11 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
                 "then each move) (see carcassonne/chance.py)")
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names)
+        return texts_with_resignations(lambda e, k, s, n, m: event_texts(e, k, s, n), self.replay,
+                                       events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):

@@ -18,7 +18,8 @@ from pillars.game import apply_event
 from pillars.state import RES, cards
 from pillars.svg import board_svg
 
-from .base import EmailDefaults, EngineGame, SearchDefaults, seat_name
+from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
@@ -75,6 +76,9 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     position_format = rules.state.FORMAT
     engine, records, chance, words = rules, record, chance, pillars.describe
 
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winners = "over", None, [winner]
+
     def scores(self, state):
         return list(state.vp)
 
@@ -109,6 +113,9 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
                 "(see pillars/chance.py)")
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        return texts_with_resignations(self._event_texts, self.replay, events, start, state, names, machines)
+
+    def _event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
         def fold(s, ev):
             return apply_event(None if ev["type"] == "GameStarted" or s is None else s.clone(), ev)
         def text(before, ev):
@@ -116,7 +123,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         return fold_texts(events, start, state, text, fold)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return _event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else _event_text(before, ev, names, machines)
 
     # --- pictures and the email channel --------------------------------------------------------------
     def board_svg(self, state, names=None):

@@ -16,7 +16,8 @@ from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
 from tiletum.svg_seat import seat_board_svg
 
-from .base import BadSetup, EmailDefaults, EngineGame, SearchDefaults, seat_name
+from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
@@ -172,6 +173,10 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
             options["solo"] = engine_options["solo"]
         return seats, options, engine_options
 
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winner = "over", None, winner
+        state.undo_base, state.undo_moves = None, []
+
     def from_doc(self, doc):
         return tiletum.GameState.from_doc(doc, validate=False)
 
@@ -229,10 +234,10 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
         return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names, machines)
+        return texts_with_resignations(event_texts, self.replay, events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names, machines)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):

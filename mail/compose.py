@@ -35,6 +35,9 @@ from games import EmailGame
 MSGID_DOMAIN = "tiletum-pbem"
 
 
+# how to resign by reply (mail/mailin_runtime.py, docs/pbem.md), in every turn email
+RESIGN_HINT = "To resign, reply with the one line: resign."
+
 def message_id(once_key: str, domain: str) -> str:
     """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
     every time it is built, so a resend of the same email keeps it."""
@@ -277,9 +280,8 @@ def turn_email(ctx: TurnContext):
     text += position + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
-             game.email_reply_hint(), ""]
+             game.email_reply_hint(), RESIGN_HINT, ""]
     if legal:
-
         text += [line for para in HOW_TO_REPLY for line in [*textwrap.wrap(para, 76), ""]]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
@@ -320,7 +322,7 @@ def turn_email(ctx: TurnContext):
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
-                 f"{e(game.email_reply_hint())}</p>")
+                 f"{e(game.email_reply_hint())} {e(RESIGN_HINT)}</p>")
     if legal:
         parts.append('<div style="color:#555555;font-size:13px">'
                      + "".join(f"<p>{e(para)}</p>" for para in HOW_TO_REPLY) + "</div>")

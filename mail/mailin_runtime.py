@@ -19,6 +19,7 @@ from application import errors
 from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
+from application.together import Together
 
 from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
                       message_ids, simple_email, thread_subject, unplayed_note)
@@ -31,6 +32,7 @@ from .transports import SmtpTransport, transport_from_env
 log = logging.getLogger("tiletum.mailin")
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
+RESIGN = re.compile(r"^\s*resign\s*$", re.IGNORECASE)   # a reply of this one line resigns (docs/pbem.md)
 
 
 @lru_cache(maxsize=8)
@@ -76,7 +78,7 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def is_move(game_id: str, seat: int, line: str) -> bool:
         """Whether ``line`` is written as a move of the game (or a vacation command)."""
-        if VACATION.match(line):
+        if VACATION.match(line) or RESIGN.match(line):
             return True
         try:
             games.of_meta(svc.meta(game_id)).parse(line)
@@ -95,6 +97,11 @@ def inbound_deps(svc: GameService) -> Deps:
         names = seat_names(meta)
         subject = answer_subject(thread_subject(title, names, seat, ctx["game_id"]))
         moves = ctx.get("moves") or []
+        if any(RESIGN.match(m) for m in moves):
+            return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"],
+                                lines=[f"Hello {names[seat]},", "", "You resigned from this game.",
+                                       "", f"Open the game: {notifier.open_url(ctx['game_id'], seat)}"],
+                                headline="You resigned.")
         commands = [m for m in moves if VACATION.match(m)]
         played = [m for m in moves if not VACATION.match(m)]
         # "vacation on/off" is a setting, not a move: say so, and what was played besides
@@ -176,7 +183,19 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
         """Moves by reply; the lines 'vacation on' and 'vacation off' start and stop the seat's
-        vacation instead (docs/pbem.md)."""
+        vacation instead, and a reply of the one line 'resign' resigns (docs/pbem.md)."""
+        if any(RESIGN.match(m) for m in moves):
+            if len(moves) > 1:   # never a move played and the game resigned by one reply
+                raise errors.invalid("resign-alone", "to resign, reply with the one line 'resign' and "
+                                                     "nothing else", move_index=0)
+            try:
+                done = Together(svc).resign(game_id, seat=seat)
+            except errors.ServiceError as e:   # over, or resigned already: said as such, not "an old turn"
+                if e.kind != "conflict":
+                    raise
+                raise errors.invalid(e.code, e.detail, move_index=0) from None
+            mark_verified(svc.store.r, seat_email(game_id, seat))
+            return {"version": done["version"]}
         commands = [m for m in moves if VACATION.match(m)]
         rest = [m for m in moves if not VACATION.match(m)]
         deadlines = notifier.deadlines() if commands else None

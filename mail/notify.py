@@ -26,6 +26,7 @@ from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin
 from application.lobby import address_refusal
 from application.notifications import DIGEST, preference
 from application.players import player_id
+from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
 from . import addresses
@@ -524,9 +525,15 @@ class Notifier:
         scores = game.scores(state)
         lines = [f"  {names[i]}: {v} {game.score_unit}" for i,
                  v in sorted(enumerate(scores), key=lambda x: -x[1])]
-        places = game.places(state)   # by the game's own tie-break (Tiletum's decides one winner)
+        # by the game's own tie-break (Tiletum's decides one winner), the seats that resigned last
+        resigned = resigned_of(self.service.store.events(game_id))
+        places = final_places(game.places(state), resigned)
         top = [one_line(names[i]) for i, place in enumerate(places) if place == 1]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
+        if resigned:
+            lines += ["", " ".join(f"{one_line(names[i])} resigned." for i in resigned)]
+        # a rematch (application/together.py) is offered to the seats of a game that has one
+        rematch = not any(s["kind"] == "bot" or s.get("former") for s in meta["seats"])
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
@@ -540,6 +547,9 @@ class Notifier:
                        f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
+                    # the game page as the seat, at its "Play again" button (game-page.js)
+                    + (["Play again with the same players (a rematch; it starts once everyone has "
+                        "accepted):", f"{page}&rematch=1", ""] if rematch else [])
                     + ["The game's record to download and the fairness check of every draw are on the "
                        "game's page too.", ""]
                     + self.dashboard_lines(email, first))

@@ -72,7 +72,9 @@ def test_the_position_and_its_parts_are_typed_closed_objects(server):
 def test_closed_value_sets_are_enumerations(server):
     doc = server.document
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
-    assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
+    assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
+    assert enum("Resigned", "status") == ["finished", "active"]
+    assert enum("Rematch", "status") == ["proposed", "started"]
     assert enum("Position", "phase") == ["action", "king", "over"]
     # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
     # starts (docs/lobby.md)

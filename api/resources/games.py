@@ -10,13 +10,15 @@ from flask.views import MethodView
 
 from application.review import RETRY_AFTER as REVIEW_RETRY
 from application.review import Reviews
+from application.together import Together
 
 from .. import hints
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated,
-                       GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken,
+from ..schemas import (ANY_POSITION, MAX_VERSION, EventsOut, EventsPageQuery, Fairness, GameCreate,
+                       GameCreated, QueryInteger, GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut,
+                       NewSeatLink, NewSeatToken,
                        Notifications, NotificationsIn, Position, PublicGames, Vacation, VacationIn)
 
 _POSITION = Position()
@@ -110,23 +112,37 @@ class Game(MethodView):
         return service().summary(game_id)
 
 
+class StateQuery(ma.Schema):
+    version = QueryInteger(validate=ma.validate.Range(min=1, max=MAX_VERSION))   # documented above
+
+
 @blp.route("/<string:game_id>/state")
 class GameState(MethodView):
-    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH])
+    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH, {
+        "in": "query", "name": "version", "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+        "description": "the position after this many events (the replay: 1 is the start); absent: now"}])
+    @blp.arguments(StateQuery, location="query")
     @blp.response(200, ANY_POSITION, headers={"ETag": {"schema": {"type": "string"},
                                                    "description": "the game's version"}})
     @blp.alt_response(304, description="not modified since the ETag you sent")
     @err(401, "unauthorized", "a token that belongs to no seat")
     @err(404, "game-not-found", "unknown game")
-    def get(self, game_id):
+    @err(422, "bad-version", "a version after the game's current one (or invalid-request: not a whole number "
+                             "from 1)")
+    def get(self, query, game_id):
         """Read the position
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
         token). Face-down piles and face-down Corruption tokens appear as counts only. The
         document is the game's own: `Position` (Tiletum), `CarcassonnePosition` or `PillarsPosition`, by
-        `format`.
+        `format`. With `version`, the position after that many events, as your seat (or a
+        spectator) saw it then: the game's replay, by the same rules.
         """
-        version, doc = service().state(game_id, bearer())
+        if query.get("version") is not None:
+            version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
+        else:
+            version, doc = service().state(game_id, bearer())
         if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
             doc = _POSITION.dump(doc)
         etag = f'"v{version}"'
