@@ -38,7 +38,7 @@ import games
 from . import errors, links, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
-from .indexes import DIGEST, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
+from .indexes import DIGEST, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
 from .notifications import preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
@@ -223,6 +223,7 @@ class Accounts:
         pipe.hdel(ME_EMAIL.key(pid), pid)
         pipe.delete(games_key(pid), UNDELIVERABLE + pid, VERIFIED + pid, f"ratings:hist:{pid}")
         pipe.hdel(PREFS.key(email), email)
+        pipe.hdel(MAIL_DELAY.key(email), email)
         if digest:
             pipe.srem(DIGEST.key(email), *digest)
         pipe.srem(TOLD.key(email), email)

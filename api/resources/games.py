@@ -92,7 +92,8 @@ class Games(MethodView):
         # a game that waits for players (docs/lobby.md)
         if any(s.get("kind") == "open" for s in body["seats"]):
             return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
-        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
+        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"],
+                                     live_creator=True)
 
 
 @blp.route("/<string:game_id>")

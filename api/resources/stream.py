@@ -87,7 +87,8 @@ class Stream(MethodView):
         cfg = flask.current_app.config
         slot = _take_slot()
         frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
-                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING)
+                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING,
+                               seen=_seen(game_id))
 
         def body():
             try:
@@ -102,6 +103,23 @@ class Stream(MethodView):
         resp.headers["Cache-Control"] = "no-store"
         resp.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return resp
+
+
+def _seen(game_id: str):
+    """A stream opened with a seat's token (an API client; a browser's page reads the game with its
+    token instead) tells that the seat is looking at the game (application/live.py); None else."""
+    who = identity()
+    if not who.startswith(f"seat:{game_id}:"):
+        return None
+    seat, svc = int(who.rsplit(":", 1)[1]), service()
+    meta = svc.meta(game_id)
+
+    def seen(version: int) -> None:
+        try:
+            svc.looked(game_id, meta, seat, version)
+        except Exception:   # a stream never fails for it
+            pass
+    return seen
 
 
 def _take_slot():

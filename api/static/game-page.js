@@ -304,5 +304,9 @@ function startGamePage(game, first) {
   });
   (first ? first().catch(() => {}) : Promise.resolve()).then(poll).then(follow);
   setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
+  // While the stream is open, a seat's page reads the game (a 304 when nothing changed) once a
+  // minute while it is shown: its player is looking, so no turn email goes (docs/pbem.md, "No email
+  // while you play live").
+  if (token) setInterval(() => { if (streaming && !document.hidden) poll(); }, 60000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
 }
