@@ -976,10 +976,17 @@ class Vacation(Base):
 class NotificationsIn(Base):
     mode = Line(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
         "description": "move: an email whenever it is your decision; digest: one email a day; none"})
+    delay_minutes = fields.Integer(strict=True, validate=validate.Range(0, 1440), metadata={
+        "description": "with `move`: while you play live (you acted on the game's page or through the API "
+                       "in the last few minutes, or its page is open), your turn email waits this many "
+                       "minutes and goes only if you have not looked meanwhile; 0: at once. Left out: "
+                       "unchanged (the service's default is 5)"})
 
 
 class Notifications(Base):
     mode = fields.String(required=True)
+    delay_minutes = fields.Integer(required=True, metadata={
+        "description": "minutes a turn email waits while you play live (0: at once)"})
 
 
 # --- tournaments ---------------------------------------------------------------------------------

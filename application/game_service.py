@@ -23,7 +23,7 @@ from .clock import make_clock
 from .dashboard import index_game, iso, mark_verified
 from .deadlines import Deadlines, check_deadline_options, valid_tz
 from .indexes import ACTIVE
-from .notifications import set_preference
+from .notifications import delay_minutes, set_delay_minutes, set_preference
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta
@@ -650,14 +650,16 @@ class GameService:
             upto -= len(chunk)
         return undos
 
-    def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
+    def set_notifications(self, game_id: str, token: str | None, mode: str, delay: int | None = None) -> dict:
         meta = self.meta(game_id)
         seat = self._require_seat(meta, token, game_id)
         email = meta["seats"][seat].get("email")
         if not email:
             raise errors.invalid("no-email", "this seat has no email address")
+        if delay is not None:
+            set_delay_minutes(self.store.r, email, delay)
         set_preference(self.store.r, email, mode)
-        return {"mode": mode}
+        return {"mode": mode, "delay_minutes": delay_minutes(self.store.r, email)}
 
     def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
         meta = self.meta(game_id)

@@ -41,13 +41,13 @@ def delay_minutes_default() -> float:
         return 5.0
 
 
-def delay_minutes(r, email: str) -> float:
+def delay_minutes(r, email: str) -> int:
     """How long an address's turn email waits while it plays live (docs/pbem.md); 0: at once."""
     v = r.hget(MAIL_DELAY.key(email.lower()), email.lower())
     try:
-        return float(v) if v is not None else delay_minutes_default()
+        return int(v) if v is not None else round(delay_minutes_default())
     except ValueError:
-        return delay_minutes_default()
+        return round(delay_minutes_default())
 
 
 def set_delay_minutes(r, email: str, minutes: int) -> None:
