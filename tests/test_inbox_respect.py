@@ -188,8 +188,13 @@ def test_a_flood_at_a_strangers_address_is_answered_by_at_most_the_cap(workers):
     for a in (host, other):
         mark_verified(app.extensions["tiletum.service"].store.r, a)
     for i in range(4):
-        g = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Host", "email": host},
-                                                               {"name": "Other", "email": other}]})
+        g = c.post(
+            API,
+            json={
+                "game": "carcassonne",
+                "seats": [{"name": "Host", "email": host}, {"name": "Other", "email": other}],
+            },
+        )
         assert g.status_code == 201
     wait_for(lambda: len(to(boxes, host)) + len(to(boxes, other)) >= 4, 30, "the four first turn emails")
 
@@ -371,3 +376,68 @@ def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_n
         assert len(to(boxes, ada)) == before, "she looked: no email for that decision"
     finally:
         r.delete("clock:offset")
+
+
+# --- the player's setting -------------------------------------------------------------------------
+
+
+def test_the_wait_is_the_players_choice_and_a_bad_one_changes_nothing(redis_server, redis_client):
+    """``delay_minutes`` through the dashboard's API (0: at once, even while playing live), and what
+    the notifier does with it: a live seat's turn email waits, one whose player chose 0 goes at once."""
+    from application.dashboard import dashboard_key_for
+
+    app = make_app(redis_server.url)
+    c = app.test_client()
+    ada = addr("ada")
+    g = c.post(
+        API, json={"seats": [{"name": "Ada", "email": ada}, {"name": "Bob"}], "options": {"seed": "wait"}}
+    ).json
+    me = {"Authorization": f"Bearer {dashboard_key_for(redis_client, ada)}"}
+    assert c.get("/api/v1/me/notifications", headers=me).json == {"mode": "move", "delay_minutes": 5}
+    assert c.put("/api/v1/me/notifications", headers=me, json={"mode": "move", "delay_minutes": 15}).json == {
+        "mode": "move",
+        "delay_minutes": 15,
+    }
+    for bad in (-1, 1441, "5", True, 2.5):
+        rv = c.put("/api/v1/me/notifications", headers=me, json={"mode": "none", "delay_minutes": bad})
+        assert rv.status_code == 422 and rv.mimetype == "application/problem+json", bad
+        assert rv.json["code"] == "invalid-request"
+    assert c.put("/api/v1/me/notifications", headers=me, json={"mode": "move"}).json["delay_minutes"] == 15, (
+        "left out: unchanged, and a refused body changed nothing"
+    )
+    # the notifier: Ada plays through the API (live), Bob answers, her turn email waits
+    boxes = Mailboxes()
+    boxes.controller.start()
+    try:
+        svc = app.extensions["tiletum.service"]
+        cfg = MailConfig(
+            secret="s", domain="pbem.test", from_addr="p@pbem.test", public_url="http://x", live_delay=300
+        )
+        notifier = Notifier(svc, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{boxes.port}")), cfg)
+        tokens = [s["token"] for s in g["seats"]]
+
+        def one_turn(seat: int) -> int:
+            while True:
+                legal = svc.legal_moves(g["id"], tokens[seat])
+                moves = [m["move"] for m in legal["moves"]]
+                if not moves:
+                    return legal["version"]
+                m = "end" if "end" in moves else next((x for x in moves if x.startswith("take")), moves[0])
+                svc.submit(g["id"], tokens[seat], legal["version"], [m])
+
+        if svc.summary(g["id"])["to_act"] != [0]:
+            one_turn(1)
+        one_turn(0)
+        version = one_turn(1)
+        assert svc.summary(g["id"])["to_act"] == [0]
+        assert notifier.notify(g["id"], version) == 0, "live: the email waits"
+        from application.indexes import MAIL_LATER
+
+        assert f"{g['id']}:0:{version}".encode() in MAIL_LATER.due(redis_client, "+inf")
+        c.put("/api/v1/me/notifications", headers=me, json={"mode": "move", "delay_minutes": 0})
+        one_turn(0)
+        version = one_turn(1)
+        assert notifier.notify(g["id"], version) == 1, "0 minutes: at once, even while playing live"
+        boxes.wait_for(1)
+    finally:
+        boxes.controller.stop()

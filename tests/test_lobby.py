@@ -386,7 +386,8 @@ def test_a_join_for_a_full_or_cancelled_game_is_refused_and_changes_nothing(http
     lobby = server.app.extensions["tiletum.lobby"]
     told = []
     lobby.sweep(lambda g, doc, seat: told.append((g, seat)), now=lobby.clock() + 3600)
-    assert (gone, 0) in told
+    assert (gone, 0) not in told, "the creator typed that address in: no email about a waiting game"
+    assert http.ok("GET", f"{LOBBY}/{gone}")["status"] == "cancelled"
     before = stored(redis_client, gone)
     problem(http.post(f"{LOBBY}/confirm", json={"token": slow}), 409, "game-cancelled")
     problem(http.post(f"{LOBBY}/{gone}/join", json={"name": "X", "email": addr("x")}), 409, "game-cancelled")
