@@ -24,6 +24,7 @@ import flask
 import marshmallow as ma
 from flask.views import MethodView
 
+from application.errors import ServiceError
 from application.push import SlotRefused
 
 from ..blueprint import Blueprint
@@ -107,12 +108,20 @@ class Stream(MethodView):
 
 def _seen(game_id: str):
     """A stream opened with a seat's token (an API client; a browser's page reads the game with its
-    token instead) tells that the seat is looking at the game (application/live.py); None else."""
-    who = identity()
-    if not who.startswith(f"seat:{game_id}:"):
+    token instead) tells that the seat is looking at the game (application/live.py); None else.
+    The token is checked against the game as it is now (not the rate limits' remembered identity):
+    a revoked token must not keep a seat's turn emails away."""
+    scheme, _, token = flask.request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
         return None
-    seat, svc = int(who.rsplit(":", 1)[1]), service()
+    svc = service()
     meta = svc.meta(game_id)
+    try:
+        seat = svc.seat_of(meta, token.strip(), game_id)
+    except ServiceError:
+        return None
+    if seat is None:
+        return None
 
     def seen(version: int) -> None:
         try:
