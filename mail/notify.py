@@ -562,7 +562,8 @@ class Notifier:
             "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
             f"{self.open_url(game_id, seat)}\n\n"
             "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
-            + "\n".join(self.dashboard_lines(email, first)) + "\n")
+            + "\n".join(self.dashboard_lines(email, first))
+            + f"\n\nStop all emails from us: {self.unsubscribe_url(email)}\n")
         return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first, scope=game_id)
 
     def send_dashboard_link(self, pid: str, generation: int) -> int:
