@@ -1584,7 +1584,8 @@ class AccountExport(Base):
     profile_public = fields.Boolean(required=True)
     member_since = fields.String(allow_none=True)
     settings = fields.Dict(required=True,
-                           metadata={"description": "notifications, and when the address was verified"})
+                           metadata={"description": "notifications, delay_minutes (the wait of a turn email "
+                                                    "while playing live), and when the address was verified"})
     games = fields.List(fields.Nested(ExportGame), required=True)
     ratings = fields.Dict(required=True,
                           metadata={"description": "by pool: rating, rd, vol, games and every rated game"})

@@ -39,7 +39,7 @@ from . import errors, links, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
 from .indexes import DIGEST, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
-from .notifications import preference
+from .notifications import delay_minutes, preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
 from .tournament_service import TournamentService
@@ -70,6 +70,7 @@ class Accounts:
                 "handle": settings["handle"], "profile_public": settings["public"],
                 "member_since": iso(first[0][1]) if first else None,
                 "settings": {"notifications": preference(self.r, email),
+                             "delay_minutes": delay_minutes(self.r, email),
                              "verified_at": iso(int(verified)) if verified else None},
                 "games": self._games(pid), "ratings": self._ratings(pid), "bots": self._bots(email),
                 "undeliverable": undeliverable_of(self.r, pid)}
