@@ -331,6 +331,41 @@ def test_a_game_against_the_ai_played_live_sends_no_turn_email_then_one_after_th
         r.delete("clock:offset")
 
 
+def test_a_whole_game_against_the_ai_on_its_page_sends_only_the_results(serve):
+    """Issue 40's report: one Carcassonne game against the AI played on its page sent 37 emails. Played
+    to its end through the API with the seat's stream open: no turn email, and the results email."""
+    server, boxes, _, _ = serve
+    ada = addr("ada")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Robo", "kind": "ai", "level": "easy"}],
+            "options": {"seed": "live-whole"},
+        },
+    ).json()
+    gid, token = g["id"], g["seats"][0]["token"]
+    page = Page(server.url, gid, token)
+    deadline = time.monotonic() + 240
+    try:
+        while True:
+            s = requests.get(f"{server.url}{API}/{gid}", timeout=10).json()
+            if s["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, f"the game stalled at version {s['version']}"
+            if s["to_act"] == [0]:
+                play_one(server.url, gid, token)
+            else:
+                time.sleep(0.2)
+    finally:
+        page.close()
+    got = wait_for(lambda: to(boxes, ada), 30, "the results email")
+    time.sleep(3)
+    got = to(boxes, ada)
+    assert [headline(m).split(":")[0] for m in got] == ["Game over"], [headline(m) for m in got]
+
+
 def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_none(serve):
     server, boxes, mailin, redis_server = serve
     import redis
