@@ -403,7 +403,10 @@ def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_n
     # Ada now plays on the API (live); when her decision comes back she looks at the game (her page
     # reads it): no email for that decision, even after the grace
     me = {"Authorization": f"Bearer {tokens[0]}"}
-    before = len(to(boxes, ada))
+    # her first turn email, the answer to her reply and this turn email: all in before counting
+    before = len(
+        wait_for(lambda: (lambda got: got if len(got) >= 3 else None)(to(boxes, ada)), 30, "3 emails")
+    )
     play_one(server.url, gid, tokens[0])
     play_one(server.url, gid, tokens[1])
     requests.get(f"{server.url}{API}/{gid}/state", headers=me, timeout=10)
