@@ -348,13 +348,13 @@ class Notifier:
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
-        info = ahead["live"]
-        now = self.clock()
+        info, now = ahead["live"], self.clock()
+        if ahead["delay"] > 0 and info["seen_version"] >= version:
+            return 0   # the seat has read this decision with its token already: it knows
         if ahead["delay"] > 0 and live.is_live(info, now):
             # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
-            # if the decision is still the seat's and it has not looked (sweep_later). Looked already: none.
-            if info["seen_version"] < version:
-                add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            # if the decision is still the seat's and it has not looked (sweep_later)
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
             return 0
         return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
 
