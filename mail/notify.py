@@ -30,8 +30,8 @@ from application.seats import seat_names
 
 from . import addresses
 from .board_png import board_png, png_width
-from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, one_line, simple_email,
-                      thread_root_id, thread_subject, turn_email)
+from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, first_contact, one_line,
+                      simple_email, thread_root_id, thread_subject, turn_email)
 from .mailconfig import MailConfig
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
@@ -672,6 +672,8 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            stop = (first_contact(email, self.unsubscribe_url(email), game.title) if self.stranger(email)
+                    else f"Stop these emails: {self.unsubscribe_url(email)}")   # why it came, to a stranger
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
@@ -684,7 +686,7 @@ class Notifier:
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
                        f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
                     + self.dashboard_lines(email, first)
-                    + ["", f"Stop these emails: {self.unsubscribe_url(email)}"])
+                    + ["", stop])
             msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
                                headline=f"Game over: {outcome}.")

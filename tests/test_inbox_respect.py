@@ -366,6 +366,9 @@ def test_a_whole_game_against_the_ai_on_its_page_sends_only_the_results(serve):
     time.sleep(3)
     got = to(boxes, ada)
     assert [headline(m).split(":")[0] for m in got] == ["Game over"], [headline(m) for m in got]
+    body = text_of(got[0])
+    assert f"You get this email because {ada} was entered as a player" in body, "why it came, to a stranger"
+    assert "/api/v1/email/unsubscribe?" in body, "and one click stops every email"
 
 
 def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_none(serve):
