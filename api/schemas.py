@@ -994,6 +994,11 @@ class Vacation(Base):
 class NotificationsIn(Base):
     mode = Line(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
         "description": "move: an email whenever it is your decision; digest: one email a day; none"})
+    delay_minutes = fields.Integer(strict=True, validate=validate.Range(0, 1440), metadata={
+        "description": "with `move`: while you play live (you acted on the game's page or through the API "
+                       "in the last few minutes, or its page is open), your turn email waits this many "
+                       "minutes and goes only if you have not looked meanwhile; 0: at once. Left out: "
+                       "unchanged (the service's default is 5)"})
 
 
 class QueryBoolean(fields.Boolean):
@@ -1007,6 +1012,8 @@ class QueryBoolean(fields.Boolean):
 
 class Notifications(Base):
     mode = fields.String(required=True)
+    delay_minutes = fields.Integer(required=True, metadata={
+        "description": "minutes a turn email waits while you play live (0: at once)"})
 
 
 # --- tournaments ---------------------------------------------------------------------------------
@@ -1600,7 +1607,8 @@ class AccountExport(Base):
     profile_public = fields.Boolean(required=True)
     member_since = fields.String(allow_none=True)
     settings = fields.Dict(required=True,
-                           metadata={"description": "notifications, and when the address was verified"})
+                           metadata={"description": "notifications, delay_minutes (the wait of a turn email "
+                                                    "while playing live), and when the address was verified"})
     games = fields.List(fields.Nested(ExportGame), required=True)
     ratings = fields.Dict(required=True,
                           metadata={"description": "by pool: rating, rd, vol, games and every rated game"})

@@ -35,7 +35,7 @@ import games
 from . import errors, links, waiting as lobby
 from .clock import make_clock
 from .deadlines import Deadlines, time_control
-from .notifications import preference, set_preference
+from .notifications import delay_minutes, preference, set_delay_minutes, set_preference
 from .players import player_id
 from .resigned import final_places, resigned_of
 from .seats import seat_names
@@ -293,12 +293,16 @@ class Dashboard:
     # --- email setting --------------------------------------------------------------------------
     def notifications(self, key: str | None) -> dict:
         _, email = self.player(key)
-        return {"mode": preference(self.r, email)}
+        return {"mode": preference(self.r, email), "delay_minutes": delay_minutes(self.r, email)}
 
-    def set_notifications(self, key: str | None, mode: str) -> dict:
+    def set_notifications(self, key: str | None, mode: str, delay: int | None = None) -> dict:
+        """The address's email setting, and (``delay``, when given) how many minutes a turn email
+        waits while it plays live (docs/pbem.md, "No email while you play live"; 0: at once)."""
         _, email = self.player(key)
+        if delay is not None:
+            set_delay_minutes(self.r, email, delay)
         set_preference(self.r, email, mode)
-        return {"mode": mode}
+        return {"mode": mode, "delay_minutes": delay_minutes(self.r, email)}
 
     # --- vacation -------------------------------------------------------------------------------
     def vacation(self, key: str | None, on: bool) -> dict:

@@ -459,7 +459,24 @@ class Deadlines:
             return 0
         if self._on_vacation(game_id, seat, now):
             return 0  # kept: it moves back with the deadline when the vacation ends
-        remove(self.r, REMINDERS, member)
+        # After a lag several reminder points of the turn may be due at once: only the most urgent
+        # one goes, and the others leave (each would say the same time left).
+        prefix = f"{game_id}:{seat}:{version}:".encode()
+        points = [m for m in game_members(self.r, REMINDERS, game_id) if m.startswith(prefix)]
+        pipe = self.r.pipeline(transaction=False)
+        for m in points:
+            pipe.zscore(REMINDERS.key(game_id), m)
+        due = [m for m, score in zip(points, pipe.execute()) if score is not None and score <= now]
+        if member not in due:
+            return 0   # handled with a more urgent point of its turn in this sweep
+        urgent = {}
+        for m in due:
+            try:
+                urgent[m] = float(m[len(prefix):])
+            except ValueError:
+                urgent[m] = hours
+        hours = min(urgent.values())
+        remove(self.r, REMINDERS, *due)
         return int(self.notifier.remind(game_id, seat, version, hours) or 0)
 
     def _deadline(self, member: bytes, now: float) -> int:

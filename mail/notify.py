@@ -13,16 +13,16 @@ import time
 from email.message import EmailMessage
 
 import games
-from application import links, waiting
+from application import links, live, waiting
 from application.clock import make_clock
-from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
+from application.dashboard import ME_EMAIL, TOLD, VERIFIED, dashboard_key_for, play_path
 from application.board_svg import email_pictures
 from application.deadlines import (MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text,
                                   timeout_policy)
 from application.errors import ServiceError
 from application.game_service import GameService
-from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
-                                 forget_due, forget_game, registry, remove)
+from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
+                                 begin_attempt, end_attempt, forget_due, forget_game, registry, remove)
 from application.lobby import address_refusal
 from application.notifications import DIGEST, preference
 from application.players import player_id
@@ -31,13 +31,29 @@ from application.seats import seat_names
 
 from . import addresses
 from .board_png import board_png, png_width
-from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, one_line, simple_email,
-                      thread_root_id, thread_subject, turn_email)
+from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, first_contact, one_line,
+                      simple_email, thread_root_id, thread_subject, turn_email)
 from .mailconfig import MailConfig
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
+
+# KEYS: the address's allowance in one scope, its count today (one slot: the player id's hash tag);
+# ARGV: the once-key, the daily cap, the scope's and the day's lifetimes. 1: send, 0: do not.
+STRANGER_GATE = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  if held == ARGV[1] then return 1 end
+  return 0
+end
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n >= tonumber(ARGV[2]) then return 0 end
+redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1
+"""
 
 
 def thread_key(game_id: str, seat: int) -> str:
@@ -57,6 +73,8 @@ class Notifier:
         self.outbox = outbox
         self.cfg = cfg
         self.r = service.store.r
+        self.clock = make_clock(self.r)   # live seats, the grace of their turn emails (application/live.py)
+        self._stranger_gate = self.r.register_script(STRANGER_GATE)
 
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
@@ -70,11 +88,20 @@ class Notifier:
             return 0
         dl = self.deadlines()
         due = dl.deadline_of(game_id, seat)
+        if due is not None and due <= dl.clock():
+            return 0   # the deadline passed: the deadline sweep acts, a reminder would say "due in 0 minutes"
         left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
-        msg = self.turn_message(game_id, meta, state, seat, deadline=due,
-                                headline=f"Reminder: your move is {left}.")
+        headline = f"Reminder: your move is {left}."
+        said = f"reminded:{game_id}:{seat}:{version}"   # the turn's last reminder: never two the same
+        if self.r.get(said) == headline.encode():
+            return 0
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=self.stranger(email),
+                                headline=headline)
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
-        return self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        sent = self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        if sent:
+            self.r.set(said, headline, ex=SENT_TTL)
+        return sent
 
     def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
         """Tell a player that the stand-in played their turn that started at ``version`` (it missed
@@ -141,6 +168,39 @@ class Notifier:
         email = email.strip().lower()
         return not self.r.sismember(TOLD.key(email), email)
 
+    def stranger(self, email: str, verified: bool | None = None) -> bool:
+        """Whether an email to this address must say why it came and how to stop every email (as
+        the address's first email does): it has never acted on an email of ours (a stranger may have
+        typed it), where the limit on emailing such addresses is on (``MailConfig.new_address_daily``)."""
+        if self.cfg.new_address_daily is None:
+            return False
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + player_id(self.r, email)))
+        return not verified or self.first_email(email)
+
+    def may_email(self, email: str, scope: str, once_key: str, verified: bool | None = None) -> bool:
+        """The limit on emailing an address that has never acted on our email (docs/pbem.md, "No one
+        floods another's inbox"): at most one email per ``scope`` (a game, a waiting game) and
+        ``MailConfig.new_address_daily`` a day across the service, all kinds together. The email
+        allowed for a scope stays allowed (``once_key``: the same email queued again). A verified
+        address, or none limit configured: always."""
+        cap = self.cfg.new_address_daily
+        if cap is None:
+            return True
+        pid = player_id(self.r, email)
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + pid))
+        if verified:
+            return True
+        day = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
+        allowed = self._stranger_gate(keys=[f"mail:stranger:{{{pid}}}:g:{scope}",
+                                            f"mail:stranger:{{{pid}}}:d:{day}"],
+                                      args=[once_key, cap, SENT_TTL, 2 * 86400])
+        if not allowed:
+            log.info("not emailing %s (%s): an address that never acted on our email, at its limit", pid,
+                     once_key)
+        return bool(allowed)
+
     @staticmethod
     def others(names: list[str], seat: int) -> str:
         """The other players' names, as the thread subject says them."""
@@ -149,7 +209,8 @@ class Notifier:
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None, after=None, thread: bytes | None = None,
-                  refs: list[bytes] | None = None) -> int:
+                  refs: list[bytes] | None = None, scope: str | None = None,
+                  verified: bool | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
@@ -160,7 +221,11 @@ class Notifier:
         threads the game. ``after``: a pipeline of the caller's, executed once the email is queued,
         that records the address as told (instead of a round trip of its own). ``thread`` and
         ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
-        marker never changes once set, so only a missing one is set here."""
+        marker never changes once set, so only a missing one is set here. ``scope``: what the email
+        is about for the limit on emailing strangers (``may_email``; the game by default, else the
+        once-key); ``verified``: whether the address has acted on our email, if the caller read it."""
+        if email and not self.may_email(email, scope or game_id or once_key, once_key, verified):
+            return 0
         msgid = in_reply_to = None
         earlier: list[str] = []
         if game_id is not None and seat is not None:
@@ -251,7 +316,11 @@ class Notifier:
                 pipe.hget(GENERATIONS.key(pid), pid)
                 pipe.get(thread_key(game_id, seat))
                 pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
-                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs"]
+                pipe.hget(MAIL_DELAY.key(email.lower()), email.lower())
+                pipe.exists(VERIFIED + pid[len("me:"):])
+                live.read_pipe(pipe, game_id, seat)
+                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs", "delay",
+                          "verified", "live"]
         out = dict(zip(names, pipe.execute()))
         if "seat_state" in out:
             out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
@@ -259,6 +328,12 @@ class Notifier:
             out["pref"] = out["pref"].decode() if out["pref"] else "move"
             out["seat_generation"] = int(out["seat_generation"] or 0)
             out["me_generation"] = int(out["me_generation"] or 0)
+            out["verified"] = bool(out["verified"])
+            out["live"] = live.parse(out["live"])
+            try:
+                out["delay"] = float(out["delay"]) * 60 if out["delay"] is not None else self.cfg.live_delay
+            except ValueError:
+                out["delay"] = self.cfg.live_delay
         return out
 
     def _turn(self, game_id: str, version: int, meta: dict, state, seat: int | None,
@@ -277,11 +352,88 @@ class Notifier:
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
-        first = not ahead["told"]
-        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
+        info, now = ahead["live"], self.clock()
+        if ahead["delay"] > 0 and info["seen_version"] >= version:
+            return 0   # the seat has read this decision with its token already: it knows
+        if ahead["delay"] > 0 and live.is_live(info, now):
+            # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
+            # if the decision is still the seat's and it has not looked (sweep_later)
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            return 0
+        return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
+
+    def _send_turn(self, game_id: str, version: int, meta: dict, state, seat: int, ahead: dict, after,
+                   due: float | None, seen: int = 0) -> int:
+        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
+        ``seen``: the latest version the seat looked at (what happened after it is told)."""
+        email = meta["seats"][seat].get("email")
+        first = not ahead["told"] or (self.cfg.new_address_daily is not None and not ahead["verified"])
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due, seen=seen,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
-                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"])
+                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
+                              verified=ahead["verified"])
+
+    def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
+        """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
+        each only if the decision is still the seat's and the seat has not looked at the game since
+        it became theirs. Each entry leaves the index once handled; one that fails stays for the next
+        sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
+        n = 0
+        stop_at = time.monotonic() + budget if budget is not None else float("inf")
+        for member in MAIL_LATER.due(self.r, self.clock()):
+            if time.monotonic() >= stop_at:
+                break
+            try:
+                game_id, seat, version = member.decode().rsplit(":", 2)
+                seat, version = int(seat), int(version)
+            except (UnicodeDecodeError, ValueError):
+                log.warning("dropping the unreadable mail:later entry %r", member)
+                remove(self.r, MAIL_LATER, member)
+                continue
+            tries = begin_attempt(self.r, MAIL_LATER, member)
+            if tries > max_attempts:
+                log.error("giving up the mail:later entry %r: %d attempts failed or did not finish", member,
+                          tries - 1)
+                remove(self.r, MAIL_LATER, member)
+                end_attempt(self.r, MAIL_LATER, member)
+                continue
+            try:
+                n += self.send_later(game_id, seat, version)
+            except ServiceError as e:
+                if e.kind == "not-found":
+                    forget_game(self.r, game_id)
+                    end_attempt(self.r, MAIL_LATER, member)
+                else:
+                    log.warning("mail:later %r: %s (attempt %d of %d)", member, e, tries, max_attempts)
+            except Exception:
+                log.warning("mail:later %r failed (attempt %d of %d); tried again at the next sweep", member,
+                            tries, max_attempts, exc_info=True)
+            else:
+                end_attempt(self.r, MAIL_LATER, member)
+        return n
+
+    def send_later(self, game_id: str, seat: int, version: int) -> int:
+        """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
+        is still that decision and the seat has not looked since; the entry leaves ``mail:later``."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        sent = 0
+        if (not game.is_over(state) and game.actor(state) == seat and state.version == version
+                and meta["seats"][seat]["kind"] == "human"):
+            ahead = self._read_ahead(game_id, meta, state, seat, version)
+            info = ahead.get("live") or live.parse([])
+            if "pref" in ahead and info["seen_version"] < version and not ahead["dropped"]:
+                email = meta["seats"][seat]["email"]
+                if ahead["pref"] == "move":
+                    after = self.r.pipeline(transaction=False)
+                    sent = self._send_turn(game_id, version, meta, state, seat, ahead, after, None,
+                                           seen=max(info["seen_version"], 0))
+                    after.execute()
+                elif ahead["pref"] == "digest":
+                    self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
+        remove(self.r, MAIL_LATER, f"{game_id}:{seat}:{version}")
+        return sent
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -292,10 +444,11 @@ class Notifier:
 
     def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
-                     generations: tuple[int, int] | None = None, headline: str = ""):
+                     generations: tuple[int, int] | None = None, headline: str = "", seen: int = 0):
         """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
         ``generations``: the seat's and the player's link generations, if already read; ``headline``:
-        the first line, when not the turn's own ("Your turn.")."""
+        the first line, when not the turn's own ("Your turn."); ``seen``: the latest version the seat
+        looked at (what happened since is told; else since its last move)."""
         seat_gen, me_gen = generations or (None, None)
         game = games.of_meta(meta)
         names = seat_names(meta)
@@ -305,7 +458,8 @@ class Notifier:
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
-            since=self.since_last_turn(game_id, seat, game), open_url=self.open_url(game_id, seat, seat_gen),
+            since=self.since_last_turn(game_id, seat, game, seen),
+            open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
@@ -333,11 +487,13 @@ class Notifier:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
 
-    def since_last_turn(self, game_id: str, seat: int, game: games.Game) -> list[dict]:
-        """The public events after this seat's last move (what the others did)."""
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
+        """The public events after this seat's last move (what the others did), and after the version
+        ``seen`` it last looked at (several quick moves of others told in one email)."""
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
+        last = max(last, seen - 1)
         if last + 1 >= len(events):
             return []  # nothing since (the game's first turn): no need to replay the game to say so
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
@@ -409,8 +565,9 @@ class Notifier:
             "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
             f"{self.open_url(game_id, seat)}\n\n"
             "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
-            + "\n".join(self.dashboard_lines(email, first)) + "\n")
-        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first)
+            + "\n".join(self.dashboard_lines(email, first))
+            + f"\n\nStop all emails from us: {self.unsubscribe_url(email)}\n")
+        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first, scope=game_id)
 
     def send_dashboard_link(self, pid: str, generation: int) -> int:
         """Email the player's new dashboard link after the key was revoked (once per generation)."""
@@ -459,11 +616,12 @@ class Notifier:
         url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
         lines = [f"Hello {ask['name']},", "", asked,
                  "Open this link to take your seat (it works once, until the game is full or cancelled):",
-                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
+                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link.",
+                 f"One click stops every email from us: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
                            headline="Confirm your seat")
-        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
+        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg, scope=game_id)
 
     def lobby_cancelled(self, game_id: str, doc: dict, seat: int) -> int:
         """Tell a player seated in a waiting game that it was cancelled (once per seat)."""
@@ -479,10 +637,11 @@ class Notifier:
                     "so it never started")
         lines = [f"Hello {s['name']},", "",
                  f"the game of {title} ({game_id}) you had a seat in was cancelled: {why}.",
-                 f"Find another game in the lobby: {self.cfg.public_url}/play/lobby"]
+                 f"Find another game in the lobby: {self.cfg.public_url}/play/lobby",
+                 f"Stop these emails: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
                            to_addr=email, lines=lines, headline="The game was cancelled")
-        return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg)
+        return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg, scope=game_id)
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
@@ -539,6 +698,8 @@ class Notifier:
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            stop = (first_contact(email, self.unsubscribe_url(email), game.title) if self.stranger(email)
+                    else f"Stop these emails: {self.unsubscribe_url(email)}")   # why it came, to a stranger
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
@@ -552,7 +713,8 @@ class Notifier:
                         "accepted):", f"{page}&rematch=1", ""] if rematch else [])
                     + ["The game's record to download and the fairness check of every draw are on the "
                        "game's page too.", ""]
-                    + self.dashboard_lines(email, first))
+                    + self.dashboard_lines(email, first)
+                    + ["", stop])
             msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
                                headline=f"Game over: {outcome}.")

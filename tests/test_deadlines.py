@@ -197,7 +197,7 @@ def test_email_preferences_and_the_daily_digest(world, app):
                json={"seats": [{"name": "Ada", "email": "Digest@X.test"}, {"name": "Bob"}]}).json
     auth = {"Authorization": f"Bearer {g['seats'][0]['token']}"}
     assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"},
-                 headers=auth).json == {"mode": "digest"}
+                 headers=auth).json == {"mode": "digest", "delay_minutes": 5}
     no_email = {"Authorization": f"Bearer {g['seats'][1]['token']}"}
     assert c.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "none"},
                  headers=no_email).status_code == 422

@@ -127,6 +127,13 @@ def every_kind(redis_server, tmp_path_factory):
         k = len(t.raw)
         n.send_lobby_join(*args)
         out["lobby-join"] = _new(t, "lobby join", k)
+        # Joe opens his link (a cancellation is told only to players who confirmed their seat)
+        import email as _email
+        import re as _re
+        joined = _email.message_from_bytes(out["lobby-join"])
+        text = "".join(part.get_payload(decode=True).decode() for part in joined.walk()
+                       if part.get_content_type() == "text/plain")
+        app.extensions["tiletum.lobby"].confirm(_re.search(r"#join=([^\s]+)", text).group(1))
         if creator:
             c.delete(f"/api/v1/lobby/{lobby_id}", headers={"Authorization": f"Bearer {creator}"})
         else:

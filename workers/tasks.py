@@ -77,9 +77,12 @@ def review_game(game_id: str, seat: int) -> int:
 @app.task(name="workers.sweep_notifications")
 def sweep_notifications(older_than: float | None = None) -> int:
     """Send the turn emails that have been due for a while and were never sent (a broker that was
-    down when the move landed, a lost message)."""
+    down when the move landed, a lost message), and the deferred turn emails of live seats."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    return notifier().sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
+    n = notifier()
+    # and the turn emails of live seats whose grace is over (mail:later; application/live.py)
+    return (n.sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2)
+            + n.sweep_later(max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2))
 
 
 @app.task(name="workers.sweep_outbox")

@@ -95,7 +95,8 @@ class Games(MethodView):
         # a game that waits for players (docs/lobby.md)
         if any(s.get("kind") == "open" for s in body["seats"]):
             return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
-        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
+        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"],
+                                     live_creator=True)
 
 
 @blp.route("/<string:game_id>")
@@ -405,7 +406,7 @@ class VacationView(MethodView):
 class NotificationsView(MethodView):
     @blp.doc(operationId="setNotifications", security=SEAT)
     @blp.arguments(NotificationsIn, example={"mode": "digest"})
-    @blp.response(200, Notifications, example={"mode": "digest"})
+    @blp.response(200, Notifications, example={"mode": "digest", "delay_minutes": 5})
     @err(401, "unauthorized", "no or bad seat token")
     @err(404, "game-not-found", "unknown game")
     @err(422, "no-email", "the seat has no email address")
@@ -417,7 +418,7 @@ class NotificationsView(MethodView):
         An email whenever it is your decision, one daily digest of the games awaiting you, or
         none. The choice belongs to your email address, for all its games.
         """
-        return service().set_notifications(game_id, bearer(), body["mode"])
+        return service().set_notifications(game_id, bearer(), body["mode"], body.get("delay_minutes"))
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>/token")

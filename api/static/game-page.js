@@ -10,6 +10,13 @@ const pollSeconds = Math.max(0.2, parseFloat(frag.get("poll") || "2"));
 const api = "/api/v1/games/" + encodeURIComponent(gameId);
 const auth = token ? {"Authorization": "Bearer " + token} : {};
 const $ = id => document.getElementById(id);
+// An element with attributes and children (text or elements): markup built from nodes, not HTML text.
+function make(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
 let etag = null, state = null, summary = null, legalVersion = null, historyAfter = 0, busy = false;
 let fairnessShown = false;
 let replayAt = null;   // the version the replay shows (null: the game as it stands)
@@ -305,13 +312,16 @@ function replayPanel() {
   const sec = document.createElement("section");
   sec.id = "replay";
   sec.setAttribute("aria-labelledby", "replay-h");
-  sec.innerHTML = '<h2 id="replay-h">Replay</h2><div class="replay-controls">'
-    + '<button type="button" id="replay-first" aria-label="First step">« First</button>'
-    + '<button type="button" id="replay-prev" aria-label="Previous step">◀</button>'
-    + '<input type="range" id="replay-slider" min="1" value="1" aria-label="Step">'
-    + '<button type="button" id="replay-next" aria-label="Next step">▶</button>'
-    + '<button type="button" id="replay-live" aria-label="Back to the game as it stands">Now »</button></div>'
-    + '<p id="replay-at" aria-live="polite"></p><p><a id="replay-link" href="#">Link to this step</a></p>';
+  sec.append(
+    make("h2", {id: "replay-h"}, "Replay"),
+    make("div", {class: "replay-controls"},
+         make("button", {type: "button", id: "replay-first", "aria-label": "First step"}, "« First"),
+         make("button", {type: "button", id: "replay-prev", "aria-label": "Previous step"}, "◀"),
+         make("input", {type: "range", id: "replay-slider", min: "1", value: "1", "aria-label": "Step"}),
+         make("button", {type: "button", id: "replay-next", "aria-label": "Next step"}, "▶"),
+         make("button", {type: "button", id: "replay-live", "aria-label": "Back to the game as it stands"}, "Now »")),
+    make("p", {id: "replay-at", "aria-live": "polite"}),
+    make("p", {}, make("a", {id: "replay-link", href: "#"}, "Link to this step")));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
   $("replay-first").addEventListener("click", () => replayTo(1));
@@ -371,14 +381,15 @@ function tablePanel() {
   const sec = document.createElement("section");
   sec.id = "table-actions";
   sec.setAttribute("aria-labelledby", "table-h");
-  sec.innerHTML = '<h2 id="table-h">At the table</h2>'
-    + '<p><button type="button" id="resign">Resign…</button></p>'
-    + '<div id="resign-confirm" role="alertdialog" aria-labelledby="resign-q" hidden>'
-    + '<p id="resign-q">Resign this game? You cannot take it back.</p>'
-    + '<button type="button" id="resign-yes">Yes, resign</button> '
-    + '<button type="button" id="resign-no">Keep playing</button></div>'
-    + '<p><button type="button" id="rematch" hidden>Play again</button></p>'
-    + '<p id="table-status" aria-live="polite"></p>';
+  sec.append(
+    make("h2", {id: "table-h"}, "At the table"),
+    make("p", {}, make("button", {type: "button", id: "resign"}, "Resign…")),
+    make("div", {id: "resign-confirm", role: "alertdialog", "aria-labelledby": "resign-q", hidden: ""},
+         make("p", {id: "resign-q"}, "Resign this game? You cannot take it back."),
+         make("button", {type: "button", id: "resign-yes"}, "Yes, resign"), " ",
+         make("button", {type: "button", id: "resign-no"}, "Keep playing")),
+    make("p", {}, make("button", {type: "button", id: "rematch", hidden: ""}, "Play again")),
+    make("p", {id: "table-status", "aria-live": "polite"}));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
   $("resign").addEventListener("click", () => {
@@ -454,6 +465,10 @@ function startGamePage(game, first) {
   (first ? first().catch(() => {}) : Promise.resolve()).then(poll)
     .then(() => step ? replayTo(step) : null).then(follow);
   setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
+  // While the stream is open, a seat's page reads the game (a 304 when nothing changed) once a
+  // minute while it is shown: its player is looking, so no turn email goes (docs/pbem.md, "No email
+  // while you play live").
+  if (token) setInterval(() => { if (streaming && !document.hidden) poll(); }, 60000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
 }
 
