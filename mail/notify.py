@@ -311,7 +311,7 @@ class Notifier:
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
-        game, version and seat in this process; none that cannot be rendered (the text part says
+        game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
         them off (``TILETUM_MAIL_PICTURES=0``)."""
         if not self.cfg.pictures:
@@ -325,7 +325,7 @@ class Notifier:
         out = []
         for name, alt, svg in drawn:
             png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
-                            natural=True)
+                            natural=True, redis=self.r)
             if png:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
