@@ -29,6 +29,7 @@ from .clock import make_clock
 from .deadlines import SEAT_STATE, Deadlines, check_deadline_options
 from .players import player_id, remember_name
 from .game_service import GameExists, GameService, token_hash
+from .queues import EMAIL
 from .store import Conflict
 from .tournament_store import TournamentStore
 
@@ -226,7 +227,7 @@ class TournamentService:
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:
-            self.send("workers.tournament_welcome", [tid], "tiletum")
+            self.send("workers.tournament_welcome", [tid], EMAIL)
 
     def my_games(self, tid: str, token: str | None) -> dict:
         """An entrant's games with their seat tokens (the entry token is the credential)."""

@@ -147,12 +147,13 @@ def healthy(serve, part: str):
 def test_a_killed_worker_leaves_no_beat_behind_and_one_beat_runs(serve):
     wait_for(lambda: healthy(serve, "scheduler"), 60, "a healthy scheduler")
     assert len(beats(serve)) == 1, beats(serve)
-    worker = child_running(serve.proc.pid, "workers.app worker")
+    sweeps = "workers.app worker -Q sweeps"   # the worker that runs what beat sends
+    worker = child_running(serve.proc.pid, sweeps)
     os.kill(worker, signal.SIGKILL)
-    wait_for(lambda: (lambda p: p and p != worker)(child_running(serve.proc.pid, "workers.app worker")), 30,
+    wait_for(lambda: (lambda p: p and p != worker)(child_running(serve.proc.pid, sweeps)), 30,
              "the worker to be started again")
     time.sleep(CACHE_SECONDS + 0.5)
-    wait_for(lambda: healthy(serve, "worker:tiletum"), 60, "the worker healthy again")
+    wait_for(lambda: healthy(serve, "worker:sweeps"), 60, "the worker healthy again")
     running = beats(serve)
     assert len(running) == 1, f"exactly one beat, not an orphan beside a new one: {running}"
     (ppid, _, cmd), = running.values()
