@@ -102,3 +102,34 @@ def test_a_sweep_runs_on_time_while_the_email_queue_holds_a_burst(stack):
     assert order.index("late@sq.test") < BURST, f"delivered after the burst: {order.index('late@sq.test')}"
     wait_for(lambda: len(boxes.messages) >= BURST + 1, 240, "every turn email of the burst")
     assert {f"ada{i}@sq.test" for i in range(BURST)} <= {str(m["To"]) for m in boxes.messages}
+
+
+def test_the_turn_email_sweep_hands_due_emails_to_the_email_queue(redis_client):
+    """The sweep of due turn emails sends none itself (that would hold the sweeps worker for the
+    whole burst): it hands each to the email queue and leaves it due again after its wait; an entry
+    whose email went out leaves the index. A broker that refuses changes nothing."""
+    from application.indexes import MAIL_DUE
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from application.scheduling import Dispatcher
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True,   # a save marks its email due
+                      on_append=Dispatcher(redis_client, None).after_append)
+    n = Notifier(svc, Outbox(redis_client, None), MailConfig(secret="s", domain="pbem.test",
+                                                             from_addr="p@pbem.test", public_url="http://x"))
+    seats = [{"name": "Ada", "email": "ada-h@sq.test"}, {"name": "Bob", "email": "bob-h@sq.test"}]
+    gid = svc.create_game(seats, {"seed": "sweep-hand-off"})["id"]
+    member = f"{gid}:0:1"
+    assert member.encode() in MAIL_DUE.due(redis_client, time.time())
+
+    def refuse(game_id, version):
+        raise ConnectionError("broker away")
+    assert n.sweep_due(0, hand_off=refuse) == 0
+    handed: list = []
+    assert n.sweep_due(0, hand_off=lambda g, v: handed.append((g, v))) >= 1
+    assert (gid, 1) in handed and not Outbox(redis_client, None).already_sent(f"turn:{gid}:0:1")
+    assert member.encode() not in MAIL_DUE.due(redis_client, time.time() - 30), "due again only later"
+    assert member.encode() in MAIL_DUE.due(redis_client, time.time())
+    n.notify(gid, 1)                     # what the email worker does with it
+    handed.clear()
+    n.sweep_due(0, hand_off=lambda g, v: handed.append((g, v)))
+    assert (gid, 1) not in handed

@@ -77,10 +77,14 @@ def review_game(game_id: str, seat: int) -> int:
 
 @app.task(name="workers.sweep_notifications")
 def sweep_notifications(older_than: float | None = None) -> int:
-    """Send the turn emails that have been due for a while and were never sent (a broker that was
-    down when the move landed, a lost message)."""
+    """The turn emails that have been due for a while and were never sent (a broker that was
+    down when the move landed, a lost message, or one still waiting behind a burst): each is handed
+    to the email queue again (``workers.notify_turn``, idempotent), so this sweep stays short and a
+    burst of emails never holds the sweeps worker."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    return notifier().sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
+    return notifier().sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET,
+                                hand_off=lambda game_id, version: send_task("workers.notify_turn",
+                                                                            [game_id, version], EMAIL))
 
 
 @app.task(name="workers.sweep_outbox")
