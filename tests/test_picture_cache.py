@@ -157,3 +157,16 @@ def test_the_cache_is_bounded(redis_client, box, monkeypatch):
         board_png.cache_seconds({"TILETUM_PICTURE_CACHE_SECONDS": "soon"})
     with pytest.raises(ValueError, match="at least 1"):
         board_png.cache_seconds({"TILETUM_PICTURE_CACHE_SECONDS": "0"})
+
+
+def test_the_pages_board_png_shares_the_emails_render(redis_client, box, app):
+    """``GET /api/v1/games/{id}/board.png`` draws the same public board as a Tiletum turn email:
+    the API process takes the worker's render from Redis instead of rendering it again."""
+    n = notifier_of(redis_client, box)
+    g = n.service.create_game(two("ada7", "bob7"), {"seed": "picture-cache-7"})
+    meta, state = n.service.load(g["id"])
+    emailed = n.pictures(g["id"], meta, state, 0)[0].png
+    board_png.cache_clear()                        # the API: another process
+    rv = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
+    assert rv.status_code == 200 and rv.data == emailed
+    assert (board_png.cache_info().renders, board_png.cache_info().shared) == (0, 1)
