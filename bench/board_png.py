@@ -7,8 +7,10 @@ For N seeded positions of each game the email channel plays (Tiletum, Carcassonn
 the Earth; each game a few random moves in), the SVG of the turn email's board
 (``application.board_svg.email_pictures``) is rendered to a PNG at the width the email uses by:
 
-  * ``cairosvg``: the service's renderer (``mail.board_png.svg_to_png``: CairoSVG, then a
-    128-colour palette);
+  * ``cairosvg``: the service's renderer (``mail.board_png.svg_to_png``: CairoSVG, its pixels
+    reduced to a 128-colour palette);
+  * ``cairosvg, via its PNG``: as the service did before: CairoSVG's own PNG, decoded by Pillow and
+    reduced to the same palette;
   * ``resvg-py``: the ``resvg-py`` package (resvg, in Rust), as it comes (the system's fonts), and
     with the DejaVu fonts loaded and set as the sans-serif family, each then reduced to the same
     palette. Skipped when ``resvg-py`` is not installed (``pip install resvg-py``: it is not a
@@ -77,7 +79,10 @@ def palette(png: bytes) -> bytes:
 
 def renderers() -> dict:
     from mail.board_png import svg_to_png
-    out = {"cairosvg": lambda svg, w: svg_to_png(svg, w)}
+    import cairosvg
+    out = {"cairosvg": lambda svg, w: svg_to_png(svg, w),
+           "cairosvg, via its PNG": lambda svg, w: palette(cairosvg.svg2png(
+               bytestring=svg.encode("utf-8"), output_width=w, background_color="white"))}
     try:
         import resvg_py
     except ImportError:
