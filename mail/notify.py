@@ -354,7 +354,7 @@ class Notifier:
         in the log). After ``budget`` seconds the entries left wait for the next sweep.
         ``hand_off(game_id, version)``: instead of sending, hand each entry to the email queue
         (the sweep stays short however many emails are due) and leave it due again after
-        ``older_than``; each hand-off counts as an attempt."""
+        ``older_than``, twice that after a second hand-off, and so on; each counts as an attempt."""
         n = 0
         stop_at = time.monotonic() + budget if budget is not None else float("inf")
         for member in MAIL_DUE.due(self.r, time.time() - older_than):
@@ -382,7 +382,10 @@ class Notifier:
                 except Exception as e:  # the broker is away: the next sweep hands it off
                     log.warning("mail:due %r: could not hand it to the email queue: %s", member, e)
                     continue
-                self.r.zadd(MAIL_DUE.key_of(member), {member: time.time()}, xx=True)
+                # due again after older_than, doubling with each hand-off: an email still waiting
+                # behind a long burst is not handed off again and again
+                again = time.time() + older_than * (2 ** min(tries - 1, 16) - 1)
+                self.r.zadd(MAIL_DUE.key_of(member), {member: again}, xx=True)
                 n += 1
                 continue
             try:

@@ -123,12 +123,19 @@ def test_the_turn_email_sweep_hands_due_emails_to_the_email_queue(redis_client):
 
     def refuse(game_id, version):
         raise ConnectionError("broker away")
-    assert n.sweep_due(0, hand_off=refuse) == 0
-    handed: list = []
-    assert n.sweep_due(0, hand_off=lambda g, v: handed.append((g, v))) >= 1
-    assert (gid, 1) in handed and not Outbox(redis_client, None).already_sent(f"turn:{gid}:0:1")
-    assert member.encode() not in MAIL_DUE.due(redis_client, time.time() - 30), "due again only later"
-    assert member.encode() in MAIL_DUE.due(redis_client, time.time())
+    key = MAIL_DUE.key_of(member)
+    redis_client.zadd(key, {member: time.time() - 100})        # due for 100 s
+    assert n.sweep_due(10, hand_off=refuse) == 0                # attempt 1: still due, nothing lost
+    assert member.encode() in MAIL_DUE.due(redis_client, time.time() - 10)
+    handed: list = []   # (other tests' entries in this Redis are handed off too: only this game's count)
+    assert n.sweep_due(10, hand_off=lambda g, v: handed.append((g, v))) >= 1
+    mine = lambda: [h for h in handed if h[0] == gid]   # noqa: E731
+    assert mine() == [(gid, 1)] and not Outbox(redis_client, None).already_sent(f"turn:{gid}:0:1")
+    # attempt 2: due again 20 s from now (score now + 10), attempt 3: 40 s (score now + 30)
+    assert 5 < redis_client.zscore(key, member) - time.time() <= 10.5
+    redis_client.zadd(key, {member: time.time() - 100})
+    n.sweep_due(10, hand_off=lambda g, v: handed.append((g, v)))
+    assert mine() == [(gid, 1)] * 2 and 25 < redis_client.zscore(key, member) - time.time() <= 30.5
     n.notify(gid, 1)                     # what the email worker does with it
     handed.clear()
     n.sweep_due(0, hand_off=lambda g, v: handed.append((g, v)))
