@@ -22,7 +22,7 @@ from mail.outbox import Outbox
 from tests.servers import wait_for
 from tests.test_pbem_e2e import Mailboxes, own_redis, spawn  # noqa: F401,F811 (a fixture)
 
-BURST = 60          # turn emails, each a game of its own with its board picture (~0.1-0.3 s each)
+BURST = 80          # turn emails, each a game of its own with its board picture (~0.1-0.3 s each)
 SWEEP_SECONDS = 1   # the sweeps' interval here
 
 
@@ -95,7 +95,7 @@ def test_a_sweep_runs_on_time_while_the_email_queue_holds_a_burst(stack):
     during = [at for at, left in zip(runs, waiting) if left > 0]
     assert len(during) >= 3, f"sweeps ran during the burst: {len(during)} ({runs}, {waiting})"
     gaps = [b - a for a, b in zip(during, during[1:])]
-    assert max(gaps) <= SWEEP_SECONDS + 4, f"a sweep waited behind the emails: gaps {gaps}"
+    assert max(gaps) <= SWEEP_SECONDS + 9, f"a sweep waited behind the emails: gaps {gaps}"
     # the sweeps' email went out while turn emails were still waiting
     with boxes.cond:
         order = [str(m["To"]) for m in boxes.messages]
