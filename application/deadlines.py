@@ -24,7 +24,7 @@ issue 16, ``games.tiletum.stand_in_move``).
 
 When the service has an AI worker (``GameService.stand_in_hand_off``: the workers' service, and the
 API's at ``hard`` or ``master``), no caller plays the stand-in's turn itself: the sweep counts the
-missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``ai``), keeping the
+missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``stand-in``), keeping the
 turn's deadline entry as a lease until the turn was played (:meth:`Deadlines.play_late_turn`); see
 docs/pbem.md, "The stand-in worker".
 """
@@ -47,6 +47,7 @@ import games
 from . import errors
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
                       begin_attempt, end_attempt, forget_turns_before, game_members, remove)
+from .queues import STAND_IN
 from .seats import AI_LEVELS
 
 log = logging.getLogger("tiletum.deadlines")
@@ -687,7 +688,7 @@ STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master think
                             # TILETUM_AI_MASTER_SECONDS a decision, on the AI worker)
 QUICK_LEVEL = "medium"      # a turn's decisions after the stand-in's thinking time is spent
 FAST_LEVELS = ("easy", "medium")
-STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", "ai"   # the AI worker's (workers/app.py)
+STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", STAND_IN   # the AI worker's (workers/app.py)
 
 
 def stand_in_level() -> str:

@@ -30,6 +30,7 @@ from .dashboard import Dashboard, mark_verified
 from .game_service import GameExists, GameService, token_hash
 from .names import check_name
 from .players import name_of, player_id, remember_name
+from .queues import EMAIL
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
 from .tournament_service import same_secret
@@ -288,7 +289,7 @@ class Lobby:
         self.r.set(waiting.join_key(game_id, nonce),
                    json.dumps({"name": name, "email": email, "invite": invite,
                                "at": self.clock()}), ex=ttl)
-        emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], "tiletum")
+        emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], EMAIL)
         return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
 
     def dashboard_name(self, pid: str) -> str | None:
@@ -457,7 +458,7 @@ class Lobby:
             raise
         self.forget(game_id)
         if self.send is not None:
-            self.send(CANCELLED_TASK, [game_id], "tiletum")
+            self.send(CANCELLED_TASK, [game_id], EMAIL)
         return {"game": game_id, "status": waiting.CANCELLED}
 
     def tell_cancelled(self, game_id: str, tell) -> int:

@@ -29,6 +29,7 @@ import games
 from ai.settings import Settings, resolve
 
 from . import errors
+from .queues import EMAIL
 from .rated import is_rated
 from .store import key
 
@@ -84,7 +85,7 @@ class Reviews:
             return json.loads(raw)
         if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
             and self.send_task is not None):
-            self.send_task("workers.review_game", [game_id, seat], "tiletum")
+            self.send_task("workers.review_game", [game_id, seat], EMAIL)
         return None
 
     def compute(self, game_id: str, seat: int) -> dict:

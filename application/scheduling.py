@@ -25,6 +25,7 @@ import time
 import games
 
 from .indexes import ACTIVE, DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
+from .queues import EMAIL, SEATS
 from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
@@ -43,7 +44,7 @@ class Dispatcher:
         if hooks is None:
             hooks = bool(self.r.exists(key(game_id, "hooks")))
         if hooks:  # someone has webhooks on this game (application/webhooks.py)
-            self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
+            self.send(WEBHOOKS_TASK, [game_id, version], EMAIL)
         game = games.of_state(state)
         bot = game.automa_seat(state)  # the seat the game's own automa plays (Tiletum's Cardinalbot)
         over = game.is_over(state)
@@ -56,7 +57,7 @@ class Dispatcher:
             pipe.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
             pipe.zrem(ACTIVE.key(game_id), game_id)  # off the home page's list of games to watch at once
             pipe.execute()
-            self.send("workers.game_over", [game_id, version], "tiletum")
+            self.send("workers.game_over", [game_id, version], EMAIL)
             return
         if actor is None:
             return
@@ -67,7 +68,7 @@ class Dispatcher:
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{actor}:{version}:{level}")
                 pipe.execute()
-                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], "cardinalbot")
+                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], SEATS)
             return
         if actor == bot:
             if mover != bot:
@@ -75,13 +76,13 @@ class Dispatcher:
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{bot}:{version}")
                 pipe.execute()
-                self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
+                self.send("cardinalbot.play_turn", [game_id, bot, version], SEATS)
             return
         if actor != mover and game.email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
             add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
             pipe.execute()
-            self.send("workers.notify_turn", [game_id, version], "tiletum")
+            self.send("workers.notify_turn", [game_id, version], EMAIL)
 
     def _clear_bot(self, game_id: str) -> None:
         pipe = self.r.pipeline(transaction=True)
@@ -119,10 +120,10 @@ class Dispatcher:
         for t in self.due(older_than):
             if "level" in t:  # an AI seat's turn
                 sent = self.send("cardinalbot.play_ai_turn",
-                                 [t["game_id"], t["seat"], t["version"], t["level"]], "cardinalbot")
+                                 [t["game_id"], t["seat"], t["version"], t["level"]], SEATS)
             else:
                 sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]],
-                                 "cardinalbot")
+                                 SEATS)
             if sent:
                 self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)
                 n += 1

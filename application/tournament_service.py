@@ -31,6 +31,7 @@ from .names import check_name
 from .players import player_id, remember_name
 from .resigned import final_places, resigned_of
 from .game_service import GameExists, GameService, token_hash
+from .queues import EMAIL
 from .store import Conflict
 from .tournament_store import TournamentStore
 
@@ -231,7 +232,7 @@ class TournamentService:
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:
-            self.send("workers.tournament_welcome", [tid], "tiletum")
+            self.send("workers.tournament_welcome", [tid], EMAIL)
 
     def my_games(self, tid: str, token: str | None) -> dict:
         """An entrant's games with their seat tokens (the entry token is the credential)."""

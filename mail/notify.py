@@ -468,7 +468,7 @@ class Notifier:
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
-        game, version and seat in this process; none that cannot be rendered (the text part says
+        game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
         them off (``TILETUM_MAIL_PICTURES=0``)."""
         if not self.cfg.pictures:
@@ -482,7 +482,7 @@ class Notifier:
         out = []
         for name, alt, svg in drawn:
             png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
-                            natural=True)
+                            natural=True, redis=self.r)
             if png:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
@@ -505,12 +505,15 @@ class Notifier:
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
 
     def sweep_due(self, older_than: float = 60.0, max_attempts: int = MAX_ATTEMPTS,
-                  budget: float | None = None) -> int:
+                  budget: float | None = None, hand_off=None) -> int:
         """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
         broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
         be read or whose game is over or gone; a failed send stays for the next sweep, up to
         ``max_attempts`` attempts that failed or never finished (then it is given up, with an error
-        in the log). After ``budget`` seconds the entries left wait for the next sweep."""
+        in the log). After ``budget`` seconds the entries left wait for the next sweep.
+        ``hand_off(game_id, version)``: instead of sending, hand each entry to the email queue
+        (the sweep stays short however many emails are due) and leave it due again after
+        ``older_than``, twice that after a second hand-off, and so on; each counts as an attempt."""
         n = 0
         stop_at = time.monotonic() + budget if budget is not None else float("inf")
         for member in MAIL_DUE.due(self.r, time.time() - older_than):
@@ -531,6 +534,18 @@ class Notifier:
                           tries - 1)
                 remove(self.r, MAIL_DUE, member)
                 end_attempt(self.r, MAIL_DUE, member)
+                continue
+            if hand_off is not None:
+                try:
+                    hand_off(game_id, version)
+                except Exception as e:  # the broker is away: the next sweep hands it off
+                    log.warning("mail:due %r: could not hand it to the email queue: %s", member, e)
+                    continue
+                # due again after older_than, doubling with each hand-off: an email still waiting
+                # behind a long burst is not handed off again and again
+                again = time.time() + older_than * (2 ** min(tries - 1, 16) - 1)
+                self.r.zadd(MAIL_DUE.key_of(member), {member: again}, xx=True)
+                n += 1
                 continue
             try:
                 n += self.notify(game_id, version)

@@ -124,7 +124,7 @@ def workers(own_redis, tmp_path):  # noqa: F811 (the fixture of tests/test_pbem_
             "workers.app",
             "worker",
             "-Q",
-            "tiletum",
+            "email,sweeps",
             "--pool",
             "solo",
             "-B",

@@ -183,7 +183,7 @@ def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_t
     summary = http.ok("GET", f"{GAMES}/{gid}")
     assert summary["status"] == "active" and summary["version"] == 1 and len(summary["seed_commitment"]) == 64
     assert [s["name"] for s in summary["seats"]] == ["Host0", "Bob", "Cy"]
-    assert ("workers.notify_turn", [gid, 1], "tiletum") in SENT
+    assert ("workers.notify_turn", [gid, 1], "email") in SENT
     assert not redis_client.exists(waiting.record_key(gid))
     for tok, seat in ((created["seats"][0]["token"], 0), (seated["token"], 1), (cy["token"], 2),
                       (seated["play_url"].split("#token=")[1], 1)):
@@ -261,7 +261,7 @@ def test_the_creator_cancels_a_waiting_game_and_the_seated_are_told_once(http, r
     assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}
     assert http.ok("DELETE", f"{LOBBY}/{gid}", creator) == {"game": gid, "status": "cancelled"}, "idempotent"
     told = [m for m in SENT if m[0] == "workers.lobby_cancelled"]
-    assert told == [("workers.lobby_cancelled", [gid], "tiletum")] * 2
+    assert told == [("workers.lobby_cancelled", [gid], "email")] * 2
     assert http.ok("GET", f"{GAMES}/{gid}")["status"] == "cancelled"
     assert http.ok("GET", f"{LOBBY}/{gid}")["status"] == "cancelled"
     assert http.ok("GET", f"{LOBBY}/{gid}")["cancelled_by"] == "creator"

@@ -79,8 +79,8 @@ def pbem(own_redis, tmp_path, request):
     marker = request.node.get_closest_marker("mail_env")
     env.update(marker.kwargs if marker else {})
     log = open(tmp_path / "procs.log", "w")
-    procs = [spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "--pool", "solo", "-B",
-                    "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log),
+    procs = [spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "email,sweeps", "--pool", "solo",
+                    "-B", "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log),
              spawn(["-m", "workers.mailin_main", "--port", str(mailin_port)], env, log)]
     app = make_app(redis_server.url, SEND_TASK=None, MAIL_SECRET="e2e-secret")  # real Celery messages
     try:
@@ -247,8 +247,8 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
                TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}", TILETUM_MAIL_SECRET="e2e-secret",
                TILETUM_MAIL_DOMAIN="pbem.test", TILETUM_MAIL_DUE_SECONDS="1", TILETUM_SWEEP_SECONDS="1")
     log = open(tmp_path / "worker.log", "w")
-    worker = spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "tiletum", "--pool", "solo", "-B",
-                    "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log)
+    worker = spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "email,sweeps", "--pool", "solo",
+                    "-B", "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log)
     from api.broker import celery_send_task
     app = make_app(redis_server.url, SEND_TASK=celery_send_task(broker.url), MAIL_SECRET="e2e-secret")
     c = app.test_client()

@@ -64,11 +64,12 @@ class BoardPng(MethodView):
         """The board as a PNG
 
         The same picture as `board.svg`, as an 800-pixel-wide PNG: the turn emails show it (Gmail
-        and Outlook do not show SVG). Rendered once per game version and process. A `v` query
-        parameter (the version the email was sent at) is ignored: the picture is the current board.
+        and Outlook do not show SVG). Rendered once per game version, shared with the workers. A `v`
+        query parameter (the version the email was sent at) is ignored: the picture is the current
+        board.
         """
         meta, state = service().load(game_id)
-        png = board_png(game_id, state.version, lambda: board_picture(meta, state))
+        png = board_png(game_id, state.version, lambda: board_picture(meta, state), redis=service().store.r)
         if png is None:
             return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id))
         return flask.Response(png, mimetype="image/png",
