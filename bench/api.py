@@ -310,6 +310,10 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     return pick(cold, 0.5), pick(cold, 0.99), state.version, snap_version, pick(warm, 0.5)
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--quick"]
+
+
 # --- main ----------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
