@@ -2,9 +2,10 @@
 
 A hint is a search (``ai.decide`` at TILETUM_HINT_LEVEL), seconds of CPU at the higher levels. It
 never runs on a request thread, and its backlog never slows other requests: each API process
-keeps one small pool of worker processes (TILETUM_HINT_PROCS, default 1; made on the first hint,
-with the ``forkserver`` start method so that the threaded server is never forked; they run at a
-lower CPU priority, ``nice`` +10, than the threads that answer requests) and at most
+keeps one small pool of worker processes (TILETUM_HINT_PROCS, default 1; made when a gunicorn
+worker starts, :func:`warm`, else on the first hint; with the ``forkserver`` start method so that
+the server is never forked; they run at a lower CPU priority, ``nice`` +10, than the requests)
+and at most
 TILETUM_HINT_QUEUE more searches waiting for one (default 2). A request that would start a search
 beyond that is refused at once (:class:`Busy`: 429 ``hints-busy`` with Retry-After), before it
 costs anything. There is one task per position, ``(game, version, seat, level)``: asking again
@@ -59,6 +60,15 @@ def _executor(procs: int) -> ProcessPoolExecutor:
         _tasks.clear()
         _inflight.clear()
     return _pool
+
+
+def warm(procs: int = 1) -> None:
+    """Start this process's pool and its worker processes now (gunicorn's post_worker_init,
+    api/gunicorn_conf.py) rather than on the first hint: starting them takes a second or more,
+    during which a gevent worker answers nothing."""
+    with _lock:
+        pool = _executor(procs)
+    pool.submit(int).result(timeout=120)
 
 
 def capacity(procs: int, queue: int) -> int:
