@@ -84,10 +84,13 @@ def problem_response(body: dict, headers: dict | None = None) -> flask.Response:
 def strict_nullable(converter, field, ret, **kwargs) -> dict:
     """A nullable nested object is ``anyOf: [<its schema>, null]``. apispec writes OpenAPI 3.0's
     null as ``{"type": "object", "nullable": true}``, which any object matches, so a wrong object
-    would pass where the nested schema is closed; ``{"enum": [null]}`` matches null only."""
+    would pass where the nested schema is closed; ``{"type": "object", "enum": [null], "nullable":
+    true}`` matches null only."""
     for i, alt in enumerate(ret.get("anyOf", [])):
         if alt == {"type": "object", "nullable": True}:
-            ret["anyOf"] = [a for a in ret["anyOf"] if a is not alt] + [{"enum": [None], "nullable": True}]
+            # with a type: OpenAPI 3.0's nullable means nothing without one (Spectral's oas3-schema)
+            null = {"type": "object", "enum": [None], "nullable": True}
+            ret["anyOf"] = [a for a in ret["anyOf"] if a is not alt] + [null]
             break
     return {}
 
@@ -173,7 +176,8 @@ class ProblemApi(Api):
         self._doc_steps.append(super()._register_etag_headers)
 
     def _register_pagination_header(self):
-        self._doc_steps.append(super()._register_pagination_header)
+        """Nothing: no operation is paginated by flask-smorest (its X-Pagination header), so the
+        document has no PaginationMetadata schema nor PAGINATION header (Spectral: unused)."""
 
     def _document_responses(self, spec):
         for status in http.HTTPStatus:
@@ -214,7 +218,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": API_DESCRIPTION,
+                     "contact": {"name": "Tiletum PBEM", "url": "https://tiletum-pbem.example/"}},
+            # the API is served with its pages, at the document's own origin
+            "servers": [{"url": "/", "description": "this server"}],
             "components": {"securitySchemes": {"seatToken": {
                 "type": "http", "scheme": "bearer",
                 "description": "the seat token returned once by POST /api/v1/games"}}},

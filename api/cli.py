@@ -7,7 +7,8 @@
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
-H:P, default 127.0.0.1:8000, with N worker processes of T threads, default 2 and 32), and, unless
+H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
+of each under TILETUM_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
 ``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
 ``email``, ``sweeps`` (what beat schedules, on a worker of its own) and ``stand-in``
 (application/queues.py), Celery beat and
@@ -410,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
-                   help="threads per worker process (default 32); event streams may use all but 8 "
-                        "(docs/push.md)")
+                   help="threads per worker process under TILETUM_WORKER=gthread (default 32); event "
+                        "streams may use all but 8 under either worker (docs/push.md)")
     p.add_argument("--allow-seeded-games", action="store_true",
                    help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",

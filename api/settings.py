@@ -16,6 +16,7 @@
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
 | TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
 | TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
+| TILETUM_HINT_QUEUE | 2 | hints of each API process waiting for a hint process beyond those computing; more are refused at once (429 hints-busy) |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
@@ -66,6 +67,7 @@ def from_env(env=os.environ) -> dict:
         "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
         "HINT_PROCS": int(env.get("TILETUM_HINT_PROCS", "1")),
         "HINT_WAIT": float(env.get("TILETUM_HINT_WAIT", "10")),
+        "HINT_QUEUE": int(env.get("TILETUM_HINT_QUEUE", "2")),
         "TRUSTED_PROXIES": int(env.get("TILETUM_TRUSTED_PROXIES", "0")),
         "RATE_LIMIT_STORAGE": env.get("TILETUM_RATE_LIMIT_STORAGE"),
         "MAX_CONTENT_LENGTH": int(env.get("TILETUM_MAX_BODY", "65536")),

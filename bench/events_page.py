@@ -66,6 +66,10 @@ def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
         svc.submit_for_seat(gid, seat, state.version, [rng.choice(legal)])
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--turns", "2", "--undos", "10", "--reads", "3"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=20, help="turns that start with undo pairs")

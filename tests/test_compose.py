@@ -355,12 +355,12 @@ def gunicorn_config(argv: list[str], monkeypatch):
 
 
 def check_served_as_configured(cfg) -> None:
-    """The worker and the logger of api/gunicorn_conf.py: gthread with a client timeout, and an
+    """The worker and the logger of api/gunicorn_conf.py: gevent with a client timeout, and an
     access log without secrets (docs/deploy.md, "Slow clients")."""
-    from gunicorn.workers.gthread import ThreadWorker
+    from gunicorn.workers.ggevent import GeventWorker
 
     import api.gunicorn_conf
-    assert cfg.worker_class is api.gunicorn_conf.ThreadWorker and issubclass(cfg.worker_class, ThreadWorker)
+    assert cfg.worker_class is api.gunicorn_conf.GeventWorker and issubclass(cfg.worker_class, GeventWorker)
     assert cfg.logger_class is api.gunicorn_conf.ServiceLogger
     assert cfg.accesslog == "-" and cfg.access_log_format == api.gunicorn_conf.access_log_format
 

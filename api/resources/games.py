@@ -12,7 +12,7 @@ from application.review import RETRY_AFTER as REVIEW_RETRY
 from application.review import Reviews
 from application.together import Together
 
-from .. import hints
+from .. import hints, limits
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
@@ -204,7 +204,9 @@ class GameHint(MethodView):
     @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
                            "decision")
     @err(404, "game-not-found", "unknown game")
-    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat)")
+    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat: each hint the server starts "
+                              "computing costs one); hints-busy: the server is computing as many hints as "
+                              "it takes, ask again after Retry-After")
     def get(self, game_id):
         """Ask the AI for a hint
 
@@ -213,17 +215,24 @@ class GameHint(MethodView):
         server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer.
         Off in rated games (the game summary's `rated`: every human seat with its own email
         address, not created with `rated: false`, no AI seat or bot account); rate-limited per
-        seat.
+        seat (each hint the server starts computing costs one; asking again for it costs none);
+        429 `hints-busy` at once when the server computes as many hints as it takes.
         """
         version, view = service().hint_view(game_id, bearer())
         cfg = flask.current_app.config
         level = cfg.get("HINT_LEVEL") or HINT_LEVEL
-        fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
-                         procs=cfg.get("HINT_PROCS", 1))
-        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)))
+        procs, queue = cfg.get("HINT_PROCS", 1), cfg.get("HINT_QUEUE", 2)
+        retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
+        try:
+            fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
+                             procs=procs, queue=queue, admit=limits.charge_hint)
+        except hints.Busy:
+            flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
+            raise ApiError(429, "hints-busy", "the server is computing as many hints as it takes: ask again "
+                           "in a moment", headers={"Retry-After": str(retry)}) from None
+        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)), waiters=hints.capacity(procs, queue))
         body = {"seat": view["viewer"], "version": version, "level": level}
         if moves is None:
-            retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
             resp = flask.jsonify({**body, "status": "computing", "retry_after": retry})
             resp.status_code = 202
             resp.headers["Retry-After"] = str(retry)
