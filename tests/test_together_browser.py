@@ -128,6 +128,8 @@ def test_a_seat_resigns_only_after_confirming_and_may_then_ask_for_a_rematch(red
         expect(ada.get_by_role("button", name="Play again")).to_be_focused()
         expect(ada.locator("#table-status")).to_have_text("Rematch asked for: waiting for Ada.")
         ada.get_by_role("button", name="Play again").click()
+        # the page answers once the server has started the game (then the API says so too)
+        expect(ada.get_by_role("link", name="Open the new game")).to_be_visible()
         new = c.get(f"{API}/{gid}/rematch").json["new_game"]
         assert new, "everyone accepted: the rematch started"
         expect(ada.get_by_role("link", name="Open the new game")).to_have_attribute("href", f"/play/{new}")
