@@ -74,7 +74,7 @@ WORKDIR /var/lib/tiletum
 # 8000: the API (gunicorn); 8025: replies by SMTP (python -m workers.mailin_main --port 8025)
 EXPOSE 8000 8025
 ENTRYPOINT ["/usr/local/bin/tiletum-entrypoint"]
-# api/gunicorn_conf.py, shared with `tiletum serve`: gthread with a timeout on slow clients, and an
+# api/gunicorn_conf.py, shared with `tiletum serve`: the gevent worker (slow clients hold no thread), and an
 # access log on stdout that never holds a token
 CMD ["gunicorn", "--config", "python:api.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "3", \
      "--threads", "24", "--worker-tmp-dir", "/dev/shm", "api:create_app()"]

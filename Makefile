@@ -41,6 +41,7 @@ test: $(STAMP)
 # on 2 cores. CI runs them after `make test`; `make test` keeps what guards every promise of the
 # README. They only compute (no servers to wait on), so one worker per core: SOAK_WORKERS.
 # `make soak TILETUM_SOAK_SCALE=10` plays ten times as many games (tests/soak.py).
+# It also runs every script in bench/ with its QUICK_ARGS (tests/test_bench.py): a broken benchmark fails CI.
 SOAK_WORKERS ?= 2
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(SOAK_WORKERS) --dist worksteal -m soak

@@ -28,15 +28,18 @@ from __future__ import annotations
 
 import random
 
+import games
 from tiletum.game import play_in_place
 from tiletum.state import GameState
 
 from .tiletum.lookahead import rerank
+from .tiletum.parallel import may_start_processes
 from .tiletum.search import best_child, in_turn, moves_of, search, turn_key
 from .settings import LEVELS, Settings, override, resolve
 from .tiletum.view import determinize, sample_seed
 
-__all__ = ["LEVELS", "Settings", "decide", "decide_state", "override", "resolve"]
+__all__ = ["LEVELS", "Settings", "decide", "decide_state", "override", "resolve", "review_decisions",
+           "may_start_processes"]
 
 
 def iterations_for(level: str | int | Settings) -> int:
@@ -48,7 +51,7 @@ def decide(view: dict, level: str | int | Settings = "medium", rng_seed: int | s
     seat (its ``viewer`` is the seat; without one the seat to act is meant). ``level`` is a level's
     name (``ai.LEVELS``), an iteration budget, or a :class:`Settings`. A view of another game than
     Tiletum (its ``game``) is decided by the game-generic search (``ai.generic``)."""
-    if view.get("game", "tiletum") != "tiletum":
+    if games.get(view.get("game")) is not games.TILETUM:
         from . import generic
         if isinstance(level, Settings):
             raise ValueError("the generic AI takes a level's name or a reply budget, not Tiletum's Settings")
@@ -119,3 +122,14 @@ def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random
             break
         plan.append(text)
     return plan
+
+
+def review_decisions(game: games.Game, events: list[dict], seat: int, settings: Settings,
+                     rng_prefix: str) -> list[dict]:
+    """The review of ``seat``'s decisions in a finished game's ``events`` (application/review.py),
+    by the game's own AI: a game that declares ``review`` has one here (Tiletum's:
+    ``ai.tiletum.review``). ``ValueError`` for another."""
+    if not game.review or game is not games.TILETUM:
+        raise ValueError(f"there is no review of {game.title} games")
+    from .tiletum.review import decisions
+    return decisions(events, seat, settings, rng_prefix)

@@ -3,7 +3,7 @@
 It needs from a game only what the interface gives: the state a seat's served view describes
 (``determinize``), the legal moves (``search_moves``), the state after one (``after``, with a
 sampled seed for what the move reveals), whose decision it is and whether the game is over; and
-from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by game name)
+from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by registered game)
 and, optionally, the outcomes of the next seat's draw (:data:`CHANCES`).
 
 The search (docs/ai.md, "Any game: the generic search"):
@@ -38,12 +38,12 @@ import games
 from . import carcassonne as _carcassonne
 from . import pillars as _pillars
 
-# game name -> value(state, seat): the seat's estimated standing (higher is better)
-EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"carcassonne": _carcassonne.value,
-                                                       "pillars": _pillars.value}
-# game name -> outcomes(state): the states the next seat's draw can give, with their weights (an
+# registered game -> value(state, seat): the seat's estimated standing (higher is better)
+EVALUATIONS: dict[games.Game[Any], Callable[[Any, int], float]] = {games.CARCASSONNE: _carcassonne.value,
+                                                                   games.PILLARS: _pillars.value}
+# registered game -> outcomes(state): the states the next seat's draw can give, with their weights (an
 # expectimax over that draw, for the levels that ask for it)
-CHANCES: dict[str, Callable[[Any], list]] = {"carcassonne": _carcassonne.next_tiles}
+CHANCES: dict[games.Game[Any], Callable[[Any], list]] = {games.CARCASSONNE: _carcassonne.next_tiles}
 
 # level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
 # modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
@@ -57,20 +57,21 @@ LEVELS["master"] = LEVELS["hard"]
 # easy looks at the other seat's replies too (one ply alone hardly beat random moves), medium adds
 # the seat's own next move (a Pillars seat often acts again: worth the most), hard is a wider
 # sampled search (more candidates, more futures) within its 2 s
-GAME_LEVELS: dict[str, dict[str, tuple]] = {
-    "pillars": {"easy": (2, 4), "medium": (2, 2, "own"), "hard": (6, 192, "own")},
+GAME_LEVELS: dict[games.Game[Any], dict[str, tuple]] = {
+    games.PILLARS: {"easy": (2, 4), "medium": (2, 2, "own"), "hard": (6, 192, "own")},
 }
-GAME_LEVELS["pillars"]["master"] = GAME_LEVELS["pillars"]["hard"]
+GAME_LEVELS[games.PILLARS]["master"] = GAME_LEVELS[games.PILLARS]["hard"]
 
 
 def sample_seed(rng: random.Random) -> str:
     return f"ai-{rng.getrandbits(64):016x}"
 
 
-def budget(level: str | int, game: str | None = None) -> tuple:
+def budget(level: str | int, game: games.Game[Any] | None = None) -> tuple:
     """A level's (candidates, replies[, mode]): the game's own preset if it has one (GAME_LEVELS)."""
-    if isinstance(level, str) and level in GAME_LEVELS.get(game, {}):
-        return GAME_LEVELS[game][level]
+    own = GAME_LEVELS.get(game, {}) if game is not None else {}
+    if isinstance(level, str) and level in own:
+        return own[level]
     if isinstance(level, int) and not isinstance(level, bool):
         if level < 0:
             raise ValueError("a reply budget must be at least 0")
@@ -87,7 +88,7 @@ def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> 
     if not isinstance(game, games.Search):
         raise ValueError(f"the generic AI cannot search {game.title}")
     try:
-        evaluate = EVALUATIONS[game.name]
+        evaluate = EVALUATIONS[game]
     except KeyError:
         raise ValueError(f"the generic AI has no evaluation for {game.name!r}") from None
     rng = random.Random(f"{rng_seed}")
@@ -97,7 +98,7 @@ def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> 
         seat = game.actor(state)
     if game.is_over(state) or game.actor(state) != seat:
         raise ValueError(f"seat {seat} has no decision to make in this position")
-    return [str(decide_state(game, evaluate, state, seat, budget(level, game.name), rng))]
+    return [str(decide_state(game, evaluate, state, seat, budget(level, game), rng))]
 
 
 def _greedy(game, evaluate, state, seat: int, seed: str) -> tuple[Any, Any]:
@@ -127,7 +128,7 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
     others = max(1, getattr(state, "players", 2) - 1)
     # the expectimax costs a reply chain per outcome (some 20 tiles): two players only; with more,
     # sampled futures within the reply budget keep the decision time bounded
-    expect = bool(mode and mode[0] == "expect+own") and game.name in CHANCES and others == 1
+    expect = bool(mode and mode[0] == "expect+own") and game in CHANCES and others == 1
     own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
     if len(moves) == 1:
@@ -147,7 +148,7 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
             s = game.after(state, seat, m, fs)
             if expect and not game.is_over(s) and game.actor(s) != seat:
                 # the next seat's tile: every tile it can be, weighted, instead of one sample
-                outcomes = CHANCES[game.name](s)
+                outcomes = CHANCES[game](s)
             else:
                 outcomes = [(1.0, s)]
             for i, (w, o) in enumerate(outcomes):

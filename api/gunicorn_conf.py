@@ -2,17 +2,22 @@
 and the Docker image runs ``gunicorn --config python:api.gunicorn_conf ...`` (the Dockerfile);
 each adds only where to listen and how many processes and threads.
 
-* **The worker**: gunicorn's ``gthread``, except that every connection's socket gets a timeout
-  of ``TILETUM_CLIENT_TIMEOUT`` seconds (default 10) while a thread serves it. gthread hands a
-  connection to a thread as soon as its first bytes arrive and then reads the headers and the
-  body blocking, with no timeout: 40 clients that each send 10 of the 100 body bytes they
-  announce held 32 threads for good. Now a read (or a write: a client that stopped reading an
-  event stream) that waits longer gives up: the app answers 408 ``request-timeout`` and the
-  connection closes (api/app.py); stalled headers close the connection (one line in the log,
-  no traceback); either way the thread is free. A client that trickles a byte just
-  within each timeout still holds a thread as long as it likes: the reverse proxy in front, which
-  buffers whole requests before it passes them on, is what stops those (docs/deploy.md, "Slow
-  clients").
+* **The worker**: gunicorn's ``gevent`` worker (``TILETUM_WORKER``, default ``gevent``;
+  :class:`GeventWorker`): a connection is a greenlet, so clients that trickle their headers or
+  bodies hold no thread and cost the others nothing (docs/deploy.md, "Slow clients", with the
+  measurements of bench/slow_clients.py). Under the threaded worker (``gthread``, still
+  available: :class:`ThreadWorker`) 200 such clients left a plain GET unanswered. Every
+  connection's socket gets a timeout of ``TILETUM_CLIENT_TIMEOUT`` seconds (default 10): a read
+  (or a write: a client that stopped reading an event stream) that waits longer gives up: the
+  app answers 408 ``request-timeout`` and the connection closes (api/app.py); stalled headers
+  close the connection (one line in the log, no traceback). The app is imported in each worker
+  after gevent patched the standard library (the package ``api`` imports it lazily).
+* **Errors of the server layer as problem+json**: a request gunicorn refuses before the app sees
+  it (a malformed request line or header: 400; a URL over its limit: 414; headers over theirs:
+  431; an unsupported transfer coding: 501...) is answered ``application/problem+json`` with a
+  stable ``code`` and words, like every error of the app, instead of gunicorn's HTML page (which
+  echoes the request's own bytes). gunicorn writes those answers with one function,
+  ``gunicorn.util.write_error``, and has no setting for it: :func:`write_problem` replaces it.
 * **The access log** (stdout): ``address "request line" status bytes duration``, where a query
   string that carries a secret (a parameter whose name holds ``token``, ``key``, ``secret`` or
   ``sig``, as email links do) is replaced by ``[redacted]``, and the Authorization and Cookie
@@ -24,15 +29,25 @@ semantics), so nothing else here may be named like one (``timeout``, ``user``, .
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
+import warnings
 from urllib.parse import unquote_plus
 
+from gunicorn import util
 from gunicorn.glogging import Logger
-from gunicorn.workers import gthread
+from gunicorn.workers import ggevent, gthread
+from gunicorn.workers.base_async import AsyncWorker
 
-worker_class = "api.gunicorn_conf.ThreadWorker"
+# TILETUM_WORKER: gevent (the default) or gthread (the threaded worker, as before issue 39)
+WORKER_CLASSES = {"gevent": "api.gunicorn_conf.GeventWorker", "gthread": "api.gunicorn_conf.ThreadWorker"}
+WORKER = os.environ.get("TILETUM_WORKER", "gevent")
+if WORKER not in WORKER_CLASSES:
+    raise SystemExit(f"TILETUM_WORKER must be one of {', '.join(WORKER_CLASSES)}, not {WORKER!r}")
+worker_class = WORKER_CLASSES[WORKER]
+worker_connections = int(os.environ.get("TILETUM_WORKER_CONNECTIONS", "1000"))
 logger_class = "api.gunicorn_conf.ServiceLogger"
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
@@ -67,6 +82,79 @@ class ThreadWorker(gthread.ThreadWorker):
                 conn.sock.settimeout(CLIENT_TIMEOUT)
             conn.init = init_with_timeout
         return super().handle(conn)
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn's hook, once a worker has loaded the app: start its hint processes now
+    (api/hints.py ``warm``), not while it serves requests."""
+    from . import hints
+    try:
+        hints.warm(worker.wsgi.config.get("HINT_PROCS", 1))
+    except Exception as e:   # hints then start on the first one, as before
+        worker.log.warning("could not start the hint processes yet: %s", e)
+
+
+# What a refusal of the server layer says (gunicorn.workers.base.Worker.handle_error's statuses).
+SERVER_PROBLEMS = {
+    400: ("bad-request", "the request could not be read: a malformed request line or header"),
+    403: ("forbidden", "the request was refused"),
+    414: ("uri-too-long", "the request's address (URL) is too long"),
+    417: ("expectation-failed", "the server cannot meet the request's Expect header"),
+    431: ("headers-too-large", "the request's headers are too many or too large"),
+    500: ("internal-error", "the server failed; the request changed nothing"),
+    501: ("not-implemented", "the request's transfer coding is not supported"),
+}
+
+
+def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's ``util.write_error``, answering problem+json (see the module docstring). The
+    request's own bytes (in ``mesg``) are not echoed: the access log has the status."""
+    from .problems import PROBLEM_CONTENT_TYPE, problem_body   # in the worker: after gevent's patching
+    code, detail = SERVER_PROBLEMS.get(status_int, ("bad-request", "the request could not be read"))
+    body = json.dumps(problem_body(status_int, code, reason, detail)).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+util.write_error = write_problem
+
+
+class GeventWorker(ggevent.GeventWorker):
+    """gunicorn's gevent worker (see the module docstring): one greenlet per connection, so a client
+    that trickles its headers or body holds a greenlet, not a thread. Every connection's socket
+    gets the client timeout too (a read or write that waits longer gives up, as in
+    :class:`ThreadWorker`), and event streams end as soon as a graceful stop begins."""
+
+    def init_process(self):
+        loaded = [m for m in ("api.app", "api.hints", "api.resources.stream") if m in sys.modules]
+        if loaded:   # their locks would be real locks shared by greenlets: a deadlock waiting to happen
+            raise RuntimeError(f"the app was imported before gevent patched the standard library: {loaded}")
+        super().init_process()
+
+    def patch(self):
+        # gevent warns that ssl was imported before its patching (gunicorn's master imports it, and
+        # redis-py with it) and names the modules that imported names from ssl directly: only
+        # redis.asyncio, which the service never uses. Any other such module is warned about.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            super().patch()
+        for w in caught:
+            direct = re.search(r"NOT patched\): \[(.*?)\]", str(w.message))
+            names = re.findall(r"'([\w.]+) \(", direct.group(1)) if direct else None
+            if names is None or set(names) - {"redis.asyncio.connection"}:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+    def handle_exit(self, sig, frame):
+        super().handle_exit(sig, frame)
+        stream = sys.modules.get("api.resources.stream")
+        if stream is not None:
+            stream.SERVER_STOPPING.set()
+
+    def handle(self, listener, client, addr):
+        client.setblocking(1)                 # as the parent's handle(), then the timeout
+        client.settimeout(CLIENT_TIMEOUT)
+        AsyncWorker.handle(self, listener, client, addr)
 
 
 def redact_query(query: str) -> str:

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
+import time
 
 import flask
 from flask_limiter import Limiter
+from limits import parse as parse_limit
 
 from application.dashboard import new_addresses
 from application.players import SECRET_KEY
@@ -31,11 +34,11 @@ from application.service_secrets import stored_secret
 from application.redis_conn import cluster_url, is_cluster
 
 from .extensions import service
+from .problems import ApiError
 
 CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"],
                     "bots.BotInvitations": ["POST"]}
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
-HINT_ENDPOINTS = {"games.GameHint": ["GET"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
@@ -136,6 +139,28 @@ def _own_retry_after(response):
     return response
 
 
+def charge_hint() -> None:
+    """One hint of the seat's budget (TILETUM_HINT_LIMIT, per identity: the seat), charged by the
+    hint view when it starts a search (api/hints.py): asking again for a hint being computed, or
+    computed, costs nothing, and a refusal (no room in the pool, budget spent) costs nothing.
+    Raises 429 ``rate-limited`` with Retry-After (the window's reset) when the budget is spent."""
+    budget = flask.current_app.extensions.get("tiletum_hint_budget")
+    if budget is None:   # limits off
+        return
+    limiter, item = budget
+    who = identity()
+    try:
+        if limiter.limiter.hit(item, "tiletum", "hint", who):
+            return
+        reset = limiter.limiter.get_window_stats(item, "tiletum", "hint", who).reset_time
+    except Exception:   # the limits' storage failed: let it pass, as every other limit does (swallow_errors)
+        return
+    retry = max(1, math.ceil(reset - time.time()))
+    flask.g.retry_after = retry   # kept over the limiter's own Retry-After (_own_retry_after)
+    raise ApiError(429, "rate-limited", f"at most {item} hints per seat: ask again later",
+                   headers={"Retry-After": str(retry)})
+
+
 def install(app: flask.Flask) -> Limiter | None:
     """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
     every limit off (tests, benchmarks)."""
@@ -162,12 +187,7 @@ def install(app: flask.Flask) -> Limiter | None:
             app.view_functions[endpoint] = limiter.shared_limit(
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
-    for endpoint, methods in HINT_ENDPOINTS.items():  # per seat (the identity), each hint costs one
-        # a 202 (the hint still computing, ask again) costs nothing: the answer costs one
-        app.view_functions[endpoint] = limiter.limit(cfg["HINT_LIMIT"], key_func=identity, methods=methods,
-                                                     override_defaults=False, scope="hint",
-                                                     deduct_when=lambda r: r.status_code != 202)(
-            app.view_functions[endpoint])
+    app.extensions["tiletum_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too

@@ -29,7 +29,9 @@ stylesheet ``/play/scripts/site.css`` and the favicon ``/favicon.svg``), ``<!--s
 first in ``<body>`` (the header with the site's navigation, the current page marked) and
 ``<!--site-footer-->`` last in ``<body>`` (the footer; on a game page also
 ``/play/scripts/site.js``, which tells a player whose seat link is no longer valid what to do
-instead of showing the API's 401). A browser asking for a page that is not there (an unknown
+instead of showing the API's 401), and ``<!--game-catalog-->`` before a page's script that
+lists or names the games (``api/static/catalog.js`` put in inline: ``gameCatalog()``, the games
+played here from ``GET /api/v1/catalog``). A browser asking for a page that is not there (an unknown
 ``/play/<id>``, an unknown path outside ``/api/``) gets a 404 page in the same layout with a way
 home (:func:`not_found_page`); an API client (``/api/...``, or not asking for HTML) still gets
 problem+json.
@@ -75,8 +77,10 @@ PAGES = {
     "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html",
                                     "a rating pool's leaderboard, a page at a time"),
 }
-# a game (its meta's `game`) -> its game page, where not Tiletum's play.html
-GAME_PAGES = {"carcassonne": "carcassonne.html", "pillars": "pillars.html"}
+# a game (its meta's `game`) -> its game page: a registered game's own page, api/static/<name>.html,
+# where it has one; else play.html (the first game's page, the default)
+GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
+              if resources.files("api").joinpath("static", f"{name}.html").is_file()}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
 SCRIPTS = ("game-page.js", "site.js", "site.css")
@@ -87,7 +91,7 @@ NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
           "leaderboard.html": "/leaderboards/multiplayer", "player.html": "/leaderboards/multiplayer"}
-GAME_PAGE_FILES = ("play.html", "carcassonne.html", "pillars.html")
+GAME_PAGE_FILES = ("play.html", *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 SITE_FOOTER = (
@@ -130,8 +134,10 @@ def render(name: str) -> str:
     if name in GAME_PAGE_FILES:
         footer += '\n<script src="/play/scripts/site.js"></script>'
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
+    # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
+    catalog = f"<script>\n{_text('catalog.js')}</script>"
     return (html.replace("<!--site-head-->", SITE_HEAD).replace("<!--site-header-->", _header(name))
-            .replace("<!--site-footer-->", footer))
+            .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog))
 
 
 def _hashes(html: str, tag: str) -> list[str]:

@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 import games
 from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
+from application.rating_service import POOLS
 from application.seats import AI_LEVELS
 
 
@@ -161,14 +162,17 @@ class Closed(Base):
 
 PHASES = ["action", "king", "over"]
 CARCASSONNE_PHASES = ["play", "over"]
-GAMES = ["carcassonne", "pillars", "tiletum"]
+GAMES = list(games.NAMES)   # every registered game (games.GAMES), by name
 PILLARS_PHASES = ["cards", "builders", "placing", "actions", "over"]
-ANY_PHASE = PHASES + ["play"] + [p for p in PILLARS_PHASES if p not in PHASES]   # any game's
+# any game's phase, each once, in the registry's order
+ANY_PHASE = list(dict.fromkeys(p for game in games.GAMES.values() for p in game.phases))
+# what the API says of each game's seats, from the registry ("tiletum (2-4 seats), ...")
+GAME_SEATS = ", ".join(f"{g.name} ({g.min_players}-{g.max_players} seats)" for g in games.GAMES.values())
 ACTIONS = ["architect", "merchant", "character", "contract", "king", "joker"]
 SOLO_LEVELS = ["priest", "deacon", "bishop"]
 SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
 GAME_STATUSES = ["active", "finished", "waiting", "cancelled"]
-EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone"]
+EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
 AGENDA_ENTRIES = ["frame", "fx", "choice"]
 CHOICE_KINDS = ["action_tile", "joker", "resource", "die_resource", "any_action", "move", "move_town",
                 "move_place", "place_here", "place_anywhere", "teleport", "building", "building_chars",
@@ -579,10 +583,21 @@ class PillarsPosition(Closed):
     winner = fields.Integer(allow_none=True, required=True)
 
 
-# The state endpoint serves the position document of the game's own kind, told apart by `format`.
-ANY_POSITION = {"oneOf": [{"$ref": "#/components/schemas/Position"},
-                          {"$ref": "#/components/schemas/CarcassonnePosition"},
-                          {"$ref": "#/components/schemas/PillarsPosition"}]}
+# The state endpoint serves the position document of the game's own kind, told apart by `format`:
+# each registered game's position schema, found by the format it declares (games.Rules.position_format).
+POSITION_SCHEMAS = {schema.__name__: schema for schema in (Position, CarcassonnePosition, PillarsPosition)}
+
+
+def _position_schema(game) -> str:
+    for name, schema in POSITION_SCHEMAS.items():
+        if schema().fields["format"].validate.choices == [game.position_format]:
+            return name
+    raise RuntimeError(f"no position schema for {game.title} (format {game.position_format}): "
+                       "a hosted game needs one (docs/adding-a-game.md)")
+
+
+ANY_POSITION = {"oneOf": [{"$ref": f"#/components/schemas/{_position_schema(g)}"}
+                          for g in games.GAMES.values()]}
 
 
 class SeatIn(Base):
@@ -703,9 +718,9 @@ class GameOptions(Base):
 
 
 class GameCreate(Base):
-    game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
-        "description": "tiletum (2-4 seats) or carcassonne (2-5 seats: people, AI seats, bot accounts; no "
-                       "options)"})
+    game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
+        "description": f"the game: {GAME_SEATS}; GET /api/v1/catalog lists them with their seat kinds "
+                       "and options"})
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
     options = fields.Nested(GameOptions, load_default=dict)
 
@@ -867,10 +882,13 @@ CHANCE_OUTCOME = {
 class Event(Closed):
     """One event of the game's log; which fields it has depends on ``type`` (GameStarted: players,
     options, rules, chance; MovePlayed: seat, move, rules, chance, maybe by; MoveUndone: seat,
-    move, rules, maybe by)."""
+    move, rules, maybe by; SeatResigned: seat, and winner when it ended the game)."""
     version = fields.Integer(required=True, metadata={"description": "the game's version after this event"})
     type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
-    seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved"})
+    seat = fields.Integer(metadata={"description": "MovePlayed, MoveUndone: the seat that moved; "
+                                                   "SeatResigned: the seat that resigned"})
+    winner = fields.Integer(metadata={"description": "SeatResigned: the winner, when the resignation "
+                                                     "ended the game (every other seat had resigned)"})
     move = fields.String(allow_none=True,
                          metadata={"description": "MovePlayed: the move; MoveUndone: the move "
                                                   "taken back"})
@@ -976,6 +994,11 @@ class Vacation(Base):
 class NotificationsIn(Base):
     mode = Line(required=True, validate=validate.OneOf(["move", "digest", "none"]), metadata={
         "description": "move: an email whenever it is your decision; digest: one email a day; none"})
+    delay_minutes = fields.Integer(strict=True, validate=validate.Range(0, 1440), metadata={
+        "description": "with `move`: while you play live (you acted on the game's page or through the API "
+                       "in the last few minutes, or its page is open), your turn email waits this many "
+                       "minutes and goes only if you have not looked meanwhile; 0: at once. Left out: "
+                       "unchanged (the service's default is 5)"})
 
 
 class QueryBoolean(fields.Boolean):
@@ -989,6 +1012,8 @@ class QueryBoolean(fields.Boolean):
 
 class Notifications(Base):
     mode = fields.String(required=True)
+    delay_minutes = fields.Integer(required=True, metadata={
+        "description": "minutes a turn email waits while you play live (0: at once)"})
 
 
 # --- tournaments ---------------------------------------------------------------------------------
@@ -1001,9 +1026,8 @@ class EntryIn(Base):
 
 class TournamentCreate(Base):
     name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
-    game = Line(load_default="tiletum", validate=validate.OneOf(GAMES), metadata={
-        "description": "the game every table plays: tiletum (tables of 2-4) or carcassonne (2-5); its own "
-                       "rating pool"})
+    game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
+        "description": f"the game every table plays, with its own rating pool: {GAME_SEATS}"})
     format = Line(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
     rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
@@ -1185,9 +1209,7 @@ class Withdrawn(Base):
 # --- ratings -------------------------------------------------------------------------------------
 
 class RatingsQuery(PageQuery):
-    pool = Line(load_default="multiplayer", validate=validate.OneOf(
-        ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer",
-         "pillars:multiplayer"]), metadata={
+    pool = Line(load_default="multiplayer", validate=validate.OneOf(POOLS), metadata={
         "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
                        "<game>:multiplayer for another game (carcassonne:multiplayer, pillars:multiplayer)"})
 
@@ -1450,8 +1472,7 @@ class WebhookOut(Webhook):
 
 # --- handles, profiles, leaderboards and your data (application/profiles.py, accounts.py) ------------
 
-POOL_NAMES = ["multiplayer", "solo:priest", "solo:deacon", "solo:bishop", "carcassonne:multiplayer",
-              "pillars:multiplayer"]
+POOL_NAMES = list(POOLS)   # every game's pools (application/rating_service.py, from the registry)
 
 
 class HandleIn(Base):
@@ -1586,7 +1607,8 @@ class AccountExport(Base):
     profile_public = fields.Boolean(required=True)
     member_since = fields.String(allow_none=True)
     settings = fields.Dict(required=True,
-                           metadata={"description": "notifications, and when the address was verified"})
+                           metadata={"description": "notifications, delay_minutes (the wait of a turn email "
+                                                    "while playing live), and when the address was verified"})
     games = fields.List(fields.Nested(ExportGame), required=True)
     ratings = fields.Dict(required=True,
                           metadata={"description": "by pool: rating, rd, vol, games and every rated game"})

@@ -38,10 +38,11 @@ import games
 from . import errors, links, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
-from .indexes import DIGEST, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
-from .notifications import preference
+from .indexes import DIGEST, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
+from .notifications import delay_minutes, preference
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
+from .resigned import resigned_of
 from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.accounts")
@@ -70,6 +71,7 @@ class Accounts:
                 "handle": settings["handle"], "profile_public": settings["public"],
                 "member_since": iso(first[0][1]) if first else None,
                 "settings": {"notifications": preference(self.r, email),
+                             "delay_minutes": delay_minutes(self.r, email),
                              "verified_at": iso(int(verified)) if verified else None},
                 "games": self._games(pid), "ratings": self._ratings(pid), "bots": self._bots(email),
                 "undeliverable": undeliverable_of(self.r, pid)}
@@ -90,7 +92,8 @@ class Accounts:
                     "game": game_id, "game_name": game.name, "seat": seat, "name": s["name"],
                     "time_zone": s.get("tz"), "created": iso(meta.get("created")),
                     "finished": game.is_over(state), "version": state.version,
-                    "result": Dashboard._result(meta, state) if game.is_over(state) else None,
+                    "result": (Dashboard._result(meta, state, resigned_of(events)) if game.is_over(state)
+                               else None),
                     "seat_state": deadlines.seat_state(game_id, seat),
                     "moves": [e["move"] for e in events if e.get("seat") == seat and "move" in e],
                     "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})
@@ -223,6 +226,7 @@ class Accounts:
         pipe.hdel(ME_EMAIL.key(pid), pid)
         pipe.delete(games_key(pid), UNDELIVERABLE + pid, VERIFIED + pid, f"ratings:hist:{pid}")
         pipe.hdel(PREFS.key(email), email)
+        pipe.hdel(MAIL_DELAY.key(email), email)
         if digest:
             pipe.srem(DIGEST.key(email), *digest)
         pipe.srem(TOLD.key(email), email)

@@ -38,6 +38,8 @@ import zlib
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
+import games as hosted
+
 from .indexes import Sharded, shard
 
 log = logging.getLogger("tiletum.archive")
@@ -160,7 +162,7 @@ def archive_game(games, game_id: str, before: float, dry_run: bool = False) -> s
             unschedule(r, game_id)
         return "gone"
     _, state = games.load(game_id)
-    if state.phase != "over":  # never indexed so; a game is indexed again when its follow-up is done
+    if not hosted.is_over(state):  # never indexed so; a game is indexed again when its follow-up is done
         if not dry_run:
             unschedule(r, game_id)
         return "not-over"
@@ -213,7 +215,7 @@ def index_existing(games, pending: AbstractSet[str] = frozenset(), progress=None
         except Exception:
             log.warning("could not read %s; not scheduled", game_id, exc_info=True)
             continue
-        if state.phase == "over":
+        if hosted.is_over(state):
             schedule(r, game_id)
             n += 1
             if progress is not None:

@@ -19,6 +19,7 @@ import secrets
 from . import errors, links
 from .dashboard import Dashboard
 from .game_service import GameService, token_hash
+from .queues import EMAIL
 
 SEAT_LINK_TASK = "workers.send_seat_link"
 DASHBOARD_LINK_TASK = "workers.send_dashboard_link"
@@ -59,12 +60,12 @@ class Credentials:
         if not meta["seats"][seat].get("email"):
             raise errors.invalid("no-email", "this seat has no email address to send a new link to")
         generation = links.revoke_seat_link(self.r, game_id, seat)
-        emailed = self.send is not None and self.send(SEAT_LINK_TASK, [game_id, seat, generation], "tiletum")
+        emailed = self.send is not None and self.send(SEAT_LINK_TASK, [game_id, seat, generation], EMAIL)
         return {"game": game_id, "seat": seat, "emailed": bool(emailed)}
 
     def new_dashboard_key(self, key: str | None) -> dict:
         """Revoke the dashboard key and email the new dashboard link to the player's address."""
         pid, _email = self.dashboard.player(key)
         generation = links.revoke_dashboard_key(self.r, pid)
-        emailed = self.send is not None and self.send(DASHBOARD_LINK_TASK, [pid, generation], "tiletum")
+        emailed = self.send is not None and self.send(DASHBOARD_LINK_TASK, [pid, generation], EMAIL)
         return {"player": pid, "emailed": bool(emailed)}

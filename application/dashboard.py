@@ -35,8 +35,9 @@ import games
 from . import errors, links, waiting as lobby
 from .clock import make_clock
 from .deadlines import Deadlines, time_control
-from .notifications import preference, set_preference
+from .notifications import delay_minutes, preference, set_delay_minutes, set_preference
 from .players import player_id
+from .resigned import final_places, resigned_of
 from .seats import seat_names
 
 from .indexes import ACTIVE, ME_EMAIL, ME_RESULTS, TOLD, hmget  # noqa: F401 (re-exported; sharded hashes and set)
@@ -202,18 +203,19 @@ class Dashboard:
             except errors.ServiceError:
                 continue  # a game that is gone
             names = seat_names(meta)
-            if state.phase == "over":
-                result = self._result(meta, state)
+            game = games.of_meta(meta)
+            if game.is_over(state):
+                result = self._result(meta, state, resigned_of(self.games.store.events(game_id)))
                 self.r.hset(ME_RESULTS.key(game_id), game_id, json.dumps(result))
                 finished.append(self._finished_item(game_id, seats, result))
                 continue
-            actor = state.actor
+            actor = game.actor(state)
             mine = actor if actor in seats else seats[0]
             due = deadlines.deadline_of(game_id, actor) if actor is not None else None
             item = {
-                "game": game_id, "game_name": games.of_meta(meta).name, "seat": mine, "name": names[mine],
+                "game": game_id, "game_name": game.name, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
-                "round": games.of_meta(meta).round(state), "phase": state.phase, "version": state.version,
+                "round": game.round(state), "phase": game.phase(state), "version": state.version,
                 "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
                 "deadline": iso(due),
@@ -260,14 +262,15 @@ class Dashboard:
         return {g: json.loads(v) for g, v in zip(ids, hmget(self.r, ME_RESULTS, ids)) if v is not None}
 
     @staticmethod
-    def _result(meta: dict, state) -> dict:
+    def _result(meta: dict, state, resigned: list[int] | tuple = ()) -> dict:
         names = seat_names(meta)
         game = games.of_meta(meta)
         scores = game.scores(state)
-        places = game.places(state)   # by the game's own tie-break (or none: tied seats share)
+        # by the game's own tie-break (or none: tied seats share), the seats that resigned last
+        places = final_places(game.places(state), list(resigned))
         return {"game_name": game.name, "round": game.round(state), "version": state.version,
                 "tournament": (meta.get("tournament") or {}).get("id"),
-                "winner": names[state.winner] if state.winner is not None else None,
+                "winner": names[winner] if (winner := game.winner(state)) is not None else None,
                 "places": sorted(({"seat": i, "name": names[i], "score": scores[i], "place": places[i]}
                                   for i in range(len(names))), key=lambda p: p["place"])}
 
@@ -278,7 +281,7 @@ class Dashboard:
             try:
                 result["game_name"] = games.of_meta(self.games.meta(game_id)).name
             except errors.ServiceError:
-                result["game_name"] = games.TILETUM.name
+                result["game_name"] = games.get(None).name   # the registry's first game
         return {"game": game_id, "game_name": result["game_name"], "seat": mine,
                 "name": by_seat[mine]["name"],
                 "opponents": [p["name"] for p in result["places"] if p["seat"] not in seats],
@@ -290,12 +293,16 @@ class Dashboard:
     # --- email setting --------------------------------------------------------------------------
     def notifications(self, key: str | None) -> dict:
         _, email = self.player(key)
-        return {"mode": preference(self.r, email)}
+        return {"mode": preference(self.r, email), "delay_minutes": delay_minutes(self.r, email)}
 
-    def set_notifications(self, key: str | None, mode: str) -> dict:
+    def set_notifications(self, key: str | None, mode: str, delay: int | None = None) -> dict:
+        """The address's email setting, and (``delay``, when given) how many minutes a turn email
+        waits while it plays live (docs/pbem.md, "No email while you play live"; 0: at once)."""
         _, email = self.player(key)
+        if delay is not None:
+            set_delay_minutes(self.r, email, delay)
         set_preference(self.r, email, mode)
-        return {"mode": mode}
+        return {"mode": mode, "delay_minutes": delay_minutes(self.r, email)}
 
     # --- vacation -------------------------------------------------------------------------------
     def vacation(self, key: str | None, on: bool) -> dict:
@@ -312,7 +319,7 @@ class Dashboard:
                 meta, state = self.games.load(game_id)
             except errors.ServiceError:
                 continue
-            if state.phase == "over":
+            if games.is_over(state):
                 continue
             for seat in seats:
                 try:

@@ -18,14 +18,13 @@ The stand-in (documented default for human seats) is the AI player (docs/ai.md) 
 from the seat's own view of the position, as the seat would see it, re-reading the position after each move
 that reveals something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
 ``mode: "drop"`` a seat that missed ``drop_after`` deadlines (or a withdrawn tournament player)
-is played by the stand-in for the rest of the game. ``stand_in_move`` is the fixed rule it used
-before (issue 16), kept as the fallback should the AI ever fail: answer a pending decision with
-the first listed option other than ``skip``, take the highest die without shifting it, then end
-the turn.
+is played by the stand-in for the rest of the game. Should the AI ever fail, the game's fixed
+rule plays instead (``games.Game.fallback_move``; Tiletum's is the rule the stand-in used before
+issue 16, ``games.tiletum.stand_in_move``).
 
 When the service has an AI worker (``GameService.stand_in_hand_off``: the workers' service, and the
 API's at ``hard`` or ``master``), no caller plays the stand-in's turn itself: the sweep counts the
-missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``ai``), keeping the
+missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``stand-in``), keeping the
 turn's deadline entry as a lease until the turn was played (:meth:`Deadlines.play_late_turn`); see
 docs/pbem.md, "The stand-in worker".
 """
@@ -43,12 +42,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
 
 import ai
-import tiletum
 import games
 
 from . import errors
 from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
                       begin_attempt, end_attempt, forget_turns_before, game_members, remove)
+from .queues import STAND_IN
 from .seats import AI_LEVELS
 
 log = logging.getLogger("tiletum.deadlines")
@@ -461,7 +460,24 @@ class Deadlines:
             return 0
         if self._on_vacation(game_id, seat, now):
             return 0  # kept: it moves back with the deadline when the vacation ends
-        remove(self.r, REMINDERS, member)
+        # After a lag several reminder points of the turn may be due at once: only the most urgent
+        # one goes, and the others leave (each would say the same time left).
+        prefix = f"{game_id}:{seat}:{version}:".encode()
+        points = [m for m in game_members(self.r, REMINDERS, game_id) if m.startswith(prefix)]
+        pipe = self.r.pipeline(transaction=False)
+        for m in points:
+            pipe.zscore(REMINDERS.key(game_id), m)
+        due = [m for m, score in zip(points, pipe.execute()) if score is not None and score <= now]
+        if member not in due:
+            return 0   # handled with a more urgent point of its turn in this sweep
+        urgent = {}
+        for m in due:
+            try:
+                urgent[m] = float(m[len(prefix):])
+            except ValueError:
+                urgent[m] = hours
+        hours = min(urgent.values())
+        remove(self.r, REMINDERS, *due)
         return int(self.notifier.remind(game_id, seat, version, hours) or 0)
 
     def _deadline(self, member: bytes, now: float) -> int:
@@ -599,10 +615,11 @@ class Deadlines:
     def _still_due(self, game_id: str, seat: int, version: int) -> bool:
         """The seat is still to act in the turn that started at ``version``."""
         try:
-            _, state = self.service.load(game_id)
+            meta, state = self.service.load(game_id)
         except Exception:
             return False
-        if state.phase == "over" or state.actor != seat:
+        game = games.of_meta(meta)
+        if game.is_over(state) or game.actor(state) != seat:
             return False
         events = self.service.store.events(game_id, after=version)
         return not any(e.get("seat") != seat for e in events)  # nobody else moved since
@@ -671,7 +688,7 @@ STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master think
                             # TILETUM_AI_MASTER_SECONDS a decision, on the AI worker)
 QUICK_LEVEL = "medium"      # a turn's decisions after the stand-in's thinking time is spent
 FAST_LEVELS = ("easy", "medium")
-STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", "ai"   # the AI worker's (workers/app.py)
+STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", STAND_IN   # the AI worker's (workers/app.py)
 
 
 def stand_in_level() -> str:
@@ -681,33 +698,13 @@ def stand_in_level() -> str:
     return level
 
 
-def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game = games.TILETUM,
+def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game,
                   level: str | None = None) -> list:
     """The stand-in's moves for the seat's current decision: the AI's at ``level`` (None: the
     stand-in's level), from the seat's ``view`` (``state`` is used only by the fallback rule, should
-    the AI fail: Tiletum's fixed rule, or another game's first legal move)."""
+    the AI fail: the game's own, ``games.Game.fallback_move``)."""
     try:
         return ai.decide(view, level or stand_in_level(), rng_seed)
     except Exception:  # never leave a late turn unplayed
         log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
-        if game is not games.TILETUM:
-            return [game.legal_moves(state)[0][0]]
-        return [stand_in_move(state)]
-
-
-def stand_in_move(state: tiletum.GameState):
-    """The stand-in's choice (see the module docstring)."""
-    legal = sorted(tiletum.legal(state), key=str)
-    top = state.agenda[-1] if state.agenda else None
-    if top is not None and top["t"] == "choice":
-        real = [m for m in legal if m.verb != "skip"]
-        return real[0] if real else legal[0]
-    if state.turn is not None and state.turn["die"] is None:
-        takes = [m for m in legal if m.verb == "take" and ">" not in m.args[0]]
-        if takes:
-            return max(takes, key=lambda m: (int(m.args[0][1]), m.args[0]))
-    for m in legal:
-        if m.verb == "end":
-            return m
-    skip = [m for m in legal if m.verb == "skip"]
-    return skip[0] if skip else legal[0]
+        return [game.fallback_move(state)]

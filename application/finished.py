@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import time
 
+import games as hosted
+
 from . import errors
 from .archive import schedule as schedule_archive
 from .indexes import GAMES_OVER, begin_attempt, end_attempt, forget_game, games_in_indexes
@@ -73,7 +75,7 @@ def purge_finished(games) -> int:
     for game_id in sorted(games_in_indexes(games.store.r)):
         try:
             _, state = games.load(game_id)
-            over = state.phase == "over"
+            over = hosted.is_over(state)
         except errors.ServiceError as e:
             over = e.kind == "not-found"
         except Exception:

@@ -17,14 +17,14 @@ from typing import Any
 
 import games
 
-from . import errors, links, waiting
+from . import errors, links, live, waiting
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
-from .dashboard import index_game, iso
+from .dashboard import index_game, iso, mark_verified
 from .deadlines import Deadlines, check_deadline_options, valid_tz
 from .indexes import ACTIVE, NAMES
 from .names import check_name
-from .notifications import set_preference
+from .notifications import delay_minutes, set_delay_minutes, set_preference
 from .players import player_id
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
@@ -73,7 +73,7 @@ def token_hash(token: str) -> str:
 def public_event(ev: dict) -> dict:
     """An event as clients see it. Events hold no secrets (chance is drawn at reveal time, the
     seed is never in an event); this keeps only the documented fields."""
-    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by")
+    out = {k: ev[k] for k in ("type", "seat", "move", "players", "options", "rules", "chance", "by", "winner")
            if k in ev}
     return out
 
@@ -86,7 +86,8 @@ PUBLIC_SLACK = 30  # games over or gone that one listing of games in progress ma
 def to_act(state: State) -> list[int]:
     """Who is to act, in the one shape the API uses for it everywhere (docs/api-changes.md): the
     seats whose decision it is, ``[]`` when the game is over."""
-    return [] if state.actor is None else [state.actor]
+    actor = games.of_state(state).actor(state)
+    return [] if actor is None else [actor]
 
 
 def fairness_algorithm(meta: dict, state) -> str:
@@ -119,6 +120,8 @@ class GameService:
         self.ai_token_hash = token_hash(ai_token) if ai_token else None   # the AI player's credential
         self.cache = StateCache()
         self.identities = IdentityCache()
+        self.clock = make_clock(store.r)   # when seats act and look (application/live.py)
+        self._links_seen: set[tuple[str, int]] = set()   # seat links whose address this process verified
 
     # --- loading ---------------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[dict, State]:
@@ -192,8 +195,21 @@ class GameService:
         if links.looks_like_seat_token(token):
             seat = links.seat_of_link(self.store.r, game_id, token)
             if seat is not None and seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
+                self._link_used(game_id, meta, seat)
                 return seat
         return None
+
+    def _link_used(self, game_id: str, meta: dict, seat: int) -> None:
+        """The seat's link from our emails (or its dashboard) was used: its address reads our email
+        (application/dashboard.py, "Verified addresses"). Not in a tournament game, whose links its
+        tournament page also shows to whoever entered the address. Once per seat and process."""
+        email = meta["seats"][seat].get("email")
+        if not email or meta.get("tournament") or (game_id, seat) in self._links_seen:
+            return
+        mark_verified(self.store.r, email)
+        if len(self._links_seen) > 4096:
+            self._links_seen.clear()
+        self._links_seen.add((game_id, seat))
 
     def identity(self, token: str, game_id: str | None) -> str | None:
         """Who a Bearer token proves to be, for rate limits: ``seat:<game>:<n>`` (a seat's token
@@ -245,12 +261,16 @@ class GameService:
 
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
-                    seed: str | None = None, game: str = "tiletum", dry_run: bool = False) -> dict:
+                    seed: str | None = None, game: str, dry_run: bool = False,
+                    live_creator: bool = False) -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
         ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
         name of the game (``games.NAMES``). ``dry_run``: check everything, store nothing (the lobby
-        checks a game with open seats so, with stand-ins for the players to come)."""
+        checks a game with open seats so, with stand-ins for the players to come). ``live_creator``:
+        the game is created through the API (``POST /games``); when it has exactly one human seat
+        (a game against the AI or the Cardinalbot), that seat's player is the one at the keyboard and
+        counts as playing live (application/live.py): its first turn email waits like any other."""
         try:
             rules = games.get(game)
         except games.UnknownGame as e:
@@ -318,6 +338,9 @@ class GameService:
         self._remember_names(meta)
         self.bots.seated(game_id, meta)
         self.bots.note_game(game_id, seats)
+        humans = [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
+        if live_creator and len(humans) == 1:
+            self._acted(game_id, meta, humans[0], live.WEB)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 
@@ -373,31 +396,47 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
         meta, state = self.load(game_id)
-        return state.version, games.of_meta(meta).view(state, self.seat_of(meta, token, game_id, state.actor))
+        game = games.of_meta(meta)
+        seat = self.seat_of(meta, token, game_id, game.actor(state))
+        self.looked(game_id, meta, seat, state.version)
+        return state.version, game.view(state, seat)
+
+    def looked(self, game_id: str, meta: dict, seat: int | None, version: int) -> None:
+        """A human seat read the game with its token: it has seen ``version`` (application/live.py)."""
+        if seat is not None and meta["seats"][seat]["kind"] == "human":
+            live.seen(self.store.r, game_id, seat, version, self.clock())
+
+    def _acted(self, game_id: str, meta: dict, seat: int, via: str) -> None:
+        """A human seat acts (a move, played or refused) through ``via`` (application/live.py)."""
+        if 0 <= seat < len(meta["seats"]) and meta["seats"][seat]["kind"] == "human":
+            live.acted(self.store.r, game_id, seat, via, self.clock())
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
-        seat = self._require_seat(meta, token, game_id, state.actor)
-        moves = game.legal_moves(state) if seat == state.actor else []
-        return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": state.actor,
+        actor = game.actor(state)
+        seat = self._require_seat(meta, token, game_id, actor)
+        self.looked(game_id, meta, seat, state.version)
+        moves = game.legal_moves(state) if seat == actor else []
+        return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": actor,
                 "moves": [{"move": m, "description": d} for m, d in moves],
-                "can_undo": seat == state.actor and game.can_undo(state)}
+                "can_undo": seat == actor and game.can_undo(state)}
 
     def hint_view(self, game_id: str, token: str | None) -> tuple[int, dict]:
         """The position a hint is computed from: the seat's own view (the game's ``view``), only for a
         seat whose decision it is, and never in a rated game (application/rated.py: the predicate
         the ratings use; a tournament's games included)."""
         meta, state = self.load(game_id)
-        seat = self._require_seat(meta, token, game_id, state.actor)
+        game = games.of_meta(meta)
+        seat = self._require_seat(meta, token, game_id, game.actor(state))
         if is_rated(meta):
             raise errors.forbidden("hints-off",
                                    "hints are off in rated games (create a game with options.rated "
                                                 "false to have them)")
-        if state.phase == "over" or seat != state.actor:
+        if game.is_over(state) or seat != game.actor(state):
             raise errors.forbidden("not-your-turn",
                                    "a hint is for your own decision, and it is not yours now")
-        return state.version, games.of_meta(meta).view(state, seat)
+        return state.version, game.view(state, seat)
 
     def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
         """At most ``limit`` events after version ``after``, each with its ``text`` in words, and
@@ -467,6 +506,12 @@ class GameService:
         headers = {"Id": game_id, "SeedCommitment": meta["seed_commitment"]}
         for i, s in enumerate(meta["seats"]):
             headers[f"Seat{i}"] = s["name"]
+        # a resignation (application/together.py) is said in a header, "<seat> at <version>", one
+        # for each in order; the moves are the engine's record
+        resigned = [f"{ev['seat']} at {v}" for v, ev in enumerate(events, 1) if ev["type"] == games.RESIGNED]
+        if resigned:
+            headers["Resigned"] = ", ".join(resigned)
+            events = [ev for ev in events if ev["type"] != games.RESIGNED]
         if game.is_over(state):
             headers["Seed"] = self.store.seed(game_id)
             headers["Result"] = " ".join(str(p) for p in game.scores(state))
@@ -474,12 +519,13 @@ class GameService:
 
     def fairness(self, game_id: str) -> dict:
         meta, state = self.load(game_id)
+        game = games.of_meta(meta)
         out = {"seed_commitment": meta["seed_commitment"], "algorithm": fairness_algorithm(meta, state),
-               "finished": state.phase == "over", "seed": None, "verify": None}
-        if state.phase == "over":
+               "finished": game.is_over(state), "seed": None, "verify": None}
+        if out["finished"]:
             out["seed"] = self.store.seed(game_id)
             out["verify"] = (f"curl -s <server>/api/v1/games/{game_id}/record > game.txt && "
-                             f"{games.of_meta(meta).cli} verify game.txt --seed {out['seed']}")
+                             f"{game.cli} verify game.txt --seed {out['seed']}")
         return out
 
     # --- moving ------------------------------------------------------------------------------
@@ -493,10 +539,12 @@ class GameService:
                idem_key: str | None = None) -> dict:
         """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
         played: the moves in order, up to and including the first one that reveals chance."""
+        def authenticate(meta, state):
+            seat = self._require_seat(meta, token, game_id, games.of_meta(meta).actor(state))
+            self._acted(game_id, meta, seat, live.WEB)   # before the save: its turn email sees it
+            return seat
         try:
-            return self._submit(game_id, lambda meta, state: self._require_seat(
-                meta, token, game_id, state.actor), expected_version, moves,
-                                idem_key)
+            return self._submit(game_id, authenticate, expected_version, moves, idem_key)
         except _Replay as r:
             return r.answer
 
@@ -510,6 +558,9 @@ class GameService:
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+            if by is None:   # a reply or a one-click link of an email (not the stand-in): it reads our email
+                self._acted(game_id, meta, seat, live.EMAIL)
+                mark_verified(self.store.r, meta["seats"][seat].get("email"))
             return seat
         try:
             return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal)
@@ -563,11 +614,12 @@ class GameService:
         played = 0
         batch_undos, turn_undos = 0, None   # turn_undos: read from the log at the batch's first undo
         for i, text in enumerate(moves):
-            if state.phase == "over":
+            if game.is_over(state):
                 raise errors.invalid("game-over", "the game is over", move_index=i)
-            if seat != state.actor:
-                raise errors.forbidden("not-your-turn", f"move {i}: it is seat {state.actor}'s decision",
-                                         move_index=i)
+            if seat != game.actor(state):
+                raise errors.forbidden("not-your-turn",
+                                       f"move {i}: it is seat {game.actor(state)}'s decision",
+                                       move_index=i)
             before = state
             try:
                 evs, state = game.play(state, seat, text, seed)
@@ -633,14 +685,16 @@ class GameService:
             upto -= len(chunk)
         return undos
 
-    def set_notifications(self, game_id: str, token: str | None, mode: str) -> dict:
+    def set_notifications(self, game_id: str, token: str | None, mode: str, delay: int | None = None) -> dict:
         meta = self.meta(game_id)
         seat = self._require_seat(meta, token, game_id)
         email = meta["seats"][seat].get("email")
         if not email:
             raise errors.invalid("no-email", "this seat has no email address")
+        if delay is not None:
+            set_delay_minutes(self.store.r, email, delay)
         set_preference(self.store.r, email, mode)
-        return {"mode": mode}
+        return {"mode": mode, "delay_minutes": delay_minutes(self.store.r, email)}
 
     def vacation(self, game_id: str, token: str | None, on: bool) -> dict:
         meta = self.meta(game_id)
@@ -679,7 +733,7 @@ class GameService:
             self.on_append(game_id, state.version, state, mover, **extra)
 
     def _after_append(self, game_id: str, meta: dict, state: State, snap_version: int, mover: int,
-                      game: games.Game = games.TILETUM, hooks: bool | None = None) -> None:
+                      game: games.Game, hooks: bool | None = None) -> None:
         # Snapshots are taken only where the game allows (Tiletum: where no move can still be
         # undone, as a position document has no undo history).
         if state.version - snap_version >= self.snapshot_every and game.can_snapshot(state):
@@ -808,12 +862,12 @@ def summary_of(game_id: str, meta: dict, state: State) -> dict:
     return {
         "id": game_id, "game": game.name,
         "status": "finished" if game.is_over(state) else "active",
-        "version": state.version, "round": game.round(state), "phase": state.phase,
+        "version": state.version, "round": game.round(state), "phase": game.phase(state),
         "to_act": to_act(state),
         "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "score": scores[i],
                    **({"level": s.get("level") or "medium"} if s["kind"] == "ai" else {})}
                   for i, s in enumerate(meta["seats"])],
-        "winner": state.winner,
+        "winner": game.winner(state),
         "seed_commitment": meta["seed_commitment"],
         "rated": is_rated(meta),
     }

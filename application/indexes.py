@@ -101,6 +101,8 @@ TURNS = Sharded("deadlines:turn", "hash")   # hash "<game>:<seat>" -> the versio
 NOTICES = Sharded("deadlines:notices")      # zset "<game>:<seat>:<version>:<stand-in|dropped>":
                                             # players to tell
 MAIL_DUE = Sharded("mail:due")              # zset "<game>:<seat>:<version>" -> time the turn email became due
+MAIL_LATER = Sharded("mail:later")          # zset "<game>:<seat>:<version>" -> when a live seat's turn email
+                                            # is due (application/live.py)
 DUE = Sharded("bot:due")                    # zset game id -> time the bot's turn became due
 DUE_AT = Sharded("bot:due:at", "hash")      # hash game id -> "<seat>:<version>"
 GAMES_OVER = Sharded("games:over")          # zset game id -> when it ended, until its follow-up is done
@@ -124,11 +126,12 @@ ME_EMAIL = Sharded("me:email", "hash", whole)          # hash player id -> addre
 ME_RESULTS = Sharded("me:results", "hash")             # hash game id -> its result for dashboards
 TOLD = Sharded("me:told", "set", whole)                # set of addresses told about the dashboard
 NAMES = Sharded("players:names", "hash", whole)        # hash player id -> the name last used
+MAIL_DELAY = Sharded("mail:delay", "hash", whole)      # hash address -> minutes a live turn email waits
 GENERATIONS = Sharded("links:gen", "hash", whole)      # hash "<game>:<seat>" | "me:<pid>" -> generation
 RATED = Sharded("ratings:done", "hash")                # hash game id -> how the game was rated
 
-GAME_ZSETS = (DEADLINES, REMINDERS, MAIL_DUE)
-REGISTERED = (DEADLINES, REMINDERS, MAIL_DUE, NOTICES)   # zsets whose members the registry lists
+GAME_ZSETS = (DEADLINES, REMINDERS, MAIL_DUE, MAIL_LATER)
+REGISTERED = (DEADLINES, REMINDERS, MAIL_DUE, NOTICES, MAIL_LATER)   # zsets whose members the registry lists
 
 
 def hmget(r, index: Sharded, fields: list[str]) -> list[bytes | None]:

@@ -30,6 +30,7 @@ from .dashboard import Dashboard, mark_verified
 from .game_service import GameExists, GameService, token_hash
 from .names import check_name
 from .players import name_of, player_id, remember_name
+from .queues import EMAIL
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
 from .tournament_service import same_secret
@@ -65,6 +66,14 @@ def address_refusal(r, doc: dict, email: str) -> errors.ServiceError | None:
                                     f"{rating:.0f} in its pool", rating=round(rating),
                                     rating_range=[low, high])
     return None
+
+
+def confirmed(seat: dict) -> bool:
+    """A player seated in a waiting game who confirmed the seat themselves (a join link opened, or a
+    join with their dashboard key). An address the creator typed into a seat did not: emails about
+    the waiting game (cancelled) go only to confirmed players, so a stranger's address typed into
+    seats is never emailed by them (docs/pbem.md, "No one floods another's inbox")."""
+    return seat["kind"] == "human" and bool(seat.get("email")) and bool(seat.get("confirmed"))
 
 
 def new_id() -> str:
@@ -280,7 +289,7 @@ class Lobby:
         self.r.set(waiting.join_key(game_id, nonce),
                    json.dumps({"name": name, "email": email, "invite": invite,
                                "at": self.clock()}), ex=ttl)
-        emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], "tiletum")
+        emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], EMAIL)
         return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
 
     def dashboard_name(self, pid: str) -> str | None:
@@ -319,7 +328,7 @@ class Lobby:
                 self._joinable(game_id, doc, email, invite)
             seat = waiting.open_seats(doc)[0]
             doc["seats"][seat] = {"kind": "human", "name": name, "email": email,
-                                  "token_hash": token_hash(token)}
+                                  "token_hash": token_hash(token), "confirmed": True}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
             taken["seat"], taken["created"], taken["doc"] = seat, doc["created"], doc
@@ -449,16 +458,16 @@ class Lobby:
             raise
         self.forget(game_id)
         if self.send is not None:
-            self.send(CANCELLED_TASK, [game_id], "tiletum")
+            self.send(CANCELLED_TASK, [game_id], EMAIL)
         return {"game": game_id, "status": waiting.CANCELLED}
 
     def tell_cancelled(self, game_id: str, tell) -> int:
-        """``tell(game_id, doc, seat)`` each player seated in a cancelled game (the worker's email)."""
+        """``tell(game_id, doc, seat)`` each player who confirmed a seat in a cancelled game (the
+        worker's email)."""
         doc = waiting.load(self.r, game_id)
         if doc is None or doc["status"] != waiting.CANCELLED:
             return 0
-        return sum(tell(game_id, doc, seat) or 0 for seat, s in enumerate(doc["seats"])
-                   if s["kind"] == "human" and s.get("email"))
+        return sum(tell(game_id, doc, seat) or 0 for seat, s in enumerate(doc["seats"]) if confirmed(s))
 
     def sweep(self, tell, now: float | None = None, budget: float | None = None) -> int:
         """Cancel every game whose waiting time is over, and ``tell(game_id, doc, seat)`` each player
@@ -474,7 +483,7 @@ class Lobby:
             doc = self.cancel(game_id)
             if doc is not None:
                 for seat, s in enumerate(doc["seats"]):
-                    if s["kind"] == "human" and s.get("email"):
+                    if confirmed(s):
                         tell(game_id, doc, seat)
                 n += 1
             self.forget(game_id)

@@ -35,6 +35,7 @@ from .dashboard import Dashboard, games_key, hmget, iso
 from .indexes import ME_RESULTS
 from .players import name_of
 from .rating_service import POOLS, pool_key
+from .resigned import resigned_of
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,20}")
 HANDLE_RULE = "3 to 20 letters (a-z, A-Z), digits, '_' or '-'"
@@ -178,13 +179,14 @@ class Profiles:
                     meta, state = self.games.load(game_id)
                 except errors.ServiceError:
                     continue
-                if state.phase == "over":
-                    result = Dashboard._result(meta, state)  # the one place a result is worked out
+                if games.is_over(state):
+                    result = Dashboard._result(meta, state,   # the one place a result is worked out
+                                               resigned_of(self.games.store.events(game_id)))
             if result is not None:
                 if len(finished) < PUBLIC_GAMES_SHOWN:
                     me = next((p for p in result["places"] if p["seat"] == seats[game_id]), None)
                     finished.append(
-                        {"game": game_id, "game_name": result.get("game_name") or games.TILETUM.name,
+                        {"game": game_id, "game_name": result.get("game_name") or games.get(None).name,
                          "players": len(result["places"]), "place": me["place"] if me else None,
                          "score": me["score"] if me else None, "winner": result.get("winner"),
                          "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})

@@ -104,9 +104,11 @@ class EventFeed:
         return bool(got)
 
     def frames(self, game_id: str, after: int, *, lifetime: float, keepalive: float,
-               clock=time.monotonic, stopping: threading.Event | None = None) -> Iterator[str]:
+               clock=time.monotonic, stopping: threading.Event | None = None, seen=None) -> Iterator[str]:
         """The SSE text of one stream of ``game_id`` from version ``after`` (see the module doc).
-        The caller has checked that the game exists. ``stopping``: once set, the stream ends."""
+        The caller has checked that the game exists. ``stopping``: once set, the stream ends.
+        ``seen(version)``: called with the game's version each time the stream has told it (and at
+        each keep-alive): a seat's open stream is a seat looking at the game (application/live.py)."""
         stopping = stopping if stopping is not None else threading.Event()
         end = clock() + lifetime
         yield f"retry: {RETRY_MS}\n\n"
@@ -120,6 +122,8 @@ class EventFeed:
                 continue
             if evs or first:
                 yield frame(turn, event="turn")
+                if seen is not None:
+                    seen(turn["version"])
                 if turn["status"] == "finished":
                     yield frame({"version": turn["version"]}, event="end")
                     return
@@ -132,6 +136,8 @@ class EventFeed:
                 return
             if not got:
                 yield ": keep-alive\n\n"
+                if seen is not None:
+                    seen(turn["version"])
 
 
 class SlotRefused(Exception):

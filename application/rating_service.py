@@ -28,11 +28,14 @@ from . import errors
 from .indexes import RATED, SEAT_STATE
 from .players import name_of, player_id, remember_name
 from .rated import unrated_reason
+from .resigned import final_places, resigned_of
 
 MULTI = "multiplayer"
 # Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
 OTHER_POOLS = tuple(f"{name}:{MULTI}" for name in hosted.NAMES if name != hosted.DEFAULT)
-POOLS = (MULTI, "solo:priest", "solo:deacon", "solo:bishop") + OTHER_POOLS
+# a pool per level of a game's own automa (Tiletum's Cardinalbot: solo:priest, solo:deacon, solo:bishop)
+SOLO_POOLS = tuple(solo_pool(level) for game in hosted.GAMES.values() for level in game.automa_levels)
+POOLS = (MULTI,) + SOLO_POOLS + OTHER_POOLS
 
 
 def game_pool(game: str) -> str:
@@ -76,7 +79,7 @@ class RatingService:
     def assess(self, game_id: str) -> dict:
         """How a finished game is rated: ``{"pool", "players", ...}`` or ``{"unrated": why}``."""
         meta, state = self.games.load(game_id)
-        if state.phase != "over":
+        if not hosted.is_over(state):
             return {"unrated": "not finished"}
         opts = meta.get("options") or {}
         why = unrated_reason(meta)  # the same predicate forbids hints in the game (application/rated.py)
@@ -90,12 +93,8 @@ class RatingService:
         names = {pids[i]: seats[i]["name"] for i in humans if not seats[i].get("former")}
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
-        if game is not hosted.TILETUM:  # its own pool; the game's own tie-break (or shared places)
-            return {"pool": game_pool(game.name), "solo": False, "names": names,
-                    "result": {"players": [pids[i] for i in range(len(seats))],
-                               "finish": game.places(state),
-                               "dropped": [pids[i] for i in dropped]}}
-        if state.solo is not None:
+        resigned = resigned_of(self.games.store.events(game_id))   # placed last, rated as a loss
+        if game.automa_seat(state) is not None:   # a game against the game's own automa (Tiletum's solo)
             level = (opts.get("solo") or {}).get("level")
             if level is None:  # a solo game always names its level in options.solo (unrated_reason)
                 return {"unrated": "solo games with a hand-picked Challenge set are not rated"}
@@ -103,9 +102,10 @@ class RatingService:
             if human in dropped:
                 return {"unrated": "the stand-in played the human seat to the end"}
             return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
-                    "human_won": state.winner == human, "names": names}
-        finish = game.places(state)   # the rulebook's tie-break: earlier in the final turn order
-        return {"pool": MULTI, "solo": False, "names": names,
+                    "human_won": game.winner(state) == human, "names": names}
+        # the game's own tie-break (or shared places); the resigned seats last
+        finish = final_places(game.places(state), resigned)
+        return {"pool": game_pool(game.name), "solo": False, "names": names,
                 "result": {"players": [pids[i] for i in range(len(seats))], "finish": finish,
                            "dropped": [pids[i] for i in dropped]}}
 

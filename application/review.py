@@ -1,11 +1,10 @@
 """Game review (docs/ai.md, "Game review"): after a game, each human seat's decisions as the AI sees them.
 
 For every decision of the seat (each of its moves where it had a choice), the review gives the move
-played, the move the AI prefers, and the estimated difference in final VP between them: a search
-of ``REVIEW_LEVEL``'s settings from the seat's own view of the position before the move (what the
-seat could know then: ``ai.tiletum.view``), the value of the AI's preferred move less that of the move
-played (each the best line the search found after it, in estimated final VP; 0 where they are
-the same move). The five costliest decisions come with the position before each in words.
+played, the move the AI prefers, and the estimated difference in final points between them, with
+the position before each in words; the five costliest decisions are marked. What a decision is
+worth is the game's AI's (``ai.review_decisions``, for a game that declares ``review``: Tiletum's
+is ``ai/tiletum/review.py``, a search of ``REVIEW_LEVEL``'s settings from the seat's own view).
 
 Computing it takes seconds of CPU, so it is a background task (``workers.review_game``; the core
 never enqueues it itself: :meth:`Reviews.get` sends it through the ``send_task`` it is given,
@@ -16,26 +15,21 @@ None (the API says 202 with Retry-After).
 Who may read it: the game must be over (409 ``game-not-over``); the seat's own token always; anyone
 else only when the game is public -- not rated (a friendly game, a game with an AI seat or created
 with ``rated: false``; application/rated.py): in a rated game (a tournament's among them) a
-seat's review is its own (403 ``review-private``). Tiletum only: the generic search of other games
-(``ai.generic``) ranks moves without a value in VP, so Carcassonne answers 409
-``review-unsupported``.
+seat's review is its own (403 ``review-private``). Only a game that declares ``review``
+(``games.Rules.review``) has one: the generic search of the others (``ai.generic``) ranks moves
+without a value in points, so they answer 409 ``review-unsupported``.
 """
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 
+import ai
 import games
-from ai.tiletum.evaluate import value
-from ai.tiletum.search import best_child, moves_of, search
 from ai.settings import Settings, resolve
-from ai.tiletum.view import determinize, sample_seed
-from tiletum.components import RESOURCES
-from tiletum.describe import place_name
-from tiletum.game import play_in_place
 
 from . import errors
+from .queues import EMAIL
 from .rated import is_rated
 from .store import key
 
@@ -51,40 +45,6 @@ def review_key(game_id: str, seat: int) -> str:
 
 def pending_key(game_id: str, seat: int) -> str:
     return key(game_id, f"review:{seat}:pending")
-
-
-def _at(spot: str) -> str:
-    name = place_name(spot)
-    return ("on " if name.startswith("the road") else "in ") + name
-
-
-def position_words(state, seat: int) -> str:
-    """The seat's position before a decision, in words."""
-    p = state.seats[seat]
-    res = ", ".join(f"{n} {name.capitalize()}" for name, n in zip(RESOURCES, p.res) if n)
-    turn = f"turn {min(state.cycle, 2) + 1} of 3" if state.phase == "action" else f"the {state.phase} phase"
-    return (f"Round {state.round}, {turn}: {p.score} VP; {res or 'no Resources'}; "
-            f"{p.houses} Houses and {p.pillars} Pillars in the supply; "
-            f"Architect {_at(p.architect)}, Merchant {_at(p.merchant)}")
-
-
-def analyse(state, seat: int, played: str, settings: Settings, rng_seed: str) -> dict:
-    """The AI's preferred move and the estimated VP the move played gave away, from the seat's
-    view of ``state`` (the real state is used only to make that view)."""
-    game = games.TILETUM
-    rng = random.Random(rng_seed)
-    s = determinize(game.view(state, seat), rng)
-    tree = search(s, seat, settings.iterations, rng, settings)
-    preferred = best_child(tree)
-    best = tree.children[preferred].worth
-    node = tree.children.get(played)
-    if node is not None:
-        worth = node.worth
-    else:   # not among the search's moves (it always is; a safety net): its one-move value
-        c = s.clone()
-        play_in_place(c, seat, moves_of(s)[played], sample_seed(rng), trusted=True, undo=False)
-        worth = value(c, seat, settings)
-    return {"preferred": preferred, "loss": round(max(0.0, best - worth), 1) if preferred != played else 0.0}
 
 
 class Reviews:
@@ -107,7 +67,7 @@ class Reviews:
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
         if not game.review:
             raise errors.refused("review-unsupported",
-                                 f"reviews are for Tiletum games only: the AI of {game.title} "
+                                 f"there is no review of {game.title} games: its AI "
                                                        "ranks moves without an estimate in points")
         if not game.is_over(state):
             raise errors.refused("game-not-over", "a review is made once the game is over")
@@ -125,7 +85,7 @@ class Reviews:
             return json.loads(raw)
         if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
             and self.send_task is not None):
-            self.send_task("workers.review_game", [game_id, seat], "tiletum")
+            self.send_task("workers.review_game", [game_id, seat], EMAIL)
         return None
 
     def compute(self, game_id: str, seat: int) -> dict:
@@ -139,19 +99,7 @@ class Reviews:
             raise errors.refused("review-unsupported", "no review for this game and seat")
         settings = resolve(self.level)
         events = self.service.store.events(game_id)
-        s = game.replay(events[:1])
-        decisions = []
-        for version, ev in enumerate(events[1:], start=1):
-            if (ev.get("type") == "MovePlayed" and ev.get("seat") == seat and s.phase != "over"
-                    and s.actor == seat and len(moves_of(s)) > 1):
-                got = analyse(s, seat, ev["move"], settings, f"review:{game_id}:{version}")
-                words = dict(game.legal_moves(s))
-                decisions.append({"version": s.version, "round": s.round, "played": ev["move"],
-                                  "played_words": words.get(ev["move"], ev["move"]),
-                                  "preferred": got["preferred"],
-                                  "preferred_words": words.get(got["preferred"], got["preferred"]),
-                                  "loss": got["loss"], "position": position_words(s, seat)})
-            s = game.replay([ev], s)
+        decisions = ai.review_decisions(game, events, seat, settings, f"review:{game_id}")
         costliest = sorted(range(len(decisions)), key=lambda i: (-decisions[i]["loss"], i))[:COSTLIEST]
         doc = {"game": game_id, "seat": seat,
                "level": self.level if isinstance(self.level, str) else "custom",
@@ -163,4 +111,4 @@ class Reviews:
         return doc
 
 
-__all__ = ["REVIEW_LEVEL", "Reviews", "analyse", "position_words"]
+__all__ = ["REVIEW_LEVEL", "Reviews"]

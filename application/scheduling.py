@@ -25,6 +25,7 @@ import time
 import games
 
 from .indexes import ACTIVE, DUE, DUE_AT, GAMES_OVER, MAIL_DUE, add, hmget  # noqa: F401 (MAIL_DUE re-exported)
+from .queues import EMAIL, SEATS
 from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
@@ -43,30 +44,31 @@ class Dispatcher:
         if hooks is None:
             hooks = bool(self.r.exists(key(game_id, "hooks")))
         if hooks:  # someone has webhooks on this game (application/webhooks.py)
-            self.send(WEBHOOKS_TASK, [game_id, version], "tiletum")
-        so = getattr(state, "solo", None)  # Tiletum's solo games only
-        bot = so["bot"] if so is not None else None
-        actor = state.actor
+            self.send(WEBHOOKS_TASK, [game_id, version], EMAIL)
+        game = games.of_state(state)
+        bot = game.automa_seat(state)  # the seat the game's own automa plays (Tiletum's Cardinalbot)
+        over = game.is_over(state)
+        actor = None if over else game.actor(state)
         ai_seats = ai_seats or {}
-        if (so is not None or ai_seats) and actor != bot and actor not in ai_seats:
+        if (bot is not None or ai_seats) and actor != bot and actor not in ai_seats:
             self._clear_bot(game_id)
-        if state.phase == "over":  # its entries leave every index in the follow-up (finished.on_game_over)
+        if over:  # its entries leave every index in the follow-up (finished.on_game_over)
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
             pipe.zadd(GAMES_OVER.key(game_id), {game_id: time.time()}, nx=True)
             pipe.zrem(ACTIVE.key(game_id), game_id)  # off the home page's list of games to watch at once
             pipe.execute()
-            self.send("workers.game_over", [game_id, version], "tiletum")
+            self.send("workers.game_over", [game_id, version], EMAIL)
             return
         if actor is None:
             return
-        if actor in ai_seats and state.phase != "over":
+        if actor in ai_seats:
             if mover != actor:
                 level = ai_seats[actor]
                 pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{actor}:{version}:{level}")
                 pipe.execute()
-                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], "cardinalbot")
+                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], SEATS)
             return
         if actor == bot:
             if mover != bot:
@@ -74,13 +76,13 @@ class Dispatcher:
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{bot}:{version}")
                 pipe.execute()
-                self.send("cardinalbot.play_turn", [game_id, bot, version], "cardinalbot")
+                self.send("cardinalbot.play_turn", [game_id, bot, version], SEATS)
             return
-        if actor != mover and games.of_state(state).email:  # a game the email channel plays
+        if actor != mover and game.email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
             add(pipe, MAIL_DUE, game_id, f"{game_id}:{actor}:{version}", time.time())
             pipe.execute()
-            self.send("workers.notify_turn", [game_id, version], "tiletum")
+            self.send("workers.notify_turn", [game_id, version], EMAIL)
 
     def _clear_bot(self, game_id: str) -> None:
         pipe = self.r.pipeline(transaction=True)
@@ -118,10 +120,10 @@ class Dispatcher:
         for t in self.due(older_than):
             if "level" in t:  # an AI seat's turn
                 sent = self.send("cardinalbot.play_ai_turn",
-                                 [t["game_id"], t["seat"], t["version"], t["level"]], "cardinalbot")
+                                 [t["game_id"], t["seat"], t["version"], t["level"]], SEATS)
             else:
                 sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]],
-                                 "cardinalbot")
+                                 SEATS)
             if sent:
                 self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)
                 n += 1

@@ -29,7 +29,9 @@ from .clock import make_clock
 from .deadlines import SEAT_STATE, Deadlines, check_deadline_options
 from .names import check_name
 from .players import player_id, remember_name
+from .resigned import final_places, resigned_of
 from .game_service import GameExists, GameService, token_hash
+from .queues import EMAIL
 from .store import Conflict
 from .tournament_store import TournamentStore
 
@@ -230,7 +232,7 @@ class TournamentService:
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:
-            self.send("workers.tournament_welcome", [tid], "tiletum")
+            self.send("workers.tournament_welcome", [tid], EMAIL)
 
     def my_games(self, tid: str, token: str | None) -> dict:
         """An entrant's games with their seat tokens (the entry token is the credential)."""
@@ -461,8 +463,9 @@ class TournamentService:
         if not game.is_over(state):
             return []
         # the places by the game's own tie-break (Tiletum's: earlier in the final turn order; none in
-        # Carcassonne: tied seats share the place)
-        return [self._result(t, tb, game.scores(state), game.places(state), adjudicated=False)]
+        # Carcassonne: tied seats share the place); the seats that resigned last
+        places = final_places(game.places(state), resigned_of(self.games.store.events(tb.game)))
+        return [self._result(t, tb, game.scores(state), places, adjudicated=False)]
 
     def _adjudicate(self, t: Tournament, tb) -> dict:
         meta, state = self.games.load(tb.game)

@@ -56,6 +56,8 @@ import urllib3
 import urllib3.connection
 import urllib3.util
 
+import games
+
 from . import errors
 from .bots import bot_key, looks_like_bot_token
 from .dashboard import is_verified
@@ -432,8 +434,9 @@ class Webhooks:
         _, state = self.games.state_at(game_id, version)
         last: dict = next(iter(self.games.store.events(game_id, after=version - 1, upto=version)), {})
         mover = last.get("seat")
-        over = state.phase == "over"
-        your_turn = state.actor == seat and mover != seat
+        over = games.is_over(state)
+        actor = games.actor(state)
+        your_turn = actor == seat and mover != seat
         wanted = set(h["events"].split(","))
         kind = "game-over" if over else "your-turn" if your_turn else "events"
         if not ("all" in wanted or (over and "game-over" in wanted) or (your_turn and "your-turn" in wanted)):
@@ -445,7 +448,7 @@ class Webhooks:
         upto = events[-1]["version"] if events else version
         payload = {"type": kind, "subscription": sid, "game": game_id, "seat": seat, "version": version,
                    "status": "finished" if over else "active",
-                   "to_act": [] if state.actor is None else [state.actor],
+                   "to_act": [] if actor is None else [actor],
                    "events": events, "more": upto < version}
         body = json.dumps(payload, separators=(",", ":")).encode()
         t = int(time.time())

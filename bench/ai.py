@@ -181,6 +181,11 @@ def quantile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--games", "1", "--solo-games", "1", "--levels", "easy", "--solo-level", "easy",
+              "--solo-bots", "priest"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=12, metavar="N", help="4-player games per row (default 12)")

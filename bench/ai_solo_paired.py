@@ -82,6 +82,10 @@ def one_game(job):
     return p.score, s.seats[0].score, s.winner == 1, times, fairs, line
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--level", "easy", "--games", "1", "--variants", "base"]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--level", default="hard",

@@ -76,6 +76,10 @@ def clip(w):
     return {n: min(PARAMS[n][2], max(PARAMS[n][1], v)) for n, v in w.items()}
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--level", "easy", "--iters", "1", "--pairs", "1", "--procs", "1", "--out", "{tmp}/tune.jsonl"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--level", default="medium")

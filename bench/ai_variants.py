@@ -18,6 +18,9 @@ import statistics
 import ai
 from tiletum.flow import participates
 
+# Not a benchmark of its own (a helper of the others): `make soak` only imports it (tests/test_bench.py).
+QUICK_ARGS = None
+
 # name -> override of the level measured (docs/notes/ai-tuning.md says what each was for)
 VARIANTS = {
     "base": "",

@@ -263,7 +263,7 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     snapshot + tail), the version, the snapshot's version and the warm (cached) p50."""
     import redis
 
-    from application.game_service import GameService
+    from application.game_service import MAX_UNDOS_PER_TURN, GameService
     from application.store import EventStore, key
     from tiletum.game import legal
 
@@ -271,12 +271,17 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     svc = GameService(store, allow_seeded_games=True)  # the default snapshot interval
     for attempt in range(10):
         rng = random.Random(attempt)
-        created = svc.create_game([{"name": f"P{i}"} for i in range(4)], {"seed": f"bench-long-{attempt}"})
+        created = svc.create_game([{"name": f"P{i}"} for i in range(4)], {"seed": f"bench-long-{attempt}"},
+                                  game="tiletum")
         gid, tokens = created["id"], [s["token"] for s in created["seats"]]
         _, state = svc.load(gid)
+        actor, turn_undos = None, 0   # the service takes back at most MAX_UNDOS_PER_TURN in a turn
         while state.version < events and state.phase != "over":
-            if state.undo_moves and rng.random() < 0.75:
+            if state.actor != actor:
+                actor, turn_undos = state.actor, 0
+            if state.undo_moves and turn_undos < MAX_UNDOS_PER_TURN and rng.random() < 0.75:
                 move = "undo"
+                turn_undos += 1
             else:
                 options = legal(state)
                 move = str(options[rng.randrange(len(options))])
@@ -304,6 +309,10 @@ def long_game(redis_url: str, events: int, loads: int) -> tuple[float, float, in
     cold, warm = timed(True), timed(False)
     pick = lambda ts, q: ts[min(len(ts) - 1, int(q * len(ts)))] * 1000  # noqa: E731
     return pick(cold, 0.5), pick(cold, 0.99), state.version, snap_version, pick(warm, 0.5)
+
+
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--quick"]
 
 
 # --- main ----------------------------------------------------------------------------------------

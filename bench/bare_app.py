@@ -14,6 +14,9 @@ import os
 import flask
 import redis
 
+# Not a benchmark of its own (a helper of the others): `make soak` only imports it (tests/test_bench.py).
+QUICK_ARGS = None
+
 
 def create_app() -> flask.Flask:
     app = flask.Flask("bare")

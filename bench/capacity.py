@@ -66,6 +66,10 @@ class Table:
         return True
 
 
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--games", "5", "--moves", "100"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games in progress for the memory figure")

@@ -237,8 +237,8 @@ def api_game(url: str, seed: str, level: str, run: ApiRun | None) -> None:
             if run is not None:
                 run.human_requests.append(time.perf_counter() - t0)
             continue
-        if lm["to_act"] is None:
-            break  # the game is over
+        if not lm["to_act"]:
+            break  # the game is over (no seat to act: API 2.0 made to_act a list, [] when over)
         counter[0] = 0
         t0 = time.perf_counter()
         batches = play_turn(bot, gid)
@@ -314,6 +314,10 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int] 
 def describe(xs: list[int]) -> str:
     sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
     return f"{statistics.mean(xs):6.1f} ± {sd:5.1f}  [{min(xs):3d}, {max(xs):3d}]"
+
+
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--games", "2", "--api-games", "1"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,7 +39,7 @@ game_service.MAX_UNDOS_PER_TURN = game_service.MAX_UNDOS_PER_REQUEST = 10**9
 
 def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
     """The long game: its id."""
-    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed})["id"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed}, game="tiletum")["id"]
     rng = random.Random(seed)
     turn_seen = None
     spammed = 0
@@ -64,6 +64,10 @@ def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:
                     svc.submit_for_seat(gid, seat, state.version, batch[i:i + 20], stop_at_reveal=False)
                 continue
         svc.submit_for_seat(gid, seat, state.version, [rng.choice(legal)])
+
+
+# The smallest run, which `make soak` makes (tests/test_bench.py): a benchmark that breaks fails CI.
+QUICK_ARGS = ["--turns", "2", "--undos", "10", "--reads", "3"]
 
 
 def main(argv: list[str] | None = None) -> int:

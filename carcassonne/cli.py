@@ -1,4 +1,5 @@
-"""``carcassonne-engine``: the Carcassonne rules engine on the command line (like ``tiletum-engine``).
+"""``carcassonne-engine``: the Carcassonne rules engine on the command line (the engines' one
+command line, ``rules_common.engine_cli``; this is what is Carcassonne's own).
 
 A position file is the position document (``GameState.to_doc()``, docs/carcassonne.md) with one
 extra top-level key, ``"seed"``: the game's secret seed, from which the next tile is drawn.
@@ -19,17 +20,12 @@ file or position.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import time
 
-from rules_common import cli as _cli
-from rules_common.cli import EXIT_ILLEGAL, EXIT_OK, CliError, dump
+from rules_common.engine_cli import EngineCli, position_command
 
 from .chance import seed_commitment
 from .describe import describe_final
-from .errors import EngineError
 from .game import legal_moves, new_game, play
 from .playout import random_game
 from .record import replay_record, verify_events, write_record
@@ -37,143 +33,33 @@ from .state import GameState
 from .svg import board_svg
 
 
-class _NoSeed:
-    def randbelow(self, n: int) -> int:
-        raise CliError("the move reveals the next tile but the position has no \"seed\": pass --seed S")
-
-
-def load(path: str) -> tuple[GameState, str | None]:
-    """Read a position file: (state, seed or None)."""
-    return _cli.load(path, GameState.from_doc)
-
-
-def cmd_new(a) -> int:
-    state, _ = new_game(a.players, a.seed)
-    dump(state, a.seed)
-    return EXIT_OK
-
-
-def cmd_legal(a) -> int:
-    state, _ = load(a.file)
-    moves = legal_moves(state)
-    if a.json:
-        print(json.dumps({"seat": state.actor, "tile": state.tile, "moves": moves}))
-    else:
-        for m in moves:
-            print(m)
-    return EXIT_OK
-
-
-def cmd_play(a) -> int:
-    state, seed = load(a.file)
-    seed = a.seed if a.seed is not None else seed
-    for i, text in enumerate(a.moves, 1):
-        try:
-            _, state = play(state, state.actor, text, seed=seed, source=_NoSeed() if seed is None else None)
-        except EngineError as e:  # IllegalMove, NotYourTurn, NotationError
-            raise CliError(f"illegal move {i} {text!r}: {e.message} [{e.code}]", EXIT_ILLEGAL) from None
-    dump(state, seed)
-    return EXIT_OK
-
-
-def cmd_score(a) -> int:
-    state, _ = load(a.file)
-    print(json.dumps({"phase": state.phase, "scores": {str(i): v for i, v in enumerate(state.scores)},
-                      "supply": state.supply, "final": state.final, "winners": state.winners,
-                      "winner": state.winner}))
-    return EXIT_OK
-
-
-def cmd_describe(a) -> int:
-    state, _ = load(a.file)
+def _describe(state: GameState) -> str:
     if state.phase == "over":
-        print(describe_final(state))
-    else:
-        print(f"Seat {state.actor} to place tile {state.tile}; {len(state.pile)} tiles face down; "
-              f"scores {state.scores}; followers in supply {state.supply}.")
-    return EXIT_OK
+        return describe_final(state) + "\n"
+    return (f"Seat {state.actor} to place tile {state.tile}; {len(state.pile)} tiles face down; "
+            f"scores {state.scores}; followers in supply {state.supply}.\n")
 
 
-def cmd_svg(a) -> int:
-    state, _ = load(a.file)
-    sys.stdout.write(board_svg(state))
-    return EXIT_OK
-
-
-def cmd_random_game(a) -> int:
-    if a.games < 1:
-        raise CliError("--games must be at least 1")
-    t0 = time.perf_counter()
-    for i in range(a.games):
-        seed = f"{a.seed}-{i}"
-        g = random_game(a.players, seed)
-        scores = " ".join(str(v) for v in g.state.scores)
-        print(f"game {i}: seed {seed} scores {scores} winners {g.state.winners} ({g.moves} moves)",
-              flush=True)
-        if a.record and i == a.games - 1:
-            with open(a.record, "w", encoding="utf-8") as f:
-                f.write(write_record(g.events, {"SeedCommitment": seed_commitment(seed), "Seed": seed}))
-    t = time.perf_counter() - t0
-    print(f"{a.games} games in {t:.2f}s: {a.games / t:.1f} games/s")
-    return EXIT_OK
-
-
-def cmd_replay(a) -> int:
-    return _cli.replay_command(a.file, replay_record)
-
-
-def cmd_verify(a) -> int:
-    return _cli.verify_command(a.file, a.seed, replay_record, verify_events, "every tile drawn")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="carcassonne-engine",
-        description="The Carcassonne (base game) rules engine on the command line. A position file is the "
-                    "position document (docs/carcassonne.md) plus a top-level \"seed\" key; FILE may be '-'.",
-        epilog="Exit codes: 0 ok, 1 illegal or unparsable move or failed verification, 2 bad usage, file "
-               "or position.")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    p = sub.add_parser("new", help="print the position of a new game")
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 5), required=True)
-    p.add_argument("--seed", required=True, help="the game's secret seed (decides every draw)")
-    p.set_defaults(func=cmd_new)
-    p = sub.add_parser("legal", help="list the legal moves of the seat to act, sorted")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", action="store_true", help='print {"seat", "tile", "moves"}')
-    p.set_defaults(func=cmd_legal)
-    p = sub.add_parser("play", help="play moves (each by the seat to act) and print the new position")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("moves", metavar="MOVE", nargs="+", help='a move, e.g. "place 0,1 r180 knight S"')
-    p.add_argument("--seed", help="the game's seed (default: the file's \"seed\")")
-    p.set_defaults(func=cmd_play)
-    p = sub.add_parser("score", help="print the scores as JSON")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(func=cmd_score)
-    p = sub.add_parser("describe", help="say in words where the game stands")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(func=cmd_describe)
-    p = sub.add_parser("svg", help="print the board as SVG")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(func=cmd_svg)
-    p = sub.add_parser("random-game", help="play complete games with random legal moves")
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 5), required=True)
-    p.add_argument("--seed", required=True, help="base seed; game i uses '<S>-<i>'")
-    p.add_argument("--games", type=int, default=1, metavar="K")
-    p.add_argument("--record", metavar="FILE", help="write the last game's record (with its seed) to FILE")
-    p.set_defaults(func=cmd_random_game)
-    p = sub.add_parser("replay", help="check every move of a record and print the final position")
-    p.add_argument("file", metavar="RECORD")
-    p.set_defaults(func=cmd_replay)
-    p = sub.add_parser("verify", help="check a finished game's draws against its seed")
-    p.add_argument("file", metavar="RECORD")
-    p.add_argument("--seed", help="the revealed seed (default: the record's Seed header)")
-    p.set_defaults(func=cmd_verify)
-    return ap
-
-
-def main(argv: list[str] | None = None) -> int:
-    return _cli.main(build_parser(), argv)
+CLI = EngineCli(
+    prog="carcassonne-engine",
+    description="The Carcassonne (base game) rules engine on the command line. A position file is the "
+                "position document (docs/carcassonne.md) plus a top-level \"seed\" key; FILE may be '-'.",
+    players=(2, 3, 4, 5), from_doc=GameState.from_doc, new_game=new_game, legal_moves=legal_moves, play=play,
+    replay_record=replay_record, verify_events=verify_events, revealed="every tile drawn",
+    no_seed='the move reveals the next tile but the position has no "seed": pass --seed S',
+    score=lambda s: {"phase": s.phase, "scores": {str(i): v for i, v in enumerate(s.scores)},
+                     "supply": s.supply, "final": s.final, "winners": s.winners, "winner": s.winner},
+    legal_json=lambda s, moves: {"seat": s.actor, "tile": s.tile, "moves": moves},
+    legal_json_help='print {"seat", "tile", "moves"}',
+    random_game=random_game,
+    random_line=lambda i, seed, g: (f"game {i}: seed {seed} scores "
+                                    f"{' '.join(str(v) for v in g.state.scores)} "
+                                    f"winners {g.state.winners} ({g.moves} moves)"),
+    move_example='a move, e.g. "place 0,1 r180 knight S"',
+    record=lambda events, seed: write_record(events, {"SeedCommitment": seed_commitment(seed), "Seed": seed}),
+    commands=[position_command("describe", "say in words where the game stands", _describe),
+              position_command("svg", "print the board as SVG", board_svg)])
+load, build_parser, main = CLI.load, CLI.build_parser, CLI.main
 
 
 if __name__ == "__main__":

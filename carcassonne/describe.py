@@ -1,6 +1,8 @@
 """Moves and events in words, for players (API, emails, CLI)."""
 from __future__ import annotations
 
+from rules_common.texts import fold_texts
+
 from . import rules
 from .chance import NoChance, ReplayChance
 from .game import _as_move
@@ -134,15 +136,11 @@ def event_text(before: GameState | None, ev: dict, names=None) -> str:
 
 def event_texts(events: list[dict], start: int = 0, state: GameState | None = None, names=None) -> list[str]:
     """One sentence for each of ``events[start:]`` (``events`` following ``state``; None: a game's
-    log from its start), like ``application.history.event_texts`` for Tiletum: see
+    log from its start), like ``games.tiletum.event_texts`` for Tiletum: see
     :func:`event_text`."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
-    out: list[str] = []
-    for i, ev in enumerate(events):
-        if i >= start:
-            out.append(event_text(state, ev, names))
-        state = apply_event(state, ev) if ev["type"] == "GameStarted" else apply_event(state.clone(), ev)
-    return out
+    return fold_texts(events, start, state, lambda before, ev: event_text(before, ev, names),
+                      lambda s, ev: apply_event(s if ev["type"] == "GameStarted" else s.clone(), ev))
 
 
 def _move_text(before: GameState, ev: dict) -> str:

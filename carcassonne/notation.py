@@ -105,7 +105,9 @@ def parse(text: str) -> Move:
             rest = rest[3:].strip()
     elif first[:1].isalpha() and not first.startswith("("):
         raise NotationError(f"{text!r}: unknown verb {rest.split(None, 1)[0]!r} "
-                            "(usage: place <x>,<y> r<0|90|180|270> [<role> [<spot>]])")
+                            "(a move is the word place, the cell as column,row, the tile's turn r0, r90, "
+                            "r180 or r270, and a follower with its spot if you put one: e.g. place 3,-1 r90 "
+                            "knight N)")
     m = _CELL.match(rest)
     if not m:
         raise NotationError(f"{text!r}: where is the tile? e.g. place 3,-1 r90")

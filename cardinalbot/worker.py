@@ -1,6 +1,7 @@
-"""The Cardinalbot as a Celery worker on the ``cardinalbot`` queue (Redis broker).
+"""The Cardinalbot and every game's AI seats as a Celery worker on the ``seats`` queue (Redis
+broker; application/queues.py names the queues).
 
-    celery -A cardinalbot.worker worker -Q cardinalbot
+    celery -A cardinalbot.worker worker -Q seats
 
 The API sends ``cardinalbot.play_turn(game_id, seat, version)`` after the events that make it
 the bot's turn are saved. The task plays through the public API with the bot credential, like
@@ -34,7 +35,7 @@ TIME_LIMIT = float(os.environ.get("TILETUM_TASK_TIME_LIMIT", "150"))
 if not 0 < SOFT_TIME_LIMIT < TIME_LIMIT:
     raise ValueError(f"TILETUM_TASK_SOFT_TIME_LIMIT ({SOFT_TIME_LIMIT:g}) must be above 0 and below "
                      f"TILETUM_TASK_TIME_LIMIT ({TIME_LIMIT:g})")
-app.conf.update(task_default_queue="cardinalbot", task_acks_late=True, task_reject_on_worker_lost=True,
+app.conf.update(task_default_queue="seats", task_acks_late=True, task_reject_on_worker_lost=True,
                 worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True,
                 task_ignore_result=True, task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
                 task_annotations={"*": {"soft_time_limit": SOFT_TIME_LIMIT, "time_limit": TIME_LIMIT}})

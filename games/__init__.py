@@ -14,8 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import carcassonne
+import pillars
+import tiletum
+
 from .base import (
     ERRORS,
+    RESIGNED,
     BadSetup,
     EmailDefaults,
     EmailGame,
@@ -39,6 +44,10 @@ from .tiletum import TILETUM
 # searches is a Search too (tests/test_games.py checks the flags against these).
 _EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
 _SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
+# each with its own state type, so that mypy checks the adapters' signatures against the protocols
+# with the engine's GameState, not only their names
+_TYPED: tuple[EmailGame[tiletum.GameState], EmailGame[carcassonne.GameState],
+              EmailGame[pillars.GameState]] = (TILETUM, CARCASSONNE, PILLARS)
 GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE, PILLARS)}
 NAMES = tuple(sorted(GAMES))
 DEFAULT = "tiletum"
@@ -60,6 +69,17 @@ def of_state(state: object) -> Game[Any]:
     raise UnknownGame(f"no hosted game has states of type {type(state).__name__}")
 
 
+def is_over(state: object) -> bool:
+    """Whether the game a state is of is over (its game's :meth:`Views.is_over`)."""
+    return of_state(state).is_over(state)
+
+
+def actor(state: object) -> int | None:
+    """The seat to act in a state, None once its game is over (its game's :meth:`Views.actor`)."""
+    game = of_state(state)
+    return None if game.is_over(state) else game.actor(state)
+
+
 def of_meta(meta: dict) -> Game[Any]:
     """The game of a game's stored meta (its ``game`` field; Tiletum when absent)."""
     return get(meta.get("game"))
@@ -72,4 +92,5 @@ def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
 
 __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
            "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
-           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state", "TILETUM", "CARCASSONNE", "PILLARS"]
+           "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
+           "is_over", "actor", "TILETUM", "CARCASSONNE", "PILLARS", "RESIGNED"]

@@ -25,7 +25,8 @@ are missing (``tests/test_types.py``).
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 
@@ -79,6 +80,20 @@ class Rules(Protocol[S]):
     def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
     @property
     def verb_words(self) -> dict[str, str]: ...   # the notation's verbs in words ("take" -> "take a die")
+    @property
+    def phases(self) -> tuple[str, ...]: ...   # every word :meth:`Views.phase` may say, "over" last
+    @property
+    def position_format(self) -> str: ...   # the ``format`` of its position document ("tiletum-position/1")
+    @property
+    def automa_levels(self) -> tuple[str, ...]: ...   # its own automa's levels (a rating pool each), if any
+    @property
+    def resign_mode(self) -> str: ...   # who plays a resigned seat's turns in a game of 3+ seats
+                                        # (docs/architecture.md, "Resigning"): "stand-in"
+
+    def end_by_resignation(self, state: S, winner: int) -> None:
+        """End ``state`` (a fresh copy, changed in place) because every seat but ``winner``
+        resigned: the game is over, ``winner`` won, nobody is to act."""
+        ...
 
     def setup(self, seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """A new game's seating and options, checked: ``seats`` (of kinds in ``seat_kinds``) in the
@@ -121,6 +136,16 @@ class Rules(Protocol[S]):
         """Whether a snapshot may be taken here (nothing that only the event log keeps is lost)."""
         ...
 
+    def fallback_move(self, state: S) -> str:
+        """The move a stand-in plays for the seat to act should the AI fail (application/deadlines.py):
+        a legal move in notation, by a fixed rule of the game's."""
+        ...
+
+    def automa_seat(self, state: S) -> int | None:
+        """The seat the game's own automa plays (Tiletum's Cardinalbot in a solo game), or None:
+        the service hands that seat's turns to the automa's worker (application/scheduling.py)."""
+        ...
+
 
 class Views(Protocol[S_in]):
     """Reading a position."""
@@ -128,9 +153,16 @@ class Views(Protocol[S_in]):
     @property
     def score_unit(self) -> str: ...   # what a score counts, in results ("VP" for Tiletum)
 
-    def actor(self, state: S_in) -> int | None: ...
+    def actor(self, state: S_in) -> int | None:
+        """The seat to act, or None (the game is over, or no seat acts now)."""
+        ...
 
     def is_over(self, state: S_in) -> bool: ...
+
+    def phase(self, state: S_in) -> str:
+        """The phase of the game in a word of the game's (``over`` once it is over), as the
+        dashboards and summaries show it."""
+        ...
 
     def scores(self, state: S_in) -> list[int]: ...
 
@@ -221,9 +253,10 @@ class EmailTexts(Protocol[S_in]):
         """Where the game stands for ``seat``, a few lines of plain text (no hidden information)."""
         ...
 
-    def email_moves(self, state: S_in, seat: int) -> list[tuple[str, str]]:
+    def email_moves(self, state: S_in, seat: int, names: list[str] | None = None) -> list[tuple[str, str]]:
         """The rows of the turn email's move list, (what to type, in words): every legal move
-        of the seat must be typable from them."""
+        of the seat must be typable from them. ``names``: the seats' names, for words that name
+        players ("closes Ada's city")."""
         ...
 
     def email_reply_hint(self) -> str:
@@ -241,6 +274,16 @@ class EmailTexts(Protocol[S_in]):
 
     def one_click_moves(self, state: S_in, seat: int) -> list[str]:
         """The moves that get a one-click link in the turn email."""
+        ...
+
+    def email_past(self, who: str, text: str) -> str:
+        """A move's stored text in the imperative (an older event's) said of ``who`` in the past,
+        for the turn email's "since your last turn" lines."""
+        ...
+
+    def email_chance(self, chance: list) -> list[str]:
+        """What chance brought with a move (its event's ``chance`` outcomes), in words: nothing
+        hidden, only what the move revealed to every seat."""
         ...
 
 
@@ -268,6 +311,72 @@ class Search(Protocol[S]):
         ...
 
 
+# --- resigning (docs/architecture.md, "Resigning") ---------------------------------------------------
+# A resignation is an event of the game's stream, the same for every game, folded here and not by the
+# engines: {"type": "SeatResigned", "seat": s} and, when it ends the game (every other seat has
+# resigned), "winner": w. It counts one version; the engine's state is otherwise unchanged, unless it
+# ends the game (the game's ``end_by_resignation``).
+RESIGNED = "SeatResigned"
+
+
+def fold_resignations(replay, end, events, state=None):
+    """``replay(events, state)`` (the engine's fold) with the resignations among ``events`` folded
+    in: the engine folds the runs of its own events between them."""
+    if not isinstance(events, list):
+        events = list(events)
+    for ev in events:   # (a plain loop: the common case, no resignation, costs one look per event)
+        if ev["type"] == RESIGNED:
+            break
+    else:
+        return replay(events, state)
+    s, run = state, []
+    for ev in events:
+        if ev["type"] != RESIGNED:
+            run.append(ev)
+            continue
+        if run:
+            s, run = replay(run, s), []
+        s = s.clone()
+        s.version += 1
+        if ev.get("winner") is not None:
+            end(s, ev["winner"])
+    return replay(run, s) if run else s
+
+
+def resign_text(ev: dict, names: list[str] | None = None) -> str:
+    """A resignation in words (with the seats' names or markers, as ``event_text`` takes them)."""
+    who = lambda i: names[i] if names is not None and 0 <= i < len(names) else f"Seat {i}"  # noqa: E731
+    text = f"{who(ev['seat'])} resigned"
+    if ev.get("winner") is not None:
+        text += f"; {who(ev['winner'])} wins"
+    return text
+
+
+def texts_with_resignations(texts, replay, events, start=0, state=None, names=None, machines=frozenset()):
+    """``texts(events, start, state, names, machines)`` (a game's ``event_texts``) with the
+    resignations among ``events`` said by :func:`resign_text`; ``replay``: the game's own (which
+    folds resignations)."""
+    events = list(events)
+    if not any(ev["type"] == RESIGNED for ev in events):
+        return texts(events, start, state, names, machines)
+    out: list[str] = []
+    s, run, first = state, [], 0   # run: the engine's events from index ``first``
+    for i, ev in enumerate(events + [None]):
+        if ev is not None and ev["type"] != RESIGNED:
+            run.append(ev)
+            continue
+        if run:
+            said = texts(run, max(0, start - first), s.clone() if s is not None else None, names, machines)
+            out += said
+            s, run = replay(run, s), []
+        if ev is not None:
+            if i >= start:
+                out.append(resign_text(ev, names))
+            s = replay([ev], s)
+        first = i + 1
+    return out
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
@@ -282,6 +391,7 @@ class GameDefaults:
     own_options: tuple[str, ...] = ()
     email: bool = False
     review: bool = False
+    automa_levels: tuple[str, ...] = ()
     score_unit: str = "points"
     # a verb of the notation in words, for refusals ("take" -> "take a die"); a verb missing here
     # is named as it is
@@ -303,6 +413,7 @@ class GameDefaults:
         if first and first not in verbs:
             return f"'{first[:30]}' is not a move here: you can {can}."
         return f"{message[:200]}. You can {can}."
+    resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
         """By default a game seats its players in the order given and takes the options named in
@@ -345,6 +456,16 @@ class GameDefaults:
         scores = self.scores(state)
         return [1 + sum(other > mine for other in scores) for mine in scores]
 
+    def phase(self, state: Any) -> str:
+        return state.phase
+
+    def fallback_move(self: Game[Any], state: Any) -> str:
+        """The first legal move."""
+        return self.legal_moves(state)[0][0]
+
+    def automa_seat(self, state: Any) -> int | None:
+        return None
+
     def to_doc(self, state: Any) -> dict:
         return state.to_doc()
 
@@ -373,7 +494,8 @@ class EmailDefaults:
     def email_what(self, state: Any) -> str:
         return "your turn"
 
-    def email_moves(self: EmailGame[S], state: S, seat: int) -> list[tuple[str, str]]:
+    def email_moves(self: EmailGame[S], state: S, seat: int,
+                    names: list[str] | None = None) -> list[tuple[str, str]]:
         return self.legal_moves(state) if self.actor(state) == seat else []
 
     def email_reply_hint(self) -> str:
@@ -385,9 +507,16 @@ class EmailDefaults:
 
     def email_pictures(self: EmailGame[S], state: S, seat: int,
                        names: list[str] | None = None) -> list[tuple[str, str, str]]:
-        return [("board", f"The {self.title} board", self.board_svg(state, names))]
+        # "the board of <title>": a title may have its own article ("The Pillars of the Earth")
+        return [("board", f"The board of {self.title}", self.board_svg(state, names))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
+        return []
+
+    def email_past(self, who: str, text: str) -> str:
+        return f"{who}: {text}"
+
+    def email_chance(self, chance: list) -> list[str]:
         return []
 
 
@@ -403,3 +532,85 @@ class SearchDefaults:
 
     def after(self: Game[S], state: S, seat: int, move: Any, seed: str) -> S:
         return self.play(state, seat, str(move), seed)[1]
+
+
+# --- the adapter of an engine-backed game ------------------------------------------------------------
+
+def seat_name(names: list[str] | None, seat: int) -> str:
+    """A seat's name for the game's words, or "seat N" where the names do not say it."""
+    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+
+
+class EngineGame(GameDefaults, Generic[S]):
+    """What a game whose rules are an engine package of this project forwards to it as it is, so that
+    its adapter writes only what is its own. A class sets:
+
+    - ``engine``: the rules package (``new_game``, ``replay``, ``play``, ``parse``, ``legal``,
+      ``legal_moves``, ``GameState``, and ``game.advance`` for the search);
+    - ``records``: its record module (``write_record``, ``replay_record``, ``verify_events``);
+    - ``chance``: its chance module (``seed_commitment``);
+    - ``words``: its module of moves in words (``describe(state, move)``);
+
+    and writes :meth:`position` (what a seat may see of a state: the engine's ``view_doc`` by
+    default), the scores, the events in words, the pictures and the rest that is the game's own.
+    """
+
+    engine: ModuleType
+    records: ModuleType
+    chance: ModuleType
+    words: ModuleType
+
+    def new_game(self, players: int, seed: str, options: dict) -> tuple[S, list[dict]]:
+        return self.engine.new_game(players, seed, options)
+
+    def replay(self, events: list[dict], state: S | None = None) -> S:
+        # the service's own events (a seat's resignation) folded in between the engine's
+        return fold_resignations(self.engine.replay, self.end_by_resignation, events, state)
+
+    def end_by_resignation(self, state: S, winner: int) -> None:
+        """End ``state`` because every seat but ``winner`` resigned: each game writes its own."""
+        raise NotImplementedError
+
+    def from_doc(self, doc: dict) -> S:
+        return self.engine.GameState.from_doc(doc)
+
+    def play(self, state: S, seat: int, move: str, seed: str) -> tuple[list[dict], S]:
+        return self.engine.play(state, seat, move, seed=seed)
+
+    def legal_moves(self, state: S) -> list[tuple[str, str]]:
+        return [(m, self.words.describe(state, m)) for m in self.engine.legal_moves(state)]
+
+    def parse(self, text: str) -> Any:
+        return self.engine.parse(text)
+
+    def search_moves(self, state: S) -> list:
+        return [m for _, m in sorted({str(m): m for m in self.engine.legal(state)}.items())]
+
+    def after(self, state: S, seat: int, move: Any, seed: str) -> S:
+        s = state.clone()  # type: ignore[attr-defined]
+        self.engine.game.advance(s, seat, move, seed)
+        return s
+
+    def position(self, state: S, seat: int | None) -> dict:
+        """The position document as ``seat`` (None: a spectator) may see it, nothing hidden."""
+        return self.engine.view_doc(state, seat)
+
+    def view(self, state: S, seat: int | None) -> dict:
+        """:meth:`position`, with who views it and who is to act (every game's view says both)."""
+        doc = self.position(state, seat)
+        actor = self.actor(state)
+        doc["viewer"] = seat
+        doc["to_act"] = [] if actor is None else [actor]
+        return doc
+
+    def seed_commitment(self, seed: str) -> str:
+        return self.chance.seed_commitment(seed)
+
+    def write_record(self, events: list[dict], headers: dict[str, str]) -> str:
+        return self.records.write_record(events, headers)
+
+    def replay_record(self, text: str) -> tuple[dict[str, str], list[dict], S]:
+        return self.records.replay_record(text)
+
+    def verify_events(self, events: list[dict], seed: str, commitment: str | None) -> list[str]:
+        return self.records.verify_events(events, seed, commitment)

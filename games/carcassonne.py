@@ -5,16 +5,17 @@ Tile data derived from the tile definitions of the JCloisterZone project (AGPL-3
 from __future__ import annotations
 
 import carcassonne as rules
-from carcassonne.game import advance
-from carcassonne.chance import seed_commitment
-from carcassonne.describe import describe, event_text, event_texts, tile_name
-from carcassonne.record import replay_record, verify_events, write_record
+import carcassonne.describe
+from carcassonne import chance, record
+from carcassonne.describe import event_text, event_texts, tile_name
+from carcassonne.effects import placement_effects
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 
-class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
+class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     name = "carcassonne"
     title = "Carcassonne"
     # the notation's verbs in words (docs/carcassonne.md), for refusals
@@ -25,32 +26,17 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
     cli = "carcassonne-engine"
     email = True              # turn emails and moves by email reply (mail/, through this interface)
     state_type = rules.GameState
+    phases = ("play", "over")
+    position_format = rules.state.FORMAT
+    engine, records, chance, words = rules, record, chance, carcassonne.describe
 
-    def new_game(self, players, seed, options):
-        return rules.new_game(players, seed, options)
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.tile, state.winners = "over", None, None, [winner]
 
-    def replay(self, events, state=None):
-        return rules.replay(events, state)
-
-    def from_doc(self, doc):
-        return rules.GameState.from_doc(doc)
-
-    def play(self, state, seat, move, seed):
-        return rules.play(state, seat, move, seed=seed)
-
-    def legal_moves(self, state):
-        return [(m, describe(state, m)) for m in rules.legal_moves(state)]
-
-    def search_moves(self, state):
-        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
-
-    def after(self, state, seat, move, seed):
-        s = state.clone()
-        advance(s, seat, move, seed)
-        return s
-
-    def parse(self, text):
-        return rules.parse(text)
+    def can_snapshot(self, state):
+        # a game ended by resignation keeps face-down tiles, which a finished position document
+        # may not hold: its few events after the last snapshot are folded instead
+        return not (state.phase == "over" and state.pile)
 
     def scores(self, state):
         return list(state.scores)
@@ -59,51 +45,36 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
         """Carcassonne has no rounds: the round of turns the game is in (each seat one tile)."""
         return (max(state.version, 1) - 1) // state.players + 1
 
-    def view(self, state, seat):
-        doc = rules.view_doc(state, seat)
-        doc["to_act"] = [] if state.actor is None else [state.actor]
-        return doc
-
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
-
     def fairness_algorithm(self, meta, state):
         return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
                 "from the sorted face-down tiles, where n is the number of reveals before it (the setup is "
                 "reveal 0, "
                 "then each move) (see carcassonne/chance.py)")
 
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
-
-    def verify_events(self, events, seed, commitment):
-        return verify_events(events, seed, commitment)
-
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names)
+        return texts_with_resignations(lambda e, k, s, n, m: event_texts(e, k, s, n), self.replay,
+                                       events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names)
 
     # --- the email channel -------------------------------------------------------------------
     def email_position_lines(self, state, seat, names):
-        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
         out = []
         if state.tile is not None and state.actor == seat:
             out.append(f"Your tile to place: {tile_name(state.tile)}.")
         out.append(f"Your score: {state.scores[seat]} points; followers in supply: {state.supply[seat]}.")
-        others = [f"{name(i)} {v} points ({state.supply[i]} followers in supply)"
+        others = [f"{seat_name(names, i)} {v} points ({state.supply[i]} followers in supply)"
                   for i, v in enumerate(state.scores) if i != seat]
         out.append("The others: " + "; ".join(others) + ".")
         out.append(f"Tiles still face down: {len(state.pile)}.")
         return out
 
-    def email_moves(self, state, seat):
-        """One row per placement (cell and rotation) where the tile fits: type it as it stands to
-        place the tile alone, or add one of the follower spots listed."""
+    def email_moves(self, state, seat, names=None):
+        """One row per placement (cell and rotation) where the tile fits, with what it does in words
+        (carcassonne/effects.py: what it closes and for how many points to whom, extends or starts,
+        as the engine's scoring counts it): type it as it stands to place the tile alone, or add one
+        of the follower spots listed."""
         if state.actor != seat:
             return []
         rows: dict[str, list[str]] = {}
@@ -113,8 +84,15 @@ class Carcassonne(EmailDefaults, SearchDefaults, GameDefaults):
             spots = rows.setdefault(head, [])
             if follower:
                 spots.append(follower)
-        return [(head, "the tile alone" + (f"; or add a follower: {', '.join(spots)}" if spots else ""))
-                for head, spots in rows.items()]
+        out = []
+        for head, spots in rows.items():
+            cell, rot = head.split()[1:3]
+            x, y = (int(v) for v in cell.split(","))
+            effects = placement_effects(state, x, y, int(rot[1:]), seat, names)
+            said = "; ".join(effects) if effects else "adds to no road, city or cloister"
+            out.append((head, said[:1].upper() + said[1:] + ". The tile alone"
+                        + (f"; or add a follower: {', '.join(spots)}" if spots else "")))
+        return out
 
     def email_reply_hint(self):
         return ("One move a turn: a placement from the list (the cell's column,row as the picture numbers "

@@ -9,21 +9,40 @@ only the sorted list of what is left, and the seed is never part of a state.
 from __future__ import annotations
 
 import pillars as rules
-from pillars.chance import seed_commitment
-from pillars.describe import card_name, describe
+import pillars.describe
+from rules_common.texts import fold_texts
+from pillars import chance, record
+from pillars.describe import card_name
 from pillars.describe import event_text as _event_text
-from pillars.game import advance, apply_event
-from pillars.record import replay_record, verify_events, write_record
+from pillars.game import apply_event
 from pillars.state import RES, cards
 from pillars.svg import board_svg
 
-from .base import EmailDefaults, GameDefaults, SearchDefaults
+from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
     "builders": "place the drawn master builder, or pass",
     "placing": "place your passed master builder",
 }
+# A decision that offers several kinds of move is asked as the kinds that are legal now (the
+# headline never offers "place ... or pass" when passing is all the rules allow): each verb in words.
+_KINDS = {
+    "cards": {"take": "take a resource card or a craftsman", "pass": "pass"},
+    "builders": {"place": "place the drawn master builder", "redraw": "draw another master builder",
+                 "pass": "pass"},
+    "market": {"buy": "buy", "sell": "sell", "pass": "pass"},
+}
+
+
+def _asked(kinds: dict[str, str], verbs: set[str]) -> str | None:
+    """What ``kinds`` says of the legal ``verbs``, joined: 'buy or sell at the market, or pass'."""
+    said = [words for verb, words in kinds.items() if verb in verbs and verb != "pass"]
+    if not said:
+        return "pass (nothing else is possible now)" if "pass" in verbs else None
+    text = " or ".join(said) + (" at the market" if kinds is _KINDS["market"] else "")
+    return text + (", or pass" if "pass" in verbs else "")
 _DECISION = {
     "archbishop": "decide at the Archbishop's Office",
     "protection": "decide whether to use your protection privilege",
@@ -36,16 +55,7 @@ _DECISION = {
 }
 
 
-def view_doc(state: rules.GameState, seat: int | None) -> dict:
-    """The position as ``seat`` (None: a spectator) may see it: the bag as counts per seat."""
-    doc = rules.view_doc(state, seat)
-    doc["bag"] = [state.bag.count(i) for i in range(state.players)]
-    doc["viewer"] = seat
-    doc["to_act"] = [] if state.actor is None else [state.actor]
-    return doc
-
-
-class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
+class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     name = "pillars"
     title = "The Pillars of the Earth"
     verb_words = {  # the notation's verbs in words (docs/pillars.md), for refusals
@@ -62,24 +72,12 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     email = True
     score_unit = "VP"
     state_type = rules.GameState
+    phases = ("cards", "builders", "placing", "actions", "over")
+    position_format = rules.state.FORMAT
+    engine, records, chance, words = rules, record, chance, pillars.describe
 
-    def new_game(self, players, seed, options):
-        return rules.new_game(players, seed, options)
-
-    def replay(self, events, state=None):
-        return rules.replay(events, state)
-
-    def from_doc(self, doc):
-        return rules.GameState.from_doc(doc)
-
-    def play(self, state, seat, move, seed):
-        return rules.play(state, seat, move, seed=seed)
-
-    def legal_moves(self, state):
-        return [(m, describe(state, m)) for m in rules.legal_moves(state)]
-
-    def parse(self, text):
-        return rules.parse(text)
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winners = "over", None, [winner]
 
     def scores(self, state):
         return list(state.vp)
@@ -92,8 +90,11 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
     def round(self, state):
         return state.round
 
-    def view(self, state, seat):
-        return view_doc(state, seat)
+    def position(self, state, seat):
+        """The engine's document, the bag as counts per seat."""
+        doc = rules.view_doc(state, seat)
+        doc["bag"] = [state.bag.count(i) for i in range(state.players)]
+        return doc
 
     # --- search (ai.generic) -----------------------------------------------------------------
     def determinize(self, view, rng):
@@ -103,18 +104,7 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         doc["bag"] = [seat for seat, n in enumerate(view["bag"]) for _ in range(n)]
         return rules.GameState.from_doc(doc)
 
-    def search_moves(self, state):
-        return [m for _, m in sorted({str(m): m for m in rules.legal(state)}.items())]
-
-    def after(self, state, seat, move, seed):
-        s = state.clone()
-        advance(s, seat, move, seed)
-        return s
-
     # --- records ---------------------------------------------------------------------------------
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
-
     def fairness_algorithm(self, meta, state):
         return ("rules 1: commitment = SHA-256(seed); draw i of a reveal = HMAC-SHA256(seed, 'n:i') picks "
                 "from the sorted cards still face down (privileges, events, the round's craftsmen, resource "
@@ -122,25 +112,18 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
                 "reveals before it (the setup is reveal 0, then each move that reveals something) "
                 "(see pillars/chance.py)")
 
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
-
-    def verify_events(self, events, seed, commitment):
-        return verify_events(events, seed, commitment)
-
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        out: list[str] = []
-        for i, ev in enumerate(events):
-            if i >= start:
-                out.append(_event_text(state, ev, names, machines))
-            state = apply_event(None if ev["type"] == "GameStarted" or state is None else state.clone(), ev)
-        return out
+        return texts_with_resignations(self._event_texts, self.replay, events, start, state, names, machines)
+
+    def _event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+        def fold(s, ev):
+            return apply_event(None if ev["type"] == "GameStarted" or s is None else s.clone(), ev)
+        def text(before, ev):
+            return _event_text(before, ev, names, machines)
+        return fold_texts(events, start, state, text, fold)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return _event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else _event_text(before, ev, names, machines)
 
     # --- pictures and the email channel --------------------------------------------------------------
     def board_svg(self, state, names=None):
@@ -150,6 +133,11 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
         if state.phase == "builders" and state.offer:
             return "your turn to decide whether the drawn master builder stays"
+        step = state.queue[0][0] if state.phase == "actions" and state.queue else state.phase
+        if step in _KINDS:
+            asked = _asked(_KINDS[step], {m.split()[0] for m in rules.legal_moves(state)})
+            if asked:
+                return "your turn to " + asked
         if state.phase in _ASKED:
             return "your turn to " + _ASKED[state.phase]
         if state.phase == "actions" and state.queue:
@@ -157,7 +145,7 @@ class Pillars(EmailDefaults, SearchDefaults, GameDefaults):
         return "your turn"
 
     def email_position_lines(self, state, seat, names):
-        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        name = lambda i: seat_name(names, i)  # noqa: E731
         c = cards()
         s = state
         res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[seat], strict=False))

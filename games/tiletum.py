@@ -1,28 +1,29 @@
 """Tiletum through the game interface: an adapter over ``tiletum/``, behaviour unchanged."""
 from __future__ import annotations
 
-import tiletum
-from tiletum.chance import seed_commitment
-from tiletum.components import RESOURCES, components
-from tiletum.describe import describe, narrate
-from tiletum.fairness import verify_events
-from tiletum.game import RULES_VERSION, evolve_in_place, replay
-from tiletum.notation import parse
-from tiletum.record import replay_record, write_record
-from tiletum.svg import render_board_svg
+import re
 
-from .base import BadSetup, EmailDefaults, GameDefaults, SearchDefaults
+import tiletum
+import tiletum.describe
+from rules_common.texts import fold_texts
+from tiletum import chance, record
+from tiletum.components import RESOURCES, components
+from tiletum.describe import COLOUR, describe, narrate, place_name, tile_name
+from tiletum.fairness import verify_events
+from tiletum.game import RULES_VERSION, evolve_in_place
+from tiletum.notation import parse
+from tiletum.state import FORMAT as TILETUM_FORMAT
+from tiletum.svg import render_board_svg
+from tiletum.svg_seat import seat_board_svg
+
+from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
+                   texts_with_resignations)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
     """The position as ``seat`` (None: a spectator) may see it: face-down piles and the
-    Corruption tokens still face down appear only as counts."""
-    doc = state.to_doc()
-    doc["piles"] = {k: len(v) for k, v in state.piles.items()}
-    doc["corruption_pool"] = len(state.corruption_pool)
-    doc["viewer"] = seat
-    doc["to_act"] = [] if state.actor is None else [state.actor]
-    return doc
+    Corruption tokens still face down appear only as counts (``Tiletum.view``)."""
+    return TILETUM.view(state, seat)
 
 
 def _who(names: list[str], seat) -> str:
@@ -66,15 +67,72 @@ def event_texts(events: list[dict], start: int = 0, state: tiletum.GameState | N
     """One sentence for each of ``events[start:]``, where ``events`` follow ``state`` (None: they
     are a game's log from its start; a state is folded onto, so pass one that may change). Folded
     once: a move is described in the position it was played in (:func:`event_text`)."""
-    out: list[str] = []
-    for i, ev in enumerate(events):
-        if i >= start:
-            out.append(event_text(state, ev, names, machines))
-        state = evolve_in_place(state, ev)
+    return fold_texts(events, start, state, lambda before, ev: event_text(before, ev, names, machines),
+                      evolve_in_place)
+
+
+def stand_in_move(state: tiletum.GameState) -> tiletum.Move:
+    """The stand-in's fixed rule (the stand-in before issue 16, now the fallback should the AI
+    fail): answer a pending decision with the first listed option other than ``skip``, take the
+    highest die without shifting it, then end the turn."""
+    legal = sorted(tiletum.legal(state), key=str)
+    top = state.agenda[-1] if state.agenda else None
+    if top is not None and top["t"] == "choice":
+        real = [m for m in legal if m.verb != "skip"]
+        return real[0] if real else legal[0]
+    if state.turn is not None and state.turn["die"] is None:
+        takes = [m for m in legal if m.verb == "take" and ">" not in m.args[0]]
+        if takes:
+            return max(takes, key=lambda m: (int(m.args[0][1]), m.args[0]))
+    for m in legal:
+        if m.verb == "end":
+            return m
+    skip = [m for m in legal if m.verb == "skip"]
+    return skip[0] if skip else legal[0]
+
+
+# the turn email's words for what others did (a stored imperative text said in the past) and for
+# what chance brought with a move
+_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced",
+         "exchange": "exchanged", "use": "used", "choose": "chose", "place": "placed", "move": "moved",
+         "pay": "paid", "gain": "gained",
+         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
+         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
+_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
+_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
+
+
+def in_the_past(who: str, text: str) -> str:
+    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
+    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
+    if not _CLAUSE_VERB.match(text):
+        return f"{who}: {text}"
+    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
+    past = re.sub(r"\byour\b", "their", past)
+    past = re.sub(r"\byou\b", "they", past)
+    return f"{who} {past}"
+
+
+def chance_words(chance: list) -> list[str]:
+    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
+    out, dice = [], []
+    colour = None
+    for kind, value in chance or []:
+        if kind == "die-colour":
+            colour = _DIE_COLOURS.get(value, value)
+        elif kind == "die-roll" and colour:
+            dice.append(f"{colour} {value}")
+            colour = None
+        elif kind.startswith("draw:"):
+            out.append(f"a new {kind[5:].title()} tile came out ({value})")
+        elif kind == "corruption":
+            out.append("a Corruption token was revealed")
+    if dice:
+        out.insert(0, "the dice rolled: " + ", ".join(dice))
     return out
 
 
-class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
+class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
     name = "tiletum"
     title = "Tiletum"
     verb_words = {  # the notation's verbs in words (docs/tiletum-notation.md), for refusals
@@ -95,6 +153,10 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     review = True             # application/review.py: Tiletum's AI estimates each move in points
     state_type = tiletum.GameState
     score_unit = "VP"
+    phases = ("action", "king", "over")
+    position_format = TILETUM_FORMAT
+    automa_levels = ("priest", "deacon", "bishop")   # the Cardinalbot's (tiletum/data/solo.json)
+    engine, records, chance, words = tiletum, record, chance, tiletum.describe   # forwarded as they are
 
     def setup(self, seats, options):
         """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
@@ -111,23 +173,15 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
             options["solo"] = engine_options["solo"]
         return seats, options, engine_options
 
-    def new_game(self, players, seed, options):
-        return tiletum.new_game(players, seed, options)
-
-    def replay(self, events, state=None):
-        return replay(events, state)
+    def end_by_resignation(self, state, winner):
+        state.phase, state.actor, state.winner = "over", None, winner
+        state.undo_base, state.undo_moves = None, []
 
     def from_doc(self, doc):
         return tiletum.GameState.from_doc(doc, validate=False)
 
-    def play(self, state, seat, move, seed):
-        return tiletum.play(state, seat, move, seed=seed)
-
     def legal_moves(self, state):
         return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
-
-    def parse(self, text):
-        return parse(text)
 
     def can_undo(self, state):
         return bool(state.undo_moves)
@@ -135,6 +189,13 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def can_snapshot(self, state):
         # a position document has no undo history, which replaying the events after it rebuilds
         return not state.undo_moves
+
+    def fallback_move(self, state):
+        return str(stand_in_move(state))
+
+    def automa_seat(self, state):
+        """The Cardinalbot's seat in a solo game."""
+        return state.solo["bot"] if state.solo is not None else None
 
     def scores(self, state):
         return [p.score for p in state.seats]
@@ -152,11 +213,12 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
     def round(self, state):
         return state.round
 
-    def view(self, state, seat):
-        return view_doc(state, seat)
-
-    def seed_commitment(self, seed):
-        return seed_commitment(seed)
+    def position(self, state, seat):
+        """Face-down piles and the Corruption tokens still face down only as counts."""
+        doc = state.to_doc()
+        doc["piles"] = {k: len(v) for k, v in state.piles.items()}
+        doc["corruption_pool"] = len(state.corruption_pool)
+        return doc
 
     def fairness_algorithm(self, meta, state):
         rules = meta.get("rules") or "1"
@@ -168,20 +230,14 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         return (f"rules {rules}: commitment = SHA-256(seed); outcome i of a reveal = HMAC-SHA256(seed, "
                 f"'n:i'), where {n} (see tiletum/chance.py)")
 
-    def write_record(self, events, headers):
-        return write_record(events, headers)
-
-    def replay_record(self, text):
-        return replay_record(text)
-
     def verify_events(self, events, seed, commitment):
         return verify_events(events, seed, commitment)
 
     def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return event_texts(events, start, state, names, machines)
+        return texts_with_resignations(event_texts, self.replay, events, start, state, names, machines)
 
     def event_text(self, before, ev, names=None, machines=frozenset()):
-        return event_text(before, ev, names, machines)
+        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names, machines)
 
     # --- the email channel -------------------------------------------------------------------
     def email_what(self, state):
@@ -199,16 +255,44 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
                f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in "
                "supply.",
                f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
-        others = [f"{names[i] if names and i < len(names) else f'seat {i}'} {q.score} VP"
+        others = [f"{seat_name(names, i)} {q.score} VP"
                   for i, q in enumerate(state.seats) if i != seat]
         out.append("Scores of the others: " + "; ".join(others) + ".")
         if state.turn and state.turn.get("die"):
             top = next((e for e in reversed(state.agenda) if e["t"] == "frame"), None)
             if top is not None:
                 out.append(f"In progress: the {top['action'].title()} Action with {top['ap']} AP left.")
+        return out + self.email_board_lines(state, names)
+
+    def email_board_lines(self, state, names=None):
+        """The shared board in words, for a reader whose email shows no pictures: the dice on the
+        Action Wheel, the offers, who has Houses and Pillars where, the Cathedrals' tiles left."""
+        name = lambda i: names[i] if names and i < len(names) else f"seat {i}"  # noqa: E731
+        dice = ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:]}" for d in state.wheel) or "none"
+        out = [f"Dice on the Action Wheel: {dice}."]
+        offer = [tile_name(t) for t in state.contract_offer if t]
+        if offer:
+            out.append("Contracts on offer: " + "; ".join(offer) + ".")
+        offer = [tile_name(t) for t in state.character_offer if t]
+        if offer:
+            out.append("Characters on offer: " + "; ".join(offer) + ".")
+        houses = []
+        for town, seats in sorted(state.houses.items()):
+            here = [name(i) for i in seats if i is not None]
+            if here:
+                houses.append(f"{place_name(town)} ({', '.join(here)})")
+        if houses:
+            out.append("Houses on the map: " + "; ".join(houses) + ".")
+        pillars = [f"{place_name(town)} ({', '.join(name(i) for i in seats)})"
+                   for town, seats in sorted(state.pillars.items()) if seats]
+        if pillars:
+            out.append("Pillars on the map: " + "; ".join(pillars) + ".")
+        left = [f"{place_name(town)} {len(tiles)}" for town, tiles in sorted(state.cathedral_stack.items())]
+        if left:
+            out.append("Cathedral tiles left: " + ", ".join(left) + ".")
         return out
 
-    def email_moves(self, state, seat):
+    def email_moves(self, state, seat, names=None):
         if state.actor != seat:
             return []
         return [(str(m), describe(state, m)) for m in sorted(tiletum.legal(state), key=str)]
@@ -223,13 +307,25 @@ class Tiletum(EmailDefaults, SearchDefaults, GameDefaults):
         moves = [str(m) for m in tiletum.legal(state)]
         return moves if state.phase == "king" else [m for m in moves if m == "end"]
 
+    def email_past(self, who, text):
+        return in_the_past(who, text)
+
+    def email_chance(self, chance):
+        return chance_words(chance)
+
     def board_svg(self, state, names=None):
         return render_board_svg(state, names)
 
     def email_pictures(self, state, seat, names=None):
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
-        return [("board", alt, render_board_svg(state, names))]
+        board = ("board", alt, render_board_svg(state, names))
+        if not 0 <= seat < len(state.seats):
+            return [board]
+        # the seat's own board, narrow enough to read on a phone, shown by the position in words
+        mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
+                "(also written out in this email).", seat_board_svg(state, seat, names))
+        return [board, mine]
 
 
 TILETUM = Tiletum()

@@ -4,12 +4,33 @@ most 800 pixels wide by CairoSVG (a maintained library over the system's cairo),
 to stay small (tens of KB), and keeps the link to the SVG. The email carries the picture inline
 (``mail/compose.py``): a linked one is blocked by many clients and would show the position of
 the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
-(api/resources/play.py) serves the same picture. Each (game, version, picture) is rendered once
-per process (an in-process LRU)."""
+(api/resources/play.py) serves the same picture.
+
+Each picture is rendered once and reused for every email of its game's version (issue 40): a
+rendering costs about a tenth of a second of CPU, the rest of a turn email a few milliseconds.
+The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
+(``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
+fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
+seat's picture can carry what another seat's drawing shows; seats that see the same picture share
+one render. Two levels:
+
+* in this process, an LRU of :data:`CACHE_SIZE` entries;
+* in Redis (when the caller passes its client): ``mail:png:{<game>}:<version>:<view>``, shared
+  by every worker process and the API, each entry with a TTL (``TILETUM_PICTURE_CACHE_SECONDS``,
+  default 3600: long enough for the emails of one version, a reminder of a slow turn renders
+  again) and at most :data:`MAX_CACHED_BYTES` (a larger picture is not cached), so the cache holds
+  at most the pictures rendered in the last TTL. A Redis that does not answer costs a render,
+  never an email.
+
+CairoSVG stays the renderer: ``bench/board_png.py`` measured resvg (the ``resvg-py`` binding)
+beside it on the service's pictures, and with the fonts loaded so that every label is drawn it
+was no faster (most of the time goes into the labels); without them it skips every label."""
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
+import os
 import re
 import threading
 from collections import OrderedDict, namedtuple
@@ -18,25 +39,60 @@ from typing import Callable
 log = logging.getLogger("tiletum.board_png")
 WIDTH = 800
 CACHE_SIZE = 128
-CacheInfo = namedtuple("CacheInfo", "hits misses size")
+MAX_CACHED_BYTES = 1_000_000    # a larger PNG is not kept in Redis
+CacheInfo = namedtuple("CacheInfo", "hits misses size renders shared")
 
 _cache: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
 _lock = threading.Lock()
-_stats = {"hits": 0, "misses": 0}
+_stats = {"hits": 0, "misses": 0, "renders": 0, "shared": 0}
+
+
+def cache_seconds(environ=os.environ) -> int:
+    """How long a rendered picture stays in Redis (``TILETUM_PICTURE_CACHE_SECONDS``, default 3600)."""
+    raw = environ.get("TILETUM_PICTURE_CACHE_SECONDS") or "3600"
+    try:
+        seconds = int(raw)
+    except ValueError:
+        raise ValueError("TILETUM_PICTURE_CACHE_SECONDS must be a whole number of seconds, "
+                         f"not {raw!r}") from None
+    if seconds < 1:
+        raise ValueError(f"TILETUM_PICTURE_CACHE_SECONDS ({seconds}) must be at least 1")
+    return seconds
+
+
+def view_key(svg: str, width: int) -> str:
+    """The view a picture shows: a digest of exactly the SVG drawn and the width it is rendered at.
+    Equal only for byte-identical drawings, so a cache keyed by it never hands one seat's picture
+    to a seat whose drawing differs."""
+    return hashlib.blake2b(f"{width}:{svg}".encode("utf-8"), digest_size=16).hexdigest()
+
+
+def redis_key(game_id: str, version: int, view: str) -> str:
+    """The Redis key of a game version's picture of ``view`` (the game's id in braces: one Redis
+    Cluster slot per game)."""
+    return f"mail:png:{{{game_id}}}:{int(version)}:{view}"
 
 
 def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
-    """Render an SVG document to a PNG ``width`` pixels wide, reduced to a 128-colour palette."""
+    """Render an SVG document to a PNG ``width`` pixels wide, reduced to a 128-colour palette.
+    The palette is made from CairoSVG's pixels as drawn (its cairo surface), not from a PNG it
+    encodes and Pillow decodes again: the same picture for a tenth less CPU
+    (``bench/board_png.py``); CairoSVG's own PNG where Pillow or that surface is missing."""
     import cairosvg
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, background_color="white")
     try:
         from PIL import Image
+        from cairosvg.parser import Tree
+        from cairosvg.surface import PNGSurface
     except ImportError:  # pragma: no cover - Pillow comes with CairoSVG
-        return png
-    img = Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, background_color="white")
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
+                         background_color="white").cairo
+    surface.flush()
+    img = Image.frombuffer("RGBA", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                           "raw", "BGRA", surface.get_stride(), 1).convert("RGB")
     out = io.BytesIO()
-    img.save(out, format="PNG")
-    return out.getvalue() if out.tell() < len(png) else png
+    img.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(out, format="PNG")
+    return out.getvalue()
 
 
 def png_width(png: bytes) -> int:
@@ -51,24 +107,40 @@ def svg_width(svg: str) -> float | None:
 
 
 def board_png(game_id: str, version: int, render_svg: Callable[[], str], picture: str = "board",
-              natural: bool = False) -> bytes | None:
+              natural: bool = False, redis=None) -> bytes | None:
     """The PNG of ``picture`` of ``game_id`` at ``version`` (``render_svg`` draws its SVG), from
-    the cache when it was rendered before; None when it cannot be rendered (the email then has the
-    link). ``natural``: at the SVG's own width when that is less than ``WIDTH``."""
-    key = (game_id, int(version), picture)
+    the cache when the same drawing was rendered before (this process's, then Redis's when
+    ``redis`` is given); None when it cannot be rendered (the email then has the link).
+    ``natural``: at the SVG's own width when that is less than ``WIDTH``."""
+    try:
+        svg = render_svg()
+        own = svg_width(svg) if natural else None
+    except Exception:  # a drawing bug: the link still works
+        log.warning("could not draw the %s of %s at version %s", picture, game_id, version, exc_info=True)
+        return None
+    width = min(WIDTH, int(own)) if own else WIDTH
+    view = view_key(svg, width)
+    key = (game_id, int(version), view)
     with _lock:
         if key in _cache:
             _stats["hits"] += 1
             _cache.move_to_end(key)
             return _cache[key]
         _stats["misses"] += 1
-    try:
-        svg = render_svg()
-        own = svg_width(svg) if natural else None
-        png = svg_to_png(svg, min(WIDTH, int(own)) if own else WIDTH)
-    except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
-        log.warning("could not render the board of %s at version %s as PNG", game_id, version, exc_info=True)
-        png = None
+    png = _shared(redis, game_id, version, view)
+    if png is not None:
+        with _lock:
+            _stats["shared"] += 1
+    else:
+        try:
+            png = svg_to_png(svg, width)
+        except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
+            log.warning("could not render the %s of %s at version %s as PNG", picture, game_id, version,
+                        exc_info=True)
+        with _lock:
+            _stats["renders"] += 1
+        if png is not None:
+            _share(redis, game_id, version, view, png)
     with _lock:
         _cache[key] = png
         while len(_cache) > CACHE_SIZE:
@@ -76,15 +148,37 @@ def board_png(game_id: str, version: int, render_svg: Callable[[], str], picture
     return png
 
 
+def _shared(redis, game_id: str, version: int, view: str) -> bytes | None:
+    """The picture another process rendered, or None (none, no Redis given, or Redis away)."""
+    if redis is None:
+        return None
+    try:
+        png = redis.get(redis_key(game_id, version, view))
+    except Exception as e:  # Redis away: render it here
+        log.warning("could not read the picture cache: %s", e)
+        return None
+    return png if png and png[:8] == b"\x89PNG\r\n\x1a\n" else None
+
+
+def _share(redis, game_id: str, version: int, view: str, png: bytes) -> None:
+    if redis is None or len(png) > MAX_CACHED_BYTES:
+        return
+    try:
+        redis.set(redis_key(game_id, version, view), png, ex=cache_seconds())
+    except Exception as e:  # noqa: BLE001 - a bad TILETUM_PICTURE_CACHE_SECONDS says so here too  # Redis away: the next process renders it again
+        log.warning("could not write the picture cache: %s", e)
+
+
 def cache_info() -> CacheInfo:
     with _lock:
-        return CacheInfo(_stats["hits"], _stats["misses"], len(_cache))
+        return CacheInfo(_stats["hits"], _stats["misses"], len(_cache), _stats["renders"], _stats["shared"])
 
 
 def cache_clear() -> None:
     with _lock:
         _cache.clear()
-        _stats["hits"] = _stats["misses"] = 0
+        for k in _stats:
+            _stats[k] = 0
 
 
 board_png.cache_info = cache_info    # type: ignore[attr-defined]

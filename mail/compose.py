@@ -11,8 +11,9 @@ Every email of a game to one seat has the same subject, ``<Game> with <the other
 <id>)`` (:func:`thread_subject`), and answers carry ``Re:`` before it: mail clients group a game
 into one conversation only when the subjects agree (Gmail also needs the ``References`` chain,
 ``finish_headers``), so what happened ("your turn", "reminder", "game over") is not in the
-subject but in the email's first line and its preheader (the hidden text a client shows after
-the subject in the inbox list). The id tells apart two games with the same players.
+subject but in the email's first line, which the inbox list shows after the subject (no hidden
+"preheader": hidden text is what spam filters look for, and the first line says it anyway). The id
+tells apart two games with the same players.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import hashlib
 import html
 import re
 import secrets
+import textwrap
 import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -28,12 +30,13 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-import tiletum
-from tiletum.describe import describe
-from games import TILETUM, EmailGame
+from games import EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
 
+
+# how to resign by reply (mail/mailin_runtime.py, docs/pbem.md), in every turn email
+RESIGN_HINT = "To resign, reply with the one line: resign."
 
 def message_id(once_key: str, domain: str) -> str:
     """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
@@ -80,7 +83,9 @@ def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str 
     """The headers every email of the service carries: ``Date``; ``Message-ID`` (``msgid``, or
     derived from ``once_key``, else a fresh one); ``In-Reply-To`` and ``References`` when it answers
     or follows an email (``references``: the ids before ``in_reply_to`` in the thread, oldest
-    first); ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058)."""
+    first); ``List-Unsubscribe`` with one-click ``List-Unsubscribe-Post`` (RFC 8058), and with it a
+    ``List-Id`` (RFC 2919: what a player's filter rules can sort on; an unsubscribe header without it
+    is a spam sign, SpamAssassin's LIST_PARTIAL)."""
     if "Date" not in msg:
         msg["Date"] = formatdate(usegmt=True)
     if msgid or once_key:
@@ -93,7 +98,13 @@ def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str 
     if unsubscribe_url:
         _replace(msg, "List-Unsubscribe", f"<{unsubscribe_url}>")
         _replace(msg, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+        _replace(msg, "List-Id", list_id(domain))
     return msg
+
+
+def list_id(domain: str) -> str:
+    """The ``List-Id`` of every email of the service (RFC 2919)."""
+    return f"Board games by mail <games.{domain}>"
 
 
 def one_line(text: str) -> str:
@@ -123,18 +134,13 @@ def answer_subject(subject: str) -> str:
     return f"Re: {bare}" if bare else "Re: your game"
 
 
-def preheader(text: str) -> str:
-    """The preheader: text the inbox list shows after the subject, hidden in the email itself."""
-    return ('<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;'
-            f'line-height:1px;color:#ffffff;opacity:0">{html.escape(text)}</div>')
-
-
 def html_document(headline: str, body: str) -> str:
-    """An HTML email: the preheader, the headline as the first thing shown, then ``body``."""
+    """An HTML email: the headline as the first thing shown (and the inbox list's preview), then
+    ``body``. Nothing in it is hidden."""
     return ('<!doctype html><html><head><meta charset="utf-8"></head>'
             '<body '
             'style="font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45;color:#222222">'
-            + preheader(headline) + f'<p style="font-size:17px"><b>{html.escape(headline)}</b></p>'
+            + f'<p style="font-size:17px"><b>{html.escape(headline)}</b></p>'
             + body + "</body></html>")
 
 
@@ -175,65 +181,27 @@ class TurnContext:
     to_addr: str
     from_addr: str
     reply_to: str
-    state: tiletum.GameState
+    state: object                # the game's state (the engine's GameState)
     seat_names: list[str]
     since: list[dict]
     open_url: str
+    game: EmailGame              # the game's rules and words (games/: the email surface)
     move_urls: dict[str, str] = field(default_factory=dict)
     unsubscribe_url: str = ""
     dashboard_url: str = ""      # the address's private dashboard (/me#key=...)
     first_email: bool = False    # the address's first email: explain the dashboard link
     deadline: str = ""           # "Sun 22 Nov 2026 09:00 UTC (in 3 days)", when the turn has one
     intro: str = ""              # a sentence before the turn (e.g. why this email is sent again)
-    headline: str = ""           # the email's first line and preheader (default: "Your turn.")
+    headline: str = ""           # the email's first line, the inbox preview (default: "Your turn.")
     subject: str = ""            # default: thread_subject (the same for every email of the game)
     images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
-    game: EmailGame = TILETUM    # the game's rules and words (games/: the email surface)
 
 
-_PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "advanced",
-         "exchange": "exchanged", "use": "used", "choose": "chose", "place": "placed", "move": "moved",
-         "pay": "paid", "gain": "gained",
-         "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
-         "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
-_CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
-_DIE_COLOURS = {"G": "yellow", "F": "pink", "W": "light gray", "S": "dark gray", "I": "blue"}
-
-
-def in_the_past(who: str, text: str) -> str:
-    """'Take the yellow 2 die: gain 2 Gold' said of a player: 'Bob took the yellow 2 die: gained 2
-    Gold'. A sentence that does not start with a known verb is kept as 'Bob: <text>'."""
-    if not _CLAUSE_VERB.match(text):
-        return f"{who}: {text}"
-    past = _CLAUSE_VERB.sub(lambda m: m.group(1) + _PAST[m.group(2).lower()], text)
-    past = re.sub(r"\byour\b", "their", past)
-    past = re.sub(r"\byou\b", "they", past)
-    return f"{who} {past}"
-
-
-def chance_words(chance: list) -> list[str]:
-    """What chance brought with a move, in words: new dice rolled, tiles drawn."""
-    out, dice = [], []
-    colour = None
-    for kind, value in chance or []:
-        if kind == "die-colour":
-            colour = _DIE_COLOURS.get(value, value)
-        elif kind == "die-roll" and colour:
-            dice.append(f"{colour} {value}")
-            colour = None
-        elif kind.startswith("draw:"):
-            out.append(f"a new {kind[5:].title()} tile came out ({value})")
-        elif kind == "corruption":
-            out.append("a Corruption token was revealed")
-    if dice:
-        out.insert(0, "the dice rolled: " + ", ".join(dice))
-    return out
-
-
-def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
+def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
     """A past move in plain words, with the player's name (``event["text"]``, when the notifier
-    put it there, is the move in words as ``GET /events`` says it)."""
+    put it there, is the move in words as ``GET /events`` says it), and what chance brought with
+    it, in the game's words (``EmailTexts.email_past``, ``email_chance``)."""
     who = (seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names)
            else "?")
     by = f" (played by the {event['by']})" if event.get("by") else ""
@@ -242,29 +210,24 @@ def describe_event(state_before, event: dict, seat_names: list[str]) -> str:
         if event.get("by") and text.endswith(by):
             text = text[: -len(by)]
         # GET /events' texts already say who did what ("Bob took the yellow 2 die: ..."); older
-        # imperative ones ("Take the yellow 2 die: ...") are put in the past here
-        line = (text if text.startswith(who + " ") else in_the_past(who, text)) + by
-        extra = chance_words(event.get("chance"))
+        # imperative ones ("Take the yellow 2 die: ...") are put in the past by the game
+        line = (text if text.startswith(who + " ") else game.email_past(who, text)) + by
+        extra = game.email_chance(event.get("chance") or [])
         return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return f"{who} took back a move"
     if event.get("type") != "MovePlayed":
         return "the game started"
-    text = event["move"]
-    if state_before is not None:
-        try:
-            return f"{who}: {describe(state_before, tiletum.parse(text))}{by}"
-        except Exception:  # a description is a courtesy; the notation always works
-            pass
-    return f"{who} played {text}{by}"
+    return f"{who} played {event['move']}{by}"
 
 
-DASHBOARD_FIRST = ("Your private dashboard lists all your Tiletum games: where you are to move, where others "
+DASHBOARD_FIRST = ("Your private dashboard lists all your games: where you are to move, where others "
                    "are, your results, your email setting and your vacation. Keep its link to yourself "
                    "(it is your key).")
 
 
-FIRST_CONTACT = ("You get this email because {to} was entered as a player in a {title} game. If you did not "
+FIRST_CONTACT = ("You get this email because {to} was entered as a player in a game of {title}. If you did "
+                 "not "
                  "expect it, one click stops every email from us: {url}")
 
 
@@ -274,10 +237,21 @@ def first_contact(to_addr: str, unsubscribe_url: str, title: str = "Tiletum") ->
     return FIRST_CONTACT.format(to=to_addr, url=unsubscribe_url, title=title)
 
 
+HOW_TO_REPLY = [
+    "How to play by email: reply to this email with your moves, one per line, above the quoted text. A "
+    "greeting before them and your name after them are fine. Copy a line of the list as it stands; the words "
+    "after its dash may stay or go.",
+    "Several moves in one reply are played in order, all of them or none; a move that reveals something new "
+    "(a die, a tile, a card) ends what one email plays, and you get an email with the outcome.",
+    "Going away? Reply with the line \u201cvacation on\u201d and your clock stops until you reply "
+    "\u201cvacation off\u201d. Every email of this game comes in one conversation, and its links are yours "
+    "alone: please do not forward it.",
+]
+
+
 def dashboard_text(url: str, first: bool) -> list[str]:
     """The dashboard link in a plain-text email; explained in the address's first email."""
     if first:
-        import textwrap
         return ["", *textwrap.wrap(DASHBOARD_FIRST, 76), f"Your dashboard: {url}", ""]
     return [f"All your games: {url}"]
 
@@ -288,9 +262,9 @@ def turn_email(ctx: TurnContext):
     state, game = ctx.state, ctx.game
     what = game.email_what(state)
     headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
-    legal = game.email_moves(state, ctx.seat)
+    legal = game.email_moves(state, ctx.seat, ctx.seat_names)
     position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
-    since = [describe_event(None, e, ctx.seat_names) for e in ctx.since]
+    since = [describe_event(e, ctx.seat_names, game) for e in ctx.since]
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"
@@ -306,7 +280,9 @@ def turn_email(ctx: TurnContext):
     text += position + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
-             game.email_reply_hint(), ""]
+             game.email_reply_hint(), RESIGN_HINT, ""]
+    if legal:
+        text += [line for para in HOW_TO_REPLY for line in [*textwrap.wrap(para, 76), ""]]
     if ctx.move_urls:
         text += ["One-click moves:"] + [f"  {m}: {u}" for m, u in sorted(ctx.move_urls.items())] + [""]
     text += [f"Open the game (the board, and moves by click): {ctx.open_url}"]
@@ -315,7 +291,7 @@ def turn_email(ctx: TurnContext):
     if ctx.dashboard_url:
         text += dashboard_text(ctx.dashboard_url, ctx.first_email)
     if ctx.unsubscribe_url:
-        text += [f"Stop these emails: {ctx.unsubscribe_url}"]
+        text += [f"Unsubscribe (one click, every email from us): {ctx.unsubscribe_url}"]
     e = html.escape
     images = [(img.cid(ctx.game_id, state.version), img) for img in ctx.images]
 
@@ -323,7 +299,7 @@ def turn_email(ctx: TurnContext):
         return (f'<p><img src="cid:{e(cid)}" alt="{e(img.alt)}" width="{img.width}" '
                 'style="max-width:100%;height:auto;border:0"></p>')
     stranger_html = (
-        f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a {game.title} game. "
+        f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a game of {game.title}. "
         f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
         "us</a>.</p>") if stranger else ""
     parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro
@@ -346,10 +322,13 @@ def turn_email(ctx: TurnContext):
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
-                 f"{e(game.email_reply_hint())}</p>")
+                 f"{e(game.email_reply_hint())} {e(RESIGN_HINT)}</p>")
+    if legal:
+        parts.append('<div style="color:#555555;font-size:13px">'
+                     + "".join(f"<p>{e(para)}</p>" for para in HOW_TO_REPLY) + "</div>")
     parts.append(f'<p><a href="{e(ctx.open_url)}">Open the game</a>'
                  + (f' · <a href="{e(ctx.dashboard_url)}">All your games</a>' if ctx.dashboard_url else "")
-                 + (f' · <a href="{e(ctx.unsubscribe_url)}">Stop these emails</a>' if ctx.unsubscribe_url
+                 + (f' · <a href="{e(ctx.unsubscribe_url)}">Unsubscribe</a>' if ctx.unsubscribe_url
                     else "")
                  + "</p>")
     if ctx.dashboard_url and ctx.first_email:
@@ -374,7 +353,7 @@ def turn_email(ctx: TurnContext):
 def simple_email(*, subject: str, from_addr: str, to_addr: str, lines: list[str],
                  reply_to: str | None = None, headline: str = "") -> EmailMessage:
     """A short email (a notice): the lines as text, and as HTML paragraphs; ``headline`` first
-    (and as the preheader) when given."""
+    when given."""
     msg = EmailMessage()
     msg["Subject"] = subject
     msg["From"], msg["To"] = from_addr, to_addr
@@ -468,7 +447,7 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
 
 def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
                 legal_moves=(), reply_to=None, in_reply_to=None, title="Tiletum", subject="", references=None,
-                nothing_played=True, example="", open_url="", **_context) -> EmailMessage:
+                nothing_played=True, example="", open_url="", hint="", code=None, **_context) -> EmailMessage:
     """The answer to a reply that played nothing: the line that failed and why, the seat's legal
     moves and an example to copy. Takes the context ``mail.mailin`` gives every answer."""
     msg = _answer(answer_subject(subject or (f"{title} game {game_id}" if game_id else title)), from_addr,
@@ -485,6 +464,9 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
         lines += ["", "Your legal moves now:"] + [f"  {m} — {d}" for m, d in legal_moves]
         example = example or legal_moves[0][0]
         lines += ["", "Reply to this email with your moves, one per line, for example:", f"  {example}"]
+        if code in ("bad-notation", "no-moves"):   # how the game's moves are written, in words
+            lines += ["", "How to write a move: copy a line of the list above (what follows its dash may go)."
+                      + (f" {hint}" if hint else "")]
     if open_url:
         lines += ["", f"Open the game (moves by click): {open_url}"]
     msg.set_content("\n".join([headline, ""] + lines) + "\n")

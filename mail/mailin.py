@@ -122,6 +122,47 @@ def courtesy_split(lines: list[str], is_move: Callable[[str], bool]) -> tuple[li
     return lines, []
 
 
+# A greeting a player writes above their moves: "Hi,", "Hello Ben,", "Dear all,", "Hallo,", "Bonjour,",
+# "Hey Ann", "Hi there!", "Good morning Ada,". The greeting word first, then at most three words (a
+# name, "all", "there"), then punctuation at most; short. No game's move starts with one of these
+# words, and ``greeting_split`` reads a line as a greeting only when the game does not read it as a
+# move (tests/test_mail_greetings.py checks every legal move of every game against it).
+_GREETING = re.compile(
+    r"^(?:hi|hii+|hiya|hello|hallo|hullo|hey|heya|howdy|dear|greetings|yo|ahoy|"
+    r"good\s+(?:morning|afternoon|evening|day)|morning|evening|"
+    r"bonjour|bonsoir|salut|coucou|cher|ch[eè]re|"
+    r"guten\s+(?:morgen|tag|abend)|moin(?:\s+moin)?|servus|gr[üu](?:ß|ss)\s+(?:dich|euch|gott)|liebe[rs]?|"
+    r"hola|buenos\s+d[ií]as|buenas(?:\s+tardes|\s+noches)?|querid[oa]s?|estimad[oa]s?|"
+    r"ciao|salve|buongiorno|buonasera|caro|cara|cari|"
+    r"hoi|goedemorgen|goedemiddag|goedenavond|beste|"
+    r"hej|hejsan|tjena|god\s+morgen|ol[áa]|oi|bom\s+dia|boa\s+tarde|cze[śs][ćc]|witaj|dzie[ńn]\s+dobry)"
+    r"(?:[\s,]+[^\W\d_](?:[^\W\d_]|['’.-])*){0,3}[\s,.!:;)-]*$",
+    re.IGNORECASE)
+MAX_GREETING = 40   # characters
+MAX_GREETING_LINES = 2
+
+
+def is_greeting(line: str) -> bool:
+    """Whether ``line`` reads as a greeting ("Hi,", "Hello Ben,", "Bonjour à tous,", "Dear all,")."""
+    line = _clean(line)
+    return 0 < len(line) <= MAX_GREETING and bool(_GREETING.match(line))
+
+
+def greeting_split(lines: list[str], is_move: Callable[[str], bool] | None = None
+                   ) -> tuple[list[str], list[str]]:
+    """(the greeting lines before the first move, the rest): up to ``MAX_GREETING_LINES`` leading
+    lines that read as a greeting and not as a move of the game (``is_move``) are skipped. Any other
+    first line stays and is refused with its reason if it is no move: nothing is guessed."""
+    def holds_move(line: str) -> bool:   # "Hi, end": the line, or what follows a word of it, is a move
+        words = line.split()
+        return is_move is not None and any(is_move(" ".join(words[i:]).strip(" ,"))
+                                           for i in range(len(words)))
+    n = 0
+    while n < min(MAX_GREETING_LINES, len(lines)) and is_greeting(lines[n]) and not holds_move(lines[n]):
+        n += 1
+    return lines[:n], lines[n:]
+
+
 def extract_moves(text: str) -> list[str]:
     """The moves a player wrote in a reply: the lines above the first quoted-reply marker or
     signature, without blank lines and ``#`` comments, each stripped of surrounding whitespace
@@ -662,12 +703,18 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     # the lines after the moves that are no move (a sign-off) are ignored
     moves = [normalize_move(line) for line in written]
     ignored: list[str] = []
+
+    def is_move(line: str) -> bool:
+        if deps.is_move is None:
+            return True
+        try:
+            return bool(deps.is_move(game_id, seat, line))
+        except Exception:
+            return True   # cannot tell: it is played, and refused with its reason if it is none
+    # a greeting before the moves ("Hi,", "Hello Ben,") is skipped, never played
+    greeting, moves = greeting_split(moves, is_move if deps.is_move is not None else None)
+    written = written[len(greeting):]
     if deps.is_move is not None and moves:
-        def is_move(line: str) -> bool:
-            try:
-                return bool(deps.is_move(game_id, seat, line))
-            except Exception:
-                return True   # cannot tell: it is played, and refused with its reason if it is none
         moves, rest = courtesy_split(moves, is_move)
         ignored, written = written[len(moves):], written[:len(moves)]
     if not moves:

@@ -19,6 +19,7 @@ from application import errors
 from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
+from application.together import Together
 
 from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
                       message_ids, simple_email, thread_subject, unplayed_note)
@@ -31,6 +32,7 @@ from .transports import SmtpTransport, transport_from_env
 log = logging.getLogger("tiletum.mailin")
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
+RESIGN = re.compile(r"^\s*resign\s*$", re.IGNORECASE)   # a reply of this one line resigns (docs/pbem.md)
 
 
 @lru_cache(maxsize=8)
@@ -49,13 +51,13 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
         meta, state = svc.load(game_id)
-        return games.of_meta(meta).email_moves(state, seat)
+        return games.of_meta(meta).email_moves(state, seat, seat_names(meta))
 
     def title_of(game_id: str | None) -> str:
         try:
-            return games.of_meta(svc.meta(game_id)).title if game_id else games.TILETUM.title
-        except Exception:  # an unknown game: the answer still goes out
-            return games.TILETUM.title
+            return games.of_meta(svc.meta(game_id) if game_id else {}).title
+        except Exception:  # an unknown game: the answer still goes out, titled by the registry's default
+            return games.get(None).title
 
     def error(**ctx):
         """The styled error email (mail/compose.py) for every refusal: the failing line, why, the
@@ -69,13 +71,14 @@ def inbound_deps(svc: GameService) -> Deps:
             extra.update(seat_name=names[seat], subject=thread_subject(game.title, names, seat, game_id))
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
+                extra["hint"] = game.email_reply_hint()
         except Exception:  # the game is gone or unreadable: the answer still goes out
             log.warning("mailin: no game context for the error answer on %s", game_id, exc_info=True)
         return error_email(**{**ctx, **extra})
 
     def is_move(game_id: str, seat: int, line: str) -> bool:
         """Whether ``line`` is written as a move of the game (or a vacation command)."""
-        if VACATION.match(line):
+        if VACATION.match(line) or RESIGN.match(line):
             return True
         try:
             games.of_meta(svc.meta(game_id)).parse(line)
@@ -94,6 +97,11 @@ def inbound_deps(svc: GameService) -> Deps:
         names = seat_names(meta)
         subject = answer_subject(thread_subject(title, names, seat, ctx["game_id"]))
         moves = ctx.get("moves") or []
+        if any(RESIGN.match(m) for m in moves):
+            return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"],
+                                lines=[f"Hello {names[seat]},", "", "You resigned from this game.",
+                                       "", f"Open the game: {notifier.open_url(ctx['game_id'], seat)}"],
+                                headline="You resigned.")
         commands = [m for m in moves if VACATION.match(m)]
         played = [m for m in moves if not VACATION.match(m)]
         # "vacation on/off" is a setting, not a move: say so, and what was played besides
@@ -102,7 +110,7 @@ def inbound_deps(svc: GameService) -> Deps:
             done.insert(0, "played " + ", ".join(played))
         what = "; ".join(done) or "nothing played"
         ignored = ctx.get("ignored") or []
-        if state.phase != "over" and state.actor == seat:
+        if not game.is_over(state) and game.actor(state) == seat:
             # the next step of the same turn; say first what was done besides moves, which lines
             # were ignored, and which moves were not played because one revealed chance
             intro = " ".join(x for x in ("Done: " + what + "." if commands else "", ignored_note(ignored),
@@ -120,7 +128,8 @@ def inbound_deps(svc: GameService) -> Deps:
                 lines += ["", ignored_note(ignored)]
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
                                 headline=f"Done: {what}.")
-        nxt = names[state.actor] if state.actor is not None and state.phase != "over" else None
+        actor = None if game.is_over(state) else game.actor(state)
+        nxt = names[actor] if actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None,
                                   game_id=ctx["game_id"], seat_name=names[seat], moves=played,
                                   next_to_act=nxt, in_reply_to=ctx.get("in_reply_to"),
@@ -132,7 +141,8 @@ def inbound_deps(svc: GameService) -> Deps:
         """A reply to an old turn: the current turn when it is the seat's decision (its reply address
         is the current one), else whose decision it is. Only to the seat's own address."""
         meta, state = svc.load(game_id)
-        title = games.of_meta(meta).title
+        game = games.of_meta(meta)
+        title = game.title
         email = meta["seats"][seat].get("email")
         if not email:
             return None
@@ -140,7 +150,7 @@ def inbound_deps(svc: GameService) -> Deps:
         subject = answer_subject(thread_subject(title, names, seat, game_id))
         why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
                "played.")
-        if state.phase != "over" and state.actor == seat:
+        if not game.is_over(state) and game.actor(state) == seat:
             msg = notifier.turn_message(game_id, meta, state, seat,
                                         intro=why + " Here is your decision now: reply "
                                         "to this email.",
@@ -148,8 +158,8 @@ def inbound_deps(svc: GameService) -> Deps:
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
-        now = "The game is over." if state.phase == "over" else (
-            f"It is now {names[state.actor]}'s decision; you get an email when it is yours again.")
+        now = "The game is over." if game.is_over(state) else (
+            f"It is now {names[game.actor(state)]}'s decision; you get an email when it is yours again.")
         return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=email,
                             lines=[f"Hello {names[seat]},", "", why, now, "",
                                    f"Open the game: {notifier.open_url(game_id, seat)}"],
@@ -173,7 +183,19 @@ def inbound_deps(svc: GameService) -> Deps:
 
     def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
         """Moves by reply; the lines 'vacation on' and 'vacation off' start and stop the seat's
-        vacation instead (docs/pbem.md)."""
+        vacation instead, and a reply of the one line 'resign' resigns (docs/pbem.md)."""
+        if any(RESIGN.match(m) for m in moves):
+            if len(moves) > 1:   # never a move played and the game resigned by one reply
+                raise errors.invalid("resign-alone", "to resign, reply with the one line 'resign' and "
+                                                     "nothing else", move_index=0)
+            try:
+                done = Together(svc).resign(game_id, seat=seat)
+            except errors.ServiceError as e:   # over, or resigned already: said as such, not "an old turn"
+                if e.kind != "conflict":
+                    raise
+                raise errors.invalid(e.code, e.detail, move_index=0) from None
+            mark_verified(svc.store.r, seat_email(game_id, seat))
+            return {"version": done["version"]}
         commands = [m for m in moves if VACATION.match(m)]
         rest = [m for m in moves if not VACATION.match(m)]
         deadlines = notifier.deadlines() if commands else None

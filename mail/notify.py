@@ -12,32 +12,48 @@ import logging
 import time
 from email.message import EmailMessage
 
-import tiletum
 import games
-from application import links, waiting
+from application import links, live, waiting
 from application.clock import make_clock
-from application.dashboard import ME_EMAIL, TOLD, dashboard_key_for, play_path
+from application.dashboard import ME_EMAIL, TOLD, VERIFIED, dashboard_key_for, play_path
 from application.board_svg import email_pictures
 from application.deadlines import (MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text,
                                   timeout_policy)
 from application.errors import ServiceError
 from application.game_service import GameService
-from application.indexes import (GENERATIONS, MAIL_DUE, PREFS, SEAT_STATE, begin_attempt, end_attempt,
-                                 forget_due, forget_game, registry, remove)
+from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
+                                 begin_attempt, end_attempt, forget_due, forget_game, registry, remove)
 from application.lobby import address_refusal
 from application.notifications import DIGEST, preference
 from application.players import player_id
+from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
 from . import addresses
 from .board_png import board_png, png_width
-from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, one_line, simple_email,
-                      thread_root_id, thread_subject, turn_email)
+from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, first_contact, one_line,
+                      simple_email, thread_root_id, thread_subject, turn_email)
 from .mailconfig import MailConfig
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
+
+# KEYS: the address's allowance in one scope, its count today (one slot: the player id's hash tag);
+# ARGV: the once-key, the daily cap, the scope's and the day's lifetimes. 1: send, 0: do not.
+STRANGER_GATE = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  if held == ARGV[1] then return 1 end
+  return 0
+end
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n >= tonumber(ARGV[2]) then return 0 end
+redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1
+"""
 
 
 def thread_key(game_id: str, seat: int) -> str:
@@ -57,6 +73,8 @@ class Notifier:
         self.outbox = outbox
         self.cfg = cfg
         self.r = service.store.r
+        self.clock = make_clock(self.r)   # live seats, the grace of their turn emails (application/live.py)
+        self._stranger_gate = self.r.register_script(STRANGER_GATE)
 
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
@@ -66,15 +84,24 @@ class Notifier:
         true time left, from the seat's actual deadline (moved by a vacation), not ``hours``."""
         meta, state = self.service.load(game_id)
         email = meta["seats"][seat].get("email")
-        if preference(self.r, email) != "move" or state.actor != seat:
+        if preference(self.r, email) != "move" or games.of_meta(meta).actor(state) != seat:
             return 0
         dl = self.deadlines()
         due = dl.deadline_of(game_id, seat)
+        if due is not None and due <= dl.clock():
+            return 0   # the deadline passed: the deadline sweep acts, a reminder would say "due in 0 minutes"
         left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
-        msg = self.turn_message(game_id, meta, state, seat, deadline=due,
-                                headline=f"Reminder: your move is {left}.")
+        headline = f"Reminder: your move is {left}."
+        said = f"reminded:{game_id}:{seat}:{version}"   # the turn's last reminder: never two the same
+        if self.r.get(said) == headline.encode():
+            return 0
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=self.stranger(email),
+                                headline=headline)
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
-        return self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        sent = self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        if sent:
+            self.r.set(said, headline, ex=SENT_TTL)
+        return sent
 
     def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
         """Tell a player that the stand-in played their turn that started at ``version`` (it missed
@@ -107,12 +134,13 @@ class Notifier:
                     f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
                     "stand-in plays your seat for the rest of the game.")
             lines.append("You keep your seat: your next turn is yours again, with its own email.")
-        if state.phase != "over":
-            nxt = names[state.actor] if state.actor is not None else None
+        if not game.is_over(state):
+            actor = game.actor(state)
+            nxt = names[actor] if actor is not None else None
             if nxt:
                 lines.append(f"It is now {nxt}'s decision.")
         lines += ["", f"Open the game: {self.open_url(game_id, seat)}",
-                  f"Stop these emails: {self.unsubscribe_url(email)}"]
+                  f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline)
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
@@ -123,8 +151,7 @@ class Notifier:
         return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
 
     def move_url(self, game_id: str, seat: int, version: int, move: str) -> str:
-        return addresses.signed_url(self.cfg.secret, self.cfg.public_url,
-                                    f"/api/v1/games/{game_id}/email-move",
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/email/move/{game_id}",
                                     seat=str(seat), version=str(version), move=move)
 
     def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
@@ -141,6 +168,39 @@ class Notifier:
         email = email.strip().lower()
         return not self.r.sismember(TOLD.key(email), email)
 
+    def stranger(self, email: str, verified: bool | None = None) -> bool:
+        """Whether an email to this address must say why it came and how to stop every email (as
+        the address's first email does): it has never acted on an email of ours (a stranger may have
+        typed it), where the limit on emailing such addresses is on (``MailConfig.new_address_daily``)."""
+        if self.cfg.new_address_daily is None:
+            return False
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + player_id(self.r, email)))
+        return not verified or self.first_email(email)
+
+    def may_email(self, email: str, scope: str, once_key: str, verified: bool | None = None) -> bool:
+        """The limit on emailing an address that has never acted on our email (docs/pbem.md, "No one
+        floods another's inbox"): at most one email per ``scope`` (a game, a waiting game) and
+        ``MailConfig.new_address_daily`` a day across the service, all kinds together. The email
+        allowed for a scope stays allowed (``once_key``: the same email queued again). A verified
+        address, or none limit configured: always."""
+        cap = self.cfg.new_address_daily
+        if cap is None:
+            return True
+        pid = player_id(self.r, email)
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + pid))
+        if verified:
+            return True
+        day = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
+        allowed = self._stranger_gate(keys=[f"mail:stranger:{{{pid}}}:g:{scope}",
+                                            f"mail:stranger:{{{pid}}}:d:{day}"],
+                                      args=[once_key, cap, SENT_TTL, 2 * 86400])
+        if not allowed:
+            log.info("not emailing %s (%s): an address that never acted on our email, at its limit", pid,
+                     once_key)
+        return bool(allowed)
+
     @staticmethod
     def others(names: list[str], seat: int) -> str:
         """The other players' names, as the thread subject says them."""
@@ -149,7 +209,8 @@ class Notifier:
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None, after=None, thread: bytes | None = None,
-                  refs: list[bytes] | None = None) -> int:
+                  refs: list[bytes] | None = None, scope: str | None = None,
+                  verified: bool | None = None) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
@@ -160,7 +221,11 @@ class Notifier:
         threads the game. ``after``: a pipeline of the caller's, executed once the email is queued,
         that records the address as told (instead of a round trip of its own). ``thread`` and
         ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
-        marker never changes once set, so only a missing one is set here."""
+        marker never changes once set, so only a missing one is set here. ``scope``: what the email
+        is about for the limit on emailing strangers (``may_email``; the game by default, else the
+        once-key); ``verified``: whether the address has acted on our email, if the caller read it."""
+        if email and not self.may_email(email, scope or game_id or once_key, once_key, verified):
+            return 0
         msgid = in_reply_to = None
         earlier: list[str] = []
         if game_id is not None and seat is not None:
@@ -205,18 +270,21 @@ class Notifier:
         return dashboard_text(self.dashboard_url(email), first)
 
     def unsubscribe_url(self, email: str) -> str:
-        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/api/v1/email/unsubscribe",
-                                    email=email.lower())
+        # a page (api/email_pages.py); the parameter is not called "email": a link that ends in
+        # "email=<the recipient>" is a spam sign to SpamAssassin (GB_CUSTOM_HTM_URI)
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/email/unsubscribe",
+                                    address=email.lower())
 
     # --- what to send -------------------------------------------------------------------------
     def notify(self, game_id: str, version: int) -> int:
         """Send what is due for the game at ``version``; returns the number of emails queued in the
         outbox (each is delivered at once, or by the sweep when the SMTP server is away)."""
         meta, state = self.service.load(game_id)
-        if state.phase == "over":
+        game = games.of_meta(meta)
+        if game.is_over(state):
             forget_due(self.r, game_id)
             return self._results(game_id, meta, state)
-        seat = state.actor
+        seat = game.actor(state)
         ahead = self._read_ahead(game_id, meta, state, seat, version)
         after = self.r.pipeline(transaction=False)  # what follows the email, in one round trip
         sent = self._turn(game_id, version, meta, state, seat, ahead, after)
@@ -227,7 +295,7 @@ class Notifier:
         after.execute()
         return sent
 
-    def _read_ahead(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int | None,
+    def _read_ahead(self, game_id: str, meta: dict, state, seat: int | None,
                     version: int) -> dict:
         """What a turn email reads from Redis besides the game, in one round trip (a pipeline, not a
         transaction: on a cluster its keys are in several slots): the game's index registry, the
@@ -248,7 +316,11 @@ class Notifier:
                 pipe.hget(GENERATIONS.key(pid), pid)
                 pipe.get(thread_key(game_id, seat))
                 pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
-                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs"]
+                pipe.hget(MAIL_DELAY.key(email.lower()), email.lower())
+                pipe.exists(VERIFIED + pid[len("me:"):])
+                live.read_pipe(pipe, game_id, seat)
+                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs", "delay",
+                          "verified", "live"]
         out = dict(zip(names, pipe.execute()))
         if "seat_state" in out:
             out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
@@ -256,9 +328,15 @@ class Notifier:
             out["pref"] = out["pref"].decode() if out["pref"] else "move"
             out["seat_generation"] = int(out["seat_generation"] or 0)
             out["me_generation"] = int(out["me_generation"] or 0)
+            out["verified"] = bool(out["verified"])
+            out["live"] = live.parse(out["live"])
+            try:
+                out["delay"] = float(out["delay"]) * 60 if out["delay"] is not None else self.cfg.live_delay
+            except ValueError:
+                out["delay"] = self.cfg.live_delay
         return out
 
-    def _turn(self, game_id: str, version: int, meta: dict, state: tiletum.GameState, seat: int | None,
+    def _turn(self, game_id: str, version: int, meta: dict, state, seat: int | None,
               ahead: dict, after) -> int:
         if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
             return 0  # the game moved on since: that turn's player is already playing
@@ -274,11 +352,88 @@ class Notifier:
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
-        first = not ahead["told"]
-        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due,
+        info, now = ahead["live"], self.clock()
+        if ahead["delay"] > 0 and info["seen_version"] >= version:
+            return 0   # the seat has read this decision with its token already: it knows
+        if ahead["delay"] > 0 and live.is_live(info, now):
+            # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
+            # if the decision is still the seat's and it has not looked (sweep_later)
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            return 0
+        return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
+
+    def _send_turn(self, game_id: str, version: int, meta: dict, state, seat: int, ahead: dict, after,
+                   due: float | None, seen: int = 0) -> int:
+        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
+        ``seen``: the latest version the seat looked at (what happened after it is told)."""
+        email = meta["seats"][seat].get("email")
+        first = not ahead["told"] or (self.cfg.new_address_daily is not None and not ahead["verified"])
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due, seen=seen,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]))
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
-                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"])
+                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
+                              verified=ahead["verified"])
+
+    def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
+        """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
+        each only if the decision is still the seat's and the seat has not looked at the game since
+        it became theirs. Each entry leaves the index once handled; one that fails stays for the next
+        sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
+        n = 0
+        stop_at = time.monotonic() + budget if budget is not None else float("inf")
+        for member in MAIL_LATER.due(self.r, self.clock()):
+            if time.monotonic() >= stop_at:
+                break
+            try:
+                game_id, seat, version = member.decode().rsplit(":", 2)
+                seat, version = int(seat), int(version)
+            except (UnicodeDecodeError, ValueError):
+                log.warning("dropping the unreadable mail:later entry %r", member)
+                remove(self.r, MAIL_LATER, member)
+                continue
+            tries = begin_attempt(self.r, MAIL_LATER, member)
+            if tries > max_attempts:
+                log.error("giving up the mail:later entry %r: %d attempts failed or did not finish", member,
+                          tries - 1)
+                remove(self.r, MAIL_LATER, member)
+                end_attempt(self.r, MAIL_LATER, member)
+                continue
+            try:
+                n += self.send_later(game_id, seat, version)
+            except ServiceError as e:
+                if e.kind == "not-found":
+                    forget_game(self.r, game_id)
+                    end_attempt(self.r, MAIL_LATER, member)
+                else:
+                    log.warning("mail:later %r: %s (attempt %d of %d)", member, e, tries, max_attempts)
+            except Exception:
+                log.warning("mail:later %r failed (attempt %d of %d); tried again at the next sweep", member,
+                            tries, max_attempts, exc_info=True)
+            else:
+                end_attempt(self.r, MAIL_LATER, member)
+        return n
+
+    def send_later(self, game_id: str, seat: int, version: int) -> int:
+        """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
+        is still that decision and the seat has not looked since; the entry leaves ``mail:later``."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        sent = 0
+        if (not game.is_over(state) and game.actor(state) == seat and state.version == version
+                and meta["seats"][seat]["kind"] == "human"):
+            ahead = self._read_ahead(game_id, meta, state, seat, version)
+            info = ahead.get("live") or live.parse([])
+            if "pref" in ahead and info["seen_version"] < version and not ahead["dropped"]:
+                email = meta["seats"][seat]["email"]
+                if ahead["pref"] == "move":
+                    after = self.r.pipeline(transaction=False)
+                    sent = self._send_turn(game_id, version, meta, state, seat, ahead, after, None,
+                                           seen=max(info["seen_version"], 0))
+                    after.execute()
+                elif ahead["pref"] == "digest":
+                    self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
+        remove(self.r, MAIL_LATER, f"{game_id}:{seat}:{version}")
+        return sent
 
     def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
         """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
@@ -287,32 +442,33 @@ class Notifier:
         now = self.deadlines().clock()
         return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
 
-    def turn_message(self, game_id: str, meta: dict, state: tiletum.GameState, seat: int, first: bool = False,
+    def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
-                     generations: tuple[int, int] | None = None, headline: str = ""):
+                     generations: tuple[int, int] | None = None, headline: str = "", seen: int = 0):
         """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
         ``generations``: the seat's and the player's link generations, if already read; ``headline``:
-        the first line, when not the turn's own ("Your turn.")."""
+        the first line, when not the turn's own ("Your turn."); ``seen``: the latest version the seat
+        looked at (what happened since is told; else since its last move)."""
         seat_gen, me_gen = generations or (None, None)
         game = games.of_meta(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
-        if deadline is None and state.actor == seat:
+        if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
-            since=self.since_last_turn(game_id, seat, game), open_url=self.open_url(game_id, seat, seat_gen),
+            since=self.since_last_turn(game_id, seat, game, seen),
+            open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat),
-            board_url=f"{self.cfg.public_url}/api/v1/games/{game_id}/board.svg"))
+            images=self.pictures(game_id, meta, state, seat)))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
-        game, version and seat in this process; none that cannot be rendered (the text part says
+        game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
         them off (``TILETUM_MAIL_PICTURES=0``)."""
         if not self.cfg.pictures:
@@ -326,33 +482,38 @@ class Notifier:
         out = []
         for name, alt, svg in drawn:
             png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
-                            natural=True)
+                            natural=True, redis=self.r)
             if png:
                 out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
         return out
 
-    def since_last_turn(self, game_id: str, seat: int, game: games.Game = games.TILETUM) -> list[dict]:
-        """The public events after this seat's last move (what the others did)."""
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
+        """The public events after this seat's last move (what the others did), and after the version
+        ``seen`` it last looked at (several quick moves of others told in one email)."""
         events = self.service.store.events(game_id)
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
+        last = max(last, seen - 1)
         if last + 1 >= len(events):
             return []  # nothing since (the game's first turn): no need to replay the game to say so
         return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
 
     def one_click_moves(self, game_id: str, state, seat: int,
-                        game: games.EmailGame = games.TILETUM) -> dict[str, str]:
+                        game: games.EmailGame) -> dict[str, str]:
         """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
         can end it, or any answer of the King-phase Bonus tile decision)."""
         return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
 
     def sweep_due(self, older_than: float = 60.0, max_attempts: int = MAX_ATTEMPTS,
-                  budget: float | None = None) -> int:
+                  budget: float | None = None, hand_off=None) -> int:
         """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
         broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
         be read or whose game is over or gone; a failed send stays for the next sweep, up to
         ``max_attempts`` attempts that failed or never finished (then it is given up, with an error
-        in the log). After ``budget`` seconds the entries left wait for the next sweep."""
+        in the log). After ``budget`` seconds the entries left wait for the next sweep.
+        ``hand_off(game_id, version)``: instead of sending, hand each entry to the email queue
+        (the sweep stays short however many emails are due) and leave it due again after
+        ``older_than``, twice that after a second hand-off, and so on; each counts as an attempt."""
         n = 0
         stop_at = time.monotonic() + budget if budget is not None else float("inf")
         for member in MAIL_DUE.due(self.r, time.time() - older_than):
@@ -373,6 +534,18 @@ class Notifier:
                           tries - 1)
                 remove(self.r, MAIL_DUE, member)
                 end_attempt(self.r, MAIL_DUE, member)
+                continue
+            if hand_off is not None:
+                try:
+                    hand_off(game_id, version)
+                except Exception as e:  # the broker is away: the next sweep hands it off
+                    log.warning("mail:due %r: could not hand it to the email queue: %s", member, e)
+                    continue
+                # due again after older_than, doubling with each hand-off: an email still waiting
+                # behind a long burst is not handed off again and again
+                again = time.time() + older_than * (2 ** min(tries - 1, 16) - 1)
+                self.r.zadd(MAIL_DUE.key_of(member), {member: again}, xx=True)
+                n += 1
                 continue
             try:
                 n += self.notify(game_id, version)
@@ -407,8 +580,9 @@ class Notifier:
             "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
             f"{self.open_url(game_id, seat)}\n\n"
             "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
-            + "\n".join(self.dashboard_lines(email, first)) + "\n")
-        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first)
+            + "\n".join(self.dashboard_lines(email, first))
+            + f"\n\nStop all emails from us: {self.unsubscribe_url(email)}\n")
+        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first, scope=game_id)
 
     def send_dashboard_link(self, pid: str, generation: int) -> int:
         """Email the player's new dashboard link after the key was revoked (once per generation)."""
@@ -457,11 +631,12 @@ class Notifier:
         url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
         lines = [f"Hello {ask['name']},", "", asked,
                  "Open this link to take your seat (it works once, until the game is full or cancelled):",
-                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
+                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link.",
+                 f"One click stops every email from us: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
                            headline="Confirm your seat")
-        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
+        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg, scope=game_id)
 
     def lobby_cancelled(self, game_id: str, doc: dict, seat: int) -> int:
         """Tell a player seated in a waiting game that it was cancelled (once per seat)."""
@@ -477,10 +652,11 @@ class Notifier:
                     "so it never started")
         lines = [f"Hello {s['name']},", "",
                  f"the game of {title} ({game_id}) you had a seat in was cancelled: {why}.",
-                 f"Find another game in the lobby: {self.cfg.public_url}/play/lobby"]
+                 f"Find another game in the lobby: {self.cfg.public_url}/play/lobby",
+                 f"Stop these emails: {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
                            to_addr=email, lines=lines, headline="The game was cancelled")
-        return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg)
+        return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg, scope=game_id)
 
     def send_digests(self, day: str) -> int:
         """One email per digest reader listing the games awaiting them (once per day)."""
@@ -496,8 +672,9 @@ class Notifier:
                     meta, state = self.service.load(game_id)
                 except Exception:
                     continue
-                if state.actor == seat and state.phase != "over":
-                    title = thread_subject(games.of_meta(meta).title, seat_names(meta), seat, game_id)
+                game = games.of_meta(meta)
+                if game.actor(state) == seat and not game.is_over(state):
+                    title = thread_subject(game.title, seat_names(meta), seat, game_id)
                     lines.append(
                         f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
                         "with your moves")
@@ -509,7 +686,7 @@ class Notifier:
                 msg.set_content(
                     "Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
                     + "\n".join(self.dashboard_lines(email, first))
-                    + f"\n\nStop these emails: {self.unsubscribe_url(email)}\n")
+                    + f"\n\nUnsubscribe (one click, every email from us): {self.unsubscribe_url(email)}\n")
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
@@ -522,14 +699,22 @@ class Notifier:
         scores = game.scores(state)
         lines = [f"  {names[i]}: {v} {game.score_unit}" for i,
                  v in sorted(enumerate(scores), key=lambda x: -x[1])]
-        places = game.places(state)   # by the game's own tie-break (Tiletum's decides one winner)
+        # by the game's own tie-break (Tiletum's decides one winner), the seats that resigned last
+        resigned = resigned_of(self.service.store.events(game_id))
+        places = final_places(game.places(state), resigned)
         top = [one_line(names[i]) for i, place in enumerate(places) if place == 1]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
+        if resigned:
+            lines += ["", " ".join(f"{one_line(names[i])} resigned." for i in resigned)]
+        # a rematch (application/together.py) is offered to the seats of a game that has one
+        rematch = not any(s["kind"] == "bot" or s.get("former") for s in meta["seats"])
         for seat, info in enumerate(meta["seats"]):
             email = info.get("email")
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            stop = (first_contact(email, self.unsubscribe_url(email), game.title) if self.stranger(email)
+                    else f"Stop these emails: {self.unsubscribe_url(email)}")   # why it came, to a stranger
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
@@ -538,10 +723,13 @@ class Notifier:
                        f"{page}&review=1", ""] if game.review else [])
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
                     + ["", f"The final position: {page}", ""] + review
-                    + ["The record and the check of every draw:",
-                       f"{self.cfg.public_url}/api/v1/games/{game_id}/record",
-                       f"{self.cfg.public_url}/api/v1/games/{game_id}/fairness", ""]
-                    + self.dashboard_lines(email, first))
+                    # the game page as the seat, at its "Play again" button (game-page.js)
+                    + (["Play again with the same players (a rematch; it starts once everyone has "
+                        "accepted):", f"{page}&rematch=1", ""] if rematch else [])
+                    + ["The game's record to download and the fairness check of every draw are on the "
+                       "game's page too.", ""]
+                    + self.dashboard_lines(email, first)
+                    + ["", stop])
             msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
                                headline=f"Game over: {outcome}.")

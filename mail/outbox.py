@@ -57,6 +57,7 @@ from application.clock import make_clock
 from application.dashboard import record_undeliverable
 
 from .compose import message_id
+from .signing import Signer
 from .transports import env_float, envelope, serialize
 
 log = logging.getLogger("tiletum.outbox")
@@ -185,11 +186,13 @@ class Outbox:
     ``background``: deliver the email just enqueued in a background thread, so the caller (the
     SMTP listener answering its client) does not wait for the SMTP server; the sweep makes good
     what a dying process did not send. ``lease``, ``give_up_hours``: ``TILETUM_MAIL_LEASE_SECONDS``
-    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48)."""
+    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48). ``signer``: signs each email with DKIM when it is
+    queued (mail/signing.py; by default from ``TILETUM_DKIM_KEY_FILE``, none when unset)."""
 
     def __init__(self, redis_client, transport, clock=None, background: bool = False,
-                 lease: float | None = None, give_up_hours: float | None = None):
+                 lease: float | None = None, give_up_hours: float | None = None, signer="env"):
         self.r = redis_client
+        self.signer: Signer | None = Signer.from_env() if signer == "env" else signer
         self.transport = transport
         self.clock = clock or make_clock(redis_client)
         self.lease = int(lease if lease is not None else env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
@@ -231,7 +234,10 @@ class Outbox:
         if "Message-ID" not in message:
             message["Message-ID"] = message_id_for(key, message)
         now = self.clock()
-        item = {"raw": base64.b64encode(serialize(message)).decode("ascii"),
+        data = serialize(message)
+        if self.signer is not None:
+            data = self.signer.sign(data)   # once: every attempt sends the bytes that were signed
+        item = {"raw": base64.b64encode(data).decode("ascii"),
                 "to": str(message.get("To") or ""), "subject": str(message.get("Subject") or ""),
                 "queued": now, "attempts": 0}
         env = envelope(message)

@@ -32,11 +32,11 @@ def welcome(notifier: Notifier, tid: str) -> int:
                               email)
         fmt = t.format.replace("_", " ")
         msg.set_content(
-            f"Hello {name},\n\nyou are entered in the {title} tournament \"{t.definition['name']}\" "
-            f"({fmt}, {t.table_size} players per game).\n\n"
+            f"Hello {name},\n\nyou are entered in the tournament \"{t.definition['name']}\" "
+            f"({title}, {fmt}, {t.table_size} players per game).\n\n"
             f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
             f"{how}\n\n"
             + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
-            f"Stop all emails: {notifier.unsubscribe_url(email)}\n")
+            f"Unsubscribe (one click, every email from us): {notifier.unsubscribe_url(email)}\n")
         sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first)
     return sent

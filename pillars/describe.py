@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from rules_common.texts import fold_texts
+
 from .game import _as_move
 from .notation import Move
 from .state import GameState, cards
@@ -200,15 +202,14 @@ def event_texts(events: list[dict], start: int = 0, state: GameState | None = No
     """One sentence for each of ``events[start:]`` (``events`` following ``state``)."""
     from .game import apply_event  # describe is imported by nothing in the rules: no cycle
 
-    out: list[str] = []
-    for i, ev in enumerate(events):
-        if i >= start:
-            try:
-                out.append(describe_event(state, ev, names))
-            except Exception:  # a description is a courtesy; the notation always works
-                out.append(ev.get("move", ev["type"]))
-        state = apply_event(state.clone() if state is not None and ev["type"] != "GameStarted" else None, ev)
-    return out
+    def text(before: GameState | None, ev: dict) -> str:
+        try:
+            return describe_event(before, ev, names)
+        except Exception:  # a description is a courtesy; the notation always works
+            return ev.get("move", ev["type"])
+
+    return fold_texts(events, start, state, text, lambda s, ev: apply_event(
+        s.clone() if s is not None and ev["type"] != "GameStarted" else None, ev))
 
 
 __all__ = ["card_name", "describe", "describe_event", "describe_final", "event_text", "event_texts",

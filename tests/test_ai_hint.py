@@ -65,11 +65,29 @@ def test_hints_are_rate_limited_per_seat(server):
     g = create(url, seed="hint-limit")
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
-    codes = [requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=30).status_code
-             for _ in range(4)]
-    assert codes == [200, 200, 200, 429], codes
-    rv = requests.get(f"{url}{API}/{gid}/hint", headers=bearer(tokens[to_act]), timeout=10)
+    me = bearer(tokens[to_act])
+
+    def hint():
+        return requests.get(f"{url}{API}/{gid}/hint", headers=me, timeout=30)
+
+    def play(move=None):   # a new position of the same seat: its first legal move, or undo
+        lm = requests.get(f"{url}{API}/{gid}/legal-moves", headers=me, timeout=10).json()
+        move = move or lm["moves"][0]["move"]
+        rv = requests.post(f"{url}{API}/{gid}/moves", headers=me, timeout=10,
+                           json={"expected_version": lm["version"], "moves": [move]})
+        assert rv.status_code == 200, rv.text
+
+    # each hint the server computes costs one; asking again for the same position costs nothing
+    codes = [hint().status_code, hint().status_code]
+    play()
+    codes += [hint().status_code]
+    play("undo")
+    codes += [hint().status_code, hint().status_code]
+    play()
+    rv = hint()
+    assert codes + [rv.status_code] == [200, 200, 200, 200, 200, 429], codes
     assert rv.json()["code"] == "rate-limited" and int(rv.headers["Retry-After"]) > 0
+    assert rv.headers["Content-Type"] == "application/problem+json"
     # the seat's other requests are not blocked by its hint budget
     assert requests.get(f"{url}{API}/{gid}/legal-moves", headers=bearer(tokens[to_act]),
                         timeout=10).status_code == 200
@@ -83,9 +101,11 @@ def test_hints_are_off_in_rated_tournament_games(server):
         # a tournament's games seat the entrants with their addresses (application/tournament_service.py)
         entrants = [{"name": "A", "email": "a@example.org"}, {"name": "B", "email": "b@example.org"}]
         created = svc.create_game(entrants, {"rated": True}, tokens=["tok-a-rated", "tok-b-rated"],
-                                  extra_meta={"tournament": {"id": "T1", "round": 1, "table": 1}})
+                                  extra_meta={"tournament": {"id": "T1", "round": 1, "table": 1}},
+                                  game="tiletum")
         unrated = svc.create_game(entrants, {"rated": False}, tokens=["tok-a-free", "tok-b-free"],
-                                  extra_meta={"tournament": {"id": "T2", "round": 1, "table": 1}})
+                                  extra_meta={"tournament": {"id": "T2", "round": 1, "table": 1}},
+                                  game="tiletum")
     for gid, toks, status in ((created["id"], ["tok-a-rated", "tok-b-rated"], 403),
                               (unrated["id"], ["tok-a-free", "tok-b-free"], 200)):
         to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]

@@ -74,7 +74,7 @@ def test_ai_seats_are_created_scheduled_and_played_with_their_own_credential(liv
         tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn"]
         assert tasks, f"no AI task sent while seat {summary['to_act']} is to act"
         _, (task_gid, seat, version, level), queue = tasks[-1]
-        assert task_gid == gid and queue == "cardinalbot" and [seat] == summary["to_act"]
+        assert task_gid == gid and queue == "seats" and [seat] == summary["to_act"]
         assert level == {1: "easy", 2: "medium"}[seat]
         sent.clear()
         assert play_ai_turn(client, gid, seat, level, version) >= 1
@@ -205,7 +205,7 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     t = [datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()]
     gid = svc.create_game([{"name": "Ada"}, {"name": "Bob"}],
-                          {"seed": "ai-stand-in", "time_control": {"days_per_move": 1}})["id"]
+                          {"seed": "ai-stand-in", "time_control": {"days_per_move": 1}}, game="tiletum")["id"]
     _, before = svc.load(gid)
     seat = before.actor
     dl = Deadlines(svc, None, lambda: t[0])
@@ -249,7 +249,7 @@ def test_emails_name_ai_seats_as_such(redis_client):
     svc = GameService(EventStore(redis_client), allow_seeded_games=True, ai_token=AI_TOKEN)
     gid = svc.create_game(
         [{"name": "Robo", "kind": "ai", "level": "easy"}, {"name": "Ada", "email": "ada@ai.test"}],
-        {"seed": "ai-mail"})["id"]
+        {"seed": "ai-mail"}, game="tiletum")["id"]
     _, state = svc.load(gid)
     assert state.actor == 0
     while state.actor == 0:
@@ -288,7 +288,7 @@ def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn
     assert sent == []                                   # the message was lost
     broken[0] = False
     assert app.extensions["tiletum.scheduler"].sweep(older_than=0) == 1
-    assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "cardinalbot")]
+    assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "seats")]
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": "Bearer bot-for-sweep"}).get_json()["turns"]
     assert all(t["game_id"] != gid for t in turns), "an AI turn is not the Cardinalbot's to poll"
 

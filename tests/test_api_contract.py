@@ -72,7 +72,9 @@ def test_the_position_and_its_parts_are_typed_closed_objects(server):
 def test_closed_value_sets_are_enumerations(server):
     doc = server.document
     enum = lambda schema, field: schema_of(doc, schema)["properties"][field].get("enum")  # noqa: E731
-    assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone"]
+    assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
+    assert enum("Resigned", "status") == ["finished", "active"]
+    assert enum("Rematch", "status") == ["proposed", "started"]
     assert enum("Position", "phase") == ["action", "king", "over"]
     # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
     # starts (docs/lobby.md)
@@ -190,8 +192,9 @@ def test_a_field_the_contract_does_not_know_fails_the_check(server):
 
 
 def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_server):
-    """The links the notifier writes into emails (mail/notify.py) and the query parameters the
-    document lists for them agree, and such a link answers the documented text/html."""
+    """The links the notifier writes into emails (mail/notify.py) open pages (api/email_pages.py), and
+    the same actions' API endpoints, which older emails link to, take the query parameters the
+    document lists for them and answer the documented text/html."""
     from types import SimpleNamespace
     from urllib.parse import parse_qs, urlsplit
 
@@ -207,8 +210,17 @@ def test_the_email_links_carry_exactly_the_documented_query_parameters(redis_ser
         notifier = SimpleNamespace(cfg=cfg)
         gid = requests.post(live.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
                             timeout=10).json()["id"]
-        links = {"/api/v1/games/{game_id}/email-move": Notifier.move_url(notifier, gid, 0, 1, "take G4"),
-                 "/api/v1/email/unsubscribe": Notifier.unsubscribe_url(notifier, "ann@example.org")}
+        for link in (Notifier.move_url(notifier, gid, 0, 1, "take G4"),
+                     Notifier.unsubscribe_url(notifier, "ann@example.org")):
+            assert "/api/" not in link, "an email links to a page"
+            page = requests.get(link, headers={"Accept": "text/html"}, timeout=10)
+            assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html"), page.text
+        from mail.addresses import signed_url
+        move_path = f"/api/v1/games/{gid}/email-move"
+        links = {"/api/v1/games/{game_id}/email-move": signed_url(secret, live.url, move_path, seat="0",
+                                                                   version="1", move="take G4"),
+                 "/api/v1/email/unsubscribe": signed_url(secret, live.url, "/api/v1/email/unsubscribe",
+                                                         email="ann@example.org")}
         for path, link in links.items():
             for method in ("get", "post"):
                 params = {p["name"]: p for p in document["paths"][path][method]["parameters"]

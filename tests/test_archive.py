@@ -44,7 +44,7 @@ def play_out(svc: GameService, game_id: str, rng: random.Random) -> None:
 def finished_game(svc: GameService, players: int, seed: str, email_tag: str) -> dict:
     created = svc.create_game(
         [{"name": f"P{i}", "email": f"p{i}-{email_tag}@example.org"} for i in range(players)],
-        {"seed": seed})
+        {"seed": seed}, game="tiletum")
     play_out(svc, created["id"], random.Random(seed))
     on_game_over(svc, created["id"])   # what workers.game_over does: rate it, move its tournament on
     done(svc.store.r, created["id"])   # ... and the follow-up is done: due for archiving
@@ -179,7 +179,8 @@ def test_the_sweep_skips_the_grace_period_and_games_not_over_and_is_idempotent(r
     tag = f"{time.time_ns()}"
     old = finished_game(svc, 2, f"sweep-old-{tag}", tag)["id"]
     recent = finished_game(svc, 2, f"sweep-recent-{tag}", tag + "r")["id"]
-    live = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"sweep-live-{tag}"})["id"]
+    live = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"sweep-live-{tag}"},
+                           game="tiletum")["id"]
     now = time.time()
     archive.schedule(redis_client, old, now - 10 * DAY)  # the first time counts: done() scheduled it now
     assert now - 60 < archive.scheduled_at(redis_client, old) <= time.time()
@@ -303,7 +304,8 @@ def test_the_cli_archives_with_progress_and_a_dry_run_changes_nothing(redis_serv
     svc = GameService(EventStore(redis_client), allow_seeded_games=True)
     tag = f"{time.time_ns()}"
     gid = finished_game(svc, 2, f"cli-{tag}", tag)["id"]
-    unindexed = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"cli-old-{tag}"})["id"]
+    unindexed = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": f"cli-old-{tag}"},
+                                game="tiletum")["id"]
     play_out(svc, unindexed, random.Random(tag))  # finished before archiving existed: in no index
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     assert main(["archive", "--older-than-days", "-1"]) == 2

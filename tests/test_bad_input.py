@@ -193,7 +193,8 @@ def test_a_record_with_any_stored_name_still_parses_replays_and_verifies(http, s
     """Names stored before names were checked (or by any other path) cannot break a record."""
     games = server.app.extensions["tiletum.service"]
     seed = "weird-names-seed"
-    created = games.create_game([{"name": WEIRD_NAMES[0]}, {"name": WEIRD_NAMES[1]}], {"seed": seed})
+    created = games.create_game([{"name": WEIRD_NAMES[0]}, {"name": WEIRD_NAMES[1]}], {"seed": seed},
+                                game="tiletum")
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
     state = position(http, gid)
@@ -215,7 +216,7 @@ def test_a_record_with_any_stored_name_still_parses_replays_and_verifies(http, s
     assert engine_cli(["verify", str(path), "--seed", seed]) == 0
     # every other weird name round-trips through the record too
     for name in WEIRD_NAMES[2:]:
-        other = games.create_game([{"name": name}, {"name": "x"}], {})
+        other = games.create_game([{"name": name}, {"name": "x"}], {}, game="tiletum")
         assert parse_record(http.get(f"{API}/{other['id']}/record").text)[0]["Seat0"] == name
 
 

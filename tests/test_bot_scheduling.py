@@ -34,7 +34,7 @@ def test_a_solo_game_puts_the_bot_first_and_wakes_it(bot_app, sent):
     g = create_solo(c)
     assert [s["kind"] for s in g["seats"]] == ["cardinalbot", "human"]
     assert g["seats"][0]["token"] is None and g["seats"][1]["token"]
-    assert sent == [("cardinalbot.play_turn", (g["id"], 0, 1), "cardinalbot")], \
+    assert sent == [("cardinalbot.play_turn", (g["id"], 0, 1), "seats")], \
         "the bot is first player: its turn is enqueued at creation, and nothing else"
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": f"Bearer {BOT_TOKEN}"}).json["turns"]
     assert {"game_id": g["id"], "seat": 0, "version": 1} in turns

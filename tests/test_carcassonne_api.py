@@ -259,7 +259,7 @@ def test_each_carcassonne_move_queues_the_next_turn_email(redis_server):
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append(name))
     service = app.extensions["tiletum.service"]
     seats = [{"name": "A", "email": "a.mail@example.org"}, {"name": "B", "email": "b.mail@example.org"}]
-    t = service.create_game(seats, {"seed": "mail-t"})
+    t = service.create_game(seats, {"seed": "mail-t"}, game="tiletum")
     assert "workers.notify_turn" in sent
     sent.clear()
     created = service.create_game(seats, {"seed": "mail-c"}, game="carcassonne")

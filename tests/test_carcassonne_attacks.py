@@ -78,7 +78,10 @@ def _everything_a_player_sees(api, gid, tokens, version):
     out = {}
     for who, tok in (("spectator", None), ("seat0", tokens[0]), ("seat1", tokens[1])):
         for path in ("", "/state", "/legal-moves", "/events", "/events?after=1", "/record", "/fairness",
-                     "/hint", "/board.svg", "/board.png", "/stream"):
+                     "/hint", "/board.svg", "/board.png", "/stream", "/rematch",
+                     # the replay: every step so far, and one past it (issue 41)
+                     *(f"/state?version={k}" for k in range(version + 2)),
+                     *(f"/board.svg?version={k}" for k in range(version + 2))):
             rv = api.get(f"{API}/{gid}{path}", headers=bearer(tok))
             # (how many keep-alive comments a stream holds is a matter of time, not of the game)
             data = rv.get_data()
@@ -91,6 +94,8 @@ def _everything_a_player_sees(api, gid, tokens, version):
             rv = api.post(f"{API}/{gid}/moves", headers=bearer(tok),
                           json={"expected_version": v, "moves": moves})
             out[(who, "POST", tuple(moves), v)] = (rv.status_code, rv.get_data(as_text=True))
+        rv = api.post(f"{API}/{gid}/rematch", headers=bearer(tok))
+        out[(who, "POST", "rematch")] = (rv.status_code, rv.get_data(as_text=True))
     out["page"] = (200, api.get(f"/play/{gid}").get_data(as_text=True))
     return out
 
@@ -146,6 +151,7 @@ def test_nothing_before_a_reveal_tells_the_tile_it_will_reveal(api, seeds, prefi
         commitment = api.get(f"{API}/{gid}/fairness").json["seed_commitment"]
         before = api.get(f"{API}/{gid}/events").json
         answers = _everything_a_player_sees(api, gid, tokens, len(prefix) + 1)
+        assert all(answers[("seat1", f"/state?version={k}")][0] == 200 for k in range(1, len(prefix) + 2))
         assert api.get(f"{API}/{gid}/events").json == before, "probing played something"
         seen.append({k: (s, _scrub(t, gid, commitment)) for k, (s, t) in answers.items()})
     a, b = seen

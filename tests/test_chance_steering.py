@@ -249,7 +249,8 @@ def test_the_service_keeps_the_counter_across_snapshots(redis_client):
     from application.store import EventStore
     store = EventStore(redis_client)
     svc = GameService(store, snapshot_every=15, allow_seeded_games=True)
-    created = svc.create_game([{"name": "A"}, {"name": "B"}, {"name": "C"}], {"seed": "steer-svc"})
+    created = svc.create_game([{"name": "A"}, {"name": "B"}, {"name": "C"}], {"seed": "steer-svc"},
+                              game="tiletum")
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
     rng = random.Random(3)
     state = svc.load(gid)[1]

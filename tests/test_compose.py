@@ -40,9 +40,10 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
-PROJECT = ("api", "worker", "standin", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
+PROJECT = ("api", "worker", "sweeps", "standin", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
 SERVICES = ("redis", *PROJECT, "mailcatcher")
-PROGRAM = {"api": "gunicorn", "worker": "celery worker", "standin": "celery worker", "beat": "celery beat",
+PROGRAM = {"api": "gunicorn", "worker": "celery worker", "sweeps": "celery worker",
+           "standin": "celery worker", "beat": "celery beat",
            "cardinalbot": "celery worker", "mailin": "python -m"}
 
 # what each process needs at run time (after the entrypoint has read the secret files), and the
@@ -54,6 +55,8 @@ NEEDS = {
                "TILETUM_MAIL_DOMAIN"},
     "mailin": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
                "TILETUM_MAIL_DOMAIN"},
+    "sweeps": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
+               "TILETUM_MAIL_DOMAIN"},   # reminders and the sweeps' emails
     "standin": {"REDIS_URL"},   # the stand-in's turns: the store, no mail (the sweep sends the notices)
     "beat": set(),
     "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
@@ -352,12 +355,12 @@ def gunicorn_config(argv: list[str], monkeypatch):
 
 
 def check_served_as_configured(cfg) -> None:
-    """The worker and the logger of api/gunicorn_conf.py: gthread with a client timeout, and an
+    """The worker and the logger of api/gunicorn_conf.py: gevent with a client timeout, and an
     access log without secrets (docs/deploy.md, "Slow clients")."""
-    from gunicorn.workers.gthread import ThreadWorker
+    from gunicorn.workers.ggevent import GeventWorker
 
     import api.gunicorn_conf
-    assert cfg.worker_class is api.gunicorn_conf.ThreadWorker and issubclass(cfg.worker_class, ThreadWorker)
+    assert cfg.worker_class is api.gunicorn_conf.GeventWorker and issubclass(cfg.worker_class, GeventWorker)
     assert cfg.logger_class is api.gunicorn_conf.ServiceLogger
     assert cfg.accesslog == "-" and cfg.access_log_format == api.gunicorn_conf.access_log_format
 
@@ -436,11 +439,17 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
             app, sub, params = parse_celery(argv)
             if sub == "worker":
                 consumed.update({q: app.main for q in params["queues"]})
-    assert consumed == {workers.app.app.conf.task_default_queue: workers.app.app.main,
-                        workers.app.AI_QUEUE: workers.app.app.main,
-                        cardinalbot.worker.app.conf.task_default_queue: cardinalbot.worker.app.main}
+    from application import queues
+    assert consumed == {queues.EMAIL: workers.app.app.main, queues.SWEEPS: workers.app.app.main,
+                        queues.STAND_IN: workers.app.app.main, queues.SEATS: cardinalbot.worker.app.main}
+    assert workers.app.app.conf.task_default_queue == queues.EMAIL
+    assert cardinalbot.worker.app.conf.task_default_queue == queues.SEATS
     route = workers.app.app.amqp.router.route({}, "workers.stand_in_turn")
-    assert route["queue"].name == workers.app.AI_QUEUE
+    assert route["queue"].name == workers.app.AI_QUEUE == queues.STAND_IN
+    # everything beat schedules runs on the sweeps queue, nothing else does
+    for entry in workers.app.app.conf.beat_schedule.values():
+        assert workers.app.app.amqp.router.route({}, entry["task"])["queue"].name == queues.SWEEPS, entry
+    assert workers.app.app.amqp.router.route({}, "workers.notify_turn")["queue"].name == queues.EMAIL
 
 
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):
@@ -516,7 +525,7 @@ def test_the_entrypoint_refuses_a_missing_secret_file(dockerfile, tmp_path):
 def test_the_mail_settings_work_in_the_mail_processes(services, compose, dockerfile, tmp_path, use_env):
     from mail.mailconfig import MailConfig
     from mail.transports import SmtpTransport, transport_from_env
-    for name in ("api", "worker", "mailin"):
+    for name in ("api", "worker", "sweeps", "mailin"):
         use_env(effective_env(name, services, compose, dockerfile, tmp_path))
         cfg = MailConfig.from_env()
         assert cfg.secret == secret_value("mail_secret")

@@ -15,7 +15,8 @@ import tiletum
 from application import links
 from application.dashboard import dashboard_key_for
 from tests.conftest import make_app
-from application.deadlines import Deadlines, stand_in_move
+from application.deadlines import Deadlines
+from games.tiletum import stand_in_move
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
 from mail.outbox import Outbox
@@ -280,16 +281,19 @@ def test_notifications_round_trip(setup):
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
     key = dashboard_key_for(r, me)
-    assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == {"mode": "move"}
+    setting = {"mode": "move", "delay_minutes": 5}   # the service's default wait while playing live
+    assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == setting
     for mode in ("digest", "none", "move"):
         rv = client.put("/api/v1/me/notifications", json={"mode": mode}, headers=auth(key))
-        assert rv.get_json() == {"mode": mode}
-        assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == {"mode": mode}
+        assert rv.get_json() == {**setting, "mode": mode}
+        got = client.get("/api/v1/me/notifications", headers=auth(key)).get_json()
+        assert got == {**setting, "mode": mode}
         assert preference(r, me) == mode, "the same setting the emails read"
     # the per-game setting is the same one
     client.put(f"/api/v1/games/{g['id']}/notifications", json={"mode": "digest"},
                headers=auth(g["seats"][0]["token"]))
-    assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == {"mode": "digest"}
+    got = client.get("/api/v1/me/notifications", headers=auth(key)).get_json()
+    assert got == {**setting, "mode": "digest"}
     rv = client.put("/api/v1/me/notifications", json={"mode": "often"}, headers=auth(key))
     assert (rv.status_code, rv.get_json()["code"]) == (422, "invalid-request")
 
@@ -342,12 +346,15 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
     assert doc.find(".//meta[@name='viewport']") is not None, "readable on a phone"
     labels = {lab.get("for") for lab in doc.iter("label")}
     controls = [el for tag in ("input", "select") for el in doc.iter(tag)]
-    assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode"]
+    assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode", "delay"]
     for el in controls:
         assert el.get("id") in labels, f"{el.tag} #{el.get('id')} has no label"
     assert ("location.hash" in page
             and "/api/v1/me" in page), "the key comes from the fragment; data from the API"
-    assert [o.get("value") for o in doc.iter("option")] == ["move", "digest", "none"]
+    def options(select_id):
+        return [o.get("value") for o in doc.find(f".//select[@id='{select_id}']").iter("option")]
+    assert options("mode") == ["move", "digest", "none"]
+    assert options("delay") == ["0", "2", "5", "15", "60"], "the wait of a turn email while playing live"
 
 
 # --- the first email, over real SMTP -----------------------------------------------------------

@@ -221,7 +221,7 @@ def test_a_log_saved_without_texts_is_said_from_the_latest_snapshot(client, svc,
 # --- the stream and webhooks follow the pages ------------------------------------------------------
 
 def test_the_event_stream_sends_a_long_log_page_by_page(svc, redis_client):
-    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": SEED})["id"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": SEED}, game="tiletum")["id"]
     version = play_random(svc, gid, 20, random.Random(9))
     feed = EventFeed(svc, redis_client, page=4)
     text = "".join(feed.frames(gid, 0, lifetime=0, keepalive=0.1))

@@ -81,10 +81,11 @@ def test_games_played_to_the_end_leave_no_entries(redis_client):
     for i, seats in enumerate((2, 3)):
         g = svc.create_game([{"name": f"P{s}", "email": f"p{s}@x.test"} for s in range(seats)],
                             {"seed": f"cleanup-{i}",
-                             "time_control": {"days_per_move": 2, "reminders_hours": [24, 2, 0.5]}})
+                             "time_control": {"days_per_move": 2, "reminders_hours": [24, 2, 0.5]}},
+                             game="tiletum")
         games.append(g["id"])
     solo = svc.create_game([{"name": "Bot", "kind": "cardinalbot"}, {"name": "Ada", "email": "ada@x.test"}],
-                           {"seed": "cleanup-solo"})["id"]
+                           {"seed": "cleanup-solo"}, game="tiletum")["id"]
     games.append(solo)
     for gid in games:
         play_to_the_end(svc, notifier, tasks, gid)
@@ -94,7 +95,7 @@ def test_games_played_to_the_end_leave_no_entries(redis_client):
 def test_the_sweeps_drop_entries_of_finished_or_gone_games(redis_client):
     svc, notifier, tasks = world(redis_client)
     gid = svc.create_game([{"name": "A", "email": "a@x.test"}, {"name": "B", "email": "b@x.test"}],
-                          {"seed": "cleanup-legacy"})["id"]
+                          {"seed": "cleanup-legacy"}, game="tiletum")["id"]
     play_to_the_end(svc, notifier, tasks, gid)
     r = redis_client
     version = svc.load(gid)[1].version
@@ -128,7 +129,8 @@ def test_the_sweeps_drop_entries_of_finished_or_gone_games(redis_client):
 def test_start_turn_keeps_one_deadline_per_game(redis_client):
     svc, notifier, tasks = world(redis_client)
     gid = svc.create_game([{"name": "A", "email": "a@x.test"}, {"name": "B", "email": "b@x.test"}],
-                          {"seed": "cleanup-one", "time_control": {"reminders_hours": [24, 2]}})["id"]
+                          {"seed": "cleanup-one", "time_control": {"reminders_hours": [24, 2]}},
+                          game="tiletum")["id"]
     for _ in range(40):
         run_tasks(svc, notifier, tasks)
         _, state = svc.load(gid)

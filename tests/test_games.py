@@ -5,11 +5,11 @@ verifier, events in words -- and their engine errors mapped to service errors in
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
 import carcassonne
-import tiletum
 import games
 from application import errors
 
@@ -42,9 +42,12 @@ def _play_out(game: games.Game, players: int, seed: str, limit: int) -> tuple[ob
     return state, events
 
 
-@pytest.mark.parametrize("name, players, limit", [("tiletum", 3, 60), ("carcassonne", 4, 200),
-                                                  ("pillars", 3, 400)])
-def test_each_game_through_the_interface(name, players, limit):
+LIMITS = {"tiletum": 60, "carcassonne": 200, "pillars": 400}   # moves to play; another game: 200
+
+
+@pytest.mark.parametrize("name", list(games.GAMES))
+def test_each_game_through_the_interface(name):
+    players, limit = min(3, games.get(name).max_players), LIMITS.get(name, 200)
     game = games.get(name)
     seed = f"iface-{name}"
     state, events = _play_out(game, players, seed, limit)
@@ -116,8 +119,9 @@ def test_engine_errors_of_both_games_become_service_errors(name, move, kind, cod
     assert (e.kind, e.code, e.extra["move_index"]) == (kind, code, 3)
 
 
-@pytest.mark.parametrize("module", [tiletum, carcassonne])
-def test_not_your_turn_is_forbidden_in_both_games(module):
+@pytest.mark.parametrize("name", list(games.GAMES))
+def test_not_your_turn_is_forbidden_in_every_game(name):
+    module = sys.modules[games.get(name).state_type.__module__.split(".")[0]]   # the game's engine
     e = errors.from_engine(module.NotYourTurn("seat 1 is to play"))
     assert (e.kind, e.code) == ("forbidden", "not-your-turn")
 
@@ -176,12 +180,13 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     default level, action_tiles); Carcassonne takes none of its own (the schema's default
     action_tiles is dropped) and keeps the service's."""
     solo = service.create_game([{"name": "Ann"}, {"name": "Cardinalbot", "kind": "cardinalbot"}],
-                               {"action_tiles": "shuffled", "rated": False})
+                               {"action_tiles": "shuffled", "rated": False}, game="tiletum")
     assert [s["kind"] for s in solo["seats"]] == ["cardinalbot", "human"]
     assert service.meta(solo["id"])["options"] == {"rated": False, "action_tiles": "shuffled",
                                                    "solo": {"level": "deacon"}}
     with pytest.raises(errors.ServiceError) as e:
-        service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {})
+        service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {},
+                            game="tiletum")
     assert e.value.code == "bad-seats" and "solo game has two seats" in str(e.value)
     carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}],
                                {"action_tiles": "printed", "rated": False}, game="carcassonne")

@@ -151,6 +151,7 @@ def test_the_generated_client_opens_an_email_link(gen, server):
     from types import SimpleNamespace
     from urllib.parse import parse_qsl, urlsplit
 
+    from mail import addresses
     from mail.mailconfig import MailConfig
     from mail.notify import Notifier
 
@@ -160,7 +161,12 @@ def test_the_generated_client_opens_an_email_link(gen, server):
                                    body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
     cfg = MailConfig(secret=MAIL_SECRET, domain="pbem.localhost", from_addr="x@pbem.localhost",
                      public_url=server.url)
-    link = Notifier.move_url(SimpleNamespace(cfg=cfg), created.id, 0, created.version, "take G4")
+    # emails now link the page /email/move/<id> (api/email_pages.py); the API operation still answers
+    # the links of emails sent before, signed over its own path
+    link = addresses.signed_url(cfg.secret, cfg.public_url, f"/api/v1/games/{created.id}/email-move",
+                                seat="0", version=str(created.version), move="take G4")
+    assert urlsplit(Notifier.move_url(SimpleNamespace(cfg=cfg), created.id, 0, created.version,
+                                      "take G4")).path == f"/email/move/{created.id}"
     params = dict(parse_qsl(urlsplit(link).query))
     page = gen.confirm_email_move.sync(created.id, client=anyone, **params)
     assert isinstance(page, str) and "take G4" in page and "<form method=post>" in page
@@ -197,3 +203,31 @@ def test_the_generated_client_joins_a_waiting_game(gen, server, redis_server):
             and [s.name for s in summary.seats] == ["Host", "Guest"])
     again = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
     assert isinstance(again, m.Problem) and again.code == "game-started"
+
+
+def test_the_generated_client_resigns_replays_and_asks_for_a_rematch(gen, server):
+    """Issue 41's endpoints through the generated client: a resignation ends a 2-player game, the
+    position at an earlier version is typed like the current one, and a rematch both seats asked
+    for starts the new game."""
+    sys.path.insert(0, str(gen.root.parent))
+    try:
+        resign = importlib.import_module(f"{PACKAGE}.api.together.resign")
+        rematch = importlib.import_module(f"{PACKAGE}.api.together.rematch")
+    finally:
+        sys.path.remove(str(gen.root.parent))
+    m = gen.models
+    anyone = gen.client.Client(base_url=server.url, raise_on_unexpected_status=True)
+    created = gen.create_game.sync(client=anyone,
+                                   body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
+    seats = [gen.client.AuthenticatedClient(base_url=server.url, token=s.token) for s in created.seats]
+    early = gen.get_game_state.sync(created.id, client=anyone, version=1)
+    assert isinstance(early, m.Position) and early.version == 1
+    done = resign.sync(created.id, client=seats[1])
+    assert isinstance(done, m.Resigned) and done.status == "finished" and done.winner == 0
+    again = resign.sync(created.id, client=seats[0])
+    assert isinstance(again, m.Problem) and again.code == "game-over"
+    asked = rematch.sync(created.id, client=seats[0])
+    assert isinstance(asked, m.Rematch) and asked.status == "proposed" and asked.new_game is None
+    started = rematch.sync(created.id, client=seats[1])
+    assert isinstance(started, m.Rematch) and started.status == "started" and started.new_game
+    assert gen.get_game.sync(started.new_game, client=anyone).seats[0].name == "B"

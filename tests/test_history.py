@@ -5,7 +5,7 @@ import random
 import time
 
 import tiletum
-from application.history import event_texts
+from games.tiletum import event_texts
 
 
 def test_events_carry_their_text(client):

@@ -147,7 +147,7 @@ def test_the_core_refuses_an_impossible_time_control_on_every_path(service, redi
     assert game_count(redis_client) == n
     # and the good ones still go through
     created = service.create_game(seats, {"time_control": {"quiet_hours": [22, 7], "pause_weekends": True},
-                                          "timeout": {"mode": "drop", "drop_after": 2}})
+                                          "timeout": {"mode": "drop", "drop_after": 2}}, game="tiletum")
     assert created["id"]
 
 
@@ -225,7 +225,8 @@ def two_games(svc, **tc):
     ids = []
     for who in ("ada", "bob"):
         g = svc.create_game([{"name": who, "email": f"{who}@x.test"}, {"name": "Cy", "email": "cy@x.test"}],
-                            {"seed": f"poison-{who}", "time_control": {"reminders_hours": [], **tc}})
+                            {"seed": f"poison-{who}", "time_control": {"reminders_hours": [], **tc}},
+                            game="tiletum")
         ids.append(g["id"])
     return ids
 
@@ -406,7 +407,7 @@ def test_a_time_zone_that_is_not_a_zone_is_a_422(client, service, redis_client, 
                 "invalid-request")
     assert "tz" in json.dumps(p["errors"]), p
     with pytest.raises(ServiceError) as e:
-        service.create_game([{"name": "Ann", "tz": tz}, {"name": "Bob"}], {})
+        service.create_game([{"name": "Ann", "tz": tz}, {"name": "Bob"}], {}, game="tiletum")
     assert e.value.code == "bad-time-zone"
     assert game_count(redis_client) == n
 

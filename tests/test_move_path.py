@@ -29,7 +29,7 @@ def two_processes(redis_client):
 
 
 def new_game(svc, seed):
-    created = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed})
+    created = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": seed}, game="tiletum")
     return created["id"], [s["token"] for s in created["seats"]]
 
 

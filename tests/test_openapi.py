@@ -283,6 +283,13 @@ def steer(case, live: Live) -> None:
     k = knobs(case)
     if "game_id" not in (case.path_parameters or {}) or not k["game"]:
         return
+    if case.operation.path.endswith("/resign"):   # it ends a 2-seat game: one of its own, not the shared one
+        g = live.session.post(f"{live.url}/api/v1/games",
+                              json={"seats": [{"name": "A"}, {"name": "B"}]}).json()
+        case.path_parameters = {**case.path_parameters, "game_id": g["id"]}
+        if k["seat"] is not None:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {g['seats'][0]['token']}"}
+        return
     case.path_parameters = {**case.path_parameters, "game_id": live.game_id}
     summary = live.summary()
     actor = summary["to_act"][0] if summary["to_act"] else 0

@@ -220,12 +220,12 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
     from api.cli import WORKER_QUIET, worker_command
     serve_workers = set()
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")
-    for app, queue in re.findall(r'worker_command\(py, "([\w.]+)", "(\w+)"', source):
+    for app, queue in re.findall(r'worker_command\(py, "([\w.]+)", "([\w-]+)"', source):
         argv = worker_command("py", app, queue, 1)
         assert argv[argv.index("--pool") + 1] == "prefork"
         serve_workers.add((argv[argv.index("-A") + 1], argv[argv.index("-Q") + 1]))
-    assert serve_workers == {("workers.app", "tiletum"), ("workers.app", "ai"),
-                             ("cardinalbot.worker", "cardinalbot")}
+    assert serve_workers == {("workers.app", "email"), ("workers.app", "sweeps"), ("workers.app", "stand-in"),
+                             ("cardinalbot.worker", "seats")}
     commands = unit_commands()
     for where in ("systemd", "Procfile"):
         mine = {k: _program(v) for k, v in commands.items()

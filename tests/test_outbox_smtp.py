@@ -350,6 +350,7 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     from email.mime.text import MIMEText
 
     from tiletum.game import new_game
+    from games import TILETUM
     from mail.compose import InlineImage, TurnContext, finish_headers, simple_email, turn_email
 
     def standard(m) -> bytes:
@@ -363,7 +364,7 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
         open_url="http://x/play/g1#token=t", move_urls={"end": "http://x/m?move=end&sig=" + "a" * 80},
         unsubscribe_url="http://x/u?sig=" + "b" * 1200, dashboard_url="http://x/me#key=k", first_email=True,
         images=[InlineImage("board", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, "the board", 800)],
-        board_url="http://x/b.svg"))
+        board_url="http://x/b.svg", game=TILETUM))
     finish_headers(turn, domain="pbem.test", once_key="turn:g1:0:1", in_reply_to="<root@pbem.test>",
                    unsubscribe_url="http://x/u?sig=" + "b" * 600)
     odd = MIMEMultipart("alternative")

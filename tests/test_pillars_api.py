@@ -303,9 +303,9 @@ def test_the_pillars_ai_levels_play_legal_moves_deterministically_and_differ():
     from ai import generic
     from pillars.playout import random_move
     game = games.PILLARS
-    presets = [generic.budget(level, "pillars") for level in ("easy", "medium", "hard")]
+    presets = [generic.budget(level, games.PILLARS) for level in ("easy", "medium", "hard")]
     assert len(set(presets)) == 3, presets
-    assert generic.budget("easy", "pillars") != generic.budget("easy")   # its own, not Carcassonne's
+    assert generic.budget("easy", games.PILLARS) != generic.budget("easy")   # its own, not Carcassonne's
     easy, medium, hard = presets
     assert easy[2:] == () and medium[2:] == hard[2:] == ("own",)       # medium adds the seat's next move
     assert hard[0] > medium[0] and hard[1] > medium[1]                   # hard searches wider

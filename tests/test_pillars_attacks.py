@@ -57,7 +57,10 @@ def _everything_a_player_sees(api, gid, tokens, version):
     out = {}
     for who, tok in (("spectator", None), ("seat0", tokens[0]), ("seat1", tokens[1])):
         for path in ("", "/state", "/legal-moves", "/events", "/events?after=1", "/record", "/fairness",
-                     "/hint", "/board.svg", "/board.png", "/stream"):
+                     "/hint", "/board.svg", "/board.png", "/stream", "/rematch",
+                     # the replay: every step so far, and one past it (issue 41)
+                     *(f"/state?version={k}" for k in range(version + 2)),
+                     *(f"/board.svg?version={k}" for k in range(version + 2))):
             rv = api.get(f"{API}/{gid}{path}", headers=bearer(tok))
             data = rv.get_data()
             text = data.hex() if path == "/board.png" else data.decode("utf-8")
@@ -67,6 +70,8 @@ def _everything_a_player_sees(api, gid, tokens, version):
             rv = api.post(f"{API}/{gid}/moves", headers=bearer(tok),
                           json={"expected_version": v, "moves": moves})
             out[(who, "POST", tuple(moves), v)] = (rv.status_code, rv.get_data(as_text=True))
+        rv = api.post(f"{API}/{gid}/rematch", headers=bearer(tok))
+        out[(who, "POST", "rematch")] = (rv.status_code, rv.get_data(as_text=True))
     out["page"] = (200, api.get(f"/play/{gid}").get_data(as_text=True))
     return out
 
@@ -83,6 +88,7 @@ def test_nothing_tells_what_the_seed_will_reveal(api, prefix):
         commitment = api.get(f"{API}/{gid}/fairness").json["seed_commitment"]
         before = api.get(f"{API}/{gid}/events").json
         answers = _everything_a_player_sees(api, gid, tokens, len(prefix) + 1)
+        assert all(answers[("seat0", f"/state?version={k}")][0] == 200 for k in range(1, len(prefix) + 2))
         assert api.get(f"{API}/{gid}/events").json == before, "probing played something"
         for key, (status, text) in answers.items():
             assert status < 500 and seed not in text, (key, text[:300])

@@ -15,7 +15,7 @@ import requests
 
 import tiletum
 from application.dashboard import dashboard_key_for
-from application.deadlines import stand_in_move
+from games.tiletum import stand_in_move
 from application.finished import on_game_over
 from application.indexes import GENERATIONS
 from application.players import player_id
@@ -251,6 +251,7 @@ def test_the_export_holds_the_players_games_settings_and_ratings(world):
     out = rv.get_json()
     assert out["email"] == me.lower() and out["player"] == player_id(r, me) and out["handle"] == h
     assert out["settings"]["notifications"] == "digest" and out["profile_public"] is False
+    assert out["settings"]["delay_minutes"] == 5, "the wait of a turn email while playing live"
     games = {g["game"]: g for g in out["games"]}
     assert set(games) == {done, running}
     assert games[done]["finished"] is True and games[done]["result"]["places"] and games[done]["moves"]
@@ -282,7 +283,7 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     carc = new_game(svc, [("Gone", me), ("Bob", bob)], "delete-4", game="carcassonne")
     assert notifier.notify(mine_now, 1) == 1, "a turn email queued to the address (the server is away)"
     k = key_of(r, me)
-    client.put("/api/v1/me/notifications", json={"mode": "move"}, headers=auth(k))
+    client.put("/api/v1/me/notifications", json={"mode": "move", "delay_minutes": 10}, headers=auth(k))
     h = handle("gone")
     client.put("/api/v1/me/handle", json={"handle": h}, headers=auth(k))
     client.put("/api/v1/me/profile", json={"public": True}, headers=auth(k))

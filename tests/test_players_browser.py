@@ -45,11 +45,11 @@ def site(redis_server):
     ada = mail("ada")
     for i, other in enumerate(("Bob", "Cy")):
         gid = svc.create_game([{"name": "Ada", "email": ada}, {"name": other, "email": mail(other)}],
-                              {"seed": f"players-page-{i}"})["id"]
+                              {"seed": f"players-page-{i}"}, game="tiletum")["id"]
         play_out(svc, gid, random.Random(i))
         on_game_over(svc, gid)
     svc.create_game([{"name": "Ada", "email": ada}, {"name": "Di", "email": mail("di")}],
-                    {"seed": "players-page-run"})
+                    {"seed": "players-page-run"}, game="tiletum")
     client = app.test_client()
     key = {"Authorization": "Bearer " + dashboard_key_for(r, ada)}
     assert client.put("/api/v1/me/handle", json={"handle": HANDLE}, headers=key).status_code == 200
@@ -108,7 +108,7 @@ def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_accou
     svc, r = site["svc"], site["r"]
     me = mail("eve")
     gid = svc.create_game([{"name": "Eve", "email": me}, {"name": "Fay", "email": mail("fay")}],
-                          {"seed": f"players-page-eve-{page.size}"})["id"]
+                          {"seed": f"players-page-eve-{page.size}"}, game="tiletum")["id"]
     key = dashboard_key_for(r, me)
     handle = f"eve{uuid.uuid4().hex[:8]}"
     page.goto(f"{site['url']}/me#key={key}")

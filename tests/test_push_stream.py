@@ -197,7 +197,7 @@ def test_listeners_that_wake_together_read_the_game_once(redis_server):
     """The fan-out: many streams of one game at one version share one read of the new events."""
     app = make_app(redis_server.url)
     svc, feed = app.extensions["tiletum.service"], app.extensions["tiletum.feed"]
-    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {})["id"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {}, game="tiletum")["id"]
     calls = []
     real = svc.events
 

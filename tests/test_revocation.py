@@ -107,7 +107,7 @@ def test_a_seat_link_is_revoked_and_the_new_one_emailed(http, redis_client, mail
     assert works(http, gid, old[1]) and works(http, gid, old[2]), "other seats' links are untouched"
     assert works(http, gid, tokens[0]), "the seat token is untouched"
     assert [m for m in SENT if m[0] != "workers.notify_turn"] == [
-        ("workers.send_seat_link", [gid, 0, 1], "tiletum")]
+        ("workers.send_seat_link", [gid, 0, 1], "email")]
     # the worker's task emails the new link to the seat's address, once
     assert mailbox.notifier.send_seat_link(gid, 0, 1) == 1
     assert mailbox.notifier.send_seat_link(gid, 0, 1) == 0
@@ -137,7 +137,7 @@ def test_a_dashboard_key_is_revoked_and_the_new_one_emailed(http, redis_client, 
     assert http.get("/api/v1/me/games", other).status_code == 200, "another player's key is untouched"
     assert works(http, game["id"], links.seat_token(redis_client, game["id"], 0)), "seat links are untouched"
     assert [m for m in SENT if m[0] != "workers.notify_turn"] == [
-        ("workers.send_dashboard_link", [answer["player"], 1], "tiletum")]
+        ("workers.send_dashboard_link", [answer["player"], 1], "email")]
     assert mailbox.notifier.send_dashboard_link(answer["player"], 1) == 1
     mailbox.wait_for(1)
     msg = mailbox.messages[0]

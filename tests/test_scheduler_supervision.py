@@ -147,12 +147,13 @@ def healthy(serve, part: str):
 def test_a_killed_worker_leaves_no_beat_behind_and_one_beat_runs(serve):
     wait_for(lambda: healthy(serve, "scheduler"), 60, "a healthy scheduler")
     assert len(beats(serve)) == 1, beats(serve)
-    worker = child_running(serve.proc.pid, "workers.app worker")
+    sweeps = "workers.app worker -Q sweeps"   # the worker that runs what beat sends
+    worker = child_running(serve.proc.pid, sweeps)
     os.kill(worker, signal.SIGKILL)
-    wait_for(lambda: (lambda p: p and p != worker)(child_running(serve.proc.pid, "workers.app worker")), 30,
+    wait_for(lambda: (lambda p: p and p != worker)(child_running(serve.proc.pid, sweeps)), 30,
              "the worker to be started again")
     time.sleep(CACHE_SECONDS + 0.5)
-    wait_for(lambda: healthy(serve, "worker:tiletum"), 60, "the worker healthy again")
+    wait_for(lambda: healthy(serve, "worker:sweeps"), 60, "the worker healthy again")
     running = beats(serve)
     assert len(running) == 1, f"exactly one beat, not an orphan beside a new one: {running}"
     (ppid, _, cmd), = running.values()
@@ -200,8 +201,8 @@ def test_a_second_beat_stands_by_instead_of_doubling_the_schedule(serve, tmp_pat
 
 def test_stopping_serve_ends_every_process_of_its_parts(serve):
     groups = serve.part_groups()
-    # the three workers, beat, the mail listener, Redis and gunicorn's one worker (api/cli.py)
-    assert len(groups) == 7, in_groups(groups)
+    # the four workers, beat, the mail listener, Redis and gunicorn's one worker (api/cli.py)
+    assert len(groups) == 8, in_groups(groups)
     t0 = time.monotonic()
     serve.stop()
     assert time.monotonic() - t0 < 25
@@ -213,7 +214,7 @@ def test_parts_die_with_a_killed_serve(tmp_path):
               boot_seconds=120).start()
     groups = s.part_groups()
     try:
-        assert len(groups) == 7   # the five parts, Redis and gunicorn's one worker
+        assert len(groups) == 8   # the six parts, Redis and gunicorn's one worker
         os.kill(s.proc.pid, signal.SIGKILL)  # serve alone: its parts lead groups of their own
         s.proc.wait(10)
         # each part is told by its parent-death signal and ends by its own shutdown (a worker's

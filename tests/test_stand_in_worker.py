@@ -72,7 +72,7 @@ class Worker:
     def __init__(self, env: dict, log: Path):
         self.log = log
         self.out = open(log, "a")
-        self.proc = subprocess.Popen(worker_command(sys.executable, "workers.app", "ai", 1), cwd=ROOT,
+        self.proc = subprocess.Popen(worker_command(sys.executable, "workers.app", "stand-in", 1), cwd=ROOT,
                                      env=env, stdout=self.out, stderr=subprocess.STDOUT,
                                      start_new_session=True)
 
@@ -108,7 +108,7 @@ def late_game(r, seed: str):
     r.delete(*DEADLINES.keys(), *REMINDERS.keys(), *NOTICES.keys())
     svc = GameService(EventStore(r), allow_seeded_games=True)
     g = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}],
-                        {"seed": seed, "time_control": {"reminders_hours": []}})
+                        {"seed": seed, "time_control": {"reminders_hours": []}}, game="tiletum")
     meta, state = svc.load(g["id"])
     Deadlines(svc, None, time.time).start_turn(g["id"], meta, state.actor, state.version)
     return svc, g["id"], state.actor, state.version
@@ -129,7 +129,7 @@ def stand_in_moves(svc, gid: str, version: int) -> list[dict]:
 
 def queue_idle(r) -> bool:
     """No message waits in the queue ``ai`` and none is taken and not acknowledged."""
-    return r.llen("ai") == 0 and r.hlen("unacked") == 0
+    return r.llen("stand-in") == 0 and r.hlen("unacked") == 0
 
 
 def test_the_sweep_hands_the_turn_off_at_once_and_the_ai_worker_plays_it_at_master(broker, r, tmp_path):
@@ -165,7 +165,8 @@ def test_a_second_delivery_plays_nothing(broker, r, tmp_path):
     from celery import Celery
     svc, gid, seat, version = late_game(r, "standin-twice")
     sender = Celery(broker=broker.url)
-    svc.stand_in_hand_off = lambda g, s, v: [sender.send_task("workers.stand_in_turn", [g, s, v], queue="ai")
+    svc.stand_in_hand_off = lambda g, s, v: [sender.send_task("workers.stand_in_turn", [g, s, v],
+                                                              queue="stand-in")
                                              for _ in range(2)]   # the broker delivers it twice
     done = Deadlines(svc, None, Clock(time.time() + 4 * DAY)).sweep()
     assert done["stand_in_turns"] == 1
@@ -190,7 +191,8 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_the_next_worker(broker, r, 
     from celery import Celery
     svc, gid, seat, version = late_game(r, "standin-killed")
     sender = Celery(broker=broker.url)
-    svc.stand_in_hand_off = lambda g, s, v: sender.send_task("workers.stand_in_turn", [g, s, v], queue="ai")
+    svc.stand_in_hand_off = lambda g, s, v: sender.send_task("workers.stand_in_turn", [g, s, v],
+                                                             queue="stand-in")
     assert Deadlines(svc, None, Clock(time.time() + 4 * DAY)).sweep()["stand_in_turns"] == 1
     # master thinks 3 s a decision; the broker delivers again what a dead worker took after 15 s
     env = env_of(broker, tmp_path, TILETUM_STAND_IN_LEVEL="master", TILETUM_AI_MASTER_SECONDS="3",
@@ -302,7 +304,7 @@ def test_the_api_hands_a_slow_stand_in_s_turn_to_the_ai_worker(redis_server, mon
     monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
     app.extensions["tiletum.service"].stand_in_hand_off("g", 1, 7)
-    assert sent == [("workers.stand_in_turn", ["g", 1, 7], "ai")]
+    assert sent == [("workers.stand_in_turn", ["g", 1, 7], "stand-in")]
     monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "medium")
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
     assert app.extensions["tiletum.service"].stand_in_hand_off is None, "medium answers at once"

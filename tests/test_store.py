@@ -81,7 +81,7 @@ def test_snapshot_plus_tail_equals_full_replay(store):
 
 def test_service_writes_snapshots_and_loads_the_same_game(store):
     svc = GameService(store, snapshot_every=50, allow_seeded_games=True)
-    created = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": "svc-snap"})
+    created = svc.create_game([{"name": "A"}, {"name": "B"}], {"seed": "svc-snap"}, game="tiletum")
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
     state = svc.load(gid)[1]
     n = 0

@@ -109,7 +109,8 @@ def test_a_response_dropped_unserved_gives_its_slot_back(redis_server):
         if resp.mimetype == "text/event-stream":
             raise RuntimeError("a hook failed")
         return resp
-    gid = app.extensions["tiletum.service"].create_game([{"name": "A"}, {"name": "B"}], {})["id"]
+    gid = app.extensions["tiletum.service"].create_game([{"name": "A"}, {"name": "B"}], {},
+                                                        game="tiletum")["id"]
     for _ in range(3):
         assert app.test_client().get(f"{API}/{gid}/stream").status_code == 500
         gc.collect()

@@ -85,8 +85,9 @@ def serve(tmp_path_factory):
 
 @pytest.mark.parametrize("needle, part, name", [
     ("workers.mailin_main", "mailin", "the inbound SMTP listener"),
-    ("cardinalbot.worker", "worker:cardinalbot", "the Cardinalbot worker"),
-    ("workers.app worker", "worker:tiletum", "the service worker"),
+    ("cardinalbot.worker", "worker:seats", "the Cardinalbot worker"),
+    ("workers.app worker -Q email", "worker:email", "the service worker"),
+    ("workers.app worker -Q sweeps", "worker:sweeps", "the sweeps worker"),
 ])
 def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, name):
     status, body = wait_for(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120,

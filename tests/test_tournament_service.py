@@ -14,7 +14,7 @@ from application.game_service import GameService
 from application.store import EventStore
 from application.tournament_service import TournamentService
 from tournaments.model import fold
-from application.deadlines import stand_in_move
+from games.tiletum import stand_in_move
 
 
 class Clock:
@@ -128,7 +128,7 @@ def test_advance_is_idempotent_and_never_creates_a_game_twice(env):
     assert games.meta(game)["tournament"] == {"id": tid, "round": 1, "table": 1}
     from application.game_service import GameExists
     with pytest.raises(GameExists):
-        games.create_game([{"name": "a"}, {"name": "b"}], {}, game_id=game)
+        games.create_game([{"name": "a"}, {"name": "b"}], {}, game_id=game, game="tiletum")
     version = games.store.version(game)
     again = ts._start_game(t, t.rounds[0].tables[0])  # the step redone after a crash
     assert again == {"type": "GameStarted", "round": 1, "table": 1, "game": game}
@@ -296,7 +296,7 @@ def test_finished_games_are_rated_once_in_their_pool(env, redis_client):
     ratings = RatingService(games)
     made = games.create_game(
         [{"name": "Ann", "email": "ann@r.example"}, {"name": "Bob", "email": "bob@r.example"}],
-        {"seed": "rated-1"})
+        {"seed": "rated-1"}, game="tiletum")
     assert ratings.record_game(made["id"]) is False, "not finished yet"
     finish(games, made["id"])
     assert ratings.record_game(made["id"]) is True
@@ -323,8 +323,9 @@ def test_unrated_games_and_seats_without_email_are_not_rated(env, redis_client):
     games, _, _ = env
     ratings = RatingService(games)
     a = games.create_game([{"name": "A", "email": "a@u.example"}, {"name": "B", "email": "b@u.example"}],
-                          {"seed": "u1", "rated": False})
-    b = games.create_game([{"name": "A", "email": "a@u.example"}, {"name": "B"}], {"seed": "u2"})
+                          {"seed": "u1", "rated": False}, game="tiletum")
+    b = games.create_game([{"name": "A", "email": "a@u.example"}, {"name": "B"}], {"seed": "u2"},
+                          game="tiletum")
     for g in (a, b):
         finish(games, g["id"])
         assert ratings.record_game(g["id"]) is False
@@ -337,7 +338,7 @@ def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_cli
     ratings = RatingService(games)
     g = games.create_game(
         [{"name": "Solo", "email": "solo@s.example"}, {"name": "Cardinal", "kind": "cardinalbot"}],
-        {"seed": "solo-rated", "solo": {"level": "bishop"}})
+        {"seed": "solo-rated", "solo": {"level": "bishop"}}, game="tiletum")
     from cardinalbot.policy import next_moves
     for _ in range(2000):
         meta, state = games.load(g["id"])

@@ -1,6 +1,12 @@
-"""The service's Celery app (queue ``tiletum``) and its beat schedule.
+"""The service's Celery app and its beat schedule. Its queues are named for their work
+(application/queues.py): ``email`` (the default: turn emails and every other email, webhooks, a
+finished game's follow-up), ``sweeps`` (every task beat schedules: the sweeps, reminders and
+deadlines, digests, maintenance) and ``stand-in`` (the stand-in's turns), each with a worker of its
+own, so a burst of emails never delays a sweep or a reminder.
 
-    celery -A workers.app worker -Q tiletum
+    celery -A workers.app worker -Q email
+    celery -A workers.app worker -Q sweeps --concurrency 1
+    celery -A workers.app worker -Q stand-in --concurrency 1
     celery -A workers.app beat --schedule FILE      (exactly one per deployment)
 
 Beat is a process of its own, never a worker's ``-B``: a worker killed with ``-B`` leaves its beat
@@ -29,7 +35,7 @@ finishes is given up after ``TILETUM_SWEEP_MAX_ATTEMPTS`` attempts (application/
 Celery enforces the limits in its default ``prefork`` pool (not in ``--pool solo``).
 
 The stand-in's turns (``workers.stand_in_turn``, application/deadlines.py) go to a queue of their
-own, ``ai``, served by the AI worker (``celery -A workers.app worker -Q ai --concurrency 1``): at
+own, ``stand-in``, served by the AI worker (``celery -A workers.app worker -Q stand-in --concurrency 1``): at
 ``master`` the AI thinks ``TILETUM_AI_MASTER_SECONDS`` a decision on every core, so a late turn
 may take minutes, which no sweep or email may wait for. Its limits are sized for that
 (:func:`ai_time_limits`), and the visibility timeout stays above them.
@@ -39,6 +45,8 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+
+from application.queues import EMAIL, STAND_IN, SWEEPS
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("tiletum", broker=broker, include=["workers.tasks"])
@@ -55,12 +63,12 @@ def time_limits(environ=os.environ) -> tuple[float, float]:
     return soft, hard
 
 
-AI_QUEUE = "ai"
+AI_QUEUE = STAND_IN
 STAND_IN_DECISIONS = 20   # the decisions of one late turn the AI worker's time limit is sized for
 
 
 def ai_time_limits(environ=os.environ) -> tuple[float, float]:
-    """``(soft, hard)`` seconds of a stand-in turn on the ``ai`` queue (``workers.stand_in_turn``):
+    """``(soft, hard)`` seconds of a stand-in turn on the ``stand-in`` queue (``workers.stand_in_turn``):
     ``TILETUM_AI_TASK_TIME_LIMIT``, by default room for :data:`STAND_IN_DECISIONS` decisions at
     ``master`` (TILETUM_AI_MASTER_SECONDS each) and a minute more, and at least the other tasks'
     hard limit; the soft limit is 90% of it. The stand-in plays the turn's later decisions at
@@ -108,34 +116,39 @@ AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT = ai_time_limits()
 SWEEP_BUDGET = SOFT_TIME_LIMIT / 2
 SWEEP_MAX_ATTEMPTS = int(os.environ.get("TILETUM_SWEEP_MAX_ATTEMPTS", "10"))
 VISIBILITY_TIMEOUT = visibility_timeout(AI_TIME_LIMIT)
+BEAT_SCHEDULE = {
+    "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-outbox": {"task": "workers.sweep_outbox", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-deadlines": {"task": "workers.sweep_deadlines", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-lobby": {"task": "workers.sweep_lobby", "schedule": float(
+        os.environ.get("TILETUM_LOBBY_SWEEP_SECONDS", "300"))},
+    "purge-finished": {"task": "workers.purge_finished", "schedule": float(
+        os.environ.get("TILETUM_PURGE_SECONDS", "3600"))},
+    "sweep-archive": {"task": "workers.sweep_archive", "schedule": float(
+        os.environ.get("TILETUM_ARCHIVE_SWEEP_SECONDS", "3600"))},
+    "send-digests": {"task": "workers.send_digests", "schedule": float(
+        os.environ.get("TILETUM_DIGEST_SECONDS", str(24 * 3600)))},
+}
+# every task beat sends runs on the sweeps queue and its own worker (a burst of emails on the email
+# queue never delays them); the stand-in's turns on theirs; everything else on the email queue
+SWEEP_TASKS = tuple(entry["task"] for entry in BEAT_SCHEDULE.values())
+ROUTES = {**{name: {"queue": SWEEPS} for name in SWEEP_TASKS},
+          **{name: {"queue": AI_QUEUE} for name in AI_TASKS}}
 app.conf.update(
-    task_default_queue="tiletum", task_acks_late=True, task_reject_on_worker_lost=True,
+    task_default_queue=EMAIL, task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,
     broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT},
-    # the stand-in's turns: their own queue and worker (the AI worker), with limits sized for master
-    task_routes={name: {"queue": AI_QUEUE} for name in AI_TASKS},
+    task_routes=ROUTES,
     beat_scheduler="workers.beat:LockedScheduler",
     task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
     # also on each task itself (its time_limit and soft_time_limit), whatever runs it
     task_annotations=(Limits(),),
-    beat_schedule={
-        "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
-            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-        "sweep-outbox": {"task": "workers.sweep_outbox", "schedule": float(
-            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-        "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
-            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-        "sweep-deadlines": {"task": "workers.sweep_deadlines", "schedule": float(
-            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-        "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
-            os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-        "sweep-lobby": {"task": "workers.sweep_lobby", "schedule": float(
-            os.environ.get("TILETUM_LOBBY_SWEEP_SECONDS", "300"))},
-        "purge-finished": {"task": "workers.purge_finished", "schedule": float(
-            os.environ.get("TILETUM_PURGE_SECONDS", "3600"))},
-        "sweep-archive": {"task": "workers.sweep_archive", "schedule": float(
-            os.environ.get("TILETUM_ARCHIVE_SWEEP_SECONDS", "3600"))},
-        "send-digests": {"task": "workers.send_digests", "schedule": float(
-            os.environ.get("TILETUM_DIGEST_SECONDS", str(24 * 3600)))},
-    },
+    beat_schedule=BEAT_SCHEDULE,
 )

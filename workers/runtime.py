@@ -44,7 +44,7 @@ def service() -> GameService:
     dispatcher = Dispatcher(redis_client(), send_task)
     svc = GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
                       bot_token=os.environ.get("TILETUM_BOT_TOKEN"))
-    # the stand-in's turns are the AI worker's (queue ai): no sweep or email waits for the AI
+    # the stand-in's turns are the AI worker's (queue stand-in): no sweep or email waits for the AI
     svc.stand_in_hand_off = lambda game_id, seat, version: send_task(STAND_IN_TASK, [game_id, seat, version],
                                                                      STAND_IN_QUEUE)
     return svc

@@ -16,13 +16,14 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import games
-from ai.tiletum.parallel import may_start_processes
+from ai import may_start_processes
 from application import archive, heartbeat
 from application.clock import make_clock
 from application.dashboard import Dashboard
 from application.deadlines import Deadlines
 from application.finished import done, follow_up_pending, on_game_over, purge_finished
 from application.lobby import Lobby
+from application.queues import EMAIL
 from application.review import Reviews
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
@@ -56,7 +57,7 @@ def _heartbeat(sender=None, **_) -> None:
     except Exception:  # Redis away: the sweep itself will say so
         log.warning("could not record the scheduler's heartbeat", exc_info=True)
 
-# the master AI's pool of processes may start in Celery's pool processes (ai/tiletum/parallel.py)
+# the master AI's pool of processes may start in Celery's pool processes (ai.may_start_processes)
 worker_process_init.connect(may_start_processes, weak=False)
 
 
@@ -76,10 +77,17 @@ def review_game(game_id: str, seat: int) -> int:
 
 @app.task(name="workers.sweep_notifications")
 def sweep_notifications(older_than: float | None = None) -> int:
-    """Send the turn emails that have been due for a while and were never sent (a broker that was
-    down when the move landed, a lost message)."""
+    """The turn emails that have been due for a while and were never sent (a broker that was
+    down when the move landed, a lost message, or one still waiting behind a burst): each is handed
+    to the email queue again (``workers.notify_turn``, idempotent), so this sweep stays short and a
+    burst of emails never holds the sweeps worker; and the deferred turn emails of live seats whose
+    grace is over (``mail:later``; application/live.py), few, sent here."""
     wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
-    return notifier().sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
+    n = notifier()
+    return (n.sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2,
+                        hand_off=lambda game_id, version: send_task("workers.notify_turn",
+                                                                    [game_id, version], EMAIL))
+            + n.sweep_later(max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2))
 
 
 @app.task(name="workers.sweep_outbox")
@@ -107,7 +115,7 @@ def stand_in_lease() -> float:
 @app.task(name="workers.sweep_deadlines")
 def sweep_deadlines() -> dict:
     """Reminders that are due, and the timeout policy for deadlines that passed: each late turn is
-    counted here and handed to the AI worker (``workers.stand_in_turn``, queue ``ai``), so the
+    counted here and handed to the AI worker (``workers.stand_in_turn``, queue ``stand-in``), so the
     sweep never waits for the AI."""
     n = notifier()
     return Deadlines(n.service, n, make_clock(redis_client()), max_attempts=SWEEP_MAX_ATTEMPTS,
@@ -118,7 +126,7 @@ def sweep_deadlines() -> dict:
                                                                   OSError),
           retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=8)
 def stand_in_turn(self, game_id: str, seat: int, version: int) -> int:
-    """The AI worker (queue ``ai``): the stand-in plays the seat's turn that started at
+    """The AI worker (queue ``stand-in``): the stand-in plays the seat's turn that started at
     ``version``, if it is still due (application/deadlines.py, ``Deadlines.play_late_turn``).
     Idempotent: a second delivery finds the turn played, or its moves get a 409 and are not
     played. The turn's deadline entry stays until it was played: should this task fail for good,
@@ -252,7 +260,7 @@ def deliver_webhooks(game_id: str, version: int) -> int:
     """A game was saved at ``version``: one delivery task per subscription that may want it."""
     sids = webhooks().subscriptions_of(game_id)
     for sid in sids:
-        deliver_webhook.apply_async([sid, game_id, version], queue="tiletum")
+        deliver_webhook.apply_async([sid, game_id, version], queue=EMAIL)
     return len(sids)
 
 
@@ -263,7 +271,7 @@ def deliver_webhook(self, sid: str, game_id: str, version: int) -> str:
     timeout), until it worked or the subscription is switched off and its owner told."""
     result = webhooks().deliver(sid, game_id, version, attempt=self.request.retries)
     if result == "more":  # one page was accepted: the next one now
-        deliver_webhook.apply_async([sid, game_id, version], queue="tiletum")
+        deliver_webhook.apply_async([sid, game_id, version], queue=EMAIL)
     if result == "retry":
         base = float(os.environ.get("TILETUM_WEBHOOK_BACKOFF", "10"))
         raise self.retry(countdown=min(base * 2 ** self.request.retries, 240))

@@ -40,7 +40,7 @@ def _query(name: str, description: str, required: bool = True, example=None,
 # signs them): ``sig`` covers the path and every other parameter, so none can be changed.
 SIG = _query(
     "sig", "the link's signature: HMAC-SHA256 (hex) of the path and the other parameters, keyed with "
-           "the server's mail secret", example="3f1c9a...", pattern="^[0-9a-fA-F]+$")
+           "the server's mail secret", example="3f1c9a5e" * 8, pattern="^[0-9a-fA-F]+$")
 EXP = _query("exp", "optional expiry (Unix time): the link is refused after it", required=False,
              pattern="^[0-9]+$")
 MOVE_LINK = [_query("seat", "the seat the move is for", example="0", pattern="^[0-9]+$"),

@@ -10,13 +10,15 @@ from flask.views import MethodView
 
 from application.review import RETRY_AFTER as REVIEW_RETRY
 from application.review import Reviews
+from application.together import Together
 
-from .. import hints
+from .. import hints, limits
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, EventsOut, EventsPageQuery, Fairness, GameCreate, GameCreated,
-                       GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut, NewSeatLink, NewSeatToken,
+from ..schemas import (ANY_POSITION, MAX_VERSION, EventsOut, EventsPageQuery, Fairness, GameCreate,
+                       GameCreated, QueryInteger, GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut,
+                       NewSeatLink, NewSeatToken,
                        Notifications, NotificationsIn, Position, PublicGames, Vacation, VacationIn)
 
 _POSITION = Position()
@@ -93,7 +95,8 @@ class Games(MethodView):
         # a game that waits for players (docs/lobby.md)
         if any(s.get("kind") == "open" for s in body["seats"]):
             return lobby().create(body["seats"], body.get("options") or {}, game=body["game"])
-        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"])
+        return service().create_game(body["seats"], body.get("options") or {}, game=body["game"],
+                                     live_creator=True)
 
 
 @blp.route("/<string:game_id>")
@@ -110,23 +113,37 @@ class Game(MethodView):
         return service().summary(game_id)
 
 
+class StateQuery(ma.Schema):
+    version = QueryInteger(validate=ma.validate.Range(min=1, max=MAX_VERSION))   # documented above
+
+
 @blp.route("/<string:game_id>/state")
 class GameState(MethodView):
-    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH])
+    @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH, {
+        "in": "query", "name": "version", "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+        "description": "the position after this many events (the replay: 1 is the start); absent: now"}])
+    @blp.arguments(StateQuery, location="query")
     @blp.response(200, ANY_POSITION, headers={"ETag": {"schema": {"type": "string"},
                                                    "description": "the game's version"}})
     @blp.alt_response(304, description="not modified since the ETag you sent")
     @err(401, "unauthorized", "a token that belongs to no seat")
     @err(404, "game-not-found", "unknown game")
-    def get(self, game_id):
+    @err(422, "bad-version", "a version after the game's current one (or invalid-request: not a whole number "
+                             "from 1)")
+    def get(self, query, game_id):
         """Read the position
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
         token). Face-down piles and face-down Corruption tokens appear as counts only. The
         document is the game's own: `Position` (Tiletum), `CarcassonnePosition` or `PillarsPosition`, by
-        `format`.
+        `format`. With `version`, the position after that many events, as your seat (or a
+        spectator) saw it then: the game's replay, by the same rules.
         """
-        version, doc = service().state(game_id, bearer())
+        if query.get("version") is not None:
+            version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
+        else:
+            version, doc = service().state(game_id, bearer())
         if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
             doc = _POSITION.dump(doc)
         etag = f'"v{version}"'
@@ -187,7 +204,9 @@ class GameHint(MethodView):
     @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
                            "decision")
     @err(404, "game-not-found", "unknown game")
-    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat)")
+    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat: each hint the server starts "
+                              "computing costs one); hints-busy: the server is computing as many hints as "
+                              "it takes, ask again after Retry-After")
     def get(self, game_id):
         """Ask the AI for a hint
 
@@ -196,17 +215,24 @@ class GameHint(MethodView):
         server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer.
         Off in rated games (the game summary's `rated`: every human seat with its own email
         address, not created with `rated: false`, no AI seat or bot account); rate-limited per
-        seat.
+        seat (each hint the server starts computing costs one; asking again for it costs none);
+        429 `hints-busy` at once when the server computes as many hints as it takes.
         """
         version, view = service().hint_view(game_id, bearer())
         cfg = flask.current_app.config
         level = cfg.get("HINT_LEVEL") or HINT_LEVEL
-        fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
-                         procs=cfg.get("HINT_PROCS", 1))
-        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)))
+        procs, queue = cfg.get("HINT_PROCS", 1), cfg.get("HINT_QUEUE", 2)
+        retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
+        try:
+            fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
+                             procs=procs, queue=queue, admit=limits.charge_hint)
+        except hints.Busy:
+            flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
+            raise ApiError(429, "hints-busy", "the server is computing as many hints as it takes: ask again "
+                           "in a moment", headers={"Retry-After": str(retry)}) from None
+        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)), waiters=hints.capacity(procs, queue))
         body = {"seat": view["viewer"], "version": version, "level": level}
         if moves is None:
-            retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
             resp = flask.jsonify({**body, "status": "computing", "retry_after": retry})
             resp.status_code = 202
             resp.headers["Retry-After"] = str(retry)
@@ -389,7 +415,7 @@ class VacationView(MethodView):
 class NotificationsView(MethodView):
     @blp.doc(operationId="setNotifications", security=SEAT)
     @blp.arguments(NotificationsIn, example={"mode": "digest"})
-    @blp.response(200, Notifications, example={"mode": "digest"})
+    @blp.response(200, Notifications, example={"mode": "digest", "delay_minutes": 5})
     @err(401, "unauthorized", "no or bad seat token")
     @err(404, "game-not-found", "unknown game")
     @err(422, "no-email", "the seat has no email address")
@@ -401,7 +427,7 @@ class NotificationsView(MethodView):
         An email whenever it is your decision, one daily digest of the games awaiting you, or
         none. The choice belongs to your email address, for all its games.
         """
-        return service().set_notifications(game_id, bearer(), body["mode"])
+        return service().set_notifications(game_id, bearer(), body["mode"], body.get("delay_minutes"))
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>/token")

@@ -16,7 +16,8 @@ blp = Blueprint("health", __name__, description="Service health")
 class HealthView(MethodView):
     @blp.doc(operationId="getHealth")
     @blp.response(200, Health, example={"status": "ok", "redis": "ok", "smtp": "ok",
-                                        "parts": {"worker:tiletum": "ok", "worker:cardinalbot": "ok",
+                                        "parts": {"worker:email": "ok", "worker:sweeps": "ok",
+                                                  "worker:seats": "ok", "worker:stand-in": "ok",
                                                   "mailin": "ok", "scheduler": "ok"}})
     @documented(blp, 503, "storage-unavailable", "Redis is unreachable")
     @documented(blp, 503, "part-down", "a part of the service is down (`parts` says which)")

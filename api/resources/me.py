@@ -68,29 +68,30 @@ class MyGames(MethodView):
 @blp.route("/notifications")
 class MyNotifications(MethodView):
     @blp.doc(operationId="getMyNotifications", security=KEY)
-    @blp.response(200, Notifications, example={"mode": "move"})
+    @blp.response(200, Notifications, example={"mode": "move", "delay_minutes": 5})
     @err(401, "unauthorized", "no or bad dashboard key")
     def get(self):
         """Read your email setting
 
-        `move` (an email whenever it is your decision), `digest` (one email a day) or `none`.
+        `move` (an email whenever it is your decision), `digest` (one email a day) or `none`, and
+        `delay_minutes`: while you play live, how long a turn email waits (0: at once).
         """
         return dashboard().notifications(key())
 
     @blp.doc(operationId="setMyNotifications", security=KEY)
-    @blp.arguments(NotificationsIn, example={"mode": "digest"})
-    @blp.response(200, Notifications, example={"mode": "digest"})
+    @blp.arguments(NotificationsIn, example={"mode": "move", "delay_minutes": 10})
+    @blp.response(200, Notifications, example={"mode": "move", "delay_minutes": 10})
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(413, "payload-too-large", "the body is too large")
-    @err(422, "invalid-request", "mode is not one of move, digest, none")
+    @err(422, "invalid-request", "mode is not one of move, digest, none, or delay_minutes is not 0 to 1440")
     def put(self, body):
         """Choose your emails
 
         The setting of your email address, for all its games (the same setting as a game's
         `PUT .../notifications`).
         """
-        return dashboard().set_notifications(key(), body["mode"])
+        return dashboard().set_notifications(key(), body["mode"], body.get("delay_minutes"))
 
 
 @blp.route("/vacation")

@@ -6,11 +6,12 @@ import flask
 from flask.views import MethodView
 
 from application.board_svg import board_picture
+from application.together import Together
 from mail.board_png import board_png
 
 from ..blueprint import Blueprint
 from ..extensions import service
-from ..problems import documented
+from ..problems import ApiError, documented
 
 blp = Blueprint("play", __name__, description="The board picture")
 
@@ -24,18 +25,28 @@ SVG_EXAMPLE = '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
 
 @blp.route("/api/v1/games/<string:game_id>/board.svg")
 class BoardPicture(MethodView):
-    @blp.doc(operationId="getBoardPicture", responses={200: {
+    @blp.doc(operationId="getBoardPicture", parameters=[{
+        "in": "query", "name": "version", "required": False, "schema": {"type": "integer", "minimum": 1},
+        "description": "the board after this many events (the replay); absent: now"}], responses={200: {
         "description": "the board as SVG: image/svg+xml, or the same bytes as application/octet-stream when "
                        "the request's Accept prefers that",
         "content": {SVG: {"schema": {"type": "string", "format": "binary"}, "example": SVG_EXAMPLE},
                     "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}})
     @documented(blp, 404, "game-not-found", "unknown game")
+    @documented(blp, 422, "bad-version", "a `version` after the game's current one (or invalid-request)")
     def get(self, game_id):
         """The board as a picture
 
-        The whole public position drawn as SVG (the same picture as in turn emails).
+        The whole public position drawn as SVG (the same picture as in turn emails); with
+        `version`, as it was after that many events (the replay).
         """
-        meta, state = service().load(game_id)
+        version = flask.request.args.get("version")
+        if version is None:
+            meta, state = service().load(game_id)
+        elif version.isascii() and version.isdigit() and len(version) <= 19:
+            meta, state = Together(service()).position_at(game_id, int(version))
+        else:
+            raise ApiError(422, "invalid-request", "`version` is a whole number from 1")
         mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
         return flask.Response(board_picture(meta, state), mimetype=mimetype,
                               headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"',
@@ -53,11 +64,12 @@ class BoardPng(MethodView):
         """The board as a PNG
 
         The same picture as `board.svg`, as an 800-pixel-wide PNG: the turn emails show it (Gmail
-        and Outlook do not show SVG). Rendered once per game version and process. A `v` query
-        parameter (the version the email was sent at) is ignored: the picture is the current board.
+        and Outlook do not show SVG). Rendered once per game version, shared with the workers. A `v`
+        query parameter (the version the email was sent at) is ignored: the picture is the current
+        board.
         """
         meta, state = service().load(game_id)
-        png = board_png(game_id, state.version, lambda: board_picture(meta, state))
+        png = board_png(game_id, state.version, lambda: board_picture(meta, state), redis=service().store.r)
         if png is None:
             return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id))
         return flask.Response(png, mimetype="image/png",

@@ -24,6 +24,7 @@ import flask
 import marshmallow as ma
 from flask.views import MethodView
 
+from application.errors import ServiceError
 from application.push import SlotRefused
 
 from ..blueprint import Blueprint
@@ -87,7 +88,8 @@ class Stream(MethodView):
         cfg = flask.current_app.config
         slot = _take_slot()
         frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
-                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING)
+                               keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING,
+                               seen=_seen(game_id))
 
         def body():
             try:
@@ -102,6 +104,31 @@ class Stream(MethodView):
         resp.headers["Cache-Control"] = "no-store"
         resp.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return resp
+
+
+def _seen(game_id: str):
+    """A stream opened with a seat's token (an API client; a browser's page reads the game with its
+    token instead) tells that the seat is looking at the game (application/live.py); None else.
+    The token is checked against the game as it is now (not the rate limits' remembered identity):
+    a revoked token must not keep a seat's turn emails away."""
+    scheme, _, token = flask.request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    svc = service()
+    meta = svc.meta(game_id)
+    try:
+        seat = svc.seat_of(meta, token.strip(), game_id)
+    except ServiceError:
+        return None
+    if seat is None:
+        return None
+
+    def seen(version: int) -> None:
+        try:
+            svc.looked(game_id, meta, seat, version)
+        except Exception:   # a stream never fails for it
+            pass
+    return seen
 
 
 def _take_slot():

@@ -10,8 +10,16 @@ const pollSeconds = Math.max(0.2, parseFloat(frag.get("poll") || "2"));
 const api = "/api/v1/games/" + encodeURIComponent(gameId);
 const auth = token ? {"Authorization": "Bearer " + token} : {};
 const $ = id => document.getElementById(id);
+// An element with attributes and children (text or elements): markup built from nodes, not HTML text.
+function make(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
 let etag = null, state = null, summary = null, legalVersion = null, historyAfter = 0, busy = false;
 let fairnessShown = false;
+let replayAt = null;   // the version the replay shows (null: the game as it stands)
 let allEvents = [];  // the game's events read so far (GET /events), each with its text in words
 // A spectator's last visit: the version this browser saw last time (localStorage), read once.
 const seenKey = "seen:" + gameId;
@@ -56,7 +64,7 @@ async function problemText(r) {
 
 // Read the seat's view (or the public one) when it changed, and draw it with the page's render().
 async function poll() {
-  if (busy) return;
+  if (busy || replayAt !== null) return;   // stepping through the history: the live game waits
   try {
     const r = await fetch(api + "/state", {headers: {...auth, ...(etag ? {"If-None-Match": etag} : {})}, cache: "no-store"});
     if (r.status === 304) return;
@@ -296,6 +304,154 @@ if ($("choice")) {
   $("choice").addEventListener("keydown", ev => { if (ev.key === "Escape") closeChoice(); });
 }
 
+// --- the replay: the game step by step (GET /state?version=N, GET /board.svg?version=N) -----------
+// Each step is a version of the game: the position as this seat (or a spectator) saw it then. The
+// page's own render() draws it; its moves are hidden meanwhile (body.replaying). Buttons, a slider,
+// the arrow keys, and a link to the step (#v=12: no token in it, so it can be shared).
+let liveVersion = 0;
+function replayPanel() {
+  if ($("replay")) return;
+  const sec = document.createElement("section");
+  sec.id = "replay";
+  sec.setAttribute("aria-labelledby", "replay-h");
+  sec.append(
+    make("h2", {id: "replay-h"}, "Replay"),
+    make("div", {class: "replay-controls"},
+         make("button", {type: "button", id: "replay-first", "aria-label": "First step"}, "« First"),
+         make("button", {type: "button", id: "replay-prev", "aria-label": "Previous step"}, "◀"),
+         make("input", {type: "range", id: "replay-slider", min: "1", value: "1", "aria-label": "Step"}),
+         make("button", {type: "button", id: "replay-next", "aria-label": "Next step"}, "▶"),
+         make("button", {type: "button", id: "replay-live", "aria-label": "Back to the game as it stands"}, "Now »")),
+    make("p", {id: "replay-at", "aria-live": "polite"}),
+    make("p", {}, make("a", {id: "replay-link", href: "#"}, "Link to this step")));
+  const history = $("history").closest("section");
+  history.parentNode.insertBefore(sec, history);
+  $("replay-first").addEventListener("click", () => replayTo(1));
+  $("replay-prev").addEventListener("click", () => replayTo((replayAt || liveVersion) - 1));
+  $("replay-next").addEventListener("click", () => replayTo((replayAt || liveVersion) + 1));
+  $("replay-live").addEventListener("click", () => replayTo(liveVersion));
+  $("replay-slider").addEventListener("change", ev => replayTo(Number(ev.target.value)));
+  addEventListener("keydown", ev => {
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (ev.key === "ArrowLeft") { ev.preventDefault(); replayTo((replayAt || liveVersion) - 1); }
+    if (ev.key === "ArrowRight") { ev.preventDefault(); replayTo((replayAt || liveVersion) + 1); }
+  });
+}
+
+function showReplayStep() {
+  const at = replayAt || liveVersion;
+  const slider = $("replay-slider");
+  slider.max = String(liveVersion);
+  slider.value = String(at);
+  const ev = allEvents.find(e => e.version === at);
+  const said = ev ? ": " + (ev.text || ev.move || "") : "";
+  $("replay-at").textContent = "Step " + at + " of " + liveVersion + (replayAt === null ? " (now)" : "")
+    + said + (/[.!?]$/.test(said) ? "" : ".");
+  $("replay-link").href = location.pathname + "#v=" + at;
+  $("replay-prev").disabled = at <= 1;
+  $("replay-first").disabled = at <= 1;
+  $("replay-next").disabled = at >= liveVersion;
+  $("replay-live").disabled = replayAt === null;
+  document.body.classList.toggle("replaying", replayAt !== null);
+}
+
+async function replayTo(v) {
+  if (!liveVersion) return;
+  v = Math.max(1, Math.min(liveVersion, Math.round(v)));
+  if (v === liveVersion) {   // back to the game as it stands
+    replayAt = null;
+    etag = null;
+    showReplayStep();
+    await poll();
+    return;
+  }
+  const r = await fetch(api + "/state?version=" + v, {headers: auth, cache: "no-store"});
+  if (!r.ok) { $("error").textContent = await problemText(r); return; }
+  replayAt = v;
+  state = await r.json();
+  showReplayStep();
+  await render();
+  showReplayStep();
+}
+
+// --- resign and rematch ------------------------------------------------------------------------
+// A seat resigns after saying so twice (the button opens a confirmation); once the game is over a
+// seat may ask for a rematch (or accept the one asked for), which starts when everyone accepted.
+function tablePanel() {
+  if (!token || $("table-actions")) return;
+  const sec = document.createElement("section");
+  sec.id = "table-actions";
+  sec.setAttribute("aria-labelledby", "table-h");
+  sec.append(
+    make("h2", {id: "table-h"}, "At the table"),
+    make("p", {}, make("button", {type: "button", id: "resign"}, "Resign…")),
+    make("div", {id: "resign-confirm", role: "alertdialog", "aria-labelledby": "resign-q", hidden: ""},
+         make("p", {id: "resign-q"}, "Resign this game? You cannot take it back."),
+         make("button", {type: "button", id: "resign-yes"}, "Yes, resign"), " ",
+         make("button", {type: "button", id: "resign-no"}, "Keep playing")),
+    make("p", {}, make("button", {type: "button", id: "rematch", hidden: ""}, "Play again")),
+    make("p", {id: "table-status", "aria-live": "polite"}));
+  const history = $("history").closest("section");
+  history.parentNode.insertBefore(sec, history);
+  $("resign").addEventListener("click", () => {
+    $("resign-confirm").hidden = false;
+    $("resign-no").focus();
+  });
+  $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").focus(); });
+  $("resign-yes").addEventListener("click", async () => {
+    $("resign-confirm").hidden = true;
+    const r = await fetch(api + "/resign", {method: "POST", headers: auth});
+    $("table-status").textContent = r.ok ? "You resigned." : await problemText(r);
+    etag = null;
+    replayAt = null;
+    await poll();
+  });
+  $("rematch").addEventListener("click", async () => {
+    const r = await fetch(api + "/rematch", {method: "POST", headers: auth});
+    showRematch(r.ok ? await r.json() : null, r.ok ? "" : await problemText(r));
+  });
+}
+
+function showRematch(doc, error) {
+  const box = $("table-status");
+  box.textContent = error || "";
+  if (!doc) return;
+  if (doc.new_game) {
+    // the same seat token plays the rematch; a link token from an email is the old game's only
+    const own = /^L\d+\./.test(token) ? "" : "#token=" + encodeURIComponent(token);
+    const a = document.createElement("a");
+    a.href = "/play/" + encodeURIComponent(doc.new_game) + own;
+    a.textContent = "Open the new game";
+    box.append("Everyone accepted: the rematch has started. ", a);
+  } else {
+    const waiting = doc.seats.filter(s => !s.accepted).map(s => s.name);
+    box.textContent = "Rematch asked for: waiting for " + andList(waiting) + ".";
+  }
+}
+
+// After each drawing of the live game: the replay's range, and what the seat may do at the table.
+async function afterRender() {
+  if (replayAt !== null || !state) return;
+  liveVersion = state.version;
+  replayPanel();
+  showReplayStep();
+  tablePanel();
+  if (!$("table-actions")) return;
+  const over = state.phase === "over";
+  $("resign").hidden = over;
+  $("rematch").hidden = !over;
+  if (over && !$("rematch").dataset.read) {
+    $("rematch").dataset.read = "1";
+    const r = await fetch(api + "/rematch", {cache: "no-store"});
+    if (r.ok) showRematch(await r.json(), "");
+    if (frag.get("rematch")) {   // the results email's link: the page opens at its button
+      $("table-actions").scrollIntoView();
+      $("rematch").focus();
+    }
+  }
+}
+
 function startGamePage(game, first) {
   $("record").href = api + "/record";
   $("record").setAttribute("download", game + "-" + gameId + ".txt");
@@ -305,8 +461,16 @@ function startGamePage(game, first) {
     const text = $("move-input").value.trim();
     if (text) play(text);
   });
-  (first ? first().catch(() => {}) : Promise.resolve()).then(poll).then(follow);
+  const drawn = render;   // the page's own drawing, then the replay's and the table's parts
+  render = async function () { await drawn(); await afterRender(); };
+  const step = Number(frag.get("v")) || null;   // #v=12: open the replay at step 12
+  (first ? first().catch(() => {}) : Promise.resolve()).then(poll)
+    .then(() => step ? replayTo(step) : null).then(follow);
   setInterval(() => { if (!streaming) poll(); }, pollSeconds * 1000);
+  // While the stream is open, a seat's page reads the game (a 304 when nothing changed) once a
+  // minute while it is shown: its player is looking, so no turn email goes (docs/pbem.md, "No email
+  // while you play live").
+  if (token) setInterval(() => { if (streaming && !document.hidden) poll(); }, 60000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
 }
 

@@ -1,0 +1,23 @@
+"""The Celery queues, named for their work (issue 40). The application only names them (no Celery
+here); workers/app.py routes the tasks, and each queue has a worker of its own (``tiletum serve``,
+deploy/, docker-compose.yml):
+
+* ``email``: the turn emails and every other email a save or a request sets off, and the short
+  tasks beside them (webhooks, a finished game's follow-up, reviews); the default queue of
+  ``workers.app``. A burst of emails waits here.
+* ``sweeps``: everything Celery beat schedules (the sweeps, the reminders and deadlines, the
+  digests, maintenance), so that no burst of emails delays them.
+* ``seats``: the Cardinalbot's turns and every game's AI seats (``cardinalbot.worker``).
+* ``stand-in``: the stand-in's turns for late players (``workers.stand_in_turn``), which may think
+  for minutes.
+
+Before issue 40 they were ``tiletum`` (emails and sweeps together), ``cardinalbot`` and ``ai``;
+docs/deploy.md says how to drain those in a running broker when upgrading."""
+from __future__ import annotations
+
+EMAIL = "email"
+SWEEPS = "sweeps"
+SEATS = "seats"
+STAND_IN = "stand-in"
+ALL = (EMAIL, SWEEPS, SEATS, STAND_IN)
+OLD = {"tiletum": EMAIL, "cardinalbot": SEATS, "ai": STAND_IN}   # the names before issue 40

@@ -1,0 +1,71 @@
+"""Tiletum's board picture (tiletum/svg.py): no words of a player's board overlap another's (the
+"Cathedral tiles" line sat on "Building 6"). Text boxes are estimated from the font size (a glyph is
+at most 0.62 of it wide, ascends 0.8 and descends 0.25 of it), as a renderer lays them out."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import games
+
+TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"[^>]*>'
+                  r'([^<]*)</text>')
+
+
+def boxes(svg: str) -> list[tuple[str, float, float, float, float]]:
+    out = []
+    for x, y, size, anchor, text in TEXT.findall(svg):
+        x, y, size, text = float(x), float(y), float(size), unescape(text)
+        w = len(text) * size * 0.62
+        left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+        out.append((text, left, y - 0.8 * size, left + w, y + 0.25 * size))
+    return out
+
+
+def overlap(a, b) -> bool:
+    return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+
+
+def test_the_contract_and_cathedral_lines_overlap_no_building_label():
+    state, _ = games.TILETUM.new_game(2, "layout", {})
+    p = state.seats[0]
+    p.contracts = ["K10", "K15"]
+    p.cathedrals = ["T01", "T13"]
+    svg = games.TILETUM.board_svg(state, ["Ada", "Bob"])
+    found = boxes(svg)
+    lines = [b for b in found if b[0].startswith("Contracts") or "Cathedral tiles:" in b[0]]
+    labels = [b for b in found if b[0].startswith(("Building ", "Storehouse", "Resources", "Buildings"))
+              or b[0].startswith(tuple(f"{r.title()} " for r in ("gold", "food", "wool", "stone", "iron")))]
+    assert len(lines) >= 2 and len(labels) >= 12   # each seat's, on one line or two
+    for line in lines:
+        for label in labels:
+            assert not overlap(line, label), f"{line[0]!r} overlaps {label[0]!r}"
+
+
+def test_the_seats_own_board_for_a_phone_is_narrow_and_its_words_are_large_and_apart():
+    """The turn email's second picture (tiletum/svg_seat.py): 400 pixels wide, words of 11 pixels or
+    more (on a phone the whole 960-pixel board shrinks its 9-10 pixel words below 4), no two
+    overlapping, none past the edge, only characters every sans-serif font has; with a full board."""
+    import random
+    from tiletum.svg_seat import SEAT_W, seat_board_svg
+    g = games.TILETUM
+    rng = random.Random(3)
+    state, _ = g.new_game(2, "phone", {})
+    for _ in range(200):
+        if g.is_over(state):
+            break
+        _, state = g.play(state, g.actor(state), rng.choice(g.legal_moves(state))[0], "phone")
+    p = state.seats[0]
+    p.contracts = ["K10", "K15", "K19", "K16", "K20", "K21", "K22", "K23", "K24", "K25", "K26"]
+    p.cathedrals = ["T01", "T13", "T24"]
+    svg = seat_board_svg(state, 0, ["Maximiliane", "Bob"])
+    assert f'width="{SEAT_W}"' in svg and SEAT_W == 400
+    found = boxes(svg)
+    assert len(found) > 30
+    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert min(sizes) >= 11
+    for i, a in enumerate(found):
+        assert a[1] >= 0 and a[3] <= SEAT_W + 1, f"{a[0]!r} runs past the edge"
+        assert all(ord(ch) <= 0xFF or ch in "\u2013\u2014" for ch in a[0]), a[0]
+        for b in found[i + 1:]:
+            assert not overlap(a, b), f"{a[0]!r} overlaps {b[0]!r}"

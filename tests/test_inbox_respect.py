@@ -1,0 +1,488 @@
+"""Issue 40, the when-and-to-whom half: no turn email while a seat plays live, reminders without
+bursts, and no one floods another's inbox (docs/pbem.md). Real parts: the project's Redis, a real
+SMTP server on loopback, real Celery workers or a real `tiletum serve`."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import threading
+import time
+
+import pytest
+import requests
+
+from application.clock import make_clock
+from application.deadlines import Deadlines
+from application.game_service import GameService
+from application.store import EventStore
+from mail.mailconfig import MailConfig
+from mail.notify import Notifier
+from mail.outbox import Outbox
+from mail.transports import SmtpTransport
+from tests.conftest import make_app
+from tests.servers import Serve, wait_for
+from tests.test_pbem_e2e import Mailboxes, headline, legal_moves_in, own_redis, reply, spawn, text_of  # noqa: F401
+
+API = "/api/v1/games"
+H = 3600
+
+
+def addr(who: str) -> str:
+    return f"{who}-{secrets.token_hex(4)}@inbox.test"
+
+
+def to(boxes: Mailboxes, address: str) -> list:
+    with boxes.cond:
+        return [m for m in boxes.messages if str(m["To"]) == address]
+
+
+# --- reminders without bursts -------------------------------------------------------------------
+
+
+def test_after_a_lag_only_the_most_urgent_reminder_goes_and_never_two_alike(redis_client, monkeypatch):
+    """The test clock jumps past three reminder points at once: one reminder (the most urgent), and
+    none of the passed points comes later; past the deadline no "due in 0 minutes" reminder."""
+    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")
+    boxes = Mailboxes()
+    boxes.controller.start()
+    try:
+        svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+        cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x")
+        notifier = Notifier(svc, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{boxes.port}")), cfg)
+        ada, bob = addr("ada"), addr("bob")
+        g = svc.create_game(
+            [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            {"seed": "burst", "time_control": {"days_per_move": 1, "reminders_hours": [12, 2, 1, 0.5]}},
+            game="tiletum",
+        )
+        redis_client.set("clock:offset", 0)
+        assert notifier.notify(g["id"], 1) == 1  # Ada's turn email
+        boxes.wait_for(1)
+        dl = Deadlines(svc, notifier, make_clock(redis_client))
+        redis_client.set("clock:offset", 23 * H + 15 * 60)  # a lag: 12 h, 2 h and 1 h points all passed
+        assert dl.sweep()["reminders"] == 1
+        assert dl.sweep()["reminders"] == 0, "the passed points do not come later"
+        boxes.wait_for(2)
+        heads = [headline(m) for m in to(boxes, ada)]
+        assert heads[1:] == ["Reminder: your move is due in 45 minutes."], heads
+        redis_client.set("clock:offset", 23 * H + 45 * 60)  # the half-hour point
+        assert dl.sweep()["reminders"] == 1
+        boxes.wait_for(3)
+        redis_client.set("clock:offset", 23 * H + 45 * 60)  # the same point again (a sweep run twice)
+        assert dl.sweep()["reminders"] == 0
+        time.sleep(0.3)
+        heads = [headline(m) for m in to(boxes, ada)]
+        assert heads[1:] == [
+            "Reminder: your move is due in 45 minutes.",
+            "Reminder: your move is due in 15 minutes.",
+        ], heads
+        assert len(set(heads)) == len(heads), "never two identical reminders"
+        # a reminder whose point passed with its deadline: none (the deadline sweep acts)
+        g2 = svc.create_game(
+            [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            {"seed": "burst2", "time_control": {"days_per_move": 1, "reminders_hours": [1]}},
+            game="tiletum",
+        )
+        redis_client.set("clock:offset", 0)
+        notifier.notify(g2["id"], 1)
+        redis_client.set("clock:offset", 25 * H)
+        assert notifier.remind(g2["id"], 0, 1, 1) == 0
+    finally:
+        redis_client.delete("clock:offset")
+        boxes.controller.stop()
+
+
+# --- no one floods another's inbox --------------------------------------------------------------
+
+
+@pytest.fixture()
+def workers(own_redis, tmp_path):  # noqa: F811 (the fixture of tests/test_pbem_e2e.py)
+    """A real Celery worker (with beat) sending email to a real SMTP server, and the API app in
+    this process sending real Celery messages; the limit on emailing strangers at its default."""
+    boxes = Mailboxes()
+    boxes.controller.start()
+    env = dict(
+        os.environ,
+        REDIS_URL=own_redis.url,
+        TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
+        TILETUM_MAIL_SECRET="flood-secret",
+        TILETUM_MAIL_DOMAIN="pbem.test",
+        TILETUM_PUBLIC_URL="http://127.0.0.1:9",
+        TILETUM_MAIL_DUE_SECONDS="2",
+        TILETUM_SWEEP_SECONDS="2",
+        TILETUM_MAIL_PICTURES="0",
+    )
+    env.pop("TILETUM_MAIL_NEW_ADDRESS_DAILY", None)
+    log = open(tmp_path / "worker.log", "w")
+    proc = spawn(
+        [
+            "-m",
+            "celery",
+            "-A",
+            "workers.app",
+            "worker",
+            "-Q",
+            "email,sweeps",
+            "--pool",
+            "solo",
+            "-B",
+            "--schedule",
+            str(tmp_path / "beat"),
+            "--loglevel",
+            "WARNING",
+        ],
+        env,
+        log,
+    )
+    app = make_app(own_redis.url, SEND_TASK=None, MAIL_SECRET="flood-secret")
+    try:
+        yield app, boxes
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+        boxes.controller.stop()
+        log.close()
+
+
+def test_a_flood_at_a_strangers_address_is_answered_by_at_most_the_cap(workers):
+    """The attack of issue 40: 5 lobby joins naming the victim's address, then 5 rounds of "create a
+    Carcassonne game with the address in 4 seats and 1 open seat, cancel it with the creator token".
+    It made 25 emails a minute; now the victim gets at most the daily cap (3), each saying why it
+    came with the link that stops every email, and no cancellation at all (not a confirmed seat)."""
+    app, boxes = workers
+    c = app.test_client()
+    victim, host = addr("victim"), addr("host")
+    for i in range(5):
+        waiting = c.post(
+            API, json={"game": "carcassonne", "seats": [{"name": "Host", "email": host}, {"kind": "open"}]}
+        ).json
+        rv = c.post(f"/api/v1/lobby/{waiting['id']}/join", json={"name": "V", "email": victim})
+        assert rv.status_code == 202, rv.json
+    for i in range(5):
+        g = c.post(
+            API,
+            json={
+                "game": "carcassonne",
+                "seats": [{"name": f"V{j}", "email": victim} for j in range(4)] + [{"kind": "open"}],
+            },
+        )
+        assert g.status_code == 201, g.json
+        rv = c.delete(
+            f"/api/v1/lobby/{g.json['id']}", headers={"Authorization": f"Bearer {g.json['creator_token']}"}
+        )
+        assert rv.status_code == 200, rv.json
+    boxes.wait_for(1)
+    time.sleep(8)  # every task done and several sweeps: what was held back stays held back
+    got = to(boxes, victim)
+    assert 1 <= len(got) <= 3, [headline(m) for m in got]
+    for m in got:
+        body = text_of(m)
+        assert "did not ask for this" in body or "You get this email because" in body, body
+        assert "/email/unsubscribe?" in body, "one click stops every email"
+        assert m["List-Unsubscribe"] and m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert "cancelled" not in str(m["Subject"]), "emails about a waiting game: confirmed players only"
+    # addresses that acted on our email (they confirmed a join, replied...) are not limited so
+    from application.dashboard import mark_verified
+
+    other = addr("other")
+    for a in (host, other):
+        mark_verified(app.extensions["tiletum.service"].store.r, a)
+    for i in range(4):
+        g = c.post(
+            API,
+            json={
+                "game": "carcassonne",
+                "seats": [{"name": "Host", "email": host}, {"name": "Other", "email": other}],
+            },
+        )
+        assert g.status_code == 201
+    wait_for(lambda: len(to(boxes, host)) + len(to(boxes, other)) >= 4, 30, "the four first turn emails")
+
+
+# --- no email while playing live: a real `tiletum serve` -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    from api.redis_server import EmbeddedRedis, free_port
+
+    data = tmp_path_factory.mktemp("live-serve")
+    redis_server = EmbeddedRedis(data / "redis").start()
+    boxes = Mailboxes()
+    boxes.controller.start()
+    mailin = free_port()
+    server = Serve(
+        data,
+        "--workers",
+        "1",
+        "--threads",
+        "12",
+        "--allow-seeded-games",
+        "--mailin-port",
+        str(mailin),
+        env={
+            "REDIS_URL": redis_server.url,
+            "TILETUM_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
+            "TILETUM_TEST_CLOCK": "1",
+            "TILETUM_SWEEP_SECONDS": "1",
+            "TILETUM_MAIL_DUE_SECONDS": "2",
+            "TILETUM_BOT_DUE_SECONDS": "3",
+            "TILETUM_STREAM_KEEPALIVE": "2",
+            "TILETUM_RATE_LIMIT": "0",
+            "TILETUM_MAIL_DOMAIN": "pbem.test",
+        },
+        drop_env=("REDIS_URL", "TILETUM_MAIL_LIVE_DELAY_MINUTES", "TILETUM_MAIL_NEW_ADDRESS_DAILY"),
+        boot_seconds=150,
+    )
+    server.start()
+    try:
+        yield server, boxes, mailin, redis_server
+    finally:
+        server.stop()
+        boxes.controller.stop()
+        redis_server.stop()
+
+
+class Page:
+    """A seat's open game page as far as the service can tell: its event stream, opened with the
+    seat's token (as an API client does), read in a thread until closed."""
+
+    def __init__(self, url: str, gid: str, token: str):
+        self.resp = requests.get(
+            f"{url}{API}/{gid}/stream", headers={"Authorization": f"Bearer {token}"}, stream=True, timeout=30
+        )
+        assert self.resp.status_code == 200
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            for _ in self.resp.iter_lines():
+                pass
+        except Exception:
+            pass
+
+    def close(self):
+        self.resp.close()
+
+
+def play_one(url: str, gid: str, token: str) -> dict:
+    me = {"Authorization": f"Bearer {token}"}
+    legal = requests.get(f"{url}{API}/{gid}/legal-moves", headers=me, timeout=10).json()
+    move = next(m["move"] for m in legal["moves"])
+    rv = requests.post(
+        f"{url}{API}/{gid}/moves",
+        headers=me,
+        timeout=10,
+        json={"expected_version": legal["version"], "moves": [move]},
+    )
+    assert rv.status_code == 200, rv.text
+    return rv.json()
+
+
+def my_turn_again(url: str, gid: str, seat: int, after: int):
+    def check():
+        s = requests.get(f"{url}{API}/{gid}", timeout=10).json()
+        return s if s["version"] > after and s["to_act"] == [seat] else None
+
+    return wait_for(check, 90, "the AI's answer")
+
+
+def test_a_game_against_the_ai_played_live_sends_no_turn_email_then_one_after_the_grace(serve):
+    server, boxes, _, redis_server = serve
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    r.delete("clock:offset")
+    ada = addr("ada")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Robo", "kind": "ai", "level": "easy"}],
+            "options": {"seed": "live-1"},
+        },
+    ).json()
+    gid, token = g["id"], g["seats"][0]["token"]
+    page = Page(server.url, gid, token)
+    s = requests.get(f"{server.url}{API}/{gid}", timeout=10).json()
+    if s["to_act"] != [0]:
+        s = my_turn_again(server.url, gid, 0, 0)
+    for _ in range(4):  # four decisions, the AI answering each
+        version = play_one(server.url, gid, token)["version"]
+        s = my_turn_again(server.url, gid, 0, version)
+    time.sleep(4)  # sweeps run: nothing is due while the page is open
+    assert to(boxes, ada) == [], [headline(m) for m in to(boxes, ada)]
+    # the page closes (the server finds its stream gone at the next keep-alive, every 2 s here), Ada
+    # plays one more move through the API and looks no more: the AI answers
+    page.close()
+    time.sleep(6)
+    version = play_one(server.url, gid, token)["version"]
+    s = my_turn_again(server.url, gid, 0, version)
+    time.sleep(3)
+    assert to(boxes, ada) == [], "not at once: the grace period first"
+    r.set("clock:offset", 6 * 60)  # past the 5-minute grace, on every process's clock
+    try:
+        wait_for(lambda: to(boxes, ada), 30, "the turn email after the grace")
+        time.sleep(3)
+        got = to(boxes, ada)
+        assert len(got) == 1, [headline(m) for m in got]
+        assert str(s["version"]) in got[0]["Reply-To"].split(".")[2], "the decision the seat has now"
+    finally:
+        r.delete("clock:offset")
+
+
+def test_a_whole_game_against_the_ai_on_its_page_sends_only_the_results(serve):
+    """Issue 40's report: one Carcassonne game against the AI played on its page sent 37 emails. Played
+    to its end through the API with the seat's stream open: no turn email, and the results email."""
+    server, boxes, _, _ = serve
+    ada = addr("ada")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Robo", "kind": "ai", "level": "easy"}],
+            "options": {"seed": "live-whole"},
+        },
+    ).json()
+    gid, token = g["id"], g["seats"][0]["token"]
+    page = Page(server.url, gid, token)
+    deadline = time.monotonic() + 240
+    try:
+        while True:
+            s = requests.get(f"{server.url}{API}/{gid}", timeout=10).json()
+            if s["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, f"the game stalled at version {s['version']}"
+            if s["to_act"] == [0]:
+                play_one(server.url, gid, token)
+            else:
+                time.sleep(0.2)
+    finally:
+        page.close()
+    got = wait_for(lambda: to(boxes, ada), 30, "the results email")
+    time.sleep(3)
+    got = to(boxes, ada)
+    assert [headline(m).split(":")[0] for m in got] == ["Game over"], [headline(m) for m in got]
+    body = text_of(got[0])
+    assert f"You get this email because {ada} was entered as a player" in body, "why it came, to a stranger"
+    assert "/email/unsubscribe?" in body, "and one click stops every email"
+
+
+def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_none(serve):
+    server, boxes, mailin, redis_server = serve
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    ada, bob = addr("ada"), addr("bob")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            "options": {"seed": "live-2"},
+        },
+    ).json()
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    first = wait_for(lambda: to(boxes, ada), 30, "Ada's first turn email")  # never acted: at once
+    reply(mailin, first[0], ada, legal_moves_in(first[0])[0])
+
+    def bobs_turn():
+        return requests.get(f"{server.url}{API}/{gid}", timeout=10).json()["to_act"] == [1]
+
+    wait_for(bobs_turn, 30, "Ada's reply played")
+    # Bob plays through the API: Ada, whose last action came by email, gets her email at once
+    t0 = time.monotonic()
+    version = play_one(server.url, gid, tokens[1])["version"]
+    wait_for(
+        lambda: [m for m in to(boxes, ada) if f".{version}." in str(m["Reply-To"])],
+        30,
+        "Ada's turn email, at once",
+    )
+    assert time.monotonic() - t0 < 30
+    # Ada now plays on the API (live); when her decision comes back she looks at the game (her page
+    # reads it): no email for that decision, even after the grace
+    me = {"Authorization": f"Bearer {tokens[0]}"}
+    # her first turn email, the answer to her reply and this turn email: all in before counting
+    before = len(
+        wait_for(lambda: (lambda got: got if len(got) >= 3 else None)(to(boxes, ada)), 30, "3 emails")
+    )
+    play_one(server.url, gid, tokens[0])
+    play_one(server.url, gid, tokens[1])
+    requests.get(f"{server.url}{API}/{gid}/state", headers=me, timeout=10)
+    r.set("clock:offset", 6 * 60)
+    try:
+        time.sleep(6)
+        assert len(to(boxes, ada)) == before, [(headline(m), str(m["Reply-To"])) for m in to(boxes, ada)]
+    finally:
+        r.delete("clock:offset")
+
+
+# --- the player's setting -------------------------------------------------------------------------
+
+
+def test_the_wait_is_the_players_choice_and_a_bad_one_changes_nothing(redis_server, redis_client):
+    """``delay_minutes`` through the dashboard's API (0: at once, even while playing live), and what
+    the notifier does with it: a live seat's turn email waits, one whose player chose 0 goes at once."""
+    from application.dashboard import dashboard_key_for
+
+    app = make_app(redis_server.url)
+    c = app.test_client()
+    ada = addr("ada")
+    g = c.post(
+        API, json={"seats": [{"name": "Ada", "email": ada}, {"name": "Bob"}], "options": {"seed": "wait"}}
+    ).json
+    me = {"Authorization": f"Bearer {dashboard_key_for(redis_client, ada)}"}
+    assert c.get("/api/v1/me/notifications", headers=me).json == {"mode": "move", "delay_minutes": 5}
+    assert c.put("/api/v1/me/notifications", headers=me, json={"mode": "move", "delay_minutes": 15}).json == {
+        "mode": "move",
+        "delay_minutes": 15,
+    }
+    for bad in (-1, 1441, "5", True, 2.5):
+        rv = c.put("/api/v1/me/notifications", headers=me, json={"mode": "none", "delay_minutes": bad})
+        assert rv.status_code == 422 and rv.mimetype == "application/problem+json", bad
+        assert rv.json["code"] == "invalid-request"
+    assert c.put("/api/v1/me/notifications", headers=me, json={"mode": "move"}).json["delay_minutes"] == 15, (
+        "left out: unchanged, and a refused body changed nothing"
+    )
+    # the notifier: Ada plays through the API (live), Bob answers, her turn email waits
+    boxes = Mailboxes()
+    boxes.controller.start()
+    try:
+        svc = app.extensions["tiletum.service"]
+        cfg = MailConfig(
+            secret="s", domain="pbem.test", from_addr="p@pbem.test", public_url="http://x", live_delay=300
+        )
+        notifier = Notifier(svc, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{boxes.port}")), cfg)
+        tokens = [s["token"] for s in g["seats"]]
+
+        def one_turn(seat: int) -> int:
+            while True:
+                legal = svc.legal_moves(g["id"], tokens[seat])
+                moves = [m["move"] for m in legal["moves"]]
+                if not moves:
+                    return legal["version"]
+                m = "end" if "end" in moves else next((x for x in moves if x.startswith("take")), moves[0])
+                svc.submit(g["id"], tokens[seat], legal["version"], [m])
+
+        if svc.summary(g["id"])["to_act"] != [0]:
+            one_turn(1)
+        one_turn(0)
+        version = one_turn(1)
+        assert svc.summary(g["id"])["to_act"] == [0]
+        assert notifier.notify(g["id"], version) == 0, "live: the email waits"
+        from application.indexes import MAIL_LATER
+
+        assert f"{g['id']}:0:{version}".encode() in MAIL_LATER.due(redis_client, "+inf")
+        c.put("/api/v1/me/notifications", headers=me, json={"mode": "move", "delay_minutes": 0})
+        one_turn(0)
+        version = one_turn(1)
+        assert notifier.notify(g["id"], version) == 1, "0 minutes: at once, even while playing live"
+        boxes.wait_for(1)
+    finally:
+        boxes.controller.stop()

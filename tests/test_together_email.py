@@ -1,0 +1,118 @@
+"""Resign and rematch by email (issue 41), end to end with real parts: a real SMTP server on
+loopback (aiosmtpd) for the players' mailboxes, a real Celery worker that sends the emails, and
+the inbound SMTP listener that takes the replies. A player resigns by replying ``resign``; both
+get the results with a rematch link: the game page as the seat (its link token in the fragment),
+which opens at the "Play again" button (tests/test_together_browser.py clicks it) and asks with the
+link's token, as the API does here; once both accepted, the rematch starts and its first turn
+email arrives."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.test_pbem_e2e import headline, own_redis, pbem, reply, text_of  # noqa: F401 (fixtures)
+
+LINK = re.compile(r"http://\S+(/play/[^#\s]+)#token=([^&\s]+)&rematch=1")
+
+
+def _wait(boxes, predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [m for m in list(boxes.messages) if predicate(m)]
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("no such email arrived: " + "; ".join(f"{m['To']}: {headline(m)}"
+                                                                for m in boxes.messages))
+
+
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
+def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_new_game(pbem):  # noqa: F811
+    app, boxes, mailin_port = pbem
+    c = app.test_client()
+    rv = c.post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}]})
+    assert rv.status_code == 201, rv.json
+    gid = rv.json["id"]
+    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and gid in str(m["Subject"]))[0]
+    assert "To resign, reply with the one line: resign." in text_of(turn), "every turn email says how"
+    reply(mailin_port, turn, "ada@players.test", "resign")
+    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test"
+                 and headline(m).startswith("You resigned"))
+    assert len(told) == 1
+    over = lambda m: headline(m).startswith("Game over")  # noqa: E731
+    _wait(boxes, lambda m: over(m) and sum(map(over, boxes.messages)) >= 2)
+    results = {str(m["To"]): m for m in boxes.messages if over(m)}
+    assert sorted(results) == ["ada@players.test", "bob@players.test"]
+    assert all(headline(m).startswith("Game over: Bob wins.") for m in results.values())
+    assert "Ada resigned." in text_of(results["bob@players.test"])
+    summary = c.get(f"/api/v1/games/{gid}").json
+    assert summary["status"] == "finished" and summary["winner"] == 1
+    links = {to: LINK.search(text_of(m)).groups() for to, m in results.items()}
+    assert all(path == f"/play/{gid}" for path, _ in links.values())
+    assert "?" not in "".join(LINK.search(text_of(m)).group(0) for m in results.values()), \
+        "nothing of the seat in a query string"
+    # the link opens the game page (a page like any other: it accepts nothing by itself)
+    assert c.get(f"/play/{gid}").status_code == 200
+    assert c.get(f"/api/v1/games/{gid}/rematch").status_code == 404
+    auth = {to: {"Authorization": f"Bearer {token}"} for to, (_, token) in links.items()}
+    forged = {"Authorization": f"Bearer {links['ada@players.test'][1][:-2]}xx"}
+    assert c.post(f"/api/v1/games/{gid}/rematch", headers=forged).status_code == 401
+    # Ada asks (the page's button with her link's token), then Bob accepts: the new game starts
+    first = c.post(f"/api/v1/games/{gid}/rematch", headers=auth["ada@players.test"]).json
+    assert first["status"] == "proposed" and [s["accepted"] for s in first["seats"]] == [True, False]
+    second = c.post(f"/api/v1/games/{gid}/rematch", headers=auth["bob@players.test"]).json
+    assert second["status"] == "started"
+    new = c.get(f"/api/v1/games/{gid}/rematch").json["new_game"]
+    assert new and c.get(f"/api/v1/games/{new}").json["seats"][0]["name"] == "Bob", "the seats turned"
+    # the new game's first turn email reaches Bob, who now sits first
+    first_turn = _wait(boxes, lambda m: new in str(m["Subject"]))
+    assert [str(m["To"]) for m in first_turn] == ["bob@players.test"]
+    assert "Your tile to place" in text_of(first_turn[0])
+
+
+@pytest.fixture()
+def sink_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", "together-secret")
+    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))        # the local sink writes here
+    return tmp_path
+
+
+def test_resign_must_stand_alone_in_a_reply_and_a_finished_game_says_so(redis_server, sink_env):
+    """A reply with ``resign`` and a move plays nothing and resigns nothing (never both by one
+    reply); ``resign`` alone resigns, from the reply address of an old turn too; after the end it
+    is refused as such, not as an old turn."""
+    import email.utils
+    from email.message import EmailMessage
+
+    from mail.addresses import reply_address
+    from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+
+    def raw(to: str, body: str) -> bytes:
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"] = "ada@x.test", to, "Re: your turn"
+        m["Message-ID"] = email.utils.make_msgid(domain="x.test")
+        m.set_content(body + "\n\n> quoted\n")
+        return bytes(m)
+    app = make_app(redis_server.url, MAIL_SECRET="together-secret", INBOUND_SECRET=INBOUND_SECRET)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ada", "email": "ada@x.test"}, {"name": "Bob", "email": "bob@x.test"}]}).json
+    gid = g["id"]
+    to = reply_address("together-secret", "pbem.test", gid, 0, 1)
+    move = c.get(f"/api/v1/games/{gid}/legal-moves",
+                 headers={"Authorization": f"Bearer {g['seats'][0]['token']}"}).json["moves"][0]["move"]
+    both = post_inbound(c, raw(to, f"{move}\nresign"))
+    assert both.json["status"] == "rejected" and both.json["code"] == "resign-alone", both.json
+    assert c.get(f"/api/v1/games/{gid}").json["version"] == 1, "nothing played, nothing resigned"
+    assert post_inbound(c, raw(to, move)).json["status"] == "applied"
+    done = post_inbound(c, raw(to, "Resign"))          # the old turn's address: still her seat
+    assert done.json["status"] == "applied", done.json
+    summary = c.get(f"/api/v1/games/{gid}").json
+    assert summary["status"] == "finished" and summary["winner"] == 1
+    after = post_inbound(c, raw(reply_address("together-secret", "pbem.test", gid, 0, 2), "resign"))
+    assert after.json["code"] == "game-over", after.json

@@ -1,0 +1,90 @@
+"""One seat's own board, drawn narrow for a phone (pure: no I/O): the turn email's second picture.
+
+The whole board (tiletum/svg.py) is 960 pixels wide and shrinks on a phone's screen until its words
+cannot be read; what a player needs to decide is mostly on their own board. This drawing is 400
+pixels wide, with words at 11 to 14 pixels: the score, where the Merchant and Architect stand, the
+supply, the resources, the Storehouse, the six Buildings (two rows of three, with their Rooms, roof
+and Crest), the fulfilled Contracts and the Cathedral tiles. Only public information is drawn.
+"""
+from __future__ import annotations
+
+import textwrap
+from xml.sax.saxutils import escape
+
+from .components import RESOURCES, components
+from .state import GameState
+from .svg import RES_FILL, RES_TEXT, SEAT_COLOURS, _rect, _t
+
+SEAT_W = 400
+
+
+def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = None) -> str:
+    """The seat's own board as a self-contained SVG document, ``SEAT_W`` pixels wide."""
+    p = state.seats[seat]
+    given = seat_names[seat] if seat_names and seat < len(seat_names) else None
+    name = str(given) if given else f"Seat {seat}"
+    colour = SEAT_COLOURS[seat % 4]
+    c = components()
+    out: list[str] = []
+    x, y = 12, 26
+    out.append(_rect(x, y - 13, 14, 14, colour, sw=0.5))
+    out.append(_t(x + 20, y, f"{name}, your board", size=15, weight="bold", fill=colour))
+    out.append(_t(SEAT_W - 12, y, f"{p.score} VP", size=15, weight="bold", anchor="end"))
+    y += 22
+    out.append(_t(x, y, f"Merchant: {c.display.get(p.merchant, p.merchant)} · Architect: "
+                        f"{c.display.get(p.architect, p.architect)}", size=12))
+    y += 17
+    supply = f"Supply: {p.houses} Houses, {p.pillars} Pillars"
+    if p.dice:
+        supply += f" · dice: {' '.join(p.dice)}"
+    out.append(_t(x, y, supply, size=12))
+    # resources: five boxes across
+    y += 12
+    for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
+        rx = x + i * 76
+        out.append(_rect(rx, y, 72, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
+        out.append(_t(rx + 36, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
+                      weight="bold"))
+    # the Storehouse: five spaces
+    y += 44
+    out.append(_t(x, y - 6, "Storehouse", size=12, weight="bold"))
+    for i in range(5):
+        tile = p.store[i] if i < len(p.store) else None
+        out.append(_rect(x + 84 + i * 60, y - 22, 56, 22, "#f6efe0" if tile else "#ffffff", stroke="#8a7a5a",
+                         sw=0.6))
+        out.append(_t(x + 112 + i * 60, y - 6, tile or "·", size=12, anchor="middle",
+                      fill="#222222" if tile else "#aaaaaa", weight="bold" if tile else "normal"))
+    # the Buildings, two rows of three
+    y += 14
+    out.append(_t(x, y + 12, "Buildings", size=12, weight="bold"))
+    y += 20
+    bw = 122
+    for b, rooms in enumerate(p.rooms):
+        bx = x + (b % 3) * (bw + 8)
+        by = y + (b // 3) * 78
+        roof = p.roofs[b] if b < len(p.roofs) else False
+        done = " (full)" if rooms and all(rooms) else ""   # words: every font has them
+        out.append(_t(bx, by + 11, f"Building {b + 1}{' (roof)' if roof else ''}{done}", size=11,
+                      fill="#444444"))
+        for f, who in enumerate(rooms):
+            fx = bx + f * 41
+            out.append(_rect(fx, by + 16, 38, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6))
+            out.append(_t(fx + 19, by + 32, who or f"{b + 1}.{f + 1}", size=11, anchor="middle",
+                          fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
+        crest = p.crests[b] if b < len(p.crests) else None
+        out.append(_rect(bx, by + 42, bw - 2, 20, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00",
+                         sw=0.5))
+        out.append(_t(bx + (bw - 2) / 2, by + 56, f"Crest {crest}" if crest else "Crest space", size=11,
+                      anchor="middle", fill="#222222" if crest else "#aaaaaa"))
+    y += 2 * 78 + 8
+    for label, tiles in (("Contracts", p.contracts), ("Cathedral tiles", p.cathedrals)):
+        for line in textwrap.wrap(f"{label}: {' '.join(tiles) if tiles else 'none'}", 52):
+            out.append(_t(x, y, line, size=12))
+            y += 17
+    height = y + 4
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{SEAT_W}" height="{height}" '
+            f'viewBox="0 0 {SEAT_W} {height}" font-family="Helvetica, Arial, sans-serif">',
+            f"<title>{escape(f'{name}, your board')}</title>",
+            _rect(0, 0, SEAT_W, height, "#fbf7ee", stroke="none", rx=0),
+            _rect(3, 3, SEAT_W - 6, height - 6, "#ffffff", stroke=colour, sw=2, rx=6)]
+    return "\n".join(head + out + ["</svg>"])
