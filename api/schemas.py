@@ -1268,6 +1268,8 @@ class MeGame(Base):
     opponents = fields.List(fields.String(), required=True,
                             metadata={"description": "the other seats' names"})
     round = fields.Integer(required=True)
+    progress = fields.String(required=True, metadata={
+        "description": "how far the game is, in the game's own terms (\"Round 2 of 4\", \"43 tiles left\")"})
     phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE))
     version = fields.Integer(required=True)
     to_act = _seat_list(required=True,

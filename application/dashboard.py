@@ -215,8 +215,8 @@ class Dashboard:
             item = {
                 "game": game_id, "game_name": game.name, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
-                "round": game.round(state), "phase": game.phase(state), "version": state.version,
-                "to_act": [] if actor is None else [actor],
+                "round": game.round(state), "progress": game.progress(state), "phase": game.phase(state),
+                "version": state.version, "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
                 "deadline": iso(due),
                 "on_vacation": deadlines.seat_state(game_id, mine)["vacation_since"] is not None,

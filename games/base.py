@@ -175,6 +175,11 @@ class Views(Protocol[S_in]):
 
     def round(self, state: S_in) -> int: ...
 
+    def progress(self, state: S_in) -> str:
+        """How far the game is, in its own terms, for a player's list of games ("Round 2 of 4",
+        "43 tiles left"): public information only."""
+        ...
+
     def view(self, state: S_in, seat: int | None) -> dict:
         """The position document as ``seat`` (None: a spectator) may see it: nothing hidden."""
         ...
@@ -396,6 +401,10 @@ class GameDefaults:
     # a verb of the notation in words, for refusals ("take" -> "take a die"); a verb missing here
     # is named as it is
     verb_words: dict[str, str] = {}
+
+    def progress(self: Game[Any], state: Any) -> str:
+        """How far the game is: by default its round ("Round 3"); a game says it in its own terms."""
+        return f"Round {self.round(state)}"
 
     def refusal(self: Game[Any], state: Any, seat: int, text: str, message: str) -> str:
         """The parser's reason, and in words the kinds of move the seat to act can make now (none

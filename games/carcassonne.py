@@ -41,6 +41,11 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     def scores(self, state):
         return list(state.scores)
 
+    def progress(self, state):
+        """Carcassonne has no rounds: how many tiles are still face down (public)."""
+        n = len(state.pile)
+        return f"{n} tile{'s' if n != 1 else ''} left"
+
     def round(self, state):
         """Carcassonne has no rounds: the round of turns the game is in (each seat one tile)."""
         return (max(state.version, 1) - 1) // state.players + 1

@@ -87,6 +87,9 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         keys = list(zip(state.vp, state.gold, strict=True))
         return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
+    def progress(self, state):
+        return f"Round {state.round} of 6"
+
     def round(self, state):
         return state.round
 

@@ -210,6 +210,9 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
         order = sorted(range(len(scores)), key=lambda s: (-scores[s], state.turn_order.index(s)))
         return [order.index(seat) + 1 for seat in range(len(scores))]
 
+    def progress(self, state):
+        return f"Round {state.round} of {len(state.fair_tiles) or 4}"
+
     def round(self, state):
         return state.round
 

@@ -28,6 +28,7 @@ from html import escape
 
 from .notation import Move
 from .describe import short_card
+from .rules import carry_limit
 from .state import RES, GameState, cards
 
 SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e6a700")  # blue, red, green, yellow
@@ -241,7 +242,9 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         body.append(_text(26, yy + 18, f"Resource cards this round: {taken}", 12))
         h = yy + 26 - y
         stroke = ' stroke-width="3"' if seat == s.actor else ""
-        out.append(f'<g class="player" data-seat="{seat}">')
+        # data-carry: how many resources the seat may carry over (its privileges are public): the page
+        # asks which to keep in one choice when it must return the rest
+        out.append(f'<g class="player" data-seat="{seat}" data-carry="{carry_limit(s, seat)}">')
         out.append(f'<rect x="16" y="{y}" width="{WIDTH - 32}" height="{h:.0f}" rx="6" fill="#fff" '
                    f'stroke="{colour}"{stroke}/>')
         out.extend(body)

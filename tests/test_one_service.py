@@ -72,3 +72,39 @@ def test_make_run_takes_a_port_and_a_host():
     assert dry().endswith("tiletum serve")
     assert dry("PORT=8080").endswith("tiletum serve --port 8080")
     assert dry("PORT=8080", "HOST=0.0.0.0").endswith("tiletum serve --port 8080 --host 0.0.0.0")
+
+
+def test_the_dashboard_says_how_far_each_game_is_in_its_own_terms(redis_server):
+    """Issue 42: a player's list of games says which game and how far in that game's terms (not
+    "Round 10" for Carcassonne, which has no rounds), for every registered game."""
+    import uuid
+
+    from application.dashboard import dashboard_key_for, remember_address
+    from tests.conftest import make_app
+
+    app = make_app(redis_server.url)
+    client = app.test_client()
+    me = f"me-{uuid.uuid4().hex[:10]}@players.test"
+    made = {}
+    for name in games.GAMES:
+        rv = client.post("/api/v1/games", json={"game": name, "seats": [{"name": "Me", "email": me},
+                                                                        {"name": "Opp"}]})
+        assert rv.status_code == 201, rv.get_json()
+        made[rv.get_json()["id"]] = name
+    r = app.extensions["tiletum.service"].store.r
+    remember_address(r, me)
+    out = client.get("/api/v1/me/games", headers={"Authorization": f"Bearer {dashboard_key_for(r, me)}"})
+    assert out.status_code == 200, out.get_json()
+    listed = {g["game"]: g for part in ("to_move", "waiting") for g in out.get_json()[part]}
+    assert set(listed) == set(made)
+    for gid, name in made.items():
+        game = games.GAMES[name]
+        _, state = app.extensions["tiletum.service"].load(gid)
+        assert listed[gid]["progress"] == game.progress(state)
+        assert listed[gid]["game_name"] == name and listed[gid]["opponents"] == ["Opp"]
+    words = {made[g]: listed[g]["progress"] for g in listed}
+    assert re.fullmatch(r"\d+ tiles? left", words["carcassonne"]), words
+    assert re.fullmatch(r"Round 1 of \d", words["tiletum"]) and words["pillars"] == "Round 1 of 6", words
+    # the page shows it
+    page = (ROOT / "api" / "static" / "me.html").read_text(encoding="utf-8")
+    assert "g.progress" in page

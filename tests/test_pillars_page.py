@@ -13,6 +13,8 @@ import time
 from urllib.parse import unquote
 
 import requests
+
+from pillars.describe import short_card
 from test_pages import _parse, _unlabelled
 
 from tests.conftest import LiveServer, make_app
@@ -254,7 +256,9 @@ def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server, browser
         expect(bob.locator(f'#board-wrap [data-card="{cid}"].can')).to_be_visible()
         bob.locator(f'#board-wrap [data-card="{cid}"]').click()
         expect(bob.locator("#choice")).to_be_visible()
-        expect(bob.locator("#choice-h")).to_contain_text(f"The card {cid} in the pool")
+        # the card by what it is (issue 42), never its id
+        expect(bob.locator("#choice-h")).to_contain_text(f"The card in the pool: {short_card(cid)}")
+        expect(bob.locator("#choice-h")).not_to_contain_text(cid)
         options = bob.locator("#choice button.move")
         expect(options).to_have_count(len([m for m in moves if m.split()[:2] == ["take", cid]]))
         assert not _serious(bob), _serious(bob)

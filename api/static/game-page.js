@@ -213,13 +213,15 @@ function moveButton(move, words, before) {
 
 // Send one move at the version the legal moves were listed at; a refusal (409 stale, 422
 // illegal) is shown and the page reads the game again.
+// ``move``: one move, or several played as one request (all or none: a choice made of several moves).
 async function play(move) {
   if (busy) return;
   busy = true;
   let failed = false;
+  const moves = Array.isArray(move) ? move : [move];
   try {
     const r = await fetch(api + "/moves", {method: "POST", headers: {...auth, "Content-Type": "application/json"},
-                                           body: JSON.stringify({expected_version: legalVersion, moves: [move]})});
+                                           body: JSON.stringify({expected_version: legalVersion, moves})});
     if (r.ok) {
       $("move-input").value = "";
     } else {
