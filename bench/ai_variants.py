@@ -30,6 +30,9 @@ VARIANTS = {
     "kingplan": "king_plan_w:1",
     "crests": "crest_plan_w:1",
     "plan": "fair_plan_w:1,king_plan_w:1,crest_plan_w:1",
+    # the learned correction to the evaluation (issue 43; ai/tiletum/learned.py, tools/train_eval.py)
+    "learned": "learned_w:1",
+    "learned_half": "learned_w:0.5",
     # the evaluation before issue 16's second round
     "old": "piece_w:0,pos_w:0,char_store_vp:1,store_vp:1,gold_factor:1",
 }

@@ -1,0 +1,221 @@
+"""Train the learned correction to the Tiletum AI's evaluation (issue 43; docs/ai.md, "The learned
+evaluation"). One command makes the model file from nothing:
+
+    python tools/train_eval.py --games 1500 --procs 2 --out ai/tiletum/data/learned_eval.json
+
+1. **Games.** Solo games of the AI against the Cardinalbot (seeds ``train-eval-<i>`` for i from
+   ``--start``: never a seed of the benchmarks, ``bench-ai-solo-<bot>-<i>``), the AI at the levels
+   of ``--levels`` in turn (game i at the (i mod n)-th), the bot at the levels of ``--bots`` in
+   turn; with chance ``--explore`` an AI decision is a random legal move instead (so that the data
+   hold what a mistake leads to, as the search's leaves do). After each move of the AI, with
+   chance ``--sample``, the position's features for the AI's seat (``ai.tiletum.evaluate.
+   features``, under the presets' weights) are kept, and when the game ends each kept position
+   gets the seat's final score. Everything is seeded: the same arguments give the same data.
+2. **The fit.** A ridge regression (scikit-learn's ``RidgeCV`` over standardized features, its
+   penalty chosen by cross-validation) of what the evaluation misses: the final score less the
+   evaluation's value at the position (the sum of the terms, the first features). The last
+   ``--holdout`` share of the games is held out and the fit's error there printed next to the
+   evaluation's own, round by round.
+3. **The file.** The coefficients in the features' own units (the standardization folded in),
+   the intercept and how the model was made (this command, seeds, games, positions, penalty,
+   errors, library versions) as JSON: ``ai.tiletum.learned`` reads it with no library at all.
+
+``--data FILE.npz`` keeps the generated positions (and reuses them if the file exists, so a refit
+with other fit options costs no games). Needs the training libraries (numpy, scikit-learn: the
+``test`` extra of pyproject.toml); the service does not.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
+sys.path.insert(0, ROOT)
+
+import ai  # noqa: E402
+import tiletum  # noqa: E402
+from ai.tiletum.evaluate import FEATURES, TERMS, features  # noqa: E402
+from ai.tiletum.learned import Model  # noqa: E402
+from cardinalbot.policy import next_moves  # noqa: E402
+from games.tiletum import view_doc  # noqa: E402
+from tiletum.game import legal, play  # noqa: E402
+
+
+def level_of(text: str):
+    return int(text) if text.isdigit() else text
+
+
+def play_game(job) -> tuple[list[list[float]], int, list[int]]:
+    """One seeded solo game; the features of the sampled positions of the AI's seat, its final
+    score and each position's round."""
+    index, level, bot, explore, sample = job
+    seed = f"train-eval-{index}"
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
+    rng = random.Random(seed)
+    me = 1 - state.solo["bot"]
+    rows, rounds, calls = [], [], 0
+    while state.phase != "over":
+        seat = state.actor
+        if seat == state.solo["bot"] and state.phase == "action":
+            moves = next_moves(state, rng)
+        elif rng.random() < explore:
+            moves = [str(rng.choice(sorted(legal(state), key=str)))]
+        else:
+            moves = ai.decide(view_doc(state, seat), level_of(level), f"{seed}:{calls}")
+            calls += 1
+        for m in moves:
+            _, state = play(state, seat, m, seed=seed)
+            if seat == me and state.phase != "over" and rng.random() < sample:
+                rows.append(features(state, me))
+                rounds.append(state.round)
+    return rows, state.seats[me].score, rounds
+
+
+CHECK_SEED, CHECK_MOVES = "learned-eval-check", 40
+
+
+def check_position():
+    """The position the model file's ``check`` is computed at (and tests/test_ai_learned.py again):
+    a solo game against the bishop, seed ``CHECK_SEED``, after the first legal move (by notation)
+    ``CHECK_MOVES`` times and then until the other seat (returned) is to act."""
+    state, _ = tiletum.new_game(2, CHECK_SEED, {"solo": {"level": "bishop"}})
+    me = 1 - state.solo["bot"]
+    for k in range(1000):
+        if k >= CHECK_MOVES and state.actor == me and state.phase == "action":
+            break
+        _, state = play(state, state.actor, min(legal(state), key=str), seed=CHECK_SEED)
+    return state, me
+
+
+def generate(a) -> dict:
+    import numpy as np
+    levels, bots = a.levels.split(","), a.bots.split(",")
+    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample)
+            for k, i in enumerate(range(a.start, a.start + a.games))]
+    X, y, game, rnd = [], [], [], []
+    t0 = time.perf_counter()
+    pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
+    for k, (rows, final, rounds) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
+                                               else map(play_game, jobs)):
+        X += rows
+        y += [final] * len(rows)
+        game += [k] * len(rows)
+        rnd += rounds
+        if (k + 1) % max(1, a.games // 20) == 0:
+            print(f"  {k + 1}/{a.games} games, {len(X)} positions, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    if pool:
+        pool.shutdown()
+    return {"X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
+            "game": np.array(game), "round": np.array(rnd), "games": np.array(a.games)}
+
+
+def merge(parts: list[dict]) -> dict:
+    """Several data files (each a run of games) as one, their games numbered on."""
+    import numpy as np
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("X", "y", "round")}
+    offsets = np.cumsum([0] + [int(p["games"]) for p in parts])
+    out["game"] = np.concatenate([p["game"] + off for p, off in zip(parts, offsets)])
+    out["games"] = np.array(int(offsets[-1]))
+    return out
+
+
+def fit(data: dict, holdout: float, alphas) -> tuple[Model, dict]:
+    import numpy as np
+    import sklearn
+    from sklearn.linear_model import RidgeCV
+    from sklearn.model_selection import GroupKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, game, rnd = data["X"], data["y"], data["game"], data["round"]
+    hand = X[:, :len(TERMS)].sum(axis=1)            # the evaluation's value: the terms' sum
+    resid = y - hand
+    games = int(data["games"])
+    cut = int(games * (1 - holdout)) if holdout else games
+    train, test = game < cut, game >= cut
+    if train.sum() < 2:
+        raise SystemExit("too few positions to fit: play more games")
+
+    def make(mask):
+        folds = min(5, len(set(game[mask].tolist())))
+        cv = list(GroupKFold(folds).split(X[mask], resid[mask], game[mask])) if folds >= 2 else None
+        return make_pipeline(StandardScaler(), RidgeCV(alphas=alphas, cv=cv)).fit(X[mask], resid[mask])
+
+    report = {"positions": int(len(y)), "games": games, "train_games": cut}
+    if test.any():
+        m = make(train)
+        err = resid[test] - m.predict(X[test])
+        report["holdout_rmse"] = {"evaluation": round(float(np.sqrt((resid[test] ** 2).mean())), 2),
+                                  "learned": round(float(np.sqrt((err ** 2).mean())), 2)}
+        report["holdout_rmse_by_round"] = {
+            str(r): [round(float(np.sqrt((resid[test & (rnd == r)] ** 2).mean())), 2),
+                     round(float(np.sqrt((err[rnd[test] == r] ** 2).mean())), 2)]
+            for r in range(1, 5) if (test & (rnd == r)).any()}
+    final = make(np.ones(len(y), dtype=bool))      # the model kept: fitted to every game
+    scaler, ridge = final[0], final[1]
+    scale = np.where(scaler.scale_ == 0, 1.0, scaler.scale_)
+    coef = ridge.coef_ / scale
+    intercept = float(ridge.intercept_ - (coef * scaler.mean_).sum())
+    report["alpha"] = float(ridge.alpha_)
+    model = Model(list(FEATURES), [round(float(c), 6) for c in coef], round(intercept, 6))
+    state, seat = check_position()
+    report["check"] = {"seed": CHECK_SEED, "moves": CHECK_MOVES, "seat": seat,
+                       "prediction": round(model.predict(features(state, seat)), 6)}
+    report["versions"] = {"python": platform.python_version(), "numpy": np.__version__,
+                          "scikit-learn": sklearn.__version__}
+    model.meta = report
+    return model, report
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1500)
+    ap.add_argument("--start", type=int, default=0, help="the first game's index (seed train-eval-<i>)")
+    ap.add_argument("--levels", default="easy,medium,medium",
+                    help="the AI's levels, game by game in turn (names or iteration budgets)")
+    ap.add_argument("--bots", default="bishop,bishop,deacon", help="the Cardinalbot's levels, in turn")
+    ap.add_argument("--explore", type=float, default=0.05, help="chance of a random legal move a decision")
+    ap.add_argument("--sample", type=float, default=0.5, help="chance a position after an AI move is kept")
+    ap.add_argument("--holdout", type=float, default=0.2, help="share of the games held out (the error)")
+    ap.add_argument("--alphas", default="0.1,1,10,100,1000,10000", help="the ridge penalties tried")
+    ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--data", help="an .npz file of positions: written after the games, read instead of "
+                    "playing (several, comma-separated: the runs' positions together)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "ai", "tiletum", "data", "learned_eval.json"))
+    a = ap.parse_args(argv)
+    import numpy as np
+    files = a.data.split(",") if a.data else []
+    if files and all(os.path.exists(f) for f in files):
+        data = merge([dict(np.load(f)) for f in files])
+        print(f"positions from {a.data}: {len(data['y'])} of {int(data['games'])} games", flush=True)
+    else:
+        print(f"playing {a.games} games (seeds train-eval-{a.start}..{a.start + a.games - 1}; AI {a.levels}; "
+              f"bot {a.bots}; explore {a.explore}; sample {a.sample}) on {a.procs} processes", flush=True)
+        data = generate(a)
+        if a.data:
+            os.makedirs(os.path.dirname(os.path.abspath(a.data)), exist_ok=True)
+            np.savez_compressed(a.data, **data)
+    model, report = fit(data, a.holdout, [float(x) for x in a.alphas.split(",")])
+    report["command"] = ("python tools/train_eval.py " + " ".join(
+        f"--{k} {v}" for k, v in (("games", a.games), ("start", a.start), ("levels", a.levels),
+                                   ("bots", a.bots), ("explore", a.explore), ("sample", a.sample),
+                                   ("holdout", a.holdout), ("alphas", a.alphas))))
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out, "w", encoding="utf-8") as f:
+        json.dump(model.to_doc(), f, indent=1)
+        f.write("\n")
+    print(json.dumps({k: v for k, v in report.items() if k != "command"}), flush=True)
+    print(f"wrote {a.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
