@@ -61,7 +61,7 @@ def parse_variants(names: str, specs: list[str]) -> dict[str, str]:
 def settings_for(level, spec: str) -> ai.Settings:
     """The level's preset with the variant's override (``spec``: text, or a .json file's name)."""
     base = ai.resolve(level)
-    if spec.endswith(".json"):
+    if spec.endswith(".json") and ":" not in spec:   # not an override naming a file (learned_file:x.json)
         with open(spec) as f:
             w = {k.lower(): tuple(v) if isinstance(v, list) else v for k, v in json.load(f).items()}
         r = list(base.resource_vp)       # bench/ai_tune.py's names for resource_vp's rounds

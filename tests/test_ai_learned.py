@@ -166,3 +166,17 @@ def test_the_training_command_runs_on_a_tiny_data_set(tmp_path):
     out3 = tmp_path / "replayed.json"
     train_eval.main(args[:-4] + ["--data", str(tmp_path / "replayed.npz"), "--out", str(out3)])
     assert json.loads(out3.read_text())["coef"] == doc["coef"]
+
+
+def test_the_training_command_plays_a_later_generation_with_the_model_fitted_before(tmp_path):
+    out = tmp_path / "gen.json"
+    train_eval.main(["--games", "4", "--later-games", "2", "--later-start", "50", "--generations", "2",
+                     "--levels", "1", "--bots", "priest", "--holdout", "0", "--work", str(tmp_path),
+                     "--out", str(out)])
+    assert {p.name for p in tmp_path.iterdir()} >= {"gen1-0-4.npz", "gen2-50-2.npz", "model-gen1.json"}
+    doc = json.loads(out.read_text())
+    assert doc["made"]["games"] == 6
+    assert "--generations 2" in doc["made"]["command"]
+    # the second generation's AI played with the first generation's model: other games than without it
+    first = learned.model(str(tmp_path / "model-gen1.json"), FEATURES)
+    assert any(first.coef) and doc["coef"] != json.loads((tmp_path / "model-gen1.json").read_text())["coef"]

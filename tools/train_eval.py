@@ -32,6 +32,7 @@ import os
 import platform
 import random
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -49,14 +50,19 @@ from games.tiletum import view_doc  # noqa: E402
 from tiletum.game import legal, play  # noqa: E402
 
 
-def level_of(text: str):
-    return int(text) if text.isdigit() else text
+def level_of(text: str, policy: str | None = None, policy_w: float = 1.0):
+    """The AI's settings for a level's name or iteration budget; with ``policy`` (a model file)
+    the learned correction is on at ``policy_w`` (a later generation's games: ``--policy``)."""
+    settings = ai.resolve(int(text) if text.isdigit() else text)
+    if policy:
+        settings = ai.override(settings, {"learned_w": policy_w, "learned_file": policy})
+    return settings
 
 
 def play_game(job) -> tuple[list[list[float]], int, list[int]]:
     """One seeded solo game; the features of the sampled positions of the AI's seat, its final
     score and each position's round."""
-    index, level, bot, explore, sample = job
+    index, level, bot, explore, sample, policy, policy_w = job
     seed = f"train-eval-{index}"
     state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
     rng = random.Random(seed)
@@ -69,7 +75,7 @@ def play_game(job) -> tuple[list[list[float]], int, list[int]]:
         elif rng.random() < explore:
             moves = [str(rng.choice(sorted(legal(state), key=str)))]
         else:
-            moves = ai.decide(view_doc(state, seat), level_of(level), f"{seed}:{calls}")
+            moves = ai.decide(view_doc(state, seat), level_of(level, policy, policy_w), f"{seed}:{calls}")
             calls += 1
         for m in moves:
             _, state = play(state, seat, m, seed=seed)
@@ -95,11 +101,17 @@ def check_position():
     return state, me
 
 
-def generate(a) -> dict:
+def play_generation(a, games: int, start: int, policy: str | None) -> dict:
+    """The positions of ``games`` games from index ``start``, the AI using ``policy`` (a model
+    file) if given."""
     import numpy as np
+    print(f"playing {games} games (seeds train-eval-{start}..{start + games - 1}; AI {a.levels}"
+          f"{' with ' + policy if policy else ''}; bot {a.bots}; explore {a.explore}; sample {a.sample}) "
+          f"on {a.procs} processes", flush=True)
     levels, bots = a.levels.split(","), a.bots.split(",")
-    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample)
-            for k, i in enumerate(range(a.start, a.start + a.games))]
+    policy = os.path.abspath(policy) if policy else None
+    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample, policy, a.policy_w)
+            for k, i in enumerate(range(start, start + games))]
     X, y, game, rnd = [], [], [], []
     t0 = time.perf_counter()
     pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
@@ -109,13 +121,13 @@ def generate(a) -> dict:
         y += [final] * len(rows)
         game += [k] * len(rows)
         rnd += rounds
-        if (k + 1) % max(1, a.games // 20) == 0:
-            print(f"  {k + 1}/{a.games} games, {len(X)} positions, {time.perf_counter() - t0:.0f} s",
+        if (k + 1) % max(1, games // 20) == 0:
+            print(f"  {k + 1}/{games} games, {len(X)} positions, {time.perf_counter() - t0:.0f} s",
                   flush=True)
     if pool:
         pool.shutdown()
     return {"X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
-            "game": np.array(game), "round": np.array(rnd), "games": np.array(a.games)}
+            "game": np.array(game), "round": np.array(rnd), "games": np.array(games)}
 
 
 def merge(parts: list[dict]) -> dict:
@@ -128,7 +140,7 @@ def merge(parts: list[dict]) -> dict:
     return out
 
 
-def fit(data: dict, holdout: float, alphas) -> tuple[Model, dict]:
+def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = ()) -> tuple[Model, dict]:
     import numpy as np
     import sklearn
     from sklearn.linear_model import RidgeCV
@@ -139,6 +151,12 @@ def fit(data: dict, holdout: float, alphas) -> tuple[Model, dict]:
     X, y, game, rnd = data["X"], data["y"], data["game"], data["round"]
     hand = X[:, :len(TERMS)].sum(axis=1)            # the evaluation's value: the terms' sum
     resid = y - hand
+    unknown = set(exclude) - set(FEATURES)
+    if unknown:
+        raise SystemExit(f"unknown features to exclude: {', '.join(sorted(unknown))}")
+    # an excluded feature (and its product with the game left) gets no coefficient
+    keep = np.array([n not in exclude and n.removesuffix("*left") not in exclude for n in FEATURES])
+    X = X[:, keep]
     games = int(data["games"])
     cut = int(games * (1 - holdout)) if holdout else games
     train, test = game < cut, game >= cut
@@ -163,9 +181,12 @@ def fit(data: dict, holdout: float, alphas) -> tuple[Model, dict]:
     final = make(np.ones(len(y), dtype=bool))      # the model kept: fitted to every game
     scaler, ridge = final[0], final[1]
     scale = np.where(scaler.scale_ == 0, 1.0, scaler.scale_)
-    coef = ridge.coef_ / scale
-    intercept = float(ridge.intercept_ - (coef * scaler.mean_).sum())
+    kept = ridge.coef_ / scale
+    intercept = float(ridge.intercept_ - (kept * scaler.mean_).sum())
+    coef = np.zeros(len(FEATURES))
+    coef[keep] = kept
     report["alpha"] = float(ridge.alpha_)
+    report["excluded"] = sorted(exclude)
     model = Model(list(FEATURES), [round(float(c), 6) for c in coef], round(intercept, 6))
     state, seat = check_position()
     report["check"] = {"seed": CHECK_SEED, "moves": CHECK_MOVES, "seat": seat,
@@ -178,37 +199,75 @@ def fit(data: dict, holdout: float, alphas) -> tuple[Model, dict]:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1500)
+    ap.add_argument("--games", type=int, default=300, help="the first generation's games")
     ap.add_argument("--start", type=int, default=0, help="the first game's index (seed train-eval-<i>)")
+    ap.add_argument("--generations", type=int, default=2,
+                    help="generations: each after the first plays with the model fitted so far")
+    ap.add_argument("--later-games", type=int, default=150, help="the games of each later generation")
+    ap.add_argument("--later-start", type=int, default=3000, help="the first later generation's first index")
+    ap.add_argument("--work", help="a folder for each generation's positions (reused if there) and models "
+                    "(default: a new temporary folder)")
     ap.add_argument("--levels", default="easy,medium,medium",
                     help="the AI's levels, game by game in turn (names or iteration budgets)")
     ap.add_argument("--bots", default="bishop,bishop,deacon", help="the Cardinalbot's levels, in turn")
+    ap.add_argument("--policy", help="a model file: the AI of the games uses it (a later generation's games, "
+                    "so that the data hold the positions its own search seeks out)")
+    ap.add_argument("--policy-w", type=float, default=1.0, help="the policy model's weight (learned_w)")
     ap.add_argument("--explore", type=float, default=0.05, help="chance of a random legal move a decision")
     ap.add_argument("--sample", type=float, default=0.5, help="chance a position after an AI move is kept")
     ap.add_argument("--holdout", type=float, default=0.2, help="share of the games held out (the error)")
     ap.add_argument("--alphas", default="0.1,1,10,100,1000,10000", help="the ridge penalties tried")
+    ap.add_argument("--exclude", default="", help="features (comma-separated) the fit leaves out, with their "
+                    "products with the game left: the correction cannot value them")
     ap.add_argument("--procs", type=int, default=1)
     ap.add_argument("--data", help="an .npz file of positions: written after the games, read instead of "
                     "playing (several, comma-separated: the runs' positions together)")
     ap.add_argument("--out", default=os.path.join(ROOT, "ai", "tiletum", "data", "learned_eval.json"))
     a = ap.parse_args(argv)
     import numpy as np
+    exclude = tuple(filter(None, (x.strip() for x in a.exclude.split(","))))
+    alphas = [float(x) for x in a.alphas.split(",")]
     files = a.data.split(",") if a.data else []
     if files and all(os.path.exists(f) for f in files):
         data = merge([dict(np.load(f)) for f in files])
         print(f"positions from {a.data}: {len(data['y'])} of {int(data['games'])} games", flush=True)
+        model, report = fit(data, a.holdout, alphas, exclude)
+    elif a.data:
+        data = play_generation(a, a.games, a.start, a.policy)
+        os.makedirs(os.path.dirname(os.path.abspath(a.data)), exist_ok=True)
+        np.savez_compressed(a.data, **data)
+        model, report = fit(data, a.holdout, alphas, exclude)
     else:
-        print(f"playing {a.games} games (seeds train-eval-{a.start}..{a.start + a.games - 1}; AI {a.levels}; "
-              f"bot {a.bots}; explore {a.explore}; sample {a.sample}) on {a.procs} processes", flush=True)
-        data = generate(a)
-        if a.data:
-            os.makedirs(os.path.dirname(os.path.abspath(a.data)), exist_ok=True)
-            np.savez_compressed(a.data, **data)
-    model, report = fit(data, a.holdout, [float(x) for x in a.alphas.split(",")])
+        # generation 1: the AI as it is; each later one: the AI with the model fitted so far, and
+        # the fit to every generation's positions together
+        work = a.work or tempfile.mkdtemp(prefix="train-eval-")
+        os.makedirs(work, exist_ok=True)
+        parts, policy = [], a.policy
+        for k in range(1, a.generations + 1):
+            games, start = ((a.games, a.start) if k == 1
+                            else (a.later_games, a.later_start + (k - 2) * a.later_games))
+            path = os.path.join(work, f"gen{k}-{start}-{games}.npz")
+            if os.path.exists(path):
+                parts.append(dict(np.load(path)))
+                print(f"generation {k}: positions from {path}", flush=True)
+            else:
+                parts.append(play_generation(a, games, start, policy))
+                np.savez_compressed(path, **parts[-1])
+            model, report = fit(merge(parts), a.holdout, alphas, exclude)
+            brief = {x: report.get(x) for x in ("positions", "holdout_rmse", "alpha")}
+            print(f"generation {k}: {json.dumps(brief)}", flush=True)
+            if k < a.generations:
+                policy = os.path.join(work, f"model-gen{k}.json")
+                with open(policy, "w", encoding="utf-8") as f:
+                    json.dump(model.to_doc(), f, indent=1)
     report["command"] = ("python tools/train_eval.py " + " ".join(
-        f"--{k} {v}" for k, v in (("games", a.games), ("start", a.start), ("levels", a.levels),
+        f"--{k} {v}" for k, v in (("games", a.games), ("start", a.start), ("generations", a.generations),
+                                   ("later-games", a.later_games), ("later-start", a.later_start),
+                                   ("data", a.data), ("levels", a.levels),
+                                   ("policy", a.policy), ("policy-w", a.policy_w),
                                    ("bots", a.bots), ("explore", a.explore), ("sample", a.sample),
-                                   ("holdout", a.holdout), ("alphas", a.alphas))))
+                                   ("holdout", a.holdout), ("alphas", a.alphas),
+                                   ("exclude", a.exclude or None)) if v is not None))
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w", encoding="utf-8") as f:
         json.dump(model.to_doc(), f, indent=1)
