@@ -1,7 +1,7 @@
 """Train the learned correction to the Tiletum AI's evaluation (issue 43; docs/ai.md, "The learned
 evaluation"). One command makes the model file from nothing:
 
-    python tools/train_eval.py --games 1500 --procs 2 --out ai/tiletum/data/learned_eval.json
+    python tools/train_eval.py --procs 2 --work var/train --out ai/tiletum/data/learned_eval.json
 
 1. **Games.** Solo games of the AI against the Cardinalbot (seeds ``train-eval-<i>`` for i from
    ``--start``: never a seed of the benchmarks, ``bench-ai-solo-<bot>-<i>``), the AI at the levels
@@ -11,6 +11,12 @@ evaluation"). One command makes the model file from nothing:
    chance ``--sample``, the position's features for the AI's seat (``ai.tiletum.evaluate.
    features``, under the presets' weights) are kept, and when the game ends each kept position
    gets the seat's final score. Everything is seeded: the same arguments give the same data.
+   That is generation 1 (``--games``); each of the ``--generations`` after it plays
+   ``--later-games`` more games (from index ``--later-start`` on) with the AI using the model
+   fitted so far (``learned_w`` ``--policy-w``), so that the data hold the positions the search
+   with that model seeks out and what they really lead to, and the model is fitted again to
+   every generation's positions (the first generation's fit alone was exploited at once:
+   docs/notes/ai-tuning.md, "Issue 43").
 2. **The fit.** A ridge regression (scikit-learn's ``RidgeCV`` over standardized features, its
    penalty chosen by cross-validation) of what the evaluation misses: the final score less the
    evaluation's value at the position (the sum of the terms, the first features). The last
@@ -20,9 +26,11 @@ evaluation"). One command makes the model file from nothing:
    the intercept and how the model was made (this command, seeds, games, positions, penalty,
    errors, library versions) as JSON: ``ai.tiletum.learned`` reads it with no library at all.
 
-``--data FILE.npz`` keeps the generated positions (and reuses them if the file exists, so a refit
-with other fit options costs no games). Needs the training libraries (numpy, scikit-learn: the
-``test`` extra of pyproject.toml); the service does not.
+``--work DIR`` keeps each generation's positions and the models in between (a later run reuses
+the positions found there, so a refit or one more generation costs only the new games);
+``--data FILE.npz`` plays or reads one set of positions and fits it (no generations). Needs the
+training libraries (numpy, scikit-learn: the ``test`` and ``train`` extras of pyproject.toml);
+the service does not.
 """
 from __future__ import annotations
 
@@ -201,7 +209,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=300, help="the first generation's games")
     ap.add_argument("--start", type=int, default=0, help="the first game's index (seed train-eval-<i>)")
-    ap.add_argument("--generations", type=int, default=2,
+    ap.add_argument("--generations", type=int, default=4,
                     help="generations: each after the first plays with the model fitted so far")
     ap.add_argument("--later-games", type=int, default=150, help="the games of each later generation")
     ap.add_argument("--later-start", type=int, default=3000, help="the first later generation's first index")
