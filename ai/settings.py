@@ -58,6 +58,10 @@ class Settings:
     king_plan_w: float = 0.0        # King track steps still to be had this round (a King die on the Wheel)
     crest_plan_w: float = 0.0       # a Crest in the Storehouse: what it adds to the Fairs still to come
 
+    # --- the learned evaluation (issue 43; ai.tiletum.learned, tools/train_eval.py) ---------------
+    learned_w: float = 0.0          # the learned correction's weight in the value (0: off)
+    learned_file: str = "learned_eval.json"   # the model: a file of ai/tiletum/data/, or a path
+
     def __post_init__(self):
         if self.iterations < 1:
             raise ValueError("a search needs at least 1 iteration")
@@ -117,6 +121,8 @@ def _parse(f: dataclasses.Field, current, text: str):
         if len(parts) == 1:
             parts *= len(current)
         return tuple(parts)
+    if isinstance(current, str):
+        return text
     if isinstance(current, bool):
         return text.lower() in ("1", "true", "yes", "on")
     if isinstance(current, int):

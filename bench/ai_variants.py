@@ -33,6 +33,9 @@ VARIANTS = {
     "kingplan": "king_plan_w:1",
     "crests": "crest_plan_w:1",
     "plan": "fair_plan_w:1,king_plan_w:1,crest_plan_w:1",
+    # the learned correction to the evaluation (issue 43; ai/tiletum/learned.py, tools/train_eval.py)
+    "learned": "learned_w:1",
+    "learned_half": "learned_w:0.5",
     # the evaluation before issue 16's second round
     "old": "piece_w:0,pos_w:0,char_store_vp:1,store_vp:1,gold_factor:1",
 }
@@ -61,7 +64,7 @@ def parse_variants(names: str, specs: list[str]) -> dict[str, str]:
 def settings_for(level, spec: str) -> ai.Settings:
     """The level's preset with the variant's override (``spec``: text, or a .json file's name)."""
     base = ai.resolve(level)
-    if spec.endswith(".json"):
+    if spec.endswith(".json") and ":" not in spec:   # not an override naming a file (learned_file:x.json)
         with open(spec) as f:
             w = {k.lower(): tuple(v) if isinstance(v, list) else v for k, v in json.load(f).items()}
         r = list(base.resource_vp)       # bench/ai_tune.py's names for resource_vp's rounds

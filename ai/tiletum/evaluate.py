@@ -53,6 +53,7 @@ from tiletum.flow import fair_vp, participates
 from tiletum.state import GameState
 
 from ..settings import DEFAULT, Settings
+from . import learned
 
 def _over(s: GameState) -> bool:
     return s.phase == "over"
@@ -345,11 +346,64 @@ TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supp
 
 
 def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
-    """The seat's estimated final VP under the weights of ``w``."""
+    """The seat's estimated final VP under the weights of ``w``: the terms' sum, plus
+    ``w.learned_w`` times the learned correction (``ai.tiletum.learned``) where it is switched on."""
+    if w.learned_w and not _over(s):
+        parts = [t(s, seat, w) for t in TERMS]
+        m = learned.model(w.learned_file, FEATURES)
+        return sum(parts) + w.learned_w * m.predict(features(s, seat, w, parts))
     total = 0.0
     for t in TERMS:
         total += t(s, seat, w)
     return total
+
+
+# --- the learned evaluation's features (ai.tiletum.learned; docs/ai.md, "The learned evaluation") ---
+
+def _raw(s: GameState, seat: int) -> list[float]:
+    """Counts of the seat's position that the terms fold together or leave out."""
+    c = components()
+    p = s.seats[seat]
+    kinds = [c.tiles[t].kind for t in p.store]
+    due = _fair_due(s)
+    ranking = king_ranking(s)
+    return [
+        *map(float, p.res),                                   # gold, food, wool, stone, iron
+        float(p.houses), float(p.pillars),
+        float(houses_on_map(s, seat)), float(pillars_on_map(s, seat)),
+        float(sum(1 for b in p.rooms for t in b if t is not None)),
+        float(completed_buildings(p)),
+        float(kinds.count("character")), float(kinds.count("contract")), float(kinds.count("crest")),
+        float(len(kinds) - kinds.count("character") - kinds.count("contract") - kinds.count("crest")),
+        float(sum(1 for x in p.crests if x is not None)),
+        float(len(p.contracts)), float(len(p.cathedrals)),
+        float(king_vp(s, seat)), float(ranking[0] == seat),
+        float(sum(p.ap_bonus.values())),
+        float(due and participates(s, seat, s.fair_towns[s.round - 1])),
+        float(turns_left(s, seat)),
+        float(max((q.score for i, q in enumerate(s.seats) if i != seat), default=p.score) - p.score),
+    ]
+
+
+RAW = ("gold", "food", "wool", "stone", "iron", "houses_supply", "pillars_supply", "houses_map",
+       "pillars_map", "rooms", "completed", "store_characters", "store_contracts", "store_crests",
+       "store_other", "crests_placed", "contracts_done", "cathedrals", "king_vp", "king_first",
+       "ap_bonus", "at_fair", "turns_left", "behind")
+# each term and count as it stands, and again times the share of the game left (rounds_left / 4):
+# what a count is worth changes as the game goes on
+FEATURES = tuple([t.__name__ for t in TERMS] + list(RAW)
+                 + [f"{n}*left" for n in [t.__name__ for t in TERMS] + list(RAW)] + ["left"])
+
+
+def features(s: GameState, seat: int, w: Settings = DEFAULT, parts: list[float] | None = None) -> list[float]:
+    """The learned evaluation's inputs for ``seat`` (named by :data:`FEATURES`): the terms under
+    ``w`` (``parts``, if already computed), counts of the position, each again times the share of
+    the game left, and that share."""
+    if parts is None:
+        parts = [t(s, seat, w) for t in TERMS]
+    base = list(parts) + _raw(s, seat)
+    left = rounds_left(s) / 4
+    return base + [x * left for x in base] + [left]
 
 
 def breakdown(s: GameState, seat: int, w: Settings = DEFAULT) -> dict[str, float]:

@@ -1,0 +1,182 @@
+"""The learned evaluation (issue 43; docs/ai.md, "The learned evaluation"): the model file in the
+package, its use by the search, and the training command on a tiny data set. Its strength is
+measured by bench/ai_solo_paired.py, never here."""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import ai
+import tiletum
+from ai.tiletum import learned
+from ai.tiletum.evaluate import FEATURES, TERMS, features, value
+from cardinalbot.policy import next_moves
+from games.tiletum import view_doc
+from tiletum.game import legal_moves, play
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGED = ROOT / "ai" / "tiletum" / "data" / learned.DEFAULT_FILE
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("train_eval", ROOT / "tools" / "train_eval.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+train_eval = _tool()
+
+
+def test_the_packaged_model_loads_and_gives_its_recorded_value_at_the_known_position():
+    doc = json.loads(PACKAGED.read_text(encoding="utf-8"))
+    m = learned.model(learned.DEFAULT_FILE, FEATURES)
+    assert m.names == FEATURES and len(m.coef) == len(FEATURES)
+    check = doc["made"]["check"]
+    assert (check["seed"], check["moves"]) == (train_eval.CHECK_SEED, train_eval.CHECK_MOVES)
+    state, seat = train_eval.check_position()
+    assert seat == check["seat"]
+    x = features(state, seat)
+    by_hand = doc["intercept"] + sum(c * v for c, v in zip(doc["coef"], x))
+    assert m.predict(x) == pytest.approx(by_hand, abs=1e-9)
+    assert m.predict(x) == pytest.approx(check["prediction"], abs=1e-4)
+    # and the search's value is the terms' sum plus the weight times that prediction
+    w = ai.override(ai.LEVELS["hard"], "learned_w:0.5")
+    assert value(state, seat, w) == pytest.approx(value(state, seat) + 0.5 * m.predict(x))
+
+
+def test_a_model_file_is_read_from_a_path_and_its_correction_added(tmp_path):
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("gold")] = 1.0
+    coef[FEATURES.index("score_now")] = -0.5
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(learned.Model(list(FEATURES), coef, 2.0).to_doc()))
+    state, seat = train_eval.check_position()
+    w = ai.override(ai.LEVELS["medium"], {"learned_w": 1.0, "learned_file": str(path)})
+    p = state.seats[seat]
+    assert value(state, seat, w) - value(state, seat) == pytest.approx(p.res[0] - 0.5 * p.score + 2.0)
+    # the features: the terms first (their sum is the evaluation), each again times the game left
+    x = features(state, seat)
+    assert sum(x[:len(TERMS)]) == pytest.approx(value(state, seat))
+    left = x[-1]
+    assert 0 < left <= 1
+    assert x[len(FEATURES) // 2 + FEATURES.index("gold")] == pytest.approx(p.res[0] * left)
+
+
+def test_a_model_of_other_features_is_refused(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(learned.Model(["score_now", "gold"], [1.0, 1.0], 0.0).to_doc()))
+    with pytest.raises(ValueError, match="other features"):
+        learned.model(str(path), FEATURES)
+
+
+def test_at_the_end_of_the_game_the_value_is_the_final_score_exactly():
+    state, _ = tiletum.new_game(2, "learned-over", {"solo": {"level": "bishop"}})
+    rng = random.Random(1)
+    while state.phase != "over":
+        moves = legal_moves(state)
+        move = moves[rng.randrange(len(moves))]
+        _, state = play(state, state.actor, move, seed="learned-over", trusted=True)
+    w = ai.override(ai.LEVELS["hard"], "learned_w:1")
+    for seat in (0, 1):
+        assert value(state, seat, w) == state.seats[seat].score
+
+
+LEARNED_EASY = ai.override(ai.LEVELS["easy"], "learned_w:1,iterations:3")
+
+
+@pytest.mark.parametrize("players,solo", [(2, None), (4, None), (2, "bishop")])
+def test_a_level_with_the_learned_evaluation_plays_legal_moves_to_the_end(players, solo):
+    seed = f"learned-legal-{players}-{solo}"
+    state, _ = tiletum.new_game(players, seed, {"solo": {"level": solo}} if solo else None)
+    bot = state.solo["bot"] if solo else None
+    rng = random.Random(seed)
+    calls = 0
+    while state.phase != "over":
+        seat = state.actor
+        if seat == bot and state.phase == "action":
+            for m in next_moves(state, rng):
+                _, state = play(state, seat, m, seed=seed)
+            continue
+        plan = ai.decide(view_doc(state, seat), LEARNED_EASY, f"{seed}:{calls}")
+        calls += 1
+        assert plan
+        for m in plan:
+            assert state.actor == seat and m in legal_moves(state), f"illegal AI move {m!r}"
+            _, state = play(state, seat, m, seed=seed)
+    assert calls > 20 * players if not solo else calls > 20
+
+
+def test_the_learned_evaluation_changes_no_budget_and_costs_a_dot_product():
+    """Decision time stays within hard's budget by construction: the variant searches exactly hard's
+    iterations and look-ahead (the budget is a count, not a time), and an evaluation costs the terms
+    it cost before plus one dot product over the features (a linear model)."""
+    hard = ai.LEVELS["hard"]
+    variant = ai.override(hard, "learned_w:1")
+    assert dataclasses.replace(variant, learned_w=hard.learned_w) == hard
+    m = learned.model(variant.learned_file, FEATURES)
+    doc = json.loads(PACKAGED.read_text(encoding="utf-8"))
+    assert doc["kind"] == "linear" and len(m.coef) == len(FEATURES) <= 200
+    assert PACKAGED.stat().st_size < 64 * 1024
+    # the search evaluates as often with it as without it
+    calls = {"n": 0}
+    import ai.tiletum.search as search_mod
+    real = search_mod.value
+
+    def counting(s, seat, w):
+        calls["n"] += 1
+        return real(s, seat, w)
+
+    state, seat = train_eval.check_position()
+    counts = []
+    for w in (ai.Settings(iterations=30), ai.Settings(iterations=30, learned_w=1.0)):
+        calls["n"] = 0
+        search_mod.value = counting
+        try:
+            search_mod.search(state, seat, w.iterations, random.Random(3), w)
+        finally:
+            search_mod.value = real
+        counts.append(calls["n"])
+    assert counts[0] > 30 and abs(counts[0] - counts[1]) <= counts[0] // 2
+
+
+def test_the_training_command_runs_on_a_tiny_data_set(tmp_path):
+    out = tmp_path / "tiny.json"
+    data = tmp_path / "tiny.npz"
+    args = ["--games", "4", "--levels", "1", "--bots", "priest", "--sample", "0.5", "--holdout", "0.5",
+            "--data", str(data), "--out", str(out)]
+    train_eval.main(args)
+    doc = json.loads(out.read_text())
+    assert doc["made"]["games"] == 4 and doc["made"]["positions"] > 50
+    assert set(doc["made"]["holdout_rmse"]) == {"evaluation", "learned"}
+    assert doc["made"]["versions"]["scikit-learn"]
+    m = learned.model(str(out), FEATURES)
+    state, seat = train_eval.check_position()
+    assert m.predict(features(state, seat)) == pytest.approx(doc["made"]["check"]["prediction"], abs=1e-4)
+    # the same positions again from the data file: the same model
+    out2 = tmp_path / "again.json"
+    train_eval.main(args[:-2] + ["--out", str(out2)])
+    assert json.loads(out2.read_text())["coef"] == doc["coef"]
+    # and the same seeds played again give the same data, so the same model
+    out3 = tmp_path / "replayed.json"
+    train_eval.main(args[:-4] + ["--data", str(tmp_path / "replayed.npz"), "--out", str(out3)])
+    assert json.loads(out3.read_text())["coef"] == doc["coef"]
+
+
+def test_the_training_command_plays_a_later_generation_with_the_model_fitted_before(tmp_path):
+    out = tmp_path / "gen.json"
+    train_eval.main(["--games", "4", "--later-games", "2", "--later-start", "50", "--generations", "2",
+                     "--levels", "1", "--bots", "priest", "--holdout", "0", "--work", str(tmp_path),
+                     "--out", str(out)])
+    assert {p.name for p in tmp_path.iterdir()} >= {"gen1-0-4.npz", "gen2-50-2.npz", "model-gen1.json"}
+    doc = json.loads(out.read_text())
+    assert doc["made"]["games"] == 6
+    assert "--generations 2" in doc["made"]["command"]
+    # the second generation's AI played with the first generation's model: other games than without it
+    first = learned.model(str(tmp_path / "model-gen1.json"), FEATURES)
+    assert any(first.coef) and doc["coef"] != json.loads((tmp_path / "model-gen1.json").read_text())["coef"]

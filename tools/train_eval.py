@@ -1,0 +1,288 @@
+"""Train the learned correction to the Tiletum AI's evaluation (issue 43; docs/ai.md, "The learned
+evaluation"). One command makes the model file from nothing:
+
+    python tools/train_eval.py --procs 2 --work var/train --out ai/tiletum/data/learned_eval.json
+
+1. **Games.** Solo games of the AI against the Cardinalbot (seeds ``train-eval-<i>`` for i from
+   ``--start``: never a seed of the benchmarks, ``bench-ai-solo-<bot>-<i>``), the AI at the levels
+   of ``--levels`` in turn (game i at the (i mod n)-th), the bot at the levels of ``--bots`` in
+   turn; with chance ``--explore`` an AI decision is a random legal move instead (so that the data
+   hold what a mistake leads to, as the search's leaves do). After each move of the AI, with
+   chance ``--sample``, the position's features for the AI's seat (``ai.tiletum.evaluate.
+   features``, under the presets' weights) are kept, and when the game ends each kept position
+   gets the seat's final score. Everything is seeded: the same arguments give the same data.
+   That is generation 1 (``--games``); each of the ``--generations`` after it plays
+   ``--later-games`` more games (from index ``--later-start`` on) with the AI using the model
+   fitted so far (``learned_w`` ``--policy-w``), so that the data hold the positions the search
+   with that model seeks out and what they really lead to, and the model is fitted again to
+   every generation's positions (the first generation's fit alone was exploited at once:
+   docs/notes/ai-tuning.md, "Issue 43").
+2. **The fit.** A ridge regression (scikit-learn's ``RidgeCV`` over standardized features, its
+   penalty chosen by cross-validation) of what the evaluation misses: the final score less the
+   evaluation's value at the position (the sum of the terms, the first features). The last
+   ``--holdout`` share of the games is held out and the fit's error there printed next to the
+   evaluation's own, round by round.
+3. **The file.** The coefficients in the features' own units (the standardization folded in),
+   the intercept and how the model was made (this command, seeds, games, positions, penalty,
+   errors, library versions) as JSON: ``ai.tiletum.learned`` reads it with no library at all.
+
+``--work DIR`` keeps each generation's positions and the models in between (a later run reuses
+the positions found there, so a refit or one more generation costs only the new games);
+``--data FILE.npz`` plays or reads one set of positions and fits it (no generations). Needs the
+training libraries (numpy, scikit-learn: the ``test`` and ``train`` extras of pyproject.toml);
+the service does not.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
+sys.path.insert(0, ROOT)
+
+import ai  # noqa: E402
+import tiletum  # noqa: E402
+from ai.tiletum.evaluate import FEATURES, TERMS, features  # noqa: E402
+from ai.tiletum.learned import Model  # noqa: E402
+from cardinalbot.policy import next_moves  # noqa: E402
+from games.tiletum import view_doc  # noqa: E402
+from tiletum.game import legal, play  # noqa: E402
+
+
+def level_of(text: str, policy: str | None = None, policy_w: float = 1.0):
+    """The AI's settings for a level's name or iteration budget; with ``policy`` (a model file)
+    the learned correction is on at ``policy_w`` (a later generation's games: ``--policy``)."""
+    settings = ai.resolve(int(text) if text.isdigit() else text)
+    if policy:
+        settings = ai.override(settings, {"learned_w": policy_w, "learned_file": policy})
+    return settings
+
+
+def play_game(job) -> tuple[list[list[float]], int, list[int]]:
+    """One seeded solo game; the features of the sampled positions of the AI's seat, its final
+    score and each position's round."""
+    index, level, bot, explore, sample, policy, policy_w = job
+    seed = f"train-eval-{index}"
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
+    rng = random.Random(seed)
+    me = 1 - state.solo["bot"]
+    rows, rounds, calls = [], [], 0
+    while state.phase != "over":
+        seat = state.actor
+        if seat == state.solo["bot"] and state.phase == "action":
+            moves = next_moves(state, rng)
+        elif rng.random() < explore:
+            moves = [str(rng.choice(sorted(legal(state), key=str)))]
+        else:
+            moves = ai.decide(view_doc(state, seat), level_of(level, policy, policy_w), f"{seed}:{calls}")
+            calls += 1
+        for m in moves:
+            _, state = play(state, seat, m, seed=seed)
+            if seat == me and state.phase != "over" and rng.random() < sample:
+                rows.append(features(state, me))
+                rounds.append(state.round)
+    return rows, state.seats[me].score, rounds
+
+
+CHECK_SEED, CHECK_MOVES = "learned-eval-check", 40
+
+
+def check_position():
+    """The position the model file's ``check`` is computed at (and tests/test_ai_learned.py again):
+    a solo game against the bishop, seed ``CHECK_SEED``, after the first legal move (by notation)
+    ``CHECK_MOVES`` times and then until the other seat (returned) is to act."""
+    state, _ = tiletum.new_game(2, CHECK_SEED, {"solo": {"level": "bishop"}})
+    me = 1 - state.solo["bot"]
+    for k in range(1000):
+        if k >= CHECK_MOVES and state.actor == me and state.phase == "action":
+            break
+        _, state = play(state, state.actor, min(legal(state), key=str), seed=CHECK_SEED)
+    return state, me
+
+
+def play_generation(a, games: int, start: int, policy: str | None) -> dict:
+    """The positions of ``games`` games from index ``start``, the AI using ``policy`` (a model
+    file) if given."""
+    import numpy as np
+    print(f"playing {games} games (seeds train-eval-{start}..{start + games - 1}; AI {a.levels}"
+          f"{' with ' + policy if policy else ''}; bot {a.bots}; explore {a.explore}; sample {a.sample}) "
+          f"on {a.procs} processes", flush=True)
+    levels, bots = a.levels.split(","), a.bots.split(",")
+    policy = os.path.abspath(policy) if policy else None
+    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample, policy, a.policy_w)
+            for k, i in enumerate(range(start, start + games))]
+    X, y, game, rnd = [], [], [], []
+    t0 = time.perf_counter()
+    pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
+    for k, (rows, final, rounds) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
+                                               else map(play_game, jobs)):
+        X += rows
+        y += [final] * len(rows)
+        game += [k] * len(rows)
+        rnd += rounds
+        if (k + 1) % max(1, games // 20) == 0:
+            print(f"  {k + 1}/{games} games, {len(X)} positions, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    if pool:
+        pool.shutdown()
+    return {"X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
+            "game": np.array(game), "round": np.array(rnd), "games": np.array(games)}
+
+
+def merge(parts: list[dict]) -> dict:
+    """Several data files (each a run of games) as one, their games numbered on."""
+    import numpy as np
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("X", "y", "round")}
+    offsets = np.cumsum([0] + [int(p["games"]) for p in parts])
+    out["game"] = np.concatenate([p["game"] + off for p, off in zip(parts, offsets)])
+    out["games"] = np.array(int(offsets[-1]))
+    return out
+
+
+def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = ()) -> tuple[Model, dict]:
+    import numpy as np
+    import sklearn
+    from sklearn.linear_model import RidgeCV
+    from sklearn.model_selection import GroupKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, game, rnd = data["X"], data["y"], data["game"], data["round"]
+    hand = X[:, :len(TERMS)].sum(axis=1)            # the evaluation's value: the terms' sum
+    resid = y - hand
+    unknown = set(exclude) - set(FEATURES)
+    if unknown:
+        raise SystemExit(f"unknown features to exclude: {', '.join(sorted(unknown))}")
+    # an excluded feature (and its product with the game left) gets no coefficient
+    keep = np.array([n not in exclude and n.removesuffix("*left") not in exclude for n in FEATURES])
+    X = X[:, keep]
+    games = int(data["games"])
+    cut = int(games * (1 - holdout)) if holdout else games
+    train, test = game < cut, game >= cut
+    if train.sum() < 2:
+        raise SystemExit("too few positions to fit: play more games")
+
+    def make(mask):
+        folds = min(5, len(set(game[mask].tolist())))
+        cv = list(GroupKFold(folds).split(X[mask], resid[mask], game[mask])) if folds >= 2 else None
+        return make_pipeline(StandardScaler(), RidgeCV(alphas=alphas, cv=cv)).fit(X[mask], resid[mask])
+
+    report = {"positions": int(len(y)), "games": games, "train_games": cut}
+    if test.any():
+        m = make(train)
+        err = resid[test] - m.predict(X[test])
+        report["holdout_rmse"] = {"evaluation": round(float(np.sqrt((resid[test] ** 2).mean())), 2),
+                                  "learned": round(float(np.sqrt((err ** 2).mean())), 2)}
+        report["holdout_rmse_by_round"] = {
+            str(r): [round(float(np.sqrt((resid[test & (rnd == r)] ** 2).mean())), 2),
+                     round(float(np.sqrt((err[rnd[test] == r] ** 2).mean())), 2)]
+            for r in range(1, 5) if (test & (rnd == r)).any()}
+    final = make(np.ones(len(y), dtype=bool))      # the model kept: fitted to every game
+    scaler, ridge = final[0], final[1]
+    scale = np.where(scaler.scale_ == 0, 1.0, scaler.scale_)
+    kept = ridge.coef_ / scale
+    intercept = float(ridge.intercept_ - (kept * scaler.mean_).sum())
+    coef = np.zeros(len(FEATURES))
+    coef[keep] = kept
+    report["alpha"] = float(ridge.alpha_)
+    report["excluded"] = sorted(exclude)
+    model = Model(list(FEATURES), [round(float(c), 6) for c in coef], round(intercept, 6))
+    state, seat = check_position()
+    report["check"] = {"seed": CHECK_SEED, "moves": CHECK_MOVES, "seat": seat,
+                       "prediction": round(model.predict(features(state, seat)), 6)}
+    report["versions"] = {"python": platform.python_version(), "numpy": np.__version__,
+                          "scikit-learn": sklearn.__version__}
+    model.meta = report
+    return model, report
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=300, help="the first generation's games")
+    ap.add_argument("--start", type=int, default=0, help="the first game's index (seed train-eval-<i>)")
+    ap.add_argument("--generations", type=int, default=4,
+                    help="generations: each after the first plays with the model fitted so far")
+    ap.add_argument("--later-games", type=int, default=150, help="the games of each later generation")
+    ap.add_argument("--later-start", type=int, default=3000, help="the first later generation's first index")
+    ap.add_argument("--work", help="a folder for each generation's positions (reused if there) and models "
+                    "(default: a new temporary folder)")
+    ap.add_argument("--levels", default="easy,medium,medium",
+                    help="the AI's levels, game by game in turn (names or iteration budgets)")
+    ap.add_argument("--bots", default="bishop,bishop,deacon", help="the Cardinalbot's levels, in turn")
+    ap.add_argument("--policy", help="a model file: the AI of the games uses it (a later generation's games, "
+                    "so that the data hold the positions its own search seeks out)")
+    ap.add_argument("--policy-w", type=float, default=1.0, help="the policy model's weight (learned_w)")
+    ap.add_argument("--explore", type=float, default=0.05, help="chance of a random legal move a decision")
+    ap.add_argument("--sample", type=float, default=0.5, help="chance a position after an AI move is kept")
+    ap.add_argument("--holdout", type=float, default=0.2, help="share of the games held out (the error)")
+    ap.add_argument("--alphas", default="0.1,1,10,100,1000,10000", help="the ridge penalties tried")
+    ap.add_argument("--exclude", default="", help="features (comma-separated) the fit leaves out, with their "
+                    "products with the game left: the correction cannot value them")
+    ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--data", help="an .npz file of positions: written after the games, read instead of "
+                    "playing (several, comma-separated: the runs' positions together)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "ai", "tiletum", "data", "learned_eval.json"))
+    a = ap.parse_args(argv)
+    import numpy as np
+    exclude = tuple(filter(None, (x.strip() for x in a.exclude.split(","))))
+    alphas = [float(x) for x in a.alphas.split(",")]
+    files = a.data.split(",") if a.data else []
+    if files and all(os.path.exists(f) for f in files):
+        data = merge([dict(np.load(f)) for f in files])
+        print(f"positions from {a.data}: {len(data['y'])} of {int(data['games'])} games", flush=True)
+        model, report = fit(data, a.holdout, alphas, exclude)
+    elif a.data:
+        data = play_generation(a, a.games, a.start, a.policy)
+        os.makedirs(os.path.dirname(os.path.abspath(a.data)), exist_ok=True)
+        np.savez_compressed(a.data, **data)
+        model, report = fit(data, a.holdout, alphas, exclude)
+    else:
+        # generation 1: the AI as it is; each later one: the AI with the model fitted so far, and
+        # the fit to every generation's positions together
+        work = a.work or tempfile.mkdtemp(prefix="train-eval-")
+        os.makedirs(work, exist_ok=True)
+        parts, policy = [], a.policy
+        for k in range(1, a.generations + 1):
+            games, start = ((a.games, a.start) if k == 1
+                            else (a.later_games, a.later_start + (k - 2) * a.later_games))
+            path = os.path.join(work, f"gen{k}-{start}-{games}.npz")
+            if os.path.exists(path):
+                parts.append(dict(np.load(path)))
+                print(f"generation {k}: positions from {path}", flush=True)
+            else:
+                parts.append(play_generation(a, games, start, policy))
+                np.savez_compressed(path, **parts[-1])
+            model, report = fit(merge(parts), a.holdout, alphas, exclude)
+            brief = {x: report.get(x) for x in ("positions", "holdout_rmse", "alpha")}
+            print(f"generation {k}: {json.dumps(brief)}", flush=True)
+            if k < a.generations:
+                policy = os.path.join(work, f"model-gen{k}.json")
+                with open(policy, "w", encoding="utf-8") as f:
+                    json.dump(model.to_doc(), f, indent=1)
+    report["command"] = ("python tools/train_eval.py " + " ".join(
+        f"--{k} {v}" for k, v in (("games", a.games), ("start", a.start), ("generations", a.generations),
+                                   ("later-games", a.later_games), ("later-start", a.later_start),
+                                   ("data", a.data), ("levels", a.levels),
+                                   ("policy", a.policy), ("policy-w", a.policy_w),
+                                   ("bots", a.bots), ("explore", a.explore), ("sample", a.sample),
+                                   ("holdout", a.holdout), ("alphas", a.alphas),
+                                   ("exclude", a.exclude or None)) if v is not None))
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out, "w", encoding="utf-8") as f:
+        json.dump(model.to_doc(), f, indent=1)
+        f.write("\n")
+    print(json.dumps({k: v for k, v in report.items() if k != "command"}), flush=True)
+    print(f"wrote {a.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
