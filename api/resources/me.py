@@ -20,7 +20,7 @@ KEY = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
 EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada",
-                "opponents": ["Bob"], "round": 2,
+                "opponents": ["Bob"], "round": 2, "progress": "Round 2 of 4",
                 "phase": "action", "version": 41, "to_act": [1], "to_act_names": ["Ada"],
                 "deadline": "2025-03-07T18:00:00Z", "on_vacation": False, "tournament": None,
                 "play_url": "/play/Xq3vTz8aBc1d#token=L1.mfrggzdfmztwq2lknnwg23tpobyxe43u"}
