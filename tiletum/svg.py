@@ -248,6 +248,16 @@ def _pieces(state: GameState, names: list[str]) -> list[str]:
 
 # --- the side panel ------------------------------------------------------------------------
 
+def _offer_slot(tile: str | None, x: float, y: float, w: float, slot: str) -> list[str]:
+    """One slot of an offer on the row whose text baseline is ``y``: its tile as a piece, or empty."""
+    data = f' data-offer="{slot}"'
+    if tile:
+        return pieces.chip(tile, x, y - 12, w, 15, size=9, cls="offer", data=data)
+    return [f'<g class="offer"{data}>',
+            _rect(x, y - 12, w, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2, title="an empty space"),
+            _t(x + 4, y - 1, "empty", size=9, fill="#999999"), "</g>"]
+
+
 def _panel(state: GameState, names: list[str]) -> list[str]:
     c = components()
     x = MAP_W + 14
@@ -320,29 +330,15 @@ def _panel(state: GameState, names: list[str]) -> list[str]:
     costs = c.contract_offer_costs
     for i, t in enumerate(state.contract_offer):
         y += 17
-        data = f' data-offer="contract-{i + 1}"'
-        if t:
-            out += pieces.chip(t, x, y - 12, 290, 15, size=9, cls="offer", data=data)
-        else:
-            out += [f'<g class="offer"{data}>',
-                    _rect(x, y - 12, 290, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
-                          title="an empty space"),
-                    _t(x + 4, y - 1, "empty", size=9, fill="#999999"), "</g>"]
+        out += _offer_slot(t, x, y, 290, f"contract-{i + 1}")
         if i < len(costs):
             out.append(_t(x + 330, y - 1, f"{costs[i]} AP", size=10, anchor="end", weight="bold"))
     y += 22
     out.append(_t(x, y, "Character offer", size=12, weight="bold"))
-    out.append(_t(x + 330, y, "bonus · type", size=9, fill="#666666", anchor="end"))
+    out.append(_t(x + 330, y, "bonus \u00b7 type", size=9, fill="#666666", anchor="end"))
     for i, t in enumerate(state.character_offer):
         y += 17
-        data = f' data-offer="char-{i + 1}"'
-        if t:
-            out += pieces.chip(t, x, y - 12, 332, 15, size=9, cls="offer", data=data)
-        else:
-            out += [f'<g class="offer"{data}>',
-                    _rect(x, y - 12, 332, 15, "#ffffff", stroke="#c9bfa6", sw=0.6, rx=2,
-                          title="an empty space"),
-                    "</g>"]
+        out += _offer_slot(t, x, y, 332, f"char-{i + 1}")
     y += 22
     out.append(_t(x, y, "Fairs", size=12, weight="bold"))
     y += 15
