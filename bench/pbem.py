@@ -208,6 +208,14 @@ def create_game(client, name: str) -> Game:
         "options": {"seed": seed}})
     if rv.status_code != 201:
         raise RuntimeError(f"creating a game: {rv.status_code} {rv.get_data(as_text=True)[:300]}")
+    # players who play by email (docs/pbem.md): their addresses have acted on our email, and a turn
+    # email goes at once (not held as for a seat playing live on its page, nor capped as a stranger's)
+    from application.dashboard import mark_verified
+    from application.notifications import set_delay_minutes
+    r = client.application.extensions["tiletum.service"].store.r
+    for email in emails:
+        mark_verified(r, email)
+        set_delay_minutes(r, email, 0)
     state, _ = new_game(2, seed)
     if rv.json["version"] != state.version:
         raise RuntimeError("the engine mirror does not match the server's game")
