@@ -213,9 +213,9 @@ def create_game(client, name: str) -> Game:
     from application.dashboard import mark_verified
     from application.notifications import set_delay_minutes
     r = client.application.extensions["tiletum.service"].store.r
-    for email in emails:
-        mark_verified(r, email)
-        set_delay_minutes(r, email, 0)
+    for address in emails:
+        mark_verified(r, address)
+        set_delay_minutes(r, address, 0)
     state, _ = new_game(2, seed)
     if rv.json["version"] != state.version:
         raise RuntimeError("the engine mirror does not match the server's game")
