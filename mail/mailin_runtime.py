@@ -188,13 +188,15 @@ def inbound_deps(svc: GameService) -> Deps:
             if len(moves) > 1:   # never a move played and the game resigned by one reply
                 raise errors.invalid("resign-alone", "to resign, reply with the one line 'resign' and "
                                                      "nothing else", move_index=0)
+            # the reply came from the seat's own address to our signed reply address: verified before
+            # the resignation, whose results email (a task that may run at once) must see it
+            mark_verified(svc.store.r, seat_email(game_id, seat))
             try:
                 done = Together(svc).resign(game_id, seat=seat)
             except errors.ServiceError as e:   # over, or resigned already: said as such, not "an old turn"
                 if e.kind != "conflict":
                     raise
                 raise errors.invalid(e.code, e.detail, move_index=0) from None
-            mark_verified(svc.store.r, seat_email(game_id, seat))
             return {"version": done["version"]}
         commands = [m for m in moves if VACATION.match(m)]
         rest = [m for m in moves if not VACATION.match(m)]
@@ -206,6 +208,9 @@ def inbound_deps(svc: GameService) -> Deps:
                 raise errors.invalid("no-vacation-left", str(e), move_index=moves.index(cmd)) from None
         # the moves next, and the settings only once they are played: a reply whose moves are
         # refused (illegal, an old turn) is answered "nothing was played" and changes nothing
+        # the reply came from the seat's own address to the signed reply address of our email to it:
+        # verified before its moves, whose emails (tasks that may run at once) must see it
+        mark_verified(svc.store.r, seat_email(game_id, seat))
         answer = svc.submit_for_seat(game_id, seat, version, rest) if rest else None
         for cmd in commands:
             try:
@@ -213,8 +218,6 @@ def inbound_deps(svc: GameService) -> Deps:
             except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
                 log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id,
                             seat, cmd)
-        # the reply came from the seat's own address to the signed reply address of our email to it
-        mark_verified(svc.store.r, seat_email(game_id, seat))
         return answer if answer is not None else {"version": svc.load(game_id)[1].version}
 
     def seat_email(game_id: str, seat: int) -> str | None:
