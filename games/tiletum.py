@@ -254,10 +254,11 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
         king = c.king_values[state.king_pos[seat]]
         out = [f"Round {state.round}, {state.phase} phase. Your score: {p.score} VP. King track: {king:+d}.",
                f"Resources: {res}.",
-               f"Merchant in {c.display.get(p.merchant, p.merchant)}, Architect in "
-               f"{c.display.get(p.architect, p.architect)}; Houses {p.houses} and Pillars {p.pillars} in "
-               "supply.",
-               f"Storehouse: {', '.join(p.store) or 'empty'}. Fulfilled Contracts: {len(p.contracts)}."]
+               f"Merchant in {place_name(p.merchant)}, Architect in {place_name(p.architect)}; Houses "
+               f"{p.houses} and Pillars {p.pillars} in supply.",
+               # each tile by what it costs and gives, never its id (the move list's notation has that)
+               f"Storehouse: {'; '.join(tile_name(t) for t in p.store) or 'empty'}. "
+               f"Fulfilled Contracts: {len(p.contracts)}."]
         others = [f"{seat_name(names, i)} {q.score} VP"
                   for i, q in enumerate(state.seats) if i != seat]
         out.append("Scores of the others: " + "; ".join(others) + ".")

@@ -380,38 +380,57 @@ class Notifier:
         it became theirs. Each entry leaves the index once handled; one that fails stays for the next
         sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
         n = 0
+        for member, game_id, seat, version, tries in self._claimed(MAIL_LATER, self.clock(), max_attempts,
+                                                                    budget):
+            n += self._attempt(MAIL_LATER, member, game_id, tries, max_attempts,
+                               lambda: self.send_later(game_id, seat, version))
+        return n
+
+    def _claimed(self, index, due_by: float, max_attempts: int, budget: float | None):
+        """The entries of ``index`` (``mail:due``, ``mail:later``: ``<game>:<seat>:<version>``) due by
+        ``due_by``, each claimed for an attempt: (member, game, seat, version, the attempt's number).
+        An unreadable entry is dropped, one past ``max_attempts`` given up (an error in the log);
+        after ``budget`` seconds the entries left wait for the next sweep."""
         stop_at = time.monotonic() + budget if budget is not None else float("inf")
-        for member in MAIL_LATER.due(self.r, self.clock()):
+        for member in index.due(self.r, due_by):
             if time.monotonic() >= stop_at:
-                break
+                log.warning("the %s sweep ran out of its time: the entries left wait for the next sweep",
+                            index.name)
+                return
             try:
                 game_id, seat, version = member.decode().rsplit(":", 2)
                 seat, version = int(seat), int(version)
             except (UnicodeDecodeError, ValueError):
-                log.warning("dropping the unreadable mail:later entry %r", member)
-                remove(self.r, MAIL_LATER, member)
+                log.warning("dropping the unreadable %s entry %r", index.name, member)
+                remove(self.r, index, member)
                 continue
-            tries = begin_attempt(self.r, MAIL_LATER, member)
+            tries = begin_attempt(self.r, index, member)
             if tries > max_attempts:
-                log.error("giving up the mail:later entry %r: %d attempts failed or did not finish", member,
-                          tries - 1)
-                remove(self.r, MAIL_LATER, member)
-                end_attempt(self.r, MAIL_LATER, member)
+                log.error("giving up the %s entry %r: %d attempts failed or did not finish", index.name,
+                          member, tries - 1)
+                remove(self.r, index, member)
+                end_attempt(self.r, index, member)
                 continue
-            try:
-                n += self.send_later(game_id, seat, version)
-            except ServiceError as e:
-                if e.kind == "not-found":
-                    forget_game(self.r, game_id)
-                    end_attempt(self.r, MAIL_LATER, member)
-                else:
-                    log.warning("mail:later %r: %s (attempt %d of %d)", member, e, tries, max_attempts)
-            except Exception:
-                log.warning("mail:later %r failed (attempt %d of %d); tried again at the next sweep", member,
-                            tries, max_attempts, exc_info=True)
+            yield member, game_id, seat, version, tries
+
+    def _attempt(self, index, member, game_id: str, tries: int, max_attempts: int, send) -> int:
+        """``send()`` for a claimed entry: done, it ends the attempt; a game gone is forgotten; any
+        other failure leaves the entry for the next sweep."""
+        try:
+            sent = send()
+        except ServiceError as e:
+            if e.kind == "not-found":
+                forget_game(self.r, game_id)  # the game is gone
+                end_attempt(self.r, index, member)
             else:
-                end_attempt(self.r, MAIL_LATER, member)
-        return n
+                log.warning("%s %r: %s (attempt %d of %d)", index.name, member, e, tries, max_attempts)
+        except Exception:
+            log.warning("%s %r failed (attempt %d of %d); tried again at the next sweep", index.name, member,
+                        tries, max_attempts, exc_info=True)
+        else:
+            end_attempt(self.r, index, member)
+            return sent
+        return 0
 
     def send_later(self, game_id: str, seat: int, version: int) -> int:
         """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
@@ -515,26 +534,8 @@ class Notifier:
         (the sweep stays short however many emails are due) and leave it due again after
         ``older_than``, twice that after a second hand-off, and so on; each counts as an attempt."""
         n = 0
-        stop_at = time.monotonic() + budget if budget is not None else float("inf")
-        for member in MAIL_DUE.due(self.r, time.time() - older_than):
-            if time.monotonic() >= stop_at:
-                log.warning("the mail:due sweep ran out of its time: the entries left wait for the next "
-                            "sweep")
-                break
-            try:
-                game_id, _seat, version = member.decode().rsplit(":", 2)
-                version = int(version)
-            except (UnicodeDecodeError, ValueError):
-                log.warning("dropping the unreadable mail:due entry %r", member)
-                remove(self.r, MAIL_DUE, member)
-                continue
-            tries = begin_attempt(self.r, MAIL_DUE, member)
-            if tries > max_attempts:
-                log.error("giving up the mail:due entry %r: %d attempts failed or did not finish", member,
-                          tries - 1)
-                remove(self.r, MAIL_DUE, member)
-                end_attempt(self.r, MAIL_DUE, member)
-                continue
+        for member, game_id, _seat, version, tries in self._claimed(MAIL_DUE, time.time() - older_than,
+                                                                     max_attempts, budget):
             if hand_off is not None:
                 try:
                     hand_off(game_id, version)
@@ -547,19 +548,8 @@ class Notifier:
                 self.r.zadd(MAIL_DUE.key_of(member), {member: again}, xx=True)
                 n += 1
                 continue
-            try:
-                n += self.notify(game_id, version)
-            except ServiceError as e:
-                if e.kind == "not-found":
-                    forget_game(self.r, game_id)  # the game is gone
-                    end_attempt(self.r, MAIL_DUE, member)
-                else:
-                    log.warning("mail:due %r: %s (attempt %d of %d)", member, e, tries, max_attempts)
-            except Exception:
-                log.warning("mail:due %r failed (attempt %d of %d); tried again at the next sweep", member,
-                            tries, max_attempts, exc_info=True)
-            else:
-                end_attempt(self.r, MAIL_DUE, member)
+            n += self._attempt(MAIL_DUE, member, game_id, tries, max_attempts,
+                               lambda: self.notify(game_id, version))
         return n
 
     # --- re-issued links (application/credentials.py) ----------------------------------------

@@ -71,3 +71,26 @@ def test_the_board_names_no_tile_by_its_id(players):
     random_game(players if players > 1 else 2, f"pieces-{players}", on_move=check,
                 options={"solo": {"level": "deacon"}} if players == 1 else None)
     assert seen["offer"] > 10 and seen["store"] > 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_phone_picture_and_the_emails_words_name_no_tile_by_its_id(players):
+    """The turn email's second picture (a seat's own board, tiletum/svg_seat.py) and its position in
+    words say each tile by what it is, like the whole board."""
+    import games
+    from tiletum.svg_seat import seat_board_svg
+    seen = {"store": 0}
+
+    def check(old, move, events, new):
+        if new.version % 5:
+            return
+        for seat in range(new.players):
+            root = ET.fromstring(seat_board_svg(new, seat))
+            texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+            assert not [t for t in texts if ID.search(t)], [t for t in texts if ID.search(t)]
+            lines = games.TILETUM.email_position_lines(new, seat, ["Ann", "Bob", "Cy", "Di"])
+            assert not [ln for ln in lines if ID.search(ln)], lines
+            seen["store"] += len(new.seats[seat].store)
+
+    random_game(players, f"phone-pieces-{players}", on_move=check)
+    assert seen["store"] > 0

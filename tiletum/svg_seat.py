@@ -11,7 +11,9 @@ from __future__ import annotations
 import textwrap
 from xml.sax.saxutils import escape
 
-from .components import RESOURCES, components
+from . import pieces
+from .components import RESOURCES
+from .describe import COLOUR, place_name
 from .state import GameState
 from .svg import RES_FILL, RES_TEXT, SEAT_COLOURS, _rect, _t
 
@@ -24,20 +26,22 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     given = seat_names[seat] if seat_names and seat < len(seat_names) else None
     name = str(given) if given else f"Seat {seat}"
     colour = SEAT_COLOURS[seat % 4]
-    c = components()
     out: list[str] = []
     x, y = 12, 26
     out.append(_rect(x, y - 13, 14, 14, colour, sw=0.5))
     out.append(_t(x + 20, y, f"{name}, your board", size=15, weight="bold", fill=colour))
     out.append(_t(SEAT_W - 12, y, f"{p.score} VP", size=15, weight="bold", anchor="end"))
     y += 22
-    out.append(_t(x, y, f"Merchant: {c.display.get(p.merchant, p.merchant)} · Architect: "
-                        f"{c.display.get(p.architect, p.architect)}", size=12))
-    y += 17
+    where = f"Merchant: {place_name(p.merchant)} · Architect: {place_name(p.architect)}"
+    for line in textwrap.wrap(where, 52):   # a road space's name is long
+        out.append(_t(x, y, line, size=12))
+        y += 17
     supply = f"Supply: {p.houses} Houses, {p.pillars} Pillars"
-    if p.dice:
-        supply += f" · dice: {' '.join(p.dice)}"
-    out.append(_t(x, y, supply, size=12))
+    if p.dice:  # a die by its colour and number, not its letter
+        supply += " · dice: " + ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:2]}" for d in p.dice)
+    for i, line in enumerate(textwrap.wrap(supply, 52)):   # the dice in words may run long
+        out.append(_t(x, y + 17 * i, line, size=12))
+    y += 17 * (len(textwrap.wrap(supply, 52)) - 1)
     # resources: five boxes across
     y += 12
     for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
@@ -45,15 +49,12 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
         out.append(_rect(rx, y, 72, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
         out.append(_t(rx + 36, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
                       weight="bold"))
-    # the Storehouse: five spaces
+    # the Storehouse: a row per tile, each drawn as what it costs and gives (tiletum/pieces.py)
     y += 44
-    out.append(_t(x, y - 6, "Storehouse", size=12, weight="bold"))
-    for i in range(5):
-        tile = p.store[i] if i < len(p.store) else None
-        out.append(_rect(x + 84 + i * 60, y - 22, 56, 22, "#f6efe0" if tile else "#ffffff", stroke="#8a7a5a",
-                         sw=0.6))
-        out.append(_t(x + 112 + i * 60, y - 6, tile or "·", size=12, anchor="middle",
-                      fill="#222222" if tile else "#aaaaaa", weight="bold" if tile else "normal"))
+    out.append(_t(x, y - 6, "Storehouse" + ("" if p.store else ": empty"), size=12, weight="bold"))
+    for tile in p.store:
+        out += pieces.chip(tile, x, y, SEAT_W - 2 * x, 22, size=12.5)   # its smallest words 11 px
+        y += 26
     # the Buildings, two rows of three
     y += 14
     out.append(_t(x, y + 12, "Buildings", size=12, weight="bold"))
@@ -69,16 +70,18 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
         for f, who in enumerate(rooms):
             fx = bx + f * 41
             out.append(_rect(fx, by + 16, 38, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6))
-            out.append(_t(fx + 19, by + 32, who or f"{b + 1}.{f + 1}", size=11, anchor="middle",
+            out.append(_t(fx + 19, by + 32, pieces.type_word(who, True) if who else f"{b + 1}.{f + 1}",
+                          size=11, anchor="middle",
                           fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
         crest = p.crests[b] if b < len(p.crests) else None
         out.append(_rect(bx, by + 42, bw - 2, 20, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00",
                          sw=0.5))
-        out.append(_t(bx + (bw - 2) / 2, by + 56, f"Crest {crest}" if crest else "Crest space", size=11,
+        out.append(_t(bx + (bw - 2) / 2, by + 56, pieces.short(crest) if crest else "Crest space", size=11,
                       anchor="middle", fill="#222222" if crest else "#aaaaaa"))
     y += 2 * 78 + 8
-    for label, tiles in (("Contracts", p.contracts), ("Cathedral tiles", p.cathedrals)):
-        for line in textwrap.wrap(f"{label}: {' '.join(tiles) if tiles else 'none'}", 52):
+    for label, tiles in (("Contracts fulfilled", p.contracts), ("Cathedral tiles", p.cathedrals)):
+        said = "; ".join(pieces.short(tile) for tile in tiles) if tiles else "none"
+        for line in textwrap.wrap(f"{label}: {said}", 52):
             out.append(_t(x, y, line, size=12))
             y += 17
     height = y + 4
