@@ -87,7 +87,8 @@ def effects_text(atoms) -> str:
                     else f"{an(a['action'])} {a['action'].title()} Action")
             out.append(f"{name} with {a['ap']} AP")
         elif "move" in a:
-            out.append(f"move your {a['move'].title()} up to {a.get('times', 1)} step(s)")
+            n = a.get("times", 1)
+            out.append(f"move your {a['move'].title()} up to {n} step{'s' if n != 1 else ''}")
         elif "move_town" in a:
             out.append(f"move your {a['move_town'].title()} to an adjacent Town")
         elif "move_and_place" in a:
@@ -99,7 +100,7 @@ def effects_text(atoms) -> str:
         elif "building_bonus" in a:
             out.append("the bonuses of all Characters in one of your Buildings")
         elif "king" in a:
-            out.append(f"{a['king']} step(s) up the King track")
+            out.append(f"{a['king']} step{'s' if a['king'] != 1 else ''} up the King track")
         elif "add_ap" in a:
             out.append(f"+{a['add_ap']} AP to your current Action")
         elif "die_resource" in a:
