@@ -164,12 +164,14 @@ def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
              "stopping the API (gunicorn", "Shutting down: Master", "the API stopped", "Redis stopped"]
     at = [shutdown.index(line) for line in order]
     assert at == sorted(at), shutdown
-    # gunicorn's own timestamps (to the second): its workers were gone well within graceful_timeout
-    # (10 s), which is what an event stream left open would have held them for
+    # gunicorn's own timestamps (to the second): its workers were gone before graceful_timeout
+    # (10 s), which is what an event stream left open would have held them for (then SIGKILL). Not
+    # tighter: gevent's worker looks at its open connections once a second, and a loaded CI machine
+    # has taken 7 s for the whole stop (a tighter bound flaked there).
     stamp = [datetime.strptime(re.search(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) ", line).group(1),
                                "%Y-%m-%d %H:%M:%S") for line in shutdown.splitlines()
              if "stopping the API (gunicorn" in line or "Shutting down: Master" in line]
-    assert len(stamp) == 2 and (stamp[1] - stamp[0]).total_seconds() <= 5, shutdown
+    assert len(stamp) == 2 and (stamp[1] - stamp[0]).total_seconds() < 10, shutdown
     for part in ("the Cardinalbot worker", "the service worker", "the sweeps worker", "the scheduler (beat)",
                  "the inbound SMTP listener"):
         assert at[0] < shutdown.index(f"{part} stopped") < at[1], shutdown
