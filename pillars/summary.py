@@ -55,44 +55,45 @@ def _craftsman(cid: str) -> str:
 
 
 def entry_text(e: dict) -> str:
-    """One ledger entry in words (the seat's own, so without a name)."""
+    """One ledger entry in words, under its seat's name (so it names no one, not "you" either: the page
+    shows every seat's to every viewer)."""
     why, d = e["why"], e.get("delta", {})
     said = amounts(d)
     got, lost = e.get("got", []), e.get("lost", [])
     move = (e.get("move") or "").split()
     if why == "event":
         if e.get("spared"):
-            return f"The event {_q(e['card'])}: it did not touch you (you were protected)."
+            return f"The event {_q(e['card'])}: no effect (protected from it)."
         parts = [said] if said else []
-        parts += [f"your {_craftsman(x)} left the game" for x in lost]
-        return f"The event {_q(e['card'])}: " + ("; ".join(parts) or "nothing for you") + "."
+        parts += [f"the {_craftsman(x)} left the game" for x in lost]
+        return f"The event {_q(e['card'])}: " + ("; ".join(parts) or "no effect") + "."
     if why == "lose":
-        return (f"The event {_q(e['card'])}: your " + ", ".join(_craftsman(x) for x in lost)
-                + " left the game (your choice).")
+        return (f"The event {_q(e['card'])}: the " + ", ".join(_craftsman(x) for x in lost)
+                + " left the game (the player's choice).")
     if why == "wool":
         if not said:
             return f"The wool mill ({e.get('n', 0)} workers) paid nothing this round (the event)."
         n = e.get("n", 0)
-        there = f"{n} worker{'s' if n != 1 else ''}" if n else "your privilege"
+        there = f"{n} worker{'s' if n != 1 else ''}" if n else "a privilege"
         return f"The wool mill ({there}): {said}."
     if why == "kingsbridge":
-        return f"Kingsbridge: the privilege {_q(e['card'])}" + (f": {said}." if said else ", yours to keep.")
+        return f"Kingsbridge: the privilege {_q(e['card'])}" + (f": {said}." if said else ", kept for later.")
     if why == "priory":
         return f"{FIELD['priory']}: {said}."
     if why == "production":
         if "card" in e:
-            return f"Your privilege {_q(e['card'])}: {said}."
+            return f"The privilege {_q(e['card'])}: {said}."
         n = len(e.get("cards", []))
-        return f"Your resource card{'s' if n != 1 else ''}: {said}."
+        return f"The resource card{'s' if n != 1 else ''} taken: {said}."
     if why == "taxes":
         die = f"Taxes (the tax die showed {e.get('n')})"
         if e.get("exempt") == "king":
-            return f"{die}: none for you, your master builder is at {FIELD['king']}."
+            return f"{die}: none to pay, a master builder at {FIELD['king']}."
         if move[:1] == ["privilege"]:
-            return f"{die}: none for you, you used the privilege {_q(move[1])}."
+            return f"{die}: none to pay, the privilege {_q(move[1])} used."
         if not said:
-            return f"{die}: you had no gold to pay."
-        short = (f" (you could not pay it all: 1 VP for every 2 gold missing)" if d.get("vp", 0) < 0 else "")
+            return f"{die}: no gold to pay with."
+        short = (" (not enough gold: 1 VP for every 2 gold missing)" if d.get("vp", 0) < 0 else "")
         return f"{die}: {said}{short}."
     if why == "metal":
         return f"{_cap(FIELD['king'])}: {said} (the metal there)."
@@ -101,28 +102,28 @@ def entry_text(e: dict) -> str:
         if new is None:
             return f"Shiring: {said}."
         if not got:
-            return f"Shiring: you sent the new {_craftsman(new)} away (you keep your five craftsmen)."
-        text = f"Shiring: {_new(new)} joins your craftsmen"
+            return f"Shiring: the new {_craftsman(new)} sent away (five craftsmen kept)."
+        text = f"Shiring: {_new(new)} joins the craftsmen"
         if lost:
-            text += ", your " + ", ".join(_craftsman(x) for x in lost) + " left to make room"
+            text += ", the " + ", ".join(_craftsman(x) for x in lost) + " left to make room"
         return text + "."
     if why == "castle":
         return f"{FIELD['castle']}: {said}."
     if why == "archbishop":
         if move[:1] == ["protect"]:
-            return "The Archbishop's Office: you were protected from the event."
+            return "The Archbishop's Office: protection from the event."
         return f"The Archbishop's Office: {said} (from the market)."
     if why == "protection":
-        return f"You used the privilege {_q(move[1])}: the event does not touch you."
+        return f"The privilege {_q(move[1])} used: protected from the event."
     if why == "market":
         verb = "bought" if move[:1] == ["buy"] else "sold"
-        return f"The market: you {verb} {move[2]} {move[1]}: {said}."
+        return f"The market: {verb} {move[2]} {move[1]}: {said}."
     if why == "cathedral":
         n = int(move[2])
-        return (f"The Cathedral: your {_craftsman(move[1])} worked {n} time{'s' if n != 1 else ''}: "
+        return (f"The Cathedral: the {_craftsman(move[1])} worked {n} time{'s' if n != 1 else ''}: "
                 f"{said}.")
     if why == "carry":
-        return f"More than the {e.get('n')} resources you may carry over: {said} (back to the board)."
+        return f"More than the {e.get('n')} resources that may be carried over: {said} (back to the board)."
     return said + "."  # pragma: no cover - every kind the engine writes is said above
 
 
