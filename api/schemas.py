@@ -508,12 +508,14 @@ class PillarsFinal(Closed):
 
 class PillarsRoundSeat(Closed):
     """What the end of the round did to one player (pillars/summary.py)."""
-    vp = fields.List(fields.Integer(), required=True, metadata={"description": "VP before phase III and after"})
+    vp = fields.List(fields.Integer(), required=True,
+                     metadata={"description": "VP before phase III and after"})
     gold = fields.List(fields.Integer(), required=True,
                        metadata={"description": "gold before phase III and after"})
     lines = fields.List(fields.String(), required=True, metadata={
-        "description": "what was gained, paid and converted, and why, in the order the round resolved it, "
-                       "in words (taxes, the event, the wool mill, privileges, the market, the Cathedral...)"})
+        "description": "what was gained, paid and converted, and why, in the order the round resolved "
+                       "it, in words (taxes, the event, the wool mill, privileges, the market, the "
+                       "Cathedral...)"})
 
 
 class PillarsRoundSummary(Closed):

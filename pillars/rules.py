@@ -128,7 +128,8 @@ def note(s: GameState, why: str, before: list[tuple], seats=None, keep=(), **ext
     now = snap(s)
     for seat in range(s.players) if seats is None else seats:
         b, a = before[seat], now[seat]
-        delta = {k: a[j] - b[j] for j, k in ((0, "gold"), (1, "vp"), (4, "grey"), (5, "builders")) if a[j] != b[j]}
+        delta = {k: a[j] - b[j] for j, k in ((0, "gold"), (1, "vp"), (4, "grey"), (5, "builders"))
+                 if a[j] != b[j]}
         delta.update({r: a[2][i] - b[2][i] for i, r in enumerate(RES) if a[2][i] != b[2][i]})
         got = [x for x in a[3] if x not in b[3]]
         lost = [x for x in b[3] if x not in a[3]]

@@ -369,7 +369,8 @@ def _ledger_of(v) -> dict | None:
     if v is None:
         return None
     if not isinstance(v, dict) or not isinstance(v.get("entries"), list) or not all(
-        isinstance(e, dict) and type(e.get("seat")) is int and isinstance(e.get("why"), str) for e in v["entries"]
+        isinstance(e, dict) and type(e.get("seat")) is int and isinstance(e.get("why"), str)
+        for e in v["entries"]
     ):
         raise PositionError("a round's ledger is a dict of entries, each with its seat and why")
     return copy.deepcopy(v)

@@ -125,7 +125,8 @@ def test_the_turn_email_after_a_rounds_end_says_what_it_did_and_why():
         assert "The end of round 1, player by player:" in text
         for line in want:
             assert line in text
-        assert "<p>The end of round 1, player by player:</p>" in html and "<li>Taxes (the tax die showed" in html
+        assert "<p>The end of round 1, player by player:</p>" in html
+        assert "<li>Taxes (the tax die showed" in html
         assert not CARD_ID.search(text.split("Your legal moves:")[0].split("The end of round 1")[1])
     # a later decision of the round: told once, not again
     later = _state_at(3, "mail-1", lambda s: s.round == 2 and s.phase == "builders")
