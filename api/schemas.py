@@ -506,6 +506,24 @@ class PillarsFinal(Closed):
     gold = fields.List(fields.Integer(), required=True)
 
 
+class PillarsRoundSeat(Closed):
+    """What the end of the round did to one player (pillars/summary.py)."""
+    vp = fields.List(fields.Integer(), required=True,
+                     metadata={"description": "VP before phase III and after"})
+    gold = fields.List(fields.Integer(), required=True,
+                       metadata={"description": "gold before phase III and after"})
+    lines = fields.List(fields.String(), required=True, metadata={
+        "description": "what was gained, paid and converted, and why, in the order the round resolved "
+                       "it, in words (taxes, the event, the wool mill, privileges, the market, the "
+                       "Cathedral...)"})
+
+
+class PillarsRoundSummary(Closed):
+    """The last finished round's end, said from the engine's own ledger of it."""
+    round = fields.Integer(required=True)
+    seats = _per_seat(fields.Nested(PillarsRoundSeat), "what the round's end did to the player, and why")
+
+
 class PillarsPosition(Closed):
     """A Pillars of the Earth position document (docs/pillars.md, "Position document") as a viewer
     sees it. It holds nothing hidden: what is face down is only the sorted list of what is left,
@@ -581,6 +599,8 @@ class PillarsPosition(Closed):
         "description": "null until the game ends"})
     winners = _seat_list(required=True)
     winner = fields.Integer(allow_none=True, required=True)
+    round_summary = fields.Nested(PillarsRoundSummary, required=True, allow_none=True, metadata={
+        "description": "the last finished round's end in words (null before the first round ends)"})
 
 
 # The state endpoint serves the position document of the game's own kind, told apart by `format`:

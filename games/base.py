@@ -291,6 +291,12 @@ class EmailTexts(Protocol[S_in]):
         hidden, only what the move revealed to every seat."""
         ...
 
+    def email_round_end(self, state: S_in, seat: int, names: list[str]) -> list[str]:
+        """What the end of a round just did to each player and why (taxes, events, conversions),
+        in lines of text, for the first email ``seat`` gets after it (a turn email or the results);
+        none where nothing is to be said (the default)."""
+        ...
+
 
 class EmailGame(Game[S], EmailTexts[S], Protocol[S]):
     """A game the email channel plays."""
@@ -526,6 +532,9 @@ class EmailDefaults:
         return f"{who}: {text}"
 
     def email_chance(self, chance: list) -> list[str]:
+        return []
+
+    def email_round_end(self, state: Any, seat: int, names: list[str]) -> list[str]:
         return []
 
 

@@ -16,6 +16,7 @@ from pillars.describe import card_name
 from pillars.describe import event_text as _event_text
 from pillars.game import apply_event
 from pillars.state import RES, cards
+from pillars.summary import round_summary, summary_text
 from pillars.svg import board_svg
 
 from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
@@ -97,13 +98,16 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         """The engine's document, the bag as counts per seat."""
         doc = rules.view_doc(state, seat)
         doc["bag"] = [state.bag.count(i) for i in range(state.players)]
+        # the engine's ledger of the last round's end, said in words (pillars/summary.py)
+        del doc["ledger"]
+        doc["round_summary"] = round_summary(doc.pop("round_end"))
         return doc
 
     # --- search (ai.generic) -----------------------------------------------------------------
     def determinize(self, view, rng):
         """The served view is the whole state but the bag's order, which does not exist: the bag
         is rebuilt from its counts (sorted, as the engine keeps it)."""
-        doc = {k: v for k, v in view.items() if k not in ("viewer", "to_act")}
+        doc = {k: v for k, v in view.items() if k not in ("viewer", "to_act", "round_summary")}
         doc["bag"] = [seat for seat, n in enumerate(view["bag"]) for _ in range(n)]
         return rules.GameState.from_doc(doc)
 
@@ -167,6 +171,18 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
         market = ", ".join(f"{n} {r}" for r, n in zip(RES, s.market, strict=False))
         out.append(f"At the market: {market}.")
         return out
+
+    def email_round_end(self, state, seat, names):
+        """The last round's end, in the seat's first email after it: its first decision of the next
+        round (in phase I each seat decides once, in turn order from the start player, before anyone
+        decides twice), or the results after the sixth."""
+        end = state.round_end
+        if end is None:
+            return []
+        first = (state.phase == "cards"
+                 and state.version - end["version"] == (seat - state.start) % state.players)
+        last = state.phase == "over" and state.final is not None and end["round"] == 6
+        return summary_text(round_summary(end), names, seat) if first or last else []
 
     def pieces_svg(self):
         return None

@@ -256,6 +256,23 @@ def dashboard_text(url: str, first: bool) -> list[str]:
     return [f"All your games: {url}"]
 
 
+def round_end_html(lines: list[str]) -> str:
+    """A round's end (``EmailTexts.email_round_end``: a heading line, then each player's line and
+    its items, indented "  - ") as HTML: the heading, then each player in bold with a list."""
+    e = html.escape
+    out, items = [f"<p>{e(lines[0])}</p>"], []
+    for line in lines[1:] + [""]:
+        if line.startswith("  - "):
+            items.append(f"<li>{e(line[4:])}</li>")
+            continue
+        if items:
+            out.append("<ul>" + "".join(items) + "</ul>")
+            items = []
+        if line:
+            out.append(f"<p><b>{e(line)}</b></p>")
+    return "".join(out)
+
+
 def turn_email(ctx: TurnContext):
     """The turn email: multipart/alternative of the text and of the HTML with its pictures inline
     (multipart/related), so it reads the same with remote images blocked."""
@@ -265,6 +282,7 @@ def turn_email(ctx: TurnContext):
     legal = game.email_moves(state, ctx.seat, ctx.seat_names)
     position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
     since = [describe_event(e, ctx.seat_names, game) for e in ctx.since]
+    round_end = game.email_round_end(state, ctx.seat, ctx.seat_names)   # what a round's end did, and why
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"
@@ -275,6 +293,8 @@ def turn_email(ctx: TurnContext):
     text += [f"It is {what} in {where}.", ""]
     if since:
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
+    if round_end:
+        text += round_end + [""]
     if ctx.deadline:
         text += [f"Your deadline: {ctx.deadline}.", ""]
     text += position + ["", "Your legal moves:"]
@@ -308,6 +328,8 @@ def turn_email(ctx: TurnContext):
     if since:
         parts.append(
             "<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
+    if round_end:
+        parts.append(round_end_html(round_end))
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in position) + "</p>")

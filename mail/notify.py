@@ -711,7 +711,9 @@ class Notifier:
             review = (["Your decisions reviewed by the AI (the costliest five, with what it would have "
                        "played):",
                        f"{page}&review=1", ""] if game.review else [])
+            round_end = game.email_round_end(state, seat, names)   # the last round's end, and why
             body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
+                    + (["", *round_end] if round_end else [])
                     + ["", f"The final position: {page}", ""] + review
                     # the game page as the seat, at its "Play again" button (game-page.js)
                     + (["Play again with the same players (a rematch; it starts once everyone has "

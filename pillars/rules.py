@@ -110,6 +110,47 @@ def uses_possible(s: GameState, seat: int, cid: str) -> int:
     return n
 
 
+# --- the round's ledger: what phase III did to each player, and why ------------------------
+def snap(s: GameState) -> list[tuple]:
+    """What a note compares, per seat: gold, VP, resources, cards held, grey workers and master
+    builders of next round."""
+    return [(s.gold[i], s.vp[i], tuple(s.res[i]), tuple(s.craftsmen[i]) + tuple(s.privileges[i]),
+             s.grey_next[i], s.limit_next[i]) for i in range(s.players)]
+
+
+def note(s: GameState, why: str, before: list[tuple], seats=None, keep=(), **extra) -> None:
+    """Write into the round's ledger (``s.ledger``, docs/pillars.md) what changed for each seat
+    since ``before`` (:func:`snap`) and why: a step of phase III or a decision. A seat in ``keep``
+    gets its entry even when nothing changed (the King's Court spares it the taxes...);
+    ``extra`` values that are dicts by seat give each seat its own."""
+    if s.ledger is None:
+        return
+    now = snap(s)
+    for seat in range(s.players) if seats is None else seats:
+        b, a = before[seat], now[seat]
+        delta = {k: a[j] - b[j] for j, k in ((0, "gold"), (1, "vp"), (4, "grey"), (5, "builders"))
+                 if a[j] != b[j]}
+        delta.update({r: a[2][i] - b[2][i] for i, r in enumerate(RES) if a[2][i] != b[2][i]})
+        got = [x for x in a[3] if x not in b[3]]
+        lost = [x for x in b[3] if x not in a[3]]
+        if not (delta or got or lost or seat in keep):
+            continue
+        e: dict = {"seat": seat, "why": why}
+        for k, v in extra.items():
+            if isinstance(v, dict):
+                if seat in v:
+                    e[k] = v[seat]
+            else:
+                e[k] = v
+        if delta:
+            e["delta"] = delta
+        if got:
+            e["got"] = got
+        if lost:
+            e["lost"] = lost
+        s.ledger["entries"].append(e)
+
+
 # --- the start of a round -----------------------------------------------------------------
 def setup(players: int, options: dict, chance, version: str) -> GameState:
     if type(players) is not int or not 2 <= players <= 4:
@@ -381,6 +422,7 @@ def apply_builders(s: GameState, seat: int, m: Move, chance) -> None:
 # --- phase III -------------------------------------------------------------------------------
 def start_actions(s: GameState, chance) -> None:
     s.phase = "actions"
+    s.ledger = {"round": s.round, "start": {"vp": s.vp[:], "gold": s.gold[:]}, "entries": []}
     s.step = 0
     run(s, chance)
 
@@ -415,7 +457,14 @@ def step_protection(s: GameState, chance) -> None:
 
 
 def step_apply_event(s: GameState, chance) -> None:
+    before = snap(s)
     ev = C.events[s.event]
+    spared = s.protected if not ev["positive"] else []
+    resolve_event(s, ev)
+    note(s, "event", before, keep=spared, card=s.event, spared={seat: True for seat in spared})
+
+
+def resolve_event(s: GameState, ev: dict) -> None:
     eff = ev["effect"]
     for seat in s.order():
         if not ev["positive"] and seat in s.protected:
@@ -442,10 +491,13 @@ def step_apply_event(s: GameState, chance) -> None:
 def step_wool(s: GameState, chance) -> None:
     """3. Wool Mill: 1 gold a worker there (gold capped at 30)."""
     stop = C.events[s.event]["effect"].get("no_wool")
+    before = snap(s)
+    there = [seat for seat in range(s.players) if s.wool[seat]]
     for seat in range(s.players):
         if stop and seat not in s.protected:
             continue
         gain_gold(s, seat, s.wool[seat] + effect_sum(s, seat, "wool_gold"))
+    note(s, "wool", before, keep=there, n={seat: s.wool[seat] for seat in range(s.players)})
 
 
 def step_kingsbridge(s: GameState, chance) -> None:
@@ -453,7 +505,9 @@ def step_kingsbridge(s: GameState, chance) -> None:
     for i, p in enumerate(s.kingsbridge):
         holder = s.spots["kingsbridge"][i]
         if holder is not None and p is not None:
+            before = snap(s)
             take_privilege(s, holder, p)
+            note(s, "kingsbridge", before, seats=[holder], keep=[holder], card=p)
     s.kingsbridge = []
 
 
@@ -473,18 +527,24 @@ def step_priory(s: GameState, chance) -> None:
     """5. Kingsbridge Priory: 2 VP for the first spot, 1 for the second."""
     for i, holder in enumerate(s.spots["priory"]):
         if holder is not None:
+            before = snap(s)
             s.vp[holder] += 2 - i
+            note(s, "priory", before, seats=[holder])
 
 
 def step_production(s: GameState, chance) -> None:
     """6-8. The resource cards produce; the production privileges add 1 each."""
     for seat in s.order():
+        before = snap(s)
         for t in s.taken[seat]:
             rc = C.rescards[t]
             gain_res(s, seat, RI[rc["resource"]], rc["yield"])
+        note(s, "production", before, seats=[seat], cards=list(s.taken[seat]))
         for p in s.privileges[seat]:
+            before = snap(s)
             for r, n in C.privileges[p]["effect"].get("production", {}).items():
                 gain_res(s, seat, RI[r], n)
+            note(s, "production", before, seats=[seat], card=p)
         s.taken[seat] = []
 
 
@@ -493,21 +553,29 @@ def step_taxes(s: GameState, chance) -> None:
     of the no-taxes privilege is asked first whether to use it)."""
     s.tax = chance.choice("tax", C.tax_faces)
     exempt = s.spots["king"]
+    before = snap(s)
+    asked = []
     for seat in s.order():
         if seat in exempt:
             continue
         if any(C.privileges[p]["effect"].get("no_taxes") for p in s.privileges[seat]):
             s.queue.append(["taxes", seat])
+            asked.append(seat)
         else:
             pay(s, seat, s.tax or 0)
+    paying = [seat for seat in range(s.players) if seat not in asked]
+    note(s, "taxes", before, seats=paying, keep=paying, n=s.tax,
+         exempt={seat: "king" for seat in exempt if seat is not None})
 
 
 def step_metal(s: GameState, chance) -> None:
     """9. The first master builder at the King's Court takes the metal there."""
     holder = s.spots["king"][0]
     if holder is not None and s.king_metal:
+        before = snap(s)
         s.king_metal = 0
         s.res[holder][3] += 1
+        note(s, "metal", before, seats=[holder])
 
 
 def step_shiring(s: GameState, chance) -> None:
@@ -519,7 +587,9 @@ def step_shiring(s: GameState, chance) -> None:
         if holder is None or x is None:
             continue
         if len(s.craftsmen[holder]) < LIMIT:
+            before = snap(s)
             s.craftsmen[holder].append(x)
+            note(s, "shiring", before, seats=[holder])
         else:
             s.queue.append(["shiring", holder, x])
     s.shiring = []
@@ -529,7 +599,9 @@ def step_castle(s: GameState, chance) -> None:
     """11. Shiring Castle: 2 grey workers for the next round."""
     holder = s.spots["castle"][0]
     if holder is not None:
+        before = snap(s)
         s.grey_next[holder] = 2
+        note(s, "castle", before, seats=[holder])
 
 
 def step_market(s: GameState, chance) -> None:
@@ -554,6 +626,10 @@ def step_end(s: GameState, chance) -> None:
     """14. Change starting player; before the next round (or the game's end after round 6)."""
     holder = s.spots["cathedral"][0]
     s.start = holder if holder is not None else (s.start + 1) % s.players
+    if s.ledger is not None:  # the round's ledger is done: it is the round's end's, until the next one's
+        s.ledger.update(end={"vp": s.vp[:], "gold": s.gold[:]}, version=s.version + 1, tax=s.tax,
+                        event=s.event, start_player=s.start)
+        s.round_end, s.ledger = s.ledger, None
     if s.round == 6:
         finish(s)
         return
@@ -753,7 +829,20 @@ def check_use(s: GameState, seat: int, m: Move) -> Err:
 
 
 def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
-    kind = s.queue[0][0]
+    head = s.queue[0]
+    kind = head[0]
+    before = snap(s)
+    decide_now(s, seat, m, kind)
+    keep = [seat] if m.verb == "protect" or kind in ("taxes", "shiring") else []
+    extra = ({"n": s.tax} if kind == "taxes" else {"card": s.event} if kind == "lose"
+             else {"card": head[2]} if kind == "shiring" else {"n": carry_limit(s, seat)} if kind == "carry"
+             else {})
+    note(s, kind, before, seats=[seat], keep=keep, move=str(m), **extra)
+    run(s, chance)
+
+
+def decide_now(s: GameState, seat: int, m: Move, kind: str) -> None:
+    """A phase III decision's own effect (the steps it lets resolve come after it)."""
     v = m.verb
     if kind == "market":
         apply_market(s, seat, m)
@@ -796,7 +885,6 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
                 s.craftsmen[seat].append(head[2])
         elif v == "discard":
             s.craftsmen[seat].remove(m.args[0])
-    run(s, chance)
 
 
 def end_cathedral(s: GameState, seat: int) -> None:

@@ -117,6 +117,8 @@ class GameState:
         "used",
         "winners",
         "final",
+        "ledger",
+        "round_end",
     )
 
     def __init__(self, players: int = 2, options: dict | None = None, rules: str = RULES_VERSION):
@@ -170,6 +172,10 @@ class GameState:
         self.used: list[dict[str, int]] = [{} for _ in range(players)]  # the Cathedral: uses this round
         self.winners: list[int] = []
         self.final: dict | None = None
+        # what phase III did to each player, step by step (rules.note), while it resolves; then
+        # the finished round's: {"round", "version", "tax", "event", "start", "end", "entries"}
+        self.ledger: dict | None = None
+        self.round_end: dict | None = None
 
     def clone(self) -> GameState:
         s = GameState.__new__(GameState)
@@ -227,6 +233,9 @@ class GameState:
         s.used = [dict(u) for u in self.used]
         s.spots = {k: v[:] for k, v in self.spots.items()}
         s.queue = [q[:] for q in self.queue]
+        # entries are never changed once written: the lists are copied, not the entries
+        s.ledger = None if self.ledger is None else {**self.ledger, "entries": self.ledger["entries"][:]}
+        s.round_end = self.round_end
         return s
 
     @property
@@ -313,6 +322,8 @@ class GameState:
         d["used"] = [dict(sorted(u.items())) for u in self.used]
         d["final"] = copy.deepcopy(self.final)
         d["winner"] = self.winner
+        d["ledger"] = copy.deepcopy(self.ledger)
+        d["round_end"] = copy.deepcopy(self.round_end)
         return d
 
     @classmethod
@@ -338,6 +349,8 @@ class GameState:
             s.spots = {k: list(d["spots"][k]) for k in cards().spots}
             s.used = [{str(k): int(v) for k, v in u.items()} for u in d["used"]]
             s.final = copy.deepcopy(d.get("final"))
+            s.ledger = _ledger_of(d.get("ledger"))
+            s.round_end = _ledger_of(d.get("round_end"))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise PositionError(f"position document is incomplete or malformed: {e!r}") from None
         problems = _problems(s)
@@ -349,6 +362,18 @@ class GameState:
         return isinstance(other, GameState) and self.to_doc() == other.to_doc()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _ledger_of(v) -> dict | None:
+    """A ledger of the document (absent in older ones: None), checked for its shape."""
+    if v is None:
+        return None
+    if not isinstance(v, dict) or not isinstance(v.get("entries"), list) or not all(
+        isinstance(e, dict) and type(e.get("seat")) is int and isinstance(e.get("why"), str)
+        for e in v["entries"]
+    ):
+        raise PositionError("a round's ledger is a dict of entries, each with its seat and why")
+    return copy.deepcopy(v)
 
 
 def conserved(s: GameState) -> list[int]:
