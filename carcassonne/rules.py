@@ -154,7 +154,8 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
         what = {"thief": "road", "knight": "city", "farmer": "field",
                 "monk": "cloister"}.get(m.role, "feature")
         where = f" reaching {m.spot}" if m.spot else ""
-        return m, None, ("no-such-spot", f"the tile in hand turned {m.rot}° has no {what}{where} for a {m.role}",
+        why = f"the tile in hand turned {m.rot}° has no {what}{where} for a {m.role}"
+        return m, None, ("no-such-spot", why,
                          DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind

@@ -130,7 +130,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         cx, cy = ox + u * size, oy + v * size
         colour = SEAT_COLOURS[f["seat"] % len(SEAT_COLOURS)]
         ink = "#000" if f["seat"] == 2 else "#fff"
-        out.append(f'<g class="follower" data-seat="{f["seat"]}"><title>{follower_words(f["seat"], f["role"])}</title>'
+        out.append(f'<g class="follower" data-seat="{f["seat"]}">'
+                   f'<title>{follower_words(f["seat"], f["role"])}</title>'
                    f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" '
                    f'stroke="#fff"/><text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" '
                    f'font-size="{size * 0.17:.1f}" '

@@ -100,7 +100,8 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
         cell.click()
         kx, ky = (int(v) for v in key.split(","))
         where = " and ".join(([f"{abs(kx)} {'east' if kx > 0 else 'west'}"] if kx else [])
-                             + ([f"{abs(ky)} {'north' if ky > 0 else 'south'}"] if ky else [])) + " of the start tile"
+                             + ([f"{abs(ky)} {'north' if ky > 0 else 'south'}"] if ky else []))
+        where += " of the start tile"
         expect(ada.locator("#placement-text")).to_contain_text(f"{where}, turned {rots[0]}°")
         expect(ada.locator("#placement-text code.notation")).to_have_text(f"place {key} r{rots[0]}")
         rot = rots[0]

@@ -58,7 +58,8 @@ REACH = """() => {
     if (!r.width && !r.height) continue;
     const name = el.dataset.move || el.getAttribute('class') || el.id;
     if (svg.contains(el)) {
-      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1) out.push(name);
+      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
+        out.push(name);
     } else if (r.left + scrollX < -1 || r.right + scrollX > doc.scrollWidth + 1) {
       out.push(name);
     }
@@ -96,8 +97,9 @@ def served(redis_server):
     client = app.test_client()
     made = {}
     for name, moves in (("mid", 14), ("over", None)):
-        g = client.post("/api/v1/games", json={"game": "carcassonne", "seats": [{"name": "Ann"}, {"name": "Bob"}],
-                                               "options": {"seed": f"pieces-carc-{name}"}}).get_json()
+        g = client.post("/api/v1/games", json={
+            "game": "carcassonne", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+            "options": {"seed": f"pieces-carc-{name}"}}).get_json()
         tokens = [s["token"] for s in g["seats"]]
         _play(client, g["id"], tokens, random.Random(name), moves)
         made[name] = (g["id"], tokens)
@@ -163,7 +165,8 @@ def test_the_carcassonne_page_shows_pieces_not_codes_and_its_board_fits(served, 
         assert re.search(r"\b(city|road|cloister|fields?)\b", page.locator("#board-info").inner_text())
 
     text = page.evaluate(READ)
-    assert not LETTER.findall(text), f"tile letters in what a player reads: {sorted(set(LETTER.findall(text)))}"
+    letters = sorted(set(LETTER.findall(text)))
+    assert not letters, f"tile letters in what a player reads: {letters}"
     assert not CELL.findall(text), f"cell labels in what a player reads: {sorted(set(CELL.findall(text)))}"
     assert page.evaluate(REACH) == [], "a move's element or a piece beyond what can be scrolled to"
     screenshot(page, f"carcassonne-pieces-{view}-{size}.png")

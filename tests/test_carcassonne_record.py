@@ -107,7 +107,7 @@ def test_events_in_words():
     s.tile = "E"
     said = describe(s, "place 0,1 r180 knight S")
     assert said == ("Place a tile with a city on the south side, 1 north of the start tile, turned 180°, "
-                    "with a knight on its south city"), "the tile and the cell in words, never 'tile E' or 0,1"
+                    "with a knight on its south city"), "the tile and the cell in words, not 'tile E', 0,1"
     evs, after = play(s, 0, "place 0,1 r180 knight S", seed="words")
     text = describe_event(s, evs[0])
     assert "Seat 0 placed a tile with a city on the south side, 1 north of the start tile" in text
