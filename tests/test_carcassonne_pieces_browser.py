@@ -157,7 +157,8 @@ def test_the_carcassonne_page_shows_pieces_not_codes_and_its_board_fits(served, 
         assert page.locator("#followers button.move").count() > 0
         assert page.locator("#followers button.move code.notation").count() == \
             page.locator("#followers button.move").count()
-    else:                # a tile on the board says what it is when tapped
+    else:                # a tile on the board says what it is when tapped; no cells to choose
+        expect(page.locator("#cell-list")).to_be_hidden()
         tile = page.locator("#board-wrap g.tile").last
         tile.scroll_into_view_if_needed()
         tile.click()
