@@ -7,27 +7,18 @@ from . import rules
 from .chance import NoChance, ReplayChance
 from .game import _as_move
 from .notation import Move
+from .pieces import cell_words, tile_phrase
 from .state import GameState
-from .tiles import placed, tileset
 
-EDGE = {"C": "city", "R": "road", "F": "field"}
 SIDE = {"N": "north", "E": "east", "S": "south", "W": "west",
         "NE": "north-east", "SE": "south-east", "SW": "south-west", "NW": "north-west"}
 FEATURE = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloister"}
 
 
 def tile_name(letter: str, rot: int = 0) -> str:
-    """A tile in words, as turned: 'tile U (north field, east road, south field, west road)'."""
-    p = placed(letter, rot)
-    t = tileset().types[letter]
-    sides = ", ".join(f"{SIDE[d]} {EDGE[e]}" for d, e in zip("NESW", p.edges))
-    extra = []
-    if t.cloister:
-        extra.append("a cloister")
-    shields = sum(1 for s in t.segments if s.shield)
-    if shields:
-        extra.append("a shield")
-    return f"tile {letter} ({sides}{'; ' + ' and '.join(extra) if extra else ''})"
+    """A tile in words, as turned, never by its letter (notation; issue 42): 'a tile with a city on
+    the north side and a road from east to west' (carcassonne/pieces.py)."""
+    return tile_phrase(letter, rot)
 
 
 def _seat(seat: int, names) -> str:
@@ -37,7 +28,8 @@ def _seat(seat: int, names) -> str:
 
 
 def _placing(s: GameState, m: Move) -> str:
-    text = f"{tile_name(s.tile, m.rot) if s.tile else 'the tile'} at {m.x},{m.y}, turned {m.rot}°"
+    text = (f"{tile_name(s.tile, m.rot) if s.tile else 'the tile'}, {cell_words(m.x, m.y)}, "
+            f"turned {m.rot}°")
     if m.role == "monk":
         return text + ", with a monk in its cloister"
     if m.role:
@@ -75,7 +67,7 @@ def describe_event(before: GameState | None, event: dict, names=None) -> str:
     drawn. ``before`` is the state the event applies to (None for GameStarted)."""
     if event["type"] == "GameStarted":
         first = event["chance"][-1][1] if event["chance"] else "?"
-        return (f"A game of Carcassonne for {event['players']} players begins with the start tile at 0,0; "
+        return (f"A game of Carcassonne for {event['players']} players begins with the start tile; "
                 f"{_seat(0, names)} draws {tile_name(first)}.")
     if event["type"] != "MovePlayed":
         return event["type"]

@@ -142,7 +142,7 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     names = {"C": "city", "R": "road", "F": "field"}
     for d in range(4):
         if a[d] is not None and a[d] != p.edges[d]:
-            why = (f"tile {s.tile} turned r{m.rot} shows a {names[p.edges[d]]} on its {SIDES[d]} side, "
+            why = (f"the tile in hand turned {m.rot}° shows a {names[p.edges[d]]} on its {SIDES[d]} side, "
                    f"the tile there shows a {names[a[d]]}")
             return m, None, ("edges-differ", why, PLACING)
     if m.role is None:
@@ -154,7 +154,8 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
         what = {"thief": "road", "knight": "city", "farmer": "field",
                 "monk": "cloister"}.get(m.role, "feature")
         where = f" reaching {m.spot}" if m.spot else ""
-        return m, None, ("no-such-spot", f"tile {s.tile} turned r{m.rot} has no {what}{where} for a {m.role}",
+        why = f"the tile in hand turned {m.rot}° has no {what}{where} for a {m.role}"
+        return m, None, ("no-such-spot", why,
                          DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind

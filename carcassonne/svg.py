@@ -1,6 +1,7 @@
 """The board picture: a pure function from a position to an SVG document (for the game page and
 the turn email). It holds no hidden information (there is none in a position) and no text a
-player typed: only tile letters, numbers and seat numbers.
+player typed. Each tile's ``<title>`` says it in words as it lies and each follower's its colour and
+role (carcassonne/pieces.py), never a tile's letter: a page shows it on hover or tap.
 
 North is up; the cell of tile (x, y) is column ``x - min_x``, row ``max_y - y``. Cities are tan,
 fields green, roads light grey lines, cloisters red squares, shields blue; each follower is a
@@ -17,6 +18,9 @@ read off the picture. ``hand_svg`` draws the tile in hand in its four turns, lab
 """
 from __future__ import annotations
 
+from xml.sax.saxutils import escape, quoteattr
+
+from .pieces import follower_words, tile_full, tile_words
 from .rules import fit_table
 from .state import GameState
 from .tiles import placed, tileset
@@ -112,7 +116,7 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
     for x, y, letter, rot in s.tiles:
         ox, oy = origin(x, y)
         out.append(f'<g class="tile" data-x="{x}" data-y="{y}" data-tile="{letter}" data-rot="{rot}">'
-                   f'<title>tile {letter} at {x},{y} r{rot}</title>')
+                   f'<title>{escape(tile_full(letter, rot))}</title>')
         out += _tile_svg(letter, rot, ox, oy, size)
         out.append("</g>")
     if mark_last and len(s.tiles) > 1:
@@ -126,7 +130,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         cx, cy = ox + u * size, oy + v * size
         colour = SEAT_COLOURS[f["seat"] % len(SEAT_COLOURS)]
         ink = "#000" if f["seat"] == 2 else "#fff"
-        out.append(f'<g class="follower" data-seat="{f["seat"]}"><title>seat {f["seat"]} {f["role"]}</title>'
+        out.append(f'<g class="follower" data-seat="{f["seat"]}">'
+                   f'<title>{follower_words(f["seat"], f["role"])}</title>'
                    f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" '
                    f'stroke="#fff"/><text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" '
                    f'font-size="{size * 0.17:.1f}" '
@@ -153,10 +158,14 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
 
 def tiles_sprite(size: int = 96) -> str:
     """Every tile type turned 0 as an SVG sprite: a ``<symbol id="tile-<letter>">`` each (viewBox
-    ``0 0 size size``), for a page to draw the tile in hand at any rotation with ``<use>``."""
+    ``0 0 size size``), for a page to draw the tile in hand at any rotation with ``<use>``; each says
+    what the tile is in words as turned ``r`` (``data-words-<r>``, ``data-full-<r>``:
+    carcassonne/pieces.py), for the page's text and its title, never the letter."""
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true"><defs>']
     for letter in tileset().letters:
-        out.append(f'<symbol id="tile-{letter}" viewBox="0 0 {size} {size}">')
+        words = "".join(f" data-words-{r}={quoteattr(tile_words(letter, r))} data-full-{r}="
+                        f"{quoteattr(tile_full(letter, r))}" for r in (0, 90, 180, 270))
+        out.append(f'<symbol id="tile-{letter}" viewBox="0 0 {size} {size}"{words}>')
         out += _tile_svg(letter, 0, 0, 0, size)
         out.append("</symbol>")
     out.append("</defs></svg>")

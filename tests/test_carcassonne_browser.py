@@ -98,12 +98,17 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
         rots = sorted(fits[key])
         cell = ada.locator(f'#board-wrap rect.fit-cell[data-cell="{key}"]')
         cell.click()
-        expect(ada.locator("#placement-text")).to_contain_text(f"at {key}, turned {rots[0]}°")
+        kx, ky = (int(v) for v in key.split(","))
+        where = " and ".join(([f"{abs(kx)} {'east' if kx > 0 else 'west'}"] if kx else [])
+                             + ([f"{abs(ky)} {'north' if ky > 0 else 'south'}"] if ky else []))
+        where += " of the start tile"
+        expect(ada.locator("#placement-text")).to_contain_text(f"{where}, turned {rots[0]}°")
+        expect(ada.locator("#placement-text code.notation")).to_have_text(f"place {key} r{rots[0]}")
         rot = rots[0]
         if len(rots) > 1:  # a click on the tile shown there turns it to the next rotation that fits
             ada.locator("#preview use.preview").click()
             rot = rots[1]
-            expect(ada.locator("#placement-text")).to_contain_text(f"at {key}, turned {rot}°")
+            expect(ada.locator("#placement-text")).to_contain_text(f"{where}, turned {rot}°")
         offered = sorted(
             ada.locator("#followers button.move").evaluate_all("els => els.map(e => e.dataset.move)"))
         assert offered == sorted(fits[key][rot]), ("the follower choices are the legal moves of that "
@@ -126,7 +131,7 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
         expect(ada.locator("#seats tr").nth(0).locator("td.supply")).to_have_text("6")
         wait_until(bob, f"Number(document.body.dataset.version || 0) > {version}", timeout=WAIT_MS)
         expect(bob.locator("#status")).to_contain_text("To play: Bob (you)")
-        expect(bob.locator("#history li").last).to_contain_text("Ada placed tile")
+        expect(bob.locator("#history li").last).to_contain_text("Ada placed a tile with")
         expect(bob.locator("#board-wrap svg g.tile")).to_have_count(2)
         expect(bob.locator("#board-wrap svg g.follower")).to_have_count(1)
         expect(bob.locator("#board-wrap svg rect.fit-cell").first).to_be_visible()
@@ -146,7 +151,10 @@ def test_place_a_tile_and_a_follower_by_clicking_and_the_other_seat_sees_it(redi
         r = requests.post(f"{server.url}/api/v1/games/{gid}/moves", headers=bob_auth, timeout=10,
                           json={"expected_version": at, "moves": [move]})
         assert r.status_code == 200, r.text
-        # by keyboard this time: a cell's button, Enter; the first follower choice has the focus
+        # by keyboard this time: the list of cells opened, a cell's button, Enter; the first follower
+        # choice has the focus
+        stale.locator("#cell-list summary").focus()
+        stale.keyboard.press("Enter")
         stale.locator("#cells button").first.focus()
         stale.keyboard.press("Enter")
         expect(stale.locator("#followers button.move").first).to_be_focused()

@@ -3,6 +3,7 @@ board picture and the ``carcassonne-engine`` CLI."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from carcassonne import GameState, IllegalMove, legal_moves, new_game, play, replay, view_doc
 from carcassonne.chance import seed_commitment
 from carcassonne.cli import main
-from carcassonne.describe import describe, describe_event, describe_final, event_texts
+from carcassonne.describe import describe, describe_event, describe_final, event_texts, tile_name
 from carcassonne.playout import random_game
 from carcassonne.record import RecordError, parse_record, replay_record, verify_events, write_record
 from carcassonne.rules import placements
@@ -104,12 +105,14 @@ def test_events_in_words():
     s.pile.append(s.tile)
     s.pile.sort()
     s.tile = "E"
-    assert describe(s, "place 0,1 r180 knight S").startswith("Place tile E")
+    said = describe(s, "place 0,1 r180 knight S")
+    assert said == ("Place a tile with a city on the south side, 1 north of the start tile, turned 180°, "
+                    "with a knight on its south city"), "the tile and the cell in words, not 'tile E', 0,1"
     evs, after = play(s, 0, "place 0,1 r180 knight S", seed="words")
     text = describe_event(s, evs[0])
-    assert "Seat 0 placed tile E" in text
+    assert "Seat 0 placed a tile with a city on the south side, 1 north of the start tile" in text
     assert "Completed city of 2 tiles: 4 points to seat 0; followers back: 1 to seat 0." in text
-    assert f"Seat 1 draws tile {after.tile}" in text
+    assert f"Seat 1 draws {tile_name(after.tile)}." in text and "tile " + after.tile not in text
     assert "Ann placed" in describe_event(s, evs[0], names=["Ann", "Bob"])
     g = random_game(2, "words-final")
     assert describe_final(g.state).startswith("Final scoring:")
@@ -117,10 +120,11 @@ def test_events_in_words():
     assert "That was the last tile." in last
     texts = event_texts(g.events)
     assert len(texts) == len(g.events) and texts[0] == "The game starts with 2 players"
-    assert texts[-1].startswith("Place tile ") and "Final scoring:" in texts[-1]
+    assert texts[-1].startswith("Place a tile with ") and "Final scoring:" in texts[-1]
     assert event_texts(g.events, start=len(g.events) - 1) == texts[-1:]
     scoring = [t for t in texts if "points to seat" in t and "Final" not in t]
-    assert scoring and all(t.startswith("Place tile ") for t in texts[1:])
+    assert scoring and all(t.startswith("Place a tile with ") for t in texts[1:])
+    assert not any(re.search(r"\btile [A-X]\b|-?\d+,-?\d+", t) for t in texts), "no letter, no x,y"
 
 
 def test_board_picture(game):

@@ -213,7 +213,7 @@ def test_carcassonne_words_since_last_turn_and_accessibility(server, browser):
         expect(page.locator("h1")).to_have_text("Carcassonne: Ann and Bob")
         expect(page.locator("#since")).to_be_visible()
         expect(page.locator("#since-list li")).to_have_count(1)
-        expect(page.locator("#since-list")).to_contain_text("Ann placed tile")
+        expect(page.locator("#since-list")).to_contain_text("Ann placed a tile with")
         assert page.locator("#board-wrap svg .recent").count() == 1, "the tile placed since is marked"
         _assert_words(page)
         screenshot(page, f"game-page-carcassonne-since-{size}.png")
