@@ -176,7 +176,7 @@ def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
     """One tile as an SVG document (the tile in hand, turned ``rot``), e.g. for a rotation preview."""
     body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} '
-            f'{size}" role="img" aria-label="tile {letter} turned {rot}">\n{body}\n</svg>\n')
+            f'{size}" role="img" aria-label={quoteattr(tile_words(letter, rot))}>\n{body}\n</svg>\n')
 
 
 def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 180, 270)) -> str:
@@ -185,7 +185,8 @@ def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 1
     gap, label = 16, 20
     width = len(rotations) * (size + gap) - gap + 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{size + label + 8}" '
-           f'viewBox="0 0 {width} {size + label + 8}" role="img" aria-label="tile {letter} in its turns">',
+           f'viewBox="0 0 {width} {size + label + 8}" role="img" '
+           f'aria-label={quoteattr("the tile in hand, " + tile_words(letter, 0) + ", in its four turns")}>',
            f'<rect width="{width}" height="{size + label + 8}" fill="#ffffff"/>']
     for i, rot in enumerate(rotations):
         ox = 4 + i * (size + gap)

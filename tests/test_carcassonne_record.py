@@ -15,7 +15,8 @@ from carcassonne.describe import describe, describe_event, describe_final, event
 from carcassonne.playout import random_game
 from carcassonne.record import RecordError, parse_record, replay_record, verify_events, write_record
 from carcassonne.rules import placements
-from carcassonne.svg import board_svg, tile_svg
+from carcassonne.pieces import tile_words
+from carcassonne.svg import board_svg, hand_svg, tile_svg
 
 SEED = "record-test"
 
@@ -144,8 +145,12 @@ def test_board_picture(game):
     tile_g = next(g for g in tiles if (int(g.get("data-x")), int(g.get("data-y"))) == (x, y))
     assert len(last) == 1 and float(last[0].get("x")) == float(tile_g[1].get("x")) + 1
     one = ET.fromstring(tile_svg("F", 90))
-    assert len([r for r in one.iter(ns + "polygon")]) == 1 and one.get("aria-label") == "tile F turned 90"
+    # the picture says what the tile is as it lies, never its letter (issue 42: no component id)
+    assert len([r for r in one.iter(ns + "polygon")]) == 1
+    assert one.get("aria-label") == tile_words("F", 90) == "a city with a shield joining the north and south sides"
     assert tile_svg("F", 90) != tile_svg("F", 0)
+    hand = ET.fromstring(hand_svg("V"))
+    assert hand.get("aria-label") == "the tile in hand, a road from south to west, in its four turns"
 
 
 def run(capsys, *argv):
