@@ -42,7 +42,8 @@ from .resources import (bot, bots, email, games, health, lobby, me, play, rating
                         webhooks)
 from .resources import players
 from .resources import catalog, together
-from .schemas import POSITION_SCHEMAS, Problem
+from .schemas.common import Problem
+from .schemas.positions import POSITION_SCHEMAS
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 
