@@ -769,7 +769,8 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
     the game either gains exactly the one move of the reply or nothing at all."""
     from carcassonne import NotationError
     from carcassonne.notation import parse
-    from mail.mailin import courtesy_split, extract_moves, normalize_move
+    from mail.mailin import extract_moves
+    from mail.reply_text import courtesy_split, normalize_move
     from mail.mailin_runtime import VACATION
     c, _ = mail
 
@@ -797,7 +798,7 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
         after = c.get(f"{API}/{gid}/events").json["events"]
         if after == before:  # nothing played: refused, or only settings ('vacation on') were sent
             # (a reply is read up to its first line that is no move once a move or setting was
-            # read: what follows is a sign-off, ignored; mail.mailin.courtesy_split)
+            # read: what follows is a sign-off, ignored; mail.reply_text.courtesy_split)
             taken, _ = courtesy_split([normalize_move(x) for x in extract_moves("\n".join(lines) + "\n")],
                                       lambda x: bool(VACATION.match(x)) or _parses(x))
             assert result["status"] == "rejected" or all(VACATION.match(x) for x in taken), (lines, result)
