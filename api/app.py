@@ -19,7 +19,7 @@ from application.credentials import Credentials
 from application.indexes import adopt_legacy
 from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
-from application.deadlines import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
+from application.stand_in import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.profiles import Profiles

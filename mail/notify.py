@@ -17,8 +17,8 @@ from application import links, live, waiting
 from application.clock import make_clock
 from application.dashboard import ME_EMAIL, TOLD, VERIFIED, dashboard_key_for, play_path
 from application.board_svg import email_pictures
-from application.deadlines import (MAX_ATTEMPTS, Deadlines, format_deadline, plural, remaining_text,
-                                  timeout_policy)
+from application.deadlines import Deadlines, MAX_ATTEMPTS
+from application.time_control import format_deadline, plural, remaining_text, timeout_policy
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,

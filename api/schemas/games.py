@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import games
-from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
+from application.time_control import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.seats import AI_LEVELS
 
 from .common import (ANY_PHASE, Base, Boolean, Closed, Float, GAMES, GAME_SEATS, Integer, Line, Name,
