@@ -276,7 +276,7 @@ def test_a_forged_key_for_a_real_player_is_401(setup):
 
 def test_notifications_round_trip(setup):
     app, client, _, _ = setup
-    from mail.notify import preference
+    from application.notifications import preference
     r = app.extensions["tiletum.service"].store.r
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
