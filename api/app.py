@@ -19,7 +19,7 @@ from application.credentials import Credentials
 from application.indexes import adopt_legacy
 from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
-from application.deadlines import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
+from application.stand_in import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.profiles import Profiles
@@ -42,7 +42,8 @@ from .resources import (bot, bots, email, games, health, lobby, me, play, rating
                         webhooks)
 from .resources import players
 from .resources import catalog, together
-from .schemas import POSITION_SCHEMAS, Problem
+from .schemas.common import Problem
+from .schemas.positions import POSITION_SCHEMAS
 
 API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
 

@@ -334,8 +334,13 @@ def openapi_document() -> dict:
     return app.test_client().get("/api/openapi.json").get_json()
 
 
+def openapi_text() -> str:
+    """The OpenAPI document as `tiletum openapi` writes it (openapi/openapi.json, byte for byte)."""
+    return json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
+
+
 def cmd_openapi(a: argparse.Namespace) -> int:
-    text = json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
+    text = openapi_text()
     if a.output:
         with open(a.output, "w", encoding="utf-8") as f:
             f.write(text)

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from application.errors import ServiceError
 
-from .schemas import Problem
+from .schemas.common import Problem
 
 PROBLEM_TYPE = "https://tiletum-pbem.example/problems/"
 PROBLEM_CONTENT_TYPE = "application/problem+json"

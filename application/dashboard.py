@@ -34,7 +34,8 @@ import games
 
 from . import errors, links, waiting as lobby
 from .clock import make_clock
-from .deadlines import Deadlines, time_control
+from .deadlines import Deadlines
+from .time_control import time_control
 from .notifications import delay_minutes, preference, set_delay_minutes, set_preference
 from .players import player_id
 from .resigned import final_places, resigned_of

@@ -27,273 +27,31 @@ API's at ``hard`` or ``master``), no caller plays the stand-in's turn itself: th
 missed deadline and hands the turn off (``workers.stand_in_turn`` on queue ``stand-in``), keeping the
 turn's deadline entry as a lease until the turn was played (:meth:`Deadlines.play_late_turn`); see
 docs/pbem.md, "The stand-in worker".
+
+This module is the clock's running (turns, vacations, the sweep); the rest is in rooms of its own:
+application/time_control.py (the time control checked and the counted time computed, pure),
+application/deadline_store.py (the Redis keys) and application/stand_in.py (the stand-in's play).
 """
 from __future__ import annotations
 
-import functools
-import json
 import logging
 import math
-import os
 import time
-import zoneinfo
-from datetime import datetime, timezone
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import Callable
 
-import ai
 import games
 
 from . import errors
-from .indexes import (DEADLINES, NOTICES, REMINDERS, SEAT_STATE, TURNS, add,  # noqa: F401 (re-exported)
-                      begin_attempt, end_attempt, forget_turns_before, game_members, remove)
-from .queues import STAND_IN
-from .seats import AI_LEVELS
+from .deadline_store import (BadEntry, parse_member, pending_deadline, push_back, save_seat_state,
+                             schedule_turn, seat_state)
+from .indexes import (DEADLINES, NOTICES, REMINDERS, add, begin_attempt, end_attempt, forget_turns_before,
+                      game_members, remove)
+from .stand_in import play_stand_in
+from .time_control import add_active, time_control, timeout_policy
 
 log = logging.getLogger("tiletum.deadlines")
-# SEAT_STATE: sharded hash "<game>:<seat>" -> {"missed", "dropped", "vacation_since", "vacation_used"}
 RETRY_SECONDS = 300
 LEASE_SECONDS = 600.0   # how long the AI worker has to play a turn handed to it (workers/tasks.py sets it)
-
-
-class BadEntry(ValueError):
-    """An index entry that cannot be read."""
-
-
-def parse_member(member, parts: int) -> list[str]:
-    """``<game>:<a>:<b>...`` split into ``parts`` fields (the game id may hold no colon)."""
-    try:
-        text = member.decode() if isinstance(member, bytes) else str(member)
-    except UnicodeDecodeError as e:
-        raise BadEntry(str(e)) from None
-    fields = text.rsplit(":", parts - 1)
-    if len(fields) != parts or not fields[0] or ":" in fields[0]:
-        raise BadEntry(f"expected {parts} fields")
-    for f in fields[1:3]:
-        if not f.isdigit():
-            raise BadEntry(f"{f!r} is not a number")
-    if parts == 4 and fields[3] not in ("stand-in", "dropped"):
-        try:
-            h = float(fields[3])
-        except ValueError:
-            raise BadEntry(f"{fields[3]!r} is not a number of hours") from None
-        if not h == h or h in (float("inf"), float("-inf")):
-            raise BadEntry(f"{fields[3]!r} is not a number of hours")
-    return fields
-
-DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,
-            "reminders_hours": [24, 2]}
-# The bounds of a time control (docs/pbem.md, "Deadlines"): the API's schema and the core check the
-# same ones (check_time_control), so that no path stores a time control that cannot be counted.
-DAYS_PER_MOVE = (0.01, 60.0)
-VACATION_DAYS = (0.0, 365.0)
-REMINDER_HOURS = (0.1, 24.0 * 60)
-MAX_REMINDERS = 5
-MAX_QUIET_HOURS = 20      # a quiet window leaves at least 4 counted hours of every day
-DROP_AFTER = (1, 50)
-TIMEOUT_MODES = ("stand-in", "drop")
-WEEK = 7 * 86400
-_MONDAY = 4 * 86400       # 1970-01-05 00:00 UTC, a Monday: where the week of counted hours is read
-
-
-class InvalidTimeControl(ValueError):
-    """A time control (or timeout policy) that cannot be honoured: its message says which field."""
-
-
-def _number(value, name: str, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise InvalidTimeControl(f"{name} must be a number from {low:g} to {high:g}, not {value!r}")
-    return value
-
-
-def quiet_length(quiet) -> int:
-    """How many hours of each day the window ``[start, end)`` (UTC hours, across midnight when
-    ``start > end``) leaves uncounted."""
-    start, end = quiet
-    return (end - start) % 24
-
-
-def check_time_control(tc) -> dict:
-    """``tc`` (a game's ``options.time_control``) if every value is within its bounds, else
-    :class:`InvalidTimeControl`. A quiet window of zero hours (``[5, 5]``) or of more than
-    :data:`MAX_QUIET_HOURS` is refused: every day keeps some counted time, so a deadline always
-    comes (with weekends paused too)."""
-    if not isinstance(tc, dict):
-        raise InvalidTimeControl("time_control must be an object")
-    unknown = sorted(set(tc) - set(DEFAULTS))
-    if unknown:
-        raise InvalidTimeControl(f"time_control has no field {unknown[0]!r}")
-    if "days_per_move" in tc:
-        _number(tc["days_per_move"], "days_per_move", *DAYS_PER_MOVE)
-    if "vacation_days" in tc:
-        _number(tc["vacation_days"], "vacation_days", *VACATION_DAYS)
-    if "pause_weekends" in tc and not isinstance(tc["pause_weekends"], bool):
-        raise InvalidTimeControl("pause_weekends must be true or false")
-    quiet = tc.get("quiet_hours")
-    if quiet is not None:
-        if (not isinstance(quiet, (list, tuple)) or len(quiet) != 2
-                or any(isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 23 for h in quiet)):
-            raise InvalidTimeControl("quiet_hours must be [start, end], two whole UTC hours from 0 to 23")
-        if not 1 <= quiet_length(quiet) <= MAX_QUIET_HOURS:
-            raise InvalidTimeControl(f"quiet_hours {list(quiet)} must leave out 1 to {MAX_QUIET_HOURS} hours "
-                                     f"of a day (start and end differ, and at least {24 - MAX_QUIET_HOURS} "
-                                     "hours count)")
-    reminders = tc.get("reminders_hours")
-    if reminders is not None:
-        if not isinstance(reminders, (list, tuple)) or len(reminders) > MAX_REMINDERS:
-            raise InvalidTimeControl(f"reminders_hours must be a list of at most {MAX_REMINDERS} numbers")
-        for h in reminders:
-            _number(h, "each of reminders_hours", *REMINDER_HOURS)
-    return tc
-
-
-def check_timeout(policy) -> dict:
-    """``policy`` (a game's ``options.timeout``) if valid, else :class:`InvalidTimeControl`."""
-    if not isinstance(policy, dict) or set(policy) - {"mode", "drop_after"}:
-        raise InvalidTimeControl("timeout is an object of mode and drop_after")
-    if policy.get("mode", "stand-in") not in TIMEOUT_MODES:
-        raise InvalidTimeControl(f"timeout mode must be one of {', '.join(TIMEOUT_MODES)}")
-    drop_after = policy.get("drop_after", 3)
-    low, high = DROP_AFTER
-    if isinstance(drop_after, bool) or not isinstance(drop_after, int) or not low <= drop_after <= high:
-        raise InvalidTimeControl(f"timeout drop_after must be a whole number from {low} to {high}")
-    return policy
-
-
-def check_deadline_options(options: dict) -> None:
-    """Raise :class:`ServiceError` ``invalid`` (``bad-time-control`` or ``bad-timeout``) if the
-    options' ``time_control`` or ``timeout`` cannot be honoured: every path that stores them (a
-    game over the API, a tournament and its games) goes through here, whatever checked it before."""
-    for key, check, code in (("time_control", check_time_control, "bad-time-control"),
-                             ("timeout", check_timeout, "bad-timeout")):
-        if (options or {}).get(key) is not None:
-            try:
-                check(options[key])
-            except InvalidTimeControl as e:
-                raise errors.invalid(code, f"{key}: {e}") from None
-
-
-def time_control(meta: dict) -> dict:
-    """The game's time control with the defaults filled in. One stored before its values were
-    checked (issue 27) that cannot be honoured (e.g. quiet hours ``[5, 5]``: no hour ever counts) is
-    logged and replaced by the defaults, so that the game still gets deadlines that come."""
-    tc = dict(DEFAULTS)
-    stored = (meta.get("options") or {}).get("time_control") or {}
-    try:
-        tc.update(check_time_control(stored))
-    except InvalidTimeControl as e:
-        log.warning("the stored time control %r cannot be honoured (%s): the defaults apply", stored, e)
-        return dict(DEFAULTS)
-    return tc
-
-
-def timeout_policy(meta: dict) -> dict:
-    out = {"mode": "stand-in", "drop_after": 3}
-    out.update((meta.get("options") or {}).get("timeout") or {})
-    return out
-
-
-def counts(ts: float, tc: dict) -> bool:
-    """Whether this moment counts towards a deadline (not a weekend or quiet hour when paused)."""
-    # the UTC weekday and hour by arithmetic (1970-01-01 was a Thursday): any moment, also one past
-    # the year 9999 that datetime cannot hold
-    hours = math.floor(ts / 3600)
-    if tc.get("pause_weekends") and (hours // 24 + 3) % 7 >= 5:
-        return False
-    quiet = tc.get("quiet_hours")
-    if quiet:
-        start, end = quiet
-        h = hours % 24
-        if (start <= h < end) if start < end else (h >= start or h < end):
-            return False
-    return True
-
-
-def counted_per_week(tc: dict) -> float:
-    """Seconds of a week that count: what counts depends only on the UTC weekday and hour."""
-    return 3600.0 * sum(counts(_MONDAY + h * 3600, tc) for h in range(7 * 24))
-
-
-def add_active(start: float, seconds: float, tc: dict) -> float:
-    """``start`` plus ``seconds`` of time that counts. Whole weeks are skipped at once (each holds
-    the same counted time), the rest is walked hour by hour: at most about 170 steps, for any
-    input. A time control under which nothing counts raises :class:`InvalidTimeControl` (the
-    schema and :func:`check_time_control` refuse one; old stored data might hold one)."""
-    if not (math.isfinite(start) and math.isfinite(seconds)) or seconds < 0:
-        raise InvalidTimeControl(f"cannot add {seconds!r} s of counted time to {start!r}")
-    if not tc.get("pause_weekends") and not tc.get("quiet_hours"):
-        return start + seconds
-    per_week = counted_per_week(tc)
-    if per_week <= 0:
-        raise InvalidTimeControl(f"no time ever counts under {tc!r}")
-    # every full week from any moment holds per_week counted seconds; leave the last (partial or
-    # whole) week to the walk, so that it ends where the original hour-by-hour walk ended
-    weeks = max(0, math.ceil(seconds / per_week) - 1)
-    t, left = start + weeks * WEEK, seconds - weeks * per_week
-    for _ in range(2 * 7 * 24 + 2):   # the rest fits in one week of hours; the bound is a guard
-        if left <= 0:
-            return t
-        to_hour = 3600 - (t % 3600)   # the time up to the next whole hour: it counts or not as a whole
-        if counts(t, tc):
-            step = min(left, to_hour)
-            left -= step
-            t += step
-        else:
-            t += to_hour   # a whole uncounted hour at once, however little time is left to count
-    raise InvalidTimeControl(f"counted time did not add up under {tc!r}")  # pragma: no cover - a guard
-
-
-@functools.lru_cache(maxsize=1)
-def _zone_names() -> frozenset[str]:
-    # "localtime" (listed on some systems) is the server's own setting, not a name of the IANA list
-    return frozenset(zoneinfo.available_timezones() - {"localtime"})
-
-
-def valid_tz(name) -> bool:
-    """Whether ``name`` is an IANA time zone name this system knows (e.g. ``Europe/Berlin``): one of
-    ``zoneinfo.available_timezones()``, which lists zone files only. A directory of the database
-    (``Europe``), a non-zone file (``zone.tab``), ``localtime`` or the ``posix/``, ``right/`` copies
-    are not zones of the IANA list (and some of them made ``ZoneInfo`` raise what it does not
-    document, a 500)."""
-    if not isinstance(name, str) or not name or len(name) > 64 or name not in _zone_names():
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return False
-    return True
-
-
-def format_deadline(ts: float, tz_name: str | None = None) -> str:
-    """A deadline as a player reads it: ``Sun 22 Nov 2026 10:00 CET`` in the seat's time zone when
-    the game knows it, else ``Sun 22 Nov 2026 09:00 UTC``."""
-    tz = ZoneInfo(tz_name) if tz_name and valid_tz(tz_name) else timezone.utc
-    dt = datetime.fromtimestamp(ts, tz=tz)
-    label = "UTC" if tz is timezone.utc else (dt.tzname() or tz_name)
-    return dt.strftime("%a %d %b %Y %H:%M ") + label
-
-
-def plural(n: int, word: str) -> str:
-    """``1 deadline``, ``2 deadlines``: a count with its noun (regular plurals only)."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def remaining_text(seconds: float) -> str:
-    """The time left before a deadline in words: ``3 days``, ``2 days 4 hours``, ``1 hour 30
-    minutes``, ``12 minutes``; never negative. Rounded to the nearest of the smallest unit shown
-    (hours from two days on, minutes below), not down: a fresh three-day deadline, a few seconds
-    old, is "3 days", not "2 days 23 hours"."""
-    seconds = max(0.0, float(seconds))
-    if seconds >= (48 * 60 - 30) * 60:                 # shown in days and hours
-        days, hours = divmod(int(seconds / 3600 + 0.5), 24)
-        return plural(days, "day") + (f" {plural(hours, 'hour')}" if hours else "")
-    minutes = int(seconds / 60 + 0.5)
-    hours, mins = divmod(minutes, 60)
-    if hours == 24 and not mins:
-        return "1 day"
-    if hours:
-        return plural(hours, "hour") + (f" {plural(mins, 'minute')}" if mins else "")
-    return plural(mins, "minute")
 
 
 # How many times a sweep tries one entry that fails (or whose handling never ended) before it gives
@@ -322,12 +80,10 @@ class Deadlines:
 
     # --- seat state --------------------------------------------------------------------------
     def seat_state(self, game_id: str, seat: int) -> dict:
-        raw = self.r.hget(SEAT_STATE.key(game_id), f"{game_id}:{seat}")
-        return (json.loads(raw) if raw
-                else {"missed": 0, "dropped": False, "vacation_since": None, "vacation_used": 0.0})
+        return seat_state(self.r, game_id, seat)
 
     def _save(self, game_id: str, seat: int, st: dict) -> None:
-        self.r.hset(SEAT_STATE.key(game_id), f"{game_id}:{seat}", json.dumps(st))
+        save_seat_state(self.r, game_id, seat, st)
 
     # --- when a seat becomes the actor ----------------------------------------------------------
     def start_turn(self, game_id: str, meta: dict, seat: int, version: int,
@@ -338,26 +94,17 @@ class Deadlines:
         now = self.clock()
         due = add_active(now, tc["days_per_move"] * 86400, tc)
         forget_turns_before(self.r, game_id, version, registry)  # the turns that ended keep no deadline
-        pipe = self.r.pipeline(transaction=True)  # one slot: every key has the game's shard tag
-        add(pipe, DEADLINES, game_id, f"{game_id}:{seat}:{version}", due)
-        pipe.hset(TURNS.key(game_id), f"{game_id}:{seat}", version)
-        for h in tc.get("reminders_hours") or ():
-            at = due - h * 3600
-            if at > now:
-                add(pipe, REMINDERS, game_id, f"{game_id}:{seat}:{version}:{h}", at)
-        pipe.execute()
+        reminders = {h: due - h * 3600 for h in tc.get("reminders_hours") or () if due - h * 3600 > now}
+        schedule_turn(self.r, game_id, seat, version, due, reminders)
         return due
 
     def deadline_of(self, game_id: str, seat: int) -> float | None:
         """The pending deadline of the seat's current turn, if one was set and has not passed
         (None otherwise). While the seat is on vacation this is the deadline before the pause."""
-        raw = self.r.hget(TURNS.key(game_id), f"{game_id}:{seat}")
-        if raw is None:
+        pending = pending_deadline(self.r, game_id, seat)
+        if pending is None:
             return None
-        version = int(raw)
-        due = self.r.zscore(DEADLINES.key(game_id), f"{game_id}:{seat}:{version}")
-        if due is None:
-            return None
+        version, due = pending
         events = self.service.store.events(game_id, after=version)
         if any(e.get("seat") != seat for e in events):
             return None  # a later turn of this seat, whose deadline is not set yet
@@ -395,11 +142,7 @@ class Deadlines:
         length = min(now - st["vacation_since"], allowance - st["vacation_used"])
         st["vacation_used"] += length
         st["vacation_since"] = None
-        prefix = f"{game_id}:{seat}:".encode()
-        for index in (DEADLINES, REMINDERS):  # the reminders move back with the deadline
-            for member in game_members(self.r, index, game_id):
-                if member.startswith(prefix):
-                    self.r.zincrby(index.key(game_id), length, member)
+        push_back(self.r, game_id, seat, length)
 
     # --- the sweep ---------------------------------------------------------------------------
     def sweep(self) -> dict:
@@ -655,56 +398,6 @@ class Deadlines:
         return self.seat_state(game_id, seat)["dropped"]
 
     def stand_in(self, game_id: str, seat: int, think: float | None = None) -> int:
-        """Play the seat's current decision with the stand-in (the AI at ``STAND_IN_LEVEL``, for
-        any game: ``ai.decide`` routes by the view's game). Once ``think`` seconds are spent (None:
-        no limit), the turn's later decisions are played at ``medium`` (:data:`QUICK_LEVEL`), so
-        that a turn of many decisions at ``master`` ends within its task's time limit. Returns 1
-        if it moved."""
-        started = time.monotonic()
-        level = stand_in_level()
-        meta, state = self.service.load(game_id)
-        game = games.of_meta(meta)
-        seed = self.service.store.seed(game_id)
-        decided_at = state.version   # the moves are chosen for this position, and played only on it
-        moves: list[str] = []
-        while game.actor(state) == seat and not game.is_over(state) and len(moves) < 200:
-            if think is not None and time.monotonic() - started >= think and level not in FAST_LEVELS:
-                level = QUICK_LEVEL
-            for m in stand_in_plan(game.view(state, seat), f"{game_id}:{state.version}", state, game, level):
-                if game.actor(state) != seat or game.is_over(state):
-                    break
-                _, state = game.play(state, seat, str(m), seed)
-                moves.append(str(m))
-        if not moves:
-            return 0
-        # at the version decided at: if the player moved meanwhile, a 409 (the sweep looks again),
-        # never the stand-in's moves played on a position they were not chosen for
-        self.service.submit_for_seat(game_id, seat, decided_at, moves, by="stand-in", stop_at_reveal=False)
-        log.info("stand-in played %s for seat %s in %s", moves, seat, game_id)
-        return 1
-
-
-STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master thinks
-                            # TILETUM_AI_MASTER_SECONDS a decision, on the AI worker)
-QUICK_LEVEL = "medium"      # a turn's decisions after the stand-in's thinking time is spent
-FAST_LEVELS = ("easy", "medium")
-STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", STAND_IN   # the AI worker's (workers/app.py)
-
-
-def stand_in_level() -> str:
-    level = os.environ.get("TILETUM_STAND_IN_LEVEL") or STAND_IN_LEVEL
-    if level not in AI_LEVELS:
-        raise ValueError(f"TILETUM_STAND_IN_LEVEL is one of {', '.join(AI_LEVELS)}, not {level!r}")
-    return level
-
-
-def stand_in_plan(view: dict, rng_seed: str, state, game: games.Game,
-                  level: str | None = None) -> list:
-    """The stand-in's moves for the seat's current decision: the AI's at ``level`` (None: the
-    stand-in's level), from the seat's ``view`` (``state`` is used only by the fallback rule, should
-    the AI fail: the game's own, ``games.Game.fallback_move``)."""
-    try:
-        return ai.decide(view, level or stand_in_level(), rng_seed)
-    except Exception:  # never leave a late turn unplayed
-        log.exception("the AI failed to play a stand-in turn; the fixed rule plays it")
-        return [game.fallback_move(state)]
+        """The stand-in plays the seat's current decision (application/stand_in.py). Returns 1 if it
+        moved."""
+        return play_stand_in(self.service, game_id, seat, think)

@@ -21,7 +21,8 @@ from . import errors, links, live, waiting
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game, iso, mark_verified
-from .deadlines import Deadlines, check_deadline_options, valid_tz
+from .deadlines import Deadlines
+from .time_control import check_deadline_options, valid_tz
 from .indexes import ACTIVE, NAMES
 from .names import check_name
 from .notifications import delay_minutes, set_delay_minutes, set_preference

@@ -26,7 +26,9 @@ from tournaments.model import FORMATS, Tournament, adjudicated_places, fold
 
 from . import errors, links
 from .clock import make_clock
-from .deadlines import SEAT_STATE, Deadlines, check_deadline_options
+from .deadline_store import SEAT_STATE
+from .deadlines import Deadlines
+from .time_control import check_deadline_options
 from .names import check_name
 from .players import player_id, remember_name
 from .resigned import final_places, resigned_of

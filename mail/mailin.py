@@ -3,7 +3,8 @@
 ``handle_inbound(raw, deps, rcpt)`` is the whole pipeline for one delivered message (one
 recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` names the game,
 the seat and the turn and is checked against its signature (``mail.addresses``); the moves
-are the lines the player wrote above the quoted turn email (``extract_moves``); they are handed
+are the lines the player wrote above the quoted turn email (``extract_moves``; the reading of the
+text is mail/reply_text.py, pure); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
 applies all of them or none, except that a move revealing chance ends the batch (the lines after
 it come back unplayed; docs/pbem.md, "Several moves in one reply"). The player gets one answer by email: a
@@ -21,14 +22,11 @@ import email
 import email.policy
 import email.utils
 import hashlib
-import html
-import inspect
 import logging
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
-from bs4 import BeautifulSoup, CData, NavigableString, ParserRejectedMarkup
 from typing import Callable
 
 from application.errors import ServiceError
@@ -36,6 +34,9 @@ from application.game_service import MAX_MOVES_PER_REQUEST
 
 from . import addresses
 from . import compose as compose_module
+from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split, normalize_move,
+                         without_tail)
+from .reply_text import extract_moves as _extract_moves
 
 log = logging.getLogger("tiletum.mailin")
 
@@ -43,254 +44,13 @@ MAX_MOVE_LINES = MAX_MOVES_PER_REQUEST   # what the service plays in one request
 DEFAULT_MAX_BYTES = 256_000
 
 
-# --- extracting the moves from a reply body ------------------------------------------------------
-
-class TooManyMoves(ValueError):
-    """More than ``MAX_MOVE_LINES`` move lines in one email."""
-
-
-_ATTRIBUTION_END = re.compile(
-    r"(wrote|writes|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef|skrev|napisał|escreveu)\s*:\s*$",
-    re.IGNORECASE)
-_MARKERS = [re.compile(p, re.IGNORECASE) for p in (
-    r"^-{2,}\s*original\s+message\s*-{2,}",           # Outlook / older clients
-    r"^-{2,}\s*ursprüngliche\s+nachricht\s*-{2,}",
-    r"^-{2,}\s*message\s+d'origine\s*-{2,}",
-    r"^-{2,}\s*forwarded\s+message\s*-{2,}",          # Gmail forward
-    r"^begin\s+forwarded\s+message\s*:",               # Apple forward
-    r"^_{8,}\s*$",                                     # Outlook's rule above its header block
-    r"^\*?(from|von|de|van|da|från|od)\s*:\*?\s*\S",   # a "From: ..." header block
-    r"^sent\s+from\s+(my|mail|outlook|yahoo)\b",       # "Sent from my iPhone", "Sent from Mail for Windows"
-    r"^sent\s+with\s+proton\s*mail",
-    r"^get\s+outlook\s+for\b",
-    r"^envoyé\s+de\s+mon\b",
-    r"^von\s+meinem\s+.*gesendet",
-    r"^gesendet\s+(von|mit)\s+",                          # "Gesendet von meinem iPhone"
-    r"^enviado\s+(desde|do)\s+",
-    r"^inviato\s+da\s+",
-    r"^verzonden\s+(vanaf|met)\s+",
-)]
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
-
-
-def _clean(line: str) -> str:
-    return line.strip().strip(_INVISIBLE).strip()
-
-
-def _is_marker(lines: list[str], i: int) -> bool:
-    """Whether line ``i`` starts the quoted email, a forwarded one, or a signature."""
-    raw = lines[i].rstrip("\r\n")
-    line = _clean(raw)
-    if raw in ("-- ", "--") or line == "--":
-        return True  # signature delimiter
-    if line.startswith(">"):
-        return True
-    if _ATTRIBUTION_END.search(line):
-        return True  # "On Mon, 1 Jan 2024 at 10:00, Tiletum <play+...> wrote:" and translations
-    if re.match(r"^(on|am|le|el|il|op|den)\s", line, re.IGNORECASE):
-        # an attribution wrapped over up to three lines (Gmail wraps long ones)
-        joined = line
-        for nxt in lines[i + 1:i + 3]:
-            joined += " " + _clean(nxt)
-            if _ATTRIBUTION_END.search(joined):
-                return True
-    return any(p.search(line) for p in _MARKERS)
-
-
-# "<notation> — <description>" as the turn email lists a move: the description is dropped. A dash
-# with a space on both sides (em, en, or one or two hyphens) never stands inside a move
-# ("place -1,0 r90" has no space after its minus sign).
-_DESCRIPTION = re.compile(r"\s+(?:\u2014|\u2013|--?)\s+.*$")
-_TRAILING = re.compile(r"[\s.,;:!?]+$")
-
-
-def normalize_move(line: str) -> str:
-    """A move line as the game's parser reads it: without a description copied from the turn email
-    (``take F3 — Take the yellow 3 die``) and without trailing punctuation (``buy F.``)."""
-    return _TRAILING.sub("", _DESCRIPTION.sub("", line)).strip() or line.strip()
-
-
-def courtesy_split(lines: list[str], is_move: Callable[[str], bool]) -> tuple[list[str], list[str]]:
-    """(the lines to play, the lines ignored): a reply is read up to its first line that is not a
-    move once at least one move was read; what follows it is taken for a sign-off ("Thanks,",
-    a name, "Sent from ...") and ignored. A line that is not a move before any move was read is
-    kept: it is played, and refused with its reason (a reply must never play what its player did
-    not mean, and never silently play nothing)."""
-    for i, line in enumerate(lines):
-        if not is_move(line):
-            return (lines, []) if i == 0 else (lines[:i], lines[i:])
-    return lines, []
-
-
-# A greeting a player writes above their moves: "Hi,", "Hello Ben,", "Dear all,", "Hallo,", "Bonjour,",
-# "Hey Ann", "Hi there!", "Good morning Ada,". The greeting word first, then at most three words (a
-# name, "all", "there"), then punctuation at most; short. No game's move starts with one of these
-# words, and ``greeting_split`` reads a line as a greeting only when the game does not read it as a
-# move (tests/test_mail_greetings.py checks every legal move of every game against it).
-_GREETING = re.compile(
-    r"^(?:hi|hii+|hiya|hello|hallo|hullo|hey|heya|howdy|dear|greetings|yo|ahoy|"
-    r"good\s+(?:morning|afternoon|evening|day)|morning|evening|"
-    r"bonjour|bonsoir|salut|coucou|cher|ch[eè]re|"
-    r"guten\s+(?:morgen|tag|abend)|moin(?:\s+moin)?|servus|gr[üu](?:ß|ss)\s+(?:dich|euch|gott)|liebe[rs]?|"
-    r"hola|buenos\s+d[ií]as|buenas(?:\s+tardes|\s+noches)?|querid[oa]s?|estimad[oa]s?|"
-    r"ciao|salve|buongiorno|buonasera|caro|cara|cari|"
-    r"hoi|goedemorgen|goedemiddag|goedenavond|beste|"
-    r"hej|hejsan|tjena|god\s+morgen|ol[áa]|oi|bom\s+dia|boa\s+tarde|cze[śs][ćc]|witaj|dzie[ńn]\s+dobry)"
-    r"(?:[\s,]+[^\W\d_](?:[^\W\d_]|['’.-])*){0,3}[\s,.!:;)-]*$",
-    re.IGNORECASE)
-MAX_GREETING = 40   # characters
-MAX_GREETING_LINES = 2
-
-
-def is_greeting(line: str) -> bool:
-    """Whether ``line`` reads as a greeting ("Hi,", "Hello Ben,", "Bonjour à tous,", "Dear all,")."""
-    line = _clean(line)
-    return 0 < len(line) <= MAX_GREETING and bool(_GREETING.match(line))
-
-
-def greeting_split(lines: list[str], is_move: Callable[[str], bool] | None = None
-                   ) -> tuple[list[str], list[str]]:
-    """(the greeting lines before the first move, the rest): up to ``MAX_GREETING_LINES`` leading
-    lines that read as a greeting and not as a move of the game (``is_move``) are skipped. Any other
-    first line stays and is refused with its reason if it is no move: nothing is guessed."""
-    def holds_move(line: str) -> bool:   # "Hi, end": the line, or what follows a word of it, is a move
-        words = line.split()
-        return is_move is not None and any(is_move(" ".join(words[i:]).strip(" ,"))
-                                           for i in range(len(words)))
-    n = 0
-    while n < min(MAX_GREETING_LINES, len(lines)) and is_greeting(lines[n]) and not holds_move(lines[n]):
-        n += 1
-    return lines[:n], lines[n:]
-
-
 def extract_moves(text: str) -> list[str]:
-    """The moves a player wrote in a reply: the lines above the first quoted-reply marker or
-    signature, without blank lines and ``#`` comments, each stripped of surrounding whitespace
-    but otherwise as written (the engine's parser tolerates case and spacing; an error email
-    quotes the failing line as the player wrote it). Raises :class:`TooManyMoves` past
-    ``MAX_MOVE_LINES`` lines."""
-    lines = (text or "").splitlines()
-    moves: list[str] = []
-    for i in range(len(lines)):
-        if _is_marker(lines, i):
-            break
-        line = _clean(lines[i])
-        if not line or line.startswith("#"):
-            continue
-        moves.append(line)
-        if len(moves) > MAX_MOVE_LINES:
-            raise TooManyMoves(f"at most {MAX_MOVE_LINES} moves per email")
-    return moves
-
-
-# What a mail client shows of an HTML body: block elements and <br> break lines, whitespace
-# collapses as a browser would (but in <pre>), entities are unescaped, quoted mail (<blockquote>,
-# the quote and signature containers of Gmail, Thunderbird and Yahoo) and non-content are dropped,
-# and <hr> becomes a line of underscores (the marker Outlook puts above the quoted email).
-_HTML_BLOCK = {"p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-               "pre", "section", "article", "header", "footer", "dl", "dt", "dd", "body"}
-_HTML_SKIP = {"blockquote", "style", "script", "head", "title", "template"}
-_HTML_SKIP_CLASSES = {"gmail_quote", "gmail_signature", "moz-cite-prefix", "yahoo_quoted"}
-
-
-def html_to_text(markup: str) -> str:
-    """The text of an HTML body, line by line as a mail client shows it. BeautifulSoup's lenient
-    parser builds the tree (broken markup too); one pass over it, in document order with a stack
-    of its own (no recursion, and linear in the size however deep the nesting: a hostile reply
-    of 20,000 nested tags is read in well under a second), writes the text."""
-    try:
-        soup = BeautifulSoup(markup, "html.parser")
-    except ParserRejectedMarkup:  # e.g. a marked section html.parser refuses: the text between tags
-        log.warning("mailin: could not parse an HTML body; reading the text between its tags")
-        return html.unescape(re.sub(r"<[^>]*>", "\n", markup))
-    out: list[str] = []
-    stack: list = [(soup, False)]    # (node, done): done marks the end of an element
-    pre = 0
-    while stack:
-        node, done = stack.pop()
-        if done:                      # the end of a block element
-            out.append("\n")
-            if node.name == "pre":
-                pre -= 1
-            continue
-        if isinstance(node, NavigableString):
-            if type(node) in (NavigableString, CData):   # text, not a comment or declaration
-                text = str(node).replace("\xa0", " ")
-                out.append(text if pre else re.sub(r"\s+", " ", text))
-            continue
-        name = node.name
-        if name in _HTML_SKIP or any(c in _HTML_SKIP_CLASSES for c in node.get("class") or ()):
-            out.append("\n")         # quoted mail and non-content: not shown
-            continue
-        if name == "br":
-            out.append("\n")
-        elif name == "hr":
-            out.append("\n" + "_" * 32 + "\n")
-        elif name in _HTML_BLOCK:
-            out.append("\n")
-            if name == "pre":
-                pre += 1
-            stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node.contents))
-    return "".join(out)
+    """The move lines of a reply (mail/reply_text.py), at most as many as the service plays in one
+    request; more raise :class:`TooManyMoves`."""
+    return _extract_moves(text, MAX_MOVE_LINES)
 
 
 # --- dependencies and results --------------------------------------------------------------------
-
-def _fallback_email(kind: str, ctx: dict) -> EmailMessage:
-    """A plain-text answer, used when ``mail.compose`` is missing or does not fit."""
-    m = EmailMessage()
-    game = f" {ctx['game_id']}" if ctx.get("game_id") else ""
-    title = ctx.get("title") or "Tiletum"
-    if kind == "confirmation":
-        m["Subject"] = f"{title}{game}: your moves were played"
-        lines = ["Your moves were played:", ""] + [f"    {mv}" for mv in ctx.get("moves") or []]
-        lines += ["", "You will get an email when it is your turn again."]
-    else:
-        m["Subject"] = f"{title}{game}: your email was not played"
-        lines = [ctx.get("reason") or "Your email could not be handled."]
-        if ctx.get("failing_line"):
-            lines += ["", "The line that failed:", "", f"> {ctx['failing_line']}"]
-        if ctx.get("nothing_played"):
-            lines += ["", "None of the moves in your email were played: reply to this email with all "
-                          "of them again, one per line."]
-        legal = ctx.get("legal_moves") or []
-        if legal:
-            lines += ["", "Your legal moves now:", ""]
-            lines += [f"    {mv:<20} {desc}".rstrip() for mv, desc in legal]
-    m.set_content("\n".join(lines) + "\n")
-    return m
-
-
-def _adapt(func_name: str, kind: str) -> Callable[..., EmailMessage]:
-    """A composer that uses ``mail.compose.<func_name>`` when it exists and its parameters
-    can all be filled from the context, else the plain fallback."""
-
-    def compose(**ctx) -> EmailMessage:
-        try:
-            func = getattr(compose_module, func_name)
-            sig = inspect.signature(func)
-            kwargs, open_kw = {}, False
-            for name, p in sig.parameters.items():
-                if p.kind is p.VAR_KEYWORD:
-                    open_kw = True
-                elif p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name in ctx:
-                    kwargs[name] = ctx[name]
-                elif p.default is p.empty and p.kind is not p.VAR_POSITIONAL:
-                    raise TypeError(f"{func_name} needs {name!r}")
-            message = func(**(ctx if open_kw else kwargs))
-            if isinstance(message, EmailMessage):
-                return message
-        except (AttributeError, TypeError, ValueError):
-            pass
-        except Exception:
-            log.warning("mailin: mail.compose.%s failed; sending a plain answer", func_name,
-                        exc_info=True)
-        return _fallback_email(kind, ctx)
-
-    compose.__name__ = f"compose_{kind}"
-    return compose
-
 
 @dataclass
 class Deps:
@@ -301,10 +61,11 @@ class Deps:
     send_reply: Callable[[EmailMessage], None]
     seen: Callable[[str], bool]                              # True if already handled; marks it otherwise
     from_addr: str
-    # composers take keyword arguments (see ``_answer``) and return an EmailMessage
-    compose_confirmation: Callable[..., EmailMessage] = field(
-        default_factory=lambda: _adapt("confirmation_email", "confirmation"))
-    compose_error: Callable[..., EmailMessage] = field(default_factory=lambda: _adapt("error_email", "error"))
+    # the answers: composers take the keyword arguments ``_Answer`` gives (the context of every
+    # answer and the kind's own) and return an EmailMessage; mail.compose.confirmation_email and
+    # error_email take them all
+    compose_confirmation: Callable[..., EmailMessage]
+    compose_error: Callable[..., EmailMessage]
     # the answer to a reply to an old turn: the current turn, addressed to the seat's own address
     # (or None: then the plain error above goes to the sender)
     compose_stale: Callable[..., EmailMessage | None] | None = None
@@ -421,22 +182,6 @@ def _reply_address(msg, rcpt: str | None) -> str:
     return candidates[0] if candidates else ""
 
 
-def _body_text(msg) -> str:
-    part = msg.get_body(preferencelist=("plain", "html"))
-    if part is None:
-        return ""
-    try:
-        text = part.get_content()
-    except Exception:  # an unknown charset, a broken transfer encoding
-        payload = part.get_payload(decode=True) or b""
-        text = payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else str(payload)
-    if not isinstance(text, str):
-        return ""
-    if part.get_content_subtype() == "html":
-        text = html_to_text(text)
-    return text
-
-
 def _dedupe_key(msg, address: str) -> str:
     mid = str(msg.get("Message-ID") or "").strip()
     if not mid:  # no Message-ID: the same author, date, subject and body is the same email
@@ -444,7 +189,7 @@ def _dedupe_key(msg, address: str) -> str:
         for name in ("From", "Date", "Subject"):
             h.update(str(msg.get(name) or "").encode("utf-8", "replace") + b"\0")
         try:
-            h.update(_body_text(msg).encode("utf-8", "replace"))
+            h.update(body_text(msg).encode("utf-8", "replace"))
         except Exception:
             pass
         mid = "sha256:" + h.hexdigest()
@@ -694,7 +439,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
 
     # 3. the moves
     try:
-        written = extract_moves(_body_text(msg))
+        written = extract_moves(body_text(msg))
     except TooManyMoves as e:
         result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **base)
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
@@ -759,19 +504,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True)
     new_version = applied.get("version") if isinstance(applied, dict) else None
     unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
-    played = _without_tail(moves, unplayed)
+    played = without_tail(moves, unplayed)
     result = Result("applied", None, None, moves=played, unplayed=unplayed, new_version=new_version,
                     ignored=ignored, **base)
     return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version)
-
-
-def _without_tail(lines: list[str], tail: list[str]) -> list[str]:
-    """``lines`` less the moves the service left unplayed (the last ones; command lines such as
-    'vacation on' may stand among them)."""
-    out = list(lines)
-    for move in reversed(tail):
-        for i in range(len(out) - 1, -1, -1):
-            if out[i] == move:
-                del out[i]
-                break
-    return out

@@ -1,5 +1,6 @@
-"""The real dependencies of ``mail.mailin.handle_inbound``: the application service, the outbox,
-the duplicate filter, and the answers (a confirmation that, while the decision is still the
+"""The real dependencies of ``mail.mailin.handle_inbound`` (:class:`InboundReplies`, one method per
+command a reply may hold and per dependency): the application service, the outbox, the duplicate
+filter, and the answers (a confirmation that, while the decision is still the
 player's, carries the new position, legal moves and a reply address for the new version).
 
 Every answer is queued in the outbox (mail/outbox.py) under a once-key of the inbound email and
@@ -44,28 +45,140 @@ def _outbox(r, smtp_url: str | None, data_dir: str | None) -> Outbox:
 
 
 def inbound_deps(svc: GameService) -> Deps:
-    cfg = MailConfig.from_env()
-    r = svc.store.r
-    outbox = _outbox(r, os.environ.get("TILETUM_SMTP_URL"), os.environ.get("TILETUM_DATA_DIR"))
-    notifier = Notifier(svc, outbox, cfg)
+    """What ``handle_inbound`` needs, from the service (:class:`InboundReplies`)."""
+    return InboundReplies(svc).deps()
 
-    def legal_moves(game_id: str, seat: int) -> list[tuple[str, str]]:
-        meta, state = svc.load(game_id)
+
+def _switch(line: str) -> bool | None:
+    """True for a line 'vacation on', False for 'vacation off', None for any other line."""
+    m = VACATION.match(line)
+    return None if m is None else m.group(1).lower() == "on"
+
+
+class InboundReplies:
+    """A reply's commands played on the service, and the answers. A reply holds moves, or the
+    lines 'vacation on' / 'vacation off' among them (a setting of the seat, applied once the moves
+    are), or the one line 'resign' (docs/pbem.md): :meth:`submit` hands each to its command's
+    method (:meth:`moves`, :meth:`vacation`, :meth:`resign`), and :meth:`confirmation` says what
+    each did. :meth:`deps` is what ``mail.mailin.handle_inbound`` is given."""
+
+    def __init__(self, svc: GameService):
+        self.svc = svc
+        self.cfg = MailConfig.from_env()
+        self.r = svc.store.r
+        self.outbox = _outbox(self.r, os.environ.get("TILETUM_SMTP_URL"), os.environ.get("TILETUM_DATA_DIR"))
+        self.notifier = Notifier(svc, self.outbox, self.cfg)
+
+    def deps(self) -> Deps:
+        return Deps(secret=self.cfg.secret, submit=self.submit, legal_moves=self.legal_moves,
+                    send_reply=self.send_reply, seen=self.seen, from_addr=self.cfg.from_addr,
+                    compose_confirmation=self.confirmation, compose_error=self.error,
+                    compose_stale=self.stale, seat_email=self.seat_email, authserv_id=self.cfg.authserv_id,
+                    send_reply_once=self.send_reply_once, is_move=self.is_move)
+
+    # --- the commands ------------------------------------------------------------------------------
+
+    def is_move(self, game_id: str, seat: int, line: str) -> bool:
+        """Whether ``line`` is written as a move of the game or a command of a reply."""
+        if _switch(line) is not None or RESIGN.match(line):
+            return True
+        try:
+            games.of_meta(self.svc.meta(game_id)).parse(line)
+            return True
+        except errors.ENGINE_ERRORS:
+            return False
+
+    def submit(self, game_id: str, seat: int, version: int, lines: list[str]) -> dict:
+        """A reply's lines, each to its command: all or nothing, as the API plays moves."""
+        if any(RESIGN.match(line) for line in lines):
+            return self.resign(game_id, seat, lines)
+        if any(_switch(line) is not None for line in lines):
+            return self.vacation(game_id, seat, version, lines)
+        return self.moves(game_id, seat, version, lines)
+
+    def moves(self, game_id: str, seat: int, version: int, moves: list[str]) -> dict:
+        """Moves by reply, played as the API plays them."""
+        # the reply came from the seat's own address to the signed reply address of our email to it:
+        # verified before its moves, whose emails (tasks that may run at once) must see it
+        mark_verified(self.r, self.seat_email(game_id, seat))
+        return self.svc.submit_for_seat(game_id, seat, version, moves)
+
+    def vacation(self, game_id: str, seat: int, version: int, lines: list[str]) -> dict:
+        """'vacation on' / 'vacation off' lines start and stop the seat's vacation; the other lines
+        are moves. A setting that would be refused plays nothing; the settings apply only once the
+        moves are played, so a reply whose moves are refused (illegal, an old turn) changes nothing."""
+        switches = [(i, _switch(line)) for i, line in enumerate(lines) if _switch(line) is not None]
+        rest = [line for line in lines if _switch(line) is None]
+        deadlines = self.notifier.deadlines()
+        for i, on in switches:
+            try:
+                deadlines.check_vacation(game_id, seat, on)
+            except ValueError as e:
+                raise errors.invalid("no-vacation-left", str(e), move_index=i) from None
+        if rest:
+            answer = self.moves(game_id, seat, version, rest)
+        else:
+            mark_verified(self.r, self.seat_email(game_id, seat))
+            answer = None
+        for _, on in switches:
+            try:
+                deadlines.vacation(game_id, seat, on)
+            except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
+                log.warning("mailin: %s seat %s: vacation %s after the moves, refused: no vacation time left",
+                            game_id, seat, "on" if on else "off")
+        return answer if answer is not None else {"version": self.svc.load(game_id)[1].version}
+
+    @staticmethod
+    def vacation_done(lines: list[str]) -> list[str]:
+        """What a reply's vacation lines did, in words ('vacation on')."""
+        return [f"vacation {'on' if on else 'off'}" for on in map(_switch, lines) if on is not None]
+
+    def resign(self, game_id: str, seat: int, lines: list[str]) -> dict:
+        """A reply of the one line 'resign' resigns the seat; with anything else, nothing is done."""
+        if len(lines) > 1:   # never a move played and the game resigned by one reply
+            raise errors.invalid("resign-alone", "to resign, reply with the one line 'resign' and "
+                                                 "nothing else", move_index=0)
+        # the reply came from the seat's own address to our signed reply address: verified before
+        # the resignation, whose results email (a task that may run at once) must see it
+        mark_verified(self.r, self.seat_email(game_id, seat))
+        try:
+            done = Together(self.svc).resign(game_id, seat=seat)
+        except errors.ServiceError as e:   # over, or resigned already: said as such, not "an old turn"
+            if e.kind != "conflict":
+                raise
+            raise errors.invalid(e.code, e.detail, move_index=0) from None
+        return {"version": done["version"]}
+
+    # --- what the pipeline reads ---------------------------------------------------------------------
+
+    def legal_moves(self, game_id: str, seat: int) -> list[tuple[str, str]]:
+        meta, state = self.svc.load(game_id)
         return games.of_meta(meta).email_moves(state, seat, seat_names(meta))
 
-    def title_of(game_id: str | None) -> str:
+    def seen(self, key: str) -> bool:
+        return not self.r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
+
+    def seat_email(self, game_id: str, seat: int) -> str | None:
+        seats = self.svc.meta(game_id)["seats"]
+        if not 0 <= seat < len(seats) or seats[seat]["kind"] != "human":
+            return None
+        return seats[seat].get("email")
+
+    def title_of(self, game_id: str | None) -> str:
         try:
-            return games.of_meta(svc.meta(game_id) if game_id else {}).title
+            return games.of_meta(self.svc.meta(game_id) if game_id else {}).title
         except Exception:  # an unknown game: the answer still goes out, titled by the registry's default
             return games.get(None).title
 
-    def error(**ctx):
+    # --- the answers -------------------------------------------------------------------------------
+
+    def error(self, **ctx):
         """The styled error email (mail/compose.py) for every refusal: the failing line, why, the
         seat's legal moves and a legal example, in the game's thread."""
         game_id, seat = ctx.get("game_id"), ctx.get("seat")
-        extra = {"title": title_of(game_id)}
+        extra = {"title": self.title_of(game_id)}
         try:
-            meta, state = svc.load(game_id)
+            meta, state = self.svc.load(game_id)
             game, names = games.of_meta(meta), seat_names(meta)
             # no link to the game: a refusal may answer a forged email, and carries no credential
             extra.update(seat_name=names[seat], subject=thread_subject(game.title, names, seat, game_id))
@@ -76,21 +189,11 @@ def inbound_deps(svc: GameService) -> Deps:
             log.warning("mailin: no game context for the error answer on %s", game_id, exc_info=True)
         return error_email(**{**ctx, **extra})
 
-    def is_move(game_id: str, seat: int, line: str) -> bool:
-        """Whether ``line`` is written as a move of the game (or a vacation command)."""
-        if VACATION.match(line) or RESIGN.match(line):
-            return True
-        try:
-            games.of_meta(svc.meta(game_id)).parse(line)
-            return True
-        except errors.ENGINE_ERRORS:
-            return False
-
-    def seen(key: str) -> bool:
-        return not r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
-
-    def confirmation(**ctx):
-        meta, state = svc.load(ctx["game_id"])
+    def confirmation(self, **ctx):
+        """What the reply did: resigned; the next step of the same turn (the turn email again);
+        vacation on or off; or the moves played and whose decision it is now."""
+        notifier, cfg = self.notifier, self.cfg
+        meta, state = self.svc.load(ctx["game_id"])
         game = games.of_meta(meta)
         title = game.title
         seat = ctx["seat"]
@@ -102,10 +205,10 @@ def inbound_deps(svc: GameService) -> Deps:
                                 lines=[f"Hello {names[seat]},", "", "You resigned from this game.",
                                        "", f"Open the game: {notifier.open_url(ctx['game_id'], seat)}"],
                                 headline="You resigned.")
-        commands = [m for m in moves if VACATION.match(m)]
-        played = [m for m in moves if not VACATION.match(m)]
         # "vacation on/off" is a setting, not a move: say so, and what was played besides
-        done = [f"vacation {VACATION.match(c).group(1).lower()}" for c in commands]
+        done = self.vacation_done(moves)
+        played = [m for m in moves if _switch(m) is None]
+        settings = bool(done)
         if played:
             done.insert(0, "played " + ", ".join(played))
         what = "; ".join(done) or "nothing played"
@@ -113,14 +216,14 @@ def inbound_deps(svc: GameService) -> Deps:
         if not game.is_over(state) and game.actor(state) == seat:
             # the next step of the same turn; say first what was done besides moves, which lines
             # were ignored, and which moves were not played because one revealed chance
-            intro = " ".join(x for x in ("Done: " + what + "." if commands else "", ignored_note(ignored),
+            intro = " ".join(x for x in ("Done: " + what + "." if settings else "", ignored_note(ignored),
                                          unplayed_note(ctx.get("unplayed") or [])) if x)
             msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro,
                                         headline=f"{what[:1].upper()}{what[1:]}. Your move again.")
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
-        if commands and not played:
+        if settings and not played:
             lines = [f"Hello {names[seat]},", "", "Your clock stops while you are on vacation."
                      if done[-1] == "vacation on" else
                      "Your clock runs again; your deadline moved back by the time you were away."]
@@ -137,10 +240,11 @@ def inbound_deps(svc: GameService) -> Deps:
                                   unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
                                   subject=subject, open_url=notifier.open_url(ctx["game_id"], seat))
 
-    def stale(game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None, **_):
+    def stale(self, game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None,
+              **_):
         """A reply to an old turn: the current turn when it is the seat's decision (its reply address
         is the current one), else whose decision it is. Only to the seat's own address."""
-        meta, state = svc.load(game_id)
+        meta, state = self.svc.load(game_id)
         game = games.of_meta(meta)
         title = game.title
         email = meta["seats"][seat].get("email")
@@ -151,83 +255,31 @@ def inbound_deps(svc: GameService) -> Deps:
         why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
                "played.")
         if not game.is_over(state) and game.actor(state) == seat:
-            msg = notifier.turn_message(game_id, meta, state, seat,
-                                        intro=why + " Here is your decision now: reply "
-                                        "to this email.",
-                                        headline="That email was for an old turn; your move now.")
+            msg = self.notifier.turn_message(game_id, meta, state, seat,
+                                             intro=why + " Here is your decision now: reply to this email.",
+                                             headline="That email was for an old turn; your move now.")
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
         now = "The game is over." if game.is_over(state) else (
             f"It is now {names[game.actor(state)]}'s decision; you get an email when it is yours again.")
-        return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=email,
+        return simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email,
                             lines=[f"Hello {names[seat]},", "", why, now, "",
-                                   f"Open the game: {notifier.open_url(game_id, seat)}"],
+                                   f"Open the game: {self.notifier.open_url(game_id, seat)}"],
                             headline="That email was for an old turn: nothing was played.")
 
-    def send_reply_once(key: str, msg) -> None:
+    def send_reply_once(self, key: str, msg) -> None:
         to = _first_address(str(msg["To"] or "")) or ""
         theirs = str(msg["In-Reply-To"] or "").strip() or None
         chain = [m for m in message_ids(msg["References"]) if m != theirs]
         # Date, a Message-ID of our domain derived from the once-key (the same on every resend),
         # threaded under the player's email, and one-click unsubscribe: every email we send; then
         # through the outbox, which keeps it until the SMTP server has accepted it
-        finish_headers(msg, domain=cfg.domain, once_key=key, in_reply_to=theirs, references=chain,
-                       unsubscribe_url=notifier.unsubscribe_url(to) if to else None)
-        outbox.enqueue(key, msg)
+        finish_headers(msg, domain=self.cfg.domain, once_key=key, in_reply_to=theirs, references=chain,
+                       unsubscribe_url=self.notifier.unsubscribe_url(to) if to else None)
+        self.outbox.enqueue(key, msg)
 
-    def send_reply(msg) -> None:  # an answer without a key of its own: still through the outbox
+    def send_reply(self, msg) -> None:  # an answer without a key of its own: still through the outbox
         theirs = str(msg["In-Reply-To"] or "").strip()
-        send_reply_once(f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs
-                        else f"reply:{uuid.uuid4().hex}", msg)
-
-    def submit(game_id: str, seat: int, version: int, moves: list[str]) -> dict:
-        """Moves by reply; the lines 'vacation on' and 'vacation off' start and stop the seat's
-        vacation instead, and a reply of the one line 'resign' resigns (docs/pbem.md)."""
-        if any(RESIGN.match(m) for m in moves):
-            if len(moves) > 1:   # never a move played and the game resigned by one reply
-                raise errors.invalid("resign-alone", "to resign, reply with the one line 'resign' and "
-                                                     "nothing else", move_index=0)
-            # the reply came from the seat's own address to our signed reply address: verified before
-            # the resignation, whose results email (a task that may run at once) must see it
-            mark_verified(svc.store.r, seat_email(game_id, seat))
-            try:
-                done = Together(svc).resign(game_id, seat=seat)
-            except errors.ServiceError as e:   # over, or resigned already: said as such, not "an old turn"
-                if e.kind != "conflict":
-                    raise
-                raise errors.invalid(e.code, e.detail, move_index=0) from None
-            return {"version": done["version"]}
-        commands = [m for m in moves if VACATION.match(m)]
-        rest = [m for m in moves if not VACATION.match(m)]
-        deadlines = notifier.deadlines() if commands else None
-        for cmd in commands:  # checked first: a setting that would be refused plays nothing
-            try:
-                deadlines.check_vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
-            except ValueError as e:
-                raise errors.invalid("no-vacation-left", str(e), move_index=moves.index(cmd)) from None
-        # the moves next, and the settings only once they are played: a reply whose moves are
-        # refused (illegal, an old turn) is answered "nothing was played" and changes nothing
-        # the reply came from the seat's own address to the signed reply address of our email to it:
-        # verified before its moves, whose emails (tasks that may run at once) must see it
-        mark_verified(svc.store.r, seat_email(game_id, seat))
-        answer = svc.submit_for_seat(game_id, seat, version, rest) if rest else None
-        for cmd in commands:
-            try:
-                deadlines.vacation(game_id, seat, VACATION.match(cmd).group(1).lower() == "on")
-            except ValueError:  # pragma: no cover - the allowance ran out since the check: the moves stand
-                log.warning("mailin: %s seat %s: %r after the moves, refused: no vacation time left", game_id,
-                            seat, cmd)
-        return answer if answer is not None else {"version": svc.load(game_id)[1].version}
-
-    def seat_email(game_id: str, seat: int) -> str | None:
-        seats = svc.meta(game_id)["seats"]
-        if not 0 <= seat < len(seats) or seats[seat]["kind"] != "human":
-            return None
-        return seats[seat].get("email")
-
-    return Deps(secret=cfg.secret, submit=submit,
-                legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
-                compose_confirmation=confirmation, compose_error=error, compose_stale=stale,
-                seat_email=seat_email, authserv_id=cfg.authserv_id, send_reply_once=send_reply_once,
-                is_move=is_move)
+        self.send_reply_once(f"answer:{theirs}:{msg['Subject']}:{msg['Reply-To'] or ''}" if theirs
+                             else f"reply:{uuid.uuid4().hex}", msg)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 
 from application.dashboard import remember_address
+from application.notifications import preference
 from application.tournament_service import TournamentService, game_of
 
 from .compose import one_line
-from .notify import Notifier, preference
+from .notify import Notifier
 
 
 def welcome(notifier: Notifier, tid: str) -> int:

@@ -196,7 +196,9 @@ def test_the_stand_in_plays_a_late_turn_with_the_ai_from_the_seats_view(redis_cl
     from datetime import datetime, timezone
 
     import tiletum
-    from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
+    from application.deadline_store import DEADLINES, REMINDERS
+    from application.deadlines import Deadlines
+    from application.stand_in import STAND_IN_LEVEL
     from application.game_service import GameService
     from games.tiletum import view_doc
     from application.store import EventStore
@@ -297,7 +299,7 @@ def test_master_is_a_level_of_seats_and_of_the_stand_in(live, monkeypatch):
     """The correspondence level (issue 31) is accepted wherever a level is: an AI seat, the
     stand-in (TILETUM_STAND_IN_LEVEL); its budget per decision is TILETUM_AI_MASTER_SECONDS."""
     from ai.settings import master_seconds
-    from application.deadlines import stand_in_level
+    from application.stand_in import stand_in_level
     url, _ = live
     rv = requests.post(url + API, timeout=10, json={"seats": [{"name": "A"}, {"name": "M", "kind": "ai",
                                                                               "level": "master"}]})

@@ -190,7 +190,9 @@ def test_the_stand_in_plays_a_late_carcassonne_turn_with_the_ai(redis_client):
     stand-in level from the seat's view, labelled in the log and the record."""
     from datetime import datetime, timezone
 
-    from application.deadlines import DEADLINES, REMINDERS, STAND_IN_LEVEL, Deadlines
+    from application.deadline_store import DEADLINES, REMINDERS
+    from application.deadlines import Deadlines
+    from application.stand_in import STAND_IN_LEVEL
     from application.game_service import GameService
     from application.store import EventStore
 

@@ -663,7 +663,7 @@ def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, mo
     """The player's own reply lands while the stand-in is thinking: the stand-in's move, chosen
     for the position before it, is refused as stale (409) and plays nothing, rather than being
     submitted at whatever version the game has reached."""
-    from application import deadlines
+    from application import stand_in
     from application.errors import ServiceError
     from application.game_service import GameService
     from application.store import EventStore
@@ -672,15 +672,15 @@ def test_the_stand_in_plays_only_on_the_position_it_decided_for(redis_client, mo
                          {"name": "Cy", "email": "cy@x.test"}],
                         {"seed": TWINS[0], "time_control": {"days_per_move": 1}}, game="carcassonne")
     gid = g["id"]
-    plan = deadlines.stand_in_plan
+    plan = stand_in.stand_in_plan
 
     def plan_while_the_player_moves(view, rng_seed, state, game=None, level=None):
         chosen = plan(view, rng_seed, state, game, level)
         svc.submit_for_seat(gid, 0, 1, [FIRST_MOVE])       # the player's reply, at that moment
         return chosen
-    monkeypatch.setattr(deadlines, "stand_in_plan", plan_while_the_player_moves)
+    monkeypatch.setattr(stand_in, "stand_in_plan", plan_while_the_player_moves)
     with pytest.raises(ServiceError) as refused:
-        deadlines.Deadlines(svc, None).stand_in(gid, 0)
+        stand_in.play_stand_in(svc, gid, 0)
     assert refused.value.code == "version-conflict", refused.value.code
     events = svc.store.events(gid)
     assert len(events) == 2 and events[-1]["move"] == FIRST_MOVE and not any(e.get("by") for e in events)
@@ -769,7 +769,8 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
     the game either gains exactly the one move of the reply or nothing at all."""
     from carcassonne import NotationError
     from carcassonne.notation import parse
-    from mail.mailin import courtesy_split, extract_moves, normalize_move
+    from mail.mailin import extract_moves
+    from mail.reply_text import courtesy_split, normalize_move
     from mail.mailin_runtime import VACATION
     c, _ = mail
 
@@ -797,7 +798,7 @@ def test_hostile_reply_bodies_play_one_move_or_nothing(mail):
         after = c.get(f"{API}/{gid}/events").json["events"]
         if after == before:  # nothing played: refused, or only settings ('vacation on') were sent
             # (a reply is read up to its first line that is no move once a move or setting was
-            # read: what follows is a sign-off, ignored; mail.mailin.courtesy_split)
+            # read: what follows is a sign-off, ignored; mail.reply_text.courtesy_split)
             taken, _ = courtesy_split([normalize_move(x) for x in extract_moves("\n".join(lines) + "\n")],
                                       lambda x: bool(VACATION.match(x)) or _parses(x))
             assert result["status"] == "rejected" or all(VACATION.match(x) for x in taken), (lines, result)

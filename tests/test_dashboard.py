@@ -276,7 +276,7 @@ def test_a_forged_key_for_a_real_player_is_401(setup):
 
 def test_notifications_round_trip(setup):
     app, client, _, _ = setup
-    from mail.notify import preference
+    from application.notifications import preference
     r = app.extensions["tiletum.service"].store.r
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
@@ -433,7 +433,7 @@ def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redi
 
 def test_a_finished_game_forgets_its_deadlines(setup):
     from application.finished import on_game_over
-    from application.deadlines import TURNS
+    from application.deadline_store import TURNS
     app, client, notifier, _ = setup
     service = app.extensions["tiletum.service"]
     gid = create(client, [{"name": "Me", "email": address()}, {"name": "You", "email": address("you")}],

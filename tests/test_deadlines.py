@@ -9,7 +9,9 @@ import pytest
 
 from application.game_service import GameService
 from application.store import EventStore
-from application.deadlines import DEADLINES, REMINDERS, Deadlines, add_active
+from application.deadline_store import DEADLINES, REMINDERS
+from application.deadlines import Deadlines
+from application.time_control import add_active
 from application.indexes import PREFS
 from mail.mailconfig import MailConfig
 from mail.notify import Notifier
@@ -539,11 +541,11 @@ def test_the_first_email_to_a_stranger_says_why_and_stops_all_mail_in_one_click(
     (-40, "0 minutes"),
 ])
 def test_the_time_left_is_rounded_to_the_nearest_unit(seconds, words):
-    from application.deadlines import remaining_text
+    from application.time_control import remaining_text
     assert remaining_text(seconds) == words
 
 
 def test_counts_take_the_right_plural():
-    from application.deadlines import plural
+    from application.time_control import plural
     assert (plural(1, "deadline"), plural(2, "deadline"), plural(0, "game")) == ("1 deadline", "2 deadlines",
                                                                                  "0 games")

@@ -99,10 +99,10 @@ def test_each_game_declares_what_the_service_asks_of_it(name):
 
 @pytest.mark.parametrize("name", list(games.GAMES))
 def test_the_stand_in_plays_the_games_own_fixed_rule_when_the_ai_fails(name, monkeypatch):
-    """application/deadlines.py asks the game for its fixed rule (``fallback_move``); it names no
+    """application/stand_in.py asks the game for its fixed rule (``fallback_move``); it names no
     game (before, it asked ``game is not games.TILETUM`` and read Tiletum's agenda itself)."""
     import ai
-    from application import deadlines
+    from application import stand_in
 
     def broken(*args, **kwargs):
         raise RuntimeError("the AI is down")
@@ -111,6 +111,6 @@ def test_the_stand_in_plays_the_games_own_fixed_rule_when_the_ai_fails(name, mon
     game = games.get(name)
     state, _ = game.new_game(game.min_players, "fallback", {})
     seat = game.actor(state)
-    plan = deadlines.stand_in_plan(game.view(state, seat), "fallback:1", state, game, "easy")
+    plan = stand_in.stand_in_plan(game.view(state, seat), "fallback:1", state, game, "easy")
     assert plan == [game.fallback_move(state)]
     assert str(plan[0]) in [m for m, _ in game.legal_moves(state)]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 import tiletum
-from application.deadlines import DEADLINES, REMINDERS, TURNS, Deadlines
+from application.deadline_store import DEADLINES, REMINDERS, TURNS
+from application.deadlines import Deadlines
 from application.finished import done, on_game_over, purge_finished
 from application.indexes import adopt_legacy
 from application.game_service import GameService

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import carcassonne
-from application.deadlines import (DEFAULTS, Deadlines, InvalidTimeControl, add_active, counts, time_control,
-                                   valid_tz)
+from application.deadlines import Deadlines
+from application.time_control import DEFAULTS, InvalidTimeControl, add_active, counts, time_control, valid_tz
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import DEADLINES, MAIL_DUE, REMINDERS, SEAT_STATE, add, attempts_key, begin_attempt

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import games
 import tiletum
 from mail.addresses import reply_address
-from mail.mailin import greeting_split, is_greeting, normalize_move
+from mail.reply_text import greeting_split, is_greeting, normalize_move
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 from tests.test_mail_integration import html_of, mail_env, raw_reply, sink, text_of  # noqa: F401
 from tests.test_pbem_e2e import headline

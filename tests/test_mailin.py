@@ -14,7 +14,9 @@ import pytest
 from application.errors import ServiceError
 from mail import addresses, mailin
 from workers import listener as smtp_listener
-from mail.mailin import Deps, extract_moves, handle_inbound, html_to_text
+from mail.compose import confirmation_email, error_email
+from mail.mailin import Deps, extract_moves, handle_inbound
+from mail.reply_text import html_to_text
 
 SECRET = "test-secret"
 DOMAIN = "pbem.localhost"
@@ -153,17 +155,16 @@ class Fakes:
         self.deps = Deps(secret=SECRET, submit=self.submit, legal_moves=self.legal_moves,
                          send_reply=self.send_reply, seen=self.seen,
                          from_addr=f"Tiletum PBEM <noreply@{DOMAIN}>", max_bytes=20_000,
-                         seat_email=lambda game_id, seat: OWNER)
-        default_ok, default_err = self.deps.compose_confirmation, self.deps.compose_error
+                         seat_email=lambda game_id, seat: OWNER,
+                         compose_confirmation=self.recording("confirmation", confirmation_email),
+                         compose_error=self.recording("error", error_email))
 
-        def recording(kind, default):
-            def compose(**ctx):
-                self.composed.append((kind, ctx))
-                return default(**ctx)  # the real default (mail.compose or the plain fallback)
-            return compose
-
-        self.deps.compose_confirmation = recording("confirmation", default_ok)
-        self.deps.compose_error = recording("error", default_err)
+    def recording(self, kind, composer):
+        """The real composer (mail/compose.py), its keyword arguments recorded."""
+        def compose(**ctx):
+            self.composed.append((kind, ctx))
+            return composer(**ctx)
+        return compose
 
     def submit(self, game_id, seat, version, moves):
         with self.lock:

@@ -42,7 +42,7 @@ def test_text_with_control_or_format_characters_is_refused(client, path, body, f
     other players' pages, emails and records, where a right-to-left override or a line break
     rewrites what they read. OpenAPI 3.0's ``pattern`` is an ECMA-262 regex without the ``u``
     flag, so it cannot name Unicode categories (Cc, Cf, Zl, Zp) portably: the rule is in each
-    field's description of the code (api/schemas.py ``text_problem``) and here."""
+    field's description of the code (api/schemas/common.py ``text_problem``) and here."""
     body_out = problem(client.post(path, json=body), 422, "invalid-request")
     assert field in body_out["errors"]["json"], body_out
 

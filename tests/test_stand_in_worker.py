@@ -17,7 +17,8 @@ import pytest
 import redis
 
 from api.cli import worker_command
-from application.deadlines import DEADLINES, NOTICES, REMINDERS, Deadlines
+from application.deadline_store import DEADLINES, NOTICES, REMINDERS
+from application.deadlines import Deadlines
 from application.game_service import GameService
 from application.store import EventStore
 
@@ -279,14 +280,14 @@ def test_a_dropped_seat_s_turn_is_handed_off_and_tells_nobody(r):
 
 def test_after_its_thinking_time_the_stand_in_plays_the_rest_of_the_turn_quickly(r, monkeypatch):
     import ai
-    from application import deadlines
+    from application import stand_in
     levels = []
 
     def decide(view, level, seed):
         levels.append(level)
         return real(view, "easy", seed)
     real = ai.decide
-    monkeypatch.setattr(deadlines.ai, "decide", decide)
+    monkeypatch.setattr(stand_in.ai, "decide", decide)
     monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
     svc, gid, seat, _ = late_game(r, "standin-think")
     assert Deadlines(svc, None).stand_in(gid, seat, think=0) == 1

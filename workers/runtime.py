@@ -7,7 +7,7 @@ import logging
 import os
 from functools import lru_cache
 
-from application.deadlines import STAND_IN_QUEUE, STAND_IN_TASK
+from application.stand_in import STAND_IN_QUEUE, STAND_IN_TASK
 from application.game_service import GameService
 from application.indexes import adopt_legacy
 from application.redis_conn import connect

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import BotInvitation, BotInvitations, BotTurns
+from ..schemas.bots import BotInvitation, BotInvitations, BotTurns
 from .games import bearer
 from application.game_service import token_hash
 

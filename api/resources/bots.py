@@ -7,7 +7,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import service, webhooks
 from ..problems import ApiError, documented
-from ..schemas import BotCreated, BotIn, BotInvitation, BotOut, BotToken
+from ..schemas.bots import BotCreated, BotIn, BotInvitation, BotOut, BotToken
 from .games import bearer
 
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots",

@@ -7,7 +7,7 @@ from marshmallow import fields
 from application.catalog import catalog
 
 from ..blueprint import Blueprint
-from ..schemas import Base, Line
+from ..schemas.common import Base, Line
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="The games hosted")
 

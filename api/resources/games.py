@@ -16,10 +16,13 @@ from .. import hints, limits
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
-from ..schemas import (ANY_POSITION, MAX_VERSION, EventsOut, EventsPageQuery, Fairness, GameCreate,
-                       GameCreated, QueryInteger, GamesQuery, GameSummary, LegalMoves, MovesIn, MovesOut,
-                       NewSeatLink, NewSeatToken,
-                       Notifications, NotificationsIn, Position, PublicGames, Vacation, VacationIn)
+from ..schemas.common import MAX_VERSION, QueryInteger
+from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, GameSummary, NewSeatLink,
+                             NewSeatToken, PublicGames)
+from ..schemas.me import Notifications, NotificationsIn, Vacation, VacationIn
+from ..schemas.moves import EventsOut, EventsPageQuery, LegalMoves, MovesIn, MovesOut
+from ..schemas.positions import ANY_POSITION
+from ..schemas.positions.tiletum import Position
 
 _POSITION = Position()
 POSITION_FORMAT = "tiletum-position/1"

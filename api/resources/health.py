@@ -7,7 +7,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import parts, service
 from ..problems import ApiError, documented
-from ..schemas import Health
+from ..schemas.common import Health
 
 blp = Blueprint("health", __name__, description="Service health")
 

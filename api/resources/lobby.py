@@ -6,16 +6,8 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import lobby
 from ..problems import documented
-from ..schemas import (
-    LobbyCancelled,
-    LobbyConfirmIn,
-    LobbyGame,
-    LobbyJoinIn,
-    LobbyJoinOut,
-    LobbyList,
-    LobbyQuery,
-    LobbySeatFreed,
-)
+from ..schemas.lobby import (LobbyCancelled, LobbyConfirmIn, LobbyGame, LobbyJoinIn, LobbyJoinOut, LobbyList,
+                             LobbyQuery, LobbySeatFreed)
 from .games import bearer
 
 blp = Blueprint("lobby", __name__, url_prefix="/api/v1/lobby",

@@ -8,9 +8,9 @@ from ..blueprint import Blueprint
 from ..extensions import accounts, credentials, dashboard, profiles
 from ..problems import documented
 from .games import bearer
-from ..schemas import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation,
-                       NewDashboardKey, Notifications, NotificationsIn, ProfileIn, ProfileSettings,
-                       VacationIn)
+from ..schemas.games import NewDashboardKey
+from ..schemas.me import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation,
+                          Notifications, NotificationsIn, ProfileIn, ProfileSettings, VacationIn)
 
 blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
                 description="Your dashboard: your games, email setting, vacation, handle and profile, your "

@@ -9,7 +9,8 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import profiles
 from ..problems import documented
-from ..schemas import ChartQuery, LeaderboardPage, PageQuery, PlayerProfile
+from ..schemas.common import PageQuery
+from ..schemas.players import ChartQuery, LeaderboardPage, PlayerProfile
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1",
                 description="Public player profiles (by handle) and leaderboards")

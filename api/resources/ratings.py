@@ -6,7 +6,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import ratings
 from ..problems import documented
-from ..schemas import Leaderboard, PlayerRatings, RatingsQuery
+from ..schemas.ratings import Leaderboard, PlayerRatings, RatingsQuery
 
 blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="Player ratings")
 

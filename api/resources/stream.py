@@ -31,7 +31,7 @@ from ..blueprint import Blueprint
 from ..extensions import feed, service
 from ..limits import client_address, identity
 from ..problems import ApiError, documented
-from ..schemas import EventsQuery
+from ..schemas.moves import EventsQuery
 
 SERVER_STOPPING = threading.Event()
 

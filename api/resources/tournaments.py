@@ -6,8 +6,10 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import tournaments
 from ..problems import documented
-from ..schemas import (MyGames, PageQuery, StandingsOut, TournamentCreate, TournamentCreated, TournamentEntry,
-                       TournamentEntryIn, TournamentList, TournamentOut, Withdrawn, WithdrawIn)
+from ..schemas.common import PageQuery
+from ..schemas.tournaments import (MyGames, StandingsOut, TournamentCreate, TournamentCreated,
+                                   TournamentEntry, TournamentEntryIn, TournamentList, TournamentOut,
+                                   WithdrawIn, Withdrawn)
 from .games import bearer
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import webhooks
 from ..problems import documented
-from ..schemas import WebhookCreated, WebhookIn, WebhookList, WebhookOut, WebhookQuery
+from ..schemas.webhooks import WebhookCreated, WebhookIn, WebhookList, WebhookOut, WebhookQuery
 from .games import bearer
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks",

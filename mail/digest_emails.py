@@ -1,0 +1,49 @@
+"""The daily digest (docs/pbem.md): one email a day to the players who chose it."""
+from __future__ import annotations
+
+
+import games
+from application.time_control import plural
+from application.notifications import DIGEST
+from application.seats import seat_names
+
+from .compose import thread_subject
+from .notify_base import Mailer
+
+
+class DigestEmails(Mailer):
+    """The daily digest."""
+
+    def send_digests(self, day: str) -> int:
+        """One email per digest reader listing the games awaiting them (once per day)."""
+        pending: dict[str, list[tuple[str, int, int]]] = {}
+        for raw in DIGEST.all_members(self.r):
+            email, game_id, seat, version = raw.decode().rsplit("|", 3)
+            pending.setdefault(email, []).append((game_id, int(seat), int(version)))
+        sent = 0
+        for email, items in sorted(pending.items()):
+            lines = []
+            for game_id, seat, version in sorted(items):
+                try:
+                    meta, state = self.service.load(game_id)
+                except Exception:
+                    continue
+                game = games.of_meta(meta)
+                if game.actor(state) == seat and not game.is_over(state):
+                    title = thread_subject(game.title, seat_names(meta), seat, game_id)
+                    lines.append(
+                        f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
+                        "with your moves")
+            if lines:
+                msg = self.notice(
+                    f"Your games: {plural(len(lines), 'game')} await{'s' if len(lines) == 1 else ''} "
+                    "your move", email)
+                first = self.first_email(email)
+                msg.set_content(
+                    "Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
+                    + "\n".join(self.dashboard_lines(email, first))
+                    + f"\n\nUnsubscribe (one click, every email from us): {self.unsubscribe_url(email)}\n")
+                sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
+            for game_id, seat, version in items:
+                self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
+        return sent

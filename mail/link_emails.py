@@ -1,0 +1,51 @@
+"""Link emails: a seat's new link to its game, a player's new link to their dashboard."""
+from __future__ import annotations
+
+
+import games
+from application import links
+from application.dashboard import ME_EMAIL
+from application.seats import seat_names
+
+from .notify_base import Mailer
+
+
+class LinkEmails(Mailer):
+    """New links, sent on request: to a seat's game, to a player's dashboard."""
+
+    # --- re-issued links (application/credentials.py) ----------------------------------------
+    def send_seat_link(self, game_id: str, seat: int, generation: int) -> int:
+        """Email the seat's new private link after its links were revoked (once per generation;
+        nothing if they were revoked again since: that later task sends the newer link)."""
+        if links.current_generation(self.r, f"{game_id}:{seat}") != generation:
+            return 0
+        meta = self.service.meta(game_id)
+        email = meta["seats"][seat].get("email")
+        if not email:
+            return 0
+        first = self.first_email(email)
+        msg = self.notice(f"{games.of_meta(meta).title} with {self.others(seat_names(meta), seat)}: your new "
+                          "private link", email)
+        msg.set_content(
+            f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is "
+            "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
+            f"{self.open_url(game_id, seat)}\n\n"
+            "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
+            + "\n".join(self.dashboard_lines(email, first))
+            + f"\n\nStop all emails from us: {self.unsubscribe_url(email)}\n")
+        return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first, scope=game_id)
+
+    def send_dashboard_link(self, pid: str, generation: int) -> int:
+        """Email the player's new dashboard link after the key was revoked (once per generation)."""
+        if links.current_generation(self.r, "me:" + pid) != generation:
+            return 0
+        raw = self.r.hget(ME_EMAIL.key(pid), pid)
+        if raw is None:
+            return 0
+        email = raw.decode()
+        msg = self.notice("Your new dashboard link", email)
+        msg.set_content(
+            "As asked, your private dashboard link is renewed; the one in earlier emails no longer "
+            f"works. Your new link (keep it to yourself):\n{self.dashboard_url(email)}\n\n"
+            "If you did not ask for this, someone else had your link: they no longer have it.\n")
+        return self.send_once(f"newkey:{pid}:{generation}", email, msg, False)

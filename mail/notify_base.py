@@ -1,0 +1,242 @@
+"""What every email the service sends goes through (mail/notify.py's kinds share it): the
+links in an email, who may be emailed (a stranger's daily cap, a player's preference), sending once
+through the outbox under a once-key in the seat's thread, and the sweeps' claim-and-attempt loop."""
+from __future__ import annotations
+
+import logging
+import time
+from email.message import EmailMessage
+
+from application.clock import make_clock
+from application.dashboard import TOLD, VERIFIED, dashboard_key_for, play_path
+from application.deadlines import Deadlines
+from application.errors import ServiceError
+from application.game_service import GameService
+from application.indexes import begin_attempt, end_attempt, forget_game, remove
+from application.players import player_id
+
+from . import addresses
+from .compose import dashboard_text, finish_headers, thread_root_id
+from .mailconfig import MailConfig
+from .compose import MAX_REFERENCES
+from .outbox import SENT_TTL, Outbox
+
+log = logging.getLogger("tiletum.notify")
+
+# KEYS: the address's allowance in one scope, its count today (one slot: the player id's hash tag);
+# ARGV: the once-key, the daily cap, the scope's and the day's lifetimes. 1: send, 0: do not.
+STRANGER_GATE = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  if held == ARGV[1] then return 1 end
+  return 0
+end
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n >= tonumber(ARGV[2]) then return 0 end
+redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1
+"""
+
+
+def thread_key(game_id: str, seat: int) -> str:
+    """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
+    return f"mail:thread:{game_id}:{seat}"
+
+
+def thread_refs_key(game_id: str, seat: int) -> str:
+    """The Message-IDs of the latest emails of the seat's thread, oldest first (a capped list):
+    each new email replies to the last and references the root and them."""
+    return f"mail:thread:refs:{game_id}:{seat}"
+
+
+class Mailer:
+    """What every kind of email shares: the service, the outbox, the mail settings, and the gate
+    each email passes before it is sent."""
+
+    def __init__(self, service: GameService, outbox: Outbox, cfg: MailConfig):
+        self.service = service
+        self.outbox = outbox
+        self.cfg = cfg
+        self.r = service.store.r
+        self.clock = make_clock(self.r)   # live seats, the grace of their turn emails (application/live.py)
+        self._stranger_gate = self.r.register_script(STRANGER_GATE)
+
+    def deadlines(self):
+        return Deadlines(self.service, self, make_clock(self.r))
+
+    # --- links -------------------------------------------------------------------------------
+    def reply_to(self, game_id: str, seat: int, version: int) -> str:
+        return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
+
+    def move_url(self, game_id: str, seat: int, version: int, move: str) -> str:
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/email/move/{game_id}",
+                                    seat=str(seat), version=str(version), move=move)
+
+    def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
+        """The game page opened as the seat: its link token in the fragment (application/links.py), which
+        browsers never send to the server; never in the query string."""
+        return self.cfg.public_url + play_path(self.r, game_id, seat, generation)
+
+    def dashboard_url(self, email: str, generation: int | None = None) -> str:
+        """The address's private dashboard: ``/me#key=<dashboard key>`` (application/links.py)."""
+        return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email, generation)}"
+
+    def first_email(self, email: str) -> bool:
+        """Whether this address has not yet been sent its dashboard link."""
+        email = email.strip().lower()
+        return not self.r.sismember(TOLD.key(email), email)
+
+    def stranger(self, email: str, verified: bool | None = None) -> bool:
+        """Whether an email to this address must say why it came and how to stop every email (as
+        the address's first email does): it has never acted on an email of ours (a stranger may have
+        typed it), where the limit on emailing such addresses is on (``MailConfig.new_address_daily``)."""
+        if self.cfg.new_address_daily is None:
+            return False
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + player_id(self.r, email)))
+        return not verified or self.first_email(email)
+
+    def may_email(self, email: str, scope: str, once_key: str, verified: bool | None = None) -> bool:
+        """The limit on emailing an address that has never acted on our email (docs/pbem.md, "No one
+        floods another's inbox"): at most one email per ``scope`` (a game, a waiting game) and
+        ``MailConfig.new_address_daily`` a day across the service, all kinds together. The email
+        allowed for a scope stays allowed (``once_key``: the same email queued again). A verified
+        address, or none limit configured: always."""
+        cap = self.cfg.new_address_daily
+        if cap is None:
+            return True
+        pid = player_id(self.r, email)
+        if verified is None:
+            verified = bool(self.r.exists(VERIFIED + pid))
+        if verified:
+            return True
+        day = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
+        allowed = self._stranger_gate(keys=[f"mail:stranger:{{{pid}}}:g:{scope}",
+                                            f"mail:stranger:{{{pid}}}:d:{day}"],
+                                      args=[once_key, cap, SENT_TTL, 2 * 86400])
+        if not allowed:
+            log.info("not emailing %s (%s): an address that never acted on our email, at its limit", pid,
+                     once_key)
+        return bool(allowed)
+
+    @staticmethod
+    def others(names: list[str], seat: int) -> str:
+        """The other players' names, as the thread subject says them."""
+        from .compose import names_text
+        return names_text([n for i, n in enumerate(names) if i != seat] or names)
+
+    def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
+                  seat: int | None = None, after=None, thread: bytes | None = None,
+                  refs: list[bytes] | None = None, scope: str | None = None,
+                  verified: bool | None = None) -> int:
+        """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
+        email (the one explaining the dashboard link) and it went out, the address is told.
+
+        Every email gets ``Date``, a ``Message-ID`` derived from ``once_key`` (a resend keeps it)
+        and one-click ``List-Unsubscribe``. The emails of one game to one seat form a thread: the
+        first one's Message-ID is the seat's thread root; each later one replies to the one before
+        it and references the root and the latest ones (``thread_refs_key``), so every client
+        threads the game. ``after``: a pipeline of the caller's, executed once the email is queued,
+        that records the address as told (instead of a round trip of its own). ``thread`` and
+        ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
+        marker never changes once set, so only a missing one is set here. ``scope``: what the email
+        is about for the limit on emailing strangers (``may_email``; the game by default, else the
+        once-key); ``verified``: whether the address has acted on our email, if the caller read it."""
+        if email and not self.may_email(email, scope or game_id or once_key, once_key, verified):
+            return 0
+        msgid = in_reply_to = None
+        earlier: list[str] = []
+        if game_id is not None and seat is not None:
+            root = thread_root_id(game_id, seat, self.cfg.domain)
+            if thread is None or refs is None:
+                key = thread_key(game_id, seat)
+                pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
+                pipe.set(key, once_key, nx=True, ex=SENT_TTL)
+                pipe.get(key)
+                pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
+                _, thread, refs = pipe.execute()
+            if (thread or b"").decode() == once_key:
+                msgid = root
+            else:
+                chain = [root] + [r.decode() for r in refs or []]
+                in_reply_to, earlier = chain[-1], chain[:-1]
+        finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
+                       references=earlier, unsubscribe_url=self.unsubscribe_url(email) if email else None)
+        sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep
+        if sent and game_id is not None and seat is not None and msgid is None:
+            pipe = after if after is not None else self.r.pipeline(transaction=False)
+            key = thread_refs_key(game_id, seat)
+            pipe.rpush(key, str(msg["Message-ID"]))
+            pipe.ltrim(key, -MAX_REFERENCES, -1)
+            pipe.expire(key, SENT_TTL)
+            if after is None:
+                pipe.execute()
+        if sent and first:
+            email = email.strip().lower()
+            (after if after is not None else self.r).sadd(TOLD.key(email), email)
+        return int(sent)
+
+    def notice(self, subject: str, email: str) -> EmailMessage:
+        """A plain email from us to ``email``; ``send_once`` adds Date, Message-ID, threading and
+        one-click unsubscribe."""
+        msg = EmailMessage()
+        msg["Subject"], msg["From"], msg["To"] = subject, self.cfg.from_addr, email
+        return msg
+
+    def dashboard_lines(self, email: str, first: bool) -> list[str]:
+        """The dashboard link for the end of an email; explained in the address's first email."""
+        return dashboard_text(self.dashboard_url(email), first)
+
+    def unsubscribe_url(self, email: str) -> str:
+        # a page (api/email_pages.py); the parameter is not called "email": a link that ends in
+        # "email=<the recipient>" is a spam sign to SpamAssassin (GB_CUSTOM_HTM_URI)
+        return addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/email/unsubscribe",
+                                    address=email.lower())
+
+    def _claimed(self, index, due_by: float, max_attempts: int, budget: float | None):
+        """The entries of ``index`` (``mail:due``, ``mail:later``: ``<game>:<seat>:<version>``) due by
+        ``due_by``, each claimed for an attempt: (member, game, seat, version, the attempt's number).
+        An unreadable entry is dropped, one past ``max_attempts`` given up (an error in the log);
+        after ``budget`` seconds the entries left wait for the next sweep."""
+        stop_at = time.monotonic() + budget if budget is not None else float("inf")
+        for member in index.due(self.r, due_by):
+            if time.monotonic() >= stop_at:
+                log.warning("the %s sweep ran out of its time: the entries left wait for the next sweep",
+                            index.name)
+                return
+            try:
+                game_id, seat, version = member.decode().rsplit(":", 2)
+                seat, version = int(seat), int(version)
+            except (UnicodeDecodeError, ValueError):
+                log.warning("dropping the unreadable %s entry %r", index.name, member)
+                remove(self.r, index, member)
+                continue
+            tries = begin_attempt(self.r, index, member)
+            if tries > max_attempts:
+                log.error("giving up the %s entry %r: %d attempts failed or did not finish", index.name,
+                          member, tries - 1)
+                remove(self.r, index, member)
+                end_attempt(self.r, index, member)
+                continue
+            yield member, game_id, seat, version, tries
+
+    def _attempt(self, index, member, game_id: str, tries: int, max_attempts: int, send) -> int:
+        """``send()`` for a claimed entry: done, it ends the attempt; a game gone is forgotten; any
+        other failure leaves the entry for the next sweep."""
+        try:
+            sent = send()
+        except ServiceError as e:
+            if e.kind == "not-found":
+                forget_game(self.r, game_id)  # the game is gone
+                end_attempt(self.r, index, member)
+            else:
+                log.warning("%s %r: %s (attempt %d of %d)", index.name, member, e, tries, max_attempts)
+        except Exception:
+            log.warning("%s %r failed (attempt %d of %d); tried again at the next sweep", index.name, member,
+                        tries, max_attempts, exc_info=True)
+        else:
+            end_attempt(self.r, index, member)
+            return sent
+        return 0

@@ -1,0 +1,325 @@
+"""Turn emails (docs/pbem.md): the turn, its reminders, the stand-in's notice, the emails held
+for a player's quiet or delay settings, and their sweeps."""
+from __future__ import annotations
+
+import json
+import time
+
+import games
+from application import live
+from application.dashboard import TOLD, VERIFIED
+from application.board_svg import email_pictures
+from application.deadlines import MAX_ATTEMPTS
+from application.time_control import format_deadline, plural, remaining_text, timeout_policy
+from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
+                                 forget_due, registry, remove)
+from application.notifications import DIGEST, preference
+from application.players import player_id
+from application.seats import seat_names
+
+from .board_png import board_png, png_width
+from .compose import InlineImage, TurnContext, simple_email, thread_subject, turn_email
+from .outbox import SENT_TTL
+from .notify_base import Mailer, log, thread_key, thread_refs_key
+
+
+class TurnEmails(Mailer):
+    """The turn email and what belongs to it: reminders, the stand-in's notice, held emails."""
+
+    def remind(self, game_id: str, seat: int, version: int, hours: float) -> int:
+        """A reminder email before the deadline (once per turn and reminder point). It says the
+        true time left, from the seat's actual deadline (moved by a vacation), not ``hours``."""
+        meta, state = self.service.load(game_id)
+        email = meta["seats"][seat].get("email")
+        if preference(self.r, email) != "move" or games.of_meta(meta).actor(state) != seat:
+            return 0
+        dl = self.deadlines()
+        due = dl.deadline_of(game_id, seat)
+        if due is not None and due <= dl.clock():
+            return 0   # the deadline passed: the deadline sweep acts, a reminder would say "due in 0 minutes"
+        left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
+        headline = f"Reminder: your move is {left}."
+        said = f"reminded:{game_id}:{seat}:{version}"   # the turn's last reminder: never two the same
+        if self.r.get(said) == headline.encode():
+            return 0
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=self.stranger(email),
+                                headline=headline)
+        key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
+        sent = self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        if sent:
+            self.r.set(said, headline, ex=SENT_TTL)
+        return sent
+
+    def stand_in_notice(self, game_id: str, seat: int, version: int, kind: str) -> int:
+        """Tell a player that the stand-in played their turn that started at ``version`` (it missed
+        its deadline), or that they were dropped (``kind == "dropped"``). Once per turn."""
+        meta, state = self.service.load(game_id)
+        info = meta["seats"][seat]
+        email = info.get("email")
+        if info["kind"] != "human" or not email or preference(self.r, email) == "none":
+            return 0
+        names = seat_names(meta)
+        game = games.of_meta(meta)
+        played = [e["text"] for e in self.service.events_after(game_id, version)
+                  if e.get("seat") == seat and e.get("by") == "stand-in"]
+        policy = timeout_policy(meta)
+        missed = self.deadlines().seat_state(game_id, seat)["missed"]
+        lines = [f"Hello {names[seat]},", "",
+                 f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the "
+                 "stand-in played it for you:"]
+        lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
+        lines.append("")
+        if kind == "dropped":
+            headline = "You were dropped: the stand-in plays your seat."
+            lines += [f"You missed {plural(missed, 'deadline')}, so the stand-in plays your seat for the "
+                      "rest of the game.",
+                      "You get no more turn emails for this game; the results come at the end."]
+        else:
+            headline = "The stand-in played your turn."
+            if policy["mode"] == "drop":
+                lines.append(
+                    f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
+                    "stand-in plays your seat for the rest of the game.")
+            lines.append("You keep your seat: your next turn is yours again, with its own email.")
+        if not game.is_over(state):
+            actor = game.actor(state)
+            nxt = names[actor] if actor is not None else None
+            if nxt:
+                lines.append(f"It is now {nxt}'s decision.")
+        lines += ["", f"Open the game: {self.open_url(game_id, seat)}",
+                  f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}"]
+        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
+                           from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline)
+        return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
+                              seat=seat)
+
+    # --- what to send -------------------------------------------------------------------------
+    def notify(self, game_id: str, version: int) -> int:
+        """Send what is due for the game at ``version``; returns the number of emails queued in the
+        outbox (each is delivered at once, or by the sweep when the SMTP server is away)."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        if game.is_over(state):
+            forget_due(self.r, game_id)
+            return self._results(game_id, meta, state)
+        seat = game.actor(state)
+        ahead = self._read_ahead(game_id, meta, state, seat, version)
+        after = self.r.pipeline(transaction=False)  # what follows the email, in one round trip
+        sent = self._turn(game_id, version, meta, state, seat, ahead, after)
+        # only once the email is in the outbox (or none is due): a failure before leaves the
+        # marker for sweep_notifications; this turn's entry, and any older one, leave the index
+        # (the game's registry as read above: an entry added since is a later turn's)
+        forget_due(self.r, game_id, upto_version=state.version, members=ahead.get("registry"), pipe=after)
+        after.execute()
+        return sent
+
+    def _read_ahead(self, game_id: str, meta: dict, state, seat: int | None,
+                    version: int) -> dict:
+        """What a turn email reads from Redis besides the game, in one round trip (a pipeline, not a
+        transaction: on a cluster its keys are in several slots): the game's index registry, the
+        seat's deadline state, the address's email setting and whether it was told its dashboard
+        link, and the link generations of the seat and of the player."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.smembers(registry(game_id))
+        names = ["registry"]
+        if seat is not None and state.version == version and meta["seats"][seat]["kind"] == "human":
+            pipe.hget(SEAT_STATE.key(game_id), f"{game_id}:{seat}")
+            names.append("seat_state")
+            email = meta["seats"][seat].get("email")
+            if email:  # the same keys as notifications.preference and first_email
+                field, pid = f"{game_id}:{seat}", "me:" + player_id(self.r, email)
+                pipe.hget(PREFS.key(email.lower()), email.lower())
+                pipe.sismember(TOLD.key(email.strip().lower()), email.strip().lower())
+                pipe.hget(GENERATIONS.key(field), field)
+                pipe.hget(GENERATIONS.key(pid), pid)
+                pipe.get(thread_key(game_id, seat))
+                pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
+                pipe.hget(MAIL_DELAY.key(email.lower()), email.lower())
+                pipe.exists(VERIFIED + pid[len("me:"):])
+                live.read_pipe(pipe, game_id, seat)
+                names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs", "delay",
+                          "verified", "live"]
+        out = dict(zip(names, pipe.execute()))
+        if "seat_state" in out:
+            out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
+        if "pref" in out:
+            out["pref"] = out["pref"].decode() if out["pref"] else "move"
+            out["seat_generation"] = int(out["seat_generation"] or 0)
+            out["me_generation"] = int(out["me_generation"] or 0)
+            out["verified"] = bool(out["verified"])
+            out["live"] = live.parse(out["live"])
+            try:
+                out["delay"] = float(out["delay"]) * 60 if out["delay"] is not None else self.cfg.live_delay
+            except ValueError:
+                out["delay"] = self.cfg.live_delay
+        return out
+
+    def _turn(self, game_id: str, version: int, meta: dict, state, seat: int | None,
+              ahead: dict, after) -> int:
+        if seat is None or state.version != version or meta["seats"][seat]["kind"] != "human":
+            return 0  # the game moved on since: that turn's player is already playing
+        deadlines = self.deadlines()
+        if ahead["dropped"]:
+            deadlines.stand_in_later(game_id, seat)  # dropped for missing deadlines: the stand-in plays on
+            return 0
+        due = deadlines.start_turn(game_id, meta, seat, version, ahead["registry"])
+        email = meta["seats"][seat].get("email")
+        pref = ahead.get("pref", "none")
+        if pref == "none":
+            return 0
+        if pref == "digest":
+            self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
+            return 0
+        info, now = ahead["live"], self.clock()
+        if ahead["delay"] > 0 and info["seen_version"] >= version:
+            return 0   # the seat has read this decision with its token already: it knows
+        if ahead["delay"] > 0 and live.is_live(info, now):
+            # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
+            # if the decision is still the seat's and it has not looked (sweep_later)
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            return 0
+        return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
+
+    def _send_turn(self, game_id: str, version: int, meta: dict, state, seat: int, ahead: dict, after,
+                   due: float | None, seen: int = 0) -> int:
+        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
+        ``seen``: the latest version the seat looked at (what happened after it is told)."""
+        email = meta["seats"][seat].get("email")
+        first = not ahead["told"] or (self.cfg.new_address_daily is not None and not ahead["verified"])
+        msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due, seen=seen,
+                                generations=(ahead["seat_generation"], ahead["me_generation"]))
+        return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
+                              seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
+                              verified=ahead["verified"])
+
+    def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
+        """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
+        each only if the decision is still the seat's and the seat has not looked at the game since
+        it became theirs. Each entry leaves the index once handled; one that fails stays for the next
+        sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
+        n = 0
+        for member, game_id, seat, version, tries in self._claimed(MAIL_LATER, self.clock(), max_attempts,
+                                                                    budget):
+            n += self._attempt(MAIL_LATER, member, game_id, tries, max_attempts,
+                               lambda: self.send_later(game_id, seat, version))
+        return n
+
+    def send_later(self, game_id: str, seat: int, version: int) -> int:
+        """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
+        is still that decision and the seat has not looked since; the entry leaves ``mail:later``."""
+        meta, state = self.service.load(game_id)
+        game = games.of_meta(meta)
+        sent = 0
+        if (not game.is_over(state) and game.actor(state) == seat and state.version == version
+                and meta["seats"][seat]["kind"] == "human"):
+            ahead = self._read_ahead(game_id, meta, state, seat, version)
+            info = ahead.get("live") or live.parse([])
+            if "pref" in ahead and info["seen_version"] < version and not ahead["dropped"]:
+                email = meta["seats"][seat]["email"]
+                if ahead["pref"] == "move":
+                    after = self.r.pipeline(transaction=False)
+                    sent = self._send_turn(game_id, version, meta, state, seat, ahead, after, None,
+                                           seen=max(info["seen_version"], 0))
+                    after.execute()
+                elif ahead["pref"] == "digest":
+                    self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
+        remove(self.r, MAIL_LATER, f"{game_id}:{seat}:{version}")
+        return sent
+
+    def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
+        """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
+        if due is None:
+            return ""
+        now = self.deadlines().clock()
+        return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
+
+    def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
+                     deadline: float | None = None, intro: str = "",
+                     generations: tuple[int, int] | None = None, headline: str = "", seen: int = 0):
+        """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
+        ``generations``: the seat's and the player's link generations, if already read; ``headline``:
+        the first line, when not the turn's own ("Your turn."); ``seen``: the latest version the seat
+        looked at (what happened since is told; else since its last move)."""
+        seat_gen, me_gen = generations or (None, None)
+        game = games.of_meta(meta)
+        names = seat_names(meta)
+        email = meta["seats"][seat]["email"]
+        if deadline is None and game.actor(state) == seat:
+            deadline = self.deadlines().deadline_of(game_id, seat)
+        return turn_email(TurnContext(
+            game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
+            reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
+            since=self.since_last_turn(game_id, seat, game, seen),
+            open_url=self.open_url(game_id, seat, seat_gen),
+            move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
+            unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
+            headline=headline, subject=thread_subject(game.title, names, seat, game_id),
+            images=self.pictures(game_id, meta, state, seat)))
+
+    def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
+        """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
+        game, version and view, shared in Redis; none that cannot be rendered (the text part says
+        the position in words, and the email links the board's SVG). None when the operator turned
+        them off (``TILETUM_MAIL_PICTURES=0``)."""
+        if not self.cfg.pictures:
+            return []
+        try:
+            drawn = email_pictures(meta, state, seat)
+        except Exception:  # a drawing bug must not cost the player their turn email
+            log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
+                        exc_info=True)
+            return []
+        out = []
+        for name, alt, svg in drawn:
+            png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
+                            natural=True, redis=self.r)
+            if png:
+                out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
+        return out
+
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
+        """The public events after this seat's last move (what the others did), and after the version
+        ``seen`` it last looked at (several quick moves of others told in one email)."""
+        events = self.service.store.events(game_id)
+        last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
+                   default=0)
+        last = max(last, seen - 1)
+        if last + 1 >= len(events):
+            return []  # nothing since (the game's first turn): no need to replay the game to say so
+        return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
+
+    def one_click_moves(self, game_id: str, state, seat: int,
+                        game: games.EmailGame) -> dict[str, str]:
+        """Links for the moves the game offers one click for (Tiletum: 'end' in a turn, nothing else
+        can end it, or any answer of the King-phase Bonus tile decision)."""
+        return {m: self.move_url(game_id, seat, state.version, m) for m in game.one_click_moves(state, seat)}
+
+    def sweep_due(self, older_than: float = 60.0, max_attempts: int = MAX_ATTEMPTS,
+                  budget: float | None = None, hand_off=None) -> int:
+        """Send the turn emails due for longer than ``older_than`` seconds and never sent (a lost
+        broker message). Each entry leaves ``mail:due`` once handled, and so does one that cannot
+        be read or whose game is over or gone; a failed send stays for the next sweep, up to
+        ``max_attempts`` attempts that failed or never finished (then it is given up, with an error
+        in the log). After ``budget`` seconds the entries left wait for the next sweep.
+        ``hand_off(game_id, version)``: instead of sending, hand each entry to the email queue
+        (the sweep stays short however many emails are due) and leave it due again after
+        ``older_than``, twice that after a second hand-off, and so on; each counts as an attempt."""
+        n = 0
+        for member, game_id, _seat, version, tries in self._claimed(MAIL_DUE, time.time() - older_than,
+                                                                     max_attempts, budget):
+            if hand_off is not None:
+                try:
+                    hand_off(game_id, version)
+                except Exception as e:  # the broker is away: the next sweep hands it off
+                    log.warning("mail:due %r: could not hand it to the email queue: %s", member, e)
+                    continue
+                # due again after older_than, doubling with each hand-off: an email still waiting
+                # behind a long burst is not handed off again and again
+                again = time.time() + older_than * (2 ** min(tries - 1, 16) - 1)
+                self.r.zadd(MAIL_DUE.key_of(member), {member: again}, xx=True)
+                n += 1
+                continue
+            n += self._attempt(MAIL_DUE, member, game_id, tries, max_attempts,
+                               lambda: self.notify(game_id, version))
+        return n
