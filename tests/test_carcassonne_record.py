@@ -147,7 +147,8 @@ def test_board_picture(game):
     one = ET.fromstring(tile_svg("F", 90))
     # the picture says what the tile is as it lies, never its letter (issue 42: no component id)
     assert len([r for r in one.iter(ns + "polygon")]) == 1
-    assert one.get("aria-label") == tile_words("F", 90) == "a city with a shield joining the north and south sides"
+    assert one.get("aria-label") == tile_words("F", 90) \
+        == "a city with a shield joining the north and south sides"
     assert tile_svg("F", 90) != tile_svg("F", 0)
     hand = ET.fromstring(hand_svg("V"))
     assert hand.get("aria-label") == "the tile in hand, a road from south to west, in its four turns"
