@@ -161,6 +161,27 @@ def charge_hint() -> None:
                    headers={"Retry-After": str(retry)})
 
 
+def charge_message() -> None:
+    """One table-talk message of the seat's budget (TILETUM_MESSAGE_LIMIT, per identity: the seat),
+    charged by the post view once the seat is known (api/resources/messages.py). Raises 429
+    ``too-many-messages`` with Retry-After when it is spent."""
+    budget = flask.current_app.extensions.get("tiletum_message_budget")
+    if budget is None:   # limits off
+        return
+    limiter, item = budget
+    who = identity()
+    try:
+        if limiter.limiter.hit(item, "tiletum", "message", who):
+            return
+        reset = limiter.limiter.get_window_stats(item, "tiletum", "message", who).reset_time
+    except Exception:   # the limits' storage failed: let it pass (swallow_errors)
+        return
+    retry = max(1, math.ceil(reset - time.time()))
+    flask.g.retry_after = retry
+    raise ApiError(429, "too-many-messages", f"at most {item} messages per seat: wait a moment",
+                   headers={"Retry-After": str(retry)})
+
+
 def install(app: flask.Flask) -> Limiter | None:
     """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
     every limit off (tests, benchmarks)."""
@@ -188,6 +209,7 @@ def install(app: flask.Flask) -> Limiter | None:
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
     app.extensions["tiletum_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
+    app.extensions["tiletum_message_budget"] = (limiter, parse_limit(cfg["MESSAGE_LIMIT"]))   # charge_message
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too
