@@ -27,6 +27,7 @@ stored with a message or served.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import unicodedata
@@ -89,11 +90,12 @@ def clean_text(text) -> str:
 
 
 class TableTalk:
-    def __init__(self, service: GameService, clock=time.time, email_delay: float = EMAIL_DELAY):
+    def __init__(self, service: GameService, clock=time.time, email_delay: float | None = None):
         self.service = service
         self.r = service.store.r
         self.clock = clock
-        self.email_delay = email_delay
+        self.email_delay = (email_delay if email_delay is not None
+                            else float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
         self._post = self.r.register_script(POST)
 
     # --- who talks ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from application import errors
 from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
+from application.messages import TableTalk
 from application.together import Together
 
 from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
@@ -226,8 +227,13 @@ def inbound_deps(svc: GameService) -> Deps:
             return None
         return seats[seat].get("email")
 
+    def post_message(game_id: str, seat: int, text: str) -> dict:
+        """A reply's message to the table (mail/messages.py), from the seat's own address."""
+        mark_verified(svc.store.r, seat_email(game_id, seat))
+        return TableTalk(svc).post_for_seat(game_id, seat, text)
+
     return Deps(secret=cfg.secret, submit=submit,
                 legal_moves=legal_moves, send_reply=send_reply, seen=seen, from_addr=cfg.from_addr,
                 compose_confirmation=confirmation, compose_error=error, compose_stale=stale,
                 seat_email=seat_email, authserv_id=cfg.authserv_id, send_reply_once=send_reply_once,
-                is_move=is_move)
+                is_move=is_move, post_message=post_message)

@@ -24,6 +24,7 @@ from application.game_service import GameService
 from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
                                  begin_attempt, end_attempt, forget_due, forget_game, registry, remove)
 from application.lobby import address_refusal
+from application.messages import TableTalk
 from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.resigned import final_places, resigned_of
@@ -34,6 +35,7 @@ from .board_png import board_png, png_width
 from .compose import (InlineImage, TurnContext, dashboard_text, finish_headers, first_contact, one_line,
                       simple_email, thread_root_id, thread_subject, turn_email)
 from .mailconfig import MailConfig
+from .messages import turn_email_talk
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
@@ -474,6 +476,7 @@ class Notifier:
         email = meta["seats"][seat]["email"]
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
+        talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
@@ -483,7 +486,7 @@ class Notifier:
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat)))
+            images=self.pictures(game_id, meta, state, seat), talk_text=talk_text, talk_html=talk_html))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
