@@ -5,7 +5,7 @@ from marshmallow import fields, validate
 
 from application import messages as talk
 
-from .schemas import Base, Closed, Integer, QueryInteger, Text
+from .schemas import Base, Boolean, Closed, Integer, QueryInteger, Text
 
 
 class MessageIn(Closed):
@@ -49,7 +49,7 @@ class Messages(Base):
 
 
 class MuteIn(Closed):
-    all = fields.Boolean(load_default=None, metadata={"description": "mute (or unmute) every other seat"})
+    all = Boolean(load_default=None, allow_none=True, metadata={"description": "mute (or unmute) every other seat"})
     seats = fields.List(Integer(validate=validate.Range(min=0, max=63)), load_default=None,
                         validate=validate.Length(max=64),
                         metadata={"description": "the seats to mute (the whole list: [] unmutes them)"})

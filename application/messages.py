@@ -64,12 +64,16 @@ if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], 3600) end
 return {'ok', tostring(n)}
 """
 
+# an email address in a message is never shown (a player's, or one a player typed): it reads so
+_ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+ADDRESS_GONE = "[an address]"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def clean_text(text) -> str:
     """A message as it is kept: NFC, no control or direction-override characters, line ends as
-    ``\\n``, no trailing spaces, at most two blank lines in a row; 422 ``empty-message``,
+    ``\\n``, no trailing spaces, at most two blank lines in a row, an email address written in it
+    replaced by :data:`ADDRESS_GONE`; 422 ``empty-message``,
     ``message-too-long``."""
     if not isinstance(text, str):
         raise errors.invalid("invalid-request", "a message is text")
@@ -81,6 +85,7 @@ def clean_text(text) -> str:
     text = _CONTROL.sub("", text.replace("\t", " "))
     lines = [line.rstrip() for line in text.split("\n")]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    text = _ADDRESS.sub(ADDRESS_GONE, text)
     if not text:
         raise errors.invalid("empty-message", "the message is empty")
     if len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES:
