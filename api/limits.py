@@ -41,6 +41,7 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
+PREFIX = "tiletum"   # the limiter's key prefix (its storage's keys begin with it)
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 
 
@@ -150,9 +151,9 @@ def charge_hint() -> None:
     limiter, item = budget
     who = identity()
     try:
-        if limiter.limiter.hit(item, "tiletum", "hint", who):
+        if limiter.limiter.hit(item, PREFIX, "hint", who):
             return
-        reset = limiter.limiter.get_window_stats(item, "tiletum", "hint", who).reset_time
+        reset = limiter.limiter.get_window_stats(item, PREFIX, "hint", who).reset_time
     except Exception:   # the limits' storage failed: let it pass, as every other limit does (swallow_errors)
         return
     retry = max(1, math.ceil(reset - time.time()))
@@ -171,9 +172,9 @@ def charge_message() -> None:
     limiter, item = budget
     who = identity()
     try:
-        if limiter.limiter.hit(item, "tiletum", "message", who):
+        if limiter.limiter.hit(item, PREFIX, "message", who):
             return
-        reset = limiter.limiter.get_window_stats(item, "tiletum", "message", who).reset_time
+        reset = limiter.limiter.get_window_stats(item, PREFIX, "message", who).reset_time
     except Exception:   # the limits' storage failed: let it pass (swallow_errors)
         return
     retry = max(1, math.ceil(reset - time.time()))
@@ -195,7 +196,7 @@ def install(app: flask.Flask) -> Limiter | None:
     elif is_cluster(storage):
         storage = cluster_url(storage.replace("+cluster", ""))
     limiter = Limiter(identity, app=app, storage_uri=storage,
-                      strategy="fixed-window", key_prefix="tiletum", headers_enabled=True,
+                      strategy="fixed-window", key_prefix=PREFIX, headers_enabled=True,
                       # one budget over every route
                       swallow_errors=True, application_limits=[_identity_limit],
                       application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))

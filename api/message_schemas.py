@@ -15,9 +15,11 @@ class MessageIn(Closed):
 
 
 class Message(Base):
-    id = fields.Integer(required=True, metadata={"description": "its number in the game's thread (1, 2, ...)"})
+    id = fields.Integer(required=True,
+                        metadata={"description": "its number in the game's thread (1, 2, ...)"})
     seat = fields.Integer(required=True, metadata={"description": "the seat that wrote it"})
-    name = fields.String(required=True, metadata={"description": "the seat's name (\"a former player\" for an "
+    name = fields.String(required=True, metadata={"description": "the seat's name (\"a former player\" for "
+                                                                 "an "
                                                                  "account deleted since)"})
     text = fields.String(required=True, metadata={"description": "plain text"})
     at = fields.String(required=True, metadata={"description": "when it was written (UTC, ISO 8601)"})
@@ -31,7 +33,8 @@ class Muted(Base):
 
 class MessagesQuery(Base):
     after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**63 - 1),
-                         metadata={"description": "only the messages after this one (its `id`; 0: from the first)"})
+                         metadata={"description": "only the messages after this one (its `id`; 0: from "
+                                                  "the first)"})
     limit = QueryInteger(load_default=talk.PAGE, validate=validate.Range(min=1, max=200),
                          metadata={"description": f"at most this many (1 to 200; default {talk.PAGE})"})
 
@@ -49,7 +52,8 @@ class Messages(Base):
 
 
 class MuteIn(Closed):
-    all = Boolean(load_default=None, allow_none=True, metadata={"description": "mute (or unmute) every other seat"})
+    all = Boolean(load_default=None, allow_none=True,
+                  metadata={"description": "mute (or unmute) every other seat"})
     seats = fields.List(Integer(validate=validate.Range(min=0, max=63)), load_default=None,
                         validate=validate.Length(max=64),
                         metadata={"description": "the seats to mute (the whole list: [] unmutes them)"})

@@ -3,7 +3,8 @@ JSON, and the deletion of the account.
 
 **Export** (:meth:`Accounts.export`): the address, its handle and profile setting, its email
 setting, every game it was given a seat in (the seat, its name, the game's state, the seat's own
-moves, messages to the table (application/messages.py) and deadline state, the result of a finished game), its ratings in every pool with their
+moves, messages to the table (application/messages.py) and deadline state, the result of a finished
+game), its ratings in every pool with their
 history, the bot accounts it owns and the emails that could not be delivered to it.
 
 **Deletion** (:meth:`Accounts.delete`, with a confirmation): afterwards nothing in Redis holds the

@@ -23,7 +23,7 @@ version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot w
 A message's author is its seat: its name is the seat's as the game's meta says it now, so a deleted
 player's messages read :data:`application.accounts.FORMER` ("a former player"); no address is ever
 stored with a message or served.
-"""
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
 
 import json
@@ -58,7 +58,8 @@ local n = tonumber(redis.call('GET', KEYS[3]) or '0')
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 if used >= tonumber(ARGV[4]) then return {'rate', tostring(redis.call('TTL', KEYS[2]))} end
 n = n + 1
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], tostring(n) .. '-0', 's', ARGV[1], 't', ARGV[2], 'at', ARGV[3])
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], tostring(n) .. '-0',
+           's', ARGV[1], 't', ARGV[2], 'at', ARGV[3])
 redis.call('SET', KEYS[3], tostring(n))
 if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], 3600) end
 return {'ok', tostring(n)}
@@ -244,7 +245,8 @@ class TableTalk:
         out = []
         for mid, fields in raw:
             f = {k.decode(): v.decode() for k, v in fields.items()}
-            out.append({"n": int(mid.decode().split("-")[0]), "s": int(f["s"]), "t": f["t"], "at": float(f["at"])})
+            out.append({"n": int(mid.decode().split("-")[0]), "s": int(f["s"]), "t": f["t"],
+                        "at": float(f["at"])})
         return out
 
     def reports(self, limit: int = 100) -> list[dict]:
@@ -268,7 +270,8 @@ class TableTalk:
     def mark_told(self, game_id: str, seat: int, upto: int) -> None:
         """The seat's emails told the messages up to ``upto`` (never back)."""
         self.r.eval("local c = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') "
-                    "if tonumber(ARGV[2]) > c then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 1",
+                    "if tonumber(ARGV[2]) > c then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end "
+                    "return 1",
                     1, key(game_id, "talkmail"), str(seat), str(upto))
 
     def due(self, now: float | None = None, limit: int = 200) -> list[str]:

@@ -104,7 +104,8 @@ class EventFeed:
         """Block until the game has an event after version ``after`` or ``seconds`` pass."""
         return self.wait_any(game_id, after, seconds)[0]
 
-    def wait_any(self, game_id: str, after: int, seconds: float, talk: str | None = None) -> tuple[bool, str | None]:
+    def wait_any(self, game_id: str, after: int, seconds: float,
+                 talk: str | None = None) -> tuple[bool, str | None]:
         """Block until the game has an event after version ``after``, or (``talk``: the id of the
         last message of its table talk the stream told) a new message, or ``seconds`` pass: (whether
         events came, the new last message id or None). Both keys share the game's hash tag."""

@@ -41,7 +41,8 @@ _MESSAGE_LINE = re.compile(r"^\s*\*?message\s*:\*?\s?(.*)$", re.IGNORECASE)
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
-def split_reply(text: str, version: int, is_marker: Callable[[list[str], int], bool]) -> tuple[str, str | None]:
+def split_reply(text: str, version: int,
+                is_marker: Callable[[list[str], int], bool]) -> tuple[str, str | None]:
     """(the text to read moves from, the message or None). ``is_marker(lines, i)``: whether line i
     starts the quoted email or a signature (mail/mailin.py). See the module's doc for the rule."""
     lines = (text or "").splitlines()

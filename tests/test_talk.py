@@ -57,7 +57,8 @@ def test_seats_write_and_read_spectators_and_strangers_neither(world):
     assert rv.status_code == 201, rv.json
     assert rv.json["id"] == 1 and rv.json["name"] == "Ada" and rv.json["mine"] is True
     page = c.get(f"{API}/{gid}/messages", headers=bob).json
-    assert [(m["name"], m["text"], m["mine"]) for m in page["messages"]] == [("Ada", "Good luck, Bob!", False)]
+    assert [(m["name"], m["text"], m["mine"]) for m in page["messages"]] == [
+        ("Ada", "Good luck, Bob!", False)]
     assert page["open"] is True and page["closes"] is None and page["last"] == 1
     # spectators read nothing and post nothing; another game's seat token is no seat here
     for headers in ({}, stranger, bearer("not-a-token")):
@@ -118,7 +119,8 @@ def test_hostile_text(world):
     assert kept.startswith("<script>alert(1)</script>"), "plain text, kept as written (shown as text)"
     assert "\u202e" not in kept and "\x07" not in kept, "no direction overrides or controls"
     # no address ever shows: one a player types is replaced, and none is served with a message
-    rv = c.post(f"{API}/{gid}/messages", json={"text": "write me: ada@talk.test or bob@talk.test"}, headers=ada)
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "write me: ada@talk.test or bob@talk.test"},
+                headers=ada)
     assert rv.json["text"] == "write me: [an address] or [an address]"
     raw = c.get(f"{API}/{gid}/messages", headers=bob).get_data(as_text=True)
     assert "@talk.test" not in raw and "token" not in raw
@@ -130,12 +132,14 @@ def test_rate_limits(world, redis_server):
     for i in range(PER_HOUR):
         assert c.post(f"{API}/{gid}/messages", json={"text": f"{i}"}, headers=ada).status_code == 201
     rv = c.post(f"{API}/{gid}/messages", json={"text": "one too many"}, headers=ada)
-    assert rv.status_code == 429 and rv.json["code"] == "too-many-messages" and int(rv.headers["Retry-After"]) > 0
+    assert rv.status_code == 429 and rv.json["code"] == "too-many-messages"
+    assert int(rv.headers["Retry-After"]) > 0
     assert c.post(f"{API}/{gid}/messages", json={"text": "mine"}, headers=bob).status_code == 201, "per seat"
     # the API's own budget per seat (Flask-Limiter, TILETUM_MESSAGE_LIMIT)
     limited = make_app(redis_server.url, RATE_LIMIT=600, MESSAGE_LIMIT="2/minute").test_client()
     gid, (ada, _) = two(limited)
-    codes = [limited.post(f"{API}/{gid}/messages", json={"text": "x"}, headers=ada).status_code for _ in range(3)]
+    codes = [limited.post(f"{API}/{gid}/messages", json={"text": "x"}, headers=ada).status_code
+             for _ in range(3)]
     assert codes == [201, 201, 429]
 
 
@@ -146,7 +150,8 @@ def test_mute_and_report(world):
     gid, (ada, bob, cy) = rv.json["id"], [bearer(s["token"]) for s in rv.json["seats"]]
     c.post(f"{API}/{gid}/messages", json={"text": "from bob"}, headers=bob)
     c.post(f"{API}/{gid}/messages", json={"text": "from cy"}, headers=cy)
-    assert c.put(f"{API}/{gid}/messages/mute", json={"seats": [1]}, headers=ada).json == {"all": False, "seats": [1]}
+    assert c.put(f"{API}/{gid}/messages/mute", json={"seats": [1]}, headers=ada).json == {
+        "all": False, "seats": [1]}
     assert [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]] == ["from cy"]
     assert c.put(f"{API}/{gid}/messages/mute", json={"all": True}, headers=ada).json["all"] is True
     assert c.get(f"{API}/{gid}/messages", headers=ada).json["messages"] == []
@@ -250,7 +255,8 @@ def test_no_reply_without_the_rule_posts_a_message(body):
     ``Message:`` carries no message and its moves read exactly as before the table talk."""
     text = "\n".join(body)
     kept, said = split_reply(text, 5, _is_marker)
-    has_rule = any(line.strip("\u200b\u200c\u200d\u2060\ufeff").strip().lower().lstrip("*").startswith("message")
+    has_rule = any(line.strip("\u200b\u200c\u200d\u2060\ufeff").strip().lower().lstrip("*")
+                   .startswith("message")
                    and ":" in line for line in body)
     if not has_rule:
         assert said is None and kept == text

@@ -50,6 +50,7 @@ class MessagesView(MethodView):
 
     @blp.doc(operationId="postMessage", security=SEAT)
     @blp.arguments(MessageIn)
+    @err(400, "invalid-request", "the body is not JSON")
     @blp.response(201, Message, example=dict(EXAMPLE, mine=True))
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
     @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
@@ -74,6 +75,7 @@ class MessagesView(MethodView):
 class MuteView(MethodView):
     @blp.doc(operationId="muteMessages", security=SEAT)
     @blp.arguments(MuteIn)
+    @err(400, "invalid-request", "the body is not JSON")
     @blp.response(200, Muted, example={"all": False, "seats": [2]})
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
     @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
@@ -92,6 +94,7 @@ class MuteView(MethodView):
 class ReportView(MethodView):
     @blp.doc(operationId="reportMessage", security=SEAT)
     @blp.arguments(ReportIn)
+    @err(400, "invalid-request", "the body is not JSON")
     @blp.response(202, Reported, example={"game": "Xq3vTz8aBc1d", "message": 3, "reported": True})
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
     @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
