@@ -73,4 +73,5 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     reply(mailin_port, turn, "ada@players.test", f"{move}\nMessage: Your move, Bob.")
     bobs = _wait(boxes, lambda m: str(m["To"]) == "bob@players.test" and "Ada: Your move, Bob." in text_of(m))
     assert bobs and c.get(f"{API}/{gid}").json["version"] > 1
-    assert "Your move, Bob." in [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]]
+    thread = c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]
+    assert "Your move, Bob." in [m["text"] for m in thread]
