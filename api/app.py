@@ -41,7 +41,7 @@ from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
-from .resources import catalog, together
+from .resources import catalog, messages, together
 from .schemas.common import Problem
 from .schemas.positions import POSITION_SCHEMAS
 
@@ -292,6 +292,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(play.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(together.blp)   # resign and rematch (issue 41)
+    api.register_blueprint(messages.blp)   # the table talk (issue 41)
     api.register_blueprint(stream.blp)
     api.register_blueprint(bot.blp)
     api.register_blueprint(bots.blp)

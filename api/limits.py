@@ -41,6 +41,7 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
+PREFIX = "tiletum"   # the limiter's key prefix (its storage's keys begin with it)
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 
 
@@ -150,14 +151,35 @@ def charge_hint() -> None:
     limiter, item = budget
     who = identity()
     try:
-        if limiter.limiter.hit(item, "tiletum", "hint", who):
+        if limiter.limiter.hit(item, PREFIX, "hint", who):
             return
-        reset = limiter.limiter.get_window_stats(item, "tiletum", "hint", who).reset_time
+        reset = limiter.limiter.get_window_stats(item, PREFIX, "hint", who).reset_time
     except Exception:   # the limits' storage failed: let it pass, as every other limit does (swallow_errors)
         return
     retry = max(1, math.ceil(reset - time.time()))
     flask.g.retry_after = retry   # kept over the limiter's own Retry-After (_own_retry_after)
     raise ApiError(429, "rate-limited", f"at most {item} hints per seat: ask again later",
+                   headers={"Retry-After": str(retry)})
+
+
+def charge_message() -> None:
+    """One table-talk message of the seat's budget (TILETUM_MESSAGE_LIMIT, per identity: the seat),
+    charged by the post view once the seat is known (api/resources/messages.py). Raises 429
+    ``too-many-messages`` with Retry-After when it is spent."""
+    budget = flask.current_app.extensions.get("tiletum_message_budget")
+    if budget is None:   # limits off
+        return
+    limiter, item = budget
+    who = identity()
+    try:
+        if limiter.limiter.hit(item, PREFIX, "message", who):
+            return
+        reset = limiter.limiter.get_window_stats(item, PREFIX, "message", who).reset_time
+    except Exception:   # the limits' storage failed: let it pass (swallow_errors)
+        return
+    retry = max(1, math.ceil(reset - time.time()))
+    flask.g.retry_after = retry
+    raise ApiError(429, "too-many-messages", f"at most {item} messages per seat: wait a moment",
                    headers={"Retry-After": str(retry)})
 
 
@@ -174,7 +196,7 @@ def install(app: flask.Flask) -> Limiter | None:
     elif is_cluster(storage):
         storage = cluster_url(storage.replace("+cluster", ""))
     limiter = Limiter(identity, app=app, storage_uri=storage,
-                      strategy="fixed-window", key_prefix="tiletum", headers_enabled=True,
+                      strategy="fixed-window", key_prefix=PREFIX, headers_enabled=True,
                       # one budget over every route
                       swallow_errors=True, application_limits=[_identity_limit],
                       application_limits_exempt_when=lambda: not flask.request.path.startswith("/api/v1"))
@@ -188,6 +210,7 @@ def install(app: flask.Flask) -> Limiter | None:
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
     app.extensions["tiletum_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
+    app.extensions["tiletum_message_budget"] = (limiter, parse_limit(cfg["MESSAGE_LIMIT"]))   # charge_message
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too

@@ -83,7 +83,7 @@ GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
               if resources.files("api").joinpath("static", f"{name}.html").is_file()}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
-SCRIPTS = ("game-page.js", "site.js", "site.css")
+SCRIPTS = ("game-page.js", "talk.js", "site.js", "site.css")
 # the site's navigation (href, label), in the header of every page
 NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
        ("/tournaments", "Tournaments"), ("/leaderboards/multiplayer", "Leaderboards"), ("/api/docs", "API"))

@@ -32,12 +32,14 @@ class ApiError(HTTPException):
 # The one place where the core's error kinds (application/errors.py, which maps engine errors)
 # become HTTP statuses.
 STATUS_OF_KIND = {"invalid": 422, "unauthorized": 401, "forbidden": 403, "not-found": 404,
-                  "conflict": 409, "failed": 500}
+                  "conflict": 409, "failed": 500, "limited": 429}
 
 
 def from_service(e: ServiceError) -> ApiError:
     """The HTTP error for a refusal of the application core."""
     headers = {"WWW-Authenticate": 'Bearer realm="tiletum"'} if e.kind == "unauthorized" else None
+    if e.kind == "limited":
+        headers = {"Retry-After": str(e.extra.get("retry_after", 60))}
     return ApiError(STATUS_OF_KIND[e.kind], e.code, e.detail, headers=headers, **e.extra)
 
 

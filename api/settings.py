@@ -13,6 +13,8 @@
 | TILETUM_JOIN_LIMIT | 30/hour | lobby joins and join confirmations per client address (docs/lobby.md) |
 | TILETUM_JOIN_ADDRESS_LIMIT | 5/hour | lobby joins per joining address (or dashboard key) |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
+| TILETUM_MESSAGE_LIMIT | 6/minute | table-talk messages (`POST /api/v1/games/{id}/messages`) per seat, on top of the 30 an hour per seat and game of every channel |
+| TILETUM_TALK_EMAIL_SECONDS | 10800 | a table-talk message no email of the seat told within this goes in an email of its own (docs/pbem.md, "Table talk") |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
 | TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
 | TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
@@ -64,6 +66,8 @@ def from_env(env=os.environ) -> dict:
         "JOIN_ADDRESS_LIMIT": env.get("TILETUM_JOIN_ADDRESS_LIMIT", "5/hour"),
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
         "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),
+        "MESSAGE_LIMIT": env.get("TILETUM_MESSAGE_LIMIT", "6/minute"),
+        "TALK_EMAIL_SECONDS": float(env.get("TILETUM_TALK_EMAIL_SECONDS", "10800")),
         "HINT_LEVEL": env.get("TILETUM_HINT_LEVEL", "medium"),
         "HINT_PROCS": int(env.get("TILETUM_HINT_PROCS", "1")),
         "HINT_WAIT": float(env.get("TILETUM_HINT_WAIT", "10")),

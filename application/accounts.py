@@ -3,7 +3,8 @@ JSON, and the deletion of the account.
 
 **Export** (:meth:`Accounts.export`): the address, its handle and profile setting, its email
 setting, every game it was given a seat in (the seat, its name, the game's state, the seat's own
-moves and deadline state, the result of a finished game), its ratings in every pool with their
+moves, messages to the table (application/messages.py) and deadline state, the result of a finished
+game), its ratings in every pool with their
 history, the bot accounts it owns and the emails that could not be delivered to it.
 
 **Deletion** (:meth:`Accounts.delete`, with a confirmation): afterwards nothing in Redis holds the
@@ -38,6 +39,7 @@ import games
 from . import errors, links, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
+from .messages import TableTalk
 from .indexes import DIGEST, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
 from .notifications import delay_minutes, preference
 from .profiles import Profiles
@@ -96,6 +98,7 @@ class Accounts:
                                else None),
                     "seat_state": deadlines.seat_state(game_id, seat),
                     "moves": [e["move"] for e in events if e.get("seat") == seat and "move" in e],
+                    "messages": TableTalk(self.games).of_seat(game_id, seat),   # the seat's table talk
                     "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})
         return out
 

@@ -12,7 +12,7 @@ from games import ERRORS
 if TYPE_CHECKING:
     from rules_common.errors import EngineError
 
-KINDS = ("invalid", "unauthorized", "forbidden", "not-found", "conflict", "failed")
+KINDS = ("invalid", "unauthorized", "forbidden", "not-found", "conflict", "failed", "limited")
 
 
 class ServiceError(Exception):
@@ -59,6 +59,11 @@ def refused(code: str, detail: str, **extra) -> ServiceError:
     """The request is well formed but the thing's current state does not allow it (entries
     closed, already started, busy)."""
     return ServiceError("conflict", code, detail, **extra)
+
+
+def limited(code: str, detail: str, retry_after: int) -> ServiceError:
+    """Too many of these for now (the table talk's hourly budget); ``retry_after`` seconds."""
+    return ServiceError("limited", code, detail, retry_after=retry_after)
 
 
 def failed(code: str, detail: str) -> ServiceError:

@@ -11,6 +11,9 @@ A listener names the last version it has (``after``; a reconnecting browser send
   and ``to_act``, the same as the game summary says (for a bot: "is it my turn?");
 * a comment line (``: keep-alive``) when nothing happened for ``keepalive`` seconds, which keeps
   proxies from closing an idle connection and tells the server when the client is gone;
+* ``event: talk`` (data ``{}``) when a seat of the game posts a message to its table talk
+  (application/messages.py): nothing of it, not even who, so a seat's page reads it with its token
+  (``GET /messages``); a spectator learns only that the seats talked;
 * ``event: end`` when the game is over, and then the stream ends.
 
 A stream lasts at most ``lifetime`` seconds; the client reconnects with ``Last-Event-ID`` and
@@ -99,9 +102,30 @@ class EventFeed:
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:
         """Block until the game has an event after version ``after`` or ``seconds`` pass."""
+        return self.wait_any(game_id, after, seconds)[0]
+
+    def wait_any(self, game_id: str, after: int, seconds: float,
+                 talk: str | None = None) -> tuple[bool, str | None]:
+        """Block until the game has an event after version ``after``, or (``talk``: the id of the
+        last message of its table talk the stream told) a new message, or ``seconds`` pass: (whether
+        events came, the new last message id or None). Both keys share the game's hash tag."""
         ms = max(1, int(seconds * 1000))
-        got = self.r.xread({key(game_id, "events"): f"{after}-0"}, count=1, block=ms)
-        return bool(got)
+        streams = {key(game_id, "events"): f"{after}-0"}
+        if talk is not None:
+            streams[key(game_id, "talk")] = talk
+        got = self.r.xread(streams, count=1, block=ms) or []
+        events, said = False, None
+        for name, entries in got:
+            if (name.decode() if isinstance(name, bytes) else name).endswith(":talk"):
+                said = entries[-1][0].decode() if isinstance(entries[-1][0], bytes) else entries[-1][0]
+            elif entries:
+                events = True
+        return events, said
+
+    def talk_last(self, game_id: str) -> str:
+        """The id of the table talk's last message ("0-0": none): where a stream starts telling."""
+        last = self.r.xrevrange(key(game_id, "talk"), "+", "-", count=1)
+        return (last[0][0].decode() if isinstance(last[0][0], bytes) else last[0][0]) if last else "0-0"
 
     def frames(self, game_id: str, after: int, *, lifetime: float, keepalive: float,
                clock=time.monotonic, stopping: threading.Event | None = None, seen=None) -> Iterator[str]:
@@ -112,6 +136,7 @@ class EventFeed:
         stopping = stopping if stopping is not None else threading.Event()
         end = clock() + lifetime
         yield f"retry: {RETRY_MS}\n\n"
+        talk = self.talk_last(game_id)
         first = True
         while True:
             evs, turn, more = self.batch(game_id, after)
@@ -129,9 +154,15 @@ class EventFeed:
                     return
             first = False
             quiet_until = clock() + min(keepalive, max(end - clock(), 0))
-            got = False
-            while not got and not stopping.is_set() and (left := quiet_until - clock()) > 0:
-                got = self.wait(game_id, after, min(left, STOP_CHECK))
+            got = said = False
+            while not got and not said and not stopping.is_set() and (left := quiet_until - clock()) > 0:
+                got, new_talk = self.wait_any(game_id, after, min(left, STOP_CHECK), talk)
+                if new_talk is not None:
+                    talk, said = new_talk, True
+            if said:   # a seat said something: no words, no author (the stream is public)
+                yield frame({}, event="talk")
+                if not got:
+                    continue
             if stopping.is_set() or (not got and end - clock() <= 0):
                 return
             if not got:

@@ -37,6 +37,8 @@ MSGID_DOMAIN = "tiletum-pbem"
 
 # how to resign by reply (mail/mailin_runtime.py, docs/pbem.md), in every turn email
 RESIGN_HINT = "To resign, reply with the one line: resign."
+TALK_HINT = ('To write to the other players, add a line "Message:" after your moves (or instead of them) and '
+             "your words after it.")   # the table talk's rule (mail/messages.py)
 
 def message_id(once_key: str, domain: str) -> str:
     """The Message-ID of the email sent under ``once_key``: ``<hash-of-the-key@domain>``, the same
@@ -196,6 +198,8 @@ class TurnContext:
     subject: str = ""            # default: thread_subject (the same for every email of the game)
     images: list[InlineImage] = field(default_factory=list)   # the board (first) and the tile in hand
     board_url: str = ""          # the board as SVG on the server (kept as a link)
+    talk_text: list[str] = field(default_factory=list)   # the others' new messages (mail/messages.py)
+    talk_html: str = ""
 
 
 def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
@@ -295,12 +299,13 @@ def turn_email(ctx: TurnContext):
         text += ["Since your last turn:"] + [f"  - {s}" for s in since] + [""]
     if round_end:
         text += round_end + [""]
+    text += ctx.talk_text
     if ctx.deadline:
         text += [f"Your deadline: {ctx.deadline}.", ""]
     text += position + ["", "Your legal moves:"]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", "Reply to this email with your moves, one per line, for example:", f"    {example}",
-             game.email_reply_hint(), RESIGN_HINT, ""]
+             game.email_reply_hint(), RESIGN_HINT, TALK_HINT, ""]
     if legal:
         text += [line for para in HOW_TO_REPLY for line in [*textwrap.wrap(para, 76), ""]]
     if ctx.move_urls:
@@ -330,6 +335,7 @@ def turn_email(ctx: TurnContext):
             "<p>Since your last turn:</p><ul>" + "".join(f"<li>{e(s)}</li>" for s in since) + "</ul>")
     if round_end:
         parts.append(round_end_html(round_end))
+    parts.append(ctx.talk_html)   # escaped by mail/messages.py
     if ctx.deadline:
         parts.append(f"<p>Your deadline: <b>{e(ctx.deadline)}</b>.</p>")
     parts.append("<p>" + "<br>".join(e(x) for x in position) + "</p>")
@@ -344,7 +350,7 @@ def turn_email(ctx: TurnContext):
                    + "</tr>" for m, d in legal)
     parts.append(f"<p>Your legal moves:</p><table>{rows}</table>")
     parts.append(f"<p>Reply with your moves, one per line, for example <code>{e(example)}</code>. "
-                 f"{e(game.email_reply_hint())} {e(RESIGN_HINT)}</p>")
+                 f"{e(game.email_reply_hint())} {e(RESIGN_HINT)} {e(TALK_HINT)}</p>")
     if legal:
         parts.append('<div style="color:#555555;font-size:13px">'
                      + "".join(f"<p>{e(para)}</p>" for para in HOW_TO_REPLY) + "</div>")

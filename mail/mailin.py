@@ -34,9 +34,10 @@ from application.game_service import MAX_MOVES_PER_REQUEST
 
 from . import addresses
 from . import compose as compose_module
-from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split, normalize_move,
-                         without_tail)
+from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split, is_marker,
+                         normalize_move, without_tail)
 from .reply_text import extract_moves as _extract_moves
+from . import messages as talk
 
 log = logging.getLogger("tiletum.mailin")
 
@@ -81,6 +82,8 @@ class Deps:
     # not its legality): the lines after the moves that do not are a sign-off (``courtesy_split``).
     # None: every line is a move line
     is_move: Callable[[str, int, str], bool] | None = None
+    # (game, seat, text) -> the posted message: a reply's table talk (mail/messages.py); None: not taken
+    post_message: Callable[[str, int, str], dict] | None = None
 
 
 @dataclass
@@ -97,6 +100,7 @@ class Result:
     ignored: list[str] = field(default_factory=list)   # the lines after the moves taken for a sign-off
     failing_line: str | None = None
     replied: bool = False        # an answer email was handed to deps.send_reply
+    said: str | None = None      # the message to the table the reply posted (mail/messages.py)
 
 
 # --- the pipeline --------------------------------------------------------------------------------
@@ -437,9 +441,15 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             return refused  # the owner was told once for this turn: a flood tells them nothing more
         return answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
 
-    # 3. the moves
+    # 3. the moves, and a message to the table: the lines after a line "Message:", or the whole text of
+    # a reply to a message email (mail/messages.py); never a line of moves
+    body, said = talk.split_reply(body_text(msg), version, is_marker)
+    why = talk.check_message(said) if said is not None else None
+    if why is not None:
+        return answer(Result("rejected", "bad-message", f"{why}: nothing was done", **base), "error",
+                      failing_line=None, legal_moves=[], nothing_played=True)
     try:
-        written = extract_moves(body_text(msg))
+        written = extract_moves(body)
     except TooManyMoves as e:
         result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **base)
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
@@ -462,6 +472,12 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     if deps.is_move is not None and moves:
         moves, rest = courtesy_split(moves, is_move)
         ignored, written = written[len(moves):], written[:len(moves)]
+    if said is not None and not moves:   # a message alone: posted, nothing played, no answer
+        why = talk.post_reply_message(deps.post_message, game_id, seat, said)
+        if why is None:
+            return Result("applied", "message", None, said=said, **base)
+        return answer(Result("rejected", "message-refused", f"your message was not posted: {why}", **base),
+                      "error", failing_line=None, legal_moves=[], nothing_played=True)
     if not moves:
         result = Result("rejected", "no-moves",
                         "no moves were found in your email: write one move per line, above the quoted "
@@ -505,6 +521,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     new_version = applied.get("version") if isinstance(applied, dict) else None
     unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
     played = without_tail(moves, unplayed)
-    result = Result("applied", None, None, moves=played, unplayed=unplayed, new_version=new_version,
-                    ignored=ignored, **base)
+    why = talk.post_reply_message(deps.post_message, game_id, seat, said) if said is not None else None
+    result = Result("applied", None, why, moves=played, unplayed=unplayed, new_version=new_version,
+                    ignored=ignored, said=said if said is not None and why is None else None, **base)
     return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version)

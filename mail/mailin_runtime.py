@@ -20,6 +20,7 @@ from application import errors
 from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
+from application.messages import TableTalk
 from application.together import Together
 
 from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
@@ -74,9 +75,15 @@ class InboundReplies:
                     send_reply=self.send_reply, seen=self.seen, from_addr=self.cfg.from_addr,
                     compose_confirmation=self.confirmation, compose_error=self.error,
                     compose_stale=self.stale, seat_email=self.seat_email, authserv_id=self.cfg.authserv_id,
-                    send_reply_once=self.send_reply_once, is_move=self.is_move)
+                    send_reply_once=self.send_reply_once, is_move=self.is_move,
+                    post_message=self.post_message)
 
     # --- the commands ------------------------------------------------------------------------------
+
+    def post_message(self, game_id: str, seat: int, text: str) -> dict:
+        """A reply's message to the table (mail/messages.py), from the seat's own address."""
+        mark_verified(self.svc.store.r, self.seat_email(game_id, seat))
+        return TableTalk(self.svc).post_for_seat(game_id, seat, text)
 
     def is_move(self, game_id: str, seat: int, line: str) -> bool:
         """Whether ``line`` is written as a move of the game or a command of a reply."""

@@ -46,7 +46,7 @@ def _clean(line: str) -> str:
     return line.strip().strip(_INVISIBLE).strip()
 
 
-def _is_marker(lines: list[str], i: int) -> bool:
+def is_marker(lines: list[str], i: int) -> bool:
     """Whether line ``i`` starts the quoted email, a forwarded one, or a signature."""
     raw = lines[i].rstrip("\r\n")
     line = _clean(raw)
@@ -141,7 +141,7 @@ def extract_moves(text: str, max_lines: int) -> list[str]:
     lines = (text or "").splitlines()
     moves: list[str] = []
     for i in range(len(lines)):
-        if _is_marker(lines, i):
+        if is_marker(lines, i):
             break
         line = _clean(lines[i])
         if not line or line.startswith("#"):

@@ -13,6 +13,7 @@ from application.deadlines import MAX_ATTEMPTS
 from application.time_control import format_deadline, plural, remaining_text, timeout_policy
 from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
                                  forget_due, registry, remove)
+from application.messages import TableTalk
 from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.seats import seat_names
@@ -20,6 +21,7 @@ from application.seats import seat_names
 from .board_png import board_png, png_width
 from .compose import InlineImage, TurnContext, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
+from .messages import turn_email_talk
 from .notify_base import Mailer, log, thread_key, thread_refs_key
 
 
@@ -246,6 +248,7 @@ class TurnEmails(Mailer):
         email = meta["seats"][seat]["email"]
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
+        talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
@@ -255,7 +258,7 @@ class TurnEmails(Mailer):
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat)))
+            images=self.pictures(game_id, meta, state, seat), talk_text=talk_text, talk_html=talk_html))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per

@@ -44,7 +44,7 @@ ALLOWED: dict[tuple[str, str], tuple[int, str]] = {
     ("application/profiles.py", "tiletum"): (1, "a handle nobody may take: " + PRODUCT),
     ("workers/beat.py", "tiletum:beat:lock"): (1, PRODUCT),
     ("api/app.py", "tiletum"): (1, "the Flask app's name: " + PRODUCT),
-    ("api/limits.py", "tiletum"): (3, "the rate limits' key prefix (the hint budget's too): " + PRODUCT),
+    ("api/limits.py", "tiletum"): (1, "the rate limits' key prefix, named once: " + PRODUCT),
     ("api/resources/catalog.py", "carcassonne"): (1, EXAMPLE),
     ("api/resources/catalog.py", "tiletum"): (1, EXAMPLE),
     ("api/resources/games.py", "tiletum"): (1, EXAMPLE),

@@ -127,6 +127,8 @@ BEAT_SCHEDULE = {
         os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
     "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
         os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
+    "sweep-talk": {"task": "workers.sweep_talk", "schedule": float(
+        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
     "sweep-lobby": {"task": "workers.sweep_lobby", "schedule": float(
         os.environ.get("TILETUM_LOBBY_SWEEP_SECONDS", "300"))},
     "purge-finished": {"task": "workers.purge_finished", "schedule": float(

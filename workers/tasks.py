@@ -28,6 +28,7 @@ from application.review import Reviews
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
+from mail.messages import TalkMailer
 from mail.tournament_mail import welcome
 
 from .app import AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT, SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, VISIBILITY_TIMEOUT, app
@@ -88,6 +89,13 @@ def sweep_notifications(older_than: float | None = None) -> int:
                         hand_off=lambda game_id, version: send_task("workers.notify_turn",
                                                                     [game_id, version], EMAIL))
             + n.sweep_later(max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2))
+
+
+@app.task(name="workers.sweep_talk")
+def sweep_talk() -> int:
+    """The table talk's own emails (mail/messages.py): messages no email of a seat told within
+    TILETUM_TALK_EMAIL_SECONDS go to it in one email."""
+    return TalkMailer(notifier(), float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", "10800"))).sweep()
 
 
 @app.task(name="workers.sweep_outbox")

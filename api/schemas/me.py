@@ -179,6 +179,12 @@ class AccountDeleted(Base):
     bots_deleted = fields.Integer(required=True)
 
 
+class ExportMessage(Base):   # the table talk (issue 41; api/schemas/messages.py)
+    id = fields.Integer(required=True)
+    text = fields.String(required=True)
+    at = fields.String(required=True)
+
+
 class ExportGame(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True)
@@ -192,6 +198,8 @@ class ExportGame(Base):
     seat_state = fields.Dict(required=True, metadata={"description": "missed deadlines, dropped, vacation"})
     moves = fields.List(fields.String(), required=True,
                         metadata={"description": "your seat's moves, in order"})
+    messages = fields.List(fields.Nested(ExportMessage), required=True,
+                           metadata={"description": "your seat's messages to the table, in order"})
     url = fields.String(required=True)
     record = fields.String(required=True)
 

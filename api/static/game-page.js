@@ -254,6 +254,7 @@ function follow() {
   es.onopen = () => { streaming = true; };
   es.onmessage = nudge;
   es.addEventListener("turn", nudge);
+  es.addEventListener("talk", () => { if (window.talkNudge) window.talkNudge(); });   // the table talk
   es.addEventListener("end", () => { es.close(); streaming = false; nudge(); });
   es.onerror = () => {
     if (es.readyState === EventSource.CLOSED) {  // refused (e.g. 503): poll, and try again later
@@ -472,6 +473,7 @@ function startGamePage(game, first) {
   // while you play live").
   if (token) setInterval(() => { if (streaming && !document.hidden) poll(); }, 60000);
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
+  if (token) document.body.append(make("script", {src: "/play/scripts/talk.js"}));   // the table talk
 }
 
 // The page is shown whole once it is first drawn (render() sets body's data-version), or once it

@@ -1,0 +1,97 @@
+"use strict";
+// The table talk of a game page (issue 41): the seats' messages beside the history, for a seat's
+// page only (spectators read nothing). Loaded by game-page.js; uses its `api`, `auth`, `token`,
+// `make`, `$` and `problemText`. Words are shown as text (textContent), never as HTML or links.
+// New messages (after the last one this browser showed this seat) are marked "new".
+(function () {
+  const seenKey = "talk:" + gameId + ":" + (token || "").slice(-12);
+  let after = 0, lastSeen = 0, seats = [], muted = {all: false, seats: []}, loading = false;
+  try { lastSeen = Number(localStorage.getItem(seenKey)) || 0; } catch (e) { /* storage off */ }
+
+  function panel() {
+    if ($("talk")) return;
+    const sec = make("section", {id: "talk", "aria-labelledby": "talk-h"},
+      make("h2", {id: "talk-h"}, "Table talk ", make("span", {id: "talk-new", class: "talk-new", hidden: ""})),
+      make("ol", {id: "talk-list", tabindex: "0", "aria-live": "polite", "aria-labelledby": "talk-h"}),
+      make("form", {id: "talk-form"},
+        make("label", {for: "talk-text"}, "Your message to the table"),
+        make("textarea", {id: "talk-text", rows: "2", maxlength: "1000", autocomplete: "off"}),
+        make("button", {type: "submit"}, "Send")),
+      make("p", {id: "talk-status", role: "status"}),
+      make("p", {}, make("label", {}, make("input", {type: "checkbox", id: "talk-mute-all"}),
+                         " Mute this game's messages")));
+    const history = $("history").closest("section");
+    history.parentNode.insertBefore(sec, history.nextSibling);
+    $("talk-form").addEventListener("submit", async ev => {
+      ev.preventDefault();
+      const text = $("talk-text").value.trim();
+      if (!text) return;
+      const r = await fetch(api + "/messages", {method: "POST", headers: {...auth, "Content-Type": "application/json"},
+                                                body: JSON.stringify({text})});
+      if (r.ok) { $("talk-text").value = ""; $("talk-status").textContent = "Sent."; await read(); }
+      else $("talk-status").textContent = await problemText(r);
+    });
+    $("talk-mute-all").addEventListener("change", () => mute({all: $("talk-mute-all").checked}));
+    $("talk-list").addEventListener("focus", markSeen);
+  }
+
+  async function mute(body) {
+    const r = await fetch(api + "/messages/mute", {method: "PUT", headers: {...auth, "Content-Type": "application/json"},
+                                                   body: JSON.stringify(body)});
+    $("talk-status").textContent = r.ok ? "Saved." : await problemText(r);
+    if (r.ok) { after = 0; $("talk-list").replaceChildren(); await read(); }
+  }
+
+  function markSeen() {
+    $("talk-new").hidden = true;
+    try { localStorage.setItem(seenKey, String(after)); } catch (e) { /* storage off */ }
+  }
+
+  function item(m) {
+    const li = make("li", {"data-id": String(m.id)}, make("b", {}, m.name), ": ", m.text);
+    if (!m.mine && m.id > lastSeen) { li.classList.add("new"); li.prepend(make("span", {class: "talk-new"}, "new"), " "); }
+    if (!m.mine) {
+      const muteB = make("button", {type: "button"}, "Mute " + m.name);
+      muteB.addEventListener("click", () => mute({seats: Array.from(new Set([...muted.seats, m.seat]))}));
+      const report = make("button", {type: "button"}, "Report");
+      report.addEventListener("click", async () => {
+        const r = await fetch(api + "/messages/" + m.id + "/report", {method: "POST",
+          headers: {...auth, "Content-Type": "application/json"}, body: "{}"});
+        $("talk-status").textContent = r.ok ? "Reported: the operator will look at it." : await problemText(r);
+      });
+      li.append(muteB, report);
+    }
+    return li;
+  }
+
+  async function read() {
+    if (loading) return;
+    loading = true;
+    try {
+      let more = true, fresh = 0;
+      while (more) {
+        const r = await fetch(api + "/messages?after=" + after, {headers: auth, cache: "no-store"});
+        if (!r.ok) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
+        const page = await r.json();
+        muted = page.muted;
+        $("talk-mute-all").checked = muted.all;
+        for (const m of page.messages) {
+          $("talk-list").append(item(m));
+          if (!m.mine && m.id > lastSeen) fresh += 1;
+        }
+        after = page.last;
+        more = page.more;
+        $("talk-form").hidden = !page.open;
+      }
+      if (fresh) { $("talk-new").textContent = fresh + " new"; $("talk-new").hidden = false; }
+      const list = $("talk-list");
+      list.scrollTop = list.scrollHeight;
+    } finally { loading = false; }
+  }
+
+  window.talkNudge = () => { if (token) read(); };
+  if (!token) return;
+  panel();
+  read();
+  setInterval(() => { if (!document.hidden) read(); }, 30000);   // the stream ends with the game
+})();

@@ -1,0 +1,303 @@
+"""Table talk (issue 41): each game's message thread for its seats (docs/pbem.md, "Table talk").
+
+A message is plain text a person's seat writes (``POST /messages``, or after a line ``Message:`` in
+an email reply, mail/messages.py); the seats read it on the game page (``GET /messages``, pushed as
+``event: talk`` on the game's stream) and in their next email, or in an email of its own when none
+came within :data:`EMAIL_DELAY` seconds (``workers.sweep_talk``). Spectators read nothing and post
+nothing; the AI player, the Cardinalbot and bot accounts neither read nor write.
+
+The thread is kept apart from the game's move stream, so that a message never changes the game's
+version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot with the game):
+
+| key | type | holds |
+|---|---|---|
+| ``g:{<id>}:talk`` | stream | message n (1-based) at id ``n-0``: ``s`` the seat, ``t`` the text, ``at`` the time |
+| ``g:{<id>}:talkn`` | string | the thread's last message id (ids are never reused, even when old messages go) |
+| ``g:{<id>}:talkrate:<seat>`` | string | the seat's messages this hour (:data:`PER_HOUR`) |
+| ``g:{<id>}:talkmute`` | hash | seat -> JSON ``{"all": bool, "seats": [...]}``: what the seat muted |
+| ``g:{<id>}:talkmail`` | hash | seat -> the last message id its emails told |
+| ``g:{<id>}:talkcloses`` | string | when a finished game's thread closes (:data:`OPEN_AFTER_END`) |
+| ``talk:due`` | zset | game id -> when its message emails are due (the sweep's index) |
+| ``talk:reports`` | list | reported messages with their text, for the operator (capped) |
+
+A message's author is its seat: its name is the seat's as the game's meta says it now, so a deleted
+player's messages read :data:`application.accounts.FORMER` ("a former player"); no address is ever
+stored with a message or served.
+"""  # noqa: E501  (a Markdown table: its rows cannot wrap)
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import unicodedata
+
+import games
+
+from . import errors
+from .game_service import GameService
+from .seats import seat_names
+from .store import key
+
+MAX_CHARS = 1000          # one message
+MAX_LINES = 30
+PER_HOUR = 30             # messages of one seat in one game per hour, whatever the channel
+KEEP = 2000               # messages a thread keeps (the oldest go)
+PAGE = 50
+OPEN_AFTER_END = 7 * 86400   # a finished game's thread stays open so long ("gg")
+EMAIL_DELAY = 3 * 3600       # a message not told by a turn email within this goes in one of its own
+REPORTS_KEPT = 10000
+TALKERS = ("human",)         # the seats that talk: a person's
+DUE = "talk:due"
+REPORTS = "talk:reports"
+
+# KEYS: the thread, the seat's hourly counter, the thread's last id. ARGV: seat, text, time, per hour, keep.
+# {'ok', n} or {'rate', ttl}
+POST = """
+local n = tonumber(redis.call('GET', KEYS[3]) or '0')
+local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+if used >= tonumber(ARGV[4]) then return {'rate', tostring(redis.call('TTL', KEYS[2]))} end
+n = n + 1
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], tostring(n) .. '-0',
+           's', ARGV[1], 't', ARGV[2], 'at', ARGV[3])
+redis.call('SET', KEYS[3], tostring(n))
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], 3600) end
+return {'ok', tostring(n)}
+"""
+
+# an email address in a message is never shown (a player's, or one a player typed): it reads so
+_ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+ADDRESS_GONE = "[an address]"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text) -> str:
+    """A message as it is kept: NFC, no control or direction-override characters, line ends as
+    ``\\n``, no trailing spaces, at most two blank lines in a row, an email address written in it
+    replaced by :data:`ADDRESS_GONE`; 422 ``empty-message``,
+    ``message-too-long``."""
+    if not isinstance(text, str):
+        raise errors.invalid("invalid-request", "a message is text")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise errors.invalid("invalid-request", "not valid Unicode text (a lone surrogate)") from None
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CONTROL.sub("", text.replace("\t", " "))
+    lines = [line.rstrip() for line in text.split("\n")]
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    text = _ADDRESS.sub(ADDRESS_GONE, text)
+    if not text:
+        raise errors.invalid("empty-message", "the message is empty")
+    if len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES:
+        raise errors.invalid("message-too-long",
+                             f"a message holds at most {MAX_CHARS} characters and {MAX_LINES} lines")
+    return text
+
+
+class TableTalk:
+    def __init__(self, service: GameService, clock=time.time, email_delay: float | None = None):
+        self.service = service
+        self.r = service.store.r
+        self.clock = clock
+        self.email_delay = (email_delay if email_delay is not None
+                            else float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
+        self._post = self.r.register_script(POST)
+
+    # --- who talks ---------------------------------------------------------------------------
+    def seat(self, game_id: str, token: str | None) -> tuple[dict, int]:
+        """The game's meta and the token's seat: 401 without a token (spectators read nothing) or
+        with one of no seat of this game, 403 for a seat that does not talk."""
+        meta = self.service.meta(game_id)
+        seat = self.service.seat_of(meta, token, game_id)
+        if seat is None:
+            raise errors.unauthorized("the table talk is the seats': a seat token is needed")
+        self._talker(meta, seat)
+        return meta, seat
+
+    @staticmethod
+    def _talker(meta: dict, seat: int) -> None:
+        if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] not in TALKERS \
+                or meta["seats"][seat].get("former"):
+            raise errors.forbidden("not-a-talking-seat",
+                                   "only a person's seat reads and writes the table talk")
+
+    def _thread(self, game_id: str) -> str:
+        return key(game_id, "talk")
+
+    # --- open or closed ----------------------------------------------------------------------
+    def closes(self, game_id: str, meta: dict | None = None) -> float | None:
+        """When the thread closes: None while the game runs; a finished game's closes
+        :data:`OPEN_AFTER_END` after it was first seen over here."""
+        meta, state = self.service.load(game_id)
+        if not games.of_meta(meta).is_over(state):
+            return None
+        k = key(game_id, "talkcloses")
+        self.r.set(k, str(self.clock() + OPEN_AFTER_END), nx=True, ex=OPEN_AFTER_END + 30 * 86400)
+        raw = self.r.get(k)
+        return float(raw) if raw else self.clock() + OPEN_AFTER_END
+
+    def is_open(self, game_id: str) -> bool:
+        closes = self.closes(game_id)
+        return closes is None or self.clock() < closes
+
+    # --- writing -----------------------------------------------------------------------------
+    def post(self, game_id: str, token: str | None, text) -> dict:
+        """The token's seat says ``text`` (API)."""
+        meta, seat = self.seat(game_id, token)
+        return self.post_for_seat(game_id, seat, text, meta)
+
+    def post_for_seat(self, game_id: str, seat: int, text, meta: dict | None = None) -> dict:
+        """``seat`` says ``text``, authenticated by the caller (a signed reply address)."""
+        meta = meta or self.service.meta(game_id)
+        self._talker(meta, seat)
+        text = clean_text(text)
+        if not self.is_open(game_id):
+            raise errors.refused("talk-closed", "this game's table talk is closed")
+        now = self.clock()
+        status, value = (v.decode() if isinstance(v, bytes) else v for v in self._post(
+            keys=[self._thread(game_id), key(game_id, f"talkrate:{seat}"), key(game_id, "talkn")],
+            args=[seat, text, f"{now:.3f}", PER_HOUR, KEEP]))
+        if status == "rate":
+            raise errors.limited("too-many-messages",
+                                 f"at most {PER_HOUR} messages an hour in one game: wait a while",
+                                 retry_after=max(1, int(value)))
+        n = int(value)
+        self.r.zadd(DUE, {game_id: now + self.email_delay}, nx=True)
+        return self._public(meta, seat, {"n": n, "s": seat, "t": text, "at": now})
+
+    # --- reading -----------------------------------------------------------------------------
+    def read(self, game_id: str, token: str | None, after: int = 0, limit: int = PAGE) -> dict:
+        """A page of the thread after message ``after`` as the token's seat reads it: the messages of
+        the seats it muted are left out."""
+        meta, seat = self.seat(game_id, token)
+        muted = self.muted(game_id, seat)
+        rows = self._rows(game_id, after, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        last = rows[-1]["n"] if rows else after
+        shown = [self._public(meta, seat, m) for m in rows if not _mutes(muted, seat, m["s"])]
+        closes = self.closes(game_id)
+        return {"messages": shown, "last": last, "more": more, "muted": muted,
+                "open": closes is None or self.clock() < closes,
+                "closes": _iso(closes) if closes is not None else None}
+
+    def _rows(self, game_id: str, after: int, count: int | None = None) -> list[dict]:
+        return self._rows_from(self.r.xrange(self._thread(game_id), f"({after}-0" if after > 0 else "-", "+",
+                                             count=count))
+
+    @staticmethod
+    def _public(meta: dict, reader: int | None, m: dict) -> dict:
+        return {"id": m["n"], "seat": m["s"], "name": seat_names(meta)[m["s"]], "text": m["t"],
+                "at": _iso(m["at"]), "mine": reader == m["s"]}
+
+    def of_seat(self, game_id: str, seat: int) -> list[dict]:
+        """The seat's own messages (the player's data export)."""
+        meta = self.service.meta(game_id)
+        return [{"id": m["n"], "text": m["t"], "at": _iso(m["at"])}
+                for m in self._rows(game_id, 0) if m["s"] == seat and not meta["seats"][seat].get("former")]
+
+    # --- muting ------------------------------------------------------------------------------
+    def muted(self, game_id: str, seat: int) -> dict:
+        raw = self.r.hget(key(game_id, "talkmute"), str(seat))
+        doc = json.loads(raw) if raw else {}
+        return {"all": bool(doc.get("all")), "seats": sorted(doc.get("seats") or [])}
+
+    def mute(self, game_id: str, token: str | None, all_: bool | None, seats: list[int] | None) -> dict:
+        """What the token's seat mutes: every message of the game (``all_``) and/or the seats
+        ``seats`` (the whole list: [] unmutes everyone); None leaves that part as it was."""
+        meta, seat = self.seat(game_id, token)
+        doc = self.muted(game_id, seat)
+        if all_ is not None:
+            doc["all"] = bool(all_)
+        if seats is not None:
+            bad = [s for s in seats if not 0 <= s < len(meta["seats"]) or s == seat]
+            if bad:
+                raise errors.invalid("bad-seat", "mute the other seats of this game, by their numbers")
+            doc["seats"] = sorted(set(seats))
+        self.r.hset(key(game_id, "talkmute"), str(seat), json.dumps(doc))
+        return doc
+
+    # --- reporting ---------------------------------------------------------------------------
+    def report(self, game_id: str, token: str | None, message_id: int, reason: str | None) -> dict:
+        """The token's seat reports another seat's message: kept for the operator with the message
+        (``talk:reports``; ``tiletum``'s operator reads it), never shown to the author."""
+        meta, seat = self.seat(game_id, token)
+        if not 0 < message_id < 2**63:
+            raise errors.missing("message-not-found", "no such message in this game's thread")
+        rows = self.r.xrange(self._thread(game_id), f"{message_id}-0", f"{message_id}-0")
+        if not rows:
+            raise errors.missing("message-not-found", "no such message in this game's thread")
+        m = self._rows_from(rows)[0]
+        if m["s"] == seat:
+            raise errors.invalid("own-message", "you cannot report your own message")
+        reason = clean_text(reason)[:300] if reason else ""
+        doc = {"game": game_id, "message": message_id, "author_seat": m["s"],
+               "author": seat_names(meta)[m["s"]], "text": m["t"], "at": _iso(m["at"]),
+               "reporter_seat": seat, "reason": reason, "reported_at": _iso(self.clock())}
+        pipe = self.r.pipeline(transaction=False)
+        pipe.lpush(REPORTS, json.dumps(doc))
+        pipe.ltrim(REPORTS, 0, REPORTS_KEPT - 1)
+        pipe.execute()
+        return {"game": game_id, "message": message_id, "reported": True}
+
+    def _rows_from(self, raw) -> list[dict]:
+        out = []
+        for mid, fields in raw:
+            f = {k.decode(): v.decode() for k, v in fields.items()}
+            out.append({"n": int(mid.decode().split("-")[0]), "s": int(f["s"]), "t": f["t"],
+                        "at": float(f["at"])})
+        return out
+
+    def reports(self, limit: int = 100) -> list[dict]:
+        return [json.loads(x) for x in self.r.lrange(REPORTS, 0, limit - 1)]
+
+    # --- by email ----------------------------------------------------------------------------
+    def unread_for_email(self, game_id: str, meta: dict, seat: int) -> tuple[list[dict], int]:
+        """The others' messages the seat's emails have not told (the muted left out), and the last
+        message id read. Nothing for a seat that does not talk."""
+        if meta["seats"][seat]["kind"] not in TALKERS or not meta["seats"][seat].get("email"):
+            return [], 0
+        told = int(self.r.hget(key(game_id, "talkmail"), str(seat)) or 0)
+        rows = self._rows(game_id, told, KEEP)
+        if not rows:
+            return [], told
+        muted = self.muted(game_id, seat)
+        shown = [self._public(meta, seat, m) for m in rows
+                 if m["s"] != seat and not _mutes(muted, seat, m["s"])]
+        return shown, rows[-1]["n"]
+
+    def mark_told(self, game_id: str, seat: int, upto: int) -> None:
+        """The seat's emails told the messages up to ``upto`` (never back)."""
+        self.r.eval("local c = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') "
+                    "if tonumber(ARGV[2]) > c then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end "
+                    "return 1",
+                    1, key(game_id, "talkmail"), str(seat), str(upto))
+
+    def due(self, now: float | None = None, limit: int = 200) -> list[str]:
+        now = self.clock() if now is None else now
+        return [g.decode() for g in self.r.zrangebyscore(DUE, "-inf", now, start=0, num=limit)]
+
+    def done(self, game_id: str, since: float) -> None:
+        """The game's message emails are sent: it leaves the index unless a message came after
+        ``since`` (then it is due again later)."""
+        self.r.zrem(DUE, game_id)
+        last = self._rows_last(game_id)
+        if last is not None and last["at"] > since:
+            self.r.zadd(DUE, {game_id: last["at"] + self.email_delay})
+
+    def _rows_last(self, game_id: str) -> dict | None:
+        raw = self.r.xrevrange(self._thread(game_id), "+", "-", count=1)
+        return self._rows_from(raw)[0] if raw else None
+
+    def last_id(self, game_id: str) -> int:
+        last = self._rows_last(game_id)
+        return last["n"] if last else 0
+
+
+def _mutes(muted: dict, reader: int, author: int) -> bool:
+    return author != reader and (muted["all"] or author in muted["seats"])
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))

@@ -1,0 +1,173 @@
+"""The table talk by email (issue 41; application/messages.py; docs/pbem.md, "Table talk").
+
+**Out.** A seat's turn email tells the others' messages its emails have not told yet
+(:func:`turn_email_talk`, under "Table talk"); a message that no email told within the delay
+(``TILETUM_TALK_EMAIL_SECONDS``, 3 hours) goes in an email of its own (:class:`TalkMailer`, the beat's
+``workers.sweep_talk``), whose reply address is the seat's *talk address* (the reply address of
+version 0, which no turn has).
+
+**In.** A reply carries a message by one of two rules, which never read a move as a message or a
+message as a move (:func:`split_reply`):
+
+* a reply to a message email (the talk address): its whole text above the quote is the message;
+  nothing in it is played;
+* a reply to a turn email: the lines after a line that begins ``Message:`` (the words after the colon
+  too) up to the quote are the message; the lines before it are the moves, read as ever (a mistyped
+  move among them is refused as a move, and then nothing of the reply is done). A reply with no
+  such line carries no message.
+
+Words are plain text: HTML is escaped, no link is made; a name, never an address.
+"""
+from __future__ import annotations
+
+import html
+import logging
+import re
+import time
+from typing import Callable
+
+import games
+from application.errors import ServiceError
+from application.messages import TableTalk, clean_text
+from application.notifications import preference
+from application.seats import seat_names
+
+from .compose import html_document, simple_email, thread_subject
+
+log = logging.getLogger("tiletum.talk")
+
+TALK_VERSION = 0     # the reply address of a message email: no turn has version 0
+_MESSAGE_LINE = re.compile(r"^\s*\*?message\s*:\*?\s?(.*)$", re.IGNORECASE)
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def split_reply(text: str, version: int,
+                is_marker: Callable[[list[str], int], bool]) -> tuple[str, str | None]:
+    """(the text to read moves from, the message or None). ``is_marker(lines, i)``: whether line i
+    starts the quoted email or a signature (mail/mailin.py). See the module's doc for the rule."""
+    lines = (text or "").splitlines()
+    end = next((i for i in range(len(lines)) if is_marker(lines, i)), len(lines))
+    if version == TALK_VERSION:
+        return "", "\n".join(lines[:end]).strip()
+    for i in range(end):
+        m = _MESSAGE_LINE.match(lines[i].strip(_INVISIBLE))
+        if m:
+            said = "\n".join([m.group(1)] + lines[i + 1:end]).strip()
+            return "\n".join(lines[:i]), said
+    return text, None
+
+
+def reply_rule() -> str:
+    return ('To write to the other players, add a line "Message:" after your moves (or instead of them) '
+            "and your words after it; they read it on the game page and in their next email.")
+
+
+def talk_lines(said: list[dict]) -> tuple[list[str], str]:
+    """The others' messages for an email: (plain-text lines, HTML), each as its author's name and
+    words; the words escaped, never a link or markup of theirs."""
+    if not said:
+        return [], ""
+    text = ["Table talk:"]
+    for m in said:
+        words = m["text"].splitlines() or [""]
+        text += [f"  {m['name']}: {words[0]}"] + [f"    {w}" for w in words[1:]]
+    text.append("")
+    e = html.escape
+    items = "".join(
+        f'<li><b>{e(m["name"])}</b>: <span style="white-space:pre-wrap">{e(m["text"])}</span></li>'
+        for m in said)
+    return text, f"<p>Table talk:</p><ul>{items}</ul>"
+
+
+def turn_email_talk(talk: TableTalk, game_id: str, meta: dict, seat: int) -> tuple[list[str], str]:
+    """The messages a turn email of ``seat`` tells (marked told: this email carries them)."""
+    try:
+        said, upto = talk.unread_for_email(game_id, meta, seat)
+        if upto:
+            talk.mark_told(game_id, seat, upto)
+        return talk_lines(said)
+    except Exception:   # the talk never costs a player their turn email
+        log.warning("could not read the table talk of %s for seat %s", game_id, seat, exc_info=True)
+        return [], ""
+
+
+class TalkMailer:
+    """The message emails: for a game whose messages are due (``talk:due``), each seat whose
+    emails have not told the others' messages gets them in an email of their own."""
+
+    def __init__(self, notifier, delay: float):
+        self.notifier = notifier
+        self.talk = TableTalk(notifier.service, email_delay=delay)
+        self.r = notifier.r
+
+    def sweep(self, limit: int = 200) -> int:
+        sent = 0
+        for game_id in self.talk.due(limit=limit):
+            start = time.time()
+            try:
+                sent += self.send(game_id)
+            except ServiceError:   # the game is gone: nothing to tell
+                pass
+            except Exception:
+                log.warning("could not send the table talk of %s", game_id, exc_info=True)
+                continue
+            self.talk.done(game_id, start)
+        return sent
+
+    def send(self, game_id: str) -> int:
+        meta = self.notifier.service.meta(game_id)
+        sent = 0
+        for seat, s in enumerate(meta["seats"]):
+            said, upto = self.talk.unread_for_email(game_id, meta, seat)
+            if not upto:
+                continue
+            email = s.get("email")
+            if said and preference(self.r, email) != "none":
+                msg = self.message(game_id, meta, seat, said)
+                sent += self.notifier.send_once(f"talk:{game_id}:{seat}:{upto}", email, msg,
+                                                game_id=game_id, seat=seat)
+            self.talk.mark_told(game_id, seat, upto)
+        return sent
+
+    def message(self, game_id: str, meta: dict, seat: int, said: list[dict]):
+        n = self.notifier
+        names = seat_names(meta)
+        title = games.of_meta(meta).title
+        who = sorted({m["name"] for m in said})
+        headline = f"{' and '.join(who) if len(who) <= 2 else 'The others'} wrote to the table."
+        text, markup = talk_lines(said)
+        url = n.open_url(game_id, seat)
+        lines = [f"Hello {names[seat]},", "", *text,
+                 "Reply to this email to answer them: all you write above the quoted text goes to the table "
+                 "as your message (nothing in it is played).", "", f"Open the game: {url}"]
+        msg = simple_email(subject=thread_subject(title, names, seat, game_id),
+                           from_addr=n.cfg.from_addr, to_addr=meta["seats"][seat]["email"], lines=lines,
+                           reply_to=n.reply_to(game_id, seat, TALK_VERSION), headline=headline)
+        e = html.escape
+        body = (f"<p>Hello {e(names[seat])},</p>{markup}<p>Reply to this email to answer them: all you write "
+                "above the quoted text goes to the table as your message (nothing in it is played).</p>"
+                f'<p><a href="{e(url)}">Open the game</a></p>')
+        msg.get_body(("html",)).set_content(html_document(headline, body), subtype="html")
+        return msg
+
+
+def check_message(said: str) -> str | None:
+    """Why a reply's message cannot be posted as it stands (empty, too long), before anything of the
+    reply is done; None when it can."""
+    try:
+        clean_text(said)
+        return None
+    except ServiceError as e:
+        return e.detail
+
+
+def post_reply_message(post: Callable[[str, int, str], dict] | None, game_id: str, seat: int,
+                       said: str) -> str | None:
+    """Post a reply's message (after its moves were played); None, or why it was not posted."""
+    if post is None:
+        return "messages are not taken by email here"
+    try:
+        post(game_id, seat, said)
+        return None
+    except ServiceError as e:
+        return e.detail

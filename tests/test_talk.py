@@ -1,0 +1,277 @@
+"""The table talk (issue 41; application/messages.py, api/resources/messages.py, mail/messages.py)
+against a real Redis, over the app: who reads and writes (spectators, other games' tokens and the
+machines' credentials do not), hostile input (over-long, HTML, addresses, rate), mute and report,
+the game's versions untouched, the data export and the deletion of an account; the email rule
+(``Message:`` lines, the talk address) through the inbound webhook, and a property test that no
+reply without the rule posts a message and no move line ever becomes one."""
+from __future__ import annotations
+
+import email.utils
+from email.message import EmailMessage
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from application.dashboard import dashboard_key_for
+from application.errors import ServiceError
+from application.messages import MAX_CHARS, PER_HOUR, TableTalk
+from mail.addresses import reply_address
+from mail.messages import TALK_VERSION, split_reply
+from mail.mailin import extract_moves
+from mail.reply_text import is_marker
+from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+
+API = "/api/v1/games"
+AI_TOKEN = "ai-credential-for-talk-tests"
+BOT_TOKEN = "bot-credential-for-talk-tests"
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture()
+def world(redis_server, monkeypatch, tmp_path):
+    monkeypatch.setenv("TILETUM_MAIL_SECRET", "talk-secret")
+    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))   # the local sink writes here
+    app = make_app(redis_server.url, MAIL_SECRET="talk-secret", INBOUND_SECRET=INBOUND_SECRET,
+                   AI_TOKEN=AI_TOKEN, BOT_TOKEN=BOT_TOKEN)
+    return app, app.test_client()
+
+
+def two(c, game: str = "carcassonne", emails=("ada@talk.test", "bob@talk.test")) -> tuple[str, list[dict]]:
+    rv = c.post(API, json={"game": game, "seats": [{"name": "Ada", "email": emails[0]},
+                                                   {"name": "Bob", "email": emails[1]}]})
+    assert rv.status_code == 201, rv.json
+    return rv.json["id"], [bearer(s["token"]) for s in rv.json["seats"]]
+
+
+def test_seats_write_and_read_spectators_and_strangers_neither(world):
+    app, c = world
+    gid, (ada, bob) = two(c)
+    other, (stranger, _) = two(c, emails=("cy@talk.test", "di@talk.test"))
+    before = c.get(f"{API}/{gid}").json["version"]
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "Good luck, Bob!"}, headers=ada)
+    assert rv.status_code == 201, rv.json
+    assert rv.json["id"] == 1 and rv.json["name"] == "Ada" and rv.json["mine"] is True
+    page = c.get(f"{API}/{gid}/messages", headers=bob).json
+    assert [(m["name"], m["text"], m["mine"]) for m in page["messages"]] == [
+        ("Ada", "Good luck, Bob!", False)]
+    assert page["open"] is True and page["closes"] is None and page["last"] == 1
+    # spectators read nothing and post nothing; another game's seat token is no seat here
+    for headers in ({}, stranger, bearer("not-a-token")):
+        assert c.get(f"{API}/{gid}/messages", headers=headers).status_code == 401
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "hi"}, headers=headers)
+        assert rv.status_code == 401 and rv.content_type == "application/problem+json"
+    assert c.get(f"{API}/nosuchgame0/messages", headers=ada).status_code == 404
+    # the thread is apart from the game: its version, events and stream ids are untouched
+    assert c.get(f"{API}/{gid}").json["version"] == before
+    assert [e["type"] for e in c.get(f"{API}/{gid}/events").json["events"]] == ["GameStarted"]
+    assert len(c.get(f"{API}/{other}/messages", headers=stranger).json["messages"]) == 0
+    # its keys share the game's hash tag (one Redis Cluster slot with the game)
+    r = app.extensions["tiletum.service"].store.r
+    assert {k.decode() for k in r.scan_iter(match=f"*{gid}*talk*")} >= {f"g:{{{gid}}}:talk"}
+    assert all(k.decode().startswith(f"g:{{{gid}}}:") for k in r.scan_iter(match=f"*{gid}*talk*"))
+
+
+def test_paging(world):
+    _, c = world
+    gid, (ada, bob) = two(c)
+    for i in range(7):
+        assert c.post(f"{API}/{gid}/messages", json={"text": f"m{i}"}, headers=ada if i % 2 else bob
+                      ).status_code == 201
+    first = c.get(f"{API}/{gid}/messages?limit=3", headers=ada).json
+    assert [m["text"] for m in first["messages"]] == ["m0", "m1", "m2"] and first["more"]
+    rest = c.get(f"{API}/{gid}/messages?after={first['last']}&limit=10", headers=ada).json
+    assert [m["text"] for m in rest["messages"]] == ["m3", "m4", "m5", "m6"] and not rest["more"]
+    for bad in ("-1", "x", "1.5", "0&limit=0", "0&limit=201"):
+        rv = c.get(f"{API}/{gid}/messages?after={bad}", headers=ada)
+        assert rv.status_code == 422, bad
+
+
+def test_machines_neither_read_nor_write(world):
+    _, c = world
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada", "email": "ada@talk.test"},
+                                                            {"name": "Robo", "kind": "ai", "level": "easy"}]})
+    gid = rv.json["id"]
+    for token in (AI_TOKEN, BOT_TOKEN):
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "beep"}, headers=bearer(token))
+        assert rv.status_code == 403, rv.json
+        assert c.get(f"{API}/{gid}/messages", headers=bearer(token)).status_code == 403
+
+
+def test_hostile_text(world):
+    app, c = world
+    gid, (ada, bob) = two(c)
+    n = lambda: c.get(f"{API}/{gid}/messages", headers=bob).json["last"]  # noqa: E731
+    for body in ({"text": "x" * (MAX_CHARS + 1)}, {"text": "a\n" * 40}, {"text": "   \n\t "}, {"text": 5},
+                 {}, {"text": "hi", "html": True}, {"text": "\ud800"}):
+        rv = c.post(f"{API}/{gid}/messages", json=body, headers=ada)
+        assert rv.status_code == 422, (body, rv.json)
+        assert rv.content_type == "application/problem+json"
+    assert n() == 0, "bad input changes nothing"
+    evil = '<script>alert(1)</script><img src=x onerror=alert(2)> https://evil.example \u202eRTL\x07'
+    rv = c.post(f"{API}/{gid}/messages", json={"text": evil}, headers=ada)
+    assert rv.status_code == 201
+    kept = rv.json["text"]
+    assert kept.startswith("<script>alert(1)</script>"), "plain text, kept as written (shown as text)"
+    assert "\u202e" not in kept and "\x07" not in kept, "no direction overrides or controls"
+    # no address ever shows: one a player types is replaced, and none is served with a message
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "write me: ada@talk.test or bob@talk.test"},
+                headers=ada)
+    assert rv.json["text"] == "write me: [an address] or [an address]"
+    raw = c.get(f"{API}/{gid}/messages", headers=bob).get_data(as_text=True)
+    assert "@talk.test" not in raw and "token" not in raw
+
+
+def test_rate_limits(world, redis_server):
+    _, c = world
+    gid, (ada, bob) = two(c)
+    for i in range(PER_HOUR):
+        assert c.post(f"{API}/{gid}/messages", json={"text": f"{i}"}, headers=ada).status_code == 201
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "one too many"}, headers=ada)
+    assert rv.status_code == 429 and rv.json["code"] == "too-many-messages"
+    assert int(rv.headers["Retry-After"]) > 0
+    assert c.post(f"{API}/{gid}/messages", json={"text": "mine"}, headers=bob).status_code == 201, "per seat"
+    # the API's own budget per seat (Flask-Limiter, TILETUM_MESSAGE_LIMIT)
+    limited = make_app(redis_server.url, RATE_LIMIT=600, MESSAGE_LIMIT="2/minute").test_client()
+    gid, (ada, _) = two(limited)
+    codes = [limited.post(f"{API}/{gid}/messages", json={"text": "x"}, headers=ada).status_code
+             for _ in range(3)]
+    assert codes == [201, 201, 429]
+
+
+def test_mute_and_report(world):
+    app, c = world
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": n, "email": f"{n}@talk.test"}
+                                                            for n in ("ada", "bob", "cy")]})
+    gid, (ada, bob, cy) = rv.json["id"], [bearer(s["token"]) for s in rv.json["seats"]]
+    c.post(f"{API}/{gid}/messages", json={"text": "from bob"}, headers=bob)
+    c.post(f"{API}/{gid}/messages", json={"text": "from cy"}, headers=cy)
+    assert c.put(f"{API}/{gid}/messages/mute", json={"seats": [1]}, headers=ada).json == {
+        "all": False, "seats": [1]}
+    assert [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]] == ["from cy"]
+    assert c.put(f"{API}/{gid}/messages/mute", json={"all": True}, headers=ada).json["all"] is True
+    assert c.get(f"{API}/{gid}/messages", headers=ada).json["messages"] == []
+    assert len(c.get(f"{API}/{gid}/messages", headers=cy).json["messages"]) == 2, "muting is one seat's own"
+    for bad in ({"seats": [0]}, {"seats": [7]}, {"seats": "1"}, {"all": "yes"}):
+        assert c.put(f"{API}/{gid}/messages/mute", json=bad, headers=ada).status_code == 422, bad
+    c.put(f"{API}/{gid}/messages/mute", json={"all": False, "seats": []}, headers=ada)
+    assert len(c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]) == 2
+    # a report keeps the message for the operator; not one's own, not one that does not exist
+    rv = c.post(f"{API}/{gid}/messages/1/report", json={"reason": "rude"}, headers=ada)
+    assert rv.status_code == 202 and rv.json["reported"] is True
+    assert c.post(f"{API}/{gid}/messages/1/report", json={}, headers=bob).status_code == 422
+    assert c.post(f"{API}/{gid}/messages/99/report", json={}, headers=ada).status_code == 404
+    assert c.post(f"{API}/{gid}/messages/1/report", json={}).status_code == 401
+    reports = TableTalk(app.extensions["tiletum.service"]).reports()
+    mine = [x for x in reports if x["game"] == gid]
+    assert len(mine) == 1 and mine[0]["text"] == "from bob" and mine[0]["reason"] == "rude"
+    assert "@" not in str(mine[0]), "no address kept with it"
+
+
+def test_export_and_deletion(world, redis_server):
+    app, c = world
+    gid, (ada, bob) = two(c, emails=("gone@talk.test", "bob@talk.test"))
+    c.post(f"{API}/{gid}/messages", json={"text": "see you"}, headers=ada)
+    r = app.extensions["tiletum.service"].store.r
+    key = bearer(dashboard_key_for(r, "gone@talk.test"))
+    export = c.get("/api/v1/me/export", headers=key)
+    assert export.status_code == 200, export.json
+    assert [m["text"] for g in export.json["games"] for m in g["messages"]] == ["see you"]
+    assert c.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=key).status_code == 200
+    said = c.get(f"{API}/{gid}/messages", headers=bob).json["messages"]
+    assert [(m["name"], m["seat"]) for m in said] == [("a former player", 0)]
+
+
+def test_a_finished_game_keeps_its_thread_open_a_while(world):
+    app, c = world
+    gid, (ada, bob) = two(c)
+    assert c.post(f"{API}/{gid}/resign", headers=ada).status_code == 200
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "gg"}, headers=ada)
+    assert rv.status_code == 201
+    page = c.get(f"{API}/{gid}/messages", headers=bob).json
+    assert page["open"] and page["closes"]
+    talk = TableTalk(app.extensions["tiletum.service"], clock=lambda: 10 ** 11)
+    with pytest.raises(ServiceError) as e:
+        talk.post_for_seat(gid, 1, "too late")
+    assert e.value.code == "talk-closed"
+
+
+def raw_reply(to: str, body: str, frm: str = "ada@talk.test") -> bytes:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = frm, to, "Re: your turn"
+    m["Message-ID"] = email.utils.make_msgid(domain="talk.test")
+    m.set_content(body + "\n\nOn Monday the server wrote:\n> Your legal moves:\n> Message: quoted\n")
+    return bytes(m)
+
+
+def test_the_email_rule(world):
+    _, c = world
+    gid, (ada, bob) = two(c)
+    first = c.get(f"{API}/{gid}/legal-moves", headers=ada).json["moves"][0]["move"]
+    turn = reply_address("talk-secret", "pbem.test", gid, 0, 1)
+    said = lambda: [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=bob).json["messages"]]  # noqa: E731
+    # a mistyped move with no Message: line is refused as a move, never posted
+    rv = post_inbound(c, raw_reply(turn, "plaec 0,1 r0\nnice game so far"))
+    assert rv.json["status"] == "rejected" and said() == []
+    # a mistyped move above a Message: line: refused, and the message is not posted either
+    rv = post_inbound(c, raw_reply(turn, "plaec 0,1 r0\nMessage: hello"))
+    assert rv.json["status"] == "rejected" and said() == [] and c.get(f"{API}/{gid}").json["version"] == 1
+    # a move and a message: the move is played, the message posted
+    rv = post_inbound(c, raw_reply(turn, f"Hi Bob,\n{first}\nMessage: Your turn!\nHave fun.\n-- \nAda"))
+    assert rv.json["status"] == "applied", rv.json
+    assert c.get(f"{API}/{gid}").json["version"] > 1
+    assert said() == ["Your turn!\nHave fun."], "up to the signature; the quoted Message: line never"
+    # a message alone, to an old turn's address: posted, nothing played
+    v = c.get(f"{API}/{gid}").json["version"]
+    rv = post_inbound(c, raw_reply(turn, "message:\n<b>bold</b> & co"))
+    assert rv.json["status"] == "applied" and c.get(f"{API}/{gid}").json["version"] == v
+    assert said()[-1] == "<b>bold</b> & co"
+    # a reply to a message email (the talk address): all of it is the message, nothing is a move
+    talk = reply_address("talk-secret", "pbem.test", gid, 0, TALK_VERSION)
+    rv = post_inbound(c, raw_reply(talk, first))
+    assert rv.json["status"] == "applied" and said()[-1] == first
+    assert c.get(f"{API}/{gid}").json["version"] == v
+    # from another address: nothing posted
+    rv = post_inbound(c, raw_reply(talk, "forged words", frm="mallory@evil.test"))
+    assert rv.json["status"] == "rejected" and "forged words" not in said()
+    # too long: refused whole
+    rv = post_inbound(c, raw_reply(talk, "y" * (MAX_CHARS + 10)))
+    assert rv.json["status"] == "rejected" and len(said()) == 3
+
+
+BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"   # what str.splitlines breaks at
+lines = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=BREAKS),
+                         max_size=40), max_size=12)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(lines)
+def test_no_reply_without_the_rule_posts_a_message(body):
+    """Property: a reply to a turn email whose lines (above the quote) have no line that begins
+    ``Message:`` carries no message and its moves read exactly as before the table talk."""
+    text = "\n".join(body)
+    kept, said = split_reply(text, 5, is_marker)
+    has_rule = any(line.strip("\u200b\u200c\u200d\u2060\ufeff").strip().lower().lstrip("*")
+                   .startswith("message")
+                   and ":" in line for line in body)
+    if not has_rule:
+        assert said is None and kept == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines, lines)
+def test_no_move_line_becomes_a_message(moves, words):
+    """Property: the lines above the ``Message:`` line are read as moves, and never reach the message."""
+    moves = [m for m in moves if "message" not in m.lower()]
+    text = "\n".join(moves + ["Message: hi"] + words)
+    kept, said = split_reply(text, 5, is_marker)
+    if said is not None and not any(is_marker(moves, i) for i in range(len(moves))):
+        assert kept == "\n".join(moves)
+        assert extract_moves(kept) == extract_moves("\n".join(moves))
+        assert said.startswith("hi")
+

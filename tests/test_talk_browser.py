@@ -1,0 +1,42 @@
+"""The table talk on the game page (issue 41) in headless Chromium against the app over real HTTP:
+a message one seat sends from its page reaches the other seat's page (woken by the stream's
+``talk``), marked new, its HTML shown as text; a spectator's page has no talk at all.
+TILETUM_SKIP_BROWSER=1 (or no Chromium) skips it, like tests/test_browser.py."""
+from __future__ import annotations
+
+from tests.browser import wait_until
+from tests.conftest import LiveServer, make_app
+
+API = "/api/v1/games"
+
+
+def test_a_message_from_one_page_reaches_the_other(redis_server, browser):
+    from playwright.sync_api import expect
+    app = make_app(redis_server.url, RATE_LIMIT=0)
+    c = app.test_client()
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}]})
+    gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
+    with LiveServer(app) as server:
+        errors: list[str] = []
+        pages = []
+        for token in tokens:
+            page = browser.new_page(viewport={"width": 390, "height": 844})   # a phone first
+            page.set_default_timeout(20_000)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{server.url}/play/{gid}#token={token}")
+            wait_until(page, "!!document.getElementById('talk-form')")
+            pages.append(page)
+        ada, bob = pages
+        ada.fill("#talk-text", "<img src=x onerror=alert(1)> hello Bob")
+        ada.click("#talk-form button[type=submit]")
+        expect(ada.locator("#talk-list li")).to_have_count(1)
+        item = bob.locator("#talk-list li")
+        expect(item).to_contain_text("Ada: <img src=x onerror=alert(1)> hello Bob", timeout=40_000)
+        expect(item).to_have_class("new")
+        assert bob.locator("#talk-list img").count() == 0, "the words are text, never markup"
+        expect(bob.locator("#talk-new")).to_have_text("1 new")
+        spectator = browser.new_page()
+        spectator.goto(f"{server.url}/play/{gid}")
+        wait_until(spectator, "document.body.dataset.version === '1'")
+        assert spectator.locator("#talk").count() == 0
+        assert not errors, errors

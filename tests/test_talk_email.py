@@ -1,0 +1,77 @@
+"""The table talk by email (issue 41), end to end with real parts: a real SMTP server on loopback for
+the players' mailboxes, a real Celery worker with beat (its ``workers.sweep_talk``), and the inbound
+SMTP listener. A message posted over the API (as the page does) reaches the other seat by email; a
+reply to that email reaches the thread (the page reads it); a reply with a move and a ``Message:``
+line plays the move and posts the message, which reaches the other seat by email too."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from application.dashboard import mark_verified
+
+from tests.test_pbem_e2e import headline, legal_moves_in, own_redis, pbem, reply, text_of  # noqa: F401
+
+API = "/api/v1/games"
+
+
+def _wait(boxes, predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [m for m in list(boxes.messages) if predicate(m)]
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("no such email arrived: " + "; ".join(f"{m['To']}: {headline(m)}"
+                                                                for m in boxes.messages))
+
+
+def _html(msg) -> str:
+    return msg.get_body(("html",)).get_content()
+
+
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TALK_EMAIL_SECONDS="0")
+def test_messages_by_page_and_by_email(pbem):  # noqa: F811
+    app, boxes, mailin_port = pbem
+    app.config["TALK_EMAIL_SECONDS"] = 0   # as the workers' TILETUM_TALK_EMAIL_SECONDS: no delay here
+    c = app.test_client()
+    rv = c.post(API, json={"game": "carcassonne", "seats": [
+        {"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}]})
+    assert rv.status_code == 201, rv.json
+    gid = rv.json["id"]
+    # both have acted on our emails before (else the limit on emailing strangers allows one email per
+    # game: docs/pbem.md, "No one floods another's inbox")
+    for address in ("ada@players.test", "bob@players.test"):
+        mark_verified(app.extensions["tiletum.service"].store.r, address)
+    ada, bob = ({"Authorization": f"Bearer {s['token']}"} for s in rv.json["seats"])
+    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
+    assert 'add a line "Message:"' in text_of(turn), "every turn email's footer says the rule"
+    # Bob writes on the page: Ada's turn email went already, so an email of its own tells her
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "Hello <b>Ada</b> & good luck"}, headers=bob)
+    assert rv.status_code == 201, rv.json
+    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "wrote to the table" in headline(m))
+    assert len(told) == 1
+    assert "Bob: Hello <b>Ada</b> & good luck" in text_of(told[0])
+    assert "Hello &lt;b&gt;Ada&lt;/b&gt; &amp; good luck" in _html(told[0]), "escaped in HTML"
+    assert "<b>Ada</b>" not in _html(told[0])
+    assert "bob@players.test" not in told[0].as_string(), "no address of another player shows"
+    assert not [m for m in boxes.messages if str(m["To"]) == "bob@players.test"
+                and "wrote to the table" in headline(m)], "the author is not told their own words"
+    # Ada answers the message email: all of it is her message, nothing is played
+    reply(mailin_port, told[0], "ada@players.test", "Thanks Bob!")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        said = [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=bob).json["messages"]]
+        if "Thanks Bob!" in said:
+            break
+        time.sleep(0.2)
+    assert said == ["Hello <b>Ada</b> & good luck", "Thanks Bob!"]
+    assert c.get(f"{API}/{gid}").json["version"] == 1, "nothing played"
+    # a move and a message in one reply to her turn email: the move is played, the message posted
+    move = legal_moves_in(turn)[0]
+    reply(mailin_port, turn, "ada@players.test", f"{move}\nMessage: Your move, Bob.")
+    bobs = _wait(boxes, lambda m: str(m["To"]) == "bob@players.test" and "Ada: Your move, Bob." in text_of(m))
+    assert bobs and c.get(f"{API}/{gid}").json["version"] > 1
+    thread = c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]
+    assert "Your move, Bob." in [m["text"] for m in thread]
