@@ -57,3 +57,26 @@ class ReviewPending(ma.Schema):
     status = ma.fields.String(required=True, metadata={"description": "`computing`"})
     retry_after = ma.fields.Integer(required=True,
                                     metadata={"description": "seconds to wait before asking again"})
+
+
+class Reliability(ma.Schema):
+    games_finished = ma.fields.Integer(required=True, metadata={
+        "description": "games that ended with the player still in them"})
+    games_abandoned = ma.fields.Integer(required=True, metadata={
+        "description": "games the player left: resigned, or dropped for missed deadlines"})
+    stand_in_turns = ma.fields.Integer(required=True, metadata={
+        "description": "turns the stand-in (the AI) played for the player's seat"})
+    median_move_seconds = ma.fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the usual time to move: the median of the recent delays from the start of the "
+                       "player's turn to their first move of it, in seconds; null before any"})
+    moves_timed = ma.fields.Integer(required=True, metadata={
+        "description": "how many recent moves the median is of (200 at most)"})
+
+
+class LobbyPlayer(ma.Schema):
+    name = ma.fields.String(required=True, metadata={"description": "the seat's name"})
+    handle = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "the player's handle (their profile: /players/{handle}) when the profile is "
+                       "public; else null"})
+    reliability = ma.fields.Nested(Reliability, required=True, allow_none=True, metadata={
+        "description": "how reliably the player plays, when their profile is public; else null"})

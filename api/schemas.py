@@ -11,6 +11,7 @@ from application.deadlines import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
 from application.rating_service import POOLS
 from application.seats import AI_LEVELS
+from .review_schemas import LobbyPlayer, Reliability
 
 
 class Text(fields.String):
@@ -1541,6 +1542,7 @@ class PlayerProfile(Base):
                            metadata={"description": "newest first (50 at most)"})
     current = fields.List(fields.Nested(ProfileCurrent), metadata={
         "description": "games in progress, but those kept private by their creator"})
+    reliability = fields.Nested(Reliability, metadata={"description": "how reliably the player plays"})
 
 
 class ChartQuery(Base):
@@ -1647,6 +1649,8 @@ class LobbyGame(Closed):
     created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
     expires_at = fields.String(required=True,
                                metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
+    joined = fields.List(fields.Nested(LobbyPlayer), required=True, metadata={
+        "description": "the seats taken, each with the player's public figures (never an address)"})
 
 
 class LobbyList(Closed):
