@@ -120,6 +120,7 @@ class Profiles:
         if handle is not None:
             self._release(keys=[handle_key(handle.decode())], args=[pid])
         self.r.delete(profile_key(pid))
+        reliability.forget(self.r, pid)
 
     # --- public reading ----------------------------------------------------------------------------
     def _holder(self, handle: str) -> tuple[str, str]:

@@ -119,8 +119,13 @@ def of_player(r, pid: str) -> dict:
             "moves_timed": len(secs)}
 
 
+def forget(r, pid: str) -> None:
+    """The player's figures are gone (account deletion, with the profile)."""
+    r.delete(rel_key(pid), delays_key(pid))
+
+
 def of_players(r, pids: list[str]) -> dict[str, dict]:
     return {p: of_player(r, p) for p in dict.fromkeys(pids)}
 
 
-__all__ = ["DELAYS_KEPT", "game_over", "moved", "of_player", "of_players"]
+__all__ = ["DELAYS_KEPT", "forget", "game_over", "moved", "of_player", "of_players"]
