@@ -319,15 +319,15 @@ class Search(Protocol[S]):
 
 
 @runtime_checkable
-class Reviewed(Protocol[S]):
+class Reviewed(Protocol[S_in]):
     """What the review of a finished game (application/review.py, ``review = True``) needs of a
     game besides its AI's estimates (``ai.review_decisions``)."""
 
-    def review_position(self, state: S, seat: int) -> str:
+    def review_position(self, state: S_in, seat: int) -> str:
         """The seat's position before one of its decisions, in words: only what the seat saw."""
         ...
 
-    def review_bound(self, state: S, seat: int) -> float:
+    def review_bound(self, state: S_in, seat: int) -> float:
         """The most points a decision of ``seat``, or all of them together, may be estimated to have
         given away in the finished game ``state``: what the game could give (no estimate, and no
         total of estimates, exceeds it)."""
