@@ -3,6 +3,8 @@ with the position before it in words, the move played and the AI's; in headless 
 the app over real HTTP and a real Redis. TILETUM_SKIP_BROWSER=1 skips it."""
 from __future__ import annotations
 
+import pytest
+
 from tests.browser import require_browser, screenshot, wait_until
 from tests.conftest import LiveServer, make_app
 from tests.test_ai_review import create, play_randomly, play_to_the_end
@@ -49,13 +51,15 @@ def _open_costliest(page, doc):
     return first
 
 
-def test_a_reviewed_decision_opens_the_replay_at_its_step_with_both_moves_drawn(redis_server, browser):
-    """Carcassonne's review (the generic search's) on a phone: the costliest decision's link opens
-    the replay before it, the tile played and the AI's outlined on the board, both said in words;
-    the figures are said as estimates, none above the game's bound."""
+@pytest.mark.parametrize("name", ["carcassonne", "pillars"])
+def test_a_reviewed_decision_opens_the_replay_at_its_step_with_both_moves_drawn(redis_server, browser, name):
+    """Carcassonne's and Pillars' reviews (the generic search's) on a phone: the costliest
+    decision's link opens the replay before it, the move played and the AI's marked on the board
+    (Carcassonne: the cells outlined; Pillars: the parts of the board they act on), both said in
+    words; the figures are said as estimates, none above the game's bound."""
     app = make_app(redis_server.url)
     client = app.test_client()
-    rv = client.post("/api/v1/games", json={"game": "carcassonne", "options": {"rated": False},
+    rv = client.post("/api/v1/games", json={"game": name, "options": {"rated": False},
                                             "seats": [{"name": "Ann"}, {"name": "Bob"}]})
     gid, tokens = rv.get_json()["id"], [s["token"] for s in rv.get_json()["seats"]]
     play_randomly(app, gid, tokens, "review-browser")
@@ -68,13 +72,14 @@ def test_a_reviewed_decision_opens_the_replay_at_its_step_with_both_moves_drawn(
         page.goto(f"{live.url}/play/{gid}#token={tokens[0]}")
         wait_until(page, "document.querySelectorAll('#review-list li').length > 0")
         status = page.locator("#review-status").inner_text()
-        assert "estimate" in status and f"{doc['total_loss']:g} point" in status
+        unit = "VP" if name == "pillars" else "point"
+        assert "estimate" in status and f"{doc['total_loss']:g} {unit}" in status
         first = _open_costliest(page, doc)
-        assert page.locator("#board-wrap svg rect.review-played").count() == 1
-        assert page.locator("#board-wrap svg rect.review-preferred").count() == 1
+        assert page.locator("#board-wrap svg .review-played").count() >= 1
+        assert page.locator("#board-wrap svg .review-preferred").count() >= 1
         assert "solid orange" in page.locator("#replay-at").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1"), "no sideways scroll"
-        screenshot(page, "review-decision-phone.png")
+        screenshot(page, f"review-decision-{name}-phone.png")
         # the step is a link of its own (#v=N opens the replay there)
         other = browser.new_page(viewport={"width": 390, "height": 844})
         other.goto(f"{live.url}/play/{gid}#v={first['version']}")
