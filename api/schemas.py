@@ -1618,6 +1618,7 @@ class AccountExport(Base):
                           metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
     bots = fields.List(fields.Dict(), required=True, metadata={"description": "the bot accounts you own"})
     undeliverable = fields.List(fields.Dict(), required=True)
+    reliability = fields.Nested(Reliability, metadata={"description": "how reliably you play"})
 # --- the lobby (docs/lobby.md) -------------------------------------------------------------------
 
 class LobbyQuery(Base):
