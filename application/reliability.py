@@ -108,24 +108,33 @@ def game_over(r, game_id: str, meta: dict, resigned: list[int], dropped: list[in
 def of_player(r, pid: str) -> dict:
     """The player's figures: games finished and abandoned, stand-in turns, the median time to
     move in seconds (None before any move was timed) over ``moves_timed`` recent moves."""
+    return of_players(r, [pid])[pid]
+
+
+def of_players(r, pids: list[str]) -> dict[str, dict]:
+    """:func:`of_player` of each of ``pids``, in one pipeline."""
+    pids = list(dict.fromkeys(pids))
+    if not pids:
+        return {}
     pipe = r.pipeline(transaction=False)
-    pipe.hmget(rel_key(pid), ["finished", "abandoned", "stand_in"])
-    pipe.lrange(delays_key(pid), 0, DELAYS_KEPT - 1)
-    counts, delays = pipe.execute()
-    finished, abandoned, stand_in = (int(v) if v else 0 for v in counts)
-    secs = [int(d) for d in delays]
-    return {"games_finished": finished, "games_abandoned": abandoned, "stand_in_turns": stand_in,
-            "median_move_seconds": round(statistics.median(secs)) if secs else None,
-            "moves_timed": len(secs)}
+    for pid in pids:
+        pipe.hmget(rel_key(pid), ["finished", "abandoned", "stand_in"])
+        pipe.lrange(delays_key(pid), 0, DELAYS_KEPT - 1)
+    got = pipe.execute()
+    out = {}
+    for i, pid in enumerate(pids):
+        counts, delays = got[2 * i], got[2 * i + 1]
+        finished, abandoned, stand_in = (int(v) if v else 0 for v in counts)
+        secs = [int(d) for d in delays]
+        out[pid] = {"games_finished": finished, "games_abandoned": abandoned, "stand_in_turns": stand_in,
+                    "median_move_seconds": round(statistics.median(secs)) if secs else None,
+                    "moves_timed": len(secs)}
+    return out
 
 
 def forget(r, pid: str) -> None:
     """The player's figures are gone (account deletion, with the profile)."""
     r.delete(rel_key(pid), delays_key(pid))
-
-
-def of_players(r, pids: list[str]) -> dict[str, dict]:
-    return {p: of_player(r, p) for p in dict.fromkeys(pids)}
 
 
 __all__ = ["DELAYS_KEPT", "forget", "game_over", "moved", "of_player", "of_players"]
