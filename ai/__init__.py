@@ -124,12 +124,21 @@ def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random
     return plan
 
 
-def review_decisions(game: games.Game, events: list[dict], seat: int, settings: Settings,
+def review_decisions(game: games.Game, events: list[dict], seat: int, level: str | int | Settings,
                      rng_prefix: str) -> list[dict]:
     """The review of ``seat``'s decisions in a finished game's ``events`` (application/review.py),
-    by the game's own AI: a game that declares ``review`` has one here (Tiletum's:
-    ``ai.tiletum.review``). ``ValueError`` for another."""
-    if not game.review or game is not games.TILETUM:
+    by the game's AI at ``level``: Tiletum's own (``ai.tiletum.review``), else the generic search
+    (``ai.generic.review``, for a game it has an evaluation of). ``ValueError`` for a game that
+    declares no ``review``. Each decision's ``loss`` is the AI's estimate, not yet bounded: the
+    service bounds it by the game's ``review_bound``."""
+    if games.reviewed(game) is None:
         raise ValueError(f"there is no review of {game.title} games")
-    from .tiletum.review import decisions
-    return decisions(events, seat, settings, rng_prefix)
+    if game is games.TILETUM:
+        from .tiletum.review import decisions
+        return decisions(events, seat, resolve(level), rng_prefix)
+    from . import generic
+    if game not in generic.EVALUATIONS:
+        raise ValueError(f"there is no review of {game.title} games")
+    if isinstance(level, Settings):
+        raise ValueError("the generic AI takes a level's name or a reply budget, not Tiletum's Settings")
+    return generic.review(game, events, seat, level, rng_prefix)

@@ -124,6 +124,13 @@ def _replies(game, evaluate, s, seat: int, fs: str) -> Any:
 
 def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Random):
     """As :func:`decide`, on a state: the chosen move (one of ``game.search_moves(state)``)."""
+    return weigh(game, evaluate, state, seat, level, rng)[0]
+
+
+def weigh(game, evaluate, state, seat: int, level: tuple, rng: random.Random, also: Any = None):
+    """The chosen move, its worth for the seat, and the worth of the move ``also`` (one of
+    ``game.search_moves(state)``; None: not asked), weighed as the chosen one was (the same
+    sampled futures): the review's two figures (:func:`review`)."""
     k, replies, *mode = level
     others = max(1, getattr(state, "players", 2) - 1)
     # the expectimax costs a reply chain per outcome (some 20 tiles): two players only; with more,
@@ -131,18 +138,21 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
     expect = bool(mode and mode[0] == "expect+own") and game in CHANCES and others == 1
     own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
-    if len(moves) == 1:
-        return moves[0]
+    if len(moves) == 1 and also is None:
+        return moves[0], 0.0, None
     seed = sample_seed(rng)
     first = sorted(((-evaluate(game.after(state, seat, m, seed), seat), str(m), m) for m in moves),
                    key=lambda t: (t[0], t[1]))
     if replies == 0:
-        return first[0][2]
+        other = next((-t[0] for t in first if t[1] == str(also)), None)
+        return first[0][2], -first[0][0], other
     candidates = first[:k]
+    extra = next((t for t in first if t[1] == str(also) and t not in candidates), None)
     futures = 1 if expect else max(1, replies // (len(candidates) * others))
     seeds = [sample_seed(rng) for _ in range(futures)]
     best = None
-    for rank, (neg, text, m) in enumerate(candidates):
+    worths: dict[str, float] = {}
+    for rank, (neg, text, m) in enumerate(candidates + ([extra] if extra else [])):
         total = weights = 0.0
         for fs in seeds:
             s = game.after(state, seat, m, fs)
@@ -160,7 +170,42 @@ def decide_state(game, evaluate, state, seat: int, level: tuple, rng: random.Ran
                     _, r = _greedy(game, evaluate, r, seat, f"{fs}:{i}:own")
                 total += w * evaluate(r, seat)
                 weights += w
+        worths[text] = total / weights
+        if rank >= len(candidates):   # the move asked about, not a candidate: weighed, not chosen
+            continue
         key = (total / weights, -neg, -rank)
         if best is None or key > best[0]:
             best = (key, m)
-    return best[1]
+    return best[1], best[0][0], worths.get(str(also))
+
+
+def review(game, events: list[dict], seat: int, level: str | int, rng_prefix: str) -> list[dict]:
+    """Each decision of ``seat`` in a finished game's ``events`` (from its start) as the generic
+    search at ``level`` sees it from the seat's own view (``game.view`` then ``determinize``: what
+    the seat could know then): the move played and the search's preferred one, in notation and in
+    words, and the estimated loss: the worth of the preferred move less that of the move played,
+    both weighed over the same sampled futures by the game's evaluation (in the game's points: the
+    seat's estimated final margin), 0 where they are the same move; with the position before it
+    in words (the game's ``review_position``). ``rng_prefix`` seeds each decision's search."""
+    evaluate = EVALUATIONS[game]
+    plan = budget(level, game)
+    s = game.replay(events[:1])
+    out = []
+    for version, ev in enumerate(events[1:], start=1):
+        if (ev.get("type") == "MovePlayed" and ev.get("seat") == seat and not game.is_over(s)
+                and game.actor(s) == seat):
+            legal = game.legal_moves(s)
+            if len(legal) > 1:
+                rng = random.Random(f"{rng_prefix}:{version}")
+                view = game.determinize(game.view(s, seat), rng)
+                played = next((m for m in game.search_moves(view) if str(m) == ev["move"]), None)
+                preferred, best, worth = weigh(game, evaluate, view, seat, plan, rng, also=played)
+                loss = 0.0 if str(preferred) == ev["move"] or worth is None else max(0.0, best - worth)
+                words = dict(legal)
+                out.append({"version": version, "round": game.round(s), "played": ev["move"],
+                            "played_words": words.get(ev["move"], ev["move"]),
+                            "preferred": str(preferred),
+                            "preferred_words": words.get(str(preferred), str(preferred)),
+                            "loss": round(loss, 1), "position": game.review_position(s, seat)})
+        s = game.replay([ev], s)
+    return out

@@ -36,7 +36,7 @@ import time
 
 import games
 
-from . import errors, links, waiting
+from . import errors, links, reliability, waiting
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
 from .messages import TableTalk
@@ -76,7 +76,8 @@ class Accounts:
                              "delay_minutes": delay_minutes(self.r, email),
                              "verified_at": iso(int(verified)) if verified else None},
                 "games": self._games(pid), "ratings": self._ratings(pid), "bots": self._bots(email),
-                "undeliverable": undeliverable_of(self.r, pid)}
+                "undeliverable": undeliverable_of(self.r, pid),
+                "reliability": reliability.of_player(self.r, pid)}
 
     def _games(self, pid: str) -> list[dict]:
         out = []

@@ -10,18 +10,25 @@ import time
 
 import games as hosted
 
-from . import errors
+from . import errors, reliability
 from .archive import schedule as schedule_archive
 from .indexes import GAMES_OVER, begin_attempt, end_attempt, forget_game, games_in_indexes
+from .deadlines import Deadlines
 from .rating_service import RatingService
+from .resigned import resigned_of
 from .tournament_service import TournamentService
 
 log = logging.getLogger("tiletum.finished")
 
 
 def on_game_over(games, game_id: str) -> dict:
-    rated = RatingService(games).record_game(game_id)
     meta = games.meta(game_id)
+    # before the indexes are forgotten: who left the game (resigned, or dropped for missed
+    # deadlines) counts it as abandoned, the others as finished (once: application/reliability.py)
+    deadlines = Deadlines(games, None)
+    dropped = [s for s in range(len(meta["seats"])) if deadlines.is_dropped(game_id, s)]
+    reliability.game_over(games.store.r, game_id, meta, resigned_of(games.store.events(game_id)), dropped)
+    rated = RatingService(games).record_game(game_id)
     forget_game(games.store.r, game_id)  # no deadline, reminder or due entry outlives the game
     tournament = (meta.get("tournament") or {}).get("id")
     advanced = TournamentService(games).advance(tournament) if tournament else 0

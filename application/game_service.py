@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import secrets
 import threading
@@ -17,7 +18,7 @@ from typing import Any
 
 import games
 
-from . import errors, links, live, waiting
+from . import errors, links, live, reliability, waiting
 from .bots import BotAccounts, looks_like_bot_token
 from .clock import make_clock
 from .dashboard import index_game, iso, mark_verified
@@ -36,6 +37,7 @@ from .store import Conflict, EventStore, GameArchived, StaleMeta
 # MAX_UNDOS_PER_TURN in one turn of the seat (the trailing run of its own events since another
 # seat's event, the game's start or its last 'end'). Without these a seat could grow its game's log
 # without end by (move, undo) pairs, and every reader of the log would pay for it.
+log = logging.getLogger("tiletum.game_service")
 MAX_MOVES_PER_REQUEST = 100
 MAX_UNDOS_PER_REQUEST = 10
 MAX_UNDOS_PER_TURN = 30
@@ -666,7 +668,7 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
-        self._after_append(game_id, meta, state, snap_version, seat, game, hooks=result.hooks)
+        self._after_append(game_id, meta, state, snap_version, seat, game, hooks=result.hooks, by=by)
         return _public_answer(answer)
 
     def _undos_this_turn(self, game_id: str, seat: int, version: int) -> int:
@@ -721,9 +723,13 @@ class GameService:
         return _public_answer(prev)
 
     def _appended(self, game_id: str, meta: dict, state: State, mover: int | None,
-                  hooks: bool | None = None) -> None:
+                  hooks: bool | None = None, by: str | None = None) -> None:
         """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
         ``hooks`` when the append said whether the game has webhooks (None: not known)."""
+        try:   # counters only: a failure here never undoes or delays the move, which is stored
+            reliability.moved(self.store.r, game_id, meta, state, mover, by, self.clock())
+        except Exception:
+            log.warning("could not count the reliability of a move in %s", game_id, exc_info=True)
         if self.on_append:
             extra: dict[str, object] = {}
             ai = ai_seats(meta)
@@ -734,13 +740,16 @@ class GameService:
             self.on_append(game_id, state.version, state, mover, **extra)
 
     def _after_append(self, game_id: str, meta: dict, state: State, snap_version: int, mover: int,
-                      game: games.Game, hooks: bool | None = None) -> None:
+                      game: games.Game, hooks: bool | None = None, by: str | None = None) -> None:
+        """After an append by ``mover`` (``by``: who played for the seat, or ``"resign"``): a
+        snapshot where due, the players' reliability (application/reliability.py), then
+        ``on_append``."""
         # Snapshots are taken only where the game allows (Tiletum: where no move can still be
         # undone, as a position document has no undo history).
         if state.version - snap_version >= self.snapshot_every and game.can_snapshot(state):
             self.store.save_snapshot(game_id, state.version, state.to_doc())
             self.cache.snapshot_at(game_id, state.version)
-        self._appended(game_id, meta, state, mover, hooks)
+        self._appended(game_id, meta, state, mover, hooks, by)
 
 
 def _ends_turn(ev: dict) -> bool:

@@ -24,12 +24,13 @@ import time
 import games as hosted
 from tournaments.ratings import Rating
 
-from . import errors, links, waiting
+from . import errors, links, reliability, waiting
 from .clock import make_clock
 from .dashboard import Dashboard, mark_verified
 from .game_service import GameExists, GameService, token_hash
 from .names import check_name
 from .players import name_of, player_id, remember_name
+from .profiles import Profiles
 from .queues import EMAIL
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
@@ -168,10 +169,31 @@ class Lobby:
             raise errors.not_found()
         return doc
 
+    def joined(self, docs: list[dict]) -> list[list[dict]]:
+        """Each waiting game's seated players (``docs``), as anyone may see them: the name, and for
+        a person whose profile is public the handle and how reliably they play
+        (application/reliability.py); never an address. One pipeline for the page's profiles."""
+        seated = [[s for s in doc["seats"] if s["kind"] != "open"] for doc in docs]
+        pids = {s["email"]: player_id(self.r, s["email"]) for seats in seated for s in seats
+                if s["kind"] == "human" and s.get("email")}
+        public = Profiles.public_handles(self.r, list(pids.values()))
+        rel = reliability.of_players(self.r, list(public))
+        out = []
+        for seats in seated:
+            row = []
+            for s in seats:
+                pid = pids.get(s.get("email") or "")
+                shown = pid is not None and pid in public
+                row.append({"name": s["name"], "handle": public[pid] if shown else None,
+                            "reliability": rel[pid] if shown else None})
+            out.append(row)
+        return out
+
     @staticmethod
-    def entry(game_id: str, doc: dict) -> dict:
+    def entry(game_id: str, doc: dict, joined: list[dict] | None = None) -> dict:
         """A waiting game as anyone may see it: names only, never an address, a token or an option
-        that is not the players' business (no seed: there is none yet)."""
+        that is not the players' business (no seed: there is none yet); ``joined``: its seated
+        players with their public figures (:meth:`joined`)."""
         opts = doc["options"]
         cancelled = doc["status"] == waiting.CANCELLED
         return {"id": game_id, "game": doc["game"], "players": doc["players"],
@@ -180,10 +202,13 @@ class Lobby:
                 "rating_range": doc["rating_range"],
                 "status": doc["status"] if doc["status"] == waiting.CANCELLED else waiting.WAITING,
                 "cancelled_by": (doc.get("cancelled_by") or "waiting-time") if cancelled else None,
-                "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"])}
+                "created_at": waiting.iso(doc["created"]), "expires_at": waiting.iso(doc["expires"]),
+                "joined": joined if joined is not None else
+                [{"name": n, "handle": None, "reliability": None} for n in waiting.taken_names(doc)]}
 
     def view(self, game_id: str) -> dict:
-        return self.entry(game_id, self._doc(game_id))
+        doc = self._doc(game_id)
+        return self.entry(game_id, doc, self.joined([doc])[0])
 
     def listing(self, game: str | None = None, players: int | None = None, offset: int = 0,
                 limit: int = 20, rated: bool | None = None) -> dict:
@@ -207,7 +232,9 @@ class Lobby:
                 break
         page = [(i, d) for i, d in zip(ids, docs) if waiting.listed(d)]
         more = len(page) > limit
-        return {"games": [self.entry(i, d) for i, d in page[:limit]], "more": more,
+        shown = page[:limit]
+        joined = self.joined([d for _, d in shown])
+        return {"games": [self.entry(i, d, j) for (i, d), j in zip(shown, joined)], "more": more,
                 "next_offset": offset + limit if more else None}
 
     def reindex(self) -> int:

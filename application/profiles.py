@@ -11,7 +11,9 @@ A player with a handle may make their profile *public* (and private again) from 
 history, finished games, current games that are public, member since); a handle whose player has
 not opted in is answered by name only: ``{"handle", "public": false}`` and nothing more (a 200,
 not a 404, so a link to a handle never breaks when its player turns the profile off). No answer
-ever holds an email address or a seat's link.
+ever holds an email address or a seat's link. A public profile says how reliably the player
+plays (games finished and abandoned, turns the stand-in took, the usual time to move:
+:mod:`application.reliability`); so does the lobby beside a seated player whose profile is public.
 
 Leaderboards (``GET /api/v1/leaderboards/{pool}``) are the rating pools of
 :mod:`application.rating_service`, paged, each row with the player's handle when their profile
@@ -30,7 +32,7 @@ import time
 
 import games
 
-from . import errors
+from . import errors, reliability
 from .dashboard import Dashboard, games_key, hmget, iso
 from .indexes import ME_RESULTS
 from .players import name_of
@@ -118,6 +120,7 @@ class Profiles:
         if handle is not None:
             self._release(keys=[handle_key(handle.decode())], args=[pid])
         self.r.delete(profile_key(pid))
+        reliability.forget(self.r, pid)
 
     # --- public reading ----------------------------------------------------------------------------
     def _holder(self, handle: str) -> tuple[str, str]:
@@ -139,7 +142,8 @@ class Profiles:
         finished, current = self._games(pid)
         return {"handle": handle, "public": True, "name": name_of(self.r, pid) or handle,
                 "member_since": iso(first[0][1]) if first else None,
-                "ratings": self._ratings(pid), "finished": finished, "current": current}
+                "ratings": self._ratings(pid), "finished": finished, "current": current,
+                "reliability": reliability.of_player(self.r, pid)}
 
     def _ratings(self, pid: str) -> dict:
         pipe = self.r.pipeline(transaction=False)
@@ -209,9 +213,14 @@ class Profiles:
 
     def handles_of(self, pids: list[str]) -> dict[str, str]:
         """The handles of those of ``pids`` whose profile is public."""
+        return self.public_handles(self.r, pids)
+
+    @staticmethod
+    def public_handles(r, pids: list[str]) -> dict[str, str]:
+        """The handles of those of ``pids`` whose profile is public."""
         if not pids:
             return {}
-        pipe = self.r.pipeline(transaction=False)
+        pipe = r.pipeline(transaction=False)
         for p in pids:
             pipe.hmget(profile_key(p), ["handle", "public"])
         return {p: h.decode() for p, (h, pub) in zip(pids, pipe.execute()) if h and pub == b"1"}

@@ -2,9 +2,19 @@
 
 For every decision of the seat (each of its moves where it had a choice), the review gives the move
 played, the move the AI prefers, and the estimated difference in final points between them, with
-the position before each in words; the five costliest decisions are marked. What a decision is
-worth is the game's AI's (``ai.review_decisions``, for a game that declares ``review``: Tiletum's
-is ``ai/tiletum/review.py``, a search of ``REVIEW_LEVEL``'s settings from the seat's own view).
+the position before each in words (the game's ``review_position``); the five costliest decisions
+are marked, each with its ``version``: the replay's step where the decision was made (the page
+opens the replay there and draws both moves on the board). What a decision is worth is the game's
+AI's (``ai.review_decisions``, for a game that declares ``review``, ``games.Reviewed``: Tiletum's
+is ``ai/tiletum/review.py``, a search of ``REVIEW_LEVEL``'s settings from the seat's own view;
+Carcassonne's and Pillars' the generic search's, ``ai.generic.review``).
+
+**The figures are bounded estimates.** The AI's estimates of separate decisions overlap (a point
+lost early is counted again by every later decision that could not win it back), so they are
+never summed as they are: each decision's ``loss`` and the ``total_loss`` are at most the game's
+``bound`` (``games.Reviewed.review_bound``: by default the best final score of the game, the most
+any seat got out of it), and the words say "an estimated", "at most". A stored review is bounded
+again on every read, so a review stored before the bound reads bounded too.
 
 Computing it takes seconds of CPU, so it is a background task (``workers.review_game``; the core
 never enqueues it itself: :meth:`Reviews.get` sends it through the ``send_task`` it is given,
@@ -26,7 +36,7 @@ from collections.abc import Callable
 
 import ai
 import games
-from ai.settings import Settings, resolve
+from ai.settings import Settings
 
 from . import errors
 from .queues import EMAIL
@@ -65,7 +75,7 @@ class Reviews:
                                  f"seat {seat} is not played by a person: there is nothing "
                                                      "to review")
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
-        if not game.review:
+        if games.reviewed(game) is None:
             raise errors.refused("review-unsupported",
                                  f"there is no review of {game.title} games: its AI "
                                                        "ranks moves without an estimate in points")
@@ -79,10 +89,10 @@ class Reviews:
 
     def get(self, game_id: str, seat: int, token: str | None) -> dict | None:
         """The stored review, or None while it is being computed (the task is sent, once)."""
-        self._check(game_id, seat, token)
+        meta, state = self._check(game_id, seat, token)
         raw = self.r.get(review_key(game_id, seat))
         if raw is not None:
-            return json.loads(raw)
+            return bounded(json.loads(raw), games.of_meta(meta), state, seat)
         if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
             and self.send_task is not None):
             self.send_task("workers.review_game", [game_id, seat], EMAIL)
@@ -90,25 +100,36 @@ class Reviews:
 
     def compute(self, game_id: str, seat: int) -> dict:
         """Compute and store the review (idempotent: a stored one is returned as it is)."""
-        raw = self.r.get(review_key(game_id, seat))
-        if raw is not None:
-            return json.loads(raw)
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
-        if not game.review or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
+        raw = self.r.get(review_key(game_id, seat))
+        if raw is not None:
+            return bounded(json.loads(raw), game, state, seat)
+        if games.reviewed(game) is None or not game.is_over(state) or meta["seats"][seat]["kind"] != "human":
             raise errors.refused("review-unsupported", "no review for this game and seat")
-        settings = resolve(self.level)
         events = self.service.store.events(game_id)
-        decisions = ai.review_decisions(game, events, seat, settings, f"review:{game_id}")
-        costliest = sorted(range(len(decisions)), key=lambda i: (-decisions[i]["loss"], i))[:COSTLIEST]
-        doc = {"game": game_id, "seat": seat,
-               "level": self.level if isinstance(self.level, str) else "custom",
-               "score": game.scores(state)[seat], "decisions": decisions,
-               "total_loss": round(sum(d["loss"] for d in decisions), 1),
-               "costliest": [i for i in costliest if decisions[i]["loss"] > 0]}
+        decisions = ai.review_decisions(game, events, seat, self.level, f"review:{game_id}")
+        doc = bounded({"game": game_id, "seat": seat,
+                       "level": self.level if isinstance(self.level, str) else "custom",
+                       "score": game.scores(state)[seat], "decisions": decisions}, game, state, seat)
         self.r.set(review_key(game_id, seat), json.dumps(doc))
         self.r.delete(pending_key(game_id, seat))
         return doc
+
+
+def bounded(doc: dict, game: games.Game, state, seat: int) -> dict:
+    """The review ``doc`` with its figures bounded by what the game could give (the module's
+    docstring): each decision's loss and the total at most the game's ``review_bound``; the
+    costliest five ranked on the bounded losses. ``doc["raw_total"]`` keeps the plain sum of the
+    estimates, for those who study the AI."""
+    reviewed = games.reviewed(game)
+    bound = round(reviewed.review_bound(state, seat), 1) if reviewed is not None else 0.0
+    decisions = [{**d, "loss": round(min(max(0.0, float(d["loss"])), bound), 1)} for d in doc["decisions"]]
+    raw = round(sum(max(0.0, float(d["loss"])) for d in doc["decisions"]), 1)
+    costliest = sorted(range(len(decisions)), key=lambda i: (-decisions[i]["loss"], i))[:COSTLIEST]
+    return {**doc, "decisions": decisions, "bound": bound, "score_unit": game.score_unit,
+            "raw_total": raw, "total_loss": min(raw, bound),
+            "costliest": [i for i in costliest if decisions[i]["loss"] > 0]}
 
 
 __all__ = ["REVIEW_LEVEL", "Reviews"]

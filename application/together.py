@@ -99,7 +99,7 @@ class Together:
                 raise errors.refused("game-over", "the game is over") from None
             after = game.replay([ev], state)
             svc.cache.put(game_id, after)
-            svc._after_append(game_id, meta, after, svc.cache.snapshot_hint(game_id), seat, game)
+            svc._after_append(game_id, meta, after, svc.cache.snapshot_hint(game_id), seat, game, by="resign")
             if "winner" not in ev:   # the seat leaves the game: the stand-in plays it from now on
                 self._leave(game_id, seat)
             return {"game": game_id, "seat": seat, "version": after.version,

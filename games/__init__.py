@@ -29,6 +29,8 @@ from .base import (
     GameDefaults,
     Pictures,
     Records,
+    Reviewed,
+    ReviewDefaults,
     Rules,
     Search,
     SearchDefaults,
@@ -44,6 +46,7 @@ from .tiletum import TILETUM
 # searches is a Search too (tests/test_games.py checks the flags against these).
 _EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
 _SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
+_REVIEWED: tuple[Reviewed[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)   # review = True
 # each with its own state type, so that mypy checks the adapters' signatures against the protocols
 # with the engine's GameState, not only their names
 _TYPED: tuple[EmailGame[tiletum.GameState], EmailGame[carcassonne.GameState],
@@ -85,12 +88,18 @@ def of_meta(meta: dict) -> Game[Any]:
     return get(meta.get("game"))
 
 
+def reviewed(game: Game[Any]) -> Reviewed[Any] | None:
+    """The game as the review uses it (application/review.py), or None when it has no review."""
+    return game if game.review and isinstance(game, Reviewed) else None
+
+
 def email_texts(game: Game[Any]) -> EmailGame[Any] | None:
     """The game as the email channel uses it, or None when the email channel does not play it."""
     return game if game.email and isinstance(game, EmailTexts) else None
 
 
 __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Records", "Pictures", "EmailTexts",
-           "EmailGame", "Search", "GameDefaults", "EmailDefaults", "SearchDefaults", "email_texts",
+           "EmailGame", "Search", "Reviewed", "ReviewDefaults", "GameDefaults", "EmailDefaults",
+           "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "TILETUM", "CARCASSONNE", "PILLARS", "RESIGNED"]

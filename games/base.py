@@ -15,7 +15,9 @@ What a game may also do, each declared rather than left to raise:
   and reads replies through these methods);
 - :class:`Search` -- the game-generic AI (``ai.generic``) can search it (a game whose
   ``seat_kinds`` hold ``"ai"`` needs it, or an AI of its own in ``ai``);
-- ``review`` -- a finished game's moves can be reviewed (application/review.py).
+- :class:`Reviewed` -- a finished game's decisions can be reviewed by its AI (``review = True``:
+  application/review.py asks ``ai.review_decisions`` for each decision's estimated loss, and the
+  game for the position before a decision in words and the bound of any estimate).
 
 Every method is pure; a state is the engine's own ``GameState`` (the type parameter ``S``).
 :class:`GameDefaults`, :class:`EmailDefaults` and :class:`SearchDefaults` give the methods that
@@ -322,6 +324,22 @@ class Search(Protocol[S]):
         ...
 
 
+@runtime_checkable
+class Reviewed(Protocol[S_in]):
+    """What the review of a finished game (application/review.py, ``review = True``) needs of a
+    game besides its AI's estimates (``ai.review_decisions``)."""
+
+    def review_position(self, state: S_in, seat: int) -> str:
+        """The seat's position before one of its decisions, in words: only what the seat saw."""
+        ...
+
+    def review_bound(self, state: S_in, seat: int) -> float:
+        """The most points a decision of ``seat``, or all of them together, may be estimated to have
+        given away in the finished game ``state``: what the game could give (no estimate, and no
+        total of estimates, exceeds it)."""
+        ...
+
+
 # --- resigning (docs/architecture.md, "Resigning") ---------------------------------------------------
 # A resignation is an event of the game's stream, the same for every game, folded here and not by the
 # engines: {"type": "SeatResigned", "seat": s} and, when it ends the game (every other seat has
@@ -550,6 +568,20 @@ class SearchDefaults:
 
     def after(self: Game[S], state: S, seat: int, move: Any, seed: str) -> S:
         return self.play(state, seat, str(move), seed)[1]
+
+
+class ReviewDefaults:
+    """Defaults for :class:`Reviewed`: the position as the game's progress and the points, and the
+    bound the best final score of the game (the most any seat got out of it)."""
+
+    def review_position(self: Game[S], state: S, seat: int) -> str:
+        scores = self.scores(state)
+        others = [v for i, v in enumerate(scores) if i != seat]
+        best = f", the best other seat {max(others)}" if others else ""
+        return f"{self.progress(state)}: you had {scores[seat]} {self.score_unit}{best}"
+
+    def review_bound(self: Game[S], state: S, seat: int) -> float:
+        return float(max(1, *self.scores(state)))
 
 
 # --- the adapter of an engine-backed game ------------------------------------------------------------

@@ -11,11 +11,11 @@ from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.effects import placement_effects
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
-                   texts_with_resignations)
+from .base import (RESIGNED, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
+                   seat_name, texts_with_resignations)
 
 
-class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
+class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, ReviewDefaults):
     name = "carcassonne"
     title = "Carcassonne"
     # the notation's verbs in words (docs/carcassonne.md), for refusals
@@ -25,6 +25,7 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
     cli = "carcassonne-engine"
     email = True              # turn emails and moves by email reply (mail/, through this interface)
+    review = True             # application/review.py: the generic search's estimates (ai.generic.review)
     state_type = rules.GameState
     phases = ("play", "over")
     position_format = rules.state.FORMAT

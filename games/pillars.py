@@ -19,8 +19,8 @@ from pillars.state import RES, cards
 from pillars.summary import round_summary, summary_text
 from pillars.svg import board_svg
 
-from .base import (RESIGNED, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
-                   texts_with_resignations)
+from .base import (RESIGNED, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
+                   seat_name, texts_with_resignations)
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
@@ -56,7 +56,7 @@ _DECISION = {
 }
 
 
-class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
+class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, ReviewDefaults):
     name = "pillars"
     title = "The Pillars of the Earth"
     verb_words = {  # the notation's verbs in words (docs/pillars.md), for refusals
@@ -71,6 +71,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
     cli = "pillars-engine"
     email = True
+    review = True             # application/review.py: the generic search's estimates (ai.generic.review)
     score_unit = "VP"
     state_type = rules.GameState
     phases = ("cards", "builders", "placing", "actions", "over")

@@ -16,8 +16,8 @@ from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
 from tiletum.svg_seat import seat_board_svg
 
-from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, SearchDefaults, resign_text, seat_name,
-                   texts_with_resignations)
+from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
+                   seat_name, texts_with_resignations)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
@@ -132,7 +132,7 @@ def chance_words(chance: list) -> list[str]:
     return out
 
 
-class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
+class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.GameState]):
     name = "tiletum"
     title = "Tiletum"
     verb_words = {  # the notation's verbs in words (docs/tiletum-notation.md), for refusals
@@ -157,6 +157,20 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
     position_format = TILETUM_FORMAT
     automa_levels = ("priest", "deacon", "bishop")   # the Cardinalbot's (tiletum/data/solo.json)
     engine, records, chance, words = tiletum, record, chance, tiletum.describe   # forwarded as they are
+
+    def review_position(self, state, seat):
+        """The seat's position before a decision, in words (the review's; its own pieces only)."""
+        p = state.seats[seat]
+        res = ", ".join(f"{n} {name.capitalize()}" for name, n in zip(RESOURCES, p.res) if n)
+        turn = (f"turn {min(state.cycle, 2) + 1} of 3" if state.phase == "action"
+                else f"the {state.phase} phase")
+
+        def at(spot: str) -> str:
+            name = place_name(spot)
+            return ("on " if name.startswith("the road") else "in ") + name
+        return (f"Round {state.round}, {turn}: {p.score} VP; {res or 'no Resources'}; "
+                f"{p.houses} Houses and {p.pillars} Pillars in the supply; "
+                f"Architect {at(p.architect)}, Merchant {at(p.merchant)}")
 
     def setup(self, seats, options):
         """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against

@@ -127,7 +127,8 @@ def test_an_open_seat_makes_a_waiting_game_with_nothing_seeded_and_no_email(http
     assert entry == {"id": gid, "game": "tiletum", "players": 3, "open_seats": 2, "seats_taken": ["Host0"],
                      "time_control": entry["time_control"], "rated": True, "rating_range": None,
                      "status": "waiting", "cancelled_by": None, "created_at": entry["created_at"],
-                     "expires_at": entry["expires_at"]}
+                     "expires_at": entry["expires_at"],
+                     "joined": [{"name": "Host0", "handle": None, "reliability": None}]}
     assert entry["time_control"]["days_per_move"] == 2
     assert "@" not in json.dumps(listed), "no address is ever listed"
     page = http.get(f"/play/{gid}", headers={"Accept": "text/html"})

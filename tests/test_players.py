@@ -259,6 +259,9 @@ def test_the_export_holds_the_players_games_settings_and_ratings(world):
             and games[running]["name"] == "Me")
     assert (out["ratings"]["multiplayer"]["games"] == 1
             and out["ratings"]["multiplayer"]["history"][0]["game"] == done)
+    # how reliably I play (application/reliability.py): the finished game counted, my moves timed
+    rel = out["reliability"]
+    assert rel["games_finished"] == 1 and rel["games_abandoned"] == 0 and rel["moves_timed"] > 0
     assert other.lower() not in json.dumps(out).lower(), "another player's address is not in my export"
     assert client.get("/api/v1/me/export").status_code == 401
 

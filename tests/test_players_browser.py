@@ -1,6 +1,7 @@
 """The profile, leaderboard and dashboard pages of issue 29's "Players" (docs/pbem.md, "Your public
 profile", "Your data") in headless Chromium (Debian's, tests/browser.py) against the app over real
-HTTP, at 1366x900 and 390x844: a public profile with its rating chart (drawn by the server), the
+HTTP, at 1366x900 and 390x844: a public profile with its rating chart (drawn by the server) and how
+reliably its player plays (also beside them in the lobby), the
 leaderboard linking to it, and the dashboard's handle, profile switch, download and deletion with
 its confirmation step. axe-core finds nothing serious on each (tests/test_site_pages.py's
 ``check_page``, which also checks a phone's fit and takes the screenshots, player-*.png).
@@ -55,7 +56,7 @@ def site(redis_server):
     assert client.put("/api/v1/me/handle", json={"handle": HANDLE}, headers=key).status_code == 200
     assert client.put("/api/v1/me/profile", json={"public": True}, headers=key).status_code == 200
     with LiveServer(app) as server:
-        yield {"url": server.url, "app": app, "svc": svc, "r": r}
+        yield {"url": server.url, "app": app, "svc": svc, "r": r, "ada": ada}
 
 
 @pytest.fixture(params=list(SIZES))
@@ -83,6 +84,8 @@ def test_a_public_profile_shows_its_ratings_with_a_chart_and_its_games(site, pag
                      "&& document.querySelector('img.chart').naturalWidth === 640")
     expect(page.locator("#finished li")).to_have_count(2)
     expect(page.locator("#current li")).to_have_count(1)
+    # how reliably Ada plays (application/reliability.py): both games finished, none left
+    expect(page.locator("#reliability")).to_contain_text("Finished 2 games, left none")
     assert "@" not in page.content()
     check_page(page, "player-profile")
 
@@ -102,6 +105,22 @@ def test_the_leaderboard_links_public_profiles_and_pages(site, page):
     expect(page.locator("#status")).to_have_text("Nobody is rated here yet.")
     page.goto(f"{site['url']}/leaderboards/nonsense")
     expect(page.locator("#error")).to_contain_text("no rating pool")
+
+
+def test_the_lobby_says_how_reliably_a_seated_player_plays_when_their_profile_is_public(site, page):
+    client = site["app"].test_client()
+    rv = client.post("/api/v1/games", json={"game": "carcassonne", "options": {"rated": False}, "seats": [
+        {"name": "Ada", "email": site["ada"]}, {"name": "Eve", "email": mail("eve")}, {"kind": "open"}]})
+    assert rv.status_code == 201, rv.get_data(as_text=True)
+    page.goto(f"{site['url']}/play/lobby")
+    card = page.locator("#open-list li.game-card").filter(has_text="Seated: Ada, Eve")
+    expect(card).to_have_count(1)
+    joined = card.locator("ul.joined li")
+    expect(joined).to_have_count(1)    # Eve's profile is not public: her name only, in "Seated"
+    expect(joined).to_contain_text("Ada: Finished 2 games, left none")
+    expect(joined.get_by_role("link", name="Ada")).to_have_attribute("href", f"/players/{HANDLE}")
+    assert "@" not in page.content()
+    check_page(page, "player-lobby")
 
 
 def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_account(site, page):

@@ -5,7 +5,8 @@ move the AI prefers, and the estimated difference in final VP between them: a se
 seat's own view of the position before the move (what the seat could know then:
 ``ai.tiletum.view``), the value of the AI's preferred move less that of the move played (each the
 best line the search found after it, in estimated final VP; 0 where they are the same move), and
-the position before it in words. The service's part (who may read it, storing it, the task) is
+the position before it in words (the game's ``review_position``).
+The service's part (who may read it, storing it, the task) is
 application/review.py, which reaches this through ``ai.review_decisions``.
 """
 from __future__ import annotations
@@ -13,29 +14,12 @@ from __future__ import annotations
 import random
 
 import games
-from tiletum.components import RESOURCES
-from tiletum.describe import place_name
 from tiletum.game import play_in_place
 
 from ..settings import Settings
 from .evaluate import value
 from .search import best_child, moves_of, search
 from .view import determinize, sample_seed
-
-
-def _at(spot: str) -> str:
-    name = place_name(spot)
-    return ("on " if name.startswith("the road") else "in ") + name
-
-
-def position_words(state, seat: int) -> str:
-    """The seat's position before a decision, in words."""
-    p = state.seats[seat]
-    res = ", ".join(f"{n} {name.capitalize()}" for name, n in zip(RESOURCES, p.res) if n)
-    turn = f"turn {min(state.cycle, 2) + 1} of 3" if state.phase == "action" else f"the {state.phase} phase"
-    return (f"Round {state.round}, {turn}: {p.score} VP; {res or 'no Resources'}; "
-            f"{p.houses} Houses and {p.pillars} Pillars in the supply; "
-            f"Architect {_at(p.architect)}, Merchant {_at(p.merchant)}")
 
 
 def analyse(state, seat: int, played: str, settings: Settings, rng_seed: str) -> dict:
@@ -73,6 +57,6 @@ def decisions(events: list[dict], seat: int, settings: Settings, rng_prefix: str
                         "played_words": words.get(ev["move"], ev["move"]),
                         "preferred": got["preferred"],
                         "preferred_words": words.get(got["preferred"], got["preferred"]),
-                        "loss": got["loss"], "position": position_words(s, seat)})
+                        "loss": got["loss"], "position": game.review_position(s, seat)})
         s = game.replay([ev], s)
     return out

@@ -23,6 +23,7 @@ from ..schemas.me import Notifications, NotificationsIn, Vacation, VacationIn
 from ..schemas.moves import EventsOut, EventsPageQuery, LegalMoves, MovesIn, MovesOut
 from ..schemas.positions import ANY_POSITION
 from ..schemas.positions.tiletum import Position
+from ..schemas.review import ReviewOut, ReviewPending, ReviewQuery
 
 _POSITION = Position()
 POSITION_FORMAT = "tiletum-position/1"
@@ -244,46 +245,6 @@ class GameHint(MethodView):
         return {**body, "moves": moves}
 
 
-class ReviewQuery(ma.Schema):
-    seat = ma.fields.Integer(required=True, validate=ma.validate.Range(0, 4),
-                             metadata={"description": "the seat whose decisions are reviewed"})
-
-
-class ReviewDecision(ma.Schema):
-    version = ma.fields.Integer(required=True,
-                                metadata={"description": "the version of the position before it"})
-    round = ma.fields.Integer(required=True)
-    played = ma.fields.String(required=True, metadata={"description": "the move played, in notation"})
-    played_words = ma.fields.String(required=True, metadata={"description": "the move played, in words"})
-    preferred = ma.fields.String(required=True, metadata={"description": "the move the AI prefers"})
-    preferred_words = ma.fields.String(required=True)
-    loss = ma.fields.Float(required=True,
-                           metadata={"description": "the estimated final VP the move played gave "
-                                                    "away against the AI's (0: the same move)"})
-    position = ma.fields.String(required=True,
-                                metadata={"description": "the seat's position before it, in words"})
-
-
-class ReviewOut(ma.Schema):
-    game = ma.fields.String(required=True)
-    seat = ma.fields.Integer(required=True)
-    level = ma.fields.String(required=True,
-                             metadata={"description": "the AI level of the review (docs/ai.md)"})
-    score = ma.fields.Integer(required=True, metadata={"description": "the seat's final score"})
-    decisions = ma.fields.List(ma.fields.Nested(ReviewDecision), required=True,
-                               metadata={"description": "every decision of the seat, in order"})
-    total_loss = ma.fields.Float(required=True)
-    costliest = ma.fields.List(ma.fields.Integer(), required=True,
-                               metadata={"description": "indexes into decisions of the (up to) five "
-                                                        "costliest"})
-
-
-class ReviewPending(ma.Schema):
-    status = ma.fields.String(required=True, metadata={"description": "`computing`"})
-    retry_after = ma.fields.Integer(required=True,
-                                    metadata={"description": "seconds to wait before asking again"})
-
-
 @blp.route("/<string:game_id>/review")
 class GameReview(MethodView):
     @blp.doc(operationId="getReview", security=OPTIONAL_SEAT)
@@ -294,15 +255,16 @@ class GameReview(MethodView):
     @err(401, "unauthorized", "a bad token, or none for a rated game's review")
     @err(403, "review-private", "a rated game's review is for its own seat only")
     @err(404, "game-not-found", "unknown game")
-    @err(409, "game-not-over", "the game is not over yet; review-unsupported: not a Tiletum game")
+    @err(409, "game-not-over", "the game is not over yet; review-unsupported: a game without a review")
     @err(422, "invalid-request", "no seat, or not a number 0-4; bad-seat: no such seat; not-a-human-seat")
     def get(self, args, game_id):
         """Review a finished game
 
         For each decision of the seat: the move played, the move the AI prefers and the estimated
-        difference in final VP, computed in the background at a fixed level (docs/ai.md, "Game
-        review"). The seat's own token reads it; anyone may read the review of a game that is not
-        rated. 202 with Retry-After while it is being computed.
+        difference in final points, computed in the background at a fixed level by the game's AI
+        (docs/ai.md, "Game review"). Each loss and the total are estimates bounded by what the game
+        could give (`bound`). The seat's own token reads it; anyone may read the review of a game
+        that is not rated. 202 with Retry-After while it is being computed.
         """
         reviews = Reviews(service(), scheduler().send)
         doc = reviews.get(game_id, args["seat"], bearer())

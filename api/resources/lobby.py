@@ -17,7 +17,11 @@ ENTRY = {"id": "Xq3vTz8aBc1d", "game": "tiletum", "players": 3, "open_seats": 1,
          "seats_taken": ["Ann", "Bob"],
          "time_control": {"days_per_move": 3}, "rated": True, "rating_range": [1400, 1700],
          "status": "waiting", "cancelled_by": None,
-         "created_at": "2025-03-01T12:00:00Z", "expires_at": "2025-03-08T12:00:00Z"}
+         "created_at": "2025-03-01T12:00:00Z", "expires_at": "2025-03-08T12:00:00Z",
+         "joined": [{"name": "Ann", "handle": "ann_plays",
+                     "reliability": {"games_finished": 12, "games_abandoned": 1, "stand_in_turns": 3,
+                                     "median_move_seconds": 5400, "moves_timed": 200}},
+                    {"name": "Bob", "handle": None, "reliability": None}]}
 SEATED = {"game": "Xq3vTz8aBc1d", "status": "seated", "seat": 2, "name": "Dana",
           "token": "mV3xQ0b8cM1xI4yVtq5tJ1YkZs0Ex9DE", "play_url": "/play/Xq3vTz8aBc1d#token=L2.abc",
           "started": True}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from .common import Base, Closed, GAMES, Line, Name, QueryBoolean, QueryInteger, TextEmail
+from .review import LobbyPlayer
 
 # --- the lobby (docs/lobby.md) -------------------------------------------------------------------
 
@@ -37,6 +38,8 @@ class LobbyGame(Closed):
     created_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
     expires_at = fields.String(required=True,
                                metadata={"description": "when it is cancelled if not full (UTC, ISO 8601)"})
+    joined = fields.List(fields.Nested(LobbyPlayer), required=True, metadata={
+        "description": "the seats taken, each with the player's public figures (never an address)"})
 
 
 class LobbyList(Closed):

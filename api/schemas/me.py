@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from .common import ANY_PHASE, Base, Boolean, GAMES, Line, Name, TO_ACT, seat_list
+from .review import Reliability
 
 
 class VacationIn(Base):
@@ -219,3 +220,4 @@ class AccountExport(Base):
                           metadata={"description": "by pool: rating, rd, vol, games and every rated game"})
     bots = fields.List(fields.Dict(), required=True, metadata={"description": "the bot accounts you own"})
     undeliverable = fields.List(fields.Dict(), required=True)
+    reliability = fields.Nested(Reliability, metadata={"description": "how reliably you play"})

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 from application.rating_service import POOLS
 
 from .common import Base, Line
+from .review import Reliability
 
 # --- handles, profiles, leaderboards and your data (application/profiles.py, accounts.py) ------------
 
@@ -58,6 +59,7 @@ class PlayerProfile(Base):
                            metadata={"description": "newest first (50 at most)"})
     current = fields.List(fields.Nested(ProfileCurrent), metadata={
         "description": "games in progress, but those kept private by their creator"})
+    reliability = fields.Nested(Reliability, metadata={"description": "how reliably the player plays"})
 
 
 class ChartQuery(Base):

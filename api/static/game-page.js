@@ -154,11 +154,27 @@ async function showFairness() {
 }
 
 // A finished game's review of the seat (GET /review): the five costliest decisions, each with the
-// position before it in words, the move played and the AI's. While it is being computed (202) the
-// page asks again after Retry-After; a game the review does not cover (409) shows nothing.
-let reviewShown = false, reviewTimer = null;
+// position before it in words, the move played and the AI's, its estimated loss (an estimate, at
+// most what the game could give: the review's `bound`), and a link that opens the replay at that
+// step with both moves drawn on the board (the page's own markMove(move, seat, cls): solid for the
+// move played, dashed for the AI's) and said in words. While it is being computed (202) the page
+// asks again after Retry-After; a game the review does not cover (409) shows nothing.
+let reviewShown = false, reviewTimer = null, review = null;
+function reviewPanel() {
+  if ($("review")) return;
+  const sec = make("section", {id: "review", "aria-labelledby": "review-h", hidden: ""},
+                   make("h2", {id: "review-h"}, "Your game reviewed by the AI"),
+                   make("p", {id: "review-status", role: "status"}),
+                   make("ol", {id: "review-list"}));
+  const history = $("history").closest("section");
+  history.parentNode.insertBefore(sec, history);
+}
+
+function points(n, unit) { return n + " " + (n === 1 && unit === "points" ? "point" : unit); }
+
 async function showReview(seat) {
-  if (reviewShown || reviewTimer || !$("review")) return;
+  reviewPanel();
+  if (reviewShown || reviewTimer) return;
   const r = await fetch(api + "/review?seat=" + seat, {headers: auth, cache: "no-store"});
   if (r.status === 202) {
     $("review").hidden = false;
@@ -169,6 +185,7 @@ async function showReview(seat) {
   }
   if (!r.ok) return;
   const rv = await r.json();
+  review = rv;
   reviewShown = true;
   $("review").hidden = false;
   const list = $("review-list");
@@ -177,20 +194,44 @@ async function showReview(seat) {
     $("review-status").textContent = "The AI would have played as you did at every decision it looked at.";
     return;
   }
+  const unit = rv.score_unit || "VP";
   $("review-status").textContent = "Your " + rv.costliest.length + " costliest decisions of " + rv.decisions.length
-    + " (about " + rv.total_loss + " VP given away in all, as the AI estimates it):";
+    + ", as the AI estimates them: about " + points(rv.total_loss, unit) + " given away in all"
+    + (rv.total_loss >= rv.bound ? " (at most " + points(rv.bound, unit) + ", the best score of the game:"
+       + " the estimates overlap, so they do not add up beyond it)" : "") + ". Each is an estimate.";
   for (const i of rv.costliest) {
     const d = rv.decisions[i];
-    const li = document.createElement("li");
-    const pos = document.createElement("p");
-    pos.textContent = d.position + ".";
-    const what = document.createElement("p");
-    what.textContent = "You played: " + d.played_words + ". The AI prefers: " + d.preferred_words
-      + " (about " + d.loss + " VP more by the end).";
-    li.append(pos, what);
+    const li = make("li", {"data-version": String(d.version)});
+    const link = make("a", {href: "#v=" + d.version, class: "review-step"}, "See it on the board (step " + d.version + ")");
+    link.addEventListener("click", ev => { ev.preventDefault(); showDecision(d); });
+    li.append(make("p", {}, d.position + "."),
+              make("p", {}, "You played: " + d.played_words + ". The AI prefers: " + d.preferred_words
+                   + " (an estimated " + points(d.loss, unit) + " more by the end)."),
+              make("p", {}, link));
     list.appendChild(li);
   }
   if (frag.get("review")) $("review").scrollIntoView();
+}
+
+// Open the replay at a reviewed decision: the position before it, the move played and the AI's
+// drawn on the board and said in words.
+async function showDecision(d) {
+  replayPanel();
+  await replayTo(d.version);
+  if (replayAt !== d.version) return;
+  const unit = (review && review.score_unit) || "VP";
+  const drawn = typeof markMove === "function"
+    ? [markMove(d.played, review.seat, "review-played"), markMove(d.preferred, review.seat, "review-preferred")]
+    : [false, false];
+  const where = drawn[0] || drawn[1]
+    ? " On the board, your move is outlined in solid orange" + (drawn[1] ? " and the AI's in dashed blue" : "") + "."
+    : "";
+  $("replay-at").textContent = "Step " + d.version + " of " + liveVersion + ", before your decision: you played "
+    + d.played_words + "; the AI prefers " + d.preferred_words + " (an estimated " + points(d.loss, unit)
+    + " more by the end)." + where;
+  // the board's marked part in sight (a big board scrolls within its frame), else the words
+  const mark = document.querySelector(".review-played, .review-preferred");
+  (mark || $("replay")).scrollIntoView({block: "center", inline: "center"});
 }
 
 // A move's button: its words, and under them, small, its notation; ``before`` (if any) runs first
@@ -437,6 +478,8 @@ async function afterRender() {
   liveVersion = state.version;
   replayPanel();
   showReplayStep();
+  // a finished game's review of the seat, on every game's page
+  if (state.phase === "over" && token && state.viewer !== null && state.viewer !== undefined) showReview(state.viewer);
   tablePanel();
   if (!$("table-actions")) return;
   const over = state.phase === "over";
