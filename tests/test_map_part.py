@@ -1,0 +1,74 @@
+"""The turn email's picture of the part of the Tiletum map where things changed (issue 40)."""
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import numpy as np
+from PIL import Image
+
+import games
+from application.board_svg import email_pictures
+from mail import board_png, svg_raster
+from tiletum.svg import spot_xy
+from tiletum.svg_map import PART_W, changed_spots
+
+META = {"game": "tiletum", "seats": [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]}
+
+
+def _game(seed: str, turns: int):
+    g = games.get("tiletum")
+    state, _ = g.new_game(2, seed, {})
+    rng = random.Random(seed)
+    events: list[dict] = []
+    for _ in range(turns):
+        moves = [m for m, _ in g.legal_moves(state)]
+        if not moves or state.actor is None:
+            break
+        evs, state = g.play(state, state.actor, rng.choice(moves), seed)
+        events += evs
+    return state, events
+
+
+def test_the_spaces_named_or_built_on():
+    state, _ = _game("map-part-1", 0)
+    where = state.seats[1].architect
+    events = [{"type": "MovePlayed", "seat": 0, "move": "merchant London_Brugge"},
+              {"type": "MovePlayed", "seat": 0, "move": "take G5"},
+              {"type": "MovePlayed", "seat": 0, "move": "architect Paris"},
+              {"type": "MovePlayed", "seat": 0, "move": "house"},          # where its Architect went
+              {"type": "MovePlayed", "seat": 1, "move": "pillar"},         # where its Architect stands
+              {"type": "MovePlayed", "seat": 1, "move": "cathedral Koeln"},
+              {"type": "MovePlayed", "seat": 1, "move": "end"}]
+    assert changed_spots(state, events) == ["London_Brugge", "Paris"] + ([where] if where != "Paris" else []) \
+        + ["Koeln"]
+    assert changed_spots(state, [e for e in events if e["move"] in ("take G5", "end")]) == []
+    assert changed_spots(state, []) == []
+
+
+def test_the_turn_email_pictures_the_changed_map_only_when_it_changed():
+    state, events = _game("map-part-2", 120)
+    since = events[-40:]
+    spots = changed_spots(state, since)
+    assert spots, "random play moves pieces within 40 moves"
+    pictures = {name: (alt, svg) for name, alt, svg in email_pictures(META, state, 0, since)}
+    assert list(pictures) == ["board", "yours", "map"]
+    alt, svg = pictures["map"]
+    assert "where things changed" in alt and "_" not in alt and not re.search(r"\b[A-Z]\d\d\b", alt), alt
+    # the crop holds every changed space, and each is ringed
+    x, y, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split())
+    for s in spots:
+        sx, sy = spot_xy(s)
+        assert x <= sx <= x + w and y <= sy <= y + h, s
+    assert svg.count('stroke="#c0392b"') == len(spots)
+    png = board_png.svg_to_png(svg, PART_W)
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    assert img.shape[1] == PART_W
+    red = (np.abs(img - np.array([0xc0, 0x39, 0x2b])).max(axis=2) < 40).sum()
+    assert red > 50 * len(spots), "the rings are drawn"
+    svg_raster.render(svg, PART_W)   # drawn by the fast rasteriser, not CairoSVG
+    # nothing on the map since: no such picture
+    quiet = [e for e in since if str(e.get("move", "")).split()[:1] == ["end"]]
+    assert [n for n, _, _ in email_pictures(META, state, 0, quiet)] == ["board", "yours"]
+    assert [n for n, _, _ in email_pictures(META, state, 0)] == ["board", "yours"]
