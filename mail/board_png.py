@@ -81,11 +81,12 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     palette is made from the picture at half size (each pixel then mapped to its nearest colour:
     a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``)."""
     from PIL import Image
-    return encode(Image.frombuffer("RGBA", *_pixels(svg, width)).convert("RGB"))
+    return encode(Image.frombuffer("RGB", *_pixels(svg, width)))
 
 
 def _pixels(svg: str, width: int) -> tuple:
-    """The arguments of ``Image.frombuffer("RGBA", ...)`` for ``svg`` drawn on white."""
+    """The arguments of ``Image.frombuffer("RGB", ...)`` for ``svg`` drawn on white (opaque: cairo's
+    premultiplied BGRA read as BGRX is its RGB, with no conversion after)."""
     from . import svg_raster
     try:
         surface = svg_raster.render(svg, width)
@@ -96,7 +97,7 @@ def _pixels(svg: str, width: int) -> tuple:
         surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
                              background_color="white").cairo
         surface.flush()
-    return ((surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw", "BGRA",
+    return ((surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw", "BGRX",
             surface.get_stride(), 1)
 
 

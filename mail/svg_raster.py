@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import cairocffi as cairo
 
@@ -35,16 +35,17 @@ class Unsupported(ValueError):
 
 # attributes that say nothing about how an element looks
 _INERT = re.compile(r"(?:class|id|role|aria-[\w-]+|data-[\w-]+|xmlns(?::\w+)?)$")
-_PAINT = {"fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray"}
+_PAINT = frozenset({"fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray"})
 _SHAPES = {
-    "rect": {"x", "y", "width", "height", "rx", "ry"} | _PAINT,
-    "circle": {"cx", "cy", "r"} | _PAINT,
-    "line": {"x1", "y1", "x2", "y2"} | _PAINT,
-    "polygon": {"points"} | _PAINT,
-    "path": {"d"} | _PAINT,
-    "text": {"x", "y", "font-size", "font-weight", "font-family", "text-anchor", "fill", "fill-opacity"},
+    "rect": frozenset({"x", "y", "width", "height", "rx", "ry"}) | _PAINT,
+    "circle": frozenset({"cx", "cy", "r"}) | _PAINT,
+    "line": frozenset({"x1", "y1", "x2", "y2"}) | _PAINT,
+    "polygon": frozenset({"points"}) | _PAINT,
+    "path": frozenset({"d"}) | _PAINT,
+    "text": frozenset({"x", "y", "font-size", "font-weight", "font-family", "text-anchor", "fill", "fill-opacity"}),
 }
-_ROOT = {"width", "height", "viewBox", "font-family"}
+_ROOT = frozenset({"width", "height", "viewBox", "font-family"})
+_NONE: frozenset[str] = frozenset()
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _PATH_TOKEN = re.compile(r"([MmLlHhVvQqCcZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)")
 _ARC = 4 * (2 ** .5 - 1) / 3   # CairoSVG's rounded corner (the Cairo cookbook's)
@@ -71,17 +72,27 @@ def _colour(value: str) -> tuple[float, float, float] | None:
     return tuple(int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
-def _check(el: ET.Element, allowed: set[str]) -> None:
+_checked: set[tuple] = set()   # (allowed, attribute names) seen to pass: most elements repeat a shape
+
+
+def _check(el: ET.Element, allowed: frozenset[str]) -> None:
+    names = (allowed, tuple(el.attrib))
+    if names in _checked:
+        return
     for k in el.attrib:
         if k not in allowed and not _INERT.match(k):
             raise Unsupported(f"<{el.tag[len(NS):]} {k}>")
+    if len(_checked) < 10_000:
+        _checked.add(names)
 
 
 def _spaces(text: str) -> str:
     """CairoSVG's white space (no xml:space): line breaks dropped, tabs made spaces, runs of spaces
     made one."""
-    text = re.sub("[\n\r]", "", text).replace("\t", " ")
-    return re.sub(" +", " ", text)
+    if "\n" in text or "\r" in text or "\t" in text or "  " in text:
+        text = re.sub("[\n\r]", "", text).replace("\t", " ")
+        return re.sub(" +", " ", text)
+    return text
 
 
 def size(svg: str, width: int) -> tuple[int, int]:
@@ -118,12 +129,44 @@ def render(svg: str | ET.Element, width: int, background: tuple[float, float, fl
     ctx.translate((out_w / scale - box[2]) / 2 - box[0], (out_h / scale - box[3]) / 2 - box[1])
     ctx.set_miter_limit(4)
     family = (root.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    fast = _Direct(ctx)
     for el in root:
         if skip is not None and skip(el):
             continue
-        _draw(ctx, el, family)
+        _draw(fast, el, family)  # type: ignore[arg-type]  # the same calls as a cairocffi Context
+    ctx._check_status()   # cairo's error is sticky: once here, for every call above
     surface.flush()
     return surface
+
+
+class _Direct:
+    """The drawing calls of a cairocffi ``Context``, made on cairo's C functions directly: the same
+    calls, without cairocffi's check of cairo's status after each one (half the Python calls of a
+    drawing); :func:`render` checks the status once at the end (cairo's error state is sticky)."""
+
+    def __init__(self, ctx: cairo.Context):
+        lib, p = cairo.cairo, ctx._pointer
+        self._lib, self._p = lib, p
+        self._extents = cairo.ffi.new("cairo_text_extents_t *")
+        for name in ("new_path", "close_path", "new_sub_path", "fill", "fill_preserve", "stroke"):
+            setattr(self, name, partial(getattr(lib, "cairo_" + name), p))
+        for name in ("rectangle", "move_to", "line_to", "rel_line_to", "curve_to", "rel_curve_to", "arc",
+                     "set_source_rgb", "set_source_rgba", "set_line_width", "set_font_size"):
+            setattr(self, name, partial(getattr(lib, "cairo_" + name), p))
+
+    def set_dash(self, dashes: list[float], offset: float) -> None:
+        self._lib.cairo_set_dash(self._p, cairo.ffi.new("double[]", dashes), len(dashes), offset)
+
+    def select_font_face(self, face: str, slant: int, weight: int) -> None:
+        self._lib.cairo_select_font_face(self._p, face.encode("utf-8"), slant, weight)
+
+    def text_extents(self, text: str) -> tuple[float, float, float, float, float, float]:
+        e = self._extents
+        self._lib.cairo_text_extents(self._p, text.encode("utf-8"), e)
+        return e.x_bearing, e.y_bearing, e.width, e.height, e.x_advance, e.y_advance
+
+    def show_text(self, text: str) -> None:
+        self._lib.cairo_show_text(self._p, text.encode("utf-8"))
 
 
 def _draw(ctx: cairo.Context, el: ET.Element, family: str) -> None:
@@ -131,7 +174,7 @@ def _draw(ctx: cairo.Context, el: ET.Element, family: str) -> None:
     if tag in ("title", "desc"):
         return
     if tag == "g":
-        _check(el, set())
+        _check(el, _NONE)
         for child in el:
             _draw(ctx, child, family)
         return
