@@ -330,11 +330,12 @@ class Tiletum(EmailDefaults, SearchDefaults, EngineGame[tiletum.GameState]):
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
         mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
                 "(also written out in this email).", seat_board_svg(state, seat, names))
-        # the part of the map where things changed since the seat last looked, each space ringed
+        # the part of the map where things changed since the seat last looked, each space ringed:
+        # after the words of what happened, before the seat's own board
         spots = changed_spots(state, since or [])
         if not spots:
             return [board, mine]
-        return [board, mine, ("map", map_part_alt(spots), map_part_svg(state, spots, names))]
+        return [board, ("map", map_part_alt(spots), map_part_svg(state, spots, names)), mine]
 
 
 TILETUM = Tiletum()

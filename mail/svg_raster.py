@@ -42,7 +42,8 @@ _SHAPES = {
     "line": frozenset({"x1", "y1", "x2", "y2"}) | _PAINT,
     "polygon": frozenset({"points"}) | _PAINT,
     "path": frozenset({"d"}) | _PAINT,
-    "text": frozenset({"x", "y", "font-size", "font-weight", "font-family", "text-anchor", "fill", "fill-opacity"}),
+    "text": frozenset({"x", "y", "font-size", "font-weight", "font-family", "text-anchor", "fill",
+                       "fill-opacity"}),
 }
 _ROOT = frozenset({"width", "height", "viewBox", "font-family"})
 _NONE: frozenset[str] = frozenset()
@@ -95,18 +96,10 @@ def _spaces(text: str) -> str:
     return text
 
 
-def size(svg: str, width: int) -> tuple[int, int]:
-    """The pixel size CairoSVG gives ``svg`` rendered ``width`` wide."""
-    root = ET.fromstring(svg)
-    w, h = _num(root.get("width")), _num(root.get("height"))
-    return width, int(round(h * width / w))
-
-
-def render(svg: str | ET.Element, width: int, background: tuple[float, float, float] | None = (1, 1, 1),
-           skip=None) -> cairo.ImageSurface:
+def render(svg: str | ET.Element, width: int,
+           background: tuple[float, float, float] | None = (1, 1, 1)) -> cairo.ImageSurface:
     """The SVG drawn ``width`` pixels wide on an ARGB32 surface, over ``background`` (None: a
-    transparent one). ``skip(el)``, when given, leaves out the top-level elements it is true of.
-    Raises :class:`Unsupported` for what this rasteriser does not draw."""
+    transparent one). Raises :class:`Unsupported` for what this rasteriser does not draw."""
     root = ET.fromstring(svg) if isinstance(svg, str) else svg
     if root.tag != NS + "svg":
         raise Unsupported("the root is not <svg>")
@@ -131,8 +124,6 @@ def render(svg: str | ET.Element, width: int, background: tuple[float, float, fl
     family = (root.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
     fast = _Direct(ctx)
     for el in root:
-        if skip is not None and skip(el):
-            continue
         _draw(fast, el, family)  # type: ignore[arg-type]  # the same calls as a cairocffi Context
     ctx._check_status()   # cairo's error is sticky: once here, for every call above
     surface.flush()
@@ -334,7 +325,8 @@ def _text(ctx: cairo.Context, el: ET.Element, family: str) -> None:
     bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
     if weight not in ("normal", "bold") and not weight.isdigit():
         raise Unsupported(f"font-weight {weight!r}")
-    ctx.select_font_face(face, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+    ctx.select_font_face(face, cairo.FONT_SLANT_NORMAL,
+                         cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
     ctx.set_font_size(_num(get("font-size"), 16.0))
     x, y = _num(x_raw), _num(y_raw)
     anchor = get("text-anchor") or "start"

@@ -41,8 +41,8 @@ def test_the_spaces_named_or_built_on():
               {"type": "MovePlayed", "seat": 1, "move": "pillar"},         # where its Architect stands
               {"type": "MovePlayed", "seat": 1, "move": "cathedral Koeln"},
               {"type": "MovePlayed", "seat": 1, "move": "end"}]
-    assert changed_spots(state, events) == ["London_Brugge", "Paris"] + ([where] if where != "Paris" else []) \
-        + ["Koeln"]
+    built = [where] if where != "Paris" else []
+    assert changed_spots(state, events) == ["London_Brugge", "Paris"] + built + ["Koeln"]
     assert changed_spots(state, [e for e in events if e["move"] in ("take G5", "end")]) == []
     assert changed_spots(state, []) == []
 
@@ -53,7 +53,7 @@ def test_the_turn_email_pictures_the_changed_map_only_when_it_changed():
     spots = changed_spots(state, since)
     assert spots, "random play moves pieces within 40 moves"
     pictures = {name: (alt, svg) for name, alt, svg in email_pictures(META, state, 0, since)}
-    assert list(pictures) == ["board", "yours", "map"]
+    assert list(pictures) == ["board", "map", "yours"]
     alt, svg = pictures["map"]
     assert "where things changed" in alt and "_" not in alt and not re.search(r"\b[A-Z]\d\d\b", alt), alt
     # the crop holds every changed space, and each is ringed

@@ -9,6 +9,7 @@ the picture without) are there in the fast picture too. Samples are saved in tes
 """
 from __future__ import annotations
 
+import io
 import os
 import random
 
@@ -82,7 +83,8 @@ def test_the_fast_picture_is_cairosvgs(name):
         missed = ink & (np.abs(fast - bare).max(axis=2) <= 8)
         assert missed.sum() / ink.sum() < 0.03, f"{game} {pic}: labels missing"
         if k == 0:
-            Image.fromarray(fast.astype(np.uint8)).save(os.path.join(ARTIFACTS, f"picture-fast-{game}-{pic}.png"))
+            Image.fromarray(fast.astype(np.uint8)).save(
+                os.path.join(ARTIFACTS, f"picture-fast-{game}-{pic}.png"))
             Image.fromarray(slow.astype(np.uint8)).save(
                 os.path.join(ARTIFACTS, f"picture-cairosvg-{game}-{pic}.png"))
 
@@ -92,7 +94,8 @@ def test_what_it_does_not_draw_goes_to_cairosvg():
     CairoSVG's, the same picture."""
     base = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40" viewBox="0 0 100 40" '
             'font-family="sans-serif">{}</svg>')
-    for body in ('<g transform="translate(5,5)"><rect x="1" y="1" width="20" height="10" fill="#ff0000"/></g>',
+    for body in ('<g transform="translate(5,5)"><rect x="1" y="1" width="20" height="10" '
+                 'fill="#ff0000"/></g>',
                  '<rect x="1" y="1" width="20" height="10" style="fill:#ff0000"/>',
                  '<rect x="1" y="1" width="20" height="10" fill="red"/>',
                  '<text x="5" y="20" font-size="10">a<tspan>b</tspan></text>',
@@ -102,7 +105,7 @@ def test_what_it_does_not_draw_goes_to_cairosvg():
         with pytest.raises(svg_raster.Unsupported):
             svg_raster.render(svg, 100)
         png = board_png.svg_to_png(svg, 100)
-        img = np.asarray(Image.open(__import__("io").BytesIO(png)).convert("RGB"), dtype=np.int16)
+        img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
         assert np.abs(img - _cairosvg(svg, 100)).max() <= 48, body
         assert (np.abs(img - 255).max(axis=2) > 64).any(), f"something is drawn: {body}"
 
@@ -110,7 +113,8 @@ def test_what_it_does_not_draw_goes_to_cairosvg():
 def test_plain_shapes_match():
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60" '
            'font-family="Helvetica, Arial, sans-serif">'
-           '<rect x="2.5" y="3" width="40" height="20" rx="4" fill="#2f6fd6" stroke="#333" stroke-width="1.5"/>'
+           '<rect x="2.5" y="3" width="40" height="20" rx="4" fill="#2f6fd6" stroke="#333" '
+           'stroke-width="1.5"/>'
            '<rect x="50" y="3" width="30" height="20" fill="#fff" fill-opacity="0.35" stroke="#e8871e" '
            'stroke-dasharray="4 3"/>'
            '<circle cx="100" cy="12" r="8" fill="none" stroke="#2e9e4f" stroke-width="2"/>'

@@ -68,7 +68,8 @@ def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | Non
         sx, sy = spot_xy(s)
         r = 15 if s in components().towns else 9
         rings.append(f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="{r}" fill="none" stroke="#c0392b" '
-                     f'stroke-width="2.5" stroke-dasharray="5 3"><title>{escape(place_name(s))}</title></circle>')
+                     'stroke-width="2.5" stroke-dasharray="5 3">'
+                     f'<title>{escape(place_name(s))}</title></circle>')
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{PART_W}" height="{height}" '
             f'viewBox="{x:.1f} {y:.1f} {w:.1f} {h:.1f}" font-family="Helvetica, Arial, sans-serif">',
             f"<title>{escape(f'Tiletum, round {state.round}: the map where things changed')}</title>",
