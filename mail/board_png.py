@@ -1,13 +1,16 @@
 """The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email carries
 the board picture (``application.board_svg``, each game's own drawing) rendered to a PNG at
-most 800 pixels wide by CairoSVG (a maintained library over the system's cairo), palette-reduced
-to stay small (tens of KB), and keeps the link to the SVG. The email carries the picture inline
+most 800 pixels wide, palette-reduced to stay small (tens of KB), and keeps the link to the SVG.
+The games' drawings are plain SVG, which :mod:`mail.svg_raster` draws straight onto cairo with
+CairoSVG's own calls (the same glyphs, a sixth to a tenth of the CPU: a Tiletum board 13 ms, not
+94-115); a drawing that uses more of SVG is rendered by CairoSVG (a maintained library over the
+system's cairo). The email carries the picture inline
 (``mail/compose.py``): a linked one is blocked by many clients and would show the position of
 the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
 (api/resources/play.py) serves the same picture.
 
 Each picture is rendered once and reused for every email of its game's version (issue 40): a
-rendering costs about a tenth of a second of CPU, the rest of a turn email a few milliseconds.
+Tiletum email's pictures cost about 19 ms of CPU, the rest of a turn email 4.
 The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
 (``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
 fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
@@ -22,9 +25,13 @@ one render. Two levels:
   at most the pictures rendered in the last TTL. A Redis that does not answer costs a render,
   never an email.
 
-CairoSVG stays the renderer: ``bench/board_png.py`` measured resvg (the ``resvg-py`` binding)
-beside it on the service's pictures, and with the fonts loaded so that every label is drawn it
-was no faster (most of the time goes into the labels); without them it skips every label."""
+``bench/board_png.py`` measures the renderers side by side: this one, CairoSVG, and resvg (the
+``resvg-py`` binding), which with the fonts loaded so that every label is drawn was no faster than
+CairoSVG (without them it skips every label). Tried and dropped (no faster, measured): drawing
+each repeated shape once and compositing it after (compositing costs as much as drawing), and a
+cached background of the parts every board shares (two fifths of a Tiletum board's drawing, but
+drawn between the pieces, a town's Houses over its circle, so only the roads could go first; and a
+long name widens a Tiletum board, so its scale, and with it every pixel, differs between games)."""
 from __future__ import annotations
 
 import hashlib

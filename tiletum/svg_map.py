@@ -20,6 +20,7 @@ from .svg import HEIGHT, MAP_W, _map, _names, _rect, spot_xy
 PART_W = 400            # the picture's width in pixels
 MIN_W, MIN_H = 260, 190  # the least of the map shown (map units): a town's neighbours around it
 PAD_X, PAD_Y = 50, 42    # around the changed spaces: a town's label above, its Houses below
+RIGHT = 70               # past the map's right edge: the Cathedral labels of its eastern towns
 MAP_VERBS = ("merchant", "architect", "house", "pillar", "cathedral")
 
 
@@ -50,9 +51,9 @@ def _view(spots: list[str]) -> tuple[float, float, float, float]:
     y0, y1 = min(ys) - PAD_Y, max(ys) + PAD_Y
     w, h = max(x1 - x0, MIN_W), max(y1 - y0, MIN_H)
     w, h = max(w, h * MIN_W / MIN_H), max(h, w * MIN_H / MIN_W)   # one shape: phone pictures alike
-    w, h = min(w, MAP_W), min(h, HEIGHT)
+    w, h = min(w, MAP_W + RIGHT), min(h, HEIGHT)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    x = min(max(cx - w / 2, 0), MAP_W - w)
+    x = min(max(cx - w / 2, 0), MAP_W + RIGHT - w)
     y = min(max(cy - h / 2, 0), HEIGHT - h)
     return x, y, w, h
 
@@ -74,7 +75,17 @@ def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | Non
             f'viewBox="{x:.1f} {y:.1f} {w:.1f} {h:.1f}" font-family="Helvetica, Arial, sans-serif">',
             f"<title>{escape(f'Tiletum, round {state.round}: the map where things changed')}</title>",
             _rect(x, y, w, h, "#eef3e6", stroke="none", rx=0)]
-    return "\n".join(head + _map(state, names)[:-1] + rings + ["</svg>"])   # [:-1]: not the legend
+    # the spaces in sight (a town's label and Houses reach 40 units out), and the ends of every
+    # road that crosses the picture
+    c = components()
+    near = {s for s in c.spots
+            if x - 45 <= spot_xy(s)[0] <= x + w + 45 and y - 45 <= spot_xy(s)[1] <= y + h + 45}
+    for a in c.spots:
+        for b in c.adjacent[a]:
+            (xa, ya), (xb, yb) = spot_xy(a), spot_xy(b)
+            if min(xa, xb) <= x + w and max(xa, xb) >= x and min(ya, yb) <= y + h and max(ya, yb) >= y:
+                near |= {a, b}
+    return "\n".join(head + _map(state, names, near)[:-1] + rings + ["</svg>"])   # [:-1]: not the legend
 
 
 def map_part_alt(spots: list[str]) -> str:
