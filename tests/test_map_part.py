@@ -45,6 +45,11 @@ def test_the_spaces_named_or_built_on():
     assert changed_spots(state, events) == ["London_Brugge", "Paris"] + built + ["Koeln"]
     assert changed_spots(state, [e for e in events if e["move"] in ("take G5", "end")]) == []
     assert changed_spots(state, []) == []
+    odd = [{"type": "GameStarted"}, {"type": "MovePlayed", "seat": None, "move": "house"},
+           {"type": "MovePlayed", "seat": 9, "move": "pillar"},
+           {"type": "MovePlayed", "move": "merchant Atlantis"},
+           {"type": "Resigned", "seat": 1}]
+    assert changed_spots(state, odd) == []
 
 
 def test_the_turn_email_pictures_the_changed_map_only_when_it_changed():
