@@ -1,17 +1,23 @@
 """The turn email's picture of the part of the Tiletum map where things changed (issue 40)."""
 from __future__ import annotations
 
+import email
+import email.policy
+import html
 import io
 import random
 import re
 
 import numpy as np
+import pytest
 from PIL import Image
 
 import games
 from application.board_svg import email_pictures
 from mail import board_png, svg_raster
 from tiletum.svg import spot_xy
+from tests.test_pbem_e2e import Mailboxes
+from tests.test_picture_cache import notifier_of, pictures_of, two
 from tiletum.svg_map import PART_W, changed_spots
 
 META = {"game": "tiletum", "seats": [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]}
@@ -77,3 +83,37 @@ def test_the_turn_email_pictures_the_changed_map_only_when_it_changed():
     quiet = [e for e in since if str(e.get("move", "")).split()[:1] == ["end"]]
     assert [n for n, _, _ in email_pictures(META, state, 0, quiet)] == ["board", "yours"]
     assert [n for n, _, _ in email_pictures(META, state, 0)] == ["board", "yours"]
+
+
+@pytest.fixture()
+def box():
+    b = Mailboxes()
+    b.controller.start()
+    yield b
+    b.controller.stop()
+
+
+def test_the_turn_email_carries_it_after_the_moves_it_tells(redis_client, box):
+    """Through the email channel: a turn email whose 'since your last turn' names a move on the
+    map carries the map-part picture, its alt text in the HTML; the picture is the game's drawing
+    of exactly those events."""
+    n = notifier_of(redis_client, box)
+    gid = n.service.create_game(two("map-a", "map-b"), {"seed": "map-part-email"}, game="tiletum")["id"]
+    rng = random.Random("map-part-email")
+    for _ in range(400):
+        meta, state = n.service.load(gid)
+        game, seat = games.of_meta(meta), state.actor
+        since = n.since_last_turn(gid, seat, game)
+        if changed_spots(state, since):
+            break
+        n.service.submit_for_seat(gid, seat, state.version, [rng.choice(game.legal_moves(state))[0]])
+    else:
+        pytest.fail("no move on the map in 400 moves")
+    msg = n.turn_message(gid, meta, state, seat)
+    pngs = pictures_of(msg)
+    assert set(pngs) == {"board", "map", "yours"}
+    alt = next(a for name, a, _ in email_pictures(meta, state, seat, since) if name == "map")
+    parsed = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
+    assert html.escape(alt) in parsed.get_body(("html",)).get_content()
+    svg = next(s for name, _, s in email_pictures(meta, state, seat, since) if name == "map")
+    assert pngs["map"] == board_png.svg_to_png(svg, PART_W)
