@@ -87,13 +87,13 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     CPU for the same glyphs), or by CairoSVG when the drawing uses more of SVG than that draws; the
     palette is made from the picture at half size (each pixel then mapped to its nearest colour:
     a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``)."""
+    return encode(_image(svg, width))
+
+
+def _image(svg: str, width: int):
+    """``svg`` drawn on white as a Pillow RGB image (opaque: cairo's premultiplied BGRA read as
+    BGRX is its RGB, decoded straight from the surface's memory into the image's own)."""
     from PIL import Image
-    return encode(Image.frombuffer("RGB", *_pixels(svg, width)))
-
-
-def _pixels(svg: str, width: int) -> tuple:
-    """The arguments of ``Image.frombuffer("RGB", ...)`` for ``svg`` drawn on white (opaque: cairo's
-    premultiplied BGRA read as BGRX is its RGB, with no conversion after)."""
     from . import svg_raster
     try:
         surface = svg_raster.render(svg, width)
@@ -104,8 +104,11 @@ def _pixels(svg: str, width: int) -> tuple:
         surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
                              background_color="white").cairo
         surface.flush()
-    return ((surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw", "BGRX",
-            surface.get_stride(), 1)
+    # "BGRX" is no mode Pillow maps in place, so frombuffer decodes (copies) now, while the surface lives
+    size = (surface.get_width(), surface.get_height())
+    img = Image.frombuffer("RGB", size, surface.get_data(), "raw", "BGRX", surface.get_stride(), 1)
+    img.load()
+    return img
 
 
 def encode(img) -> bytes:
