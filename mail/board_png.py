@@ -99,6 +99,11 @@ def _image(svg: str, width: int):
         surface = svg_raster.render(svg, width)
     except svg_raster.Unsupported as e:
         log.debug("drawing with CairoSVG: %s", e)
+        surface = None
+    except Exception:  # a bug of the fast path (or a cairocffi it does not know) costs speed, not the picture
+        log.warning("the fast rasteriser failed; drawing with CairoSVG", exc_info=True)
+        surface = None
+    if surface is None:
         from cairosvg.parser import Tree
         from cairosvg.surface import PNGSurface
         surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,

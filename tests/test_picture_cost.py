@@ -110,6 +110,21 @@ def test_what_it_does_not_draw_goes_to_cairosvg():
         assert (np.abs(img - 255).max(axis=2) > 64).any(), f"something is drawn: {body}"
 
 
+def test_a_failing_fast_path_still_gives_cairosvgs_picture(monkeypatch, caplog):
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="30" viewBox="0 0 60 30">'
+           '<rect x="5" y="5" width="40" height="15" fill="#2f6fd6"/></svg>')
+    expected = board_png.svg_to_png(svg, 60)
+
+    def broken(*_a, **_k):
+        raise AttributeError("a cairocffi without _pointer")
+    monkeypatch.setattr(svg_raster, "render", broken)
+    png = board_png.svg_to_png(svg, 60)
+    def pixels(data: bytes) -> np.ndarray:
+        return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.int16)
+    assert np.abs(pixels(png) - pixels(expected)).max() <= 8
+    assert "fast rasteriser failed" in caplog.text
+
+
 def test_plain_shapes_match():
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60" '
            'font-family="Helvetica, Arial, sans-serif">'
