@@ -11,10 +11,12 @@ def board_picture(meta: dict, state) -> str:
     return games.of_meta(meta).board_svg(state, [s["name"] for s in meta["seats"]])
 
 
-def email_pictures(meta: dict, state, seat: int) -> list[tuple[str, str, str]]:
+def email_pictures(meta: dict, state, seat: int,
+                   since: list[dict] | None = None) -> list[tuple[str, str, str]]:
     """The pictures a turn email carries inline, the board first: (name, alt text, SVG). The
-    alt text stands in for the picture where a mail client blocks images."""
+    alt text stands in for the picture where a mail client blocks images. ``since``: the events
+    the email tells as what happened since the seat last looked (a game may picture them)."""
     texts = games.email_texts(games.of_meta(meta))
     if texts is None:
         raise ValueError(f"the email channel does not play {games.of_meta(meta).title}")
-    return texts.email_pictures(state, seat, [s["name"] for s in meta["seats"]])
+    return texts.email_pictures(state, seat, [s["name"] for s in meta["seats"]], since=since)

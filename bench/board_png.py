@@ -7,10 +7,12 @@ For N seeded positions of each game the email channel plays (Tiletum, Carcassonn
 the Earth; each game a few random moves in), the SVG of the turn email's board
 (``application.board_svg.email_pictures``) is rendered to a PNG at the width the email uses by:
 
-  * ``cairosvg``: the service's renderer (``mail.board_png.svg_to_png``: CairoSVG, its pixels
-    reduced to a 128-colour palette);
-  * ``cairosvg, via its PNG``: as the service did before: CairoSVG's own PNG, decoded by Pillow and
-    reduced to the same palette;
+  * ``cairosvg``: CairoSVG (the service's renderer before issue 40), its pixels encoded as the
+    service encodes its own (``mail.board_png.encode``: a 128-colour palette);
+  * ``svg_raster (the service)``: ``mail.board_png.svg_to_png``, the games' plain SVG drawn straight
+    onto cairo by ``mail/svg_raster.py`` (CairoSVG for what that does not draw);
+  * ``cairosvg, via its PNG``: as the service did before that: CairoSVG's own PNG, decoded by
+    Pillow and reduced to a 128-colour palette;
   * ``resvg-py``: the ``resvg-py`` package (resvg, in Rust), as it comes (the system's fonts), and
     with the DejaVu fonts loaded and set as the sans-serif family, each then reduced to the same
     palette. Skipped when ``resvg-py`` is not installed (``pip install resvg-py``: it is not a
@@ -77,10 +79,25 @@ def palette(png: bytes) -> bytes:
     return out.getvalue()
 
 
+def cairosvg_png(svg: str, width: int) -> bytes:
+    """CairoSVG's pixels (its cairo surface), encoded as the service encodes its own."""
+    from PIL import Image
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
+    from mail.board_png import encode
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
+                         background_color="white").cairo
+    surface.flush()
+    size = (surface.get_width(), surface.get_height())
+    pixels = bytes(surface.get_data())
+    return encode(Image.frombuffer("RGB", size, pixels, "raw", "BGRX", surface.get_stride(), 1))
+
+
 def renderers() -> dict:
     from mail.board_png import svg_to_png
     import cairosvg
-    out = {"cairosvg": lambda svg, w: svg_to_png(svg, w),
+    out = {"cairosvg": cairosvg_png,
+           "svg_raster (the service)": lambda svg, w: svg_to_png(svg, w),
            "cairosvg, via its PNG": lambda svg, w: palette(cairosvg.svg2png(
                bytestring=svg.encode("utf-8"), output_width=w, background_color="white"))}
     try:

@@ -274,9 +274,11 @@ class EmailTexts(Protocol[S_in]):
         """The example move of the turn email: a move ``seat`` can play now, as typed."""
         ...
 
-    def email_pictures(self, state: S_in, seat: int,
-                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
-        """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first."""
+    def email_pictures(self, state: S_in, seat: int, names: list[str] | None = None,
+                       since: list[dict] | None = None) -> list[tuple[str, str, str]]:
+        """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first.
+        ``since``: the public events since the seat last looked (as ``GET /events`` serves them;
+        what the email tells in words), for a picture of what they changed."""
         ...
 
     def one_click_moves(self, state: S_in, seat: int) -> list[str]:
@@ -538,8 +540,8 @@ class EmailDefaults:
         moves = self.email_moves(state, seat)
         return moves[0][0] if moves else ""
 
-    def email_pictures(self: EmailGame[S], state: S, seat: int,
-                       names: list[str] | None = None) -> list[tuple[str, str, str]]:
+    def email_pictures(self: EmailGame[S], state: S, seat: int, names: list[str] | None = None,
+                       since: list[dict] | None = None) -> list[tuple[str, str, str]]:
         # "the board of <title>": a title may have its own article ("The Pillars of the Earth")
         return [("board", f"The board of {self.title}", self.board_svg(state, names))]
 

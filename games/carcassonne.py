@@ -112,7 +112,7 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
     def board_svg(self, state, names=None):
         return board_svg(state)   # the board shows the seats by colour, not by name
 
-    def email_pictures(self, state, seat, names=None):
+    def email_pictures(self, state, seat, names=None, since=None):
         """The board numbered as the notation counts cells, the cells where the tile in hand fits
         dashed and labelled ``x,y``; and the tile in hand in its four turns."""
         mine = state.actor == seat and state.tile is not None

@@ -14,6 +14,7 @@ from tiletum.game import RULES_VERSION, evolve_in_place
 from tiletum.notation import parse
 from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
+from tiletum.svg_map import changed_spots, map_part_alt, map_part_svg
 from tiletum.svg_seat import seat_board_svg
 
 from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
@@ -334,7 +335,7 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     def board_svg(self, state, names=None):
         return render_board_svg(state, names)
 
-    def email_pictures(self, state, seat, names=None):
+    def email_pictures(self, state, seat, names=None, since=None):
         alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
                "(the position is also written out in this email).")
         board = ("board", alt, render_board_svg(state, names))
@@ -343,7 +344,12 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
         mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
                 "(also written out in this email).", seat_board_svg(state, seat, names))
-        return [board, mine]
+        # the part of the map where things changed since the seat last looked, each space ringed:
+        # after the words of what happened, before the seat's own board
+        spots = changed_spots(state, since or [])
+        if not spots:
+            return [board, mine]
+        return [board, ("map", map_part_alt(spots), map_part_svg(state, spots, names)), mine]
 
 
 TILETUM = Tiletum()

@@ -1,13 +1,16 @@
 """The board as a PNG for emails: Gmail and Outlook do not show SVG, so the turn email carries
 the board picture (``application.board_svg``, each game's own drawing) rendered to a PNG at
-most 800 pixels wide by CairoSVG (a maintained library over the system's cairo), palette-reduced
-to stay small (tens of KB), and keeps the link to the SVG. The email carries the picture inline
+most 800 pixels wide, palette-reduced to stay small (tens of KB), and keeps the link to the SVG.
+The games' drawings are plain SVG, which :mod:`mail.svg_raster` draws straight onto cairo with
+CairoSVG's own calls (the same glyphs, a sixth to a tenth of the CPU: a Tiletum board 13 ms, not
+94-115); a drawing that uses more of SVG is rendered by CairoSVG (a maintained library over the
+system's cairo). The email carries the picture inline
 (``mail/compose.py``): a linked one is blocked by many clients and would show the position of
 the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
 (api/resources/play.py) serves the same picture.
 
 Each picture is rendered once and reused for every email of its game's version (issue 40): a
-rendering costs about a tenth of a second of CPU, the rest of a turn email a few milliseconds.
+Tiletum email's pictures cost about 19 ms of CPU, the rest of a turn email 4.
 The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
 (``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
 fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
@@ -22,9 +25,13 @@ one render. Two levels:
   at most the pictures rendered in the last TTL. A Redis that does not answer costs a render,
   never an email.
 
-CairoSVG stays the renderer: ``bench/board_png.py`` measured resvg (the ``resvg-py`` binding)
-beside it on the service's pictures, and with the fonts loaded so that every label is drawn it
-was no faster (most of the time goes into the labels); without them it skips every label."""
+``bench/board_png.py`` measures the renderers side by side: this one, CairoSVG, and resvg (the
+``resvg-py`` binding), which with the fonts loaded so that every label is drawn was no faster than
+CairoSVG (without them it skips every label). Tried and dropped (no faster, measured): drawing
+each repeated shape once and compositing it after (compositing costs as much as drawing), and a
+cached background of the parts every board shares (two fifths of a Tiletum board's drawing, but
+drawn between the pieces, a town's Houses over its circle, so only the roads could go first; and a
+long name widens a Tiletum board, so its scale, and with it every pixel, differs between games)."""
 from __future__ import annotations
 
 import hashlib
@@ -40,6 +47,7 @@ log = logging.getLogger("tiletum.board_png")
 WIDTH = 800
 CACHE_SIZE = 128
 MAX_CACHED_BYTES = 1_000_000    # a larger PNG is not kept in Redis
+PNG_LEVEL = 3                   # zlib's: 2.3 ms less CPU an email than 6, 7 KB more (bench/board_png.py)
 CacheInfo = namedtuple("CacheInfo", "hits misses size renders shared")
 
 _cache: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
@@ -75,23 +83,46 @@ def redis_key(game_id: str, version: int, view: str) -> str:
 
 def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     """Render an SVG document to a PNG ``width`` pixels wide, reduced to a 128-colour palette.
-    The palette is made from CairoSVG's pixels as drawn (its cairo surface), not from a PNG it
-    encodes and Pillow decodes again: the same picture for a tenth less CPU
-    (``bench/board_png.py``); CairoSVG's own PNG where Pillow or that surface is missing."""
-    import cairosvg
+    Drawn by :mod:`mail.svg_raster` (the games' plain SVG straight onto cairo: a tenth of CairoSVG's
+    CPU for the same glyphs), or by CairoSVG when the drawing uses more of SVG than that draws; the
+    palette is made from the picture at half size (each pixel then mapped to its nearest colour:
+    a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``)."""
+    return encode(_image(svg, width))
+
+
+def _image(svg: str, width: int):
+    """``svg`` drawn on white as a Pillow RGB image (opaque: cairo's premultiplied BGRA read as
+    BGRX is its RGB, decoded straight from the surface's memory into the image's own)."""
+    from PIL import Image
+    from . import svg_raster
     try:
-        from PIL import Image
+        surface = svg_raster.render(svg, width)
+    except svg_raster.Unsupported as e:
+        log.debug("drawing with CairoSVG: %s", e)
+        surface = None
+    except Exception:  # a bug of the fast path (or a cairocffi it does not know) costs speed, not the picture
+        log.warning("the fast rasteriser failed; drawing with CairoSVG", exc_info=True)
+        surface = None
+    if surface is None:
         from cairosvg.parser import Tree
         from cairosvg.surface import PNGSurface
-    except ImportError:  # pragma: no cover - Pillow comes with CairoSVG
-        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, background_color="white")
-    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
-                         background_color="white").cairo
-    surface.flush()
-    img = Image.frombuffer("RGBA", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
-                           "raw", "BGRA", surface.get_stride(), 1).convert("RGB")
+        surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width,
+                             background_color="white").cairo
+        surface.flush()
+    # "BGRX" is no mode Pillow maps in place, so frombuffer decodes (copies) now, while the surface lives
+    size = (surface.get_width(), surface.get_height())
+    img = Image.frombuffer("RGB", size, surface.get_data(), "raw", "BGRX", surface.get_stride(), 1)
+    img.load()
+    return img
+
+
+def encode(img) -> bytes:
+    """An RGB Pillow image as a 128-colour palette PNG (the palette from the picture at half size)."""
+    from PIL import Image
+    palette = img.reduce(2).quantize(colors=128, method=Image.Quantize.FASTOCTREE) \
+        if min(img.size) >= 4 else img.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
-    img.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(out, format="PNG")
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
 

@@ -249,26 +249,29 @@ class TurnEmails(Mailer):
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
         talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
+        since = self.since_last_turn(game_id, seat, game, seen)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
-            since=self.since_last_turn(game_id, seat, game, seen),
+            since=since,
             open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat), talk_text=talk_text, talk_html=talk_html))
+            images=self.pictures(game_id, meta, state, seat, since), talk_text=talk_text, talk_html=talk_html))
 
-    def pictures(self, game_id: str, meta: dict, state, seat: int) -> list[InlineImage]:
+    def pictures(self, game_id: str, meta: dict, state, seat: int,
+                 since: list[dict] | None = None) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
         game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
-        them off (``TILETUM_MAIL_PICTURES=0``)."""
+        them off (``TILETUM_MAIL_PICTURES=0``). ``since``: the events the email tells (a game may
+        picture where they changed the board)."""
         if not self.cfg.pictures:
             return []
         try:
-            drawn = email_pictures(meta, state, seat)
+            drawn = email_pictures(meta, state, seat, since)
         except Exception:  # a drawing bug must not cost the player their turn email
             log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
                         exc_info=True)

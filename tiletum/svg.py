@@ -130,14 +130,15 @@ def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> s
 
 # --- the map -------------------------------------------------------------------------------
 
-def _map(state: GameState, names: list[str]) -> list[str]:
+def _map(state: GameState, names: list[str], only: set[str] | None = None) -> list[str]:
+    """The map's parts; ``only``: just the spaces in it, their pieces, and the roads from them."""
     c = components()
     out: list[str] = []
     # roads
     seen = set()
     for a in c.spots:
         for b in c.adjacent[a]:
-            if (b, a) in seen:
+            if (b, a) in seen or (only is not None and a not in only and b not in only):
                 continue
             seen.add((a, b))
             (x1, y1), (x2, y2) = spot_xy(a), spot_xy(b)
@@ -145,7 +146,7 @@ def _map(state: GameState, names: list[str]) -> list[str]:
                        f'stroke="#a89a7c" stroke-width="2"/>')
     # road spaces
     for spot in c.spots:
-        if not c.is_town(spot):
+        if not c.is_town(spot) and (only is None or spot in only):
             x, y = spot_xy(spot)
             out.append(f'<g class="spot" data-spot="{spot}" data-name="{escape(c.display.get(spot, spot))}">')
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#d9c9a3" stroke="#8a7a5a" '
@@ -153,10 +154,12 @@ def _map(state: GameState, names: list[str]) -> list[str]:
             out.append("</g>")
     fair_index = {t: i for i, t in enumerate(state.fair_towns)}
     for town in c.towns:
+        if only is not None and town not in only:
+            continue
         out.append(f'<g class="spot town" data-spot="{town}" data-name="{escape(c.display[town])}">')
         out += _town(state, town, fair_index.get(town), names)
         out.append("</g>")
-    out += _pieces(state, names)
+    out += _pieces(state, names, only)
     out.append(_t(14, HEIGHT - 14, "Houses: squares  Pillars: bars  M/A: Merchant/Architect  "
                   "red cross: Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
     return out
@@ -224,13 +227,15 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
     return out
 
 
-def _pieces(state: GameState, names: list[str]) -> list[str]:
+def _pieces(state: GameState, names: list[str], only: set[str] | None = None) -> list[str]:
     out: list[str] = []
     at: dict[str, list[tuple[str, int]]] = {}
     for p in state.seats:
         at.setdefault(p.merchant, []).append(("M", p.seat))
         at.setdefault(p.architect, []).append(("A", p.seat))
     for spot, marks in at.items():
+        if only is not None and spot not in only:
+            continue
         try:
             x, y = spot_xy(spot)
         except (KeyError, ValueError):
