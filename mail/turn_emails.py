@@ -259,7 +259,8 @@ class TurnEmails(Mailer):
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat, since), talk_text=talk_text, talk_html=talk_html))
+            images=self.pictures(game_id, meta, state, seat, since),
+            talk_text=talk_text, talk_html=talk_html))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int,
                  since: list[dict] | None = None) -> list[InlineImage]:
