@@ -7,6 +7,8 @@ reply without the rule posts a message and no move line ever becomes one."""
 from __future__ import annotations
 
 import email.utils
+import re
+import time
 from email.message import EmailMessage
 
 import pytest
@@ -275,3 +277,73 @@ def test_no_move_line_becomes_a_message(moves, words):
         assert extract_moves(kept) == extract_moves("\n".join(moves))
         assert said.startswith("hi")
 
+
+
+# --- the operator reads the reports (tiletum talk-reports, talk-report-handled) ---------------------
+
+def test_the_operator_lists_reports_and_marks_them_handled(world, redis_server, monkeypatch, capsys):
+    from api.cli import main
+    _, c = world
+    gid, (ada, bob) = two(c)
+    c.post(f"{API}/{gid}/messages", json={"text": "you play like a potato\nsecond line"}, headers=bob)
+    c.post(f"{API}/{gid}/messages", json={"text": "fair enough"}, headers=ada)
+    assert c.post(f"{API}/{gid}/messages/1/report", json={"reason": "rude"}, headers=ada).status_code == 202
+    # reported again by the same seat: still one report (no flood pushes the others' out of the list)
+    for _ in range(3):
+        assert c.post(f"{API}/{gid}/messages/1/report", json={}, headers=ada).status_code == 202
+    assert c.post(f"{API}/{gid}/messages/2/report", json={}, headers=bob).status_code == 202
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["talk-reports"]) == 2, "no Redis named"
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    assert main(["talk-reports", "--limit", "500"]) == 0
+    out = capsys.readouterr().out
+    blocks = [b for b in out.split("\n\n") if f"game {gid}," in b]
+    assert len(blocks) == 2, out
+    rude = next(b for b in blocks if "message 1 " in b)
+    assert "Ada reported Bob: rude" in rude
+    assert "  > you play like a potato\n  > second line" in rude
+    assert "Bob reported Ada" in next(b for b in blocks if "message 2 " in b)
+    assert "@" not in "".join(blocks), "no address shows"
+    number = int(re.match(r"report (\d+) ", rude).group(1))
+    assert main(["talk-report-handled", str(number)]) == 0
+    assert f"report {number} marked handled" in capsys.readouterr().out
+    main(["talk-reports", "--limit", "500"])
+    out = capsys.readouterr().out
+    assert f"report {number} " not in out and "Bob reported Ada" in out
+    main(["talk-reports", "--all", "--limit", "500"])
+    out = capsys.readouterr().out
+    assert f"report {number} " in out and "(handled " in out
+    assert main(["talk-report-handled", "999999999"]) == 1
+    assert "no report 999999999" in capsys.readouterr().err
+
+
+# --- the thread closes 7 days after the game's end, by the test clock ----------------------------------
+
+def test_the_thread_closes_seven_days_after_the_end_not_after_it_was_first_seen(redis_server, monkeypatch):
+    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")   # application/clock.py: clock:offset shifts every clock
+    r = redis_from(redis_server)
+    r.delete("clock:offset")
+    try:
+        app = make_app(redis_server.url)
+        c = app.test_client()
+        gid, (ada, bob) = two(c)
+        assert c.post(f"{API}/{gid}/resign", headers=ada).status_code == 200   # the game ends now
+        ended = app.extensions["tiletum.service"].ended_at(gid)
+        assert ended is not None
+        r.set("clock:offset", 6 * 86400)   # nobody looked at the thread for six days
+        page = c.get(f"{API}/{gid}/messages", headers=bob).json
+        assert page["open"] and page["closes"] == time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                time.gmtime(ended + 7 * 86400))
+        assert c.post(f"{API}/{gid}/messages", json={"text": "gg"}, headers=bob).status_code == 201
+        r.set("clock:offset", 7 * 86400 + 60)   # 7 days after the end, not after it was first seen over
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "too late"}, headers=ada)
+        assert rv.status_code == 409 and rv.json["code"] == "talk-closed"
+        page = c.get(f"{API}/{gid}/messages", headers=ada).json
+        assert not page["open"] and [m["text"] for m in page["messages"]] == ["gg"], "still read"
+    finally:
+        r.delete("clock:offset")
+
+
+def redis_from(redis_server):
+    import redis
+    return redis.Redis.from_url(redis_server.url)
