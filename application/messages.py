@@ -174,7 +174,7 @@ class TableTalk:
                                  f"at most {PER_HOUR} messages an hour in one game: wait a while",
                                  retry_after=max(1, int(value)))
         n = int(value)
-        self.r.zadd(DUE, {game_id: now + self.email_delay}, nx=True)
+        self.r.zadd(DUE, {game_id: now + self.email_delay}, lt=True)   # never later than it was
         return self._public(meta, seat, {"n": n, "s": seat, "t": text, "at": now})
 
     # --- reading -----------------------------------------------------------------------------
