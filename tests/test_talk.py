@@ -385,7 +385,8 @@ def test_attack_the_spectators_stream_tells_no_words(world):
         seen = b""
         while b"event: turn" not in seen:
             seen += resp.fp.readline()
-        assert c.post(f"{API}/{gid}/messages", json={"text": "whisper to Bob"}, headers=ada).status_code == 201
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "whisper to Bob"}, headers=ada)
+        assert rv.status_code == 201
         while b"event: talk" not in seen:
             seen += resp.fp.readline()
         seen += resp.fp.readline()

@@ -86,5 +86,6 @@ def test_mute_and_unmute_on_the_page_by_keyboard(redis_server, browser, viewport
         expect(page.locator("#talk-list li")).to_have_count(1)
         box = whole.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], "on screen"
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "no sideways scroll"
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= viewport["width"], "no sideways scroll"
         assert not errors, errors

@@ -1,5 +1,5 @@
 "use strict";
-// The table talk of a game page (issue 41): the seats' messages beside the history, for a seat's
+// The table talk of a game page: the seats' messages beside the history, for a seat's
 // page only (spectators read nothing). Loaded by game-page.js; uses its `api`, `auth`, `token`,
 // `make`, `$` and `problemText`. Words are shown as text (textContent), never as HTML or links.
 // New messages (after the last one this browser showed this seat) are marked "new". Who is muted
