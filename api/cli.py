@@ -5,6 +5,8 @@
     tiletum openapi [--output FILE]
     tiletum index-dashboards
     tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
+    tiletum talk-reports [--all] [--limit K]
+    tiletum talk-report-handled ID
 
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
 H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
@@ -24,6 +26,10 @@ TILETUM_PUBLIC_URL when others reach it (links in emails default to ``http://H:P
 ``openapi`` prints the OpenAPI document (or writes it to FILE). ``index-dashboards`` puts every
 stored game on its players' dashboards, and ``archive`` compacts finished games by hand (what the
 beat sweep does; N defaults to TILETUM_ARCHIVE_AFTER_DAYS, 7); both act on the Redis at REDIS_URL.
+``talk-reports`` lists the table-talk messages players reported (newest first; those not yet
+handled, or ``--all``; at most K, default 50): the report's ID, the game, when, who reported whom by
+seat name, the reason and the message's words; ``talk-report-handled`` marks one handled (it stays
+kept, out of the default list). Both read the Redis at REDIS_URL.
 """
 from __future__ import annotations
 
@@ -404,6 +410,50 @@ def cmd_archive(a: argparse.Namespace) -> int:
     return 1 if counts.get("failed") else 0
 
 
+def _talk(url: str):
+    from application.game_service import GameService
+    from application.messages import TableTalk
+    from application.redis_conn import connect
+    from application.store import EventStore
+    return TableTalk(GameService(EventStore(connect(url, cluster=_cluster(url)))))
+
+
+def cmd_talk_reports(a: argparse.Namespace) -> int:
+    """The reported messages, for the operator to read: plain text, one block each."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        print("set REDIS_URL to the service's Redis", file=sys.stderr)
+        return 2
+    if a.limit < 1:
+        print("--limit must be at least 1", file=sys.stderr)
+        return 2
+    reports = _talk(url).reports(limit=a.limit, handled=a.all)
+    for doc in reports:
+        handled = f"  (handled {doc['handled']})" if doc.get("handled") else ""
+        print(f"report {doc.get('id', '-')}  {doc['reported_at']}  game {doc['game']}, message "
+              f"{doc['message']} of {doc['at']}{handled}")
+        print(f"  {doc['reporter']} reported {doc['author']}" + (f": {doc['reason']}" if doc.get("reason")
+                                                                else ""))
+        for line in str(doc["text"]).splitlines() or [""]:
+            print(f"  > {line}")
+        print()
+    print(f"{len(reports)} {'reports' if a.all else 'reports not handled'}"
+          + (f" (the newest {a.limit})" if len(reports) >= a.limit else ""))
+    return 0
+
+
+def cmd_talk_report_handled(a: argparse.Namespace) -> int:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        print("set REDIS_URL to the service's Redis", file=sys.stderr)
+        return 2
+    if not _talk(url).handle(a.id):
+        print(f"no report {a.id} is kept (see tiletum talk-reports --all)", file=sys.stderr)
+        return 1
+    print(f"report {a.id} marked handled")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tiletum", description="Run the Tiletum PBEM service.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -440,6 +490,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--index-existing", action="store_true",
                    help="first schedule finished games stored before archiving existed (reads every game)")
     p.set_defaults(func=cmd_archive)
+    p = sub.add_parser("talk-reports", help="list the table-talk messages players reported (REDIS_URL)")
+    p.add_argument("--all", action="store_true", help="the handled reports too")
+    p.add_argument("--limit", type=int, default=50, metavar="K", help="at most K reports, newest first (50)")
+    p.set_defaults(func=cmd_talk_reports)
+    p = sub.add_parser("talk-report-handled", help="mark a reported message handled (REDIS_URL)")
+    p.add_argument("id", type=int, metavar="ID", help="the report's number, as talk-reports shows it")
+    p.set_defaults(func=cmd_talk_report_handled)
     a = ap.parse_args(argv)
     return a.func(a)
 

@@ -24,13 +24,13 @@ from .clock import make_clock
 from .dashboard import index_game, iso, mark_verified
 from .deadlines import Deadlines
 from .time_control import check_deadline_options, valid_tz
-from .indexes import ACTIVE, NAMES
+from .indexes import ACTIVE, GAMES_OVER, NAMES
 from .names import check_name
 from .notifications import delay_minutes, set_delay_minutes, set_preference
 from .players import player_id
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
-from .store import Conflict, EventStore, GameArchived, StaleMeta
+from .store import Conflict, EventStore, GameArchived, StaleMeta, key
 
 # What one seat may append (issue 27): a request plays at most MAX_MOVES_PER_REQUEST moves (a whole
 # Tiletum turn is far fewer), and takes back at most MAX_UNDOS_PER_REQUEST of them, and at most
@@ -158,6 +158,16 @@ class GameService:
             waiting.refuse_not_started(self.store.r, game_id)   # a game waiting for players: 409
             raise errors.not_found()
         return meta
+
+    def ended_at(self, game_id: str) -> float | None:
+        """When a finished game ended: the time its last event was saved (``g:{<id>}:ended``,
+        written by the append that ended it; for a game that ended before that key existed, when
+        the follow-up index saw it end, while it is there); None when unknown or not over."""
+        raw = self.store.r.get(key(game_id, "ended"))
+        if raw:
+            return float(raw)
+        score = self.store.r.zscore(GAMES_OVER.key(game_id), game_id)
+        return float(score) if score is not None else None
 
     def seat_of(self, meta: dict, token: str | None, game_id: str, actor: int | None = None) -> int | None:
         """The seat a Bearer token belongs to; None for no token; 401 for a wrong one. Besides a
@@ -724,8 +734,12 @@ class GameService:
 
     def _appended(self, game_id: str, meta: dict, state: State, mover: int | None,
                   hooks: bool | None = None, by: str | None = None) -> None:
-        """Tell ``on_append``; with the game's AI seats (seat -> level) when it has any, and
-        ``hooks`` when the append said whether the game has webhooks (None: not known)."""
+        """Record when the game ended (the time of its last event: :meth:`ended_at`), count the
+        move's reliability figures, and tell ``on_append``; with the game's AI seats (seat -> level)
+        when it has any, and ``hooks`` when the append said whether the game has webhooks (None: not
+        known)."""
+        if games.of_state(state).is_over(state):
+            self.store.r.set(key(game_id, "ended"), f"{self.clock():.3f}", nx=True)
         try:   # counters only: a failure here never undoes or delays the move, which is stored
             reliability.moved(self.store.r, game_id, meta, state, mover, by, self.clock())
         except Exception:

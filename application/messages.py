@@ -15,10 +15,14 @@ version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot w
 | ``g:{<id>}:talkn`` | string | the thread's last message id (ids are never reused, even when old messages go) |
 | ``g:{<id>}:talkrate:<seat>`` | string | the seat's messages this hour (:data:`PER_HOUR`) |
 | ``g:{<id>}:talkmute`` | hash | seat -> JSON ``{"all": bool, "seats": [...]}``: what the seat muted |
-| ``g:{<id>}:talkmail`` | hash | seat -> the last message id its emails told |
-| ``g:{<id>}:talkcloses`` | string | when a finished game's thread closes (:data:`OPEN_AFTER_END`) |
+| ``g:{<id>}:talkmail`` | hash | seat -> the last message id its emails told or its page read |
+| ``g:{<id>}:talkmails:<seat>`` | string | message emails the seat got from this game in the last day (:data:`EMAILS_PER_DAY`) |
+| ``g:{<id>}:talkreported`` | hash | ``<message>:<seat>`` -> the report's id: a seat reports a message once |
+| ``g:{<id>}:talkcloses`` | string | a finished game's end as first seen, for a game whose end time is unknown (:meth:`GameService.ended_at`) |
 | ``talk:due`` | zset | game id -> when its message emails are due (the sweep's index) |
-| ``talk:reports`` | list | reported messages with their text, for the operator (capped) |
+| ``talk:reports`` | list | reported messages with their text, for the operator (capped; ``tiletum talk-reports``) |
+| ``talk:reportn`` | string | the last report's id |
+| ``talk:handled`` | zset | report id -> when the operator marked it handled (``tiletum talk-report-handled``) |
 
 A message's author is its seat: its name is the seat's as the game's meta says it now, so a deleted
 player's messages read :data:`application.accounts.FORMER` ("a former player"); no address is ever
@@ -47,9 +51,12 @@ PAGE = 50
 OPEN_AFTER_END = 7 * 86400   # a finished game's thread stays open so long ("gg")
 EMAIL_DELAY = 3 * 3600       # a message not told by a turn email within this goes in one of its own
 REPORTS_KEPT = 10000
+EMAILS_PER_DAY = 4           # message emails one seat gets from one game in a day (digest: 1)
 TALKERS = ("human",)         # the seats that talk: a person's
 DUE = "talk:due"
 REPORTS = "talk:reports"
+REPORT_N = "talk:reportn"
+HANDLED = "talk:handled"
 
 # KEYS: the thread, the seat's hourly counter, the thread's last id. ARGV: seat, text, time, per hour, keep.
 # {'ok', n} or {'rate', ttl}
@@ -96,10 +103,10 @@ def clean_text(text) -> str:
 
 
 class TableTalk:
-    def __init__(self, service: GameService, clock=time.time, email_delay: float | None = None):
+    def __init__(self, service: GameService, clock=None, email_delay: float | None = None):
         self.service = service
         self.r = service.store.r
-        self.clock = clock
+        self.clock = clock or service.clock   # the service's (TILETUM_TEST_CLOCK shifts it)
         self.email_delay = (email_delay if email_delay is not None
                             else float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
         self._post = self.r.register_script(POST)
@@ -128,10 +135,14 @@ class TableTalk:
     # --- open or closed ----------------------------------------------------------------------
     def closes(self, game_id: str, meta: dict | None = None) -> float | None:
         """When the thread closes: None while the game runs; a finished game's closes
-        :data:`OPEN_AFTER_END` after it was first seen over here."""
+        :data:`OPEN_AFTER_END` after its end (the time of its last event); one whose end time is
+        not known (it ended before that was kept) after it was first seen over here."""
         meta, state = self.service.load(game_id)
         if not games.of_meta(meta).is_over(state):
             return None
+        ended = self.service.ended_at(game_id)
+        if ended is not None:
+            return ended + OPEN_AFTER_END
         k = key(game_id, "talkcloses")
         self.r.set(k, str(self.clock() + OPEN_AFTER_END), nx=True, ex=OPEN_AFTER_END + 30 * 86400)
         raw = self.r.get(k)
@@ -163,19 +174,21 @@ class TableTalk:
                                  f"at most {PER_HOUR} messages an hour in one game: wait a while",
                                  retry_after=max(1, int(value)))
         n = int(value)
-        self.r.zadd(DUE, {game_id: now + self.email_delay}, nx=True)
+        self.r.zadd(DUE, {game_id: now + self.email_delay}, lt=True)   # never later than it was
         return self._public(meta, seat, {"n": n, "s": seat, "t": text, "at": now})
 
     # --- reading -----------------------------------------------------------------------------
     def read(self, game_id: str, token: str | None, after: int = 0, limit: int = PAGE) -> dict:
         """A page of the thread after message ``after`` as the token's seat reads it: the messages of
-        the seats it muted are left out."""
+        the seats it muted are left out. What the seat read here no email tells it again."""
         meta, seat = self.seat(game_id, token)
         muted = self.muted(game_id, seat)
         rows = self._rows(game_id, after, limit + 1)
         more = len(rows) > limit
         rows = rows[:limit]
         last = rows[-1]["n"] if rows else after
+        if rows:
+            self.mark_told(game_id, seat, last)
         shown = [self._public(meta, seat, m) for m in rows if not _mutes(muted, seat, m["s"])]
         closes = self.closes(game_id)
         return {"messages": shown, "last": last, "more": more, "muted": muted,
@@ -232,13 +245,18 @@ class TableTalk:
         if m["s"] == seat:
             raise errors.invalid("own-message", "you cannot report your own message")
         reason = clean_text(reason)[:300] if reason else ""
-        doc = {"game": game_id, "message": message_id, "author_seat": m["s"],
-               "author": seat_names(meta)[m["s"]], "text": m["t"], "at": _iso(m["at"]),
-               "reporter_seat": seat, "reason": reason, "reported_at": _iso(self.clock())}
-        pipe = self.r.pipeline(transaction=False)
-        pipe.lpush(REPORTS, json.dumps(doc))
-        pipe.ltrim(REPORTS, 0, REPORTS_KEPT - 1)
-        pipe.execute()
+        # once per seat and message: a seat cannot push the others' reports out of the capped list
+        if not self.r.hsetnx(key(game_id, "talkreported"), f"{message_id}:{seat}", "0"):
+            return {"game": game_id, "message": message_id, "reported": True}
+        report_id = int(self.r.incr(REPORT_N))
+        self.r.hset(key(game_id, "talkreported"), f"{message_id}:{seat}", str(report_id))
+        names = seat_names(meta)
+        doc = {"id": report_id, "game": game_id, "message": message_id, "author_seat": m["s"],
+               "author": names[m["s"]], "text": m["t"], "at": _iso(m["at"]),
+               "reporter_seat": seat, "reporter": names[seat], "reason": reason,
+               "reported_at": _iso(self.clock())}
+        self.r.lpush(REPORTS, json.dumps(doc))
+        self.r.ltrim(REPORTS, 0, REPORTS_KEPT - 1)
         return {"game": game_id, "message": message_id, "reported": True}
 
     def _rows_from(self, raw) -> list[dict]:
@@ -249,8 +267,41 @@ class TableTalk:
                         "at": float(f["at"])})
         return out
 
-    def reports(self, limit: int = 100) -> list[dict]:
-        return [json.loads(x) for x in self.r.lrange(REPORTS, 0, limit - 1)]
+    def reports(self, limit: int = 100, handled: bool = False) -> list[dict]:
+        """The reports kept, newest first: those not yet handled (``handled``: all, each with
+        ``handled`` the time it was marked, or None). Names are the seats' as they read now."""
+        out = []
+        for raw in self.r.lrange(REPORTS, 0, REPORTS_KEPT - 1):
+            doc = json.loads(raw)
+            done = self.r.zscore(HANDLED, str(doc.get("id"))) if doc.get("id") is not None else None
+            if done is not None and not handled:
+                continue
+            doc["handled"] = _iso(done) if done is not None else None
+            try:
+                names = seat_names(self.service.meta(doc["game"]))
+                doc["author"] = names[doc["author_seat"]]
+                doc["reporter"] = names[doc["reporter_seat"]]
+            except (errors.ServiceError, IndexError, KeyError):
+                doc.setdefault("reporter", f"seat {doc.get('reporter_seat')}")   # the game is gone
+            out.append(doc)
+            if len(out) >= limit:
+                break
+        return out
+
+    def handle(self, report_id: int) -> bool:
+        """Mark a report handled (it stays kept, left out of the default list); False when no report
+        kept has that id."""
+        for raw in self.r.lrange(REPORTS, 0, REPORTS_KEPT - 1):
+            if json.loads(raw).get("id") == report_id:
+                self.r.zadd(HANDLED, {str(report_id): self.clock()})
+                # the handled marks of reports no longer kept go
+                oldest = json.loads(self.r.lindex(REPORTS, -1) or "{}").get("id")
+                if isinstance(oldest, int):
+                    for old in self.r.zrange(HANDLED, 0, -1):
+                        if int(old) < oldest:
+                            self.r.zrem(HANDLED, old)
+                return True
+        return False
 
     # --- by email ----------------------------------------------------------------------------
     def unread_for_email(self, game_id: str, meta: dict, seat: int) -> tuple[list[dict], int]:
@@ -266,6 +317,20 @@ class TableTalk:
         shown = [self._public(meta, seat, m) for m in rows
                  if m["s"] != seat and not _mutes(muted, seat, m["s"])]
         return shown, rows[-1]["n"]
+
+    def email_wait(self, game_id: str, seat: int, setting: str) -> float | None:
+        """Whether the seat may get one more message email from this game now: None (and it is
+        counted), or when it may again. :data:`EMAILS_PER_DAY` a day; one for an address whose
+        setting is the daily ``digest``."""
+        k = key(game_id, f"talkmails:{seat}")
+        allowed = 1 if setting == "digest" else EMAILS_PER_DAY
+        used = int(self.r.get(k) or 0)
+        if used >= allowed:
+            ttl = self.r.ttl(k)
+            return self.clock() + (ttl if ttl and ttl > 0 else 86400)
+        if self.r.incr(k) == 1:
+            self.r.expire(k, 86400)
+        return None
 
     def mark_told(self, game_id: str, seat: int, upto: int) -> None:
         """The seat's emails told the messages up to ``upto`` (never back)."""

@@ -453,9 +453,10 @@ def _styled_lines(lines: list[str]) -> str:
 
 def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_id, seat_name=None, moves,
                        next_to_act=None, in_reply_to=None, unplayed=(), ignored=(), title="Tiletum",
-                       subject="", references=None, open_url="", **_context) -> EmailMessage:
+                       subject="", references=None, open_url="", message_note="", **_context) -> EmailMessage:
     """The answer to a reply whose moves were played (the game's turn passed to someone else, or
-    it is over). ``subject``: the game's thread subject (``Re:`` is put before it)."""
+    it is over). ``subject``: the game's thread subject (``Re:`` is put before it); ``message_note``:
+    why the reply's message to the table was not posted (mail/messages.py), or nothing."""
     msg = _answer(answer_subject(subject or f"{title} game {game_id}"), from_addr, to_addr or to, reply_to,
                   in_reply_to, references)
     headline = f"Played: {', '.join(moves)}." if moves else "Nothing was played."
@@ -463,7 +464,7 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
         else "The game is over; the results follow."
     lines = [f"Hello {seat_name or 'player'},", "",
              f"Your moves in {title} were played: " + ", ".join(moves) + ".", nxt]
-    for note in (ignored_note(list(ignored)), unplayed_note(list(unplayed))):
+    for note in (message_note, ignored_note(list(ignored)), unplayed_note(list(unplayed))):
         if note:
             lines += ["", note]
     if open_url:

@@ -524,4 +524,5 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     why = talk.post_reply_message(deps.post_message, game_id, seat, said) if said is not None else None
     result = Result("applied", None, why, moves=played, unplayed=unplayed, new_version=new_version,
                     ignored=ignored, said=said if said is not None and why is None else None, **base)
-    return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version)
+    return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version,
+                  message_refused=why)

@@ -27,6 +27,7 @@ from .compose import (answer_subject, confirmation_email, error_email, finish_he
                       message_ids, simple_email, thread_subject, unplayed_note)
 from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
+from .messages import refused_note
 from .notify import Notifier
 from .outbox import Outbox
 from .transports import SmtpTransport, transport_from_env
@@ -220,11 +221,13 @@ class InboundReplies:
             done.insert(0, "played " + ", ".join(played))
         what = "; ".join(done) or "nothing played"
         ignored = ctx.get("ignored") or []
+        said = refused_note(ctx.get("message_refused"))   # the moves were played, the message not
         if not game.is_over(state) and game.actor(state) == seat:
             # the next step of the same turn; say first what was done besides moves, which lines
             # were ignored, and which moves were not played because one revealed chance
-            intro = " ".join(x for x in ("Done: " + what + "." if settings else "", ignored_note(ignored),
-                                         unplayed_note(ctx.get("unplayed") or [])) if x)
+            intro = " ".join(x for x in (said, "Done: " + what + "." if settings else "",
+                                         ignored_note(ignored), unplayed_note(ctx.get("unplayed") or []))
+                             if x)
             msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro,
                                         headline=f"{what[:1].upper()}{what[1:]}. Your move again.")
             del msg["Subject"]
@@ -236,6 +239,8 @@ class InboundReplies:
                      "Your clock runs again; your deadline moved back by the time you were away."]
             if ignored:
                 lines += ["", ignored_note(ignored)]
+            if said:
+                lines += ["", said]
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
                                 headline=f"Done: {what}.")
         actor = None if game.is_over(state) else game.actor(state)
@@ -245,7 +250,8 @@ class InboundReplies:
                                   next_to_act=nxt, in_reply_to=ctx.get("in_reply_to"),
                                   references=ctx.get("references"),
                                   unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
-                                  subject=subject, open_url=notifier.open_url(ctx["game_id"], seat))
+                                  subject=subject, open_url=notifier.open_url(ctx["game_id"], seat),
+                                  message_note=said)
 
     def stale(self, game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None,
               **_):

@@ -28,7 +28,7 @@ from typing import Callable
 
 import games
 from application.errors import ServiceError
-from application.messages import TableTalk, clean_text
+from application.messages import DUE, TableTalk, clean_text
 from application.notifications import preference
 from application.seats import seat_names
 
@@ -104,17 +104,24 @@ class TalkMailer:
         sent = 0
         for game_id in self.talk.due(limit=limit):
             start = time.time()
+            later: list[float] = []
             try:
-                sent += self.send(game_id)
+                sent += self.send(game_id, later)
             except ServiceError:   # the game is gone: nothing to tell
                 pass
             except Exception:
                 log.warning("could not send the table talk of %s", game_id, exc_info=True)
                 continue
             self.talk.done(game_id, start)
+            if later:   # a seat's emails of the day are spent: its messages wait for the next one
+                self.r.zadd(DUE, {game_id: min(later)}, lt=True)
         return sent
 
-    def send(self, game_id: str) -> int:
+    def send(self, game_id: str, later: list[float] | None = None) -> int:
+        """Each seat's message email of the game; a seat whose setting is ``none`` gets none (what it
+        missed is marked told), one whose day's message emails from this game are spent
+        (:data:`application.messages.EMAILS_PER_DAY`, one for ``digest``) gets it when the day is
+        over, unless an email or its page told it before (the time goes into ``later``)."""
         meta = self.notifier.service.meta(game_id)
         sent = 0
         for seat, s in enumerate(meta["seats"]):
@@ -122,7 +129,13 @@ class TalkMailer:
             if not upto:
                 continue
             email = s.get("email")
-            if said and preference(self.r, email) != "none":
+            setting = preference(self.r, email)
+            if said and setting != "none":
+                wait = self.talk.email_wait(game_id, seat, setting)
+                if wait is not None:
+                    if later is not None:
+                        later.append(wait)
+                    continue
                 msg = self.message(game_id, meta, seat, said)
                 sent += self.notifier.send_once(f"talk:{game_id}:{seat}:{upto}", email, msg,
                                                 game_id=game_id, seat=seat)
@@ -149,6 +162,13 @@ class TalkMailer:
                 f'<p><a href="{e(url)}">Open the game</a></p>')
         msg.get_body(("html",)).set_content(html_document(headline, body), subtype="html")
         return msg
+
+
+def refused_note(why: str | None) -> str:
+    """What a confirmation says when the reply's moves were played but its message was not posted."""
+    if not why:
+        return ""
+    return f"Your moves were played; your message was not posted: {why.rstrip('.')}."
 
 
 def check_message(said: str) -> str | None:

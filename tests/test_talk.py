@@ -7,6 +7,8 @@ reply without the rule posts a message and no move line ever becomes one."""
 from __future__ import annotations
 
 import email.utils
+import re
+import time
 from email.message import EmailMessage
 
 import pytest
@@ -20,7 +22,7 @@ from mail.addresses import reply_address
 from mail.messages import TALK_VERSION, split_reply
 from mail.mailin import extract_moves
 from mail.reply_text import is_marker
-from tests.conftest import INBOUND_SECRET, make_app, post_inbound
+from tests.conftest import INBOUND_SECRET, LiveServer, make_app, post_inbound
 
 API = "/api/v1/games"
 AI_TOKEN = "ai-credential-for-talk-tests"
@@ -275,3 +277,156 @@ def test_no_move_line_becomes_a_message(moves, words):
         assert extract_moves(kept) == extract_moves("\n".join(moves))
         assert said.startswith("hi")
 
+
+
+# --- the operator reads the reports (tiletum talk-reports, talk-report-handled) ---------------------
+
+def test_the_operator_lists_reports_and_marks_them_handled(world, redis_server, monkeypatch, capsys):
+    from api.cli import main
+    _, c = world
+    gid, (ada, bob) = two(c)
+    c.post(f"{API}/{gid}/messages", json={"text": "you play like a potato\nsecond line"}, headers=bob)
+    c.post(f"{API}/{gid}/messages", json={"text": "fair enough"}, headers=ada)
+    assert c.post(f"{API}/{gid}/messages/1/report", json={"reason": "rude"}, headers=ada).status_code == 202
+    # reported again by the same seat: still one report (no flood pushes the others' out of the list)
+    for _ in range(3):
+        assert c.post(f"{API}/{gid}/messages/1/report", json={}, headers=ada).status_code == 202
+    assert c.post(f"{API}/{gid}/messages/2/report", json={}, headers=bob).status_code == 202
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["talk-reports"]) == 2, "no Redis named"
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    assert main(["talk-reports", "--limit", "500"]) == 0
+    out = capsys.readouterr().out
+    blocks = [b for b in out.split("\n\n") if f"game {gid}," in b]
+    assert len(blocks) == 2, out
+    rude = next(b for b in blocks if "message 1 " in b)
+    assert "Ada reported Bob: rude" in rude
+    assert "  > you play like a potato\n  > second line" in rude
+    assert "Bob reported Ada" in next(b for b in blocks if "message 2 " in b)
+    assert "@" not in "".join(blocks), "no address shows"
+    number = int(re.match(r"report (\d+) ", rude).group(1))
+    assert main(["talk-report-handled", str(number)]) == 0
+    assert f"report {number} marked handled" in capsys.readouterr().out
+    main(["talk-reports", "--limit", "500"])
+    out = capsys.readouterr().out
+    assert f"report {number} " not in out and "Bob reported Ada" in out
+    main(["talk-reports", "--all", "--limit", "500"])
+    out = capsys.readouterr().out
+    assert f"report {number} " in out and "(handled " in out
+    assert main(["talk-report-handled", "999999999"]) == 1
+    assert "no report 999999999" in capsys.readouterr().err
+
+
+# --- the thread closes 7 days after the game's end, by the test clock ----------------------------------
+
+def test_the_thread_closes_seven_days_after_the_end_not_after_it_was_first_seen(redis_server, monkeypatch):
+    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")   # application/clock.py: clock:offset shifts every clock
+    r = redis_from(redis_server)
+    r.delete("clock:offset")
+    try:
+        app = make_app(redis_server.url)
+        c = app.test_client()
+        gid, (ada, bob) = two(c)
+        assert c.post(f"{API}/{gid}/resign", headers=ada).status_code == 200   # the game ends now
+        ended = app.extensions["tiletum.service"].ended_at(gid)
+        assert ended is not None
+        r.set("clock:offset", 6 * 86400)   # nobody looked at the thread for six days
+        page = c.get(f"{API}/{gid}/messages", headers=bob).json
+        assert page["open"] and page["closes"] == time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                time.gmtime(ended + 7 * 86400))
+        assert c.post(f"{API}/{gid}/messages", json={"text": "gg"}, headers=bob).status_code == 201
+        r.set("clock:offset", 7 * 86400 + 60)   # 7 days after the end, not after it was first seen over
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "too late"}, headers=ada)
+        assert rv.status_code == 409 and rv.json["code"] == "talk-closed"
+        page = c.get(f"{API}/{gid}/messages", headers=ada).json
+        assert not page["open"] and [m["text"] for m in page["messages"]] == ["gg"], "still read"
+    finally:
+        r.delete("clock:offset")
+
+
+def redis_from(redis_server):
+    import redis
+    return redis.Redis.from_url(redis_server.url)
+
+
+# --- an attacker's review ---------------------------------------------------------------------------
+
+def test_attack_posting_as_another_seat_or_reading_another_game(world):
+    _, c = world
+    gid, (ada, bob) = two(c)
+    other, (mallory, _) = two(c, emails=("m@talk.test", "n@talk.test"))
+    c.post(f"{API}/{gid}/messages", json={"text": "secret plan"}, headers=bob)
+    # a seat field in the body is no way to speak for another seat
+    rv = c.post(f"{API}/{gid}/messages", json={"text": "I resign, Ada wins", "seat": 1}, headers=ada)
+    assert rv.status_code == 422
+    # another game's token: the same answer whether the message exists or not (no oracle), no words
+    answers = [c.post(f"{API}/{gid}/messages/{n}/report", json={}, headers=mallory) for n in (1, 99)]
+    answers += [c.get(f"{API}/{gid}/messages", headers=mallory),
+                c.post(f"{API}/{gid}/messages", json={"text": "hi"}, headers=mallory),
+                c.put(f"{API}/{gid}/messages/mute", json={"all": True}, headers=mallory)]
+    assert {(a.status_code, a.json["code"]) for a in answers} == {(401, "unauthorized")}
+    assert answers[0].json == answers[1].json
+    assert not any("secret" in a.get_data(as_text=True) for a in answers)
+    page = c.get(f"{API}/{gid}/messages", headers=ada).json
+    assert [(m["seat"], m["text"]) for m in page["messages"]] == [(1, "secret plan")]
+    assert set(page["messages"][0]) == {"id", "seat", "name", "text", "at", "mine"}, "nothing more"
+    assert c.get(f"{API}/{other}/messages", headers=mallory).json["messages"] == []
+
+
+def test_attack_the_spectators_stream_tells_no_words(world):
+    import http.client
+    app, c = world
+    gid, (ada, _) = two(c)
+    with LiveServer(app) as server:
+        conn = http.client.HTTPConnection(server.url.removeprefix("http://"), timeout=20)
+        conn.request("GET", f"{API}/{gid}/stream")   # a spectator: no token
+        resp = conn.getresponse()
+        assert resp.status == 200
+        seen = b""
+        while b"event: turn" not in seen:
+            seen += resp.fp.readline()
+        rv = c.post(f"{API}/{gid}/messages", json={"text": "whisper to Bob"}, headers=ada)
+        assert rv.status_code == 201
+        while b"event: talk" not in seen:
+            seen += resp.fp.readline()
+        seen += resp.fp.readline()
+        conn.close()
+    told = seen.split(b"event: talk", 1)[1]
+    assert told.strip() == b"data: {}", told
+    assert b"whisper" not in seen and b"Ada" not in told
+
+
+def test_a_seat_is_not_emailed_what_its_page_read(world):
+    app, c = world
+    gid, (ada, bob) = two(c)
+    talk = TableTalk(app.extensions["tiletum.service"])
+    c.post(f"{API}/{gid}/messages", json={"text": "one"}, headers=bob)
+    meta = app.extensions["tiletum.service"].meta(gid)
+    assert [m["text"] for m in talk.unread_for_email(gid, meta, 0)[0]] == ["one"]
+    c.get(f"{API}/{gid}/messages", headers=ada)   # Ada's page read it
+    assert talk.unread_for_email(gid, meta, 0)[0] == []
+    c.post(f"{API}/{gid}/messages", json={"text": "two"}, headers=bob)
+    assert [m["text"] for m in talk.unread_for_email(gid, meta, 0)[0]] == ["two"]
+
+
+def test_attack_the_email_rule_never_turns_a_move_into_a_message_or_back(world):
+    _, c = world
+    gid, (ada, bob) = two(c)
+    first = c.get(f"{API}/{gid}/legal-moves", headers=ada).json["moves"][0]["move"]
+    turn = reply_address("talk-secret", "pbem.test", gid, 0, 1)
+    said = lambda: [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=bob).json["messages"]]  # noqa: E731
+    # a move written after the Message: line is words, never played
+    rv = post_inbound(c, raw_reply(turn, f"Message: I would play\n{first}"))
+    assert rv.json["status"] == "applied" and said() == [f"I would play\n{first}"]
+    assert c.get(f"{API}/{gid}").json["version"] == 1
+    # Bob cannot talk (nor play) through Ada's turn address, even with her name on it
+    rv = post_inbound(c, raw_reply(turn, "Message: Ada resigns", frm="Ada <bob@talk.test>"))
+    assert rv.json["status"] == "rejected" and "Ada resigns" not in said()
+    # a message that is only a move's words to the talk address: posted, the game untouched
+    talk = reply_address("talk-secret", "pbem.test", gid, 0, TALK_VERSION)
+    rv = post_inbound(c, raw_reply(talk, f"Message:\n{first}"))
+    assert rv.json["status"] == "applied" and c.get(f"{API}/{gid}").json["version"] == 1
+    # a move then words with no Message: line: the words are no message, the move is played
+    rv = post_inbound(c, raw_reply(turn, f"{first}\nthanks for the game"))
+    assert rv.json["status"] == "applied" and "thanks for the game" not in " ".join(said())
+    assert c.get(f"{API}/{gid}").json["version"] > 1

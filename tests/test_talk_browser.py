@@ -4,6 +4,8 @@ a message one seat sends from its page reaches the other seat's page (woken by t
 TILETUM_SKIP_BROWSER=1 (or no Chromium) skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
+import pytest
+
 from tests.browser import wait_until
 from tests.conftest import LiveServer, make_app
 
@@ -39,4 +41,51 @@ def test_a_message_from_one_page_reaches_the_other(redis_server, browser):
         spectator.goto(f"{server.url}/play/{gid}")
         wait_until(spectator, "document.body.dataset.version === '1'")
         assert spectator.locator("#talk").count() == 0
+        assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1366, "height": 900}])
+def test_mute_and_unmute_on_the_page_by_keyboard(redis_server, browser, viewport):
+    """Ada mutes Bob from his message, sees him listed as muted, and unmutes him with the
+    keyboard alone; the whole game is muted and unmuted with one button."""
+    from playwright.sync_api import expect
+    app = make_app(redis_server.url, RATE_LIMIT=0)
+    c = app.test_client()
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}]})
+    gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
+    c.post(f"{API}/{gid}/messages", json={"text": "hello from Bob"},
+           headers={"Authorization": f"Bearer {tokens[1]}"})
+    with LiveServer(app) as server:
+        errors: list[str] = []
+        page = browser.new_page(viewport=viewport)
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/play/{gid}#token={tokens[0]}")
+        expect(page.locator("#talk-list li")).to_contain_text("hello from Bob")
+        expect(page.locator("#talk-muted")).to_be_hidden()
+        page.get_by_role("button", name="Mute Bob").focus()
+        page.keyboard.press("Enter")
+        unmute = page.get_by_role("button", name="Unmute Bob")
+        expect(unmute).to_be_visible()
+        expect(unmute).to_be_focused()   # the button pressed went with the message: focus is not lost
+        expect(page.locator("#talk-list li")).to_have_count(0)
+        assert c.get(f"{API}/{gid}/messages", headers={"Authorization": f"Bearer {tokens[0]}"}
+                     ).json["muted"]["seats"] == [1]
+        page.keyboard.press("Enter")
+        expect(page.locator("#talk-muted")).to_be_hidden()
+        expect(page.locator("#talk-list li")).to_contain_text("hello from Bob")
+        whole = page.locator("#talk-mute-all")
+        expect(whole).to_be_focused()
+        expect(whole).to_have_text("Mute this game's messages")
+        page.keyboard.press("Space")
+        expect(whole).to_have_text("Unmute this game's messages")
+        expect(whole).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#talk-list li")).to_have_count(0)
+        page.keyboard.press("Enter")
+        expect(whole).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#talk-list li")).to_have_count(1)
+        box = whole.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], "on screen"
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= viewport["width"], "no sideways scroll"
         assert not errors, errors

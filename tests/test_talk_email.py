@@ -75,3 +75,55 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     assert bobs and c.get(f"{API}/{gid}").json["version"] > 1
     thread = c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]
     assert "Your move, Bob." in [m["text"] for m in thread]
+
+
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TALK_EMAIL_SECONDS="0")
+def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa: F811
+    """An attacker's seat posting all it may cannot flood the others: each gets at most
+    EMAILS_PER_DAY message emails from the game a day (one with the daily digest, none with no
+    emails); and a reply whose moves are played while its message is refused (the hour's messages
+    spent) gets a confirmation that says so in words."""
+    from application.messages import EMAILS_PER_DAY, PER_HOUR, TableTalk
+    from application.notifications import set_preference
+    app, boxes, mailin_port = pbem
+    app.config["TALK_EMAIL_SECONDS"] = 0
+    c = app.test_client()
+    people = ("ada", "bob", "cy", "di")
+    rv = c.post(API, json={"game": "carcassonne", "seats": [
+        {"name": n.title(), "email": f"{n}@players.test"} for n in people]})
+    assert rv.status_code == 201, rv.json
+    gid = rv.json["id"]
+    svc = app.extensions["tiletum.service"]
+    r = svc.store.r
+    for n in people:
+        mark_verified(r, f"{n}@players.test")
+    set_preference(r, "cy@players.test", "none")
+    set_preference(r, "di@players.test", "digest")
+    bob = {"Authorization": f"Bearer {rv.json['seats'][1]['token']}"}
+    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
+
+    def told(who: str) -> list:
+        return [m for m in list(boxes.messages) if str(m["To"]) == f"{who}@players.test"
+                and "wrote to the table" in headline(m)]
+
+    for i in range(EMAILS_PER_DAY):
+        assert c.post(f"{API}/{gid}/messages", json={"text": f"spam {i}"}, headers=bob).status_code == 201
+        _wait(boxes, lambda m, i=i: str(m["To"]) == "ada@players.test" and f"Bob: spam {i}" in text_of(m))
+    assert c.post(f"{API}/{gid}/messages", json={"text": "spam more"}, headers=bob).status_code == 201
+    time.sleep(8)   # four sweeps (TILETUM_SWEEP_SECONDS=2) of the beat
+    assert len(told("ada")) == EMAILS_PER_DAY, [text_of(m) for m in told("ada")]
+    assert not [m for m in told("ada") if "spam more" in text_of(m)], "the day's message emails are spent"
+    assert len(told("di")) == 1, "the daily digest: one message email a game a day"
+    assert told("cy") == [], "no emails: no message email"
+    # Ada's hour of messages is spent; her reply plays its move and says the message was not posted
+    talk = TableTalk(svc)
+    for i in range(PER_HOUR):
+        talk.post_for_seat(gid, 0, f"mine {i}")
+    move = legal_moves_in(turn)[0]
+    reply(mailin_port, turn, "ada@players.test", f"{move}\nMessage: one too many")
+    done = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Played:" in headline(m))
+    body = " ".join(text_of(done[0]).split())
+    assert "Your moves were played; your message was not posted: at most 30 messages an hour" in body, body
+    assert c.get(f"{API}/{gid}").json["version"] > 1
+    said = [m["text"] for m in c.get(f"{API}/{gid}/messages", headers=bob).json["messages"]]
+    assert "one too many" not in said

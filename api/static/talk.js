@@ -1,8 +1,9 @@
 "use strict";
-// The table talk of a game page (issue 41): the seats' messages beside the history, for a seat's
+// The table talk of a game page: the seats' messages beside the history, for a seat's
 // page only (spectators read nothing). Loaded by game-page.js; uses its `api`, `auth`, `token`,
 // `make`, `$` and `problemText`. Words are shown as text (textContent), never as HTML or links.
-// New messages (after the last one this browser showed this seat) are marked "new".
+// New messages (after the last one this browser showed this seat) are marked "new". Who is muted
+// shows under the list, each with an "Unmute" button; one button mutes or unmutes the whole game.
 (function () {
   const seenKey = "talk:" + gameId + ":" + (token || "").slice(-12);
   let after = 0, lastSeen = 0, seats = [], muted = {all: false, seats: []}, loading = false;
@@ -18,8 +19,11 @@
         make("textarea", {id: "talk-text", rows: "2", maxlength: "1000", autocomplete: "off"}),
         make("button", {type: "submit"}, "Send")),
       make("p", {id: "talk-status", role: "status"}),
-      make("p", {}, make("label", {}, make("input", {type: "checkbox", id: "talk-mute-all"}),
-                         " Mute this game's messages")));
+      make("div", {id: "talk-muted", hidden: ""},
+        make("h3", {id: "talk-muted-h"}, "Muted"),
+        make("ul", {id: "talk-muted-list", "aria-labelledby": "talk-muted-h"})),
+      make("p", {}, make("button", {type: "button", id: "talk-mute-all", "aria-pressed": "false"},
+                         "Mute this game's messages")));
     const history = $("history").closest("section");
     history.parentNode.insertBefore(sec, history.nextSibling);
     $("talk-form").addEventListener("submit", async ev => {
@@ -31,15 +35,40 @@
       if (r.ok) { $("talk-text").value = ""; $("talk-status").textContent = "Sent."; await read(); }
       else $("talk-status").textContent = await problemText(r);
     });
-    $("talk-mute-all").addEventListener("change", () => mute({all: $("talk-mute-all").checked}));
+    $("talk-mute-all").addEventListener("click", () => mute({all: !muted.all}, "talk-mute-all"));
     $("talk-list").addEventListener("focus", markSeen);
   }
 
-  async function mute(body) {
+  // a seat by its name (game-page.js's seatName, once the game is read)
+  function nameOf(i) {
+    return typeof seatName === "function" ? seatName(i) : "Player " + (Number(i) + 1);
+  }
+
+  // save what is muted; then focus goes to `focusId` (the button that undoes it), as the one
+  // pressed may be gone from the page
+  async function mute(body, focusId) {
     const r = await fetch(api + "/messages/mute", {method: "PUT", headers: {...auth, "Content-Type": "application/json"},
                                                    body: JSON.stringify(body)});
     $("talk-status").textContent = r.ok ? "Saved." : await problemText(r);
-    if (r.ok) { after = 0; $("talk-list").replaceChildren(); await read(); }
+    if (r.ok) {
+      muted = await r.json();
+      showMuted();
+      after = 0; $("talk-list").replaceChildren(); await read();
+      if (focusId && $(focusId)) $(focusId).focus();
+    }
+  }
+
+  function showMuted() {
+    const all = $("talk-mute-all");
+    all.textContent = muted.all ? "Unmute this game's messages" : "Mute this game's messages";
+    all.setAttribute("aria-pressed", String(muted.all));
+    $("talk-muted-list").replaceChildren(...muted.seats.map(seat => {
+      const name = nameOf(seat);
+      const b = make("button", {type: "button", id: "talk-unmute-" + seat}, "Unmute " + name);
+      b.addEventListener("click", () => mute({seats: muted.seats.filter(s => s !== seat)}, "talk-mute-all"));
+      return make("li", {}, name + " ", b);
+    }));
+    $("talk-muted").hidden = !muted.seats.length;
   }
 
   function markSeen() {
@@ -52,7 +81,8 @@
     if (!m.mine && m.id > lastSeen) { li.classList.add("new"); li.prepend(make("span", {class: "talk-new"}, "new"), " "); }
     if (!m.mine) {
       const muteB = make("button", {type: "button"}, "Mute " + m.name);
-      muteB.addEventListener("click", () => mute({seats: Array.from(new Set([...muted.seats, m.seat]))}));
+      muteB.addEventListener("click", () => mute({seats: Array.from(new Set([...muted.seats, m.seat]))},
+                                                 "talk-unmute-" + m.seat));
       const report = make("button", {type: "button"}, "Report");
       report.addEventListener("click", async () => {
         const r = await fetch(api + "/messages/" + m.id + "/report", {method: "POST",
@@ -74,7 +104,7 @@
         if (!r.ok) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
         const page = await r.json();
         muted = page.muted;
-        $("talk-mute-all").checked = muted.all;
+        showMuted();
         for (const m of page.messages) {
           $("talk-list").append(item(m));
           if (!m.mine && m.id > lastSeen) fresh += 1;
