@@ -88,7 +88,7 @@ def test_a_public_profile_shows_its_ratings_with_a_chart_and_its_games(site, pag
 
 
 def test_the_leaderboard_links_public_profiles_and_pages(site, page):
-    page.goto(f"{site['url']}/leaderboards/multiplayer")
+    page.goto(f"{site['url']}/leaderboards/tiletum:multiplayer")
     expect(page.locator("h1")).to_have_text("Leaderboard: Tiletum")
     expect(page.locator("#rows tr")).to_have_count(3)
     expect(page.locator("#status")).to_have_text("Players 1 to 3 of 3.")

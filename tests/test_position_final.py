@@ -60,7 +60,7 @@ def test_the_final_field_is_typed_closed_and_checked(finished):
     name, game, state = finished
     doc = json.loads(json.dumps(game.view(state, None)))
     if name.startswith("tiletum"):
-        schema = DOCUMENT["components"]["schemas"]["Position"]["properties"]["final"]
+        schema = DOCUMENT["components"]["schemas"]["TiletumPosition"]["properties"]["final"]
         assert schema["additionalProperties"] == {"$ref": "#/components/schemas/FinalScore"}
         some = next(iter(doc["final"]))
         breaches = [("unknown key", lambda f: f[some].update(tie_break=1)),
