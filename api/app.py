@@ -216,7 +216,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
         # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
         # preflight (its pages are same-origin), and so the app answers exactly what its document says.
         PROVIDE_AUTOMATIC_OPTIONS=False,
-        API_TITLE="Tiletum PBEM", API_VERSION="3.2.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="4.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
