@@ -72,7 +72,7 @@ def test_the_final_field_is_typed_closed_and_checked(finished):
         breaches = [("unknown key", lambda f: f.update(winners=[0])),
                     ("missing key", lambda f: f.pop("scorings")),
                     ("wrong type", lambda f: f["breakdown"][0].update(farm="none"))]
-    component = "Position" if name.startswith("tiletum") else "CarcassonnePosition"
+    component = "TiletumPosition" if name.startswith("tiletum") else "CarcassonnePosition"
     assert errors_of(doc, component) == []
     for what, breach in breaches:
         bad = copy.deepcopy(doc)
