@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from application.accounts import Accounts
 from application.credentials import Credentials
 from application.indexes import adopt_legacy
+from application.pool_names import rename_pools
 from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.stand_in import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
@@ -215,7 +216,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
         # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
         # preflight (its pages are same-origin), and so the app answers exactly what its document says.
         PROVIDE_AUTOMATIC_OPTIONS=False,
-        API_TITLE="Tiletum PBEM", API_VERSION="3.2.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Tiletum PBEM", API_VERSION="4.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
@@ -240,8 +241,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
     if app.config["ADOPT_LEGACY"]:
         try:
             adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+            rename_pools(client)  # ratings stored under a pool's deprecated name (once; cheap afterwards)
         except redis.RedisError as e:  # the API still starts (and answers 503) while Redis is away
-            app.logger.warning("could not look for unsharded indexes yet: %s", e)
+            app.logger.warning("could not look for unsharded indexes or renamed pools yet: %s", e)
     store = EventStore(client)
     app.extensions["tiletum.store"] = store
     send_task = app.config.get("SEND_TASK")  # None: Celery on the broker; False: send nothing

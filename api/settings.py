@@ -55,7 +55,8 @@ def from_env(env=os.environ) -> dict:
     return {
         "REDIS_URL": env.get("REDIS_URL"),
         "REDIS_CLUSTER": _bool(env.get("TILETUM_REDIS_CLUSTER")),
-        "ADOPT_LEGACY": True,   # move indexes written before the sharding into their shards at start
+        "ADOPT_LEGACY": True,   # at start: move indexes written before the sharding into their shards, and
+                                # ratings stored under a pool's deprecated name to its name
         "ALLOW_SEEDED_GAMES": _bool(env.get("TILETUM_ALLOW_SEEDED_GAMES")),
         "SNAPSHOT_EVERY": int(env.get("TILETUM_SNAPSHOT_EVERY", "100")),
         "RATE_LIMIT": int(env.get("TILETUM_RATE_LIMIT", "600")),

@@ -36,7 +36,7 @@ from . import errors, reliability
 from .dashboard import Dashboard, games_key, hmget, iso
 from .indexes import ME_RESULTS
 from .players import name_of
-from .rating_service import POOLS, pool_key
+from .rating_service import POOLS, canonical_pool, pool_key
 from .resigned import resigned_of
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -207,6 +207,7 @@ class Profiles:
         if self.r.hget(profile_key(pid), "public") != b"1":
             raise errors.missing("player-not-found", "this player's profile is not public")
         ratings = self._ratings(pid)
+        pool = canonical_pool(pool)
         if pool not in ratings:
             raise errors.missing("pool-not-found", f"{handle} has no rating in {pool!r}")
         return rating_chart(handle, pool, ratings[pool]["history"])
@@ -226,7 +227,9 @@ class Profiles:
         return {p: h.decode() for p, (h, pub) in zip(pids, pipe.execute()) if h and pub == b"1"}
 
     def leaderboard(self, pool: str, offset: int = 0, limit: int = 50) -> dict:
-        """A pool's players by rating, best first, ``limit`` from ``offset``."""
+        """A pool's players by rating, best first, ``limit`` from ``offset`` (a deprecated name of the
+        pool is answered with its name)."""
+        pool = canonical_pool(pool)
         if pool not in POOLS:
             raise errors.missing("pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
         board = self.ratings.leaderboard(pool, offset, limit)

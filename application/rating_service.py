@@ -1,6 +1,9 @@
 """Ratings of finished games (docs/tournaments.md, "Ratings"): Glicko-2 from :mod:`tournaments.ratings`,
-one pool for Tiletum's multiplayer games, one per Cardinalbot level for solo games, and one multiplayer
-pool per other game (``carcassonne:multiplayer``).
+one multiplayer pool per game, named by it (``tiletum:multiplayer``, ``carcassonne:multiplayer``), and
+one per level of a game's own automa for its solo games (the Cardinalbot's ``solo:priest``, ...).
+Tiletum's multiplayer pool was first called ``multiplayer``: that name is still taken as a
+deprecated alias wherever a client names a pool (:func:`canonical_pool`), and the ratings stored
+under it are moved to the pool's name when the service starts (:mod:`application.pool_names`).
 
 :meth:`RatingService.record_game` rates a finished game once (it is called by the game-over
 task and by its sweep; a second call does nothing). The update is one Redis transaction over
@@ -31,16 +34,26 @@ from .rated import unrated_reason
 from .resigned import final_places, resigned_of
 
 MULTI = "multiplayer"
-# Tiletum's pools keep their names; every other game has its own multiplayer pool, named by it.
-OTHER_POOLS = tuple(f"{name}:{MULTI}" for name in hosted.NAMES if name != hosted.DEFAULT)
-# a pool per level of a game's own automa (Tiletum's Cardinalbot: solo:priest, solo:deacon, solo:bishop)
-SOLO_POOLS = tuple(solo_pool(level) for game in hosted.GAMES.values() for level in game.automa_levels)
-POOLS = (MULTI,) + SOLO_POOLS + OTHER_POOLS
 
 
 def game_pool(game: str) -> str:
-    """The multiplayer pool of a game: ``multiplayer`` for Tiletum, ``<game>:multiplayer`` else."""
-    return MULTI if game == hosted.DEFAULT else f"{game}:{MULTI}"
+    """The multiplayer pool of a game: ``<game>:multiplayer``."""
+    return f"{game}:{MULTI}"
+
+
+# a pool per level of a game's own automa (Tiletum's Cardinalbot: solo:priest, solo:deacon, solo:bishop)
+SOLO_POOLS = tuple(solo_pool(level) for game in hosted.GAMES.values() for level in game.automa_levels)
+# the first game's multiplayer pool, its solo pools, then every other game's (the order of 3.x)
+POOLS = ((game_pool(hosted.DEFAULT),) + SOLO_POOLS
+         + tuple(game_pool(name) for name in hosted.NAMES if name != hosted.DEFAULT))
+# deprecated pool names a client may still send -> the pool's name: the first game's multiplayer pool
+# was plain ``multiplayer`` (3.x). Answers always name the pool by its name.
+POOL_ALIASES = {MULTI: game_pool(hosted.DEFAULT)}
+
+
+def canonical_pool(pool: str) -> str:
+    """The pool's name for ``pool`` or a deprecated alias of it (an unknown name is left as it is)."""
+    return POOL_ALIASES.get(pool, pool)
 
 
 FORMER_PREFIX = "former:"
@@ -167,6 +180,7 @@ class RatingService:
 
     # --- reading -------------------------------------------------------------------------------
     def leaderboard(self, pool: str, offset: int = 0, limit: int = 50) -> dict:
+        pool = canonical_pool(pool)
         if pool not in POOLS:
             raise errors.missing("pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
         pk = pool_key(pool)
@@ -184,6 +198,8 @@ class RatingService:
         for pool in POOLS:
             pipe.lrange(f"{pool_key(pool)}:hist:{pid}", 0, -1)
         hist = sorted((json.loads(x) for part in pipe.execute() for x in part), key=lambda h: h["at"])
+        for h in hist:   # a history entry written before the pool was renamed, not moved yet
+            h["pool"] = canonical_pool(h["pool"])
         if not hist:
             raise errors.missing("player-not-found", "no rated games for this player")
         ratings = {}

@@ -55,11 +55,12 @@ def schema_of(document: dict, name: str) -> dict:
 
 def test_the_position_and_its_parts_are_typed_closed_objects(server):
     doc = server.document
-    for name in ("Position", "SeatState", "Turn", "KingMarker", "AgendaEntry", "FinalScore", "SoloBoard",
+    for name in ("TiletumPosition", "SeatState", "Turn", "KingMarker", "AgendaEntry", "FinalScore",
+                 "SoloBoard",
                  "EngineOptions", "Piles", "Event", "GameSummary", "LegalMoves"):
         schema = schema_of(doc, name)
         assert schema.get("additionalProperties") is False and schema["properties"], name
-    position = schema_of(doc, "Position")["properties"]
+    position = schema_of(doc, "TiletumPosition")["properties"]
     for field, ref in (("turn", "Turn"), ("solo", "SoloBoard"), ("options", "EngineOptions")):
         assert f"#/components/schemas/{ref}" in json.dumps(position[field]), field
     assert position["seats"]["items"] == {"$ref": "#/components/schemas/SeatState"}
@@ -75,7 +76,7 @@ def test_closed_value_sets_are_enumerations(server):
     assert enum("Event", "type") == ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
     assert enum("Resigned", "status") == ["finished", "active"]
     assert enum("Rematch", "status") == ["proposed", "started"]
-    assert enum("Position", "phase") == ["action", "king", "over"]
+    assert enum("TiletumPosition", "phase") == ["action", "king", "over"]
     # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
     # starts (docs/lobby.md)
     assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "cards", "builders", "placing",
@@ -92,10 +93,10 @@ def test_closed_value_sets_are_enumerations(server):
 
 def test_who_is_to_act_has_one_name_and_one_shape(server):
     doc = server.document
-    for name in ("GameSummary", "Position", "LegalMoves"):
+    for name in ("GameSummary", "TiletumPosition", "LegalMoves"):
         to_act = schema_of(doc, name)["properties"]["to_act"]
         assert to_act["type"] == "array" and to_act["items"] == {"type": "integer"}, name
-    for name in ("Position", "LegalMoves"):
+    for name in ("TiletumPosition", "LegalMoves"):
         actor = schema_of(doc, name)["properties"]["actor"]
         assert actor["deprecated"] is True and actor["nullable"] is True, name
 

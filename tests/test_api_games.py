@@ -71,7 +71,7 @@ def expected_view(state: tiletum.GameState, viewer: int | None) -> dict:
 def assert_same_position(served: dict, expected: dict, what: str = "") -> None:
     """``served`` is ``expected`` exactly, except that a field the engine leaves empty (None)
     may be absent from the API's document (the engine's document can grow optional fields, such
-    as ``solo``, before the API's Position schema lists them); any other difference fails."""
+    as ``solo``, before the API's TiletumPosition schema lists them); any other difference fails."""
     omitted = set(expected) - set(served)
     assert not {k for k in omitted if expected[k] is not None}, f"{what}: the API drops {sorted(omitted)}"
     assert served == {k: v for k, v in expected.items() if k not in omitted}, \

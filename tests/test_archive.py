@@ -60,7 +60,7 @@ def reads(base: str, game_id: str, token: str, dash_key: str, pid: str, tid: str
              (f"/api/v1/games/{game_id}/record", {}), (f"/api/v1/games/{game_id}/fairness", {}),
              (f"/api/v1/games/{game_id}/board.svg", {}), (f"/play/{game_id}", {}),
              ("/api/v1/me/games", {"Authorization": f"Bearer {dash_key}"}),
-             ("/api/v1/ratings?pool=multiplayer", {}), (f"/api/v1/ratings/{pid}", {})]
+             ("/api/v1/ratings?pool=tiletum:multiplayer", {}), (f"/api/v1/ratings/{pid}", {})]
     if tid:
         paths += [(f"/api/v1/tournaments/{tid}", {}), (f"/api/v1/tournaments/{tid}/standings", {})]
     out = {}

@@ -240,7 +240,7 @@ def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     best = next(r for r in board["ratings"]
                 if r["name"] == ("Annika" if scores[0] >= scores[1] else "Benedikt"))
     assert best["rating"] >= 1500
-    tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "multiplayer"}).json()
+    tiletum = c.call("GET", "/api/v1/ratings", params={"pool": "tiletum:multiplayer"}).json()
     assert not {"Annika", "Benedikt"} & {row["name"] for row in tiletum["ratings"]}, "rated in Tiletum's pool"
     # the dashboard of a player lists the finished Carcassonne game with its places
     from application.dashboard import dashboard_key_for

@@ -24,6 +24,11 @@ from conftest import make_app
 from test_api_games import (  # noqa: F401
     check_record_midgame, check_views, choose_batch, create, http, play_to_end, test_a_whole_game_over_http,
     test_spectator_and_seat_views)
+from test_pool_names import (  # noqa: F401
+    db, r, test_a_rating_written_under_either_name_meanwhile_is_kept,
+    test_a_run_stopped_half_way_counts_nothing_twice, test_renaming_twice_is_a_no_op,
+    test_the_service_moves_the_old_pool_at_start_with_nothing_lost,
+    test_two_processes_at_once_move_each_rating_once)
 from test_tournament_service import (  # noqa: F401
     env, test_a_knockout_runs_to_one_winner, test_a_round_closes_when_its_games_finish_and_the_next_is_paired,
     test_finished_games_are_rated_once_in_their_pool,

@@ -95,12 +95,13 @@ def _play(gen, url: str, seats, options, seed: str) -> dict:
         moves += 1
         if moves % 40 == 1:  # the typed position, as the seat to act sees it
             position = gen.get_game_state.sync(gid, client=me)
-            assert isinstance(position, m.Position), position
+            assert isinstance(position, m.TiletumPosition), position
             assert isinstance(position.seats[seat], m.SeatState) and position.viewer == seat
-            assert position.phase in set(m.PositionPhase)
+            assert position.phase in set(m.TiletumPositionPhase)
     me = next(iter(seat_clients.values()))
     final = gen.get_game_state.sync(gid, client=me)
-    assert isinstance(final, m.Position) and final.phase == m.PositionPhase.OVER and final.to_act == []
+    assert isinstance(final, m.TiletumPosition) and final.phase == m.TiletumPositionPhase.OVER
+    assert final.to_act == []
     assert final.winner == summary.winner and final.final is not None
     events = gen.get_events.sync(gid, client=anyone)
     assert isinstance(events, m.EventsOut) and events.events[0].type_ == m.EventType.GAMESTARTED
@@ -221,7 +222,7 @@ def test_the_generated_client_resigns_replays_and_asks_for_a_rematch(gen, server
                                    body=m.GameCreate(seats=[m.SeatIn(name="A"), m.SeatIn(name="B")]))
     seats = [gen.client.AuthenticatedClient(base_url=server.url, token=s.token) for s in created.seats]
     early = gen.get_game_state.sync(created.id, client=anyone, version=1)
-    assert isinstance(early, m.Position) and early.version == 1
+    assert isinstance(early, m.TiletumPosition) and early.version == 1
     done = resign.sync(created.id, client=seats[1])
     assert isinstance(done, m.Resigned) and done.status == "finished" and done.winner == 0
     again = resign.sync(created.id, client=seats[0])

@@ -14,7 +14,7 @@ import games
 
 ROOT = Path(__file__).resolve().parents[1]
 # the pages anyone may open (a game page is reached through a game: see test_game_pages_too)
-PUBLIC = ["/", "/play/lobby", "/play/new", "/tournaments", "/me", "/leaderboards/multiplayer"]
+PUBLIC = ["/", "/play/lobby", "/play/new", "/tournaments", "/me", "/leaderboards/tiletum:multiplayer"]
 
 
 def _doc(client, path: str):

@@ -46,7 +46,7 @@ def game_id(client):
 @pytest.mark.parametrize("rule", sorted(PAGES))
 def test_every_page_is_valid_html5_with_labelled_controls(client, game_id, rule):
     path = (rule.replace("<string:game_id>", game_id).replace("<string:tid>", "T0")
-            .replace("<string:handle>", "ada_l").replace("<string:pool>", "multiplayer"))
+            .replace("<string:handle>", "ada_l").replace("<string:pool>", "tiletum:multiplayer"))
     assert "<" not in path, f"a page route this test does not know how to fill: {rule}"
     rv = client.get(path)
     assert rv.status_code == 200 and rv.mimetype == "text/html"
@@ -93,7 +93,7 @@ BROWSER_ACCEPT = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0
 def test_every_page_has_the_site_layout_with_its_own_entry_marked(client, game_id, rule):
     from api.pages import NAV, NAV_OF
     path = (rule.replace("<string:game_id>", game_id).replace("<string:tid>", "T0")
-            .replace("<string:handle>", "ada_l").replace("<string:pool>", "multiplayer"))
+            .replace("<string:handle>", "ada_l").replace("<string:pool>", "tiletum:multiplayer"))
     html = client.get(path).get_data(as_text=True)
     assert "<!--site-" not in html, "every marker is replaced"
     doc = _parse(html)

@@ -184,15 +184,17 @@ def test_a_profile_is_hidden_until_its_player_opts_in_and_never_shows_an_email(w
     assert [g["game"] for g in p["finished"]] == [done]
     assert p["finished"][0]["record"] == f"/api/v1/games/{done}/record"
     assert [g["game"] for g in p["current"]] == [running], "a private game is not shown"
-    pool = p["ratings"]["multiplayer"]
+    pool = p["ratings"]["tiletum:multiplayer"]
     assert pool["games"] == 1 and len(pool["history"]) == 1 and pool["history"][0]["game"] == done
     assert pool["history"][0]["rating"] == pool["rating"]
     text = shown.get_data(as_text=True).lower()
     assert "@" not in text and "#token" not in text and ada.lower() not in text
-    chart = client.get(f"/api/v1/players/{h}/rating.svg?pool=multiplayer")
+    chart = client.get(f"/api/v1/players/{h}/rating.svg?pool=tiletum:multiplayer")
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
     svg = chart.get_data(as_text=True)
     assert svg.startswith("<svg") and "<polyline" in svg and svg.count("<circle") == 2 and "@" not in svg
+    old = client.get(f"/api/v1/players/{h}/rating.svg?pool=multiplayer")   # the deprecated name of the pool
+    assert old.status_code == 200 and old.get_data(as_text=True) == svg
     unknown = client.get(f"/api/v1/players/{h}/rating.svg?pool=solo:priest")
     assert unknown.get_json()["code"] == "pool-not-found"
     assert client.get(f"/api/v1/players/{h}/rating.svg?pool=nope").status_code == 422
@@ -214,8 +216,8 @@ def test_leaderboards_are_paged_best_first_with_the_handles_of_public_profiles(w
     client.put("/api/v1/me/handle", json={"handle": h}, headers=auth(key_of(r, people[0])))
     client.put("/api/v1/me/profile", json={"public": True}, headers=auth(key_of(r, people[0])))
     client.put("/api/v1/me/handle", json={"handle": handle("lbhidden")}, headers=auth(key_of(r, people[1])))
-    whole = client.get("/api/v1/leaderboards/multiplayer?limit=200").get_json()
-    assert whole["pool"] == "multiplayer" and whole["offset"] == 0 and whole["limit"] == 200
+    whole = client.get("/api/v1/leaderboards/tiletum:multiplayer?limit=200").get_json()
+    assert whole["pool"] == "tiletum:multiplayer" and whole["offset"] == 0 and whole["limit"] == 200
     rows = whole["entries"]
     assert whole["total"] == len(rows) >= 4
     assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
@@ -224,15 +226,23 @@ def test_leaderboards_are_paged_best_first_with_the_handles_of_public_profiles(w
     assert by_player[player_id(r, people[0])]["handle"] == h
     assert by_player[player_id(r, people[1])]["handle"] is None, ("a handle whose profile is private is not "
                                                                   "shown")
-    page = client.get("/api/v1/leaderboards/multiplayer?offset=1&limit=2").get_json()
+    page = client.get("/api/v1/leaderboards/tiletum:multiplayer?offset=1&limit=2").get_json()
     assert page["entries"] == rows[1:3] and page["total"] == whole["total"]
-    assert client.get("/api/v1/leaderboards/multiplayer?offset=100000&limit=5").get_json()["entries"] == []
+    far = client.get("/api/v1/leaderboards/tiletum:multiplayer?offset=100000&limit=5").get_json()
+    assert far["entries"] == []
     assert "@" not in json.dumps(whole)
+    old = client.get("/api/v1/leaderboards/multiplayer?limit=200")   # the pool's deprecated name
+    assert old.status_code == 200 and old.get_json() == whole, "answered as the pool, by its name"
+    ratings = client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json()
+    assert ratings["pool"] == "tiletum:multiplayer"
+    assert [row["player"] for row in ratings["ratings"]] == [row["player"] for row in rows]
+    assert "multiplayer" not in [p["pool"] for g in client.get("/api/v1/catalog").get_json()["games"]
+                                 for p in g["pools"]]
     assert client.get("/api/v1/leaderboards/carcassonne:multiplayer").status_code == 200
     rv = client.get("/api/v1/leaderboards/nonsense")
     assert (rv.status_code, rv.get_json()["code"]) == (404, "pool-not-found")
     for q in ("limit=0", "limit=201", "offset=-1", "limit=x"):
-        assert client.get(f"/api/v1/leaderboards/multiplayer?{q}").status_code == 422, q
+        assert client.get(f"/api/v1/leaderboards/tiletum:multiplayer?{q}").status_code == 422, q
 
 
 # --- your data: export ---------------------------------------------------------------------------------
@@ -257,8 +267,8 @@ def test_the_export_holds_the_players_games_settings_and_ratings(world):
     assert games[done]["finished"] is True and games[done]["result"]["places"] and games[done]["moves"]
     assert (games[running]["seat"] == 1 and games[running]["finished"] is False
             and games[running]["name"] == "Me")
-    assert (out["ratings"]["multiplayer"]["games"] == 1
-            and out["ratings"]["multiplayer"]["history"][0]["game"] == done)
+    assert (out["ratings"]["tiletum:multiplayer"]["games"] == 1
+            and out["ratings"]["tiletum:multiplayer"]["history"][0]["game"] == done)
     # how reliably I play (application/reliability.py): the finished game counted, my moves timed
     rel = out["reliability"]
     assert rel["games_finished"] == 1 and rel["games_abandoned"] == 0 and rel["moves_timed"] > 0
@@ -314,7 +324,7 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     texts = [e.get("text", "") for e in client.get(f"/api/v1/games/{done}/events").get_json()["events"]]
     assert any("a former player" in t for t in texts) and not any("Gone" in t for t in texts)
     assert "Gone" not in client.get(f"/api/v1/games/{done}/record").get_data(as_text=True)
-    board = client.get("/api/v1/leaderboards/multiplayer?limit=200").get_json()
+    board = client.get("/api/v1/leaderboards/tiletum:multiplayer?limit=200").get_json()
     assert pid not in [row["player"] for row in board["entries"]]
     assert player_id(r, bob) in [row["player"] for row in board["entries"]], "the others keep theirs"
     # the game where it was the deleted player's turn: the stand-in played it at once
@@ -340,7 +350,7 @@ def test_deleting_an_account_leaves_no_trace_of_the_address(world):
     on_game_over(svc, mine_now)
     assert client.get(f"/api/v1/games/{mine_now}").get_json()["rated"] is True
     assert not any(row["player"].startswith("former:") for row in
-                   client.get("/api/v1/leaderboards/multiplayer?limit=200").get_json()["entries"])
+                   client.get("/api/v1/leaderboards/tiletum:multiplayer?limit=200").get_json()["entries"])
     assert client.get(f"/api/v1/ratings/{player_id(r, cy)}").status_code == 200
     assert holders(r, me) == [], "and nothing brought it back"
 

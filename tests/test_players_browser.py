@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 
 import pytest
@@ -91,7 +92,7 @@ def test_a_public_profile_shows_its_ratings_with_a_chart_and_its_games(site, pag
 
 
 def test_the_leaderboard_links_public_profiles_and_pages(site, page):
-    page.goto(f"{site['url']}/leaderboards/multiplayer")
+    page.goto(f"{site['url']}/leaderboards/tiletum:multiplayer")
     expect(page.locator("h1")).to_have_text("Leaderboard: Tiletum")
     expect(page.locator("#rows tr")).to_have_count(3)
     expect(page.locator("#status")).to_have_text("Players 1 to 3 of 3.")
@@ -101,6 +102,13 @@ def test_the_leaderboard_links_public_profiles_and_pages(site, page):
     check_page(page, "player-leaderboard")
     page.locator("#rows").get_by_role("link", name=HANDLE).click()
     expect(page).to_have_url(f"{site['url']}/players/{HANDLE}")
+    # the pool's deprecated name: the page shows the pool by its name in words, at the pool's address
+    page.goto(f"{site['url']}/leaderboards/multiplayer")
+    expect(page.locator("h1")).to_have_text("Leaderboard: Tiletum")
+    expect(page.locator("#rows tr")).to_have_count(3)
+    expect(page).to_have_url(re.compile(r"/leaderboards/tiletum(:|%3A)multiplayer$"))
+    expect(page.locator("#pools a[aria-current=page]")).to_have_text("Tiletum")
+    assert "multiplayer" not in page.locator("main").inner_text()
     page.goto(f"{site['url']}/leaderboards/solo:bishop")
     expect(page.locator("#status")).to_have_text("Nobody is rated here yet.")
     page.goto(f"{site['url']}/leaderboards/nonsense")

@@ -60,7 +60,7 @@ def test_the_final_field_is_typed_closed_and_checked(finished):
     name, game, state = finished
     doc = json.loads(json.dumps(game.view(state, None)))
     if name.startswith("tiletum"):
-        schema = DOCUMENT["components"]["schemas"]["Position"]["properties"]["final"]
+        schema = DOCUMENT["components"]["schemas"]["TiletumPosition"]["properties"]["final"]
         assert schema["additionalProperties"] == {"$ref": "#/components/schemas/FinalScore"}
         some = next(iter(doc["final"]))
         breaches = [("unknown key", lambda f: f[some].update(tie_break=1)),
@@ -72,7 +72,7 @@ def test_the_final_field_is_typed_closed_and_checked(finished):
         breaches = [("unknown key", lambda f: f.update(winners=[0])),
                     ("missing key", lambda f: f.pop("scorings")),
                     ("wrong type", lambda f: f["breakdown"][0].update(farm="none"))]
-    component = "Position" if name.startswith("tiletum") else "CarcassonnePosition"
+    component = "TiletumPosition" if name.startswith("tiletum") else "CarcassonnePosition"
     assert errors_of(doc, component) == []
     for what, breach in breaches:
         bad = copy.deepcopy(doc)

@@ -50,7 +50,7 @@ def people(n: int, tag: str) -> list[dict]:
 def rating(svc, game: str, email: str) -> float:
     from application.players import player_id
     import json
-    raw = svc.store.r.hget(pool_key(game_pool(game) if game != "tiletum" else "multiplayer"),
+    raw = svc.store.r.hget(pool_key(game_pool(game)),
                            player_id(svc.store.r, email))
     return json.loads(raw)["rating"]
 

@@ -167,7 +167,7 @@ def test_swiss_of_8_players_over_4_rounds(tapp):
     rows = check_standings(client, tid, t, Fraction(1))
     assert {row["player"] for row in rows} == set(players)
     # every game was rated in the multiplayer pool, and the ratings know every player
-    board = client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json()
+    board = client.get("/api/v1/ratings?pool=tiletum:multiplayer&limit=200").get_json()
     rated = {row["player"]: row["games"] for row in board["ratings"]}
     assert all(rated[p] >= 4 for p in players)
     hist = client.get(f"/api/v1/ratings/{next(iter(players))}").get_json()["history"]
@@ -195,7 +195,7 @@ def test_a_carcassonne_swiss_is_played_through_the_api_and_rated_in_its_own_pool
     scores (tied seats share a place: Carcassonne has no tie-break), and the ratings go to the
     Carcassonne pool, not to Tiletum's."""
     client = tapp.test_client()
-    tiletum_before = client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json()
+    tiletum_before = client.get("/api/v1/ratings?pool=tiletum:multiplayer&limit=200").get_json()
     tid, players, t = run_tournament(client, {"name": "Carc Swiss", "game": "carcassonne", "format": "swiss",
                                               "rounds": 2, "table_size": 3}, 6, seed=33)
     assert t["status"] == "finished" and t["game"] == "carcassonne" and len(t["rounds"]) == 2
@@ -212,7 +212,7 @@ def test_a_carcassonne_swiss_is_played_through_the_api_and_rated_in_its_own_pool
     board = client.get("/api/v1/ratings?pool=carcassonne:multiplayer&limit=200").get_json()
     assert {row["player"] for row in board["ratings"]} >= set(players)
     assert all(row["games"] == 2 for row in board["ratings"] if row["player"] in players)
-    assert client.get("/api/v1/ratings?pool=multiplayer&limit=200").get_json() == tiletum_before
+    assert client.get("/api/v1/ratings?pool=tiletum:multiplayer&limit=200").get_json() == tiletum_before
     brief = client.get("/api/v1/tournaments").get_json()["tournaments"]
     assert {b["id"]: b["game"] for b in brief}[tid] == "carcassonne"
 

@@ -140,7 +140,7 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
         mine = {e["player"] for e in entries}
 
         def rated_games():
-            board = http.get(f"{url}/api/v1/ratings?pool=multiplayer&limit=200", timeout=10).json()
+            board = http.get(f"{url}/api/v1/ratings?pool=tiletum:multiplayer&limit=200", timeout=10).json()
             return sum(row["games"] for row in board["ratings"] if row["player"] in mine)
         wait_for(lambda: rated_games() >= 18, what="every game to be rated")
         time.sleep(1.0)

@@ -301,7 +301,8 @@ def test_finished_games_are_rated_once_in_their_pool(env, redis_client):
     finish(games, made["id"])
     assert ratings.record_game(made["id"]) is True
     assert ratings.record_game(made["id"]) is False, "once"
-    board = ratings.leaderboard("multiplayer", 0, ratings.leaderboard("multiplayer", 0, 1)["total"])
+    pool = "tiletum:multiplayer"
+    board = ratings.leaderboard(pool, 0, ratings.leaderboard(pool, 0, 1)["total"])
     # by player id (from the email): other tests on this Redis rate players named Ann and Bob too
     from application.players import player_id
     ids = {player_id(redis_client, "ann@r.example"): "Ann", player_id(redis_client, "bob@r.example"): "Bob"}
@@ -352,7 +353,7 @@ def test_solo_games_are_rated_in_their_level_pool_against_the_bot(env, redis_cli
     board = ratings.leaderboard("solo:bishop", 0, 50)
     names = {r["player"] for r in board["ratings"]}
     assert "cardinalbot:bishop" in names
-    assert all(r["player"] != "cardinalbot:bishop" for r in ratings.leaderboard("multiplayer", 0,
+    assert all(r["player"] != "cardinalbot:bishop" for r in ratings.leaderboard("tiletum:multiplayer", 0,
                                                                                 500)["ratings"])
 
 

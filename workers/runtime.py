@@ -10,6 +10,7 @@ from functools import lru_cache
 from application.stand_in import STAND_IN_QUEUE, STAND_IN_TASK
 from application.game_service import GameService
 from application.indexes import adopt_legacy
+from application.pool_names import rename_pools
 from application.redis_conn import connect
 from application.scheduling import Dispatcher
 from application.store import EventStore
@@ -34,8 +35,9 @@ def redis_client():
                      in ("1", "true", "yes", "on"), socket_timeout=10)
     try:
         adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
+        rename_pools(client)  # ratings stored under a pool's deprecated name (once; cheap afterwards)
     except Exception as e:  # Redis away: the tasks retry; the next process start moves them
-        log.warning("could not look for unsharded indexes yet: %s", e)
+        log.warning("could not look for unsharded indexes or renamed pools yet: %s", e)
     return client
 
 

@@ -8,12 +8,14 @@ from application.catalog import catalog
 
 from ..blueprint import Blueprint
 from ..schemas.common import Base, Line
+from ..schemas.players import POOL_NAMES
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="The games hosted")
+EXAMPLE_POOL = POOL_NAMES[0]   # the examples' pool: the first game's multiplayer pool
 
 
 class PoolOut(Base):
-    pool = Line(required=True, metadata={"example": "multiplayer",
+    pool = Line(required=True, metadata={"example": EXAMPLE_POOL,
                                          "description": "the pool's name (GET /api/v1/ratings?pool=)"})
     title = Line(required=True, metadata={"example": "Tiletum", "description": "the pool in words"})
 
@@ -53,7 +55,7 @@ class CatalogView(MethodView):
          "seat_kinds": ["human", "cardinalbot", "bot", "ai"], "options": ["action_tiles", "solo"],
          "email": True,
          "review": True, "ai": True, "automa_levels": ["priest", "deacon", "bishop"], "score_unit": "VP",
-         "default": True, "pools": [{"pool": "multiplayer", "title": "Tiletum"},
+         "default": True, "pools": [{"pool": EXAMPLE_POOL, "title": "Tiletum"},
                                     {"pool": "solo:priest", "title": "Tiletum solo (priest)"}]}]})
     def get(self):
         """The games hosted

@@ -22,10 +22,10 @@ from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, Game
 from ..schemas.me import Notifications, NotificationsIn, Vacation, VacationIn
 from ..schemas.moves import EventsOut, EventsPageQuery, LegalMoves, MovesIn, MovesOut
 from ..schemas.positions import ANY_POSITION
-from ..schemas.positions.tiletum import Position
+from ..schemas.positions.tiletum import TiletumPosition
 from ..schemas.review import ReviewOut, ReviewPending, ReviewQuery
 
-_POSITION = Position()
+_POSITION = TiletumPosition()
 POSITION_FORMAT = "tiletum-position/1"
 HINT_LEVEL = "medium"   # the AI level of hints (TILETUM_HINT_LEVEL)
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
@@ -140,7 +140,7 @@ class GameState(MethodView):
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
         token). Face-down piles and face-down Corruption tokens appear as counts only. The
-        document is the game's own: `Position` (Tiletum), `CarcassonnePosition` or `PillarsPosition`, by
+        document is the game's own: `TiletumPosition`, `CarcassonnePosition` or `PillarsPosition`, by
         `format`. With `version`, the position after that many events, as your seat (or a
         spectator) saw it then: the game's replay, by the same rules.
         """

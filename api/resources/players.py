@@ -10,14 +10,15 @@ from ..blueprint import Blueprint
 from ..extensions import profiles
 from ..problems import documented
 from ..schemas.common import PageQuery
-from ..schemas.players import ChartQuery, LeaderboardPage, PlayerProfile
+from ..schemas.players import POOL_NAMES, ChartQuery, LeaderboardPage, PlayerProfile
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1",
                 description="Public player profiles (by handle) and leaderboards")
+EXAMPLE_POOL = POOL_NAMES[0]   # the examples' pool: the first game's multiplayer pool
 
 EXAMPLE_PROFILE = {
     "handle": "ada_l", "public": True, "name": "Ada", "member_since": "2025-01-04T10:00:00Z",
-    "ratings": {"multiplayer": {"rating": 1662.3, "rd": 290.3, "games": 1, "history": [
+    "ratings": {EXAMPLE_POOL: {"rating": 1662.3, "rd": 290.3, "games": 1, "history": [
         {"game": "T4kq9ZpLm2Qxr1t1", "at": "2025-02-01T18:00:00Z", "rating": 1662.3, "rd": 290.3}]}},
     "finished": [{"game": "T4kq9ZpLm2Qxr1t1", "game_name": "tiletum", "players": 2, "place": 1, "score": 61,
                   "winner": "Ada", "url": "/play/T4kq9ZpLm2Qxr1t1",
@@ -64,7 +65,8 @@ class PlayerChart(MethodView):
 class Leaderboard(MethodView):
     @blp.doc(operationId="getLeaderboard")
     @blp.arguments(PageQuery, location="query")
-    @blp.response(200, LeaderboardPage, example={"pool": "multiplayer", "total": 1, "offset": 0, "limit": 50,
+    @blp.response(200, LeaderboardPage, example={"pool": EXAMPLE_POOL, "total": 1, "offset": 0,
+                                                 "limit": 50,
                                                  "entries": [{"rank": 1, "player": "p3f2a9c0d81e4b7a6",
                                                               "name": "Ada", "handle": "ada_l",
                                                               "rating": 1662.3, "rd": 290.3, "games": 1}]})
@@ -73,8 +75,9 @@ class Leaderboard(MethodView):
     def get(self, query, pool):
         """Read a leaderboard
 
-        The players of a rating pool (`multiplayer` for Tiletum, `carcassonne:multiplayer`,
+        The players of a rating pool (`tiletum:multiplayer`, `carcassonne:multiplayer`,
         `pillars:multiplayer`, `solo:priest`, `solo:deacon`, `solo:bishop`) by rating, best first,
         `limit` (1-200) from `offset`. A player whose profile is public is given with their handle.
+        The deprecated name `multiplayer` (Tiletum's pool) is answered as `tiletum:multiplayer`.
         """
         return profiles().leaderboard(pool, query["offset"], query["limit"])

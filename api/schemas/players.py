@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from application.rating_service import POOLS
+from application.rating_service import POOL_ALIASES, POOLS
 
 from .common import Base, Line
 from .review import Reliability
@@ -12,6 +12,10 @@ from .review import Reliability
 
 
 POOL_NAMES = list(POOLS)   # every game's pools (application/rating_service.py, from the registry)
+# what a client may name a pool by: its name, or a deprecated name (answered with the name)
+POOL_NAMES_TAKEN = POOL_NAMES + list(POOL_ALIASES)
+POOL_DESCRIPTION = ("the rating pool: " + ", ".join(f"`{p}`" for p in POOL_NAMES) + "; deprecated: "
+                    + ", ".join(f"`{old}` (answered as `{new}`)" for old, new in POOL_ALIASES.items()))
 
 
 class RatingHistoryPoint(Base):
@@ -53,8 +57,7 @@ class PlayerProfile(Base):
     name = fields.String(metadata={"description": "the name the player last played under"})
     member_since = fields.String(allow_none=True, metadata={"description": "the first game's creation (UTC)"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(ProfileRating), metadata={
-        "description": "by rating pool (multiplayer, carcassonne:multiplayer, pillars:multiplayer, "
-                       "solo:<level>)"})
+        "description": "by rating pool (" + ", ".join(POOL_NAMES) + ")"})
     finished = fields.List(fields.Nested(ProfileFinished),
                            metadata={"description": "newest first (50 at most)"})
     current = fields.List(fields.Nested(ProfileCurrent), metadata={
@@ -63,7 +66,8 @@ class PlayerProfile(Base):
 
 
 class ChartQuery(Base):
-    pool = Line(load_default="multiplayer", validate=validate.OneOf(POOL_NAMES))
+    pool = Line(load_default=POOL_NAMES[0], validate=validate.OneOf(POOL_NAMES_TAKEN),
+                metadata={"description": POOL_DESCRIPTION})
 
 
 class LeaderboardRow(Base):
@@ -78,7 +82,7 @@ class LeaderboardRow(Base):
 
 
 class LeaderboardPage(Base):
-    pool = fields.String(required=True)
+    pool = fields.String(required=True, metadata={"description": "the pool's name (never a deprecated one)"})
     total = fields.Integer(required=True, metadata={"description": "players in the pool"})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)

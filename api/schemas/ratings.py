@@ -3,17 +3,16 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from application.rating_service import POOLS
-
 from .common import Base, Line, PageQuery
+from .players import POOL_DESCRIPTION, POOL_NAMES, POOL_NAMES_TAKEN
 
 # --- ratings -------------------------------------------------------------------------------------
 
 
 class RatingsQuery(PageQuery):
-    pool = Line(load_default="multiplayer", validate=validate.OneOf(POOLS), metadata={
-        "description": "multiplayer (Tiletum), or solo:<level> (each Cardinalbot level is its own pool), or "
-                       "<game>:multiplayer for another game (carcassonne:multiplayer, pillars:multiplayer)"})
+    pool = Line(load_default=POOL_NAMES[0], validate=validate.OneOf(POOL_NAMES_TAKEN), metadata={
+        "description": POOL_DESCRIPTION + ". Each game has its multiplayer pool, `<game>:multiplayer`; "
+                       "each level of a game's own solo opponent is a pool (`solo:<level>`)"})
 
 
 class RatingRow(Base):
@@ -27,7 +26,7 @@ class RatingRow(Base):
 
 
 class Leaderboard(Base):
-    pool = fields.String(required=True)
+    pool = fields.String(required=True, metadata={"description": "the pool's name (never a deprecated one)"})
     total = fields.Integer(required=True)
     ratings = fields.List(fields.Nested(RatingRow), required=True)
 

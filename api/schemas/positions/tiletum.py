@@ -162,7 +162,7 @@ class SoloBoard(Closed):
     fulfils = fields.Integer(required=True)
 
 
-class Position(Closed):
+class TiletumPosition(Closed):
     """The position document (docs/tiletum-state.md) as a viewer sees it: face-down piles and face-down
     Corruption tokens are counts."""
     format = fields.String(required=True, validate=validate.OneOf(["tiletum-position/1"]))
@@ -220,4 +220,4 @@ class Position(Closed):
                        "null in a game started under rules version 1 (keyed by version)"})
 
 
-POSITION = Position
+POSITION = TiletumPosition
