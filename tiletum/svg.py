@@ -29,13 +29,13 @@ from . import pieces
 from .describe import COLOUR, fair_text, place_name, tile_name
 from .state import GameState
 
-# The layout is written on a plan 960 units wide (towns, panel and boards at these coordinates,
+# The layout is written on a plan 1020 units wide (towns, panel and boards at these coordinates,
 # words at 8 to 14 units); the drawing is that plan enlarged SCALE times, so that its smallest words
 # are 12 pixels at the drawing's own size (the game page shows it at least that large on a phone).
-PLAN_W, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
+PLAN_W, HEIGHT = 1020, 680  # HEIGHT: the map and side panel; the player boards go below them
 SCALE = 1.5
 WIDTH = round(PLAN_W * SCALE)  # the drawing's width (wider when a long name needs it)
-MAP_W = 600
+MAP_W = 660  # room right of Praha and Wien for their Cathedral labels
 BOARD_H = 152  # one player board
 SOLO_H = 70    # the Cardinalbot's board
 
