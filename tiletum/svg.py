@@ -512,7 +512,8 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     out.append(_t(x, y, f"Decrees: {row}", size=9))
     roll = solo.get("roll")
     if roll:
-        out.append(_t(PLAN_W - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10, anchor="end"))
+        out.append(_t(PLAN_W - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10,
+                      anchor="end"))
     y += 16
     cols = solo.get("columns") or []
     # its pieces in words: a Character by its type, a Crest by its family, a Contract by its terms
@@ -527,4 +528,5 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     return out
 
 
-__all__ = ["render_board_svg", "SCALE", "WIDTH", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY", "spot_xy"]
+__all__ = ["render_board_svg", "SCALE", "WIDTH", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY",
+           "spot_xy"]
