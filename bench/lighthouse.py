@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", default="tiletum,carcassonne,pillars", help="which games' pages (all three)")
     ap.add_argument("--views", default="seat,spectator", help="seat (the seat to move) and/or spectator")
     ap.add_argument("--runs", type=int, default=1, metavar="N", help="runs per page, median printed (1)")
+    ap.add_argument("--reports", type=Path, metavar="DIR",
+                    help="keep Lighthouse's JSON reports there (which audits fail, and why)")
     a = ap.parse_args(argv)
     games = [g for g in a.games.split(",") if g]
     views = [v for v in a.views.split(",") if v]
@@ -135,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{med['tbt']:>7.0f} {med['lcp']:>7.0f} {med['legible']:>7.1f}%"
                       + ("  (Lighthouse: this CPU is slower than it expects)" if slow else ""), flush=True)
     finally:
+        if a.reports:
+            a.reports.mkdir(parents=True, exist_ok=True)
+            for report in data.glob("*.json"):
+                shutil.copy(report, a.reports / report.name)
         shutil.rmtree(data, ignore_errors=True)
     print(f"lowest performance score: {worst} (goal: at least 95 on every game page)")
     return 0

@@ -69,3 +69,29 @@ def test_the_seats_own_board_for_a_phone_is_narrow_and_its_words_are_large_and_a
         assert all(ord(ch) <= 0xFF or ch in "\u2013\u2014" for ch in a[0]), a[0]
         for b in found[i + 1:]:
             assert not overlap(a, b), f"{a[0]!r} overlaps {b[0]!r}"
+
+
+def test_every_word_of_the_whole_board_is_drawn_at_12_units_or_more_and_none_overlaps_on_a_board():
+    """The game page shows the drawing at its own size (or larger) on a phone, so each label's own
+    font size is what a player reads there: at least 12 CSS pixels (Lighthouse's legible text), with
+    a full board (Rooms, Crests, Storehouse, fulfilled Contracts) in a 4-player game; the drawing is
+    enlarged as a whole, so the words on a player's board still keep apart."""
+    import random
+    g = games.TILETUM
+    rng = random.Random(5)
+    state, _ = g.new_game(4, "legible", {})
+    for _ in range(300):
+        if g.is_over(state):
+            break
+        _, state = g.play(state, g.actor(state), rng.choice(g.legal_moves(state))[0], "legible")
+    svg = g.board_svg(state, ["Ada", "Bob", "Cid", "Dan"])
+    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert len(sizes) > 150 and min(sizes) >= 12, min(sizes)
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+    for board in re.split(r'(?=<g class="player-board")', svg)[1:]:   # each to the next (the last: the end)
+        found = [b for b in boxes(board) if b[0].strip()]
+        assert len(found) > 20
+        for i, a in enumerate(found):
+            assert a[3] <= width + 1, f"{a[0]!r} runs past the edge"
+            for b in found[i + 1:]:
+                assert not overlap(a, b), f"{a[0]!r} overlaps {b[0]!r}"

@@ -138,10 +138,11 @@ def test_a_tiletum_turn_by_clicking_the_board_and_what_the_other_seat_sees(serve
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], ("the page does not "
                                                                                       "overflow")
     smallest = phone.evaluate("""() => {
-      const svg = document.getElementById('board'), k = svg.getBoundingClientRect().width / 960;
+      const svg = document.getElementById('board');
+      const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
       return Math.min(...[...svg.querySelectorAll('text')].map(t => Number(t.getAttribute('font-size')) * k));
     }""")
-    assert smallest >= 9.9, f"the board's smallest text is {smallest:.1f} CSS px on a phone"
+    assert smallest >= 11.99, f"the board's smallest text is {smallest:.1f} CSS px on a phone"
     _assert_words(phone)
     screenshot(phone, "game-page-tiletum-since-390.png")
     die = phone.locator('#board [data-die="G3"]')

@@ -29,8 +29,13 @@ from . import pieces
 from .describe import COLOUR, fair_text, place_name, tile_name
 from .state import GameState
 
-WIDTH, HEIGHT = 960, 680  # HEIGHT: the map and side panel; the player boards go below them
-MAP_W = 600
+# The layout is written on a plan 1020 units wide (towns, panel and boards at these coordinates,
+# words at 8 to 14 units); the drawing is that plan enlarged SCALE times, so that its smallest words
+# are 12 pixels at the drawing's own size (the game page shows it at least that large on a phone).
+PLAN_W, HEIGHT = 1020, 680  # HEIGHT: the map and side panel; the player boards go below them
+SCALE = 1.5
+WIDTH = round(PLAN_W * SCALE)  # the drawing's width (wider when a long name needs it)
+MAP_W = 660  # room right of Praha and Wien for their Cathedral labels
 BOARD_H = 152  # one player board
 SOLO_H = 70    # the Cardinalbot's board
 
@@ -77,14 +82,33 @@ _START_TEXT = re.compile(
     r'<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)"[^>]*text-anchor="start"[^>]*>([^<]*)<')
 
 
-def _drawn_width(parts: list[str]) -> int:
-    """How wide the picture must be for every left-aligned label to fit: a generous estimate of
+def _drawn_width(parts: list[str]) -> float:
+    """How wide the plan must be for every left-aligned label to fit: a generous estimate of
     each label's right end (0.6 of the font size per character, more than a sans-serif's average)."""
-    right: float = WIDTH
+    right: float = PLAN_W
     for part in parts:
         for x, size, text in _START_TEXT.findall(part):
             right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
-    return math.ceil(right)
+    return right
+
+
+_TAG = re.compile(r"<[^>]+>")  # a tag (text and attribute values are escaped: no '>' inside)
+_LENGTH = re.compile(r'(\s(?:x|y|x1|y1|x2|y2|cx|cy|r|rx|width|height|font-size|stroke-width)=")(-?[\d.]+)"')
+_PATH = re.compile(r'(\sd=")([^"]*)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _enlarge(part: str, k: float) -> str:
+    """A part of the plan drawn ``k`` times as large: every coordinate and length of its tags
+    (positions, sizes, radii, font sizes, stroke widths and the paths' numbers) times ``k``;
+    no transform, so each label's own font size is the size it is drawn at."""
+    def num(v: str) -> str:
+        return f"{round(float(v) * k, 2):g}"
+
+    def tag(m: re.Match[str]) -> str:
+        t = _LENGTH.sub(lambda a: f'{a.group(1)}{num(a.group(2))}"', m.group(0))
+        return _PATH.sub(lambda a: a.group(1) + _NUMBER.sub(lambda n: num(n.group(0)), a.group(2)) + '"', t)
+    return _TAG.sub(tag, part)
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333333", sw: float = 0.8,
@@ -120,7 +144,9 @@ def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> s
     if state.solo is not None:
         parts += _solo_board(state, names, y)
     # wider than WIDTH when a long name or list would run past the edge: nothing is clipped
-    width = _drawn_width(parts)
+    width = math.ceil(_drawn_width(parts) * SCALE)
+    total_h = math.ceil(total_h * SCALE)
+    parts = [_enlarge(part, SCALE) for part in parts]
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
             f'viewBox="0 0 {width} {total_h}" font-family="Helvetica, Arial, sans-serif">',
             f"<title>{escape(f'Tiletum, round {state.round}')}</title>",
@@ -382,13 +408,13 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     roof, Crest) and the fulfilled Contracts with the Cathedral tiles taken."""
     colour = SEAT_COLOURS[p.seat % 4]
     out = [f'<g class="player-board" data-seat="{p.seat}">',
-           _rect(4, y0 + 4, WIDTH - 8, BOARD_H - 8, "#ffffff", stroke=colour, sw=2, rx=6,
+           _rect(4, y0 + 4, PLAN_W - 8, BOARD_H - 8, "#ffffff", stroke=colour, sw=2, rx=6,
                  title=f"{name}'s board")]
     x, y = 14, y0 + 22
     out.append(_rect(x, y - 11, 12, 12, colour, sw=0.5))
     mark = " (to act)" if state.actor == p.seat and state.phase != "over" else ""
     out.append(_t(x + 18, y, f"{name}{mark}", size=13, weight="bold", fill=colour))
-    out.append(_t(WIDTH - 16, y, f"{p.score} VP", size=14, weight="bold", anchor="end"))
+    out.append(_t(PLAN_W - 16, y, f"{p.score} VP", size=14, weight="bold", anchor="end"))
     info = (f"Merchant: {place_name(p.merchant)} · Architect: "
             f"{place_name(p.architect)} · supply: {p.houses} Houses, {p.pillars} Pillars")
     if p.dice:  # a die by its colour and number ("dark gray 4"), not its letter
@@ -420,11 +446,12 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     out.append(_t(x, y + 12, "Buildings", size=10, weight="bold"))
     bw = 96
     for b, rooms in enumerate(p.rooms):
-        bx = x + 62 + b * (bw + 8)
+        bx = x + 62 + b * (bw + 40)   # apart enough for "Building 1 (roof House)"
         roof = p.roofs[b] if b < len(p.roofs) else False
         full = all(rooms) if rooms else True
-        done = ", full" if rooms and full else ""  # words: a check mark's glyph is missing from some fonts
-        out.append(_t(bx, y + 8, f"Building {b + 1}{' (roof House)' if roof else ''}{done}", size=9,
+        # words: a check mark's glyph is missing from some fonts
+        marks = ", ".join(m for m, on in (("roof House", roof), ("full", bool(rooms) and full)) if on)
+        out.append(_t(bx, y + 8, f"Building {b + 1}{f' ({marks})' if marks else ''}", size=9,
                       fill="#444444"))
         for f, who in enumerate(rooms):
             fx = bx + f * 32
@@ -471,7 +498,7 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     bot = solo.get("bot", 0)
     colour = SEAT_COLOURS[bot % 4]
     out = ['<g class="cardinalbot-board">',
-           _rect(4, y0 + 4, WIDTH - 8, SOLO_H - 8, "#f7f2ff", stroke=colour, sw=1.5, rx=6,
+           _rect(4, y0 + 4, PLAN_W - 8, SOLO_H - 8, "#f7f2ff", stroke=colour, sw=1.5, rx=6,
                  title="the Cardinalbot's board")]
     x, y = 14, y0 + 22
     out.append(_t(x, y, f"Cardinalbot ({names[bot]}), level {solo.get('level', '?')}", size=12, weight="bold",
@@ -485,7 +512,8 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     out.append(_t(x, y, f"Decrees: {row}", size=9))
     roll = solo.get("roll")
     if roll:
-        out.append(_t(WIDTH - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10, anchor="end"))
+        out.append(_t(PLAN_W - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10,
+                      anchor="end"))
     y += 16
     cols = solo.get("columns") or []
     # its pieces in words: a Character by its type, a Crest by its family, a Contract by its terms
@@ -500,4 +528,5 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
     return out
 
 
-__all__ = ["render_board_svg", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY", "spot_xy"]
+__all__ = ["render_board_svg", "SCALE", "WIDTH", "SEAT_COLOURS", "SEAT_COLOUR_NAMES", "TOWN_XY",
+           "spot_xy"]

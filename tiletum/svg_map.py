@@ -1,7 +1,7 @@
 """The part of the map where things changed, drawn narrow for a phone (pure: no I/O): the turn
 email's third picture (issue 40).
 
-The whole board (tiletum/svg.py) is 960 pixels wide; on a phone its towns are specks. This drawing
+The whole board (tiletum/svg.py) is 1530 pixels wide; on a phone its towns are specks. This drawing
 is the same map (the same towns, roads, Houses, Pillars, Merchants and Architects, drawn by
 tiletum/svg.py) cut to the spaces that the moves since the seat last looked named or built on,
 400 pixels wide, each such space ringed. :func:`changed_spots` reads those spaces from the moves
@@ -20,7 +20,7 @@ from .svg import HEIGHT, MAP_W, _map, _names, _rect, spot_xy
 PART_W = 400            # the picture's width in pixels
 MIN_W, MIN_H = 260, 190  # the least of the map shown (map units): a town's neighbours around it
 PAD_X, PAD_Y = 50, 42    # around the changed spaces: a town's label above, its Houses below
-RIGHT = 70               # past the map's right edge: the Cathedral labels of its eastern towns
+RIGHT = 10               # past the map's right edge (its eastern towns' Cathedral labels lie inside)
 MAP_VERBS = ("merchant", "architect", "house", "pillar", "cathedral")
 
 

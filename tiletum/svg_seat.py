@@ -1,6 +1,6 @@
 """One seat's own board, drawn narrow for a phone (pure: no I/O): the turn email's second picture.
 
-The whole board (tiletum/svg.py) is 960 pixels wide and shrinks on a phone's screen until its words
+The whole board (tiletum/svg.py) is 1530 pixels wide and shrinks on a phone's screen until its words
 cannot be read; what a player needs to decide is mostly on their own board. This drawing is 400
 pixels wide, with words at 11 to 14 pixels: the score, where the Merchant and Architect stand, the
 supply, the resources, the Storehouse, the six Buildings (two rows of three, with their Rooms, roof
