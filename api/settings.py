@@ -14,9 +14,9 @@
 | TILETUM_JOIN_ADDRESS_LIMIT | 5/hour | lobby joins per joining address (or dashboard key) |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
-| TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
+| TILETUM_HINT_PROCS | 1 | hints computed at once: the processes of the hints worker (queue hints; `tiletum serve` starts it), never the API's |
 | TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
-| TILETUM_HINT_QUEUE | 2 | hints of each API process waiting for a hint process beyond those computing; more are refused at once (429 hints-busy) |
+| TILETUM_HINT_QUEUE | 2 | hints of the whole service waiting for the hints worker beyond those computing; more are refused at once (429 hints-busy) |
 | TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |

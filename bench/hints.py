@@ -2,8 +2,10 @@
 
     python bench/hints.py [--games N] [--samples S] [--level L] [--workers W]
 
-A real ``tiletum serve --no-workers`` (the API as ``make run`` serves it: gunicorn, W processes
-(default 1) of 32 threads, on its own Redis; tests/servers.py ``Serve``) with N unrated games.
+A real ``tiletum serve`` (as ``make run`` serves it: the API under gunicorn, W processes (default
+1), and its workers, the hints worker among them, on its own Redis; tests/servers.py ``Serve``)
+with N unrated games. The hints are computed by the hints worker (application/hints.py), a process
+of its own at a lower CPU priority, never by the API's processes.
 First S plain GETs (``GET /api/v1/games/{id}``, one after another) on the idle server: p50 / p99.
 Then N clients ask for a hint at once, one in each game, and keep asking (after the Retry-After
 each answer gives) until they have it, while the same S GETs are timed again. Printed: both
@@ -110,14 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     env = {"TILETUM_HINT_LEVEL": a.level, "TILETUM_CREATE_LIMIT": "100000/hour",
            "TILETUM_RATE_LIMIT": "100000"}
     try:
-        with Serve(data, "--no-workers", "--workers", str(a.workers), env=env) as serve:
+        with Serve(data, "--workers", str(a.workers), env=env) as serve:
             games = create_games(serve.url, a.games)
             r = measure(serve.url, games, a.samples)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     idle, loaded, seen = r["idle"], r["loaded"], r["seen"]
     busy = [dt for status, code, dt in seen if code == "hints-busy"]
-    print(f"hints under load: tiletum serve --no-workers --workers {a.workers} (gunicorn, 32 threads each), "
+    print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {os.environ.get('TILETUM_WORKER', 'gevent')}; "
+          f"the hints worker: 1 process, nice +10), "
           f"{a.games} unrated games, "
           f"level {a.level}, {os.cpu_count()} CPUs (shared); plain GET /api/v1/games/{{id}}, "
           f"{a.samples} per phase")

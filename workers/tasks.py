@@ -22,6 +22,7 @@ from application.clock import make_clock
 from application.dashboard import Dashboard
 from application.deadlines import Deadlines
 from application.finished import done, follow_up_pending, on_game_over, purge_finished
+from application.hints import Hints
 from application.lobby import Lobby
 from application.queues import EMAIL
 from application.review import Reviews
@@ -73,6 +74,25 @@ def review_game(game_id: str, seat: int) -> int:
     """Compute a finished game's review of ``seat`` (docs/ai.md, "Game review"); idempotent: a
     stored review is not computed again. Returns the number of decisions reviewed."""
     return len(Reviews(service()).compute(game_id, seat)["decisions"])
+
+
+HINT_NICE = 10   # how much lower the hint searches' CPU priority is than the API's requests
+_niced = False
+
+
+@app.task(name="workers.hint")
+def hint(game_id: str, version: int, seat: int, level: str) -> int:
+    """Compute a hint (application/hints.py) on the ``hints`` worker, at a lower CPU priority than
+    the API's requests (``nice`` +10, once per pool process), so that a backlog of hints yields the
+    cores to them; idempotent. Returns the number of moves suggested (0: the position has moved on)."""
+    global _niced
+    if not _niced:
+        try:
+            os.nice(HINT_NICE)
+        except OSError:   # not allowed here: the search runs at the same priority
+            pass
+        _niced = True
+    return len(Hints(service()).compute(game_id, version, seat, level) or [])
 
 
 @app.task(name="workers.sweep_notifications")
