@@ -17,7 +17,7 @@
 | TILETUM_HINT_PROCS | 1 | hints computed at once: the processes of the hints worker (queue hints; `tiletum serve` starts it), never the API's |
 | TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
 | TILETUM_HINT_QUEUE | 2 | hints of the whole service waiting for the hints worker beyond those computing; more are refused at once (429 hints-busy) |
-| TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
+| TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses given seats, entries or bot accounts per client address (each costs one unless the client named it in the last day; whether it plays here changes nothing) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |

@@ -111,7 +111,7 @@ def test_emailing_addresses_that_never_played_is_limited_per_client(limited):
     first = {"seats": seats(2, emails=True)}
     assert create(url, first).status_code == 201                       # 2 new addresses
     assert create(url, {"seats": seats(2, emails=True)}).status_code == 429   # 2 more: over 3
-    assert create(url, first).status_code == 201, "addresses that have played cost nothing"
+    assert create(url, first).status_code == 201, "addresses this client named lately cost nothing"
     assert create(url, {"seats": seats(2)}).status_code == 201, "no address, no cost"
     one_more = {"seats": [{"name": "A", "email": "solo-new@limits.test"}, {"name": "B"}]}
     assert create(url, one_more).status_code == 201                   # the third new address

@@ -138,15 +138,41 @@ def test_the_budget_of_new_addresses_tells_nothing_of_an_address(redis_server, r
     before, so a 202 told that it played here)."""
     known, stranger = addr("known"), addr("unknown")
     rate(redis_client, known, 1600.0)
-    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="1/day")) as live:
+    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="2/day")) as live:
         h = Http(live.url)
         host = addr("host")
-        rate(redis_client, host, 1600.0)   # a known host: the game's creation costs nothing
+        rate(redis_client, host, 1600.0)   # the game's creation costs one (any address does)
         gid = rated_game(h, host, 1000, 3000)
         assert h.post(f"{LOBBY}/{gid}/join", json={"name": "A", "email": addr("first")}).status_code == 202
         a = h.post(f"{LOBBY}/{gid}/join", json={"name": "B", "email": known})
         b = h.post(f"{LOBBY}/{gid}/join", json={"name": "B", "email": stranger})
         assert a.status_code == 429 and answer(a) == answer(b), (answer(a), answer(b))
+        h.s.close()
+
+
+def created(h, email: str):
+    return h.post(GAMES, json={"game": "tiletum", "seats": [{"name": "Ann", "email": email}, {"name": "Bob"}]})
+
+
+def test_creating_a_game_costs_the_same_for_any_address(redis_server, redis_client, sent):
+    """Issue 39: the new-address budget of ``POST /api/v1/games`` charged only addresses that never
+    played here, so its headers (one less, or not) and its 429 told anyone whether an address plays
+    here. Now any address costs one (but one this client named in a request that succeeded lately):
+    the answers for an address that plays here and one that never did are the same, byte for byte."""
+    known, other_known, stranger, other_stranger = addr("known"), addr("known2"), addr("new"), addr("new2")
+    for who in (known, other_known):
+        rate(redis_client, who, 1600.0)
+    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="3/day")) as live:
+        h = Http(live.url)
+        # 3 a day: the known address costs one as the stranger does; naming it again costs nothing
+        answers = [created(h, who) for who in (known, stranger, known, other_known)]
+        assert [r.status_code for r in answers] == [201] * 4, [r.text for r in answers]
+        # the budget spent: a known address and a stranger are refused alike
+        late_known = addr("known3")
+        rate(redis_client, late_known, 1600.0)
+        a, b = created(h, late_known), created(h, other_stranger)
+        assert a.status_code == 429 and answer(a) == answer(b), (answer(a), answer(b))
+        assert a.json()["code"] == "rate-limited"
         h.s.close()
 
 
