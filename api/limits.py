@@ -14,9 +14,9 @@ waiting games (asking and confirming, docs/lobby.md; also per joining address, o
 whatever client it comes from), and making the service email addresses (each address in the
 request that this client has not named in the last day costs one, whichever of those endpoints it came
 through: whether the address plays here changes nothing, which would tell anyone that it does).
-Those count only requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the address
-N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header a client could set on
-its own.
+Those count only requests that succeeded. The client address is the socket's peer, or with
+``TRUSTED_PROXIES`` = N the address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's
+ProxyFix), never a header a client could set on its own.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from .problems import ApiError
 
 CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"],
                     "bots.BotInvitations": ["POST"]}
-ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
+ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"], "tournaments.EntryConfirm": ["POST"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}

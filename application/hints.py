@@ -76,7 +76,8 @@ class Hints:
         (not the seat's decision, a rated game)."""
         version, view = self.service.hint_view(game_id, token)
         seat, level = view["viewer"], self.level
-        doc = {"seat": seat, "version": version, "level": level, "moves": self._stored(game_id, version, seat)}
+        doc = {"seat": seat, "version": version, "level": level,
+               "moves": self._stored(game_id, version, seat)}
         if doc["moves"] is not None:
             return doc
         who = member(game_id, version, seat, level)

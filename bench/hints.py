@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(data, ignore_errors=True)
     idle, loaded, seen = r["idle"], r["loaded"], r["seen"]
     busy = [dt for status, code, dt in seen if code == "hints-busy"]
-    print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {os.environ.get('TILETUM_WORKER', 'gevent')}; "
+    worker = os.environ.get("TILETUM_WORKER", "gevent")
+    print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {worker}; "
           f"the hints worker: 1 process, nice +10), "
           f"{a.games} unrated games, "
           f"level {a.level}, {os.cpu_count()} CPUs (shared); plain GET /api/v1/games/{{id}}, "

@@ -135,8 +135,9 @@ class HintWorker:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TILETUM_")}
         env.update({"REDIS_URL": self.url, "CELERY_BROKER_URL": self.url, "PYTHONPATH": ROOT})
         self.out = open(self.log_path, "a")
-        self.proc = subprocess.Popen(worker_command(sys.executable, "workers.app", HINTS, self.procs), cwd=ROOT,
-                                     env=env, stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True)
+        argv = worker_command(sys.executable, "workers.app", HINTS, self.procs)
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self.out, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
         publish = celery_send_task(self.url)
 
         def send(name: str, args: list, queue: str) -> None:

@@ -122,7 +122,8 @@ def impatient(redis_server, redis_client, tmp_path):
         redis_client.delete(k)
     with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:
         app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="100/hour", HINT_LEVEL="medium",
-                       HINT_WAIT=0, CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day", SEND_TASK=worker.send)
+                       HINT_WAIT=0, CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day",
+                       SEND_TASK=worker.send)
         with LiveServer(app) as live:
             yield live.url, worker
 

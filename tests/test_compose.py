@@ -40,7 +40,8 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
-PROJECT = ("api", "worker", "sweeps", "standin", "hints", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
+# built from the Dockerfile
+PROJECT = ("api", "worker", "sweeps", "standin", "hints", "beat", "cardinalbot", "mailin")
 SERVICES = ("redis", *PROJECT, "mailcatcher")
 PROGRAM = {"api": "gunicorn", "worker": "celery worker", "sweeps": "celery worker",
            "standin": "celery worker", "hints": "celery worker", "beat": "celery beat",
@@ -442,7 +443,8 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
                 consumed.update({q: app.main for q in params["queues"]})
     from application import queues
     assert consumed == {queues.EMAIL: workers.app.app.main, queues.SWEEPS: workers.app.app.main,
-                        queues.STAND_IN: workers.app.app.main, queues.HINTS: workers.app.app.main, queues.SEATS: cardinalbot.worker.app.main}
+                        queues.STAND_IN: workers.app.app.main, queues.HINTS: workers.app.app.main,
+                        queues.SEATS: cardinalbot.worker.app.main}
     assert workers.app.app.conf.task_default_queue == queues.EMAIL
     assert cardinalbot.worker.app.conf.task_default_queue == queues.SEATS
     route = workers.app.app.amqp.router.route({}, "workers.stand_in_turn")

@@ -29,7 +29,7 @@ from application.review import Reviews
 from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
-from mail.tournament_mail import welcome
+from mail.tournament_mail import entry_ask, welcome
 
 from .app import AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT, SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, VISIBILITY_TIMEOUT, app
 from .runtime import notifier, outbox, redis_client, send_task, service
@@ -227,6 +227,13 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
 def tournament_welcome(self, tid: str) -> int:
     """Tell the players the organizer entered that they are in, with their private link (once)."""
     return welcome(notifier(), tid)
+
+
+@app.task(name="workers.tournament_entry_ask", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
+def tournament_entry_ask(self, tid: str, nonce: str) -> int:
+    """Someone asked to enter an address with the invitation link: tell its owner (once)."""
+    return entry_ask(notifier(), tid, nonce)
 
 
 @app.task(name="workers.send_seat_link", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
