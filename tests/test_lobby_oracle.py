@@ -207,7 +207,8 @@ def test_entering_a_tournament_answers_the_same_for_any_address_and_only_its_own
         h = Http(live.url)
         t = h.ok("POST", "/api/v1/tournaments", json={
             "name": "Oracle Cup", "format": "round_robin", "table_size": 2, "invite": True,
-            "entries": [{"name": "Ann", "email": entered}, {"name": "Bob", "email": addr("bob")}]}, status=201)
+            "entries": [{"name": "Ann", "email": entered}, {"name": "Bob", "email": addr("bob")}]},
+            status=201)
         tid = t["id"]
         seen, nonces = {}, {}
         for who in (entered, stranger, entered.upper()):

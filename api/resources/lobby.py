@@ -1,7 +1,10 @@
 """/api/v1/lobby: games waiting for players (docs/lobby.md): list them, join, confirm, leave."""
 from __future__ import annotations
 
+import flask
 from flask.views import MethodView
+
+from application.lobby import Lobby as LobbyService
 
 from ..blueprint import Blueprint
 from ..extensions import lobby
@@ -39,6 +42,15 @@ def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
 
 
+_ROW = LobbyGame()
+
+
+def listing_row(game_id: str, doc: dict) -> str:
+    """A listed game's row of ``GET /lobby`` as JSON: made by its schema (what the document says),
+    once per version of its record (the application keeps it: application/lobby.py ``_Rows``)."""
+    return flask.current_app.json.dumps(_ROW.dump(LobbyService.entry(game_id, doc)))
+
+
 @blp.route("")
 class Lobby(MethodView):
     @blp.doc(operationId="listLobby")
@@ -54,8 +66,13 @@ class Lobby(MethodView):
         whether it is rated and its rating range. Filter by `game`, `players` and `rated`; page with
         `offset` and `limit` (`more` and `next_offset` say what follows).
         """
-        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
-                               rated=query.get("rated"))
+        out = lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
+                              rated=query.get("rated"), render=listing_row)
+        # the rows are the schema's JSON already: the page is joined, not dumped field by field again
+        dumps = flask.current_app.json.dumps
+        body = (f'{{"games":[{",".join(out["games"])}],"more":{dumps(out["more"])},'
+                f'"next_offset":{dumps(out["next_offset"])}}}\n')
+        return flask.current_app.response_class(body, mimetype="application/json")
 
 
 @blp.route("/<string:game_id>")
