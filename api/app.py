@@ -27,6 +27,7 @@ from application.profiles import Profiles
 from application.lobby import Lobby
 from application.push import EventFeed, StreamSlots
 from application.rating_service import RatingService
+from application.hints import Hints
 from application.scheduling import Dispatcher
 from application.store import EventStore
 from application.tournament_service import TournamentService
@@ -290,6 +291,11 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
                                                                   send=dispatcher.send)
     app.extensions["tiletum.ratings"] = RatingService(app.extensions["tiletum.service"])
+    # hints: computed by the hints worker, the backlog bounded for the whole service (application/hints.py)
+    app.extensions["tiletum.hints"] = Hints(app.extensions["tiletum.service"], send=dispatcher.send,
+                                            level=app.config.get("HINT_LEVEL") or "medium",
+                                            capacity=max(1, app.config.get("HINT_PROCS", 1))
+                                            + max(0, app.config.get("HINT_QUEUE", 2)))
     api.register_blueprint(health.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(games.blp)

@@ -84,16 +84,6 @@ class ThreadWorker(gthread.ThreadWorker):
         return super().handle(conn)
 
 
-def post_worker_init(worker) -> None:
-    """gunicorn's hook, once a worker has loaded the app: start its hint processes now
-    (api/hints.py ``warm``), not while it serves requests."""
-    from . import hints
-    try:
-        hints.warm(worker.wsgi.config.get("HINT_PROCS", 1))
-    except Exception as e:   # hints then start on the first one, as before
-        worker.log.warning("could not start the hint processes yet: %s", e)
-
-
 # What a refusal of the server layer says (gunicorn.workers.base.Worker.handle_error's statuses).
 SERVER_PROBLEMS = {
     400: ("bad-request", "the request could not be read: a malformed request line or header"),

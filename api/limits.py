@@ -11,11 +11,12 @@ Every limit is keyed on an identity the request *proves*, never on whatever head
 On top of the per-identity budget, four actions have limits of their own, per client address:
 creating (games, tournaments and bot accounts draw on one budget), entering tournaments, joining
 waiting games (asking and confirming, docs/lobby.md; also per joining address, or per dashboard key,
-whatever client it comes from), and making the service email addresses that have never played
-(each new address in the request costs one, whichever of those endpoints it came through). Those count only
-requests that succeeded. The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the address
-N proxies in front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header a client could set on
-its own.
+whatever client it comes from), and making the service email addresses (each address in the
+request that this client has not named in the last day costs one, whichever of those endpoints it came
+through: whether the address plays here changes nothing, which would tell anyone that it does).
+Those count only requests that succeeded. The client address is the socket's peer, or with
+``TRUSTED_PROXIES`` = N the address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's
+ProxyFix), never a header a client could set on its own.
 """
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ import flask
 from flask_limiter import Limiter
 from limits import parse as parse_limit
 
-from application.dashboard import new_addresses
 from application.players import SECRET_KEY
 from application.service_secrets import stored_secret
 from application.redis_conn import cluster_url, is_cluster
@@ -38,7 +38,7 @@ from .problems import ApiError
 
 CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"], "bots.Bots": ["POST"],
                     "bots.BotInvitations": ["POST"]}
-ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"]}
+ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"], "tournaments.EntryConfirm": ["POST"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 PREFIX = "tiletum"   # the limiter's key prefix (its storage's keys begin with it)
@@ -110,9 +110,21 @@ def joining_address() -> str:
     return "join:" + identity()
 
 
+NAMED_SECONDS = 24 * 3600   # how long a client's named addresses stay free for it again
+
+
+def _named_key() -> str:
+    """The addresses this client has been charged for lately, each as :func:`hashed` holds it (in the
+    limits' namespace: nothing of an address or of the client in the clear)."""
+    return "LIMITER/tiletum-named/" + hashed(client_address())
+
+
 def _new_address_cost() -> int:
     """Worked out once, before the view runs: the limit is checked before and deducted after a
-    successful request, when the addresses are no longer new."""
+    successful request. An address costs one unless this client named it in a request that
+    succeeded in the last day (:data:`NAMED_SECONDS`): what it costs never depends on whether the
+    address plays here, which would tell anyone that it does (issue 39); a client naming the same
+    friends again and again pays for them once."""
     if "tiletum_new_addresses" not in flask.g and flask.request.endpoint == "lobby.Join":
         # a join asked by email costs one whether or not the address ever played: a cost (a 429, a
         # header) that depended on it would tell anyone whether an address plays here (docs/lobby.md)
@@ -121,10 +133,34 @@ def _new_address_cost() -> int:
                                             and isinstance(body.get("email"), str))
     if "tiletum_new_addresses" not in flask.g:
         try:
-            flask.g.tiletum_new_addresses = new_addresses(service().store.r, _emails_in_body())
+            emails = sorted({e.strip().lower() for e in _emails_in_body() if e.strip()})
+            fresh = [hashed(e) for e in emails]
+            if fresh:
+                r, named = service().store.r, _named_key()
+                pipe = r.pipeline(transaction=False)
+                for h in fresh:
+                    pipe.sismember(named, h)
+                fresh = [h for h, known in zip(fresh, pipe.execute()) if not known]
+            flask.g.tiletum_named = fresh
+            flask.g.tiletum_new_addresses = len(fresh)
         except Exception:  # a malformed body is the schema's to refuse
             flask.g.tiletum_new_addresses = 0
     return flask.g.tiletum_new_addresses
+
+
+def _remember_named(response):
+    """After a request that succeeded and was charged for addresses: they are free for this client
+    for a day."""
+    fresh = flask.g.get("tiletum_named")
+    if fresh and response.status_code < 400:
+        try:
+            pipe = service().store.r.pipeline(transaction=False)
+            pipe.sadd(_named_key(), *fresh)
+            pipe.expire(_named_key(), NAMED_SECONDS)
+            pipe.execute()
+        except Exception:   # the limits' storage failed: as every other limit does (swallow_errors)
+            pass
+    return response
 
 
 def _succeeded(response) -> bool:
@@ -190,6 +226,7 @@ def install(app: flask.Flask) -> Limiter | None:
     if not cfg.get("RATE_LIMIT"):
         return None
     app.after_request(_own_retry_after)   # registered before the limiter's hook, so it runs after it
+    app.after_request(_remember_named)
     storage = cfg["RATE_LIMIT_STORAGE"] or cfg["REDIS_URL"]
     if not cfg["RATE_LIMIT_STORAGE"] and cfg.get("REDIS_CLUSTER"):
         storage = cluster_url(storage)  # the limits storage's own scheme for a cluster

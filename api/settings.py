@@ -16,10 +16,10 @@
 | TILETUM_MESSAGE_LIMIT | 6/minute | table-talk messages (`POST /api/v1/games/{id}/messages`) per seat, on top of the 30 an hour per seat and game of every channel |
 | TILETUM_TALK_EMAIL_SECONDS | 10800 | a table-talk message no email of the seat told within this goes in an email of its own (docs/pbem.md, "Table talk") |
 | TILETUM_HINT_LEVEL | medium | the AI level of hints: easy, medium or hard (docs/ai.md) |
-| TILETUM_HINT_PROCS | 1 | worker processes of each API process that compute hints off the request threads |
+| TILETUM_HINT_PROCS | 1 | hints computed at once: the processes of the hints worker (queue hints; `tiletum serve` starts it), never the API's |
 | TILETUM_HINT_WAIT | 10 | seconds a hint request waits for its answer before it gets 202 with Retry-After |
-| TILETUM_HINT_QUEUE | 2 | hints of each API process waiting for a hint process beyond those computing; more are refused at once (429 hints-busy) |
-| TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses that never played, given seats or entries per client address (each costs one) |
+| TILETUM_HINT_QUEUE | 2 | hints of the whole service waiting for the hints worker beyond those computing; more are refused at once (429 hints-busy) |
+| TILETUM_NEW_ADDRESS_LIMIT | 30/day | addresses given seats, entries or bot accounts per client address (each costs one unless the client named it in the last day; whether it plays here changes nothing) |
 | TILETUM_TRUSTED_PROXIES | 0 | how many reverse proxies in front of the API append to X-Forwarded-For (ProxyFix) |
 | TILETUM_RATE_LIMIT_STORAGE | REDIS_URL | where the limits count (a limits storage URI, e.g. redis+cluster://...) |
 | TILETUM_MAX_BODY | 65536 | the largest request body in bytes (413 above) |
@@ -28,7 +28,7 @@
 | TILETUM_AI_TOKEN | (none: no AI seat may act) | the AI player's credential: acts only for seats of kind ai (docs/ai.md) |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued; required with a Redis Cluster (a plain Redis or RabbitMQ) |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
-| TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. email,sweeps,seats,stand-in |
+| TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. email,sweeps,seats,stand-in,hints |
 | TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
 | TILETUM_HEALTH_SCHEDULER | 0 (``tiletum serve``: 1) | 1: /health reports the scheduler (beat) by its sweeps' heartbeat, ``down`` after 3 missed intervals |
 | TILETUM_HEALTH_SCHEDULER_GRACE | 3 x TILETUM_SWEEP_SECONDS (90) | seconds after the API starts in which no heartbeat yet is ``starting``, not ``down`` |

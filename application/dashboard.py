@@ -87,17 +87,6 @@ def index_game(r, game_id: str, meta: dict) -> None:
     pipe.execute()
 
 
-def new_addresses(r, emails) -> int:
-    """How many distinct addresses among ``emails`` have never been given a seat (the service
-    has never emailed them): what creating a game or entering a tournament costs in the limit
-    on emailing strangers."""
-    fresh = {e.strip().lower() for e in emails if e and e.strip()}
-    if not fresh:
-        return 0
-    pids = [player_id(r, e) for e in sorted(fresh)]
-    return sum(1 for known in hmget(r, ME_EMAIL, pids) if known is None)
-
-
 def reindex(r) -> int:
     """Index every stored game (``tiletum index-dashboards``: games created before the index
     existed). Idempotent; returns the number of games seen."""

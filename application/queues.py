@@ -10,6 +10,8 @@ deploy/, docker-compose.yml):
 * ``seats``: the Cardinalbot's turns and every game's AI seats (``cardinalbot.worker``).
 * ``stand-in``: the stand-in's turns for late players (``workers.stand_in_turn``), which may think
   for minutes.
+* ``hints``: the hints players ask for (``workers.hint``, application/hints.py): searches of seconds,
+  off the API process, at a lower CPU priority than the requests.
 
 Before issue 40 they were ``tiletum`` (emails and sweeps together), ``cardinalbot`` and ``ai``;
 docs/deploy.md says how to drain those in a running broker when upgrading."""
@@ -19,5 +21,6 @@ EMAIL = "email"
 SWEEPS = "sweeps"
 SEATS = "seats"
 STAND_IN = "stand-in"
-ALL = (EMAIL, SWEEPS, SEATS, STAND_IN)
+HINTS = "hints"
+ALL = (EMAIL, SWEEPS, SEATS, STAND_IN, HINTS)
 OLD = {"tiletum": EMAIL, "cardinalbot": SEATS, "ai": STAND_IN}   # the names before issue 40

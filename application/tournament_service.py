@@ -35,10 +35,12 @@ from .resigned import final_places, resigned_of
 from .game_service import GameExists, GameService, token_hash
 from .queues import EMAIL
 from .store import Conflict
-from .tournament_store import TournamentStore
+from .tournament_store import TournamentStore, key
 
 log = logging.getLogger("tiletum.tournaments")
 MAX_STEPS = 64
+ENTRY_ASK_TASK = "workers.tournament_entry_ask"   # the email answering an entry asked by invitation
+ENTRY_ASK_SECONDS = 7 * 24 * 3600   # how long the link confirming such an entry works
 
 
 def same_secret(given: str, expected: str) -> bool:
@@ -208,11 +210,17 @@ class TournamentService:
         return {"type": "PlayerEntered", "player": email, "name": name, "via": via, "at": self.clock()}
 
     def enter(self, tid: str, token: str | None, body: dict) -> dict:
-        """A player enters with the invitation code, or the organizer enters them."""
+        """The organizer enters a player (their token: the entry and its token at once), or anyone
+        with the invitation code asks to enter an address: then the answer is the same for any
+        address (``{"tournament", "status": "pending", "emailed"}``: whether the address is entered
+        already is for its owner alone, issue 39) and the address's owner gets an email
+        (``workers.tournament_entry_ask``): a link that confirms the entry (:meth:`confirm_entry`),
+        or, when the address is entered already, its private page again."""
         t = self.load(tid)
         email = body["email"].strip().lower()
         check_name(body.get("name"))
-        if not self._organizer(t, token):
+        organizer = self._organizer(t, token)
+        if not organizer:
             code = body.get("invite")
             if not t.definition["invite"] or not code or not same_secret(code, self.invite_code(tid)):
                 raise errors.forbidden("bad-invitation",
@@ -220,17 +228,55 @@ class TournamentService:
                                         "token)")
         if t.status != "open":
             raise errors.refused("entries-closed", "the tournament has started: entries are closed")
-        if email in t.entrants:
+        if not organizer:
+            nonce = secrets.token_urlsafe(12)
+            self.r.set(key(tid, f"entry-ask:{nonce}"),
+                       json.dumps({"name": body["name"], "email": email, "at": self.clock()}),
+                       ex=ENTRY_ASK_SECONDS)
+            emailed = self.send is not None and self.send(ENTRY_ASK_TASK, [tid, nonce], EMAIL)
+            return {"tournament": tid, "status": "pending", "emailed": bool(emailed)}
+        if email in t.entrants:   # the organizer's own tournament: told to the organizer only
             raise errors.refused("already-entered", "this email address is entered already")
+        return self._enter(tid, t, body["name"], email, "list")
+
+    def _enter(self, tid: str, t: Tournament, name: str, email: str, via: str) -> dict:
         try:
-            self.store.append(tid, t.version, [self._entered(body["name"], email,
-                                                             "invite" if body.get("invite") else "list")])
+            self.store.append(tid, t.version, [self._entered(name, email, via)])
         except Conflict:
             raise errors.refused("version-conflict", "the tournament changed meanwhile; try again") from None
-        if not body.get("invite"):
+        if via == "list":
             self._welcome(tid)  # entered by the organizer: the player learns it by email
-        return {"player": player_id(self.r, email), "name": body["name"],
-                "entry_token": self.entry_token(tid, email)}
+        return {"player": player_id(self.r, email), "name": name, "entry_token": self.entry_token(tid, email)}
+
+    def entry_ask(self, tid: str, nonce: str) -> dict | None:
+        """An entry asked for with the invitation code and not yet confirmed (for its email)."""
+        raw = self.r.get(key(tid, f"entry-ask:{nonce}"))
+        return json.loads(raw) if raw else None
+
+    def confirm_token(self, tid: str, nonce: str) -> str:
+        """The secret of the link that confirms the entry asked for as ``nonce`` (emailed only)."""
+        return f"{nonce}.{self._derive(tid, 'entry-ask:' + nonce)}"
+
+    def confirm_entry(self, tid: str, token: str) -> dict:
+        """The link emailed to an address asked to enter was opened: its owner is entered (once;
+        an owner entered meanwhile gets the entry as it is), with the name asked for."""
+        nonce, _, mac = token.partition(".")
+        t = self.load(tid)
+        ask = self.entry_ask(tid, nonce) if nonce and mac else None
+        if ask is None or not same_secret(mac, self._derive(tid, "entry-ask:" + nonce)):
+            raise errors.invalid("bad-entry-link", "this entry link is not valid (or it expired): ask to "
+                                                   "enter "
+                                                   "again with the invitation link")
+        email = ask["email"]
+        if email in t.entrants:
+            self.r.delete(key(tid, f"entry-ask:{nonce}"))
+            return {"player": player_id(self.r, email), "name": t.entrants[email],
+                    "entry_token": self.entry_token(tid, email)}
+        if t.status != "open":
+            raise errors.refused("entries-closed", "the tournament has started: entries are closed")
+        out = self._enter(tid, t, ask["name"], email, "invite")
+        self.r.delete(key(tid, f"entry-ask:{nonce}"))
+        return out
 
     def _welcome(self, tid: str) -> None:
         if self.send is not None:

@@ -1,9 +1,14 @@
 """Hints under load (prints figures; not a test): does hint work slow other requests?
 
-    python bench/hints.py [--games N] [--samples S] [--level L] [--workers W]
+    python bench/hints.py [--games N] [--samples S] [--level L] [--workers W] [--all-workers]
 
-A real ``tiletum serve --no-workers`` (the API as ``make run`` serves it: gunicorn, W processes
-(default 1) of 32 threads, on its own Redis; tests/servers.py ``Serve``) with N unrated games.
+A real ``tiletum serve --no-workers`` (the API under gunicorn, W processes (default 1); tests/servers.py
+``Serve``) and beside it the hints worker as serve starts it (``api.cli.worker_command``, queue
+``hints``; tests/servers.py ``HintWorker``), on a Redis of the bench's own, with N unrated games: the
+API and what computes its hints, nothing else (``--all-workers``: the whole ``tiletum serve``, every
+worker, beat and the listener too, whose own timers then share the cores). The hints are computed by
+the hints worker (application/hints.py), a process of its own at a lower CPU priority, never by
+the API's processes.
 First S plain GETs (``GET /api/v1/games/{id}``, one after another) on the idle server: p50 / p99.
 Then N clients ask for a hint at once, one in each game, and keep asking (after the Retry-After
 each answer gives) until they have it, while the same S GETs are timed again. Printed: both
@@ -29,7 +34,8 @@ sys.path.insert(0, ROOT)
 
 import requests  # noqa: E402
 
-from tests.servers import Serve  # noqa: E402
+from api.redis_server import EmbeddedRedis  # noqa: E402
+from tests.servers import HintWorker, Serve  # noqa: E402
 
 API = "/api/v1/games"
 
@@ -105,19 +111,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=200, metavar="S", help="plain GETs timed per phase (200)")
     ap.add_argument("--level", default="hard", help="TILETUM_HINT_LEVEL (default hard: the slowest)")
     ap.add_argument("--workers", type=int, default=1, help="gunicorn processes (default 1, as issue 39)")
+    ap.add_argument("--all-workers", action="store_true",
+                    help="the whole tiletum serve (every worker, beat, the listener), not the API and the "
+                         "hints worker alone")
     a = ap.parse_args(argv)
     data = Path(tempfile.mkdtemp(prefix="tiletum-bench-hints-"))
     env = {"TILETUM_HINT_LEVEL": a.level, "TILETUM_CREATE_LIMIT": "100000/hour",
            "TILETUM_RATE_LIMIT": "100000"}
+    redis_server = None
     try:
-        with Serve(data, "--no-workers", "--workers", str(a.workers), env=env) as serve:
-            games = create_games(serve.url, a.games)
-            r = measure(serve.url, games, a.samples)
+        if a.all_workers:
+            with Serve(data, "--workers", str(a.workers), env=env) as serve:
+                games = create_games(serve.url, a.games)
+                r = measure(serve.url, games, a.samples)
+        else:
+            redis_server = EmbeddedRedis(data / "redis").start()
+            env["REDIS_URL"] = redis_server.url
+            with HintWorker(redis_server.url, data / "hints.log"), \
+                    Serve(data, "--no-workers", "--workers", str(a.workers), env=env) as serve:
+                games = create_games(serve.url, a.games)
+                r = measure(serve.url, games, a.samples)
     finally:
+        if redis_server is not None:
+            redis_server.stop()
         shutil.rmtree(data, ignore_errors=True)
     idle, loaded, seen = r["idle"], r["loaded"], r["seen"]
     busy = [dt for status, code, dt in seen if code == "hints-busy"]
-    print(f"hints under load: tiletum serve --no-workers --workers {a.workers} (gunicorn, 32 threads each), "
+    worker = os.environ.get("TILETUM_WORKER", "gevent")
+    parts = "every worker" if a.all_workers else "--no-workers, and the hints worker"
+    print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {worker}; {parts}: 1 process, "
+          f"nice +10), "
           f"{a.games} unrated games, "
           f"level {a.level}, {os.cpu_count()} CPUs (shared); plain GET /api/v1/games/{{id}}, "
           f"{a.samples} per phase")

@@ -1,7 +1,9 @@
 """The tournament email: every player the organizer entered by email is told once that they are
 in, with their private tournament link (``/tournaments/<id>#entry=<entry token>``: their games,
-their seat links, withdrawing). Players who entered with the invitation link got that link on
-the page already. Turn emails of tournament games are the normal ones (docs/pbem.md)."""
+their seat links, withdrawing). Anyone asking with the invitation link to enter an address gets
+the same answer whatever the address (issue 39); the address's owner is emailed
+(:func:`entry_ask`) the link that confirms the entry, or, when the address is entered already, its
+private link again. Turn emails of tournament games are the normal ones (docs/pbem.md)."""
 from __future__ import annotations
 
 
@@ -9,7 +11,7 @@ from application.dashboard import remember_address
 from application.notifications import preference
 from application.tournament_service import TournamentService, game_of
 
-from .compose import one_line
+from .compose import one_line, simple_email
 from .notify import Notifier
 
 
@@ -41,3 +43,39 @@ def welcome(notifier: Notifier, tid: str) -> int:
             f"Unsubscribe (one click, every email from us): {notifier.unsubscribe_url(email)}\n")
         sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first)
     return sent
+
+
+def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
+    """Answer an entry asked for with the invitation link (``POST /tournaments/{id}/entries``
+    without the organizer's token), to the address's owner only (once): the link that confirms it,
+    or the address's private tournament page when it is entered already, or that entries closed."""
+    ts = TournamentService(notifier.service)
+    ask = ts.entry_ask(tid, nonce)
+    if ask is None:
+        return 0
+    t = ts.load(tid)
+    email, title = ask["email"], game_of(t).title
+    name = one_line(t.definition["name"])
+    asked = f'someone (we hope you) asked to enter this address in the {title} tournament "{name}".'
+    page = f"{notifier.cfg.public_url}/tournaments/{tid}"
+    if email in t.entrants:
+        lines = [f"Hello {t.entrants[email]},", "", asked,
+                 "This address is entered already: your private tournament page (your games, withdrawing) "
+                 "is here; keep it to yourself:", f"{page}#entry={ts.entry_token(tid, email)}", "",
+                 "If you did not ask for this, ignore this email: nothing changed."]
+        headline = "You are entered already"
+        subject = f"{title} tournament: you are entered in {name} already"
+    elif t.status != "open":
+        lines = [f"Hello {ask['name']},", "", asked, "It has started, so entries are closed.", "",
+                 "If you did not ask for this, ignore this email: nothing happened."]
+        headline, subject = "Entries are closed", f"{title} tournament: entries to {name} are closed"
+    else:
+        lines = [f"Hello {ask['name']},", "", asked,
+                 "Open this link to confirm your entry (it works once, until the tournament starts):",
+                 f"{page}#confirm={ts.confirm_token(tid, nonce)}", "",
+                 "If you did not ask for this, ignore this email: nothing happens without the link.",
+                 f"One click stops every email from us: {notifier.unsubscribe_url(email)}"]
+        headline, subject = "Confirm your entry", f"{title} tournament: confirm your entry in {name}"
+    msg = simple_email(subject=subject, from_addr=notifier.cfg.from_addr, to_addr=email, lines=lines,
+                       headline=headline)
+    return notifier.send_once(f"tentry-ask:{tid}:{nonce}", email, msg, scope=f"tournament:{tid}")

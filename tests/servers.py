@@ -16,6 +16,7 @@ import requests
 from api.redis_server import free_port
 
 BASE_ENV_DROP = ("REDIS_URL",)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Serve:
@@ -112,3 +113,52 @@ def wait_for(predicate, seconds: float = 60, what: str = "the service"):
             return out
         time.sleep(0.3)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+class HintWorker:
+    """``tiletum serve``'s hints worker (api.cli.worker_command, queue ``hints``) on the Redis at
+    ``redis_url`` (store and broker), in a process group of its own; ``send`` is a SEND_TASK for
+    ``make_app`` that publishes the hint tasks only (a test's other tasks stay unsent)."""
+
+    def __init__(self, redis_url: str, log_path, procs: int = 1):
+        self.url, self.log_path, self.procs = redis_url, log_path, procs
+
+    def __enter__(self) -> "HintWorker":
+        import redis
+        from api.broker import celery_send_task
+        from api.cli import worker_command
+        from application.hints import INFLIGHT
+        from application.queues import HINTS
+        client = redis.Redis.from_url(self.url)
+        client.delete(INFLIGHT, HINTS)   # a previous test's backlog (this Redis is the session's)
+        client.close()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TILETUM_")}
+        env.update({"REDIS_URL": self.url, "CELERY_BROKER_URL": self.url, "PYTHONPATH": ROOT})
+        self.out = open(self.log_path, "a")
+        argv = worker_command(sys.executable, "workers.app", HINTS, self.procs)
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self.out, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        publish = celery_send_task(self.url)
+
+        def send(name: str, args: list, queue: str) -> None:
+            if queue == HINTS:
+                publish(name, args, queue)
+        self.send = send
+        wait_for(lambda: self.proc.poll() is not None or "ready." in self.text(), 60, "the hints worker")
+        assert self.proc.poll() is None, self.text()[-3000:]
+        return self
+
+    def text(self) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def __exit__(self, *exc) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(30)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.out.close()

@@ -7,20 +7,20 @@ import pytest
 import requests
 
 from tests.conftest import LiveServer, make_app
+from tests.servers import HintWorker
 
 API = "/api/v1/games"
 
 
 @pytest.fixture()
-def server(redis_server, redis_client):
+def server(redis_server, redis_client, tmp_path):
     for k in redis_client.scan_iter("LIMITER*"):
         redis_client.delete(k)
-    app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="3/hour", HINT_LEVEL="easy",
-                   CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day")
-    with LiveServer(app) as live:
-        yield live.url, app
-    from api import hints
-    hints.shutdown()                                    # the hint worker processes this test started
+    with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:
+        app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="3/hour", HINT_LEVEL="easy",
+                       CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day", SEND_TASK=worker.send)
+        with LiveServer(app) as live:
+            yield live.url, app
 
 
 def create(url, players=3, seed="hint-seed"):
@@ -116,26 +116,25 @@ def test_hints_are_off_in_rated_tournament_games(server):
 
 
 @pytest.fixture()
-def impatient(redis_server, redis_client):
+def impatient(redis_server, redis_client, tmp_path):
     """A server that waits no time for a hint: every first ask finds it still being computed."""
     for k in redis_client.scan_iter("LIMITER*"):
         redis_client.delete(k)
-    app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="100/hour", HINT_LEVEL="medium", HINT_WAIT=0,
-                   CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day")
-    with LiveServer(app) as live:
-        yield live.url
-    from api import hints
-    hints.shutdown()
+    with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:
+        app = make_app(redis_server.url, RATE_LIMIT=1000, HINT_LIMIT="100/hour", HINT_LEVEL="medium",
+                       HINT_WAIT=0, CREATE_LIMIT="1000/hour", NEW_ADDRESS_LIMIT="1000/day",
+                       SEND_TASK=worker.send)
+        with LiveServer(app) as live:
+            yield live.url, worker
 
 
 def test_a_hint_is_computed_off_the_request_thread_and_asked_for_again(impatient):
-    """The search runs in a worker process: a request that does not wait gets 202 with Retry-After
+    """The search runs on the hints worker: a request that does not wait gets 202 with Retry-After
     at once, and asking again gets the same task's answer (not a second search)."""
     import time
 
     import ai
-    from api import hints
-    url = impatient
+    url, worker = impatient
     g = create(url, seed="hint-off-thread")
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     to_act = requests.get(f"{url}{API}/{gid}", timeout=10).json()["to_act"][0]
@@ -152,7 +151,7 @@ def test_a_hint_is_computed_off_the_request_thread_and_asked_for_again(impatient
         time.sleep(0.1)
     assert rv.status_code == 200, rv.text
     hint = rv.json()
-    # one search
-    assert [k for k in hints._tasks if k[0] == gid] == [(gid, hint["version"], to_act, "medium")]
+    # one search, on the hints worker
+    assert worker.text().count("succeeded") == 1 and "workers.hint[" in worker.text(), worker.text()[-3000:]
     state = requests.get(f"{url}{API}/{gid}/state", headers=bearer(tokens[to_act]), timeout=10).json()
     assert hint["moves"] == ai.decide(state, "medium", f"{gid}:{hint['version']}")

@@ -18,6 +18,7 @@ from carcassonne.rules import random_move
 from cardinalbot.ai_runner import play_ai_turn
 from cardinalbot.client import ApiClient
 from tests.conftest import LiveServer, make_app
+from tests.servers import HintWorker
 
 G = games.get("carcassonne")
 API = "/api/v1/games"
@@ -95,12 +96,14 @@ def test_the_evaluation_counts_what_followers_will_score():
 # --- through the REST API ----------------------------------------------------------------------------
 
 @pytest.fixture()
-def live(redis_server):
+def live(redis_server, tmp_path):
     sent: list[tuple] = []
-    app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN, BOT_TOKEN="bot-credential-for-cai-tests",
-                   SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
-    with LiveServer(app) as server:
-        yield server.url, sent
+    with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:   # hints: the real worker
+        app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN, BOT_TOKEN="bot-credential-for-cai-tests",
+                       SEND_TASK=lambda name, args, queue: worker.send(name, args, queue) if queue == "hints"
+                       else sent.append((name, args, queue)))
+        with LiveServer(app) as server:
+            yield server.url, sent
 
 
 def test_a_carcassonne_game_with_ai_seats_is_played_through_the_api_to_its_end(live):

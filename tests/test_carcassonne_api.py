@@ -18,17 +18,19 @@ import carcassonne
 import games
 from carcassonne.record import replay_record, verify_events
 from conftest import LiveServer, make_app
+from tests.servers import HintWorker
 
 API = "/api/v1/games"
 
 
 @pytest.fixture(scope="module")
-def server(redis_server):
-    app = make_app(redis_server.url)
-    with LiveServer(app) as live:
-        live.app = app
-        live.document = requests.get(live.url + "/api/openapi.json", timeout=10).json()
-        yield live
+def server(redis_server, tmp_path_factory):
+    with HintWorker(redis_server.url, tmp_path_factory.mktemp("hints") / "hints.log") as worker:
+        app = make_app(redis_server.url, SEND_TASK=worker.send)   # hints: the real worker, nothing else
+        with LiveServer(app) as live:
+            live.app = app
+            live.document = requests.get(live.url + "/api/openapi.json", timeout=10).json()
+            yield live
 
 
 class Client:

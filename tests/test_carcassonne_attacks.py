@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import ai
 import carcassonne
 from tests.conftest import make_app
+from tests.servers import HintWorker
 
 API = "/api/v1/games"
 AI_TOKEN = "ai-credential-for-attacks"
@@ -30,11 +31,18 @@ FIRST_MOVE = "place -1,0 r0"
 
 
 @pytest.fixture()
-def app(redis_server, redis_client):
+def app(redis_server, redis_client, hint_worker):
     for k in redis_client.scan_iter("LIMITER*"):
         redis_client.delete(k)
     return make_app(redis_server.url, AI_TOKEN=AI_TOKEN, HINT_LEVEL="easy", HINT_LIMIT="1000/hour",
-                    RATE_LIMIT=0, STREAM_SECONDS=0.3, STREAM_KEEPALIVE=0.1)
+                    RATE_LIMIT=0, STREAM_SECONDS=0.3, STREAM_KEEPALIVE=0.1, SEND_TASK=hint_worker.send)
+
+
+@pytest.fixture(scope="module")
+def hint_worker(redis_server, tmp_path_factory):
+    """The hints: computed by the real hints worker, one for the module."""
+    with HintWorker(redis_server.url, tmp_path_factory.mktemp("hints") / "hints.log") as worker:
+        yield worker
 
 
 @pytest.fixture()

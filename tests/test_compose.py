@@ -40,10 +40,11 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
-PROJECT = ("api", "worker", "sweeps", "standin", "beat", "cardinalbot", "mailin")  # built from the Dockerfile
+# built from the Dockerfile
+PROJECT = ("api", "worker", "sweeps", "standin", "hints", "beat", "cardinalbot", "mailin")
 SERVICES = ("redis", *PROJECT, "mailcatcher")
 PROGRAM = {"api": "gunicorn", "worker": "celery worker", "sweeps": "celery worker",
-           "standin": "celery worker", "beat": "celery beat",
+           "standin": "celery worker", "hints": "celery worker", "beat": "celery beat",
            "cardinalbot": "celery worker", "mailin": "python -m"}
 
 # what each process needs at run time (after the entrypoint has read the secret files), and the
@@ -58,6 +59,7 @@ NEEDS = {
     "sweeps": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
                "TILETUM_MAIL_DOMAIN"},   # reminders and the sweeps' emails
     "standin": {"REDIS_URL"},   # the stand-in's turns: the store, no mail (the sweep sends the notices)
+    "hints": {"REDIS_URL"},     # the hints: the store, nothing else
     "beat": set(),
     "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
 }
@@ -441,7 +443,8 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
                 consumed.update({q: app.main for q in params["queues"]})
     from application import queues
     assert consumed == {queues.EMAIL: workers.app.app.main, queues.SWEEPS: workers.app.app.main,
-                        queues.STAND_IN: workers.app.app.main, queues.SEATS: cardinalbot.worker.app.main}
+                        queues.STAND_IN: workers.app.app.main, queues.HINTS: workers.app.app.main,
+                        queues.SEATS: cardinalbot.worker.app.main}
     assert workers.app.app.conf.task_default_queue == queues.EMAIL
     assert cardinalbot.worker.app.conf.task_default_queue == queues.SEATS
     route = workers.app.app.amqp.router.route({}, "workers.stand_in_turn")
@@ -450,6 +453,7 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
     for entry in workers.app.app.conf.beat_schedule.values():
         assert workers.app.app.amqp.router.route({}, entry["task"])["queue"].name == queues.SWEEPS, entry
     assert workers.app.app.amqp.router.route({}, "workers.notify_turn")["queue"].name == queues.EMAIL
+    assert workers.app.app.amqp.router.route({}, "workers.hint")["queue"].name == queues.HINTS
 
 
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):

@@ -11,13 +11,15 @@ import pytest
 import tiletum
 from application.rating_service import RatingService
 from tests.conftest import make_app
+from tests.servers import HintWorker
 
 API = "/api/v1/games"
 
 
 @pytest.fixture()
-def app(redis_server):
-    return make_app(redis_server.url, HINT_LEVEL="easy")
+def app(redis_server, tmp_path):
+    with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:   # computes the unrated games' hints
+        yield make_app(redis_server.url, HINT_LEVEL="easy", SEND_TASK=worker.send)
 
 
 @pytest.fixture()

@@ -170,3 +170,41 @@ def test_the_sweep_adopts_the_list_kept_before_the_indexes(redis_client, lobby):
     assert gid in [g["id"] for g in lobby.listing(limit=100)["games"]]
     assert not any(r.exists(k) for k in waiting.OPEN.keys())
     assert lobby.reindex() == 0
+
+
+def test_the_listing_serves_each_row_as_its_schema_dumps_it_and_follows_every_change(redis_server,
+                                                                                   redis_client):
+    """The listing's rows are kept per record and joined, not dumped by the schema on each request:
+    each page is what the schema makes of the service's entries, and a row follows its game's record
+    (a seat taken, a seat freed, the game cancelled) on the next request."""
+    from api.schemas import LobbyList
+    app = make_app(redis_server.url)
+    with LiveServer(app) as live:
+        h = Http(live.url)
+        seats = [{"name": "Host", "email": addr("h")}] + [{"kind": "open"}] * 2
+        made = h.ok("POST", "/api/v1/games", json={"game": "carcassonne", "seats": seats,
+                                                  "options": {"rated": False, "waiting_days": 3}},
+                    status=201)
+        gid = made["id"]
+        q = {"game": "carcassonne", "players": 3, "rated": "false", "limit": 100}
+
+        def row():
+            r = h.get("/api/v1/lobby", params=q)
+            assert r.status_code == 200 and r.headers["Content-Type"] == "application/json"
+            page = r.json()
+            service = app.extensions["tiletum.lobby"]
+            want = LobbyList().dump(service.listing("carcassonne", 3, 0, 100, rated=False))
+            assert page == want
+            return next((g for g in page["games"] if g["id"] == gid), None)
+
+        assert row()["seats_taken"] == ["Host"] and row()["open_seats"] == 2
+        joiner = addr("j")
+        remember_address(redis_client, joiner)
+        joined = h.ok("POST", f"/api/v1/lobby/{gid}/join", dashboard_key_for(redis_client, joiner),
+                      json={"name": "Joiner"})
+        assert row()["seats_taken"] == ["Host", "Joiner"] and row()["open_seats"] == 1
+        h.ok("DELETE", f"/api/v1/lobby/{gid}/seats/{joined['seat']}", joined["token"])
+        assert row()["seats_taken"] == ["Host"]
+        h.ok("DELETE", f"/api/v1/lobby/{gid}", made["creator_token"])
+        assert row() is None
+        h.s.close()

@@ -138,15 +138,42 @@ def test_the_budget_of_new_addresses_tells_nothing_of_an_address(redis_server, r
     before, so a 202 told that it played here)."""
     known, stranger = addr("known"), addr("unknown")
     rate(redis_client, known, 1600.0)
-    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="1/day")) as live:
+    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="2/day")) as live:
         h = Http(live.url)
         host = addr("host")
-        rate(redis_client, host, 1600.0)   # a known host: the game's creation costs nothing
+        rate(redis_client, host, 1600.0)   # the game's creation costs one (any address does)
         gid = rated_game(h, host, 1000, 3000)
         assert h.post(f"{LOBBY}/{gid}/join", json={"name": "A", "email": addr("first")}).status_code == 202
         a = h.post(f"{LOBBY}/{gid}/join", json={"name": "B", "email": known})
         b = h.post(f"{LOBBY}/{gid}/join", json={"name": "B", "email": stranger})
         assert a.status_code == 429 and answer(a) == answer(b), (answer(a), answer(b))
+        h.s.close()
+
+
+def created(h, email: str):
+    return h.post(GAMES, json={"game": "tiletum",
+                               "seats": [{"name": "Ann", "email": email}, {"name": "Bob"}]})
+
+
+def test_creating_a_game_costs_the_same_for_any_address(redis_server, redis_client, sent):
+    """Issue 39: the new-address budget of ``POST /api/v1/games`` charged only addresses that never
+    played here, so its headers (one less, or not) and its 429 told anyone whether an address plays
+    here. Now any address costs one (but one this client named in a request that succeeded lately):
+    the answers for an address that plays here and one that never did are the same, byte for byte."""
+    known, other_known, stranger, other_stranger = addr("known"), addr("known2"), addr("new"), addr("new2")
+    for who in (known, other_known):
+        rate(redis_client, who, 1600.0)
+    with LiveServer(limited_app(redis_server, redis_client, NEW_ADDRESS_LIMIT="3/day")) as live:
+        h = Http(live.url)
+        # 3 a day: the known address costs one as the stranger does; naming it again costs nothing
+        answers = [created(h, who) for who in (known, stranger, known, other_known)]
+        assert [r.status_code for r in answers] == [201] * 4, [r.text for r in answers]
+        # the budget spent: a known address and a stranger are refused alike
+        late_known = addr("known3")
+        rate(redis_client, late_known, 1600.0)
+        a, b = created(h, late_known), created(h, other_stranger)
+        assert a.status_code == 429 and answer(a) == answer(b), (answer(a), answer(b))
+        assert a.json()["code"] == "rate-limited"
         h.s.close()
 
 
@@ -166,4 +193,55 @@ def test_the_lobby_and_a_waiting_game_name_no_address(redis_server, redis_client
         assert strip[0] == strip[1]
         listing = h.get(LOBBY, params={"limit": 100}).text
         assert "@" not in listing
+        h.s.close()
+
+
+def test_entering_a_tournament_answers_the_same_for_any_address_and_only_its_owner_learns(
+        redis_server, redis_client, mailbox, sent):
+    """Issue 39: ``409 already-entered`` told anyone with the invitation link whether an address was
+    entered. Now asking with the code answers the same, byte for byte, for an entered address and a
+    new one; the owner learns by email (its private page again, or the link that confirms)."""
+    from mail.tournament_mail import entry_ask
+    entered, stranger = addr("entered"), addr("stranger")
+    with LiveServer(limited_app(redis_server, redis_client)) as live:
+        h = Http(live.url)
+        t = h.ok("POST", "/api/v1/tournaments", json={
+            "name": "Oracle Cup", "format": "round_robin", "table_size": 2, "invite": True,
+            "entries": [{"name": "Ann", "email": entered}, {"name": "Bob", "email": addr("bob")}]},
+            status=201)
+        tid = t["id"]
+        seen, nonces = {}, {}
+        for who in (entered, stranger, entered.upper()):
+            sent.clear()
+            r = h.post(f"/api/v1/tournaments/{tid}/entries", json={"name": "Probe", "email": who,
+                                                                   "invite": t["invite_code"]})
+            seen[who] = answer(r)
+            (name, (tour, nonce), _), = sent
+            assert (name, tour) == ("workers.tournament_entry_ask", tid), "every one is emailed the answer"
+            nonces[who] = nonce
+        left = [int(dict(seen[who][1])["x-ratelimit-remaining"]) for who in seen]
+        assert left == list(range(left[0], left[0] - 3, -1)), left   # the client's own budget, one each
+        for who in seen:
+            seen[who] = (seen[who][0], [(k, v) for k, v in seen[who][1] if k != "x-ratelimit-remaining"],
+                         seen[who][2])
+        first = seen[entered]
+        assert first[0] == 202 and json.loads(first[2]) == {"tournament": tid, "status": "pending",
+                                                            "emailed": True}
+        assert seen[stranger] == first and seen[entered.upper()] == first
+        assert len(h.ok("GET", f"/api/v1/tournaments/{tid}")["players"]) == 2, "nobody entered yet"
+        # the owners learn it by email
+        for who in (entered, stranger):
+            assert entry_ask(mailbox.notifier, tid, nonces[who]) == 1
+        mailbox.wait_for(2)
+        told = {str(m["To"]): m.get_body(("plain",)).get_content() for m in mailbox.messages}
+        assert "entered already" in told[entered] and "#entry=" in told[entered]
+        assert "#confirm=" not in told[entered]
+        assert "#confirm=" in told[stranger] and "#entry=" not in told[stranger]
+        token = unquote(re.search(r"#confirm=(\S+)", told[stranger]).group(1))
+        entry = h.ok("POST", f"/api/v1/tournaments/{tid}/entries/confirm", json={"token": token}, status=201)
+        assert entry["name"] == "Probe"
+        mine = h.ok("GET", f"/api/v1/tournaments/{tid}/my-games", entry["entry_token"])
+        assert mine["games"] == [] and len(h.ok("GET", f"/api/v1/tournaments/{tid}")["players"]) == 3
+        problem(h.post(f"/api/v1/tournaments/{tid}/entries/confirm", json={"token": token}), 422,
+                "bad-entry-link")
         h.s.close()

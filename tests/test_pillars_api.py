@@ -20,6 +20,7 @@ import pillars
 from cardinalbot.ai_runner import play_ai_turn
 from cardinalbot.client import ApiClient
 from conftest import LiveServer, make_app
+from tests.servers import HintWorker
 from pillars.record import replay_record, verify_events
 
 API = "/api/v1/games"
@@ -27,14 +28,16 @@ AI_TOKEN = "ai-credential-for-pillars-tests"
 
 
 @pytest.fixture(scope="module")
-def server(redis_server):
+def server(redis_server, tmp_path_factory):
     sent: list[tuple] = []
-    app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN,
-                   SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
-    with LiveServer(app) as live:
-        live.app, live.sent = app, sent
-        live.document = requests.get(live.url + "/api/openapi.json", timeout=10).json()
-        yield live
+    with HintWorker(redis_server.url, tmp_path_factory.mktemp("hints") / "hints.log") as worker:
+        app = make_app(redis_server.url, AI_TOKEN=AI_TOKEN,   # hints: the real worker
+                       SEND_TASK=lambda name, args, queue: worker.send(name, args, queue) if queue == "hints"
+                       else sent.append((name, args, queue)))
+        with LiveServer(app) as live:
+            live.app, live.sent = app, sent
+            live.document = requests.get(live.url + "/api/openapi.json", timeout=10).json()
+            yield live
 
 
 class Client:

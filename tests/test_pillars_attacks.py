@@ -13,6 +13,7 @@ import pytest
 import ai
 import pillars
 from tests.conftest import make_app
+from tests.servers import HintWorker
 
 API = "/api/v1/games"
 # seeds whose games start alike (the same privileges, craftsmen and resource cards set aside) and
@@ -22,12 +23,13 @@ PREFIX = ["pass"]          # seat 0 passes; seat 1's pass ends phase I and draws
 
 
 @pytest.fixture()
-def api(redis_server, redis_client):
+def api(redis_server, redis_client, tmp_path):
     for k in redis_client.scan_iter("LIMITER*"):
         redis_client.delete(k)
-    app = make_app(redis_server.url, HINT_LEVEL="easy", HINT_LIMIT="1000/hour", RATE_LIMIT=0,
-                   STREAM_SECONDS=0.3, STREAM_KEEPALIVE=0.1)
-    return app.test_client()
+    with HintWorker(redis_server.url, tmp_path / "hints.log") as worker:   # hints: the real worker
+        app = make_app(redis_server.url, HINT_LEVEL="easy", HINT_LIMIT="1000/hour", RATE_LIMIT=0,
+                       STREAM_SECONDS=0.3, STREAM_KEEPALIVE=0.1, SEND_TASK=worker.send)
+        yield app.test_client()
 
 
 def bearer(token):

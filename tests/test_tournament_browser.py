@@ -1,5 +1,6 @@
 """The tournament pages in headless Chromium against the app over real HTTP: an organizer creates
-a tournament on /tournaments, a player enters by the invitation link, the organizer starts it,
+a tournament on /tournaments, a player asks to enter by the invitation link and confirms by the
+emailed link (the email's task is caught here: tests/test_lobby_oracle.py sends it), the organizer starts it,
 the player follows "my games" to the game page as their seat and then withdraws; the standings
 show the withdrawal. Skipped like tests/test_browser.py (tests/browser.py)."""
 from __future__ import annotations
@@ -16,7 +17,8 @@ from playwright.sync_api import expect  # noqa: E402
 
 
 def test_create_enter_start_play_and_withdraw_in_the_browser(redis_server, browser):
-    app = make_app(redis_server.url)
+    sent: list = []
+    app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args)))
     name = f"Autumn Cup {uuid.uuid4().hex[:6]}"
     with LiveServer(app) as server:
         page = browser.new_page(viewport={"width": 1000, "height": 900})
@@ -38,6 +40,14 @@ def test_create_enter_start_play_and_withdraw_in_the_browser(redis_server, brows
         page.get_by_label("Your name").fill("Cy")
         page.get_by_label("Your email", exact=False).fill("cy@t.test")
         page.get_by_role("button", name="Enter").click()
+        expect(page.locator("#join-sent")).to_be_visible()
+        expect(page.locator("#mine")).to_be_hidden()
+        # the emailed link confirms the entry
+        from application.tournament_service import TournamentService
+        tid, nonce = next(args for name, args in sent if name == "workers.tournament_entry_ask")
+        ts = app.extensions["tiletum.tournaments"]
+        assert isinstance(ts, TournamentService)
+        page.goto(f"{server.url}/tournaments/{tid}#confirm={ts.confirm_token(tid, nonce)}")
         expect(page.locator("#mine")).to_be_visible()
         my_link = page.locator("#my-link").text_content()
         assert "#entry=" in my_link

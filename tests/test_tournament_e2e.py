@@ -1,5 +1,6 @@
 """Tournaments run to the end through the API by scripted players: a Swiss of 12 players over 4
-rounds and a round robin of 5 (issue 7). Players enter with the invitation code, read their
+rounds and a round robin of 5 (issue 7). Players ask to enter with the invitation code and confirm
+by the emailed link (its task caught here), read their
 games and seat tokens from /my-games, and play every move over /legal-moves and /moves. The
 game-over follow-up (ratings, the tournament's next round) runs when the last move lands, as
 the worker's task would (application.finished.on_game_over, the same function)."""
@@ -15,9 +16,14 @@ import pytest
 from conftest import make_app
 
 
+ENTRY_ASKS: list = []   # (tournament, nonce) of each entry asked with the code: what its email carries
+
+
 def inline_game_over(app_box):
     """A broker stand-in: runs the game-over follow-up at once, in the request that ended it."""
     def send(name, args, queue):
+        if name == "workers.tournament_entry_ask":
+            ENTRY_ASKS.append(tuple(args))
         if name == "workers.game_over":
             from application.finished import done, on_game_over
             svc = app_box[0].extensions["tiletum.service"]
@@ -39,6 +45,11 @@ class Player:
         self.c, self.tid, self.name, self.email, self.rng = client, tid, name, email, rng
         rv = client.post(f"/api/v1/tournaments/{tid}/entries",
                          json={"name": name, "email": email, "invite": code})
+        assert rv.status_code == 202, rv.get_json()
+        asked_tid, nonce = ENTRY_ASKS.pop()
+        assert asked_tid == tid
+        confirm = client.application.extensions["tiletum.tournaments"].confirm_token(tid, nonce)
+        rv = client.post(f"/api/v1/tournaments/{tid}/entries/confirm", json={"token": confirm})
         assert rv.status_code == 201, rv.get_json()
         self.id = rv.get_json()["player"]
         self.token = rv.get_json()["entry_token"]

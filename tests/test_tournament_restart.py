@@ -80,8 +80,10 @@ def test_a_tournament_survives_a_restart_of_every_process(tmp_path):
         tid = created["id"]
         entries = []
         for i in range(6):
-            rv = http.post(f"{url}/api/v1/tournaments/{tid}/entries", timeout=10, json={
-                "name": f"R{i}", "email": f"r{i}@example.org", "invite": created["invite_code"]})
+            # the organizer enters them
+            rv = http.post(f"{url}/api/v1/tournaments/{tid}/entries", timeout=10,
+                           headers={"Authorization": f"Bearer {created['organizer_token']}"},
+                           json={"name": f"R{i}", "email": f"r{i}@example.org"})
             assert rv.status_code == 201, rv.text
             entries.append(rv.json())
         rv = http.post(f"{url}/api/v1/tournaments/{tid}/start", timeout=10,

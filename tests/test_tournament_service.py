@@ -60,11 +60,28 @@ def test_entries_need_the_code_and_close_when_play_begins(env):
     with pytest.raises(ServiceError) as e:
         ts.enter(tid, None, {"name": "X", "email": "x@example.org", "invite": "wrong"})
     assert e.value.code == "bad-invitation"
+    sent: list = []
+    ts.send = lambda name, args, queue: sent.append((name, args)) or True
+    # with the code: the same answer whether the address is entered already or not (issue 39)
+    asks = [ts.enter(tid, None, {"name": "Y", "email": who, "invite": out["invite_code"]})
+            for who in ("P0@example.org", "z@example.org")]
+    assert asks[0] == asks[1] == {"tournament": tid, "status": "pending", "emailed": True}
+    assert [name for name, _ in sent] == ["workers.tournament_entry_ask"] * 2
+    assert len(ts.load(tid).entrants) == 2, "nothing entered before the owner confirms"
+    # the owner of z@ opens the emailed link: entered, once
+    nonce = sent[1][1][1]
     with pytest.raises(ServiceError) as e:
-        ts.enter(tid, None, {"name": "Y", "email": "P0@example.org", "invite": out["invite_code"]})
+        ts.confirm_entry(tid, nonce + ".forged")
+    assert e.value.code == "bad-entry-link"
+    entry = ts.confirm_entry(tid, ts.confirm_token(tid, nonce))
+    assert entry["name"] == "Y" and ts.my_games(tid, entry["entry_token"])["games"] == []
+    with pytest.raises(ServiceError) as e:
+        ts.confirm_entry(tid, ts.confirm_token(tid, nonce))
+    assert e.value.code == "bad-entry-link"
+    # the organizer, who owns the tournament, is told
+    with pytest.raises(ServiceError) as e:
+        ts.enter(tid, org, {"name": "Y", "email": "P0@example.org"})
     assert e.value.code == "already-entered"
-    entry = ts.enter(tid, None, {"name": "Z", "email": "z@example.org", "invite": out["invite_code"]})
-    assert ts.my_games(tid, entry["entry_token"])["games"] == []
     with pytest.raises(ServiceError) as e:
         ts.start(tid, "not-the-organizer")
     assert e.value.kind == "unauthorized"

@@ -7,6 +7,7 @@ own, so a burst of emails never delays a sweep or a reminder.
     celery -A workers.app worker -Q email
     celery -A workers.app worker -Q sweeps --concurrency 1
     celery -A workers.app worker -Q stand-in --concurrency 1
+    celery -A workers.app worker -Q hints --concurrency 1     (TILETUM_HINT_PROCS)
     celery -A workers.app beat --schedule FILE      (exactly one per deployment)
 
 Beat is a process of its own, never a worker's ``-B``: a worker killed with ``-B`` leaves its beat
@@ -39,6 +40,10 @@ own, ``stand-in``, served by the AI worker (``celery -A workers.app worker -Q st
 ``master`` the AI thinks ``TILETUM_AI_MASTER_SECONDS`` a decision on every core, so a late turn
 may take minutes, which no sweep or email may wait for. Its limits are sized for that
 (:func:`ai_time_limits`), and the visibility timeout stays above them.
+
+The hints players ask for (``workers.hint``, application/hints.py) go to the ``hints`` queue and its
+worker, never computed in the API process: a search of seconds, run at a lower CPU priority than
+the requests (``nice`` +10), its backlog bounded by the API before it is sent.
 """
 from __future__ import annotations
 
@@ -46,7 +51,7 @@ import os
 
 from celery import Celery
 
-from application.queues import EMAIL, STAND_IN, SWEEPS
+from application.queues import EMAIL, HINTS, STAND_IN, SWEEPS
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("tiletum", broker=broker, include=["workers.tasks"])
@@ -142,7 +147,8 @@ BEAT_SCHEDULE = {
 # queue never delays them); the stand-in's turns on theirs; everything else on the email queue
 SWEEP_TASKS = tuple(entry["task"] for entry in BEAT_SCHEDULE.values())
 ROUTES = {**{name: {"queue": SWEEPS} for name in SWEEP_TASKS},
-          **{name: {"queue": AI_QUEUE} for name in AI_TASKS}}
+          **{name: {"queue": AI_QUEUE} for name in AI_TASKS},
+          "workers.hint": {"queue": HINTS}}
 app.conf.update(
     task_default_queue=EMAIL, task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,

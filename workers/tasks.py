@@ -22,6 +22,7 @@ from application.clock import make_clock
 from application.dashboard import Dashboard
 from application.deadlines import Deadlines
 from application.finished import done, follow_up_pending, on_game_over, purge_finished
+from application.hints import Hints
 from application.lobby import Lobby
 from application.queues import EMAIL
 from application.review import Reviews
@@ -29,7 +30,7 @@ from application.scheduling import Dispatcher
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.messages import TalkMailer
-from mail.tournament_mail import welcome
+from mail.tournament_mail import entry_ask, welcome
 
 from .app import AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT, SWEEP_BUDGET, SWEEP_MAX_ATTEMPTS, VISIBILITY_TIMEOUT, app
 from .runtime import notifier, outbox, redis_client, send_task, service
@@ -74,6 +75,25 @@ def review_game(game_id: str, seat: int) -> int:
     """Compute a finished game's review of ``seat`` (docs/ai.md, "Game review"); idempotent: a
     stored review is not computed again. Returns the number of decisions reviewed."""
     return len(Reviews(service()).compute(game_id, seat)["decisions"])
+
+
+HINT_NICE = 10   # how much lower the hint searches' CPU priority is than the API's requests
+_niced = False
+
+
+@app.task(name="workers.hint")
+def hint(game_id: str, version: int, seat: int, level: str) -> int:
+    """Compute a hint (application/hints.py) on the ``hints`` worker, at a lower CPU priority than
+    the API's requests (``nice`` +10, once per pool process), so that a backlog of hints yields the
+    cores to them; idempotent. Returns the number of moves suggested (0: the position has moved on)."""
+    global _niced
+    if not _niced:
+        try:
+            os.nice(HINT_NICE)
+        except OSError:   # not allowed here: the search runs at the same priority
+            pass
+        _niced = True
+    return len(Hints(service()).compute(game_id, version, seat, level) or [])
 
 
 @app.task(name="workers.sweep_notifications")
@@ -215,6 +235,13 @@ def sweep_tournaments(older_than: float | None = None) -> dict:
 def tournament_welcome(self, tid: str) -> int:
     """Tell the players the organizer entered that they are in, with their private link (once)."""
     return welcome(notifier(), tid)
+
+
+@app.task(name="workers.tournament_entry_ask", bind=True, autoretry_for=(smtplib.SMTPException, OSError),
+          retry_backoff=2, retry_backoff_max=240, retry_jitter=True, max_retries=8)
+def tournament_entry_ask(self, tid: str, nonce: str) -> int:
+    """Someone asked to enter an address with the invitation link: tell its owner (once)."""
+    return entry_ask(notifier(), tid, nonce)
 
 
 @app.task(name="workers.send_seat_link", bind=True, autoretry_for=(smtplib.SMTPException, OSError),

@@ -8,6 +8,7 @@ import flask
 import marshmallow as ma
 from flask.views import MethodView
 
+from application.hints import Busy
 from application.review import RETRY_AFTER as REVIEW_RETRY
 from application.review import Reviews
 from application.together import Together
@@ -27,7 +28,6 @@ from ..schemas.review import ReviewOut, ReviewPending, ReviewQuery
 
 _POSITION = TiletumPosition()
 POSITION_FORMAT = "tiletum-position/1"
-HINT_LEVEL = "medium"   # the AI level of hints (TILETUM_HINT_LEVEL)
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
 SEAT = [{"seatToken": []}]
@@ -222,27 +222,26 @@ class GameHint(MethodView):
         seat (each hint the server starts computing costs one; asking again for it costs none);
         429 `hints-busy` at once when the server computes as many hints as it takes.
         """
-        version, view = service().hint_view(game_id, bearer())
         cfg = flask.current_app.config
-        level = cfg.get("HINT_LEVEL") or HINT_LEVEL
-        procs, queue = cfg.get("HINT_PROCS", 1), cfg.get("HINT_QUEUE", 2)
         retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
+        svc = flask.current_app.extensions["tiletum.hints"]
         try:
-            fut = hints.task((game_id, version, view["viewer"], level), view, level, f"{game_id}:{version}",
-                             procs=procs, queue=queue, admit=limits.charge_hint)
-        except hints.Busy:
+            doc = svc.ask(game_id, bearer(), admit=limits.charge_hint)
+        except Busy:
             flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
             raise ApiError(429, "hints-busy", "the server is computing as many hints as it takes: ask again "
                            "in a moment", headers={"Retry-After": str(retry)}) from None
-        moves = hints.wait(fut, float(cfg.get("HINT_WAIT", 10)), waiters=hints.capacity(procs, queue))
-        body = {"seat": view["viewer"], "version": version, "level": level}
+        moves = doc.pop("moves")
         if moves is None:
-            resp = flask.jsonify({**body, "status": "computing", "retry_after": retry})
+            moves = hints.wait(lambda s: svc.answer(game_id, doc["version"], doc["seat"], s),
+                               float(cfg.get("HINT_WAIT", 10)), waiters=svc.capacity)
+        if moves is None:
+            resp = flask.jsonify({**doc, "status": "computing", "retry_after": retry})
             resp.status_code = 202
             resp.headers["Retry-After"] = str(retry)
             flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
             return resp
-        return {**body, "moves": moves}
+        return {**doc, "moves": moves}
 
 
 @blp.route("/<string:game_id>/review")

@@ -1,13 +1,17 @@
 """/api/v1/lobby: games waiting for players (docs/lobby.md): list them, join, confirm, leave."""
 from __future__ import annotations
 
+import flask
 from flask.views import MethodView
+
+from application.lobby import Lobby as LobbyService
 
 from ..blueprint import Blueprint
 from ..extensions import lobby
 from ..problems import documented
 from ..schemas.lobby import (LobbyCancelled, LobbyConfirmIn, LobbyGame, LobbyJoinIn, LobbyJoinOut, LobbyList,
                              LobbyQuery, LobbySeatFreed)
+from ..schemas.review import LobbyPlayer
 from .games import bearer
 
 blp = Blueprint("lobby", __name__, url_prefix="/api/v1/lobby",
@@ -35,6 +39,23 @@ def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
 
 
+_ROW = LobbyGame()
+
+
+_JOINED = LobbyPlayer(many=True)
+
+
+def listing_row(game_id: str, doc: dict) -> dict:
+    """A listed game's row of ``GET /lobby``: made by its schema (what the document says), once per
+    version of its record (the application keeps it: application/lobby.py ``_Rows``)."""
+    return _ROW.dump(LobbyService.entry(game_id, doc))
+
+
+def listing_finish(row: dict, joined: list[dict]) -> str:
+    """The row as JSON with its seated players' public figures, which change apart from the record."""
+    return flask.current_app.json.dumps({**row, "joined": _JOINED.dump(joined)})
+
+
 @blp.route("")
 class Lobby(MethodView):
     @blp.doc(operationId="listLobby")
@@ -50,8 +71,13 @@ class Lobby(MethodView):
         whether it is rated and its rating range. Filter by `game`, `players` and `rated`; page with
         `offset` and `limit` (`more` and `next_offset` say what follows).
         """
-        return lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
-                               rated=query.get("rated"))
+        out = lobby().listing(query.get("game"), query.get("players"), query["offset"], query["limit"],
+                              rated=query.get("rated"), render=listing_row, finish=listing_finish)
+        # the rows are the schema's JSON already: the page is joined, not dumped field by field again
+        dumps = flask.current_app.json.dumps
+        body = (f'{{"games":[{",".join(out["games"])}],"more":{dumps(out["more"])},'
+                f'"next_offset":{dumps(out["next_offset"])}}}\n')
+        return flask.current_app.response_class(body, mimetype="application/json")
 
 
 @blp.route("/<string:game_id>")

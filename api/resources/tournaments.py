@@ -1,12 +1,14 @@
 """/api/v1/tournaments: create tournaments, enter and withdraw, read rounds and standings."""
 from __future__ import annotations
 
+import flask
 from flask.views import MethodView
+from marshmallow import fields, validate
 
 from ..blueprint import Blueprint
 from ..extensions import tournaments
 from ..problems import documented
-from ..schemas.common import PageQuery
+from ..schemas.common import Base, Line, PageQuery
 from ..schemas.tournaments import (MyGames, StandingsOut, TournamentCreate, TournamentCreated,
                                    TournamentEntry, TournamentEntryIn, TournamentList, TournamentOut,
                                    WithdrawIn, Withdrawn)
@@ -125,27 +127,76 @@ class Start(MethodView):
         return tournaments().start(tid, bearer())
 
 
+class EntryPending(Base):
+    tournament = fields.String(required=True)
+    status = fields.String(required=True,
+                           metadata={"description": "`pending`: the address's owner is emailed"})
+    emailed = fields.Boolean(required=True, metadata={"description": "whether the email was handed on"})
+
+
+class EntryConfirmIn(Base):
+    token = Line(required=True, validate=validate.Length(1, 200),
+                 metadata={"description": "the secret of the emailed link (`#confirm=` in it); it works "
+                                          "once"})
+
+
 @blp.route("/<string:tid>/entries")
 class Entries(MethodView):
     @blp.doc(operationId="enterTournament", security=OPTIONAL_TOKEN)
     @blp.arguments(TournamentEntryIn,
                    example={"name": "Cy", "email": "cy@example.org", "invite": "code-from-the-link"})
-    @blp.response(201, TournamentEntry, example={"player": "p0c4b5f5006c48af2", "name": "Cy",
-                                                 "entry_token": "9Hlt1FpbmEIrbv_9hyNv7Lzi"})
+    @blp.response(201, TournamentEntry, description="entered by the organizer (the organizer's token)",
+                  example={"player": "p0c4b5f5006c48af2", "name": "Cy",
+                           "entry_token": "9Hlt1FpbmEIrbv_9hyNv7Lzi"})
+    @blp.alt_response(202, schema=EntryPending, description="asked with the invitation code: the same "
+                      "for any address; its owner is emailed the link that confirms the entry (or, when "
+                      "it is entered already, its private page)",
+                      example={"tournament": "T4kq9ZpLm2Qx", "status": "pending", "emailed": True})
     @err(400, "invalid-request", "the body is not JSON")
     @err(403, "bad-invitation", "no or wrong invitation code, and no organizer token")
     @err(404, "tournament-not-found", "unknown tournament")
-    @err(409, "entries-closed", "the tournament has started (or already-entered: this email is in)")
+    @err(409, "entries-closed", "the tournament has started (or, to the organizer, already-entered: this "
+                                "email is in)")
     @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
     @err(422, "invalid-request", "a missing name or a bad email address; name-not-allowed: a name that looks "
                                  "like a URL, a domain or an email address")
     def post(self, body, tid):
         """Enter a tournament
 
-        With the invitation code, or by the organizer (organizer's token). Returns the player's
-        secret entry token.
+        By the organizer (organizer's token): the player is entered at once (201, with the
+        player's secret entry token; they are emailed their private page). With the invitation
+        code: 202, the same for any address (whether it is entered already is for its owner
+        alone); the address is emailed a link that confirms the entry
+        (`POST /api/v1/tournaments/{id}/entries/confirm`), or its private page when it is in
+        already.
         """
-        return tournaments().enter(tid, bearer(), body)
+        out = tournaments().enter(tid, bearer(), body)
+        if out.get("status") == "pending":
+            resp = flask.jsonify(out)
+            resp.status_code = 202
+            return resp
+        return out
+
+
+@blp.route("/<string:tid>/entries/confirm")
+class EntryConfirm(MethodView):
+    @blp.doc(operationId="confirmTournamentEntry")
+    @blp.arguments(EntryConfirmIn, example={"token": "q0b8cM1xI4yV.Zk3b9dQe1xT2mVb7nL0pWq4s"})
+    @blp.response(201, TournamentEntry, example={"player": "p0c4b5f5006c48af2", "name": "Cy",
+                                                 "entry_token": "9Hlt1FpbmEIrbv_9hyNv7Lzi"})
+    @err(400, "invalid-request", "the body is not JSON")
+    @err(404, "tournament-not-found", "unknown tournament")
+    @err(409, "entries-closed", "the tournament has started")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(422, "invalid-request", "no token; bad-entry-link: not a valid link (or it expired)")
+    def post(self, body, tid):
+        """Confirm an entry
+
+        The link emailed to an address asked to enter with the invitation code was opened: its
+        owner is entered (once; opened again, or by an address entered meanwhile, it gives the
+        entry as it is), with the player's secret entry token.
+        """
+        return tournaments().confirm_entry(tid, body["token"])
 
 
 @blp.route("/<string:tid>/my-games")
