@@ -56,11 +56,11 @@ class _Rows:
 
     def __init__(self, size: int = ROW_CACHE_SIZE):
         self.size = size
-        self.rows: dict[tuple[str, bytes], tuple[bool, object]] = {}
+        self.rows: dict[tuple[str, bytes], tuple[bool, tuple[dict, object] | None]] = {}
         self.lock = threading.Lock()
 
     def get(self, game_id: str, raw: bytes | None,
-            render: Callable[[str, dict], object]) -> tuple[bool, object]:
+            render: Callable[[str, dict], object]) -> tuple[bool, tuple[dict, object] | None]:
         """``(listed, (doc, row))``: whether the record says the game is listed, and its parsed record
         and row (None if not)."""
         if raw is None:
@@ -70,7 +70,8 @@ class _Rows:
         if hit is not None:
             return hit
         doc = json.loads(raw)
-        out = (True, (doc, render(game_id, doc))) if waiting.listed(doc) else (False, None)
+        out: tuple[bool, tuple[dict, object] | None] = \
+            (True, (doc, render(game_id, doc))) if waiting.listed(doc) else (False, None)
         with self.lock:
             self.rows[k] = out
             while len(self.rows) > self.size:
@@ -275,7 +276,7 @@ class Lobby:
                 waiting.sync_listing(self.r, game_id, json.loads(raw) if raw else None)
             if not stale:
                 break
-        listed = [row for _, _, (ok, row) in page if ok]
+        listed = [row for _, _, (ok, row) in page if ok and row is not None]
         more = len(listed) > limit
         shown = listed[:limit]
         joined = self.joined([doc for doc, _ in shown])

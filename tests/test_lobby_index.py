@@ -177,7 +177,7 @@ def test_the_listing_serves_each_row_as_its_schema_dumps_it_and_follows_every_ch
     """The listing's rows are kept per record and joined, not dumped by the schema on each request:
     each page is what the schema makes of the service's entries, and a row follows its game's record
     (a seat taken, a seat freed, the game cancelled) on the next request."""
-    from api.schemas import LobbyList
+    from api.schemas.lobby import LobbyList
     app = make_app(redis_server.url)
     with LiveServer(app) as live:
         h = Http(live.url)
