@@ -112,8 +112,15 @@ class Reviews:
         doc = bounded({"game": game_id, "seat": seat,
                        "level": self.level if isinstance(self.level, str) else "custom",
                        "score": game.scores(state)[seat], "decisions": decisions}, game, state, seat)
-        self.r.set(review_key(game_id, seat), json.dumps(doc))
+        # the first review stored is the review: two computations at once (a task sent again, the
+        # page's request beside a worker's) may differ where the AI's search is bounded by time, and
+        # a player must not see the figures change once shown
+        stored = self.r.set(review_key(game_id, seat), json.dumps(doc), nx=True)
         self.r.delete(pending_key(game_id, seat))
+        if not stored:
+            raw = self.r.get(review_key(game_id, seat))
+            if raw is not None:
+                return bounded(json.loads(raw), game, state, seat)
         return doc
 
 

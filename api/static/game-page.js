@@ -63,7 +63,19 @@ async function problemText(r) {
 }
 
 // Read the seat's view (or the public one) when it changed, and draw it with the page's render().
+// One at a time: a poll asked for while one runs (the event stream, the timer, a move) makes the
+// running one read again once it is done, so an older view's slow drawing (its board fetched
+// later) never lands over a newer one's.
+let polling = null, pollAgain = false;
 async function poll() {
+  if (polling) { pollAgain = true; return polling; }
+  polling = (async () => {
+    do { pollAgain = false; await pollOnce(); } while (pollAgain);
+  })();
+  try { await polling; } finally { polling = null; }
+}
+
+async function pollOnce() {
   if (busy || replayAt !== null) return;   // stepping through the history: the live game waits
   try {
     const r = await fetch(api + "/state", {headers: {...auth, ...(etag ? {"If-None-Match": etag} : {})}, cache: "no-store"});
