@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import flask
 from flask.views import MethodView
-from marshmallow import fields, validate
 
 from ..blueprint import Blueprint
 from ..extensions import tournaments
 from ..problems import documented
-from ..schemas.common import Base, Line, PageQuery
-from ..schemas.tournaments import (MyGames, StandingsOut, TournamentCreate, TournamentCreated,
-                                   TournamentEntry, TournamentEntryIn, TournamentList, TournamentOut,
-                                   WithdrawIn, Withdrawn)
+from ..schemas.common import PageQuery
+from ..schemas.tournaments import (EntryConfirmIn, EntryPending, MyGames, StandingsOut, TournamentCreate,
+                                   TournamentCreated, TournamentEntry, TournamentEntryIn, TournamentList,
+                                   TournamentOut, WithdrawIn, Withdrawn)
 from .games import bearer
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
@@ -125,19 +124,6 @@ class Start(MethodView):
         date).
         """
         return tournaments().start(tid, bearer())
-
-
-class EntryPending(Base):
-    tournament = fields.String(required=True)
-    status = fields.String(required=True,
-                           metadata={"description": "`pending`: the address's owner is emailed"})
-    emailed = fields.Boolean(required=True, metadata={"description": "whether the email was handed on"})
-
-
-class EntryConfirmIn(Base):
-    token = Line(required=True, validate=validate.Length(1, 200),
-                 metadata={"description": "the secret of the emailed link (`#confirm=` in it); it works "
-                                          "once"})
 
 
 @blp.route("/<string:tid>/entries")

@@ -193,3 +193,16 @@ class WithdrawIn(Base):
 class Withdrawn(Base):
     player = fields.String(required=True)
     withdrawn = fields.Boolean(required=True)
+
+
+class EntryPending(Base):
+    tournament = fields.String(required=True)
+    status = fields.String(required=True,
+                           metadata={"description": "`pending`: the address's owner is emailed"})
+    emailed = fields.Boolean(required=True, metadata={"description": "whether the email was handed on"})
+
+
+class EntryConfirmIn(Base):
+    token = Line(required=True, validate=validate.Length(1, 200),
+                 metadata={"description": "the secret of the emailed link (`#confirm=` in it); it works "
+                                          "once"})
