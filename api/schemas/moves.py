@@ -7,7 +7,6 @@ from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
 
 from .common import (Base, Closed, DEPRECATED_ACTOR, Integer, MAX_VERSION, QueryInteger, TO_ACT, Text,
                      seat_list)
-from .positions.tiletum import EngineOptions
 
 
 EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
@@ -66,7 +65,9 @@ class Event(Closed):
     chance = fields.List(Outcome(metadata=CHANCE_OUTCOME),
                          metadata={"description": "outcomes revealed, in order"})
     players = fields.Integer(metadata={"description": "GameStarted: the number of seats"})
-    options = fields.Nested(EngineOptions, metadata={"description": "GameStarted: the rules options"})
+    options = fields.Dict(metadata={"description": "GameStarted: the game's rules options, as its position "
+                                                   "document's `options` says them (Tiletum's: "
+                                                   "`EngineOptions`)"})
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
     text = fields.String(metadata={"description": "the event in words, who did what by the seats' names "
