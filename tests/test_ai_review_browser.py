@@ -100,9 +100,12 @@ def test_the_tiletum_review_opens_its_steps_on_a_desktop_too(redis_server, brows
         page.goto(f"{live.url}/play/{gid}#token={tokens[0]}&review=1")
         wait_until(page, "document.querySelectorAll('#review-list li').length > 0")
         first = _open_costliest(page, doc)
-        marked = page.locator("#board .review-played, #board .review-preferred").count()
-        spots = [m for m in (first["played"], first["preferred"])
-                 if m.split()[0] in ("merchant", "architect", "cathedral", "house", "pillar")]
-        assert (marked > 0) == bool(spots), (first, marked)
+        # both moves drawn where they are played from: a spot of the map, a die, an offer, an
+        # Action, a tile (a move of another kind, such as ending the turn, is said in words only)
+        drawn = ("merchant", "architect", "cathedral", "house", "pillar", "take", "char", "contract",
+                 "action", "place", "crest", "fulfil", "use", "tile")
+        for cls, move in (("review-played", first["played"]), ("review-preferred", first["preferred"])):
+            marked = page.locator(f"#board .{cls}").count()
+            assert (marked > 0) == (move.split()[0] in drawn), (cls, move, marked)
         screenshot(page, "review-decision-desktop.png")
     assert not errors, errors
