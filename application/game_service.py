@@ -31,6 +31,7 @@ from .players import player_id
 from .rated import is_rated
 from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta, key
+from .ids import new_game_id
 
 # What one seat may append (issue 27): a request plays at most MAX_MOVES_PER_REQUEST moves (a whole
 # Tiletum turn is far fewer), and takes back at most MAX_UNDOS_PER_REQUEST of them, and at most
@@ -359,7 +360,7 @@ class GameService:
 
     def _create_with_new_id(self, meta: dict, seed: str, first_event: dict, first_text: str) -> str:
         for _ in range(5):
-            game_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+            game_id = new_game_id()
             if self.store.create(game_id, meta, seed, first_event, first_text):
                 return game_id
         raise errors.failed("id-collision", "could not allocate a game id")  # pragma: no cover

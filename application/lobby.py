@@ -38,6 +38,7 @@ from .queues import EMAIL
 from .rated import unrated_reason
 from .rating_service import game_pool, pool_key
 from .tournament_service import same_secret
+from .ids import new_game_id
 
 JOIN_TASK = "workers.send_lobby_join"
 CANCELLED_TASK = "workers.lobby_cancelled"
@@ -113,7 +114,7 @@ def confirmed(seat: dict) -> bool:
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+    return new_game_id()
 
 
 class Lobby:

@@ -29,7 +29,6 @@ was public).
 from __future__ import annotations
 
 import json
-import secrets
 import time
 
 import redis
@@ -41,6 +40,7 @@ from .deadlines import Deadlines
 from .resigned import resigned_of
 from .game_service import GameExists, GameService, machine_seats, seat_markers
 from .store import Conflict, GameArchived, key
+from .ids import new_game_id
 
 REMATCH_DAYS = 3
 REMATCH_KEEP = 10 * 86400   # how long Redis keeps a proposal (expired or started) for reading
@@ -199,7 +199,7 @@ class Together:
 
     def _proposal(self, game_id: str, meta: dict, now: float) -> dict:
         n = len(meta["seats"])
-        return {"id": secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
+        return {"id": new_game_id(),
                 "order": [(i + 1) % n for i in range(n)],    # the old seats in the new game's order
                 "accepted": [s["kind"] in AUTO_ACCEPT for s in meta["seats"]],
                 "created": now, "expires": now + REMATCH_DAYS * 86400, "new_game": None}
