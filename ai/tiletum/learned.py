@@ -68,7 +68,9 @@ class Trees:
 
     Each tree is four lists over its nodes: the feature compared, the threshold, the left child
     (-1 at a leaf) and the right child, and a fifth, each leaf's value (the learning rate folded
-    in). At a node, a feature at or below the threshold goes left (scikit-learn's rule)."""
+    in). At a node, a feature at or below the threshold goes left (scikit-learn's rule; the library
+    compares features rounded to single precision, so one within that rounding of a threshold may
+    go the other way here)."""
 
     __slots__ = ("names", "trees", "base", "meta", "full", "target")
 
