@@ -180,3 +180,100 @@ def test_the_training_command_plays_a_later_generation_with_the_model_fitted_bef
     # the second generation's AI played with the first generation's model: other games than without it
     first = learned.model(str(tmp_path / "model-gen1.json"), FEATURES)
     assert any(first.coef) and doc["coef"] != json.loads((tmp_path / "model-gen1.json").read_text())["coef"]
+
+
+def _tree_doc(full=False, target="score", base=1.5):
+    """One tree on ``gold``: at most 2 Gold -> +10, more -> -4 (and ``base`` on top)."""
+    g = FEATURES.index("gold")
+    tree = {"feature": [g, 0, 0], "threshold": [2.0, 0.0, 0.0], "left": [1, -1, -1], "right": [2, -1, -1],
+            "value": [0.0, 10.0, -4.0]}
+    doc = {"kind": "trees", "features": list(FEATURES), "base": base, "trees": [tree], "made": {}}
+    if full:
+        doc["full"] = True
+    if target != "score":
+        doc["target"] = target
+    return doc
+
+
+def test_a_tree_ensemble_walks_each_tree_at_or_below_the_threshold_to_the_left(tmp_path):
+    path = tmp_path / "trees.json"
+    path.write_text(json.dumps(_tree_doc()))
+    m = learned.model(str(path), FEATURES)
+    x = [0.0] * len(FEATURES)
+    g = FEATURES.index("gold")
+    for gold, want in ((0, 11.5), (2, 11.5), (2.01, -2.5), (7, -2.5)):
+        x[g] = gold
+        assert m.predict(x) == want
+    # written back, the same model
+    assert learned.from_doc(json.loads(json.dumps(m.to_doc()))).predict(x) == m.predict(x)
+    # in the search's value: the terms' sum plus the weight times the prediction
+    state, seat = train_eval.check_position()
+    w = ai.override(ai.LEVELS["medium"], {"learned_w": 0.5, "learned_file": str(path)})
+    pred = 11.5 if state.seats[seat].res[0] <= 2 else -2.5
+    assert value(state, seat, w) == pytest.approx(value(state, seat) + 0.5 * pred)
+
+
+def test_a_full_learned_evaluation_replaces_the_terms_sum_by_its_weight(tmp_path):
+    path = tmp_path / "full.json"
+    path.write_text(json.dumps(_tree_doc(full=True, base=100.0)))
+    state, seat = train_eval.check_position()
+    pred = 110.0 if state.seats[seat].res[0] <= 2 else 96.0
+    hand = value(state, seat)
+    for wt in (1.0, 0.25):
+        w = ai.override(ai.LEVELS["medium"], {"learned_w": wt, "learned_file": str(path)})
+        assert value(state, seat, w) == pytest.approx(hand + wt * (pred - hand))
+
+
+def test_a_model_of_the_margin_values_the_end_of_the_game_as_the_margin(tmp_path):
+    path = tmp_path / "margin.json"
+    path.write_text(json.dumps(_tree_doc(target="margin")))
+    state, _ = tiletum.new_game(2, "learned-margin", {"solo": {"level": "bishop"}})
+    rng = random.Random(2)
+    while state.phase != "over":
+        moves = legal_moves(state)
+        move = moves[rng.randrange(len(moves))]
+        _, state = play(state, state.actor, move, seed="learned-margin", trusted=True)
+    w = ai.override(ai.LEVELS["hard"], {"learned_w": 1.0, "learned_file": str(path)})
+    a, b = state.seats[0].score, state.seats[1].score
+    assert (value(state, 0, w), value(state, 1, w)) == (a - b, b - a)
+
+
+@pytest.mark.parametrize("bad,match", [
+    ({"left": [5, -1, -1]}, "outside"), ({"feature": [10_000, 0, 0]}, "outside"),
+    ({"value": [0.0, 1.0]}, "one length"), ({"kind": "forest"}, "unknown kind"),
+    ({"target": "wins"}, "target")])
+def test_a_malformed_tree_model_is_refused(tmp_path, bad, match):
+    doc = _tree_doc()
+    for k, v in bad.items():
+        if k in doc["trees"][0]:
+            doc["trees"][0][k] = v
+        else:
+            doc[k] = v
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    learned.model.cache_clear()
+    with pytest.raises(ValueError, match=match):
+        learned.model(str(path), FEATURES)
+
+
+def test_the_training_command_fits_trees_to_the_margin_on_a_tiny_data_set(tmp_path):
+    out = tmp_path / "trees.json"
+    data = tmp_path / "tiny.npz"
+    args = ["--games", "4", "--levels", "1", "--bots", "priest", "--holdout", "0.5", "--model", "trees",
+            "--trees", "20,3,0.2", "--target", "margin", "--data", str(data), "--out", str(out)]
+    train_eval.main(args)
+    doc = json.loads(out.read_text())
+    assert doc["kind"] == "trees" and len(doc["trees"]) == 20 and doc["target"] == "margin"
+    assert doc["made"]["games"] == 4 and set(doc["made"]["holdout_rmse"]) == {"evaluation", "learned"}
+    assert "--model trees --trees 20,3,0.2 --target margin" in doc["made"]["command"]
+    m = learned.model(str(out), FEATURES)
+    state, seat = train_eval.check_position()
+    assert m.predict(features(state, seat)) == pytest.approx(doc["made"]["check"]["prediction"], abs=1e-4)
+    # the margin was kept with the positions: the bot's final score and whether the AI won
+    import numpy as np
+    saved = np.load(data)
+    assert {"opp", "won"} <= set(saved.files) and len(saved["opp"]) == len(saved["y"])
+    # a full evaluation from the same positions: fitted to the outcome, so the model says so
+    out2 = tmp_path / "full.json"
+    train_eval.main(args[:-2] + ["--full", "--out", str(out2)])
+    assert json.loads(out2.read_text())["full"] is True

@@ -52,7 +52,7 @@ sys.path.insert(0, ROOT)
 import ai  # noqa: E402
 import tiletum  # noqa: E402
 from ai.tiletum.evaluate import FEATURES, TERMS, features  # noqa: E402
-from ai.tiletum.learned import Model  # noqa: E402
+from ai.tiletum.learned import Model, Trees  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
 from games.tiletum import view_doc  # noqa: E402
 from tiletum.game import legal, play  # noqa: E402
@@ -67,9 +67,9 @@ def level_of(text: str, policy: str | None = None, policy_w: float = 1.0):
     return settings
 
 
-def play_game(job) -> tuple[list[list[float]], int, list[int]]:
+def play_game(job) -> tuple[list[list[float]], int, list[int], int, bool]:
     """One seeded solo game; the features of the sampled positions of the AI's seat, its final
-    score and each position's round."""
+    score, each position's round, the bot's final score and whether the AI won."""
     index, level, bot, explore, sample, policy, policy_w = job
     seed = f"train-eval-{index}"
     state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
@@ -90,7 +90,7 @@ def play_game(job) -> tuple[list[list[float]], int, list[int]]:
             if seat == me and state.phase != "over" and rng.random() < sample:
                 rows.append(features(state, me))
                 rounds.append(state.round)
-    return rows, state.seats[me].score, rounds
+    return rows, state.seats[me].score, rounds, state.seats[1 - me].score, state.winner == me
 
 
 CHECK_SEED, CHECK_MOVES = "learned-eval-check", 40
@@ -120,45 +120,78 @@ def play_generation(a, games: int, start: int, policy: str | None) -> dict:
     policy = os.path.abspath(policy) if policy else None
     jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample, policy, a.policy_w)
             for k, i in enumerate(range(start, start + games))]
-    X, y, game, rnd = [], [], [], []
+    X, y, game, rnd, opp, won = [], [], [], [], [], []
     t0 = time.perf_counter()
     pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
-    for k, (rows, final, rounds) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
+    for k, (rows, final, rounds, other, win) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
                                                else map(play_game, jobs)):
         X += rows
         y += [final] * len(rows)
         game += [k] * len(rows)
         rnd += rounds
+        opp += [other] * len(rows)
+        won += [win] * len(rows)
         if (k + 1) % max(1, games // 20) == 0:
             print(f"  {k + 1}/{games} games, {len(X)} positions, {time.perf_counter() - t0:.0f} s",
                   flush=True)
     if pool:
         pool.shutdown()
     return {"X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
-            "game": np.array(game), "round": np.array(rnd), "games": np.array(games)}
+            "game": np.array(game), "round": np.array(rnd), "games": np.array(games),
+            "opp": np.array(opp, dtype=np.float64), "won": np.array(won, dtype=np.float64)}
 
 
 def merge(parts: list[dict]) -> dict:
     """Several data files (each a run of games) as one, their games numbered on."""
     import numpy as np
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("X", "y", "round")}
+    keys = ["X", "y", "round"] + [k for k in ("opp", "won") if all(k in p for p in parts)]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     offsets = np.cumsum([0] + [int(p["games"]) for p in parts])
     out["game"] = np.concatenate([p["game"] + off for p, off in zip(parts, offsets)])
     out["games"] = np.array(int(offsets[-1]))
     return out
 
 
-def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = ()) -> tuple[Model, dict]:
+def _export_trees(gbr, keep) -> list[dict]:
+    """A fitted ``GradientBoostingRegressor``'s trees as :class:`ai.tiletum.learned.Trees` lists
+    (over every feature: ``keep`` maps the fitted columns back), the learning rate folded in."""
+    import numpy as np
+    cols = np.flatnonzero(keep)
+    out = []
+    for est in gbr.estimators_[:, 0]:
+        t = est.tree_
+        leaf = t.children_left < 0
+        out.append({"feature": [int(cols[f]) if not lf else 0 for f, lf in zip(t.feature, leaf)],
+                    "threshold": [float(v) if not lf else 0.0 for v, lf in zip(t.threshold, leaf)],
+                    "left": [int(i) for i in t.children_left], "right": [int(i) for i in t.children_right],
+                    "value": [round(float(v) * gbr.learning_rate, 6) if lf else 0.0
+                              for v, lf in zip(t.value[:, 0, 0], leaf)]})
+    return out
+
+
+def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = (), kind: str = "linear",
+        target: str = "score", full: bool = False, trees: tuple[int, int, float] = (100, 3, 0.1)):
+    """Fit a model (``kind``: ``linear``, a ridge regression; ``trees``, gradient-boosted trees of
+    ``trees`` = (count, depth, learning rate)) of the outcome (``target``: the final ``score``, or
+    the ``margin`` over the bot), less the evaluation's value unless ``full``."""
     import numpy as np
     import sklearn
+    from sklearn.ensemble import GradientBoostingRegressor
     from sklearn.linear_model import RidgeCV
     from sklearn.model_selection import GroupKFold
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
     X, y, game, rnd = data["X"], data["y"], data["game"], data["round"]
+    if target == "margin":
+        if "opp" not in data:
+            raise SystemExit("these positions have no bot's final score (played before the margin was kept): "
+                             "play them again for --target margin")
+        y = y - data["opp"]
+    elif target != "score":
+        raise SystemExit(f"unknown target {target!r}: score or margin")
     hand = X[:, :len(TERMS)].sum(axis=1)            # the evaluation's value: the terms' sum
-    resid = y - hand
+    resid = y if full else y - hand                  # what the model is fitted to
     unknown = set(exclude) - set(FEATURES)
     if unknown:
         raise SystemExit(f"unknown features to exclude: {', '.join(sorted(unknown))}")
@@ -172,30 +205,51 @@ def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = ()) -> tu
         raise SystemExit("too few positions to fit: play more games")
 
     def make(mask):
+        if kind == "trees":
+            n, depth, rate = trees
+            return GradientBoostingRegressor(n_estimators=n, max_depth=depth, learning_rate=rate,
+                                             subsample=0.8, min_samples_leaf=20,
+                                             random_state=0).fit(X[mask], resid[mask])
         folds = min(5, len(set(game[mask].tolist())))
         cv = list(GroupKFold(folds).split(X[mask], resid[mask], game[mask])) if folds >= 2 else None
         return make_pipeline(StandardScaler(), RidgeCV(alphas=alphas, cv=cv)).fit(X[mask], resid[mask])
 
-    report = {"positions": int(len(y)), "games": games, "train_games": cut}
+    report = {"positions": int(len(y)), "games": games, "train_games": cut, "target": target,
+              "full": full}
     if test.any():
         m = make(train)
         err = resid[test] - m.predict(X[test])
-        report["holdout_rmse"] = {"evaluation": round(float(np.sqrt((resid[test] ** 2).mean())), 2),
+        base = y[test] - hand[test]                  # the evaluation's own error
+        report["holdout_rmse"] = {"evaluation": round(float(np.sqrt((base ** 2).mean())), 2),
                                   "learned": round(float(np.sqrt((err ** 2).mean())), 2)}
         report["holdout_rmse_by_round"] = {
-            str(r): [round(float(np.sqrt((resid[test & (rnd == r)] ** 2).mean())), 2),
+            str(r): [round(float(np.sqrt((base[rnd[test] == r] ** 2).mean())), 2),
                      round(float(np.sqrt((err[rnd[test] == r] ** 2).mean())), 2)]
             for r in range(1, 5) if (test & (rnd == r)).any()}
     final = make(np.ones(len(y), dtype=bool))      # the model kept: fitted to every game
-    scaler, ridge = final[0], final[1]
-    scale = np.where(scaler.scale_ == 0, 1.0, scaler.scale_)
-    kept = ridge.coef_ / scale
-    intercept = float(ridge.intercept_ - (kept * scaler.mean_).sum())
-    coef = np.zeros(len(FEATURES))
-    coef[keep] = kept
-    report["alpha"] = float(ridge.alpha_)
     report["excluded"] = sorted(exclude)
-    model = Model(list(FEATURES), [round(float(c), 6) for c in coef], round(intercept, 6))
+    if kind == "trees":
+        base = round(float(final.init_.constant_.ravel()[0]), 6)
+        model = Trees(list(FEATURES), _export_trees(final, keep), base, full=full, target=target)
+        report["trees"] = {"count": trees[0], "depth": trees[1], "learning_rate": trees[2]}
+        # the exported ensemble predicts what the library does
+        sample = X[:min(len(X), 200)]
+        full_x = np.zeros((len(sample), len(FEATURES)))
+        full_x[:, keep] = sample.astype(np.float32)     # the library compares float32 features
+        mine = np.array([model.predict(list(r)) for r in full_x])
+        if not np.allclose(mine, final.predict(sample), atol=1e-3 * max(1, len(model.trees))):
+            raise SystemExit(f"the exported trees do not predict what the fitted ones do: "
+                             f"{float(np.abs(mine - final.predict(sample)).max()):.3g} apart")
+    else:
+        scaler, ridge = final[0], final[1]
+        scale = np.where(scaler.scale_ == 0, 1.0, scaler.scale_)
+        kept = ridge.coef_ / scale
+        intercept = float(ridge.intercept_ - (kept * scaler.mean_).sum())
+        coef = np.zeros(len(FEATURES))
+        coef[keep] = kept
+        report["alpha"] = float(ridge.alpha_)
+        model = Model(list(FEATURES), [round(float(c), 6) for c in coef], round(intercept, 6),
+                      full=full, target=target)
     state, seat = check_position()
     report["check"] = {"seed": CHECK_SEED, "moves": CHECK_MOVES, "seat": seat,
                        "prediction": round(model.predict(features(state, seat)), 6)}
@@ -227,6 +281,13 @@ def main(argv=None):
     ap.add_argument("--alphas", default="0.1,1,10,100,1000,10000", help="the ridge penalties tried")
     ap.add_argument("--exclude", default="", help="features (comma-separated) the fit leaves out, with their "
                     "products with the game left: the correction cannot value them")
+    ap.add_argument("--model", choices=("linear", "trees"), default="linear",
+                    help="a ridge regression, or gradient-boosted regression trees (--trees)")
+    ap.add_argument("--trees", default="100,3,0.1", help="the trees' count, depth and learning rate")
+    ap.add_argument("--target", choices=("score", "margin"), default="score",
+                    help="the outcome: the AI's final score, or its margin over the bot")
+    ap.add_argument("--full", action="store_true",
+                    help="fit the outcome itself (a full evaluation), not what the evaluation misses")
     ap.add_argument("--procs", type=int, default=1)
     ap.add_argument("--data", help="an .npz file of positions: written after the games, read instead of "
                     "playing (several, comma-separated: the runs' positions together)")
@@ -235,16 +296,18 @@ def main(argv=None):
     import numpy as np
     exclude = tuple(filter(None, (x.strip() for x in a.exclude.split(","))))
     alphas = [float(x) for x in a.alphas.split(",")]
+    n, depth, rate = a.trees.split(",")
+    how = {"kind": a.model, "target": a.target, "full": a.full, "trees": (int(n), int(depth), float(rate))}
     files = a.data.split(",") if a.data else []
     if files and all(os.path.exists(f) for f in files):
         data = merge([dict(np.load(f)) for f in files])
         print(f"positions from {a.data}: {len(data['y'])} of {int(data['games'])} games", flush=True)
-        model, report = fit(data, a.holdout, alphas, exclude)
+        model, report = fit(data, a.holdout, alphas, exclude, **how)
     elif a.data:
         data = play_generation(a, a.games, a.start, a.policy)
         os.makedirs(os.path.dirname(os.path.abspath(a.data)), exist_ok=True)
         np.savez_compressed(a.data, **data)
-        model, report = fit(data, a.holdout, alphas, exclude)
+        model, report = fit(data, a.holdout, alphas, exclude, **how)
     else:
         # generation 1: the AI as it is; each later one: the AI with the model fitted so far, and
         # the fit to every generation's positions together
@@ -261,7 +324,7 @@ def main(argv=None):
             else:
                 parts.append(play_generation(a, games, start, policy))
                 np.savez_compressed(path, **parts[-1])
-            model, report = fit(merge(parts), a.holdout, alphas, exclude)
+            model, report = fit(merge(parts), a.holdout, alphas, exclude, **how)
             brief = {x: report.get(x) for x in ("positions", "holdout_rmse", "alpha")}
             print(f"generation {k}: {json.dumps(brief)}", flush=True)
             if k < a.generations:
@@ -275,7 +338,10 @@ def main(argv=None):
                                    ("policy", a.policy), ("policy-w", a.policy_w),
                                    ("bots", a.bots), ("explore", a.explore), ("sample", a.sample),
                                    ("holdout", a.holdout), ("alphas", a.alphas),
-                                   ("exclude", a.exclude or None)) if v is not None))
+                                   ("exclude", a.exclude or None), ("model", a.model),
+                                   ("trees", a.trees if a.model == "trees" else None),
+                                   ("target", a.target)) if v is not None)
+        + (" --full" if a.full else ""))
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w", encoding="utf-8") as f:
         json.dump(model.to_doc(), f, indent=1)

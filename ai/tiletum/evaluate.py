@@ -347,11 +347,21 @@ TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supp
 
 def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The seat's estimated final VP under the weights of ``w``: the terms' sum, plus
-    ``w.learned_w`` times the learned correction (``ai.tiletum.learned``) where it is switched on."""
-    if w.learned_w and not _over(s):
+    ``w.learned_w`` times the learned correction (``ai.tiletum.learned``) where it is switched on
+    (a full learned evaluation: ``w.learned_w`` of the way from the sum to its prediction)."""
+    if w.learned_w and _over(s):
+        # the outcome itself: the score, or (a model of the margin) the score less the best other's
+        m = learned.model(w.learned_file, FEATURES)
+        me = s.seats[seat].score
+        if m.target == "margin":
+            return me + w.learned_w * -max((q.score for i, q in enumerate(s.seats) if i != seat), default=0)
+        return float(me)
+    if w.learned_w:
         parts = [t(s, seat, w) for t in TERMS]
         m = learned.model(w.learned_file, FEATURES)
-        return sum(parts) + w.learned_w * m.predict(features(s, seat, w, parts))
+        hand = sum(parts)
+        pred = m.predict(features(s, seat, w, parts))
+        return hand + w.learned_w * (pred - hand if m.full else pred)
     total = 0.0
     for t in TERMS:
         total += t(s, seat, w)
