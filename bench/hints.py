@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     worker = os.environ.get("TILETUM_WORKER", "gevent")
     parts = "every worker" if a.all_workers else "--no-workers, and the hints worker"
     print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {worker}; {parts}: 1 process, "
-          f"nice +10), "
+          f"nice +19), "
           f"{a.games} unrated games, "
           f"level {a.level}, {os.cpu_count()} CPUs (shared); plain GET /api/v1/games/{{id}}, "
           f"{a.samples} per phase")

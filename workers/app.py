@@ -43,7 +43,7 @@ may take minutes, which no sweep or email may wait for. Its limits are sized for
 
 The hints players ask for (``workers.hint``, application/hints.py) go to the ``hints`` queue and its
 worker, never computed in the API process: a search of seconds, run at a lower CPU priority than
-the requests (``nice`` +10), its backlog bounded by the API before it is sent.
+the requests (``nice`` +19), its backlog bounded by the API before it is sent.
 """
 from __future__ import annotations
 
