@@ -181,42 +181,35 @@ def charge_hint() -> None:
     hint view when it starts a search (api/hints.py): asking again for a hint being computed, or
     computed, costs nothing, and a refusal (no room in the pool, budget spent) costs nothing.
     Raises 429 ``rate-limited`` with Retry-After (the window's reset) when the budget is spent."""
-    budget = flask.current_app.extensions.get("tiletum_hint_budget")
-    if budget is None:   # limits off
-        return
-    limiter, item = budget
-    who = identity()
-    try:
-        if limiter.limiter.hit(item, PREFIX, "hint", who):
-            return
-        reset = limiter.limiter.get_window_stats(item, PREFIX, "hint", who).reset_time
-    except Exception:   # the limits' storage failed: let it pass, as every other limit does (swallow_errors)
-        return
-    retry = max(1, math.ceil(reset - time.time()))
-    flask.g.retry_after = retry   # kept over the limiter's own Retry-After (_own_retry_after)
-    raise ApiError(429, "rate-limited", f"at most {item} hints per seat: ask again later",
-                   headers={"Retry-After": str(retry)})
+    _charge("tiletum_hint_budget", "hint", "rate-limited", "at most {item} hints per seat: ask again later")
 
 
 def charge_message() -> None:
     """One table-talk message of the seat's budget (TILETUM_MESSAGE_LIMIT, per identity: the seat),
     charged by the post view once the seat is known (api/resources/messages.py). Raises 429
     ``too-many-messages`` with Retry-After when it is spent."""
-    budget = flask.current_app.extensions.get("tiletum_message_budget")
+    _charge("tiletum_message_budget", "message", "too-many-messages",
+            "at most {item} messages per seat: wait a moment")
+
+
+def _charge(budget_name: str, scope: str, code: str, detail: str) -> None:
+    """One unit of a seat's budget kept by the app's limiter (``budget_name`` in its extensions);
+    429 ``code`` with Retry-After (the window's reset) when it is spent. Nothing when the limits are
+    off, or when their storage fails (as every other limit: swallow_errors)."""
+    budget = flask.current_app.extensions.get(budget_name)
     if budget is None:   # limits off
         return
     limiter, item = budget
     who = identity()
     try:
-        if limiter.limiter.hit(item, PREFIX, "message", who):
+        if limiter.limiter.hit(item, PREFIX, scope, who):
             return
-        reset = limiter.limiter.get_window_stats(item, PREFIX, "message", who).reset_time
-    except Exception:   # the limits' storage failed: let it pass (swallow_errors)
+        reset = limiter.limiter.get_window_stats(item, PREFIX, scope, who).reset_time
+    except Exception:   # the limits' storage failed: let it pass
         return
     retry = max(1, math.ceil(reset - time.time()))
-    flask.g.retry_after = retry
-    raise ApiError(429, "too-many-messages", f"at most {item} messages per seat: wait a moment",
-                   headers={"Retry-After": str(retry)})
+    flask.g.retry_after = retry   # kept over the limiter's own Retry-After (_own_retry_after)
+    raise ApiError(429, code, detail.format(item=item), headers={"Retry-After": str(retry)})
 
 
 def install(app: flask.Flask) -> Limiter | None:
