@@ -316,6 +316,11 @@ def test_phase_one_and_the_drawn_builder_by_the_board_only(redis_server, browser
         screenshot(pg, "pillars-page-drawn.png")
         pg.locator(f'#choice button[data-move="{bare[0]}"]').click()
         expect(pg.locator("#choice")).to_be_hidden()
+        # the seat goes on (it places the builder it kept): no "Not your turn" to wait for, so wait
+        # for the move itself (the click's request may still be on its way)
+        deadline = time.monotonic() + 20
+        while _last_move(http, api) != (seat, bare[0]) and time.monotonic() < deadline:
+            time.sleep(0.2)
         assert _last_move(http, api) == (seat, bare[0])
         assert not errors, errors
 
