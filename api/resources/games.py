@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 
 import flask
 import marshmallow as ma
@@ -228,6 +229,8 @@ class GameHint(MethodView):
         try:
             doc = svc.ask(game_id, bearer(), admit=limits.charge_hint)
         except Busy:
+            # spread over [retry, 2 * retry]: clients refused together do not all come back together
+            retry += secrets.randbelow(retry + 1)
             flask.g.retry_after = retry     # kept over the rate limiter's own (api/limits.py)
             raise ApiError(429, "hints-busy", "the server is computing as many hints as it takes: ask again "
                            "in a moment", headers={"Retry-After": str(retry)}) from None
