@@ -113,9 +113,6 @@ def confirmed(seat: dict) -> bool:
     return seat["kind"] == "human" and bool(seat.get("email")) and bool(seat.get("confirmed"))
 
 
-def new_id() -> str:
-    return new_game_id()
-
 
 class Lobby:
     def __init__(self, games: GameService, dashboard: Dashboard, clock=None, send=None):
@@ -179,7 +176,7 @@ class Lobby:
                "status": waiting.WAITING, "creator": token_hash(creator), "invite": token_hash(invite),
                "seats": kept}
         for _ in range(5):
-            game_id = new_id()
+            game_id = new_game_id()
             if self.games.store.meta(game_id) is None and not self.games.store.is_archived(game_id) \
                     and self.r.set(waiting.record_key(game_id), json.dumps(doc), nx=True):
                 break

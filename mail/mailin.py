@@ -34,8 +34,8 @@ from application.game_service import MAX_MOVES_PER_REQUEST
 
 from . import addresses
 from . import compose as compose_module
-from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split, is_marker,
-                         normalize_move, without_tail)
+from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split, normalize_move,
+                         without_tail)
 from .reply_text import extract_moves as _extract_moves
 from . import messages as talk
 
@@ -443,7 +443,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
 
     # 3. the moves, and a message to the table: the lines after a line "Message:", or the whole text of
     # a reply to a message email (mail/messages.py); never a line of moves
-    body, said = talk.split_reply(body_text(msg), version, is_marker)
+    body, said = talk.split_reply(body_text(msg), version)
     why = talk.check_message(said) if said is not None else None
     if why is not None:
         return answer(Result("rejected", "bad-message", f"{why}: nothing was done", **base), "error",

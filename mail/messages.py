@@ -32,6 +32,7 @@ from application.messages import DUE, TableTalk, clean_text
 from application.notifications import preference
 from application.seats import seat_names
 
+from . import reply_text
 from .compose import html_document, simple_email, thread_subject
 
 log = logging.getLogger("tiletum.talk")
@@ -42,9 +43,9 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
 def split_reply(text: str, version: int,
-                is_marker: Callable[[list[str], int], bool]) -> tuple[str, str | None]:
+                is_marker: Callable[[list[str], int], bool] = reply_text.is_marker) -> tuple[str, str | None]:
     """(the text to read moves from, the message or None). ``is_marker(lines, i)``: whether line i
-    starts the quoted email or a signature (mail/mailin.py). See the module's doc for the rule."""
+    starts the quoted email or a signature (mail/reply_text.py). See the module's doc for the rule."""
     lines = (text or "").splitlines()
     end = next((i for i in range(len(lines)) if is_marker(lines, i)), len(lines))
     if version == TALK_VERSION:
@@ -55,11 +56,6 @@ def split_reply(text: str, version: int,
             said = "\n".join([m.group(1)] + lines[i + 1:end]).strip()
             return "\n".join(lines[:i]), said
     return text, None
-
-
-def reply_rule() -> str:
-    return ('To write to the other players, add a line "Message:" after your moves (or instead of them) '
-            "and your words after it; they read it on the game page and in their next email.")
 
 
 def talk_lines(said: list[dict]) -> tuple[list[str], str]:

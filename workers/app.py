@@ -121,27 +121,22 @@ AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT = ai_time_limits()
 SWEEP_BUDGET = SOFT_TIME_LIMIT / 2
 SWEEP_MAX_ATTEMPTS = int(os.environ.get("TILETUM_SWEEP_MAX_ATTEMPTS", "10"))
 VISIBILITY_TIMEOUT = visibility_timeout(AI_TIME_LIMIT)
+
+
+def _every(task: str, seconds_var: str, default: float) -> dict:
+    """A beat entry: ``workers.<task>`` every ``$seconds_var`` seconds (``default``)."""
+    return {"task": f"workers.{task}", "schedule": float(os.environ.get(seconds_var, str(default)))}
+
+
+SWEEP = "TILETUM_SWEEP_SECONDS"   # the sweeps that keep turns, emails and tournaments moving
 BEAT_SCHEDULE = {
-    "sweep-bot-turns": {"task": "workers.sweep_bot_turns", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-outbox": {"task": "workers.sweep_outbox", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-notifications": {"task": "workers.sweep_notifications", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-deadlines": {"task": "workers.sweep_deadlines", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-tournaments": {"task": "workers.sweep_tournaments", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-talk": {"task": "workers.sweep_talk", "schedule": float(
-        os.environ.get("TILETUM_SWEEP_SECONDS", "30"))},
-    "sweep-lobby": {"task": "workers.sweep_lobby", "schedule": float(
-        os.environ.get("TILETUM_LOBBY_SWEEP_SECONDS", "300"))},
-    "purge-finished": {"task": "workers.purge_finished", "schedule": float(
-        os.environ.get("TILETUM_PURGE_SECONDS", "3600"))},
-    "sweep-archive": {"task": "workers.sweep_archive", "schedule": float(
-        os.environ.get("TILETUM_ARCHIVE_SWEEP_SECONDS", "3600"))},
-    "send-digests": {"task": "workers.send_digests", "schedule": float(
-        os.environ.get("TILETUM_DIGEST_SECONDS", str(24 * 3600)))},
+    **{name.replace("_", "-"): _every(name, SWEEP, 30)
+       for name in ("sweep_bot_turns", "sweep_outbox", "sweep_notifications", "sweep_deadlines",
+                    "sweep_tournaments", "sweep_talk")},
+    "sweep-lobby": _every("sweep_lobby", "TILETUM_LOBBY_SWEEP_SECONDS", 300),
+    "purge-finished": _every("purge_finished", "TILETUM_PURGE_SECONDS", 3600),
+    "sweep-archive": _every("sweep_archive", "TILETUM_ARCHIVE_SWEEP_SECONDS", 3600),
+    "send-digests": _every("send_digests", "TILETUM_DIGEST_SECONDS", 24 * 3600),
 }
 # every task beat sends runs on the sweeps queue and its own worker (a burst of emails on the email
 # queue never delays them); the stand-in's turns on theirs; everything else on the email queue
