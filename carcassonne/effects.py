@@ -84,4 +84,13 @@ def placement_effects(s: GameState, x: int, y: int, rot: int, viewer: int | None
             elif (dx, dy) != (0, 0) and owners:
                 grows.append(f"surrounds {_whose(owners, viewer, names)} cloister with {n} of 9 tiles")
     closes.sort(key=lambda c: -c[0])
-    return [c[1] for c in closes] + grows
+    return [c[1] for c in closes] + _once(grows)
+
+
+def _once(phrases: list[str]) -> list[str]:
+    """Each phrase once, with how often it holds: a crossing "starts a road, 3 times", not
+    "starts a road; starts a road; starts a road" (two unclaimed roads may grow alike, too)."""
+    counts: dict[str, int] = {}
+    for p in phrases:
+        counts[p] = counts.get(p, 0) + 1
+    return [p if n == 1 else f"{p}, {'twice' if n == 2 else f'{n} times'}" for p, n in counts.items()]

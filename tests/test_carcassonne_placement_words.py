@@ -103,3 +103,21 @@ def test_the_email_lists_the_words(redis_client):
     for head, words in games.CARCASSONNE.email_moves(state, 0, ["Ada", "Bob"]):
         assert f"  {head} — {words}" in text
     assert re.search(r"(Starts|Extends|Closes|Completes) ", text)
+
+
+def test_a_placement_says_each_thing_once():
+    """A crossing starts three or four roads at once: said once with how many ("starts a road, 3
+    times"), not "starts a road; starts a road; starts a road"; so with two roads that grow alike."""
+    g = games.CARCASSONNE
+    counted = 0
+    for seed in range(40):
+        state = _position(seed, 12, 2)
+        if g.is_over(state):
+            continue
+        seat = g.actor(state)
+        for head, _ in g.email_moves(state, seat, NAMES[:2]):
+            x, y = (int(v) for v in head.split()[1].split(","))
+            said = placement_effects(state, x, y, int(head.split()[2][1:]), seat, NAMES[:2])
+            assert len(said) == len(set(said)), (head, said)
+            counted += any(p.endswith(("twice", "times")) for p in said)
+    assert counted, "no position did one thing several times: the check checked nothing"
