@@ -86,17 +86,21 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     Drawn by :mod:`mail.svg_raster` (the games' plain SVG straight onto cairo: a tenth of CairoSVG's
     CPU for the same glyphs), or by CairoSVG when the drawing uses more of SVG than that draws; the
     palette is made from the picture at half size (each pixel then mapped to its nearest colour:
-    a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``)."""
-    return encode(_image(svg, width))
+    a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``),
+    once for the drawings of one set of colours at one width (:func:`palette_key`)."""
+    img, fast = _image(svg, width)
+    return encode(img, palette_key(svg, width) if fast else None)
 
 
 def _image(svg: str, width: int):
     """``svg`` drawn on white as a Pillow RGB image (opaque: cairo's premultiplied BGRA read as
-    BGRX is its RGB, decoded straight from the surface's memory into the image's own)."""
+    BGRX is its RGB, decoded straight from the surface's memory into the image's own), and
+    whether :mod:`mail.svg_raster` drew it (else CairoSVG did)."""
     from PIL import Image
     from . import svg_raster
+    fast = False
     try:
-        surface = svg_raster.render(svg, width)
+        surface, fast = svg_raster.render(svg, width, scratch=True), True
     except svg_raster.Unsupported as e:
         log.debug("drawing with CairoSVG: %s", e)
         surface = None
@@ -113,14 +117,54 @@ def _image(svg: str, width: int):
     size = (surface.get_width(), surface.get_height())
     img = Image.frombuffer("RGB", size, surface.get_data(), "raw", "BGRX", surface.get_stride(), 1)
     img.load()
-    return img
+    return img, fast
 
 
-def encode(img) -> bytes:
-    """An RGB Pillow image as a 128-colour palette PNG (the palette from the picture at half size)."""
+_PAINTS = re.compile(r'\s(?:fill|stroke)="([^"]*)"')
+_UNFILLED = re.compile(r"<(?:rect|circle|polygon|path|text)\b(?![^>]*\sfill=)")
+
+
+def palette_key(svg: str, width: int) -> tuple:
+    """What the palette of a picture drawn by :mod:`mail.svg_raster` depends on: the colours its
+    drawing paints with (each on the element; black where a shape says no fill), whose anti-aliased
+    edges are blends of them, the kind of drawing (its root element, numbers aside) and the width.
+    Two drawings with one key share a palette: mapped to the other's palette, a board's pixels are
+    as close to its own as with its own palette (tests/test_picture_cost.py), and the octree, a
+    third of the encoding, runs once per key, not once per picture."""
+    head = svg[:svg.find(">") + 1]
+    return (width, re.sub(r"\d+", "", head), frozenset(_PAINTS.findall(svg)), bool(_UNFILLED.search(svg)))
+
+
+_palettes: OrderedDict[tuple, object] = OrderedDict()
+PALETTES = 256
+
+
+def _palette(img, key: tuple | None):
+    """A 1x1 palette image for ``img``: the cached one of ``key``, else made from ``img`` at half size."""
     from PIL import Image
-    palette = img.reduce(2).quantize(colors=128, method=Image.Quantize.FASTOCTREE) \
+    if key is not None:
+        with _lock:
+            pal = _palettes.get(key)
+            if pal is not None:
+                _palettes.move_to_end(key)
+                return pal
+    made = img.reduce(2).quantize(colors=128, method=Image.Quantize.FASTOCTREE) \
         if min(img.size) >= 4 else img.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(made.getpalette())
+    if key is not None:
+        with _lock:
+            _palettes[key] = pal
+            while len(_palettes) > PALETTES:
+                _palettes.popitem(last=False)
+    return pal
+
+
+def encode(img, palette_key: tuple | None = None) -> bytes:
+    """An RGB Pillow image as a 128-colour palette PNG (the palette from the picture at half size,
+    or the one made before for ``palette_key``)."""
+    from PIL import Image
+    palette = _palette(img, palette_key)
     out = io.BytesIO()
     img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()

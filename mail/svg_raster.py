@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import xml.etree.ElementTree as ET
 from functools import lru_cache, partial
 
@@ -97,9 +98,13 @@ def _spaces(text: str) -> str:
 
 
 def render(svg: str | ET.Element, width: int,
-           background: tuple[float, float, float] | None = (1, 1, 1)) -> cairo.ImageSurface:
+           background: tuple[float, float, float] | None = (1, 1, 1),
+           scratch: bool = False) -> cairo.ImageSurface:
     """The SVG drawn ``width`` pixels wide on an ARGB32 surface, over ``background`` (None: a
-    transparent one). Raises :class:`Unsupported` for what this rasteriser does not draw."""
+    transparent one). Raises :class:`Unsupported` for what this rasteriser does not draw.
+    ``scratch``: on this thread's scratch memory, which the next scratch render on the thread draws
+    over (for a caller that reads the pixels at once: a board's 2.5 MB newly mapped for every
+    picture cost its first touch of each page, 2 ms of system time an email, ``bench/board_png.py``)."""
     root = ET.fromstring(svg) if isinstance(svg, str) else svg
     if root.tag != NS + "svg":
         raise Unsupported("the root is not <svg>")
@@ -109,11 +114,16 @@ def render(svg: str | ET.Element, width: int,
     if w <= 0 or h <= 0 or len(box) != 4 or box[2] <= 0 or box[3] <= 0:
         raise Unsupported("no size")
     out_w, out_h = float(width), h * width / w
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, int(round(out_w)), int(round(out_h)))
+    size = int(round(out_w)), int(round(out_h))
+    surface = _scratch(*size) if scratch else cairo.ImageSurface(cairo.FORMAT_ARGB32, *size)
     ctx = cairo.Context(surface)
     if background is not None:
         ctx.set_source_rgb(*background)
         ctx.paint()
+    elif scratch:   # what the last picture left there
+        ctx.set_operator(cairo.OPERATOR_CLEAR)
+        ctx.paint()
+        ctx.set_operator(cairo.OPERATOR_OVER)
     # CairoSVG's viewport: clipped to the output size, the viewBox scaled to meet it, centred
     scale = min(out_w / box[2], out_h / box[3])
     ctx.rectangle(0, 0, out_w, out_h)
@@ -128,6 +138,19 @@ def render(svg: str | ET.Element, width: int,
     ctx._check_status()   # cairo's error is sticky: once here, for every call above
     surface.flush()
     return surface
+
+
+_local = threading.local()
+
+
+def _scratch(width: int, height: int) -> cairo.ImageSurface:
+    """An ARGB32 surface on this thread's scratch buffer (grown to the largest picture yet)."""
+    stride = cairo.ImageSurface.format_stride_for_width(cairo.FORMAT_ARGB32, width)
+    buf = getattr(_local, "buffer", None)
+    if buf is None or len(buf) < stride * height:
+        buf = _local.buffer = bytearray(stride * height)
+    return cairo.ImageSurface.create_for_data(memoryview(buf)[:stride * height], cairo.FORMAT_ARGB32,
+                                              width, height, stride)
 
 
 class _Direct:

@@ -141,3 +141,59 @@ def test_plain_shapes_match():
     fast = _rgb(svg_raster.render(svg, 120))
     slow = _cairosvg(svg, 120)
     assert np.abs(fast - slow).max() <= 16
+
+
+def _png_rgb(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+
+
+def test_scratch_surfaces_carry_nothing_over():
+    """The scratch surface of a thread is drawn over by the next picture: a smaller picture after a
+    larger one, and a transparent one after an opaque one, are the pictures themselves."""
+    big = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" viewBox="0 0 200 120">'
+           '<rect x="0" y="0" width="200" height="120" fill="#8a4fc7"/></svg>')
+    small = ('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="50" viewBox="0 0 90 50">'
+             '<circle cx="45" cy="25" r="10" fill="#2e9e4f"/></svg>')
+    svg_raster.render(big, 200, scratch=True)
+    np.testing.assert_array_equal(_rgb(svg_raster.render(small, 90, scratch=True)),
+                                  _rgb(svg_raster.render(small, 90)))
+    svg_raster.render(big, 200, scratch=True)
+    clear = svg_raster.render(small, 90, background=None, scratch=True)
+    data = np.frombuffer(bytes(clear.get_data()), dtype=np.uint8).reshape(50, clear.get_stride())
+    assert data[:, 3:90 * 4:4].min() == 0            # transparent where the circle is not
+    assert data[25, 45 * 4 + 3] == 255                 # and opaque where it is
+    # and the PNGs of the email path, one after the other on one thread
+    a, b = board_png.svg_to_png(big, 200), board_png.svg_to_png(small, 90)
+    assert np.abs(_png_rgb(b) - _cairosvg(small, 90)).mean() < 1     # (a palette's edges aside)
+    assert tuple(_png_rgb(b)[0, 0]) == (255, 255, 255) and tuple(_png_rgb(b)[25, 45]) == (0x2e, 0x9e, 0x4f)
+    assert np.abs(_png_rgb(a) - _cairosvg(big, 200)).max() <= 16
+
+
+def test_a_palette_is_shared_by_drawings_of_the_same_colours_only(monkeypatch):
+    """The palette is made once per set of colours (the octree runs for the first board only) and
+    a board mapped to a palette made from another is as close to its own pixels as with its own;
+    a drawing of other colours gets a palette of its own."""
+    monkeypatch.setattr(board_png, "_palettes", type(board_png._palettes)())
+    game = games.get("tiletum")
+    meta = {"game": "tiletum", "seats": [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]}
+    boards = [email_pictures(meta, game.new_game(2, f"palette-{i}", {})[0], 0)[0][2] for i in range(3)]
+    keys = {board_png.palette_key(svg, _width(svg)) for svg in boards}
+    for svg in boards:
+        width = _width(svg)
+        own = board_png.encode(board_png._image(svg, width)[0])            # its own palette
+        shared = board_png.svg_to_png(svg, width)                          # the key's palette
+        truth = _rgb(svg_raster.render(svg, width))
+        err_own = np.abs(_png_rgb(own) - truth).max(axis=2)
+        err_shared = np.abs(_png_rgb(shared) - truth).max(axis=2)
+        assert err_shared.mean() < 4 and (err_shared > 32).mean() < 0.01
+        assert err_shared.mean() < err_own.mean() * 1.5 + 0.5
+    assert len(board_png._palettes) == len(keys) < len(boards)   # shared: fewer palettes than boards
+    # a red rectangle and a black label on the same root: two palettes, each picture its own colours
+    base = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40" viewBox="0 0 100 40" '
+            'font-family="sans-serif">{}</svg>')
+    red = base.format('<rect x="1" y="1" width="60" height="30" fill="#ff0000"/>')
+    black = base.format('<text x="5" y="25" font-size="20">Ada</text>')
+    assert board_png.palette_key(red, 100) != board_png.palette_key(black, 100)
+    board_png.svg_to_png(red, 100)
+    drawn = _png_rgb(board_png.svg_to_png(black, 100))
+    assert np.abs(drawn - _rgb(svg_raster.render(black, 100))).max() <= 24
