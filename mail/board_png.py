@@ -88,19 +88,20 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     palette is made from the picture at half size (each pixel then mapped to its nearest colour:
     a third less CPU than an octree over every pixel, and no larger an error; ``bench/board_png.py``),
     once for the drawings of one set of colours at one width (:func:`palette_key`)."""
-    img, fast = _image(svg, width)
-    return encode(img, palette_key(svg, width) if fast else None)
+    paints: set = set()
+    img, fast = _image(svg, width, paints)
+    return encode(img, palette_key(svg, width, paints) if fast else None)
 
 
-def _image(svg: str, width: int):
+def _image(svg: str, width: int, paints: set | None = None):
     """``svg`` drawn on white as a Pillow RGB image (opaque: cairo's premultiplied BGRA read as
     BGRX is its RGB, decoded straight from the surface's memory into the image's own), and
-    whether :mod:`mail.svg_raster` drew it (else CairoSVG did)."""
+    whether :mod:`mail.svg_raster` drew it (else CairoSVG did; ``paints``: see its ``render``)."""
     from PIL import Image
     from . import svg_raster
     fast = False
     try:
-        surface, fast = svg_raster.render(svg, width, scratch=True), True
+        surface, fast = svg_raster.render(svg, width, scratch=True, paints=paints), True
     except svg_raster.Unsupported as e:
         log.debug("drawing with CairoSVG: %s", e)
         surface = None
@@ -120,19 +121,15 @@ def _image(svg: str, width: int):
     return img, fast
 
 
-_PAINTS = re.compile(r'\s(?:fill|stroke)="([^"]*)"')
-_UNFILLED = re.compile(r"<(?:rect|circle|polygon|path|text)\b(?![^>]*\sfill=)")
-
-
-def palette_key(svg: str, width: int) -> tuple:
-    """What the palette of a picture drawn by :mod:`mail.svg_raster` depends on: the colours its
-    drawing paints with (each on the element; black where a shape says no fill), whose anti-aliased
-    edges are blends of them, the kind of drawing (its root element, numbers aside) and the width.
-    Two drawings with one key share a palette: mapped to the other's palette, a board's pixels are
-    as close to its own as with its own palette (tests/test_picture_cost.py), and the octree, a
-    third of the encoding, runs once per key, not once per picture."""
+def palette_key(svg: str, width: int, paints: set) -> tuple:
+    """What the palette of a picture drawn by :mod:`mail.svg_raster` depends on: the paints it
+    drew with (``paints``: each fill, stroke and opacity, as the rasteriser found them), whose
+    anti-aliased edges are blends of them, the kind of drawing (its root element, numbers aside)
+    and the width. Two drawings with one key share a palette: mapped to the other's palette, a
+    board's pixels are as close to its own as with its own palette (tests/test_picture_cost.py),
+    and the octree, a third of the encoding, runs once per key, not once per picture."""
     head = svg[:svg.find(">") + 1]
-    return (width, re.sub(r"\d+", "", head), frozenset(_PAINTS.findall(svg)), bool(_UNFILLED.search(svg)))
+    return (width, re.sub(r"\d+", "", head), frozenset(paints))
 
 
 _palettes: OrderedDict[tuple, object] = OrderedDict()

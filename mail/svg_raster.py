@@ -99,12 +99,14 @@ def _spaces(text: str) -> str:
 
 def render(svg: str | ET.Element, width: int,
            background: tuple[float, float, float] | None = (1, 1, 1),
-           scratch: bool = False) -> cairo.ImageSurface:
+           scratch: bool = False, paints: set | None = None) -> cairo.ImageSurface:
     """The SVG drawn ``width`` pixels wide on an ARGB32 surface, over ``background`` (None: a
     transparent one). Raises :class:`Unsupported` for what this rasteriser does not draw.
     ``scratch``: on this thread's scratch memory, which the next scratch render on the thread draws
     over (for a caller that reads the pixels at once: a board's 2.5 MB newly mapped for every
-    picture cost its first touch of each page, 2 ms of system time an email, ``bench/board_png.py``)."""
+    picture cost its first touch of each page, 2 ms of system time an email, ``bench/board_png.py``).
+    ``paints``: a set to which each (fill, stroke, opacity) the drawing paints with is added (what
+    its colours are: mail/board_png.py shares a palette between drawings of the same paints)."""
     root = ET.fromstring(svg) if isinstance(svg, str) else svg
     if root.tag != NS + "svg":
         raise Unsupported("the root is not <svg>")
@@ -132,7 +134,7 @@ def render(svg: str | ET.Element, width: int,
     ctx.translate((out_w / scale - box[2]) / 2 - box[0], (out_h / scale - box[3]) / 2 - box[1])
     ctx.set_miter_limit(4)
     family = (root.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-    fast = _Direct(ctx)
+    fast = _Direct(ctx, paints)
     for el in root:
         _draw(fast, el, family)  # type: ignore[arg-type]  # the same calls as a cairocffi Context
     ctx._check_status()   # cairo's error is sticky: once here, for every call above
@@ -158,7 +160,8 @@ class _Direct:
     calls, without cairocffi's check of cairo's status after each one (half the Python calls of a
     drawing); :func:`render` checks the status once at the end (cairo's error state is sticky)."""
 
-    def __init__(self, ctx: cairo.Context):
+    def __init__(self, ctx: cairo.Context, paints: set | None = None):
+        self.paints = paints if paints is not None else set()
         lib, p = cairo.cairo, ctx._pointer
         self._lib, self._p = lib, p
         self._extents = cairo.ffi.new("cairo_text_extents_t *")
@@ -255,6 +258,7 @@ def _paint(ctx: cairo.Context, el: ET.Element) -> None:
     get = el.attrib.get
     fill = _colour(get("fill", "#000"))
     stroke = _colour(get("stroke", "none"))
+    ctx.paints.add((get("fill"), get("stroke"), get("fill-opacity")))  # type: ignore[attr-defined]
     if fill is not None:
         alpha = _num(get("fill-opacity"), 1.0)
         ctx.set_source_rgba(*fill, alpha)
@@ -342,6 +346,7 @@ def _text(ctx: cairo.Context, el: ET.Element, family: str) -> None:
     fill = _colour(get("fill", "#000"))
     if not text or fill is None:
         return
+    ctx.paints.add((get("fill"), None, get("fill-opacity")))  # type: ignore[attr-defined]
     own = get("font-family")
     face = own.split(",")[0].strip("\"' ") if own else family
     weight = get("font-weight") or "normal"

@@ -369,6 +369,8 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
                    unsubscribe_url="http://x/u?sig=" + "b" * 600)
     odd = MIMEMultipart("alternative")
     odd.attach(MIMEText("body\n", "plain", "utf-8"))
+    odd.attach(MIMEText("mixed\r\nline\rends\n\nand none at the end", "plain", "us-ascii"))
+    odd.attach(MIMEText("", "plain", "us-ascii"))
     for name, value in [("Subject", "Zoë's turn"), ("X-Two", "two  spaces"), ("X-Lead", " leading"),
                         ("X-Trail", "trailing "), ("X-Word", "=?utf-8?q?a?="), ("X-Long", "w " * 600),
                         ("X-Tab", "a\tb"), ("X-Comma", "a,b;c d"), ("X-Empty", "")]:

@@ -177,7 +177,11 @@ def test_a_palette_is_shared_by_drawings_of_the_same_colours_only(monkeypatch):
     game = games.get("tiletum")
     meta = {"game": "tiletum", "seats": [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]}
     boards = [email_pictures(meta, game.new_game(2, f"palette-{i}", {})[0], 0)[0][2] for i in range(3)]
-    keys = {board_png.palette_key(svg, _width(svg)) for svg in boards}
+    def key(svg: str, width: int) -> tuple:
+        paints: set = set()
+        svg_raster.render(svg, width, paints=paints)
+        return board_png.palette_key(svg, width, paints)
+    keys = {key(svg, _width(svg)) for svg in boards}
     for svg in boards:
         width = _width(svg)
         own = board_png.encode(board_png._image(svg, width)[0])            # its own palette
@@ -193,7 +197,8 @@ def test_a_palette_is_shared_by_drawings_of_the_same_colours_only(monkeypatch):
             'font-family="sans-serif">{}</svg>')
     red = base.format('<rect x="1" y="1" width="60" height="30" fill="#ff0000"/>')
     black = base.format('<text x="5" y="25" font-size="20">Ada</text>')
-    assert board_png.palette_key(red, 100) != board_png.palette_key(black, 100)
+    assert key(red, 100) != key(black, 100)
+    assert key(black, 100) != key(black.replace('">Ada', '" fill-opacity="0.4">Ada'), 100)
     board_png.svg_to_png(red, 100)
     drawn = _png_rgb(board_png.svg_to_png(black, 100))
     assert np.abs(drawn - _rgb(svg_raster.render(black, 100))).max() <= 24
