@@ -21,6 +21,8 @@ import time
 from email.message import EmailMessage
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import redis
 from redis.crc import key_slot
 
@@ -380,3 +382,37 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     for m in (turn, odd, notice, make(1)):
         assert serialize(m) == standard(m)
     assert b"\nList-Unsubscribe: <http://x/u?sig=" + b"b" * 600 + b">\n" in serialize(turn), "one line"
+
+
+# --- the DATA command's bytes ------------------------------------------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b".", b"..", b"\r\n", b"\n", b"\r", b"a", b" ", b".\r\n", b"x.y"]),
+                max_size=40))
+def test_dot_stuffing_is_smtplibs(parts):
+    """The transport's DATA bytes are smtplib's for any bytes with CRLF line ends (the transport
+    turns every bare LF into CRLF first): a line's leading period doubled, the last line ended."""
+    import smtplib
+
+    from mail.transports import dot_stuffed
+    raw = b"".join(parts)
+    raw = raw.replace(b"\n", b"\r\n") if b"\r" not in raw else raw
+    expected = smtplib._quote_periods(raw)
+    if expected[-2:] != b"\r\n":
+        expected += b"\r\n"
+    assert dot_stuffed(raw) == expected
+
+
+def test_lines_that_start_with_a_period_arrive_as_written(r, server):
+    """Through a real SMTP server: a line of one period, lines that start with periods, a body whose
+    last line has no line feed: the server's message is the one queued."""
+    server.start()
+    box = outbox_of(r, server, Clock())
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "pbem@pbem.test", "p@players.test", "periods"
+    body = ".\n..two\n. a space\nmiddle . period\n.\n...\nthe end"
+    m.set_content(body)
+    assert box.enqueue("turn:periods:0:1", m, deliver=False)
+    assert box.deliver_due() == 1
+    (got,) = server.messages
+    assert got.get_content().replace("\r\n", "\n").rstrip("\n") == body
