@@ -17,6 +17,7 @@ tells apart two games with the same players.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import re
@@ -159,6 +160,14 @@ class InlineImage:
         return f"{self.name}.{version}.{game_id}@{MSGID_DOMAIN}"
 
 
+def _base64_lines(part) -> None:
+    """``email.encoders.encode_base64`` at C speed: the same lines of 76 characters (the standard
+    one encodes 57 bytes at a time in Python, 0.4 ms for a turn email's pictures)."""
+    data = base64.b64encode(part.get_payload(decode=True))
+    part.set_payload(b"".join(data[i:i + 76] + b"\n" for i in range(0, len(data), 76)).decode("ascii"))
+    part["Content-Transfer-Encoding"] = "base64"
+
+
 def with_images(html_doc: str, images: list[tuple[str, InlineImage]]):
     """The HTML part, and when there are pictures, ``multipart/related`` of it and the pictures
     (RFC 2387), each with its ``Content-ID`` (``images``: (cid, picture))."""
@@ -168,7 +177,7 @@ def with_images(html_doc: str, images: list[tuple[str, InlineImage]]):
     related = MIMEMultipart("related", boundary="=_tiletum_" + secrets.token_hex(16))
     related.attach(part)
     for cid, image in images:
-        img = MIMEImage(image.png, "png")
+        img = MIMEImage(image.png, "png", _encoder=_base64_lines)
         img["Content-ID"] = f"<{cid}>"
         img.add_header("Content-Disposition", "inline", filename=f"{image.name}.png")
         related.attach(img)

@@ -86,10 +86,16 @@ _START_TEXT = re.compile(
 def _drawn_width(parts: list[str]) -> float:
     """How wide the plan must be for every left-aligned label to fit: a generous estimate of
     each label's right end (0.6 of the font size per character, more than a sans-serif's average)."""
-    right: float = PLAN_W
-    for part in parts:
-        for x, size, text in _START_TEXT.findall(part):
-            right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
+    return max([PLAN_W, *map(_part_right, parts)])
+
+
+@functools.lru_cache(maxsize=16384)
+def _part_right(part: str) -> float:
+    """The right end of a part's left-aligned labels (0 when it has none); kept per part, as
+    :func:`_enlarge` keeps its enlargement: most parts are the same in every board."""
+    right: float = 0.0
+    for x, size, text in _START_TEXT.findall(part):
+        right = max(right, float(x) + len(unescape(text)) * int(size) * 0.6 + 8)
     return right
 
 
