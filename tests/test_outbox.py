@@ -32,6 +32,7 @@ from api.redis_server import EmbeddedRedis, free_port
 from tests.conftest import INBOUND_SECRET, make_app, post_inbound
 from tests.servers import wait_for
 from tests.test_pbem_e2e import headline
+from mail import outbox as ob
 
 SECRET = "outbox-secret"
 DOMAIN = "pbem.test"
@@ -295,8 +296,7 @@ def test_a_worker_killed_inside_smtp_sends_the_email_after_restart(world, tmp_pa
     killed = time.monotonic()
     queued = n.outbox.stored(f"turn:{g}:0:1")
     assert queued is not None, "the email the worker was sending is still in the outbox"
-    import base64
-    queued_id = str(email.message_from_bytes(base64.b64decode(queued["raw"]))["Message-ID"])
+    queued_id = str(email.message_from_bytes(ob.message_bytes(queued))["Message-ID"])
     box.stop()
     assert box.messages == [], "the stalled server's half delivery counts for nothing"
     box = Box(box.port).start()

@@ -13,6 +13,7 @@ loopback (aiosmtpd) and a real Redis of this module:
 The outbox's clock is a variable of the test, so the retry backoff passes at once."""
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import json
@@ -427,3 +428,22 @@ def test_the_pictures_base64_is_the_standard_encoders(data):
     from mail.compose import _base64_lines
     png = b"\x89PNG\r\n\x1a\n" + data
     assert MIMEImage(png, "png", _encoder=_base64_lines).as_bytes() == MIMEImage(png, "png").as_bytes()
+
+
+def test_an_email_queued_before_the_upgrade_is_still_sent(r, server):
+    """An email stored as base64 (``raw``, before the stored bytes became Latin-1 characters) goes
+    out byte for byte as the new format's does."""
+    server.start()
+    box = outbox_of(r, server, Clock())
+    queue(box, 2)
+    shard_hash = ob.shard_keys(ob.shard_of("turn:g0:0:1"))[0]
+    item = json.loads(r.hget(shard_hash, "turn:g0:0:1"))
+    raw = item.pop("bytes").encode("latin-1")
+    item["raw"] = base64.b64encode(raw).decode("ascii")
+    r.hset(shard_hash, "turn:g0:0:1", json.dumps(item))
+    assert box.deliver_due() == 2
+    assert server.subjects() == ["email 00", "email 01"]
+    old, new = sorted(server.messages, key=lambda m: str(m["Subject"]))
+    assert old.get_content().startswith("email number 0\r\n")
+    assert new.get_content().startswith("email number 1\r\n")
+    assert ob.message_bytes(item) == raw and ob.message_bytes({"bytes": raw.decode("latin-1")}) == raw
