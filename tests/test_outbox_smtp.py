@@ -447,3 +447,19 @@ def test_an_email_queued_before_the_upgrade_is_still_sent(r, server):
     assert old.get_content().startswith("email number 0\r\n")
     assert new.get_content().startswith("email number 1\r\n")
     assert ob.message_bytes(item) == raw and ob.message_bytes({"bytes": raw.decode("latin-1")}) == raw
+
+
+def test_eight_bit_bytes_survive_the_store(r, server):
+    """A body sent as 8-bit UTF-8 (every byte above 127 stored as one character) arrives as written."""
+    server.start()
+    box = outbox_of(r, server, Clock())
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "pbem@pbem.test", "zoe@players.test", "8bit"
+    body = "Zoë played Brügge for 3 Gold \u2014 then ß, \u00ff, \u0100 and \U0001f3b2\n"
+    m.set_content(body, cte="8bit")
+    assert box.enqueue("turn:8bit:0:1", m, deliver=False)
+    stored = box.stored("turn:8bit:0:1")
+    assert "Zo\u00c3\u00ab" in stored["bytes"]        # the UTF-8 bytes of ë, one character each
+    assert box.deliver_due() == 1
+    (got,) = server.messages
+    assert got.get_content().replace("\r\n", "\n") == body
