@@ -14,7 +14,8 @@ MAIL_SECRET=...)`` (its Flask test client), which publishes real Celery messages
     created through the app (each creation emails seat 0: untimed, it also proves the worker is
     up). Then, one turn at a time and round-robin over the games, the seat to act plays its
     turn through the API: the moves before the last (take a die, and a bonus tile or an action
-    when the rules ask for one) in one untimed POST, then the move that passes the decision to
+    when the rules ask for one) in untimed POSTs (one, or two when a move of them reveals chance,
+    which ends a batch), then the move that passes the decision to
     the other seat ('end') in its own POST. The time runs from just before that POST until the
     SMTP server has received the turn email of the other seat, matched by its recipient and by
     the (game, seat, version) of its Reply-To address. The next turn starts only once that email
@@ -261,12 +262,13 @@ def play_turn(client, g: Game) -> Turn:
         raise RuntimeError(f"{g.gid}: seat {seat} could not end its turn")
     auth = {"Authorization": f"Bearer {g.tokens[seat]}"}
     version = g.state.version
-    if len(moves) > 1:
+    before = moves[:-1]
+    while before:   # a batch ends at a move that reveals chance (a new round's dice): the rest again
         rv = client.post(f"/api/v1/games/{g.gid}/moves", headers=auth,
-                         json={"expected_version": version, "moves": moves[:-1]})
-        if rv.status_code != 200:
-            raise RuntimeError(f"{g.gid}: {moves[:-1]}: {rv.status_code} {rv.get_data(as_text=True)[:300]}")
-        version = rv.json["version"]
+                         json={"expected_version": version, "moves": before})
+        if rv.status_code != 200 or not rv.json.get("applied"):
+            raise RuntimeError(f"{g.gid}: {before}: {rv.status_code} {rv.get_data(as_text=True)[:300]}")
+        version, before = rv.json["version"], before[rv.json["applied"]:]
     t0 = time.perf_counter()
     rv = client.post(f"/api/v1/games/{g.gid}/moves", headers=auth,
                      json={"expected_version": version, "moves": moves[-1:]})

@@ -9,8 +9,11 @@ system's cairo). The email carries the picture inline
 the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
 (api/resources/play.py) serves the same picture.
 
-Each picture is rendered once and reused for every email of its game's version (issue 40): a
-Tiletum email's pictures cost about 19 ms of CPU, the rest of a turn email 4.
+Each picture is rendered once and reused for every email of its game's version (issue 40). A
+new one is drawn on its thread's scratch surface (a new 2.5 MB surface a picture cost 2 ms of
+page faults), and its palette is the one made before for the same paints (``palette_key``: the
+octree over the half-size picture was a third of the encoding): a Tiletum email's two pictures cost
+about 11 ms of CPU on a quiet core, the rest of a turn email about 7 (``bench/pbem.py``).
 The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
 (``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
 fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
