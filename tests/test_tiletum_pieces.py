@@ -94,3 +94,38 @@ def test_the_phone_picture_and_the_emails_words_name_no_tile_by_its_id(players):
 
     random_game(players, f"phone-pieces-{players}", on_move=check)
     assert seen["store"] > 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_chip_words_run_past_the_chip(players):
+    """Every piece's words end inside its chip, measured with a real font (cairo's, as the email's
+    picture draws them): a long Helper ('+1 Iron +1 Wool +1 Stone +1 Food') ran past the board's
+    edge and was cut there. A shortened label ends in '...'; its whole text is the chip's title."""
+    import cairocffi as cairo
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_ARGB32, 1, 1))
+    seen = {"chips": 0, "cut": 0}
+
+    def check(old, move, events, new):
+        if new.version % 5:
+            return
+        root = ET.fromstring(render_board_svg(new))
+        for g in root.iter(SVG + "g"):
+            if "piece" not in (g.get("class") or "").split():
+                continue
+            rect = g.find(SVG + "rect")
+            right = float(rect.get("x")) + float(rect.get("width"))
+            for t in g.findall(SVG + "text"):
+                ctx.select_font_face("Helvetica", cairo.FONT_SLANT_NORMAL,
+                                     cairo.FONT_WEIGHT_BOLD if t.get("font-weight") == "bold"
+                                     else cairo.FONT_WEIGHT_NORMAL)
+                ctx.set_font_size(float(t.get("font-size")))
+                x_bearing, _, width = ctx.text_extents(t.text or "")[:3]
+                x = float(t.get("x"))
+                anchor = t.get("text-anchor") or "start"
+                start = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+                assert start + x_bearing + width <= right + 0.5, (t.text, rect.find(SVG + "title").text)
+                seen["cut"] += (t.text or "").endswith("...")
+            seen["chips"] += 1
+
+    random_game(players, f"chip-words-{players}", on_move=check)
+    assert seen["chips"] > 50

@@ -101,6 +101,26 @@ def _width(text: str, size: float) -> float:
     return len(text) * size * 0.56
 
 
+_NARROW = frozenset(" .,:;'|!()[]iIjlrtf1")
+_WIDE = frozenset("MWmw@%")
+
+
+def _drawn(text: str, size: float) -> float:
+    """A label's width in a sans-serif (DejaVu Sans, Helvetica), per kind of letter: narrow ones
+    (i, l, 1, a space) 0.32 of the size, wide ones (M, W) 0.88, capitals and digits 0.66,
+    the rest 0.56; a little over either font's own."""
+    return size * sum(0.32 if c in _NARROW else 0.88 if c in _WIDE else 0.66 if c.isupper() or c.isdigit()
+                      else 0.56 for c in text)
+
+
+def _fit(text: str, size: float, room: float) -> str:
+    """``text`` cut to ``room`` with "...": a chip's words never run past its edge (the whole
+    text stays in the chip's title)."""
+    while _drawn(text, size) > room and len(text) > 4:
+        text = text[:-4].rstrip(" ,.+") + "..."
+    return text
+
+
 def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "start",
           weight: str = "normal") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
@@ -130,7 +150,7 @@ def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9
         rest = short(tile).split(" for ", 1)[1].strip()
         n = raw.get("identical") or 0
         lead = ("+ 1 any " if n == 1 else f"+ {n} alike ") if n else ""
-        out.append(_text(cx + 1, base, f"{lead}for {rest}", size, ink))
+        out.append(_text(cx + 1, base, _fit(f"{lead}for {rest}", size, x + w - cx - 5), size, ink))
     elif label is None and kind(tile) == "character":  # the bonus, and its type at the right
         bonus = ", ".join(_atom(a) for a in raw["bonus"])
         typ = f"{raw['type'].title()} type"
@@ -142,7 +162,8 @@ def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9
         out.append(_text(x + 4, base, bonus, size, ink))
         out.append(_text(x + w - 4, base, typ, size * 0.9, "#6a5a8a", "end"))
     else:
-        out.append(_text(x + 4, base, label if label is not None else short(tile), size, ink))
+        words = label if label is not None else short(tile)
+        out.append(_text(x + 4, base, _fit(words, size, w - 8), size, ink))
     out.append("</g>")
     return out
 
