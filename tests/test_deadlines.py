@@ -425,7 +425,7 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     """The board is in the email (multipart/related, shown by cid:), not a remote image a client
     blocks or that shows a later position: an old email keeps the position it describes."""
     import tiletum
-    from application.board_svg import board_picture
+    from application.board_svg import board_picture, email_pictures
     from mail import board_png
     svc, notifier, transport, clock = world
     gid, _ = new_game(svc, time_control={"reminders_hours": []})
@@ -454,8 +454,12 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     svc.submit_for_seat(gid, 0, 1, [move])
     meta, after = svc.load(gid)
     board_png.cache_clear()
-    assert png == board_png.svg_to_png(board_picture(meta, before)), "a fresh render of version 1"
-    assert png != board_png.svg_to_png(board_picture(meta, after))
+    drawn = {name: svg for name, _alt, svg in email_pictures(meta, before, 0)}["board"]
+    assert png == board_png.svg_to_png(drawn), "a fresh render of version 1"
+    later = {name: svg for name, _alt, svg in email_pictures(meta, after, 0)}["board"]
+    assert png != board_png.svg_to_png(later)
+    # the board leaves out the seat's own board (the next picture, larger): the page's has every one
+    assert "Ada (to act)" in board_picture(meta, before) and "Ada (to act)" not in drawn
     # the API still serves the board as PNG for the pages
     rv = app.test_client().get(f"/api/v1/games/{gid}/board.png")
     assert rv.status_code == 200 and rv.mimetype == "image/png" and board_png.png_width(rv.data) == 800

@@ -5,10 +5,13 @@ their own render, and no seat is ever given a picture drawn for another. Real Re
 server on loopback (tests/test_pbem_e2e.Mailboxes), the real renderer."""
 from __future__ import annotations
 
+import io
+
 import email
 import email.policy
 
 import pytest
+from PIL import Image
 
 from api.redis_server import free_port
 from application.board_svg import email_pictures
@@ -168,14 +171,20 @@ def test_the_cache_is_bounded(redis_client, box, monkeypatch):
         board_png.cache_seconds({"TILETUM_PICTURE_CACHE_SECONDS": "0"})
 
 
-def test_the_pages_board_png_shares_the_emails_render(redis_client, box, app):
-    """``GET /api/v1/games/{id}/board.png`` draws the same public board as a Tiletum turn email:
-    the API process takes the worker's render from Redis instead of rendering it again."""
+def test_the_pages_board_png_is_rendered_once_per_version_for_every_api_process(redis_client, box, app):
+    """``GET /api/v1/games/{id}/board.png`` is the page's board (every player's board: a Tiletum
+    turn email's board leaves out the seat's own, which follows it larger), rendered once per
+    version: a second API process takes the first one's render from Redis."""
     n = notifier_of(redis_client, box)
     g = n.service.create_game(two("ada7", "bob7"), {"seed": "picture-cache-7"}, game="tiletum")
     meta, state = n.service.load(g["id"])
     emailed = {p.name: p.png for p in n.pictures(g["id"], meta, state, 0)}["board"]
-    board_png.cache_clear()                        # the API: another process
-    rv = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
-    assert rv.status_code == 200 and rv.data == emailed
+    board_png.cache_clear()
+    first = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
+    assert first.status_code == 200 and first.data != emailed
+    assert board_png.png_width(first.data) == 800
+    assert Image.open(io.BytesIO(first.data)).height > Image.open(io.BytesIO(emailed)).height, "both boards"
+    board_png.cache_clear()                        # another API process
+    again = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
+    assert again.data == first.data
     assert (board_png.cache_info().renders, board_png.cache_info().shared) == (0, 1)

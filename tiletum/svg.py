@@ -140,15 +140,18 @@ def _names(state: GameState, seat_names: list[str] | None) -> list[str]:
     return out
 
 
-def render_board_svg(state: GameState, seat_names: list[str] | None = None) -> str:
-    """The position as a self-contained SVG document (a string of valid XML)."""
+def render_board_svg(state: GameState, seat_names: list[str] | None = None,
+                     leave_out: int | None = None) -> str:
+    """The position as a self-contained SVG document (a string of valid XML). ``leave_out``: a
+    seat whose own board is not drawn (the turn email pictures it on its own, larger)."""
     names = _names(state, seat_names)
-    total_h = HEIGHT + BOARD_H * state.players + (SOLO_H if state.solo is not None else 0) + 4
+    boards = [p for p in state.seats if p.seat != leave_out]
+    total_h = HEIGHT + BOARD_H * len(boards) + (SOLO_H if state.solo is not None else 0) + 4
     parts: list[str] = [_rect(4, 4, MAP_W - 8, HEIGHT - 8, "#eef3e6", stroke="#b9c4a8", rx=8)]
     parts += _map(state, names)
     parts += _panel(state, names)
     y = HEIGHT
-    for p in state.seats:
+    for p in boards:
         parts += _player_board(state, p, names[p.seat], y)
         y += BOARD_H
     if state.solo is not None:

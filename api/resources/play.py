@@ -63,10 +63,10 @@ class BoardPng(MethodView):
     def get(self, game_id):
         """The board as a PNG
 
-        The same picture as `board.svg`, as an 800-pixel-wide PNG: the turn emails show it (Gmail
-        and Outlook do not show SVG). Rendered once per game version, shared with the workers. A `v`
-        query parameter (the version the email was sent at) is ignored: the picture is the current
-        board.
+        The same picture as `board.svg`, as an 800-pixel-wide PNG (Gmail and Outlook do not show
+        SVG). Rendered once per game version and shared by every process. A turn email carries its
+        own pictures inline (a Tiletum email's board leaves out the seat's own board, which follows
+        it larger). A `v` query parameter is ignored: the picture is the current board.
         """
         meta, state = service().load(game_id)
         png = board_png(game_id, state.version, lambda: board_picture(meta, state), redis=service().store.r)
