@@ -32,6 +32,7 @@ import games
 from tiletum.game import play_in_place
 from tiletum.state import GameState
 
+from .tiletum.evaluate import anchored
 from .tiletum.lookahead import rerank
 from .tiletum.parallel import may_start_processes
 from .tiletum.search import best_child, in_turn, moves_of, search, turn_key
@@ -62,6 +63,7 @@ def decide(view: dict, level: str | int | Settings = "medium", rng_seed: int | s
     seat = view.get("viewer")
     if seat is None:
         seat = state.actor
+    settings = anchored(state, seat, settings)
     if settings.parallel:
         from .tiletum import parallel
         return parallel.decide_state(state, seat, settings, rng)
@@ -76,6 +78,8 @@ def decide_state(state: GameState, seat: int, settings: Settings | int, rng: ran
     if not isinstance(settings, Settings):
         settings = Settings(iterations=settings, lookahead=lookahead)
     check_decision(state, seat)
+    if settings.learned_anchor is None:
+        settings = anchored(state, seat, settings)
     legal_now = moves_of(state)
     if len(legal_now) == 1:
         tree = None

@@ -61,12 +61,20 @@ class Settings:
     # --- the learned evaluation (issue 43; ai.tiletum.learned, tools/train_eval.py) ---------------
     learned_w: float = 0.0          # the learned correction's weight in the value (0: off)
     learned_file: str = "learned_eval.json"   # the model: a file of ai/tiletum/data/, or a path
+    # the learned term bounded to this many VP either side of its value at the decision's own
+    # position (0: unbounded), so that the search cannot run off to what the fit overvalues
+    learned_clip: float = 0.0
+    # that value at the decision's position: set by ai.decide for each decision (evaluate.anchored),
+    # never by hand; None (no decision's position, e.g. a review) leaves the term unbounded
+    learned_anchor: float | None = None
 
     def __post_init__(self):
         if self.iterations < 1:
             raise ValueError("a search needs at least 1 iteration")
         if self.seconds < 0 or self.procs < 0:
             raise ValueError("seconds and procs are at least 0")
+        if self.learned_clip < 0:
+            raise ValueError("learned_clip is at least 0 (0: the learned term unbounded)")
         if self.lookahead is not None and (len(self.lookahead) != 3 or min(self.lookahead) < 1):
             raise ValueError("the look-ahead is (moves, futures, iterations), each at least 1")
 

@@ -277,3 +277,62 @@ def test_the_training_command_fits_trees_to_the_margin_on_a_tiny_data_set(tmp_pa
     out2 = tmp_path / "full.json"
     train_eval.main(args[:-2] + ["--full", "--out", str(out2)])
     assert json.loads(out2.read_text())["full"] is True
+
+
+def test_a_bounded_learned_term_stays_within_its_clip_of_the_decision_positions_value(tmp_path):
+    """``learned_clip``: each decision anchors the learned term at its own position
+    (``evaluate.anchored``), and every position the decision scores gets the term within the clip
+    of that anchor; without a clip, or without an anchor, the term is the model's prediction."""
+    from ai.tiletum.evaluate import anchored, learned_term
+    path = tmp_path / "trees.json"
+    path.write_text(json.dumps(_tree_doc()))          # +11.5 at 2 Gold or fewer, -2.5 above
+    state, seat = train_eval.check_position()
+    gold = state.seats[seat].res[0]
+    pred = 11.5 if gold <= 2 else -2.5
+    loose = ai.override(ai.LEVELS["medium"], {"learned_w": 1.0, "learned_file": str(path)})
+    assert learned_term(state, seat, loose) == pred
+    assert anchored(state, seat, loose) is loose       # nothing bounded: nothing anchored
+    clipped = ai.override(loose, "learned_clip:3")
+    at = anchored(state, seat, clipped)
+    assert at.learned_anchor == pred and dataclasses.replace(at, learned_anchor=None) == clipped
+    # the anchor's own position: the term unchanged
+    assert value(state, seat, at) == pytest.approx(value(state, seat) + pred)
+    # a position on the other side of the tree's threshold: 14 VP away, held to 3
+    other = state.clone()
+    other.seats[seat].res[0] = 0 if gold > 2 else 5
+    far = 11.5 if pred == -2.5 else -2.5
+    assert value(other, seat, loose) == pytest.approx(value(other, seat) + far)
+    assert value(other, seat, at) == pytest.approx(value(other, seat) + pred + (3 if far > pred else -3))
+    # no anchor (a position scored outside a decision): unbounded
+    assert value(other, seat, clipped) == pytest.approx(value(other, seat, loose))
+    with pytest.raises(ValueError, match="learned_clip"):
+        ai.override(loose, "learned_clip:-1")
+
+
+def test_a_level_with_a_bounded_learned_term_plays_a_solo_game_legally_with_each_decision_anchored(
+        monkeypatch):
+    import ai.tiletum.evaluate as ev
+    anchors = []
+    real = ev.anchored
+
+    def spy(s, seat, w):
+        out = real(s, seat, w)
+        anchors.append(out.learned_anchor)
+        return out
+
+    monkeypatch.setattr(ai, "anchored", spy)
+    seed = "learned-clip-solo"
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": "bishop"}})
+    bot = state.solo["bot"]
+    rng = random.Random(seed)
+    level = ai.override(LEARNED_EASY, "learned_clip:4")
+    calls = 0
+    while state.phase != "over":
+        seat = state.actor
+        moves = (next_moves(state, rng) if seat == bot and state.phase == "action"
+                 else ai.decide(view_doc(state, seat), level, f"{seed}:{calls}"))
+        calls += seat != bot or state.phase != "action"
+        for m in moves:
+            assert m in legal_moves(state), f"illegal move {m!r}"
+            _, state = play(state, seat, m, seed=seed)
+    assert calls > 20 and len(anchors) >= calls and all(a is not None for a in anchors)

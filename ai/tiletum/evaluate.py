@@ -46,6 +46,8 @@ Round-end planning (issue 31; each off at weight 0, so that variants can switch 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tiletum.board import (building_filled, completed_buildings, houses_on_map, king_ranking, king_vp,
                           pillars_on_map, why_no_house, why_no_pillar)
 from tiletum.components import RES_INDEX, components
@@ -361,11 +363,34 @@ def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
         m = learned.model(w.learned_file, FEATURES)
         hand = sum(parts)
         pred = m.predict(features(s, seat, w, parts))
-        return hand + w.learned_w * (pred - hand if m.full else pred)
+        term = pred - hand if m.full else pred
+        if w.learned_clip and w.learned_anchor is not None:
+            term = min(max(term, w.learned_anchor - w.learned_clip), w.learned_anchor + w.learned_clip)
+        return hand + w.learned_w * term
     total = 0.0
     for t in TERMS:
         total += t(s, seat, w)
     return total
+
+
+def learned_term(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """The learned model's term in ``value`` (before ``w.learned_w`` and any bound): its
+    prediction, less the terms' sum for a full model."""
+    parts = [t(s, seat, w) for t in TERMS]
+    m = learned.model(w.learned_file, FEATURES)
+    pred = m.predict(features(s, seat, w, parts))
+    return pred - sum(parts) if m.full else pred
+
+
+def anchored(s: GameState, seat: int, w: Settings) -> Settings:
+    """``w`` for one decision at ``s``: where the learned term is bounded (``learned_clip``), its
+    anchor is the term's value at ``s``, so that every position the decision compares (the
+    search's, the look-ahead's) gets the learned term within ``learned_clip`` VP of it: the
+    correction can reorder moves by a few VP, never by the tens the search would find where the
+    fit overvalues a position. Unchanged where nothing is bounded or the game is over."""
+    if not (w.learned_w and w.learned_clip) or _over(s):
+        return w
+    return replace(w, learned_anchor=learned_term(s, seat, replace(w, learned_anchor=None)))
 
 
 # --- the learned evaluation's features (ai.tiletum.learned; docs/ai.md, "The learned evaluation") ---
