@@ -13,7 +13,7 @@ Each picture is rendered once and reused for every email of its game's version (
 new one is drawn on its thread's scratch surface (a new 2.5 MB surface a picture cost 2 ms of
 page faults), and its palette is the one made before for the same paints (``palette_key``: the
 octree over the half-size picture was a third of the encoding): a Tiletum email's two pictures cost
-about 11 ms of CPU on a quiet core, the rest of a turn email about 7 (``bench/pbem.py``).
+about 13 ms of CPU, the rest of a turn email about 7 (``bench/pbem.py``: 19-23 ms a turn email).
 The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
 (``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
 fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
