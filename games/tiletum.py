@@ -336,16 +336,15 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         return render_board_svg(state, names)
 
     def email_pictures(self, state, seat, names=None, since=None):
-        alt = (f"The Tiletum board, round {state.round}, {state.phase} phase "
-               "(the position is also written out in this email).")
+        head = f"The Tiletum board, round {state.round}, {state.phase} phase"
         if not 0 <= seat < len(state.seats):
-            return [("board", alt, render_board_svg(state, names))]
+            return [("board", f"{head} (the position is also written out in this email).",
+                     render_board_svg(state, names))]
         # the seat's own board is the picture after (at a size a phone can read), so the board
         # leaves it out rather than draw it twice: the others' boards, and a smaller email
-        others = ("the other players' boards" if len(state.seats) > 2 else "the other player's board"
-                  if len(state.seats) == 2 else "the Cardinalbot's board")
-        board = ("board", alt.replace(" (the", f", with {others} (yours follows; the"),
-                 render_board_svg(state, names, leave_out=seat))
+        others = "the other players' boards" if len(state.seats) > 2 else "the other player's board"
+        board = ("board", f"{head}, with {others} (yours follows; the position is also written out "
+                 "in this email).", render_board_svg(state, names, leave_out=seat))
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
         mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
                 "(also written out in this email).", seat_board_svg(state, seat, names))
