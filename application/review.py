@@ -109,9 +109,12 @@ class Reviews:
             raise errors.refused("review-unsupported", "no review for this game and seat")
         events = self.service.store.events(game_id)
         decisions = ai.review_decisions(game, events, seat, self.level, f"review:{game_id}")
-        doc = bounded({"game": game_id, "seat": seat,
-                       "level": self.level if isinstance(self.level, str) else "custom",
-                       "score": game.scores(state)[seat], "decisions": decisions}, game, state, seat)
+        # stored with the estimates as the AI made them, and bounded as it is read, the first time
+        # as every time after (stored bounded, a loss over the bound was cut before raw_total summed
+        # it on the next read: the figure changed between the first answer and the second)
+        level = self.level if isinstance(self.level, str) else "custom"
+        doc = {"game": game_id, "seat": seat, "level": level, "score": game.scores(state)[seat],
+               "decisions": decisions}
         # the first review stored is the review: two computations at once (a task sent again, the
         # page's request beside a worker's) may differ where the AI's search is bounded by time, and
         # a player must not see the figures change once shown
@@ -120,8 +123,8 @@ class Reviews:
         if not stored:
             raw = self.r.get(review_key(game_id, seat))
             if raw is not None:
-                return bounded(json.loads(raw), game, state, seat)
-        return doc
+                doc = json.loads(raw)
+        return bounded(doc, game, state, seat)
 
 
 def bounded(doc: dict, game: games.Game, state, seat: int) -> dict:

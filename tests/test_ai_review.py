@@ -159,3 +159,27 @@ def test_every_game_has_a_review_whose_figures_are_bounded_by_what_the_game_coul
     again = client.get(f"{API}/{gid}/review?seat=0").get_json()
     assert all(d["loss"] == doc["bound"] for d in again["decisions"])
     assert again["total_loss"] == doc["bound"] < again["raw_total"]
+
+
+def test_the_first_answer_and_every_later_read_of_a_review_agree(setup, monkeypatch):
+    """A loss the AI estimates above the bound: the review's figures are the same when it is first
+    computed and when it is read again (raw_total is the plain sum of the AI's own estimates both
+    times; stored bounded, the second read summed the cut losses instead)."""
+    app, client, _ = setup
+    gid, tokens = create(client, "review-agree", rated=False)
+    state = play_to_the_end(app, gid, tokens)
+    service = app.extensions["tiletum.service"]
+    import games
+    bound = games.TILETUM.review_bound(state, 0)
+    estimates = [{"version": 1, "played": "end", "best": "end", "loss": bound * 3},
+                 {"version": 2, "played": "end", "best": "end", "loss": 2.5}]
+    monkeypatch.setattr(ai, "review_decisions", lambda *a, **k: [dict(d) for d in estimates])
+    first = Reviews(service, level=2).compute(gid, 0)
+    again = Reviews(service, level=2).compute(gid, 0)
+    read = client.get(f"{API}/{gid}/review?seat=0").get_json()
+    assert first == again
+    assert [d["loss"] for d in read["decisions"]] == [d["loss"] for d in first["decisions"]]
+    assert (read["raw_total"], read["total_loss"], read["bound"]) == \
+        (first["raw_total"], first["total_loss"], first["bound"])
+    assert first["raw_total"] == round(bound * 3 + 2.5, 1) and first["total_loss"] == round(bound, 1)
+    assert max(d["loss"] for d in first["decisions"]) == round(bound, 1)
