@@ -340,11 +340,11 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         if not 0 <= seat < len(state.seats):
             return [("board", f"{head} (the position is also written out in this email).",
                      render_board_svg(state, names))]
-        # the seat's own board is the picture after (at a size a phone can read), so the board
-        # leaves it out rather than draw it twice: the others' boards, and a smaller email
+        # the seat's own board is pictured above the board (mail/compose.py puts the board last), at
+        # a size a phone can read, so the board leaves it out rather than draw it twice
         others = "the other players' boards" if len(state.seats) > 2 else "the other player's board"
-        board = ("board", f"{head}, with {others} (yours follows; the position is also written out "
-                 "in this email).", render_board_svg(state, names, leave_out=seat))
+        board = ("board", f"{head}, with {others} (yours is pictured above; the position is also "
+                 "written out in this email).", render_board_svg(state, names, leave_out=seat))
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
         mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
                 "(also written out in this email).", seat_board_svg(state, seat, names))

@@ -104,7 +104,7 @@ def render(svg: str | ET.Element, width: int,
     transparent one). Raises :class:`Unsupported` for what this rasteriser does not draw.
     ``scratch``: on this thread's scratch memory, which the next scratch render on the thread draws
     over (for a caller that reads the pixels at once: a board's 2.5 MB newly mapped for every
-    picture cost its first touch of each page, 2 ms of system time an email, ``bench/board_png.py``).
+    picture cost its first touch of each page, 2 ms of system time an email, ``bench/pbem.py``).
     ``paints``: a set to which each (fill, stroke, opacity) the drawing paints with is added (what
     its colours are: mail/board_png.py shares a palette between drawings of the same paints)."""
     root = ET.fromstring(svg) if isinstance(svg, str) else svg

@@ -458,7 +458,7 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     assert png == board_png.svg_to_png(drawn), "a fresh render of version 1"
     later = {name: svg for name, _alt, svg in email_pictures(meta, after, 0)}["board"]
     assert png != board_png.svg_to_png(later)
-    # the board leaves out the seat's own board (the next picture, larger): the page's has every one
+    # the board leaves out the seat's own board (pictured above it, larger): the page's has every one
     assert "Ada (to act)" in board_picture(meta, before) and "Ada (to act)" not in drawn
     # the API still serves the board as PNG for the pages
     rv = app.test_client().get(f"/api/v1/games/{gid}/board.png")

@@ -50,6 +50,14 @@ class Mailboxes:
             assert self.cond.wait_for(lambda: len(self.messages) >= count, timeout), \
                 f"no email arrived (have {len(self.messages)})"
 
+    def wait_until(self, predicate, timeout: float = 60.0) -> list[EmailMessage]:
+        """The messages ``predicate`` holds for, once there is one (else fails, listing what came)."""
+        with self.cond:
+            if self.cond.wait_for(lambda: any(predicate(m) for m in self.messages), timeout):
+                return [m for m in self.messages if predicate(m)]
+            raise AssertionError("no such email arrived: " + "; ".join(f"{m['To']}: {headline(m)}"
+                                                                        for m in self.messages))
+
 
 def spawn(args, env, log):
     return subprocess.Popen([sys.executable, *args], env=env, stdout=log, stderr=subprocess.STDOUT,

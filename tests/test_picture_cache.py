@@ -173,7 +173,7 @@ def test_the_cache_is_bounded(redis_client, box, monkeypatch):
 
 def test_the_pages_board_png_is_rendered_once_per_version_for_every_api_process(redis_client, box, app):
     """``GET /api/v1/games/{id}/board.png`` is the page's board (every player's board: a Tiletum
-    turn email's board leaves out the seat's own, which follows it larger), rendered once per
+    turn email's board leaves out the seat's own, pictured above it, larger), rendered once per
     version: a second API process takes the first one's render from Redis."""
     n = notifier_of(redis_client, box)
     g = n.service.create_game(two("ada7", "bob7"), {"seed": "picture-cache-7"}, game="tiletum")

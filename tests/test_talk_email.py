@@ -16,17 +16,6 @@ from tests.test_pbem_e2e import headline, legal_moves_in, own_redis, pbem, reply
 API = "/api/v1/games"
 
 
-def _wait(boxes, predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = [m for m in list(boxes.messages) if predicate(m)]
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("no such email arrived: " + "; ".join(f"{m['To']}: {headline(m)}"
-                                                                for m in boxes.messages))
-
-
 def _html(msg) -> str:
     return msg.get_body(("html",)).get_content()
 
@@ -45,12 +34,13 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     for address in ("ada@players.test", "bob@players.test"):
         mark_verified(app.extensions["tiletum.service"].store.r, address)
     ada, bob = ({"Authorization": f"Bearer {s['token']}"} for s in rv.json["seats"])
-    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
+    turn = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
     assert 'add a line "Message:"' in text_of(turn), "every turn email's footer says the rule"
     # Bob writes on the page: Ada's turn email went already, so an email of its own tells her
     rv = c.post(f"{API}/{gid}/messages", json={"text": "Hello <b>Ada</b> & good luck"}, headers=bob)
     assert rv.status_code == 201, rv.json
-    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "wrote to the table" in headline(m))
+    told = boxes.wait_until(
+        lambda m: str(m["To"]) == "ada@players.test" and "wrote to the table" in headline(m))
     assert len(told) == 1
     assert "Bob: Hello <b>Ada</b> & good luck" in text_of(told[0])
     assert "Hello &lt;b&gt;Ada&lt;/b&gt; &amp; good luck" in _html(told[0]), "escaped in HTML"
@@ -71,7 +61,8 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     # a move and a message in one reply to her turn email: the move is played, the message posted
     move = legal_moves_in(turn)[0]
     reply(mailin_port, turn, "ada@players.test", f"{move}\nMessage: Your move, Bob.")
-    bobs = _wait(boxes, lambda m: str(m["To"]) == "bob@players.test" and "Ada: Your move, Bob." in text_of(m))
+    bobs = boxes.wait_until(
+        lambda m: str(m["To"]) == "bob@players.test" and "Ada: Your move, Bob." in text_of(m))
     assert bobs and c.get(f"{API}/{gid}").json["version"] > 1
     thread = c.get(f"{API}/{gid}/messages", headers=ada).json["messages"]
     assert "Your move, Bob." in [m["text"] for m in thread]
@@ -100,7 +91,7 @@ def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa
     set_preference(r, "cy@players.test", "none")
     set_preference(r, "di@players.test", "digest")
     bob = {"Authorization": f"Bearer {rv.json['seats'][1]['token']}"}
-    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
+    turn = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
 
     def told(who: str) -> list:
         return [m for m in list(boxes.messages) if str(m["To"]) == f"{who}@players.test"
@@ -108,7 +99,7 @@ def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa
 
     for i in range(EMAILS_PER_DAY):
         assert c.post(f"{API}/{gid}/messages", json={"text": f"spam {i}"}, headers=bob).status_code == 201
-        _wait(boxes, lambda m, i=i: str(m["To"]) == "ada@players.test" and f"Bob: spam {i}" in text_of(m))
+        boxes.wait_until(lambda m, i=i: str(m["To"]) == "ada@players.test" and f"Bob: spam {i}" in text_of(m))
     assert c.post(f"{API}/{gid}/messages", json={"text": "spam more"}, headers=bob).status_code == 201
     time.sleep(8)   # four sweeps (TILETUM_SWEEP_SECONDS=2) of the beat
     assert len(told("ada")) == EMAILS_PER_DAY, [text_of(m) for m in told("ada")]
@@ -121,7 +112,7 @@ def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa
         talk.post_for_seat(gid, 0, f"mine {i}")
     move = legal_moves_in(turn)[0]
     reply(mailin_port, turn, "ada@players.test", f"{move}\nMessage: one too many")
-    done = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and "Played:" in headline(m))
+    done = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test" and "Played:" in headline(m))
     body = " ".join(text_of(done[0]).split())
     assert "Your moves were played; your message was not posted: at most 30 messages an hour" in body, body
     assert c.get(f"{API}/{gid}").json["version"] > 1

@@ -8,24 +8,12 @@ email arrives."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from tests.test_pbem_e2e import headline, own_redis, pbem, reply, text_of  # noqa: F401 (fixtures)
 
 LINK = re.compile(r"http://\S+(/play/[^#\s]+)#token=([^&\s]+)&rematch=1")
-
-
-def _wait(boxes, predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = [m for m in list(boxes.messages) if predicate(m)]
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("no such email arrived: " + "; ".join(f"{m['To']}: {headline(m)}"
-                                                                for m in boxes.messages))
 
 
 @pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
@@ -36,14 +24,14 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
         {"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}]})
     assert rv.status_code == 201, rv.json
     gid = rv.json["id"]
-    turn = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test" and gid in str(m["Subject"]))[0]
+    turn = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test" and gid in str(m["Subject"]))[0]
     assert "To resign, reply with the one line: resign." in text_of(turn), "every turn email says how"
     reply(mailin_port, turn, "ada@players.test", "resign")
-    told = _wait(boxes, lambda m: str(m["To"]) == "ada@players.test"
+    told = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test"
                  and headline(m).startswith("You resigned"))
     assert len(told) == 1
     over = lambda m: headline(m).startswith("Game over")  # noqa: E731
-    _wait(boxes, lambda m: over(m) and sum(map(over, boxes.messages)) >= 2)
+    boxes.wait_until(lambda m: over(m) and sum(map(over, boxes.messages)) >= 2)
     results = {str(m["To"]): m for m in boxes.messages if over(m)}
     assert sorted(results) == ["ada@players.test", "bob@players.test"]
     assert all(headline(m).startswith("Game over: Bob wins.") for m in results.values())
@@ -68,7 +56,7 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     new = c.get(f"/api/v1/games/{gid}/rematch").json["new_game"]
     assert new and c.get(f"/api/v1/games/{new}").json["seats"][0]["name"] == "Bob", "the seats turned"
     # the new game's first turn email reaches Bob, who now sits first
-    first_turn = _wait(boxes, lambda m: new in str(m["Subject"]))
+    first_turn = boxes.wait_until(lambda m: new in str(m["Subject"]))
     assert [str(m["To"]) for m in first_turn] == ["bob@players.test"]
     assert "Your tile to place" in text_of(first_turn[0])
 

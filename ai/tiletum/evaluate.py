@@ -360,10 +360,7 @@ def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
         return float(me)
     if w.learned_w:
         parts = [t(s, seat, w) for t in TERMS]
-        m = learned.model(w.learned_file, FEATURES)
-        hand = sum(parts)
-        pred = m.predict(features(s, seat, w, parts))
-        term = pred - hand if m.full else pred
+        hand, term = sum(parts), _learned(s, seat, w, parts)
         if w.learned_clip and w.learned_anchor is not None:
             term = min(max(term, w.learned_anchor - w.learned_clip), w.learned_anchor + w.learned_clip)
         return hand + w.learned_w * term
@@ -376,7 +373,10 @@ def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
 def learned_term(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The learned model's term in ``value`` (before ``w.learned_w`` and any bound): its
     prediction, less the terms' sum for a full model."""
-    parts = [t(s, seat, w) for t in TERMS]
+    return _learned(s, seat, w, [t(s, seat, w) for t in TERMS])
+
+
+def _learned(s: GameState, seat: int, w: Settings, parts: list[float]) -> float:
     m = learned.model(w.learned_file, FEATURES)
     pred = m.predict(features(s, seat, w, parts))
     return pred - sum(parts) if m.full else pred
