@@ -309,7 +309,13 @@ class TableTalk:
         message id read. Nothing for a seat that does not talk."""
         if meta["seats"][seat]["kind"] not in TALKERS or not meta["seats"][seat].get("email"):
             return [], 0
-        told = int(self.r.hget(key(game_id, "talkmail"), str(seat)) or 0)
+        pipe = self.r.pipeline(transaction=False)   # one round trip when nothing is new (most turn emails)
+        pipe.hget(key(game_id, "talkmail"), str(seat))
+        pipe.xrevrange(self._thread(game_id), "+", "-", count=1)
+        told_raw, last = pipe.execute()
+        told = int(told_raw or 0)
+        if not last or self._rows_from(last)[0]["n"] <= told:
+            return [], told
         rows = self._rows(game_id, told, KEEP)
         if not rows:
             return [], told

@@ -218,57 +218,85 @@ def board_png(game_id: str, version: int, render_svg: Callable[[], str], picture
     ``natural``: at the SVG's own width when that is less than ``WIDTH``."""
     try:
         svg = render_svg()
-        own = svg_width(svg) if natural else None
     except Exception:  # a drawing bug: the link still works
         log.warning("could not draw the %s of %s at version %s", picture, game_id, version, exc_info=True)
         return None
-    width = min(WIDTH, int(own)) if own else WIDTH
-    view = view_key(svg, width)
-    key = (game_id, int(version), view)
+    return board_pngs(game_id, version, [(picture, svg)], natural=natural, redis=redis)[0]
+
+
+def board_pngs(game_id: str, version: int, drawn: list[tuple[str, str]], natural: bool = False,
+               redis=None) -> list[bytes | None]:
+    """The PNGs of the pictures ``drawn`` ((name, SVG) each) of ``game_id`` at ``version``, as
+    :func:`board_png` gives each, with one Redis round trip to read the ones not in this process's
+    cache and one to share the ones rendered (a turn email's pictures together: the game's keys
+    share one Redis Cluster slot)."""
+    keys = []
+    for _name, svg in drawn:
+        own = svg_width(svg) if natural else None
+        width = min(WIDTH, int(own)) if own else WIDTH
+        keys.append((game_id, int(version), view_key(svg, width), width))
+    out: list[bytes | None] = [None] * len(drawn)
+    missing = []
     with _lock:
-        if key in _cache:
-            _stats["hits"] += 1
-            _cache.move_to_end(key)
-            return _cache[key]
-        _stats["misses"] += 1
-    png = _shared(redis, game_id, version, view)
-    if png is not None:
-        with _lock:
-            _stats["shared"] += 1
-    else:
-        try:
-            png = svg_to_png(svg, width)
-        except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
-            log.warning("could not render the %s of %s at version %s as PNG", picture, game_id, version,
-                        exc_info=True)
-        with _lock:
-            _stats["renders"] += 1
+        for i, (gid, v, view, _width) in enumerate(keys):
+            if (gid, v, view) in _cache:
+                _stats["hits"] += 1
+                _cache.move_to_end((gid, v, view))
+                out[i] = _cache[(gid, v, view)]
+            else:
+                _stats["misses"] += 1
+                missing.append(i)
+    if not missing:
+        return out
+    shared = _shared(redis, game_id, version, [keys[i][2] for i in missing])
+    rendered = []
+    for i, png in zip(missing, shared):
         if png is not None:
-            _share(redis, game_id, version, view, png)
+            with _lock:
+                _stats["shared"] += 1
+        else:
+            try:
+                png = svg_to_png(drawn[i][1], keys[i][3])
+            except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
+                log.warning("could not render the %s of %s at version %s as PNG", drawn[i][0], game_id, version,
+                            exc_info=True)
+            with _lock:
+                _stats["renders"] += 1
+            if png is not None:
+                rendered.append((keys[i][2], png))
+        out[i] = png
+    _share(redis, game_id, version, rendered)
     with _lock:
-        _cache[key] = png
+        for i in missing:
+            _cache[keys[i][:3]] = out[i]
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-    return png
+    return out
 
 
-def _shared(redis, game_id: str, version: int, view: str) -> bytes | None:
-    """The picture another process rendered, or None (none, no Redis given, or Redis away)."""
+def _shared(redis, game_id: str, version: int, views: list[str]) -> list[bytes | None]:
+    """The pictures of ``views`` another process rendered, each None where there is none (or no
+    Redis was given, or Redis is away)."""
     if redis is None:
-        return None
+        return [None] * len(views)
     try:
-        png = redis.get(redis_key(game_id, version, view))
-    except Exception as e:  # Redis away: render it here
+        got = redis.mget([redis_key(game_id, version, view) for view in views])
+    except Exception as e:  # Redis away: render them here
         log.warning("could not read the picture cache: %s", e)
-        return None
-    return png if png and png[:8] == b"\x89PNG\r\n\x1a\n" else None
+        return [None] * len(views)
+    return [png if png and png[:8] == _PNG_SIGNATURE else None for png in got]
 
 
-def _share(redis, game_id: str, version: int, view: str, png: bytes) -> None:
-    if redis is None or len(png) > MAX_CACHED_BYTES:
+def _share(redis, game_id: str, version: int, pictures: list[tuple[str, bytes]]) -> None:
+    pictures = [(view, png) for view, png in pictures if len(png) <= MAX_CACHED_BYTES]
+    if redis is None or not pictures:
         return
     try:
-        redis.set(redis_key(game_id, version, view), png, ex=cache_seconds())
+        seconds = cache_seconds()
+        pipe = redis.pipeline(transaction=False)
+        for view, png in pictures:
+            pipe.set(redis_key(game_id, version, view), png, ex=seconds)
+        pipe.execute()
     except Exception as e:  # noqa: BLE001 - a bad TILETUM_PICTURE_CACHE_SECONDS says so here too  # Redis away: the next process renders it again
         log.warning("could not write the picture cache: %s", e)
 

@@ -18,7 +18,7 @@ from application.notifications import DIGEST, preference
 from application.players import player_id
 from application.seats import seat_names
 
-from .board_png import board_png, png_width
+from .board_png import board_pngs, png_width
 from .compose import InlineImage, TurnContext, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
@@ -277,13 +277,10 @@ class TurnEmails(Mailer):
             log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
                         exc_info=True)
             return []
-        out = []
-        for name, alt, svg in drawn:
-            png = board_png(game_id, state.version, lambda svg=svg: svg, picture=f"email-{name}:{seat}",
-                            natural=True, redis=self.r)
-            if png:
-                out.append(InlineImage(name=name, png=png, alt=alt, width=png_width(png)))
-        return out
+        pngs = board_pngs(game_id, state.version, [(f"email-{name}:{seat}", svg) for name, _alt, svg in drawn],
+                          natural=True, redis=self.r)
+        return [InlineImage(name=name, png=png, alt=alt, width=png_width(png))
+                for (name, alt, _svg), png in zip(drawn, pngs) if png]
 
     def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
         """The public events after this seat's last move (what the others did), and after the version

@@ -157,6 +157,46 @@ def test_a_redis_that_does_not_answer_costs_a_render_never_the_picture(redis_cli
     assert "could not read the picture cache" in caplog.text
 
 
+def test_a_turn_emails_pictures_cost_one_read_and_one_write(redis_client, box):
+    """A Tiletum turn email has two pictures: they are looked up in one round trip to Redis and the
+    renders shared in one more (not one of each per picture); a second process reads both in one."""
+    sent: list[list[str]] = []
+
+    class Counting:
+        """The real client, each round trip's commands written down."""
+        def __init__(self, real):
+            self.real = real
+
+        def mget(self, keys):
+            sent.append(["MGET"] * len(keys))
+            return self.real.mget(keys)
+
+        def pipeline(self, transaction=True):
+            real, names = self.real.pipeline(transaction=transaction), []
+
+            class Pipe:
+                def set(self, *a, **kw):
+                    names.append("SET")
+                    real.set(*a, **kw)
+
+                def execute(self):
+                    sent.append(names)
+                    return real.execute()
+            return Pipe()
+
+    n = notifier_of(redis_client, box)
+    g = n.service.create_game(two("ada7", "bob7"), {"seed": "picture-cache-7"}, game="tiletum")
+    meta, state = n.service.load(g["id"])
+    drawn = [(f"email-{name}:0", svg) for name, _, svg in email_pictures(meta, state, 0)]
+    assert len(drawn) == 2
+    first = board_png.board_pngs(g["id"], state.version, drawn, natural=True, redis=Counting(redis_client))
+    assert sent == [["MGET", "MGET"], ["SET", "SET"]] and all(first)
+    board_png.cache_clear()   # another process
+    sent.clear()
+    again = board_png.board_pngs(g["id"], state.version, drawn, natural=True, redis=Counting(redis_client))
+    assert sent == [["MGET", "MGET"]] and again == first and board_png.cache_info().renders == 0
+
+
 def test_the_cache_is_bounded(redis_client, box, monkeypatch):
     """A picture larger than the bound is not kept in Redis; a bad TTL setting is refused clearly."""
     monkeypatch.setattr(board_png, "MAX_CACHED_BYTES", 100)
