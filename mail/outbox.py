@@ -105,15 +105,21 @@ return 0
 """
 # KEYS: claim, outbox, due. A claim is "<token>|<lease end>" on the outbox's clock; a lease that
 # is over is taken over. Returns the stored email (and makes it due again when the lease is
-# over, should this process die inside SMTP), 0 when another process holds it, '' when gone.
+# over, should this process die inside SMTP), 0 when another process holds it, '' when gone;
+# with ARGV[6] '1' (the caller holds the email it has just queued) 1 instead of the email.
 _CLAIM = """
 local v = redis.call('GET', KEYS[1])
 if v then
   local sep = string.find(v, '|', 1, true)
   if sep and tonumber(string.sub(v, sep + 1)) > tonumber(ARGV[2]) then return 0 end
 end
-local item = redis.call('HGET', KEYS[2], ARGV[5])
-if not item then return '' end
+local item = 1
+if ARGV[6] == '1' then
+  if redis.call('HEXISTS', KEYS[2], ARGV[5]) == 0 then return '' end
+else
+  item = redis.call('HGET', KEYS[2], ARGV[5])
+  if not item then return '' end
+end
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[3], 'EX', ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
 return item
@@ -255,34 +261,39 @@ class Outbox:
         if not self._enqueue(keys=script_keys(key)["enqueue"], args=[key, json.dumps(item), now, SENT_TTL]):
             return False
         if deliver:
+            held = (item, data)   # its first attempt sends these, not a copy read back from Redis
             if self._pool is not None:
-                self._pool.submit(self._deliver_logged, key)
+                self._pool.submit(self._deliver_logged, key, held)
             else:
-                self._deliver_logged(key)
+                self._deliver_logged(key, held)
         return True
 
-    def _deliver_logged(self, key: str) -> str:
+    def _deliver_logged(self, key: str, held: tuple[dict, bytes] | None = None) -> str:
         try:
-            return self.deliver(key)
+            return self.deliver(key, held)
         except Exception:  # Redis gone: the email stays queued for the sweep
             log.exception("outbox: delivering %s", key)
             return "error"
 
-    def deliver(self, key: str) -> str:
+    def deliver(self, key: str, held: tuple[dict, bytes] | None = None) -> str:
         """Try to send the email queued under ``key``: ``sent``, ``retry`` (a later attempt is
         set), ``undeliverable``, ``busy`` (another process holds its claim) or ``gone`` (not
-        queued, e.g. already sent)."""
+        queued, e.g. already sent). ``held``: the email as this process has just queued it (its
+        item and bytes), so that the claim need not send 80 KB back; an attempt another process
+        made in between is then not counted in the next one's backoff, which is all it changes
+        (the claim still guards against sending twice)."""
         token = uuid.uuid4().hex
         keys = script_keys(key)
         now = self.clock()
         # claimed and read in one step; if this process dies inside SMTP, the email is due again
         # once the lease is over
-        raw = self._claim(keys=keys["claim"], args=[token, now, now + self.lease, 2 * self.lease + 60, key])
+        raw = self._claim(keys=keys["claim"], args=[token, now, now + self.lease, 2 * self.lease + 60, key,
+                                                    "1" if held is not None else "0"])
         if raw == 0:
             return "busy"
         if not raw:
             return "gone"
-        item = json.loads(raw)
+        item = held[0] if held is not None else json.loads(raw)
         try:
             if not self._send_holding(key, token, item):
                 return "busy"

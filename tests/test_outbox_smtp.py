@@ -463,3 +463,40 @@ def test_eight_bit_bytes_survive_the_store(r, server):
     assert box.deliver_due() == 1
     (got,) = server.messages
     assert got.get_content().replace("\r\n", "\n") == body
+
+
+def test_the_first_attempt_sends_what_was_queued_without_reading_it_back(r, server):
+    """Enqueue's own attempt claims the email without the claim sending its bytes back (the
+    script answers 1, not the 80 KB item), and what arrives is exactly the bytes queued; an email
+    another process has sent meanwhile is 'gone' to it, never sent twice."""
+    answers: list = []
+    register = r.register_script
+
+    def recording(source):
+        script = register(source)
+
+        def call(keys=(), args=(), client=None):
+            out = script(keys=keys, args=args, client=client)
+            if source is ob._CLAIM:
+                answers.append(out)
+            return out
+        return call
+
+    r.register_script = recording
+    try:
+        server.start()
+        box = outbox_of(r, server, Clock())
+    finally:
+        r.register_script = register
+    assert box.enqueue("turn:held:0:1", make(1))
+    assert answers == [1], "the claim of the email just queued carries no copy of it"
+    stored = box.stored("turn:held:0:1")
+    assert stored is None and box.status("turn:held:0:1") == "sent"
+    assert server.subjects() == ["email 01"]
+    # another process's sweep sent the next one first: the held attempt finds it gone
+    assert box.enqueue("turn:held:0:2", make(2), deliver=False)
+    item = json.loads(r.hget(ob.shard_keys(ob.shard_of("turn:held:0:2"))[0], "turn:held:0:2"))
+    other = outbox_of(r, server, Clock())
+    assert other.deliver("turn:held:0:2") == "sent"
+    assert box.deliver("turn:held:0:2", (item, ob.message_bytes(item))) == "gone"
+    assert server.subjects() == ["email 01", "email 02"], "nothing sent twice"
