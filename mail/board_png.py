@@ -258,8 +258,8 @@ def board_pngs(game_id: str, version: int, drawn: list[tuple[str, str]], natural
             try:
                 png = svg_to_png(drawn[i][1], keys[i][3])
             except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
-                log.warning("could not render the %s of %s at version %s as PNG", drawn[i][0], game_id, version,
-                            exc_info=True)
+                log.warning("could not render the %s of %s at version %s as PNG", drawn[i][0], game_id,
+                            version, exc_info=True)
             with _lock:
                 _stats["renders"] += 1
             if png is not None:

@@ -277,8 +277,8 @@ class TurnEmails(Mailer):
             log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
                         exc_info=True)
             return []
-        pngs = board_pngs(game_id, state.version, [(f"email-{name}:{seat}", svg) for name, _alt, svg in drawn],
-                          natural=True, redis=self.r)
+        named = [(f"email-{name}:{seat}", svg) for name, _alt, svg in drawn]
+        pngs = board_pngs(game_id, state.version, named, natural=True, redis=self.r)
         return [InlineImage(name=name, png=png, alt=alt, width=png_width(png))
                 for (name, alt, _svg), png in zip(drawn, pngs) if png]
 
