@@ -12,8 +12,10 @@ the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
 Each picture is rendered once and reused for every email of its game's version (issue 40). A
 new one is drawn on its thread's scratch surface (a new 2.5 MB surface a picture cost 2 ms of
 page faults), and its palette is the one made before for the same paints (``palette_key``: the
-octree over the half-size picture was a third of the encoding): a Tiletum email's two pictures cost
-about 13 ms of CPU, the rest of a turn email about 7 (``bench/pbem.py``: 19-23 ms a turn email).
+octree over the half-size picture was a third of the encoding), and its rows are deflated by
+ISA-L (:func:`png_of_palette_image`): a Tiletum email's two pictures cost about 10 ms of CPU, the
+rest of a turn email about 6 (``bench/pbem.py``: 15-18 ms a turn email). A turn email's pictures
+are looked up in Redis in one round trip and shared in one more (:func:`board_pngs`).
 The cache is keyed by game, version and the *view*: the digest of the SVG drawn for that email
 (``view_key``). Two seats whose pictures differ (Carcassonne's seat to play sees where its tile
 fits) get two renders, and a seat is only ever given the PNG of the very SVG drawn for it, so no
