@@ -14,6 +14,9 @@ import os
 from dataclasses import dataclass, fields, replace
 
 
+LEARNED_WHERE = ("leaves", "turn_end")   # Settings.learned_where
+
+
 @dataclass(frozen=True)
 class Settings:
     # --- the search (ai.tiletum.search) -------------------------------------------------------------
@@ -67,6 +70,11 @@ class Settings:
     # that value at the decision's position: set by ai.decide for each decision (evaluate.anchored),
     # never by hand; None (no decision's position, e.g. a review) leaves the term unbounded
     learned_anchor: float | None = None
+    # where the learned term counts: "leaves" (every position the decision scores: the search's
+    # leaves, the look-ahead's next-turn searches) or "turn_end" (only the positions where the
+    # seat's turn ends in the look-ahead's reranking of the best root moves: the search and the
+    # next-turn searches use the hand evaluation; without a look-ahead the term then never counts)
+    learned_where: str = "leaves"
 
     def __post_init__(self):
         if self.iterations < 1:
@@ -75,6 +83,9 @@ class Settings:
             raise ValueError("seconds and procs are at least 0")
         if self.learned_clip < 0:
             raise ValueError("learned_clip is at least 0 (0: the learned term unbounded)")
+        if self.learned_where not in LEARNED_WHERE:
+            raise ValueError(f"learned_where is one of {', '.join(LEARNED_WHERE)}, "
+                             f"not {self.learned_where!r}")
         if self.lookahead is not None and (len(self.lookahead) != 3 or min(self.lookahead) < 1):
             raise ValueError("the look-ahead is (moves, futures, iterations), each at least 1")
 

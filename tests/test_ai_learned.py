@@ -336,3 +336,97 @@ def test_a_level_with_a_bounded_learned_term_plays_a_solo_game_legally_with_each
             assert m in legal_moves(state), f"illegal move {m!r}"
             _, state = play(state, seat, m, seed=seed)
     assert calls > 20 and len(anchors) >= calls and all(a is not None for a in anchors)
+
+
+def _gold_model(tmp_path) -> str:
+    """A linear correction of 1 VP per Gold plus 2."""
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("gold")] = 1.0
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(learned.Model(list(FEATURES), coef, 2.0).to_doc()))
+    return str(path)
+
+
+def test_the_learned_term_only_where_the_turn_ends_leaves_every_value_to_the_hand_evaluation(tmp_path):
+    """``learned_where: turn_end``: ``value`` (the search's leaves, the next-turn searches) is the
+    terms' sum alone, and the term, weighted and bounded as at the leaves, comes from
+    ``turn_end_correction`` instead (0 where the term counts at the leaves, or is off)."""
+    from ai.tiletum.evaluate import anchored, turn_end_correction
+    state, seat = train_eval.check_position()
+    hand = value(state, seat)
+    leaves = ai.override(ai.LEVELS["hard"], {"learned_w": 0.5, "learned_file": _gold_model(tmp_path)})
+    at_end = ai.override(leaves, "learned_where:turn_end")
+    gold = state.seats[seat].res[0]
+    assert value(state, seat, leaves) == pytest.approx(hand + 0.5 * (gold + 2))
+    assert value(state, seat, at_end) == pytest.approx(hand)
+    assert turn_end_correction(state, seat, at_end) == pytest.approx(0.5 * (gold + 2))
+    assert turn_end_correction(state, seat, leaves) == 0.0
+    assert turn_end_correction(state, seat, ai.LEVELS["hard"]) == 0.0
+    # bounded as at the leaves: anchored at the decision's position, 4 Gold more held to 1.5 VP
+    bounded = anchored(state, seat, ai.override(at_end, "learned_clip:1.5"))
+    assert bounded.learned_anchor == pytest.approx(gold + 2)
+    richer = state.clone()
+    richer.seats[seat].res[0] = gold + 4
+    assert value(richer, seat, bounded) == pytest.approx(value(richer, seat))
+    assert turn_end_correction(richer, seat, bounded) == pytest.approx(0.5 * (gold + 2 + 1.5))
+    assert turn_end_correction(richer, seat, at_end) == pytest.approx(0.5 * (gold + 6))
+    # the search sees none of it: the same tree as without the learned term
+    hand_w = ai.LEVELS["hard"]
+    import ai.tiletum.search as search_mod
+    a = search_mod.search(state, seat, 40, random.Random(5), hand_w)
+    b = search_mod.search(state, seat, 40, random.Random(5), at_end)
+    def shape(tree):
+        return {t: (c.n, c.worth) for t, c in tree.children.items()}
+
+    assert shape(a) == shape(b)
+    with pytest.raises(ValueError, match="learned_where"):
+        ai.override(leaves, "learned_where:roots")
+
+
+def test_the_look_ahead_adds_the_learned_term_at_the_position_where_each_lines_turn_ends(tmp_path):
+    """Each reranked line's total is the hand evaluation's next-turn values plus, for every sampled
+    future, the learned term at the position where the seat's turn ended on that future."""
+    from ai.tiletum.lookahead import finish_turn, ranked_lines, rerank_totals
+    from ai.tiletum.search import search, turn_key
+    state, seat = train_eval.check_position()
+    hand = ai.Settings(iterations=30)
+    at_end = ai.override(hand, {"learned_w": 1.0, "learned_file": _gold_model(tmp_path),
+                                "learned_where": "turn_end"})
+    lines = ranked_lines(search(state, seat, 30, random.Random(2), hand), 3)
+    assert len(lines) >= 2
+    seeds = ["future-a", "future-b", "future-c"]
+    plain, n1 = rerank_totals(lines, state, seat, seeds, 8, hand)
+    learned_totals, n2 = rerank_totals(lines, state, seat, seeds, 8, at_end)
+    assert n1 == n2 == len(seeds)
+    for (_, line), p, got in zip(lines, plain, learned_totals):
+        want = 0.0
+        for seed in seeds:
+            s = state.clone()
+            finish_turn(s, seat, turn_key(state), seed, line, hand)
+            assert s.phase != "over"
+            want += s.seats[seat].res[0] + 2
+        assert got - p == pytest.approx(want)
+
+
+def test_a_level_with_the_learned_term_only_where_the_turn_ends_plays_a_solo_game_legally():
+    seed = "learned-turn-end-solo"
+    state, _ = tiletum.new_game(2, seed, {"solo": {"level": "bishop"}})
+    bot = state.solo["bot"]
+    rng = random.Random(seed)
+    level = ai.override(LEARNED_EASY, "lookahead:2/1/3,learned_where:turn_end,learned_clip:3")
+    calls = 0
+    while state.phase != "over":
+        seat = state.actor
+        moves = (next_moves(state, rng) if seat == bot and state.phase == "action"
+                 else ai.decide(view_doc(state, seat), level, f"{seed}:{calls}"))
+        calls += seat != bot or state.phase != "action"
+        assert moves
+        for m in moves:
+            assert m in legal_moves(state), f"illegal move {m!r}"
+            _, state = play(state, seat, m, seed=seed)
+    assert calls > 20
+
+
+def test_every_preset_counts_the_learned_term_at_the_leaves_and_has_it_off():
+    for name, level in ai.LEVELS.items():
+        assert (level.learned_where, level.learned_w, level.learned_clip) == ("leaves", 0.0, 0.0), name

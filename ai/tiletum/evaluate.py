@@ -350,24 +350,41 @@ TERMS = (score_now, final_now, resources, king, fair, future_fairs, growth, supp
 def value(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     """The seat's estimated final VP under the weights of ``w``: the terms' sum, plus
     ``w.learned_w`` times the learned correction (``ai.tiletum.learned``) where it is switched on
-    (a full learned evaluation: ``w.learned_w`` of the way from the sum to its prediction)."""
-    if w.learned_w and _over(s):
+    (a full learned evaluation: ``w.learned_w`` of the way from the sum to its prediction) and
+    counts at every position (``w.learned_where`` "leaves"; for "turn_end" see
+    :func:`turn_end_correction`)."""
+    if w.learned_w and w.learned_where == "leaves":
+        return _with_learned(s, seat, w)
+    total = 0.0
+    for t in TERMS:
+        total += t(s, seat, w)
+    return total
+
+
+def _with_learned(s: GameState, seat: int, w: Settings) -> float:
+    if _over(s):
         # the outcome itself: the score, or (a model of the margin) the score less the best other's
         m = learned.model(w.learned_file, FEATURES)
         me = s.seats[seat].score
         if m.target == "margin":
             return me + w.learned_w * -max((q.score for i, q in enumerate(s.seats) if i != seat), default=0)
         return float(me)
-    if w.learned_w:
-        parts = [t(s, seat, w) for t in TERMS]
-        hand, term = sum(parts), _learned(s, seat, w, parts)
-        if w.learned_clip and w.learned_anchor is not None:
-            term = min(max(term, w.learned_anchor - w.learned_clip), w.learned_anchor + w.learned_clip)
-        return hand + w.learned_w * term
-    total = 0.0
-    for t in TERMS:
-        total += t(s, seat, w)
-    return total
+    parts = [t(s, seat, w) for t in TERMS]
+    hand, term = sum(parts), _learned(s, seat, w, parts)
+    if w.learned_clip and w.learned_anchor is not None:
+        term = min(max(term, w.learned_anchor - w.learned_clip), w.learned_anchor + w.learned_clip)
+    return hand + w.learned_w * term
+
+
+def turn_end_correction(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
+    """Where the learned term counts only where the seat's turn ends (``w.learned_where``
+    "turn_end"), what it adds at ``s``, a position where the turn has ended: the weighted term,
+    bounded as in ``value`` (at the end of the game, a margin model's part of the final margin).
+    The look-ahead (``ai.tiletum.lookahead.rerank_totals``) adds it to each of the best root
+    moves' next-turn values, which, like the search, use the hand evaluation. 0 otherwise."""
+    if not w.learned_w or w.learned_where != "turn_end":
+        return 0.0
+    return _with_learned(s, seat, w) - value(s, seat, w)
 
 
 def learned_term(s: GameState, seat: int, w: Settings = DEFAULT) -> float:

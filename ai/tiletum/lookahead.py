@@ -20,7 +20,7 @@ import time
 from tiletum.game import play_in_place
 from tiletum.state import GameState
 
-from .evaluate import value
+from .evaluate import turn_end_correction, value
 from .search import Node, in_turn, moves_of, search, turn_key
 from ..settings import DEFAULT, Settings
 from .view import sample_seed
@@ -96,7 +96,10 @@ def rerank_totals(lines: list[tuple[str, list[str]]], root: GameState, seat: int
                   w: Settings = DEFAULT, deadline: float | None = None) -> tuple[list[float], int]:
     """Each line's next turn summed over the sampled futures ``seeds`` (every line on the same
     futures), and how many futures were summed: with a ``deadline`` it starts a future only if the
-    last one took less than the time left, and a future the deadline cuts short is left out."""
+    last one took less than the time left, and a future the deadline cuts short is left out.
+    Where the learned term counts only where the turn ends (``w.learned_where`` "turn_end"), each
+    line's value is the next turn's plus that term at the position where this turn ended
+    (``evaluate.turn_end_correction``)."""
     key = turn_key(root)
     totals = [0.0] * len(lines)
     done = 0
@@ -111,11 +114,12 @@ def rerank_totals(lines: list[tuple[str, list[str]]], root: GameState, seat: int
                 return totals, done
             s = root.clone()
             finish_turn(s, seat, key, seed, line, w)
+            extra = turn_end_correction(s, seat, w)   # the learned term where it counts here only
             sub = random.Random(seed)
             if to_next_turn(s, seat, key, seed, sub, w):
-                row.append(search(s, seat, iterations, sub, w).best)
+                row.append(search(s, seat, iterations, sub, w).best + extra)
             else:
-                row.append(value(s, seat, w))
+                row.append(value(s, seat, w) + extra)
         totals = [t + v for t, v in zip(totals, row)]
         done += 1
         took = time.perf_counter() - t0
