@@ -183,7 +183,7 @@ def png_of_palette_image(img) -> bytes:
     the rows deflated by ISA-L rather than zlib. Pillow's encoder is built on the system's zlib, and
     that deflate was four fifths of the picture's encoding: ISA-L at level 1 takes a fifth of its
     CPU and makes a smaller file (a turn email's two pictures 1.5 -> 0.3 ms, 49 -> 46 KB;
-    ``bench/board_png.py``)."""
+    docs/notes/performance-history.md, "third round")."""
     if img.mode != "P":
         raise ValueError(f"a palette image is needed, not mode {img.mode}")
     width, height = img.size
