@@ -119,8 +119,8 @@ def _master() -> Settings:
 LEVELS: dict[str, Settings] = {
     "easy": Settings(iterations=6),
     "medium": Settings(iterations=60),
-    # 1,200 iterations (400 before issue 43's fifth round: +5.6 ± 3.1 VP and 24 wins of 96 against
-    # 15 on fresh seeds, decision p95 0.96 s; docs/notes/ai-tuning.md)
+    # 1,200 iterations (400 before 28 Nov 2026: +5.6 ± 3.1 VP and 24 wins of 96 against 15 on fresh
+    # seeds, decision p95 0.96 s; docs/notes/ai-tuning.md, "Fifth round")
     "hard": Settings(iterations=1200, lookahead=(3, 3, 40)),
     "master": _master(),
 }

@@ -80,7 +80,8 @@ def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
     for seed, view in golden_positions():
         # hard (about a second a decision) on the two positions where it differs from medium
         for level in ("easy", "medium", "hard") if seed in ("golden-b", "golden-d") else ("easy", "medium"):
-            preset = override(LEVELS["hard"], {"iterations": 400}) if level == "hard" else level  # the old budget
+            # hard at its old budget (400 iterations): the moves the old constants chose
+            preset = override(LEVELS["hard"], {"iterations": 400}) if level == "hard" else level
             assert ai.decide(view, preset, 11) == expected[f"{seed}:{level}"], (seed, level)
         assert ai.decide(view, override(LEVELS["medium"], {}), 11) == expected[f"{seed}:medium"]
 
