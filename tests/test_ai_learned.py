@@ -321,21 +321,27 @@ def test_a_level_with_a_bounded_learned_term_plays_a_solo_game_legally_with_each
         return out
 
     monkeypatch.setattr(ai, "anchored", spy)
-    seed = "learned-clip-solo"
+    calls = _solo_game("learned-clip-solo", ai.override(LEARNED_EASY, "learned_clip:4"))
+    assert calls > 20 and len(anchors) >= calls and all(a is not None for a in anchors)
+
+
+def _solo_game(seed: str, level) -> int:
+    """A solo game against the bishop to its end, the AI at ``level``, every move checked legal;
+    returns how many decisions the AI made."""
     state, _ = tiletum.new_game(2, seed, {"solo": {"level": "bishop"}})
     bot = state.solo["bot"]
     rng = random.Random(seed)
-    level = ai.override(LEARNED_EASY, "learned_clip:4")
     calls = 0
     while state.phase != "over":
         seat = state.actor
         moves = (next_moves(state, rng) if seat == bot and state.phase == "action"
                  else ai.decide(view_doc(state, seat), level, f"{seed}:{calls}"))
         calls += seat != bot or state.phase != "action"
+        assert moves
         for m in moves:
             assert m in legal_moves(state), f"illegal move {m!r}"
             _, state = play(state, seat, m, seed=seed)
-    assert calls > 20 and len(anchors) >= calls and all(a is not None for a in anchors)
+    return calls
 
 
 def _gold_model(tmp_path) -> str:
@@ -409,22 +415,8 @@ def test_the_look_ahead_adds_the_learned_term_at_the_position_where_each_lines_t
 
 
 def test_a_level_with_the_learned_term_only_where_the_turn_ends_plays_a_solo_game_legally():
-    seed = "learned-turn-end-solo"
-    state, _ = tiletum.new_game(2, seed, {"solo": {"level": "bishop"}})
-    bot = state.solo["bot"]
-    rng = random.Random(seed)
     level = ai.override(LEARNED_EASY, "lookahead:2/1/3,learned_where:turn_end,learned_clip:3")
-    calls = 0
-    while state.phase != "over":
-        seat = state.actor
-        moves = (next_moves(state, rng) if seat == bot and state.phase == "action"
-                 else ai.decide(view_doc(state, seat), level, f"{seed}:{calls}"))
-        calls += seat != bot or state.phase != "action"
-        assert moves
-        for m in moves:
-            assert m in legal_moves(state), f"illegal move {m!r}"
-            _, state = play(state, seat, m, seed=seed)
-    assert calls > 20
+    assert _solo_game("learned-turn-end-solo", level) > 20
 
 
 def test_every_preset_counts_the_learned_term_at_the_leaves_and_has_it_off():
