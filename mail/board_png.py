@@ -232,25 +232,26 @@ def board_pngs(game_id: str, version: int, drawn: list[tuple[str, str]], natural
     :func:`board_png` gives each, with one Redis round trip to read the ones not in this process's
     cache and one to share the ones rendered (a turn email's pictures together: the game's keys
     share one Redis Cluster slot)."""
-    keys = []
+    widths, views = [], []
     for _name, svg in drawn:
         own = svg_width(svg) if natural else None
-        width = min(WIDTH, int(own)) if own else WIDTH
-        keys.append((game_id, int(version), view_key(svg, width), width))
+        widths.append(min(WIDTH, int(own)) if own else WIDTH)
+        views.append(view_key(svg, widths[-1]))
     out: list[bytes | None] = [None] * len(drawn)
     missing = []
     with _lock:
-        for i, (gid, v, view, _width) in enumerate(keys):
-            if (gid, v, view) in _cache:
+        for i, view in enumerate(views):
+            key = (game_id, int(version), view)
+            if key in _cache:
                 _stats["hits"] += 1
-                _cache.move_to_end((gid, v, view))
-                out[i] = _cache[(gid, v, view)]
+                _cache.move_to_end(key)
+                out[i] = _cache[key]
             else:
                 _stats["misses"] += 1
                 missing.append(i)
     if not missing:
         return out
-    shared = _shared(redis, game_id, version, [keys[i][2] for i in missing])
+    shared = _shared(redis, game_id, version, [views[i] for i in missing])
     rendered = []
     for i, png in zip(missing, shared):
         if png is not None:
@@ -258,19 +259,19 @@ def board_pngs(game_id: str, version: int, drawn: list[tuple[str, str]], natural
                 _stats["shared"] += 1
         else:
             try:
-                png = svg_to_png(drawn[i][1], keys[i][3])
+                png = svg_to_png(drawn[i][1], widths[i])
             except Exception:  # no cairo on this host, or a drawing it cannot read: the link still works
                 log.warning("could not render the %s of %s at version %s as PNG", drawn[i][0], game_id,
                             version, exc_info=True)
             with _lock:
                 _stats["renders"] += 1
             if png is not None:
-                rendered.append((keys[i][2], png))
+                rendered.append((views[i], png))
         out[i] = png
     _share(redis, game_id, version, rendered)
     with _lock:
         for i in missing:
-            _cache[keys[i][:3]] = out[i]
+            _cache[(game_id, int(version), views[i])] = out[i]
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return out

@@ -261,25 +261,25 @@ class Outbox:
         if not self._enqueue(keys=script_keys(key)["enqueue"], args=[key, json.dumps(item), now, SENT_TTL]):
             return False
         if deliver:
-            held = (item, data)   # its first attempt sends these, not a copy read back from Redis
+            # its first attempt sends this item, not a copy read back from Redis
             if self._pool is not None:
-                self._pool.submit(self._deliver_logged, key, held)
+                self._pool.submit(self._deliver_logged, key, item)
             else:
-                self._deliver_logged(key, held)
+                self._deliver_logged(key, item)
         return True
 
-    def _deliver_logged(self, key: str, held: tuple[dict, bytes] | None = None) -> str:
+    def _deliver_logged(self, key: str, held: dict | None = None) -> str:
         try:
             return self.deliver(key, held)
         except Exception:  # Redis gone: the email stays queued for the sweep
             log.exception("outbox: delivering %s", key)
             return "error"
 
-    def deliver(self, key: str, held: tuple[dict, bytes] | None = None) -> str:
+    def deliver(self, key: str, held: dict | None = None) -> str:
         """Try to send the email queued under ``key``: ``sent``, ``retry`` (a later attempt is
         set), ``undeliverable``, ``busy`` (another process holds its claim) or ``gone`` (not
-        queued, e.g. already sent). ``held``: the email as this process has just queued it (its
-        item and bytes), so that the claim need not send 80 KB back; an attempt another process
+        queued, e.g. already sent). ``held``: the email's item as this process has just queued it,
+        so that the claim need not send 80 KB back; an attempt another process
         made in between is then not counted in the next one's backoff, which is all it changes
         (the claim still guards against sending twice)."""
         token = uuid.uuid4().hex
@@ -293,7 +293,7 @@ class Outbox:
             return "busy"
         if not raw:
             return "gone"
-        item = held[0] if held is not None else json.loads(raw)
+        item = held if held is not None else json.loads(raw)
         try:
             if not self._send_holding(key, token, item):
                 return "busy"

@@ -498,5 +498,5 @@ def test_the_first_attempt_sends_what_was_queued_without_reading_it_back(r, serv
     item = json.loads(r.hget(ob.shard_keys(ob.shard_of("turn:held:0:2"))[0], "turn:held:0:2"))
     other = outbox_of(r, server, Clock())
     assert other.deliver("turn:held:0:2") == "sent"
-    assert box.deliver("turn:held:0:2", (item, ob.message_bytes(item))) == "gone"
+    assert box.deliver("turn:held:0:2", item) == "gone"
     assert server.subjects() == ["email 01", "email 02"], "nothing sent twice"
