@@ -165,3 +165,78 @@ def test_the_look_ahead_never_reads_the_games_seed(monkeypatch):
     lookahead.rerank(tree, det, det.actor, random.Random(2), 2, 2, 10)
     assert keys and "look-secret" not in keys
     assert sample_seed(random.Random(2)) in keys             # the futures are the search's own
+
+
+def _positions_kept(tree, path=()):
+    """Every node of ``tree`` that keeps its position, with the moves from the root to it."""
+    if tree.state is not None:
+        yield path, tree
+    for text, ch in (tree.children or {}).items():
+        yield from _positions_kept(ch, (*path, text))
+
+
+def _mid_game(players: int, seed: str, decisions: int):
+    """A position ``decisions`` decisions of the AI's seat into a game of easy AIs (4 players) or
+    of easy against the bishop (solo)."""
+    opts = {"solo": {"level": "bishop"}} if players == 2 else {}
+    state, _ = tiletum.new_game(players, seed, opts)
+    rng, calls = random.Random(seed), 0
+    while calls < decisions and state.phase != "over":
+        seat = state.actor
+        if state.solo is not None and seat == state.solo["bot"] and state.phase == "action":
+            moves = next_moves(state, rng)
+        else:
+            moves = ai.decide(view_doc(state, seat), "easy", f"{seed}:{calls}")
+            calls += 1
+        for m in moves:
+            _, state = play(state, seat, m, seed=seed)
+    return state
+
+
+@pytest.mark.parametrize("players,seed,decisions", [(2, "kept-1", 0), (2, "kept-2", 9), (2, "kept-3", 21),
+                                                    (4, "kept-4", 5), (4, "kept-5", 30)])
+def test_a_position_is_kept_in_the_tree_only_where_every_future_reaches_the_same(players, seed, decisions):
+    """A node keeps its position (so that an iteration starts there, not at the root) only where
+    no move from the root to it drew or rolled anything: replayed under another sampled future,
+    the moves to it give exactly the position kept. Where a move draws, nothing below is kept."""
+    state = _mid_game(players, seed, decisions)
+    root = determinize(view_doc(state, state.actor), random.Random(0))
+    tree = se.search(root, root.actor, 300, random.Random(2))
+    kept = list(_positions_kept(tree))
+    assert kept and kept[0][1] is tree and tree.state is root
+    for path, node in kept:
+        for other in ("another-future", "yet-another"):
+            s = root.clone()
+            for text in path:
+                event = se.play_in_place(s, root.actor, se.moves_of(s)[text], other, trusted=True, undo=False)
+                assert not event["chance"], path
+            assert s.to_doc() == node.state.to_doc(), path
+            if node.moves is not None:
+                assert sorted(node.moves) == sorted(se.moves_of(s)), path
+
+
+def test_nodes_below_a_draw_keep_no_position():
+    """Taking a die can reveal (a Character, a Contract drawn to refill): the nodes below a move
+    that drew keep no position, so their positions are played again in each sampled future."""
+    found = False
+    for i in range(12):
+        state = _mid_game(2, f"drawn-{i}", 3 + i)
+        root = determinize(view_doc(state, state.actor), random.Random(0))
+        tree = se.search(root, root.actor, 200, random.Random(3))
+        kept = {path for path, _ in _positions_kept(tree)}
+
+        def walk(node, path):
+            nonlocal found
+            for text, ch in (node.children or {}).items():
+                p = (*path, text)
+                if ch.children and p not in kept and path in kept:
+                    s = root.clone()
+                    for t in path:
+                        se.play_in_place(s, root.actor, se.moves_of(s)[t], "x", trusted=True, undo=False)
+                    ev = se.play_in_place(s, root.actor, se.moves_of(s)[text], "x", trusted=True, undo=False)
+                    assert ev["chance"], p       # a visited node keeps no position only below a draw
+                    found = True
+                    assert not any(q[:len(p)] == p for q in kept), p
+                walk(ch, p)
+        walk(tree, ())
+    assert found, "no searched move drew in these positions: the test needs others"

@@ -47,6 +47,7 @@ Round-end planning (issue 31; each off at weight 0, so that variants can switch 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from tiletum.board import (building_filled, completed_buildings, houses_on_map, king_ranking, king_vp,
                           pillars_on_map, why_no_house, why_no_pillar)
@@ -163,18 +164,27 @@ def position(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
         return 0.0
     c = components()
     p = s.seats[seat]
-    dist = c.distances
     total = 0.0
     if p.pillars:
-        ds = [dist[p.architect].get(t, 9) for t in c.cathedral_towns
-              if why_no_pillar(s, p, t) is None]
-        if ds:
-            total += max(0.0, 1 - min(ds) / 3)
+        for d, t in _near(c, p.architect, True):   # the nearest Cathedral that can take a Pillar
+            if why_no_pillar(s, p, t) is None:
+                total += 1 - d / 3
+                break
     if p.houses:
-        ds = [dist[p.merchant].get(t, 9) for t in c.towns if why_no_house(s, p, t) is None]
-        if ds:
-            total += max(0.0, 1 - min(ds) / 3)
+        for d, t in _near(c, p.merchant, False):   # the nearest Town that can take a House
+            if why_no_house(s, p, t) is None:
+                total += 1 - d / 3
+                break
     return w.pos_w * total * min(1.0, rounds_left(s))
+
+
+@lru_cache(maxsize=None)
+def _near(c, spot: str, cathedrals: bool) -> tuple[tuple[int, str], ...]:
+    """The Towns (with a Cathedral: ``cathedrals``) less than 3 moves from ``spot``, nearest first:
+    the only ones ``position`` counts (3 moves away or more is worth nothing there)."""
+    dist = c.distances[spot]
+    towns = c.cathedral_towns if cathedrals else c.towns
+    return tuple(sorted((dist[t], t) for t in towns if dist.get(t, 9) < 3))
 
 
 def king_future(s: GameState, seat: int, w: Settings = DEFAULT) -> float:

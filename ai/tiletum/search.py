@@ -37,12 +37,19 @@ from .view import sample_seed
 
 
 class Node:
-    __slots__ = ("n", "w", "best", "children")
+    __slots__ = ("n", "w", "best", "children", "state", "moves")
 
     def __init__(self, n: int = 0, w: float = 0.0):
         self.n, self.w = n, w
         self.best = w if n else float("-inf")
         self.children: dict[str, Node] | None = None
+        # The node's position and its legal moves, kept where they are the same in every
+        # iteration: no move from the root to here drew or rolled anything, so the sampled future
+        # cannot change them. An iteration then starts from the deepest such node on its path
+        # rather than replaying the moves to it from the root (the results are the same; each
+        # decision's tree, and the positions in it, are dropped once the decision is made).
+        self.state: GameState | None = None
+        self.moves: dict[str, Move] | None = None
 
     @property
     def worth(self) -> float:
@@ -126,19 +133,33 @@ def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Ran
     """One iteration: a sampled future, down by UCB1 (through the root's child ``first`` if
     given) to the first node not yet expanded, which is expanded; the best value backed up."""
     seed = sample_seed(rng)
-    s = root.clone()
+    if tree.state is None:
+        tree.state = root           # never changed: a move is played on a copy (``own``)
+    s, own = tree.state, False      # own: s is this iteration's copy, which a move may change
     node, path = tree, [tree]
     while True:
         if not in_turn(s, seat, key):
             v = value(s, seat, w)
             break
-        moves = moves_of(s)
+        moves = node.moves
+        if moves is None:
+            moves = moves_of(s)
+            if node.state is not None:
+                node.moves = moves
         if node.children is None or any(t not in node.children for t in moves):
             v = _expand(node, s, seat, moves, seed, w)
             break
         text = first if first is not None and node is tree else _select(node, moves, w.explore)
-        play_in_place(s, seat, moves[text], seed, trusted=True, undo=False)
-        node = node.children[text]
+        child = node.children[text]
+        if child.state is not None:
+            s, own = child.state, False
+        else:
+            if not own:
+                s, own = s.clone(), True
+            drew = play_in_place(s, seat, moves[text], seed, trusted=True, undo=False)["chance"]
+            if node.state is not None and not drew:   # the same position in every iteration
+                child.state, own = s, False
+        node = child
         path.append(node)
     for nd in path:
         nd.n += 1
