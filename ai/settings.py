@@ -46,6 +46,7 @@ class Settings:
     piece_w: float = 1.57           # the expected final Houses x Pillars product beyond the map's
     place_frac: float = 0.31        # the share of the supply expected to reach the map (3+ rounds left)
     pos_w: float = 2.41             # Architect / Merchant near a Town where a piece can go
+    pos_reach: int = 3              # ... worth pos_w at the Town, less by 1/pos_reach a move away
     king_future_w: float = 0.71     # the King track's VP (if not in the red) again at each later King phase
     fair_reach_w: float = 0.17      # a Fair still to come in a Town where a House can still go
     contract_w: float = 0.09        # a Contract in the Storehouse: its VP, by the share of its price in hand
@@ -86,6 +87,8 @@ class Settings:
         if self.learned_where not in LEARNED_WHERE:
             raise ValueError(f"learned_where is one of {', '.join(LEARNED_WHERE)}, "
                              f"not {self.learned_where!r}")
+        if self.pos_reach < 1:
+            raise ValueError("pos_reach is at least 1 move")
         if self.lookahead is not None and (len(self.lookahead) != 3 or min(self.lookahead) < 1):
             raise ValueError("the look-ahead is (moves, futures, iterations), each at least 1")
 

@@ -2,6 +2,7 @@
 that it plays better than random."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -288,6 +289,23 @@ def test_position_values_the_architect_and_merchant_near_a_free_space(fresh):
     assert ev.position(fresh, 0) == pytest.approx(merchant)
     fresh.phase = "over"
     assert ev.position(fresh, 0) == 0
+
+
+def test_position_counts_towns_within_its_reach_only(fresh):
+    """``pos_reach`` moves away or more a Town is worth nothing; nearer, 1/pos_reach less a move."""
+    p = fresh.seats[0]
+    dist = components().distances
+    far = max((t for t in components().cathedral_towns), key=lambda t: dist["Tiletum"][t])
+    p.houses = 0                                         # the Merchant out of it
+    for t in components().cathedral_towns:               # every Cathedral but the farthest taken
+        if t != far:
+            fresh.pillars[t] = [0]
+    d = dist[p.architect][far]
+    assert d >= 3 and ev.position(fresh, 0) == 0         # beyond the presets' reach of 3
+    wide = dataclasses.replace(ev.DEFAULT, pos_reach=d + 2)
+    assert ev.position(fresh, 0, wide) == pytest.approx(ev.DEFAULT.pos_w * (1 - d / (d + 2)))
+    with pytest.raises(ValueError, match="pos_reach"):
+        dataclasses.replace(ev.DEFAULT, pos_reach=0)
 
 
 def test_growth_values_characters_in_the_storehouse_apart(fresh):

@@ -165,26 +165,27 @@ def position(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
     c = components()
     p = s.seats[seat]
     total = 0.0
+    reach = w.pos_reach
     if p.pillars:
-        for d, t in _near(c, p.architect, True):   # the nearest Cathedral that can take a Pillar
+        for d, t in _near(c, p.architect, True, reach):   # the nearest Cathedral that can take a Pillar
             if why_no_pillar(s, p, t) is None:
-                total += 1 - d / 3
+                total += 1 - d / reach
                 break
     if p.houses:
-        for d, t in _near(c, p.merchant, False):   # the nearest Town that can take a House
+        for d, t in _near(c, p.merchant, False, reach):   # the nearest Town that can take a House
             if why_no_house(s, p, t) is None:
-                total += 1 - d / 3
+                total += 1 - d / reach
                 break
     return w.pos_w * total * min(1.0, rounds_left(s))
 
 
 @lru_cache(maxsize=None)
-def _near(c, spot: str, cathedrals: bool) -> tuple[tuple[int, str], ...]:
-    """The Towns (with a Cathedral: ``cathedrals``) less than 3 moves from ``spot``, nearest first:
-    the only ones ``position`` counts (3 moves away or more is worth nothing there)."""
+def _near(c, spot: str, cathedrals: bool, reach: int) -> tuple[tuple[int, str], ...]:
+    """The Towns (with a Cathedral: ``cathedrals``) less than ``reach`` moves from ``spot``, nearest
+    first: the only ones ``position`` counts (``reach`` moves away or more is worth nothing there)."""
     dist = c.distances[spot]
     towns = c.cathedral_towns if cathedrals else c.towns
-    return tuple(sorted((dist[t], t) for t in towns if dist.get(t, 9) < 3))
+    return tuple(sorted((dist[t], t) for t in towns if dist.get(t, reach) < reach))
 
 
 def king_future(s: GameState, seat: int, w: Settings = DEFAULT) -> float:
