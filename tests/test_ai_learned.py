@@ -422,3 +422,46 @@ def test_a_level_with_the_learned_term_only_where_the_turn_ends_plays_a_solo_gam
 def test_every_preset_counts_the_learned_term_at_the_leaves_and_has_it_off():
     for name, level in ai.LEVELS.items():
         assert (level.learned_where, level.learned_w, level.learned_clip) == ("leaves", 0.0, 0.0), name
+
+
+def test_the_training_command_fits_the_next_turn_value_where_the_ais_turn_ends(tmp_path):
+    """``--target next_turn``: the positions are those where the AI's turn has just ended, each
+    with the look-ahead's next-turn value from the seat's own view (not the game's final score),
+    and the positions of one target cannot be fitted as the other."""
+    import numpy as np
+    from ai.tiletum import lookahead
+    out, data = tmp_path / "next.json", tmp_path / "next.npz"
+    args = ["--games", "3", "--levels", "1", "--bots", "priest", "--sample", "1", "--explore", "0",
+            "--holdout", "0.34", "--target", "next_turn", "--data", str(data), "--out", str(out)]
+    train_eval.main(args)
+    doc = json.loads(out.read_text())
+    assert doc["target"] == "next_turn" and "--target next_turn" in doc["made"]["command"]
+    saved = np.load(data)
+    assert str(saved["target"]) == "next_turn"
+    # each position's value is its own (positions differ), not one final score repeated per game
+    games = saved["game"]
+    assert all(len(set(saved["y"][games == g].tolist())) > 3 for g in set(games.tolist()))
+    # one target checked by hand: the first game's first turn end, played again as the tool plays it
+    state, _ = tiletum.new_game(2, "train-eval-0", {"solo": {"level": "priest"}})
+    rng = random.Random("train-eval-0")
+    me, calls, first = 1 - state.solo["bot"], 0, None
+    while first is None:
+        seat = state.actor
+        if seat == state.solo["bot"] and state.phase == "action":
+            moves = next_moves(state, rng)
+        else:
+            assert not rng.random() < 0.0                    # the tool's explore draw (--explore 0)
+            moves = ai.decide(view_doc(state, seat), train_eval.level_of("1"), f"train-eval-0:{calls}")
+            calls += 1
+        for m in moves:
+            before = state
+            _, state = play(state, seat, m, seed="train-eval-0")
+            key = lookahead.turn_key(before)
+            if seat == me and lookahead.in_turn(before, me, key) and not lookahead.in_turn(state, me, key):
+                assert rng.random() < 1                      # the tool's sampling draw (--sample 1)
+                first = train_eval.next_turn_target(state, me, key, "train-eval-0"), features(state, me)
+                break
+    assert saved["y"][0] == pytest.approx(first[0]) and first[0] != pytest.approx(saved["y"][1])
+    assert list(saved["X"][0]) == pytest.approx(first[1])
+    with pytest.raises(SystemExit, match="next_turn"):
+        train_eval.main(["--data", str(data), "--target", "score", "--out", str(tmp_path / "no.json")])

@@ -52,6 +52,9 @@ sys.path.insert(0, ROOT)
 import ai  # noqa: E402
 import tiletum  # noqa: E402
 from ai.tiletum.evaluate import FEATURES, TERMS, features  # noqa: E402
+from ai.tiletum.lookahead import next_turn_value  # noqa: E402
+from ai.tiletum.search import in_turn, turn_key  # noqa: E402
+from ai.tiletum.view import determinize, sample_seed  # noqa: E402
 from ai.tiletum.learned import Model, Trees  # noqa: E402
 from cardinalbot.policy import next_moves  # noqa: E402
 from games.tiletum import view_doc  # noqa: E402
@@ -67,15 +70,30 @@ def level_of(text: str, policy: str | None = None, policy_w: float = 1.0):
     return settings
 
 
-def play_game(job) -> tuple[list[list[float]], int, list[int], int, bool]:
+# the next-turn target (--target next_turn): the look-ahead's futures and next-turn search (hard's)
+NEXT_FUTURES, NEXT_ITERATIONS = 4, 40
+
+
+def next_turn_target(state, me: int, key: tuple, seed: str) -> float:
+    """What the seat's next turn makes of ``state``, where its turn ``key`` has just ended, as the
+    AI would see it: the mean over sampled futures of the look-ahead's next-turn value, from a
+    determinization of the seat's view (never the game's hidden piles or seed)."""
+    rng = random.Random(f"{seed}:next:{state.version}")
+    root = determinize(view_doc(state, me), rng)
+    seeds = [sample_seed(rng) for _ in range(NEXT_FUTURES)]
+    return next_turn_value(root, me, key, seeds, NEXT_ITERATIONS)
+
+
+def play_game(job) -> tuple[list[list[float]], int, list[int], int, bool, list[float] | None]:
     """One seeded solo game; the features of the sampled positions of the AI's seat, its final
-    score, each position's round, the bot's final score and whether the AI won."""
-    index, level, bot, explore, sample, policy, policy_w = job
+    score, each position's round, the bot's final score, whether the AI won and (``next_turn``)
+    each position's next-turn value."""
+    index, level, bot, explore, sample, policy, policy_w, target = job
     seed = f"train-eval-{index}"
     state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
     rng = random.Random(seed)
     me = 1 - state.solo["bot"]
-    rows, rounds, calls = [], [], 0
+    rows, rounds, calls, ys = [], [], 0, []
     while state.phase != "over":
         seat = state.actor
         if seat == state.solo["bot"] and state.phase == "action":
@@ -86,11 +104,22 @@ def play_game(job) -> tuple[list[list[float]], int, list[int], int, bool]:
             moves = ai.decide(view_doc(state, seat), level_of(level, policy, policy_w), f"{seed}:{calls}")
             calls += 1
         for m in moves:
+            before = state
             _, state = play(state, seat, m, seed=seed)
-            if seat == me and state.phase != "over" and rng.random() < sample:
+            if seat != me or state.phase == "over":
+                continue
+            if target == "next_turn":
+                # the positions where the seat's turn has just ended, each with its next-turn value
+                key = turn_key(before)
+                if in_turn(before, me, key) and not in_turn(state, me, key) and rng.random() < sample:
+                    rows.append(features(state, me))
+                    rounds.append(state.round)
+                    ys.append(next_turn_target(state, me, key, seed))
+            elif rng.random() < sample:
                 rows.append(features(state, me))
                 rounds.append(state.round)
-    return rows, state.seats[me].score, rounds, state.seats[1 - me].score, state.winner == me
+    return (rows, state.seats[me].score, rounds, state.seats[1 - me].score, state.winner == me,
+            ys if target == "next_turn" else None)
 
 
 CHECK_SEED, CHECK_MOVES = "learned-eval-check", 40
@@ -118,15 +147,15 @@ def play_generation(a, games: int, start: int, policy: str | None) -> dict:
           f"on {a.procs} processes", flush=True)
     levels, bots = a.levels.split(","), a.bots.split(",")
     policy = os.path.abspath(policy) if policy else None
-    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample, policy, a.policy_w)
-            for k, i in enumerate(range(start, start + games))]
+    jobs = [(i, levels[k % len(levels)], bots[k % len(bots)], a.explore, a.sample, policy, a.policy_w,
+             a.target) for k, i in enumerate(range(start, start + games))]
     X, y, game, rnd, opp, won = [], [], [], [], [], []
     t0 = time.perf_counter()
     pool = ProcessPoolExecutor(a.procs) if a.procs > 1 else None
-    for k, (rows, final, rounds, other, win) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
-                                               else map(play_game, jobs)):
+    for k, (rows, final, rounds, other, win, ys) in enumerate(pool.map(play_game, jobs, chunksize=4) if pool
+                                                   else map(play_game, jobs)):
         X += rows
-        y += [final] * len(rows)
+        y += [final] * len(rows) if ys is None else ys
         game += [k] * len(rows)
         rnd += rounds
         opp += [other] * len(rows)
@@ -136,7 +165,8 @@ def play_generation(a, games: int, start: int, policy: str | None) -> dict:
                   flush=True)
     if pool:
         pool.shutdown()
-    return {"X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
+    return {"target": np.array(a.target if a.target == "next_turn" else "outcome"),
+            "X": np.array(X, dtype=np.float64).reshape(-1, len(FEATURES)), "y": np.array(y, dtype=np.float64),
             "game": np.array(game), "round": np.array(rnd), "games": np.array(games),
             "opp": np.array(opp, dtype=np.float64), "won": np.array(won, dtype=np.float64)}
 
@@ -144,11 +174,16 @@ def play_generation(a, games: int, start: int, policy: str | None) -> dict:
 def merge(parts: list[dict]) -> dict:
     """Several data files (each a run of games) as one, their games numbered on."""
     import numpy as np
+    kinds = {str(p.get("target", "outcome")) for p in parts}
+    if len(kinds) > 1:
+        raise SystemExit("these position files have different targets (next_turn and outcomes): "
+                         "fit them apart")
     keys = ["X", "y", "round"] + [k for k in ("opp", "won") if all(k in p for p in parts)]
     out = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     offsets = np.cumsum([0] + [int(p["games"]) for p in parts])
     out["game"] = np.concatenate([p["game"] + off for p, off in zip(parts, offsets)])
     out["games"] = np.array(int(offsets[-1]))
+    out["target"] = np.array(kinds.pop())
     return out
 
 
@@ -183,13 +218,16 @@ def fit(data: dict, holdout: float, alphas, exclude: tuple[str, ...] = (), kind:
     from sklearn.preprocessing import StandardScaler
 
     X, y, game, rnd = data["X"], data["y"], data["game"], data["round"]
+    if (str(data.get("target", "outcome")) == "next_turn") != (target == "next_turn"):
+        raise SystemExit(f"these positions were played for --target "
+                         f"{'next_turn' if target != 'next_turn' else 'score or margin'}, not {target}")
     if target == "margin":
         if "opp" not in data:
             raise SystemExit("these positions have no bot's final score (played before the margin was kept): "
                              "play them again for --target margin")
         y = y - data["opp"]
-    elif target != "score":
-        raise SystemExit(f"unknown target {target!r}: score or margin")
+    elif target not in ("score", "next_turn"):
+        raise SystemExit(f"unknown target {target!r}: score, margin or next_turn")
     hand = X[:, :len(TERMS)].sum(axis=1)            # the evaluation's value: the terms' sum
     resid = y if full else y - hand                  # what the model is fitted to
     unknown = set(exclude) - set(FEATURES)
@@ -284,8 +322,9 @@ def main(argv=None):
     ap.add_argument("--model", choices=("linear", "trees"), default="linear",
                     help="a ridge regression, or gradient-boosted regression trees (--trees)")
     ap.add_argument("--trees", default="100,3,0.1", help="the trees' count, depth and learning rate")
-    ap.add_argument("--target", choices=("score", "margin"), default="score",
-                    help="the outcome: the AI's final score, or its margin over the bot")
+    ap.add_argument("--target", choices=("score", "margin", "next_turn"), default="score",
+                    help="the outcome: the AI's final score, or its margin over the bot; or next_turn: "
+                         "at the positions where the AI's turn ends, what its next turn makes of them")
     ap.add_argument("--full", action="store_true",
                     help="fit the outcome itself (a full evaluation), not what the evaluation misses")
     ap.add_argument("--procs", type=int, default=1)

@@ -16,7 +16,11 @@ comparisons each). A model is a *correction* (its target was the outcome less th
 value: ``value`` adds ``learned_w`` times the prediction) or, with ``"full": true`` in the file, a
 *full* evaluation (its target was the outcome itself: ``value`` moves ``learned_w`` of the way from
 the terms' sum to the prediction, so 1 replaces the sum). The outcome is the seat's final score, or
-with ``"target": "margin"`` its final score less the other seat's (a solo game's bot).
+with ``"target": "margin"`` its final score less the other seat's (a solo game's bot), or with
+``"target": "next_turn"`` not an outcome of the game but what the seat's next turn makes of a
+position where its turn has ended (``ai.tiletum.lookahead.next_turn_value``: the look-ahead's
+next-turn search, on sampled futures), so that every leaf of the search sees what the look-ahead
+sees at the root.
 
 ``Settings.learned_w`` switches it on (0, the presets' default, leaves the evaluation as it was),
 and ``Settings.learned_file`` names the model (a file of ``ai/tiletum/data/`` or a path).
@@ -114,7 +118,7 @@ class Trees:
                    doc.get("full", False), doc.get("target", "score"))
 
 
-TARGETS = ("score", "margin")
+TARGETS = ("score", "margin", "next_turn")
 
 
 def _target(t: str) -> str:

@@ -85,6 +85,25 @@ def to_next_turn(s: GameState, seat: int, key: tuple, seed: str, rng: random.Ran
     return False
 
 
+def next_turn(s: GameState, seat: int, key: tuple, seed: str, iterations: int,
+              w: Settings = DEFAULT) -> float:
+    """What the seat's next turn makes of ``s``, where its turn ``key`` has ended, on the sampled
+    future ``seed``: the other seats played to that turn (``to_next_turn``, on ``s`` in place), then
+    the best value a search of ``iterations`` iterations reaches by its end (the value at the end of
+    the game, if it ends first)."""
+    sub = random.Random(seed)
+    if to_next_turn(s, seat, key, seed, sub, w):
+        return search(s, seat, iterations, sub, w).best
+    return value(s, seat, w)
+
+
+def next_turn_value(s: GameState, seat: int, key: tuple, seeds, iterations: int,
+                    w: Settings = DEFAULT) -> float:
+    """The mean of :func:`next_turn` over the sampled futures ``seeds`` (``s`` unchanged): the
+    target of a learned model of kind ``next_turn`` (``tools/train_eval.py --target next_turn``)."""
+    return sum(next_turn(s.clone(), seat, key, seed, iterations, w) for seed in seeds) / len(seeds)
+
+
 def ranked_lines(tree: Node, k: int) -> list[tuple[str, list[str]]]:
     """The ``k`` best root moves of ``tree`` (by value, ties by notation), each with the best line
     found after it."""
@@ -115,11 +134,7 @@ def rerank_totals(lines: list[tuple[str, list[str]]], root: GameState, seat: int
             s = root.clone()
             finish_turn(s, seat, key, seed, line, w)
             extra = turn_end_correction(s, seat, w)   # the learned term where it counts here only
-            sub = random.Random(seed)
-            if to_next_turn(s, seat, key, seed, sub, w):
-                row.append(search(s, seat, iterations, sub, w).best + extra)
-            else:
-                row.append(value(s, seat, w) + extra)
+            row.append(next_turn(s, seat, key, seed, iterations, w) + extra)
         totals = [t + v for t, v in zip(totals, row)]
         done += 1
         took = time.perf_counter() - t0
