@@ -240,3 +240,23 @@ def test_nodes_below_a_draw_keep_no_position():
                 walk(ch, p)
         walk(tree, ())
     assert found, "no searched move drew in these positions: the test needs others"
+
+
+def test_the_positions_kept_are_bounded_and_change_no_result(monkeypatch):
+    """A long timed search (master) keeps at most ``KEEP_MAX`` positions; past the bound iterations
+    replay their moves, and the tree is the same visit for visit and value for value."""
+    state = _mid_game(2, "kept-bound", 4)
+    root = determinize(view_doc(state, state.actor), random.Random(0))
+    full = se.search(root, root.actor, 300, random.Random(5))
+    monkeypatch.setattr(se, "KEEP_MAX", 7)
+    small = se.search(root, root.actor, 300, random.Random(5))
+    kept = list(_positions_kept(small))
+    assert small.kept == 7 and len(kept) == 8          # the root's own position and 7 more
+    assert full.kept > 7
+
+    def same(a, b):
+        assert (a.n, a.w, a.best) == (b.n, b.w, b.best)
+        assert sorted(a.children or ()) == sorted(b.children or ())
+        for t in a.children or ():
+            same(a.children[t], b.children[t])
+    same(full, small)

@@ -36,8 +36,13 @@ from ..settings import DEFAULT, Settings
 from .view import sample_seed
 
 
+# At most this many positions kept in one search's tree (some 5 KB each): beyond it an iteration
+# replays the moves from the deepest position kept, so a long timed search (master) stays in bounds
+KEEP_MAX = 6000
+
+
 class Node:
-    __slots__ = ("n", "w", "best", "children", "state", "moves")
+    __slots__ = ("n", "w", "best", "children", "state", "moves", "kept")
 
     def __init__(self, n: int = 0, w: float = 0.0):
         self.n, self.w = n, w
@@ -50,6 +55,7 @@ class Node:
         # decision's tree, and the positions in it, are dropped once the decision is made).
         self.state: GameState | None = None
         self.moves: dict[str, Move] | None = None
+        self.kept = 0                   # (the root's) positions kept in the tree so far
 
     @property
     def worth(self) -> float:
@@ -157,8 +163,9 @@ def _iterate(tree: Node, root: GameState, seat: int, key: tuple, rng: random.Ran
             if not own:
                 s, own = s.clone(), True
             drew = play_in_place(s, seat, moves[text], seed, trusted=True, undo=False)["chance"]
-            if node.state is not None and not drew:   # the same position in every iteration
+            if node.state is not None and not drew and tree.kept < KEEP_MAX:   # the same in every future
                 child.state, own = s, False
+                tree.kept += 1
         node = child
         path.append(node)
     for nd in path:
