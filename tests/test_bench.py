@@ -61,3 +61,19 @@ def test_the_benchmark_runs_and_prints_its_figures(script, tmp_path):
                                  f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     if args is not None:
         assert FIGURE.search(proc.stdout), f"{script.name} printed no figure:\n{proc.stdout[-2000:]}"
+
+
+def test_the_vp_sources_add_up_to_the_final_scores():
+    """bench/ai_vp_sources.py credits every VP of the game's own moves, and only those (the AI's
+    search scores thousands of positions it never plays): each side's sources sum to its score."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "ai_vp_sources.py"), "--level", "easy",
+                           "--games", "2", "--start", "9920"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    rows = re.findall(r"^  (\S.*?)  .*\ball\s+(-?[\d.]+) /\s*(-?[\d.]+)$", proc.stdout, re.M)
+    labels = [r[0] for r in rows]
+    assert {"Fairs", "final scoring", "starting VP"} <= set(labels), proc.stdout
+    final = re.search(r"final scores\s+AI ([\d.]+), bot ([\d.]+)", proc.stdout)
+    assert final, proc.stdout
+    assert sum(float(r[1]) for r in rows) == pytest.approx(float(final.group(1)), abs=0.1 * len(rows))
+    assert sum(float(r[2]) for r in rows) == pytest.approx(float(final.group(2)), abs=0.1 * len(rows))
