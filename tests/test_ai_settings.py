@@ -32,11 +32,14 @@ def test_the_presets_are_the_constants_they_replaced():
     issue 31."""
     assert {k: v.iterations for k, v in LEVELS.items() if k != "master"} == {"easy": 6, "medium": 60,
                                                                              "hard": 1200}
-    # hard's iterations were 400 until issue 43 measured 1,200 better; every other number is the old one
-    assert LEVELS["hard"].lookahead == (3, 3, 40)
+    # hard's iterations were 400, its exploration 2 VP and its look-ahead's futures 3 until issue 43
+    # measured 1,200, 4 VP and 8 better; every other number is the old one
+    assert LEVELS["hard"].lookahead == (3, 8, 40)
+    assert (LEVELS["hard"].explore, LEVELS["master"].explore) == (4.0, 4.0)
     assert LEVELS["easy"].lookahead is None and LEVELS["medium"].lookahead is None
     d = Settings()
     assert (d.explore, d.plan_min_visits) == (2.0, 3)
+    assert LEVELS["easy"].explore == LEVELS["medium"].explore == 2.0
     assert d.resource_vp == (0.33, 0.33, 0.33, 0.19)
     assert (d.gold_factor, d.room_vp, d.store_vp, d.char_store_vp, d.ap_bonus_vp, d.map_vp, d.ap_vp) == \
         (0.67, 1.25, 0.49, -0.47, 0.85, 0.81, 0.59)
@@ -80,8 +83,9 @@ def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
     for seed, view in golden_positions():
         # hard (about a second a decision) on the two positions where it differs from medium
         for level in ("easy", "medium", "hard") if seed in ("golden-b", "golden-d") else ("easy", "medium"):
-            # hard at its old budget (400 iterations): the moves the old constants chose
-            preset = override(LEVELS["hard"], {"iterations": 400}) if level == "hard" else level
+            # hard as it was (400 iterations, exploration 2 VP, 3 futures): the old constants' moves
+            old_hard = {"iterations": 400, "explore": 2.0, "lookahead": (3, 3, 40)}
+            preset = override(LEVELS["hard"], old_hard) if level == "hard" else level
             assert ai.decide(view, preset, 11) == expected[f"{seed}:{level}"], (seed, level)
         assert ai.decide(view, override(LEVELS["medium"], {}), 11) == expected[f"{seed}:medium"]
 
