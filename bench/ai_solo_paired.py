@@ -42,10 +42,11 @@ from tiletum.board import completed_buildings, crest_count, houses_on_map, pilla
 from tiletum.game import play  # noqa: E402
 
 
-def play_solo(settings, seed, bot, times, fairs=None):
+def play_solo(settings, seed, bot, times, fairs=None, play_move=play):
     """One solo game of the AI (``settings``: a level's name or ``ai.Settings``) against the
     Cardinalbot at ``bot``; the decision times are appended to ``times``, the rounds whose Fair
-    the AI attended to ``fairs``."""
+    the AI attended to ``fairs``. Each of the game's moves is played by ``play_move`` (as
+    ``tiletum.game.play``: bench/ai_vp_sources.py watches the moves through it)."""
     state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
     rng = random.Random(seed)
     calls = 0
@@ -60,7 +61,7 @@ def play_solo(settings, seed, bot, times, fairs=None):
             calls += 1
         for m in moves:
             before = state
-            _, state = play(state, seat, m, seed=seed)
+            _, state = play_move(state, seat, m, seed=seed)
             if fairs is not None and state.fairs_scored > before.fairs_scored:
                 fairs.extend(fairs_attended(before, state, 1))
     return state

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import collections
 import os
-import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -26,10 +25,8 @@ ROOT = os.path.dirname(HERE)
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, ROOT)
 
-import ai  # noqa: E402
 import tiletum  # noqa: E402
-from cardinalbot.policy import next_moves  # noqa: E402
-from games.tiletum import view_doc  # noqa: E402
+from bench.ai_solo_paired import play_solo  # noqa: E402
 from tiletum import board, effects, flow, solo, solo_turn, turn_tasks  # noqa: E402
 from tiletum.game import play  # noqa: E402
 
@@ -74,28 +71,23 @@ for _module in (effects, flow, solo, solo_turn, turn_tasks):
     _module.add_vp = _credit
 
 
+def _play_credited(state, seat, move, seed):
+    """``tiletum.game.play``, with the VP it scores credited to the round it is played in."""
+    _round[0] = state.round
+    try:
+        return play(state, seat, move, seed=seed)
+    finally:
+        _round[0] = 0
+
+
 def one_game(job):
-    """One solo game (the seeds and moves of bench/ai_solo_paired.py); its ledger and scores."""
+    """One solo game (bench/ai_solo_paired.py's, the same seeds and moves); its ledger and scores."""
     level, seed, bot = job
     _ledger.clear()
-    state, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
-    for p in state.seats:
+    start, _ = tiletum.new_game(2, seed, {"solo": {"level": bot}})
+    for p in start.seats:
         _ledger[(p.seat, "starting VP", 1)] += p.score
-    rng = random.Random(seed)
-    calls = 0
-    while state.phase != "over":
-        seat = state.actor
-        if seat == state.solo["bot"] and state.phase == "action":
-            moves = next_moves(state, rng)
-        else:
-            moves = ai.decide(view_doc(state, seat), level, f"{seed}:{calls}")
-            calls += 1
-        for m in moves:
-            _round[0] = state.round
-            try:
-                _, state = play(state, seat, m, seed=seed)
-            finally:
-                _round[0] = 0
+    state = play_solo(level, seed, bot, [], play_move=_play_credited)
     return dict(_ledger), state.seats[state.solo["human"]].score, state.seats[state.solo["bot"]].score
 
 
