@@ -88,7 +88,9 @@ def one_game(job):
     for p in start.seats:
         _ledger[(p.seat, "starting VP", 1)] += p.score
     state = play_solo(level, seed, bot, [], play_move=_play_credited)
-    return dict(_ledger), state.seats[state.solo["human"]].score, state.seats[state.solo["bot"]].score
+    side = {state.solo["human"]: "AI", state.solo["bot"]: "bot"}
+    ledger = {(side[seat], label, r): vp for (seat, label, r), vp in _ledger.items()}
+    return ledger, state.seats[state.solo["human"]].score, state.seats[state.solo["bot"]].score
 
 
 def main(argv=None) -> None:
@@ -112,15 +114,14 @@ def main(argv=None) -> None:
             bot_vp.append(theirs)
             print(f"  game {i}/{a.games} ({jobs[i - 1][1]}): AI {mine} bot {theirs}", flush=True)
     n = a.games
-    human, bot = 1, 0   # the solo seats (tiletum.solo: the bot is seat 0)
     print(f"VP a game by source, {a.level} against the {a.bot}, seeds {a.start}-{a.start + n - 1} "
           f"({time.perf_counter() - t0:.0f} s): AI / bot, rounds 1-4 and in all")
     for label in sorted({k[1] for k in total}):
         cells = []
         for r in (1, 2, 3, 4):
-            cells.append(f"{total[(human, label, r)] / n:5.1f} /{total[(bot, label, r)] / n:5.1f}")
-        mine = sum(total[(human, label, r)] for r in range(1, 5)) / n
-        theirs = sum(total[(bot, label, r)] for r in range(1, 5)) / n
+            cells.append(f"{total[('AI', label, r)] / n:5.1f} /{total[('bot', label, r)] / n:5.1f}")
+        mine = sum(total[("AI", label, r)] for r in range(1, 5)) / n
+        theirs = sum(total[("bot", label, r)] for r in range(1, 5)) / n
         print(f"  {label:14s} " + "  ".join(cells) + f"   all {mine:6.1f} /{theirs:6.1f}")
     print(f"  final scores   AI {sum(ai_vp) / n:.1f}, bot {sum(bot_vp) / n:.1f} (the sums of the sources)")
 
