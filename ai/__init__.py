@@ -102,7 +102,8 @@ def check_decision(state: GameState, seat: int) -> None:
 def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random,
                settings: Settings) -> list[str]:
     """``first``, then the moves planned after it, while nothing is revealed and the seat keeps the
-    decision (each searched at least ``settings.plan_min_visits`` times)."""
+    decision (each searched at least ``settings.plan_min_visits`` times; with ``settings.plan``
+    off, only the moves forced after it: the seat's only legal move)."""
     plan = [first]
     key = turn_key(state)
     s = state.clone()
@@ -117,7 +118,7 @@ def plan_after(state: GameState, seat: int, first: str, tree, rng: random.Random
         if len(nxt) == 1:
             text = next(iter(nxt))
             node = node.children.get(text) if node is not None and node.children else None
-        elif node is not None and node.children and node.n >= settings.plan_min_visits:
+        elif settings.plan and node is not None and node.children and node.n >= settings.plan_min_visits:
             text = best_child(node)
             if text not in nxt:
                 break

@@ -23,6 +23,9 @@ class Settings:
     iterations: int = 60            # search iterations per decision (per process and slice for master)
     explore: float = 2.0            # UCB1 exploration constant, in VP
     plan_min_visits: int = 3        # a planned move after the first is sent only if searched this often
+    # send the moves the search planned after the first (False: one move a decision, besides the
+    # forced ones after it, so that each move of the turn gets a search and a look-ahead of its own)
+    plan: bool = True
     # looking past the turn (ai.tiletum.lookahead): (moves reranked, sampled futures, next-turn iterations)
     lookahead: tuple[int, int, int] | None = None
     # a time budget (seconds per decision; 0: none, the iterations are the budget) and the

@@ -52,6 +52,11 @@ def test_the_presets_are_the_constants_they_replaced():
 
 
 def golden_positions():
+    """Views of :func:`golden_states`, each for the seat to act."""
+    return [(seed, view_doc(s, s.actor)) for seed, s in golden_states()]
+
+
+def golden_states():
     """Positions of seeded games (random moves; the Cardinalbot plays its own turns)."""
     out = []
     for players, solo, seed, steps in [(2, "bishop", "golden-a", 25), (3, None, "golden-b", 40),
@@ -71,7 +76,7 @@ def golden_positions():
                 break
             _, s = play(s, s.actor, sorted(moves)[rng.randrange(len(moves))], seed=seed)
             n += 1
-        out.append((seed, view_doc(s, s.actor)))
+        out.append((seed, s))
     return out
 
 
@@ -88,6 +93,26 @@ def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
             preset = override(LEVELS["hard"], old_hard) if level == "hard" else level
             assert ai.decide(view, preset, 11) == expected[f"{seed}:{level}"], (seed, level)
         assert ai.decide(view, override(LEVELS["medium"], {}), 11) == expected[f"{seed}:medium"]
+
+
+def test_without_a_plan_a_decision_answers_its_first_move_and_only_the_forced_ones_after_it():
+    """``plan`` off: each move of the turn is a decision of its own (its own search and, at hard,
+    its own look-ahead); the first move is the one the planning level chooses, and a move after it
+    is sent only where it is the seat's one legal move. It answers as the measured variant did
+    (``plan_min_visits`` past any search's visits: docs/notes/ai-tuning.md, "Eighth round")."""
+    multi = 0
+    for seed, state in golden_states():
+        view = view_doc(state, state.actor)
+        planned = ai.decide(view, "medium", 11)
+        one = ai.decide(view, override(LEVELS["medium"], "plan:false"), 11)
+        assert one[0] == planned[0], seed
+        assert one == ai.decide(view, override(LEVELS["medium"], {"plan_min_visits": 10 ** 9}), 11)
+        multi += len(planned) > len(one)
+        _, state = play(state, state.actor, one[0], seed=seed)
+        for m in one[1:]:
+            assert legal_moves(state) == [m], (seed, m)      # forced
+            _, state = play(state, state.actor, m, seed=seed)
+    assert multi >= 2          # the positions where medium plans more than one move
 
 
 # --- variants ---------------------------------------------------------------------------------
