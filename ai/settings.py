@@ -129,8 +129,9 @@ LEVELS: dict[str, Settings] = {
     # 1,200 iterations (400 before 28 Nov 2026: +5.6 ± 3.1 VP and 24 wins of 96 against 15 on fresh
     # seeds, decision p95 0.96 s; docs/notes/ai-tuning.md, "Fifth round"); exploration 4 VP and the
     # look-ahead over 8 futures (2 VP and 3 until 28 Nov 2026: +7.6 ± 3.5 VP and 28 wins of 96
-    # against 16 on fresh seeds, decision p95 1.07 s; "Seventh round")
-    "hard": Settings(iterations=1200, explore=4.0, lookahead=(3, 8, 40)),
+    # against 16 on fresh seeds, decision p95 1.07 s; "Seventh round"); one move a decision, each
+    # with its own search and look-ahead (the whole planned turn until 28 Nov 2026: "Eighth round")
+    "hard": Settings(iterations=1200, explore=4.0, lookahead=(3, 8, 40), plan=False),
     "master": _master(),
 }
 

@@ -36,6 +36,8 @@ def test_the_presets_are_the_constants_they_replaced():
     # measured 1,200, 4 VP and 8 better; every other number is the old one
     assert LEVELS["hard"].lookahead == (3, 8, 40)
     assert (LEVELS["hard"].explore, LEVELS["master"].explore) == (4.0, 4.0)
+    # and hard answers one move a decision (the planned turn until issue 43 measured it)
+    assert [k for k, v in LEVELS.items() if not v.plan] == ["hard"]
     assert LEVELS["easy"].lookahead is None and LEVELS["medium"].lookahead is None
     d = Settings()
     assert (d.explore, d.plan_min_visits) == (2.0, 3)
@@ -88,8 +90,9 @@ def test_the_presets_choose_the_moves_the_levels_chose_before_settings():
     for seed, view in golden_positions():
         # hard (about a second a decision) on the two positions where it differs from medium
         for level in ("easy", "medium", "hard") if seed in ("golden-b", "golden-d") else ("easy", "medium"):
-            # hard as it was (400 iterations, exploration 2 VP, 3 futures): the old constants' moves
-            old_hard = {"iterations": 400, "explore": 2.0, "lookahead": (3, 3, 40)}
+            # hard as it was (400 iterations, exploration 2 VP, 3 futures, the planned turn sent):
+            # the old constants' moves
+            old_hard = {"iterations": 400, "explore": 2.0, "lookahead": (3, 3, 40), "plan": True}
             preset = override(LEVELS["hard"], old_hard) if level == "hard" else level
             assert ai.decide(view, preset, 11) == expected[f"{seed}:{level}"], (seed, level)
         assert ai.decide(view, override(LEVELS["medium"], {}), 11) == expected[f"{seed}:medium"]
