@@ -89,3 +89,49 @@ def test_mute_and_unmute_on_the_page_by_keyboard(redis_server, browser, viewport
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= viewport["width"], "no sideways scroll"
         assert not errors, errors
+
+
+def test_muting_and_unmuting_at_once_leaves_the_list_as_the_last_press_said(redis_server, browser):
+    """The whole game muted and at once unmuted, while the list read after the first press is still
+    on its way (its answer held back, then let through): that answer, of the muted list, is dropped,
+    not shown in the unmuted one, and the button stays as the last press left it."""
+    from playwright.sync_api import expect
+    app = make_app(redis_server.url, RATE_LIMIT=0)
+    c = app.test_client()
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}]})
+    gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
+    c.post(f"{API}/{gid}/messages", json={"text": "hello from Bob"},
+           headers={"Authorization": f"Bearer {tokens[1]}"})
+    with LiveServer(app) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/play/{gid}#token={tokens[0]}")
+        expect(page.locator("#talk-list li")).to_contain_text("hello from Bob")
+        held, hold = [], [True]
+
+        def read_route(route):
+            if hold[0]:
+                held.append((route, route.fetch()))   # answered by the server now, delivered later
+            else:
+                route.continue_()
+        page.route("**/messages?after=*", read_route)
+        whole = page.locator("#talk-mute-all")
+        whole.click()                                   # mute the game
+        expect(whole).to_have_attribute("aria-pressed", "true")
+        for _ in range(200):                            # the muted list's read, held
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the list was not read again after the mute"
+        hold[0] = False
+        whole.click()                                   # unmute it while that read is out
+        expect(whole).to_have_attribute("aria-pressed", "false")
+        for route, answer in held:
+            route.fulfill(response=answer)              # the muted list's answer arrives last
+        expect(page.locator("#talk-list li")).to_have_count(1)
+        expect(page.locator("#talk-list li")).to_contain_text("hello from Bob")
+        page.wait_for_timeout(500)
+        expect(whole).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#talk-list li")).to_have_count(1)
+        assert c.get(f"{API}/{gid}/messages", headers={"Authorization": f"Bearer {tokens[0]}"}
+                     ).json["muted"]["all"] is False

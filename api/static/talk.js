@@ -6,7 +6,11 @@
 // shows under the list, each with an "Unmute" button; one button mutes or unmutes the whole game.
 (function () {
   const seenKey = "talk:" + gameId + ":" + (token || "").slice(-12);
+  // `gen` counts the list's resets (a mute or unmute reads it again from the start): a read that
+  // began before one drops what it fetched and reads again, so an answer to a muted list never
+  // lands in an unmuted one; a read asked for while one runs (`again`) runs after it
   let after = 0, lastSeen = 0, seats = [], muted = {all: false, seats: []}, loading = false;
+  let gen = 0, again = false;
   try { lastSeen = Number(localStorage.getItem(seenKey)) || 0; } catch (e) { /* storage off */ }
 
   function panel() {
@@ -53,7 +57,7 @@
     if (r.ok) {
       muted = await r.json();
       showMuted();
-      after = 0; $("talk-list").replaceChildren(); await read();
+      gen += 1; after = 0; $("talk-list").replaceChildren(); await read();
       if (focusId && $(focusId)) $(focusId).focus();
     }
   }
@@ -95,25 +99,31 @@
   }
 
   async function read() {
-    if (loading) return;
+    if (loading) { again = true; return; }
     loading = true;
     try {
-      let more = true, fresh = 0;
-      while (more) {
-        const r = await fetch(api + "/messages?after=" + after, {headers: auth, cache: "no-store"});
-        if (!r.ok) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
-        const page = await r.json();
-        muted = page.muted;
-        showMuted();
-        for (const m of page.messages) {
-          $("talk-list").append(item(m));
-          if (!m.mine && m.id > lastSeen) fresh += 1;
+      do {
+        again = false;
+        const mine = gen;
+        let more = true, fresh = 0;
+        while (more) {
+          const r = await fetch(api + "/messages?after=" + after, {headers: auth, cache: "no-store"});
+          if (gen !== mine) { again = true; break; }   // the list was reset meanwhile: read it again
+          if (!r.ok) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
+          const page = await r.json();
+          if (gen !== mine) { again = true; break; }
+          muted = page.muted;
+          showMuted();
+          for (const m of page.messages) {
+            $("talk-list").append(item(m));
+            if (!m.mine && m.id > lastSeen) fresh += 1;
+          }
+          after = page.last;
+          more = page.more;
+          $("talk-form").hidden = !page.open;
         }
-        after = page.last;
-        more = page.more;
-        $("talk-form").hidden = !page.open;
-      }
-      if (fresh) { $("talk-new").textContent = fresh + " new"; $("talk-new").hidden = false; }
+        if (fresh) { $("talk-new").textContent = fresh + " new"; $("talk-new").hidden = false; }
+      } while (again);
       const list = $("talk-list");
       list.scrollTop = list.scrollHeight;
     } finally { loading = false; }
