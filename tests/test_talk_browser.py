@@ -44,17 +44,24 @@ def test_a_message_from_one_page_reaches_the_other(redis_server, browser):
         assert not errors, errors
 
 
-@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1366, "height": 900}])
-def test_mute_and_unmute_on_the_page_by_keyboard(redis_server, browser, viewport):
-    """Ada mutes Bob from his message, sees him listed as muted, and unmutes him with the
-    keyboard alone; the whole game is muted and unmuted with one button."""
-    from playwright.sync_api import expect
+def game_with_a_word_from_bob(redis_server):
+    """A game of Ada and Bob where Bob has said hello: the app, its test client, the game's id
+    and the seats' tokens."""
     app = make_app(redis_server.url, RATE_LIMIT=0)
     c = app.test_client()
     rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}]})
     gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
     c.post(f"{API}/{gid}/messages", json={"text": "hello from Bob"},
            headers={"Authorization": f"Bearer {tokens[1]}"})
+    return app, c, gid, tokens
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1366, "height": 900}])
+def test_mute_and_unmute_on_the_page_by_keyboard(redis_server, browser, viewport):
+    """Ada mutes Bob from his message, sees him listed as muted, and unmutes him with the
+    keyboard alone; the whole game is muted and unmuted with one button."""
+    from playwright.sync_api import expect
+    app, c, gid, tokens = game_with_a_word_from_bob(redis_server)
     with LiveServer(app) as server:
         errors: list[str] = []
         page = browser.new_page(viewport=viewport)
@@ -96,12 +103,7 @@ def test_muting_and_unmuting_at_once_leaves_the_list_as_the_last_press_said(redi
     on its way (its answer held back, then let through): that answer, of the muted list, is dropped,
     not shown in the unmuted one, and the button stays as the last press left it."""
     from playwright.sync_api import expect
-    app = make_app(redis_server.url, RATE_LIMIT=0)
-    c = app.test_client()
-    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Ada"}, {"name": "Bob"}]})
-    gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
-    c.post(f"{API}/{gid}/messages", json={"text": "hello from Bob"},
-           headers={"Authorization": f"Bearer {tokens[1]}"})
+    app, c, gid, tokens = game_with_a_word_from_bob(redis_server)
     with LiveServer(app) as server:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_default_timeout(20_000)

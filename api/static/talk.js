@@ -108,10 +108,9 @@
         let more = true, fresh = 0;
         while (more) {
           const r = await fetch(api + "/messages?after=" + after, {headers: auth, cache: "no-store"});
+          const page = r.ok ? await r.json() : null;
           if (gen !== mine) { again = true; break; }   // the list was reset meanwhile: read it again
-          if (!r.ok) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
-          const page = await r.json();
-          if (gen !== mine) { again = true; break; }
+          if (!page) { if (r.status === 401 || r.status === 403) $("talk").hidden = true; return; }
           muted = page.muted;
           showMuted();
           for (const m of page.messages) {
