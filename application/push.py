@@ -40,6 +40,9 @@ RETRY_MS = 2000
 STOP_CHECK = 1.0  # seconds: how soon a stream ends once its server begins to stop
 
 
+READS = 3   # reads of a batch's events and turn until they agree (a move may land between them)
+
+
 def frame(data: dict, event: str | None = None, event_id: int | None = None) -> str:
     """One SSE message (the JSON has no newline, so one ``data:`` line)."""
     head = ""
@@ -93,9 +96,15 @@ class EventFeed:
         version = self.games.store.version(game_id)
 
         def compute():
-            page = (self.games.events(game_id, after) if self.page is None
-                    else self.games.events(game_id, after, self.page))
-            s = self.games.summary(game_id)
+            # a move that lands between the two reads would put the turn ahead of the events
+            # told before it: the events are read again (a few times at most) until they reach it
+            for _ in range(READS):
+                page = (self.games.events(game_id, after) if self.page is None
+                        else self.games.events(game_id, after, self.page))
+                s = self.games.summary(game_id)
+                told = page["events"][-1]["version"] if page["events"] else after
+                if page["more"] or s["version"] <= told:
+                    break
             return page["events"], {"version": s["version"], "status": s["status"],
                                     "to_act": s["to_act"]}, page["more"]
         return self._cached((game_id, after, version), compute)

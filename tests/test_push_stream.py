@@ -227,6 +227,27 @@ def test_listeners_that_wake_together_read_the_game_once(redis_server):
     assert [e["version"] for e in evs] == [1, 2] and turn["version"] == 2 and not more and calls == [0, 0]
 
 
+def test_a_move_between_the_events_read_and_the_turn_read_is_told_before_the_turn(redis_server):
+    """The turn a stream tells is never ahead of the events it told before it: a move that lands
+    between the batch's read of the events and its read of the game makes it read the events again."""
+    app = make_app(redis_server.url)
+    svc, feed = app.extensions["tiletum.service"], app.extensions["tiletum.feed"]
+    gid = svc.create_game([{"name": "A"}, {"name": "B"}], {}, game="tiletum")["id"]
+    real = svc.summary
+    moved = []
+
+    def move_first(game_id):
+        if not moved:   # the other seat's move lands just after the events were read
+            _, s = svc.load(game_id)
+            svc.submit_for_seat(game_id, s.actor, 1, [sorted(engine_legal(s))[0]])
+            moved.append(True)
+        return real(game_id)
+    svc.summary = move_first
+    evs, turn, more = feed.batch(gid, 0)
+    assert moved and turn["version"] == 2 and not more
+    assert [e["version"] for e in evs] == [1, 2], "the turn is ahead of the events told before it"
+
+
 def engine_legal(state):
     import tiletum
     return [str(m) for m in tiletum.legal(state) if str(m) != "undo"]
