@@ -16,6 +16,9 @@ import html
 import flask
 from flask.views import MethodView
 
+from application import consent
+from application.clock import make_clock
+from application.dashboard import dashboard_key_for
 from application.notifications import set_preference
 
 from .extensions import service
@@ -54,6 +57,42 @@ class UnsubscribePage(MethodView):
         return _page("Unsubscribed", f"<p>{html.escape(p['address'])} will get no more email from us.</p>")
 
 
+class ConsentPage(MethodView):
+    """The invitation's two links (docs/pbem.md, "Email by consent"): accept every email of the
+    service's games, or refuse them all. A GET shows the button; only its POST answers (mail
+    scanners open links)."""
+
+    @answers_html
+    def get(self):
+        p = _verified(flask.request.path)
+        if p.get("choice") == "accept":
+            return _page("Accept email from Table Post?",
+                         f"<p>Emails of the games {html.escape(p['address'])} is entered in: your turns, "
+                         "reminders, results, and what the other players write to you.</p>"
+                         "<form method=post><button type=submit>Accept</button></form>")
+        return _page("Refuse email from Table Post?",
+                     f"<p>No email to {html.escape(p['address'])} from any game, ever, whoever enters "
+                     "the address.</p><form method=post><button type=submit>Refuse</button></form>")
+
+    @answers_html
+    def post(self):
+        p = _verified(flask.request.path)
+        r = service().store.r
+        now = make_clock(r)()
+        if p.get("choice") == "accept":
+            consent.accept(r, p["address"], now)
+            base = flask.current_app.config.get("PUBLIC_URL") or ""
+            url = f"{base}/me#key={dashboard_key_for(r, p['address'])}"
+            return _page("Accepted", f"<p>Thank you: {html.escape(p['address'])} gets the emails of its "
+                                     "games "
+                                     "from now on. The games waiting on you are on "
+                                     f'<a href="{html.escape(url)}">your dashboard</a> (your private link: '
+                                     "keep it to yourself).</p>")
+        consent.refuse(r, p["address"], now)
+        return _page("Refused", f"<p>{html.escape(p['address'])} will get no email from us again.</p>")
+
+
 def register_email_pages(app: flask.Flask) -> None:
     app.add_url_rule("/email/move/<string:game_id>", view_func=MovePage.as_view("email_move_page"))
     app.add_url_rule("/email/unsubscribe", view_func=UnsubscribePage.as_view("email_unsubscribe_page"))
+    app.add_url_rule("/email/consent", view_func=ConsentPage.as_view("email_consent_page"))

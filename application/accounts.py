@@ -37,6 +37,7 @@ import time
 import games
 
 from . import errors, links, reliability, waiting
+from . import consent
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
 from .messages import TableTalk
@@ -242,6 +243,7 @@ class Accounts:
             pipe.delete(f"{pk}:hist:{pid}")
         pipe.execute()
         self.profiles.forget(pid)
+        consent.forget(self.r, pid)   # its consent, the emails held back, the mail budget's counters
         links.revoke_dashboard_key(self.r, pid)  # kept: an old link never opens a later account
 
 

@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 
 import games
 
-from . import errors, links, waiting as lobby
+from . import consent, errors, links, waiting as lobby
 from .clock import make_clock
 from .deadlines import Deadlines
 from .time_control import time_control
@@ -101,20 +101,8 @@ def reindex(r) -> int:
     return n
 
 
-VERIFIED = "me:verified:"
-
-
-def mark_verified(r, email: str | None = None, pid: str | None = None) -> None:
-    """The address (or player id) has acted on an email of ours (see the module docstring)."""
-    if pid is None:
-        if not email or not email.strip():
-            return
-        pid = player_id(r, email)
-    r.set(VERIFIED + pid, int(time.time()), nx=True)
-
-
-def is_verified(r, email: str | None) -> bool:
-    return bool(email and email.strip()) and bool(r.exists(VERIFIED + player_id(r, email)))
+# an address is verified once it acted on our email: it accepted it (application/consent.py)
+from .consent import VERIFIED, is_verified, mark_verified  # noqa: E402,F401 (re-exported)
 
 
 def remember_address(r, email: str) -> None:
@@ -218,7 +206,8 @@ class Dashboard:
         to_move.sort(key=lambda x: (x[0] if x[0] is not None else far))
         return {"player": pid,
                 "to_move": [i for _, i in to_move], "waiting": [i for _, i in waiting], "finished": finished,
-                "not_started": self._not_started(pid, email), "undeliverable": undeliverable_of(self.r, pid)}
+                "not_started": self._not_started(pid, email), "undeliverable": undeliverable_of(self.r, pid),
+                "held": consent.held_of(self.r, pid)}
 
     def _not_started(self, pid: str, email: str) -> list[dict]:
         """The games waiting for players (docs/lobby.md) that seat this address, newest first. An
@@ -288,10 +277,12 @@ class Dashboard:
     def set_notifications(self, key: str | None, mode: str, delay: int | None = None) -> dict:
         """The address's email setting, and (``delay``, when given) how many minutes a turn email
         waits while it plays live (docs/pbem.md, "No email while you play live"; 0: at once)."""
-        _, email = self.player(key)
+        pid, email = self.player(key)
         if delay is not None:
             set_delay_minutes(self.r, email, delay)
         set_preference(self.r, email, mode)
+        if mode != "none":
+            self.r.delete(consent.refused_key(pid))   # chosen again, on the dashboard: a refusal is lifted
         return {"mode": mode, "delay_minutes": delay_minutes(self.r, email)}
 
     # --- vacation -------------------------------------------------------------------------------

@@ -209,6 +209,7 @@ class TurnContext:
     board_url: str = ""          # the board as SVG on the server (kept as a link)
     talk_text: list[str] = field(default_factory=list)   # the others' new messages (mail/messages.py)
     talk_html: str = ""
+    consent_urls: tuple[str, str] | None = None   # accept, refuse: to an address that has not accepted
 
 
 def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
@@ -262,6 +263,33 @@ HOW_TO_REPLY = [
 ]
 
 
+CONSENT_WHY = ("Someone who set up a game of {title} on Table Post, a site for board games by email, "
+               "entered {to} as a player.")
+CONSENT_ASK = ("We email you nothing more of it until you accept. Until then we show no names or messages "
+               "that other people wrote, and you get only what keeps you from losing the game without "
+               "knowing: a reminder before your deadline, the notice when a stand-in played for you, and "
+               "the result.")
+CONSENT_ACCEPT = "Accept (one click, or reply to this email with anything):"
+CONSENT_REFUSE = "Not you, or not wanted? Refuse, and we never email you again:"
+
+
+def consent_lines(to_addr: str, title: str, urls: tuple[str, str]) -> list[str]:
+    """The invitation's words in a plain-text email to an address that has not accepted our email
+    (docs/pbem.md, "Email by consent"): why it came, who entered it, how to accept or refuse."""
+    accept, refuse = urls
+    return [*textwrap.wrap(CONSENT_WHY.format(title=title, to=to_addr), 76),
+            *textwrap.wrap(CONSENT_ASK, 76), "", CONSENT_ACCEPT, f"  {accept}", "", CONSENT_REFUSE,
+            f"  {refuse}"]
+
+
+def consent_html(to_addr: str, title: str, urls: tuple[str, str]) -> str:
+    e = html.escape
+    accept, refuse = urls
+    return (f"<p>{e(CONSENT_WHY.format(title=title, to=to_addr))} {e(CONSENT_ASK)}</p>"
+            f'<p><a href="{e(accept)}"><b>Accept</b></a> (or reply to this email with anything) · '
+            f'<a href="{e(refuse)}">Refuse every email from us</a></p>')
+
+
 def dashboard_text(url: str, first: bool) -> list[str]:
     """The dashboard link in a plain-text email; explained in the address's first email."""
     if first:
@@ -301,7 +329,11 @@ def turn_email(ctx: TurnContext):
     where = f"{game.title} with {names_text(others)}" if others else f"{game.title}"
     stranger = (first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title) if ctx.first_email
                 and ctx.unsubscribe_url else "")
+    if ctx.consent_urls:
+        stranger = ""
     text = [headline, "", f"Hello {ctx.seat_name},", ""] + ([stranger, ""] if stranger else [])
+    if ctx.consent_urls:
+        text += consent_lines(ctx.to_addr, game.title, ctx.consent_urls) + [""]
     text += [ctx.intro, ""] if ctx.intro else []
     text += [f"It is {what} in {where}.", ""]
     if since:
@@ -336,6 +368,8 @@ def turn_email(ctx: TurnContext):
         f"<p>You get this email because {e(ctx.to_addr)} was entered as a player in a game of {game.title}. "
         f'If you did not expect it, <a href="{e(ctx.unsubscribe_url)}">one click stops every email from '
         "us</a>.</p>") if stranger else ""
+    if ctx.consent_urls:
+        stranger_html = consent_html(ctx.to_addr, game.title, ctx.consent_urls)
     parts = [f"<p>Hello {e(ctx.seat_name)},</p>" + stranger_html + (f"<p>{e(ctx.intro)}</p>" if ctx.intro
                                                                     else "")
              + f"<p>It is <b>{e(what)}</b> in {e(where)}.</p>"]

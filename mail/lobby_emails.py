@@ -25,7 +25,12 @@ class LobbyEmails(Mailer):
             return 0
         ask = json.loads(raw)
         email, title = ask["email"], games.get(doc["game"]).title
-        others = waiting.taken_names(doc)
+        # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
+        # "Email by consent"): no names, not even the one typed with the address
+        pending = self.stranger(email)
+        others = [] if pending else waiting.taken_names(doc)
+        if pending:
+            ask = dict(ask, name="there")
         asked = (f"someone (we hope you) asked to join a game of {title} for {doc['players']} players"
                  + (f" with {', '.join(others)}" if others else "") + ".")
         refusal = address_refusal(self.r, doc, email)   # told to this address only: the API answers
@@ -47,8 +52,10 @@ class LobbyEmails(Mailer):
         url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
         lines = [f"Hello {ask['name']},", "", asked,
                  "Open this link to take your seat (it works once, until the game is full or cancelled):",
-                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link.",
-                 f"One click stops every email from us: {self.unsubscribe_url(email)}"]
+                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
+        lines += (["Not you, or not wanted? Refuse, and we never email you again: "
+                   f"{self.consent_urls(email)[1]}"]
+                  if pending else [f"One click stops every email from us: {self.unsubscribe_url(email)}"])
         msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
                            headline="Confirm your seat")

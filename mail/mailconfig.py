@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from application.notifications import delay_minutes_default
 
+from .consent import Budget, windows
+
 # the display name of the default From: the service's, not one game's (it sends every game's email)
 DEFAULT_SENDER_NAME = "Board games by mail"
 
@@ -25,7 +27,17 @@ class MailConfig:
     live_delay: float = 0.0          # TILETUM_MAIL_LIVE_DELAY_MINUTES (seconds here): a live seat's turn
                                      # email waits so long, unless the player chose otherwise (0: at once)
     new_address_daily: int | None = None  # TILETUM_MAIL_NEW_ADDRESS_DAILY: emails a day to an address that
-                                          # never acted on ours, one per game at most (None: no limit)
+                                          # has not accepted ours (None: consent is not asked)
+    new_address_per_game: int = 5         # TILETUM_MAIL_NEW_ADDRESS_PER_GAME: of one game, before it accepts
+    invitations: int = 5                  # TILETUM_MAIL_INVITATIONS: unanswered invitations to one address
+    budget_needed: str | None = None      # TILETUM_MAIL_BUDGET_NEEDED: what a player needs, per recipient
+    budget_others: str | None = None      # TILETUM_MAIL_BUDGET_OTHERS: what others cause, per recipient
+
+    def budget(self) -> Budget:
+        """The per-recipient budget and the consent bounds (mail/consent.py)."""
+        return Budget(needed=windows(self.budget_needed), others=windows(self.budget_others),
+                      pending_daily=self.new_address_daily, pending_per_game=self.new_address_per_game,
+                      invitations=self.invitations)
 
     @classmethod
     def from_env(cls) -> "MailConfig":
@@ -42,7 +54,11 @@ class MailConfig:
                                                                                                  "off",
                                                                                                 "false"),
                    live_delay=default_live_delay_minutes() * 60,
-                   new_address_daily=new_address_daily())
+                   new_address_daily=new_address_daily(),
+                   new_address_per_game=_count("TILETUM_MAIL_NEW_ADDRESS_PER_GAME", 5),
+                   invitations=_count("TILETUM_MAIL_INVITATIONS", 5),
+                   budget_needed=_windows_setting("TILETUM_MAIL_BUDGET_NEEDED", DEFAULT_BUDGET_NEEDED),
+                   budget_others=_windows_setting("TILETUM_MAIL_BUDGET_OTHERS", DEFAULT_BUDGET_OTHERS))
 
 
 def default_live_delay_minutes() -> float:
@@ -57,3 +73,28 @@ def new_address_daily() -> int | None:
     if raw in ("off", "none", ""):
         return None
     return max(0, int(raw))
+
+
+# the default budgets of one recipient (docs/pbem.md, "Email by consent"): what a player needs of the
+# games they are in, generous (a busy player of many games); what others can cause, a handful
+DEFAULT_BUDGET_NEEDED = "40/hour;300/day"
+DEFAULT_BUDGET_OTHERS = "5/hour;15/day"
+
+
+def _count(name: str, default: int) -> int:
+    raw = os.environ.get(name, str(default)).strip()
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _windows_setting(name: str, default: str) -> str | None:
+    """A budget in the ``limits`` notation ("5/hour;15/day"); ``off`` lifts it. A bad one stops the
+    service at its start with the setting's name, rather than mailing without a limit."""
+    raw = os.environ.get(name, default).strip()
+    try:
+        windows(raw)
+    except ValueError as e:
+        raise RuntimeError(f"{name}: {raw!r} is not a budget like \"5/hour;15/day\" ({e})") from None
+    return None if raw.lower() in ("", "off", "none") else raw

@@ -29,6 +29,7 @@ from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
 from .messages import refused_note
 from .notify import Notifier
+from .notify_base import kept_subject
 from .outbox import Outbox
 from .transports import SmtpTransport, transport_from_env
 
@@ -189,7 +190,8 @@ class InboundReplies:
             meta, state = self.svc.load(game_id)
             game, names = games.of_meta(meta), seat_names(meta)
             # no link to the game: a refusal may answer a forged email, and carries no credential
-            extra.update(seat_name=names[seat], subject=thread_subject(game.title, names, seat, game_id))
+            extra.update(seat_name=names[seat], subject=kept_subject(self.svc.store.r, game_id, seat)
+                         or thread_subject(game.title, names, seat, game_id))
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
                 extra["hint"] = game.email_reply_hint()
@@ -206,7 +208,8 @@ class InboundReplies:
         title = game.title
         seat = ctx["seat"]
         names = seat_names(meta)
-        subject = answer_subject(thread_subject(title, names, seat, ctx["game_id"]))
+        subject = answer_subject(kept_subject(self.svc.store.r, ctx["game_id"], seat)
+                                 or thread_subject(title, names, seat, ctx["game_id"]))
         moves = ctx.get("moves") or []
         if any(RESIGN.match(m) for m in moves):
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"],
@@ -264,7 +267,8 @@ class InboundReplies:
         if not email:
             return None
         names = seat_names(meta)
-        subject = answer_subject(thread_subject(title, names, seat, game_id))
+        subject = answer_subject(kept_subject(self.svc.store.r, game_id, seat)
+                                 or thread_subject(title, names, seat, game_id))
         why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
                "played.")
         if not game.is_over(state) and game.actor(state) == seat:

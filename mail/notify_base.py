@@ -7,42 +7,33 @@ import logging
 import time
 from email.message import EmailMessage
 
+from application import consent
 from application.clock import make_clock
-from application.dashboard import TOLD, VERIFIED, dashboard_key_for, play_path
+from application.dashboard import TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines
 from application.errors import ServiceError
 from application.game_service import GameService
 from application.indexes import begin_attempt, end_attempt, forget_game, remove
-from application.players import player_id
 
 from . import addresses
-from .compose import dashboard_text, finish_headers, thread_root_id
+from .consent import Gate
+from .compose import _replace, dashboard_text, finish_headers, thread_root_id
 from .mailconfig import MailConfig
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
 
-# KEYS: the address's allowance in one scope, its count today (one slot: the player id's hash tag);
-# ARGV: the once-key, the daily cap, the scope's and the day's lifetimes. 1: send, 0: do not.
-STRANGER_GATE = """
-local held = redis.call('GET', KEYS[1])
-if held then
-  if held == ARGV[1] then return 1 end
-  return 0
-end
-local n = tonumber(redis.call('GET', KEYS[2]) or '0')
-if n >= tonumber(ARGV[2]) then return 0 end
-redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
-return 1
-"""
-
-
 def thread_key(game_id: str, seat: int) -> str:
     """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
     return f"mail:thread:{game_id}:{seat}"
+
+
+def kept_subject(r, game_id: str, seat: int) -> str | None:
+    """The subject of the seat's thread in the game, as its first email had it (an invitation names
+    no one; the thread keeps it: one conversation per game), or None before the first email."""
+    kept = r.get(f"mail:thread:subject:{game_id}:{seat}")
+    return kept.decode() if kept is not None else None
 
 
 def thread_refs_key(game_id: str, seat: int) -> str:
@@ -61,7 +52,7 @@ class Mailer:
         self.cfg = cfg
         self.r = service.store.r
         self.clock = make_clock(self.r)   # live seats, the grace of their turn emails (application/live.py)
-        self._stranger_gate = self.r.register_script(STRANGER_GATE)
+        self.gate = Gate(self.r, cfg.budget(), self.clock)
 
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
@@ -88,38 +79,34 @@ class Mailer:
         email = email.strip().lower()
         return not self.r.sismember(TOLD.key(email), email)
 
-    def stranger(self, email: str, verified: bool | None = None) -> bool:
-        """Whether an email to this address must say why it came and how to stop every email (as
-        the address's first email does): it has never acted on an email of ours (a stranger may have
-        typed it), where the limit on emailing such addresses is on (``MailConfig.new_address_daily``)."""
+    def audience(self, email: str, verified: bool | None = None) -> str:
+        """What the address said to our email (application/consent.py): ``accepted``, ``pending``
+        (an email to it is its game's invitation, or what the game needs, written without what
+        another person wrote: :meth:`neutral_names`) or ``refused``. With consent not asked (a mail
+        configuration built by hand without ``new_address_daily``): ``accepted``."""
         if self.cfg.new_address_daily is None:
-            return False
-        if verified is None:
-            verified = bool(self.r.exists(VERIFIED + player_id(self.r, email)))
-        return not verified or self.first_email(email)
+            return consent.ACCEPTED
+        return consent.audience(self.r, email, verified)
 
-    def may_email(self, email: str, scope: str, once_key: str, verified: bool | None = None) -> bool:
-        """The limit on emailing an address that has never acted on our email (docs/pbem.md, "No one
-        floods another's inbox"): at most one email per ``scope`` (a game, a waiting game) and
-        ``MailConfig.new_address_daily`` a day across the service, all kinds together. The email
-        allowed for a scope stays allowed (``once_key``: the same email queued again). A verified
-        address, or none limit configured: always."""
-        cap = self.cfg.new_address_daily
-        if cap is None:
-            return True
-        pid = player_id(self.r, email)
-        if verified is None:
-            verified = bool(self.r.exists(VERIFIED + pid))
-        if verified:
-            return True
-        day = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
-        allowed = self._stranger_gate(keys=[f"mail:stranger:{{{pid}}}:g:{scope}",
-                                            f"mail:stranger:{{{pid}}}:d:{day}"],
-                                      args=[once_key, cap, SENT_TTL, 2 * 86400])
-        if not allowed:
-            log.info("not emailing %s (%s): an address that never acted on our email, at its limit", pid,
-                     once_key)
-        return bool(allowed)
+    def stranger(self, email: str, verified: bool | None = None) -> bool:
+        """Whether the address has not accepted our email yet (its emails say why they came, offer
+        to accept or refuse, and show nothing another person wrote)."""
+        return self.audience(email, verified) == consent.PENDING
+
+    @staticmethod
+    def neutral_names(names: list[str], seat: int) -> list[str]:
+        """The seats as an email to an address that has not accepted shows them: no name a person
+        typed ("Player 2"), the recipient's own as "you"."""
+        return [("you" if i == seat else f"Player {i + 1}") for i in range(len(names))]
+
+    def consent_urls(self, email: str) -> tuple[str, str]:
+        """The invitation's two links: accept every email of the service's games, or refuse them all
+        (pages with a button: api/email_pages.py; mail scanners open links)."""
+        address = email.strip().lower()
+        return (addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/email/consent",
+                                     address=address, choice="accept"),
+                addresses.signed_url(self.cfg.secret, self.cfg.public_url, "/email/consent",
+                                     address=address, choice="refuse"))
 
     @staticmethod
     def others(names: list[str], seat: int) -> str:
@@ -130,7 +117,7 @@ class Mailer:
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None, after=None, thread: bytes | None = None,
                   refs: list[bytes] | None = None, scope: str | None = None,
-                  verified: bool | None = None) -> int:
+                  verified: bool | None = None, own_game: bool = False) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
@@ -143,25 +130,43 @@ class Mailer:
         ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
         marker never changes once set, so only a missing one is set here. ``scope``: what the email
         is about for the limit on emailing strangers (``may_email``; the game by default, else the
-        once-key); ``verified``: whether the address has acted on our email, if the caller read it."""
-        if email and not self.may_email(email, scope or game_id or once_key, once_key, verified):
-            return 0
+        once-key); ``verified``: whether the address has acted on our email, if the caller read it.
+
+        Every email passes the recipient's gate first (mail/consent.py): its budget, and consent;
+        one held back is recorded for the dashboard and the game page, and nothing is sent."""
+        if game_id is not None and seat is not None and (thread is None or refs is None):
+            pipe = self.r.pipeline(transaction=False)
+            pipe.get(thread_key(game_id, seat))
+            pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
+            thread, refs = pipe.execute()
+        if email:
+            opened = thread is not None and thread.decode() != once_key
+            verdict = self.gate.check(email, once_key, game_id=game_id, seat=seat, scope=scope or game_id,
+                                      thread_open=opened, own_game=own_game, verified=verified)
+            if not verdict.send:
+                return 0
         msgid = in_reply_to = None
         earlier: list[str] = []
         if game_id is not None and seat is not None:
             root = thread_root_id(game_id, seat, self.cfg.domain)
-            if thread is None or refs is None:
+            if thread is None:
                 key = thread_key(game_id, seat)
                 pipe = self.r.pipeline(transaction=False)  # one round trip, in this order
                 pipe.set(key, once_key, nx=True, ex=SENT_TTL)
                 pipe.get(key)
-                pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
-                _, thread, refs = pipe.execute()
+                _, thread = pipe.execute()
+            subject_key = f"mail:thread:subject:{game_id}:{seat}"
             if (thread or b"").decode() == once_key:
                 msgid = root
+                self.r.set(subject_key, str(msg["Subject"]), ex=SENT_TTL)
             else:
                 chain = [root] + [r.decode() for r in refs or []]
                 in_reply_to, earlier = chain[-1], chain[:-1]
+                # the thread keeps its first email's subject (an invitation's names no one, and
+                # mail clients thread by subject too): one conversation per game
+                kept = kept_subject(self.r, game_id, seat)
+                if kept is not None and str(msg["Subject"]).endswith(f"(game {game_id})"):
+                    _replace(msg, "Subject", kept)
         finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
                        references=earlier, unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep

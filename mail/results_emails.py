@@ -7,8 +7,7 @@ from application.notifications import preference
 from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
-from .compose import (first_contact, one_line,
-                      simple_email, thread_subject)
+from .compose import consent_lines, one_line, simple_email, thread_subject
 from .notify_base import Mailer
 
 
@@ -27,8 +26,7 @@ class ResultsEmails(Mailer):
         places = final_places(game.places(state), resigned)
         top = [one_line(names[i]) for i, place in enumerate(places) if place == 1]
         outcome = f"{top[0]} wins" if len(top) == 1 else f"{' and '.join(top)} share the victory"
-        if resigned:
-            lines += ["", " ".join(f"{one_line(names[i])} resigned." for i in resigned)]
+        all_lines = lines
         # a rematch (application/together.py) is offered to the seats of a game that has one
         rematch = not any(s["kind"] == "bot" or s.get("former") for s in meta["seats"])
         for seat, info in enumerate(meta["seats"]):
@@ -36,16 +34,30 @@ class ResultsEmails(Mailer):
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
-            stop = (first_contact(email, self.unsubscribe_url(email), game.title) if self.stranger(email)
-                    else f"Stop these emails: {self.unsubscribe_url(email)}")   # why it came, to a stranger
+            pending = self.stranger(email)
+            if pending:   # nothing another person wrote (docs/pbem.md, "Email by consent")
+                shown = self.neutral_names(names, seat)
+                lines = [f"  {shown[i]}: {v} {game.score_unit}" for i, v in
+                         sorted(enumerate(scores), key=lambda x: -x[1])]
+                top_n = [shown[i] for i, place in enumerate(places) if place == 1]
+                outcome_n = (f"{top_n[0]} win" + ("" if top_n[0] == "you" else "s") if len(top_n) == 1
+                             else f"{' and '.join(top_n)} share the victory")
+            else:
+                shown, lines, outcome_n = names, all_lines, outcome
+            stop = ("\n".join(consent_lines(email, game.title, self.consent_urls(email))) if pending
+                    else f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}")
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
             review = (["Your decisions reviewed by the AI (the costliest five, with what it would have "
                        "played):",
                        f"{page}&review=1", ""] if game.review else [])
-            round_end = game.email_round_end(state, seat, names)   # the last round's end, and why
-            body = ([f"Hello {names[seat]},", "", "the game is over. The final scores:"] + lines
+            round_end = [] if pending else game.email_round_end(state, seat, names)   # the last round's end
+            body = ([f"Hello {'there' if pending else names[seat]},", "",
+                     "the game is over. The final scores:"]
+                    + lines
+                    + (["", " ".join(f"{one_line(shown[i])} resigned." for i in resigned)] if resigned
+                       else [])
                     + (["", *round_end] if round_end else [])
                     + ["", f"The final position: {page}", ""] + review
                     # the game page as the seat, at its "Play again" button (game-page.js)
@@ -55,8 +67,8 @@ class ResultsEmails(Mailer):
                        "game's page too.", ""]
                     + self.dashboard_lines(email, first)
                     + ["", stop])
-            msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
+            msg = simple_email(subject=thread_subject(game.title, shown, seat, game_id),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
-                               headline=f"Game over: {outcome}.")
+                               headline=f"Game over: {outcome_n}.")
             sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
         return sent

@@ -55,8 +55,15 @@ def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
         return 0
     t = ts.load(tid)
     email, title = ask["email"], game_of(t).title
-    name = one_line(t.definition["name"])
-    asked = f'someone (we hope you) asked to enter this address in the {title} tournament "{name}".'
+    # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
+    # "Email by consent"): neither the tournament's name nor the name typed with the address
+    pending = notifier.stranger(email)
+    if pending:
+        name, ask = "a tournament", dict(ask, name="there")
+        asked = f"someone (we hope you) asked to enter this address in a {title} tournament."
+    else:
+        name = one_line(t.definition["name"])
+        asked = f'someone (we hope you) asked to enter this address in the {title} tournament "{name}".'
     page = f"{notifier.cfg.public_url}/tournaments/{tid}"
     if email in t.entrants:
         lines = [f"Hello {t.entrants[email]},", "", asked,

@@ -19,7 +19,7 @@ from application.players import player_id
 from application.seats import seat_names
 
 from .board_png import board_pngs, png_width
-from .compose import InlineImage, TurnContext, simple_email, thread_subject, turn_email
+from .compose import InlineImage, TurnContext, consent_lines, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
 from .notify_base import Mailer, log, thread_key, thread_refs_key
@@ -44,8 +44,9 @@ class TurnEmails(Mailer):
         said = f"reminded:{game_id}:{seat}:{version}"   # the turn's last reminder: never two the same
         if self.r.get(said) == headline.encode():
             return 0
-        msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=self.stranger(email),
-                                headline=headline)
+        pending = self.stranger(email)
+        msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=pending, headline=headline,
+                                pending=pending)
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
         sent = self.send_once(key, email, msg, game_id=game_id, seat=seat)
         if sent:
@@ -62,14 +63,22 @@ class TurnEmails(Mailer):
             return 0
         names = seat_names(meta)
         game = games.of_meta(meta)
-        played = [e["text"] for e in self.service.events_after(game_id, version)
-                  if e.get("seat") == seat and e.get("by") == "stand-in"]
+        pending = self.stranger(email)
+        if pending:   # nothing another person wrote (docs/pbem.md, "Email by consent")
+            names = self.neutral_names(names, seat)
+            played = []
+        else:
+            played = [e["text"] for e in self.service.events_after(game_id, version)
+                      if e.get("seat") == seat and e.get("by") == "stand-in"]
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
-        lines = [f"Hello {names[seat]},", "",
-                 f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the "
-                 "stand-in played it for you:"]
-        lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
+        lines = [f"Hello {'there' if pending else names[seat]},", ""]
+        if pending:
+            lines += consent_lines(email, game.title, self.consent_urls(email)) + [""]
+        lines += [f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the "
+                  "stand-in played it for you" + ("." if pending else ":")]
+        if not pending:
+            lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
         lines.append("")
         if kind == "dropped":
             headline = "You were dropped: the stand-in plays your seat."
@@ -187,9 +196,11 @@ class TurnEmails(Mailer):
         """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
         ``seen``: the latest version the seat looked at (what happened after it is told)."""
         email = meta["seats"][seat].get("email")
-        first = not ahead["told"] or (self.cfg.new_address_daily is not None and not ahead["verified"])
+        pending = self.stranger(email, ahead["verified"])
+        first = not ahead["told"] or pending
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due, seen=seen,
-                                generations=(ahead["seat_generation"], ahead["me_generation"]))
+                                generations=(ahead["seat_generation"], ahead["me_generation"]),
+                                pending=pending)
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
                               seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
                               verified=ahead["verified"])
@@ -237,21 +248,31 @@ class TurnEmails(Mailer):
 
     def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
-                     generations: tuple[int, int] | None = None, headline: str = "", seen: int = 0):
+                     generations: tuple[int, int] | None = None, headline: str = "", seen: int = 0,
+                     pending: bool = False):
         """The turn email of ``seat`` in ``state``, its pictures of exactly that position.
         ``generations``: the seat's and the player's link generations, if already read; ``headline``:
         the first line, when not the turn's own ("Your turn."); ``seen``: the latest version the seat
-        looked at (what happened since is told; else since its last move)."""
+        looked at (what happened since is told; else since its last move). ``pending``: to an
+        address that has not accepted our email (docs/pbem.md, "Email by consent"): the invitation's
+        words, and nothing another person wrote (no names, no messages, no pictures that draw names,
+        no past moves told by name)."""
         seat_gen, me_gen = generations or (None, None)
         game = games.of_meta(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
-        talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
-        since = self.since_last_turn(game_id, seat, game, seen)
+        if pending:
+            names = self.neutral_names(names, seat)
+            talk_text, talk_html, since, images = [], "", [], []
+        else:
+            talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
+            since = self.since_last_turn(game_id, seat, game, seen)
+            images = self.pictures(game_id, meta, state, seat, since)
         return turn_email(TurnContext(
-            game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
+            game_id=game_id, seat=seat, seat_name="there" if pending else names[seat], to_addr=email,
+            from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=since,
             open_url=self.open_url(game_id, seat, seat_gen),
@@ -259,8 +280,8 @@ class TurnEmails(Mailer):
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=self.pictures(game_id, meta, state, seat, since),
-            talk_text=talk_text, talk_html=talk_html))
+            images=images, talk_text=talk_text, talk_html=talk_html,
+            consent_urls=self.consent_urls(email) if pending else None))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int,
                  since: list[dict] | None = None) -> list[InlineImage]:

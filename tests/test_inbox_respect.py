@@ -5,6 +5,7 @@ SMTP server on loopback, real Celery workers or a real `tiletum serve`."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import threading
@@ -179,8 +180,9 @@ def test_a_flood_at_a_strangers_address_is_answered_by_at_most_the_cap(workers):
     assert 1 <= len(got) <= 3, [headline(m) for m in got]
     for m in got:
         body = text_of(m)
-        assert "did not ask for this" in body or "You get this email because" in body, body
-        assert "/email/unsubscribe?" in body, "one click stops every email"
+        assert "did not ask for this" in body or "entered " + victim + " as a player" in body, body
+        assert "/email/consent?" in body and "choice=refuse" in body, "one click refuses every email"
+        assert not re.search(r"\b(Host|V[0-3])\b", body), "no name another person typed, before consent"
         assert m["List-Unsubscribe"] and m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert "cancelled" not in str(m["Subject"]), "emails about a waiting game: confirmed players only"
     # addresses that acted on our email (they confirmed a join, replied...) are not limited so
@@ -369,8 +371,8 @@ def test_a_whole_game_against_the_ai_on_its_page_sends_only_the_results(serve):
     got = to(boxes, ada)
     assert [headline(m).split(":")[0] for m in got] == ["Game over"], [headline(m) for m in got]
     body = text_of(got[0])
-    assert f"You get this email because {ada} was entered as a player" in body, "why it came, to a stranger"
-    assert "/email/unsubscribe?" in body, "and one click stops every email"
+    assert f"entered {ada} as a player" in body, "why it came, to an address that has not accepted"
+    assert "choice=accept" in body and "choice=refuse" in body, "how to accept or refuse"
 
 
 def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_none(serve):

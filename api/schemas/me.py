@@ -96,6 +96,20 @@ class MeUndeliverable(Base):
     reason = fields.String(required=True, metadata={"description": "the last error from the mail server"})
 
 
+class MeHeld(Base):
+    kind = fields.String(required=True, metadata={
+        "description": "the kind of email (turn, reminder, stand-in, final, newlink, talk, lobby-join, "
+                       "lobby-cancelled, twelcome, tentry-ask, digest, webhook-off)"})
+    what = fields.String(required=True, metadata={"description": "the kind in words"})
+    reason = fields.String(required=True, metadata={
+        "description": "consent, consent-limit, budget, budget-needed or refused (docs/pbem.md, "
+                       "\"Email by consent\")"})
+    why = fields.String(required=True, metadata={"description": "the reason in words"})
+    game = fields.String(required=True, allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+
+
 class MeNotStarted(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True, validate=validate.OneOf(GAMES))
@@ -123,6 +137,10 @@ class MeGames(Base):
     undeliverable = fields.List(fields.Nested(MeUndeliverable), metadata={
         "description": "emails to your address that could not be delivered for 48 hours (the service "
                        "gave up on them), newest first: check your address and your spam filter"})
+    held = fields.List(fields.Nested(MeHeld), metadata={
+        "description": "emails the service held back from your address, newest first, and why: it had "
+                       "not accepted our email yet, or too many came in a short time (docs/pbem.md, "
+                       "\"Email by consent\")"})
 
 
 class MeVacationGame(Base):
