@@ -12,6 +12,7 @@ from application.together import Together
 
 from ..blueprint import Blueprint
 from ..extensions import service
+from ..limits import rematch_limit
 from ..problems import documented
 from .games import SEAT, bearer
 
@@ -24,7 +25,7 @@ def err(status: int, code: str, description: str):
 
 
 def together() -> Together:
-    return Together(service())
+    return Together(service(), rematch_limit=rematch_limit())   # a rematch chain's limit (api/limits.py)
 
 
 class Resigned(ma.Schema):
