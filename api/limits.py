@@ -20,9 +20,11 @@ Actions one client can repeat are charged to it too (issue 51): a rematch ask th
 accepts draws on the create budget (:func:`_rematch_cost`; asking again costs nothing), and a
 rematch chain is limited per lineage whoever asks (application/together.py, ``REMATCH_LIMIT``); a
 seat's link re-issue, which emails the seat each time, has a budget per seat (``SEAT_LINK_LIMIT``)
-and one per client address over every seat (``SEAT_LINK_CLIENT_LIMIT``). The client address is the socket's peer, or with
-``TRUSTED_PROXIES`` = N the address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's
-ProxyFix), never a header a client could set on its own.
+and one per client address over every seat (``SEAT_LINK_CLIENT_LIMIT``).
+
+The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the address N proxies in
+front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header a client could set on
+its own.
 """
 from __future__ import annotations
 

@@ -145,7 +145,8 @@ def test_a_rematch_chain_is_limited_per_lineage_from_any_address(limited, redis_
     assert requests.get(f"{url}{API}/{last}/rematch", timeout=10).status_code == 404, "no proposal made"
     assert games_count(redis_client) == before
     # another game of the same players is a lineage of its own (and on the create budget)
-    other, other_tokens = a_game_naming(url, f"victim-{secrets.token_hex(3)}@flood.test", headers=new_address())
+    other, other_tokens = a_game_naming(url, f"victim-{secrets.token_hex(3)}@flood.test",
+                                        headers=new_address())
     assert len(rematch_chain(url, other, other_tokens, 1, headers=new_address)[0]) == 1
 
 
@@ -183,7 +184,8 @@ def test_seat_link_reissues_are_limited_per_client_over_every_seat(limited, mail
     url = limited(SEAT_LINK_CLIENT_LIMIT="4/hour")
     victims = [f"victim-{secrets.token_hex(3)}@flood.test" for _ in range(3)]
     seats = [a_game_naming(url, v) for v in victims]
-    codes = [post(url, f"/{gid}/seats/1/link", tokens[1]).status_code for gid, tokens in seats for _ in range(2)]
+    codes = [post(url, f"/{gid}/seats/1/link", tokens[1]).status_code
+             for gid, tokens in seats for _ in range(2)]
     assert codes == [202] * 4 + [429] * 2
     mailbox.wait_for(4)
     assert sorted(str(m["To"]) for m in mailbox.messages) == sorted(victims[:2] * 2)
