@@ -333,7 +333,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     # error into ClientDisconnected (400)
     app.register_error_handler(ClientDisconnected, lambda e: (
         _too_slow() if isinstance(e.__context__, TimeoutError) else api.handle_http_exception(e)))
-    app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(e)))
+    app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(_kept(e))))
 
     limits.install(app)
     app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
@@ -375,6 +375,14 @@ class LimitChunkedBodies:
 
 
 TOO_SLOW = "the request body did not arrive in time; nothing was changed"
+
+
+def _kept(e: ServiceError) -> ServiceError:
+    """A refusal for a budget of the core's own (``limited``: a rematch chain's, the table talk's)
+    says when to ask again; its Retry-After is kept over the rate limiter's own (api/limits.py)."""
+    if e.kind == "limited":
+        flask.g.retry_after = e.extra.get("retry_after", 60)
+    return e
 
 
 def _too_slow() -> flask.Response:

@@ -14,9 +14,17 @@ waiting games (asking and confirming, docs/lobby.md; also per joining address, o
 whatever client it comes from), and making the service email addresses (each address in the
 request that this client has not named in the last day costs one, whichever of those endpoints it came
 through: whether the address plays here changes nothing, which would tell anyone that it does).
-Those count only requests that succeeded. The client address is the socket's peer, or with
-``TRUSTED_PROXIES`` = N the address N proxies in front reported in ``X-Forwarded-For`` (werkzeug's
-ProxyFix), never a header a client could set on its own.
+Those count only requests that succeeded.
+
+Actions one client can repeat are charged to it too (issue 51): a rematch ask that proposes or
+accepts draws on the create budget (:func:`_rematch_cost`; asking again costs nothing), and a
+rematch chain is limited per lineage whoever asks (application/together.py, ``REMATCH_LIMIT``); a
+seat's link re-issue, which emails the seat each time, has a budget per seat (``SEAT_LINK_LIMIT``)
+and one per client address over every seat (``SEAT_LINK_CLIENT_LIMIT``).
+
+The client address is the socket's peer, or with ``TRUSTED_PROXIES`` = N the address N proxies in
+front reported in ``X-Forwarded-For`` (werkzeug's ProxyFix), never a header a client could set on
+its own.
 """
 from __future__ import annotations
 
@@ -30,6 +38,7 @@ from flask_limiter import Limiter
 from limits import parse as parse_limit
 
 from application.players import SECRET_KEY
+from application.together import Together
 from application.service_secrets import stored_secret
 from application.redis_conn import cluster_url, is_cluster
 
@@ -43,6 +52,8 @@ EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
 PREFIX = "tiletum"   # the limiter's key prefix (its storage's keys begin with it)
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
+REMATCH_ENDPOINTS = {"together.RematchView": ["POST"]}   # on the create budget (_rematch_cost)
+SEAT_LINK_ENDPOINTS = {"games.SeatLinkView": ["POST"]}
 
 
 def hashed(who: str) -> str:
@@ -163,6 +174,42 @@ def _remember_named(response):
     return response
 
 
+def _rematch_cost() -> int:
+    """Worked out once, before the view runs (as :func:`_new_address_cost`): a rematch ask costs one
+    of the client's create budget when it changes the proposal (proposes, or accepts for its seat:
+    the last acceptance starts a game), nothing when it only reads it again (accepted already, or
+    started). Without a proven seat of the game it costs one (the view refuses it, so nothing is
+    deducted)."""
+    if "tiletum_rematch_cost" not in flask.g:
+        cost = 1
+        game_id = (flask.request.view_args or {}).get("game_id")
+        who = identity()
+        if game_id and who.startswith(f"seat:{game_id}:"):
+            try:
+                cost = int(Together(service()).asks_anew(game_id, int(who.rsplit(":", 1)[1])))
+            except Exception:   # the view answers whatever went wrong
+                cost = 1
+        flask.g.tiletum_rematch_cost = cost
+    return flask.g.tiletum_rematch_cost
+
+
+def rematch_limit() -> tuple[int, int] | None:
+    """``REMATCH_LIMIT`` as (games, seconds) for application/together.py; None when the limits are
+    off."""
+    cfg = flask.current_app.config
+    if not cfg.get("RATE_LIMIT") or not cfg.get("REMATCH_LIMIT"):
+        return None
+    item = parse_limit(cfg["REMATCH_LIMIT"])
+    return item.amount, item.get_expiry()
+
+
+def _seat_link_key() -> str:
+    """The seat of a link re-issue, from its URL: only a re-issue that succeeded (with a credential
+    of that very seat) is counted, so nobody else can spend a seat's budget."""
+    args = flask.request.view_args or {}
+    return f"seat-link:{args.get('game_id')}:{args.get('seat')}"
+
+
 def _succeeded(response) -> bool:
     return response.status_code < 400
 
@@ -252,4 +299,12 @@ def install(app: flask.Flask) -> Limiter | None:
                                                             override_defaults=False)(view)
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
          deduct_when=_succeeded)
+    # a rematch makes a game: the same budget as POST /games (a loop of resign and rematch is not free)
+    wrap(REMATCH_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", cost=_rematch_cost, deduct_when=_succeeded)
+    # each seat link re-issue emails the seat: per client over every seat, and per seat whoever asks
+    wrap(SEAT_LINK_ENDPOINTS, cfg["SEAT_LINK_CLIENT_LIMIT"], scope="seat-link", deduct_when=_succeeded)
+    for endpoint in SEAT_LINK_ENDPOINTS:
+        app.view_functions[endpoint] = limiter.shared_limit(
+            cfg["SEAT_LINK_LIMIT"], "seat-link-seat", key_func=_seat_link_key, methods=["POST"],
+            override_defaults=False, deduct_when=_succeeded)(app.view_functions[endpoint])
     return limiter

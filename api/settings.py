@@ -10,6 +10,9 @@
 | TILETUM_BOT_RATE_LIMIT | 300/minute | the bot credential's budget in each game (docs/deploy.md, "Rate limits") |
 | TILETUM_CREATE_LIMIT | 60/hour | games, tournaments and bot accounts created per client address (one budget) |
 | TILETUM_ENTRY_LIMIT | 30/hour | tournament entries per client address |
+| TILETUM_REMATCH_LIMIT | 20/day | rematches started in a row from one game (its lineage), whoever asks; each rematch ask that proposes or accepts also costs one of the asking client's TILETUM_CREATE_LIMIT |
+| TILETUM_SEAT_LINK_LIMIT | 3/hour;10/day | a seat's link re-issues (`POST /api/v1/games/{id}/seats/{n}/link`, each emails the seat), per seat |
+| TILETUM_SEAT_LINK_CLIENT_LIMIT | 10/hour;30/day | seat link re-issues per client address (over every seat) |
 | TILETUM_JOIN_LIMIT | 30/hour | lobby joins and join confirmations per client address (docs/lobby.md) |
 | TILETUM_JOIN_ADDRESS_LIMIT | 5/hour | lobby joins per joining address (or dashboard key) |
 | TILETUM_HINT_LIMIT | 30/hour | hints (`GET /api/v1/games/{id}/hint`) per seat |
@@ -64,6 +67,9 @@ def from_env(env=os.environ) -> dict:
         "CREATE_LIMIT": env.get("TILETUM_CREATE_LIMIT", "60/hour"),
         "ENTRY_LIMIT": env.get("TILETUM_ENTRY_LIMIT", "30/hour"),
         "JOIN_LIMIT": env.get("TILETUM_JOIN_LIMIT", "30/hour"),
+        "REMATCH_LIMIT": env.get("TILETUM_REMATCH_LIMIT", "20/day"),
+        "SEAT_LINK_LIMIT": env.get("TILETUM_SEAT_LINK_LIMIT", "3/hour;10/day"),
+        "SEAT_LINK_CLIENT_LIMIT": env.get("TILETUM_SEAT_LINK_CLIENT_LIMIT", "10/hour;30/day"),
         "JOIN_ADDRESS_LIMIT": env.get("TILETUM_JOIN_ADDRESS_LIMIT", "5/hour"),
         "NEW_ADDRESS_LIMIT": env.get("TILETUM_NEW_ADDRESS_LIMIT", "30/day"),
         "HINT_LIMIT": env.get("TILETUM_HINT_LIMIT", "30/hour"),

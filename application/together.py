@@ -22,6 +22,16 @@ keeping its seat token. A proposal not accepted by all within :data:`REMATCH_DAY
 checked on read, nothing is scheduled; a later request makes a new one. Asking again returns the
 same proposal.
 
+**A rematch chain's limit.** A game's rematches in a row (its *lineage*: the game, its rematch,
+that one's rematch...) start at most ``limit`` games in ``seconds`` (``rematch_limit``, the API's
+``TILETUM_REMATCH_LIMIT``, docs/deploy.md "Rate limits"): each rematch's meta carries the start times
+of the lineage's rematches within the window (``rematch_starts``), so whoever holds the seats' tokens
+cannot loop resign-and-rematch to flood a player with games and emails, from however many client
+addresses. A game has one rematch at a time, so a lineage grows one game after another: the count in
+a game's own meta is the lineage's. Beyond it an ask is refused (``limited``, 429 with the seconds
+until the oldest start leaves the window) and changes nothing; asking again for a rematch that
+started is answered as ever.
+
 **The replay.** :meth:`Together.state_at` is the position at any version, by the same rule as
 the game's current view (``Game.view``: each seat sees what it could see then, a spectator what
 was public).
@@ -55,10 +65,13 @@ def _iso(ts: float) -> str:
 
 
 class Together:
-    def __init__(self, service: GameService, clock=time.time):
+    def __init__(self, service: GameService, clock=time.time, rematch_limit: tuple[int, int] | None = None):
+        """``rematch_limit``: (games, seconds), the rematches one lineage may start in that many
+        seconds (None: no limit)."""
         self.service = service
         self.r = service.store.r
         self.clock = clock
+        self.rematch_limit = rematch_limit
 
     def resigned(self, game_id: str) -> list[int]:
         return resigned_of(self.service.store.events(game_id))
@@ -162,10 +175,39 @@ class Together:
         if any(s["kind"] == "bot" or s.get("former") for s in meta["seats"]):
             raise errors.refused("rematch-unsupported",
                                  "a game with a bot account or a former player has no rematch")
+        self._within_lineage_limit(game_id, meta)
         doc = self._accept(game_id, meta, seat)
         if doc["new_game"] is None and all(doc["accepted"]):
             doc = self._start(game_id, meta, doc)
         return self._public(game_id, meta, doc)
+
+    def _recent_starts(self, meta: dict, now: float) -> list[float]:
+        """The start times of the lineage's rematches up to this game, within the limit's window."""
+        if self.rematch_limit is None:
+            return []
+        seconds = self.rematch_limit[1]
+        return [t for t in meta.get("rematch_starts") or () if t > now - seconds]
+
+    def _within_lineage_limit(self, game_id: str, meta: dict) -> None:
+        """429 (``limited``, ``rate-limited``) when the lineage started its ``rematch_limit`` of
+        games in the window and this game's rematch has not started yet (that one is answered)."""
+        if self.rematch_limit is None:
+            return
+        now = self.clock()
+        starts = self._recent_starts(meta, now)
+        if len(starts) < self.rematch_limit[0]:
+            return
+        doc = self._read(game_id)
+        if doc is not None and doc["new_game"] is not None:
+            return   # started already: asking again reads it
+        n, seconds = self.rematch_limit
+        # the start whose leaving the window leaves room for one more
+        oldest = sorted(starts)[-n] if 0 < n <= len(starts) else now
+        retry = max(1, int(oldest + seconds - now) + 1)
+        raise errors.limited("rate-limited",
+                             f"at most {self.rematch_limit[0]} rematches in a row in "
+                             f"{self.rematch_limit[1] // 3600 or 1} hours: play another game, or ask later",
+                             retry_after=retry)
 
     def _accept(self, game_id: str, meta: dict, seat: int) -> dict:
         """The proposal with ``seat`` accepted (a new one if there is none, or it lapsed), written
@@ -189,6 +231,17 @@ class Together:
                 except redis.WatchError:
                     continue
 
+    def asks_anew(self, game_id: str, seat: int) -> bool:
+        """Whether ``seat`` asking for the rematch would change anything: a new proposal, or the
+        seat's acceptance. False when the live proposal has it already, or started (asking again
+        only reads it): what the API charges to the client's create budget (api/limits.py)."""
+        doc = self._read(game_id)
+        if doc is None or (doc["new_game"] is None and doc["expires"] <= self.clock()):
+            return True
+        if doc["new_game"] is not None:
+            return False
+        return not (0 <= seat < len(doc["accepted"]) and doc["accepted"][seat])
+
     def proposal(self, game_id: str) -> dict | None:
         """The game's rematch proposal as :meth:`rematch` answers it (None: none, or expired)."""
         meta = self.service.meta(game_id)
@@ -211,10 +264,13 @@ class Together:
             seats.append({k: v for k, v in s.items()
                           if k in ("name", "email", "kind", "tz", "level", "token_hash") and v is not None})
         options = {k: v for k, v in (meta.get("options") or {}).items() if k != "seed"}
+        now = self.clock()
+        extra = {"rematch_of": game_id}
+        if self.rematch_limit is not None:   # the lineage's starts in the window, this one's too
+            extra["rematch_starts"] = self._recent_starts(meta, now) + [now]
         try:
             self.service.create_game(seats, options, game_id=doc["id"], tokens=[None] * len(seats),
-                                     game=games.of_meta(meta).name,
-                                     extra_meta={"rematch_of": game_id})
+                                     game=games.of_meta(meta).name, extra_meta=extra)
         except GameExists:
             pass   # another acceptance started it a moment ago: the same game
         doc = dict(doc, new_game=doc["id"])

@@ -422,11 +422,14 @@ class SeatLinkView(MethodView):
     @err(403, "not-your-seat", "the token is another seat's (or not-a-human-seat)")
     @err(404, "game-not-found", "unknown game")
     @err(422, "no-email", "the seat has no email address")
+    @err(429, "rate-limited", "the seat's re-issues (a few an hour and a day), or the client's, are spent; "
+                              "Retry-After; nothing was revoked")
     def post(self, game_id, seat):
         """Revoke your seat's links and email a new one
 
         With your seat's token or its link token: every link token of the seat so far (the
         `#token=L...` links in emails and on the dashboard) stops working at once, and the new
-        link goes by email to the seat's address only. The seat token is unaffected.
+        link goes by email to the seat's address only. The seat token is unaffected. A seat's
+        links are re-issued a few times an hour and a day at most (docs/deploy.md, "Rate limits").
         """
         return credentials().new_seat_link(game_id, seat, bearer())

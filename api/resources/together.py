@@ -12,6 +12,7 @@ from application.together import Together
 
 from ..blueprint import Blueprint
 from ..extensions import service
+from ..limits import rematch_limit
 from ..problems import documented
 from .games import SEAT, bearer
 
@@ -24,7 +25,7 @@ def err(status: int, code: str, description: str):
 
 
 def together() -> Together:
-    return Together(service())
+    return Together(service(), rematch_limit=rematch_limit())   # a rematch chain's limit (api/limits.py)
 
 
 class Resigned(ma.Schema):
@@ -100,6 +101,8 @@ class RematchView(MethodView):
     @err(401, "unauthorized", "no or bad seat token")
     @err(404, "game-not-found", "unknown game")
     @err(409, "game-not-over", "the game is not over; rematch-unsupported: a game with a bot account")
+    @err(429, "rate-limited", "the client's create budget is spent (an ask that proposes or accepts costs "
+                              "one), or the game's rematch chain started its games for the day; Retry-After")
     def post(self, game_id):
         """Ask for a rematch, or accept it
 
@@ -107,5 +110,8 @@ class RematchView(MethodView):
         asking again (or for another seat of the game) accepts the same proposal. AI seats
         accept at once. When every seat has accepted the new game starts (`new_game`); each
         person keeps their seat token. A proposal lapses after a few days (`expires`).
+
+        An ask that proposes or accepts costs one of your client's create budget (as `POST /games`;
+        asking again costs nothing), and a chain of rematches starts a limited number of games a day.
         """
         return together().rematch(game_id, bearer())
