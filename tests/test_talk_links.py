@@ -39,7 +39,8 @@ def test_words_that_are_no_address_are_kept(text):
 
 
 def test_invisible_characters_go_and_line_separators_are_line_ends():
-    assert clean_text("a\u200bb\u2028c\u0085d\u202ee\u00adf\u2029g\ufeffh\u2066i\u2064j") == "ab\nc\ndef\nghij"
+    hidden = "a\u200bb\u2028c\u0085d\u202ee\u00adf\u2029g\ufeffh\u2066i\u2064j"
+    assert clean_text(hidden) == "ab\nc\ndef\nghij"
     assert clean_text("good \u2764\ufe0f game") == "good \u2764\ufe0f game", "emoji keep their selector"
 
 
@@ -58,9 +59,9 @@ def _hidden_ok(text: str) -> None:
     assert ADDRESS.search(text) is None, ascii(text)
 
 
-PIECES = st.sampled_from(["@", "＠", "﹫", " @ ", "(at)", "[AT]", "(dot)", ".", "．", "。", " . ", "mail", "com",
-                          "bob", "x", "-", "\u200b", "\u00ad", "\u2028", "\u0085", "\u202e", "\u2066", "\ufeff",
-                          " ", "\n", "\u3000", "\u0301", "ﬀ", "example"])
+PIECES = st.sampled_from(["@", "＠", "﹫", " @ ", "(at)", "[AT]", "(dot)", ".", "．", "。", " . ", "mail",
+                          "com", "bob", "x", "-", "\u200b", "\u00ad", "\u2028", "\u0085", "\u202e", "\u2066",
+                          "\ufeff", " ", "\n", "\u3000", "\u0301", "ﬀ", "example"])
 MIXED = st.lists(st.one_of(st.text(max_size=8), PIECES), max_size=40).map("".join)
 
 
@@ -98,7 +99,8 @@ def test_other_words_are_kept(word):
 
 
 def test_the_issue_s_message():
-    assert without_links("Claim your prize: https://evil.example/0") == "Claim your prize: [a link was removed]"
+    said = "Claim your prize: https://evil.example/0"
+    assert without_links(said) == "Claim your prize: [a link was removed]"
     assert without_links("(see evil.example.)\nok") == "(see [a link was removed].)\nok"
 
 
