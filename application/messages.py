@@ -38,7 +38,7 @@ import unicodedata
 
 import games
 
-from . import errors
+from . import errors, talk_text
 from .game_service import GameService
 from .seats import seat_names
 from .store import key
@@ -73,33 +73,36 @@ return {'ok', tostring(n)}
 """
 
 # an email address in a message is never shown (a player's, or one a player typed): it reads so
-_ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
-ADDRESS_GONE = "[an address]"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+ADDRESS_GONE = talk_text.ADDRESS_GONE
 
 
 def clean_text(text) -> str:
-    """A message as it is kept: NFC, no control or direction-override characters, line ends as
-    ``\\n``, no trailing spaces, at most two blank lines in a row, an email address written in it
-    replaced by :data:`ADDRESS_GONE`; 422 ``empty-message``,
-    ``message-too-long``."""
+    """A message as it is kept: NFC, no control, invisible or direction characters, line ends as
+    ``\\n`` (line separators too), no trailing spaces, at most two blank lines in a row, an email
+    address written in it (in any of the forms of application/talk_text.py) replaced by
+    :data:`ADDRESS_GONE`; 422 ``empty-message``, ``message-too-long``."""
     if not isinstance(text, str):
         raise errors.invalid("invalid-request", "a message is text")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise errors.invalid("invalid-request", "not valid Unicode text (a lone surrogate)") from None
-    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
-    text = _CONTROL.sub("", text.replace("\t", " "))
+    if len(text) > 4 * MAX_CHARS:   # as the API's schema: never read further
+        raise _too_long()
+    text = unicodedata.normalize("NFC", talk_text.strip_invisible(text.replace("\t", " ")))
     lines = [line.rstrip() for line in text.split("\n")]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
-    text = _ADDRESS.sub(ADDRESS_GONE, text)
+    text = talk_text.hide_addresses(text)
     if not text:
         raise errors.invalid("empty-message", "the message is empty")
     if len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES:
-        raise errors.invalid("message-too-long",
-                             f"a message holds at most {MAX_CHARS} characters and {MAX_LINES} lines")
+        raise _too_long()
     return text
+
+
+def _too_long() -> errors.ServiceError:
+    return errors.invalid("message-too-long",
+                          f"a message holds at most {MAX_CHARS} characters and {MAX_LINES} lines")
 
 
 class TableTalk:

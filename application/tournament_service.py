@@ -151,6 +151,8 @@ class TournamentService:
     # --- creating and entering ------------------------------------------------------------------
     def create(self, body: dict) -> dict:
         d = dict(body)
+        # the name is in every email of the tournament (subjects too) and on its pages: never a link
+        check_name(d.get("name"), "tournament name")
         if d["format"] not in FORMATS:
             raise errors.invalid("bad-tournament", f"format must be one of {', '.join(FORMATS)}")
         if d["format"] == "swiss" and not d.get("rounds"):

@@ -16,7 +16,8 @@ message as a move (:func:`split_reply`):
   move among them is refused as a move, and then nothing of the reply is done). A reply with no
   such line carries no message.
 
-Words are plain text: HTML is escaped, no link is made; a name, never an address.
+Words are plain text: HTML is escaped, no link is made, and a word that looks like a link shows as
+"[a link was removed]" (:func:`talk_lines`, application/talk_text.py); a name, never an address.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from typing import Callable
 import games
 from application.errors import ServiceError
 from application.messages import DUE, TableTalk, clean_text
+from application.talk_text import without_links
 from application.notifications import preference
 from application.seats import seat_names
 
@@ -60,9 +62,12 @@ def split_reply(text: str, version: int,
 
 def talk_lines(said: list[dict]) -> tuple[list[str], str]:
     """The others' messages for an email: (plain-text lines, HTML), each as its author's name and
-    words; the words escaped, never a link or markup of theirs."""
+    words; the words escaped, never a link or markup of theirs: every email that shows a message
+    shows it through here, a word that looks like a link replaced by "[a link was removed]"
+    (application/talk_text.py: no mail client makes a link of what is left)."""
     if not said:
         return [], ""
+    said = [dict(m, name=without_links(m["name"]), text=without_links(m["text"])) for m in said]
     text = ["Table talk:"]
     for m in said:
         words = m["text"].splitlines() or [""]
@@ -142,7 +147,7 @@ class TalkMailer:
         n = self.notifier
         names = seat_names(meta)
         title = games.of_meta(meta).title
-        who = sorted({m["name"] for m in said})
+        who = sorted({without_links(m["name"]) for m in said})
         headline = f"{' and '.join(who) if len(who) <= 2 else 'The others'} wrote to the table."
         text, markup = talk_lines(said)
         url = n.open_url(game_id, seat)

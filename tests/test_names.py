@@ -20,7 +20,7 @@ from tests.test_lobby_oracle import mailbox  # noqa: F401 (a fixture)
 SENT: list = []
 BAD = ["Your account is locked, log in at https://evil.example", "evil.example", "www.evil",
        "kim@example.org", "Dr.Who", "evil\u3002com", "evil\uff0ecom", "10.0.0.1", "javascript:alert(1)",
-       "see HTTP://X"]
+       "see HTTP://X", "Prize at https://evil.example/claim"]
 GOOD = ["Ann", "J.R.R. Tolkien", "Dr. Who", "Bot v1.2", "Zoë", "李雷", "Ann: best", "U.S.A.",
         "<b>Bo</b> & \"x\""]
 NOT_ALLOWED = (422, "name-not-allowed")
@@ -85,6 +85,11 @@ def test_a_link_like_name_is_refused_everywhere_a_name_is_set(live, redis_client
                    json={"name": bad, "email": addr("e")}), 422, "name-not-allowed")
     assert h.ok("GET", f"/api/v1/tournaments/{made['id']}")["players"] == []
     problem(h.post("/api/v1/bots", json={"name": bad, "email": addr("o")}), 422, "name-not-allowed")
+    # a tournament's own name (its emails' subjects carry it): refused, no tournament made
+    made_before = sum(1 for _ in redis_client.scan_iter(match="t:*", count=1000))
+    p = problem(h.post("/api/v1/tournaments", json={**cup, "name": bad}), 422, "name-not-allowed")
+    assert "tournament name" in p["detail"]
+    assert sum(1 for _ in redis_client.scan_iter(match="t:*", count=1000)) == made_before, "nothing made"
 
 
 def test_fine_names_are_taken_and_shown_as_text_in_the_emails(live, redis_client, mailbox):  # noqa: F811
