@@ -441,6 +441,9 @@ def cmd_talk_reports(a: argparse.Namespace) -> int:
                                                                 else ""))
         for line in str(doc["text"]).splitlines() or [""]:
             print(f"  > {line}")
+        if doc.get("more"):
+            print(f"  and {doc['more']} more reports by {doc['reporter']} in this game, counted, not kept"
+                  " (a seat keeps a few waiting; handle them to let more in)")
         print()
     print(f"{len(reports)} {'reports' if a.all else 'reports not handled'}"
           + (f" (the newest {a.limit})" if len(reports) >= a.limit else ""))
