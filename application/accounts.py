@@ -25,7 +25,9 @@ emails queued to the address, once-keys and the log of failed attempts that name
 A seat in a game still waiting for players is opened again (:meth:`Accounts._leave_lobby`).
 Tournaments keep their entrants by address in their event streams: before the games, every
 tournament the address entered withdraws it if not over yet, and its stream is rewritten with a
-placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`). Every step
+placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`); an entry
+asked for the address with the invitation code and not confirmed is deleted
+(:meth:`TournamentService.forget_asks`). Every step
 can be redone: a deletion cut short (a crash) is finished by sending it again with the same key.
 """
 from __future__ import annotations
@@ -139,6 +141,7 @@ class Accounts:
         email = email.strip().lower()
         # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
         tournaments = TournamentService(self.games).forget_entrant(email, FORMER)
+        TournamentService(self.games).forget_asks(email)   # entries asked and not confirmed
         left = {"finished": 0, "running": 0}
         for game_id, seats in self.dashboard._seats(pid).items():
             kind = self._leave(game_id, seats, email)
