@@ -206,7 +206,8 @@ class Accounts:
         """Games waiting for players (docs/lobby.md) keep their seats' addresses in their records,
         and a join asked by email keeps its address until its link is opened: in a game still
         waiting the seat is open again (its links revoked), in a cancelled one it is renamed
-        :data:`FORMER` without address, and the pending joins are deleted. Found by a scan of the
+        :data:`FORMER` without address, and the pending joins are deleted, with the records of the
+        join links that took a seat (by player id). Found by a scan of the
         records: a cancelled game has left the address's index already."""
         for k in self.r.scan_iter(match="g:{*}:waiting", count=500):
             game_id = k.decode()[len("g:{"):-len("}:waiting")]
@@ -224,6 +225,10 @@ class Accounts:
         for k in self.r.scan_iter(match="g:{*}:join:*", count=500):
             raw = self.r.get(k)
             if raw is not None and str(json.loads(raw).get("email", "")).strip().lower() == email:
+                self.r.delete(k)
+        for k in self.r.scan_iter(match="g:{*}:joined:*", count=500):   # join links that took a seat
+            raw = self.r.get(k)
+            if raw is not None and json.loads(raw).get("pid") == pid:
                 self.r.delete(k)
         self.r.delete(waiting.player_key(pid))
 
