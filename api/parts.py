@@ -2,7 +2,7 @@
 (answering a broadcast ``ping`` over the broker, by name), the inbound SMTP listener (answering
 its greeting) and the scheduler (Celery beat: its sweeps' heartbeat in Redis,
 application/heartbeat.py). Which parts a deployment has is configuration: ``tiletum serve`` sets
-``TILETUM_HEALTH_WORKERS`` (worker name prefixes, e.g. ``email,sweeps,seats,stand-in,hints``),
+``TILETUM_HEALTH_WORKERS`` (worker name prefixes, e.g. ``email,sweeps,seats,stand-in,hints,reviews``),
 ``TILETUM_HEALTH_MAILIN`` (``host:port``) and ``TILETUM_HEALTH_SCHEDULER=1``; an API on its own
 checks only its Redis. Outbound SMTP (``smtp``: ``ok`` or ``failing``, mail/outbox.py) is read
 from the outbox in Redis by every deployment."""

@@ -31,7 +31,7 @@
 | TILETUM_AI_TOKEN | (none: no AI seat may act) | the AI player's credential: acts only for seats of kind ai (docs/ai.md) |
 | CELERY_BROKER_URL | REDIS_URL | where bot turns (and other tasks) are enqueued; required with a Redis Cluster (a plain Redis or RabbitMQ) |
 | TILETUM_MAIL_SECRET | (none: email links are disabled) | signs reply addresses and email links (docs/pbem.md) |
-| TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. email,sweeps,seats,stand-in,hints |
+| TILETUM_HEALTH_WORKERS | (none) | Celery worker names /health expects to answer a ping, e.g. email,sweeps,seats,stand-in,hints,reviews |
 | TILETUM_HEALTH_MAILIN | (none) | host:port of the SMTP listener /health expects to answer |
 | TILETUM_HEALTH_SCHEDULER | 0 (``tiletum serve``: 1) | 1: /health reports the scheduler (beat) by its sweeps' heartbeat, ``down`` after 3 missed intervals |
 | TILETUM_HEALTH_SCHEDULER_GRACE | 3 x TILETUM_SWEEP_SECONDS (90) | seconds after the API starts in which no heartbeat yet is ``starting``, not ``down`` |

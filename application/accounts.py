@@ -25,7 +25,9 @@ emails queued to the address, once-keys and the log of failed attempts that name
 A seat in a game still waiting for players is opened again (:meth:`Accounts._leave_lobby`).
 Tournaments keep their entrants by address in their event streams: before the games, every
 tournament the address entered withdraws it if not over yet, and its stream is rewritten with a
-placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`). Every step
+placeholder entrant named :data:`FORMER` (:meth:`TournamentService.forget_entrant`); an entry
+asked for the address with the invitation code and not confirmed is deleted
+(:meth:`TournamentService.forget_asks`). Every step
 can be redone: a deletion cut short (a crash) is finished by sending it again with the same key.
 """
 from __future__ import annotations
@@ -140,6 +142,7 @@ class Accounts:
         email = email.strip().lower()
         # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
         tournaments = TournamentService(self.games).forget_entrant(email, FORMER)
+        TournamentService(self.games).forget_asks(email)   # entries asked and not confirmed
         left = {"finished": 0, "running": 0}
         for game_id, seats in self.dashboard._seats(pid).items():
             kind = self._leave(game_id, seats, email)
@@ -204,7 +207,8 @@ class Accounts:
         """Games waiting for players (docs/lobby.md) keep their seats' addresses in their records,
         and a join asked by email keeps its address until its link is opened: in a game still
         waiting the seat is open again (its links revoked), in a cancelled one it is renamed
-        :data:`FORMER` without address, and the pending joins are deleted. Found by a scan of the
+        :data:`FORMER` without address, and the pending joins are deleted, with the records of the
+        join links that took a seat (by player id). Found by a scan of the
         records: a cancelled game has left the address's index already."""
         for k in self.r.scan_iter(match="g:{*}:waiting", count=500):
             game_id = k.decode()[len("g:{"):-len("}:waiting")]
@@ -222,6 +226,10 @@ class Accounts:
         for k in self.r.scan_iter(match="g:{*}:join:*", count=500):
             raw = self.r.get(k)
             if raw is not None and str(json.loads(raw).get("email", "")).strip().lower() == email:
+                self.r.delete(k)
+        for k in self.r.scan_iter(match="g:{*}:joined:*", count=500):   # join links that took a seat
+            raw = self.r.get(k)
+            if raw is not None and json.loads(raw).get("pid") == pid:
                 self.r.delete(k)
         self.r.delete(waiting.player_key(pid))
 

@@ -14,6 +14,11 @@ before the start, and an *invitation code* (a private game is joinable only with
 player gets a seat token and the seat's link (``/play/<id>#token=L<seat>...``, application/links.py),
 both valid once the game starts. A seat that is left or taken away has its links revoked, so the
 next player of that seat does not share them.
+
+A join link that took its seat stays the joiner's way back to it: its record becomes
+``g:{<id>}:joined:<nonce>`` (the seat, the player id and the seat link's generation then; no
+address; :data:`JOINED_SECONDS`), and opening the link again answers the seat's link (never its
+token again) while that player still holds the seat and its links were not renewed since.
 """
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ DEFAULT_WAITING_DAYS = 7.0
 LOBBY_OPTIONS = ("waiting_days", "rating_range")   # the lobby's own options: never in the game's meta
 OPEN_GAME_KINDS = ("human", "ai", "open")          # the seats an open game may have
 LIST_RETRIES = 3   # a listing that met entries of games no longer listed (and dropped them) reads again
+JOINED_SECONDS = 90 * 86400   # how long a join link that took its seat leads back to it
 ROW_CACHE_SIZE = 20_000   # listing rows this process keeps, each by its game and its record's bytes
 
 
@@ -380,7 +386,39 @@ class Lobby:
             raise errors.invalid("bad-join-link",
                                  "this join link is not valid: open the link from the email again")
         game_id, nonce = found
+        again = self._seat_again(game_id, nonce)
+        if again is not None:
+            return again
         return self._seat(game_id, None, None, None, join=nonce)
+
+    def _seat_again(self, game_id: str, nonce: str) -> dict | None:
+        """A join link opened again after it took its seat (the game waiting or started): the seat's
+        link, while the same player holds the seat and its links are the ones of then; None when
+        the link took no seat (it is pending, used by someone who left since, or expired)."""
+        raw = self.r.get(joined_key(game_id, nonce))
+        if raw is None:
+            return None
+        took = json.loads(raw)
+        seat = int(took["seat"])
+        doc = waiting.load(self.r, game_id)
+        if doc is not None:
+            seats, started = doc["seats"], False
+        else:
+            meta = self.games.store.meta(game_id)
+            if meta is None:
+                return None
+            seats, started = meta["seats"], True
+        s = seats[seat] if 0 <= seat < len(seats) else {}
+        email = s.get("email") if s.get("kind") == "human" and not s.get("former") else None
+        if not email or player_id(self.r, email) != took["pid"]:
+            return None
+        if links.current_generation(self.r, f"{game_id}:{seat}") != took["gen"]:
+            raise errors.refused("join-link-used", "this seat's links were renewed since this join link took "
+                                                   "it: open your seat from your newest email or your "
+                                                   "dashboard")
+        return {"game": game_id, "status": "seated", "seat": seat, "name": s.get("name"), "again": True,
+                "play_url": f"/play/{game_id}#token={links.seat_token(self.r, game_id, seat, took['gen'])}",
+                "started": started}
 
     def _seat(self, game_id: str, name: str | None, email: str | None, invite: str | None,
               join: str | None = None) -> dict:
@@ -414,6 +452,11 @@ class Lobby:
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        if join is not None:   # the link leads back to the seat when opened again
+            self.r.set(joined_key(game_id, join),
+                       json.dumps({"seat": seat, "pid": player_id(self.r, email),
+                                   "gen": links.current_generation(self.r, f"{game_id}:{seat}")}),
+                       ex=JOINED_SECONDS)
         waiting.sync_listing(self.r, game_id, taken["doc"])   # the last seat taken: off the list
         if status == waiting.WAITING:
             waiting.index_seat(self.r, game_id, email, taken["created"])   # on the joiner's dashboard
@@ -562,3 +605,8 @@ class Lobby:
         if budget is None or time.monotonic() - begun <= budget:
             self.reindex()   # puts right the list after a crash between a record and its index
         return n
+
+
+def joined_key(game_id: str, nonce: str) -> str:
+    """A join link that took its seat: the seat, the player id and the seat link's generation."""
+    return f"g:{{{game_id}}}:joined:{nonce}"

@@ -18,9 +18,11 @@ version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot w
 | ``g:{<id>}:talkmail`` | hash | seat -> the last message id its emails told or its page read |
 | ``g:{<id>}:talkmails:<seat>`` | string | message emails the seat got from this game in the last day (:data:`EMAILS_PER_DAY`) |
 | ``g:{<id>}:talkreported`` | hash | ``<message>:<seat>`` -> the report's id: a seat reports a message once |
+| ``g:{<id>}:talkopen`` | hash | report id -> the reporter seat: the game's reports kept and not yet handled (:data:`OPEN_PER_SEAT` a seat) |
+| ``g:{<id>}:talkmore`` | hash | seat -> the seat's reports not kept because it had :data:`OPEN_PER_SEAT` waiting (a count) |
 | ``g:{<id>}:talkcloses`` | string | a finished game's end as first seen, for a game whose end time is unknown (:meth:`GameService.ended_at`) |
 | ``talk:due`` | zset | game id -> when its message emails are due (the sweep's index) |
-| ``talk:reports`` | list | reported messages with their text, for the operator (capped; ``tiletum talk-reports``) |
+| ``talk:reports`` | list | reported messages with their text, for the operator (capped: the handled go first; ``tiletum talk-reports``) |
 | ``talk:reportn`` | string | the last report's id |
 | ``talk:handled`` | zset | report id -> when the operator marked it handled (``tiletum talk-report-handled``) |
 
@@ -51,6 +53,7 @@ PAGE = 50
 OPEN_AFTER_END = 7 * 86400   # a finished game's thread stays open so long ("gg")
 EMAIL_DELAY = 3 * 3600       # a message not told by a turn email within this goes in one of its own
 REPORTS_KEPT = 10000
+OPEN_PER_SEAT = 5            # reports one seat of one game keeps waiting for the operator; more are counted
 EMAILS_PER_DAY = 4           # message emails one seat gets from one game in a day (digest: 1)
 TALKERS = ("human",)         # the seats that talk: a person's
 DUE = "talk:due"
@@ -70,6 +73,16 @@ redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[5], tostring(n) .. '-0',
 redis.call('SET', KEYS[3], tostring(n))
 if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], 3600) end
 return {'ok', tostring(n)}
+"""
+
+# KEYS: the game's open reports, its counts of reports not kept. ARGV: seat, the most a seat keeps open.
+# 1: the seat may file one more (the caller adds it to KEYS[1]); 0: counted in KEYS[2] instead
+MAY_REPORT = """
+local open = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 2, #all, 2 do if all[i] == ARGV[1] then open = open + 1 end end
+if open >= tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[2], ARGV[1], 1) return 0 end
+return 1
 """
 
 # an email address in a message is never shown (a player's, or one a player typed): it reads so
@@ -113,6 +126,7 @@ class TableTalk:
         self.email_delay = (email_delay if email_delay is not None
                             else float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
         self._post = self.r.register_script(POST)
+        self._may_report = self.r.register_script(MAY_REPORT)
 
     # --- who talks ---------------------------------------------------------------------------
     def seat(self, game_id: str, token: str | None) -> tuple[dict, int]:
@@ -248,10 +262,16 @@ class TableTalk:
         if m["s"] == seat:
             raise errors.invalid("own-message", "you cannot report your own message")
         reason = clean_text(reason)[:300] if reason else ""
-        # once per seat and message: a seat cannot push the others' reports out of the capped list
+        # once per seat and message, and at most OPEN_PER_SEAT of a seat waiting for the operator:
+        # one client holding every seat of a game cannot push the other games' reports out of the
+        # capped list (the handled ones go first, the waiting ones of a game are few)
         if not self.r.hsetnx(key(game_id, "talkreported"), f"{message_id}:{seat}", "0"):
             return {"game": game_id, "message": message_id, "reported": True}
+        if not self._may_report(keys=[key(game_id, "talkopen"), key(game_id, "talkmore")],
+                                args=[str(seat), str(OPEN_PER_SEAT)]):
+            return {"game": game_id, "message": message_id, "reported": True}
         report_id = int(self.r.incr(REPORT_N))
+        self.r.hset(key(game_id, "talkopen"), str(report_id), str(seat))
         self.r.hset(key(game_id, "talkreported"), f"{message_id}:{seat}", str(report_id))
         names = seat_names(meta)
         doc = {"id": report_id, "game": game_id, "message": message_id, "author_seat": m["s"],
@@ -259,8 +279,28 @@ class TableTalk:
                "reporter_seat": seat, "reporter": names[seat], "reason": reason,
                "reported_at": _iso(self.clock())}
         self.r.lpush(REPORTS, json.dumps(doc))
-        self.r.ltrim(REPORTS, 0, REPORTS_KEPT - 1)
+        self._trim()
         return {"game": game_id, "message": message_id, "reported": True}
+
+    def _trim(self) -> None:
+        """Keep :data:`REPORTS_KEPT` reports: the oldest handled go first; a waiting report goes
+        only when more than that many wait (then the oldest, and its game's open mark with it)."""
+        over = int(self.r.llen(REPORTS)) - REPORTS_KEPT
+        if over <= 0:
+            return
+        done = {int(i) for i in self.r.zrange(HANDLED, 0, -1)}
+        for raw in reversed(self.r.lrange(REPORTS, 0, -1)):
+            report_id = json.loads(raw).get("id")
+            if report_id in done:
+                over -= int(self.r.lrem(REPORTS, -1, raw))
+                self.r.zrem(HANDLED, str(report_id))
+                if over <= 0:
+                    return
+        for raw in self.r.lrange(REPORTS, REPORTS_KEPT, -1):
+            doc = json.loads(raw)
+            if doc.get("id") is not None:
+                self.r.hdel(key(doc["game"], "talkopen"), str(doc["id"]))
+        self.r.ltrim(REPORTS, 0, REPORTS_KEPT - 1)
 
     def _rows_from(self, raw) -> list[dict]:
         out = []
@@ -272,8 +312,11 @@ class TableTalk:
 
     def reports(self, limit: int = 100, handled: bool = False) -> list[dict]:
         """The reports kept, newest first: those not yet handled (``handled``: all, each with
-        ``handled`` the time it was marked, or None). Names are the seats' as they read now."""
+        ``handled`` the time it was marked, or None). Names are the seats' as they read now. The
+        newest report of a seat that filed more than :data:`OPEN_PER_SEAT` waiting ones says in
+        ``more`` how many were counted and not kept."""
         out = []
+        told: set[tuple[str, int]] = set()
         for raw in self.r.lrange(REPORTS, 0, REPORTS_KEPT - 1):
             doc = json.loads(raw)
             done = self.r.zscore(HANDLED, str(doc.get("id"))) if doc.get("id") is not None else None
@@ -286,17 +329,25 @@ class TableTalk:
                 doc["reporter"] = names[doc["reporter_seat"]]
             except (errors.ServiceError, IndexError, KeyError):
                 doc.setdefault("reporter", f"seat {doc.get('reporter_seat')}")   # the game is gone
+            seat = (doc["game"], doc.get("reporter_seat"))
+            if seat not in told:
+                told.add(seat)
+                more = self.r.hget(key(doc["game"], "talkmore"), str(doc.get("reporter_seat")))
+                if more:
+                    doc["more"] = int(more)
             out.append(doc)
             if len(out) >= limit:
                 break
         return out
 
     def handle(self, report_id: int) -> bool:
-        """Mark a report handled (it stays kept, left out of the default list); False when no report
-        kept has that id."""
+        """Mark a report handled (it stays kept, left out of the default list, and its seat may file
+        one more); False when no report kept has that id."""
         for raw in self.r.lrange(REPORTS, 0, REPORTS_KEPT - 1):
-            if json.loads(raw).get("id") == report_id:
+            doc = json.loads(raw)
+            if doc.get("id") == report_id:
                 self.r.zadd(HANDLED, {str(report_id): self.clock()})
+                self.r.hdel(key(doc["game"], "talkopen"), str(report_id))
                 # the handled marks of reports no longer kept go
                 oldest = json.loads(self.r.lindex(REPORTS, -1) or "{}").get("id")
                 if isinstance(oldest, int):

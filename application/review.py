@@ -16,7 +16,8 @@ never summed as they are: each decision's ``loss`` and the ``total_loss`` are at
 any seat got out of it), and the words say "an estimated", "at most". A stored review is bounded
 again on every read, so a review stored before the bound reads bounded too.
 
-Computing it takes seconds of CPU, so it is a background task (``workers.review_game``; the core
+Computing it takes seconds of CPU, so it is a background task (``workers.review_game``, on the
+``reviews`` queue and its own worker, never the emails'; the core
 never enqueues it itself: :meth:`Reviews.get` sends it through the ``send_task`` it is given,
 once per seat while it is pending) and idempotent: the result is stored in Redis
 (``g:{<id>}:review:<seat>``) and computed once. Until it is there, :meth:`Reviews.get` answers
@@ -39,7 +40,7 @@ import games
 from ai.settings import Settings
 
 from . import errors
-from .queues import EMAIL
+from .queues import REVIEWS
 from .rated import is_rated
 from .store import key
 
@@ -95,7 +96,7 @@ class Reviews:
             return bounded(json.loads(raw), games.of_meta(meta), state, seat)
         if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
             and self.send_task is not None):
-            self.send_task("workers.review_game", [game_id, seat], EMAIL)
+            self.send_task("workers.review_game", [game_id, seat], REVIEWS)
         return None
 
     def compute(self, game_id: str, seat: int) -> dict:

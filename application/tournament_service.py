@@ -364,6 +364,23 @@ class TournamentService:
             n += 1
         return n
 
+    def forget_asks(self, email: str) -> int:
+        """The account of ``email`` is deleted: the entries asked for it with the invitation code
+        and not confirmed (``t:{<id>}:entry-ask:<nonce>``, which keep the address for their email
+        until they expire) are deleted, so their links confirm nothing. Found by a scan: an account
+        is deleted rarely. Returns how many went."""
+        email = email.strip().lower()
+        gone = 0
+        for k in list(self.r.scan_iter(match="t:{*}:entry-ask:*", count=500)):
+            raw = self.r.get(k)
+            try:
+                asked = str(json.loads(raw).get("email") or "") if raw else ""
+            except ValueError:
+                continue
+            if asked.strip().lower() == email:
+                gone += self.r.delete(k)
+        return gone
+
     def _rename(self, tid: str, email: str, name: str) -> None:
         placeholder = "former-player-" + secrets.token_hex(8)
         deadline = time.monotonic() + self.lock_wait

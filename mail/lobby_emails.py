@@ -42,24 +42,30 @@ class LobbyEmails(Mailer):
                 low, high = refusal.extra["rating_range"]
                 why = (f"This game is for players rated {low} to {high} in its rating pool, and yours is "
                        f"{refusal.extra['rating']}, so this address cannot take a seat in it.")
+            first = self.first_email(email)
             lines = [f"Hello {ask['name']},", "", asked, why, "",
                      f"Find another game in the lobby: {self.cfg.public_url}/play/lobby", "",
-                     "If you did not ask for this, ignore this email: nothing happened."]
+                     "If you did not ask for this, ignore this email: nothing happened.", "",
+                     *self.dashboard_lines(email, first)]
             msg = simple_email(subject=f"{title}: you cannot join game {game_id}",
                                from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
                                headline="You cannot join this game")
-            return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg)
+            return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg, first)
         url = f"{self.cfg.public_url}/play/lobby#join={links.join_token(self.r, game_id, nonce)}"
+        first = self.first_email(email)
         lines = [f"Hello {ask['name']},", "", asked,
-                 "Open this link to take your seat (it works once, until the game is full or cancelled):",
-                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link."]
+                 "Open this link to take your seat (it takes one, until the game is full or cancelled; "
+                 "opened again, it leads back to your seat):",
+                 url, "", "If you did not ask for this, ignore this email: nothing happens without the link.",
+                 "",
+                 *self.dashboard_lines(email, first)]
         lines += (["Not you, or not wanted? Refuse, and we never email you again: "
                    f"{self.consent_urls(email)[1]}"]
                   if pending else [f"One click stops every email from us: {self.unsubscribe_url(email)}"])
         msg = simple_email(subject=f"{title}: confirm your seat in game {game_id}",
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines,
                            headline="Confirm your seat")
-        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg, scope=game_id)
+        return self.send_once(f"lobby-join:{game_id}:{nonce}", email, msg, first, scope=game_id)
 
     def lobby_cancelled(self, game_id: str, doc: dict, seat: int) -> int:
         """Tell a player seated in a waiting game that it was cancelled (once per seat)."""

@@ -60,7 +60,7 @@ def test_a_review_is_made_after_the_game_by_a_background_task_and_is_the_seats_o
         assert rv.status_code == 202 and rv.headers["Retry-After"] == "5"
         assert rv.get_json() == {"status": "computing", "retry_after": 5}
     assert [s for s in sent if s[0] == "workers.review_game"] == [
-        ("workers.review_game", [gid, 0], "email")]
+        ("workers.review_game", [gid, 0], "reviews")], "on its own queue, never ahead of an email"
     # the task, here synchronously (what workers.review_game runs), at a small budget
     reviews = Reviews(app.extensions["tiletum.service"], level=2)
     doc = reviews.compute(gid, 0)

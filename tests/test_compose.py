@@ -41,10 +41,11 @@ PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "t
 
 IMAGE = "tiletum-pbem"
 # built from the Dockerfile
-PROJECT = ("api", "worker", "sweeps", "standin", "hints", "beat", "cardinalbot", "mailin")
+PROJECT = ("api", "worker", "sweeps", "standin", "hints", "reviews", "beat", "cardinalbot", "mailin")
 SERVICES = ("redis", *PROJECT, "mailcatcher")
 PROGRAM = {"api": "gunicorn", "worker": "celery worker", "sweeps": "celery worker",
-           "standin": "celery worker", "hints": "celery worker", "beat": "celery beat",
+           "standin": "celery worker", "hints": "celery worker", "reviews": "celery worker",
+           "beat": "celery beat",
            "cardinalbot": "celery worker", "mailin": "python -m"}
 
 # what each process needs at run time (after the entrypoint has read the secret files), and the
@@ -60,6 +61,7 @@ NEEDS = {
                "TILETUM_MAIL_DOMAIN"},   # reminders and the sweeps' emails
     "standin": {"REDIS_URL"},   # the stand-in's turns: the store, no mail (the sweep sends the notices)
     "hints": {"REDIS_URL"},     # the hints: the store, nothing else
+    "reviews": {"REDIS_URL"},   # the reviews: the store, nothing else
     "beat": set(),
     "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
 }
@@ -444,6 +446,7 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
     from application import queues
     assert consumed == {queues.EMAIL: workers.app.app.main, queues.SWEEPS: workers.app.app.main,
                         queues.STAND_IN: workers.app.app.main, queues.HINTS: workers.app.app.main,
+                        queues.REVIEWS: workers.app.app.main,
                         queues.SEATS: cardinalbot.worker.app.main}
     assert workers.app.app.conf.task_default_queue == queues.EMAIL
     assert cardinalbot.worker.app.conf.task_default_queue == queues.SEATS
@@ -454,6 +457,8 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
         assert workers.app.app.amqp.router.route({}, entry["task"])["queue"].name == queues.SWEEPS, entry
     assert workers.app.app.amqp.router.route({}, "workers.notify_turn")["queue"].name == queues.EMAIL
     assert workers.app.app.amqp.router.route({}, "workers.hint")["queue"].name == queues.HINTS
+    # the reviews on their own queue, never ahead of an email (issue 51)
+    assert workers.app.app.amqp.router.route({}, "workers.review_game")["queue"].name == queues.REVIEWS
 
 
 def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):

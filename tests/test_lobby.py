@@ -173,7 +173,9 @@ def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_t
     assert seated["play_url"].startswith(f"/play/{gid}#token=L1.")
     assert is_verified(redis_client, bob), "the address acted on our email"
     before = stored(redis_client, gid)
-    problem(http.post(f"{LOBBY}/confirm", json={"token": token}), 409, "join-link-used")
+    again = http.ok("POST", f"{LOBBY}/confirm", json={"token": token})
+    assert again == {"game": gid, "status": "seated", "seat": 1, "name": "Bob", "again": True,
+                     "play_url": seated["play_url"], "started": False}, "a second use leads back to the seat"
     assert stored(redis_client, gid) == before, "a second use changes nothing"
     problem(http.post(f"{LOBBY}/confirm", json={"token": token[:-2] + "aa"}), 422, "bad-join-link")
     assert http.ok("GET", f"{LOBBY}/{gid}")["seats_taken"] == ["Host0", "Bob"]
@@ -195,6 +197,36 @@ def test_a_join_is_confirmed_by_the_emailed_link_once_and_the_last_seat_starts_t
         assert gid in [g["game"] for g in games["to_move"] + games["waiting"]]
     assert gid not in [g["id"] for g in http.ok("GET", LOBBY, params={"limit": 100})["games"]]
     problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Dee", "email": addr("dee")}), 409, "game-started")
+
+
+def test_a_joiner_who_opens_the_link_again_after_the_start_is_led_to_the_seat(http, redis_client, mailbox):
+    """The confirmation email carries the dashboard link, and the join link opened again after the
+    game started leads to the joiner's seat (its link, not its token again), while the joiner holds
+    the seat and its links were not renewed; after the account's deletion it leads nowhere."""
+    gid = open_game(http, players=2, taken=1)["id"]
+    bob = addr("bob")
+    ask(http, gid, "Bob", bob)
+    (_, (_, nonce), _), = [m for m in SENT if m[0] == "workers.send_lobby_join"]
+    assert mailbox.notifier.send_lobby_join(gid, nonce) == 1
+    mailbox.wait_for(1)
+    text = mailbox.messages[0].get_body(("plain",)).get_content()
+    key = dashboard_key_for(redis_client, bob)
+    assert f"http://pbem.test/me#key={key}" in text, text   # the dashboard link
+    token = unquote(re.search(r"/play/lobby#join=(\S+)", text).group(1))
+    seated = http.ok("POST", f"{LOBBY}/confirm", json={"token": token})
+    assert seated["started"] is True and seated["seat"] == 1, "the last seat: the game started"
+    again = http.ok("POST", f"{LOBBY}/confirm", json={"token": token})
+    assert again == {"game": gid, "status": "seated", "seat": 1, "name": "Bob", "again": True,
+                     "play_url": seated["play_url"], "started": True}
+    assert "token" not in again, "the seat's token is shown once"
+    assert http.ok("GET", f"{GAMES}/{gid}/legal-moves", again["play_url"].split("#token=")[1])["seat"] == 1
+    # the seat's links renewed since: the old join link does not bring them back
+    links.revoke_seat_link(redis_client, gid, 1)
+    problem(http.post(f"{LOBBY}/confirm", json={"token": token}), 409, "join-link-used")
+    # the account deleted: nothing of the joiner is left under the game, and the link leads nowhere
+    assert http.ok("DELETE", "/api/v1/me", key, json={"confirm": "DELETE"})["deleted"] is True
+    assert not list(redis_client.scan_iter(match=f"g:{{{gid}}}:joined:*"))
+    problem(http.post(f"{LOBBY}/confirm", json={"token": token}), 409, "game-started")
 
 
 def test_a_dashboard_key_joins_at_once_and_one_address_takes_one_seat(http, redis_client):

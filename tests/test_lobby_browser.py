@@ -83,9 +83,11 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
         summary = guest.request.get(f"{server.url}/api/v1/games/{gid}").json()
         assert (summary["status"] == "active"
                 and [s["name"] for s in summary["seats"]] == [host_name, "Bob"])
-        # the link worked once: opened again, it takes nothing
+        # opened again after the start, the link leads back to the seat (its link, never the token)
         guest.goto(link)
-        expect(guest.locator("#focus-text")).to_contain_text("started")
+        expect(guest.locator("#focus-text")).to_contain_text("You took this seat with this link")
+        guest.locator("#seat-link").click()
+        expect(guest).to_have_url(re.compile(rf"/play/{gid}#token=L1\."))
 
         for page, who in ((host, ann), (guest, bob)):
             page.goto(f"{server.url}/me#key={dashboard_key_for(service.store.r, who)}")

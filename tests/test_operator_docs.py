@@ -225,7 +225,8 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
         assert argv[argv.index("--pool") + 1] == "prefork"
         serve_workers.add((argv[argv.index("-A") + 1], argv[argv.index("-Q") + 1]))
     assert serve_workers == {("workers.app", "email"), ("workers.app", "sweeps"), ("workers.app", "stand-in"),
-                             ("workers.app", "hints"), ("cardinalbot.worker", "seats")}
+                             ("workers.app", "hints"), ("workers.app", "reviews"),
+                             ("cardinalbot.worker", "seats")}
     commands = unit_commands()
     for where in ("systemd", "Procfile"):
         mine = {k: _program(v) for k, v in commands.items()

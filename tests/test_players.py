@@ -503,3 +503,34 @@ def test_no_rate_limit_key_holds_the_address_or_the_player_id(redis_server):
     assert holders(r, me) == [], "no limiter key (nor anything else) holds the address"
     pid = player_id(r, me)
     assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], "nor the player id"
+
+
+def test_a_deleted_address_leaves_no_tournament_entry_it_asked_for(world):
+    """An entry asked with the invitation code and not confirmed keeps the address (for its email)
+    until the tournament starts or the ask expires: the deletion of the account removes it, with
+    the email that answered it, and the player id with them."""
+    app, client, svc, r = world
+    me, ann = address("ask"), address("ann")
+    new_game(svc, [("Asker", me), ("Ann", ann)], "ask-1")   # the address has an account
+    ts = app.extensions["tiletum.tournaments"]
+    made = ts.create({"name": "Asked Cup", "format": "swiss", "rounds": 2, "table_size": 2, "invite": True,
+                      "entries": [{"name": "Ann", "email": ann}, {"name": "Bo", "email": address("bo")}]})
+    tid = made["id"]
+    asked = []
+    ts.send = lambda name, args, queue: asked.append(args) or True
+    rv = client.post(f"/api/v1/tournaments/{tid}/entries",
+                     json={"name": "Asker", "email": me, "invite": made["invite_code"]})
+    assert rv.status_code in (200, 201, 202) and rv.get_json()["status"] == "pending", rv.get_json()
+    from mail.tournament_mail import entry_ask
+    notifier = Notifier(svc, Outbox(r, Refusing()), MailConfig(secret="s", domain="pbem.test",
+                                                              from_addr="t@pbem.test", public_url="http://pbem.test"))
+    assert entry_ask(notifier, *asked[0]) == 1, "the ask's email queued (the server is away)"
+    k = key_of(r, me)
+    pid = player_id(r, me)
+    assert holders(r, me), "the pending ask holds the address"
+    rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(k))
+    assert rv.status_code == 200, rv.get_json()
+    assert holders(r, me) == [], "nothing in Redis holds the address"
+    assert holders(r, pid) == [GENERATIONS.key("me:" + pid)], "nor the player id, but its revoked generation"
+    assert ts.entry_ask(tid, asked[0][1]) is None, "the ask is gone: its link confirms nothing"
+    assert holders(r, ann), "the others' entries stay"

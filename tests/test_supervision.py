@@ -89,6 +89,7 @@ def serve(tmp_path_factory):
     ("workers.app worker -Q email", "worker:email", "the service worker"),
     ("workers.app worker -Q sweeps", "worker:sweeps", "the sweeps worker"),
     ("workers.app worker -Q hints", "worker:hints", "the hints worker"),
+    ("workers.app worker -Q reviews", "worker:reviews", "the reviews worker"),
 ])
 def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, name):
     status, body = wait_for(lambda: (lambda h: h if h[0] == 200 else None)(health(serve.url)), 120,

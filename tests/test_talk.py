@@ -430,3 +430,61 @@ def test_attack_the_email_rule_never_turns_a_move_into_a_message_or_back(world):
     rv = post_inbound(c, raw_reply(turn, f"{first}\nthanks for the game"))
     assert rv.json["status"] == "applied" and "thanks for the game" not in " ".join(said())
     assert c.get(f"{API}/{gid}").json["version"] > 1
+
+
+# --- one client holding every seat of a game cannot flush the others' reports (issue 51) ------------
+
+def test_a_flood_of_reports_from_one_game_leaves_the_other_games_reports(world, redis_server, monkeypatch,
+                                                                          capsys):
+    import application.messages as messages
+    from api.cli import main
+    app, c = world
+    per_seat = getattr(messages, "OPEN_PER_SEAT", 5)   # reports a seat keeps waiting
+    r = app.extensions["tiletum.service"].store.r
+    r.delete(messages.REPORTS, messages.HANDLED)
+    talk = TableTalk(app.extensions["tiletum.service"])
+    gid, (ada, bob) = two(c)
+    c.post(f"{API}/{gid}/messages", json={"text": "an honest insult"}, headers=bob)
+    assert c.post(f"{API}/{gid}/messages/1/report", json={"reason": "first"}, headers=ada).status_code == 202
+    done, (ada2, bob2) = two(c)   # another game's report, handled: it may go when the list is full
+    c.post(f"{API}/{done}/messages", json={"text": "meh"}, headers=bob2)
+    c.post(f"{API}/{done}/messages/1/report", json={}, headers=ada2)
+    assert talk.handle(talk.reports()[0]["id"])
+    # the list's cap, small enough to flood here: one over the waiting reports, with the handled one
+    monkeypatch.setattr(messages, "REPORTS_KEPT", 1 + 5 * per_seat)
+    # one client holds all five seats of a game: each seat writes, every other seat reports each message
+    rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": f"S{i}", "email": f"s{i}@flood.test"}
+                                                            for i in range(5)]})
+    flood, seats = rv.json["id"], [bearer(s["token"]) for s in rv.json["seats"]]
+    for i, seat in enumerate(seats):
+        for k in range(6):
+            rv = c.post(f"{API}/{flood}/messages", json={"text": f"m{i}.{k}"}, headers=seat)
+            assert rv.status_code == 201
+    filed = 0
+    for n in range(1, 31):
+        author = (n - 1) // 6
+        for s, seat in enumerate(seats):
+            if s != author:
+                assert c.post(f"{API}/{flood}/messages/{n}/report", json={}, headers=seat).status_code == 202
+                filed += 1
+    assert filed == 120
+    listed = talk.reports(limit=500)
+    assert [x["reason"] for x in listed if x["game"] == gid] == ["first"], "the earlier report is listed"
+    mine = [x for x in listed if x["game"] == flood]
+    assert len(mine) == 5 * per_seat, "a few waiting a seat; the rest counted"
+    assert sum(x.get("more", 0) for x in mine) == 120 - 5 * per_seat
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    assert main(["talk-reports", "--limit", "500"]) == 0
+    out = capsys.readouterr().out
+    assert any(f"game {gid}," in b and "Ada reported Bob: first" in b for b in out.split("\n\n")), out
+    assert f"and {120 // 5 - per_seat} more reports by S0 in this game, counted, not kept" in out
+    # handling a seat's report lets it file one more; the handled go first when the list is full
+    number = next(x["id"] for x in mine if x["reporter_seat"] == 0)
+    assert main(["talk-report-handled", str(number)]) == 0
+    c.post(f"{API}/{flood}/messages", json={"text": "one more"}, headers=seats[1])
+    assert c.post(f"{API}/{flood}/messages/31/report", json={}, headers=seats[0]).status_code == 202
+    kept = talk.reports(limit=500, handled=True)
+    assert any(x["game"] == gid for x in kept) and not any(x["game"] == done for x in kept), \
+        "the handled report went first"
+    assert len([x for x in talk.reports(limit=500) if x["game"] == flood and x["reporter_seat"] == 0]) == \
+        per_seat

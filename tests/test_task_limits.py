@@ -56,4 +56,5 @@ def test_serve_starts_its_workers_with_a_pool_that_enforces_limits():
         assert cmd[cmd.index("--pool") + 1] == "prefork"
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")
     assert '"--pool", "solo"' not in source
-    assert source.count("supervisor.start(worker_command(") == 5   # seats, email, sweeps, stand-in, hints
+    # seats, email, sweeps, stand-in, hints, reviews
+    assert source.count("supervisor.start(worker_command(") == 6

@@ -1,13 +1,15 @@
 """The service's Celery app and its beat schedule. Its queues are named for their work
 (application/queues.py): ``email`` (the default: turn emails and every other email, webhooks, a
 finished game's follow-up), ``sweeps`` (every task beat schedules: the sweeps, reminders and
-deadlines, digests, maintenance) and ``stand-in`` (the stand-in's turns), each with a worker of its
-own, so a burst of emails never delays a sweep or a reminder.
+deadlines, digests, maintenance), ``stand-in`` (the stand-in's turns), ``hints`` and ``reviews``
+(the game reviews), each with a worker of its own, so a burst of emails never delays a sweep or a
+reminder, and no review delays an email.
 
     celery -A workers.app worker -Q email
     celery -A workers.app worker -Q sweeps --concurrency 1
     celery -A workers.app worker -Q stand-in --concurrency 1
     celery -A workers.app worker -Q hints --concurrency 1     (TILETUM_HINT_PROCS)
+    celery -A workers.app worker -Q reviews --concurrency 1
     celery -A workers.app beat --schedule FILE      (exactly one per deployment)
 
 Beat is a process of its own, never a worker's ``-B``: a worker killed with ``-B`` leaves its beat
@@ -44,6 +46,10 @@ may take minutes, which no sweep or email may wait for. Its limits are sized for
 The hints players ask for (``workers.hint``, application/hints.py) go to the ``hints`` queue and its
 worker, never computed in the API process: a search of seconds, run at a lower CPU priority than
 the requests (``nice`` +19), its backlog bounded by the API before it is sent.
+
+The game reviews (``workers.review_game``, application/review.py) go to the ``reviews`` queue and
+its worker: seconds of CPU a seat, which on the ``email`` queue held a new game's first email back
+(issue 51: four reviews delayed it from 1 to 7 s).
 """
 from __future__ import annotations
 
@@ -53,7 +59,7 @@ import os
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready
 
-from application.queues import EMAIL, HINTS, STAND_IN, SWEEPS
+from application.queues import EMAIL, HINTS, REVIEWS, STAND_IN, SWEEPS
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("tiletum", broker=broker, include=["workers.tasks"])
@@ -152,11 +158,13 @@ BEAT_SCHEDULE = {
     "send-digests": _every("send_digests", "TILETUM_DIGEST_SECONDS", 24 * 3600),
 }
 # every task beat sends runs on the sweeps queue and its own worker (a burst of emails on the email
-# queue never delays them); the stand-in's turns on theirs; everything else on the email queue
+# queue never delays them); the stand-in's turns, the hints and the reviews on theirs; everything
+# else on the email queue
 SWEEP_TASKS = tuple(entry["task"] for entry in BEAT_SCHEDULE.values())
 ROUTES = {**{name: {"queue": SWEEPS} for name in SWEEP_TASKS},
           **{name: {"queue": AI_QUEUE} for name in AI_TASKS},
-          "workers.hint": {"queue": HINTS}}
+          "workers.hint": {"queue": HINTS},
+          "workers.review_game": {"queue": REVIEWS}}
 app.conf.update(
     task_default_queue=EMAIL, task_acks_late=True, task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True, task_ignore_result=True,

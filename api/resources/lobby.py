@@ -167,8 +167,10 @@ class Confirm(MethodView):
         """Take the seat of an emailed join link
 
         The page `/play/lobby#join=<token>` sends the token of the link in the email. The seat is
-        taken once (a second use is refused and changes nothing), the address is verified, and
-        the answer holds your seat's token and link.
+        taken once, the address is verified, and the answer holds your seat's token and link.
+        Opened again while the same player holds that seat (the game waiting or started), the link
+        leads back to it: the answer has `again: true` and the seat's link, never its token again.
+        Any other second use is refused and changes nothing.
         """
         return lobby().confirm(body["token"])
 

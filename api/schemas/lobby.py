@@ -78,7 +78,11 @@ class LobbyJoinOut(Closed):
     play_url = fields.String(metadata={"description": "seated: the path of the game page opened as your seat "
                                                       "(the seat link token in the fragment)"})
     started = fields.Boolean(
-        metadata={"description": "seated: yours was the last seat, and the game has started"})
+        metadata={"description": "seated: yours was the last seat, and the game has started (with `again`: "
+                                 "the game has started)"})
+    again = fields.Boolean(
+        metadata={"description": "confirm: this join link took the seat before; it leads back to it (the "
+                                 "seat's link, not its token)"})
 
 
 class LobbyCancelled(Closed):
