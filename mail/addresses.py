@@ -8,7 +8,8 @@ Reply address (contract in ``docs/pbem.md``)::
 HMAC-SHA256(secret, "<game>.<seat>.<version>"). A message email's *talk address* writes ``t<n>`` for
 the version (``play+<game>.<seat>.t<n>.<sig>``, signed over ``"<game>.<seat>.t<n>"``): ``n`` is the last
 message that email told, so each message email has an address of its own, which goes stale as a turn's
-does (mail/messages.py, :func:`talk_address`, :func:`parse_address`). The signature is compared without regard to case
+does (mail/messages.py, :func:`talk_address`, :func:`parse_address`). The signature is compared
+without regard to case
 (base32 is case-insensitive), but **game ids are case-sensitive**: a mail system that lower-cases
 the whole local part turns the game id into another string, the signature no longer matches and
 the address is rejected with :class:`BadAddress` (never silently mapped to another game).
@@ -30,7 +31,8 @@ from email.utils import parseaddr
 from typing import Any
 from urllib.parse import urlencode
 
-__all__ = ["BadAddress", "reply_address", "talk_address", "parse_reply_address", "parse_address", "sign", "signed_url", "verify_url_params"]
+__all__ = ["BadAddress", "reply_address", "talk_address", "parse_reply_address", "parse_address", "sign",
+           "signed_url", "verify_url_params"]
 
 ADDRESS_SIG_LEN = 16      # the contract's length for reply addresses
 LINK_SIG_LEN = 32         # 160 bits for links (they can play moves)

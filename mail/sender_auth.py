@@ -123,8 +123,8 @@ def check(msg, authserv_id: str) -> str | None:
             if r.result.lower() == "pass" and aligned(signer, domain):
                 return None
     spf = by.get("spf", [])
-    if len(spf) == 1 and spf[0].result.lower() == "pass" and aligned(_domain(_prop(spf[0], "smtp", "mailfrom")),
-                                                                       domain):
+    if len(spf) == 1 and spf[0].result.lower() == "pass" \
+            and aligned(_domain(_prop(spf[0], "smtp", "mailfrom")), domain):
         return None
     return "no pass of DMARC, nor of DKIM or SPF aligned with the From domain"
 

@@ -50,7 +50,8 @@ def env(redis_server, monkeypatch, tmp_path):
         if mover is None:   # the game's start
             return
         meta = svc.meta(game_id)
-        told_at_append.append([m["text"] for m in TableTalk(svc).unread_for_email(game_id, meta, 1 - mover)[0]])
+        unread = TableTalk(svc).unread_for_email(game_id, meta, 1 - mover)[0]
+        told_at_append.append([m["text"] for m in unread])
     app = make_app(redis_server.url, MAIL_SECRET=SECRET, INBOUND_SECRET=INBOUND_SECRET, ON_APPEND=on_append)
     svc = app.extensions["tiletum.service"]
     c = app.test_client()
@@ -67,15 +68,17 @@ def env(redis_server, monkeypatch, tmp_path):
             return c.get(f"/api/v1/games/{g['id']}").json["version"]
 
         def turn(self, seat, version=None):
-            return reply_address(SECRET, DOMAIN, g["id"], seat, self.version() if version is None else version)
+            version = self.version() if version is None else version
+            return reply_address(SECRET, DOMAIN, g["id"], seat, version)
 
         def move(self, seat):
             return c.get(f"/api/v1/games/{g['id']}/legal-moves",
                          headers={"Authorization": f"Bearer {self.tokens[seat]}"}).json["moves"][0]["move"]
 
         def said(self):
-            return [m["text"] for m in c.get(f"/api/v1/games/{g['id']}/messages",
-                                             headers={"Authorization": f"Bearer {self.tokens[1]}"}).json["messages"]]
+            page = c.get(f"/api/v1/games/{g['id']}/messages",
+                         headers={"Authorization": f"Bearer {self.tokens[1]}"}).json
+            return [m["text"] for m in page["messages"]]
 
         def sent(self):
             return [email.message_from_bytes(f.read_bytes(), policy=email.policy.default)
@@ -83,7 +86,8 @@ def env(redis_server, monkeypatch, tmp_path):
 
         def message_emails(self, seat):
             TalkMailer(InboundReplies(svc).notifier, 0).send(g["id"])
-            return [m for m in self.sent() if str(m["To"]) == [ADA, BOB][seat] and "wrote to the table" in text_of(m)]
+            return [m for m in self.sent()
+                    if str(m["To"]) == [ADA, BOB][seat] and "wrote to the table" in text_of(m)]
     return Env()
 
 
@@ -119,7 +123,8 @@ def test_a_forged_from_is_refused_on_every_reply_address_and_the_owner_told_once
     for to in (env.turn(0), old, talk, talk, env.turn(0), old):
         r = post_inbound(env.client, mail(to, f"Ada <{ADA}>", f"{move}\nMessage: Ada resigns, gg",
                                           [FORGED]))
-        assert (r.status_code, r.json["status"], r.json["code"]) == (200, "rejected", "unauthenticated-sender")
+        assert (r.status_code, r.json["status"]) == (200, "rejected")
+        assert r.json["code"] == "unauthenticated-sender"
     # and with a forged header of our server's id, for a result it never recorded: refused all the same
     r = post_inbound(env.client, mail(talk, ADA, "Ada resigns, gg", [FORGED, f"{MX}; dmarc=pass"]))
     assert r.json["code"] == "unauthenticated-sender"
@@ -136,7 +141,7 @@ def test_a_forged_from_is_refused_on_every_reply_address_and_the_owner_told_once
 @pytest.mark.parametrize("results", [
     [],                                                                  # our server said nothing
     ["evil.example; spf=pass; dkim=pass header.d=players.example.org; dmarc=pass"],   # not our server
-    [f"{MX}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=evil.example; dmarc=none"],  # not aligned
+    [f"{MX}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=evil.example; dmarc=none"],  # unaligned
     [f"{MX}; dkim=pass header.d=players.example.org; dmarc=temperror"],
     [f"{MX} ;; garbled"],
 ])
