@@ -2,7 +2,8 @@
 
 ``handle_inbound(raw, deps, rcpt)`` is the whole pipeline for one delivered message (one
 recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` names the game,
-the seat and the turn and is checked against its signature (``mail.addresses``); the moves
+the seat and the turn and is checked against its signature (``mail.addresses``); its author must be
+the seat's own address, vouched for by the mail server in front (mail/sender_auth.py); the moves
 are the lines the player wrote above the quoted turn email (``extract_moves``; the reading of the
 text is mail/reply_text.py, pure); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
@@ -59,7 +60,9 @@ def extract_moves(text: str) -> list[str]:
 class Deps:
     """What ``handle_inbound`` needs from the service, kept injectable for tests."""
     secret: str                                              # TILETUM_MAIL_SECRET
-    submit: Callable[[str, int, int, list[str]], dict]       # GameService.submit_for_seat
+    # (game, seat, version, moves[, then=]) -> the answer: GameService.submit_for_seat; ``then()`` (given
+    # when the reply has a message) runs once the moves are saved, before anyone is told of them
+    submit: Callable[..., dict]
     legal_moves: Callable[[str, int], list[tuple[str, str]]]  # (game, seat) -> [(move, description)]
     send_reply: Callable[[EmailMessage], None]
     seen: Callable[[str], bool]                              # True if already handled; marks it otherwise
@@ -464,6 +467,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     if talk_n is not None or version == talk.TALK_VERSION:
         stale = _stale_talk(deps, game_id, seat, talk_n)
         if stale is not None:
+            answer.reply_to = None   # not the expired address again
             return answer(Result("rejected", "stale-talk", stale, **base), "error", failing_line=None,
                           legal_moves=[], nothing_played=True)
 
