@@ -232,3 +232,28 @@ def test_the_owner_is_told_again_on_another_day(env, monkeypatch, redis_client):
     finally:
         redis_client.delete("clock:offset")
     assert [str(m["To"]) for m in env.sent()] == [ADA, ADA]
+
+
+def test_the_smtp_listener_refuses_a_forged_from_alike(env):
+    """The same through the real SMTP listener (workers/listener.py) on loopback: the forged reply is
+    taken at SMTP (no bounce to its From) and plays and posts nothing; the owner's own reply plays."""
+    import smtplib
+
+    from mail.mailin_runtime import inbound_deps
+    from tests.test_mailin import free_port
+    from workers.listener import start_listener
+    port = free_port()
+    svc = env.client.application.extensions["tiletum.service"]
+    listener = start_listener(inbound_deps(svc), port=port)
+    move = env.move(0)
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+            forged = mail(env.turn(0), ADA, f"{move}\nMessage: hi", [FORGED])
+            s.sendmail("bounce@evil.example", [env.turn(0)], forged)
+        assert env.version() == 1 and env.said() == []
+        assert [str(m["To"]) for m in env.sent()] == [ADA]
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+            s.sendmail(ADA, [env.turn(0)], mail(env.turn(0), ADA, f"{move}\nMessage: hi", [PASS]))
+        assert env.version() > 1 and env.said() == ["hi"]
+    finally:
+        listener.stop()
