@@ -283,6 +283,9 @@ def cmd_serve(a: argparse.Namespace) -> int:
     os.environ.setdefault("TILETUM_PUBLIC_URL", url)
     os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
     os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
+    # its embedded listener has no mail server in front to check senders: replies count as they come
+    # (a production MX sets TILETUM_MAIL_AUTHSERV_ID; docs/deploy.md, "Inbound sender authentication")
+    os.environ.setdefault("TILETUM_MAIL_UNAUTHENTICATED", "accept")
     # 8 threads stay for requests
     os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:

@@ -564,11 +564,12 @@ class GameService:
 
     def submit_for_seat(self, game_id: str, seat: int, expected_version: int, moves: list[str],
                         idem_key: str | None = None, by: str | None = None,
-                        stop_at_reveal: bool = True) -> dict:
+                        stop_at_reveal: bool = True, then=None) -> dict:
         """Moves by ``seat``, authenticated by the caller (a signed reply address, the stand-in).
         ``by`` labels the events (e.g. "stand-in") in the log and the record. Only the service's
         own players, which choose no move by probing, may pass ``stop_at_reveal=False`` (the
-        stand-in plays a whole turn it computed with the rules)."""
+        stand-in plays a whole turn it computed with the rules). ``then()`` runs once the moves are
+        saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it)."""
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
@@ -577,12 +578,12 @@ class GameService:
                 mark_verified(self.store.r, meta["seats"][seat].get("email"))
             return seat
         try:
-            return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal)
+            return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal, then)
         except _Replay as r:
             return r.answer
 
     def _submit(self, game_id: str, authenticate, expected_version: int, moves: list[str],
-                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True) -> dict:
+                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True, then=None) -> dict:
         """Play ``moves`` in order from ``expected_version`` and append them in one step.
 
         A move that reveals chance (a die rolled, a tile or token drawn) ends the batch: the moves
@@ -598,7 +599,7 @@ class GameService:
             try:
                 return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                                stop_at_reveal, meta, state, seed,
-                                               self.cache.snapshot_hint(game_id), None, generation)
+                                               self.cache.snapshot_hint(game_id), None, generation, then)
             except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
                 self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
@@ -606,10 +607,10 @@ class GameService:
                         else self.cache.snapshot_hint(game_id))
         return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                        stop_at_reveal, loaded["meta"], loaded["state"], loaded["seed"],
-                                       snap_version, loaded["idem"], None)
+                                       snap_version, loaded["idem"], None, then)
 
     def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
-                           meta, state, seed, snap_version, idem_prev, generation) -> dict:
+                           meta, state, seed, snap_version, idem_prev, generation, then=None) -> dict:
         """The body of :meth:`_submit` once the game is at hand. ``generation``: the cached meta's
         generation, which the append checks (None: the meta was just read)."""
         game = games.of_meta(meta)
@@ -679,6 +680,11 @@ class GameService:
         if status == "idem":
             return self._replayed(value, seat, body_hash)
         self.cache.put(game_id, state)
+        if then is not None:
+            try:   # the moves stand whatever it does
+                then()
+            except Exception:
+                log.warning("the follow-up of a move in %s failed", game_id, exc_info=True)
         self._after_append(game_id, meta, state, snap_version, seat, game, hooks=result.hooks, by=by)
         return _public_answer(answer)
 

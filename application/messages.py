@@ -16,6 +16,7 @@ version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot w
 | ``g:{<id>}:talkrate:<seat>`` | string | the seat's messages this hour (:data:`PER_HOUR`) |
 | ``g:{<id>}:talkmute`` | hash | seat -> JSON ``{"all": bool, "seats": [...]}``: what the seat muted |
 | ``g:{<id>}:talkmail`` | hash | seat -> the last message id its emails told or its page read |
+| ``g:{<id>}:talkaddr`` | hash | seat -> the last message id its latest message email told: the number of its current talk address (mail/messages.py) |
 | ``g:{<id>}:talkmails:<seat>`` | string | message emails the seat got from this game in the last day (:data:`EMAILS_PER_DAY`) |
 | ``g:{<id>}:talkreported`` | hash | ``<message>:<seat>`` -> the report's id: a seat reports a message once |
 | ``g:{<id>}:talkopen`` | hash | report id -> the reporter seat: the game's reports kept and not yet handled (:data:`OPEN_PER_SEAT` a seat) |
@@ -398,6 +399,19 @@ class TableTalk:
                     "if tonumber(ARGV[2]) > c then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end "
                     "return 1",
                     1, key(game_id, "talkmail"), str(seat), str(upto))
+
+    def talk_address_sent(self, game_id: str, seat: int, upto: int) -> None:
+        """The seat's message email that tells the messages up to ``upto`` goes out: its talk address
+        (number ``upto``) is the current one, the older ones expire (never back)."""
+        self.r.eval("local c = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') "
+                    "if tonumber(ARGV[2]) > c then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end "
+                    "return 1",
+                    1, key(game_id, "talkaddr"), str(seat), str(upto))
+
+    def talk_address(self, game_id: str, seat: int) -> int | None:
+        """The number of the seat's current talk address (None: no message email went to it)."""
+        raw = self.r.hget(key(game_id, "talkaddr"), str(seat))
+        return int(raw) if raw else None
 
     def due(self, now: float | None = None, limit: int = 200) -> list[str]:
         now = self.clock() if now is None else now

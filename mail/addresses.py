@@ -5,7 +5,11 @@ Reply address (contract in ``docs/pbem.md``)::
     play+<game>.<seat>.<version>.<sig>@<domain>
 
 ``sig`` is the first 16 characters of the lower-case, unpadded base32 of
-HMAC-SHA256(secret, "<game>.<seat>.<version>"). The signature is compared without regard to case
+HMAC-SHA256(secret, "<game>.<seat>.<version>"). A message email's *talk address* writes ``t<n>`` for
+the version (``play+<game>.<seat>.t<n>.<sig>``, signed over ``"<game>.<seat>.t<n>"``): ``n`` is the last
+message that email told, so each message email has an address of its own, which goes stale as a turn's
+does (mail/messages.py, :func:`talk_address`, :func:`parse_address`). The signature is compared
+without regard to case
 (base32 is case-insensitive), but **game ids are case-sensitive**: a mail system that lower-cases
 the whole local part turns the game id into another string, the signature no longer matches and
 the address is rejected with :class:`BadAddress` (never silently mapped to another game).
@@ -27,7 +31,8 @@ from email.utils import parseaddr
 from typing import Any
 from urllib.parse import urlencode
 
-__all__ = ["BadAddress", "reply_address", "parse_reply_address", "sign", "signed_url", "verify_url_params"]
+__all__ = ["BadAddress", "reply_address", "talk_address", "parse_reply_address", "parse_address", "sign",
+           "signed_url", "verify_url_params"]
 
 ADDRESS_SIG_LEN = 16      # the contract's length for reply addresses
 LINK_SIG_LEN = 32         # 160 bits for links (they can play moves)
@@ -38,7 +43,7 @@ GAME_RE = re.compile(r"^[A-Za-z0-9]{1,%d}$" % MAX_GAME_ID)
 # the "play" prefix may arrive in any case; the game id keeps its case; seat/version canonical
 _ADDRESS_RE = re.compile(
     r"^(?i:play)\+(?P<game>[A-Za-z0-9]{1,%d})\.(?P<seat>0|[1-9][0-9]{0,2})"
-    r"\.(?P<version>0|[1-9][0-9]{0,11})\.(?P<sig>[A-Za-z2-7]{%d})@(?P<domain>[^@\s<>]+)$"
+    r"\.(?P<version>0|[1-9][0-9]{0,11}|(?i:t)(?:0|[1-9][0-9]{0,11}))\.(?P<sig>[A-Za-z2-7]{%d})@(?P<domain>[^@\s<>]+)$"
     % (MAX_GAME_ID, ADDRESS_SIG_LEN))
 _EXP_RE = re.compile(r"^[0-9]{1,12}$")
 
@@ -58,7 +63,7 @@ def _b32(digest: bytes, n: int) -> str:
     return base64.b32encode(digest).decode("ascii").rstrip("=").lower()[:n]
 
 
-def _address_sig(secret: str | bytes, game_id: str, seat: int, version: int) -> str:
+def _address_sig(secret: str | bytes, game_id: str, seat: int, version: int | str) -> str:
     msg = f"{game_id}.{seat}.{version}".encode("ascii")
     return _b32(hmac.new(_key(secret), msg, hashlib.sha256).digest(), ADDRESS_SIG_LEN)
 
@@ -78,9 +83,19 @@ def reply_address(secret: str | bytes, domain: str, game_id: str, seat: int, ver
     return f"play+{game_id}.{seat}.{version}.{_address_sig(secret, game_id, seat, version)}@{domain}"
 
 
-def parse_reply_address(secret: str | bytes, address: str) -> tuple[str, int, int]:
-    """``(game_id, seat, version)`` of a signed reply address. Accepts a bare address or one
-    with a display name / angle brackets (``"Tiletum" <play+...@domain>``). Raises
+def talk_address(secret: str | bytes, domain: str, game_id: str, seat: int, n: int) -> str:
+    """``play+<game>.<seat>.t<n>.<sig>@<domain>``: the reply address of a message email that told the
+    thread up to message ``n``."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise BadAddress(f"bad message number {n!r}")
+    reply_address(secret, domain, game_id, seat, 0)   # checks the game, the seat and the domain
+    return f"play+{game_id}.{seat}.t{n}.{_address_sig(secret, game_id, seat, f't{n}')}@{domain}"
+
+
+def parse_address(secret: str | bytes, address: str) -> tuple[str, int, int, int | None]:
+    """``(game_id, seat, version, talk)`` of a signed reply address: ``talk`` is the message number of
+    a talk address (its version is then 0, which no turn has), None for a turn's. Accepts a bare
+    address or one with a display name / angle brackets (``"Tiletum" <play+...@domain>``). Raises
     :class:`BadAddress` when it is malformed or its signature does not match."""
     if not isinstance(address, str) or not address.strip() or len(address) > MAX_ADDRESS:
         raise BadAddress("not a reply address")
@@ -88,10 +103,21 @@ def parse_reply_address(secret: str | bytes, address: str) -> tuple[str, int, in
     m = _ADDRESS_RE.match(addr.strip())
     if m is None:
         raise BadAddress("not a reply address of this service")
-    game, seat, version = m.group("game"), int(m.group("seat")), int(m.group("version"))
-    expected = _address_sig(secret, game, seat, version)
+    game, seat, written = m.group("game"), int(m.group("seat")), m.group("version").lower()
+    expected = _address_sig(secret, game, seat, written)
     if not hmac.compare_digest(m.group("sig").lower(), expected):
         raise BadAddress("the reply address's signature does not match (forged or altered address)")
+    if written.startswith("t"):
+        return game, seat, 0, int(written[1:])
+    return game, seat, int(written), None
+
+
+def parse_reply_address(secret: str | bytes, address: str) -> tuple[str, int, int]:
+    """``(game_id, seat, version)`` of a signed reply address (a talk address's version is 0).
+    Accepts a bare address or one with a display name / angle brackets (``"Tiletum"
+    <play+...@domain>``). Raises :class:`BadAddress` when it is malformed or its signature does not
+    match."""
+    game, seat, version, _ = parse_address(secret, address)
     return game, seat, version
 
 

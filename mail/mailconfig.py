@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from application.notifications import delay_minutes_default
 
 from .consent import Budget, windows
+from .sender_auth import POLICIES, REFUSE
 
 # the display name of the default From: the service's, not one game's (it sends every game's email)
 DEFAULT_SENDER_NAME = "Board games by mail"
@@ -22,6 +23,8 @@ class MailConfig:
     from_addr: str
     public_url: str
     authserv_id: str | None = None   # TILETUM_MAIL_AUTHSERV_ID: require this server's SPF/DKIM/DMARC pass
+    unauthenticated: str = REFUSE    # TILETUM_MAIL_UNAUTHENTICATED: without an authserv-id, whether a reply
+                                     # counts (accept: the embedded listener of `tiletum serve`)
     inbound_secret: str | None = None  # TILETUM_INBOUND_SECRET: signs the inbound webhook's requests
     pictures: bool = True            # TILETUM_MAIL_PICTURES=0: turn emails without the inline board PNG
     live_delay: float = 0.0          # TILETUM_MAIL_LIVE_DELAY_MINUTES (seconds here): a live seat's turn
@@ -49,6 +52,7 @@ class MailConfig:
                    from_addr=os.environ.get("TILETUM_MAIL_FROM", f"{DEFAULT_SENDER_NAME} <noreply@{domain}>"),
                    public_url=os.environ.get("TILETUM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
                    authserv_id=os.environ.get("TILETUM_MAIL_AUTHSERV_ID") or None,
+                   unauthenticated=unauthenticated_policy(),
                    inbound_secret=os.environ.get("TILETUM_INBOUND_SECRET") or None,
                    pictures=os.environ.get("TILETUM_MAIL_PICTURES", "1").strip().lower() not in ("0", "no",
                                                                                                  "off",
@@ -98,3 +102,13 @@ def _windows_setting(name: str, default: str) -> str | None:
     except ValueError as e:
         raise RuntimeError(f"{name}: {raw!r} is not a budget like \"5/hour;15/day\" ({e})") from None
     return None if raw.lower() in ("", "off", "none") else raw
+
+
+def unauthenticated_policy() -> str:
+    """``TILETUM_MAIL_UNAUTHENTICATED``: ``refuse`` (the default) or ``accept``, what becomes of a reply
+    that no mail server in front authenticated, where no ``TILETUM_MAIL_AUTHSERV_ID`` is set
+    (mail/sender_auth.py)."""
+    raw = os.environ.get("TILETUM_MAIL_UNAUTHENTICATED", REFUSE).strip().lower()
+    if raw not in POLICIES:
+        raise RuntimeError(f"TILETUM_MAIL_UNAUTHENTICATED is {raw!r}: it is 'accept' or 'refuse'")
+    return raw

@@ -2,7 +2,8 @@
 
 ``handle_inbound(raw, deps, rcpt)`` is the whole pipeline for one delivered message (one
 recipient): the reply address ``play+<game>.<seat>.<version>.<sig>@<domain>`` names the game,
-the seat and the turn and is checked against its signature (``mail.addresses``); the moves
+the seat and the turn and is checked against its signature (``mail.addresses``); its author must be
+the seat's own address, vouched for by the mail server in front (mail/sender_auth.py); the moves
 are the lines the player wrote above the quoted turn email (``extract_moves``; the reading of the
 text is mail/reply_text.py, pure); they are handed
 to the same service as the API (``deps.submit``, i.e. ``GameService.submit_for_seat``), which
@@ -24,6 +25,7 @@ import email.utils
 import hashlib
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -38,6 +40,7 @@ from .reply_text import (TooManyMoves, body_text, courtesy_split, greeting_split
                          without_tail)
 from .reply_text import extract_moves as _extract_moves
 from . import messages as talk
+from .sender_auth import REFUSE, authenticated, sender_refused  # noqa: F401 (authenticated: re-exported)
 
 log = logging.getLogger("tiletum.mailin")
 
@@ -57,7 +60,9 @@ def extract_moves(text: str) -> list[str]:
 class Deps:
     """What ``handle_inbound`` needs from the service, kept injectable for tests."""
     secret: str                                              # TILETUM_MAIL_SECRET
-    submit: Callable[[str, int, int, list[str]], dict]       # GameService.submit_for_seat
+    # (game, seat, version, moves[, then=]) -> the answer: GameService.submit_for_seat; ``then()`` (given
+    # when the reply has a message) runs once the moves are saved, before anyone is told of them
+    submit: Callable[..., dict]
     legal_moves: Callable[[str, int], list[tuple[str, str]]]  # (game, seat) -> [(move, description)]
     send_reply: Callable[[EmailMessage], None]
     seen: Callable[[str], bool]                              # True if already handled; marks it otherwise
@@ -74,7 +79,9 @@ class Deps:
     # the seat's own address: the only one a reply may come from and the only one answered
     seat_email: Callable[[str, int], str | None] = lambda game_id, seat: None
     # refuse replies unless our own mail server's Authentication-Results (this authserv-id) pass
+    # (mail/sender_auth.py); without one, ``unauthenticated`` says whether a reply counts
     authserv_id: str | None = None
+    unauthenticated: str = REFUSE
     # (once-key, message): the answer through the outbox, once per inbound email and kind;
     # when None, ``send_reply`` is used
     send_reply_once: Callable[[str, EmailMessage], None] | None = None
@@ -84,6 +91,10 @@ class Deps:
     is_move: Callable[[str, int, str], bool] | None = None
     # (game, seat, text) -> the posted message: a reply's table talk (mail/messages.py); None: not taken
     post_message: Callable[[str, int, str], dict] | None = None
+    # (game, seat) -> the message number of the seat's current talk address (its latest message email),
+    # None when it has none: an older talk address posts nothing (mail/messages.py). None: all count
+    talk_current: Callable[[str, int], int | None] | None = None
+    clock: Callable[[], float] = time.time   # the day of "told once a day" (refusals)
 
 
 @dataclass
@@ -293,24 +304,6 @@ def same_mailbox(a: str | None, b: str | None) -> bool:
     return ma is not None and ma == mb
 
 
-_AUTH_RESULT = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*([a-z]+)", re.IGNORECASE)
-
-
-def authenticated(msg, authserv_id: str) -> bool:
-    """Whether our own mail server (``authserv_id``, RFC 8601) recorded the message's sender checks
-    and none of SPF, DKIM and DMARC failed. Headers from any other server are ignored: anyone can
-    write an Authentication-Results header into their own email."""
-    ours = []
-    for value in msg.get_all("Authentication-Results") or []:
-        text = str(value).strip()
-        if text.split(";", 1)[0].strip().split()[0:1] == [authserv_id]:
-            ours.append(text)
-    if not ours:
-        return False
-    results = [r.lower() for text in ours for _, r in _AUTH_RESULT.findall(text)]
-    return bool(results) and not any(r in ("fail", "softfail", "permerror") for r in results)
-
-
 def _seat_address(deps: Deps, game_id: str, seat: int) -> str | None:
     try:
         return deps.seat_email(game_id, seat)
@@ -329,6 +322,8 @@ def _answer_the_seat(deps: Deps, headers, rcpt: str | None, result: Result, once
     owner = _seat_address(deps, game_id, seat)
     if owner is None or not same_mailbox(_first_address(headers.get("From")), owner):
         return result
+    if sender_refused(headers, deps.authserv_id, deps.unauthenticated) is not None:
+        return result   # anyone can write the owner's From: no answer to what no one vouched for
     result.game_id, result.seat, result.version = game_id, seat, version
     return _Answer(deps, owner, None, None, once)(result, "error")
 
@@ -362,6 +357,23 @@ def _send_stale(deps: Deps, msg, result: Result, current, once: str = "") -> boo
     except Exception:
         log.exception("mailin: could not send the current turn for a stale reply")
         return False
+
+
+def _stale_talk(deps: Deps, game_id: str, seat: int, n: int | None) -> str | None:
+    """Why a reply to a talk address posts nothing (an older message email's, or the fixed address of
+    the emails before talk addresses were numbered), or None when it is the seat's current one."""
+    if deps.talk_current is None and n is not None:
+        return None
+    try:
+        current = deps.talk_current(game_id, seat) if deps.talk_current is not None else None
+    except Exception:
+        log.warning("mailin: could not read the talk address of %s seat %s", game_id, seat, exc_info=True)
+        current = None
+    if n is not None and current is not None and n >= current:
+        return None
+    return ("this email was not the latest message email of this game, and its reply address has expired "
+            "as an old turn's does: your message was not posted. Reply to the latest message email, write "
+            "it after a line 'Message:' in a reply to your turn email, or post it on the game's page.")
 
 
 def _legal(deps: Deps, game_id: str, seat: int) -> list[tuple[str, str]]:
@@ -412,7 +424,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     if deps.seen(dedupe):
         return Result("duplicate", "duplicate", "this email was already handled")
     try:
-        game_id, seat, version = addresses.parse_reply_address(deps.secret, address)
+        game_id, seat, version, talk_n = addresses.parse_address(deps.secret, address)
     except ValueError:  # addresses.BadAddress is a ValueError
         # no game, so no seat to answer: never mail an address that is not a seat's (backscatter)
         return Result("rejected", "forged-address",
@@ -424,22 +436,40 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     # every answer from here on goes to the seat's own address, never to whoever wrote
     answer = _Answer(deps, owner, msg, address, dedupe)  # a corrected reply to an error goes to the same turn
 
-    # the reply address is not a credential on its own: the author must be the seat's player
+    # the reply address is not a credential on its own: the author must be the seat's player, and
+    # a mail server must vouch for the From (mail/sender_auth.py)
     author = _first_address(msg.get("From"))
     refused = None
     if not same_mailbox(author, owner):
         refused = Result("rejected", "wrong-sender",
-                         f"a reply to your turn email came from {author or 'an unknown address'}, not from "
-                         f"your address: nothing was played. If it was you, reply from {owner}.", **base)
-    elif deps.authserv_id and not authenticated(msg, deps.authserv_id):
-        refused = Result("rejected", "unauthenticated-sender",
-                         "a reply from your address failed our mail server's sender checks (SPF/DKIM/DMARC): "
-                         "nothing was played. Reply again from your usual mail account.", **base)
+                         f"a reply to your game's email came from {author or 'an unknown address'}, not from "
+                         f"your address: nothing was played or posted. If it was you, reply from {owner}.",
+                         **base)
+    else:
+        why = sender_refused(msg, deps.authserv_id, deps.unauthenticated)
+        if why is not None:
+            log.warning("mailin: unauthenticated sender for %s seat %s: %s", game_id, seat, why)
+            refused = Result("rejected", "unauthenticated-sender",
+                             "a reply that claimed to be from you failed our mail server's sender checks "
+                             "(SPF/DKIM/DMARC): nothing was played or posted. If it was you, reply again "
+                             "from your usual mail account; if not, someone wrote in your name, and you need "
+                             "do nothing.", **base)
     if refused is not None:
         log.warning("mailin: %s for %s seat %s (From %s)", refused.code, game_id, seat, author)
-        if deps.seen(f"refused:{game_id}:{seat}:{version}"):
-            return refused  # the owner was told once for this turn: a flood tells them nothing more
+        # the owner is told once a day per game and kind, whatever the reply address: a flood of
+        # forged replies (to any turn's or the talk address) tells them nothing more, and the
+        # writer nothing at all
+        once = f"refused:{refused.code}:{game_id}:{seat}:{int(deps.clock() // 86400)}"
+        if deps.seen(once):
+            return refused
+        answer.once = once
         return answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
+    if talk_n is not None or version == talk.TALK_VERSION:
+        stale = _stale_talk(deps, game_id, seat, talk_n)
+        if stale is not None:
+            answer.reply_to = None   # not the expired address again
+            return answer(Result("rejected", "stale-talk", stale, **base), "error", failing_line=None,
+                          legal_moves=[], nothing_played=True)
 
     # 3. the moves, and a message to the table: the lines after a line "Message:", or the whole text of
     # a reply to a message email (mail/messages.py); never a line of moves
@@ -485,9 +515,16 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
                       nothing_played=False)
 
-    # 4. play them: all or nothing, up to a move that reveals chance
+    # 4. play them: all or nothing, up to a move that reveals chance; the message is posted once the
+    # moves are saved and before anyone is told of them, so the next seat's turn email carries it
+    posted: list[str | None] = []
+
+    def post_said() -> None:
+        if not posted:
+            posted.append(talk.post_reply_message(deps.post_message, game_id, seat, said))
     try:
-        applied = deps.submit(game_id, seat, version, moves)
+        applied = (deps.submit(game_id, seat, version, moves, then=post_said) if said is not None
+                   else deps.submit(game_id, seat, version, moves))
     except ServiceError as e:
         extra = e.extra
         if e.kind == "conflict":
@@ -521,7 +558,9 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     new_version = applied.get("version") if isinstance(applied, dict) else None
     unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
     played = without_tail(moves, unplayed)
-    why = talk.post_reply_message(deps.post_message, game_id, seat, said) if said is not None else None
+    if said is not None:
+        post_said()   # when the service did not (an idempotent replay): after the moves, as ever
+    why = posted[0] if posted else None
     result = Result("applied", None, why, moves=played, unplayed=unplayed, new_version=new_version,
                     ignored=ignored, said=said if said is not None and why is None else None, **base)
     return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version,

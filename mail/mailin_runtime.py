@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import games
 from application import errors
+from application.clock import make_clock
 from application.dashboard import mark_verified
 from application.game_service import GameService
 from application.seats import seat_names
@@ -77,8 +78,9 @@ class InboundReplies:
                     send_reply=self.send_reply, seen=self.seen, from_addr=self.cfg.from_addr,
                     compose_confirmation=self.confirmation, compose_error=self.error,
                     compose_stale=self.stale, seat_email=self.seat_email, authserv_id=self.cfg.authserv_id,
-                    send_reply_once=self.send_reply_once, is_move=self.is_move,
-                    post_message=self.post_message)
+                    unauthenticated=self.cfg.unauthenticated, send_reply_once=self.send_reply_once,
+                    is_move=self.is_move, post_message=self.post_message, talk_current=self.talk_current,
+                    clock=make_clock(self.r))
 
     # --- the commands ------------------------------------------------------------------------------
 
@@ -86,6 +88,10 @@ class InboundReplies:
         """A reply's message to the table (mail/messages.py), from the seat's own address."""
         mark_verified(self.svc.store.r, self.seat_email(game_id, seat))
         return TableTalk(self.svc).post_for_seat(game_id, seat, text)
+
+    def talk_current(self, game_id: str, seat: int) -> int | None:
+        """The message number of the seat's current talk address: its latest message email's."""
+        return TableTalk(self.svc).talk_address(game_id, seat)
 
     def is_move(self, game_id: str, seat: int, line: str) -> bool:
         """Whether ``line`` is written as a move of the game or a command of a reply."""
@@ -97,22 +103,23 @@ class InboundReplies:
         except errors.ENGINE_ERRORS:
             return False
 
-    def submit(self, game_id: str, seat: int, version: int, lines: list[str]) -> dict:
-        """A reply's lines, each to its command: all or nothing, as the API plays moves."""
+    def submit(self, game_id: str, seat: int, version: int, lines: list[str], then=None) -> dict:
+        """A reply's lines, each to its command: all or nothing, as the API plays moves. ``then``: what
+        to do once they are saved and before anyone is told (the reply's message, posted)."""
         if any(RESIGN.match(line) for line in lines):
-            return self.resign(game_id, seat, lines)
+            return self.resign(game_id, seat, lines)   # the message after it (``then`` is not run)
         if any(_switch(line) is not None for line in lines):
-            return self.vacation(game_id, seat, version, lines)
-        return self.moves(game_id, seat, version, lines)
+            return self.vacation(game_id, seat, version, lines, then)
+        return self.moves(game_id, seat, version, lines, then)
 
-    def moves(self, game_id: str, seat: int, version: int, moves: list[str]) -> dict:
+    def moves(self, game_id: str, seat: int, version: int, moves: list[str], then=None) -> dict:
         """Moves by reply, played as the API plays them."""
         # the reply came from the seat's own address to the signed reply address of our email to it:
         # verified before its moves, whose emails (tasks that may run at once) must see it
         mark_verified(self.r, self.seat_email(game_id, seat))
-        return self.svc.submit_for_seat(game_id, seat, version, moves)
+        return self.svc.submit_for_seat(game_id, seat, version, moves, then=then)
 
-    def vacation(self, game_id: str, seat: int, version: int, lines: list[str]) -> dict:
+    def vacation(self, game_id: str, seat: int, version: int, lines: list[str], then=None) -> dict:
         """'vacation on' / 'vacation off' lines start and stop the seat's vacation; the other lines
         are moves. A setting that would be refused plays nothing; the settings apply only once the
         moves are played, so a reply whose moves are refused (illegal, an old turn) changes nothing."""
@@ -125,7 +132,7 @@ class InboundReplies:
             except ValueError as e:
                 raise errors.invalid("no-vacation-left", str(e), move_index=i) from None
         if rest:
-            answer = self.moves(game_id, seat, version, rest)
+            answer = self.moves(game_id, seat, version, rest, then)
         else:
             mark_verified(self.r, self.seat_email(game_id, seat))
             answer = None

@@ -3,8 +3,11 @@
 **Out.** A seat's turn email tells the others' messages its emails have not told yet
 (:func:`turn_email_talk`, under "Table talk"); a message that no email told within the delay
 (``TILETUM_TALK_EMAIL_SECONDS``, 3 hours) goes in an email of its own (:class:`TalkMailer`, the beat's
-``workers.sweep_talk``), whose reply address is the seat's *talk address* (the reply address of
-version 0, which no turn has).
+``workers.sweep_talk``), whose reply address is the seat's *talk address*: version 0, which no turn has,
+numbered by the last message the email told (``play+<game>.<seat>.t<n>.<sig>``, mail/addresses.py).
+It expires as a turn's does: once a newer message email went to the seat, a reply to an older one
+posts nothing and is answered (mail/mailin.py, ``stale-talk``); so does the fixed address of the
+message emails from before talk addresses were numbered.
 
 **In.** A reply carries a message by one of two rules, which never read a move as a message or a
 message as a move (:func:`split_reply`):
@@ -34,7 +37,7 @@ from application.talk_text import without_links
 from application.notifications import preference
 from application.seats import seat_names
 
-from . import reply_text
+from . import addresses, reply_text
 from .compose import html_document, simple_email, thread_subject
 
 log = logging.getLogger("tiletum.talk")
@@ -137,13 +140,14 @@ class TalkMailer:
                     if later is not None:
                         later.append(wait)
                     continue
-                msg = self.message(game_id, meta, seat, said)
+                self.talk.talk_address_sent(game_id, seat, upto)   # the one it carries is current now
+                msg = self.message(game_id, meta, seat, said, upto)
                 sent += self.notifier.send_once(f"talk:{game_id}:{seat}:{upto}", email, msg,
                                                 game_id=game_id, seat=seat)
             self.talk.mark_told(game_id, seat, upto)
         return sent
 
-    def message(self, game_id: str, meta: dict, seat: int, said: list[dict]):
+    def message(self, game_id: str, meta: dict, seat: int, said: list[dict], upto: int = 0):
         n = self.notifier
         names = seat_names(meta)
         title = games.of_meta(meta).title
@@ -156,7 +160,8 @@ class TalkMailer:
                  "as your message (nothing in it is played).", "", f"Open the game: {url}"]
         msg = simple_email(subject=thread_subject(title, names, seat, game_id),
                            from_addr=n.cfg.from_addr, to_addr=meta["seats"][seat]["email"], lines=lines,
-                           reply_to=n.reply_to(game_id, seat, TALK_VERSION), headline=headline)
+                           reply_to=addresses.talk_address(n.cfg.secret, n.cfg.domain, game_id, seat, upto),
+                           headline=headline)
         e = html.escape
         body = (f"<p>Hello {e(names[seat])},</p>{markup}<p>Reply to this email to answer them: all you write "
                 "above the quoted text goes to the table as your message (nothing in it is played).</p>"

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from application.dashboard import dashboard_key_for
 from application.errors import ServiceError
 from application.messages import MAX_CHARS, PER_HOUR, TableTalk
-from mail.addresses import reply_address
-from mail.messages import TALK_VERSION, split_reply
+from mail.addresses import reply_address, talk_address
+from mail.messages import split_reply
 from mail.mailin import extract_moves
 from mail.reply_text import is_marker
 from tests.conftest import INBOUND_SECRET, LiveServer, make_app, post_inbound
@@ -203,6 +203,13 @@ def test_a_finished_game_keeps_its_thread_open_a_while(world):
     assert e.value.code == "talk-closed"
 
 
+def current_talk(app, gid: str, seat: int, upto: int = 1) -> str:
+    """The seat's talk address as its latest message email (one that told the thread up to ``upto``)
+    carries it (mail/messages.py)."""
+    TableTalk(app.extensions["tiletum.service"]).talk_address_sent(gid, seat, upto)
+    return talk_address("talk-secret", "pbem.test", gid, seat, upto)
+
+
 def raw_reply(to: str, body: str, frm: str = "ada@talk.test") -> bytes:
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = frm, to, "Re: your turn"
@@ -234,7 +241,7 @@ def test_the_email_rule(world):
     assert rv.json["status"] == "applied" and c.get(f"{API}/{gid}").json["version"] == v
     assert said()[-1] == "<b>bold</b> & co"
     # a reply to a message email (the talk address): all of it is the message, nothing is a move
-    talk = reply_address("talk-secret", "pbem.test", gid, 0, TALK_VERSION)
+    talk = current_talk(world[0], gid, 0)
     rv = post_inbound(c, raw_reply(talk, first))
     assert rv.json["status"] == "applied" and said()[-1] == first
     assert c.get(f"{API}/{gid}").json["version"] == v
@@ -423,7 +430,7 @@ def test_attack_the_email_rule_never_turns_a_move_into_a_message_or_back(world):
     rv = post_inbound(c, raw_reply(turn, "Message: Ada resigns", frm="Ada <bob@talk.test>"))
     assert rv.json["status"] == "rejected" and "Ada resigns" not in said()
     # a message that is only a move's words to the talk address: posted, the game untouched
-    talk = reply_address("talk-secret", "pbem.test", gid, 0, TALK_VERSION)
+    talk = current_talk(world[0], gid, 0)
     rv = post_inbound(c, raw_reply(talk, f"Message:\n{first}"))
     assert rv.json["status"] == "applied" and c.get(f"{API}/{gid}").json["version"] == 1
     # a move then words with no Message: line: the words are no message, the move is played
