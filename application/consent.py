@@ -88,7 +88,9 @@ def accept(r, email: str, now: float) -> None:
     """The address accepts our email (a click, a reply): it is verified, and a refusal it made
     before is lifted (it chose again)."""
     pid = player_id(r, email)
-    r.delete(refused_key(pid), f"mail:b:{{{pid}}}:pend:inv")   # its unanswered invitations: none now
+    if r.delete(refused_key(pid)):   # it refused before, and now accepts: its games' emails again
+        set_preference(r, email, "move")
+    r.delete(f"mail:b:{{{pid}}}:pend:inv")   # its unanswered invitations: none now
     mark_verified(r, pid=pid)
 
 

@@ -115,7 +115,7 @@ def confirmed(seat: dict) -> bool:
     """A player seated in a waiting game who confirmed the seat themselves (a join link opened, or a
     join with their dashboard key). An address the creator typed into a seat did not: emails about
     the waiting game (cancelled) go only to confirmed players, so a stranger's address typed into
-    seats is never emailed by them (docs/pbem.md, "No one floods another's inbox")."""
+    seats is never emailed by them (docs/pbem.md, "Email by consent")."""
     return seat["kind"] == "human" and bool(seat.get("email")) and bool(seat.get("confirmed"))
 
 

@@ -265,7 +265,7 @@ class Together:
                           if k in ("name", "email", "kind", "tz", "level", "token_hash") and v is not None})
         options = {k: v for k, v in (meta.get("options") or {}).items() if k != "seed"}
         now = self.clock()
-        extra = {"rematch_of": game_id}
+        extra: dict[str, object] = {"rematch_of": game_id}
         if self.rematch_limit is not None:   # the lineage's starts in the window, this one's too
             extra["rematch_starts"] = self._recent_starts(meta, now) + [now]
         try:

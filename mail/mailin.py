@@ -82,6 +82,9 @@ class Deps:
     # (mail/sender_auth.py); without one, ``unauthenticated`` says whether a reply counts
     authserv_id: str | None = None
     unauthenticated: str = REFUSE
+    # the seat's address, once its reply is vouched for: any reply accepts our email (docs/pbem.md,
+    # "Email by consent")
+    accepted: Callable[[str], None] | None = None
     # (once-key, message): the answer through the outbox, once per inbound email and kind;
     # when None, ``send_reply`` is used
     send_reply_once: Callable[[str, EmailMessage], None] | None = None
@@ -464,6 +467,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             return refused
         answer.once = once
         return answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
+    if deps.accepted is not None:
+        deps.accepted(owner)   # any reply of the seat's own, vouched for, accepts our email
     if talk_n is not None or version == talk.TALK_VERSION:
         stale = _stale_talk(deps, game_id, seat, talk_n)
         if stale is not None:

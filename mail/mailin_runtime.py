@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 import uuid
 from functools import lru_cache
 
 import games
-from application import errors
+from application import consent, errors
 from application.clock import make_clock
 from application.dashboard import mark_verified
 from application.game_service import GameService
@@ -78,6 +79,7 @@ class InboundReplies:
                     send_reply=self.send_reply, seen=self.seen, from_addr=self.cfg.from_addr,
                     compose_confirmation=self.confirmation, compose_error=self.error,
                     compose_stale=self.stale, seat_email=self.seat_email, authserv_id=self.cfg.authserv_id,
+                    accepted=lambda email: consent.accept(self.svc.store.r, email, time.time()),
                     unauthenticated=self.cfg.unauthenticated, send_reply_once=self.send_reply_once,
                     is_move=self.is_move, post_message=self.post_message, talk_current=self.talk_current,
                     clock=make_clock(self.r))

@@ -144,7 +144,7 @@ def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path,
         expect(host.locator("#focus-text")).to_contain_text("You cancelled this game")
         assert host.request.get(f"{server.url}/api/v1/games/{gid}").json()["status"] == "cancelled"
         # no email: the only seated player cancelled it herself, and a cancellation is told only to
-        # players who confirmed their seat (docs/pbem.md, "No one floods another's inbox")
+        # players who confirmed their seat (docs/pbem.md, "Email by consent")
         assert [f for f in box.glob("*.eml") if "ann-" in f.name] == []
         host.reload()
         expect(host.locator("#focus-text")).to_contain_text("cancelled by the player who posted it")

@@ -20,7 +20,7 @@ from application.players import player_id
 from mail.consent import Budget, Gate, Window, windows
 from tests.conftest import make_app
 from tests.servers import wait_for
-from tests.test_pbem_e2e import Mailboxes, headline, own_redis, spawn, text_of  # noqa: F401
+from tests.test_pbem_e2e import Mailboxes, headline, own_redis, pbem, reply, spawn, text_of  # noqa: F401
 
 API = "/api/v1/games"
 H = 3600
@@ -289,3 +289,19 @@ def test_a_new_address_is_invited_accepts_by_click_and_refuses(world):
     assert len(to(boxes, new)) == n, "nothing after a refusal"
     # a forged accept link is refused and changes nothing
     assert c.post(path[:-3] + "xyz", headers={"Accept": "text/html"}).status_code == 403
+
+
+def test_any_reply_from_the_invited_address_accepts(pbem):  # noqa: F811 (the fixture)
+    """An invitation answered by a reply with no move at all (a greeting) accepts our email: the
+    address's next emails name the players again."""
+    app, boxes, mailin_port = pbem
+    c = app.test_client()
+    r = app.extensions["tiletum.service"].store.r
+    new = addr("replier")
+    g = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Nia", "email": new},
+                                                           {"name": "Oz", "email": addr("oz")}]}).json
+    inv = boxes.wait_until(lambda m: str(m["To"]) == new)[0]
+    assert "choice=accept" in text_of(inv) and consent.audience(r, new) == consent.PENDING
+    reply(mailin_port, inv, new, "Hello! Happy to play.")
+    wait_for(lambda: consent.audience(r, new) == consent.ACCEPTED, 30, "the reply's acceptance")
+    assert g["id"]

@@ -30,7 +30,7 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     assert rv.status_code == 201, rv.json
     gid = rv.json["id"]
     # both have acted on our emails before (else the limit on emailing strangers allows one email per
-    # game: docs/pbem.md, "No one floods another's inbox")
+    # game: docs/pbem.md, "Email by consent")
     for address in ("ada@players.test", "bob@players.test"):
         mark_verified(app.extensions["tiletum.service"].store.r, address)
     ada, bob = ({"Authorization": f"Bearer {s['token']}"} for s in rv.json["seats"])
