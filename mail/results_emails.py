@@ -36,8 +36,9 @@ class ResultsEmails(Mailer):
             if info["kind"] != "human" or preference(self.r, email) == "none":
                 continue
             first = self.first_email(email)
+            # why it came, to a stranger; "Unsubscribe", never "Stop these emails" (END_FUTURE_EMAILS)
             stop = (first_contact(email, self.unsubscribe_url(email), game.title) if self.stranger(email)
-                    else f"Stop these emails: {self.unsubscribe_url(email)}")   # why it came, to a stranger
+                    else f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}")
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
