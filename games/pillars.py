@@ -12,12 +12,13 @@ import pillars as rules
 import pillars.describe
 from rules_common.texts import fold_texts
 from pillars import chance, record
-from pillars.describe import card_name
+from pillars.describe import FIELD, card_name
 from pillars.describe import event_text as _event_text
 from pillars.game import apply_event
+from pillars.rules import carry_limit
 from pillars.state import RES, cards
 from pillars.summary import round_summary, summary_text
-from pillars.svg import board_svg
+from pillars.svg import PHASE_NAMES, board_svg
 
 from .base import (RESIGNED, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
                    seat_name, texts_with_resignations)
@@ -158,7 +159,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         s = state
         res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[seat], strict=False))
         crafts = "; ".join(card_name(x) for x in s.craftsmen[seat])
-        out = [f"Round {s.round} of 6.",
+        out = [f"Round {s.round} of 6.", f"{PHASE_NAMES[s.phase]}.",
                f"You have {s.vp[seat]} VP, {s.gold[seat]} gold and {res}.",
                f"Your craftsmen: {crafts}."]
         if s.privileges[seat]:
@@ -171,7 +172,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
             out.append(f"This round's event: {c.events[s.event]['text']}")
         market = ", ".join(f"{n} {r}" for r, n in zip(RES, s.market, strict=False))
         out.append(f"At the market: {market}.")
-        return out
+        return out + _board_lines(s, seat, name)
 
     def email_round_end(self, state, seat, names):
         """The last round's end, in the seat's first email after it: its first decision of the next
@@ -187,6 +188,57 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
 
     def pieces_svg(self):
         return None
+
+
+def _board_lines(s, seat: int, name) -> list[str]:
+    """The rest of what the board picture shows, in words (an email is read with pictures off too):
+    the card pool, the cards at Kingsbridge and Shiring, where the master builders stand, the bag
+    and the cost marker, the tax, the resource cards taken this round and the others' boards; and
+    what the decision asked needs (the market's prices, how many resources may be carried over)."""
+    c = cards()
+    out = []
+    if s.pool:
+        out.append("The card pool: " + "; ".join(
+            card_name(x) + (f" for {c.craftsmen[x]['cost']} gold" if x in c.craftsmen else "")
+            for x in s.pool) + ".")
+    offers = [f"{FIELD[f]} offers " + " and ".join(card_name(x) for x in shown if x is not None)
+              for f, shown in (("kingsbridge", s.kingsbridge), ("shiring", s.shiring))
+              if any(x is not None for x in shown)]
+    if offers:
+        out.append("; ".join(offers) + ".")
+    placed = []
+    for who in range(s.players):
+        at = [FIELD[f] + (f" ({n} builders)" if n > 1 else "") for f in c.field_order
+              if (n := s.spots[f].count(who))]
+        if at:
+            placed.append(f"{name(who)}'s at " + ", ".join(at))
+    if placed:
+        out.append("Master builders placed: " + "; ".join(placed) + ".")
+    if s.phase == "builders":
+        bag = ", ".join(f"{name(i)} {s.bag.count(i)}" for i in range(s.players))
+        out.append(f"Master builders in the bag: {bag}; the cost marker stands at {s.cost} gold.")
+    if s.tax is not None:
+        out.append(f"This round's tax: {s.tax} gold.")
+    step = s.queue[0][0] if s.phase == "actions" and s.queue else None
+    if step == "market":
+        out.append("Prices at the market, to buy or to sell one: "
+                   + ", ".join(f"{r} {c.price[r]} gold" for r in RES) + ".")
+    if step == "carry":
+        out.append(f"You may carry over {carry_limit(s, seat)} resources to the next round; you have "
+                   f"{sum(s.res[seat])}.")
+    if s.taken[seat]:
+        out.append("Your resource cards this round: " + "; ".join(card_name(x) for x in s.taken[seat]) + ".")
+    for i in range(s.players):
+        if i == seat:
+            continue
+        res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[i], strict=False))
+        line = f"{name(i)} has {res}; craftsmen: " + "; ".join(card_name(x) for x in s.craftsmen[i])
+        if s.privileges[i]:
+            line += "; privileges: " + "; ".join(card_name(p) for p in s.privileges[i])
+        if s.taken[i]:
+            line += "; resource cards this round: " + "; ".join(card_name(x) for x in s.taken[i])
+        out.append(line + ".")
+    return out
 
 
 PILLARS = Pillars()

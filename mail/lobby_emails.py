@@ -82,7 +82,7 @@ class LobbyEmails(Mailer):
         lines = [f"Hello {s['name']},", "",
                  f"the game of {title} ({game_id}) you had a seat in was cancelled: {why}.",
                  f"Find another game in the lobby: {self.cfg.public_url}/play/lobby",
-                 f"Stop these emails: {self.unsubscribe_url(email)}"]
+                 f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}"]
         msg = simple_email(subject=f"{title}: game {game_id} was cancelled", from_addr=self.cfg.from_addr,
                            to_addr=email, lines=lines, headline="The game was cancelled")
         return self.send_once(f"lobby-cancelled:{game_id}:{seat}", email, msg, scope=game_id)
