@@ -408,11 +408,14 @@ class GameService:
                 break
         return out
 
-    def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
+    def state(self, game_id: str, token: str | None, look: bool = True) -> tuple[int, dict]:
+        """The seat's (or a spectator's) view now. ``look``: the read is the seat looking at the game
+        (application/live.py); a page in a background tab reads without looking."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         seat = self.seat_of(meta, token, game_id, game.actor(state))
-        self.looked(game_id, meta, seat, state.version)
+        if look:
+            self.looked(game_id, meta, seat, state.version)
         return state.version, game.view(state, seat)
 
     def looked(self, game_id: str, meta: dict, seat: int | None, version: int) -> None:

@@ -173,11 +173,9 @@ class TurnEmails(Mailer):
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
         info, now = ahead["live"], self.clock()
-        if ahead["delay"] > 0 and info["seen_version"] >= version:
-            return 0   # the seat has read this decision with its token already: it knows
         if ahead["delay"] > 0 and live.is_live(info, now):
             # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
-            # if the decision is still the seat's and it has not looked (sweep_later)
+            # once the seat is no longer live, if the decision is still the seat's (sweep_later)
             add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
             return 0
         return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
@@ -196,9 +194,10 @@ class TurnEmails(Mailer):
 
     def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
         """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
-        each only if the decision is still the seat's and the seat has not looked at the game since
-        it became theirs. Each entry leaves the index once handled; one that fails stays for the next
-        sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
+        each only if the decision is still the seat's, once the seat is no longer live (one still
+        live waits again, until it is not). Each entry leaves the index once handled; one that fails
+        stays for the next sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is
+        the decision's."""
         n = 0
         for member, game_id, seat, version, tries in self._claimed(MAIL_LATER, self.clock(), max_attempts,
                                                                     budget):
@@ -208,7 +207,9 @@ class TurnEmails(Mailer):
 
     def send_later(self, game_id: str, seat: int, version: int) -> int:
         """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
-        is still that decision and the seat has not looked since; the entry leaves ``mail:later``."""
+        is still that decision and the seat is no longer live (a seat that looked at it and left gets
+        it too); while the seat is live the entry waits until it is not, else it leaves
+        ``mail:later``."""
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         sent = 0
@@ -216,12 +217,19 @@ class TurnEmails(Mailer):
                 and meta["seats"][seat]["kind"] == "human"):
             ahead = self._read_ahead(game_id, meta, state, seat, version)
             info = ahead.get("live") or live.parse([])
-            if "pref" in ahead and info["seen_version"] < version and not ahead["dropped"]:
+            if "pref" in ahead and not ahead["dropped"]:
+                if ahead["delay"] > 0 and live.is_live(info, self.clock()):
+                    # still at the keyboard (it acted or looked since): again once it is no longer live
+                    add(self.r, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", live.live_until(info) + 1)
+                    return 0
                 email = meta["seats"][seat]["email"]
                 if ahead["pref"] == "move":
                     after = self.r.pipeline(transaction=False)
+                    # what happened since it last looked, if that was before this decision (one that
+                    # looked at the decision and left is told since its last move)
+                    seen = info["seen_version"] if 0 <= info["seen_version"] < version else 0
                     sent = self._send_turn(game_id, version, meta, state, seat, ahead, after, None,
-                                           seen=max(info["seen_version"], 0))
+                                           seen=seen)
                     after.execute()
                 elif ahead["pref"] == "digest":
                     self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
