@@ -29,6 +29,7 @@ from .names import check_name
 from .notifications import delay_minutes, set_delay_minutes, set_preference
 from .players import player_id
 from .rated import is_rated
+from .resigned import decision_began
 from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta, key
 from .ids import new_game_id
@@ -580,7 +581,15 @@ class GameService:
                 mark_verified(self.store.r, meta["seats"][seat].get("email"))
             return seat
         try:
-            return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal)
+            try:
+                return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal)
+            except errors.ServiceError as e:
+                # an email's reply address or link names the version its decision began at: another
+                # seat's resignation since (a version of its own) leaves that decision as it was
+                now = e.extra.get("current_version") if e.kind == "conflict" and by is None else None
+                if now is None or not now > expected_version >= decision_began(self.store, game_id, seat, now):
+                    raise
+                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal)
         except _Replay as r:
             return r.answer
 

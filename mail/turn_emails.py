@@ -16,6 +16,7 @@ from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, 
 from application.messages import TableTalk
 from application.notifications import DIGEST, preference
 from application.players import player_id
+from application.resigned import decision_began, resigned_of
 from application.seats import seat_names
 
 from .board_png import board_pngs, png_width
@@ -172,17 +173,20 @@ class TurnEmails(Mailer):
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
+        # another seat's resignation is a version of its own, not a new decision: one email a decision
+        began = decision_began(self.service.store, game_id, seat, version)
         info, now = ahead["live"], self.clock()
         if ahead["delay"] > 0 and live.is_live(info, now):
             # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
             # once the seat is no longer live, if the decision is still the seat's (sweep_later)
-            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{began}", now + ahead["delay"])
             return 0
-        return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
+        return self._send_turn(game_id, began, meta, state, seat, ahead, after, due)
 
     def _send_turn(self, game_id: str, version: int, meta: dict, state, seat: int, ahead: dict, after,
                    due: float | None, seen: int = 0) -> int:
-        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
+        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``,
+        ``version`` the one its decision began at).
         ``seen``: the latest version the seat looked at (what happened after it is told)."""
         email = meta["seats"][seat].get("email")
         first = not ahead["told"] or (self.cfg.new_address_daily is not None and not ahead["verified"])
@@ -213,9 +217,10 @@ class TurnEmails(Mailer):
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         sent = 0
-        if (not game.is_over(state) and game.actor(state) == seat and state.version == version
-                and meta["seats"][seat]["kind"] == "human"):
-            ahead = self._read_ahead(game_id, meta, state, seat, version)
+        if (not game.is_over(state) and game.actor(state) == seat and meta["seats"][seat]["kind"] == "human"
+                and (state.version == version or version < state.version
+                     and decision_began(self.service.store, game_id, seat, state.version) <= version)):
+            ahead = self._read_ahead(game_id, meta, state, seat, state.version)
             info = ahead.get("live") or live.parse([])
             if "pref" in ahead and not ahead["dropped"]:
                 if ahead["delay"] > 0 and live.is_live(info, self.clock()):
@@ -257,7 +262,8 @@ class TurnEmails(Mailer):
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
         talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
-        since = self.since_last_turn(game_id, seat, game, seen)
+        events = self.service.store.events(game_id)
+        since = self.since_last_turn(game_id, seat, game, seen, events)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=names[seat], to_addr=email, from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
@@ -268,7 +274,7 @@ class TurnEmails(Mailer):
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
             images=self.pictures(game_id, meta, state, seat, since),
-            talk_text=talk_text, talk_html=talk_html))
+            talk_text=talk_text, talk_html=talk_html, resigned=resigned_of(events)))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int,
                  since: list[dict] | None = None) -> list[InlineImage]:
@@ -290,10 +296,12 @@ class TurnEmails(Mailer):
         return [InlineImage(name=name, png=png, alt=alt, width=png_width(png))
                 for (name, alt, _svg), png in zip(drawn, pngs) if png]
 
-    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0,
+                        events: list[dict] | None = None) -> list[dict]:
         """The public events after this seat's last move (what the others did), and after the version
-        ``seen`` it last looked at (several quick moves of others told in one email)."""
-        events = self.service.store.events(game_id)
+        ``seen`` it last looked at (several quick moves of others told in one email). ``events``: the
+        game's events, if the caller has read them."""
+        events = self.service.store.events(game_id) if events is None else events
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
         last = max(last, seen - 1)
