@@ -277,7 +277,7 @@ class GameService:
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
                     seed: str | None = None, game: str, dry_run: bool = False,
-                    live_creator: bool = False) -> dict:
+                    live_creator: bool = False, live_seats=None) -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
         ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
@@ -285,7 +285,9 @@ class GameService:
         checks a game with open seats so, with stand-ins for the players to come). ``live_creator``:
         the game is created through the API (``POST /games``); when it has exactly one human seat
         (a game against the AI or the Cardinalbot), that seat's player is the one at the keyboard and
-        counts as playing live (application/live.py): its first turn email waits like any other."""
+        counts as playing live (application/live.py): its first turn email waits like any other.
+        ``live_seats(meta)``: the seats of the new game (its meta) whose players count as playing
+        live now (a rematch: those on the old game's page)."""
         try:
             rules = games.get(game)
         except games.UnknownGame as e:
@@ -356,6 +358,8 @@ class GameService:
         humans = [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
         if live_creator and len(humans) == 1:
             self._acted(game_id, meta, humans[0], live.WEB)
+        for seat in live_seats(meta) if live_seats is not None else ():
+            self._acted(game_id, meta, seat, live.WEB)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 

@@ -496,6 +496,52 @@ def test_a_background_tab_does_not_hold_the_turn_email_and_an_open_page_does(ser
         r.delete("clock:offset")
 
 
+def test_a_rematch_started_on_the_page_emails_no_one_there_until_they_leave(serve):
+    """Issue 51: the rematch emailed a player who was on the page. Its seats whose players are
+    live in the old game (they accepted on its page) are live in the new one: the first turn email
+    waits, and goes once the player has left."""
+    server, boxes, _, redis_server = serve
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    r.delete("clock:offset")
+    ada, bob = addr("ada"), addr("bob")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            "options": {"seed": "live-rematch"},
+        },
+    ).json()
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    assert requests.post(f"{server.url}{API}/{gid}/resign", headers=auth[0], timeout=10).status_code == 200
+    for who in (ada, bob):
+        wait_for(lambda: [m for m in to(boxes, who) if headline(m).startswith("Game over")], 30, "the results")
+    # both on the game's page: it reads the game, and each asks (accepts) there
+    for seat in (0, 1):
+        assert requests.get(f"{server.url}{API}/{gid}/state", headers=auth[seat], timeout=10).status_code == 200
+        rv = requests.post(f"{server.url}{API}/{gid}/rematch", headers=auth[seat], timeout=10)
+        assert rv.status_code == 200, rv.text
+    assert rv.json()["status"] == "started"
+    new = rv.json()["new_game"]
+    first = requests.get(f"{server.url}{API}/{new}", timeout=10).json()["to_act"][0]
+    first_addr = [ada, bob][next(s["seat"] for s in rv.json()["seats"] if s["new_seat"] == first)]
+
+    def new_game_emails() -> list:
+        return [m for m in to(boxes, first_addr) if new in str(m["Subject"])]
+
+    time.sleep(5)   # the new game's first turn is notified, the sweeps run
+    assert new_game_emails() == [], "on the page: no turn email at once"
+    r.set("clock:offset", 6 * 60)   # the player left: past the grace
+    try:
+        wait_for(new_game_emails, 30, "the rematch's turn email once the player left")
+    finally:
+        r.delete("clock:offset")
+
+
 # --- the player's setting -------------------------------------------------------------------------
 
 
