@@ -29,6 +29,7 @@ from .names import check_name
 from .notifications import delay_minutes, set_delay_minutes, set_preference
 from .players import player_id
 from .rated import is_rated
+from .resigned import decision_began
 from .seats import AI_LEVELS, ai_seats, seat_names
 from .store import Conflict, EventStore, GameArchived, StaleMeta, key
 from .ids import new_game_id
@@ -276,7 +277,7 @@ class GameService:
     def create_game(self, seats: list[dict], options: dict, *, game_id: str | None = None,
                     tokens: list[str | None] | None = None, extra_meta: dict | None = None,
                     seed: str | None = None, game: str, dry_run: bool = False,
-                    live_creator: bool = False) -> dict:
+                    live_creator: bool = False, live_seats=None) -> dict:
         """Create a game. Callers inside the service (tournaments) may fix the ``game_id`` (an
         existing id raises :class:`GameExists`), the seats' ``tokens``, ``extra_meta`` and the
         ``seed`` (a tournament created with a seed on a server that allowed it). ``game`` is the
@@ -284,7 +285,9 @@ class GameService:
         checks a game with open seats so, with stand-ins for the players to come). ``live_creator``:
         the game is created through the API (``POST /games``); when it has exactly one human seat
         (a game against the AI or the Cardinalbot), that seat's player is the one at the keyboard and
-        counts as playing live (application/live.py): its first turn email waits like any other."""
+        counts as playing live (application/live.py): its first turn email waits like any other.
+        ``live_seats(meta)``: the seats of the new game (its meta) whose players count as playing
+        live now (a rematch: those on the old game's page)."""
         try:
             rules = games.get(game)
         except games.UnknownGame as e:
@@ -355,6 +358,8 @@ class GameService:
         humans = [i for i, s in enumerate(meta["seats"]) if s["kind"] == "human"]
         if live_creator and len(humans) == 1:
             self._acted(game_id, meta, humans[0], live.WEB)
+        for seat in live_seats(meta) if live_seats is not None else ():
+            self._acted(game_id, meta, seat, live.WEB)
         self._appended(game_id, meta, state, None)
         return _created(game_id, state, meta, seats, tokens)
 
@@ -408,11 +413,14 @@ class GameService:
                 break
         return out
 
-    def state(self, game_id: str, token: str | None) -> tuple[int, dict]:
+    def state(self, game_id: str, token: str | None, look: bool = True) -> tuple[int, dict]:
+        """The seat's (or a spectator's) view now. ``look``: the read is the seat looking at the game
+        (application/live.py); a page in a background tab reads without looking."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         seat = self.seat_of(meta, token, game_id, game.actor(state))
-        self.looked(game_id, meta, seat, state.version)
+        if look:
+            self.looked(game_id, meta, seat, state.version)
         return state.version, game.view(state, seat)
 
     def looked(self, game_id: str, meta: dict, seat: int | None, version: int) -> None:
@@ -578,7 +586,17 @@ class GameService:
                 mark_verified(self.store.r, meta["seats"][seat].get("email"))
             return seat
         try:
-            return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal, then)
+            try:
+                return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal,
+                                    then)
+            except errors.ServiceError as e:
+                # an email's reply address or link names the version its decision began at: another
+                # seat's resignation since (a version of its own) leaves that decision as it was
+                now = e.extra.get("current_version") if e.kind == "conflict" and by is None else None
+                began = decision_began(self.store, game_id, seat, now) if now is not None else 0
+                if now is None or not now > expected_version >= began:
+                    raise
+                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal, then)
         except _Replay as r:
             return r.answer
 

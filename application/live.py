@@ -1,8 +1,9 @@
 """Who is playing live (docs/pbem.md, "No email while you play live").
 
 A seat that plays on the game's page or through the API gets no turn email at once: the email
-waits a grace period and goes only if the decision is still the seat's and the seat has not
-looked at the game meanwhile (``mail.notify.Notifier``). What the core records for that, per game,
+waits a grace period and goes once the seat is no longer live (the grace after its last action or
+look), if the decision is still the seat's (``mail.notify.Notifier``). A page in a background tab
+reads the game with ``hidden=true``: such a read is not a look. What the core records for that, per game,
 in one hash in the game's index shard (one hash slot with the game's other index entries):
 
 | key | field | value |
@@ -81,5 +82,11 @@ def is_live(info: dict, now: float) -> bool:
     ``LIVE_SECONDS``, or read the game with its token in the last ``PRESENT_SECONDS`` (its page is
     open). A seat whose last action came by email, or that never acted, is not, unless its page is
     open."""
-    return ((info["via"] == WEB and now - info["acted_at"] <= LIVE_SECONDS)
-            or now - info["seen_at"] <= PRESENT_SECONDS)
+    return now <= live_until(info)
+
+
+def live_until(info: dict) -> float:
+    """When the seat stops playing live unless it acts or looks again: ``LIVE_SECONDS`` after its
+    last action through the page or the API, ``PRESENT_SECONDS`` after its last read."""
+    acted = info["acted_at"] + LIVE_SECONDS if info["via"] == WEB else float("-inf")
+    return max(acted, info["seen_at"] + PRESENT_SECONDS)

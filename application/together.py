@@ -45,7 +45,7 @@ import redis
 
 import games
 
-from . import errors
+from . import errors, live
 from .deadlines import Deadlines
 from .resigned import resigned_of
 from .game_service import GameExists, GameService, machine_seats, seat_markers
@@ -166,12 +166,15 @@ class Together:
         svc = self.service
         meta, state = svc.load(game_id)
         game = games.of_meta(meta)
+        asked_on_page = seat is None   # with the seat's token: the game's page or the API
         if seat is None:
             seat = svc._require_seat(meta, token, game_id, games.actor(state))
         if not 0 <= seat < len(meta["seats"]):
             raise errors.forbidden("not-your-seat", "no such seat")
         if not game.is_over(state):
             raise errors.refused("game-not-over", "a rematch is offered once the game is over")
+        if asked_on_page:
+            svc._acted(game_id, meta, seat, live.WEB)
         if any(s["kind"] == "bot" or s.get("former") for s in meta["seats"]):
             raise errors.refused("rematch-unsupported",
                                  "a game with a bot account or a former player has no rematch")
@@ -270,12 +273,23 @@ class Together:
             extra["rematch_starts"] = self._recent_starts(meta, now) + [now]
         try:
             self.service.create_game(seats, options, game_id=doc["id"], tokens=[None] * len(seats),
-                                     game=games.of_meta(meta).name, extra_meta=extra)
+                                     game=games.of_meta(meta).name, extra_meta=extra,
+                                     live_seats=lambda new: self._on_the_page(game_id, meta, new))
         except GameExists:
             pass   # another acceptance started it a moment ago: the same game
         doc = dict(doc, new_game=doc["id"])
         self.r.set(self._key(game_id), json.dumps(doc), ex=REMATCH_KEEP)
         return doc
+
+    def _on_the_page(self, game_id: str, meta: dict, new_meta: dict) -> list[int]:
+        """The rematch's seats whose players are playing live in the old game now (its page open, or
+        they just asked or accepted there): no turn email at once for them (application/live.py)."""
+        now, out = self.service.clock(), []
+        for j, s in enumerate(new_meta["seats"]):
+            i = next((i for i, old in enumerate(meta["seats"]) if _same_seat(old, s)), None)
+            if i is not None and s["kind"] == "human" and live.is_live(live.read(self.r, game_id, i), now):
+                out.append(j)
+        return out
 
     def _public(self, game_id: str, meta: dict, doc: dict) -> dict:
         new_seats: list[int | None] = [None] * len(meta["seats"])

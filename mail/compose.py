@@ -31,7 +31,7 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-from games import EmailGame
+from games import RESIGNED, EmailGame
 
 MSGID_DOMAIN = "tiletum-pbem"
 
@@ -210,6 +210,8 @@ class TurnContext:
     talk_text: list[str] = field(default_factory=list)   # the others' new messages (mail/messages.py)
     talk_html: str = ""
     consent_urls: tuple[str, str] | None = None   # accept, refuse: to an address that has not accepted
+    resigned: list[int] = field(default_factory=list)   # the seats that resigned: marked in the players'
+    #                                                     lines
 
 
 def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
@@ -230,6 +232,8 @@ def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
         return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return f"{who} took back a move"
+    if event.get("type") == RESIGNED:
+        return event.get("text") or f"{who} resigned"
     if event.get("type") != "MovePlayed":
         return "the game started"
     return f"{who} played {event['move']}{by}"
@@ -333,7 +337,8 @@ def turn_email(ctx: TurnContext):
     what = game.email_what(state)
     headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
     legal = game.email_moves(state, ctx.seat, ctx.seat_names)
-    position = game.email_position_lines(state, ctx.seat, ctx.seat_names)
+    marked = [f"{n} (resigned)" if i in ctx.resigned else n for i, n in enumerate(ctx.seat_names)]
+    position = game.email_position_lines(state, ctx.seat, marked)   # the players' lines say who resigned
     since = [describe_event(e, ctx.seat_names, game) for e in ctx.since]
     round_end = game.email_round_end(state, ctx.seat, ctx.seat_names)   # what a round's end did, and why
     example = game.email_example(state, ctx.seat) if legal else ""

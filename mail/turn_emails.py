@@ -16,6 +16,7 @@ from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, 
 from application.messages import TableTalk
 from application.notifications import DIGEST, preference
 from application.players import player_id
+from application.resigned import decision_began, resigned_of
 from application.seats import seat_names
 
 from .board_png import board_pngs, png_width
@@ -181,19 +182,20 @@ class TurnEmails(Mailer):
         if pref == "digest":
             self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
             return 0
+        # another seat's resignation is a version of its own, not a new decision: one email a decision
+        began = decision_began(self.service.store, game_id, seat, version)
         info, now = ahead["live"], self.clock()
-        if ahead["delay"] > 0 and info["seen_version"] >= version:
-            return 0   # the seat has read this decision with its token already: it knows
         if ahead["delay"] > 0 and live.is_live(info, now):
             # playing live (docs/pbem.md, "No email while you play live"): not now; after the grace,
-            # if the decision is still the seat's and it has not looked (sweep_later)
-            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", now + ahead["delay"])
+            # once the seat is no longer live, if the decision is still the seat's (sweep_later)
+            add(after, MAIL_LATER, game_id, f"{game_id}:{seat}:{began}", now + ahead["delay"])
             return 0
-        return self._send_turn(game_id, version, meta, state, seat, ahead, after, due)
+        return self._send_turn(game_id, began, meta, state, seat, ahead, after, due)
 
     def _send_turn(self, game_id: str, version: int, meta: dict, state, seat: int, ahead: dict, after,
                    due: float | None, seen: int = 0) -> int:
-        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``).
+        """Compose and queue the seat's turn email (once per decision: ``turn:<game>:<seat>:<version>``,
+        ``version`` the one its decision began at).
         ``seen``: the latest version the seat looked at (what happened after it is told)."""
         email = meta["seats"][seat].get("email")
         pending = self.stranger(email, ahead["verified"])
@@ -207,9 +209,10 @@ class TurnEmails(Mailer):
 
     def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
         """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
-        each only if the decision is still the seat's and the seat has not looked at the game since
-        it became theirs. Each entry leaves the index once handled; one that fails stays for the next
-        sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is the decision's."""
+        each only if the decision is still the seat's, once the seat is no longer live (one still
+        live waits again, until it is not). Each entry leaves the index once handled; one that fails
+        stays for the next sweep, ``max_attempts`` times at most. Idempotent: the email's once-key is
+        the decision's."""
         n = 0
         for member, game_id, seat, version, tries in self._claimed(MAIL_LATER, self.clock(), max_attempts,
                                                                     budget):
@@ -219,20 +222,30 @@ class TurnEmails(Mailer):
 
     def send_later(self, game_id: str, seat: int, version: int) -> int:
         """The deferred turn email of ``seat`` for its decision that began at ``version``: sent when it
-        is still that decision and the seat has not looked since; the entry leaves ``mail:later``."""
+        is still that decision and the seat is no longer live (a seat that looked at it and left gets
+        it too); while the seat is live the entry waits until it is not, else it leaves
+        ``mail:later``."""
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         sent = 0
-        if (not game.is_over(state) and game.actor(state) == seat and state.version == version
-                and meta["seats"][seat]["kind"] == "human"):
-            ahead = self._read_ahead(game_id, meta, state, seat, version)
+        if (not game.is_over(state) and game.actor(state) == seat and meta["seats"][seat]["kind"] == "human"
+                and (state.version == version or version < state.version
+                     and decision_began(self.service.store, game_id, seat, state.version) <= version)):
+            ahead = self._read_ahead(game_id, meta, state, seat, state.version)
             info = ahead.get("live") or live.parse([])
-            if "pref" in ahead and info["seen_version"] < version and not ahead["dropped"]:
+            if "pref" in ahead and not ahead["dropped"]:
+                if ahead["delay"] > 0 and live.is_live(info, self.clock()):
+                    # still at the keyboard (it acted or looked since): again once it is no longer live
+                    add(self.r, MAIL_LATER, game_id, f"{game_id}:{seat}:{version}", live.live_until(info) + 1)
+                    return 0
                 email = meta["seats"][seat]["email"]
                 if ahead["pref"] == "move":
                     after = self.r.pipeline(transaction=False)
+                    # what happened since it last looked, if that was before this decision (one that
+                    # looked at the decision and left is told since its last move)
+                    seen = info["seen_version"] if 0 <= info["seen_version"] < version else 0
                     sent = self._send_turn(game_id, version, meta, state, seat, ahead, after, None,
-                                           seen=max(info["seen_version"], 0))
+                                           seen=seen)
                     after.execute()
                 elif ahead["pref"] == "digest":
                     self.r.sadd(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")
@@ -263,12 +276,13 @@ class TurnEmails(Mailer):
         email = meta["seats"][seat]["email"]
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
+        events = self.service.store.events(game_id)
         if pending:
             names = self.neutral_names(names, seat)
             talk_text, talk_html, since, images = [], "", [], []
         else:
             talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
-            since = self.since_last_turn(game_id, seat, game, seen)
+            since = self.since_last_turn(game_id, seat, game, seen, events)
             images = self.pictures(game_id, meta, state, seat, since)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name="there" if pending else names[seat], to_addr=email,
@@ -280,7 +294,7 @@ class TurnEmails(Mailer):
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
             headline=headline, subject=thread_subject(game.title, names, seat, game_id),
-            images=images, talk_text=talk_text, talk_html=talk_html,
+            images=images, talk_text=talk_text, talk_html=talk_html, resigned=resigned_of(events),
             consent_urls=self.consent_urls(email) if pending else None))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int,
@@ -303,10 +317,12 @@ class TurnEmails(Mailer):
         return [InlineImage(name=name, png=png, alt=alt, width=png_width(png))
                 for (name, alt, _svg), png in zip(drawn, pngs) if png]
 
-    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0) -> list[dict]:
+    def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0,
+                        events: list[dict] | None = None) -> list[dict]:
         """The public events after this seat's last move (what the others did), and after the version
-        ``seen`` it last looked at (several quick moves of others told in one email)."""
-        events = self.service.store.events(game_id)
+        ``seen`` it last looked at (several quick moves of others told in one email). ``events``: the
+        game's events, if the caller has read them."""
+        events = self.service.store.events(game_id) if events is None else events
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
         last = max(last, seen - 1)

@@ -375,11 +375,12 @@ def test_a_whole_game_against_the_ai_on_its_page_sends_only_the_results(serve):
     assert "choice=accept" in body and "choice=refuse" in body, "how to accept or refuse"
 
 
-def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_none(serve):
+def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_after_the_grace(serve):
     server, boxes, mailin, redis_server = serve
     import redis
 
     r = redis.Redis.from_url(redis_server.url)
+    r.delete("clock:offset")
     ada, bob = addr("ada"), addr("bob")
     g = requests.post(
         server.url + API,
@@ -408,19 +409,139 @@ def test_an_email_played_seat_gets_its_turn_email_at_once_and_a_looked_at_turn_n
     )
     assert time.monotonic() - t0 < 30
     # Ada now plays on the API (live); when her decision comes back she looks at the game (her page
-    # reads it): no email for that decision, even after the grace
+    # reads it) and leaves: her turn email comes once she is no longer live, not at the next reminder
     me = {"Authorization": f"Bearer {tokens[0]}"}
     # her first turn email, the answer to her reply and this turn email: all in before counting
     before = len(
         wait_for(lambda: (lambda got: got if len(got) >= 3 else None)(to(boxes, ada)), 30, "3 emails")
     )
     play_one(server.url, gid, tokens[0])
-    play_one(server.url, gid, tokens[1])
+    version = play_one(server.url, gid, tokens[1])["version"]
     requests.get(f"{server.url}{API}/{gid}/state", headers=me, timeout=10)
+    time.sleep(3)
+    assert len(to(boxes, ada)) == before, "not while she is live"
     r.set("clock:offset", 6 * 60)
     try:
-        time.sleep(6)
-        assert len(to(boxes, ada)) == before, [(headline(m), str(m["Reply-To"])) for m in to(boxes, ada)]
+        wait_for(lambda: len(to(boxes, ada)) > before, 30, "the looked-at turn's email after the grace")
+        time.sleep(3)
+        got = to(boxes, ada)[before:]
+        assert [f".{version}." in str(m["Reply-To"]) for m in got] == [True], [headline(m) for m in got]
+    finally:
+        r.delete("clock:offset")
+
+
+def test_a_background_tab_does_not_hold_the_turn_email_and_an_open_page_does(serve):
+    """Issue 51: reads with ``hidden=true`` (the page in a background tab) are not looks: the email
+    goes after the grace all the same. A page that keeps looking holds it back until it stops."""
+    server, boxes, mailin, redis_server = serve
+    import redis
+
+    from application.indexes import MAIL_LATER
+
+    r = redis.Redis.from_url(redis_server.url)
+    r.delete("clock:offset")
+    ada, bob = addr("ada"), addr("bob")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            "options": {"seed": "live-3"},
+        },
+    ).json()
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    me = {"Authorization": f"Bearer {tokens[0]}"}
+    first = wait_for(lambda: to(boxes, ada), 30, "Ada's first turn email")   # never acted: at once
+    reply(mailin, first[0], ada, legal_moves_in(first[0])[0])   # (an address that answered: no cap)
+    wait_for(lambda: requests.get(f"{server.url}{API}/{gid}", timeout=10).json()["to_act"] == [1], 30,
+             "Ada's reply played")
+    play_one(server.url, gid, tokens[1])
+    # her first turn email, the answer to her reply and her next turn email: all in before counting
+    n = len(wait_for(lambda: (lambda got: got if len(got) >= 3 else None)(to(boxes, ada)), 30, "3 emails"))
+
+    def decision() -> int:   # Ada plays on the API, Bob answers: Ada's next decision
+        play_one(server.url, gid, tokens[0])
+        return play_one(server.url, gid, tokens[1])["version"]
+
+    def emails_for(version: int) -> list:
+        return [m for m in to(boxes, ada) if f".{version}." in str(m["Reply-To"])]
+
+    def read(hidden: bool) -> None:
+        rv = requests.get(f"{server.url}{API}/{gid}/state" + ("?hidden=true" if hidden else ""), headers=me,
+                          timeout=10)
+        assert rv.status_code == 200, rv.text
+
+    try:
+        # a background tab: past the grace it still reads (hidden): the email goes all the same
+        version = decision()
+        r.set("clock:offset", 6 * 60)
+        for _ in range(4):
+            read(hidden=True)
+            time.sleep(0.5)
+        wait_for(lambda: emails_for(version), 30, "the turn email despite the background tab")
+        bad = requests.get(f"{server.url}{API}/{gid}/state?hidden=1", headers=me, timeout=10)
+        assert bad.status_code == 422 and bad.json()["code"] == "invalid-request"
+        # a page kept open (shown): the email waits while it looks, and goes once it has stopped
+        version = decision()
+        wait_for(lambda: f"{gid}:0:{version}".encode() in MAIL_LATER.due(r, "+inf"), 30, "the email held")
+        r.set("clock:offset", 9 * 60)   # the email's grace (5 minutes from 6) not over yet
+        read(hidden=False)
+        r.set("clock:offset", 11 * 60 + 30)   # the grace over, but Ada looked 2.5 minutes ago
+        time.sleep(4)
+        assert emails_for(version) == [], "she is looking: no email"
+        r.set("clock:offset", 13 * 60)   # 4 minutes since her last look: no longer live
+        wait_for(lambda: emails_for(version), 30, "the turn email once she stopped looking")
+        time.sleep(3)
+        assert len(to(boxes, ada)) == n + 2, [headline(m) for m in to(boxes, ada)]
+    finally:
+        r.delete("clock:offset")
+
+
+def test_a_rematch_started_on_the_page_emails_no_one_there_until_they_leave(serve):
+    """Issue 51: the rematch emailed a player who was on the page. Its seats whose players are
+    live in the old game (they accepted on its page) are live in the new one: the first turn email
+    waits, and goes once the player has left."""
+    server, boxes, _, redis_server = serve
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    r.delete("clock:offset")
+    ada, bob = addr("ada"), addr("bob")
+    g = requests.post(
+        server.url + API,
+        timeout=10,
+        json={
+            "game": "carcassonne",
+            "seats": [{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+            "options": {"seed": "live-rematch"},
+        },
+    ).json()
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    assert requests.post(f"{server.url}{API}/{gid}/resign", headers=auth[0], timeout=10).status_code == 200
+    for who in (ada, bob):
+        wait_for(lambda: [m for m in to(boxes, who) if headline(m).startswith("Game over")], 30,
+                 "the results")
+    # both on the game's page: it reads the game, and each asks (accepts) there
+    for seat in (0, 1):
+        rv = requests.get(f"{server.url}{API}/{gid}/state", headers=auth[seat], timeout=10)
+        assert rv.status_code == 200
+        rv = requests.post(f"{server.url}{API}/{gid}/rematch", headers=auth[seat], timeout=10)
+        assert rv.status_code == 200, rv.text
+    assert rv.json()["status"] == "started"
+    new = rv.json()["new_game"]
+    first = requests.get(f"{server.url}{API}/{new}", timeout=10).json()["to_act"][0]
+    first_addr = [ada, bob][next(s["seat"] for s in rv.json()["seats"] if s["new_seat"] == first)]
+
+    def new_game_emails() -> list:
+        return [m for m in to(boxes, first_addr) if new in str(m["Subject"])]
+
+    time.sleep(5)   # the new game's first turn is notified, the sweeps run
+    assert new_game_emails() == [], "on the page: no turn email at once"
+    r.set("clock:offset", 6 * 60)   # the player left: past the grace
+    try:
+        wait_for(new_game_emails, 30, "the rematch's turn email once the player left")
     finally:
         r.delete("clock:offset")
 

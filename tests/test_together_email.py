@@ -104,3 +104,40 @@ def test_resign_must_stand_alone_in_a_reply_and_a_finished_game_says_so(redis_se
     assert summary["status"] == "finished" and summary["winner"] == 1
     after = post_inbound(c, raw(reply_address("together-secret", "pbem.test", gid, 0, 2), "resign"))
     assert after.json["code"] == "game-over", after.json
+
+
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
+def test_a_resignation_in_a_three_player_game_sends_no_second_turn_email_and_is_told(pbem):  # noqa: F811
+    """Issue 51: Cy resigns while Ada is to move. Ada gets no second "Your turn" email for the same
+    decision, and her reply to the first one (its address names the version the decision began at)
+    still plays. Bob's turn email tells "Cy resigned" in what happened, not "the game started", and
+    its players' lines mark Cy."""
+    from application.dashboard import dashboard_key_for
+    from tests.test_pbem_e2e import legal_moves_in
+
+    app, boxes, mailin_port = pbem
+    c = app.test_client()
+    people = ["ada@players.test", "bob@players.test", "cy@players.test"]
+    rv = c.post("/api/v1/games", json={"game": "carcassonne", "options": {"seed": "resign-3"}, "seats": [
+        {"name": n, "email": e} for n, e in zip(["Ada", "Bob", "Cy"], people)]})
+    assert rv.status_code == 201, rv.json
+    gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
+    assert c.get(f"/api/v1/games/{gid}").json["to_act"] == [0]
+    turn = lambda to: lambda m: str(m["To"]) == to and headline(m).startswith("Your ")  # noqa: E731
+    first = boxes.wait_until(turn(people[0]))[0]
+    # Ada opens her dashboard (its key came by email): an address that reads ours, with no cap of one
+    # email a game (a second turn email would reach her)
+    key = dashboard_key_for(app.extensions["tiletum.service"].store.r, people[0])
+    assert c.get("/api/v1/me/notifications", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+    rv = c.post(f"/api/v1/games/{gid}/resign", headers={"Authorization": f"Bearer {tokens[2]}"})
+    assert rv.status_code == 200 and rv.json["status"] == "active", rv.json
+    # Ada answers her only turn email: its moves are played though the game's version moved on
+    reply(mailin_port, first, people[0], legal_moves_in(first)[0])
+    bobs = boxes.wait_until(turn(people[1]))
+    assert [headline(m) for m in boxes.messages if turn(people[0])(m)] == [headline(first)], \
+        "one turn email for Ada's decision"
+    assert len(bobs) == 1
+    body = text_of(bobs[0])
+    since = body.split("Since your last turn:", 1)[1].split("\n\n", 1)[0]
+    assert "Cy resigned" in since and "the game started" not in since, since
+    assert "Cy (resigned)" in body, "the players' lines mark the seat that resigned"

@@ -18,7 +18,7 @@ from .. import hints, limits
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
-from ..schemas.common import MAX_VERSION, QueryInteger
+from ..schemas.common import MAX_VERSION, QueryBoolean, QueryInteger
 from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, GameSummary, NewSeatLink,
                              NewSeatToken, PublicGames)
 from ..schemas.me import Notifications, NotificationsIn, Vacation, VacationIn
@@ -120,6 +120,7 @@ class Game(MethodView):
 
 class StateQuery(ma.Schema):
     version = QueryInteger(validate=ma.validate.Range(min=1, max=MAX_VERSION))   # documented above
+    hidden = QueryBoolean(load_default=False)   # documented above
 
 
 @blp.route("/<string:game_id>/state")
@@ -127,7 +128,11 @@ class GameState(MethodView):
     @blp.doc(operationId="getGameState", security=OPTIONAL_SEAT, parameters=[IF_NONE_MATCH, {
         "in": "query", "name": "version", "required": False,
         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
-        "description": "the position after this many events (the replay: 1 is the start); absent: now"}])
+        "description": "the position after this many events (the replay: 1 is the start); absent: now"}, {
+        "in": "query", "name": "hidden", "required": False, "schema": {"type": "boolean", "default": False},
+        "description": "true: the reader is not looking (a game page in a background tab), so the read "
+                       "does not hold the seat's turn email back (docs/pbem.md, \"No email while you play "
+                       "live\")"}])
     @blp.arguments(StateQuery, location="query")
     @blp.response(200, ANY_POSITION, headers={"ETag": {"schema": {"type": "string"},
                                                    "description": "the game's version"}})
@@ -148,7 +153,7 @@ class GameState(MethodView):
         if query.get("version") is not None:
             version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
         else:
-            version, doc = service().state(game_id, bearer())
+            version, doc = service().state(game_id, bearer(), look=not query["hidden"])
         if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
             doc = _POSITION.dump(doc)
         etag = f'"v{version}"'

@@ -23,7 +23,7 @@ class NotificationsIn(Base):
     delay_minutes = fields.Integer(strict=True, validate=validate.Range(0, 1440), metadata={
         "description": "with `move`: while you play live (you acted on the game's page or through the API "
                        "in the last few minutes, or its page is open), your turn email waits this many "
-                       "minutes and goes only if you have not looked meanwhile; 0: at once. Left out: "
+                       "minutes, and goes once you are no longer live; 0: at once. Left out: "
                        "unchanged (the service's default is 5)"})
 
 

@@ -78,7 +78,10 @@ async function poll() {
 async function pollOnce() {
   if (busy || replayAt !== null) return;   // stepping through the history: the live game waits
   try {
-    const r = await fetch(api + "/state", {headers: {...auth, ...(etag ? {"If-None-Match": etag} : {})}, cache: "no-store"});
+    // a page in a background tab reads without looking: its player is not at the keyboard, so the
+    // read does not hold their turn email back (docs/pbem.md, "No email while you play live")
+    const url = api + "/state" + (token && document.hidden ? "?hidden=true" : "");
+    const r = await fetch(url, {headers: {...auth, ...(etag ? {"If-None-Match": etag} : {})}, cache: "no-store"});
     if (r.status === 304) return;
     if (!r.ok) { $("status").textContent = await problemText(r); return; }
     etag = r.headers.get("ETag");
@@ -527,6 +530,8 @@ function startGamePage(game, first) {
   // minute while it is shown: its player is looking, so no turn email goes (docs/pbem.md, "No email
   // while you play live").
   if (token) setInterval(() => { if (streaming && !document.hidden) poll(); }, 60000);
+  // shown again: the player looks (a 304 when nothing changed)
+  if (token) document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
   if (token) document.body.append(make("script", {src: "/play/scripts/talk.js"}));   // the table talk
 }
