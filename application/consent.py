@@ -149,3 +149,27 @@ def forget(r, pid: str) -> None:
     keys = [refused_key(pid), held_key(pid)] + list(r.scan_iter(match=f"mail:b:{{{pid}}}:*", count=500))
     if keys:
         r.delete(*keys)
+
+
+def held_for_link(service, game_id: str, token: str | None) -> dict:
+    """The emails of the game held back from a seat's address, for its game page. Only with the
+    seat's *link* token (``#token=L...``, which travels only in emails to that address and on its
+    dashboard): a seat token is the game creator's too, and what was held (the address has not
+    accepted) would tell them whether the address plays here."""
+    from . import errors, links
+    if token is None:
+        raise errors.unauthorized("a seat's link token is required: send 'Authorization: Bearer <token>'")
+    meta = service.meta(game_id)
+    r = service.store.r
+    seat = links.seat_of_link(r, game_id, token)
+    if seat is None:
+        if links.looks_like_seat_token(token):
+            raise errors.unauthorized("this link is not valid any more: open the game from your latest email "
+                                      "or from your dashboard")
+        service._require_seat(meta, token, game_id)   # a wrong token: 401; a seat token: below
+        raise errors.forbidden("link-token-required", "what was held back from a player's address is shown "
+                               "only on the page opened from their email or dashboard")
+    email = (meta["seats"][seat].get("email") or "").strip()
+    if not email:
+        return {"seat": seat, "held": []}
+    return {"seat": seat, "held": held_of(r, player_id(r, email), game_id)}

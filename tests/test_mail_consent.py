@@ -267,6 +267,15 @@ def test_a_new_address_is_invited_accepts_by_click_and_refuses(world):
     wait_for(lambda: consent.held_of(r, pid, g["id"]), 30, "the turn email held back")
     assert [h["reason"] for h in consent.held_of(r, pid, g["id"])] == ["consent"]
     assert len(to(boxes, new)) == 1, [headline(m) for m in to(boxes, new)]
+    # the game page opened from the email's link says so; the creator's seat token is told nothing
+    # (it would tell whether the address plays here)
+    from application.links import seat_token
+    held = c.get(f"{API}/{g['id']}/held-emails", headers=bearer(seat_token(r, g["id"], 1))).json
+    assert [h["kind"] for h in held["held"]] == ["turn"] and held["held"][0]["why"]
+    rv = c.get(f"{API}/{g['id']}/held-emails", headers=bearer(ntok))
+    assert rv.status_code == 403 and rv.json["code"] == "link-token-required"
+    assert c.get(f"{API}/{g['id']}/held-emails").status_code == 401
+    assert c.get(f"{API}/{g['id']}/held-emails", headers=bearer(seat_token(r, g["id"], 0))).json["held"] == []
     # its reminder before the deadline still comes (the test clock: 22 hours on)
     # (the decision's deadline starts when the worker handles it: before or after the jump above)
     r.incrbyfloat("clock:offset", 22 * H + 120)

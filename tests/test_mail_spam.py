@@ -100,6 +100,22 @@ def every_kind(redis_server, tmp_path_factory):
             k = len(t.raw)
             n._results(gid, meta, state)   # the results email's words (the game need not be over for them)
             out[f"results-{name}"] = _new(t, "results", k)
+        # an address that has not accepted our email: its invitation (the game's first email), and
+        # its results, naming no one (docs/pbem.md, "Email by consent")
+        nc = Notifier(svc, Outbox(r, t), MailConfig(secret="spam-secret", domain=DOMAIN,
+                                                    from_addr=f"Board games by mail <noreply@{DOMAIN}>",
+                                                    public_url=f"https://{DOMAIN}", new_address_daily=3))
+        for name in ("tiletum", "carcassonne", "pillars"):
+            g = svc.create_game([{"name": "Ann", "email": addr(f"ann.{name}")},
+                                 {"name": "Ben", "email": addr(f"ben.{name}")}],
+                                {"seed": f"spam-new-{name}", "time_control": {"days_per_move": 3}}, game=name)
+            k = len(t.raw)
+            nc.notify(g["id"], 1)
+            out[f"invitation-{name}"] = _new(t, "invitation", k)
+            meta, state = svc.load(g["id"])
+            k = len(t.raw)
+            nc._results(g["id"], meta, state)
+            out[f"results-pending-{name}"] = _new(t, "results to a new address", k)
         gid = gids["tiletum"]
         k = len(t.raw)
         n.remind(gid, 0, 1, 2)
@@ -191,7 +207,9 @@ def every_kind(redis_server, tmp_path_factory):
 KINDS = ["turn-tiletum", "turn-carcassonne", "turn-pillars", "results-tiletum", "results-carcassonne",
          "results-pillars", "reminder", "stand-in", "new-seat-link", "new-dashboard-link", "digest",
          "lobby-join",
-         "lobby-cancelled", "tournament", "error-answer", "played-answer"]
+         "lobby-cancelled", "tournament", "error-answer", "played-answer",
+         "invitation-tiletum", "invitation-carcassonne", "invitation-pillars", "results-pending-tiletum",
+         "results-pending-carcassonne", "results-pending-pillars"]
 
 
 def _scores(raws: list[bytes], tmp_path) -> list[tuple[float, str]]:
@@ -247,7 +265,7 @@ def test_no_email_links_to_the_api_nor_hides_text(every_kind, kind):
     for url in re.findall(r"https://[^\s\"'<>]+", text):
         assert url.startswith(f"https://{DOMAIN}/"), url
         path = url.split(DOMAIN, 1)[1].split("?", 1)[0].split("#", 1)[0]
-        pages = r"/(play/[\w-]+|play/lobby|me|tournaments/[\w-]+|email/(unsubscribe|move/[\w-]+))"
+        pages = r"/(play/[\w-]+|play/lobby|me|tournaments/[\w-]+|email/(unsubscribe|consent|move/[\w-]+))"
         assert re.fullmatch(pages, path), f"{kind}: {url} is not one of the pages"
 
 

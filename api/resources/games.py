@@ -9,6 +9,7 @@ import flask
 import marshmallow as ma
 from flask.views import MethodView
 
+from application.consent import held_for_link
 from application.hints import Busy
 from application.review import RETRY_AFTER as REVIEW_RETRY
 from application.review import Reviews
@@ -21,7 +22,7 @@ from ..problems import ApiError, documented
 from ..schemas.common import MAX_VERSION, QueryBoolean, QueryInteger
 from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, GameSummary, NewSeatLink,
                              NewSeatToken, PublicGames)
-from ..schemas.me import Notifications, NotificationsIn, Vacation, VacationIn
+from ..schemas.me import HeldEmails, Notifications, NotificationsIn, Vacation, VacationIn
 from ..schemas.moves import EventsOut, EventsPageQuery, LegalMoves, MovesIn, MovesOut
 from ..schemas.positions import ANY_POSITION
 from ..schemas.positions.tiletum import TiletumPosition
@@ -400,6 +401,24 @@ class NotificationsView(MethodView):
         none. The choice belongs to your email address, for all its games.
         """
         return service().set_notifications(game_id, bearer(), body["mode"], body.get("delay_minutes"))
+
+
+@blp.route("/<string:game_id>/held-emails")
+class HeldEmailsView(MethodView):
+    @blp.doc(operationId="getHeldEmails", security=SEAT)
+    @blp.response(200, HeldEmails, example={"seat": 1, "held": []})
+    @err(401, "unauthorized", "no or bad token")
+    @err(403, "link-token-required", "a seat token, not the seat's link token from an email")
+    @err(404, "game-not-found", "unknown game")
+    def get(self, game_id):
+        """Emails held back from you
+
+        The emails of this game the service did not send to your address, and why: it had not
+        accepted our email yet, or too many came in a short time (docs/pbem.md, "Email by consent").
+        Only with your seat's link token (the `#token=L...` of the links in your emails and on your
+        dashboard).
+        """
+        return held_for_link(service(), game_id, bearer("seat link token"))
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>/token")

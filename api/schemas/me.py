@@ -110,6 +110,12 @@ class MeHeld(Base):
     at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
 
 
+class HeldEmails(Base):
+    seat = fields.Integer(required=True)
+    held = fields.List(fields.Nested(MeHeld), required=True, metadata={
+        "description": "emails of this game held back from your address, newest first, and why"})
+
+
 class MeNotStarted(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True, validate=validate.OneOf(GAMES))

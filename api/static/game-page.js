@@ -511,6 +511,22 @@ async function afterRender() {
   }
 }
 
+// The emails of this game held back from the seat's address (docs/pbem.md, "Email by consent"): said
+// on the page opened from an email's or the dashboard's link (a link token, L...), never to a seat
+// token, which the game's creator holds too.
+async function showHeldEmails() {
+  if (!token || !token.startsWith("L") || !$("title")) return;
+  const r = await fetch(api + "/held-emails", {headers: auth, cache: "no-store"});
+  if (!r.ok) return;
+  const held = (await r.json()).held || [];
+  if (!held.length) return;
+  const kinds = [...new Set(held.map(h => h.what))];
+  const why = [...new Set(held.map(h => h.why))];
+  $("title").after(make("p", {id: "held-emails", class: "notice", role: "status"},
+    "We held back " + andList(kinds) + " of this game from your email: " + why.join("; ") + ". ",
+    make("a", {href: "/me"}, "Your dashboard"), " lists every game and every email held."));
+}
+
 function startGamePage(game, first) {
   $("record").href = api + "/record";
   $("record").setAttribute("download", game + "-" + gameId + ".txt");
@@ -534,6 +550,7 @@ function startGamePage(game, first) {
   if (token) document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   addEventListener("hashchange", () => location.reload());  // another seat's link pasted in
   if (token) document.body.append(make("script", {src: "/play/scripts/talk.js"}));   // the table talk
+  showHeldEmails().catch(() => {});
 }
 
 // The page is shown whole once it is first drawn (render() sets body's data-version), or once it
