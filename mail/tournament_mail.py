@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from application.dashboard import remember_address
 from application.notifications import preference
+from application.talk_text import without_links
 from application.tournament_service import TournamentService, game_of
 
 from .compose import one_line, simple_email
 from .notify import Notifier
+
+
+def tournament_name(t) -> str:
+    """The tournament's name as an email shows it: one line, and no link (a name stored before names
+    that look like links were refused: application/talk_text.py ``without_links``)."""
+    return one_line(without_links(t.definition["name"]))
 
 
 def welcome(notifier: Notifier, tid: str) -> int:
@@ -31,11 +38,11 @@ def welcome(notifier: Notifier, tid: str) -> int:
         title = game.title
         how = ("Each game sends you its turn emails as usual; reply to them with your moves." if game.email
                else "Play your games on their game pages, linked from your tournament page.")
-        msg = notifier.notice(f"{title} tournament: you are entered in {one_line(t.definition['name'])}",
+        msg = notifier.notice(f"{title} tournament: you are entered in {tournament_name(t)}",
                               email)
         fmt = t.format.replace("_", " ")
         msg.set_content(
-            f"Hello {name},\n\nyou are entered in the tournament \"{t.definition['name']}\" "
+            f"Hello {name},\n\nyou are entered in the tournament \"{tournament_name(t)}\" "
             f"({title}, {fmt}, {t.table_size} players per game).\n\n"
             f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
             f"{how}\n\n"
@@ -62,7 +69,7 @@ def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
         name, ask = "a tournament", dict(ask, name="there")
         asked = f"someone (we hope you) asked to enter this address in a {title} tournament."
     else:
-        name = one_line(t.definition["name"])
+        name = tournament_name(t)
         asked = f'someone (we hope you) asked to enter this address in the {title} tournament "{name}".'
     page = f"{notifier.cfg.public_url}/tournaments/{tid}"
     if email in t.entrants:

@@ -315,3 +315,31 @@ def test_any_reply_from_the_invited_address_accepts(pbem):  # noqa: F811 (the fi
     reply(mailin_port, inv, new, "Hello! Happy to play.")
     wait_for(lambda: consent.audience(r, new) == consent.ACCEPTED, 30, "the reply's acceptance")
     assert g["id"]
+
+
+def test_a_flood_of_games_at_a_new_address_brings_a_few_invitations_a_day(world):
+    """One client names a new address in game after game (it moves first: each game's first email
+    is due at once). The address gets 3 a day, and 5 unanswered invitations in all; none names
+    anyone; the rest is held and said so."""
+    app, boxes, r = world
+    c = app.test_client()
+    new, host = addr("target"), addr("host")
+    mark_verified(r, host)
+
+    def flood(n: int) -> None:
+        for i in range(n):
+            rv = c.post(API, json={"game": "carcassonne", "seats": [{"name": f"Bait{i}", "email": new},
+                                                                    {"name": "Host", "email": host}]})
+            assert rv.status_code == 201, rv.json
+        settle(boxes, 5)
+    flood(10)
+    day1 = len(to(boxes, new))
+    r.incrbyfloat("clock:offset", 86400 + 60)
+    flood(10)
+    day2 = len(to(boxes, new)) - day1
+    print(f"\nnew address: 20 games in two days brought {day1} then {day2} emails")
+    assert day1 == 3 and day2 == 2, (day1, day2)
+    for m in to(boxes, new):
+        assert not re.search(r"\b(Bait\d+|Host)\b", text_of(m) + str(m["Subject"]))
+    held = consent.held_of(r, player_id(r, new))
+    assert {h["reason"] for h in held} == {"consent-limit"}
