@@ -24,6 +24,12 @@ from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tiletum.notify")
 
+def chosen(meta: dict) -> bool:
+    """Whether the game's players chose it themselves (a tournament's game: they entered it), so its
+    first email is one they asked for (mail/consent.py: the budget of what a player needs)."""
+    return bool(meta.get("tournament"))
+
+
 def thread_key(game_id: str, seat: int) -> str:
     """The once-key of the seat's first email in the game: its Message-ID is the thread's root."""
     return f"mail:thread:{game_id}:{seat}"

@@ -8,7 +8,7 @@ from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
 from .compose import consent_lines, one_line, simple_email, thread_subject
-from .notify_base import Mailer
+from .notify_base import Mailer, chosen
 
 
 class ResultsEmails(Mailer):
@@ -70,5 +70,6 @@ class ResultsEmails(Mailer):
             msg = simple_email(subject=thread_subject(game.title, shown, seat, game_id),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
                                headline=f"Game over: {outcome_n}.")
-            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat)
+            sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat,
+                                   own_game=chosen(meta))
         return sent

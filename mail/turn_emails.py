@@ -23,7 +23,7 @@ from .board_png import board_pngs, png_width
 from .compose import InlineImage, TurnContext, consent_lines, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
-from .notify_base import Mailer, log, thread_key, thread_refs_key
+from .notify_base import Mailer, chosen, log, thread_key, thread_refs_key
 
 
 class TurnEmails(Mailer):
@@ -49,7 +49,7 @@ class TurnEmails(Mailer):
         msg = self.turn_message(game_id, meta, state, seat, deadline=due, first=pending, headline=headline,
                                 pending=pending)
         key = f"reminder:{game_id}:{seat}:{version}:{hours:g}"
-        sent = self.send_once(key, email, msg, game_id=game_id, seat=seat)
+        sent = self.send_once(key, email, msg, game_id=game_id, seat=seat, own_game=chosen(meta))
         if sent:
             self.r.set(said, headline, ex=SENT_TTL)
         return sent
@@ -103,7 +103,7 @@ class TurnEmails(Mailer):
         msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline)
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
-                              seat=seat)
+                              seat=seat, own_game=chosen(meta))
 
     # --- what to send -------------------------------------------------------------------------
     def notify(self, game_id: str, version: int) -> int:
@@ -205,7 +205,7 @@ class TurnEmails(Mailer):
                                 pending=pending)
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
                               seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
-                              verified=ahead["verified"])
+                              verified=ahead["verified"], own_game=chosen(meta))
 
     def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
         """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):

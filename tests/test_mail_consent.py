@@ -82,8 +82,17 @@ def test_the_budget_counts_each_class_apart_so_what_others_cause_never_crowds_ou
     turns = [g.check(who, f"turn:mine:1:{v}", game_id="mine", seat=1, thread_open=True).send
              for v in range(5)]
     assert turns == [True] * 4 + [False]
-    # a game's first email is caused by whoever created it: the others' budget
+    # a game's first email is caused by whoever created it: the others' budget; a tournament's game
+    # the player entered is theirs (the needed budget: here spent too)
     assert not g.check(who, "turn:new:1:1", game_id="new", seat=1, thread_open=False).send
+    assert not g.check(who, "turn:tour:1:1", game_id="tour", seat=1, own_game=True).send
+    other = addr("entrant")
+    mark_verified(redis_client, other)
+    for i in range(3):
+        g.check(other, f"talk:g{i}:1:{i}", game_id=f"g{i}", seat=1)
+    assert g.check(other, "turn:tour:0:1", game_id="tour", seat=0, own_game=True).send, \
+        "a tournament's first email is not crowded out by what others caused"
+    assert not g.check(other, "turn:x:0:1", game_id="x", seat=0).send
     # an hour later, the hour's windows are new; the day's are not
     clock.t += H
     assert g.check(who, "newlink:g9:1:9", game_id="g9", seat=1).send
