@@ -591,7 +591,8 @@ class GameService:
                 # an email's reply address or link names the version its decision began at: another
                 # seat's resignation since (a version of its own) leaves that decision as it was
                 now = e.extra.get("current_version") if e.kind == "conflict" and by is None else None
-                if now is None or not now > expected_version >= decision_began(self.store, game_id, seat, now):
+                if now is None or not now > expected_version >= decision_began(self.store, game_id, seat,
+                                                                                  now):
                     raise
                 return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal)
         except _Replay as r:

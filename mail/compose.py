@@ -209,7 +209,7 @@ class TurnContext:
     board_url: str = ""          # the board as SVG on the server (kept as a link)
     talk_text: list[str] = field(default_factory=list)   # the others' new messages (mail/messages.py)
     talk_html: str = ""
-    resigned: list[int] = field(default_factory=list)   # the seats that resigned: marked in the players' lines
+    resigned: list[int] = field(default_factory=list)   # the seats that resigned (the players' lines say so)
 
 
 def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:

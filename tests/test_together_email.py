@@ -4,10 +4,11 @@ the inbound SMTP listener that takes the replies. A player resigns by replying `
 get the results with a rematch link: the game page as the seat (its link token in the fragment),
 which opens at the "Play again" button (tests/test_together_browser.py clicks it) and asks with the
 link's token, as the API does here; once both accepted, the rematch starts and its first turn
-email arrives."""
+email arrives once its first player has left the page (issue 51)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -16,7 +17,7 @@ from tests.test_pbem_e2e import headline, own_redis, pbem, reply, text_of  # noq
 LINK = re.compile(r"http://\S+(/play/[^#\s]+)#token=([^&\s]+)&rematch=1")
 
 
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
+@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TEST_CLOCK="1")
 def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_new_game(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
     c = app.test_client()
@@ -55,8 +56,16 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     assert second["status"] == "started"
     new = c.get(f"/api/v1/games/{gid}/rematch").json["new_game"]
     assert new and c.get(f"/api/v1/games/{new}").json["seats"][0]["name"] == "Bob", "the seats turned"
-    # the new game's first turn email reaches Bob, who now sits first
-    first_turn = boxes.wait_until(lambda m: new in str(m["Subject"]))
+    # the new game's first turn email reaches Bob, who now sits first, once he has left the page
+    # where he accepted (issue 51: not while he is there)
+    time.sleep(4)
+    assert [m for m in boxes.messages if new in str(m["Subject"])] == [], "Bob is on the page"
+    r = app.extensions["tiletum.service"].store.r
+    r.set("clock:offset", 6 * 60)   # the worker's clock: past the grace
+    try:
+        first_turn = boxes.wait_until(lambda m: new in str(m["Subject"]))
+    finally:
+        r.delete("clock:offset")
     assert [str(m["To"]) for m in first_turn] == ["bob@players.test"]
     assert "Your tile to place" in text_of(first_turn[0])
 
