@@ -210,8 +210,7 @@ class TurnContext:
     talk_text: list[str] = field(default_factory=list)   # the others' new messages (mail/messages.py)
     talk_html: str = ""
     consent_urls: tuple[str, str] | None = None   # accept, refuse: to an address that has not accepted
-    resigned: list[int] = field(default_factory=list)   # the seats that resigned: marked in the players'
-    #                                                     lines
+    resigned: list[int] = field(default_factory=list)   # the seats that resigned (the players' lines say so)
 
 
 def describe_event(event: dict, seat_names: list[str], game: EmailGame) -> str:
