@@ -352,3 +352,28 @@ def test_a_flood_of_games_at_a_new_address_brings_a_few_invitations_a_day(world)
         assert not re.search(r"\b(Bait\d+|Host)\b", text_of(m) + str(m["Subject"]))
     held = consent.held_of(r, player_id(r, new))
     assert {h["reason"] for h in held} == {"consent-limit"}
+
+
+def test_tournament_entry_asks_naming_an_address_again_and_again(world):
+    """One client asks, again and again, to enter an address in a tournament (each ask emails the
+    address its confirmation link): a new address gets 3 a day, none with the tournament's name;
+    a real player 5 an hour, the others' budget."""
+    app, boxes, r = world
+    c = app.test_client()
+    new, real = addr("entrant"), addr("player")
+    mark_verified(r, real)
+    t = c.post("/api/v1/tournaments", json={
+        "name": "Spring Cup", "format": "round_robin", "table_size": 2, "invite": True,
+        "entries": [{"name": "Ann", "email": addr("ann")}, {"name": "Bob", "email": addr("bob")}]})
+    assert t.status_code == 201, t.json
+    for who in (new, real):
+        for i in range(12):
+            rv = c.post(f"/api/v1/tournaments/{t.json['id']}/entries",
+                        json={"name": f"Probe{i}", "email": who, "invite": t.json["invite_code"]})
+            assert rv.status_code in (200, 202), rv.json
+    settle(boxes, 5)
+    got_new, got_real = to(boxes, new), to(boxes, real)
+    print(f"\ntournament asks: 12 each brought a new address {len(got_new)}, a player {len(got_real)}")
+    assert len(got_new) == 3 and len(got_real) == 5, (len(got_new), len(got_real))
+    for m in got_new:
+        assert "Spring Cup" not in text_of(m) + str(m["Subject"]) and not re.search(r"\bProbe\d+", text_of(m))
