@@ -202,8 +202,9 @@ def test_the_generated_client_joins_a_waiting_game(gen, server, redis_server):
     summary = gen.get_game.sync(created.id, client=anyone)
     assert (summary.status == m.GameSummaryStatus.ACTIVE
             and [s.name for s in summary.seats] == ["Host", "Guest"])
+    # the link opened again leads back to the seat (docs/lobby.md), never to its token
     again = gen.confirm_join.sync(client=anyone, body=m.LobbyConfirmIn(token=token))
-    assert isinstance(again, m.Problem) and again.code == "game-started"
+    assert isinstance(again, m.LobbyJoinOut) and again.again and again.play_url == seated.play_url
 
 
 def test_the_generated_client_resigns_replays_and_asks_for_a_rematch(gen, server):

@@ -201,8 +201,9 @@ def test_a_second_beat_stands_by_instead_of_doubling_the_schedule(serve, tmp_pat
 
 def test_stopping_serve_ends_every_process_of_its_parts(serve):
     groups = serve.part_groups()
-    # the five workers, beat, the mail listener, Redis and gunicorn's one worker (api/cli.py)
-    assert len(groups) == 9, in_groups(groups)
+    # the six workers (reviews has its own), beat, the mail listener, Redis and gunicorn's one worker
+    # (api/cli.py)
+    assert len(groups) == 10, in_groups(groups)
     t0 = time.monotonic()
     serve.stop()
     assert time.monotonic() - t0 < 25
@@ -214,7 +215,7 @@ def test_parts_die_with_a_killed_serve(tmp_path):
               boot_seconds=120).start()
     groups = s.part_groups()
     try:
-        assert len(groups) == 9   # the seven parts, Redis and gunicorn's one worker
+        assert len(groups) == 10   # the eight parts, Redis and gunicorn's one worker
         os.kill(s.proc.pid, signal.SIGKILL)  # serve alone: its parts lead groups of their own
         s.proc.wait(10)
         # each part is told by its parent-death signal and ends by its own shutdown (a worker's
