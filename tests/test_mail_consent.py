@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import signal
 import time
 
@@ -22,18 +21,7 @@ from tests.conftest import make_app
 from tests.servers import wait_for
 from tests.test_pbem_e2e import Mailboxes, headline, own_redis, pbem, reply, spawn, text_of  # noqa: F401
 
-API = "/api/v1/games"
-H = 3600
-
-
-def addr(who: str) -> str:
-    return f"{who}-{secrets.token_hex(4)}@inbox.test"
-
-
-def to(boxes: Mailboxes, address: str) -> list:
-    with boxes.cond:
-        return [m for m in boxes.messages if str(m["To"]) == address]
-
+from tests.test_inbox_respect import API, H, addr, to
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
