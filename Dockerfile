@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image for every Tiletum PBEM process (docs/deploy.md). The default command serves the API;
+# One image for every Table Post process (docs/deploy.md). The default command serves the API;
 # docker-compose.yml runs the Celery workers, beat and the inbound SMTP listener from the same image
 # with other commands. No secret is baked in: they come from the environment or, as NAME_FILE, from
 # files (Compose secrets under /run/secrets), read by the entrypoint below.
@@ -37,6 +37,7 @@ COPY api ./api
 COPY workers ./workers
 COPY cardinalbot ./cardinalbot
 COPY ai ./ai
+COPY tablepost ./tablepost
 RUN pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------
@@ -44,7 +45,7 @@ FROM python:3.11.14-slim-bookworm
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
-    TILETUM_DATA_DIR=/var/lib/tiletum
+    TABLEPOST_DATA_DIR=/var/lib/tiletum
 # cairo and a font: CairoSVG draws the board as PNG for emails (mail/board_png.py)
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
@@ -56,13 +57,13 @@ RUN groupadd --system --gid 10001 tiletum \
 COPY --from=build /opt/venv /opt/venv
 
 # NAME_FILE=/path sets NAME to the file's contents (the code reads NAME only), for these names.
-COPY --chmod=0755 <<'EOF' /usr/local/bin/tiletum-entrypoint
+COPY --chmod=0755 <<'EOF' /usr/local/bin/tablepost-entrypoint
 #!/bin/sh
 set -e
-for name in TILETUM_BOT_TOKEN TILETUM_AI_TOKEN TILETUM_MAIL_SECRET TILETUM_SMTP_URL REDIS_URL CELERY_BROKER_URL; do
+for name in TABLEPOST_BOT_TOKEN TABLEPOST_AI_TOKEN TABLEPOST_MAIL_SECRET TABLEPOST_SMTP_URL REDIS_URL CELERY_BROKER_URL; do
     file=$(printenv "${name}_FILE") || continue
-    value=$(cat -- "$file") || { echo "tiletum-entrypoint: cannot read ${name}_FILE ($file)" >&2; exit 1; }
-    [ -n "$value" ] || { echo "tiletum-entrypoint: ${name}_FILE ($file) is empty" >&2; exit 1; }
+    value=$(cat -- "$file") || { echo "tablepost-entrypoint: cannot read ${name}_FILE ($file)" >&2; exit 1; }
+    [ -n "$value" ] || { echo "tablepost-entrypoint: ${name}_FILE ($file) is empty" >&2; exit 1; }
     export "$name=$value"
     unset "${name}_FILE"
 done
@@ -73,8 +74,8 @@ USER tiletum
 WORKDIR /var/lib/tiletum
 # 8000: the API (gunicorn); 8025: replies by SMTP (python -m workers.mailin_main --port 8025)
 EXPOSE 8000 8025
-ENTRYPOINT ["/usr/local/bin/tiletum-entrypoint"]
-# api/gunicorn_conf.py, shared with `tiletum serve`: the gevent worker (slow clients hold no thread), and an
+ENTRYPOINT ["/usr/local/bin/tablepost-entrypoint"]
+# api/gunicorn_conf.py, shared with `tablepost serve`: the gevent worker (slow clients hold no thread), and an
 # access log on stdout that never holds a token
 CMD ["gunicorn", "--config", "python:api.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "3", \
      "--threads", "24", "--worker-tmp-dir", "/dev/shm", "api:create_app()"]

@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml requirements/test.txt
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
 # `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000.
 run: $(STAMP)
-	$(BIN)/tiletum serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))
+	$(BIN)/tablepost serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
 # tests/conftest.py). Many tests wait on real servers and processes, so more workers than cores pay
@@ -40,7 +40,7 @@ test: $(STAMP)
 # The soak tests (marker soak): more random games on seeds the suite does not play, about a minute
 # on 2 cores. CI runs them after `make test`; `make test` keeps what guards every promise of the
 # README. They only compute (no servers to wait on), so one worker per core: SOAK_WORKERS.
-# `make soak TILETUM_SOAK_SCALE=10` plays ten times as many games (tests/soak.py).
+# `make soak TABLEPOST_SOAK_SCALE=10` plays ten times as many games (tests/soak.py).
 # It also runs every script in bench/ with its QUICK_ARGS (tests/test_bench.py): a broken benchmark fails CI.
 SOAK_WORKERS ?= 2
 soak: $(STAMP)
@@ -50,7 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/tiletum.py
 
 openapi: $(STAMP)
-	$(BIN)/tiletum openapi --output openapi/openapi.json
+	$(BIN)/tablepost openapi --output openapi/openapi.json
 
 # Pin every dependency again from pyproject.toml (the newest releases that fit): runtime.txt for
 # the image, test.txt (runtime plus the test extra, runtime's pins kept) for `make run` and `make test`.

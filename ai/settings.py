@@ -13,6 +13,9 @@ import dataclasses
 import os
 from dataclasses import dataclass, fields, replace
 
+from tablepost.env_names import migrate_environ
+
+migrate_environ()   # TILETUM_AI_MASTER_SECONDS, the old name, read as TABLEPOST_AI_MASTER_SECONDS
 
 LEARNED_WHERE = ("leaves", "turn_end")   # Settings.learned_where
 
@@ -105,14 +108,14 @@ DEFAULT = Settings()
 
 
 def master_seconds() -> float:
-    """The time budget of ``master`` (TILETUM_AI_MASTER_SECONDS, default 10 s a decision)."""
-    raw = os.environ.get("TILETUM_AI_MASTER_SECONDS", "10")
+    """The time budget of ``master`` (TABLEPOST_AI_MASTER_SECONDS, default 10 s a decision)."""
+    raw = os.environ.get("TABLEPOST_AI_MASTER_SECONDS", "10")
     try:
         v = float(raw)
     except ValueError:
-        raise ValueError(f"TILETUM_AI_MASTER_SECONDS must be a number of seconds, not {raw!r}") from None
+        raise ValueError(f"TABLEPOST_AI_MASTER_SECONDS must be a number of seconds, not {raw!r}") from None
     if not 0 < v <= 3600:
-        raise ValueError("TILETUM_AI_MASTER_SECONDS must be above 0 and at most 3600")
+        raise ValueError("TABLEPOST_AI_MASTER_SECONDS must be above 0 and at most 3600")
     return v
 
 
@@ -137,7 +140,7 @@ LEVELS: dict[str, Settings] = {
 
 
 def refresh_master() -> None:
-    """Read TILETUM_AI_MASTER_SECONDS again (the levels are built at import)."""
+    """Read TABLEPOST_AI_MASTER_SECONDS again (the levels are built at import)."""
     LEVELS["master"] = _master()
 
 

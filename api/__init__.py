@@ -1,4 +1,4 @@
-"""The HTTP adapter of Tiletum PBEM (Flask + flask-smorest): the app factory, one Blueprint per
+"""The HTTP adapter of Table Post (Flask + flask-smorest): the app factory, one Blueprint per
 resource (``resources/``), the schemas, problem+json errors and the web pages. Routes parse the
 request, call the application core (``application/``) and return; ``create_app()`` is the WSGI
 app factory::
@@ -7,12 +7,16 @@ app factory::
 """
 from __future__ import annotations
 
+from tablepost.env_names import migrate_environ
+
+migrate_environ()   # the settings' old names (TILETUM_*) read as TABLEPOST_*, first: tablepost/env_names.py
+
 __all__ = ["create_app"]
 
 
 def __getattr__(name: str):
     # ``create_app`` is imported when first asked for, not with the package: gunicorn's master
-    # (``tiletum serve``, the image) imports ``api.gunicorn_conf`` and ``api.cli`` only, and each
+    # (``tablepost serve``, the image) imports ``api.gunicorn_conf`` and ``api.cli`` only, and each
     # gevent worker then loads the app after gevent has patched the standard library, so that no
     # lock or socket of the app's modules was made before (api/gunicorn_conf.py).
     if name == "create_app":

@@ -47,7 +47,7 @@ from .resources import catalog, messages, together
 from .schemas.common import Problem
 from .schemas.positions import POSITION_SCHEMAS
 
-API_DESCRIPTION = """Play Tiletum by correspondence over HTTP.
+API_DESCRIPTION = """Play board games by correspondence over HTTP.
 
 Create a game (`POST /api/v1/games`): each seat gets a secret token, shown once. Send it as
 `Authorization: Bearer <token>` to read your seat's view, list your legal moves and submit moves.
@@ -102,7 +102,7 @@ class ProblemApi(Api):
     """flask-smorest's Api, answering and documenting every error as problem+json.
 
     The OpenAPI document is built when it is first read (``GET /api/openapi.json``, the docs page,
-    ``tiletum openapi``), not with the app: documenting every operation is most of the time an app
+    ``tablepost openapi``), not with the app: documenting every operation is most of the time an app
     takes to build, and an app serves its document seldom (a gunicorn worker perhaps never; the
     tests build hundreds of apps). :meth:`document` queues a step; reading :attr:`spec` runs the
     queued steps in order, once, under a lock (a second thread waits for the whole document)."""
@@ -209,7 +209,7 @@ def document_components(spec) -> None:
 
 def create_app(config: dict | None = None) -> flask.Flask:
     """The WSGI app. Configuration comes from the environment (api/settings.py), then ``config``."""
-    app = flask.Flask("tiletum")
+    app = flask.Flask("tablepost")
     cfg = settings.from_env()
     cfg.update(config or {})
     app.config.update(cfg)
@@ -217,12 +217,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
         # A method a path does not document is a 405 with Allow, OPTIONS too: the API serves no CORS
         # preflight (its pages are same-origin), and so the app answers exactly what its document says.
         PROVIDE_AUTOMATIC_OPTIONS=False,
-        API_TITLE="Tiletum PBEM", API_VERSION="4.0.0", OPENAPI_VERSION="3.0.3",
+        API_TITLE="Table Post", API_VERSION="4.0.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
         # The docs page /api/docs is api/pages.py's (Swagger UI from a package, under a CSP); no CDN.
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION,
-                     "contact": {"name": "Tiletum PBEM", "url": "https://tiletum-pbem.example/"}},
+                     "contact": {"name": "Table Post", "url": "https://tablepost.example/"}},
             # the API is served with its pages, at the document's own origin
             "servers": [{"url": "/", "description": "this server"}],
             "components": {"securitySchemes": {"seatToken": {
@@ -232,7 +232,7 @@ def create_app(config: dict | None = None) -> flask.Flask:
     )
     if not app.config.get("REDIS_URL"):
         raise RuntimeError(
-            "REDIS_URL is not set: run 'tiletum serve', which starts a Redis, or set REDIS_URL")
+            "REDIS_URL is not set: run 'tablepost serve', which starts a Redis, or set REDIS_URL")
     client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"], socket_timeout=5,
                      health_check_interval=30)
     if app.config["REDIS_CLUSTER"] or is_cluster(app.config["REDIS_URL"]):
@@ -246,12 +246,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
         except redis.RedisError as e:  # the API still starts (and answers 503) while Redis is away
             app.logger.warning("could not look for unsharded indexes or renamed pools yet: %s", e)
     store = EventStore(client)
-    app.extensions["tiletum.store"] = store
+    app.extensions["tablepost.store"] = store
     send_task = app.config.get("SEND_TASK")  # None: Celery on the broker; False: send nothing
     if send_task is None:
         send_task = celery_send_task(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"])
     dispatcher = Dispatcher(client, send_task or None)
-    app.extensions["tiletum.scheduler"] = dispatcher
+    app.extensions["tablepost.scheduler"] = dispatcher
     extra_hook = app.config.get("ON_APPEND")
 
     def on_append(game_id, version, state, mover, ai_seats=None, hooks=None):
@@ -259,40 +259,40 @@ def create_app(config: dict | None = None) -> flask.Flask:
         if extra_hook is not None:
             extra_hook(game_id, version, state, mover)
 
-    app.extensions["tiletum.service"] = GameService(
+    app.extensions["tablepost.service"] = GameService(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"],
         allow_seeded_games=app.config["ALLOW_SEEDED_GAMES"],
         on_append=on_append, bot_token=app.config.get("BOT_TOKEN"), ai_token=app.config.get("AI_TOKEN"))
     if send_task and stand_in_level() not in FAST_LEVELS:
         # a withdrawal or a deleted account hands a slow stand-in's turn (hard, master) to the AI
         # worker: no request waits for it (a lost message: the deadline sweep hands it off again)
-        app.extensions["tiletum.service"].stand_in_hand_off = (
+        app.extensions["tablepost.service"].stand_in_hand_off = (
             lambda game_id, seat, version: dispatcher.send(STAND_IN_TASK, [game_id, seat, version],
                                                            STAND_IN_QUEUE))
 
     # Event streams wait in XREAD BLOCK: their own connections, with a socket timeout past the wait.
     stream_client = connect(app.config["REDIS_URL"], cluster=app.config["REDIS_CLUSTER"],
                             socket_timeout=app.config["STREAM_KEEPALIVE"] + 10, health_check_interval=30)
-    app.extensions["tiletum.feed"] = EventFeed(app.extensions["tiletum.service"], stream_client)
-    app.extensions["tiletum.webhooks"] = Webhooks(app.extensions["tiletum.service"],
+    app.extensions["tablepost.feed"] = EventFeed(app.extensions["tablepost.service"], stream_client)
+    app.extensions["tablepost.webhooks"] = Webhooks(app.extensions["tablepost.service"],
                                                   allow_loopback=bool(
                                                       app.config.get("WEBHOOK_ALLOW_LOOPBACK")))
-    app.extensions["tiletum.stream_slots"] = StreamSlots(app.config["STREAM_LISTENERS"],
+    app.extensions["tablepost.stream_slots"] = StreamSlots(app.config["STREAM_LISTENERS"],
                                                          {"address": app.config["STREAM_PER_ADDRESS"],
                                                           "seat": app.config["STREAM_PER_SEAT"]})
 
-    app.extensions["tiletum.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
+    app.extensions["tablepost.parts"] = Parts(app.config.get("CELERY_BROKER_URL") or app.config["REDIS_URL"],
                                             app.config.get("HEALTH_WORKERS") or [],
                                             app.config.get("HEALTH_MAILIN"),
                                             redis=client, scheduler=app.config.get("HEALTH_SCHEDULER", False),
                                             scheduler_grace=app.config.get("HEALTH_SCHEDULER_GRACE", 90.0),
                                             smtp_after=app.config.get("HEALTH_SMTP_SECONDS", 300.0))
     api = ProblemApi(app)
-    app.extensions["tiletum.tournaments"] = TournamentService(app.extensions["tiletum.service"],
+    app.extensions["tablepost.tournaments"] = TournamentService(app.extensions["tablepost.service"],
                                                                   send=dispatcher.send)
-    app.extensions["tiletum.ratings"] = RatingService(app.extensions["tiletum.service"])
+    app.extensions["tablepost.ratings"] = RatingService(app.extensions["tablepost.service"])
     # hints: computed by the hints worker, the backlog bounded for the whole service (application/hints.py)
-    app.extensions["tiletum.hints"] = Hints(app.extensions["tiletum.service"], send=dispatcher.send,
+    app.extensions["tablepost.hints"] = Hints(app.extensions["tablepost.service"], send=dispatcher.send,
                                             level=app.config.get("HINT_LEVEL") or "medium",
                                             capacity=max(1, app.config.get("HINT_PROCS", 1))
                                             + max(0, app.config.get("HINT_QUEUE", 2)))
@@ -308,21 +308,21 @@ def create_app(config: dict | None = None) -> flask.Flask:
     api.register_blueprint(email.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(ratings.blp)
-    app.extensions["tiletum.dashboard"] = Dashboard(app.extensions["tiletum.service"])
-    app.extensions["tiletum.credentials"] = Credentials(app.extensions["tiletum.service"],
-                                                        app.extensions["tiletum.dashboard"],
+    app.extensions["tablepost.dashboard"] = Dashboard(app.extensions["tablepost.service"])
+    app.extensions["tablepost.credentials"] = Credentials(app.extensions["tablepost.service"],
+                                                        app.extensions["tablepost.dashboard"],
                                                         send=dispatcher.send)
     api.document(document_components)
     api.register_blueprint(me.blp)
-    app.extensions["tiletum.profiles"] = Profiles(app.extensions["tiletum.service"],
-                                                  app.extensions["tiletum.ratings"])
-    app.extensions["tiletum.accounts"] = Accounts(app.extensions["tiletum.dashboard"],
-                                                  app.extensions["tiletum.profiles"],
-                                                  webhooks=app.extensions["tiletum.webhooks"],
+    app.extensions["tablepost.profiles"] = Profiles(app.extensions["tablepost.service"],
+                                                  app.extensions["tablepost.ratings"])
+    app.extensions["tablepost.accounts"] = Accounts(app.extensions["tablepost.dashboard"],
+                                                  app.extensions["tablepost.profiles"],
+                                                  webhooks=app.extensions["tablepost.webhooks"],
                                                   erasers=[forget_address])
     api.register_blueprint(players.blp)
-    app.extensions["tiletum.lobby"] = Lobby(app.extensions["tiletum.service"],
-                                            app.extensions["tiletum.dashboard"], send=dispatcher.send)
+    app.extensions["tablepost.lobby"] = Lobby(app.extensions["tablepost.service"],
+                                            app.extensions["tablepost.dashboard"], send=dispatcher.send)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(catalog.blp)
     register_pages(app)  # /, /play/new, /play/<id>, /tournaments, /tournaments/<id>, /me

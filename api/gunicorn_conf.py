@@ -1,13 +1,13 @@
-"""How gunicorn serves the API, in one place: ``tiletum serve`` (api/cli.py) loads these settings,
+"""How gunicorn serves the API, in one place: ``tablepost serve`` (api/cli.py) loads these settings,
 and the Docker image runs ``gunicorn --config python:api.gunicorn_conf ...`` (the Dockerfile);
 each adds only where to listen and how many processes and threads.
 
-* **The worker**: gunicorn's ``gevent`` worker (``TILETUM_WORKER``, default ``gevent``;
+* **The worker**: gunicorn's ``gevent`` worker (``TABLEPOST_WORKER``, default ``gevent``;
   :class:`GeventWorker`): a connection is a greenlet, so clients that trickle their headers or
   bodies hold no thread and cost the others nothing (docs/deploy.md, "Slow clients", with the
   measurements of bench/slow_clients.py). Under the threaded worker (``gthread``, still
   available: :class:`ThreadWorker`) 200 such clients left a plain GET unanswered. Every
-  connection's socket gets a timeout of ``TILETUM_CLIENT_TIMEOUT`` seconds (default 10): a read
+  connection's socket gets a timeout of ``TABLEPOST_CLIENT_TIMEOUT`` seconds (default 10): a read
   (or a write: a client that stopped reading an event stream) that waits longer gives up: the
   app answers 408 ``request-timeout`` and the connection closes (api/app.py); stalled headers
   close the connection (one line in the log, no traceback). The app is imported in each worker
@@ -41,19 +41,19 @@ from gunicorn.glogging import Logger
 from gunicorn.workers import ggevent, gthread
 from gunicorn.workers.base_async import AsyncWorker
 
-# TILETUM_WORKER: gevent (the default) or gthread (the threaded worker, as before issue 39)
+# TABLEPOST_WORKER: gevent (the default) or gthread (the threaded worker, as before issue 39)
 WORKER_CLASSES = {"gevent": "api.gunicorn_conf.GeventWorker", "gthread": "api.gunicorn_conf.ThreadWorker"}
-WORKER = os.environ.get("TILETUM_WORKER", "gevent")
+WORKER = os.environ.get("TABLEPOST_WORKER", "gevent")
 if WORKER not in WORKER_CLASSES:
-    raise SystemExit(f"TILETUM_WORKER must be one of {', '.join(WORKER_CLASSES)}, not {WORKER!r}")
+    raise SystemExit(f"TABLEPOST_WORKER must be one of {', '.join(WORKER_CLASSES)}, not {WORKER!r}")
 worker_class = WORKER_CLASSES[WORKER]
-worker_connections = int(os.environ.get("TILETUM_WORKER_CONNECTIONS", "1000"))
+worker_connections = int(os.environ.get("TABLEPOST_WORKER_CONNECTIONS", "1000"))
 logger_class = "api.gunicorn_conf.ServiceLogger"
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 graceful_timeout = 10
 
-CLIENT_TIMEOUT = float(os.environ.get("TILETUM_CLIENT_TIMEOUT", "10"))
+CLIENT_TIMEOUT = float(os.environ.get("TABLEPOST_CLIENT_TIMEOUT", "10"))
 
 _SECRET_PARAM = re.compile(r"token|key|secret|sig", re.IGNORECASE)
 _SECRET_HEADER = re.compile(r"authorization|cookie", re.IGNORECASE)
@@ -173,7 +173,7 @@ class ServiceLogger(Logger):
 
     def exception(self, msg, *args, **kwargs):
         if isinstance(sys.exc_info()[1], TimeoutError):  # the client timeout (ThreadWorker)
-            self.info("closed a connection: the client stalled for %g s (TILETUM_CLIENT_TIMEOUT)",
+            self.info("closed a connection: the client stalled for %g s (TABLEPOST_CLIENT_TIMEOUT)",
                       CLIENT_TIMEOUT)
             return
         super().exception(msg, *args, **kwargs)

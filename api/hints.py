@@ -1,9 +1,9 @@
 """How many of this API process's request threads (or greenlets) wait for a hint's answer at once.
 
 The hint itself is computed by the ``hints`` worker, never here (application/hints.py). A request
-that asked for one may wait up to TILETUM_HINT_WAIT seconds for its answer (reading Redis every
+that asked for one may wait up to TABLEPOST_HINT_WAIT seconds for its answer (reading Redis every
 50 ms), but only as many requests of this process wait at once as the service computes and queues
-searches (TILETUM_HINT_PROCS + TILETUM_HINT_QUEUE); the others get 202 at once, so that hints hold
+searches (TABLEPOST_HINT_PROCS + TABLEPOST_HINT_QUEUE); the others get 202 at once, so that hints hold
 at most that many of the process's request threads, however many clients ask."""
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ CREATE_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"]
 ENTRY_ENDPOINTS = {"tournaments.Entries": ["POST"], "tournaments.EntryConfirm": ["POST"]}
 EMAILING_ENDPOINTS = {"games.Games": ["POST"], "tournaments.Tournaments": ["POST"],
                       "tournaments.Entries": ["POST"], "bots.Bots": ["POST"], "lobby.Join": ["POST"]}
-PREFIX = "tiletum"   # the limiter's key prefix (its storage's keys begin with it)
+PREFIX = "tablepost"   # the limiter's key prefix (its storage's keys begin with it; transient counters)
 JOIN_ENDPOINTS = {"lobby.Join": ["POST"], "lobby.Confirm": ["POST"]}
 REMATCH_ENDPOINTS = {"together.RematchView": ["POST"]}   # on the create budget (_rematch_cost)
 SEAT_LINK_ENDPOINTS = {"games.SeatLinkView": ["POST"]}
@@ -78,7 +78,7 @@ def _bearer() -> str | None:
 
 def identity() -> str:
     """The key of the per-identity budget (see the module docstring); worked out once a request."""
-    if "tiletum_identity" not in flask.g:
+    if "tablepost_identity" not in flask.g:
         token = _bearer()
         who = None
         if token is not None:
@@ -86,8 +86,8 @@ def identity() -> str:
             who = service().identity(token, game_id)
             if who is not None and who.startswith("player:"):   # a dashboard key: its player, hashed
                 who = "player:" + hashed(who[len("player:"):])
-        flask.g.tiletum_identity = who or client_address()
-    return flask.g.tiletum_identity
+        flask.g.tablepost_identity = who or client_address()
+    return flask.g.tablepost_identity
 
 
 def _identity_limit() -> str:
@@ -127,7 +127,7 @@ NAMED_SECONDS = 24 * 3600   # how long a client's named addresses stay free for 
 def _named_key() -> str:
     """The addresses this client has been charged for lately, each as :func:`hashed` holds it (in the
     limits' namespace: nothing of an address or of the client in the clear)."""
-    return "LIMITER/tiletum-named/" + hashed(client_address())
+    return "LIMITER/tablepost-named/" + hashed(client_address())
 
 
 def _new_address_cost() -> int:
@@ -136,13 +136,13 @@ def _new_address_cost() -> int:
     succeeded in the last day (:data:`NAMED_SECONDS`): what it costs never depends on whether the
     address plays here, which would tell anyone that it does (issue 39); a client naming the same
     friends again and again pays for them once."""
-    if "tiletum_new_addresses" not in flask.g and flask.request.endpoint == "lobby.Join":
+    if "tablepost_new_addresses" not in flask.g and flask.request.endpoint == "lobby.Join":
         # a join asked by email costs one whether or not the address ever played: a cost (a 429, a
         # header) that depended on it would tell anyone whether an address plays here (docs/lobby.md)
         body = flask.request.get_json(silent=True)
-        flask.g.tiletum_new_addresses = int(_bearer() is None and isinstance(body, dict)
+        flask.g.tablepost_new_addresses = int(_bearer() is None and isinstance(body, dict)
                                             and isinstance(body.get("email"), str))
-    if "tiletum_new_addresses" not in flask.g:
+    if "tablepost_new_addresses" not in flask.g:
         try:
             emails = sorted({e.strip().lower() for e in _emails_in_body() if e.strip()})
             fresh = [hashed(e) for e in emails]
@@ -152,17 +152,17 @@ def _new_address_cost() -> int:
                 for h in fresh:
                     pipe.sismember(named, h)
                 fresh = [h for h, known in zip(fresh, pipe.execute()) if not known]
-            flask.g.tiletum_named = fresh
-            flask.g.tiletum_new_addresses = len(fresh)
+            flask.g.tablepost_named = fresh
+            flask.g.tablepost_new_addresses = len(fresh)
         except Exception:  # a malformed body is the schema's to refuse
-            flask.g.tiletum_new_addresses = 0
-    return flask.g.tiletum_new_addresses
+            flask.g.tablepost_new_addresses = 0
+    return flask.g.tablepost_new_addresses
 
 
 def _remember_named(response):
     """After a request that succeeded and was charged for addresses: they are free for this client
     for a day."""
-    fresh = flask.g.get("tiletum_named")
+    fresh = flask.g.get("tablepost_named")
     if fresh and response.status_code < 400:
         try:
             pipe = service().store.r.pipeline(transaction=False)
@@ -180,7 +180,7 @@ def _rematch_cost() -> int:
     the last acceptance starts a game), nothing when it only reads it again (accepted already, or
     started). Without a proven seat of the game it costs one (the view refuses it, so nothing is
     deducted)."""
-    if "tiletum_rematch_cost" not in flask.g:
+    if "tablepost_rematch_cost" not in flask.g:
         cost = 1
         game_id = (flask.request.view_args or {}).get("game_id")
         who = identity()
@@ -189,8 +189,8 @@ def _rematch_cost() -> int:
                 cost = int(Together(service()).asks_anew(game_id, int(who.rsplit(":", 1)[1])))
             except Exception:   # the view answers whatever went wrong
                 cost = 1
-        flask.g.tiletum_rematch_cost = cost
-    return flask.g.tiletum_rematch_cost
+        flask.g.tablepost_rematch_cost = cost
+    return flask.g.tablepost_rematch_cost
 
 
 def rematch_limit() -> tuple[int, int] | None:
@@ -224,18 +224,18 @@ def _own_retry_after(response):
 
 
 def charge_hint() -> None:
-    """One hint of the seat's budget (TILETUM_HINT_LIMIT, per identity: the seat), charged by the
+    """One hint of the seat's budget (TABLEPOST_HINT_LIMIT, per identity: the seat), charged by the
     hint view when it starts a search (api/hints.py): asking again for a hint being computed, or
     computed, costs nothing, and a refusal (no room in the pool, budget spent) costs nothing.
     Raises 429 ``rate-limited`` with Retry-After (the window's reset) when the budget is spent."""
-    _charge("tiletum_hint_budget", "hint", "rate-limited", "at most {item} hints per seat: ask again later")
+    _charge("tablepost_hint_budget", "hint", "rate-limited", "at most {item} hints per seat: ask again later")
 
 
 def charge_message() -> None:
-    """One table-talk message of the seat's budget (TILETUM_MESSAGE_LIMIT, per identity: the seat),
+    """One table-talk message of the seat's budget (TABLEPOST_MESSAGE_LIMIT, per identity: the seat),
     charged by the post view once the seat is known (api/resources/messages.py). Raises 429
     ``too-many-messages`` with Retry-After when it is spent."""
-    _charge("tiletum_message_budget", "message", "too-many-messages",
+    _charge("tablepost_message_budget", "message", "too-many-messages",
             "at most {item} messages per seat: wait a moment")
 
 
@@ -286,8 +286,9 @@ def install(app: flask.Flask) -> Limiter | None:
             app.view_functions[endpoint] = limiter.shared_limit(
                 limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
 
-    app.extensions["tiletum_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
-    app.extensions["tiletum_message_budget"] = (limiter, parse_limit(cfg["MESSAGE_LIMIT"]))   # charge_message
+    app.extensions["tablepost_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
+    app.extensions["tablepost_message_budget"] = (limiter,
+                                                  parse_limit(cfg["MESSAGE_LIMIT"]))   # charge_message
     wrap(CREATE_ENDPOINTS, cfg["CREATE_LIMIT"], scope="create", deduct_when=_succeeded)
     wrap(ENTRY_ENDPOINTS, cfg["ENTRY_LIMIT"], scope="enter", deduct_when=_succeeded)
     wrap(JOIN_ENDPOINTS, cfg["JOIN_LIMIT"], scope="join")   # every attempt counts: refusals probe too

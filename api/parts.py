@@ -1,9 +1,9 @@
 """The service's other parts as the API sees them, for ``GET /health``: the Celery workers
 (answering a broadcast ``ping`` over the broker, by name), the inbound SMTP listener (answering
 its greeting) and the scheduler (Celery beat: its sweeps' heartbeat in Redis,
-application/heartbeat.py). Which parts a deployment has is configuration: ``tiletum serve`` sets
-``TILETUM_HEALTH_WORKERS`` (worker name prefixes, e.g. ``email,sweeps,seats,stand-in,hints,reviews``),
-``TILETUM_HEALTH_MAILIN`` (``host:port``) and ``TILETUM_HEALTH_SCHEDULER=1``; an API on its own
+application/heartbeat.py). Which parts a deployment has is configuration: ``tablepost serve`` sets
+``TABLEPOST_HEALTH_WORKERS`` (worker name prefixes, e.g. ``email,sweeps,seats,stand-in,hints,reviews``),
+``TABLEPOST_HEALTH_MAILIN`` (``host:port``) and ``TABLEPOST_HEALTH_SCHEDULER=1``; an API on its own
 checks only its Redis. Outbound SMTP (``smtp``: ``ok`` or ``failing``, mail/outbox.py) is read
 from the outbox in Redis by every deployment."""
 from __future__ import annotations
@@ -72,7 +72,7 @@ class Parts:
         try:
             if self._celery is None:
                 from celery import Celery
-                self._celery = Celery("tiletum-health", broker=self.broker_url)
+                self._celery = Celery("tablepost-health", broker=self.broker_url)
                 self._celery.conf.broker_connection_retry_on_startup = False
             replies = self._celery.control.ping(timeout=PING_TIMEOUT) or []
             return {host for reply in replies for host in reply}

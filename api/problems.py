@@ -37,7 +37,7 @@ STATUS_OF_KIND = {"invalid": 422, "unauthorized": 401, "forbidden": 403, "not-fo
 
 def from_service(e: ServiceError) -> ApiError:
     """The HTTP error for a refusal of the application core."""
-    headers = {"WWW-Authenticate": 'Bearer realm="tiletum"'} if e.kind == "unauthorized" else None
+    headers = {"WWW-Authenticate": 'Bearer realm="tablepost"'} if e.kind == "unauthorized" else None
     if e.kind == "limited":
         headers = {"Retry-After": str(e.extra.get("retry_after", 60))}
     return ApiError(STATUS_OF_KIND[e.kind], e.code, e.detail, headers=headers, **e.extra)

@@ -22,7 +22,7 @@ def redis_binary() -> str:
 
 def die_with_parent(parent: int | None = None) -> None:
     """preexec_fn: on Linux, have the child get SIGTERM when the process that started it dies,
-    so a killed ``tiletum serve`` leaves no Redis or worker behind. (The signal comes when the
+    so a killed ``tablepost serve`` leaves no Redis or worker behind. (The signal comes when the
     thread that started the child ends: the supervisor's thread lives as long as ``serve``.) It
     survives ``setsid``, so a part in a session of its own gets it too. ``parent``: the starting
     process's pid; if it died before the signal was armed, the child ends at once."""

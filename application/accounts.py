@@ -50,7 +50,7 @@ from .rating_service import POOLS, pool_key
 from .resigned import resigned_of
 from .tournament_service import TournamentService
 
-log = logging.getLogger("tiletum.accounts")
+log = logging.getLogger("tablepost.accounts")
 
 FORMER = "a former player"
 CONFIRM = "DELETE"

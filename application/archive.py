@@ -19,7 +19,7 @@ snapshot only if the stream still holds exactly the events the record was made f
 is compared inside the script), so a process that dies at any point leaves either the live game or
 the archived one, never neither. :func:`sweep` (beat, ``workers.sweep_archive``; ``tiletum
 archive``) archives the games whose follow-up was done more than the grace period ago
-(``TILETUM_ARCHIVE_AFTER_DAYS``, default 7); it is idempotent and re-reads each game.
+(``TABLEPOST_ARCHIVE_AFTER_DAYS``, default 7); it is idempotent and re-reads each game.
 
 The record is compressed with bz2 (the standard library's): on the event logs of random 2-4 player
 games it is 18% smaller than zlib at level 9 (1,355 against 1,644 bytes for 24 KB of events), and
@@ -42,7 +42,7 @@ import games as hosted
 
 from .indexes import Sharded, shard
 
-log = logging.getLogger("tiletum.archive")
+log = logging.getLogger("tablepost.archive")
 
 ARCHIVE_AFTER_DAYS = 7.0
 Codec = tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]   # (compress, decompress)
@@ -202,7 +202,7 @@ def sweep(games, older_than_days: float = ARCHIVE_AFTER_DAYS, *, now: float | No
 def index_existing(games, pending: AbstractSet[str] = frozenset(), progress=None) -> int:
     """Schedule every stored game that is over, not archived and not in ``pending`` (games whose
     follow-up is not done yet: they are scheduled when it is), from now: games that finished
-    before archiving existed (``tiletum archive --index-existing``). Idempotent; returns how many
+    before archiving existed (``tablepost archive --index-existing``). Idempotent; returns how many
     games are scheduled by this call."""
     r = games.store.r
     n = 0

@@ -1,4 +1,4 @@
-"""The clock of deadlines. Tests and demos may shift it: with TILETUM_TEST_CLOCK=1 the Redis key
+"""The clock of deadlines. Tests and demos may shift it: with TABLEPOST_TEST_CLOCK=1 the Redis key
 ``clock:offset`` (seconds) is added to the real time, in every process at once."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 
 def make_clock(redis_client):
-    if os.environ.get("TILETUM_TEST_CLOCK") != "1":
+    if os.environ.get("TABLEPOST_TEST_CLOCK") != "1":
         return time.time
 
     def now() -> float:

@@ -88,7 +88,7 @@ def index_game(r, game_id: str, meta: dict) -> None:
 
 
 def reindex(r) -> int:
-    """Index every stored game (``tiletum index-dashboards``: games created before the index
+    """Index every stored game (``tablepost index-dashboards``: games created before the index
     existed). Idempotent; returns the number of games seen."""
     n = 0
     for mkey in r.scan_iter(match="g:{*}:meta", count=500):

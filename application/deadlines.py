@@ -14,7 +14,7 @@ hours, UTC) is skipped when the deadline is computed; a vacation stops the clock
 deadline back by its length, up to the seat's allowance.
 
 The stand-in (documented default for human seats) is the AI player (docs/ai.md) at level
-``STAND_IN_LEVEL`` (medium; ``TILETUM_STAND_IN_LEVEL`` chooses another): it plays the seat's turn to its end
+``STAND_IN_LEVEL`` (medium; ``TABLEPOST_STAND_IN_LEVEL`` chooses another): it plays the seat's turn to its end
 from the seat's own view of the position, as the seat would see it, re-reading the position after each move
 that reveals something. Its moves are events labelled ``"by": "stand-in"`` in the log and the record. With
 ``mode: "drop"`` a seat that missed ``drop_after`` deadlines (or a withdrawn tournament player)
@@ -49,7 +49,7 @@ from .indexes import (DEADLINES, NOTICES, REMINDERS, add, begin_attempt, end_att
 from .stand_in import play_stand_in
 from .time_control import add_active, time_control, timeout_policy
 
-log = logging.getLogger("tiletum.deadlines")
+log = logging.getLogger("tablepost.deadlines")
 RETRY_SECONDS = 300
 LEASE_SECONDS = 600.0   # how long the AI worker has to play a turn handed to it (workers/tasks.py sets it)
 

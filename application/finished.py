@@ -18,7 +18,7 @@ from .rating_service import RatingService
 from .resigned import resigned_of
 from .tournament_service import TournamentService
 
-log = logging.getLogger("tiletum.finished")
+log = logging.getLogger("tablepost.finished")
 
 
 def on_game_over(games, game_id: str) -> dict:

@@ -39,7 +39,7 @@ from .ids import new_game_id
 # MAX_UNDOS_PER_TURN in one turn of the seat (the trailing run of its own events since another
 # seat's event, the game's start or its last 'end'). Without these a seat could grow its game's log
 # without end by (move, undo) pairs, and every reader of the log would pay for it.
-log = logging.getLogger("tiletum.game_service")
+log = logging.getLogger("tablepost.game_service")
 MAX_MOVES_PER_REQUEST = 100
 MAX_UNDOS_PER_REQUEST = 10
 MAX_UNDOS_PER_TURN = 30
@@ -387,7 +387,7 @@ class GameService:
         """The newest games in progress, for anyone to watch: what a spectator of each game's page
         sees anyway (the game, its seats' names, its round), never a token, an email or a seed.
         A game that is over or gone leaves the index here (a game that ends leaves it at once,
-        ``Dispatcher.after_append``; one indexed again by ``tiletum index-dashboards`` leaves it
+        ``Dispatcher.after_append``; one indexed again by ``tablepost index-dashboards`` leaves it
         here). Reads at most ``limit`` + ``PUBLIC_SLACK`` games a request."""
         r = self.store.r
         pipe = r.pipeline(transaction=False)

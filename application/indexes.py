@@ -23,7 +23,7 @@ import logging
 import re
 import zlib
 
-log = logging.getLogger("tiletum.indexes")
+log = logging.getLogger("tablepost.indexes")
 
 SHARDS = 64   # fixed: the shard of an owner must never change (docs/deploy.md)
 SEATS = 6     # field names "<game>:<seat>" for seats 0..SEATS-1 are looked up when a game leaves

@@ -125,7 +125,7 @@ class Lobby:
         self.games = games
         self.dashboard = dashboard
         self.r = games.store.r
-        self.clock = clock or make_clock(self.r)   # waiting times (TILETUM_TEST_CLOCK shifts it)
+        self.clock = clock or make_clock(self.r)   # waiting times (TABLEPOST_TEST_CLOCK shifts it)
         self.send = send   # Dispatcher.send: enqueue a task by name (None: no broker)
         self._rows = _Rows()   # the listing's rows (entry), by record
         self._rendered: dict[Callable, _Rows] = {}   # the same for each caller's own rendering

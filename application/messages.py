@@ -23,9 +23,9 @@ version: its keys share the game's hash tag ``{<id>}`` (one Redis Cluster slot w
 | ``g:{<id>}:talkmore`` | hash | seat -> the seat's reports not kept because it had :data:`OPEN_PER_SEAT` waiting (a count) |
 | ``g:{<id>}:talkcloses`` | string | a finished game's end as first seen, for a game whose end time is unknown (:meth:`GameService.ended_at`) |
 | ``talk:due`` | zset | game id -> when its message emails are due (the sweep's index) |
-| ``talk:reports`` | list | reported messages with their text, for the operator (capped: the handled go first; ``tiletum talk-reports``) |
+| ``talk:reports`` | list | reported messages with their text, for the operator (capped: the handled go first; ``tablepost talk-reports``) |
 | ``talk:reportn`` | string | the last report's id |
-| ``talk:handled`` | zset | report id -> when the operator marked it handled (``tiletum talk-report-handled``) |
+| ``talk:handled`` | zset | report id -> when the operator marked it handled (``tablepost talk-report-handled``) |
 
 A message's author is its seat: its name is the seat's as the game's meta says it now, so a deleted
 player's messages read :data:`application.accounts.FORMER` ("a former player"); no address is ever
@@ -123,9 +123,9 @@ class TableTalk:
     def __init__(self, service: GameService, clock=None, email_delay: float | None = None):
         self.service = service
         self.r = service.store.r
-        self.clock = clock or service.clock   # the service's (TILETUM_TEST_CLOCK shifts it)
+        self.clock = clock or service.clock   # the service's (TABLEPOST_TEST_CLOCK shifts it)
         self.email_delay = (email_delay if email_delay is not None
-                            else float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
+                            else float(os.environ.get("TABLEPOST_TALK_EMAIL_SECONDS", EMAIL_DELAY)))
         self._post = self.r.register_script(POST)
         self._may_report = self.r.register_script(MAY_REPORT)
 
@@ -252,7 +252,7 @@ class TableTalk:
     # --- reporting ---------------------------------------------------------------------------
     def report(self, game_id: str, token: str | None, message_id: int, reason: str | None) -> dict:
         """The token's seat reports another seat's message: kept for the operator with the message
-        (``talk:reports``; ``tiletum``'s operator reads it), never shown to the author."""
+        (``talk:reports``; ``tablepost``'s operator reads it), never shown to the author."""
         meta, seat = self.seat(game_id, token)
         if not 0 < message_id < 2**63:
             raise errors.missing("message-not-found", "no such message in this game's thread")

@@ -7,7 +7,7 @@ each address's email setting, kept here:
 | key | type | what |
 |---|---|---|
 | ``mail:prefs`` | hash | lower-cased email -> ``move`` (every turn, the default), ``digest`` or ``none`` |
-| ``mail:delay`` | hash | lower-cased email -> minutes a turn email waits while the player plays live (0: at once; absent: the service's default, ``TILETUM_MAIL_LIVE_DELAY_MINUTES``, 5) |
+| ``mail:delay`` | hash | lower-cased email -> minutes a turn email waits while the player plays live (0: at once; absent: the service's default, ``TABLEPOST_MAIL_LIVE_DELAY_MINUTES``, 5) |
 | ``mail:digest`` | set | ``<email>|<game>|<seat>|<version>`` turns waiting for the daily digest |
 """  # noqa: E501  (a Markdown table: its rows cannot wrap)
 from __future__ import annotations
@@ -34,9 +34,10 @@ def set_preference(r, email: str, mode: str) -> None:
 
 
 def delay_minutes_default() -> float:
-    """The service's grace of a live player's turn email (``TILETUM_MAIL_LIVE_DELAY_MINUTES``, 5)."""
+    """The service's grace of a live player's turn email (``TABLEPOST_MAIL_LIVE_DELAY_MINUTES``, 5)."""
     try:
-        return min(MAX_DELAY_MINUTES, max(0.0, float(os.environ.get("TILETUM_MAIL_LIVE_DELAY_MINUTES", "5"))))
+        return min(MAX_DELAY_MINUTES, max(0.0, float(os.environ.get("TABLEPOST_MAIL_LIVE_DELAY_MINUTES",
+                                                                    "5"))))
     except ValueError:
         return 5.0
 

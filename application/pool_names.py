@@ -26,7 +26,7 @@ import redis
 
 from .rating_service import POOL_ALIASES, pool_key
 
-log = logging.getLogger("tiletum.ratings")
+log = logging.getLogger("tablepost.ratings")
 
 MARKER = "ratings:pools-renamed"        # string: the legacy history lists were rewritten
 LOCK = "ratings:pools-renaming"         # the lock one renaming process holds

@@ -42,7 +42,8 @@ from .resigned import resigned_of
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,20}")
 HANDLE_RULE = "3 to 20 letters (a-z, A-Z), digits, '_' or '-'"
 # Handles that would read as the service speaking, or as a path of the site
-RESERVED = frozenset({"admin", "administrator", "support", "tiletum", "system", "root", "me", "new",
+RESERVED = frozenset({"admin", "administrator", "support", "tablepost", "tiletum", "system", "root", "me",
+                      "new",
                       "former-player", "a-former-player", "moderator", "staff"})
 PUBLIC_GAMES_SHOWN = 50   # finished games on a profile, newest first
 

@@ -1,5 +1,5 @@
 """The Celery queues, named for their work (issue 40). The application only names them (no Celery
-here); workers/app.py routes the tasks, and each queue has a worker of its own (``tiletum serve``,
+here); workers/app.py routes the tasks, and each queue has a worker of its own (``tablepost serve``,
 deploy/, docker-compose.yml):
 
 * ``email``: the turn emails and every other email a save or a request sets off, and the short

@@ -1,7 +1,7 @@
 """One way to reach the service's Redis, a single server or a Redis Cluster.
 
 A URL ``redis+cluster://host:port/0`` (any one node of the cluster), or ``redis://`` with
-``cluster=True`` (``TILETUM_REDIS_CLUSTER=1``, read by the adapters), gives redis-py's cluster client;
+``cluster=True`` (``TABLEPOST_REDIS_CLUSTER=1``, read by the adapters), gives redis-py's cluster client;
 anything else a plain client. The same ``redis+cluster://`` scheme is what Flask-Limiter's storage
 takes, so one URL serves both.
 

@@ -36,7 +36,7 @@ import games
 from .players import player_id
 from .store import key
 
-log = logging.getLogger("tiletum.reliability")
+log = logging.getLogger("tablepost.reliability")
 
 DELAYS_KEPT = 200
 COUNTED_TTL = 30 * 86400

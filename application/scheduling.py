@@ -30,7 +30,7 @@ from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
 
-log = logging.getLogger("tiletum.scheduling")
+log = logging.getLogger("tablepost.scheduling")
 
 
 class Dispatcher:

@@ -12,20 +12,20 @@ import games
 from .queues import STAND_IN
 from .seats import AI_LEVELS
 
-log = logging.getLogger("tiletum.deadlines")
+log = logging.getLogger("tablepost.deadlines")
 
 
-STAND_IN_LEVEL = "medium"   # TILETUM_STAND_IN_LEVEL: any AI level (master thinks
-                            # TILETUM_AI_MASTER_SECONDS a decision, on the AI worker)
+STAND_IN_LEVEL = "medium"   # TABLEPOST_STAND_IN_LEVEL: any AI level (master thinks
+                            # TABLEPOST_AI_MASTER_SECONDS a decision, on the AI worker)
 QUICK_LEVEL = "medium"      # a turn's decisions after the stand-in's thinking time is spent
 FAST_LEVELS = ("easy", "medium")
 STAND_IN_TASK, STAND_IN_QUEUE = "workers.stand_in_turn", STAND_IN   # the AI worker's (workers/app.py)
 
 
 def stand_in_level() -> str:
-    level = os.environ.get("TILETUM_STAND_IN_LEVEL") or STAND_IN_LEVEL
+    level = os.environ.get("TABLEPOST_STAND_IN_LEVEL") or STAND_IN_LEVEL
     if level not in AI_LEVELS:
-        raise ValueError(f"TILETUM_STAND_IN_LEVEL is one of {', '.join(AI_LEVELS)}, not {level!r}")
+        raise ValueError(f"TABLEPOST_STAND_IN_LEVEL is one of {', '.join(AI_LEVELS)}, not {level!r}")
     return level
 
 

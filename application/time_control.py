@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import errors
 
-log = logging.getLogger("tiletum.deadlines")
+log = logging.getLogger("tablepost.deadlines")
 
 
 DEFAULTS = {"days_per_move": 3, "pause_weekends": False, "quiet_hours": None, "vacation_days": 14,

@@ -24,7 +24,7 @@ same proposal.
 
 **A rematch chain's limit.** A game's rematches in a row (its *lineage*: the game, its rematch,
 that one's rematch...) start at most ``limit`` games in ``seconds`` (``rematch_limit``, the API's
-``TILETUM_REMATCH_LIMIT``, docs/deploy.md "Rate limits"): each rematch's meta carries the start times
+``TABLEPOST_REMATCH_LIMIT``, docs/deploy.md "Rate limits"): each rematch's meta carries the start times
 of the lineage's rematches within the window (``rematch_starts``), so whoever holds the seats' tokens
 cannot loop resign-and-rematch to flood a player with games and emails, from however many client
 addresses. A game has one rematch at a time, so a lineage grows one game after another: the count in

@@ -37,7 +37,7 @@ from .queues import EMAIL
 from .store import Conflict
 from .tournament_store import TournamentStore, key
 
-log = logging.getLogger("tiletum.tournaments")
+log = logging.getLogger("tablepost.tournaments")
 MAX_STEPS = 64
 ENTRY_ASK_TASK = "workers.tournament_entry_ask"   # the email answering an entry asked by invitation
 ENTRY_ASK_SECONDS = 7 * 24 * 3600   # how long the link confirming such an entry works
@@ -65,7 +65,7 @@ class TournamentService:
         self.send = send  # Dispatcher.send: enqueue a task by name (None: no broker)
         self.store = TournamentStore(games.store.r)
         self.r = games.store.r
-        self.clock = clock or make_clock(self.r)  # the deadlines' clock (TILETUM_TEST_CLOCK shifts it)
+        self.clock = clock or make_clock(self.r)  # the deadlines' clock (TABLEPOST_TEST_CLOCK shifts it)
 
     # --- secrets derived from the tournament's own secret ------------------------------------
     def _derive(self, tid: str, purpose: str) -> str:

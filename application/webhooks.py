@@ -4,7 +4,9 @@ A subscription belongs to a seat of one game (its seat token, with ``game``) or 
 (its token; then it covers the bot's seat in every game). ``events`` picks what is sent:
 ``your-turn`` (the owner's seat became the one to act), ``game-over``, or ``all`` (every saved
 batch of events). Each delivery is a POST of JSON signed with the subscription's secret:
-``X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>``.
+``X-Tablepost-Signature: t=<unix time>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>``. For one release
+each delivery also carries the same values under the service's old names (``X-Tiletum-Signature``,
+``X-Tiletum-Delivery``), for receivers that check those (docs/bots.md).
 
 Keys (each subscription's keys share the hash tag ``{<sid>}``; a game's lookup is per game):
 
@@ -26,7 +28,7 @@ subscription is switched off and its owner emailed (by the worker).
 
 URLs (:func:`check_url`): ``https://`` to a host whose every address is public
 (:func:`address_allowed`), read as the HTTP client reads it; loopback (also over ``http://``)
-only where the operator allows it (``TILETUM_WEBHOOK_ALLOW_LOOPBACK``: tests, local development).
+only where the operator allows it (``TABLEPOST_WEBHOOK_ALLOW_LOOPBACK``: tests, local development).
 Checked when the subscription is made and again before each delivery, which then connects to the
 address just checked (:func:`_pinned_session`), so a webhook cannot reach into the service's own
 network, not even through a name re-pointed between the check and the connection.
@@ -76,6 +78,15 @@ def hook_key(sid: str, what: str = "") -> str:
 
 def bot_hooks_key(bot_id: str) -> str:
     return bot_key(bot_id) + ":hooks"
+
+
+def delivery_headers(secret: str, body: bytes, t: int, delivery: str) -> dict[str, str]:
+    """A delivery's headers: its signature and id under the service's name, and for one release
+    under its old name too (``X-Tiletum-*``, the same values), so that receivers move when they can."""
+    sig = signature(secret, body, t)
+    return {"Content-Type": "application/json", "User-Agent": "tablepost-webhooks/1",
+            "X-Tablepost-Signature": sig, "X-Tablepost-Delivery": delivery,
+            "X-Tiletum-Signature": sig, "X-Tiletum-Delivery": delivery}
 
 
 def signature(secret: str, body: bytes, t: int) -> str:
@@ -281,7 +292,7 @@ class Webhooks:
         self.page = page    # events per delivery
         self.r = games.store.r
         self.max_failures = max_failures
-        self.allow_loopback = allow_loopback  # TILETUM_WEBHOOK_ALLOW_LOOPBACK: tests, local development
+        self.allow_loopback = allow_loopback  # TABLEPOST_WEBHOOK_ALLOW_LOOPBACK: tests, local development
         self.resolve, self.resolve_timeout = resolve, resolve_timeout
         self._reserve = self.r.register_script(RESERVE)
 
@@ -463,10 +474,8 @@ class Webhooks:
         if target is not None:
             with _pinned_session(target.addresses[0]) as http:  # connect to the address just checked
                 try:
-                    resp = http.post(h["url"], data=body, timeout=TIMEOUT, allow_redirects=False, headers={
-                        "Content-Type": "application/json", "User-Agent": "tiletum-webhooks/1",
-                        "X-Tiletum-Signature": signature(h["secret"], body, t),
-                        "X-Tiletum-Delivery": f"{sid}:{upto}"})
+                    resp = http.post(h["url"], data=body, timeout=TIMEOUT, allow_redirects=False,
+                                     headers=delivery_headers(h["secret"], body, t, f"{sid}:{upto}"))
                     entry.update(ok=200 <= resp.status_code < 300, status=resp.status_code)
                 except requests.RequestException as e:
                     entry.update(ok=False, error=type(e).__name__)

@@ -15,7 +15,7 @@ Through the whole stack, in one run and with the same settings for both servers 
     snapshot interval (goal: p50 < 5 ms over K loads).
 
 The moves come from tiletum random playouts of seeded games (the server runs with
-TILETUM_ALLOW_SEEDED_GAMES=1), so that the clients know the legal moves without asking. The
+TABLEPOST_ALLOW_SEEDED_GAMES=1), so that the clients know the legal moves without asking. The
 clients use plain http.client keep-alive connections, and share the machine with the servers:
 the client CPU is printed with the figures.
 """
@@ -336,11 +336,12 @@ def main(argv: list[str] | None = None) -> int:
 
     atexit.register(_cleanup)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    tmp = tempfile.mkdtemp(prefix="tiletum-bench-api-")
+    tmp = tempfile.mkdtemp(prefix="tablepost-bench-api-")
     redis_server = EmbeddedRedis(os.path.join(tmp, "redis"))
     try:
         redis_server.start()
-        env = {"REDIS_URL": redis_server.url, "TILETUM_ALLOW_SEEDED_GAMES": "1", "TILETUM_RATE_LIMIT": "0",
+        env = {"REDIS_URL": redis_server.url, "TABLEPOST_ALLOW_SEEDED_GAMES": "1",
+               "TABLEPOST_RATE_LIMIT": "0",
                "PYTHONDONTWRITEBYTECODE": "1"}
         api_port, bare_port = free_port(), free_port()
         api_log, bare_log = os.path.join(tmp, "api.log"), os.path.join(tmp, "bare.log")

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     n = a.games if a.games is not None else (60 if a.quick else 300)
     if n < 3:
         ap.error("--games must be at least 3")
-    tmp = tempfile.mkdtemp(prefix="tiletum-bench-archive-")
+    tmp = tempfile.mkdtemp(prefix="tablepost-bench-archive-")
     server = EmbeddedRedis(os.path.join(tmp, "redis")).start()
     try:
         r = redis.Redis.from_url(server.url)

@@ -138,7 +138,7 @@ def cache_figures(svg: str, width: int, emails: int) -> tuple[float, float]:
     import redis
     from api.redis_server import EmbeddedRedis
     from mail import board_png
-    tmp = tempfile.mkdtemp(prefix="tiletum-bench-png-")
+    tmp = tempfile.mkdtemp(prefix="tablepost-bench-png-")
     server = EmbeddedRedis(os.path.join(tmp, "redis")).start()
     try:
         r = redis.Redis.from_url(server.url)

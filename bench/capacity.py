@@ -79,7 +79,7 @@ def main() -> int:
         app = create_app(
             {"REDIS_URL": server.url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0, "SEND_TASK": False})
         client = app.test_client()
-        r = app.extensions["tiletum.store"].r
+        r = app.extensions["tablepost.store"].r
         rng = random.Random(15)
         base = r.info("memory")["used_memory"]
         tables = [Table(client, 3, f"cap-{i}") for i in range(a.games)]

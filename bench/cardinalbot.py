@@ -272,7 +272,7 @@ def through_api(games: int) -> tuple[ApiRun, int]:
     from tests.conftest import LiveServer, make_app
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    tmp = tempfile.mkdtemp(prefix="tiletum-bench-cardinalbot-")
+    tmp = tempfile.mkdtemp(prefix="tablepost-bench-cardinalbot-")
     server = EmbeddedRedis(os.path.join(tmp, "redis"))
     run = ApiRun()
     try:

@@ -77,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="(move, undo) pairs at the start of each such turn")
     ap.add_argument("--reads", type=int, default=20)
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="tiletum-bench-events-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="tablepost-bench-events-") as tmp:
         server = EmbeddedRedis(os.path.join(tmp, "redis")).start()
         try:
             app = create_app({"REDIS_URL": server.url, "ALLOW_SEEDED_GAMES": True, "RATE_LIMIT": 0,
                               "TESTING": True, "SEND_TASK": False})
-            svc = app.extensions["tiletum.service"]
+            svc = app.extensions["tablepost.service"]
             t0 = time.perf_counter()
             gid = build(svc, args.turns, args.undos)
             built = time.perf_counter() - t0

@@ -2,10 +2,10 @@
 
     python bench/hints.py [--games N] [--samples S] [--level L] [--workers W] [--all-workers]
 
-A real ``tiletum serve --no-workers`` (the API under gunicorn, W processes (default 1); tests/servers.py
+A real ``tablepost serve --no-workers`` (the API under gunicorn, W processes (default 1); tests/servers.py
 ``Serve``) and beside it the hints worker as serve starts it (``api.cli.worker_command``, queue
 ``hints``; tests/servers.py ``HintWorker``), on a Redis of the bench's own, with N unrated games: the
-API and what computes its hints, nothing else (``--all-workers``: the whole ``tiletum serve``, every
+API and what computes its hints, nothing else (``--all-workers``: the whole ``tablepost serve``, every
 worker, beat and the listener too, whose own timers then share the cores). The hints are computed by
 the hints worker (application/hints.py), a process of its own at a lower CPU priority, never by
 the API's processes.
@@ -123,15 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40, metavar="N", help="games, one hint request each (40)")
     ap.add_argument("--samples", type=int, default=200, metavar="S", help="plain GETs timed per phase (200)")
-    ap.add_argument("--level", default="hard", help="TILETUM_HINT_LEVEL (default hard: the slowest)")
+    ap.add_argument("--level", default="hard", help="TABLEPOST_HINT_LEVEL (default hard: the slowest)")
     ap.add_argument("--workers", type=int, default=1, help="gunicorn processes (default 1, as issue 39)")
     ap.add_argument("--all-workers", action="store_true",
-                    help="the whole tiletum serve (every worker, beat, the listener), not the API and the "
+                    help="the whole tablepost serve (every worker, beat, the listener), not the API and the "
                          "hints worker alone")
     a = ap.parse_args(argv)
-    data = Path(tempfile.mkdtemp(prefix="tiletum-bench-hints-"))
-    env = {"TILETUM_HINT_LEVEL": a.level, "TILETUM_CREATE_LIMIT": "100000/hour",
-           "TILETUM_RATE_LIMIT": "100000"}
+    data = Path(tempfile.mkdtemp(prefix="tablepost-bench-hints-"))
+    env = {"TABLEPOST_HINT_LEVEL": a.level, "TABLEPOST_CREATE_LIMIT": "100000/hour",
+           "TABLEPOST_RATE_LIMIT": "100000"}
     redis_server = None
     try:
         if a.all_workers:
@@ -151,9 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(data, ignore_errors=True)
     idle, loaded, seen = r["idle"], r["loaded"], r["seen"]
     busy = [dt for status, code, dt in seen if code == "hints-busy"]
-    worker = os.environ.get("TILETUM_WORKER", "gevent")
+    worker = os.environ.get("TABLEPOST_WORKER", "gevent")
     parts = "every worker" if a.all_workers else "--no-workers, and the hints worker"
-    print(f"hints under load: tiletum serve --workers {a.workers} (gunicorn, {worker}; {parts}: 1 process, "
+    print(f"hints under load: tablepost serve --workers {a.workers} (gunicorn, {worker}; {parts}: 1 process, "
           f"nice +19), "
           f"{a.games} unrated games, "
           f"level {a.level}, {os.cpu_count()} CPUs (shared); plain GET /api/v1/games/{{id}}, "

@@ -2,7 +2,7 @@
 
     python bench/lighthouse.py [--games tiletum,carcassonne,pillars] [--views seat,spectator] [--runs N]
 
-A real ``tiletum serve --no-workers`` (the API and pages as ``make run`` serves them; its own Redis:
+A real ``tablepost serve --no-workers`` (the API and pages as ``make run`` serves them; its own Redis:
 tests/servers.py ``Serve``) gets one 2-player game of each title; Lighthouse loads each game's page
 as the seat to move (``#token=``) and as a spectator (no token), in Debian's Chromium headless
 shell, with its default mobile emulation and simulated throttling. Printed per page: the
@@ -116,9 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.runs < 1:
         ap.error("--runs must be at least 1")
     tool = lighthouse()
-    data = Path(tempfile.mkdtemp(prefix="tiletum-bench-lighthouse-"))
-    env = {"TILETUM_CREATE_LIMIT": "100000/hour", "TILETUM_RATE_LIMIT": "100000"}
-    print(f"Lighthouse (mobile, simulated throttling) on the game pages of tiletum serve; "
+    data = Path(tempfile.mkdtemp(prefix="tablepost-bench-lighthouse-"))
+    env = {"TABLEPOST_CREATE_LIMIT": "100000/hour", "TABLEPOST_RATE_LIMIT": "100000"}
+    print(f"Lighthouse (mobile, simulated throttling) on the game pages of tablepost serve; "
           f"median of {a.runs} run(s) each", flush=True)
     print(f"{'page':<24} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4} {'CLS':>6} {'TBT ms':>7} "
           f"{'LCP ms':>7} {'legible':>8}")

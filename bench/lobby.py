@@ -97,7 +97,7 @@ def main() -> int:
         from application import waiting
         app = create_app({"REDIS_URL": redis_server.url, "RATE_LIMIT": 0, "TESTING": True,
                           "SEND_TASK": False})
-        lobby = app.extensions["tiletum.lobby"]
+        lobby = app.extensions["tablepost.lobby"]
         rng = random.Random(39)
         began = time.perf_counter()
         listed = 0

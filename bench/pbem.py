@@ -6,7 +6,7 @@ The whole email path, with real parts on loopback: a Redis this script starts
 (api/redis_server.py, the store and the Celery broker), an aiosmtpd SMTP server in this process
 standing for the players' mailboxes (it stamps each message with ``time.perf_counter()`` as it
 is received), ONE Celery worker process (``celery -A workers.app worker -Q email --pool solo``,
-with REDIS_URL, TILETUM_SMTP_URL, TILETUM_MAIL_SECRET, TILETUM_MAIL_DOMAIN and TILETUM_PUBLIC_URL;
+with REDIS_URL, TABLEPOST_SMTP_URL, TABLEPOST_MAIL_SECRET, TABLEPOST_MAIL_DOMAIN and TABLEPOST_PUBLIC_URL;
 no beat), and the Flask app of ``tests.conftest.make_app(redis_url, SEND_TASK=None,
 MAIL_SECRET=...)`` (its Flask test client), which publishes real Celery messages to that Redis.
 
@@ -28,12 +28,12 @@ MAIL_SECRET=...)`` (its Flask test client), which publishes real Celery messages
     producer goes, and the time runs from just before the first publish until the SMTP server
     has received all M turn emails. Default M = 500 (100 with --quick), after a warm-up batch.
     Goal: >= 50 emails/s with the inline picture (issue 40; issue 15's 200 was without it; run
-    with TILETUM_MAIL_PICTURES=0 for that one). Also the worker's own CPU time per email (user +
+    with TABLEPOST_MAIL_PICTURES=0 for that one). Also the worker's own CPU time per email (user +
     system, from /proc, over the same span): emails per CPU-second of the worker is what one
     worker sends when it has a core to itself, and hardly moves with the load of other processes
     on a shared machine, unlike the rate; and the bytes per email as received;
   * the sweeps during a burst: a sweeps worker (``-Q sweeps --pool solo``) and Celery beat start,
-    with every 30-second sweep scheduled every S seconds (``TILETUM_SWEEP_SECONDS``, default 10);
+    with every 30-second sweep scheduled every S seconds (``TABLEPOST_SWEEP_SECONDS``, default 10);
     once each sweep has run, B further games (default 1000; 200 with --quick) have their
     ``workers.notify_turn`` published at once, and until the email worker has sent them all, the
     bench reads the sweeps' heartbeats (application/heartbeat.py: when a worker started each).
@@ -213,7 +213,7 @@ def create_game(client, name: str) -> Game:
     # email goes at once (not held as for a seat playing live on its page, nor capped as a stranger's)
     from application.dashboard import mark_verified
     from application.notifications import set_delay_minutes
-    r = client.application.extensions["tiletum.service"].store.r
+    r = client.application.extensions["tablepost.service"].store.r
     for address in emails:
         mark_verified(r, address)
         set_delay_minutes(r, address, 0)
@@ -423,7 +423,7 @@ def measure_sweeps(quiet_client, send, inbox: Inbox, redis_url: str, env: dict, 
     from application import heartbeat
     out = Sweeps(burst=burst, interval=interval)
     r = redis.Redis.from_url(redis_url)
-    senv = dict(env, TILETUM_SWEEP_SECONDS=f"{interval:g}")
+    senv = dict(env, TABLEPOST_SWEEP_SECONDS=f"{interval:g}")
     sweeper = Worker(senv, os.path.join(tmp, "sweeps.log"), ("worker", "-Q", "sweeps", "--pool", "solo"))
     beat = Worker(senv, os.path.join(tmp, "beat.log"), ("beat", "--schedule", os.path.join(tmp, "beat")))
     games = [create_game(quiet_client, f"burst{i}") for i in range(burst)]
@@ -521,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     atexit.register(_cleanup)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd's per-session log
-    tmp = tempfile.mkdtemp(prefix="tiletum-bench-pbem-")
+    tmp = tempfile.mkdtemp(prefix="tablepost-bench-pbem-")
     redis_server = EmbeddedRedis(os.path.join(tmp, "redis"))
     inbox: Inbox | None = None
     worker: Worker | None = None
@@ -529,8 +529,9 @@ def main(argv: list[str] | None = None) -> int:
         redis_server.start()
         inbox = Inbox().start()
         env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
-        env.update(REDIS_URL=redis_server.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{inbox.port}",
-                   TILETUM_MAIL_SECRET=SECRET, TILETUM_MAIL_DOMAIN=DOMAIN, TILETUM_PUBLIC_URL=PUBLIC_URL,
+        env.update(REDIS_URL=redis_server.url, TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{inbox.port}",
+                   TABLEPOST_MAIL_SECRET=SECRET, TABLEPOST_MAIL_DOMAIN=DOMAIN,
+                   TABLEPOST_PUBLIC_URL=PUBLIC_URL,
                    PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
                    PYTHONDONTWRITEBYTECODE="1")
         worker = Worker(env, os.path.join(tmp, "worker.log"))

@@ -3,7 +3,7 @@
     python bench/push.py [--listeners 64,256,1000] [--moves 5]
 
 How many Server-Sent-Event listeners one API process holds (docs/push.md): for each count L,
-one gunicorn worker process (gthread, L + 8 threads, ``TILETUM_STREAM_LISTENERS`` = L, on a
+one gunicorn worker process (gthread, L + 8 threads, ``TABLEPOST_STREAM_LISTENERS`` = L, on a
 Redis this script starts) gets L open ``GET /api/v1/games/{id}/stream`` connections (all on one
 game, the worst case: every move wakes every listener), then a player makes moves. Printed per L:
 
@@ -42,9 +42,9 @@ BIN = os.path.dirname(sys.executable)
 
 def start_api(port: int, redis_url: str, listeners: int, log) -> subprocess.Popen:
     exe = os.path.join(BIN, "gunicorn")
-    env = dict(os.environ, REDIS_URL=redis_url, TILETUM_RATE_LIMIT="0", TILETUM_ALLOW_SEEDED_GAMES="1",
-               TILETUM_STREAM_LISTENERS=str(listeners), TILETUM_STREAM_KEEPALIVE="15",
-               TILETUM_STREAM_PER_ADDRESS="0")  # every listener is this one client
+    env = dict(os.environ, REDIS_URL=redis_url, TABLEPOST_RATE_LIMIT="0", TABLEPOST_ALLOW_SEEDED_GAMES="1",
+               TABLEPOST_STREAM_LISTENERS=str(listeners), TABLEPOST_STREAM_KEEPALIVE="15",
+               TABLEPOST_STREAM_PER_ADDRESS="0")  # every listener is this one client
     proc = subprocess.Popen([exe, "-w", "1", "-k", "gthread", "--threads", str(listeners + 8),
                              "--worker-connections", str(listeners + 100),
                              "--bind", f"127.0.0.1:{port}", "api:create_app()"], cwd=ROOT, env=env,

@@ -2,8 +2,8 @@
 
     python bench/slow_clients.py [--clients N] [--seconds S] [--workers gevent,gthread]
 
-For each candidate worker class of gunicorn (``TILETUM_WORKER``, api/gunicorn_conf.py), a real
-``tiletum serve --no-workers`` (the API as ``make run`` serves it: 2 processes, its own Redis;
+For each candidate worker class of gunicorn (``TABLEPOST_WORKER``, api/gunicorn_conf.py), a real
+``tablepost serve --no-workers`` (the API as ``make run`` serves it: 2 processes, its own Redis;
 tests/servers.py ``Serve``) gets N connections from this process that trickle their requests: half
 send a request line and then one byte of a header at a time, half send their headers and then one
 byte of a 100-byte body at a time, each byte a second apart (inside the client timeout, so none is
@@ -100,8 +100,9 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def measure(worker: str, clients: int, seconds: float) -> dict:
-    data = Path(tempfile.mkdtemp(prefix="tiletum-bench-slow-"))
-    env = {"TILETUM_WORKER": worker, "TILETUM_CREATE_LIMIT": "100000/hour", "TILETUM_RATE_LIMIT": "100000"}
+    data = Path(tempfile.mkdtemp(prefix="tablepost-bench-slow-"))
+    env = {"TABLEPOST_WORKER": worker, "TABLEPOST_CREATE_LIMIT": "100000/hour",
+           "TABLEPOST_RATE_LIMIT": "100000"}
     try:
         with Serve(data, "--no-workers", env=env) as serve:
             rv = requests.post(serve.url + "/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}]},
@@ -137,9 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=200, metavar="N", help="trickling connections (200)")
     ap.add_argument("--seconds", type=float, default=20, metavar="S", help="how long GETs are timed (20)")
-    ap.add_argument("--workers", default="gevent,gthread", help="worker classes compared (TILETUM_WORKER)")
+    ap.add_argument("--workers", default="gevent,gthread", help="worker classes compared (TABLEPOST_WORKER)")
     a = ap.parse_args(argv)
-    print(f"slow clients: tiletum serve --no-workers (gunicorn, 2 processes), {a.clients} connections "
+    print(f"slow clients: tablepost serve --no-workers (gunicorn, 2 processes), {a.clients} connections "
           f"trickling headers or bodies one byte a second, plain GET /api/v1/games/{{id}} for "
           f"{a.seconds:g} s; {os.cpu_count()} CPUs (shared)")
     print(f"{'worker':10}{'GETs':>7}{'failed':>8}{'p50':>10}{'p99':>10}{'max':>10}{'reopened':>10}")

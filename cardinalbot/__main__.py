@@ -1,6 +1,6 @@
-"""``python -m cardinalbot``: host the Cardinalbot against any Tiletum PBEM server by polling.
+"""``python -m cardinalbot``: host the Cardinalbot against any Table Post server by polling.
 
-    python -m cardinalbot --api https://pbem.example --token $TILETUM_BOT_TOKEN [--interval 5] [--once]
+    python -m cardinalbot --api https://pbem.example --token $TABLEPOST_BOT_TOKEN [--interval 5] [--once]
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from .runner import play_turn
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cardinalbot",
                                  description="Play the Cardinalbot's turns by polling.")
-    ap.add_argument("--api", default=os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"))
-    ap.add_argument("--token", default=os.environ.get("TILETUM_BOT_TOKEN"), help="the bot credential")
+    ap.add_argument("--api", default=os.environ.get("TABLEPOST_API_URL", "http://127.0.0.1:8000"))
+    ap.add_argument("--token", default=os.environ.get("TABLEPOST_BOT_TOKEN"), help="the bot credential")
     ap.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default 5)")
     ap.add_argument("--once", action="store_true", help="play what is due now, then exit")
     a = ap.parse_args(argv)
     if not a.token:
-        print("a bot credential is needed: --token or TILETUM_BOT_TOKEN", file=sys.stderr)
+        print("a bot credential is needed: --token or TABLEPOST_BOT_TOKEN", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     client = ApiClient(a.api, a.token)

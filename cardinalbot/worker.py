@@ -10,9 +10,9 @@ any client; it never imports ``api`` and never reads the game store.
 It also plays the seats of kind ``ai`` (docs/ai.md): ``cardinalbot.play_ai_turn(game_id, seat,
 version, level)``, with the AI credential, which acts only for AI seats.
 
-Environment: ``CELERY_BROKER_URL`` (default ``REDIS_URL``), ``TILETUM_API_URL``,
-``TILETUM_BOT_TOKEN``, ``TILETUM_AI_TOKEN``, and the time limits of every task (issue 27: no turn
-may hold a worker for long), ``TILETUM_TASK_SOFT_TIME_LIMIT`` (120 s) and ``TILETUM_TASK_TIME_LIMIT``
+Environment: ``CELERY_BROKER_URL`` (default ``REDIS_URL``), ``TABLEPOST_API_URL``,
+``TABLEPOST_BOT_TOKEN``, ``TABLEPOST_AI_TOKEN``, and the time limits of every task (issue 27: no turn
+may hold a worker for long), ``TABLEPOST_TASK_SOFT_TIME_LIMIT`` (120 s) and ``TABLEPOST_TASK_TIME_LIMIT``
 (150 s), as in workers/app.py. A turn cut short is played again by the due-turn sweep.
 """
 from __future__ import annotations
@@ -30,11 +30,11 @@ from .runner import play_turn as run_turn
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 app = Celery("cardinalbot", broker=broker)
-SOFT_TIME_LIMIT = float(os.environ.get("TILETUM_TASK_SOFT_TIME_LIMIT", "120"))
-TIME_LIMIT = float(os.environ.get("TILETUM_TASK_TIME_LIMIT", "150"))
+SOFT_TIME_LIMIT = float(os.environ.get("TABLEPOST_TASK_SOFT_TIME_LIMIT", "120"))
+TIME_LIMIT = float(os.environ.get("TABLEPOST_TASK_TIME_LIMIT", "150"))
 if not 0 < SOFT_TIME_LIMIT < TIME_LIMIT:
-    raise ValueError(f"TILETUM_TASK_SOFT_TIME_LIMIT ({SOFT_TIME_LIMIT:g}) must be above 0 and below "
-                     f"TILETUM_TASK_TIME_LIMIT ({TIME_LIMIT:g})")
+    raise ValueError(f"TABLEPOST_TASK_SOFT_TIME_LIMIT ({SOFT_TIME_LIMIT:g}) must be above 0 and below "
+                     f"TABLEPOST_TASK_TIME_LIMIT ({TIME_LIMIT:g})")
 app.conf.update(task_default_queue="seats", task_acks_late=True, task_reject_on_worker_lost=True,
                 worker_prefetch_multiplier=1, broker_connection_retry_on_startup=True,
                 task_ignore_result=True, task_soft_time_limit=SOFT_TIME_LIMIT, task_time_limit=TIME_LIMIT,
@@ -44,8 +44,8 @@ worker_process_init.connect(may_start_processes, weak=False)
 
 
 def client() -> ApiClient:
-    return ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"),
-                     os.environ["TILETUM_BOT_TOKEN"])
+    return ApiClient(os.environ.get("TABLEPOST_API_URL", "http://127.0.0.1:8000"),
+                     os.environ["TABLEPOST_BOT_TOKEN"])
 
 
 @app.task(name="cardinalbot.play_turn", bind=True, autoretry_for=(ConnectionError, OSError),
@@ -64,8 +64,8 @@ def play_turn(self, game_id: str, seat: int, version: int) -> int:
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def play_ai_turn(self, game_id: str, seat: int, version: int, level: str) -> int:
     """Play AI seat ``seat``'s decisions in ``game_id`` if still due at ``version`` or later."""
-    ai_client = ApiClient(os.environ.get("TILETUM_API_URL", "http://127.0.0.1:8000"),
-                          os.environ["TILETUM_AI_TOKEN"])
+    ai_client = ApiClient(os.environ.get("TABLEPOST_API_URL", "http://127.0.0.1:8000"),
+                          os.environ["TABLEPOST_AI_TOKEN"])
     try:
         return run_ai_turn(ai_client, game_id, seat, level, version)
     except RateLimited as e:

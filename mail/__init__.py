@@ -6,3 +6,7 @@ It builds on the application core (``application/``) and is used by both adapter
 workers send what is due and run the SMTP listener (``workers/``), the HTTP API receives
 providers' inbound webhooks and one-click links (``api/``). No Flask, no Celery here.
 """
+
+from tablepost.env_names import migrate_environ
+
+migrate_environ()   # the settings' old names (TILETUM_*) read as TABLEPOST_*, first: tablepost/env_names.py

@@ -188,7 +188,7 @@ def verify_url_params(secret: str | bytes, path: str, params: Any,
 # --- the inbound webhook's signature ------------------------------------------------------------
 # A mail provider (or the relay the operator runs) posts each received email to
 # POST /api/v1/inbound-email with the header
-#     X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256(TILETUM_INBOUND_SECRET, "<t>." + body)>
+#     X-Tablepost-Signature: t=<unix time>,v1=<hex HMAC-SHA256(TABLEPOST_INBOUND_SECRET, "<t>." + body)>
 # so only holders of the secret can hand the service a reply, and an old request cannot be
 # replayed after INBOUND_TOLERANCE seconds (docs/pbem.md, "The inbound webhook").
 
@@ -196,7 +196,7 @@ INBOUND_TOLERANCE = 300
 
 
 def inbound_signature(secret: str | bytes, body: bytes, t: int | None = None) -> str:
-    """The ``X-Tiletum-Signature`` header value for ``body`` at unix time ``t`` (now)."""
+    """The ``X-Tablepost-Signature`` header value for ``body`` at unix time ``t`` (now)."""
     t = int(time.time()) if t is None else int(t)
     mac = hmac.new(_key(secret), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
     return f"t={t},v1={mac}"

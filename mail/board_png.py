@@ -24,7 +24,7 @@ one render. Two levels:
 
 * in this process, an LRU of :data:`CACHE_SIZE` entries;
 * in Redis (when the caller passes its client): ``mail:png:{<game>}:<version>:<view>``, shared
-  by every worker process and the API, each entry with a TTL (``TILETUM_PICTURE_CACHE_SECONDS``,
+  by every worker process and the API, each entry with a TTL (``TABLEPOST_PICTURE_CACHE_SECONDS``,
   default 3600: long enough for the emails of one version, a reminder of a slow turn renders
   again) and at most :data:`MAX_CACHED_BYTES` (a larger picture is not cached), so the cache holds
   at most the pictures rendered in the last TTL. A Redis that does not answer costs a render,
@@ -54,7 +54,7 @@ try:   # ISA-L's deflate (python-isal): a fifth of zlib's CPU at level 1 for a s
 except ImportError:   # a platform without its wheels: zlib, as Pillow's own encoder
     _deflate = zlib
 
-log = logging.getLogger("tiletum.board_png")
+log = logging.getLogger("tablepost.board_png")
 WIDTH = 800
 CACHE_SIZE = 128
 MAX_CACHED_BYTES = 1_000_000    # a larger PNG is not kept in Redis
@@ -68,15 +68,15 @@ _stats = {"hits": 0, "misses": 0, "renders": 0, "shared": 0}
 
 
 def cache_seconds(environ=os.environ) -> int:
-    """How long a rendered picture stays in Redis (``TILETUM_PICTURE_CACHE_SECONDS``, default 3600)."""
-    raw = environ.get("TILETUM_PICTURE_CACHE_SECONDS") or "3600"
+    """How long a rendered picture stays in Redis (``TABLEPOST_PICTURE_CACHE_SECONDS``, default 3600)."""
+    raw = environ.get("TABLEPOST_PICTURE_CACHE_SECONDS") or "3600"
     try:
         seconds = int(raw)
     except ValueError:
-        raise ValueError("TILETUM_PICTURE_CACHE_SECONDS must be a whole number of seconds, "
+        raise ValueError("TABLEPOST_PICTURE_CACHE_SECONDS must be a whole number of seconds, "
                          f"not {raw!r}") from None
     if seconds < 1:
-        raise ValueError(f"TILETUM_PICTURE_CACHE_SECONDS ({seconds}) must be at least 1")
+        raise ValueError(f"TABLEPOST_PICTURE_CACHE_SECONDS ({seconds}) must be at least 1")
     return seconds
 
 
@@ -300,7 +300,7 @@ def _share(redis, game_id: str, version: int, pictures: list[tuple[str, bytes]])
         for view, png in pictures:
             pipe.set(redis_key(game_id, version, view), png, ex=seconds)
         pipe.execute()
-    except Exception as e:  # noqa: BLE001 - a bad TILETUM_PICTURE_CACHE_SECONDS says so here too  # Redis away: the next process renders it again
+    except Exception as e:  # noqa: BLE001 - a bad TABLEPOST_PICTURE_CACHE_SECONDS says so here too  # Redis away: the next process renders it again
         log.warning("could not write the picture cache: %s", e)
 
 

@@ -22,19 +22,19 @@ class MailConfig:
     domain: str
     from_addr: str
     public_url: str
-    authserv_id: str | None = None   # TILETUM_MAIL_AUTHSERV_ID: require this server's SPF/DKIM/DMARC pass
-    unauthenticated: str = REFUSE    # TILETUM_MAIL_UNAUTHENTICATED: without an authserv-id, whether a reply
-                                     # counts (accept: the embedded listener of `tiletum serve`)
-    inbound_secret: str | None = None  # TILETUM_INBOUND_SECRET: signs the inbound webhook's requests
-    pictures: bool = True            # TILETUM_MAIL_PICTURES=0: turn emails without the inline board PNG
-    live_delay: float = 0.0          # TILETUM_MAIL_LIVE_DELAY_MINUTES (seconds here): a live seat's turn
+    authserv_id: str | None = None   # TABLEPOST_MAIL_AUTHSERV_ID: require this server's SPF/DKIM/DMARC pass
+    unauthenticated: str = REFUSE    # TABLEPOST_MAIL_UNAUTHENTICATED: without an authserv-id, whether a reply
+                                     # counts (accept: the embedded listener of `tablepost serve`)
+    inbound_secret: str | None = None  # TABLEPOST_INBOUND_SECRET: signs the inbound webhook's requests
+    pictures: bool = True            # TABLEPOST_MAIL_PICTURES=0: turn emails without the inline board PNG
+    live_delay: float = 0.0          # TABLEPOST_MAIL_LIVE_DELAY_MINUTES (seconds here): a live seat's turn
                                      # email waits so long, unless the player chose otherwise (0: at once)
-    new_address_daily: int | None = None  # TILETUM_MAIL_NEW_ADDRESS_DAILY: emails a day to an address that
+    new_address_daily: int | None = None  # TABLEPOST_MAIL_NEW_ADDRESS_DAILY: emails a day to an address that
                                           # has not accepted ours (None: consent is not asked)
-    new_address_per_game: int = 5         # TILETUM_MAIL_NEW_ADDRESS_PER_GAME: of one game, before it accepts
-    invitations: int = 5                  # TILETUM_MAIL_INVITATIONS: unanswered invitations to one address
-    budget_needed: str | None = None      # TILETUM_MAIL_BUDGET_NEEDED: what a player needs, per recipient
-    budget_others: str | None = None      # TILETUM_MAIL_BUDGET_OTHERS: what others cause, per recipient
+    new_address_per_game: int = 5         # TABLEPOST_MAIL_NEW_ADDRESS_PER_GAME: of a game, before it accepts
+    invitations: int = 5                  # TABLEPOST_MAIL_INVITATIONS: unanswered invitations to one address
+    budget_needed: str | None = None      # TABLEPOST_MAIL_BUDGET_NEEDED: what a player needs, per recipient
+    budget_others: str | None = None      # TABLEPOST_MAIL_BUDGET_OTHERS: what others cause, per recipient
 
     def budget(self) -> Budget:
         """The per-recipient budget and the consent bounds (mail/consent.py)."""
@@ -44,25 +44,26 @@ class MailConfig:
 
     @classmethod
     def from_env(cls) -> "MailConfig":
-        domain = os.environ.get("TILETUM_MAIL_DOMAIN", "pbem.localhost")
-        secret = os.environ.get("TILETUM_MAIL_SECRET")
+        domain = os.environ.get("TABLEPOST_MAIL_DOMAIN", "pbem.localhost")
+        secret = os.environ.get("TABLEPOST_MAIL_SECRET")
         if not secret:
-            raise RuntimeError("TILETUM_MAIL_SECRET is not set (tiletum serve sets one)")
+            raise RuntimeError("TABLEPOST_MAIL_SECRET is not set (tablepost serve sets one)")
         return cls(secret=secret, domain=domain,
-                   from_addr=os.environ.get("TILETUM_MAIL_FROM", f"{DEFAULT_SENDER_NAME} <noreply@{domain}>"),
-                   public_url=os.environ.get("TILETUM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
-                   authserv_id=os.environ.get("TILETUM_MAIL_AUTHSERV_ID") or None,
+                   from_addr=os.environ.get("TABLEPOST_MAIL_FROM",
+                                            f"{DEFAULT_SENDER_NAME} <noreply@{domain}>"),
+                   public_url=os.environ.get("TABLEPOST_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
+                   authserv_id=os.environ.get("TABLEPOST_MAIL_AUTHSERV_ID") or None,
                    unauthenticated=unauthenticated_policy(),
-                   inbound_secret=os.environ.get("TILETUM_INBOUND_SECRET") or None,
-                   pictures=os.environ.get("TILETUM_MAIL_PICTURES", "1").strip().lower() not in ("0", "no",
+                   inbound_secret=os.environ.get("TABLEPOST_INBOUND_SECRET") or None,
+                   pictures=os.environ.get("TABLEPOST_MAIL_PICTURES", "1").strip().lower() not in ("0", "no",
                                                                                                  "off",
                                                                                                 "false"),
                    live_delay=default_live_delay_minutes() * 60,
                    new_address_daily=new_address_daily(),
-                   new_address_per_game=_count("TILETUM_MAIL_NEW_ADDRESS_PER_GAME", 5),
-                   invitations=_count("TILETUM_MAIL_INVITATIONS", 5),
-                   budget_needed=_windows_setting("TILETUM_MAIL_BUDGET_NEEDED", DEFAULT_BUDGET_NEEDED),
-                   budget_others=_windows_setting("TILETUM_MAIL_BUDGET_OTHERS", DEFAULT_BUDGET_OTHERS))
+                   new_address_per_game=_count("TABLEPOST_MAIL_NEW_ADDRESS_PER_GAME", 5),
+                   invitations=_count("TABLEPOST_MAIL_INVITATIONS", 5),
+                   budget_needed=_windows_setting("TABLEPOST_MAIL_BUDGET_NEEDED", DEFAULT_BUDGET_NEEDED),
+                   budget_others=_windows_setting("TABLEPOST_MAIL_BUDGET_OTHERS", DEFAULT_BUDGET_OTHERS))
 
 
 def default_live_delay_minutes() -> float:
@@ -72,8 +73,8 @@ def default_live_delay_minutes() -> float:
 
 
 def new_address_daily() -> int | None:
-    """``TILETUM_MAIL_NEW_ADDRESS_DAILY`` (default 3); ``off`` lifts the limit."""
-    raw = os.environ.get("TILETUM_MAIL_NEW_ADDRESS_DAILY", "3").strip().lower()
+    """``TABLEPOST_MAIL_NEW_ADDRESS_DAILY`` (default 3); ``off`` lifts the limit."""
+    raw = os.environ.get("TABLEPOST_MAIL_NEW_ADDRESS_DAILY", "3").strip().lower()
     if raw in ("off", "none", ""):
         return None
     return max(0, int(raw))
@@ -105,10 +106,10 @@ def _windows_setting(name: str, default: str) -> str | None:
 
 
 def unauthenticated_policy() -> str:
-    """``TILETUM_MAIL_UNAUTHENTICATED``: ``refuse`` (the default) or ``accept``, what becomes of a reply
-    that no mail server in front authenticated, where no ``TILETUM_MAIL_AUTHSERV_ID`` is set
+    """``TABLEPOST_MAIL_UNAUTHENTICATED``: ``refuse`` (the default) or ``accept``, what becomes of a reply
+    that no mail server in front authenticated, where no ``TABLEPOST_MAIL_AUTHSERV_ID`` is set
     (mail/sender_auth.py)."""
-    raw = os.environ.get("TILETUM_MAIL_UNAUTHENTICATED", REFUSE).strip().lower()
+    raw = os.environ.get("TABLEPOST_MAIL_UNAUTHENTICATED", REFUSE).strip().lower()
     if raw not in POLICIES:
-        raise RuntimeError(f"TILETUM_MAIL_UNAUTHENTICATED is {raw!r}: it is 'accept' or 'refuse'")
+        raise RuntimeError(f"TABLEPOST_MAIL_UNAUTHENTICATED is {raw!r}: it is 'accept' or 'refuse'")
     return raw

@@ -11,7 +11,7 @@ applies all of them or none, except that a move revealing chance ends the batch 
 it come back unplayed; docs/pbem.md, "Several moves in one reply"). The player gets one answer by email: a
 confirmation, or an error quoting the failing line with the legal moves.
 
-``workers/listener.py`` puts this behind an aiosmtpd SMTP listener (``tiletum serve
+``workers/listener.py`` puts this behind an aiosmtpd SMTP listener (``tablepost serve
 --mailin-port P``); ``POST /api/v1/inbound-email`` calls ``handle_inbound`` with the raw RFC 822
 bytes. See ``docs/pbem.md``.
 
@@ -42,7 +42,7 @@ from .reply_text import extract_moves as _extract_moves
 from . import messages as talk
 from .sender_auth import REFUSE, authenticated, sender_refused  # noqa: F401 (authenticated: re-exported)
 
-log = logging.getLogger("tiletum.mailin")
+log = logging.getLogger("tablepost.mailin")
 
 MAX_MOVE_LINES = MAX_MOVES_PER_REQUEST   # what the service plays in one request: more is refused at once
 DEFAULT_MAX_BYTES = 256_000
@@ -59,7 +59,7 @@ def extract_moves(text: str) -> list[str]:
 @dataclass
 class Deps:
     """What ``handle_inbound`` needs from the service, kept injectable for tests."""
-    secret: str                                              # TILETUM_MAIL_SECRET
+    secret: str                                              # TABLEPOST_MAIL_SECRET
     # (game, seat, version, moves[, then=]) -> the answer: GameService.submit_for_seat; ``then()`` (given
     # when the reply has a message) runs once the moves are saved, before anyone is told of them
     submit: Callable[..., dict]

@@ -35,7 +35,7 @@ from .notify_base import kept_subject
 from .outbox import Outbox
 from .transports import SmtpTransport, transport_from_env
 
-log = logging.getLogger("tiletum.mailin")
+log = logging.getLogger("tablepost.mailin")
 SEEN_TTL = 30 * 24 * 3600
 VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
 RESIGN = re.compile(r"^\s*resign\s*$", re.IGNORECASE)   # a reply of this one line resigns (docs/pbem.md)
@@ -71,7 +71,8 @@ class InboundReplies:
         self.svc = svc
         self.cfg = MailConfig.from_env()
         self.r = svc.store.r
-        self.outbox = _outbox(self.r, os.environ.get("TILETUM_SMTP_URL"), os.environ.get("TILETUM_DATA_DIR"))
+        self.outbox = _outbox(self.r, os.environ.get("TABLEPOST_SMTP_URL"),
+                              os.environ.get("TABLEPOST_DATA_DIR"))
         self.notifier = Notifier(svc, self.outbox, self.cfg)
 
     def deps(self) -> Deps:

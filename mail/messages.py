@@ -2,7 +2,7 @@
 
 **Out.** A seat's turn email tells the others' messages its emails have not told yet
 (:func:`turn_email_talk`, under "Table talk"); a message that no email told within the delay
-(``TILETUM_TALK_EMAIL_SECONDS``, 3 hours) goes in an email of its own (:class:`TalkMailer`, the beat's
+(``TABLEPOST_TALK_EMAIL_SECONDS``, 3 hours) goes in an email of its own (:class:`TalkMailer`, the beat's
 ``workers.sweep_talk``), whose reply address is the seat's *talk address*: version 0, which no turn has,
 numbered by the last message the email told (``play+<game>.<seat>.t<n>.<sig>``, mail/addresses.py).
 It expires as a turn's does: once a newer message email went to the seat, a reply to an older one
@@ -40,7 +40,7 @@ from application.seats import seat_names
 from . import addresses, reply_text
 from .compose import html_document, simple_email, thread_subject
 
-log = logging.getLogger("tiletum.talk")
+log = logging.getLogger("tablepost.talk")
 
 TALK_VERSION = 0     # the reply address of a message email: no turn has version 0
 _MESSAGE_LINE = re.compile(r"^\s*\*?message\s*:\*?\s?(.*)$", re.IGNORECASE)

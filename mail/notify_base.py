@@ -22,7 +22,7 @@ from .mailconfig import MailConfig
 from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
-log = logging.getLogger("tiletum.notify")
+log = logging.getLogger("tablepost.notify")
 
 def chosen(meta: dict) -> bool:
     """Whether the game's players chose it themselves (a tournament's game: they entered it), so its

@@ -16,7 +16,7 @@ that is over is taken over) and reads it in one script, sends it, and on accepta
 ``sent``, drops the stored message and releases the claim in one script; on failure it sets the
 next attempt (exponential backoff with jitter, at most 30 minutes apart). ``deliver_due()`` (the
 beat task ``workers.sweep_outbox``) sends what is due in every shard, and what a dead worker had
-claimed once its lease is over. An email still not accepted after ``TILETUM_MAIL_GIVE_UP_HOURS``
+claimed once its lease is over. An email still not accepted after ``TABLEPOST_MAIL_GIVE_UP_HOURS``
 (48) is undeliverable: the key says so, the address's dashboard shows it and the log says so at
 ERROR.
 
@@ -33,7 +33,7 @@ temporary error; not a recipient refused or content refused for good, which is t
 problem) records when the run of failures began in ``mail:smtp:failing``, and an accepted email
 deletes it (each process at most every ``SMTP_OK_EVERY`` seconds while it saw no failure, so a
 healthy outbox pays no extra round trip per email). SMTP is ``failing`` while that key is older
-than ``TILETUM_HEALTH_SMTP_SECONDS`` (300) and emails are waiting in the outbox.
+than ``TABLEPOST_HEALTH_SMTP_SECONDS`` (300) and emails are waiting in the outbox.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ from .compose import message_id
 from .signing import Signer
 from .transports import env_float, envelope, serialize
 
-log = logging.getLogger("tiletum.outbox")
+log = logging.getLogger("tablepost.outbox")
 FAILED = "mail:failed"         # list: every failed attempt, for the operator (newest first, 10000 kept)
 SHARDS = 16                    # fixed: a key's shard must never change while its email may be queued
 SENT_TTL = 90 * 24 * 3600
@@ -186,10 +186,10 @@ def smtp_state(r, after: float, now: float | None = None) -> str:
 
 def message_id_for(key: str, message: EmailMessage) -> str:
     """The stable Message-ID of the email queued under ``key`` (compose.message_id), in the From
-    address's domain (else ``TILETUM_MAIL_DOMAIN``)."""
+    address's domain (else ``TABLEPOST_MAIL_DOMAIN``)."""
     addr = email.utils.parseaddr(str(message.get("From") or ""))[1]
     domain = (addr.rsplit("@", 1)[1] if "@" in addr
-              else os.environ.get("TILETUM_MAIL_DOMAIN", "pbem.localhost"))
+              else os.environ.get("TABLEPOST_MAIL_DOMAIN", "pbem.localhost"))
     return message_id(key, domain)
 
 
@@ -199,9 +199,9 @@ class Outbox:
     ``clock``: the time of attempts (the shared test clock by default, application/clock.py);
     ``background``: deliver the email just enqueued in a background thread, so the caller (the
     SMTP listener answering its client) does not wait for the SMTP server; the sweep makes good
-    what a dying process did not send. ``lease``, ``give_up_hours``: ``TILETUM_MAIL_LEASE_SECONDS``
-    (120) and ``TILETUM_MAIL_GIVE_UP_HOURS`` (48). ``signer``: signs each email with DKIM when it is
-    queued (mail/signing.py; by default from ``TILETUM_DKIM_KEY_FILE``, none when unset)."""
+    what a dying process did not send. ``lease``, ``give_up_hours``: ``TABLEPOST_MAIL_LEASE_SECONDS``
+    (120) and ``TABLEPOST_MAIL_GIVE_UP_HOURS`` (48). ``signer``: signs each email with DKIM when it is
+    queued (mail/signing.py; by default from ``TABLEPOST_DKIM_KEY_FILE``, none when unset)."""
 
     def __init__(self, redis_client, transport, clock=None, background: bool = False,
                  lease: float | None = None, give_up_hours: float | None = None, signer="env"):
@@ -209,9 +209,9 @@ class Outbox:
         self.signer: Signer | None = Signer.from_env() if signer == "env" else signer
         self.transport = transport
         self.clock = clock or make_clock(redis_client)
-        self.lease = int(lease if lease is not None else env_float("TILETUM_MAIL_LEASE_SECONDS", 120))
+        self.lease = int(lease if lease is not None else env_float("TABLEPOST_MAIL_LEASE_SECONDS", 120))
         self.give_up = 3600 * (give_up_hours if give_up_hours is not None
-                               else env_float("TILETUM_MAIL_GIVE_UP_HOURS", 48))
+                               else env_float("TABLEPOST_MAIL_GIVE_UP_HOURS", 48))
         self._enqueue = redis_client.register_script(_ENQUEUE)
         self._claim = redis_client.register_script(_CLAIM)
         self._done = redis_client.register_script(_DONE)

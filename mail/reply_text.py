@@ -11,7 +11,7 @@ from typing import Callable
 
 from bs4 import BeautifulSoup, CData, NavigableString, ParserRejectedMarkup
 
-log = logging.getLogger("tiletum.mailin")
+log = logging.getLogger("tablepost.mailin")
 
 
 class TooManyMoves(ValueError):

@@ -4,7 +4,7 @@ A reply counts (plays, resigns, posts to the table) only when its sender is auth
 service checks no signature itself: the mail server in front of it (the MX, or the provider behind
 the inbound webhook) does, and records what it found in an ``Authentication-Results`` header
 (RFC 8601), read here with ``authres``. Only the headers of our own server count, named by its
-authserv-id (``TILETUM_MAIL_AUTHSERV_ID``): anyone can write such a header into their own email.
+authserv-id (``TABLEPOST_MAIL_AUTHSERV_ID``): anyone can write such a header into their own email.
 
 A reply is authenticated when our server's results say
 
@@ -18,8 +18,8 @@ Aligned is DMARC's relaxed alignment: the same organizational domain (``mail.exa
 than ``pass`` or ``none`` (``fail``, ``temperror``, ...), a header of ours that cannot be read, or
 results that contradict each other (``dmarc=pass`` with ``dmarc=none``, ``dkim=pass`` with
 ``dkim=none``, two SPF results) refuse the reply: a forged header of our id beside the real one shows
-so. Without an authserv-id (no mail server in front: the embedded listener of ``tiletum serve``),
-:data:`ACCEPT` or :data:`REFUSE` (``TILETUM_MAIL_UNAUTHENTICATED``) says whether a reply counts."""
+so. Without an authserv-id (no mail server in front: the embedded listener of ``tablepost serve``),
+:data:`ACCEPT` or :data:`REFUSE` (``TABLEPOST_MAIL_UNAUTHENTICATED``) says whether a reply counts."""
 from __future__ import annotations
 
 import email.utils
@@ -29,9 +29,9 @@ from functools import lru_cache
 import authres
 from publicsuffixlist import PublicSuffixList
 
-log = logging.getLogger("tiletum.mailin")
+log = logging.getLogger("tablepost.mailin")
 
-ACCEPT, REFUSE = "accept", "refuse"   # TILETUM_MAIL_UNAUTHENTICATED: replies nobody authenticated
+ACCEPT, REFUSE = "accept", "refuse"   # TABLEPOST_MAIL_UNAUTHENTICATED: replies nobody authenticated
 POLICIES = (ACCEPT, REFUSE)
 
 

@@ -8,10 +8,10 @@ every retry sends exactly the bytes that were signed.
 
 Settings (docs/pbem.md):
 
-- ``TILETUM_DKIM_KEY_FILE``: the private key, PEM (RSA, 2048 bits advised). Unset: nothing is signed.
-- ``TILETUM_DKIM_SELECTOR``: the selector whose DNS record has the public key
+- ``TABLEPOST_DKIM_KEY_FILE``: the private key, PEM (RSA, 2048 bits advised). Unset: nothing is signed.
+- ``TABLEPOST_DKIM_SELECTOR``: the selector whose DNS record has the public key
   (``<selector>._domainkey.<domain>``).
-- ``TILETUM_DKIM_DOMAIN``: the signing domain (``d=``); by default the domain of the From address.
+- ``TABLEPOST_DKIM_DOMAIN``: the signing domain (``d=``); by default the domain of the From address.
 
 A key that cannot be read stops the process at start (``from_env``): an operator who configured
 signing must not send unsigned mail without knowing.
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import dkim
 
-log = logging.getLogger("tiletum.dkim")
+log = logging.getLogger("tablepost.dkim")
 
 # What the signature covers: the headers a forger would change, each signed once more than it occurs
 # ("oversigned": an extra From, Subject or To added on the way breaks the signature).
@@ -45,17 +45,17 @@ class Signer:
 
     @classmethod
     def from_env(cls) -> "Signer | None":
-        path = os.environ.get("TILETUM_DKIM_KEY_FILE")
+        path = os.environ.get("TABLEPOST_DKIM_KEY_FILE")
         if not path:
             return None
-        selector = os.environ.get("TILETUM_DKIM_SELECTOR", "").strip()
+        selector = os.environ.get("TABLEPOST_DKIM_SELECTOR", "").strip()
         if not selector:
-            raise RuntimeError("TILETUM_DKIM_KEY_FILE is set but TILETUM_DKIM_SELECTOR is not")
+            raise RuntimeError("TABLEPOST_DKIM_KEY_FILE is set but TABLEPOST_DKIM_SELECTOR is not")
         with open(path, "rb") as f:
             key = f.read()
         if b"PRIVATE KEY" not in key:
-            raise RuntimeError(f"TILETUM_DKIM_KEY_FILE {path} holds no PEM private key")
-        return cls(key=key, selector=selector, domain=os.environ.get("TILETUM_DKIM_DOMAIN") or None)
+            raise RuntimeError(f"TABLEPOST_DKIM_KEY_FILE {path} holds no PEM private key")
+        return cls(key=key, selector=selector, domain=os.environ.get("TABLEPOST_DKIM_DOMAIN") or None)
 
     def sign(self, raw: bytes) -> bytes:
         """``raw`` (an RFC 5322 message) with its ``DKIM-Signature`` header first, lines ending in

@@ -6,7 +6,7 @@ connection per process open across emails (checked with NOOP after a few idle se
 after ``idle_timeout`` idle or ``max_age``), and a connection found dead before the DATA command
 is reopened and the email sent on the new one at once; the stored bytes go out as they are (no
 parsing again per attempt). ``SinkTransport`` writes each email to an .eml file when no mail
-provider is configured. ``transport_from_env`` picks one from ``TILETUM_SMTP_URL``.
+provider is configured. ``transport_from_env`` picks one from ``TABLEPOST_SMTP_URL``.
 
 ``serialize`` gives the bytes the outbox stores; ``envelope`` the SMTP envelope of a message.
 """
@@ -60,7 +60,7 @@ class SmtpTransport:
     it is replaced. If it turns out dead before the DATA command (nothing was delivered yet), the
     email is sent at once on a new connection; a connection lost during DATA is an error (the
     server may have accepted the email: the outbox tries again later, with the same Message-ID).
-    ``TILETUM_SMTP_IDLE_TIMEOUT`` (30) and ``TILETUM_SMTP_MAX_AGE`` (300) set the two limits."""
+    ``TABLEPOST_SMTP_IDLE_TIMEOUT`` (30) and ``TABLEPOST_SMTP_MAX_AGE`` (300) set the two limits."""
 
     def __init__(self, url: str, timeout: float = 15.0, noop_after: float = 5.0,
                  idle_timeout: float | None = None, max_age: float | None = None):
@@ -70,8 +70,8 @@ class SmtpTransport:
         self.timeout = timeout
         self.noop_after = noop_after
         self.idle_timeout = (idle_timeout if idle_timeout is not None
-                             else env_float("TILETUM_SMTP_IDLE_TIMEOUT", 30))
-        self.max_age = max_age if max_age is not None else env_float("TILETUM_SMTP_MAX_AGE", 300)
+                             else env_float("TABLEPOST_SMTP_IDLE_TIMEOUT", 30))
+        self.max_age = max_age if max_age is not None else env_float("TABLEPOST_SMTP_MAX_AGE", 300)
         self._smtp = None
         self._opened = self._used = 0.0
         self.connections = 0          # opened so far (for tests and figures)
@@ -267,7 +267,7 @@ def serialize(message) -> bytes:
 
 
 def transport_from_env(data_dir: str | None = None):
-    url = os.environ.get("TILETUM_SMTP_URL")
+    url = os.environ.get("TABLEPOST_SMTP_URL")
     if url:
         return SmtpTransport(url)
-    return SinkTransport(Path(data_dir or os.environ.get("TILETUM_DATA_DIR", "var")) / "mail")
+    return SinkTransport(Path(data_dir or os.environ.get("TABLEPOST_DATA_DIR", "var")) / "mail")

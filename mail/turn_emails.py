@@ -302,7 +302,7 @@ class TurnEmails(Mailer):
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
         game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
-        them off (``TILETUM_MAIL_PICTURES=0``). ``since``: the events the email tells (a game may
+        them off (``TABLEPOST_MAIL_PICTURES=0``). ``since``: the events the email tells (a game may
         picture where they changed the board)."""
         if not self.cfg.pictures:
             return []

@@ -1,5 +1,5 @@
 """What every browser test shares: Debian's headless Chromium (nothing downloads a browser), the
-flags this closed network needs, where screenshots go, and the skip rule (TILETUM_SKIP_BROWSER=1,
+flags this closed network needs, where screenshots go, and the skip rule (TABLEPOST_SKIP_BROWSER=1,
 or no Chromium installed: .ci/run installs it).
 
 The browser is Debian's ``chromium-headless-shell`` (Chromium's own headless build, the one
@@ -25,8 +25,8 @@ ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
 
 def browser_missing() -> str | None:
     """Why browser tests cannot or should not run here, or None."""
-    if os.environ.get("TILETUM_SKIP_BROWSER") == "1":
-        return "TILETUM_SKIP_BROWSER=1: browser tests skipped"
+    if os.environ.get("TABLEPOST_SKIP_BROWSER") == "1":
+        return "TABLEPOST_SKIP_BROWSER=1: browser tests skipped"
     if not os.access(CHROMIUM, os.X_OK):
         return (f"no {SHELL} or {CHROMIUM}: install Debian's chromium-headless-shell package "
                 "(.ci/run does)")

@@ -18,10 +18,10 @@ except ImportError:  # pragma: no cover
 # 0.05 ms can take 260 ms once (it failed a run so). Speed is checked by bench/, not by the suite.
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
 
-# Replies by email count without a mail server's sender checks, as under `tiletum serve` (its local
+# Replies by email count without a mail server's sender checks, as under `tablepost serve` (its local
 # listener has none): the suite's processes (the listener, the workers) inherit it. The tests of sender
 # authentication (tests/test_mail_sender_auth.py) set what they check.
-os.environ.setdefault("TILETUM_MAIL_UNAUTHENTICATED", "accept")
+os.environ.setdefault("TABLEPOST_MAIL_UNAUTHENTICATED", "accept")
 
 _hypothesis_settings.register_profile("suite", deadline=None)
 _hypothesis_settings.load_profile("suite")
@@ -148,7 +148,7 @@ def post_inbound(client, raw: bytes, secret: str = INBOUND_SECRET, **headers):
     """POST a raw email to the inbound webhook, signed as a provider configured with ``secret``."""
     from mail.addresses import inbound_signature
     return client.post("/api/v1/inbound-email", data=raw, content_type="message/rfc822",
-                       headers={"X-Tiletum-Signature": inbound_signature(secret, raw), **headers})
+                       headers={"X-Tablepost-Signature": inbound_signature(secret, raw), **headers})
 
 
 def page_code(client, path: str) -> str:

@@ -1,5 +1,5 @@
 """A pytest plugin for tests/test_suite_order.py: makes a plain collection believe it runs in one of
-N parallel workers (``TILETUM_PROBE_WORKERS``) and prints the final order of the tests, as the
+N parallel workers (``TABLEPOST_PROBE_WORKERS``) and prints the final order of the tests, as the
 workers would report it to pytest-xdist's scheduler."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 
 
 def pytest_configure(config):
-    config.workerinput = {"workercount": int(os.environ["TILETUM_PROBE_WORKERS"])}
+    config.workerinput = {"workercount": int(os.environ["TABLEPOST_PROBE_WORKERS"])}
 
 
 def pytest_collection_finish(session):

@@ -1,4 +1,4 @@
-"""A real `tiletum serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
+"""A real `tablepost serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
 and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
 listener. Serve (gunicorn's arbiter) is one process group; Redis, each supervised part and each
 gunicorn worker are a session (so a process group) of their own. ``start`` waits until /health
@@ -28,7 +28,7 @@ class Serve:
         # turn emails without the board PNG (most of a worker's CPU per email here) unless a test
         # asks for it: no test of serve looks at the pictures, which tests/test_deadlines.py and the
         # Carcassonne game by email check where they are made and sent
-        self.env["TILETUM_MAIL_PICTURES"] = "0"
+        self.env["TABLEPOST_MAIL_PICTURES"] = "0"
         self.env.update(env or {})
         self.boot_seconds = boot_seconds
         self.proc = None
@@ -49,7 +49,7 @@ class Serve:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.log.close()
-                raise RuntimeError("tiletum serve did not come up:\n" + self.output()[-3000:])
+                raise RuntimeError("tablepost serve did not come up:\n" + self.output()[-3000:])
             time.sleep(0.3)
 
     def output(self) -> str:
@@ -116,7 +116,7 @@ def wait_for(predicate, seconds: float = 60, what: str = "the service"):
 
 
 class HintWorker:
-    """``tiletum serve``'s hints worker (api.cli.worker_command, queue ``hints``) on the Redis at
+    """``tablepost serve``'s hints worker (api.cli.worker_command, queue ``hints``) on the Redis at
     ``redis_url`` (store and broker), in a process group of its own; ``send`` is a SEND_TASK for
     ``make_app`` that publishes the hint tasks only (a test's other tasks stay unsent)."""
 
@@ -132,7 +132,7 @@ class HintWorker:
         client = redis.Redis.from_url(self.url)
         client.delete(INFLIGHT, HINTS)   # a previous test's backlog (this Redis is the session's)
         client.close()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TILETUM_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TABLEPOST_")}
         env.update({"REDIS_URL": self.url, "CELERY_BROKER_URL": self.url, "PYTHONPATH": ROOT})
         self.out = open(self.log_path, "a")
         argv = worker_command(sys.executable, "workers.app", HINTS, self.procs)

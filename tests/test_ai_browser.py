@@ -1,6 +1,6 @@
 """AI seats in the browser: a game with two AI seats created from /play/new, the player's own
 seat opened, a turn played by clicking, and the AI seats answering, named as AI seats on the
-page. Against a real `tiletum serve` (its workers play the AI seats). Skipped like
+page. Against a real `tablepost serve` (its workers play the AI seats). Skipped like
 tests/test_browser.py (tests/browser.py)."""
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def test_games_with_one_ai_seat_never_an_illegal_move(chunk):
 @pytest.mark.soak
 @pytest.mark.parametrize("chunk", range(5))
 def test_many_more_games_with_one_ai_seat_never_an_illegal_move(chunk):
-    """The soak run (`make soak`): 100 more games (times TILETUM_SOAK_SCALE, tests/soak.py), on
+    """The soak run (`make soak`): 100 more games (times TABLEPOST_SOAK_SCALE, tests/soak.py), on
     seeds the suite does not play."""
     share = 5 * SOAK_SCALE
     ai_seat_games(range(10 + chunk * share, 10 + (chunk + 1) * share))

@@ -34,7 +34,7 @@ def create(client, seed, emails=False, **options):
 
 def play_to_the_end(app, game_id, tokens):
     """Every seat played by the AI at a one-iteration budget, through the game service."""
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     import games
     n = 0
     while True:
@@ -62,7 +62,7 @@ def test_a_review_is_made_after_the_game_by_a_background_task_and_is_the_seats_o
     assert [s for s in sent if s[0] == "workers.review_game"] == [
         ("workers.review_game", [gid, 0], "reviews")], "on its own queue, never ahead of an email"
     # the task, here synchronously (what workers.review_game runs), at a small budget
-    reviews = Reviews(app.extensions["tiletum.service"], level=2)
+    reviews = Reviews(app.extensions["tablepost.service"], level=2)
     doc = reviews.compute(gid, 0)
     assert reviews.compute(gid, 0) == doc                     # idempotent: stored once
     rv = client.get(f"{API}/{gid}/review?seat=0", headers=bearer(tokens[0]))
@@ -94,10 +94,10 @@ def test_a_review_of_a_game_that_is_not_rated_is_public(setup):
     app, client, _ = setup
     gid, tokens = create(client, "review-public", rated=False)
     play_to_the_end(app, gid, tokens)
-    Reviews(app.extensions["tiletum.service"], level=1).compute(gid, 1)
+    Reviews(app.extensions["tablepost.service"], level=1).compute(gid, 1)
     rv = client.get(f"{API}/{gid}/review?seat=1")               # anyone
     assert rv.status_code == 200 and rv.get_json()["seat"] == 1
-    app.extensions["tiletum.service"].store.r.delete(review_key(gid, 1))
+    app.extensions["tablepost.service"].store.r.delete(review_key(gid, 1))
 
 
 def play_randomly(app, game_id, tokens, seed):
@@ -105,7 +105,7 @@ def play_randomly(app, game_id, tokens, seed):
     import random
 
     import games
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     rng = random.Random(seed)
     while True:
         meta, state = service.load(game_id)
@@ -134,7 +134,7 @@ def test_every_game_has_a_review_whose_figures_are_bounded_by_what_the_game_coul
         game = games.TILETUM
     else:
         game, state = play_randomly(app, gid, tokens, name)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     doc = Reviews(service, level=2).compute(gid, 0)
     got = client.get(f"{API}/{gid}/review?seat=0").get_json()
     assert got == doc
@@ -168,7 +168,7 @@ def test_the_first_answer_and_every_later_read_of_a_review_agree(setup, monkeypa
     app, client, _ = setup
     gid, tokens = create(client, "review-agree", rated=False)
     state = play_to_the_end(app, gid, tokens)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     import games
     bound = games.TILETUM.review_bound(state, 0)
     estimates = [{"version": 1, "played": "end", "best": "end", "loss": bound * 3},

@@ -1,6 +1,6 @@
 """The game page of a finished game shows the seat's review (issue 31): the costliest decisions, each
 with the position before it in words, the move played and the AI's; in headless Chromium against
-the app over real HTTP and a real Redis. TILETUM_SKIP_BROWSER=1 skips it."""
+the app over real HTTP and a real Redis. TABLEPOST_SKIP_BROWSER=1 skips it."""
 from __future__ import annotations
 
 import pytest
@@ -20,7 +20,7 @@ def test_the_finished_game_page_shows_the_five_costliest_decisions(redis_server,
     client = app.test_client()
     gid, tokens = create(client, "review-page", rated=False)
     play_to_the_end(app, gid, tokens)
-    doc = Reviews(app.extensions["tiletum.service"], level=2).compute(gid, 0)
+    doc = Reviews(app.extensions["tablepost.service"], level=2).compute(gid, 0)
     assert doc["costliest"]
     with LiveServer(app) as live:
         page = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -63,7 +63,7 @@ def test_a_reviewed_decision_opens_the_replay_at_its_step_with_both_moves_drawn(
                                             "seats": [{"name": "Ann"}, {"name": "Bob"}]})
     gid, tokens = rv.get_json()["id"], [s["token"] for s in rv.get_json()["seats"]]
     play_randomly(app, gid, tokens, "review-browser")
-    doc = Reviews(app.extensions["tiletum.service"], level=2).compute(gid, 0)
+    doc = Reviews(app.extensions["tablepost.service"], level=2).compute(gid, 0)
     assert doc["costliest"] and all(d["loss"] <= doc["bound"] for d in doc["decisions"])
     with LiveServer(app) as live:
         page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -92,7 +92,7 @@ def test_the_tiletum_review_opens_its_steps_on_a_desktop_too(redis_server, brows
     client = app.test_client()
     gid, tokens = create(client, "review-steps", rated=False)
     play_to_the_end(app, gid, tokens)
-    doc = Reviews(app.extensions["tiletum.service"], level=2).compute(gid, 0)
+    doc = Reviews(app.extensions["tablepost.service"], level=2).compute(gid, 0)
     with LiveServer(app) as live:
         page = browser.new_page(viewport={"width": 1366, "height": 900})
         errors = []

@@ -2,7 +2,7 @@
 and played through the public API with the AI credential, which acts only for AI seats.
 
 In-process (a real Redis and HTTP server, the scheduler's messages captured and run by hand),
-then end to end through `tiletum serve` with its own workers: one human and two AI seats to the
+then end to end through `tablepost serve` with its own workers: one human and two AI seats to the
 end, and a game of four AI seats."""
 from __future__ import annotations
 
@@ -104,15 +104,15 @@ def test_the_ai_credential_acts_only_for_ai_seats_and_levels_are_checked(live):
     assert [s["kind"] for s in rv.json()["seats"]] == ["cardinalbot", "ai"]
 
 
-# --- end to end through `tiletum serve` ------------------------------------------------------------
+# --- end to end through `tablepost serve` ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     # four AI seats make one game's moves as fast as the worker can: the credential's budget per
-    # game (TILETUM_BOT_RATE_LIMIT, 300 a minute by default) would pace the test, not the AI
+    # game (TABLEPOST_BOT_RATE_LIMIT, 300 a minute by default) would pace the test, not the AI
     with Serve(tmp_path_factory.mktemp("serve-ai"), "--workers", "2", "--allow-seeded-games",
-               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3",
-                    "TILETUM_BOT_RATE_LIMIT": "5000/minute"}) as server:
+               env={"TABLEPOST_SWEEP_SECONDS": "2", "TABLEPOST_BOT_DUE_SECONDS": "3",
+                    "TABLEPOST_BOT_RATE_LIMIT": "5000/minute"}) as server:
         yield server.url
 
 
@@ -289,7 +289,7 @@ def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn
     gid = rv.get_json()["id"]
     assert sent == []                                   # the message was lost
     broken[0] = False
-    assert app.extensions["tiletum.scheduler"].sweep(older_than=0) == 1
+    assert app.extensions["tablepost.scheduler"].sweep(older_than=0) == 1
     assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "seats")]
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": "Bearer bot-for-sweep"}).get_json()["turns"]
     assert all(t["game_id"] != gid for t in turns), "an AI turn is not the Cardinalbot's to poll"
@@ -297,7 +297,7 @@ def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn
 
 def test_master_is_a_level_of_seats_and_of_the_stand_in(live, monkeypatch):
     """The correspondence level (issue 31) is accepted wherever a level is: an AI seat, the
-    stand-in (TILETUM_STAND_IN_LEVEL); its budget per decision is TILETUM_AI_MASTER_SECONDS."""
+    stand-in (TABLEPOST_STAND_IN_LEVEL); its budget per decision is TABLEPOST_AI_MASTER_SECONDS."""
     from ai.settings import master_seconds
     from application.stand_in import stand_in_level
     url, _ = live
@@ -306,13 +306,13 @@ def test_master_is_a_level_of_seats_and_of_the_stand_in(live, monkeypatch):
     assert rv.status_code == 201, rv.text
     summary = requests.get(f"{url}{API}/{rv.json()['id']}", timeout=10).json()
     assert summary["seats"][1]["level"] == "master"
-    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    monkeypatch.setenv("TABLEPOST_STAND_IN_LEVEL", "master")
     assert stand_in_level() == "master"
-    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "grandmaster")
-    with pytest.raises(ValueError, match="TILETUM_STAND_IN_LEVEL"):
+    monkeypatch.setenv("TABLEPOST_STAND_IN_LEVEL", "grandmaster")
+    with pytest.raises(ValueError, match="TABLEPOST_STAND_IN_LEVEL"):
         stand_in_level()
-    monkeypatch.setenv("TILETUM_AI_MASTER_SECONDS", "2.5")
+    monkeypatch.setenv("TABLEPOST_AI_MASTER_SECONDS", "2.5")
     assert master_seconds() == 2.5
-    monkeypatch.setenv("TILETUM_AI_MASTER_SECONDS", "soon")
-    with pytest.raises(ValueError, match="TILETUM_AI_MASTER_SECONDS"):
+    monkeypatch.setenv("TABLEPOST_AI_MASTER_SECONDS", "soon")
+    with pytest.raises(ValueError, match="TABLEPOST_AI_MASTER_SECONDS"):
         master_seconds()

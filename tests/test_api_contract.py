@@ -125,7 +125,7 @@ def _play(server, contract: Contract, seats: list[dict], options: dict, seed: st
                 state = s.get(f"{url}/api/v1/games/{gid}/state", headers=headers, timeout=10).json()
                 contract.check("/api/v1/games/{game_id}/state", state, where)
                 # nothing the engine and the core put in the position is dropped on the way out
-                _, expected = server.app.extensions["tiletum.service"].state(gid, token)
+                _, expected = server.app.extensions["tablepost.service"].state(gid, token)
                 assert state == json.loads(json.dumps(expected)), where
                 assert state["to_act"] == summary["to_act"] == ([] if state["actor"] is None
                                                                 else [state["actor"]])

@@ -75,7 +75,7 @@ def reads(base: str, game_id: str, token: str, dash_key: str, pid: str, tid: str
 def world(redis_server, redis_client):
     app = make_app(redis_server.url)
     with LiveServer(app) as server:
-        yield app, server, app.extensions["tiletum.service"]
+        yield app, server, app.extensions["tablepost.service"]
 
 
 def test_every_read_answers_the_same_after_archiving(world, redis_server, redis_client):
@@ -379,7 +379,7 @@ def test_the_beat_task_archives_what_is_due_by_the_setting(redis_server, redis_c
     events = svc.store.events(gid)
 
     def run(days: str) -> list[str]:
-        env = dict(os.environ, PYTHONPATH=ROOT, REDIS_URL=redis_server.url, TILETUM_ARCHIVE_AFTER_DAYS=days,
+        env = dict(os.environ, PYTHONPATH=ROOT, REDIS_URL=redis_server.url, TABLEPOST_ARCHIVE_AFTER_DAYS=days,
                    CELERY_BROKER_URL="redis://127.0.0.1:1/0")
         out = subprocess.run([sys.executable, "-c", BEAT_TASK, gid], cwd=ROOT, env=env, capture_output=True,
                              text=True, timeout=120)

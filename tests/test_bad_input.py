@@ -124,8 +124,8 @@ def test_a_non_ascii_invitation_code_is_403(http):
 def test_the_core_compares_any_string_token_without_failing(http, server, token):
     """The application core itself (not only the HTTP adapter) refuses any string as a credential."""
     t = new_tournament(http)
-    service = server.app.extensions["tiletum.tournaments"]
-    games = server.app.extensions["tiletum.service"]
+    service = server.app.extensions["tablepost.tournaments"]
+    games = server.app.extensions["tablepost.service"]
     game = new_game(http)
     with server.app.app_context():
         for call in (lambda: service.my_games(t["id"], token), lambda: service.withdraw(t["id"], token),
@@ -191,7 +191,7 @@ WEIRD_NAMES = ['Eve\r\n[Seed "forged"]', '"]\n1. s0: end', "\u2028line\u2029para
 
 def test_a_record_with_any_stored_name_still_parses_replays_and_verifies(http, server, tmp_path):
     """Names stored before names were checked (or by any other path) cannot break a record."""
-    games = server.app.extensions["tiletum.service"]
+    games = server.app.extensions["tablepost.service"]
     seed = "weird-names-seed"
     created = games.create_game([{"name": WEIRD_NAMES[0]}, {"name": WEIRD_NAMES[1]}], {"seed": seed},
                                 game="tiletum")

@@ -151,10 +151,10 @@ def test_a_replayed_batch_answers_the_same(api):
 
 def test_the_same_attack_by_email_plays_up_to_the_reveal(redis_server, monkeypatch, tmp_path):
     from mail.addresses import reply_address
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "peek-secret")
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "peek-secret")
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))
     app = make_app(redis_server.url, MAIL_SECRET="peek-secret", INBOUND_SECRET=INBOUND_SECRET)
     c = app.test_client()
     prefix, seat, reveal, legal_probe, _ = reveal_point(2, "peek-mail")

@@ -1,6 +1,6 @@
 """Bot accounts (docs/bots.md): registration (token once, stored as a hash, rate-limited like
 game creation), seating a registered bot, the bot acting with its own token for its seat only,
-and the example bot of docs/examples playing whole games against `tiletum serve`."""
+and the example bot of docs/examples playing whole games against `tablepost serve`."""
 from __future__ import annotations
 
 import hashlib
@@ -116,7 +116,7 @@ def test_the_example_bot_plays_a_whole_game_against_tiletum_serve(tmp_path, huma
     itself (two bot accounts), or against a human seat played by this test."""
     from tests.servers import Serve
     with Serve(tmp_path, "--workers", "1", "--threads", "16", "--no-workers",
-               env={"TILETUM_RATE_LIMIT": "0", "TILETUM_STREAM_KEEPALIVE": "2"}) as srv:
+               env={"TABLEPOST_RATE_LIMIT": "0", "TABLEPOST_STREAM_KEEPALIVE": "2"}) as srv:
         bots = [requests.post(f"{srv.url}/api/v1/bots", json={"name": f"Bot{i}", "email": "o@example.org"},
                               timeout=10).json() for i in range(2)]
         seats = [{"kind": "bot", "bot": bots[0]["id"], "owner_key": bots[0]["owner_key"]},

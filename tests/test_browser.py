@@ -1,8 +1,8 @@
 """The game pages in a real browser: Playwright driving Debian's headless Chromium
-(tests/browser.py; nothing downloads a browser) against a real `tiletum serve` (its own Redis,
+(tests/browser.py; nothing downloads a browser) against a real `tablepost serve` (its own Redis,
 gunicorn, the Celery workers and the Cardinalbot worker), so the bot really answers.
 
-Screenshots of the board go to tests/artifacts/. TILETUM_SKIP_BROWSER=1 skips these tests.
+Screenshots of the board go to tests/artifacts/. TABLEPOST_SKIP_BROWSER=1 skips these tests.
 """
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ WAIT_MS = 20_000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """`tiletum serve` with seeded games allowed and the bot worker, on free ports."""
+    """`tablepost serve` with seeded games allowed and the bot worker, on free ports."""
     with Serve(tmp_path_factory.mktemp("browser-serve"), "--workers", "2", "--allow-seeded-games",
                "--mailin-port", str(free_port()),
-               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "2"}) as running:
+               env={"TABLEPOST_SWEEP_SECONDS": "2", "TABLEPOST_BOT_DUE_SECONDS": "2"}) as running:
         yield running.url
 
 

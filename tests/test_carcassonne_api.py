@@ -186,7 +186,7 @@ def test_the_record_and_events_before_the_end_hold_no_seed(server):
     assert r.status_code == 200 and r.json()["moves"][0] in {m["move"] for m in legal["moves"]}
     r = c.call("GET", f"{API}/{gid}/hint", tokens[0])
     assert r.status_code == 403 and r.json()["code"] == "not-your-turn"
-    seed = server.app.extensions["tiletum.service"].store.seed(gid)
+    seed = server.app.extensions["tablepost.service"].store.seed(gid)
     assert not any(seed in body for body in c.bodies), "the seed was served"
 
 
@@ -217,7 +217,7 @@ def test_five_players(server):
 
 def test_a_finished_carcassonne_game_is_rated_in_its_own_pool(server):
     from application.rating_service import RatingService
-    service = server.app.extensions["tiletum.service"]
+    service = server.app.extensions["tablepost.service"]
     # names of this test's own: other tests rate Tiletum players named Ann in the same Redis
     seats = [{"name": "Annika", "email": "ann.carc@example.org"},
              {"name": "Benedikt", "email": "ben.carc@example.org"}]
@@ -259,7 +259,7 @@ def test_each_carcassonne_move_queues_the_next_turn_email(redis_server):
     test_carcassonne_email.py sends them), and the game over is sent on once (it rates the game)."""
     sent = []
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append(name))
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     seats = [{"name": "A", "email": "a.mail@example.org"}, {"name": "B", "email": "b.mail@example.org"}]
     t = service.create_game(seats, {"seed": "mail-t"}, game="tiletum")
     assert "workers.notify_turn" in sent

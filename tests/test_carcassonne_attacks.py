@@ -364,7 +364,7 @@ def test_hints_are_off_in_a_rated_carcassonne_tournament_game(app):
     assert rv.status_code == 201, rv.json
     tid, organizer = rv.json["id"], rv.json["organizer_token"]
     assert api.post(f"/api/v1/tournaments/{tid}/start", headers=bearer(organizer)).status_code == 200
-    tournaments = app.extensions["tiletum.tournaments"]
+    tournaments = app.extensions["tablepost.tournaments"]
     mine = api.get(f"/api/v1/tournaments/{tid}/my-games",
                    headers=bearer(tournaments.entry_token(tid, "ann@cup.test"))).json["games"]
     assert len(mine) == 1
@@ -481,10 +481,10 @@ def mail(redis_server, redis_client, monkeypatch, tmp_path):
     """The app with email play on: replies through the signed inbound webhook, answers written to
     ``tmp_path/mail`` by the outbox. Yields (client, outbox dir)."""
     from tests.conftest import INBOUND_SECRET
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", MAIL_SECRET)
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", MAIL_SECRET)
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))
     app = make_app(redis_server.url, MAIL_SECRET=MAIL_SECRET, INBOUND_SECRET=INBOUND_SECRET)
     yield app.test_client(), tmp_path / "mail"
 
@@ -612,7 +612,7 @@ def test_a_setting_in_a_reply_whose_moves_fail_changes_nothing(mail):
     from application.deadlines import Deadlines
     c, outdir = mail
     gid, tokens = _mail_game(c, TWINS[0], {"time_control": {"days_per_move": 3}})
-    seats = Deadlines(c.application.extensions["tiletum.service"], None)
+    seats = Deadlines(c.application.extensions["tablepost.service"], None)
     result = _reply(c, gid, 0, 1, "vacation on\nplace 40,40 r0\n")
     assert result["status"] == "rejected" and result["code"] == "illegal-move"
     assert "None of the moves" in _texts(_answers(outdir)[-1])
@@ -662,7 +662,7 @@ def test_hostile_game_bodies_never_crash(api):
         assert summary["game"] == game
         if game == "carcassonne":
             assert all(s["kind"] in ("human", "ai", "bot") for s in summary["seats"])
-            meta = api.application.extensions["tiletum.service"].meta(rv.json["id"])
+            meta = api.application.extensions["tablepost.service"].meta(rv.json["id"])
             assert not set(meta["options"]) - {"time_control", "timeout", "rated"}, meta["options"]
     attack()
 
@@ -736,7 +736,7 @@ def test_a_finished_carcassonne_game_reads_the_same_after_archiving(redis_server
     from application import archive
     from application.finished import done, on_game_over
     app = make_app(redis_server.url)
-    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    api, svc = app.test_client(), app.extensions["tablepost.service"]
     created = svc.create_game([{"name": "Ada", "email": "ada-arch@x.test"}, {"name": "Bob"}, {"name": "Cy"}],
                               {"seed": f"carc-archive-{time.time_ns()}"}, game="carcassonne")
     gid, token = created["id"], created["seats"][0]["token"]
@@ -859,7 +859,7 @@ def test_a_finished_game_with_an_ai_seat_is_followed_up_not_crashed(app, game):
 
     from application.finished import on_game_over
     from application.rating_service import RatingService
-    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    api, svc = app.test_client(), app.extensions["tablepost.service"]
     rv = api.post(API, json={"game": game, "seats": [{"name": "Ann", "email": "ann-ai@x.test"},
                                                      {"name": "Hal", "kind": "ai", "level": "easy"}],
                              "options": {"seed": f"ai-rated-{game}"}})

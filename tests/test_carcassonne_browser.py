@@ -4,7 +4,7 @@ the first seat places its tile by clicking a highlighted cell on the board (agai
 then a follower spot on the tile; the move lands (checked over the API) and the second seat's
 page, open all along, follows by the event stream. A typed illegal move (the server's reason, in
 words) and a stale one made by keyboard on a page that does not follow the game are shown, and the page reads
-the game again. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+the game again. TABLEPOST_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import random

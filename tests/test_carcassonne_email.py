@@ -55,7 +55,7 @@ def new_game(app, seed: str) -> str:
 def test_a_two_player_carcassonne_game_entirely_by_email(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
     gid = new_game(app, "carc-by-email")
-    seed = app.extensions["tiletum.service"].store.seed(gid)
+    seed = app.extensions["tablepost.service"].store.seed(gid)
     rng = random.Random(7)
     handled = replies = followers = 0
     deadline = time.monotonic() + 420

@@ -4,7 +4,7 @@ the project's own redis-server binary with ``cluster-enabled yes`` (api/redis_cl
 * The REST end-to-end games, the tournament service and ratings run here unchanged: this module
   imports those tests and overrides the ``redis_server`` / ``redis_client`` fixtures with the
   cluster, so every Lua script and transaction of theirs must keep its keys in one hash slot.
-* The email flow: ``tiletum serve`` on the cluster (its Celery broker a plain Redis of its own),
+* The email flow: ``tablepost serve`` on the cluster (its Celery broker a plain Redis of its own),
   a turn email answered by SMTP.
 * Failover: ``kill -9`` of the master holding a game, while moves are being made; after a
   replica takes over, the service goes on, and the test measures what was lost.
@@ -88,7 +88,7 @@ def test_the_indexes_spread_over_every_master(redis_client):
     assert len(nodes) == 3
 
 
-# --- the email flow through `tiletum serve` --------------------------------------------------
+# --- the email flow through `tablepost serve` --------------------------------------------------
 def test_a_turn_email_answered_by_smtp_moves_the_game_on_the_cluster(cluster, tmp_path):
     from servers import Serve, wait_for
     from test_pbem_e2e import Mailboxes, legal_moves_in, reply
@@ -97,9 +97,9 @@ def test_a_turn_email_answered_by_smtp_moves_the_game_on_the_cluster(cluster, tm
     boxes.controller.start()
     mailin = free_port()
     serve = Serve(tmp_path, "--mailin-port", str(mailin), env={
-        "REDIS_URL": cluster.url, "TILETUM_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
-        "TILETUM_MAIL_SECRET": "cluster-secret", "TILETUM_MAIL_DOMAIN": "pbem.test",
-        "TILETUM_MAIL_DUE_SECONDS": "2", "TILETUM_SWEEP_SECONDS": "2"},
+        "REDIS_URL": cluster.url, "TABLEPOST_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
+        "TABLEPOST_MAIL_SECRET": "cluster-secret", "TABLEPOST_MAIL_DOMAIN": "pbem.test",
+        "TABLEPOST_MAIL_DUE_SECONDS": "2", "TABLEPOST_SWEEP_SECONDS": "2"},
         drop_env=("REDIS_URL", "CELERY_BROKER_URL"))
     try:
         serve.start()

@@ -6,7 +6,7 @@ its defaults) and the Dockerfile is read instruction by instruction. Then:
 * every service exists, and the project's five share one image built from the Dockerfile;
 * every command names a real entry point: gunicorn's target is loaded by gunicorn itself
   (``api:create_app()``, with the service's environment) and runs api/gunicorn_conf.py's worker
-  and access logger, the same configuration as ``tiletum serve``, ``celery -A X`` command lines are parsed
+  and access logger, the same configuration as ``tablepost serve``, ``celery -A X`` command lines are parsed
   by Celery's own CLI with X's Celery ``app`` and consume the queues the code sends to, and
   ``python -m M`` runs M's ``main`` with the options given;
 * every environment variable a service sets is one the code reads (a scanner over the sources),
@@ -51,21 +51,22 @@ PROGRAM = {"api": "gunicorn", "worker": "celery worker", "sweeps": "celery worke
 # what each process needs at run time (after the entrypoint has read the secret files), and the
 # credentials it must not get (least privilege)
 NEEDS = {
-    "api": {"REDIS_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL",
-            "TILETUM_SMTP_URL", "TILETUM_MAIL_DOMAIN"},
-    "worker": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
-               "TILETUM_MAIL_DOMAIN"},
-    "mailin": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
-               "TILETUM_MAIL_DOMAIN"},
-    "sweeps": {"REDIS_URL", "TILETUM_MAIL_SECRET", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL",
-               "TILETUM_MAIL_DOMAIN"},   # reminders and the sweeps' emails
+    "api": {"REDIS_URL", "TABLEPOST_BOT_TOKEN", "TABLEPOST_AI_TOKEN", "TABLEPOST_MAIL_SECRET",
+            "TABLEPOST_PUBLIC_URL",
+            "TABLEPOST_SMTP_URL", "TABLEPOST_MAIL_DOMAIN"},
+    "worker": {"REDIS_URL", "TABLEPOST_MAIL_SECRET", "TABLEPOST_PUBLIC_URL", "TABLEPOST_SMTP_URL",
+               "TABLEPOST_MAIL_DOMAIN"},
+    "mailin": {"REDIS_URL", "TABLEPOST_MAIL_SECRET", "TABLEPOST_PUBLIC_URL", "TABLEPOST_SMTP_URL",
+               "TABLEPOST_MAIL_DOMAIN"},
+    "sweeps": {"REDIS_URL", "TABLEPOST_MAIL_SECRET", "TABLEPOST_PUBLIC_URL", "TABLEPOST_SMTP_URL",
+               "TABLEPOST_MAIL_DOMAIN"},   # reminders and the sweeps' emails
     "standin": {"REDIS_URL"},   # the stand-in's turns: the store, no mail (the sweep sends the notices)
     "hints": {"REDIS_URL"},     # the hints: the store, nothing else
     "reviews": {"REDIS_URL"},   # the reviews: the store, nothing else
     "beat": set(),
-    "cardinalbot": {"TILETUM_API_URL", "TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN"},
+    "cardinalbot": {"TABLEPOST_API_URL", "TABLEPOST_BOT_TOKEN", "TABLEPOST_AI_TOKEN"},
 }
-SECRETS = ("TILETUM_BOT_TOKEN", "TILETUM_AI_TOKEN", "TILETUM_MAIL_SECRET")
+SECRETS = ("TABLEPOST_BOT_TOKEN", "TABLEPOST_AI_TOKEN", "TABLEPOST_MAIL_SECRET")
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|CREDENTIAL", re.I)
 
 
@@ -264,11 +265,11 @@ def code_env() -> dict[str, set[str]]:
 
 
 def test_the_scanner_finds_the_variables_the_code_reads(code_env):
-    for name in ("REDIS_URL", "CELERY_BROKER_URL", "TILETUM_BOT_TOKEN", "TILETUM_MAIL_SECRET",
-                 "TILETUM_API_URL", "TILETUM_PUBLIC_URL", "TILETUM_SMTP_URL", "TILETUM_MAIL_DOMAIN",
-                 "TILETUM_DATA_DIR"):
+    for name in ("REDIS_URL", "CELERY_BROKER_URL", "TABLEPOST_BOT_TOKEN", "TABLEPOST_MAIL_SECRET",
+                 "TABLEPOST_API_URL", "TABLEPOST_PUBLIC_URL", "TABLEPOST_SMTP_URL", "TABLEPOST_MAIL_DOMAIN",
+                 "TABLEPOST_DATA_DIR"):
         assert name in code_env, name
-    assert "api/settings.py" in code_env["TILETUM_RATE_LIMIT"]  # env.get(...)
+    assert "api/settings.py" in code_env["TABLEPOST_RATE_LIMIT"]  # env.get(...)
     assert "workers/runtime.py" in code_env["REDIS_URL"]         # os.environ[...]
     assert "CONTENT_LENGTH" not in code_env                      # a WSGI environ is not the process's
 
@@ -314,10 +315,10 @@ def use_env(monkeypatch):
     """Replace this process's Tiletum/Redis/Celery settings with ``env``."""
     def apply(env: dict[str, str]):
         for k in list(os.environ):
-            if k.startswith(("TILETUM_", "REDIS_", "CELERY_")):
+            if k.startswith(("TABLEPOST_", "REDIS_", "CELERY_")):
                 monkeypatch.delenv(k)
         for k, v in env.items():
-            if k.startswith(("TILETUM_", "REDIS_", "CELERY_")):
+            if k.startswith(("TABLEPOST_", "REDIS_", "CELERY_")):
                 monkeypatch.setenv(k, v)
     return apply
 
@@ -411,8 +412,8 @@ def test_every_command_names_a_real_entry_point(name, services, compose, dockerf
         env = effective_env(name, services, compose, dockerfile, tmp_path)
         app = check_gunicorn(argv, env, use_env, monkeypatch)
         for var in NEEDS[name] & set(SECRETS):  # the secret files reach the app's configuration
-            key = {"TILETUM_BOT_TOKEN": "BOT_TOKEN", "TILETUM_AI_TOKEN": "AI_TOKEN",
-                   "TILETUM_MAIL_SECRET": "MAIL_SECRET"}[var]
+            key = {"TABLEPOST_BOT_TOKEN": "BOT_TOKEN", "TABLEPOST_AI_TOKEN": "AI_TOKEN",
+                   "TABLEPOST_MAIL_SECRET": "MAIL_SECRET"}[var]
             assert app.config[key] == env[var]
     elif program.startswith("celery"):
         app, sub, params = parse_celery(argv)
@@ -470,7 +471,7 @@ def test_the_dockerfile_serves_the_api_with_gunicorn(dockerfile, monkeypatch):
     assert target == "api:create_app()" and ns.bind == ["0.0.0.0:8000"]
     cfg = gunicorn_config(image_cmd(dockerfile), monkeypatch)
     check_served_as_configured(cfg)
-    # `tiletum serve` runs the same gunicorn configuration, bar where and how many
+    # `tablepost serve` runs the same gunicorn configuration, bar where and how many
     from api.cli import _gunicorn
     serve = _gunicorn("127.0.0.1", 8000, 2, 32).cfg
     same = ("worker_class", "logger_class", "accesslog", "access_log_format", "graceful_timeout")
@@ -517,16 +518,16 @@ def test_each_service_gets_what_it_needs_and_no_other_secret(services, compose, 
                 assert var in NEEDS[name], f"{name} gets {var}, which it does not need"
                 assert env[var] in {secret_value(s) for s in secret_names(services[name])}, \
                     f"{name}: {var} comes from a secret file"
-        assert not [k for k in env if k.endswith("_FILE") and k[:-5] in env and k.startswith("TILETUM_")], \
+        assert not [k for k in env if k.endswith("_FILE") and k[:-5] in env and k.startswith("TABLEPOST_")], \
             "the entrypoint removes the NAME_FILE variables it read"
 
 
 def test_the_entrypoint_refuses_a_missing_secret_file(dockerfile, tmp_path):
-    proc = run_entrypoint(dockerfile, tmp_path, {"TILETUM_BOT_TOKEN_FILE": str(tmp_path / "absent")},
+    proc = run_entrypoint(dockerfile, tmp_path, {"TABLEPOST_BOT_TOKEN_FILE": str(tmp_path / "absent")},
                           [sys.executable, "-c", "print('started')"])
     assert proc.returncode != 0 and "started" not in proc.stdout
     (tmp_path / "empty").write_text("", encoding="utf-8")
-    proc = run_entrypoint(dockerfile, tmp_path, {"TILETUM_MAIL_SECRET_FILE": str(tmp_path / "empty")},
+    proc = run_entrypoint(dockerfile, tmp_path, {"TABLEPOST_MAIL_SECRET_FILE": str(tmp_path / "empty")},
                           [sys.executable, "-c", "print('started')"])
     assert proc.returncode != 0 and "started" not in proc.stdout
 
@@ -551,10 +552,10 @@ def test_the_urls_point_at_the_services(services, dockerfile):
             if var in env:
                 u = urlparse(env[var])
                 assert (u.scheme, u.hostname, u.port) == ("redis", "redis", 6379), f"{name}: {var}"
-        if "TILETUM_API_URL" in env:
-            u = urlparse(env["TILETUM_API_URL"])
+        if "TABLEPOST_API_URL" in env:
+            u = urlparse(env["TABLEPOST_API_URL"])
             assert (u.hostname, u.port) == ("api", api_port), \
-                f"{name}: TILETUM_API_URL reaches the api service"
+                f"{name}: TABLEPOST_API_URL reaches the api service"
 
 
 # --- Redis, health, dependencies ------------------------------------------------------------------
@@ -712,7 +713,7 @@ def test_every_image_is_pinned_to_a_release(compose, dockerfile):
 
 def test_the_public_url_follows_the_api_port(compose_text):
     """Links in emails must reach the API where Compose publishes it: with API_PORT=8080 and no
-    TILETUM_PUBLIC_URL, the default is http://localhost:8080."""
+    TABLEPOST_PUBLIC_URL, the default is http://localhost:8080."""
     env = {"API_PORT": "8080"}
 
     def sub(value: str) -> str:
@@ -720,5 +721,5 @@ def test_the_public_url_follows_the_api_port(compose_text):
             value = re.sub(r"\$\{" + name + r":-[^}]*\}", v, value)
         return interpolate(value)
     mail_env = yaml.safe_load(compose_text)["x-mail-env"]
-    assert sub(mail_env["TILETUM_PUBLIC_URL"]) == "http://localhost:8080"
-    assert interpolate(mail_env["TILETUM_PUBLIC_URL"]) == "http://localhost:8000"
+    assert sub(mail_env["TABLEPOST_PUBLIC_URL"]) == "http://localhost:8080"
+    assert interpolate(mail_env["TABLEPOST_PUBLIC_URL"]) == "http://localhost:8000"

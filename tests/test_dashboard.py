@@ -41,7 +41,7 @@ def address(who: str = "me") -> str:
 @pytest.fixture()
 def setup(redis_server):
     app = make_app(redis_server.url)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     transport = Captured()
     notifier = Notifier(service, Outbox(service.store.r, transport),
                         MailConfig(secret="dash-secret", domain="pbem.test", from_addr="t@pbem.test",
@@ -97,7 +97,7 @@ def finish(client, service, gid: str) -> None:
 
 def test_a_link_token_is_its_seat_in_its_game_and_nothing_else(setup):
     app, client, _, _ = setup
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     a = create(client, [{"name": "Ada"}, {"name": "Bob"}], "links-a")
     b = create(client, [{"name": "Cy"}, {"name": "Di"}], "links-b")
     ga, gb = a["id"], b["id"]
@@ -126,13 +126,13 @@ def test_a_link_token_is_its_seat_in_its_game_and_nothing_else(setup):
     assert client.get(f"/api/v1/games/{ga}/legal-moves",
                       headers=auth(a["seats"][1]["token"])).get_json()["seat"] == 1
     # moves with the link token
-    play_turn(client, app.extensions["tiletum.service"], ga, links.seat_token(r, ga, actor))
+    play_turn(client, app.extensions["tablepost.service"], ga, links.seat_token(r, ga, actor))
     assert summary(client, ga)["version"] > 1
 
 
 def test_no_link_token_for_a_cardinalbot_seat(setup):
     app, client, _, _ = setup
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     g = create(client, [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}], "links-solo")
     bot = links.seat_token(r, g["id"], 0)  # the bot is seat 0
     rv = client.get(f"/api/v1/games/{g['id']}/legal-moves", headers=auth(bot))
@@ -143,7 +143,7 @@ def test_no_link_token_for_a_cardinalbot_seat(setup):
 
 def test_turn_reminder_and_results_emails_open_the_game_page_by_fragment(setup):
     app, client, notifier, transport = setup
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     me = address()
     g = create(client, [{"name": "Ada", "email": me}, {"name": "Bob", "email": address("bob")}], "links-mail")
     gid = g["id"]
@@ -171,7 +171,7 @@ def test_turn_reminder_and_results_emails_open_the_game_page_by_fragment(setup):
 
 def test_the_dashboard_lists_games_by_urgency_with_working_links(setup):
     app, client, notifier, _ = setup
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     r = service.store.r
     me = address()
     who = lambda name: {"name": name, "email": me}  # noqa: E731
@@ -233,13 +233,13 @@ def test_the_dashboard_lists_games_by_urgency_with_working_links(setup):
 
 def test_tournament_games_are_on_the_dashboard(setup):
     app, client, _, _ = setup
-    ts = app.extensions["tiletum.tournaments"]
+    ts = app.extensions["tablepost.tournaments"]
     me = address()
     out = ts.create({"name": "Dash cup", "format": "round_robin", "table_size": 2, "seed": "dash-cup",
                      "entries": [{"name": "Me", "email": me}, {"name": "Other", "email": address("o")}]})
     ts.start(out["id"], out["organizer_token"])
     games = client.get("/api/v1/me/games",
-                       headers=auth(dashboard_key_for(app.extensions["tiletum.service"].store.r,
+                       headers=auth(dashboard_key_for(app.extensions["tablepost.service"].store.r,
                                                       me))).get_json()
     mine = games["to_move"] + games["waiting"]
     assert len(mine) == 1 and mine[0]["tournament"] == out["id"] and mine[0]["opponents"] == ["Other"]
@@ -263,7 +263,7 @@ def test_no_or_a_bad_key_is_401(setup, header):
 
 def test_a_forged_key_for_a_real_player_is_401(setup):
     app, client, _, _ = setup
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     me = address()
     create(client, [{"name": "Me", "email": me}, {"name": "B"}], "dash-forged")
     key = dashboard_key_for(r, me)
@@ -277,7 +277,7 @@ def test_a_forged_key_for_a_real_player_is_401(setup):
 def test_notifications_round_trip(setup):
     app, client, _, _ = setup
     from application.notifications import preference
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
     key = dashboard_key_for(r, me)
@@ -300,7 +300,7 @@ def test_notifications_round_trip(setup):
 
 def test_vacation_everywhere_reports_each_game(setup):
     app, client, notifier, _ = setup
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     r = service.store.r
     me = address()
     ok1 = create(client, [{"name": "Me", "email": me}, {"name": "B"}], "vac-1")["id"]
@@ -367,7 +367,7 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
     box.controller.start()
     try:
         app = make_app(redis_server.url)
-        service = app.extensions["tiletum.service"]
+        service = app.extensions["tablepost.service"]
         client = app.test_client()
         notifier = Notifier(service, Outbox(service.store.r, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
                             MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
@@ -391,7 +391,7 @@ def test_the_first_email_to_an_address_carries_its_dashboard_link_once(redis_ser
         assert "?" not in opened and client.get(f"/api/v1/games/{g1}/legal-moves",
                                                   headers=auth(token_of(opened))).get_json()["seat"] == 0
         # a player the organizer enters in a tournament learns the link in the welcome instead
-        ts = app.extensions["tiletum.tournaments"]
+        ts = app.extensions["tablepost.tournaments"]
         newcomer = address("new")
         tid = ts.create({"name": "Welcome cup", "format": "round_robin", "table_size": 2,
                          "entries": [{"name": "New", "email": newcomer},
@@ -418,7 +418,7 @@ def test_games_created_before_the_index_are_put_on_it_by_the_command(setup, redi
     from application.dashboard import games_key
     from application.players import player_id
     app, client, _, _ = setup
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     me = address()
     gid = create(client, [{"name": "Me", "email": me}, {"name": "B"}], "reindex")["id"]
     r.delete(games_key(player_id(r, me)))  # as if it had been created before the index existed
@@ -435,7 +435,7 @@ def test_a_finished_game_forgets_its_deadlines(setup):
     from application.finished import on_game_over
     from application.deadline_store import TURNS
     app, client, notifier, _ = setup
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     gid = create(client, [{"name": "Me", "email": address()}, {"name": "You", "email": address("you")}],
                  "dash-forget", time_control={"days_per_move": 3})["id"]
     assert notifier.notify(gid, summary(client, gid)["version"]) == 1

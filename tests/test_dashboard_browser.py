@@ -1,7 +1,7 @@
 """The dashboard page /me in headless Chromium (Debian's, tests/browser.py; nothing downloads a
 browser) against the app over real HTTP: the key from the fragment, the three lists with links
 to the game page as the seat, the email setting and the vacation switch, at phone width.
-TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+TABLEPOST_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import uuid
@@ -20,7 +20,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_server, browser):
     app = make_app(redis_server.url)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     client = app.test_client()
     me = f"page-{uuid.uuid4().hex[:8]}@players.test"
     ids = {}

@@ -1,6 +1,6 @@
 """The pages under their Content-Security-Policy in headless Chromium (issue 13): the API docs
 (Swagger UI from the flask-swagger-ui package, no CDN) render every operation, and no page
-reports a CSP violation. TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+reports a CSP violation. TABLEPOST_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 from tests.browser import require_browser

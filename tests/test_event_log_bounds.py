@@ -36,7 +36,7 @@ def client(app):
 
 @pytest.fixture()
 def svc(app):
-    return app.extensions["tiletum.service"]
+    return app.extensions["tablepost.service"]
 
 
 def bearer(token):
@@ -248,7 +248,7 @@ def test_webhook_deliveries_are_paged(client, svc):
         assert [b["more"] for b in bodies] == [True] * (len(bodies) - 1) + [False]
         got = [e for b in bodies for e in b["events"]]
         assert got == client.get(f"{API}/{gid}/events").get_json()["events"], "a page lost or repeated events"
-        ids = [x["headers"]["X-Tiletum-Delivery"] for x in receiver.got]
+        ids = [x["headers"]["X-Tablepost-Delivery"] for x in receiver.got]
         assert ids[-1] == f"{h['id']}:{version}" and len(set(ids)) == len(ids)
         assert hooks.deliver(h["id"], gid, version) == "skipped"
     finally:

@@ -12,7 +12,7 @@ the app over real HTTP and a real Redis, at a laptop's 1366x900 and a phone's 39
   seat and as a spectator.
 
 Screenshots of each state at both sizes go to tests/artifacts/ (game-page-*.png).
-TILETUM_SKIP_BROWSER=1 skips it, like the other browser tests."""
+TABLEPOST_SKIP_BROWSER=1 skips it, like the other browser tests."""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,7 @@
 """Issue 51: a game page in a background tab is not its player looking. In headless Chromium
 against the app over real HTTP: while ``document.hidden`` the seat's page reads the game with
 ``hidden=true`` and the service records no look (application/live.py); shown again, it reads at
-once and that read is a look. TILETUM_SKIP_BROWSER=1 (or no Chromium) skips it."""
+once and that read is a look. TABLEPOST_SKIP_BROWSER=1 (or no Chromium) skips it."""
 from __future__ import annotations
 
 from application import live

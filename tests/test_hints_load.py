@@ -1,7 +1,7 @@
 """Hints off the request path (issue 39): hint work runs in a bounded pool whose backlog cannot slow
 other requests. A hint beyond the pool's room is refused at once (429 ``hints-busy``, Retry-After)
 and costs nothing; a hint the server accepts (200 or 202) costs one of the seat's budget; and with
-40 hint requests in flight a real ``tiletum serve`` (gunicorn) answers plain GETs at once. The
+40 hint requests in flight a real ``tablepost serve`` (gunicorn) answers plain GETs at once. The
 strict figure (loaded p99 within twice the idle p99) is bench/hints.py's; this test asserts the
 structure with margins wide enough for a shared machine (the code before took 10 s)."""
 from __future__ import annotations
@@ -98,7 +98,7 @@ def p99(xs):
 def test_forty_hints_in_flight_do_not_slow_a_plain_get_under_gunicorn(tmp_path):
     """One API process, as issue 39 measured it, and the slowest level, the hints computed by serve's
     hints worker: the code before held a request thread per hint, and a plain GET took 10 s."""
-    env = {"TILETUM_HINT_LEVEL": "hard", "TILETUM_CREATE_LIMIT": "100000/hour"}
+    env = {"TABLEPOST_HINT_LEVEL": "hard", "TABLEPOST_CREATE_LIMIT": "100000/hour"}
     with Serve(tmp_path, "--workers", "1", env=env) as serve:
         url = serve.url
         games = [create(url) for _ in range(40)]
@@ -139,7 +139,7 @@ def test_forty_hints_in_flight_do_not_slow_a_plain_get_under_gunicorn(tmp_path):
     for status, code, retry, ctype, took in refused:
         assert code == "hints-busy" and int(retry) >= 1 and ctype == "application/problem+json"
         assert took < 5, took
-    # the refused are told to come back at different times (2 to 4 s: TILETUM_HINT_RETRY and twice
+    # the refused are told to come back at different times (2 to 4 s: TABLEPOST_HINT_RETRY and twice
     # it), so they do not all come back at once (bench/hints.py: the p99 under hints was 3.6-7.7x
     # idle with every client back after the same 2 s, 1.3-1.7x with the spread)
     retries = [int(a[2]) for a in refused]

@@ -64,7 +64,7 @@ def test_hints_are_off_in_every_rated_game_and_the_summary_says_which(client, se
 
 @pytest.mark.parametrize("seats, rated", [(TWO, True), ([{"name": "Ann"}, {"name": "Ben"}], False)])
 def test_the_summary_says_what_the_ratings_do(app, client, seats, rated):
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     g = create(client, seats, seed=f"hints-rated-{rated}")
     rng = random.Random(3)
     while True:

@@ -248,7 +248,7 @@ def test_a_stored_impossible_time_control_gets_the_defaults_and_the_sweep_handle
     meta["options"]["time_control"] = {"quiet_hours": [5, 5], "pause_weekends": True, "days_per_move": 1}
     svc.store.set_meta(poisoned, meta)
     due_now(svc.store.r, poisoned, other)
-    with caplog.at_level(logging.WARNING, logger="tiletum.deadlines"), within(10):
+    with caplog.at_level(logging.WARNING, logger="tablepost.deadlines"), within(10):
         assert notifier.sweep_due(older_than=0) == 2
     assert sorted(m["To"] for m in transport.sent) == ["ada@x.test", "bob@x.test"]
     assert "cannot be honoured" in caplog.text and "[5, 5]" in caplog.text
@@ -268,7 +268,7 @@ def test_the_deadline_sweep_gives_up_an_entry_that_always_fails_and_handles_the_
     svc.store.r.hset(SEAT_STATE.key(poisoned), f"{poisoned}:0", "{not json")
     dl = Deadlines(svc, notifier, clock, max_attempts=3)
     clock.t += DAY + 60
-    with caplog.at_level(logging.WARNING, logger="tiletum.deadlines"):
+    with caplog.at_level(logging.WARNING, logger="tablepost.deadlines"):
         done = dl.sweep()
         assert (done["stand_in_turns"], done["given_up"]) == (1, 0)   # the other game's late turn is played
         for attempt in (2, 3):
@@ -292,7 +292,7 @@ def test_an_entry_whose_handling_never_finished_is_given_up_without_running_it_a
     due_now(svc.store.r, hanging, other)
     for _ in range(3):   # three sweeps were killed while handling it
         begin_attempt(svc.store.r, MAIL_DUE, f"{hanging}:0:1")
-    with caplog.at_level(logging.ERROR, logger="tiletum.notify"):
+    with caplog.at_level(logging.ERROR, logger="tablepost.notify"):
         assert notifier.sweep_due(older_than=0, max_attempts=3) == 1
     assert [m["To"] for m in transport.sent] == ["bob@x.test"]
     assert "giving up the mail:due entry" in caplog.text
@@ -327,7 +327,7 @@ print(json.dumps(out))
 
 
 def task_limits(**env) -> dict:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("TILETUM_TASK_")}
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TABLEPOST_TASK_")}
     environ.update(env)
     done = subprocess.run([sys.executable, "-c", LIMITS_SCRIPT], cwd=ROOT, env=environ, capture_output=True,
                           text=True, timeout=60)
@@ -340,15 +340,15 @@ def test_every_task_of_both_celery_apps_has_a_soft_and_a_hard_time_limit_set_by_
     ours = {n for n in defaults if n.startswith(("workers.", "cardinalbot."))}
     assert {"workers.notify_turn", "workers.sweep_deadlines", "workers.sweep_notifications",
             "cardinalbot.play_turn", "cardinalbot.play_ai_turn"} <= ours
-    visibility = 300   # TILETUM_VISIBILITY_TIMEOUT's default: a task is killed before it is redelivered
+    visibility = 300   # TABLEPOST_VISIBILITY_TIMEOUT's default: a task is killed before it is redelivered
     ai = {"workers.stand_in_turn"}   # the AI worker's: sized for master (workers.app.ai_time_limits)
     assert ai <= ours
     for name, (soft, hard, conf_soft, conf_hard) in defaults.items():
         assert 0 < soft < hard < visibility, (name, soft, hard)
         assert name in ai or (conf_soft, conf_hard) == (soft, hard), (name, soft, hard)
     assert {n: defaults[n][:2] for n in ai} == {n: [234, 260] for n in ai}   # 20 decisions of 10 s, and 60 s
-    small = task_limits(TILETUM_TASK_SOFT_TIME_LIMIT="5", TILETUM_TASK_TIME_LIMIT="7",
-                        TILETUM_AI_TASK_TIME_LIMIT="20")
+    small = task_limits(TABLEPOST_TASK_SOFT_TIME_LIMIT="5", TABLEPOST_TASK_TIME_LIMIT="7",
+                        TABLEPOST_AI_TASK_TIME_LIMIT="20")
     assert {name: limits for name, limits in small.items() if name in ours - ai} == \
         {n: [5, 7, 5, 7] for n in ours - ai}
     assert {n: small[n] for n in ai} == {n: [18, 20, 5, 7] for n in ai}
@@ -357,9 +357,9 @@ def test_every_task_of_both_celery_apps_has_a_soft_and_a_hard_time_limit_set_by_
 def test_a_soft_limit_that_could_never_fire_is_refused_at_start():
     from workers.app import time_limits
     with pytest.raises(ValueError):
-        time_limits({"TILETUM_TASK_SOFT_TIME_LIMIT": "10", "TILETUM_TASK_TIME_LIMIT": "5"})
+        time_limits({"TABLEPOST_TASK_SOFT_TIME_LIMIT": "10", "TABLEPOST_TASK_TIME_LIMIT": "5"})
     with pytest.raises(ValueError):
-        time_limits({"TILETUM_TASK_SOFT_TIME_LIMIT": "0"})
+        time_limits({"TABLEPOST_TASK_SOFT_TIME_LIMIT": "0"})
     assert time_limits({}) == (120, 150)
 
 
@@ -536,7 +536,7 @@ def test_a_finished_game_whose_follow_up_always_fails_is_given_up_and_the_others
             raise RuntimeError("the rating pool is broken")
         handled.append(gid)
 
-    caplog.set_level(logging.WARNING, logger="tiletum.finished")
+    caplog.set_level(logging.WARNING, logger="tablepost.finished")
     assert follow_up_pending(redis_client, 60, handle, max_attempts=3) >= 1
     # done() is the task's
     assert good in handled and redis_client.zscore(GAMES_OVER.key(good), good) is not None

@@ -1,6 +1,6 @@
 """Issue 40, the when-and-to-whom half: no turn email while a seat plays live, reminders without
 bursts, and no one floods another's inbox (docs/pbem.md). Real parts: the project's Redis, a real
-SMTP server on loopback, real Celery workers or a real `tiletum serve`."""
+SMTP server on loopback, real Celery workers or a real `tablepost serve`."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def to(boxes: Mailboxes, address: str) -> list:
 def test_after_a_lag_only_the_most_urgent_reminder_goes_and_never_two_alike(redis_client, monkeypatch):
     """The test clock jumps past three reminder points at once: one reminder (the most urgent), and
     none of the passed points comes later; past the deadline no "due in 0 minutes" reminder."""
-    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")
+    monkeypatch.setenv("TABLEPOST_TEST_CLOCK", "1")
     boxes = Mailboxes()
     boxes.controller.start()
     try:
@@ -107,15 +107,15 @@ def workers(own_redis, tmp_path):  # noqa: F811 (the fixture of tests/test_pbem_
     env = dict(
         os.environ,
         REDIS_URL=own_redis.url,
-        TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
-        TILETUM_MAIL_SECRET="flood-secret",
-        TILETUM_MAIL_DOMAIN="pbem.test",
-        TILETUM_PUBLIC_URL="http://127.0.0.1:9",
-        TILETUM_MAIL_DUE_SECONDS="2",
-        TILETUM_SWEEP_SECONDS="2",
-        TILETUM_MAIL_PICTURES="0",
+        TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
+        TABLEPOST_MAIL_SECRET="flood-secret",
+        TABLEPOST_MAIL_DOMAIN="pbem.test",
+        TABLEPOST_PUBLIC_URL="http://127.0.0.1:9",
+        TABLEPOST_MAIL_DUE_SECONDS="2",
+        TABLEPOST_SWEEP_SECONDS="2",
+        TABLEPOST_MAIL_PICTURES="0",
     )
-    env.pop("TILETUM_MAIL_NEW_ADDRESS_DAILY", None)
+    env.pop("TABLEPOST_MAIL_NEW_ADDRESS_DAILY", None)
     log = open(tmp_path / "worker.log", "w")
     proc = spawn(
         [
@@ -190,7 +190,7 @@ def test_a_flood_at_a_strangers_address_is_answered_by_at_most_the_cap(workers):
 
     other = addr("other")
     for a in (host, other):
-        mark_verified(app.extensions["tiletum.service"].store.r, a)
+        mark_verified(app.extensions["tablepost.service"].store.r, a)
     for i in range(4):
         g = c.post(
             API,
@@ -203,7 +203,7 @@ def test_a_flood_at_a_strangers_address_is_answered_by_at_most_the_cap(workers):
     wait_for(lambda: len(to(boxes, host)) + len(to(boxes, other)) >= 4, 30, "the four first turn emails")
 
 
-# --- no email while playing live: a real `tiletum serve` -------------------------------------------
+# --- no email while playing live: a real `tablepost serve` -------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -226,16 +226,16 @@ def serve(tmp_path_factory):
         str(mailin),
         env={
             "REDIS_URL": redis_server.url,
-            "TILETUM_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
-            "TILETUM_TEST_CLOCK": "1",
-            "TILETUM_SWEEP_SECONDS": "1",
-            "TILETUM_MAIL_DUE_SECONDS": "2",
-            "TILETUM_BOT_DUE_SECONDS": "3",
-            "TILETUM_STREAM_KEEPALIVE": "2",
-            "TILETUM_RATE_LIMIT": "0",
-            "TILETUM_MAIL_DOMAIN": "pbem.test",
+            "TABLEPOST_SMTP_URL": f"smtp://127.0.0.1:{boxes.port}",
+            "TABLEPOST_TEST_CLOCK": "1",
+            "TABLEPOST_SWEEP_SECONDS": "1",
+            "TABLEPOST_MAIL_DUE_SECONDS": "2",
+            "TABLEPOST_BOT_DUE_SECONDS": "3",
+            "TABLEPOST_STREAM_KEEPALIVE": "2",
+            "TABLEPOST_RATE_LIMIT": "0",
+            "TABLEPOST_MAIL_DOMAIN": "pbem.test",
         },
-        drop_env=("REDIS_URL", "TILETUM_MAIL_LIVE_DELAY_MINUTES", "TILETUM_MAIL_NEW_ADDRESS_DAILY"),
+        drop_env=("REDIS_URL", "TABLEPOST_MAIL_LIVE_DELAY_MINUTES", "TABLEPOST_MAIL_NEW_ADDRESS_DAILY"),
         boot_seconds=150,
     )
     server.start()
@@ -575,7 +575,7 @@ def test_the_wait_is_the_players_choice_and_a_bad_one_changes_nothing(redis_serv
     boxes = Mailboxes()
     boxes.controller.start()
     try:
-        svc = app.extensions["tiletum.service"]
+        svc = app.extensions["tablepost.service"]
         cfg = MailConfig(
             secret="s", domain="pbem.test", from_addr="p@pbem.test", public_url="http://x", live_delay=300
         )

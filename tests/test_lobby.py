@@ -423,7 +423,7 @@ def test_a_join_for_a_full_or_cancelled_game_is_refused_and_changes_nothing(http
     gone = open_game(http, players=2, taken=1, waiting_days=0.001)["id"]
     ask(http, gone, "Slow", addr("slow"))
     slow = join_token(redis_client, gone)
-    lobby = server.app.extensions["tiletum.lobby"]
+    lobby = server.app.extensions["tablepost.lobby"]
     told = []
     lobby.sweep(lambda g, doc, seat: told.append((g, seat)), now=lobby.clock() + 3600)
     assert (gone, 0) not in told, "the creator typed that address in: no email about a waiting game"
@@ -519,10 +519,10 @@ def test_the_sweep_cancels_a_game_past_its_waiting_time_and_emails_the_seated_on
     join(http, redis_client, gid, "Bob", addr("bob"))
     keep = open_game(http, players=2, taken=1)["id"]   # 7 days: stays
     monkeypatch.setenv("REDIS_URL", redis_server.url)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "lobby-sweep-secret")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TABLEPOST_TEST_CLOCK", "1")
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "lobby-sweep-secret")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
     from workers import runtime, tasks
     for f in (runtime.redis_client, runtime.service, runtime.outbox, runtime.notifier):
         f.cache_clear()

@@ -3,7 +3,7 @@
 confirmed by the link of the email (read from the file transport the outbox wrote it to), and it
 starts; both players see it on their dashboards. The lobby page passes axe-core and fits a phone
 (tests/test_site_pages.py's checks), with screenshots at 1366x900 and 390x844.
-TILETUM_SKIP_BROWSER=1 skips it."""
+TABLEPOST_SKIP_BROWSER=1 skips it."""
 from __future__ import annotations
 
 import email
@@ -36,7 +36,7 @@ def test_a_game_posted_in_one_browser_is_joined_from_another_by_the_emailed_link
             tasks[name](*args)
 
     app = make_app(redis_server.url, SEND_TASK=send_task)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     ann, bob = f"ann-{uuid.uuid4().hex[:8]}@lobby.test", f"bob-{uuid.uuid4().hex[:8]}@lobby.test"
     with LiveServer(app) as server:
         notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)),
@@ -103,12 +103,12 @@ def test_the_creator_cancels_a_posted_game_from_its_page(redis_server, tmp_path,
             tasks[name](*args)
 
     app = make_app(redis_server.url, SEND_TASK=send_task)
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     ann = f"ann-{uuid.uuid4().hex[:8]}@lobby.test"
     with LiveServer(app) as server:
         cfg = MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test", public_url=server.url)
         notifier = Notifier(service, Outbox(service.store.r, SinkTransport(box)), cfg)
-        lobby = app.extensions["tiletum.lobby"]
+        lobby = app.extensions["tablepost.lobby"]
         tasks["workers.lobby_cancelled"] = lambda gid: lobby.tell_cancelled(gid, notifier.lobby_cancelled)
         host = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True).new_page()
         host.set_default_timeout(20_000)

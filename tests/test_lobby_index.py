@@ -192,7 +192,7 @@ def test_the_listing_serves_each_row_as_its_schema_dumps_it_and_follows_every_ch
             r = h.get("/api/v1/lobby", params=q)
             assert r.status_code == 200 and r.headers["Content-Type"] == "application/json"
             page = r.json()
-            service = app.extensions["tiletum.lobby"]
+            service = app.extensions["tablepost.lobby"]
             want = LobbyList().dump(service.listing("carcassonne", 3, 0, 100, rated=False))
             assert page == want
             return next((g for g in page["games"] if g["id"] == gid), None)

@@ -121,11 +121,11 @@ def test_an_address_that_has_not_accepted_gets_its_invitation_and_what_its_game_
 def test_budget_settings_are_checked_at_start(monkeypatch):
     from mail.mailconfig import MailConfig
     assert windows("5/hour;15/day") == (Window(5, 3600), Window(15, 86400))
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "s")
-    monkeypatch.setenv("TILETUM_MAIL_BUDGET_OTHERS", "five a day")
-    with pytest.raises(RuntimeError, match="TILETUM_MAIL_BUDGET_OTHERS"):
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "s")
+    monkeypatch.setenv("TABLEPOST_MAIL_BUDGET_OTHERS", "five a day")
+    with pytest.raises(RuntimeError, match="TABLEPOST_MAIL_BUDGET_OTHERS"):
         MailConfig.from_env()
-    monkeypatch.setenv("TILETUM_MAIL_BUDGET_OTHERS", "off")
+    monkeypatch.setenv("TABLEPOST_MAIL_BUDGET_OTHERS", "off")
     assert MailConfig.from_env().budget().others is None
 
 
@@ -138,19 +138,19 @@ def world(own_redis, tmp_path):  # noqa: F811 (the fixture of tests/test_pbem_e2
     API app in this process; the mail settings at their defaults."""
     boxes = Mailboxes()
     boxes.controller.start()
-    env = dict(os.environ, REDIS_URL=own_redis.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
-               TILETUM_MAIL_SECRET="consent-secret", TILETUM_MAIL_DOMAIN="pbem.test",
-               TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="1",
-               TILETUM_SWEEP_SECONDS="1", TILETUM_MAIL_PICTURES="0", TILETUM_TEST_CLOCK="1")
-    for name in ("TILETUM_MAIL_NEW_ADDRESS_DAILY", "TILETUM_MAIL_BUDGET_OTHERS",
-                 "TILETUM_MAIL_BUDGET_NEEDED"):
+    env = dict(os.environ, REDIS_URL=own_redis.url, TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
+               TABLEPOST_MAIL_SECRET="consent-secret", TABLEPOST_MAIL_DOMAIN="pbem.test",
+               TABLEPOST_PUBLIC_URL="http://127.0.0.1:9", TABLEPOST_MAIL_DUE_SECONDS="1",
+               TABLEPOST_SWEEP_SECONDS="1", TABLEPOST_MAIL_PICTURES="0", TABLEPOST_TEST_CLOCK="1")
+    for name in ("TABLEPOST_MAIL_NEW_ADDRESS_DAILY", "TABLEPOST_MAIL_BUDGET_OTHERS",
+                 "TABLEPOST_MAIL_BUDGET_NEEDED"):
         env.pop(name, None)
     log = open(tmp_path / "worker.log", "w")
     proc = spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "email,sweeps", "--pool", "solo", "-B",
                   "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log)
     app = make_app(own_redis.url, SEND_TASK=None, MAIL_SECRET="consent-secret", CREATE_LIMIT="1000/hour",
                    RATE_LIMIT=0)
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     r.set("clock:offset", 0)
     try:
         yield app, boxes, r
@@ -303,7 +303,7 @@ def test_any_reply_from_the_invited_address_accepts(pbem):  # noqa: F811 (the fi
     address's next emails name the players again."""
     app, boxes, mailin_port = pbem
     c = app.test_client()
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     new = addr("replier")
     g = c.post(API, json={"game": "carcassonne", "seats": [{"name": "Nia", "email": new},
                                                            {"name": "Oz", "email": addr("oz")}]}).json

@@ -1,4 +1,4 @@
-"""DKIM: with a key configured (TILETUM_DKIM_KEY_FILE, _SELECTOR, _DOMAIN), every email the outbox sends
+"""DKIM: with a key configured (TABLEPOST_DKIM_KEY_FILE, _SELECTOR, _DOMAIN), every email the outbox sends
 is signed once when queued; the signature, as a real SMTP server on loopback received it, verifies
 with dkimpy against the public key published for the selector, and fails once anything it covers is
 changed. Without a key nothing is signed; a key set without a selector stops the process at start."""
@@ -79,9 +79,9 @@ def an_email():
 
 def test_outgoing_mail_is_signed_and_the_signature_verifies(redis_client, monkeypatch, key, box):
     private, record = key
-    monkeypatch.setenv("TILETUM_DKIM_KEY_FILE", str(private))
-    monkeypatch.setenv("TILETUM_DKIM_SELECTOR", "pbem2026")
-    monkeypatch.delenv("TILETUM_DKIM_DOMAIN", raising=False)   # the From's domain
+    monkeypatch.setenv("TABLEPOST_DKIM_KEY_FILE", str(private))
+    monkeypatch.setenv("TABLEPOST_DKIM_SELECTOR", "pbem2026")
+    monkeypatch.delenv("TABLEPOST_DKIM_DOMAIN", raising=False)   # the From's domain
     outbox = Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}", timeout=5))
     assert outbox.signer is not None
     assert outbox.enqueue("dkim-test:1", an_email())
@@ -114,7 +114,7 @@ def test_the_signing_domain_can_be_set(key):
 
 
 def test_without_a_key_nothing_is_signed(redis_client, monkeypatch, box):
-    monkeypatch.delenv("TILETUM_DKIM_KEY_FILE", raising=False)
+    monkeypatch.delenv("TABLEPOST_DKIM_KEY_FILE", raising=False)
     outbox = Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}", timeout=5))
     assert outbox.signer is None
     assert outbox.enqueue("dkim-test:2", an_email())
@@ -124,13 +124,13 @@ def test_without_a_key_nothing_is_signed(redis_client, monkeypatch, box):
 
 def test_a_key_without_a_selector_or_not_a_key_stops_the_start(monkeypatch, key, tmp_path):
     private, _ = key
-    monkeypatch.setenv("TILETUM_DKIM_KEY_FILE", str(private))
-    monkeypatch.delenv("TILETUM_DKIM_SELECTOR", raising=False)
+    monkeypatch.setenv("TABLEPOST_DKIM_KEY_FILE", str(private))
+    monkeypatch.delenv("TABLEPOST_DKIM_SELECTOR", raising=False)
     with pytest.raises(RuntimeError, match="SELECTOR"):
         Signer.from_env()
     junk = tmp_path / "junk.pem"
     junk.write_text("not a key")
-    monkeypatch.setenv("TILETUM_DKIM_KEY_FILE", str(junk))
-    monkeypatch.setenv("TILETUM_DKIM_SELECTOR", "pbem2026")
+    monkeypatch.setenv("TABLEPOST_DKIM_KEY_FILE", str(junk))
+    monkeypatch.setenv("TABLEPOST_DKIM_SELECTOR", "pbem2026")
     with pytest.raises(RuntimeError, match="no PEM private key"):
         Signer.from_env()

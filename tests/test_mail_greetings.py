@@ -110,7 +110,7 @@ def test_a_greeting_first_reply_plays_its_move(redis_server, mail_env, body):  #
     app = make_app(redis_server.url, MAIL_SECRET="int-secret", INBOUND_SECRET=INBOUND_SECRET)
     c = app.test_client()
     gid = _game(c, "greeting")
-    _, state = app.extensions["tiletum.service"].load(gid)
+    _, state = app.extensions["tablepost.service"].load(gid)
     move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     to = reply_address("int-secret", "pbem.test", gid, 0, 1)
     rv = post_inbound(c, raw_reply(to, body.format(move=move)))

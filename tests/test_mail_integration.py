@@ -16,10 +16,10 @@ from mail.addresses import reply_address
 
 @pytest.fixture()
 def mail_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "int-secret")
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))        # the local sink writes here
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "int-secret")
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))        # the local sink writes here
     return tmp_path
 
 
@@ -38,7 +38,7 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     c = app.test_client()
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
                                       "options": {"seed": "hook"}}).json
-    _, state = app.extensions["tiletum.service"].load(g["id"])
+    _, state = app.extensions["tablepost.service"].load(g["id"])
     move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     to = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
     rv = post_inbound(c, raw_reply(to, move))
@@ -54,7 +54,7 @@ def test_the_inbound_webhook_plays_a_reply(redis_server, mail_env):
     rv = post_inbound(c, raw_reply(to2, "Vacation on"))
     assert rv.json["status"] == "applied"
     from application.deadlines import Deadlines
-    assert Deadlines(app.extensions["tiletum.service"], None).seat_state(g["id"],
+    assert Deadlines(app.extensions["tablepost.service"], None).seat_state(g["id"],
                                                                          0)["vacation_since"] is not None
     assert c.get(f"/api/v1/games/{g['id']}").json["version"] == 2
 
@@ -72,7 +72,7 @@ def test_an_accepted_move_costs_at_most_one_broker_message(redis_server):
     g = c.post("/api/v1/games", json={"seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
                                       "options": {"seed": "one-message"}}).json
     assert sent == ["workers.notify_turn"]
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     moves = 0
     for _ in range(120):
         _, state = svc.load(g["id"])
@@ -108,7 +108,7 @@ def test_a_reply_to_an_old_turn_gets_the_current_turn(redis_server, mail_env):
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"},
                                                 {"name": "Bob", "email": "bob@x.test"}],
                                       "options": {"seed": "old-turn"}}).json
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     _, state = svc.load(g["id"])
     move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     old = reply_address("int-secret", "pbem.test", g["id"], 0, 1)
@@ -195,7 +195,7 @@ def test_a_reply_as_people_write_it_plays_its_move(redis_server, mail_env, form,
     c = app.test_client()
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
                                       "options": {"seed": "courtesy"}}).json
-    _, state = app.extensions["tiletum.service"].load(g["id"])
+    _, state = app.extensions["tablepost.service"].load(g["id"])
     move = next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
     body = form.format(move=move, words=describe(state, tiletum.parse(move)))
     rv = post_inbound(c, raw_reply(reply_address("int-secret", "pbem.test", g["id"], 0, 1), body))
@@ -228,7 +228,7 @@ def test_a_reply_whose_lines_fail_gets_the_styled_explanation(redis_server, mail
     assert headline(answer) == f"Not played: \u201c{failing}\u201d is not a move you can play now."
     text, html = text_of(answer), html_of(answer)
     assert "Hello Ada," in text and f"> {failing}" in text and "Why: " in text
-    _, state = app.extensions["tiletum.service"].load(g["id"])
+    _, state = app.extensions["tablepost.service"].load(g["id"])
     example = text.split("for example:\n", 1)[1].split("\n", 1)[0].strip()
     assert example in tiletum.legal_moves(state)
     assert "display:none" not in html and "<blockquote" in html, "the styled email: nothing hidden, the line"

@@ -27,17 +27,17 @@ DOMAIN = "pbem.test"
 
 @pytest.fixture()
 def env(redis_server, monkeypatch, tmp_path):
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", MAIL_SECRET)
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", DOMAIN)
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.delenv("TILETUM_MAIL_AUTHSERV_ID", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", MAIL_SECRET)
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", DOMAIN)
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.delenv("TABLEPOST_MAIL_AUTHSERV_ID", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))
     app = make_app(redis_server.url, MAIL_SECRET=MAIL_SECRET, INBOUND_SECRET=INBOUND_SECRET)
     c = app.test_client()
     g = c.post("/api/v1/games", json={"seats": [{"name": "Ada", "email": "Ada@Example.org"},
                                                 {"name": "Bob", "email": "bob@example.org"}],
                                       "options": {"seed": f"sender-{time.time_ns()}"}}).json
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     _, state = svc.load(g["id"])
 
     class Env:
@@ -112,11 +112,11 @@ def test_the_webhook_needs_its_signature(env, signature):
     raw = mail(env.to, env.owner, env.move)
     headers = {}
     if signature == "wrong-key":
-        headers["X-Tiletum-Signature"] = inbound_signature("not-the-key", raw)
+        headers["X-Tablepost-Signature"] = inbound_signature("not-the-key", raw)
     elif signature == "stale":
-        headers["X-Tiletum-Signature"] = inbound_signature(INBOUND_SECRET, raw, int(time.time()) - 3600)
+        headers["X-Tablepost-Signature"] = inbound_signature(INBOUND_SECRET, raw, int(time.time()) - 3600)
     elif signature == "other-body":
-        headers["X-Tiletum-Signature"] = inbound_signature(INBOUND_SECRET, raw + b"x")
+        headers["X-Tablepost-Signature"] = inbound_signature(INBOUND_SECRET, raw + b"x")
     r = env.client.post("/api/v1/inbound-email", data=raw, content_type="message/rfc822", headers=headers)
     assert r.status_code == 401 and r.json["code"] == "bad-signature"
     assert env.version() == 1 and env.sent() == []
@@ -136,7 +136,7 @@ def test_the_webhook_is_off_without_its_secret(redis_server):
     ([], False),                                                   # our server said nothing
 ])
 def test_failing_sender_checks_refuse_the_move(env, monkeypatch, results, plays):
-    monkeypatch.setenv("TILETUM_MAIL_AUTHSERV_ID", "mx.pbem.test")
+    monkeypatch.setenv("TABLEPOST_MAIL_AUTHSERV_ID", "mx.pbem.test")
     m = email.message_from_bytes(mail(env.to, env.owner, env.move), policy=email.policy.default)
     for r in results:
         m["Authentication-Results"] = r.format(d=env.owner.split("@")[1])

@@ -39,11 +39,11 @@ FORGED = f"{MX}; spf=fail smtp.mailfrom=evil.example; dkim=none; dmarc=fail head
 
 @pytest.fixture()
 def env(redis_server, monkeypatch, tmp_path):
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", SECRET)
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", DOMAIN)
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_MAIL_AUTHSERV_ID", MX)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", SECRET)
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", DOMAIN)
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_MAIL_AUTHSERV_ID", MX)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))
     told_at_append: list[list[str]] = []
 
     def on_append(game_id, version, state, mover):   # what the next seat's turn email would tell now
@@ -53,7 +53,7 @@ def env(redis_server, monkeypatch, tmp_path):
         unread = TableTalk(svc).unread_for_email(game_id, meta, 1 - mover)[0]
         told_at_append.append([m["text"] for m in unread])
     app = make_app(redis_server.url, MAIL_SECRET=SECRET, INBOUND_SECRET=INBOUND_SECRET, ON_APPEND=on_append)
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     c = app.test_client()
     g = c.post("/api/v1/games", json={"game": "carcassonne", "seats": [{"name": "Ada", "email": ADA},
                                                                         {"name": "Bob", "email": BOB}]}).json
@@ -162,17 +162,17 @@ def test_a_pass_aligned_with_the_from_domain_counts(env, results):
 
 @pytest.mark.parametrize("policy, plays", [("accept", True), ("refuse", False)])
 def test_without_a_mail_server_in_front_the_setting_decides(env, monkeypatch, policy, plays):
-    monkeypatch.delenv("TILETUM_MAIL_AUTHSERV_ID")
-    monkeypatch.setenv("TILETUM_MAIL_UNAUTHENTICATED", policy)
+    monkeypatch.delenv("TABLEPOST_MAIL_AUTHSERV_ID")
+    monkeypatch.setenv("TABLEPOST_MAIL_UNAUTHENTICATED", policy)
     r = post_inbound(env.client, mail(env.turn(0), ADA, f"{env.move(0)}\nMessage: hi"))
     assert (r.json["status"] == "applied") is plays
     assert (env.version() > 1) is plays and (env.said() == ["hi"]) is plays
 
 
 def test_the_setting_is_accept_or_refuse(monkeypatch):
-    monkeypatch.delenv("TILETUM_MAIL_UNAUTHENTICATED")
+    monkeypatch.delenv("TABLEPOST_MAIL_UNAUTHENTICATED")
     assert unauthenticated_policy() == "refuse", "production refuses what nobody authenticated"
-    monkeypatch.setenv("TILETUM_MAIL_UNAUTHENTICATED", "yes")
+    monkeypatch.setenv("TABLEPOST_MAIL_UNAUTHENTICATED", "yes")
     with pytest.raises(RuntimeError, match="'accept' or 'refuse'"):
         unauthenticated_policy()
 
@@ -224,7 +224,7 @@ def test_the_owner_is_told_again_on_another_day(env, monkeypatch, redis_client):
     for _ in range(3):
         post_inbound(env.client, mail(env.turn(0), ADA, env.move(0), [FORGED]))
     assert len(env.sent()) == 1
-    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")   # the service's clock a day on (application/clock.py)
+    monkeypatch.setenv("TABLEPOST_TEST_CLOCK", "1")   # the service's clock a day on (application/clock.py)
     redis_client.set("clock:offset", 86400)
     try:
         post_inbound(env.client, mail(env.turn(0), ADA, env.move(0), [FORGED]))
@@ -243,7 +243,7 @@ def test_the_smtp_listener_refuses_a_forged_from_alike(env):
     from tests.test_mailin import free_port
     from workers.listener import start_listener
     port = free_port()
-    svc = env.client.application.extensions["tiletum.service"]
+    svc = env.client.application.extensions["tablepost.service"]
     listener = start_listener(inbound_deps(svc), port=port)
     move = env.move(0)
     try:

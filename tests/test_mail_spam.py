@@ -67,20 +67,21 @@ def every_kind(redis_server, tmp_path_factory):
         return f"{who}.{tag}@players.test"
     import os
     data_dir = tmp_path_factory.mktemp("sink")
-    old = {k: os.environ.get(k) for k in ("TILETUM_MAIL_SECRET", "TILETUM_MAIL_DOMAIN", "TILETUM_SMTP_URL",
-                                          "TILETUM_DATA_DIR", "TILETUM_PUBLIC_URL", "TILETUM_MAIL_FROM",
-                                          "TILETUM_DKIM_KEY_FILE")}
-    os.environ.update(TILETUM_MAIL_SECRET="spam-secret", TILETUM_MAIL_DOMAIN=DOMAIN,
-                      TILETUM_DATA_DIR=str(data_dir),
-                      TILETUM_PUBLIC_URL=f"https://{DOMAIN}")
-    os.environ.pop("TILETUM_SMTP_URL", None)
-    os.environ.pop("TILETUM_DKIM_KEY_FILE", None)   # scored unsigned: a signature would hide some rules
+    old = {k: os.environ.get(k) for k in ("TABLEPOST_MAIL_SECRET", "TABLEPOST_MAIL_DOMAIN",
+                                          "TABLEPOST_SMTP_URL",
+                                          "TABLEPOST_DATA_DIR", "TABLEPOST_PUBLIC_URL", "TABLEPOST_MAIL_FROM",
+                                          "TABLEPOST_DKIM_KEY_FILE")}
+    os.environ.update(TABLEPOST_MAIL_SECRET="spam-secret", TABLEPOST_MAIL_DOMAIN=DOMAIN,
+                      TABLEPOST_DATA_DIR=str(data_dir),
+                      TABLEPOST_PUBLIC_URL=f"https://{DOMAIN}")
+    os.environ.pop("TABLEPOST_SMTP_URL", None)
+    os.environ.pop("TABLEPOST_DKIM_KEY_FILE", None)   # scored unsigned: a signature would hide some rules
     sent_tasks: list = []
     try:
         app = make_app(redis_server.url, MAIL_SECRET="spam-secret", INBOUND_SECRET=INBOUND_SECRET,
                        SEND_TASK=lambda name, args, queue=None: sent_tasks.append((name, list(args))))
         c = app.test_client()
-        svc = app.extensions["tiletum.service"]
+        svc = app.extensions["tablepost.service"]
         r = svc.store.r
         t = Collect()
         n = Notifier(svc, Outbox(r, t), MailConfig(secret="spam-secret", domain=DOMAIN,
@@ -157,11 +158,11 @@ def every_kind(redis_server, tmp_path_factory):
         joined = _email.message_from_bytes(out["lobby-join"])
         text = "".join(part.get_payload(decode=True).decode() for part in joined.walk()
                        if part.get_content_type() == "text/plain")
-        app.extensions["tiletum.lobby"].confirm(_re.search(r"#join=([^\s]+)", text).group(1))
+        app.extensions["tablepost.lobby"].confirm(_re.search(r"#join=([^\s]+)", text).group(1))
         if creator:
             c.delete(f"/api/v1/lobby/{lobby_id}", headers={"Authorization": f"Bearer {creator}"})
         else:
-            app.extensions["tiletum.lobby"].cancel(lobby_id)
+            app.extensions["tablepost.lobby"].cancel(lobby_id)
         from application.lobby import Lobby
         from application.dashboard import Dashboard
         k = len(t.raw)
@@ -290,9 +291,9 @@ def test_the_links_in_an_email_open_pages(every_kind, redis_server):
     assert page.status_code == 200 and "<form method=post>" in page.get_data(as_text=True)
     to = str(msg["To"])
     assert to.startswith("ada.pillars.")
-    assert preference(app.extensions["tiletum.service"].store.r, to) != "none"
+    assert preference(app.extensions["tablepost.service"].store.r, to) != "none"
     assert c.post(path).status_code == 200
-    assert preference(app.extensions["tiletum.service"].store.r, to) == "none"
+    assert preference(app.extensions["tablepost.service"].store.r, to) == "none"
     forged = path.replace("ada.pillars", "bob.pillars")
     assert c.post(forged, headers={"Accept": "text/html"}).status_code == 403
 
@@ -304,7 +305,7 @@ def test_a_one_click_move_page_plays_once_and_refuses_a_forged_link(redis_server
     import tiletum
     app = make_app(redis_server.url, MAIL_SECRET="spam-secret")
     c = app.test_client()
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     gid = svc.create_game([{"name": "Ada", "email": "ada@x.test"}, {"name": "Bob"}],
                           {"seed": "one-click"}, game="tiletum")["id"]
     _, state = svc.load(gid)

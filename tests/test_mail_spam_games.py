@@ -71,17 +71,17 @@ def _play(svc, n: Notifier, t: Collect, title: str, tag: str) -> list[tuple[str,
 def every_email(redis_server, tmp_path_factory):
     """{title: [(what, bytes)]}: every email of one whole game of each title."""
     tag = uuid.uuid4().hex[:6]
-    keys = ("TILETUM_MAIL_SECRET", "TILETUM_MAIL_DOMAIN", "TILETUM_SMTP_URL", "TILETUM_DATA_DIR",
-            "TILETUM_PUBLIC_URL", "TILETUM_DKIM_KEY_FILE")
+    keys = ("TABLEPOST_MAIL_SECRET", "TABLEPOST_MAIL_DOMAIN", "TABLEPOST_SMTP_URL", "TABLEPOST_DATA_DIR",
+            "TABLEPOST_PUBLIC_URL", "TABLEPOST_DKIM_KEY_FILE")
     old = {k: os.environ.get(k) for k in keys}
-    os.environ.update(TILETUM_MAIL_SECRET="spam-secret", TILETUM_MAIL_DOMAIN=DOMAIN,
-                      TILETUM_DATA_DIR=str(tmp_path_factory.mktemp("sink")),
-                      TILETUM_PUBLIC_URL=f"https://{DOMAIN}")
-    os.environ.pop("TILETUM_SMTP_URL", None)
-    os.environ.pop("TILETUM_DKIM_KEY_FILE", None)   # scored unsigned: a signature would hide some rules
+    os.environ.update(TABLEPOST_MAIL_SECRET="spam-secret", TABLEPOST_MAIL_DOMAIN=DOMAIN,
+                      TABLEPOST_DATA_DIR=str(tmp_path_factory.mktemp("sink")),
+                      TABLEPOST_PUBLIC_URL=f"https://{DOMAIN}")
+    os.environ.pop("TABLEPOST_SMTP_URL", None)
+    os.environ.pop("TABLEPOST_DKIM_KEY_FILE", None)   # scored unsigned: a signature would hide some rules
     try:
         app = make_app(redis_server.url, MAIL_SECRET="spam-secret")
-        svc = app.extensions["tiletum.service"]
+        svc = app.extensions["tablepost.service"]
         t = Collect()
         n = Notifier(svc, Outbox(svc.store.r, t), MailConfig(
             secret="spam-secret", domain=DOMAIN, from_addr=f"Board games by mail <noreply@{DOMAIN}>",

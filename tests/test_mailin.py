@@ -37,33 +37,33 @@ def test_plain_lines_case_and_spacing_kept_as_written():
 
 
 def test_gmail_attribution_and_quote():
-    body = ("take F3\ntile B02\n\nOn Mon, 1 Jan 2024 at 10:00, Tiletum PBEM <play+x.1.2.abc@pbem.localhost> "
+    body = ("take F3\ntile B02\n\nOn Mon, 1 Jan 2024 at 10:00, Table Post <play+x.1.2.abc@pbem.localhost> "
             "wrote:\n> Your turn. Legal moves:\n> take F1\n> take G5\n")
     assert extract_moves(body) == ["take F3", "tile B02"]
 
 
 def test_gmail_attribution_wrapped_over_two_lines():
-    body = ("char 4\n\nOn Mon, Jan 1, 2024 at 10:00 AM Tiletum PBEM <\n"
+    body = ("char 4\n\nOn Mon, Jan 1, 2024 at 10:00 AM Table Post <\n"
             "play+abcdef.1.5.0123456789abcdef@pbem.localhost> wrote:\n\n> take F1\n")
     assert extract_moves(body) == ["char 4"]
 
 
 def test_outlook_header_block_and_original_message():
-    outlook = ("end\r\n\r\n________________________________\r\nFrom: Tiletum PBEM "
+    outlook = ("end\r\n\r\n________________________________\r\nFrom: Table Post "
                "<noreply@pbem.localhost>\r\nSent: Monday, January 1, 2024 10:00\r\nTo: "
                "alice@example.com\r\nSubject: Your turn\r\n\r\n"
                "take F1\r\n")
     assert extract_moves(outlook) == ["end"]
     older = "skip\n-----Original Message-----\nFrom: Tiletum\ntake G5\n"
     assert extract_moves(older) == ["skip"]
-    bare_from = "gain W\nFrom: Tiletum PBEM <noreply@pbem.localhost>\nDate: today\ntake G5\n"
+    bare_from = "gain W\nFrom: Table Post <noreply@pbem.localhost>\nDate: today\ntake G5\n"
     assert extract_moves(bare_from) == ["gain W"]
 
 
 def test_apple_mail_and_iphone():
     body = "take I2\n\nSent from my iPhone\n\n> On 1 Jan 2024, at 10:00, Tiletum wrote:\n> take F1\n"
     assert extract_moves(body) == ["take I2"]
-    apple = "take I2\nplace C03 1.1\n\nOn 1 Jan 2024, at 10:00, Tiletum PBEM <play+x@y> wrote:\n\ntake F1\n"
+    apple = "take I2\nplace C03 1.1\n\nOn 1 Jan 2024, at 10:00, Table Post <play+x@y> wrote:\n\ntake F1\n"
     assert extract_moves(apple) == ["take I2", "place C03 1.1"]
 
 
@@ -154,7 +154,7 @@ class Fakes:
         self.composed: list[tuple[str, dict]] = []  # (kind, keyword arguments of the composer)
         self.deps = Deps(secret=SECRET, submit=self.submit, legal_moves=self.legal_moves,
                          send_reply=self.send_reply, seen=self.seen,
-                         from_addr=f"Tiletum PBEM <noreply@{DOMAIN}>", max_bytes=20_000,
+                         from_addr=f"Table Post <noreply@{DOMAIN}>", max_bytes=20_000,
                          seat_email=lambda game_id, seat: OWNER,
                          unauthenticated="accept",   # no mail server's checks (test_mail_sender_auth.py)
                          compose_confirmation=self.recording("confirmation", confirmation_email),

@@ -68,10 +68,10 @@ def test_make_run_takes_a_port_and_a_host():
     def dry(*args: str) -> str:
         out = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True,
                              check=True)
-        return next(line for line in out.stdout.splitlines() if "tiletum serve" in line)
-    assert dry().endswith("tiletum serve")
-    assert dry("PORT=8080").endswith("tiletum serve --port 8080")
-    assert dry("PORT=8080", "HOST=0.0.0.0").endswith("tiletum serve --port 8080 --host 0.0.0.0")
+        return next(line for line in out.stdout.splitlines() if "tablepost serve" in line)
+    assert dry().endswith("tablepost serve")
+    assert dry("PORT=8080").endswith("tablepost serve --port 8080")
+    assert dry("PORT=8080", "HOST=0.0.0.0").endswith("tablepost serve --port 8080 --host 0.0.0.0")
 
 
 def test_the_dashboard_says_how_far_each_game_is_in_its_own_terms(redis_server):
@@ -91,7 +91,7 @@ def test_the_dashboard_says_how_far_each_game_is_in_its_own_terms(redis_server):
                                                                         {"name": "Opp"}]})
         assert rv.status_code == 201, rv.get_json()
         made[rv.get_json()["id"]] = name
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     remember_address(r, me)
     out = client.get("/api/v1/me/games", headers={"Authorization": f"Bearer {dashboard_key_for(r, me)}"})
     assert out.status_code == 200, out.get_json()
@@ -99,7 +99,7 @@ def test_the_dashboard_says_how_far_each_game_is_in_its_own_terms(redis_server):
     assert set(listed) == set(made)
     for gid, name in made.items():
         game = games.GAMES[name]
-        _, state = app.extensions["tiletum.service"].load(gid)
+        _, state = app.extensions["tablepost.service"].load(gid)
         assert listed[gid]["progress"] == game.progress(state)
         assert listed[gid]["game_name"] == name and listed[gid]["opponents"] == ["Opp"]
     words = {made[g]: listed[g]["progress"] for g in listed}

@@ -23,7 +23,7 @@ from conftest import LiveServer, make_app
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 REGENERATE = ("regenerate it with `make openapi` "
-              "(or `.venv/bin/tiletum openapi --output openapi/openapi.json`)")
+              "(or `.venv/bin/tablepost openapi --output openapi/openapi.json`)")
 METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
 
 

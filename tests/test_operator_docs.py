@@ -6,8 +6,8 @@ README, the pages, deploy/):
 * every environment variable the code reads is a row of a configuration table, with its default,
   in docs/deploy.md or docs/pbem.md, and every row of their "Configuration" tables is one the
   code reads;
-* every option of the ``tiletum`` command is in api/cli.py's docstring and in docs/deploy.md;
-* deploy/ (systemd units, the Procfile, the example environment) runs the processes ``tiletum
+* every option of the ``tablepost`` command is in api/cli.py's docstring and in docs/deploy.md;
+* deploy/ (systemd units, the Procfile, the example environment) runs the processes ``tablepost
   serve`` runs, with the same apps and queues, and sets only variables the code reads.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ PACKAGES = ("rules_common", "engine", "carcassonne", "games", "tournaments", "ap
             "workers", "cardinalbot", "ai")
 ISSUE = re.compile(r"\bissues?\s*#?\d+", re.I)
 NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-PREFIXED = re.compile(r"(?:TILETUM|CARDINALBOT)_[A-Z0-9_]+")
+PREFIXED = re.compile(r"(?:TABLEPOST|CARDINALBOT)_[A-Z0-9_]+")
 ROW = re.compile(r"^\|\s*`([A-Z][A-Z0-9_]+)`\s*\|\s*([^|]*?)\s*\|", re.M)
 
 
@@ -71,7 +71,7 @@ def test_the_issue_check_can_fail():
 def env_names_read_by_code() -> dict[str, set[str]]:
     """NAME -> files, for every environment variable the packages read: the first argument of an
     ``environ``/``env`` ``.get``/``[...]``/``.setdefault``, of ``os.getenv`` and of any helper
-    whose name says env (``_env_float``), and every string that is a whole ``TILETUM_*`` or
+    whose name says env (``_env_float``), and every string that is a whole ``TABLEPOST_*`` or
     ``CARDINALBOT_*`` name."""
     names: dict[str, set[str]] = {}
 
@@ -127,11 +127,12 @@ def doc_rows(*docs: str, section: str | None = None) -> dict[str, str]:
 
 def test_the_scanner_finds_the_variables_the_code_reads(code_env):
     for name, where in (("REDIS_URL", "workers/runtime.py"), ("CELERY_BROKER_URL", "cardinalbot/worker.py"),
-                        ("TILETUM_RATE_LIMIT", "api/settings.py"),
-                        ("TILETUM_AI_MASTER_SECONDS", "ai/settings.py"),
-                        ("TILETUM_MAIL_LEASE_SECONDS", "mail/outbox.py"),
-                        ("TILETUM_TEST_CLOCK", "application/clock.py"),
-                        ("CARDINALBOT_STRICT", "cardinalbot/policy.py"), ("TILETUM_DATA_DIR", "api/cli.py")):
+                        ("TABLEPOST_RATE_LIMIT", "api/settings.py"),
+                        ("TABLEPOST_AI_MASTER_SECONDS", "ai/settings.py"),
+                        ("TABLEPOST_MAIL_LEASE_SECONDS", "mail/outbox.py"),
+                        ("TABLEPOST_TEST_CLOCK", "application/clock.py"),
+                        ("CARDINALBOT_STRICT", "cardinalbot/policy.py"), ("TABLEPOST_DATA_DIR",
+                                                                          "api/cli.py")):
         assert where in code_env.get(name, ()), (name, where)
     assert "CONTENT_LENGTH" not in code_env and "HTTP_TRANSFER_ENCODING" not in code_env  # a WSGI environ
 
@@ -145,26 +146,26 @@ def test_every_variable_the_code_reads_is_in_a_configuration_table_with_its_defa
 
 def test_every_configuration_row_is_a_variable_the_code_reads(code_env):
     rows = doc_rows("docs/deploy.md", "docs/pbem.md", section="Configuration")
-    assert "REDIS_URL" in rows and "TILETUM_SMTP_URL" in rows
+    assert "REDIS_URL" in rows and "TABLEPOST_SMTP_URL" in rows
     assert not sorted(set(rows) - set(code_env)), "a documented variable that nothing reads"
 
 
 def test_the_mail_configuration_names_every_smtp_scheme():
     rows = doc_rows("docs/pbem.md", section="Configuration")
     text = (ROOT / "docs" / "pbem.md").read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith("| `TILETUM_SMTP_URL`"))
-    assert rows["TILETUM_SMTP_URL"]
+    row = next(line for line in text.splitlines() if line.startswith("| `TABLEPOST_SMTP_URL`"))
+    assert rows["TABLEPOST_SMTP_URL"]
     for scheme in ("smtp://", "smtp+starttls://", "smtps://"):
         assert scheme in row, scheme
 
 
-# --- the tiletum command --------------------------------------------------------------------------
+# --- the tablepost command ------------------------------------------------------------------------
 
 class _Parsed(Exception):
     pass
 
 
-def tiletum_options(monkeypatch) -> dict[str, list[str]]:
+def tablepost_options(monkeypatch) -> dict[str, list[str]]:
     """subcommand -> its long options, from api/cli.py's own argparse parser."""
     from api import cli
 
@@ -180,17 +181,17 @@ def tiletum_options(monkeypatch) -> dict[str, list[str]]:
             for name, sp in subs.items()}
 
 
-def test_every_tiletum_option_is_in_the_docstring_and_the_docs(monkeypatch):
+def test_every_tablepost_option_is_in_the_docstring_and_the_docs(monkeypatch):
     from api import cli
-    options = tiletum_options(monkeypatch)
+    options = tablepost_options(monkeypatch)
     assert {"serve", "openapi", "archive", "index-dashboards"} <= set(options)
     assert "--mailin-port" in options["serve"] and "--dry-run" in options["archive"]
     deploy = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
     for sub, opts in options.items():
-        assert f"tiletum {sub}" in cli.__doc__ and f"tiletum {sub}" in deploy, sub
+        assert f"tablepost {sub}" in cli.__doc__ and f"tablepost {sub}" in deploy, sub
         for opt in opts:
-            assert re.search(rf"{re.escape(opt)}\b", cli.__doc__), f"api/cli.py's doc: tiletum {sub} {opt}"
-            assert re.search(rf"`{re.escape(opt)}\b", deploy), f"docs/deploy.md: tiletum {sub} {opt}"
+            assert re.search(rf"{re.escape(opt)}\b", cli.__doc__), f"api/cli.py's doc: tablepost {sub} {opt}"
+            assert re.search(rf"`{re.escape(opt)}\b", deploy), f"docs/deploy.md: tablepost {sub} {opt}"
 
 
 # --- deploy/ ---------------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def _program(argv: list[str]) -> list[str]:
     return argv[2:] if argv[0].startswith("python") and argv[1] == "-m" else argv
 
 
-def test_deploy_runs_the_processes_of_tiletum_serve():
+def test_deploy_runs_the_processes_of_tablepost_serve():
     from api.cli import WORKER_QUIET, worker_command
     serve_workers = set()
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")
@@ -244,7 +245,7 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
         apis = [a for a in mine.values() if a[0] == "gunicorn"]
         assert len(apis) == 1 and apis[0][-1] == "api:create_app()", where
         assert apis[0][apis[0].index("--config") + 1] == "python:api.gunicorn_conf", where
-    target = (ROOT / "deploy" / "systemd" / "tiletum.target").read_text(encoding="utf-8")
+    target = (ROOT / "deploy" / "systemd" / "tablepost.target").read_text(encoding="utf-8")
     wanted = set(re.search(r"^Wants=(.+)$", target, re.M).group(1).split())
     assert wanted == {k for k in commands if k.endswith(".service")}
 
@@ -252,7 +253,7 @@ def test_deploy_runs_the_processes_of_tiletum_serve():
 def test_the_example_environment_sets_only_variables_the_code_reads(code_env):
     text = (ROOT / "deploy" / "systemd" / "tiletum.env.example").read_text(encoding="utf-8")
     names = re.findall(r"^#?([A-Z][A-Z0-9_]+)=", text, re.M)
-    assert "REDIS_URL" in names and "TILETUM_MAIL_SECRET" in names
+    assert "REDIS_URL" in names and "TABLEPOST_MAIL_SECRET" in names
     assert not sorted(set(names) - set(code_env))
     for unit in (ROOT / "deploy" / "systemd").glob("*.service"):
         assert "EnvironmentFile=/etc/tiletum/tiletum.env" in unit.read_text(encoding="utf-8"), unit.name

@@ -8,7 +8,7 @@ server on loopback (aiosmtpd) that the tests stop, restart on the same port, or 
 - a worker killed with SIGKILL while inside SMTP: its email is sent after the claim's lease;
 - in the normal path every email arrives exactly once.
 
-The outbox's time is the shared test clock (``TILETUM_TEST_CLOCK=1``, Redis ``clock:offset``),
+The outbox's time is the shared test clock (``TABLEPOST_TEST_CLOCK=1``, Redis ``clock:offset``),
 so hours pass in a second."""
 from __future__ import annotations
 
@@ -94,11 +94,11 @@ def world(tmp_path, monkeypatch):
     server = EmbeddedRedis(tmp_path / "redis").start()
     box = Box()
     monkeypatch.setenv("REDIS_URL", server.url)
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", SECRET)
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", DOMAIN)
-    monkeypatch.setenv("TILETUM_PUBLIC_URL", "http://127.0.0.1:9")
-    monkeypatch.setenv("TILETUM_SMTP_URL", box.url)
-    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", SECRET)
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", DOMAIN)
+    monkeypatch.setenv("TABLEPOST_PUBLIC_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("TABLEPOST_SMTP_URL", box.url)
+    monkeypatch.setenv("TABLEPOST_TEST_CLOCK", "1")
     app = make_app(server.url, MAIL_SECRET=SECRET, INBOUND_SECRET=INBOUND_SECRET)
     try:
         yield app, box, server
@@ -116,7 +116,7 @@ def notifier_of(app):
     from mail.notify import Notifier
     from mail.outbox import Outbox
     from mail.transports import transport_from_env
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     return Notifier(service, Outbox(service.store.r, transport_from_env()), MailConfig.from_env())
 
 
@@ -163,7 +163,7 @@ def reply(game_id: str, body: str, sender: str) -> bytes:
 
 def a_move(app, game_id: str) -> str:
     import tiletum
-    _, state = app.extensions["tiletum.service"].load(game_id)
+    _, state = app.extensions["tablepost.service"].load(game_id)
     return next(m for m in tiletum.legal_moves(state) if m.startswith("take"))
 
 
@@ -206,7 +206,7 @@ def test_the_listener_answers_at_once_and_its_confirmation_survives_an_outage(wo
     n = notifier_of(app)
     g = new_game(app, "lis", "listener-outage")
     port = free_port()
-    listener = start_listener(inbound_deps(app.extensions["tiletum.service"]), port=port)
+    listener = start_listener(inbound_deps(app.extensions["tablepost.service"]), port=port)
     try:
         started = time.monotonic()
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
@@ -244,11 +244,11 @@ def reply_address_of(game_id: str) -> str:
 def test_an_email_undeliverable_for_the_give_up_time_is_shown_and_logged(world, monkeypatch, caplog):
     from application.dashboard import dashboard_key_for
     app, box, _ = world
-    monkeypatch.setenv("TILETUM_MAIL_GIVE_UP_HOURS", "2")
+    monkeypatch.setenv("TABLEPOST_MAIL_GIVE_UP_HOURS", "2")
     n = notifier_of(app)
     g = new_game(app, "gone", "give-up")
     turn_email_attempt(n, g)
-    caplog.set_level(logging.WARNING, logger="tiletum.outbox")
+    caplog.set_level(logging.WARNING, logger="tablepost.outbox")
     advance(n.r, 3600)
     sweep(n)
     assert n.outbox.status(f"turn:{g}:0:1") == "queued", "still trying after an hour"
@@ -280,7 +280,7 @@ print("returned", flush=True)
 
 def test_a_worker_killed_inside_smtp_sends_the_email_after_restart(world, tmp_path, monkeypatch):
     app, box, server = world
-    monkeypatch.setenv("TILETUM_MAIL_LEASE_SECONDS", "4")  # real seconds here: the recovery is measured
+    monkeypatch.setenv("TABLEPOST_MAIL_LEASE_SECONDS", "4")  # real seconds here: the recovery is measured
     n = notifier_of(app)
     g = new_game(app, "kill", "killed-worker")
     box.start(stall=True)

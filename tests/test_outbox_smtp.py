@@ -362,7 +362,7 @@ def test_serialize_writes_the_same_bytes_as_the_standard_generator():
     state, _ = new_game(3, "serialize")
     turn = turn_email(TurnContext(
         game_id="g1", seat=0, seat_name="Zoë", to_addr="zoe@players.test",
-        from_addr="Tiletum PBEM <pbem@pbem.test>",
+        from_addr="Table Post <pbem@pbem.test>",
         reply_to="play+g1.0.1.abc@pbem.test", state=state, seat_names=["Zoë", "Bob", "Ann"], since=[],
         open_url="http://x/play/g1#token=t", move_urls={"end": "http://x/m?move=end&sig=" + "a" * 80},
         unsubscribe_url="http://x/u?sig=" + "b" * 1200, dashboard_url="http://x/me#key=k", first_email=True,

@@ -80,10 +80,10 @@ def pbem(own_redis, tmp_path, request):
     boxes = Mailboxes()
     boxes.controller.start()
     mailin_port = free_port()
-    env = dict(os.environ, REDIS_URL=redis_server.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
-               TILETUM_MAIL_SECRET="e2e-secret", TILETUM_MAIL_DOMAIN="pbem.test",
-               TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_MAIL_DUE_SECONDS="2",
-               TILETUM_SWEEP_SECONDS="2")
+    env = dict(os.environ, REDIS_URL=redis_server.url, TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
+               TABLEPOST_MAIL_SECRET="e2e-secret", TABLEPOST_MAIL_DOMAIN="pbem.test",
+               TABLEPOST_PUBLIC_URL="http://127.0.0.1:9", TABLEPOST_MAIL_DUE_SECONDS="2",
+               TABLEPOST_SWEEP_SECONDS="2")
     marker = request.node.get_closest_marker("mail_env")
     env.update(marker.kwargs if marker else {})
     log = open(tmp_path / "procs.log", "w")
@@ -96,7 +96,7 @@ def pbem(own_redis, tmp_path, request):
     from application.dashboard import mark_verified
     for who in ("ada", "bob", "cid", "dan"):
         for domain in ("players.test", "o.test", "x.test"):
-            mark_verified(app.extensions["tiletum.service"].store.r, f"{who}@{domain}")
+            mark_verified(app.extensions["tablepost.service"].store.r, f"{who}@{domain}")
     try:
         yield app, boxes, mailin_port
     finally:
@@ -138,7 +138,7 @@ def reply(port: int, msg: EmailMessage, frm: str, body: str) -> None:
 # a whole game of about a hundred emails: the board pictures (about a second each here) would make it
 # the slowest test, and they are checked where they are made (tests/test_deadlines.py) and in the
 # Carcassonne game by email
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
+@pytest.mark.mail_env(TABLEPOST_MAIL_PICTURES="0")
 def test_a_two_player_game_entirely_by_email(pbem):
     app, boxes, mailin_port = pbem
     players = ["ada@players.test", "bob@players.test"]
@@ -258,8 +258,8 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
     boxes.controller.start()
     broker = EmbeddedRedis(tmp_path / "broker").start()
     env = dict(os.environ, REDIS_URL=redis_server.url, CELERY_BROKER_URL=broker.url,
-               TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}", TILETUM_MAIL_SECRET="e2e-secret",
-               TILETUM_MAIL_DOMAIN="pbem.test", TILETUM_MAIL_DUE_SECONDS="1", TILETUM_SWEEP_SECONDS="1")
+               TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}", TABLEPOST_MAIL_SECRET="e2e-secret",
+               TABLEPOST_MAIL_DOMAIN="pbem.test", TABLEPOST_MAIL_DUE_SECONDS="1", TABLEPOST_SWEEP_SECONDS="1")
     log = open(tmp_path / "worker.log", "w")
     worker = spawn(["-m", "celery", "-A", "workers.app", "worker", "-Q", "email,sweeps", "--pool", "solo",
                     "-B", "--schedule", str(tmp_path / "beat"), "--loglevel", "WARNING"], env, log)
@@ -276,7 +276,7 @@ def test_turn_emails_survive_a_broker_outage(own_redis, tmp_path):
         # live otherwise gets it after a grace), and their addresses read our email (it verified them)
         from application.dashboard import mark_verified
         for address, token in zip(("ada@o.test", "bob@o.test"), tokens):
-            mark_verified(app.extensions["tiletum.service"].store.r, address)
+            mark_verified(app.extensions["tablepost.service"].store.r, address)
             rv = c.put(f"/api/v1/games/{g['id']}/notifications", headers={"Authorization": f"Bearer {token}"},
                        json={"mode": "move", "delay_minutes": 0})
             assert rv.json["delay_minutes"] == 0

@@ -205,10 +205,10 @@ def test_the_cache_is_bounded(redis_client, box, monkeypatch):
     meta, state = n.service.load(g["id"])
     assert n.pictures(g["id"], meta, state, 0)
     assert list(redis_client.scan_iter(f"mail:png:{{{g['id']}}}:*")) == []
-    with pytest.raises(ValueError, match="TILETUM_PICTURE_CACHE_SECONDS"):
-        board_png.cache_seconds({"TILETUM_PICTURE_CACHE_SECONDS": "soon"})
+    with pytest.raises(ValueError, match="TABLEPOST_PICTURE_CACHE_SECONDS"):
+        board_png.cache_seconds({"TABLEPOST_PICTURE_CACHE_SECONDS": "soon"})
     with pytest.raises(ValueError, match="at least 1"):
-        board_png.cache_seconds({"TILETUM_PICTURE_CACHE_SECONDS": "0"})
+        board_png.cache_seconds({"TABLEPOST_PICTURE_CACHE_SECONDS": "0"})
 
 
 def test_the_pages_board_png_is_rendered_once_per_version_for_every_api_process(redis_client, box, app):

@@ -199,7 +199,7 @@ def test_the_record_and_events_before_the_end_hold_no_seed_and_a_hint_is_legal(s
     assert r.status_code == 200 and r.json()["moves"][0] in {m["move"] for m in legal["moves"]}, r.text
     r = c.call("GET", f"{API}/{gid}/hint", tokens[0])
     assert r.status_code == 403 and r.json()["code"] == "not-your-turn"
-    seed = server.app.extensions["tiletum.service"].store.seed(gid)
+    seed = server.app.extensions["tablepost.service"].store.seed(gid)
     assert not any(seed in body for body in c.bodies), "the seed was served"
 
 
@@ -257,7 +257,7 @@ def test_a_pillars_game_with_ai_seats_is_played_through_the_api_to_its_end(serve
 
 def test_a_finished_pillars_game_is_rated_in_its_own_pool(server):
     from application.rating_service import RatingService
-    service = server.app.extensions["tiletum.service"]
+    service = server.app.extensions["tablepost.service"]
     seats = [{"name": "Pilar", "email": "pilar.pil@example.org"},
              {"name": "Tomas", "email": "tomas.pil@example.org"}]
     created = service.create_game(seats, {"seed": "pil-rated"}, game="pillars")

@@ -168,7 +168,7 @@ def test_a_finished_pillars_game_reads_the_same_after_archiving(redis_server):
     from application import archive
     from application.finished import done, on_game_over
     app = make_app(redis_server.url)
-    api, svc = app.test_client(), app.extensions["tiletum.service"]
+    api, svc = app.test_client(), app.extensions["tablepost.service"]
     seed = f"pil-archive-{time.time_ns()}"
     created = svc.create_game([{"name": "Ada", "email": "ada-pil-arch@x.test"}, {"name": "Bob"}],
                               {"seed": seed}, game="pillars")

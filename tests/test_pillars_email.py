@@ -29,7 +29,7 @@ def test_the_first_turns_of_a_pillars_game_by_email(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
     c = app.test_client()
     gid = new_game(app, "pil-by-email")
-    seed = app.extensions["tiletum.service"].store.seed(gid)
+    seed = app.extensions["tablepost.service"].store.seed(gid)
     rng = random.Random(3)
     handled = replies = 0
     played: list[str] = []

@@ -6,7 +6,7 @@ follows; in phase II a master builder is placed by clicking its field (or its ca
 board; every other kind of move is chosen on the board too: a card of the pool (with the choice of
 its payments), the pool to pass, the drawn master builder, the market's cubes, the Cathedral's
 craftsmen, by mouse, by keyboard only, and on a phone-wide screen, with no serious axe finding.
-TILETUM_SKIP_BROWSER=1 (or no Chromium) skips the browser test, like tests/test_browser.py."""
+TABLEPOST_SKIP_BROWSER=1 (or no Chromium) skips the browser test, like tests/test_browser.py."""
 from __future__ import annotations
 
 import time

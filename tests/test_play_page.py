@@ -84,7 +84,7 @@ def test_the_board_picture_hides_piles_and_face_down_tokens(client, app):
     g = client.post("/api/v1/games",
                     json={"seats": [{"name": "Ada"}, {"name": "Cardinal", "kind": "cardinalbot"}],
                           "options": {"seed": "hidden", "solo": {"level": "bishop"}}}).json
-    _, state = app.extensions["tiletum.service"].load(g["id"])
+    _, state = app.extensions["tablepost.service"].load(g["id"])
     texts = _svg_texts(client.get(f"/api/v1/games/{g['id']}/board.svg").data)
     words = {w.strip("(),.:\u2713\u25b6") for t in texts for w in t.split()}
     hidden = {t for pile in state.piles.values() for t in pile} | set(state.corruption_pool)

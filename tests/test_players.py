@@ -46,7 +46,7 @@ def auth(key: str) -> dict:
 @pytest.fixture()
 def world(redis_server):
     app = make_app(redis_server.url)
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     return app, app.test_client(), svc, svc.store.r
 
 
@@ -361,7 +361,7 @@ def test_a_tournament_entrant_is_withdrawn_and_renamed_everywhere(world):
     stand-in), and the finished one keeps its points under "a former player"."""
     app, client, svc, r = world
     me, ann, bob = address("cup"), address("ann"), address("bob")
-    ts = app.extensions["tiletum.tournaments"]
+    ts = app.extensions["tablepost.tournaments"]
 
     def cup(name: str, *entries: tuple[str, str]) -> dict:
         return ts.create({"name": name, "format": "round_robin", "table_size": 2, "seed": name,
@@ -411,7 +411,7 @@ def test_a_tournament_entrant_is_withdrawn_and_renamed_everywhere(world):
 def test_a_deletion_cut_short_in_the_tournaments_is_finished_by_sending_it_again(world, monkeypatch):
     app, client, svc, r = world
     me, ann = address("cut"), address("ann")
-    ts = app.extensions["tiletum.tournaments"]
+    ts = app.extensions["tablepost.tournaments"]
     entries = [{"name": "Me", "email": me}, {"name": "Ann", "email": ann}]
     made = [ts.create({"name": f"Cup {i}", "format": "swiss", "rounds": 2, "table_size": 2,
                        "entries": entries}) for i in range(2)]
@@ -429,7 +429,7 @@ def test_a_deletion_cut_short_in_the_tournaments_is_finished_by_sending_it_again
 
     monkeypatch.setattr(TournamentService, "_rename", crash_on_the_second)
     with pytest.raises(RuntimeError):
-        app.extensions["tiletum.accounts"].delete(key_of(r, me), "DELETE")
+        app.extensions["tablepost.accounts"].delete(key_of(r, me), "DELETE")
     assert holders(r, me), "cut short: one tournament still holds the address"
     monkeypatch.setattr(TournamentService, "_rename", real)
     rv = client.delete("/api/v1/me", json={"confirm": "DELETE"}, headers=auth(key_of(r, me)))
@@ -486,7 +486,7 @@ def test_no_rate_limit_key_holds_the_address_or_the_player_id(redis_server):
     hour; they hold a keyed hash, so nothing holds the address (or the id) once the account is gone."""
     app = make_app(redis_server.url, RATE_LIMIT=1000, CREATE_LIMIT="1000/hour", ENTRY_LIMIT="1000/hour",
                    NEW_ADDRESS_LIMIT="1000/day", JOIN_LIMIT="1000/hour", JOIN_ADDRESS_LIMIT="100/hour")
-    client, svc = app.test_client(), app.extensions["tiletum.service"]
+    client, svc = app.test_client(), app.extensions["tablepost.service"]
     r = svc.store.r
     me, ann = address("limited"), address("ann")
     new_game(svc, [("Me", me), ("Ann", ann)], "limits-del")   # a game of its own: a dashboard key
@@ -512,7 +512,7 @@ def test_a_deleted_address_leaves_no_tournament_entry_it_asked_for(world):
     app, client, svc, r = world
     me, ann = address("ask"), address("ann")
     new_game(svc, [("Asker", me), ("Ann", ann)], "ask-1")   # the address has an account
-    ts = app.extensions["tiletum.tournaments"]
+    ts = app.extensions["tablepost.tournaments"]
     made = ts.create({"name": "Asked Cup", "format": "swiss", "rounds": 2, "table_size": 2, "invite": True,
                       "entries": [{"name": "Ann", "email": ann}, {"name": "Bo", "email": address("bo")}]})
     tid = made["id"]

@@ -5,7 +5,7 @@ reliably its player plays (also beside them in the lobby), the
 leaderboard linking to it, and the dashboard's handle, profile switch, download and deletion with
 its confirmation step. axe-core finds nothing serious on each (tests/test_site_pages.py's
 ``check_page``, which also checks a phone's fit and takes the screenshots, player-*.png).
-TILETUM_SKIP_BROWSER=1 skips it."""
+TABLEPOST_SKIP_BROWSER=1 skips it."""
 from __future__ import annotations
 
 import json
@@ -42,7 +42,7 @@ def site(redis_server):
     url = redis_server.url.rsplit("/", 1)[0] + "/10"
     redis.Redis.from_url(url).flushdb()
     app = make_app(url)
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     r = svc.store.r
     ada = mail("ada")
     for i, other in enumerate(("Bob", "Cy")):
@@ -157,7 +157,7 @@ def test_the_dashboard_chooses_a_handle_downloads_the_data_and_deletes_the_accou
     with page.expect_download() as info:
         page.click("#export")
     download = info.value
-    assert download.suggested_filename == "tiletum-my-data.json"
+    assert download.suggested_filename == "tablepost-my-data.json"
     with open(download.path(), encoding="utf-8") as f:
         data = json.load(f)
     assert data["email"] == me and data["handle"] == handle and [g["game"] for g in data["games"]] == [gid]

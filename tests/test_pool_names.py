@@ -87,7 +87,7 @@ def test_the_service_moves_the_old_pool_at_start_with_nothing_lost(r, db):
     assert sorted(order) == sorted(before)
 
     app = make_app(db[1])   # the service starts: the migration runs
-    ratings: RatingService = app.extensions["tiletum.ratings"]
+    ratings: RatingService = app.extensions["tablepost.ratings"]
 
     ok, nk = pool_key(OLD), pool_key(NEW)
     assert not r.exists(ok, ok + ":board", ok + ":done"), "the old keys are gone"

@@ -34,7 +34,7 @@ def test_the_list_shows_games_in_progress_newest_first_with_public_facts_only(ap
     mail = f"pub-{uuid.uuid4().hex[:8]}@players.test"
     old = create(client, [{"name": "Ann", "email": mail}, {"name": "Bob"}], seed="pub-old")
     carc = create(client, [{"name": "Cleo"}, {"name": "Dan"}, {"name": "Eve"}], game="carcassonne")
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     r.zadd(ACTIVE.key(old["id"]), {old["id"]: 1_000_000_000})   # created long ago: listed last
     rv = client.get("/api/v1/games?status=active&limit=20")
     assert rv.status_code == 200
@@ -53,7 +53,7 @@ def test_the_list_shows_games_in_progress_newest_first_with_public_facts_only(ap
 
 def test_a_game_leaves_the_list_when_it_ends_or_is_gone(app):
     client = app.test_client()
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     over = create(client, [{"name": "Fay"}, {"name": "Gus"}], seed="pub-over")
     gone = create(client, [{"name": "Hal"}, {"name": "Ivy"}])
     kept = create(client, [{"name": "Jo"}, {"name": "Kim"}])
@@ -79,7 +79,7 @@ def test_a_bad_query_is_422_and_changes_nothing(app, query):
 
 def test_the_dashboard_says_which_game_each_is(app):
     client = app.test_client()
-    service = app.extensions["tiletum.service"]
+    service = app.extensions["tablepost.service"]
     mail = f"which-{uuid.uuid4().hex[:8]}@players.test"
     tiletum = create(client, [{"name": "Ann", "email": mail}, {"name": "Bob"}], seed="which-t")
     carc = create(client, [{"name": "Cy"}, {"name": "Ann", "email": mail}], game="carcassonne")

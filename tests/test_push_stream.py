@@ -1,7 +1,7 @@
 """GET /api/v1/games/{id}/stream over real HTTP (docs/push.md): every appended event arrives once,
 in order, with id = version; Last-Event-ID resumes exactly; keep-alive comments on a quiet
 stream; the bounded lifetime and the per-process cap; nothing hidden ever appears; and the same
-through `tiletum serve` (gunicorn)."""
+through `tablepost serve` (gunicorn)."""
 from __future__ import annotations
 
 import json
@@ -167,7 +167,7 @@ def test_no_hidden_information_in_the_stream(server):
                 break
     text = "".join(chunks)
     assert f"id: {version}\n" in text
-    _, state = app.extensions["tiletum.service"].load(game["id"])
+    _, state = app.extensions["tablepost.service"].load(game["id"])
     # a face-down tile never revealed so far (a character can go back into its pile once seen)
     log = requests.get(f"{live.url}{API}/{game['id']}/events", timeout=10).text
     face_down = {t for pile in state.piles.values() for t in pile} | set(state.corruption_pool)
@@ -181,7 +181,7 @@ def test_stream_through_tiletum_serve(tmp_path):
     """Under gunicorn (gthread): a listener gets a move live, while ordinary requests still go."""
     from tests.servers import Serve
     with Serve(tmp_path, "--workers", "1", "--threads", "10", "--no-workers", "--allow-seeded-games",
-               env={"TILETUM_RATE_LIMIT": "0", "TILETUM_STREAM_KEEPALIVE": "1"}) as srv:
+               env={"TABLEPOST_RATE_LIMIT": "0", "TABLEPOST_STREAM_KEEPALIVE": "1"}) as srv:
         game = new_game(srv.url)
         got: list = []
         listeners = [
@@ -201,7 +201,7 @@ def test_stream_through_tiletum_serve(tmp_path):
 def test_listeners_that_wake_together_read_the_game_once(redis_server):
     """The fan-out: many streams of one game at one version share one read of the new events."""
     app = make_app(redis_server.url)
-    svc, feed = app.extensions["tiletum.service"], app.extensions["tiletum.feed"]
+    svc, feed = app.extensions["tablepost.service"], app.extensions["tablepost.feed"]
     gid = svc.create_game([{"name": "A"}, {"name": "B"}], {}, game="tiletum")["id"]
     calls = []
     real = svc.events
@@ -231,7 +231,7 @@ def test_a_move_between_the_events_read_and_the_turn_read_is_told_before_the_tur
     """The turn a stream tells is never ahead of the events it told before it: a move that lands
     between the batch's read of the events and its read of the game makes it read the events again."""
     app = make_app(redis_server.url)
-    svc, feed = app.extensions["tiletum.service"], app.extensions["tiletum.feed"]
+    svc, feed = app.extensions["tablepost.service"], app.extensions["tablepost.feed"]
     gid = svc.create_game([{"name": "A"}, {"name": "B"}], {}, game="tiletum")["id"]
     real = svc.summary
     moved = []

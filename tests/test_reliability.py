@@ -34,7 +34,7 @@ def bearer(token: str) -> dict:
 @pytest.fixture()
 def world(redis_server):
     app = make_app(redis_server.url)
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     now = [1_800_000_000.0]
     svc.clock = lambda: now[0]       # the service's clock, moved by the script (the moves' delays)
     return app.test_client(), svc, now

@@ -149,7 +149,7 @@ def test_a_dashboard_key_is_revoked_and_the_new_one_emailed(http, redis_client, 
 
 
 def test_a_tournament_entrant_still_gets_a_working_token_after_reissuing_a_seat_token(http, server):
-    ts: TournamentService = server.app.extensions["tiletum.tournaments"]
+    ts: TournamentService = server.app.extensions["tablepost.tournaments"]
     t = ts.create({"name": "Rev", "format": "round_robin", "table_size": 2,
                    "entries": [{"name": "Ann", "email": "ann-t@rev.test"},
                                {"name": "Bob", "email": "bob-t@rev.test"}]})

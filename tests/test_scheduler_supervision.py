@@ -1,4 +1,4 @@
-"""The scheduler is supervised and reported (issue 27): under `tiletum serve` Celery beat is a part
+"""The scheduler is supervised and reported (issue 27): under `tablepost serve` Celery beat is a part
 of its own (exactly one; never a worker's `-B` child, which a killed worker left behind running
 beside the next one), each part is a process group that ends whole on stop, restart and when
 serve is killed, and /health reports the scheduler by its sweeps' heartbeat (`down` when no
@@ -119,10 +119,10 @@ def test_a_refused_recipient_or_content_is_no_smtp_outage():
     assert not outage(smtplib.SMTPDataError(554, b"spam"))
 
 
-# --- `tiletum serve`: the beat part, kill -9, stop ---------------------------------------------
+# --- `tablepost serve`: the beat part, kill -9, stop ---------------------------------------------
 
-FAST = {"TILETUM_RATE_LIMIT": "0", "TILETUM_SWEEP_SECONDS": "1", "TILETUM_HEALTH_SCHEDULER_GRACE": "1",
-        "TILETUM_BEAT_LOCK_SECONDS": "3"}  # a killed beat's lock is free again in 3 s
+FAST = {"TABLEPOST_RATE_LIMIT": "0", "TABLEPOST_SWEEP_SECONDS": "1", "TABLEPOST_HEALTH_SCHEDULER_GRACE": "1",
+        "TABLEPOST_BEAT_LOCK_SECONDS": "3"}  # a killed beat's lock is free again in 3 s
 
 
 @pytest.fixture(scope="module")

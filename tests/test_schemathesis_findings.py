@@ -2,7 +2,7 @@
 schemathesis on every operation with the checks that must always pass; its full set (``st run
 http://HOST/api/openapi.json --checks all``, and ``--mode negative``: positive_data_acceptance,
 negative_data_rejection, missing_required_header, allow_header_conformance...) also reports the
-answers below (5,500 cases against `tiletum serve`, 0 server errors). Each is the
+answers below (5,500 cases against `tablepost serve`, 0 server errors). Each is the
 API doing what it promises in a way OpenAPI 3.0 cannot state: the schema describes one field at a
 time, and these are rules across fields, across items, about which characters text may hold, or
 about what a credential or a configuration allows. Each test pins the behaviour and its reason, so
@@ -94,8 +94,8 @@ def test_an_address_entered_twice_in_a_tournament_is_refused(client):
 
 
 def test_the_inbound_webhook_is_404_when_off_and_401_without_its_signature(redis_server):
-    """missing_required_header (ST203, ``POST /inbound-email`` without ``X-Tiletum-Signature``:
-    404): a service without TILETUM_INBOUND_SECRET has no inbound webhook, and says so (404
+    """missing_required_header (ST203, ``POST /inbound-email`` without ``X-Tablepost-Signature``:
+    404): a service without TABLEPOST_INBOUND_SECRET has no inbound webhook, and says so (404
     ``email-disabled``) whatever the request holds; with the secret, the missing header is 401."""
     off = make_app(redis_server.url).test_client()
     problem(off.post("/api/v1/inbound-email", data=b"x"), 404, "email-disabled")
@@ -118,7 +118,7 @@ def test_allow_on_lobby_confirm_names_every_method_the_server_routes_there(clien
 
 def test_a_body_over_the_size_limit_is_413_before_its_schema_is_read(client):
     """negative_data_rejection (ST201, ``POST /tournaments`` with more entries than ``maxItems``:
-    413): a body over TILETUM_MAX_BODY (64 KiB) is refused before it is parsed, so the answer is
+    413): a body over TABLEPOST_MAX_BODY (64 KiB) is refused before it is parsed, so the answer is
     413 ``payload-too-large``, not 422; either way nothing is created."""
     entries = [{"email": f"p{i}@example.org", "name": "P" * 80} for i in range(600)]
     rv = client.post("/api/v1/tournaments", json={"name": "Big", "format": "swiss", "table_size": 3,

@@ -1,4 +1,4 @@
-"""`tiletum serve`: one command starts Redis (AOF on, files under --data-dir), the API under
+"""`tablepost serve`: one command starts Redis (AOF on, files under --data-dir), the API under
 gunicorn and the workers; stopping it stops Redis; a restart on the same data dir finds every
 game again."""
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
         alive = True
     except redis.ConnectionError:
         alive = False
-    assert not alive, "stopping tiletum serve stops its Redis"
+    assert not alive, "stopping tablepost serve stops its Redis"
 
     again = api_only(tmp_path, port).start()
     try:
@@ -65,7 +65,7 @@ def test_serve_runs_the_api_on_its_own_redis_and_keeps_games_across_restarts(tmp
 
 
 def test_serve_plays_by_email_out_of_the_box(tmp_path):
-    """With no mail settings, tiletum serve writes turn emails to its local sink and takes
+    """With no mail settings, tablepost serve writes turn emails to its local sink and takes
     replies on its own SMTP listener (--mailin-port)."""
     import email
     import email.policy
@@ -74,8 +74,8 @@ def test_serve_plays_by_email_out_of_the_box(tmp_path):
 
     mailin = free_port()
     server = Serve(tmp_path, "--workers", "1", "--mailin-port", str(mailin),
-                   drop_env=("REDIS_URL", "TILETUM_SMTP_URL", "TILETUM_MAIL_SECRET", "TILETUM_DATA_DIR",
-                             "TILETUM_PUBLIC_URL")).start()
+                   drop_env=("REDIS_URL", "TABLEPOST_SMTP_URL", "TABLEPOST_MAIL_SECRET", "TABLEPOST_DATA_DIR",
+                             "TABLEPOST_PUBLIC_URL")).start()
     url = server.url
     try:
         g = requests.post(url + "/api/v1/games", json={"seats": [{"name": "Ada", "email": "ada@home.test"},

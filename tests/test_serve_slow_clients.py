@@ -1,5 +1,5 @@
 """Slow clients cost nothing, and the server layer answers problem+json (issue 39), against the
-server `make run` starts (`tiletum serve`, its gunicorn configuration api/gunicorn_conf.py): 200
+server `make run` starts (`tablepost serve`, its gunicorn configuration api/gunicorn_conf.py): 200
 connections that trickle their headers or bodies a byte at a time do not delay a plain GET beyond
 1 s; a URL too long (414), headers too large (431) and a request line or header gunicorn cannot
 read (400) are answered application/problem+json with a stable code, without echoing the request.
@@ -24,7 +24,7 @@ BODY = b'{"seats": [{"name": "A"}, {"name": "B"}]}'.ljust(100)
 
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory):
-    env = {"TILETUM_CREATE_LIMIT": "100000/hour", "TILETUM_RATE_LIMIT": "100000"}
+    env = {"TABLEPOST_CREATE_LIMIT": "100000/hour", "TABLEPOST_RATE_LIMIT": "100000"}
     with Serve(tmp_path_factory.mktemp("serve"), "--no-workers", env=env) as s:
         yield s
 

@@ -119,7 +119,7 @@ def test_random_playouts_keep_invariants(players):
 @pytest.mark.parametrize("part", range(4))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_more_random_playouts_keep_invariants(players, part):
-    """The soak run: more games (tests/soak.py: 100 per player count, times TILETUM_SOAK_SCALE) on
+    """The soak run: more games (tests/soak.py: 100 per player count, times TABLEPOST_SOAK_SCALE) on
     seeds the suite does not play."""
     share = SOAK_GAMES // 4
     for i in range(part * share, (part + 1) * share):

@@ -8,7 +8,7 @@ them, and on a phone nothing scrolls sideways, text is at least 14 px and tap ta
 
 Screenshots of every page at both sizes go to tests/browser.py's ARTIFACTS (site-*.png). One
 browser for the module; the app's data lives in a Redis database of its own (the home page lists
-this module's games only). TILETUM_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
+this module's games only). TABLEPOST_SKIP_BROWSER=1 skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import time
@@ -50,7 +50,7 @@ def site(redis_server):
         {"name": "Cleo"}, {"name": "Dan", "email": MAIL}, {"name": "Eve"}]}).get_json()
     with LiveServer(app) as server:
         yield {"url": server.url, "app": app, "duel": duel, "carc": carc,
-               "key": dashboard_key_for(app.extensions["tiletum.service"].store.r, MAIL)}
+               "key": dashboard_key_for(app.extensions["tablepost.service"].store.r, MAIL)}
 
 
 @pytest.fixture(params=list(SIZES))
@@ -162,7 +162,7 @@ def test_the_home_page_lists_the_games_in_progress_to_watch(site, page):
 # --- the new-game form -----------------------------------------------------------------------------
 
 def test_the_new_game_form_sets_the_time_control_creates_one_game_and_starts_afresh(site, page):
-    service = site["app"].extensions["tiletum.service"]
+    service = site["app"].extensions["tablepost.service"]
     who = uuid.uuid4().hex[:6]
     mail = f"new-{who}@players.test"
     page.goto(site["url"] + "/play/new")

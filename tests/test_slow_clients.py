@@ -1,4 +1,4 @@
-"""The API under real gunicorn, configured as the Docker image and `tiletum serve` run it
+"""The API under real gunicorn, configured as the Docker image and `tablepost serve` run it
 (api/gunicorn_conf.py), with 4 threads and a client timeout of 0.5 s: clients that stall in the
 middle of their request (a body cut short, headers never finished) cannot stall the service;
 a stream's slot comes back after HEAD; and the access log never holds a secret from a URL."""
@@ -26,8 +26,9 @@ SECRETS = ("tok-SECRET-1", "key-SECRET-2", "sig-SECRET-3", "ref-SECRET-4", "auth
 def gunicorn(redis_server, tmp_path_factory):
     port = free_port()
     log_path = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    env = dict(os.environ, REDIS_URL=redis_server.url, TILETUM_RATE_LIMIT="0", TILETUM_CLIENT_TIMEOUT="0.5",
-               TILETUM_STREAM_LISTENERS="1", TILETUM_STREAM_KEEPALIVE="0.5", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, REDIS_URL=redis_server.url, TABLEPOST_RATE_LIMIT="0",
+               TABLEPOST_CLIENT_TIMEOUT="0.5",
+               TABLEPOST_STREAM_LISTENERS="1", TABLEPOST_STREAM_KEEPALIVE="0.5", PYTHONUNBUFFERED="1")
     with open(log_path, "w") as log:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf",
                                  "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", str(THREADS),

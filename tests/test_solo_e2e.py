@@ -1,4 +1,4 @@
-"""End to end: `tiletum serve` (its own Redis, gunicorn, the Celery workers), a solo game at each
+"""End to end: `tablepost serve` (its own Redis, gunicorn, the Celery workers), a solo game at each
 level created over HTTP, a scripted player for the human seat, and the Cardinalbot worker
 playing its turns over HTTP until the game finishes with a winner."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.servers import Serve
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     with Serve(tmp_path_factory.mktemp("serve"), "--workers", "2", "--allow-seeded-games",
-               env={"TILETUM_SWEEP_SECONDS": "2", "TILETUM_BOT_DUE_SECONDS": "3"}) as server:
+               env={"TABLEPOST_SWEEP_SECONDS": "2", "TABLEPOST_BOT_DUE_SECONDS": "3"}) as server:
         yield server.url
 
 

@@ -1,6 +1,6 @@
 """The stand-in's turns run on the AI worker (queue ``ai``), not in the deadline sweep: the sweep
 counts the missed deadline and hands the turn off, and returns at once even at ``master``; a real
-worker of ``tiletum serve``'s command line plays the turn; a second delivery plays nothing; a
+worker of ``tablepost serve``'s command line plays the turn; a second delivery plays nothing; a
 worker killed with SIGKILL mid-turn leaves the turn to the next worker; a turn whose message was
 lost is handed off again when its lease is over (docs/pbem.md, "The stand-in worker")."""
 from __future__ import annotations
@@ -60,15 +60,16 @@ def r(broker):
 
 
 def env_of(broker, tmp_path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TILETUM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLEPOST_")}
     env.update({"CELERY_BROKER_URL": broker.url, "REDIS_URL": broker.url, "PYTHONPATH": str(ROOT),
-                "TILETUM_TEST_CLOCK": "1", "TILETUM_MAIL_SECRET": "s", "TILETUM_DATA_DIR": str(tmp_path)})
+                "TABLEPOST_TEST_CLOCK": "1", "TABLEPOST_MAIL_SECRET": "s",
+                "TABLEPOST_DATA_DIR": str(tmp_path)})
     env.update(extra)
     return env
 
 
 class Worker:
-    """``tiletum serve``'s AI worker (api.cli.worker_command), in a process group of its own."""
+    """``tablepost serve``'s AI worker (api.cli.worker_command), in a process group of its own."""
 
     def __init__(self, env: dict, log: Path):
         self.log = log
@@ -136,7 +137,7 @@ def queue_idle(r) -> bool:
 def test_the_sweep_hands_the_turn_off_at_once_and_the_ai_worker_plays_it_at_master(broker, r, tmp_path):
     svc, gid, seat, version = late_game(r, "standin-master")
     r.set("clock:offset", 4 * DAY)   # the deadline (3 days) passed, in every process
-    env = env_of(broker, tmp_path, TILETUM_STAND_IN_LEVEL="master", TILETUM_AI_MASTER_SECONDS="1")
+    env = env_of(broker, tmp_path, TABLEPOST_STAND_IN_LEVEL="master", TABLEPOST_AI_MASTER_SECONDS="1")
     worker = Worker(env, tmp_path / "ai.log")
     try:
         done = sweep_task(env, tmp_path)
@@ -171,7 +172,7 @@ def test_a_second_delivery_plays_nothing(broker, r, tmp_path):
                                              for _ in range(2)]   # the broker delivers it twice
     done = Deadlines(svc, None, Clock(time.time() + 4 * DAY)).sweep()
     assert done["stand_in_turns"] == 1
-    worker = Worker(env_of(broker, tmp_path, TILETUM_STAND_IN_LEVEL="easy"), tmp_path / "ai.log")
+    worker = Worker(env_of(broker, tmp_path, TABLEPOST_STAND_IN_LEVEL="easy"), tmp_path / "ai.log")
     try:
         wait_for(lambda: stand_in_moves(svc, gid, version) and queue_idle(r)
                  and worker.text().count("succeeded") == 2, 120, "both deliveries handled", worker)
@@ -196,8 +197,8 @@ def test_a_worker_killed_mid_turn_leaves_the_turn_to_the_next_worker(broker, r, 
                                                              queue="stand-in")
     assert Deadlines(svc, None, Clock(time.time() + 4 * DAY)).sweep()["stand_in_turns"] == 1
     # master thinks 3 s a decision; the broker delivers again what a dead worker took after 15 s
-    env = env_of(broker, tmp_path, TILETUM_STAND_IN_LEVEL="master", TILETUM_AI_MASTER_SECONDS="3",
-                 TILETUM_AI_TASK_TIME_LIMIT="12", TILETUM_VISIBILITY_TIMEOUT="15")
+    env = env_of(broker, tmp_path, TABLEPOST_STAND_IN_LEVEL="master", TABLEPOST_AI_MASTER_SECONDS="3",
+                 TABLEPOST_AI_TASK_TIME_LIMIT="12", TABLEPOST_VISIBILITY_TIMEOUT="15")
     first = Worker(env, tmp_path / "first.log")
     try:
         wait_for(lambda: "workers.stand_in_turn" in first.text() and "received" in first.text(), 90,
@@ -288,7 +289,7 @@ def test_after_its_thinking_time_the_stand_in_plays_the_rest_of_the_turn_quickly
         return real(view, "easy", seed)
     real = ai.decide
     monkeypatch.setattr(stand_in.ai, "decide", decide)
-    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    monkeypatch.setenv("TABLEPOST_STAND_IN_LEVEL", "master")
     svc, gid, seat, _ = late_game(r, "standin-think")
     assert Deadlines(svc, None).stand_in(gid, seat, think=0) == 1
     assert levels and set(levels) == {"medium"}, levels
@@ -302,13 +303,13 @@ def test_the_api_hands_a_slow_stand_in_s_turn_to_the_ai_worker(redis_server, mon
     """A withdrawal or a deleted account at ``hard`` or ``master``: no request waits for the AI."""
     from tests.conftest import make_app
     sent = []
-    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "master")
+    monkeypatch.setenv("TABLEPOST_STAND_IN_LEVEL", "master")
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
-    app.extensions["tiletum.service"].stand_in_hand_off("g", 1, 7)
+    app.extensions["tablepost.service"].stand_in_hand_off("g", 1, 7)
     assert sent == [("workers.stand_in_turn", ["g", 1, 7], "stand-in")]
-    monkeypatch.setenv("TILETUM_STAND_IN_LEVEL", "medium")
+    monkeypatch.setenv("TABLEPOST_STAND_IN_LEVEL", "medium")
     app = make_app(redis_server.url, SEND_TASK=lambda name, args, queue: sent.append((name, args, queue)))
-    assert app.extensions["tiletum.service"].stand_in_hand_off is None, "medium answers at once"
+    assert app.extensions["tablepost.service"].stand_in_hand_off is None, "medium answers at once"
 
 
 def _start_a_process_pool(allow: bool) -> int:

@@ -19,7 +19,7 @@ from tests.test_push_stream import API, new_game
 
 
 def slots_of(app) -> StreamSlots:
-    return app.extensions["tiletum.stream_slots"]
+    return app.extensions["tablepost.stream_slots"]
 
 
 def wait_free(app, seconds: float = 5) -> None:
@@ -109,7 +109,7 @@ def test_a_response_dropped_unserved_gives_its_slot_back(redis_server):
         if resp.mimetype == "text/event-stream":
             raise RuntimeError("a hook failed")
         return resp
-    gid = app.extensions["tiletum.service"].create_game([{"name": "A"}, {"name": "B"}], {},
+    gid = app.extensions["tablepost.service"].create_game([{"name": "A"}, {"name": "B"}], {},
                                                         game="tiletum")["id"]
     for _ in range(3):
         assert app.test_client().get(f"{API}/{gid}/stream").status_code == 500

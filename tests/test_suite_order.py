@@ -18,7 +18,7 @@ FILES = ["tests/test_ai_legality.py", "tests/test_simulation.py", "tests/test_st
 
 def collected(workers: int, *args: str) -> list[tuple[str, float]]:
     """The tests in the order the workers would report them, each with its ``long`` seconds."""
-    env = {**os.environ, "TILETUM_PROBE_WORKERS": str(workers), "PYTHONPATH": str(ROOT / "tests")}
+    env = {**os.environ, "TABLEPOST_PROBE_WORKERS": str(workers), "PYTHONPATH": str(ROOT / "tests")}
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "order_probe",
                           "-p", "no:cacheprovider", *args, *FILES],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -54,11 +54,11 @@ def test_the_order_is_the_file_order_in_one_process():
 
 def test_the_soak_scale_is_a_whole_number_from_1_to_1000(monkeypatch):
     from tests.soak import soak_scale
-    monkeypatch.delenv("TILETUM_SOAK_SCALE", raising=False)
+    monkeypatch.delenv("TABLEPOST_SOAK_SCALE", raising=False)
     assert soak_scale() == 1
-    monkeypatch.setenv("TILETUM_SOAK_SCALE", "10")
+    monkeypatch.setenv("TABLEPOST_SOAK_SCALE", "10")
     assert soak_scale() == 10
     for bad in ("ten", "1.5", "0", "1001"):
-        monkeypatch.setenv("TILETUM_SOAK_SCALE", bad)
-        with pytest.raises(ValueError, match="TILETUM_SOAK_SCALE"):
+        monkeypatch.setenv("TABLEPOST_SOAK_SCALE", bad)
+        with pytest.raises(ValueError, match="TABLEPOST_SOAK_SCALE"):
             soak_scale()

@@ -1,4 +1,4 @@
-"""The service watches its own parts (issue 12): `tiletum serve` starts again a worker, the
+"""The service watches its own parts (issue 12): `tablepost serve` starts again a worker, the
 listener or the Cardinalbot worker that died (kill -9), and /health reports each part, answering
 503 while one is down. Real processes, real Redis, a real SMTP listener."""
 from __future__ import annotations
@@ -73,12 +73,12 @@ def test_health_is_503_naming_the_part_that_is_down(redis_server, redis_client):
         smtp.stop()
 
 
-# --- kill -9 under `tiletum serve` --------------------------------------------------------------
+# --- kill -9 under `tablepost serve` --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory):
     s = Serve(tmp_path_factory.mktemp("supervised"), "--workers", "1", "--mailin-port", str(free_port()),
-              env={"TILETUM_RATE_LIMIT": "0"}, boot_seconds=120).start()
+              env={"TABLEPOST_RATE_LIMIT": "0"}, boot_seconds=120).start()
     yield s
     s.stop()
 
@@ -96,7 +96,7 @@ def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, 
                             "a healthy service")
     assert body["parts"][part] == "ok"
     victim = child_running(serve.proc.pid, needle)
-    assert victim, f"no {needle} process under tiletum serve"
+    assert victim, f"no {needle} process under tablepost serve"
     killed_at = time.monotonic()
     os.kill(victim, signal.SIGKILL)
     # it comes back as a new process, and /health is 200 again with the part ok

@@ -35,10 +35,10 @@ def stack(own_redis, tmp_path):  # noqa: F811
     import redis
     boxes = Mailboxes()
     boxes.controller.start()
-    env = dict(os.environ, REDIS_URL=own_redis.url, TILETUM_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
-               TILETUM_MAIL_SECRET="sq-secret", TILETUM_MAIL_DOMAIN="pbem.test",
-               TILETUM_PUBLIC_URL="http://127.0.0.1:9", TILETUM_SWEEP_SECONDS=str(SWEEP_SECONDS),
-               TILETUM_MAIL_DUE_SECONDS="3600")   # the burst is the email worker's, not a sweep's
+    env = dict(os.environ, REDIS_URL=own_redis.url, TABLEPOST_SMTP_URL=f"smtp://127.0.0.1:{boxes.port}",
+               TABLEPOST_MAIL_SECRET="sq-secret", TABLEPOST_MAIL_DOMAIN="pbem.test",
+               TABLEPOST_PUBLIC_URL="http://127.0.0.1:9", TABLEPOST_SWEEP_SECONDS=str(SWEEP_SECONDS),
+               TABLEPOST_MAIL_DUE_SECONDS="3600")   # the burst is the email worker's, not a sweep's
     env.pop("CELERY_BROKER_URL", None)
     log = open(tmp_path / "procs.log", "w")
     r = redis.Redis.from_url(own_redis.url)

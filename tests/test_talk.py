@@ -35,10 +35,10 @@ def bearer(token: str) -> dict:
 
 @pytest.fixture()
 def world(redis_server, monkeypatch, tmp_path):
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "talk-secret")
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))   # the local sink writes here
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "talk-secret")
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))   # the local sink writes here
     app = make_app(redis_server.url, MAIL_SECRET="talk-secret", INBOUND_SECRET=INBOUND_SECRET,
                    AI_TOKEN=AI_TOKEN, BOT_TOKEN=BOT_TOKEN)
     return app, app.test_client()
@@ -74,7 +74,7 @@ def test_seats_write_and_read_spectators_and_strangers_neither(world):
     assert [e["type"] for e in c.get(f"{API}/{gid}/events").json["events"]] == ["GameStarted"]
     assert len(c.get(f"{API}/{other}/messages", headers=stranger).json["messages"]) == 0
     # its keys share the game's hash tag (one Redis Cluster slot with the game)
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     assert {k.decode() for k in r.scan_iter(match=f"*{gid}*talk*")} >= {f"g:{{{gid}}}:talk"}
     assert all(k.decode().startswith(f"g:{{{gid}}}:") for k in r.scan_iter(match=f"*{gid}*talk*"))
 
@@ -138,7 +138,7 @@ def test_rate_limits(world, redis_server):
     assert rv.status_code == 429 and rv.json["code"] == "too-many-messages"
     assert int(rv.headers["Retry-After"]) > 0
     assert c.post(f"{API}/{gid}/messages", json={"text": "mine"}, headers=bob).status_code == 201, "per seat"
-    # the API's own budget per seat (Flask-Limiter, TILETUM_MESSAGE_LIMIT)
+    # the API's own budget per seat (Flask-Limiter, TABLEPOST_MESSAGE_LIMIT)
     limited = make_app(redis_server.url, RATE_LIMIT=600, MESSAGE_LIMIT="2/minute").test_client()
     gid, (ada, _) = two(limited)
     codes = [limited.post(f"{API}/{gid}/messages", json={"text": "x"}, headers=ada).status_code
@@ -169,7 +169,7 @@ def test_mute_and_report(world):
     assert c.post(f"{API}/{gid}/messages/1/report", json={}, headers=bob).status_code == 422
     assert c.post(f"{API}/{gid}/messages/99/report", json={}, headers=ada).status_code == 404
     assert c.post(f"{API}/{gid}/messages/1/report", json={}).status_code == 401
-    reports = TableTalk(app.extensions["tiletum.service"]).reports()
+    reports = TableTalk(app.extensions["tablepost.service"]).reports()
     mine = [x for x in reports if x["game"] == gid]
     assert len(mine) == 1 and mine[0]["text"] == "from bob" and mine[0]["reason"] == "rude"
     assert "@" not in str(mine[0]), "no address kept with it"
@@ -179,7 +179,7 @@ def test_export_and_deletion(world, redis_server):
     app, c = world
     gid, (ada, bob) = two(c, emails=("gone@talk.test", "bob@talk.test"))
     c.post(f"{API}/{gid}/messages", json={"text": "see you"}, headers=ada)
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     key = bearer(dashboard_key_for(r, "gone@talk.test"))
     export = c.get("/api/v1/me/export", headers=key)
     assert export.status_code == 200, export.json
@@ -197,7 +197,7 @@ def test_a_finished_game_keeps_its_thread_open_a_while(world):
     assert rv.status_code == 201
     page = c.get(f"{API}/{gid}/messages", headers=bob).json
     assert page["open"] and page["closes"]
-    talk = TableTalk(app.extensions["tiletum.service"], clock=lambda: 10 ** 11)
+    talk = TableTalk(app.extensions["tablepost.service"], clock=lambda: 10 ** 11)
     with pytest.raises(ServiceError) as e:
         talk.post_for_seat(gid, 1, "too late")
     assert e.value.code == "talk-closed"
@@ -206,7 +206,7 @@ def test_a_finished_game_keeps_its_thread_open_a_while(world):
 def current_talk(app, gid: str, seat: int, upto: int = 1) -> str:
     """The seat's talk address as its latest message email (one that told the thread up to ``upto``)
     carries it (mail/messages.py)."""
-    TableTalk(app.extensions["tiletum.service"]).talk_address_sent(gid, seat, upto)
+    TableTalk(app.extensions["tablepost.service"]).talk_address_sent(gid, seat, upto)
     return talk_address("talk-secret", "pbem.test", gid, seat, upto)
 
 
@@ -286,7 +286,7 @@ def test_no_move_line_becomes_a_message(moves, words):
 
 
 
-# --- the operator reads the reports (tiletum talk-reports, talk-report-handled) ---------------------
+# --- the operator reads the reports (tablepost talk-reports, talk-report-handled) ---------------------
 
 def test_the_operator_lists_reports_and_marks_them_handled(world, redis_server, monkeypatch, capsys):
     from api.cli import main
@@ -327,7 +327,7 @@ def test_the_operator_lists_reports_and_marks_them_handled(world, redis_server, 
 # --- the thread closes 7 days after the game's end, by the test clock ----------------------------------
 
 def test_the_thread_closes_seven_days_after_the_end_not_after_it_was_first_seen(redis_server, monkeypatch):
-    monkeypatch.setenv("TILETUM_TEST_CLOCK", "1")   # application/clock.py: clock:offset shifts every clock
+    monkeypatch.setenv("TABLEPOST_TEST_CLOCK", "1")   # application/clock.py: clock:offset shifts every clock
     r = redis_from(redis_server)
     r.delete("clock:offset")
     try:
@@ -335,7 +335,7 @@ def test_the_thread_closes_seven_days_after_the_end_not_after_it_was_first_seen(
         c = app.test_client()
         gid, (ada, bob) = two(c)
         assert c.post(f"{API}/{gid}/resign", headers=ada).status_code == 200   # the game ends now
-        ended = app.extensions["tiletum.service"].ended_at(gid)
+        ended = app.extensions["tablepost.service"].ended_at(gid)
         assert ended is not None
         r.set("clock:offset", 6 * 86400)   # nobody looked at the thread for six days
         page = c.get(f"{API}/{gid}/messages", headers=bob).json
@@ -406,9 +406,9 @@ def test_attack_the_spectators_stream_tells_no_words(world):
 def test_a_seat_is_not_emailed_what_its_page_read(world):
     app, c = world
     gid, (ada, bob) = two(c)
-    talk = TableTalk(app.extensions["tiletum.service"])
+    talk = TableTalk(app.extensions["tablepost.service"])
     c.post(f"{API}/{gid}/messages", json={"text": "one"}, headers=bob)
-    meta = app.extensions["tiletum.service"].meta(gid)
+    meta = app.extensions["tablepost.service"].meta(gid)
     assert [m["text"] for m in talk.unread_for_email(gid, meta, 0)[0]] == ["one"]
     c.get(f"{API}/{gid}/messages", headers=ada)   # Ada's page read it
     assert talk.unread_for_email(gid, meta, 0)[0] == []
@@ -447,9 +447,9 @@ def test_a_flood_of_reports_from_one_game_leaves_the_other_games_reports(world, 
     from api.cli import main
     app, c = world
     per_seat = getattr(messages, "OPEN_PER_SEAT", 5)   # reports a seat keeps waiting
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     r.delete(messages.REPORTS, messages.HANDLED)
-    talk = TableTalk(app.extensions["tiletum.service"])
+    talk = TableTalk(app.extensions["tablepost.service"])
     gid, (ada, bob) = two(c)
     c.post(f"{API}/{gid}/messages", json={"text": "an honest insult"}, headers=bob)
     assert c.post(f"{API}/{gid}/messages/1/report", json={"reason": "first"}, headers=ada).status_code == 202

@@ -1,7 +1,7 @@
 """The table talk on the game page (issue 41) in headless Chromium against the app over real HTTP:
 a message one seat sends from its page reaches the other seat's page (woken by the stream's
 ``talk``), marked new, its HTML shown as text; a spectator's page has no talk at all.
-TILETUM_SKIP_BROWSER=1 (or no Chromium) skips it, like tests/test_browser.py."""
+TABLEPOST_SKIP_BROWSER=1 (or no Chromium) skips it, like tests/test_browser.py."""
 from __future__ import annotations
 
 import pytest

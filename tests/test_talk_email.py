@@ -20,10 +20,10 @@ def _html(msg) -> str:
     return msg.get_body(("html",)).get_content()
 
 
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TALK_EMAIL_SECONDS="0")
+@pytest.mark.mail_env(TABLEPOST_MAIL_PICTURES="0", TABLEPOST_TALK_EMAIL_SECONDS="0")
 def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
-    app.config["TALK_EMAIL_SECONDS"] = 0   # as the workers' TILETUM_TALK_EMAIL_SECONDS: no delay here
+    app.config["TALK_EMAIL_SECONDS"] = 0   # as the workers' TABLEPOST_TALK_EMAIL_SECONDS: no delay here
     c = app.test_client()
     rv = c.post(API, json={"game": "carcassonne", "seats": [
         {"name": "Ada", "email": "ada@players.test"}, {"name": "Bob", "email": "bob@players.test"}]})
@@ -32,7 +32,7 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     # both have acted on our emails before (else the limit on emailing strangers allows one email per
     # game: docs/pbem.md, "Email by consent")
     for address in ("ada@players.test", "bob@players.test"):
-        mark_verified(app.extensions["tiletum.service"].store.r, address)
+        mark_verified(app.extensions["tablepost.service"].store.r, address)
     ada, bob = ({"Authorization": f"Bearer {s['token']}"} for s in rv.json["seats"])
     turn = boxes.wait_until(lambda m: str(m["To"]) == "ada@players.test" and "Your tile" in text_of(m))[0]
     assert 'add a line "Message:"' in text_of(turn), "every turn email's footer says the rule"
@@ -68,7 +68,7 @@ def test_messages_by_page_and_by_email(pbem):  # noqa: F811
     assert "Your move, Bob." in [m["text"] for m in thread]
 
 
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TALK_EMAIL_SECONDS="0")
+@pytest.mark.mail_env(TABLEPOST_MAIL_PICTURES="0", TABLEPOST_TALK_EMAIL_SECONDS="0")
 def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa: F811
     """An attacker's seat posting all it may cannot flood the others: each gets at most
     EMAILS_PER_DAY message emails from the game a day (one with the daily digest, none with no
@@ -84,7 +84,7 @@ def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa
         {"name": n.title(), "email": f"{n}@players.test"} for n in people]})
     assert rv.status_code == 201, rv.json
     gid = rv.json["id"]
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     r = svc.store.r
     for n in people:
         mark_verified(r, f"{n}@players.test")
@@ -101,7 +101,7 @@ def test_no_flood_by_message_emails_and_a_refused_message_is_said(pbem):  # noqa
         assert c.post(f"{API}/{gid}/messages", json={"text": f"spam {i}"}, headers=bob).status_code == 201
         boxes.wait_until(lambda m, i=i: str(m["To"]) == "ada@players.test" and f"Bob: spam {i}" in text_of(m))
     assert c.post(f"{API}/{gid}/messages", json={"text": "spam more"}, headers=bob).status_code == 201
-    time.sleep(8)   # four sweeps (TILETUM_SWEEP_SECONDS=2) of the beat
+    time.sleep(8)   # four sweeps (TABLEPOST_SWEEP_SECONDS=2) of the beat
     assert len(told("ada")) == EMAILS_PER_DAY, [text_of(m) for m in told("ada")]
     assert not [m for m in told("ada") if "spam more" in text_of(m)], "the day's message emails are spent"
     assert len(told("di")) == 1, "the daily digest: one message email a game a day"

@@ -1,4 +1,4 @@
-"""No task holds a worker for long (issue 27): the workers `tiletum serve` starts
+"""No task holds a worker for long (issue 27): the workers `tablepost serve` starts
 (api.cli.worker_command) enforce every task's hard time limit, so a task that never ends is
 killed and the next task runs. With the old `--pool solo` the task after it waited for good."""
 from __future__ import annotations
@@ -20,8 +20,8 @@ def test_a_task_that_never_ends_is_stopped_at_its_limit_and_the_next_one_runs(re
     # one pool process: nothing runs beside the hanging task, so only its limit frees the worker
     cmd = worker_command(sys.executable, "tests.fixtures.celery_limits_app", "limits-test", 1)
     env = {**os.environ, "CELERY_BROKER_URL": redis_server.url, "REDIS_URL": redis_server.url,
-           "TEST_MARK_REDIS": redis_server.url, "TILETUM_TASK_SOFT_TIME_LIMIT": "1",
-           "TILETUM_TASK_TIME_LIMIT": "2", "PYTHONPATH": str(ROOT)}
+           "TEST_MARK_REDIS": redis_server.url, "TABLEPOST_TASK_SOFT_TIME_LIMIT": "1",
+           "TABLEPOST_TASK_TIME_LIMIT": "2", "PYTHONPATH": str(ROOT)}
     log = open(tmp_path / "worker.log", "w")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)

@@ -59,7 +59,7 @@ def rating(svc, game: str, email: str) -> float:
 
 @pytest.mark.parametrize("game", ["tiletum", "carcassonne", "pillars"])
 def test_a_resignation_in_a_two_player_game_makes_the_other_the_winner_and_counts_as_a_loss(app, game):
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     seats = people(2, f"two-{game}")
     gid, tokens = create(c, game, seats)
     assert c.post(f"{API}/{gid}/resign").status_code == 401
@@ -91,7 +91,7 @@ def test_a_resignation_in_a_two_player_game_makes_the_other_the_winner_and_count
     from application.dashboard import dashboard_key_for
     for seat, place in ((0, 2), (1, 1)):
         key = dashboard_key_for(svc.store.r, seats[seat]["email"])
-        mine = app.extensions["tiletum.dashboard"].games_of(key)
+        mine = app.extensions["tablepost.dashboard"].games_of(key)
         (item,) = [g for g in mine["finished"] if g["game"] == gid]
         assert item["place"] == place, item
 
@@ -105,7 +105,7 @@ def test_in_a_four_player_game_a_resigned_seat_is_played_by_the_stand_in_and_pla
     from mail.mailconfig import MailConfig
     from mail.notify import Notifier
     from mail.outbox import Outbox
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     seats = people(4, "four")
     gid, tokens = create(c, "carcassonne", seats)
     # seat 2 resigns before its turn: the game goes on without it
@@ -162,7 +162,7 @@ def test_nobody_makes_an_ai_seat_or_the_cardinalbot_resign(app):
 # --- the rematch -----------------------------------------------------------------------------------
 
 def test_a_rematch_starts_when_everyone_accepted_with_the_seats_turned(app):
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     seats = [{"name": "Ada", "email": "ada-rm@together.test"},
              {"name": "Robo", "kind": "ai", "level": "easy"},
              {"name": "Bea", "email": "bea-rm@together.test"}]
@@ -194,7 +194,7 @@ def test_a_rematch_starts_when_everyone_accepted_with_the_seats_turned(app):
 
 
 def test_two_last_acceptances_at_once_start_one_game_and_a_proposal_lapses(app):
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     gid, tokens = create(c, "carcassonne", [{"name": n} for n in ("Ada", "Bea", "Cyd")])
     for t in tokens[:2]:
         c.post(f"{API}/{gid}/resign", headers=bearer(t))
@@ -272,7 +272,7 @@ def test_a_crash_right_after_the_resignation_is_made_good_by_asking_again(app, m
     seat to the stand-in. The resignation stands (it is in the log, once); asking again answers
     409 already-resigned and hands the seat over, and the stand-in then plays its turn."""
     from application import deadlines
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     gid, tokens = create(c, "carcassonne", [{"name": n} for n in ("Ada", "Bea", "Cyd")])
     v, move = _first_legal(c, gid, tokens[0])
     c.post(f"{API}/{gid}/moves", headers=bearer(tokens[0]), json={"expected_version": v, "moves": [move]})
@@ -300,7 +300,7 @@ def test_a_game_ended_by_resignation_reads_the_same_after_archiving(app):
 
     from application import archive
     from application.finished import done
-    c, svc = app.test_client(), app.extensions["tiletum.service"]
+    c, svc = app.test_client(), app.extensions["tablepost.service"]
     for game in ("tiletum", "carcassonne", "pillars"):
         gid, tokens = create(c, game, [{"name": "Ada"}, {"name": "Bob"}])
         c.post(f"{API}/{gid}/resign", headers=bearer(tokens[1]))

@@ -2,7 +2,7 @@
 HTTP: each title's page steps through the game with the buttons, the slider and the arrow keys,
 opens at a step from a link (#v=N, no token in it) and comes back to the game as it stands; the
 page draws the position of the step (its board picture asked for that version); a seat resigns
-only after confirming, and then may ask for a rematch. TILETUM_SKIP_BROWSER=1 (or no Chromium)
+only after confirming, and then may ask for a rematch. TABLEPOST_SKIP_BROWSER=1 (or no Chromium)
 skips it, like tests/test_browser.py. axe finds nothing serious in the replay or the confirmation."""
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def test_a_seat_resigns_only_after_confirming_and_may_then_ask_for_a_rematch(red
         expect(page.locator("#table-status")).to_have_text("Rematch asked for: waiting for Ada.")
         # Ada opens her results email's link (her seat's link token, &rematch=1): the page is at the
         # button, and her click starts the rematch; the new game's link carries no token of the old
-        ada_link = links.seat_token(app.extensions["tiletum.service"].store.r, gid, 0)
+        ada_link = links.seat_token(app.extensions["tablepost.service"].store.r, gid, 0)
         ada = browser.new_page(viewport={"width": 390, "height": 844})
         ada.goto(f"{server.url}/play/{gid}#token={ada_link}&rematch=1")
         expect(ada.get_by_role("button", name="Play again")).to_be_focused()

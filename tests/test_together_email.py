@@ -17,7 +17,7 @@ from tests.test_pbem_e2e import headline, own_redis, pbem, reply, text_of  # noq
 LINK = re.compile(r"http://\S+(/play/[^#\s]+)#token=([^&\s]+)&rematch=1")
 
 
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0", TILETUM_TEST_CLOCK="1")
+@pytest.mark.mail_env(TABLEPOST_MAIL_PICTURES="0", TABLEPOST_TEST_CLOCK="1")
 def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_new_game(pbem):  # noqa: F811
     app, boxes, mailin_port = pbem
     c = app.test_client()
@@ -60,7 +60,7 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
     # where he accepted (issue 51: not while he is there)
     time.sleep(4)
     assert [m for m in boxes.messages if new in str(m["Subject"])] == [], "Bob is on the page"
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     r.set("clock:offset", 6 * 60)   # the worker's clock: past the grace
     try:
         first_turn = boxes.wait_until(lambda m: new in str(m["Subject"]))
@@ -72,10 +72,10 @@ def test_resign_by_reply_then_a_rematch_accepted_by_the_email_links_starts_the_n
 
 @pytest.fixture()
 def sink_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("TILETUM_MAIL_SECRET", "together-secret")
-    monkeypatch.setenv("TILETUM_MAIL_DOMAIN", "pbem.test")
-    monkeypatch.delenv("TILETUM_SMTP_URL", raising=False)
-    monkeypatch.setenv("TILETUM_DATA_DIR", str(tmp_path))        # the local sink writes here
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "together-secret")
+    monkeypatch.setenv("TABLEPOST_MAIL_DOMAIN", "pbem.test")
+    monkeypatch.delenv("TABLEPOST_SMTP_URL", raising=False)
+    monkeypatch.setenv("TABLEPOST_DATA_DIR", str(tmp_path))        # the local sink writes here
     return tmp_path
 
 
@@ -115,7 +115,7 @@ def test_resign_must_stand_alone_in_a_reply_and_a_finished_game_says_so(redis_se
     assert after.json["code"] == "game-over", after.json
 
 
-@pytest.mark.mail_env(TILETUM_MAIL_PICTURES="0")
+@pytest.mark.mail_env(TABLEPOST_MAIL_PICTURES="0")
 def test_a_resignation_in_a_three_player_game_sends_no_second_turn_email_and_is_told(pbem):  # noqa: F811
     """Issue 51: Cy resigns while Ada is to move. Ada gets no second "Your turn" email for the same
     decision, and her reply to the first one (its address names the version the decision began at)
@@ -136,7 +136,7 @@ def test_a_resignation_in_a_three_player_game_sends_no_second_turn_email_and_is_
     first = boxes.wait_until(turn(people[0]))[0]
     # Ada opens her dashboard (its key came by email): an address that reads ours, with no cap of one
     # email a game (a second turn email would reach her)
-    key = dashboard_key_for(app.extensions["tiletum.service"].store.r, people[0])
+    key = dashboard_key_for(app.extensions["tablepost.service"].store.r, people[0])
     assert c.get("/api/v1/me/notifications", headers={"Authorization": f"Bearer {key}"}).status_code == 200
     rv = c.post(f"/api/v1/games/{gid}/resign", headers={"Authorization": f"Bearer {tokens[2]}"})
     assert rv.status_code == 200 and rv.json["status"] == "active", rv.json

@@ -45,7 +45,7 @@ def test_create_enter_start_play_and_withdraw_in_the_browser(redis_server, brows
         # the emailed link confirms the entry
         from application.tournament_service import TournamentService
         tid, nonce = next(args for name, args in sent if name == "workers.tournament_entry_ask")
-        ts = app.extensions["tiletum.tournaments"]
+        ts = app.extensions["tablepost.tournaments"]
         assert isinstance(ts, TournamentService)
         page.goto(f"{server.url}/tournaments/{tid}#confirm={ts.confirm_token(tid, nonce)}")
         expect(page.locator("#mine")).to_be_visible()

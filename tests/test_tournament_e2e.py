@@ -26,7 +26,7 @@ def inline_game_over(app_box):
             ENTRY_ASKS.append(tuple(args))
         if name == "workers.game_over":
             from application.finished import done, on_game_over
-            svc = app_box[0].extensions["tiletum.service"]
+            svc = app_box[0].extensions["tablepost.service"]
             on_game_over(svc, args[0])
             done(svc.store.r, args[0])
     return send
@@ -48,7 +48,7 @@ class Player:
         assert rv.status_code == 202, rv.get_json()
         asked_tid, nonce = ENTRY_ASKS.pop()
         assert asked_tid == tid
-        confirm = client.application.extensions["tiletum.tournaments"].confirm_token(tid, nonce)
+        confirm = client.application.extensions["tablepost.tournaments"].confirm_token(tid, nonce)
         rv = client.post(f"/api/v1/tournaments/{tid}/entries/confirm", json={"token": confirm})
         assert rv.status_code == 201, rv.get_json()
         self.id = rv.get_json()["player"]

@@ -1,6 +1,6 @@
 """A tournament survives a restart of every process in the middle (issue 7).
 
-`tiletum serve` runs for real (its own Redis with AOF, gunicorn, the Celery worker and beat, the
+`tablepost serve` runs for real (its own Redis with AOF, gunicorn, the Celery worker and beat, the
 bot worker, the mail listener). Scripted players play over HTTP; the game-over follow-up that
 pairs the next round runs in the real worker. In the middle of round 2 -- right after a game's
 last move, before anyone could know whether its follow-up ran -- every process is killed with
@@ -22,8 +22,8 @@ from tests.servers import Serve, wait_for
 def whole_service(data) -> Serve:
     """The whole service with its workers; scripted players move far faster than people."""
     return Serve(data, "--workers", "2", "--allow-seeded-games", "--mailin-port", str(free_port()),
-                 env={"TILETUM_SWEEP_SECONDS": "1", "TILETUM_MAIL_DUE_SECONDS": "2",
-                      "TILETUM_BOT_DUE_SECONDS": "2", "TILETUM_RATE_LIMIT": "0"})
+                 env={"TABLEPOST_SWEEP_SECONDS": "1", "TABLEPOST_MAIL_DUE_SECONDS": "2",
+                      "TABLEPOST_BOT_DUE_SECONDS": "2", "TABLEPOST_RATE_LIMIT": "0"})
 
 
 def play_game_to_end(http, url, game_id, tokens_by_seat, rng, stop_after=None):

@@ -68,12 +68,12 @@ def test_loopback_only_where_the_operator_allows_it(client, redis_server):
         allowing = make_app(redis_server.url, WEBHOOK_ALLOW_LOOPBACK=True).test_client()
         hook = subscribe(allowing, ann, receiver.url, game=g["id"]).get_json()
         v = move(client, g)
-        strict = Webhooks(client.application.extensions["tiletum.service"])
+        strict = Webhooks(client.application.extensions["tablepost.service"])
         assert strict.deliver(hook["id"], g["id"], v) == "retry"
         assert receiver.got == []
         log = client.get(f"{API}/webhooks/{hook['id']}", headers=bearer(ann)).get_json()["deliveries"]
         assert log[0]["ok"] is False and "status" not in log[0] and "public" in log[0]["error"]
-        assert Webhooks(client.application.extensions["tiletum.service"], allow_loopback=True).deliver(
+        assert Webhooks(client.application.extensions["tablepost.service"], allow_loopback=True).deliver(
             hook["id"], g["id"], v) == "sent"
     finally:
         receiver.close()
@@ -113,7 +113,7 @@ def test_the_delivery_connects_to_the_address_it_checked(client):
     (the Host header still names the host). ``rebind.test`` resolves nowhere on this machine, so a
     second lookup by the HTTP client would fail; a name that now resolves to a private address is
     refused before any connection."""
-    svc = client.application.extensions["tiletum.service"]
+    svc = client.application.extensions["tablepost.service"]
     answers = {"rebind.test": ["127.0.0.1"]}
     hooks = Webhooks(svc, allow_loopback=True, resolve=lambda host, port: answers[host])
     receiver = Receiver()

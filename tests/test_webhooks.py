@@ -2,7 +2,7 @@
 (no private-network targets), the Dispatcher scheduling deliveries only for games with hooks,
 and deliveries to a real HTTP receiver on loopback: signed, retried after a failure, switched
 off after repeated failures, never carrying hidden information. The last test runs it all
-through `tiletum serve` with its Celery worker, including the email to the owner."""
+through `tablepost serve` with its Celery worker, including the email to the owner."""
 from __future__ import annotations
 
 import email
@@ -146,7 +146,7 @@ def test_deliveries_are_scheduled_only_for_games_with_hooks(client, receiver, se
 
 def test_signed_delivery_retry_and_switch_off(app, client, receiver):
     g = new_game(client)
-    hooks = Webhooks(app.extensions["tiletum.service"], max_failures=3, allow_loopback=True)
+    hooks = Webhooks(app.extensions["tablepost.service"], max_failures=3, allow_loopback=True)
     ann, ben = g["seats"][0]["token"], g["seats"][1]["token"]
     h = subscribe(client, ben, receiver.url + "/ben", events=("your-turn",), game=g["id"]).get_json()
     every = subscribe(client, ann, receiver.url + "/all", events=("all",), game=g["id"]).get_json()
@@ -171,12 +171,16 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
     first, second = receiver.got[-2:]
     assert first["body"] == second["body"]
     body = json.loads(second["body"])
-    assert verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"])
-    assert not verify(h["secret"], second["body"] + b" ", second["headers"]["X-Tiletum-Signature"])
-    assert not verify(every["secret"], second["body"], second["headers"]["X-Tiletum-Signature"])
-    t = int(second["headers"]["X-Tiletum-Signature"].split(",")[0][2:])
-    assert not verify(h["secret"], second["body"], second["headers"]["X-Tiletum-Signature"],
+    assert verify(h["secret"], second["body"], second["headers"]["X-Tablepost-Signature"])
+    assert not verify(h["secret"], second["body"] + b" ", second["headers"]["X-Tablepost-Signature"])
+    assert not verify(every["secret"], second["body"], second["headers"]["X-Tablepost-Signature"])
+    t = int(second["headers"]["X-Tablepost-Signature"].split(",")[0][2:])
+    assert not verify(h["secret"], second["body"], second["headers"]["X-Tablepost-Signature"],
                       now=t + 3600), "replayable"
+    # for one release the service's old names carry the same values (docs/bots.md)
+    assert second["headers"]["X-Tiletum-Signature"] == second["headers"]["X-Tablepost-Signature"]
+    assert second["headers"]["X-Tiletum-Delivery"] == second["headers"]["X-Tablepost-Delivery"]
+    assert second["headers"]["User-Agent"] == "tablepost-webhooks/1"
     assert (body["type"] == "your-turn" and body["seat"] == 1 and body["to_act"] == [1]
             and body["version"] == v)
     public = client.get(f"{API}/games/{g['id']}/events").get_json()["events"]
@@ -192,7 +196,7 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
     # the switch-off email goes only to an address that has acted on an email of ours: typing an
     # address into a seat makes it no place to write to about a URL the typist chose
     assert hooks.owner_email(every["id"]) is None
-    r = app.extensions["tiletum.service"].store.r
+    r = app.extensions["tablepost.service"].store.r
     key = dashboard_key_for(r, "ann@example.org")  # what Ann's turn email carries
     assert client.get(f"{API}/me/games", headers=bearer(key)).status_code == 200
     assert hooks.owner_email(every["id"]) == "ann@example.org"
@@ -201,7 +205,7 @@ def test_signed_delivery_retry_and_switch_off(app, client, receiver):
 
 def test_no_hidden_information_in_payloads(app, client, receiver):
     g = new_game(client, [{"name": "A"}, {"name": "B"}, {"name": "C"}])
-    svc = app.extensions["tiletum.service"]
+    svc = app.extensions["tablepost.service"]
     hooks = Webhooks(svc, allow_loopback=True)
     h = subscribe(client, g["seats"][0]["token"], receiver.url, game=g["id"]).get_json()
     for _ in range(20):
@@ -225,7 +229,7 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
     games = [new_game(
         client, [{"name": "Ann"}, {"kind": "bot", "bot": bot["id"], "owner_key": bot["owner_key"]}])
              for _ in range(2)]
-    hooks = Webhooks(client.application.extensions["tiletum.service"], allow_loopback=True)
+    hooks = Webhooks(client.application.extensions["tablepost.service"], allow_loopback=True)
     for g in games:
         assert hooks.subscriptions_of(g["id"]) == [h["id"]]
         while client.get(f"{API}/games/{g['id']}").get_json()["to_act"] != [1]:
@@ -236,15 +240,15 @@ def test_a_bot_subscription_covers_its_seat_in_every_game(client, receiver):
 
 
 @pytest.mark.long(15)
-def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver):
+def test_webhooks_through_tablepost_serve_and_its_celery_worker(tmp_path, receiver):
     """The real path: a move saved by the API, the Dispatcher's task, the worker's delivery with
     a retry after a failure, and a hook that keeps failing switched off with an email to its owner."""
     from api.redis_server import free_port
     from tests.servers import Serve, wait_for
     with Serve(tmp_path, "--workers", "1", "--threads", "12", "--allow-seeded-games", "--mailin-port",
-               str(free_port()), env={"TILETUM_RATE_LIMIT": "0", "TILETUM_WEBHOOK_BACKOFF": "0.5",
-                                      "TILETUM_WEBHOOK_ALLOW_LOOPBACK": "1",
-                    "TILETUM_WEBHOOK_MAX_FAILURES": "2"}) as srv:
+               str(free_port()), env={"TABLEPOST_RATE_LIMIT": "0", "TABLEPOST_WEBHOOK_BACKOFF": "0.5",
+                                      "TABLEPOST_WEBHOOK_ALLOW_LOOPBACK": "1",
+                    "TABLEPOST_WEBHOOK_MAX_FAILURES": "2"}) as srv:
         s = requests.Session()
         g = s.post(srv.url + f"{API}/games", json={"seats": [{"name": "Ann", "email": "ann@example.org"},
                                                              {"name": "Ben",
@@ -272,7 +276,7 @@ def test_webhooks_through_tiletum_serve_and_its_celery_worker(tmp_path, receiver
         v = r.json()["version"]
         wait_for(lambda: len(receiver.got) >= 2, 60, "the retried delivery")
         assert verify(good["secret"], receiver.got[1]["body"],
-                      receiver.got[1]["headers"]["X-Tiletum-Signature"])
+                      receiver.got[1]["headers"]["X-Tablepost-Signature"])
         assert json.loads(receiver.got[1]["body"])["version"] == v
         # the worker records a delivery once the receiver has answered: a moment after it got it
 

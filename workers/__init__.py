@@ -3,3 +3,7 @@ the parts they use built from the environment (``runtime``), and the inbound SMT
 process (``listener``, ``mailin_main``). Tasks take ids, re-read the game through the
 application core and are idempotent; the email work itself is in ``mail/``.
 """
+
+from tablepost.env_names import migrate_environ
+
+migrate_environ()   # the settings' old names (TILETUM_*) read as TABLEPOST_*, first: tablepost/env_names.py

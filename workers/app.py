@@ -8,7 +8,7 @@ reminder, and no review delays an email.
     celery -A workers.app worker -Q email
     celery -A workers.app worker -Q sweeps --concurrency 1
     celery -A workers.app worker -Q stand-in --concurrency 1
-    celery -A workers.app worker -Q hints --concurrency 1     (TILETUM_HINT_PROCS)
+    celery -A workers.app worker -Q hints --concurrency 1     (TABLEPOST_HINT_PROCS)
     celery -A workers.app worker -Q reviews --concurrency 1
     celery -A workers.app beat --schedule FILE      (exactly one per deployment)
 
@@ -24,22 +24,22 @@ down); nothing waits days inside the broker.
 
 A task taken by a worker that dies before acknowledging it (``task_acks_late``) is delivered
 again by the Redis broker after ``visibility_timeout``: five minutes here
-(``TILETUM_VISIBILITY_TIMEOUT``), not Celery's hour. That is safe because every task is
+(``TABLEPOST_VISIBILITY_TIMEOUT``), not Celery's hour. That is safe because every task is
 idempotent (it re-reads the game and sends each email once, through the outbox's once-keys) and
 short: a task that is still running after five minutes and is delivered a second time does no
 harm. Countdowns of retries stay below it (a longer ETA would be redelivered early, harmlessly).
 
 No task may hold a worker for long (issue 27): every task has a soft time limit
-(``TILETUM_TASK_SOFT_TIME_LIMIT``, 120 s: ``SoftTimeLimitExceeded`` is raised inside it) and a hard
-one (``TILETUM_TASK_TIME_LIMIT``, 150 s: the worker's pool process is killed and replaced), below
+(``TABLEPOST_TASK_SOFT_TIME_LIMIT``, 120 s: ``SoftTimeLimitExceeded`` is raised inside it) and a hard
+one (``TABLEPOST_TASK_TIME_LIMIT``, 150 s: the worker's pool process is killed and replaced), below
 the visibility timeout. The sweeps stop taking entries after half the soft limit
 (:data:`SWEEP_BUDGET`); the rest waits for the next sweep, and an entry that fails or never
-finishes is given up after ``TILETUM_SWEEP_MAX_ATTEMPTS`` attempts (application/indexes.py).
+finishes is given up after ``TABLEPOST_SWEEP_MAX_ATTEMPTS`` attempts (application/indexes.py).
 Celery enforces the limits in its default ``prefork`` pool (not in ``--pool solo``).
 
 The stand-in's turns (``workers.stand_in_turn``, application/deadlines.py) go to a queue of their
 own, ``stand-in``, served by the AI worker (``celery -A workers.app worker -Q stand-in --concurrency 1``): at
-``master`` the AI thinks ``TILETUM_AI_MASTER_SECONDS`` a decision on every core, so a late turn
+``master`` the AI thinks ``TABLEPOST_AI_MASTER_SECONDS`` a decision on every core, so a late turn
 may take minutes, which no sweep or email may wait for. Its limits are sized for that
 (:func:`ai_time_limits`), and the visibility timeout stays above them.
 
@@ -62,7 +62,7 @@ from celery.signals import worker_process_init, worker_ready
 from application.queues import EMAIL, HINTS, REVIEWS, STAND_IN, SWEEPS
 
 broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-app = Celery("tiletum", broker=broker, include=["workers.tasks"])
+app = Celery("tablepost", broker=broker, include=["workers.tasks"])
 
 
 @worker_ready.connect          # the process that runs the tasks of --pool solo and threads
@@ -79,11 +79,11 @@ def freeze_startup_heap(**_) -> None:
 def time_limits(environ=os.environ) -> tuple[float, float]:
     """``(soft, hard)`` seconds of every task, from the environment; a soft limit at or above the
     hard one could never fire, so it is refused."""
-    soft = float(environ.get("TILETUM_TASK_SOFT_TIME_LIMIT", "120"))
-    hard = float(environ.get("TILETUM_TASK_TIME_LIMIT", "150"))
+    soft = float(environ.get("TABLEPOST_TASK_SOFT_TIME_LIMIT", "120"))
+    hard = float(environ.get("TABLEPOST_TASK_TIME_LIMIT", "150"))
     if not 0 < soft < hard:
-        raise ValueError(f"TILETUM_TASK_SOFT_TIME_LIMIT ({soft:g}) must be above 0 and below "
-                         f"TILETUM_TASK_TIME_LIMIT ({hard:g})")
+        raise ValueError(f"TABLEPOST_TASK_SOFT_TIME_LIMIT ({soft:g}) must be above 0 and below "
+                         f"TABLEPOST_TASK_TIME_LIMIT ({hard:g})")
     return soft, hard
 
 
@@ -93,33 +93,33 @@ STAND_IN_DECISIONS = 20   # the decisions of one late turn the AI worker's time 
 
 def ai_time_limits(environ=os.environ) -> tuple[float, float]:
     """``(soft, hard)`` seconds of a stand-in turn on the ``stand-in`` queue (``workers.stand_in_turn``):
-    ``TILETUM_AI_TASK_TIME_LIMIT``, by default room for :data:`STAND_IN_DECISIONS` decisions at
-    ``master`` (TILETUM_AI_MASTER_SECONDS each) and a minute more, and at least the other tasks'
+    ``TABLEPOST_AI_TASK_TIME_LIMIT``, by default room for :data:`STAND_IN_DECISIONS` decisions at
+    ``master`` (TABLEPOST_AI_MASTER_SECONDS each) and a minute more, and at least the other tasks'
     hard limit; the soft limit is 90% of it. The stand-in plays the turn's later decisions at
     ``medium`` once its thinking time is spent, so the turn ends inside the soft limit."""
     from ai.settings import master_seconds
-    default = max(float(environ.get("TILETUM_TASK_TIME_LIMIT", "150")),
+    default = max(float(environ.get("TABLEPOST_TASK_TIME_LIMIT", "150")),
                   STAND_IN_DECISIONS * master_seconds() + 60)
-    raw = environ.get("TILETUM_AI_TASK_TIME_LIMIT")
+    raw = environ.get("TABLEPOST_AI_TASK_TIME_LIMIT")
     try:
         hard = float(raw) if raw else default
     except ValueError:
-        raise ValueError(f"TILETUM_AI_TASK_TIME_LIMIT must be a number of seconds, not {raw!r}") from None
+        raise ValueError(f"TABLEPOST_AI_TASK_TIME_LIMIT must be a number of seconds, not {raw!r}") from None
     if not 0 < hard < float("inf"):
-        raise ValueError(f"TILETUM_AI_TASK_TIME_LIMIT ({hard:g}) must be above 0")
+        raise ValueError(f"TABLEPOST_AI_TASK_TIME_LIMIT ({hard:g}) must be above 0")
     return hard * 0.9, hard
 
 
 def visibility_timeout(ai_hard: float, environ=os.environ) -> int:
     """Seconds after which the broker delivers again a message taken by a worker that died:
-    ``TILETUM_VISIBILITY_TIMEOUT``, by default 300, or half a minute more than the AI worker's hard limit
+    ``TABLEPOST_VISIBILITY_TIMEOUT``, by default 300, or half a minute more than the AI worker's hard limit
     (a longer stand-in turn must not be delivered a second time while it runs)."""
-    raw = environ.get("TILETUM_VISIBILITY_TIMEOUT")
+    raw = environ.get("TABLEPOST_VISIBILITY_TIMEOUT")
     if not raw:
         return int(max(300, ai_hard + 30))
     if float(raw) <= ai_hard:
-        raise ValueError(f"TILETUM_VISIBILITY_TIMEOUT ({raw}) must be above the AI worker's hard time limit "
-                         f"({ai_hard:g} s, TILETUM_AI_TASK_TIME_LIMIT)")
+        raise ValueError(f"TABLEPOST_VISIBILITY_TIMEOUT ({raw}) must be above the AI worker's hard time "
+                         f"limit ({ai_hard:g} s, TABLEPOST_AI_TASK_TIME_LIMIT)")
     return int(raw)
 
 
@@ -138,7 +138,7 @@ AI_TASKS = ("workers.stand_in_turn",)
 SOFT_TIME_LIMIT, TIME_LIMIT = time_limits()
 AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT = ai_time_limits()
 SWEEP_BUDGET = SOFT_TIME_LIMIT / 2
-SWEEP_MAX_ATTEMPTS = int(os.environ.get("TILETUM_SWEEP_MAX_ATTEMPTS", "10"))
+SWEEP_MAX_ATTEMPTS = int(os.environ.get("TABLEPOST_SWEEP_MAX_ATTEMPTS", "10"))
 VISIBILITY_TIMEOUT = visibility_timeout(AI_TIME_LIMIT)
 
 
@@ -147,15 +147,15 @@ def _every(task: str, seconds_var: str, default: float) -> dict:
     return {"task": f"workers.{task}", "schedule": float(os.environ.get(seconds_var, str(default)))}
 
 
-SWEEP = "TILETUM_SWEEP_SECONDS"   # the sweeps that keep turns, emails and tournaments moving
+SWEEP = "TABLEPOST_SWEEP_SECONDS"   # the sweeps that keep turns, emails and tournaments moving
 BEAT_SCHEDULE = {
     **{name.replace("_", "-"): _every(name, SWEEP, 30)
        for name in ("sweep_bot_turns", "sweep_outbox", "sweep_notifications", "sweep_deadlines",
                     "sweep_tournaments", "sweep_talk")},
-    "sweep-lobby": _every("sweep_lobby", "TILETUM_LOBBY_SWEEP_SECONDS", 300),
-    "purge-finished": _every("purge_finished", "TILETUM_PURGE_SECONDS", 3600),
-    "sweep-archive": _every("sweep_archive", "TILETUM_ARCHIVE_SWEEP_SECONDS", 3600),
-    "send-digests": _every("send_digests", "TILETUM_DIGEST_SECONDS", 24 * 3600),
+    "sweep-lobby": _every("sweep_lobby", "TABLEPOST_LOBBY_SWEEP_SECONDS", 300),
+    "purge-finished": _every("purge_finished", "TABLEPOST_PURGE_SECONDS", 3600),
+    "sweep-archive": _every("sweep_archive", "TABLEPOST_ARCHIVE_SWEEP_SECONDS", 3600),
+    "send-digests": _every("send_digests", "TABLEPOST_DIGEST_SECONDS", 24 * 3600),
 }
 # every task beat sends runs on the sweeps queue and its own worker (a burst of emails on the email
 # queue never delays them); the stand-in's turns, the hints and the reviews on theirs; everything

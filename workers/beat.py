@@ -1,6 +1,6 @@
 """The service's beat scheduler: Celery's persistent scheduler that sends the schedule only while
 it holds a lock in the broker's Redis (``tiletum:beat:lock``, renewed every third of
-``TILETUM_BEAT_LOCK_SECONDS``, 30). A second beat (an operator starting another, a scaled
+``TABLEPOST_BEAT_LOCK_SECONDS``, 30). A second beat (an operator starting another, a scaled
 service) stands by instead of sending every sweep twice, and takes over once the first one is
 gone: at once when it stopped (it gives the lock back), within the lock's lifetime when it was
 killed. With a broker that is not Redis (RabbitMQ) there is no lock: keep to one beat.
@@ -16,7 +16,7 @@ import uuid
 import redis
 from celery.beat import PersistentScheduler
 
-log = logging.getLogger("tiletum.beat")
+log = logging.getLogger("tablepost.beat")
 LOCK = "tiletum:beat:lock"
 
 # KEYS: the lock; ARGV: this beat's token, lifetime (ms). Renew the lock it holds, else take a free one.
@@ -37,7 +37,7 @@ return 0
 
 class LockedScheduler(PersistentScheduler):
     def __init__(self, *args, **kwargs):
-        self.lock_seconds = float(os.environ.get("TILETUM_BEAT_LOCK_SECONDS") or 30)
+        self.lock_seconds = float(os.environ.get("TABLEPOST_BEAT_LOCK_SECONDS") or 30)
         self.token = uuid.uuid4().hex
         self.holding: bool | None = None  # unknown until the first tick
         self._redis = None

@@ -10,7 +10,7 @@ from typing import Any, Callable
 from mail import addresses
 from mail.mailin import Deps, Result, handle_inbound
 
-log = logging.getLogger("tiletum.mailin")
+log = logging.getLogger("tablepost.mailin")
 
 class MailinHandler:
     """aiosmtpd handler: refuses recipients that are not valid reply addresses at RCPT time,

@@ -1,5 +1,5 @@
 """``python -m workers.mailin_main --port P``: the inbound SMTP listener as its own process
-(started by ``tiletum serve``; its own service in docker-compose)."""
+(started by ``tablepost serve``; its own service in docker-compose)."""
 from __future__ import annotations
 
 import argparse

@@ -21,7 +21,7 @@ from mail.transports import transport_from_env
 
 from .app import app
 
-log = logging.getLogger("tiletum.workers")
+log = logging.getLogger("tablepost.workers")
 
 
 def send_task(name: str, args: list, queue: str) -> None:
@@ -30,8 +30,8 @@ def send_task(name: str, args: list, queue: str) -> None:
 
 @lru_cache(maxsize=1)
 def redis_client():
-    """The service's Redis (a Redis Cluster with ``redis+cluster://`` or TILETUM_REDIS_CLUSTER=1)."""
-    client = connect(os.environ["REDIS_URL"], cluster=os.environ.get("TILETUM_REDIS_CLUSTER", "").lower()
+    """The service's Redis (a Redis Cluster with ``redis+cluster://`` or TABLEPOST_REDIS_CLUSTER=1)."""
+    client = connect(os.environ["REDIS_URL"], cluster=os.environ.get("TABLEPOST_REDIS_CLUSTER", "").lower()
                      in ("1", "true", "yes", "on"), socket_timeout=10)
     try:
         adopt_legacy(client)  # indexes written before they were sharded (once; cheap afterwards)
@@ -45,7 +45,7 @@ def redis_client():
 def service() -> GameService:
     dispatcher = Dispatcher(redis_client(), send_task)
     svc = GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
-                      bot_token=os.environ.get("TILETUM_BOT_TOKEN"))
+                      bot_token=os.environ.get("TABLEPOST_BOT_TOKEN"))
     # the stand-in's turns are the AI worker's (queue stand-in): no sweep or email waits for the AI
     svc.stand_in_hand_off = lambda game_id, seat, version: send_task(STAND_IN_TASK, [game_id, seat, version],
                                                                      STAND_IN_QUEUE)

@@ -36,7 +36,7 @@ from .app import AI_SOFT_TIME_LIMIT, AI_TIME_LIMIT, SWEEP_BUDGET, SWEEP_MAX_ATTE
 from .runtime import notifier, outbox, redis_client, send_task, service
 
 
-log = logging.getLogger("tiletum.tasks")
+log = logging.getLogger("tablepost.tasks")
 
 # task name -> its interval in the beat schedule (workers/app.py)
 SCHEDULED = {entry["task"]: float(entry["schedule"]) for entry in app.conf.beat_schedule.values()}
@@ -105,7 +105,7 @@ def sweep_notifications(older_than: float | None = None) -> int:
     to the email queue again (``workers.notify_turn``, idempotent), so this sweep stays short and a
     burst of emails never holds the sweeps worker; and the deferred turn emails of live seats whose
     grace is over (``mail:later``; application/live.py), few, sent here."""
-    wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
+    wait = float(older_than if older_than is not None else os.environ.get("TABLEPOST_MAIL_DUE_SECONDS", "60"))
     n = notifier()
     return (n.sweep_due(wait, max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET / 2,
                         hand_off=lambda game_id, version: send_task("workers.notify_turn",
@@ -116,8 +116,8 @@ def sweep_notifications(older_than: float | None = None) -> int:
 @app.task(name="workers.sweep_talk")
 def sweep_talk() -> int:
     """The table talk's own emails (mail/messages.py): messages no email of a seat told within
-    TILETUM_TALK_EMAIL_SECONDS go to it in one email."""
-    return TalkMailer(notifier(), float(os.environ.get("TILETUM_TALK_EMAIL_SECONDS", "10800"))).sweep()
+    TABLEPOST_TALK_EMAIL_SECONDS go to it in one email."""
+    return TalkMailer(notifier(), float(os.environ.get("TABLEPOST_TALK_EMAIL_SECONDS", "10800"))).sweep()
 
 
 @app.task(name="workers.sweep_outbox")
@@ -131,7 +131,7 @@ def sweep_outbox() -> int:
 def sweep_bot_turns(older_than: float | None = None) -> int:
     """Re-send Cardinalbot turns that have been due for a while. Sending twice is harmless: the
     bot's task is idempotent."""
-    wait = float(older_than if older_than is not None else os.environ.get("TILETUM_BOT_DUE_SECONDS", "30"))
+    wait = float(older_than if older_than is not None else os.environ.get("TABLEPOST_BOT_DUE_SECONDS", "30"))
     return Dispatcher(redis_client(), send_task).sweep(older_than=wait)
 
 
@@ -175,15 +175,15 @@ def purge_finished_games() -> int:
 
 
 def archive_after_days() -> float:
-    return float(os.environ.get("TILETUM_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
+    return float(os.environ.get("TABLEPOST_ARCHIVE_AFTER_DAYS", str(archive.ARCHIVE_AFTER_DAYS)))
 
 
 @app.task(name="workers.sweep_archive")
 def sweep_archive() -> dict:
-    """Archive the finished games whose follow-up was done more than TILETUM_ARCHIVE_AFTER_DAYS
-    (default 7) ago, at most TILETUM_ARCHIVE_BATCH (default 1000) per run (application/archive.py)."""
+    """Archive the finished games whose follow-up was done more than TABLEPOST_ARCHIVE_AFTER_DAYS
+    (default 7) ago, at most TABLEPOST_ARCHIVE_BATCH (default 1000) per run (application/archive.py)."""
     return archive.sweep(service(), archive_after_days(),
-                         limit=int(os.environ.get("TILETUM_ARCHIVE_BATCH", "1000")))
+                         limit=int(os.environ.get("TABLEPOST_ARCHIVE_BATCH", "1000")))
 
 
 @app.task(name="workers.archive_game")
@@ -218,7 +218,7 @@ def _game_over(game_id: str, version: int) -> dict:
 def sweep_tournaments(older_than: float | None = None) -> dict:
     """Finish the follow-up of games that ended a while ago and whose message was lost, then
     advance every running tournament (start dates, round deadlines)."""
-    wait = float(older_than if older_than is not None else os.environ.get("TILETUM_MAIL_DUE_SECONDS", "60"))
+    wait = float(older_than if older_than is not None else os.environ.get("TABLEPOST_MAIL_DUE_SECONDS", "60"))
     games = follow_up_pending(redis_client(), wait,
                               lambda game_id: _game_over(game_id, service().store.version(game_id)),
                               max_attempts=SWEEP_MAX_ATTEMPTS, budget=SWEEP_BUDGET)
@@ -287,8 +287,8 @@ def sweep_lobby() -> int:
 
 @lru_cache(maxsize=1)
 def webhooks() -> Webhooks:
-    return Webhooks(service(), max_failures=int(os.environ.get("TILETUM_WEBHOOK_MAX_FAILURES", "8")),
-                    allow_loopback=os.environ.get("TILETUM_WEBHOOK_ALLOW_LOOPBACK", "").strip().lower()
+    return Webhooks(service(), max_failures=int(os.environ.get("TABLEPOST_WEBHOOK_MAX_FAILURES", "8")),
+                    allow_loopback=os.environ.get("TABLEPOST_WEBHOOK_ALLOW_LOOPBACK", "").strip().lower()
                     in ("1", "true", "yes", "on"))
 
 
@@ -304,13 +304,13 @@ def deliver_webhooks(game_id: str, version: int) -> int:
 @app.task(name="workers.deliver_webhook", bind=True, max_retries=None)
 def deliver_webhook(self, sid: str, game_id: str, version: int) -> str:
     """POST what subscription ``sid`` wants of ``game_id`` at ``version`` (once); on failure again
-    after TILETUM_WEBHOOK_BACKOFF s, doubling (at most 240 s, under the broker's visibility
+    after TABLEPOST_WEBHOOK_BACKOFF s, doubling (at most 240 s, under the broker's visibility
     timeout), until it worked or the subscription is switched off and its owner told."""
     result = webhooks().deliver(sid, game_id, version, attempt=self.request.retries)
     if result == "more":  # one page was accepted: the next one now
         deliver_webhook.apply_async([sid, game_id, version], queue=EMAIL)
     if result == "retry":
-        base = float(os.environ.get("TILETUM_WEBHOOK_BACKOFF", "10"))
+        base = float(os.environ.get("TABLEPOST_WEBHOOK_BACKOFF", "10"))
         raise self.retry(countdown=min(base * 2 ** self.request.retries, 240))
     if result == "off":
         webhook_off_email(sid)

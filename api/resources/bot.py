@@ -36,7 +36,7 @@ class DueTurns(MethodView):
         if not expected or scheme.lower() != "bearer" or not secrets.compare_digest(
                 token_hash(token.strip()), token_hash(expected)):
             raise ApiError(401, "unauthorized", "the bot credential is required",
-                           headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
+                           headers={"WWW-Authenticate": 'Bearer realm="tablepost"'})
         return {"turns": [t for t in scheduler().due() if "level" not in t]}  # not the AI seats' turns
 
 

@@ -177,10 +177,14 @@ class Unsubscribe(MethodView):
 @blp.route("/inbound-email")
 class InboundEmail(MethodView):
     @blp.doc(operationId="receiveEmail", parameters=[{
-        "in": "header", "name": "X-Tiletum-Signature", "required": True, "schema": {"type": "string"},
+        "in": "header", "name": "X-Tablepost-Signature", "required": True, "schema": {"type": "string"},
         "description": 't=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + the body, keyed with '
-                       'TILETUM_INBOUND_SECRET>',
-        "example": "t=1700000000,v1=5d41402abc4b2a76b9719d911017c592"}], requestBody={
+                       'TABLEPOST_INBOUND_SECRET>',
+        "example": "t=1700000000,v1=5d41402abc4b2a76b9719d911017c592"}, {
+        "in": "header", "name": "X-Tiletum-Signature", "required": False, "deprecated": True,
+        "schema": {"type": "string"},
+        "description": "the same, under the service's old name: read, for one release, when "
+                       "X-Tablepost-Signature is absent"}], requestBody={
         "required": True,
         "description": "the raw email (RFC 822), as a mail provider's inbound webhook posts it",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}},
@@ -190,9 +194,10 @@ class InboundEmail(MethodView):
             "schema": {"type": "object",
                        "properties": {"status": {"type": "string"}, "code": {"type": "string"}},
                        "required": ["status"]}}}}})
-    @documented(blp, 401, "bad-signature", "no X-Tiletum-Signature, a wrong one, or one older than 5 minutes")
+    @documented(blp, 401, "bad-signature",
+                "no X-Tablepost-Signature, a wrong one, or one older than 5 minutes")
     @documented(blp, 404, "email-disabled",
-                "email play or the inbound webhook (TILETUM_INBOUND_SECRET) is off")
+                "email play or the inbound webhook (TABLEPOST_INBOUND_SECRET) is off")
     @documented(blp, 413, "payload-too-large", "the email is larger than the server accepts")
     def post(self):
         """Receive a reply by email (webhook)
@@ -200,19 +205,22 @@ class InboundEmail(MethodView):
         Handles a raw RFC 822 reply exactly like the SMTP listener: finds the game, seat and turn
         from the signed address, checks that the author is the seat's player, plays the moves,
         and emails a confirmation or an error to the seat's own address (never to anyone else).
-        The request must carry `X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of
-        "<t>." + the body, keyed with TILETUM_INBOUND_SECRET>`, at most 5 minutes old.
+        The request must carry `X-Tablepost-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of
+        "<t>." + the body, keyed with TABLEPOST_INBOUND_SECRET>`, at most 5 minutes old
+        (`X-Tiletum-Signature`, the service's old name, is read for one release when it is absent).
         """
         _secret()
         key = flask.current_app.config.get("INBOUND_SECRET")
         if not key:
-            raise ApiError(404, "email-disabled", "the inbound webhook is off: set TILETUM_INBOUND_SECRET")
+            raise ApiError(404, "email-disabled", "the inbound webhook is off: set TABLEPOST_INBOUND_SECRET")
         try:
-            verify_inbound_signature(key, flask.request.headers.get("X-Tiletum-Signature"),
+            verify_inbound_signature(key, flask.request.headers.get("X-Tablepost-Signature")
+                                     or flask.request.headers.get("X-Tiletum-Signature"),  # for one release
                                      flask.request.get_data())
         except BadAddress as e:
             raise ApiError(401, "bad-signature", f"the webhook request is not signed with our key: {e}",
-                           headers={"WWW-Authenticate": 'Tiletum-Signature realm="inbound-email"'}) from None
+                           headers={"WWW-Authenticate": 'Tablepost-Signature realm="inbound-email"'}
+                           ) from None
         result = handle_inbound(flask.request.get_data(), inbound_deps(service()),
                                 rcpt=flask.request.headers.get("X-Original-To"))
         return flask.jsonify({"status": result.status, "code": result.code})

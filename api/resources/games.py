@@ -57,7 +57,7 @@ def bearer(what: str = "seat token") -> str | None:
     # must not reach a comparison that refuses non-ASCII text).
     if scheme.lower() != "bearer" or not token.strip() or not _PRINTABLE_ASCII.match(token.strip()):
         raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
-                       headers={"WWW-Authenticate": 'Bearer realm="tiletum"'})
+                       headers={"WWW-Authenticate": 'Bearer realm="tablepost"'})
     return token.strip()
 
 
@@ -84,7 +84,7 @@ class Games(MethodView):
                                                           {"name": "Bob"}], "options": {}})
     @blp.response(201, GameCreated)
     @err(400, "invalid-request", "the body is not JSON")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "invalid-request", "invalid request: bad seats, options, or a seed on a server without "
               "--allow-seeded-games; name-not-allowed: a name that looks like a URL, a domain or an email "
               "address")
@@ -210,12 +210,12 @@ class GameHint(MethodView):
     @blp.doc(operationId="getHint", security=SEAT)
     @blp.response(200, HintOut)
     @blp.alt_response(202, schema=HintPending, description="the hint is being computed off the request "
-                      "(it took longer than TILETUM_HINT_WAIT): ask again after Retry-After seconds")
+                      "(it took longer than TABLEPOST_HINT_WAIT): ask again after Retry-After seconds")
     @err(401, "unauthorized", "no or bad seat token")
     @err(403, "hints-off", "hints are off in rated games (the summary's `rated`); not-your-turn: not your "
                            "decision")
     @err(404, "game-not-found", "unknown game")
-    @err(429, "rate-limited", "too many hints (TILETUM_HINT_LIMIT per seat: each hint the server starts "
+    @err(429, "rate-limited", "too many hints (TABLEPOST_HINT_LIMIT per seat: each hint the server starts "
                               "computing costs one); hints-busy: the server is computing as many hints as "
                               "it takes, ask again after Retry-After")
     def get(self, game_id):
@@ -223,7 +223,7 @@ class GameHint(MethodView):
 
         The AI player's suggested moves for your current decision (docs/ai.md), computed from
         your own view of the position only, in a worker process: if that takes longer than the
-        server waits (TILETUM_HINT_WAIT), 202 with Retry-After, and asking again gets the answer.
+        server waits (TABLEPOST_HINT_WAIT), 202 with Retry-After, and asking again gets the answer.
         Off in rated games (the game summary's `rated`: every human seat with its own email
         address, not created with `rated: false`, no AI seat or bot account); rate-limited per
         seat (each hint the server starts computing costs one; asking again for it costs none);
@@ -231,7 +231,7 @@ class GameHint(MethodView):
         """
         cfg = flask.current_app.config
         retry = max(1, math.ceil(float(cfg.get("HINT_RETRY", 2))))
-        svc = flask.current_app.extensions["tiletum.hints"]
+        svc = flask.current_app.extensions["tablepost.hints"]
         try:
             doc = svc.ask(game_id, bearer(), admit=limits.charge_hint)
         except Busy:
@@ -295,7 +295,7 @@ class Moves(MethodView):
     @err(403, "not-your-turn", "not your decision (move_index says which move)")
     @err(404, "game-not-found", "unknown game")
     @err(409, "version-conflict", "expected_version is stale (current_version says the version now)")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "illegal-move", "an unparsable or illegal move (move_index, rule), or an invalid body")
     def post(self, body, game_id):
         """Submit moves

@@ -129,8 +129,8 @@ class Join(MethodView):
     @err(422, "email-required", "no email and no dashboard key; name-required: no name (and none used "
                                 "before); name-not-allowed: a name that looks like a URL, a domain or an "
                                 "email address")
-    @err(429, "rate-limited", "too many joins from this client or for this address (TILETUM_JOIN_LIMIT, "
-                              "TILETUM_JOIN_ADDRESS_LIMIT)")
+    @err(429, "rate-limited", "too many joins from this client or for this address (TABLEPOST_JOIN_LIMIT, "
+                              "TABLEPOST_JOIN_ADDRESS_LIMIT)")
     def post(self, body, game_id):
         """Join a waiting game
 

@@ -201,7 +201,7 @@ class MyData(MethodView):
         history, the bot accounts you own and the emails that could not be delivered to you.
         """
         out = accounts().export(key())
-        return out, 200, {"Content-Disposition": 'attachment; filename="tiletum-my-data.json"',
+        return out, 200, {"Content-Disposition": 'attachment; filename="tablepost-my-data.json"',
                           "Cache-Control": "no-store"}
 
 

@@ -58,7 +58,7 @@ class MessagesView(MethodView):
     @err(409, "talk-closed", "the game ended long enough ago that its thread is closed")
     @err(422, "message-too-long", "over the length or lines a message holds; empty-message: nothing to say")
     @err(429, "too-many-messages", "your seat's messages in this game this hour, or per minute "
-                                   "(TILETUM_MESSAGE_LIMIT), are spent: retry after Retry-After seconds")
+                                   "(TABLEPOST_MESSAGE_LIMIT), are spent: retry after Retry-After seconds")
     def post(self, body, game_id):
         """Post a message
 

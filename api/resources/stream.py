@@ -136,7 +136,7 @@ def _take_slot():
     address is the one the rate limits count (api/limits.py); a seat is one a Bearer token proves."""
     who = identity()
     try:
-        return flask.current_app.extensions["tiletum.stream_slots"].take(
+        return flask.current_app.extensions["tablepost.stream_slots"].take(
             address=client_address(), seat=who if who.startswith("seat:") else None)
     except SlotRefused as e:
         if e.reason == "process":

@@ -51,7 +51,7 @@ class Tournaments(MethodView):
         "players": [{"player": PLAYER_A, "name": "Ann"}, {"player": PLAYER_B, "name": "Bob"}],
         "invite_code": "nRBs49fWwZqfiNTq9Te4ae17"})
     @err(400, "invalid-request", "the body is not JSON")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "invalid-request", "invalid request: a Swiss without rounds (bad-tournament), an email entered "
               "twice (duplicate-entry), a seed on a server without --allow-seeded-games, an entrant's name "
               "that looks like a URL, a domain or an email address (name-not-allowed)")
@@ -143,7 +143,7 @@ class Entries(MethodView):
     @err(404, "tournament-not-found", "unknown tournament")
     @err(409, "entries-closed", "the tournament has started (or, to the organizer, already-entered: this "
                                 "email is in)")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "invalid-request", "a missing name or a bad email address; name-not-allowed: a name that looks "
                                  "like a URL, a domain or an email address")
     def post(self, body, tid):
@@ -173,7 +173,7 @@ class EntryConfirm(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @err(404, "tournament-not-found", "unknown tournament")
     @err(409, "entries-closed", "the tournament has started")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "invalid-request", "no token; bad-entry-link: not a valid link (or it expired)")
     def post(self, body, tid):
         """Confirm an entry
@@ -210,7 +210,7 @@ class Withdrawals(MethodView):
     @err(401, "unauthorized", "no or wrong entry token (or organizer token)")
     @err(404, "tournament-not-found", "unknown tournament (or player-not-found)")
     @err(409, "already-withdrawn", "the player has withdrawn already (or tournament-finished)")
-    @err(413, "payload-too-large", "the body is larger than the server accepts (TILETUM_MAX_BODY)")
+    @err(413, "payload-too-large", "the body is larger than the server accepts (TABLEPOST_MAX_BODY)")
     @err(422, "invalid-request", "an invalid body")
     def post(self, body, tid):
         """Withdraw from a tournament

@@ -51,7 +51,7 @@ class Webhooks(MethodView):
 
         With a seat token (and the seat's `game`) or a bot token: POST the events you choose
         (`your-turn`, `game-over`, `all`) to `url`, signed with the secret in this answer (shown
-        only here): `X-Tiletum-Signature: t=<unix time>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+        only here): `X-Tablepost-Signature: t=<unix time>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
         """
         return webhooks().create(bearer("seat or bot token"), body["url"], body["events"], body["game"])
 

@@ -183,7 +183,7 @@ class Health(Base):
     redis = fields.String(required=True)
     smtp = fields.String(required=True, metadata={
         "description": "outbound SMTP: 'ok', or 'failing' when deliveries have failed for want of the SMTP "
-                       "server for TILETUM_HEALTH_SMTP_SECONDS (300) and emails wait for it"})
+                       "server for TABLEPOST_HEALTH_SMTP_SECONDS (300) and emails wait for it"})
     parts = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "each part this deployment has: worker:<name> and mailin, 'ok' or 'down'; scheduler "
                        "(beat, by its sweeps' heartbeat): 'ok', 'starting' (just after the API started) or "

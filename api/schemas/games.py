@@ -36,7 +36,7 @@ class SeatIn(Base):
                        "/api/v1/bots/{id}/invitations); each seats one game"})
     level = Line(validate=validate.OneOf(list(AI_LEVELS)), metadata={
         "description": "an ai seat's level (default medium; `master` thinks as long as a correspondence move "
-                       "may take, TILETUM_AI_MASTER_SECONDS a decision, on every core of the AI worker; "
+                       "may take, TABLEPOST_AI_MASTER_SECONDS a decision, on every core of the AI worker; "
                        "docs/ai.md)"})
     tz = Line(load_default=None, validate=lambda v: valid_tz(v) or raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in "

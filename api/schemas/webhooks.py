@@ -47,7 +47,7 @@ class Webhook(Base):
 
 class WebhookCreated(Webhook):
     secret = fields.String(required=True, metadata={
-        "description": "the key of the deliveries' X-Tiletum-Signature: shown only here"})
+        "description": "the key of the deliveries' X-Tablepost-Signature: shown only here"})
 
 
 class WebhookQuery(Base):
