@@ -130,3 +130,28 @@ def test_an_api_client_still_gets_problem_json(client, path, accept):
     rv = client.get(path, headers={"Accept": accept})
     assert rv.status_code == 404 and rv.mimetype == "application/problem+json"
     assert rv.json["code"] in ("game-not-found", "not-found")
+
+
+# --- issue 52: the leaderboards' index, the home page's game cards, the new-game heading ---------
+
+def test_the_leaderboards_page_lists_every_game_s_pools_from_the_catalog(client):
+    from api.pages import NAV
+    assert ("/leaderboards", "Leaderboards") in NAV
+    page = page_code(client, "/leaderboards")
+    assert "gameCatalog()" in page and '"/leaderboards/" + encodeURIComponent(p.pool)' in page
+    catalog = client.get("/api/v1/catalog").get_json()["games"]
+    assert all(g["pools"] for g in catalog), "every game has a board to list"
+    for g in catalog:   # each pool's own page is there to link to
+        for p in g["pools"]:
+            assert client.get(f"/leaderboards/{p['pool']}").status_code == 200
+
+
+def test_the_home_cards_are_links_to_a_new_game_of_their_game(client):
+    doc = _parse(client.get("/").get_data(as_text=True))
+    links = {a.get("data-game"): a.get("href") for a in doc.iter(f"{NS}a") if a.get("class") == "game-link"}
+    names = [g["name"] for g in client.get("/api/v1/catalog").get_json()["games"]]
+    assert links == {n: f"/play/new?game={n}" for n in names}
+    new = page_code(client, "/play/new")
+    assert 'new URLSearchParams(location.search).get("game")' in new
+    # the heading follows the game chosen, which a reset (after a game is created) keeps
+    assert '$("heading").textContent = "New " + g.title' in new and "const keep = GAMES.length ? chosen().name" in new
