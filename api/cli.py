@@ -292,7 +292,8 @@ class Supervisor:
 
     def start(self, args: list[str], env: dict, name: str) -> None:
         import time
-        self.parts.append({"args": args, "env": env, "name": name, "proc": _spawn(args, env, name, self.console),
+        proc = _spawn(args, env, name, self.console)
+        self.parts.append({"args": args, "env": env, "name": name, "proc": proc,
                            "started": time.monotonic(), "backoff": 1.0, "restart_at": None})
 
     def run(self) -> None:
@@ -453,7 +454,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
     if _cluster(os.environ["REDIS_URL"]) and not os.environ.get("CELERY_BROKER_URL"):
         # Celery's Redis transport does not speak Cluster: the broker is a plain Redis of its own
         data = os.path.abspath(a.data_dir)
-        say(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker ...")
+        say(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in "
+            f"{data}/broker ...")
         broker = EmbeddedRedis(os.path.join(data, "broker")).start()
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
@@ -673,7 +675,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-workers", action="store_true",
                    help="do not start the Celery workers (bot, email, sweeps) nor the email listener")
     p.add_argument("--mailin-port", type=int, default=None,
-                   help=f"port of the inbound SMTP listener (default: the port + {MAILIN_OFFSET}, 8025 for 8000)")
+                   help=f"port of the inbound SMTP listener (default: the port + {MAILIN_OFFSET}, "
+                        "8025 for 8000)")
     p.add_argument("--verbose", action="store_true",
                    help="every line of every part on the console (by default: what starts and stops, "
                         "warnings and errors; the rest in DIR/log/<part>.log)")

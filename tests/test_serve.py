@@ -229,7 +229,8 @@ def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not
     log = tmp_path / "one" / "log"
     assert "/api/v1/catalog" in (log / "access.log").read_text()
     assert "Booting worker" in (log / "api.log").read_text()
-    for part in ("service-worker", "cardinalbot-worker", "sweeps-worker", "scheduler", "inbound-smtp-listener"):
+    for part in ("service-worker", "cardinalbot-worker", "sweeps-worker", "scheduler",
+                 "inbound-smtp-listener"):
         assert (log / f"{part}.log").stat().st_size > 0, part
     assert f"logs: {log}/<part>.log" in out
 
@@ -238,15 +239,17 @@ def test_a_part_s_warnings_reach_the_console_and_its_info_does_not():
     from api.cli import console_worthy
     follows = False
     shown = []
+    error, timeout = ("[2025-01-01 10:00:01,000: ERROR/MainProcess] Task failed",
+                      "[2025-01-01 10:00:03 +0000] [12] [WARNING] Worker timeout")
     for line in ["[2025-01-01 10:00:00,000: INFO/MainProcess] Connected to redis",
-                 "[2025-01-01 10:00:01,000: ERROR/MainProcess] Task failed", "Traceback (most recent call last):",
+                 error, "Traceback (most recent call last):",
                  '  File "x.py", line 1', "ValueError: no",
                  "[2025-01-01 10:00:02 +0000] [12] [INFO] Booting worker with pid: 12",
-                 "[2025-01-01 10:00:03 +0000] [12] [WARNING] Worker timeout",
+                 timeout,
                  "[2025-01-01 10:00:04,000: WARNING/ForkPoolWorker-1] [mail sink] to a@b"]:
         show, follows = console_worthy(line, follows)
         if show:
             shown.append(line)
-    assert shown == ["[2025-01-01 10:00:01,000: ERROR/MainProcess] Task failed", "Traceback (most recent call last):",
-                     '  File "x.py", line 1', "ValueError: no", "[2025-01-01 10:00:03 +0000] [12] [WARNING] Worker timeout",
+    assert shown == [error, "Traceback (most recent call last):", '  File "x.py", line 1', "ValueError: no",
+                     timeout,
                      "[2025-01-01 10:00:04,000: WARNING/ForkPoolWorker-1] [mail sink] to a@b"]
