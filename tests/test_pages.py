@@ -130,3 +130,32 @@ def test_an_api_client_still_gets_problem_json(client, path, accept):
     rv = client.get(path, headers={"Accept": accept})
     assert rv.status_code == 404 and rv.mimetype == "application/problem+json"
     assert rv.json["code"] in ("game-not-found", "not-found")
+
+
+# --- issue 52: the leaderboards' index, the home page's game cards, the new-game heading ---------
+
+def test_the_leaderboards_page_lists_every_game_s_pools_from_the_catalog(client):
+    from api.pages import NAV
+    assert ("/leaderboards", "Leaderboards") in NAV
+    page = page_code(client, "/leaderboards")
+    assert "gameCatalog()" in page and '"/leaderboards/" + encodeURIComponent(p.pool)' in page
+    catalog = client.get("/api/v1/catalog").get_json()["games"]
+    assert all(g["pools"] for g in catalog), "every game has a board to list"
+    for g in catalog:   # each pool's own page is there to link to
+        for p in g["pools"]:
+            assert client.get(f"/leaderboards/{p['pool']}").status_code == 200
+
+
+def test_the_home_cards_are_links_to_a_new_game_of_their_game(client):
+    # (the page keeps no list of games: tests/test_game_blind.py; the links come from the catalog)
+    home = page_code(client, "/")
+    assert 'a.href = "/play/new?game=" + encodeURIComponent(g.name)' in home and "gameCards(c)" in home
+    doc = _parse(client.get("/").get_data(as_text=True))
+    titles = {_text(h) for h in doc.iter(f"{NS}h3")}
+    for g in client.get("/api/v1/catalog").get_json()["games"]:
+        assert g["title"] in titles, "each card is found by its game's title in the catalog"
+    new = page_code(client, "/play/new")
+    assert 'new URLSearchParams(location.search).get("game")' in new
+    # the heading follows the game chosen, which a reset (after a game is created) keeps
+    assert '$("heading").textContent = "New " + g.title' in new
+    assert "const keep = GAMES.length ? chosen().name" in new

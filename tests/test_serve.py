@@ -185,3 +185,71 @@ def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
     import redis
     with pytest.raises(redis.ConnectionError):
         redis.Redis.from_url(redis_url, socket_connect_timeout=1).ping()
+
+
+def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not_collide(tmp_path):
+    """issue 52: serve's console shows the addresses and what starts and stops; each part's output
+    goes to DIR/log/<part>.log (the requests to access.log only); the email listener's port follows
+    the web port, so two services on other ports and data dirs run side by side."""
+    import smtplib
+    import socket
+
+    def web_port() -> int:   # a free port whose listener's port (+25) is free too
+        while True:
+            port = free_port()
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port + 25))
+                    return port
+                except OSError:
+                    continue
+    one = web_port()
+    two = web_port()
+    first = Serve(tmp_path / "one", "--workers", "1", port=one, verbose=False)
+    second = Serve(tmp_path / "two", "--workers", "1", port=two, verbose=False)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    try:
+        first.start()
+        second.start()
+        for server, port in ((first, one), (second, two)):
+            for _ in range(3):
+                assert requests.get(server.url + "/api/v1/catalog", timeout=5).status_code == 200
+            with smtplib.SMTP("127.0.0.1", port + 25, timeout=5) as s:   # each its own listener
+                assert s.noop()[0] == 250
+    finally:
+        out = first.stop()
+        second.stop()
+    lines = out.strip().splitlines()
+    assert len(lines) < 40, out
+    assert f"replies by email: SMTP on 127.0.0.1:{one + 25}" in out and f"http://127.0.0.1:{one}/" in out
+    assert "starting the service worker" in out and "the service worker stopped" in out
+    for noise in ("celery@", "[tasks]", "Booting worker", "GET /api/v1/catalog", "INFO"):
+        assert noise not in out, f"{noise!r} on the quiet console:\n{out}"
+    log = tmp_path / "one" / "log"
+    assert "/api/v1/catalog" in (log / "access.log").read_text()
+    assert "Booting worker" in (log / "api.log").read_text()
+    for part in ("service-worker", "cardinalbot-worker", "sweeps-worker", "scheduler",
+                 "inbound-smtp-listener"):
+        assert (log / f"{part}.log").stat().st_size > 0, part
+    assert f"logs: {log}/<part>.log" in out
+
+
+def test_a_part_s_warnings_reach_the_console_and_its_info_does_not():
+    from api.cli import console_worthy
+    follows = False
+    shown = []
+    error, timeout = ("[2025-01-01 10:00:01,000: ERROR/MainProcess] Task failed",
+                      "[2025-01-01 10:00:03 +0000] [12] [WARNING] Worker timeout")
+    for line in ["[2025-01-01 10:00:00,000: INFO/MainProcess] Connected to redis",
+                 error, "Traceback (most recent call last):",
+                 '  File "x.py", line 1', "ValueError: no",
+                 "[2025-01-01 10:00:02 +0000] [12] [INFO] Booting worker with pid: 12",
+                 timeout,
+                 "[2025-01-01 10:00:04,000: WARNING/ForkPoolWorker-1] [mail sink] to a@b"]:
+        show, follows = console_worthy(line, follows)
+        if show:
+            shown.append(line)
+    assert shown == [error, "Traceback (most recent call last):", '  File "x.py", line 1', "ValueError: no",
+                     timeout,
+                     "[2025-01-01 10:00:04,000: WARNING/ForkPoolWorker-1] [mail sink] to a@b"]

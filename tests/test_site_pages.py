@@ -31,7 +31,7 @@ SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "hei
 NAV = [("Home", "/", "Board games at your own pace"), ("New game", "/play/new", "New Tiletum game"),
        ("Lobby", "/play/lobby", "Lobby"), ("Your games", "/me", "Your games"),
        ("Tournaments", "/tournaments", "Tournaments"),
-       ("Leaderboards", "/leaderboards/tiletum:multiplayer", "Leaderboard: Tiletum")]
+       ("Leaderboards", "/leaderboards", "Leaderboards")]
 MAIL = f"site-{uuid.uuid4().hex[:8]}@players.test"
 AXE = Axe()
 
