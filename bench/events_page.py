@@ -33,8 +33,14 @@ from api import create_app  # noqa: E402
 from api.redis_server import EmbeddedRedis  # noqa: E402
 from application import game_service  # noqa: E402
 
+try:   # the move path's own module (issue 52), where the bounds are read
+    from application import submit as move_path  # noqa: E402
+except ImportError:   # a version of the code from before it: the bounds are game_service's
+    move_path = game_service
+
 # the same game on every version of the code: no bound on undos here (the bench builds the attack)
-game_service.MAX_UNDOS_PER_TURN = game_service.MAX_UNDOS_PER_REQUEST = 10**9
+for module in {game_service, move_path}:
+    module.MAX_UNDOS_PER_TURN = module.MAX_UNDOS_PER_REQUEST = 10**9
 
 
 def build(svc, turns: int, undos: int, seed: str = "bench-events") -> str:

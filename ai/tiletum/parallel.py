@@ -11,7 +11,7 @@ A decision at ``master`` is hard's search and look-ahead, run for as long as the
 2. **Look-ahead** (up to 85%): the merged tree's best ``k`` moves are judged by the seat's next
    turn (``ai.tiletum.lookahead.rerank_totals``) on sampled futures of each process's own, until the time
    is spent; the totals are summed, and the best move played.
-3. The answer is that move and the moves planned after it in the merged tree (``ai.plan_after``).
+3. The answer is that move and the moves planned after it in the merged tree (``ai.tiletum.plan.plan_after``).
 
 The processes are one pool per process that decides (created once, on the first ``master``
 decision, with the ``forkserver`` start method so that a threaded parent is never forked), kept
@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from tiletum.state import GameState
 
 from .lookahead import pick, ranked_lines, rerank_totals
+from .plan import check_decision, plan_after
 from .search import Node, best_child, moves_of, search
 from ..settings import Settings
 from .view import sample_seed
@@ -158,8 +159,6 @@ def parallel_search(state: GameState, seat: int, settings: Settings, seeds: list
 
 def decide_state(state: GameState, seat: int, settings: Settings, rng: random.Random) -> list[str]:
     """``ai.decide`` at a time budget: search, look-ahead and plan as the module says."""
-    from .. import check_decision, plan_after
-
     start = time.time()
     check_decision(state, seat)
     if len(moves_of(state)) == 1:

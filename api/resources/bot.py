@@ -11,7 +11,7 @@ from ..blueprint import Blueprint
 from ..extensions import scheduler, service
 from ..problems import ApiError, documented
 from ..schemas.bots import BotInvitation, BotInvitations, BotTurns
-from .games import bearer
+from ..auth import bearer
 from application.game_service import token_hash
 
 blp = Blueprint("bot", __name__, url_prefix="/api/v1/bot",

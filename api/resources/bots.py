@@ -8,7 +8,7 @@ from ..blueprint import Blueprint
 from ..extensions import service, webhooks
 from ..problems import ApiError, documented
 from ..schemas.bots import BotCreated, BotIn, BotInvitation, BotOut, BotToken
-from .games import bearer
+from ..auth import bearer
 
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots",
                 description="Bot accounts: programs that play seats")

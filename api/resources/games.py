@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import re
 import secrets
 
 import flask
@@ -16,6 +15,7 @@ from application.review import Reviews
 from application.together import Together
 
 from .. import hints, limits
+from ..auth import OPTIONAL_SEAT, SEAT, bearer
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
 from ..problems import ApiError, documented
@@ -32,8 +32,6 @@ _POSITION = TiletumPosition()
 POSITION_FORMAT = "tiletum-position/1"
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
-SEAT = [{"seatToken": []}]
-OPTIONAL_SEAT = [{"seatToken": []}, {}]
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
                "description": "repeat a request safely: the same key and body give the first answer again"}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
@@ -42,23 +40,6 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "sc
 
 def err(status: int, code: str, description: str):
     return documented(blp, status, code, description)
-
-
-_PRINTABLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
-
-
-def bearer(what: str = "seat token") -> str | None:
-    """The Bearer token of the request, if any (``what`` names it in the 401 for a bad header)."""
-    auth = flask.request.headers.get("Authorization")
-    if auth is None:
-        return None
-    scheme, _, token = auth.partition(" ")
-    # Every credential of this service is printable ASCII; anything else is no credential (and
-    # must not reach a comparison that refuses non-ASCII text).
-    if scheme.lower() != "bearer" or not token.strip() or not _PRINTABLE_ASCII.match(token.strip()):
-        raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
-                       headers={"WWW-Authenticate": 'Bearer realm="tablepost"'})
-    return token.strip()
 
 
 @blp.route("")

@@ -12,7 +12,7 @@ from ..problems import documented
 from ..schemas.lobby import (LobbyCancelled, LobbyConfirmIn, LobbyGame, LobbyJoinIn, LobbyJoinOut, LobbyList,
                              LobbyQuery, LobbySeatFreed)
 from ..schemas.review import LobbyPlayer
-from .games import bearer
+from ..auth import bearer
 
 blp = Blueprint("lobby", __name__, url_prefix="/api/v1/lobby",
                 description="Games waiting for players: find one, join it, leave it")

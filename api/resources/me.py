@@ -7,7 +7,7 @@ from flask.views import MethodView
 from ..blueprint import Blueprint
 from ..extensions import accounts, credentials, dashboard, profiles
 from ..problems import documented
-from .games import bearer
+from ..auth import bearer
 from ..schemas.games import NewDashboardKey
 from ..schemas.me import (AccountDeleted, AccountExport, DeleteAccountIn, HandleIn, MeGames, MeVacation,
                           Notifications, NotificationsIn, ProfileIn, ProfileSettings, VacationIn)

@@ -13,7 +13,7 @@ from ..extensions import service
 from ..limits import charge_message
 from ..schemas.messages import Message, Messages, MessageIn, MessagesQuery, Muted, MuteIn, Reported, ReportIn
 from ..problems import documented
-from .games import SEAT, bearer
+from ..auth import SEAT, bearer
 
 blp = Blueprint("messages", __name__, url_prefix="/api/v1/games",
                 description="Table talk: the seats' messages in a game")

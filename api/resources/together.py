@@ -14,7 +14,7 @@ from ..blueprint import Blueprint
 from ..extensions import service
 from ..limits import rematch_limit
 from ..problems import documented
-from .games import SEAT, bearer
+from ..auth import SEAT, bearer
 
 blp = Blueprint("together", __name__, url_prefix="/api/v1/games",
                 description="Resigning and the rematch")

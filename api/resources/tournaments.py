@@ -11,7 +11,7 @@ from ..schemas.common import PageQuery
 from ..schemas.tournaments import (EntryConfirmIn, EntryPending, MyGames, StandingsOut, TournamentCreate,
                                    TournamentCreated, TournamentEntry, TournamentEntryIn, TournamentList,
                                    TournamentOut, WithdrawIn, Withdrawn)
-from .games import bearer
+from ..auth import bearer
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
                 description="Correspondence tournaments: rounds, games and standings")

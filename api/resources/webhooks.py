@@ -7,7 +7,7 @@ from ..blueprint import Blueprint
 from ..extensions import webhooks
 from ..problems import documented
 from ..schemas.webhooks import WebhookCreated, WebhookIn, WebhookList, WebhookOut, WebhookQuery
-from .games import bearer
+from ..auth import bearer
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks",
                 description="Webhooks: game events POSTed to a seat's or a bot's URL")
