@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
-from typing import Callable
+from typing import Callable, TypedDict
 
 from application.errors import ServiceError
 from application.game_service import MAX_MOVES_PER_REQUEST
@@ -115,6 +115,13 @@ class Result:
     failing_line: str | None = None
     replied: bool = False        # an answer email was handed to deps.send_reply
     said: str | None = None      # the message to the table the reply posted (mail/messages.py)
+
+
+class _Turn(TypedDict):
+    """The turn a signed reply address is for: every Result after the address was read names it."""
+    game_id: str
+    seat: int
+    version: int
 
 
 # --- the pipeline --------------------------------------------------------------------------------
@@ -432,7 +439,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         # no game, so no seat to answer: never mail an address that is not a seat's (backscatter)
         return Result("rejected", "forged-address",
                       f"{address or 'the address'} is not a valid Tiletum reply address")
-    base = dict(game_id=game_id, seat=seat, version=version)
+    base = _Turn(game_id=game_id, seat=seat, version=version)
     owner = _seat_address(deps, game_id, seat)
     if owner is None:
         return Result("rejected", "no-seat-address", "this seat has no email address now", **base)
@@ -525,7 +532,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     posted: list[str | None] = []
 
     def post_said() -> None:
-        if not posted:
+        if not posted and said is not None:
             posted.append(talk.post_reply_message(deps.post_message, game_id, seat, said))
     try:
         applied = (deps.submit(game_id, seat, version, moves, then=post_said) if said is not None
