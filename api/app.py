@@ -125,8 +125,9 @@ class ProblemApi(Api):
             code = "invalid-request"
         detail = error.description if status != 500 else "the server failed; the request changed nothing"
         headers = dict(data.get("headers") or {})
-        if getattr(error, "valid_methods", None):  # 405 must say what is allowed (RFC 9110)
-            headers["Allow"] = ", ".join(error.valid_methods)
+        allowed = getattr(error, "valid_methods", None)   # werkzeug's MethodNotAllowed has them
+        if allowed:  # 405 must say what is allowed (RFC 9110)
+            headers["Allow"] = ", ".join(allowed)
         return problem_response(problem_body(status, code, phrase, detail, extra), headers)
 
     def __init__(self, app=None, **kwargs):
@@ -336,10 +337,11 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(_kept(e))))
 
     limits.install(app)
-    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
+    # Flask's documented way to add WSGI middleware; its stubs declare wsgi_app a method
+    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])   # type: ignore[method-assign]
     if app.config["TRUSTED_PROXIES"]:  # the client address as the trusted proxies saw it
         n = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)   # type: ignore[method-assign]
     return app
 
 

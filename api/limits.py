@@ -32,6 +32,7 @@ import hashlib
 import hmac
 import math
 import time
+from typing import Any, Callable, cast
 
 import flask
 from flask_limiter import Limiter
@@ -259,6 +260,12 @@ def _charge(budget_name: str, scope: str, code: str, detail: str) -> None:
     raise ApiError(429, code, detail.format(item=item), headers={"Retry-After": str(retry)})
 
 
+def limited(view: Any) -> Callable[..., Any]:
+    """A view wrapped in one of flask-limiter's limits, as Flask's view table holds it: the
+    decorator's return type allows coroutine views too, which the service (synchronous) has none of."""
+    return cast(Callable[..., Any], view)
+
+
 def install(app: flask.Flask) -> Limiter | None:
     """Put the limits on ``app`` (after its Blueprints are registered). ``RATE_LIMIT`` = 0 turns
     every limit off (tests, benchmarks)."""
@@ -283,8 +290,8 @@ def install(app: flask.Flask) -> Limiter | None:
         # allowance of games, and again of tournaments, and again of bot accounts
         for endpoint, methods in endpoints.items():
             view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.shared_limit(
-                limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view)
+            app.view_functions[endpoint] = limited(limiter.shared_limit(
+                limit, scope, key_func=client_address, methods=methods, override_defaults=False, **kw)(view))
 
     app.extensions["tablepost_hint_budget"] = (limiter, parse_limit(cfg["HINT_LIMIT"]))   # charge_hint
     app.extensions["tablepost_message_budget"] = (limiter,
@@ -295,9 +302,9 @@ def install(app: flask.Flask) -> Limiter | None:
     view = app.view_functions["lobby.Join"]
     # shared (though on one endpoint): the headers then show the client's own budget, never how many
     # joins others asked for this address
-    app.view_functions["lobby.Join"] = limiter.shared_limit(cfg["JOIN_ADDRESS_LIMIT"], "join-address",
-                                                            key_func=joining_address, methods=["POST"],
-                                                            override_defaults=False)(view)
+    app.view_functions["lobby.Join"] = limited(limiter.shared_limit(
+        cfg["JOIN_ADDRESS_LIMIT"], "join-address", key_func=joining_address, methods=["POST"],
+        override_defaults=False)(view))
     wrap(EMAILING_ENDPOINTS, cfg["NEW_ADDRESS_LIMIT"], scope="new-addresses", cost=_new_address_cost,
          deduct_when=_succeeded)
     # a rematch makes a game: the same budget as POST /games (a loop of resign and rematch is not free)
@@ -305,7 +312,7 @@ def install(app: flask.Flask) -> Limiter | None:
     # each seat link re-issue emails the seat: per client over every seat, and per seat whoever asks
     wrap(SEAT_LINK_ENDPOINTS, cfg["SEAT_LINK_CLIENT_LIMIT"], scope="seat-link", deduct_when=_succeeded)
     for endpoint in SEAT_LINK_ENDPOINTS:
-        app.view_functions[endpoint] = limiter.shared_limit(
+        app.view_functions[endpoint] = limited(limiter.shared_limit(
             cfg["SEAT_LINK_LIMIT"], "seat-link-seat", key_func=_seat_link_key, methods=["POST"],
-            override_defaults=False, deduct_when=_succeeded)(app.view_functions[endpoint])
+            override_defaults=False, deduct_when=_succeeded)(app.view_functions[endpoint]))
     return limiter

@@ -11,6 +11,7 @@ from __future__ import annotations
 import smtplib
 import threading
 import time
+from typing import Any
 
 from application import heartbeat
 from mail.outbox import smtp_state
@@ -33,7 +34,7 @@ class Parts:
         self.started = time.time()
         self._lock = threading.Lock()
         self._cached: tuple[float, dict, str] | None = None
-        self._celery = None
+        self._celery: Any = None   # a celery.Celery, made at the first ping (celery has no type information)
 
     def check(self) -> dict[str, str]:
         """``{"worker:email": "ok" | "down", ..., "mailin": "ok" | "down", "scheduler": "ok" |
@@ -55,7 +56,7 @@ class Parts:
                     out[f"worker:{name}"] = ("ok" if any(h.startswith(name + "@") for h in answered)
                                              else "down")
             if self.mailin:
-                out["mailin"] = "ok" if self._smtp_answers() else "down"
+                out["mailin"] = "ok" if self._smtp_answers(self.mailin) else "down"
             if self.scheduler:
                 try:
                     out["scheduler"] = heartbeat.state(self.redis, self.started, self.scheduler_grace)
@@ -79,8 +80,8 @@ class Parts:
         except Exception:  # the broker is down: so is every worker, as far as we can tell
             return set()
 
-    def _smtp_answers(self) -> bool:
-        host, _, port = self.mailin.rpartition(":")
+    def _smtp_answers(self, mailin: str) -> bool:
+        host, _, port = mailin.rpartition(":")
         try:
             with smtplib.SMTP(host or "127.0.0.1", int(port), timeout=2) as s:
                 return s.noop()[0] == 250

@@ -63,12 +63,12 @@ class ClusterNode:
 
     def kill(self) -> None:
         """kill -9: no AOF flush, no goodbye to the cluster."""
-        if self.alive():
+        if self.proc is not None and self.alive():
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
 
     def stop(self) -> None:
-        if self.alive():
+        if self.proc is not None and self.alive():
             self.proc.terminate()
             try:
                 self.proc.wait(10)

@@ -122,7 +122,7 @@ class BotAccounts:
         self._owned(bot_id, owner_key)
         token = f"{PREFIX}{bot_id}.{secrets.token_urlsafe(32)}"
         self.r.hset(bot_key(bot_id), "token_hash", _hash(token))
-        return {**self.get(bot_id), "token": token}
+        return {**(self.get(bot_id) or {"id": bot_id}), "token": token}
 
     def revoke_token(self, bot_id: str, owner_key: str | None) -> None:
         """The bot's token stops working; the bot plays again once its owner rotates a new one."""
@@ -264,7 +264,7 @@ class BotAccounts:
         out, seen = [], set()
         for s in seats:
             if s.get("kind") == "bot":
-                bot = self.get(s.get("bot"))
+                bot = self.get(s.get("bot") or "")
                 if bot is None:
                     raise errors.invalid("unknown-bot",
                                          f"no bot account {s.get('bot')!r} (register one: POST /api/v1/bots)")

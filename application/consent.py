@@ -39,7 +39,9 @@ def mark_verified(r, email: str | None = None, pid: str | None = None) -> None:
 
 
 def is_verified(r, email: str | None) -> bool:
-    return bool(email and email.strip()) and bool(r.exists(VERIFIED + player_id(r, email)))
+    if not email or not email.strip():
+        return False
+    return bool(r.exists(VERIFIED + player_id(r, email)))
 
 
 def _iso(ts: float | None) -> str | None:

@@ -221,7 +221,7 @@ class Dashboard:
             seats = [] if doc is None or doc["status"] != lobby.WAITING else [
                 i for i, s in enumerate(doc["seats"])
                 if s["kind"] == "human" and (s.get("email") or "").strip().lower() == email]
-            if not seats:
+            if doc is None or not seats:
                 stale.append(game_id)
                 continue
             out.append({"game": game_id, "game_name": doc["game"], "seat": seats[0],

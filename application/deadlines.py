@@ -75,7 +75,7 @@ class Deadlines:
         # callable(game_id, seat, version) that enqueues workers.stand_in_turn (the AI worker plays
         # the turn); None: the stand-in plays inline. ``lease``: how long the AI worker has to play
         # a turn handed to it before a sweep hands it off again.
-        self.hand_off = getattr(service, "stand_in_hand_off", None)
+        self.hand_off: Callable[[str, int, int], object] | None = getattr(service, "stand_in_hand_off", None)
         self.lease = lease
 
     # --- seat state --------------------------------------------------------------------------
@@ -268,6 +268,9 @@ class Deadlines:
         that was not played by its lease (a lost message, a worker that died, a broker that was
         down). The turn's entry in ``deadlines`` stays, due at the end of the lease: until the turn
         is played, a sweep hands it off again, ``max_attempts`` times at most. Returns 1."""
+        hand_off = self.hand_off
+        if hand_off is None:   # the callers hand off only when the service has an AI worker
+            raise RuntimeError("no AI worker to hand the stand-in's turn to")
         st = self.seat_state(game_id, seat)
         pending = st.get("stand_in")
         member = f"{game_id}:{seat}:{version}"
@@ -294,7 +297,7 @@ class Deadlines:
         pipe = self.r.pipeline(transaction=True)
         add(pipe, DEADLINES, game_id, member, now + self.lease)
         pipe.execute()
-        self.hand_off(game_id, seat, version)  # if the broker is down, the sweep tries again soon
+        hand_off(game_id, seat, version)  # if the broker is down, the sweep tries again soon
         return 1
 
     def stand_in_later(self, game_id: str, seat: int) -> int:

@@ -161,7 +161,7 @@ class Lobby:
         now = self.clock()
         creator, invite = secrets.token_urlsafe(24), secrets.token_urlsafe(12)
         tokens: list[str | None] = []
-        kept = []
+        kept: list[dict] = []
         for s in seats:
             kind = s.get("kind", "human")
             if kind == "open":
@@ -224,9 +224,9 @@ class Lobby:
             row = []
             for s in seats:
                 pid = pids.get(s.get("email") or "")
-                shown = pid is not None and pid in public
-                row.append({"name": s["name"], "handle": public[pid] if shown else None,
-                            "reliability": rel[pid] if shown else None})
+                shown = pid if pid is not None and pid in public else None   # a player with a public handle
+                row.append({"name": s["name"], "handle": public[shown] if shown is not None else None,
+                            "reliability": rel[shown] if shown is not None else None})
             out.append(row)
         return out
 
@@ -452,6 +452,8 @@ class Lobby:
                 self._doc(game_id)   # started meanwhile: game-started
             raise
         seat = taken["seat"]
+        # change() has them: the joiner's own, or (a join link) those the pending join asked with
+        assert name is not None and email is not None
         if join is not None:   # the link leads back to the seat when opened again
             self.r.set(joined_key(game_id, join),
                        json.dumps({"seat": seat, "pid": player_id(self.r, email),

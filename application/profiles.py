@@ -177,7 +177,8 @@ class Profiles:
         finished: list[dict] = []
         current: list[dict] = []
         for game_id in ids:
-            result = json.loads(cached[game_id]) if cached[game_id] else None
+            raw = cached[game_id]
+            result = json.loads(raw) if raw else None
             meta = None
             if result is None:
                 try:
@@ -196,7 +197,8 @@ class Profiles:
                          "score": me["score"] if me else None, "winner": result.get("winner"),
                          "url": f"/play/{game_id}", "record": f"/api/v1/games/{game_id}/record"})
                 continue
-            if meta.get("private"):  # a game its creator keeps out of listings (the lobby's private games)
+            # a game its creator keeps out of listings (the lobby's private games)
+            if meta is None or meta.get("private"):
                 continue
             current.append(
                 {"game": game_id, "game_name": games.of_meta(meta).name, "url": f"/play/{game_id}"})

@@ -120,7 +120,9 @@ def without_links(text: str) -> str:
     out = []
     for part in _WORDS.split(strip_invisible(text)):
         if part and not part.isspace() and is_link(part):
-            lead, core, tail = _EDGES.match(part).groups()
+            edges = _EDGES.match(part)
+            assert edges is not None   # every group of the pattern may be empty: it matches any word
+            lead, core, tail = edges.groups()
             part = f"{lead}{LINK_GONE}{tail}" if core and is_link(core) else LINK_GONE
         out.append(part)
     return "".join(out)

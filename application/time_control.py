@@ -204,7 +204,7 @@ def format_deadline(ts: float, tz_name: str | None = None) -> str:
     the game knows it, else ``Sun 22 Nov 2026 09:00 UTC``."""
     tz = ZoneInfo(tz_name) if tz_name and valid_tz(tz_name) else timezone.utc
     dt = datetime.fromtimestamp(ts, tz=tz)
-    label = "UTC" if tz is timezone.utc else (dt.tzname() or tz_name)
+    label = "UTC" if tz is timezone.utc else (dt.tzname() or tz_name or "")
     return dt.strftime("%a %d %b %Y %H:%M ") + label
 
 

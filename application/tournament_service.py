@@ -510,7 +510,7 @@ class TournamentService:
             options["action_tiles"] = d.get("action_tiles", "printed")
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
-        tokens = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]
+        tokens: list[str | None] = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]
         seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
         try:
             self.games.create_game(seats, options, game_id=game_id, tokens=tokens, seed=seed, game=game.name,

@@ -225,7 +225,7 @@ def check_url(url: str, allow_loopback: bool = False, resolve=system_resolve,
         raise bad("the host must be written in ASCII (IDNA, xn--...) without look-alike characters")
     try:
         prepared = requests.Request("POST", url).prepare()
-        host = urllib3.util.parse_url(prepared.url).host or ""
+        host = urllib3.util.parse_url(prepared.url or "").host or ""   # a prepared request has its URL
     except (requests.RequestException, ValueError) as e:
         raise bad(f"not a url the service can send to: {e}") from None
     host = host.strip("[]")
@@ -395,7 +395,8 @@ class Webhooks:
         if h is None:
             return None
         try:
-            return (urllib3.util.parse_url(requests.Request("POST", h["url"]).prepare().url).host or "")[:255]
+            url = requests.Request("POST", h["url"]).prepare().url or ""   # a prepared request has its URL
+            return (urllib3.util.parse_url(url).host or "")[:255]
         except (requests.RequestException, ValueError):
             return None
 

@@ -206,7 +206,7 @@ def verify_inbound_signature(secret: str | bytes, header: str | None, body: byte
                              now: float | None = None, tolerance: int = INBOUND_TOLERANCE) -> None:
     """Raise :class:`BadAddress` unless ``header`` signs ``body`` with ``secret`` within
     ``tolerance`` seconds of ``now``."""
-    fields = {}
+    fields: dict[str, list[str]] = {}
     for part in (header or "").split(","):
         k, _, v = part.strip().partition("=")
         fields.setdefault(k, []).append(v)

@@ -47,8 +47,10 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict, namedtuple
+from types import ModuleType
 from typing import Callable
 
+_deflate: ModuleType
 try:   # ISA-L's deflate (python-isal): a fifth of zlib's CPU at level 1 for a smaller picture
     from isal import isal_zlib as _deflate
 except ImportError:   # a platform without its wheels: zlib, as Pillow's own encoder

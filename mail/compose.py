@@ -25,6 +25,7 @@ import secrets
 import textwrap
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 from email.message import EmailMessage
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
@@ -91,8 +92,10 @@ def finish_headers(msg, *, domain: str, once_key: str | None = None, msgid: str 
     is a spam sign, SpamAssassin's LIST_PARTIAL)."""
     if "Date" not in msg:
         msg["Date"] = formatdate(usegmt=True)
-    if msgid or once_key:
-        _replace(msg, "Message-ID", msgid or message_id(once_key, domain))
+    if msgid:
+        _replace(msg, "Message-ID", msgid)
+    elif once_key:
+        _replace(msg, "Message-ID", message_id(once_key, domain))
     elif "Message-ID" not in msg:
         msg["Message-ID"] = make_msgid(domain=domain)
     if in_reply_to and in_reply_to != msg["Message-ID"]:
@@ -192,7 +195,7 @@ class TurnContext:
     to_addr: str
     from_addr: str
     reply_to: str
-    state: object                # the game's state (the engine's GameState)
+    state: Any                   # the game's state (each engine its own GameState; EmailGame[Any] reads it)
     seat_names: list[str]
     since: list[dict]
     open_url: str
@@ -489,7 +492,8 @@ def ignored_note(ignored: list[str]) -> str:
 def _styled_lines(lines: list[str]) -> str:
     """Plain lines as HTML: paragraphs at blank lines, ``> quoted`` lines as a quote, indented
     lines (moves) in a monospace block."""
-    out, para = [], []
+    out: list[str] = []
+    para: list[str] = []
 
     def flush():
         if para:

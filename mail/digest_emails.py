@@ -18,8 +18,8 @@ class DigestEmails(Mailer):
         """One email per digest reader listing the games awaiting them (once per day)."""
         pending: dict[str, list[tuple[str, int, int]]] = {}
         for raw in DIGEST.all_members(self.r):
-            email, game_id, seat, version = raw.decode().rsplit("|", 3)
-            pending.setdefault(email, []).append((game_id, int(seat), int(version)))
+            email, game_id, seat_s, version_s = raw.decode().rsplit("|", 3)
+            pending.setdefault(email, []).append((game_id, int(seat_s), int(version_s)))
         sent = 0
         for email, items in sorted(pending.items()):
             lines = []

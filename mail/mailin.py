@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
-from typing import Callable
+from typing import Callable, TypedDict
 
 from application.errors import ServiceError
 from application.game_service import MAX_MOVES_PER_REQUEST
@@ -115,6 +115,13 @@ class Result:
     failing_line: str | None = None
     replied: bool = False        # an answer email was handed to deps.send_reply
     said: str | None = None      # the message to the table the reply posted (mail/messages.py)
+
+
+class _Turn(TypedDict):
+    """The turn a signed reply address is for: every Result after the address was read names it."""
+    game_id: str
+    seat: int
+    version: int
 
 
 # --- the pipeline --------------------------------------------------------------------------------
@@ -387,67 +394,121 @@ def _legal(deps: Deps, game_id: str, seat: int) -> list[tuple[str, str]]:
         return []
 
 
+# --- the reply pipeline, step by step ------------------------------------------------------------
+# Each step returns what the next one needs, or the Result that ends the pipeline (answered or not).
+
+@dataclass
+class _Reply:
+    """A readable reply, not seen before, and the turn its signed address is for."""
+    msg: EmailMessage
+    address: str                 # the reply address it was sent to
+    dedupe: str                  # what identifies it (mail:in:<dedupe>): its answer's once-key too
+    named: _Turn                 # the game, seat and turn the signed address names
+    talk_n: int | None           # the message number of a talk address, None for a turn's
+    owner: str                   # the seat's own address: every answer goes there
+    answer: _Answer
+
+
+@dataclass
+class _Lines:
+    """What the reply says: the moves as the game reads them (``written``: as the player wrote
+    them), the lines after the moves ignored as a sign-off, and a message to the table."""
+    written: list[str]
+    moves: list[str]
+    ignored: list[str]
+    said: str | None
+
+
 def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
+    read = _parse(raw, deps, rcpt)                      # 1. parse and dedupe
+    if isinstance(read, Result):
+        return read
+    reply = _address(deps, *read)                       # 2. who and which turn: the signed address
+    if isinstance(reply, Result):
+        return reply
+    refused = _check_sender(deps, reply)                # 3. the seat's player, vouched for
+    if refused is not None:
+        return refused
+    stale = _check_talk(deps, reply)                    # 4. a talk address still open
+    if stale is not None:
+        return stale
+    lines = _read_lines(deps, reply)                    # 5. the moves, and a message to the table
+    if isinstance(lines, Result):
+        return lines
+    return _play(deps, reply, lines)                    # 6. play them, and answer
+
+
+def _parse(raw: bytes, deps: Deps, rcpt: str | None) -> Result | tuple[EmailMessage, str, str]:
+    """Step 1: the message, its reply address and its dedupe key; or the Result for a message too
+    large or unreadable (answered from the headers alone, if there is someone to answer), automatic,
+    or seen before."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8", errors="surrogateescape")
     if not isinstance(raw, (bytes, bytearray)):
         return Result("rejected", "malformed", "the message is not bytes")
     raw = bytes(raw)
-
-    # 1. too large or unreadable: answer from the headers alone, if there is someone to answer
     if len(raw) > deps.max_bytes:
-        headers = _headers_only(raw)
-        sender = _sender(headers) if headers is not None else None
-        result = Result("rejected", "too-large",
-                        f"your email is {len(raw)} bytes; the limit is {deps.max_bytes}. Reply with just "
-                        "your moves, without attachments or the quoted images.")
-        if headers is None or _is_automatic(headers, deps, sender):
-            return result
-        return _answer_the_seat(deps, headers, rcpt, result, _raw_key(raw, rcpt))
+        return _unreadable(deps, raw, rcpt, Result(
+            "rejected", "too-large", f"your email is {len(raw)} bytes; the limit is {deps.max_bytes}. Reply "
+            "with just your moves, without attachments or the quoted images."))
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         keys = msg.keys()
         from_value = msg.get("From")
     except Exception:
-        headers = _headers_only(raw)
-        sender = _sender(headers) if headers is not None else None
-        result = Result("rejected", "malformed", "your email could not be read")
-        if headers is None or _is_automatic(headers, deps, sender):
-            return result
-        return _answer_the_seat(deps, headers, rcpt, result, _raw_key(raw, rcpt))
+        return _unreadable(deps, raw, rcpt, Result("rejected", "malformed", "your email could not be read"))
     if not keys or from_value is None:
         return Result("rejected", "malformed", "not an email: no headers or no From")
-    sender = _sender(msg)
-    if _is_automatic(msg, deps, sender):
+    assert isinstance(msg, EmailMessage)   # the message class of the default policy
+    if _is_automatic(msg, deps, _sender(msg)):
         return Result("ignored", "automatic", "an auto-reply, bounce or list message")
-
-    # 2. who and which turn: the signed reply address
     address = _reply_address(msg, rcpt)
     dedupe = _dedupe_key(msg, address)
     if deps.seen(dedupe):
         return Result("duplicate", "duplicate", "this email was already handled")
+    return msg, address, dedupe
+
+
+def _unreadable(deps: Deps, raw: bytes, rcpt: str | None, result: Result) -> Result:
+    """A message the pipeline cannot read: answered from its headers alone, when they name a seat
+    and are no automatic message."""
+    headers = _headers_only(raw)
+    sender = _sender(headers) if headers is not None else None
+    if headers is None or _is_automatic(headers, deps, sender):
+        return result
+    return _answer_the_seat(deps, headers, rcpt, result, _raw_key(raw, rcpt))
+
+
+def _address(deps: Deps, msg: EmailMessage, address: str, dedupe: str) -> Result | _Reply:
+    """Step 2: the game, seat and turn of the signed reply address, and the seat's own address
+    (every answer from here on goes there, never to whoever wrote)."""
     try:
         game_id, seat, version, talk_n = addresses.parse_address(deps.secret, address)
     except ValueError:  # addresses.BadAddress is a ValueError
         # no game, so no seat to answer: never mail an address that is not a seat's (backscatter)
         return Result("rejected", "forged-address",
                       f"{address or 'the address'} is not a valid Tiletum reply address")
-    base = dict(game_id=game_id, seat=seat, version=version)
+    turn = _Turn(game_id=game_id, seat=seat, version=version)
     owner = _seat_address(deps, game_id, seat)
     if owner is None:
-        return Result("rejected", "no-seat-address", "this seat has no email address now", **base)
-    # every answer from here on goes to the seat's own address, never to whoever wrote
-    answer = _Answer(deps, owner, msg, address, dedupe)  # a corrected reply to an error goes to the same turn
+        return Result("rejected", "no-seat-address", "this seat has no email address now", **turn)
+    # a corrected reply to an error goes to the same turn
+    return _Reply(msg, address, dedupe, turn, talk_n, owner, _Answer(deps, owner, msg, address, dedupe))
 
-    # the reply address is not a credential on its own: the author must be the seat's player, and
-    # a mail server must vouch for the From (mail/sender_auth.py)
+
+def _check_sender(deps: Deps, reply: _Reply) -> Result | None:
+    """Step 3: the reply address is not a credential on its own: the author must be the seat's
+    player, and a mail server must vouch for the From (mail/sender_auth.py). None when they are
+    (the reply then accepts our email); else the refusal, told to the owner once a day."""
+    msg, owner, turn = reply.msg, reply.owner, reply.named
+    game_id, seat = turn["game_id"], turn["seat"]
     author = _first_address(msg.get("From"))
     refused = None
     if not same_mailbox(author, owner):
         refused = Result("rejected", "wrong-sender",
                          f"a reply to your game's email came from {author or 'an unknown address'}, not from "
                          f"your address: nothing was played or posted. If it was you, reply from {owner}.",
-                         **base)
+                         **turn)
     else:
         why = sender_refused(msg, deps.authserv_id, deps.unauthenticated)
         if why is not None:
@@ -456,37 +517,52 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
                              "a reply that claimed to be from you failed our mail server's sender checks "
                              "(SPF/DKIM/DMARC): nothing was played or posted. If it was you, reply again "
                              "from your usual mail account; if not, someone wrote in your name, and you need "
-                             "do nothing.", **base)
-    if refused is not None:
-        log.warning("mailin: %s for %s seat %s (From %s)", refused.code, game_id, seat, author)
-        # the owner is told once a day per game and kind, whatever the reply address: a flood of
-        # forged replies (to any turn's or the talk address) tells them nothing more, and the
-        # writer nothing at all
-        once = f"refused:{refused.code}:{game_id}:{seat}:{int(deps.clock() // 86400)}"
-        if deps.seen(once):
-            return refused
-        answer.once = once
-        return answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
-    if deps.accepted is not None:
-        deps.accepted(owner)   # any reply of the seat's own, vouched for, accepts our email
-    if talk_n is not None or version == talk.TALK_VERSION:
-        stale = _stale_talk(deps, game_id, seat, talk_n)
-        if stale is not None:
-            answer.reply_to = None   # not the expired address again
-            return answer(Result("rejected", "stale-talk", stale, **base), "error", failing_line=None,
-                          legal_moves=[], nothing_played=True)
+                             "do nothing.", **turn)
+    if refused is None:
+        if deps.accepted is not None:
+            deps.accepted(owner)   # any reply of the seat's own, vouched for, accepts our email
+        return None
+    log.warning("mailin: %s for %s seat %s (From %s)", refused.code, game_id, seat, author)
+    # the owner is told once a day per game and kind, whatever the reply address: a flood of
+    # forged replies (to any turn's or the talk address) tells them nothing more, and the
+    # writer nothing at all
+    once = f"refused:{refused.code}:{game_id}:{seat}:{int(deps.clock() // 86400)}"
+    if deps.seen(once):
+        return refused
+    reply.answer.once = once
+    return reply.answer(refused, "error", failing_line=None, legal_moves=[], nothing_played=True)
 
-    # 3. the moves, and a message to the table: the lines after a line "Message:", or the whole text of
-    # a reply to a message email (mail/messages.py); never a line of moves
-    body, said = talk.split_reply(body_text(msg), version)
+
+def _check_talk(deps: Deps, reply: _Reply) -> Result | None:
+    """Step 4: a reply to a talk address (or the talk version) whose address expired is refused,
+    answered without that address again; None otherwise."""
+    turn = reply.named
+    if reply.talk_n is None and turn["version"] != talk.TALK_VERSION:
+        return None
+    stale = _stale_talk(deps, turn["game_id"], turn["seat"], reply.talk_n)
+    if stale is None:
+        return None
+    reply.answer.reply_to = None   # not the expired address again
+    return reply.answer(Result("rejected", "stale-talk", stale, **turn), "error", failing_line=None,
+                        legal_moves=[], nothing_played=True)
+
+
+def _read_lines(deps: Deps, reply: _Reply) -> Result | _Lines:
+    """Step 5: the moves, and a message to the table: the lines after a line "Message:", or the
+    whole text of a reply to a message email (mail/messages.py); never a line of moves. A message
+    alone is posted here (nothing played, no answer); a bad message, too many lines or no moves at
+    all end the pipeline."""
+    turn, answer = reply.named, reply.answer
+    game_id, seat = turn["game_id"], turn["seat"]
+    body, said = talk.split_reply(body_text(reply.msg), turn["version"])
     why = talk.check_message(said) if said is not None else None
     if why is not None:
-        return answer(Result("rejected", "bad-message", f"{why}: nothing was done", **base), "error",
+        return answer(Result("rejected", "bad-message", f"{why}: nothing was done", **turn), "error",
                       failing_line=None, legal_moves=[], nothing_played=True)
     try:
         written = extract_moves(body)
     except TooManyMoves as e:
-        result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **base)
+        result = Result("rejected", "too-many-moves", f"{e}; nothing was played", **turn)
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
                       nothing_played=True)
     # as the game reads them: a description copied with the move and trailing punctuation go, and
@@ -510,22 +586,29 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
     if said is not None and not moves:   # a message alone: posted, nothing played, no answer
         why = talk.post_reply_message(deps.post_message, game_id, seat, said)
         if why is None:
-            return Result("applied", "message", None, said=said, **base)
-        return answer(Result("rejected", "message-refused", f"your message was not posted: {why}", **base),
+            return Result("applied", "message", None, said=said, **turn)
+        return answer(Result("rejected", "message-refused", f"your message was not posted: {why}", **turn),
                       "error", failing_line=None, legal_moves=[], nothing_played=True)
     if not moves:
         result = Result("rejected", "no-moves",
                         "no moves were found in your email: write one move per line, above the quoted "
-                        "turn email", **base)
+                        "turn email", **turn)
         return answer(result, "error", failing_line=None, legal_moves=_legal(deps, game_id, seat),
                       nothing_played=False)
+    return _Lines(written, moves, ignored, said)
 
-    # 4. play them: all or nothing, up to a move that reveals chance; the message is posted once the
-    # moves are saved and before anyone is told of them, so the next seat's turn email carries it
+
+def _play(deps: Deps, reply: _Reply, lines: _Lines) -> Result:
+    """Step 6: play the moves, all or nothing, up to a move that reveals chance, and answer: a
+    confirmation, or the error with the failing line. The message is posted once the moves are
+    saved and before anyone is told of them, so the next seat's turn email carries it."""
+    turn, answer = reply.named, reply.answer
+    game_id, seat, version = turn["game_id"], turn["seat"], turn["version"]
+    written, moves, said = lines.written, lines.moves, lines.said
     posted: list[str | None] = []
 
     def post_said() -> None:
-        if not posted:
+        if not posted and said is not None:
             posted.append(talk.post_reply_message(deps.post_message, game_id, seat, said))
     try:
         applied = (deps.submit(game_id, seat, version, moves, then=post_said) if said is not None
@@ -536,8 +619,8 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
             current = extra.get("current_version")
             result = Result("rejected", "stale-turn",
                             "this email was for an old turn, and the game has moved on since. None of its "
-                            "moves were played: reply to the latest turn email instead.", moves=moves, **base)
-            if _send_stale(deps, msg, result, current, dedupe):
+                            "moves were played: reply to the latest turn email instead.", moves=moves, **turn)
+            if _send_stale(deps, reply.msg, result, current, reply.dedupe):
                 return result
             answer.reply_to = None
             return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True,
@@ -548,7 +631,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         playable = e.kind in ("forbidden", "invalid")  # the player can correct and reply again
         if not playable:
             answer.reply_to = None
-        result = Result("rejected", e.code, e.detail, moves=moves, failing_line=failing, **base)
+        result = Result("rejected", e.code, e.detail, moves=moves, failing_line=failing, **turn)
         legal = _legal(deps, game_id, seat) if playable else []
         return answer(result, "error", failing_line=failing, legal_moves=legal, nothing_played=True,
                       rule=extra.get("rule"), move_index=index)
@@ -558,7 +641,7 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         log.exception("mailin: submit failed for %s seat %s", game_id, seat)
         result = Result("rejected", "internal-error",
                         "the server could not play your moves just now; none were played. Please send "
-                        "them again in a few minutes.", moves=moves, **base)
+                        "them again in a few minutes.", moves=moves, **turn)
         return answer(result, "error", failing_line=None, legal_moves=[], nothing_played=True)
     new_version = applied.get("version") if isinstance(applied, dict) else None
     unplayed = list(applied.get("unplayed") or []) if isinstance(applied, dict) else []
@@ -567,6 +650,6 @@ def _handle(raw: bytes, deps: Deps, rcpt: str | None) -> Result:
         post_said()   # when the service did not (an idempotent replay): after the moves, as ever
     why = posted[0] if posted else None
     result = Result("applied", None, why, moves=played, unplayed=unplayed, new_version=new_version,
-                    ignored=ignored, said=said if said is not None and why is None else None, **base)
+                    ignored=lines.ignored, said=said if said is not None and why is None else None, **turn)
     return answer(result, "confirmation", moves=played, unplayed=unplayed, new_version=new_version,
                   message_refused=why)

@@ -31,7 +31,7 @@ from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
 from .messages import refused_note
 from .notify import Notifier
-from .notify_base import kept_subject
+from .notify_base import email_game, kept_subject
 from .outbox import Outbox
 from .transports import SmtpTransport, transport_from_env
 
@@ -172,7 +172,7 @@ class InboundReplies:
 
     def legal_moves(self, game_id: str, seat: int) -> list[tuple[str, str]]:
         meta, state = self.svc.load(game_id)
-        return games.of_meta(meta).email_moves(state, seat, seat_names(meta))
+        return email_game(meta).email_moves(state, seat, seat_names(meta))
 
     def seen(self, key: str) -> bool:
         return not self.r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
@@ -288,8 +288,9 @@ class InboundReplies:
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
-        now = "The game is over." if game.is_over(state) else (
-            f"It is now {names[game.actor(state)]}'s decision; you get an email when it is yours again.")
+        actor = game.actor(state)   # None once the game is over
+        now = "The game is over." if game.is_over(state) or actor is None else (
+            f"It is now {names[actor]}'s decision; you get an email when it is yours again.")
         return simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email,
                             lines=[f"Hello {names[seat]},", "", why, now, "",
                                    f"Open the game: {self.notifier.open_url(game_id, seat)}"],

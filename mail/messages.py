@@ -166,7 +166,9 @@ class TalkMailer:
         body = (f"<p>Hello {e(names[seat])},</p>{markup}<p>Reply to this email to answer them: all you write "
                 "above the quoted text goes to the table as your message (nothing in it is played).</p>"
                 f'<p><a href="{e(url)}">Open the game</a></p>')
-        msg.get_body(("html",)).set_content(html_document(headline, body), subtype="html")
+        html_part = msg.get_body(("html",))
+        assert html_part is not None   # simple_email writes the text and the HTML
+        html_part.set_content(html_document(headline, body), subtype="html")
         return msg
 
 

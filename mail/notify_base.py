@@ -6,6 +6,10 @@ from __future__ import annotations
 import logging
 import time
 from email.message import EmailMessage
+from typing import Any
+
+import games
+from games import EmailGame
 
 from application import consent
 from application.clock import make_clock
@@ -23,6 +27,15 @@ from .compose import MAX_REFERENCES
 from .outbox import SENT_TTL, Outbox
 
 log = logging.getLogger("tablepost.notify")
+
+def email_game(meta: dict) -> EmailGame[Any]:
+    """The game of a game's stored meta as the email channel plays it (games/base.py's EmailTexts):
+    every game whose seats get emails is one (``email = True``)."""
+    game = games.email_texts(games.of_meta(meta))
+    if game is None:
+        raise ValueError(f"the email channel does not play {games.of_meta(meta).name}")
+    return game
+
 
 def chosen(meta: dict) -> bool:
     """Whether the game's players chose it themselves (a tournament's game: they entered it), so its

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 
-import games
 from application.notifications import preference
 from application.resigned import final_places, resigned_of
 from application.seats import seat_names
 
 from .compose import consent_lines, one_line, simple_email, thread_subject
-from .notify_base import Mailer, chosen
+from .notify_base import Mailer, chosen, email_game
 
 
 class ResultsEmails(Mailer):
@@ -16,7 +15,7 @@ class ResultsEmails(Mailer):
 
     def _results(self, game_id: str, meta: dict, state) -> int:
         sent = 0
-        game = games.of_meta(meta)
+        game = email_game(meta)
         names = seat_names(meta)
         scores = game.scores(state)
         lines = [f"  {names[i]}: {v} {game.score_unit}" for i,

@@ -49,7 +49,9 @@ def org_domain(domain: str) -> str:
 
 def aligned(a: str | None, b: str | None) -> bool:
     """DMARC's relaxed alignment: ``a`` and ``b`` share their organizational domain."""
-    return bool(a and b) and org_domain(a) == org_domain(b)
+    if not a or not b:
+        return False
+    return org_domain(a) == org_domain(b)
 
 
 def _domain(value: str | None) -> str | None:
@@ -104,7 +106,7 @@ def check(msg, authserv_id: str) -> str | None:
     domain = from_domain(msg)
     if domain is None:
         return "no From domain"
-    by = {}
+    by: dict[str, list] = {}   # authres's results (untyped), by method
     for r in ours:
         by.setdefault(r.method.lower(), []).append(r)
     dmarc = {r.result.lower() for r in by.get("dmarc", [])}

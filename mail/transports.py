@@ -72,7 +72,7 @@ class SmtpTransport:
         self.idle_timeout = (idle_timeout if idle_timeout is not None
                              else env_float("TABLEPOST_SMTP_IDLE_TIMEOUT", 30))
         self.max_age = max_age if max_age is not None else env_float("TABLEPOST_SMTP_MAX_AGE", 300)
-        self._smtp = None
+        self._smtp: smtplib.SMTP | None = None
         self._opened = self._used = 0.0
         self.connections = 0          # opened so far (for tests and figures)
         self.unreachable = False      # the last attempt to open a connection failed
@@ -128,7 +128,7 @@ class SmtpTransport:
                 smtp.ehlo_or_helo_if_needed()
                 code, resp = smtp.mail(from_addr)
                 if code != 250:
-                    self._reset()
+                    self._reset(smtp)
                     raise smtplib.SMTPSenderRefused(code, resp, from_addr)
                 refused = {}
                 for rcpt in to_addrs:
@@ -136,12 +136,12 @@ class SmtpTransport:
                     if code not in (250, 251):
                         refused[rcpt] = (code, resp)
                 if len(refused) == len(to_addrs):
-                    self._reset()
+                    self._reset(smtp)
                     raise smtplib.SMTPRecipientsRefused(refused)
                 in_data = True
                 code, resp = _data(smtp, raw)
                 if code != 250:
-                    self._reset()
+                    self._reset(smtp)
                     raise smtplib.SMTPDataError(code, resp)
                 self._used = time.monotonic()
                 return
@@ -170,9 +170,9 @@ class SmtpTransport:
             return
         self.send_raw(env[0], env[1], serialize(message))
 
-    def _reset(self) -> None:
+    def _reset(self, smtp: smtplib.SMTP) -> None:
         try:
-            self._smtp.rset()
+            smtp.rset()
         except (smtplib.SMTPException, OSError):
             self._drop()
 
@@ -205,7 +205,8 @@ class SinkTransport:
         name = f"{time.time_ns()}-{(message['To'] or 'nobody').split('@')[0][-20:]}.eml"
         (self.folder / name).write_bytes(serialize(message))
         plain = next((part for part in message.walk() if part.get_content_type() == "text/plain"), None)
-        text = plain.get_payload(decode=True).decode("utf-8", "replace") if plain is not None else ""
+        payload = plain.get_payload(decode=True) if plain is not None else None   # bytes: a leaf part
+        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
         links = [w for w in text.split() if w.startswith("http")]
         print(f"[mail sink] to {message['To']}: {message['Subject']} ({self.folder / name})", flush=True)
         for link in links[:5]:

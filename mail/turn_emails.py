@@ -23,10 +23,11 @@ from .board_png import board_pngs, png_width
 from .compose import InlineImage, TurnContext, consent_lines, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
-from .notify_base import Mailer, chosen, log, thread_key, thread_refs_key
+from .notify_base import chosen, email_game, log, thread_key, thread_refs_key
+from .results_emails import ResultsEmails
 
 
-class TurnEmails(Mailer):
+class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
     """The turn email and what belongs to it: reminders, the stand-in's notice, held emails."""
 
     def remind(self, game_id: str, seat: int, version: int, hours: float) -> int:
@@ -271,7 +272,7 @@ class TurnEmails(Mailer):
         words, and nothing another person wrote (no names, no messages, no pictures that draw names,
         no past moves told by name)."""
         seat_gen, me_gen = generations or (None, None)
-        game = games.of_meta(meta)
+        game = email_game(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
         if deadline is None and game.actor(state) == seat:
@@ -279,7 +280,8 @@ class TurnEmails(Mailer):
         events = self.service.store.events(game_id)
         if pending:
             names = self.neutral_names(names, seat)
-            talk_text, talk_html, since, images = [], "", [], []
+            talk_text: list[str] = []
+            talk_html, since, images = "", [], []
         else:
             talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
             since = self.since_last_turn(game_id, seat, game, seen, events)

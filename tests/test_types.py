@@ -1,5 +1,7 @@
 """The type checker in the suite (issue 32): mypy, configured in pyproject.toml ([tool.mypy]),
-finds nothing in games/, tiletum/, carcassonne/ and application/; and it does catch a game that
+finds nothing in the games and their engines (games/, tiletum/, carcassonne/, pillars/) nor in the
+platform (application/, mail/, api/, workers/), the platform's Optional values checked (issue 52:
+strict_optional); and it does catch a game that
 misses part of the game interface (games/base.py's protocols), which is what makes a new game's
 gaps show before it runs.
 

@@ -13,7 +13,7 @@ from ..auth import bearer
 blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots",
                 description="Bot accounts: programs that play seats")
 
-OWNER = [{"botOwnerKey": []}]
+OWNER: list[dict[str, list[str]]] = [{"botOwnerKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "a bot account's owner key (`botowner.<id>.<secret>`), from its "
                                   "registration"}

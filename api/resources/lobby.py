@@ -31,8 +31,8 @@ SEATED = {"game": "Xq3vTz8aBc1d", "status": "seated", "seat": 2, "name": "Dana",
           "started": True}
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "a waiting game's creator token, returned once by POST /api/v1/games"}
-PLAYER_OR_NONE = [{"dashboardKey": []}, {}]
-ANY_OF_THEM = [{"seatToken": []}, {"dashboardKey": []}]
+PLAYER_OR_NONE: list[dict[str, list[str]]] = [{"dashboardKey": []}, {}]
+ANY_OF_THEM: list[dict[str, list[str]]] = [{"seatToken": []}, {"dashboardKey": []}]
 
 
 def err(status: int, code: str, description: str):

@@ -16,7 +16,7 @@ blp = Blueprint("me", __name__, url_prefix="/api/v1/me",
                 description="Your dashboard: your games, email setting, vacation, handle and profile, your "
                             "data (dashboard key)")
 
-KEY = [{"dashboardKey": []}]
+KEY: list[dict[str, list[str]]] = [{"dashboardKey": []}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer",
                    "description": "your private dashboard key, from the /me#key=... link in your emails"}
 EXAMPLE_GAME = {"game": "Xq3vTz8aBc1d", "game_name": "tiletum", "seat": 1, "name": "Ada",

@@ -30,8 +30,8 @@ TOURNAMENT = {
 }
 STANDING = {"rank": 1, "player": PLAYER_A, "name": "Ann", "points": 1.0, "games": 1, "vp": 61.0,
             "buchholz": 0.0, "sonneborn_berger": 0.0, "head_to_head": 1.0, "byes": 0, "withdrawn": False}
-TOKEN = [{"seatToken": []}]
-OPTIONAL_TOKEN = [{"seatToken": []}, {}]
+TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
+OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 
 
 def err(status: int, code: str, description: str):

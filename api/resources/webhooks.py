@@ -12,7 +12,7 @@ from ..auth import bearer
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks",
                 description="Webhooks: game events POSTed to a seat's or a bot's URL")
 
-SECURITY = [{"seatToken": []}]
+SECURITY: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
 def err(status: int, code: str, description: str):

@@ -161,9 +161,11 @@ GAMES = list(games.NAMES)   # every registered game (games.GAMES), by name
 ANY_PHASE = list(dict.fromkeys(p for game in games.GAMES.values() for p in game.phases))
 # what the API says of each game's seats, from the registry ("tiletum (2-4 seats), ...")
 GAME_SEATS = ", ".join(f"{g.name} ({g.min_players}-{g.max_players} seats)" for g in games.GAMES.values())
-TO_ACT = {"description": "the seats whose decision it is now (one seat, or none when the game is over); "
-                         "the same name and shape in the game summary, the position and the legal moves "
-                         "(docs/api-changes.md)", "example": [0]}
+TO_ACT: dict[str, object] = {
+    "description": "the seats whose decision it is now (one seat, or none when the game is over); "
+                   "the same name and shape in the game summary, the position and the legal moves "
+                   "(docs/api-changes.md)", "example": [0]}
+TO_ACT_WORDS = str(TO_ACT["description"])   # the description alone, for the schemas that add to it
 DEPRECATED_ACTOR = {"deprecated": True, "description": "deprecated since API 2.0 (docs/api-changes.md): use "
                                                        "`to_act`; the seat whose decision it is, null when "
                                                        "over"}

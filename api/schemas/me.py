@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .common import ANY_PHASE, Base, Boolean, GAMES, Line, Name, TO_ACT, seat_list
+from .common import ANY_PHASE, Base, Boolean, GAMES, Line, Name, TO_ACT, TO_ACT_WORDS, seat_list
 from .review import Reliability
 
 
@@ -49,7 +49,7 @@ class MeGame(Base):
     phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE))
     version = fields.Integer(required=True)
     to_act = seat_list(required=True,
-                        metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed in "
+                        metadata={**TO_ACT, "description": TO_ACT_WORDS + ". Changed in "
                         "API 2.0: it was the name of the seat to act, which `to_act_names` gives"})
     to_act_names = fields.List(fields.String(), required=True, metadata={
         "description": "the names of the seats in `to_act`, in the same order", "example": ["Ada"]})

@@ -5,8 +5,8 @@ from marshmallow import fields, validate
 
 from application.game_service import EVENTS_PAGE, MAX_EVENTS_PAGE
 
-from .common import (Base, Closed, DEPRECATED_ACTOR, Integer, MAX_VERSION, QueryInteger, TO_ACT, Text,
-                     seat_list)
+from .common import (Base, Closed, DEPRECATED_ACTOR, Integer, MAX_VERSION, QueryInteger, TO_ACT, TO_ACT_WORDS,
+                     Text, seat_list)
 
 
 EVENT_TYPES = ["GameStarted", "MovePlayed", "MoveUndone", "SeatResigned"]
@@ -20,7 +20,7 @@ class LegalMove(Closed):
 class LegalMoves(Closed):
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    to_act = seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT["description"] + ". Changed "
+    to_act = seat_list(required=True, metadata={**TO_ACT, "description": TO_ACT_WORDS + ". Changed "
                         "in API 2.0: it was the seat (int) or null, which `actor` still gives"})
     actor = fields.Integer(allow_none=True, required=True, metadata=DEPRECATED_ACTOR)
     moves = fields.List(fields.Nested(LegalMove), required=True)
