@@ -9,8 +9,8 @@ import flask
 
 from .problems import ApiError
 
-SEAT = [{"seatToken": []}]
-OPTIONAL_SEAT = [{"seatToken": []}, {}]
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
+OPTIONAL_SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 
 _PRINTABLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
 

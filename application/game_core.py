@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Callable
 
 import games
 
@@ -66,7 +67,7 @@ class GameCore:
         self.on_append = on_append  # callback(game_id, new_version, state, mover) after a successful append
         # callback(game_id, seat, version) that enqueues the stand-in's turn for the AI worker
         # (application/deadlines.py); None: the stand-in plays inline
-        self.stand_in_hand_off = None
+        self.stand_in_hand_off: Callable[[str, int, int], object] | None = None
         self.bot_token_hash = token_hash(bot_token) if bot_token else None
         self.bots = BotAccounts(store.r)  # registered bot accounts (application/bots.py)
         self.ai_token_hash = token_hash(ai_token) if ai_token else None   # the AI player's credential

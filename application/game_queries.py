@@ -81,14 +81,16 @@ class GameQueries(SeatAuth):
         out = []
         for member, created in newest[:limit + PUBLIC_SLACK]:
             game_id = member.decode()
+            loaded: tuple | None
             try:
-                meta, state = self.load(game_id)
+                loaded = self.load(game_id)
             except (errors.ServiceError, GameArchived):
-                meta = state = None
-            game = games.of_meta(meta) if meta is not None else None
-            if game is None or game.is_over(state):
+                loaded = None
+            game = games.of_meta(loaded[0]) if loaded is not None else None
+            if loaded is None or game is None or game.is_over(loaded[1]):
                 r.zrem(ACTIVE.key(game_id), game_id)
                 continue
+            meta, state = loaded
             out.append({"id": game_id, "game": game.name, "round": game.round(state),
                         "players": [s["name"] for s in meta["seats"]],
                         "tournament": (meta.get("tournament") or {}).get("id"),
@@ -146,9 +148,9 @@ class GameQueries(SeatAuth):
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         page, version = self.store.page(game_id, after, limit)
         evs = [e for e, _ in page]
-        texts = [t for _, t in page]
-        if any(t is None for t in texts):
-            texts = self._texts_by_folding(game_id, game, meta, after, evs)
+        stored = [t for _, t in page]
+        texts: list[str] = ([t for t in stored if t is not None] if all(t is not None for t in stored)
+                            else self._texts_by_folding(game_id, game, meta, after, evs))
         names = seat_names(meta)
         texts = [with_names(t, names) for t in texts]
         last = after + len(evs)

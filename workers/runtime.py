@@ -47,9 +47,7 @@ def service() -> GameService:
     svc = GameService(EventStore(redis_client()), on_append=dispatcher.after_append,
                       bot_token=os.environ.get("TABLEPOST_BOT_TOKEN"))
     # the stand-in's turns are the AI worker's (queue stand-in): no sweep or email waits for the AI
-    # GameService sets the attribute to None, which mypy reads as its type (application/game_service.py
-    # is being split, issue 52: it declares the callback's type once the split lands)
-    svc.stand_in_hand_off = lambda game_id, seat, version: send_task(  # type: ignore[assignment]
+    svc.stand_in_hand_off = lambda game_id, seat, version: send_task(
         STAND_IN_TASK, [game_id, seat, version], STAND_IN_QUEUE)
     return svc
 
