@@ -21,10 +21,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class Serve:
     def __init__(self, data, *args: str, env: dict | None = None, port: int | None = None,
-                 drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90, verbose: bool = True):
+                 drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90, verbose: bool = True,
+                 derived_mailin_port: bool = False):
         # verbose: every line of every part in output() (what most tests read); quiet: the console
         # an operator sees (tests/test_serve.py)
         self.data, self.args, self.port = data, (*args, "--verbose") if verbose else args, port or free_port()
+        # a free port of its own for the email listener (serve's default, the web port + 25, may be
+        # taken on a machine where many tests run servers at once)
+        if "--mailin-port" not in self.args and not derived_mailin_port:
+            self.args = (*self.args, "--mailin-port", str(free_port()))
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {k: v for k, v in os.environ.items() if k not in drop_env}
         # turn emails without the board PNG (most of a worker's CPU per email here) unless a test

@@ -205,8 +205,8 @@ def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not
                     continue
     one = web_port()
     two = web_port()
-    first = Serve(tmp_path / "one", "--workers", "1", port=one, verbose=False)
-    second = Serve(tmp_path / "two", "--workers", "1", port=two, verbose=False)
+    first = Serve(tmp_path / "one", "--workers", "1", port=one, verbose=False, derived_mailin_port=True)
+    second = Serve(tmp_path / "two", "--workers", "1", port=two, verbose=False, derived_mailin_port=True)
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
     try:

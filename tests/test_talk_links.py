@@ -168,3 +168,11 @@ def test_a_message_with_a_url_reaches_the_other_seat_s_emails_without_it(redis_c
         assert talk._rows(g["id"], 0)[0]["t"] == "Claim your prize: https://evil.example/0"
     finally:
         boxes.controller.stop()
+
+
+def test_a_fullwidth_stop_before_the_at_sign_leaves_no_address_as_written_either():
+    """Found by Hypothesis: '：' (fullwidth colon) reads as an address's local part as written, and
+    as a stop after NFKC: the text is kept in its NFKC form, which holds no address."""
+    from application.talk_text import ADDRESS, hide_addresses
+    out = hide_addresses("\uff1a@0(DOT)A")
+    assert ADDRESS.search(out) is None and ADDRESS.search(unicodedata.normalize("NFKC", out)) is None
