@@ -38,7 +38,7 @@ class Notifications(Base):
 class MeGame(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={
-        "description": "which game it is: tiletum, carcassonne or pillars (`game` is the game's id)"})
+        "description": f"which game it is: {', '.join(GAMES)} (`game` is the game's id)"})
     seat = fields.Integer(required=True, metadata={"description": "your seat in this game"})
     name = fields.String(required=True, metadata={"description": "your seat's name"})
     opponents = fields.List(fields.String(), required=True,
@@ -72,7 +72,7 @@ class MePlace(Base):
 class MeFinished(Base):
     game = fields.String(required=True)
     game_name = fields.String(required=True, validate=validate.OneOf(GAMES), metadata={
-        "description": "which game it is: tiletum or carcassonne (`game` is the game's id)"})
+        "description": f"which game it is: {', '.join(GAMES)} (`game` is the game's id)"})
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     opponents = fields.List(fields.String(), required=True)
