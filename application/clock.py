@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import datetime, timezone
 
 
 def make_clock(redis_client):
@@ -14,3 +15,10 @@ def make_clock(redis_client):
         off = redis_client.get("clock:offset")
         return time.time() + (float(off) if off else 0.0)
     return now
+
+
+def iso(ts: float | None) -> str | None:
+    """A time as the API and the pages say it: ISO 8601 in UTC (``2026-11-29T04:30:00Z``); None stays None."""
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timezone
 
+from .clock import iso
 from .notifications import set_preference
 from .players import player_id
 
@@ -43,9 +43,6 @@ def is_verified(r, email: str | None) -> bool:
         return False
     return bool(r.exists(VERIFIED + player_id(r, email)))
 
-
-def _iso(ts: float | None) -> str | None:
-    return None if ts is None else datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 ACCEPTED, PENDING, REFUSED = "accepted", "pending", "refused"
 HELD_KEPT = 30
@@ -141,7 +138,7 @@ def held_of(r, pid: str, game_id: str | None = None) -> list[dict]:
             continue
         out.append({"kind": item["kind"], "what": KIND_WORDS.get(item["kind"], "an email"),
                     "reason": item["reason"], "why": REASONS.get(item["reason"], ""),
-                    "game": item.get("game"), "seat": item.get("seat"), "at": _iso(item.get("at"))})
+                    "game": item.get("game"), "seat": item.get("seat"), "at": iso(item.get("at"))})
     return out
 
 
@@ -168,7 +165,8 @@ def held_for_link(service, game_id: str, token: str | None) -> dict:
         if links.looks_like_seat_token(token):
             raise errors.unauthorized("this link is not valid any more: open the game from your latest email "
                                       "or from your dashboard")
-        service._require_seat(meta, token, game_id)   # a wrong token: 401; a seat token: below
+        if service.seat_of(meta, token, game_id) is None:   # a wrong token raises 401 itself
+            raise errors.unauthorized()
         raise errors.forbidden("link-token-required", "what was held back from a player's address is shown "
                                "only on the page opened from their email or dashboard")
     email = (meta["seats"][seat].get("email") or "").strip()

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timezone
 
 import games
 
 from . import consent, errors, links, waiting as lobby
-from .clock import make_clock
+from .clock import iso, make_clock  # noqa: F401 (iso re-exported)
 from .deadlines import Deadlines
 from .time_control import time_control
 from .notifications import delay_minutes, preference, set_delay_minutes, set_preference
@@ -121,10 +120,6 @@ def play_path(r, game_id: str, seat: int, generation: int | None = None) -> str:
     return f"/play/{game_id}#token={links.seat_token(r, game_id, seat, generation)}"
 
 
-def iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def bad_key():

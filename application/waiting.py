@@ -27,13 +27,13 @@ find is a waiting game)."""  # noqa: E501 (a Markdown table: its rows cannot wra
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 
 import redis
 
 import games as hosted
 
 from . import errors
+from .clock import iso  # noqa: F401 (the lobby says its times so: waiting.iso)
 from .indexes import Sharded, whole
 from .players import player_id
 
@@ -170,10 +170,6 @@ def update(r, game_id: str, change, also_delete: str | None = None):
                 continue
 
 
-def iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def summary(game_id: str, doc: dict) -> dict:

@@ -123,16 +123,16 @@ class Gate:
 
     def check(self, email: str, once_key: str, *, game_id: str | None = None, seat: int | None = None,
               scope: str | None = None, thread_open: bool = False, own_game: bool = False,
-              verified: bool | None = None) -> Verdict:
+              verified: bool | None = None, who: str | None = None) -> Verdict:
         """``thread_open``: an earlier email of this game already went to this seat (the seat's
         thread has begun); ``own_game``: the recipient chose this game (a tournament they entered).
         ``scope``: what the email is about (a game, a waiting game, a tournament), for the bound per
         game of an address that has not accepted. A held email is recorded for the dashboard and the
-        game page."""
+        game page. ``who``: what the address said to our email, if the caller read it."""
         b = self.budget
         kind = kind_of(once_key)
         pid = player_id(self.r, email)
-        who = consent.audience(self.r, email, verified)
+        who = who or consent.audience(self.r, email, verified)
         now = self.clock()
         if who == consent.REFUSED:
             return Verdict(False, "refused", who)

@@ -48,10 +48,15 @@ def thread_key(game_id: str, seat: int) -> str:
     return f"mail:thread:{game_id}:{seat}"
 
 
-def kept_subject(r, game_id: str, seat: int) -> str | None:
+def subject_key(game_id: str, seat: int) -> str:
     """The subject of the seat's thread in the game, as its first email had it (an invitation names
-    no one; the thread keeps it: one conversation per game), or None before the first email."""
-    kept = r.get(f"mail:thread:subject:{game_id}:{seat}")
+    no one; the thread keeps it: one conversation per game)."""
+    return f"mail:thread:subject:{game_id}:{seat}"
+
+
+def kept_subject(r, game_id: str, seat: int) -> str | None:
+    """The thread's kept subject (:func:`subject_key`), or None before its first email."""
+    kept = r.get(subject_key(game_id, seat))
     return kept.decode() if kept is not None else None
 
 
@@ -135,8 +140,8 @@ class Mailer:
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None, after=None, thread: bytes | None = None,
-                  refs: list[bytes] | None = None, scope: str | None = None,
-                  verified: bool | None = None, own_game: bool = False) -> int:
+                  refs: list[bytes] | None = None, subject: bytes | None = None, scope: str | None = None,
+                  verified: bool | None = None, who: str | None = None, own_game: bool = False) -> int:
         """Send ``msg`` to ``email`` once under ``once_key``; when it was the address's ``first``
         email (the one explaining the dashboard link) and it went out, the address is told.
 
@@ -147,9 +152,11 @@ class Mailer:
         threads the game. ``after``: a pipeline of the caller's, executed once the email is queued,
         that records the address as told (instead of a round trip of its own). ``thread`` and
         ``refs``: the seat's thread marker and its latest Message-IDs as the caller read them; the
-        marker never changes once set, so only a missing one is set here. ``scope``: what the email
-        is about for the limit on emailing strangers (``may_email``; the game by default, else the
-        once-key); ``verified``: whether the address has acted on our email, if the caller read it.
+        marker never changes once set, so only a missing one is set here; ``subject``: the thread's
+        kept subject, read with them (:func:`subject_key`). ``scope``: what the email is about, for
+        the bound per game of an address that has not accepted (mail/consent.py; the game by
+        default, else the once-key); ``verified``: whether the address has acted on our email, and
+        ``who``: what it said to our email (application/consent.py), if the caller read them.
 
         Every email passes the recipient's gate first (mail/consent.py): its budget, and consent;
         one held back is recorded for the dashboard and the game page, and nothing is sent."""
@@ -157,11 +164,12 @@ class Mailer:
             pipe = self.r.pipeline(transaction=False)
             pipe.get(thread_key(game_id, seat))
             pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
-            thread, refs = pipe.execute()
+            pipe.get(subject_key(game_id, seat))
+            thread, refs, subject = pipe.execute()
         if email:
             opened = thread is not None and thread.decode() != once_key
             verdict = self.gate.check(email, once_key, game_id=game_id, seat=seat, scope=scope or game_id,
-                                      thread_open=opened, own_game=own_game, verified=verified)
+                                      thread_open=opened, own_game=own_game, verified=verified, who=who)
             if not verdict.send:
                 return 0
         msgid = in_reply_to = None
@@ -174,18 +182,16 @@ class Mailer:
                 pipe.set(key, once_key, nx=True, ex=SENT_TTL)
                 pipe.get(key)
                 _, thread = pipe.execute()
-            subject_key = f"mail:thread:subject:{game_id}:{seat}"
             if (thread or b"").decode() == once_key:
                 msgid = root
-                self.r.set(subject_key, str(msg["Subject"]), ex=SENT_TTL)
+                self.r.set(subject_key(game_id, seat), str(msg["Subject"]), ex=SENT_TTL)
             else:
                 chain = [root] + [r.decode() for r in refs or []]
                 in_reply_to, earlier = chain[-1], chain[:-1]
                 # the thread keeps its first email's subject (an invitation's names no one, and
                 # mail clients thread by subject too): one conversation per game
-                kept = kept_subject(self.r, game_id, seat)
-                if kept is not None and str(msg["Subject"]).endswith(f"(game {game_id})"):
-                    _replace(msg, "Subject", kept)
+                if subject is not None and str(msg["Subject"]).endswith(f"(game {game_id})"):
+                    _replace(msg, "Subject", subject.decode())
         finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
                        references=earlier, unsubscribe_url=self.unsubscribe_url(email) if email else None)
         sent = self.outbox.enqueue(once_key, msg)  # delivered at once, or by the outbox's sweep

@@ -6,7 +6,7 @@ import json
 import time
 
 import games
-from application import live
+from application import consent, live
 from application.dashboard import TOLD, VERIFIED
 from application.board_svg import email_pictures
 from application.deadlines import MAX_ATTEMPTS
@@ -23,7 +23,7 @@ from .board_png import board_pngs, png_width
 from .compose import InlineImage, TurnContext, consent_lines, simple_email, thread_subject, turn_email
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
-from .notify_base import chosen, email_game, log, thread_key, thread_refs_key
+from .notify_base import chosen, email_game, log, subject_key, thread_key, thread_refs_key
 from .results_emails import ResultsEmails
 
 
@@ -149,9 +149,11 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
                 pipe.lrange(thread_refs_key(game_id, seat), 0, -1)
                 pipe.hget(MAIL_DELAY.key(email.lower()), email.lower())
                 pipe.exists(VERIFIED + pid[len("me:"):])
+                pipe.exists(consent.refused_key(pid[len("me:"):]))
+                pipe.get(subject_key(game_id, seat))
                 live.read_pipe(pipe, game_id, seat)
                 names += ["pref", "told", "seat_generation", "me_generation", "thread", "refs", "delay",
-                          "verified", "live"]
+                          "verified", "refused", "subject", "live"]
         out = dict(zip(names, pipe.execute()))
         if "seat_state" in out:
             out["dropped"] = bool(out["seat_state"] and json.loads(out["seat_state"]).get("dropped"))
@@ -160,6 +162,10 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             out["seat_generation"] = int(out["seat_generation"] or 0)
             out["me_generation"] = int(out["me_generation"] or 0)
             out["verified"] = bool(out["verified"])
+            # what the address said to our email (application/consent.py), read here once
+            out["audience"] = (consent.ACCEPTED if self.cfg.new_address_daily is None
+                               else consent.REFUSED if out["refused"]
+                               else consent.ACCEPTED if out["verified"] else consent.PENDING)
             out["live"] = live.parse(out["live"])
             try:
                 out["delay"] = float(out["delay"]) * 60 if out["delay"] is not None else self.cfg.live_delay
@@ -199,14 +205,15 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         ``version`` the one its decision began at).
         ``seen``: the latest version the seat looked at (what happened after it is told)."""
         email = meta["seats"][seat].get("email")
-        pending = self.stranger(email, ahead["verified"])
+        pending = ahead["audience"] == consent.PENDING
         first = not ahead["told"] or pending
         msg = self.turn_message(game_id, meta, state, seat, first=first, deadline=due, seen=seen,
                                 generations=(ahead["seat_generation"], ahead["me_generation"]),
                                 pending=pending)
         return self.send_once(f"turn:{game_id}:{seat}:{version}", email, msg, first, game_id=game_id,
                               seat=seat, after=after, thread=ahead["thread"], refs=ahead["refs"],
-                              verified=ahead["verified"], own_game=chosen(meta))
+                              subject=ahead["subject"], verified=ahead["verified"], who=ahead["audience"],
+                              own_game=chosen(meta))
 
     def sweep_later(self, max_attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> int:
         """Send the turn emails of live seats whose grace is over (``mail:later``; application/live.py):
