@@ -295,7 +295,7 @@ class Outbox:
             return "gone"
         item = held if held is not None else json.loads(raw)
         try:
-            if not self._send_holding(key, token, item):
+            if not self._send_holding(key, token, item, now):
                 return "busy"
         except Exception as e:
             return self._failed(key, item, e, token)
@@ -303,15 +303,18 @@ class Outbox:
         self._smtp_works()
         return "sent"
 
-    def _send_holding(self, key: str, token: str, item: dict) -> bool:
+    def _send_holding(self, key: str, token: str, item: dict, claimed_at: float) -> bool:
         """Send ``item`` on the process's one connection; False (not sent) when the wait for the
-        connection (another send on it) outlasted the lease and another sender has taken the
-        email over, which must not go out twice. Only after such a wait is the claim read again."""
+        connection (another send on it), or any pause since the claim at ``claimed_at``, outlasted
+        the lease and another sender has taken the email over, which must not go out twice. Only
+        after a wait, or once the lease is over, is the claim read again."""
         waited = not self._lock.acquire(blocking=False)
         if waited:
             self._lock.acquire()
         try:
-            if waited:
+            # a thread paused between its claim and the lock (a busy machine) may find the lock free
+            # and still be past its lease: the clock says so, not only the wait
+            if waited or self.clock() - claimed_at >= self.lease:
                 v = self.r.get(claim_key(key))
                 if v is None or not v.decode().startswith(token + "|"):
                     return False
