@@ -35,6 +35,7 @@ COPY application ./application
 COPY mail ./mail
 COPY api ./api
 COPY workers ./workers
+COPY seats ./seats
 COPY cardinalbot ./cardinalbot
 COPY ai ./ai
 COPY tablepost ./tablepost

@@ -229,7 +229,7 @@ def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not
     log = tmp_path / "one" / "log"
     assert "/api/v1/catalog" in (log / "access.log").read_text()
     assert "Booting worker" in (log / "api.log").read_text()
-    for part in ("service-worker", "cardinalbot-worker", "sweeps-worker", "scheduler",
+    for part in ("service-worker", "seats-worker", "sweeps-worker", "scheduler",
                  "inbound-smtp-listener"):
         assert (log / f"{part}.log").stat().st_size > 0, part
     assert f"logs: {log}/<part>.log" in out
