@@ -108,8 +108,8 @@ GAME_OPTION_FIELDS = _option_fields(tournament=False)
 TOURNAMENT_OPTION_FIELDS = _option_fields(tournament=True)
 OWN_OPTIONS = tuple(GAME_OPTION_FIELDS)   # every game's own options' names
 # the kinds of seat a request may name: the service's own, each game's automa's, and an open seat
-SEAT_KINDS = list(dict.fromkeys(["human"] + [g.automa.kind for g in _games_with(lambda g: g.automa is not None)]
-              + ["bot", "ai"] + [OPEN]))
+SEAT_KINDS = list(dict.fromkeys(["human"] + [g.automa.kind for g in games.GAMES.values() if g.automa is not None]
+                                + ["bot", "ai"] + [OPEN]))
 for _g in games.GAMES.values():   # a kind a game declares besides these is a kind too
     SEAT_KINDS += [k for k in _g.seat_kinds if k not in SEAT_KINDS]
 
