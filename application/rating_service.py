@@ -46,7 +46,7 @@ def game_pool(game: str) -> str:
 def automa_pool(game: hosted.Game, level: str) -> str:
     """The pool of games against ``game``'s own automa at ``level`` (its declared name)."""
     if game.automa is None or level not in game.automa.level_names:
-        raise errors.invalid("unknown-level", f"{game.title} has no automa level {level!r}")
+        raise ValueError(f"{game.title} has no automa level {level!r}")
     return game.automa.pool_of(game.name, level)
 
 
