@@ -29,8 +29,8 @@ _CHALLENGES = {c["id"]: c for c in _SOLO["challenges"]}
 OPTIONS = (
     Option("action_tiles", "Action tiles", "Action tiles in printed order (first game) or shuffled",
            kind="choice", default="printed", tournament=True,
-           choices=(Choice("printed", "Printed order", "the order printed on the board (first game)"),
-                    Choice("shuffled", "Shuffled", "shuffled from the game's seed"))),
+           choices=(Choice("printed", "printed order (first game)", "the order printed on the board"),
+                    Choice("shuffled", "shuffled", "shuffled by the game's secret seed"))),
 )
 
 
