@@ -72,10 +72,10 @@ def test_tiletum_keeps_its_names_and_a_new_game_s_pools_follow_the_default():
     assert games.TILETUM.own_options == ("action_tiles", "solo") and games.CARCASSONNE.automa is None
 
 
-def test_the_seat_player_plays_the_automa_by_the_policy_its_game_declares(monkeypatch):
+def test_the_seat_player_plays_the_automa_by_the_policy_its_game_declares():
     """seats/runner.py finds the served view's game by its format and calls the declared policy."""
     from seats import runner
-    monkeypatch.setattr(games, "GAMES", {"pebbles": PEBBLES})
+    games.register(toy_game.SPEC)
     state, _ = PEBBLES.new_game(2, "s", {"pile": 7, "bot": {"level": "oak"}})
     state = PEBBLES.play(state, 1, "take 1", "s")[1]   # the person first; now the automa (seat 0)
     sent = []
@@ -90,7 +90,10 @@ def test_the_seat_player_plays_the_automa_by_the_policy_its_game_declares(monkey
             for m in moves:
                 state = PEBBLES.play(state, 0, m, "s")[1]
             return {}
-    assert runner.play_automa_turn(Client(), "g1", 0, 2) == 1
+    try:
+        assert runner.play_automa_turn(Client(), "g1", 0, 2) == 1
+    finally:
+        games.unregister("pebbles")
     assert sent == [["take 2"]] and state.pile == 4 and state.actor == 1
 
 

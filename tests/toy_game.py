@@ -3,11 +3,7 @@
 the game interface alone (games/base.py, games/setup.py). Pebbles: a pile of ``pile`` pebbles (its
 own option, 3 to 30, default 10); each turn a seat takes 1 to 3 of them (``take <n>``); whoever takes
 the last one wins. Against its automa, the Pebblebot (``sprout``, ``oak``), the automa sits first and
-the person moves first.
-
-It has no position schema of its own: the platform's are one module per game in
-api/schemas/positions/, so it borrows Carcassonne's ``format`` there (the served document is not
-checked against it); nothing in these tests reads its position through the schema."""
+the person moves first."""
 from __future__ import annotations
 
 import hashlib
@@ -17,9 +13,10 @@ from dataclasses import asdict, dataclass, field
 import games
 from games.base import GameDefaults
 from games.setup import Automa, Choice, Level, Option
+from games.spec import GameSpec
 from rules_common.errors import IllegalMove, NotationError, NotYourTurn
 
-FORMAT = games.CARCASSONNE.position_format
+FORMAT = "pebbles-position/1"
 
 
 @dataclass
@@ -180,10 +177,9 @@ class Pebbles(GameDefaults):
 PEBBLES = Pebbles()
 
 
+SPEC = GameSpec(game=PEBBLES)   # no AI, no position schema, no page of its own: the service's generic ones
+
+
 def register() -> None:
-    """Add Pebbles to the registry, first: its served views have Carcassonne's ``format`` (see above),
-    and the seat player finds a view's game by its format, in the registry's order."""
-    others = dict(games.GAMES)
-    games.GAMES.clear()
-    games.GAMES.update({PEBBLES.name: PEBBLES, **others})
-    games.NAMES = tuple(sorted(games.GAMES))
+    """Host Pebbles in this process, as an installed distribution's entry point would."""
+    games.register(SPEC)
