@@ -181,7 +181,7 @@ def test_the_bot_task_reschedules_instead_of_sleeping(monkeypatch):
 
     def throttled(*a, **kw):
         raise RateLimited({"code": "rate-limited"}, 17.0)
-    monkeypatch.setattr(worker, "run_turn", throttled)
+    monkeypatch.setattr(worker, "run_automa_turn", throttled)
     monkeypatch.setattr(worker, "client", lambda: None)
     retried = {}
 

@@ -1,5 +1,5 @@
 """The service watches its own parts (issue 12): `tablepost serve` starts again a worker, the
-listener or the Cardinalbot worker that died (kill -9), and /health reports each part, answering
+listener or the seats worker that died (kill -9), and /health reports each part, answering
 503 while one is down. Real processes, real Redis, a real SMTP listener."""
 from __future__ import annotations
 
