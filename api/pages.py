@@ -16,10 +16,12 @@ app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are 
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
 :data:`GAME_PAGES`): Tiletum's ``play.html``, Carcassonne's ``carcassonne.html`` or The Pillars of
-the Earth's ``pillars.html``; an unknown id is a 404 problem (``game-not-found``). Each draws the
-game's board picture (``/board.svg``) inline, in the page's DOM (parsed with DOMParser, its scripts
-dropped), so its parts can be clicked; the policy needs nothing more (the picture has no style
-attributes, and the pages set sizes through the CSSOM, which a style-src policy does not restrict).
+the Earth's ``pillars.html``, and for a game without a page of its own the generic ``game.html``
+(the board picture, the legal moves in words, the history, the result); an unknown id is a 404
+problem (``game-not-found``). Each draws the game's board picture (``/board.svg``) inline, in the
+page's DOM (parsed with DOMParser, its scripts dropped), so its parts can be clicked; the policy
+needs nothing more (the picture has no style attributes, and the pages set sizes through the CSSOM,
+which a style-src policy does not restrict).
 A game's page may draw its pieces from ``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the
 same for every game of it).
 
@@ -80,7 +82,8 @@ PAGES = {
                                     "a rating pool's leaderboard, a page at a time"),
 }
 # a game (its meta's `game`) -> its game page: a registered game's own page, api/static/<name>.html,
-# where it has one; else play.html (the first game's page, the default)
+# where it has one; else the generic game page (GENERIC_GAME_PAGE), but for the first game (the default),
+# whose page is play.html
 GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
               if resources.files("api").joinpath("static", f"{name}.html").is_file()}
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
@@ -96,6 +99,9 @@ NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/l
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
           "leaderboards.html": LEADERBOARDS, "leaderboard.html": LEADERBOARDS, "player.html": LEADERBOARDS}
 GAME_PAGE_FILES = ("play.html", *GAME_PAGES.values())
+# the page of a game without one of its own: the board picture, the moves in words, the history, the
+# result, over the public API (it names no game, so tests/test_game_blind.py reads it like any page)
+GENERIC_GAME_PAGE = "game.html"
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 SITE_FOOTER = (
@@ -135,7 +141,7 @@ def render(name: str) -> str:
     """A page file with the site's layout put in at its markers (see the module docstring)."""
     html = _text(name)
     footer = SITE_FOOTER
-    if name in GAME_PAGE_FILES:
+    if name in GAME_PAGE_FILES or name == GENERIC_GAME_PAGE:
         footer += '\n<script src="/play/scripts/site.js"></script>'
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
     # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
@@ -205,7 +211,9 @@ def play_page(game_id: str) -> flask.Response:
         if e.kind == "not-found" and wants_page():
             return not_found_page()
         raise
-    return _view(GAME_PAGES.get(name, PAGES["/play/<string:game_id>"][1]))()
+    page = GAME_PAGES.get(name) or (PAGES["/play/<string:game_id>"][1] if name == games.DEFAULT
+                                    else GENERIC_GAME_PAGE)
+    return _view(page)()
 
 
 def favicon() -> flask.Response:
