@@ -121,3 +121,18 @@ def test_the_generic_search_beats_random_play():
             _, state = game.play(state, seat, move, "s")
         wins += game.winner(state) == ai_seat
     assert wins >= 5, f"the search won {wins} of 6 against random moves"
+
+
+def test_even_the_one_ply_search_blocks_three_in_a_column_and_wins():
+    """Against a seat that always drops in the first open column, the AI seat (easy: one ply) blocks
+    the three in column a and wins (the evaluation sees a threat the seat to move completes now)."""
+    rng = random.Random(3)
+    state, events = game.new_game(2, "s", {})
+    while not game.is_over(state):
+        seat = game.actor(state)
+        move = (game.legal_moves(state)[0][0] if seat == 0
+                else str(generic.decide_state(game, value, state, 1, generic.budget("easy"), rng)))
+        evs, state = game.play(state, seat, move, "s")
+        events += evs
+    assert game.winner(state) == 1
+    assert "drop a" in [e["move"] for e in events if e.get("seat") == 1]
