@@ -136,3 +136,13 @@ def test_even_the_one_ply_search_blocks_three_in_a_column_and_wins():
         events += evs
     assert game.winner(state) == 1
     assert "drop a" in [e["move"] for e in events if e.get("seat") == 1]
+
+
+def test_every_served_view_fits_the_position_schema():
+    from tablepost_connect_four.position import ConnectFourPosition
+    schema = ConnectFourPosition()
+    state, _ = played("d", "c", "d", "c", "d", "c", "d")
+    for s in (game.new_game(2, "s", {})[0], played("d")[0], state):
+        for seat in (None, 0, 1):
+            assert schema.validate(game.view(s, seat)) == {}
+    assert schema.validate({**game.view(state, 0), "seed": "x"}), "nothing more than the document"
