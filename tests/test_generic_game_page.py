@@ -24,7 +24,8 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture()
 def without_its_own_page(monkeypatch):
     """Carcassonne as a game without a page of its own (the page chosen when a game is opened)."""
-    monkeypatch.setattr(pages, "GAME_PAGES", {k: v for k, v in pages.GAME_PAGES.items() if k != "carcassonne"})
+    own = {k: v for k, v in pages.GAME_PAGES.items() if k != "carcassonne"}
+    monkeypatch.setattr(pages, "GAME_PAGES", own)
 
 
 def _create(http_post, game: str = "carcassonne", seed: str = "generic-page"):
@@ -40,7 +41,7 @@ def test_a_game_without_a_page_of_its_own_gets_the_generic_page(client, without_
     assert rv.status_code == 200 and rv.mimetype == "text/html"
     html = rv.get_data(as_text=True)
     assert 'id="board-wrap"' in html and 'src="/play/scripts/game-page.js"' in html
-    assert 'src="/play/scripts/site.js"' in html, "the game pages' footer script (a seat link no longer valid)"
+    assert 'src="/play/scripts/site.js"' in html, "the game pages' footer script (a seat link gone stale)"
     assert "Carcassonne" not in html and "carcassonne" not in html, "the page names no game"
     doc = _parse(html)
     assert doc.get("lang") == "en" and not _unlabelled(doc), _unlabelled(doc)

@@ -7,22 +7,16 @@ with pip and found through the entry point group ``tablepost.games`` (``SPEC``).
 - :mod:`.ai`: the evaluation the platform's generic search plays by;
 - :mod:`.position`: the position document's schema for the API.
 
-``SPEC`` is what the platform reads through the entry point (pyproject.toml,
-``[project.entry-points."tablepost.games"]``): the adapter, the evaluation, no chance outcomes to
-expand, no AI presets of its own, the position schema, and no page of its own (the platform's generic
-game page draws it).
+``spec.SPEC`` is what the platform reads through the entry point (pyproject.toml,
+``[project.entry-points."tablepost.games"]``). The platform is imported first, here: it loads the
+entry point as it starts (``games``), and the spec needs the adapter, which needs the platform's
+``games.base`` -- imported in the other order, the adapter's module would be asked for while it is
+still loading.
 """
 from __future__ import annotations
 
+import games  # noqa: F401  (first: see above)
+
 from .game import CONNECT_FOUR, ConnectFour
 
-try:
-    from games.spec import GameSpec
-except ImportError:   # a platform from before games were registered by entry point
-    SPEC = None
-else:
-    SPEC = GameSpec(game=CONNECT_FOUR, evaluation="tablepost_connect_four.ai:value", chances=None,
-                    ai_levels={}, position_schema="tablepost_connect_four.position:ConnectFourPosition",
-                    page=None)
-
-__all__ = ["CONNECT_FOUR", "ConnectFour", "SPEC"]
+__all__ = ["CONNECT_FOUR", "ConnectFour"]

@@ -62,7 +62,7 @@ class ConnectFour(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
 
     # --- the email channel ---------------------------------------------------------------------
     def email_what(self, state):
-        return "drop a disc"
+        return "your turn to drop a disc"
 
     def email_position_lines(self, state, seat, names):
         other = 1 - seat

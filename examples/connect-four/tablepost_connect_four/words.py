@@ -34,8 +34,7 @@ def event_text(before: GameState | None, event: dict, names: list[str] | None = 
     """One event in words, in the position ``before`` it: the imperative without ``names``, who did
     it with them. ``before`` is only read."""
     if event["type"] == "GameStarted":
-        return (f"A game of Connect Four begins: {_who(0, names)} drops {COLOURS[0]} discs first, "
-                f"{_who(1, names)} drops {COLOURS[1]}")
+        return f"A game of Connect Four begins: {COLOURS[0]} drops first, then {COLOURS[1]}"
     if event["type"] != "MovePlayed" or before is None:
         return str(event.get("type"))
     m = parse(event["move"])

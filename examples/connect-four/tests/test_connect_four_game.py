@@ -52,7 +52,7 @@ def test_legal_moves_in_words_and_refusals():
 def test_the_history_in_words_with_and_without_names():
     state, events = played("a", "b", "a", "b", "a", "b", "a")
     texts = game.event_texts(events, names=["Ann", "Bob"])
-    assert texts[0].startswith("A game of Connect Four begins: Ann drops red discs first")
+    assert texts[0] == "A game of Connect Four begins: red drops first, then yellow"
     assert texts[-1] == ("Ann drops a red disc in column a (it lands on the fourth row); "
                          "four in a row: Ann wins")
     assert game.event_texts(events)[1] == "Drop a disc in column a (it lands on the bottom row)"
