@@ -24,20 +24,9 @@ WORKDIR /src
 # the exact versions pinned in requirements/runtime.txt (`make lock` refreshes them): no resolving
 COPY requirements/runtime.txt ./requirements/runtime.txt
 RUN pip install --no-deps -r requirements/runtime.txt
-COPY pyproject.toml README.md ./
-COPY rules_common ./rules_common
-COPY tiletum ./tiletum
-COPY carcassonne ./carcassonne
-COPY pillars ./pillars
-COPY games ./games
-COPY tournaments ./tournaments
-COPY application ./application
-COPY mail ./mail
-COPY api ./api
-COPY workers ./workers
-COPY cardinalbot ./cardinalbot
-COPY ai ./ai
-COPY tablepost ./tablepost
+# the sources: every package pyproject.toml lists (its games among them), and nothing .dockerignore
+# keeps out (tests, docs, benches, examples, secrets)
+COPY . ./
 RUN pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 It needs from a game only what the interface gives: the state a seat's served view describes
 (``determinize``), the legal moves (``search_moves``), the state after one (``after``, with a
 sampled seed for what the move reveals), whose decision it is and whether the game is over; and
-from this package an evaluation of a position for a seat (:data:`EVALUATIONS`, by registered game)
-and, optionally, the outcomes of the next seat's draw (:data:`CHANCES`).
+from this package an evaluation of a position for a seat (the game's spec's ``evaluation``:
+:func:`evaluation`)
+and, optionally, the outcomes of the next seat's draw (its spec's ``chances``: :func:`chances`).
 
 The search (docs/ai.md, "Any game: the generic search"):
 
@@ -21,7 +22,7 @@ The search (docs/ai.md, "Any game: the generic search"):
    sets up a completion or a follow-up is seen as such.
 4. **Expectimax over the next draw** (mode ``expect+own``, ``hard``, 2 players; with more it
    is sampled futures as in 2. and 3.): instead of sampled futures, the next seat's draw is every outcome
-   :data:`CHANCES` gives (for Carcassonne every face-down tile that fits, weighted by its count), each
+   :func:`chances` gives (for Carcassonne every face-down tile that fits, weighted by its count), each
    followed by the replies and the seat's own next move; the weighted mean ranks the ``K`` candidates.
 
 A sampled future is a seed of the search's own (``sample_seed``): the draws it makes are uniform
@@ -35,15 +36,19 @@ from typing import Any, Callable
 
 import games
 
-from . import carcassonne as _carcassonne
-from . import pillars as _pillars
 
-# registered game -> value(state, seat): the seat's estimated standing (higher is better)
-EVALUATIONS: dict[games.Game[Any], Callable[[Any, int], float]] = {games.CARCASSONNE: _carcassonne.value,
-                                                                   games.PILLARS: _pillars.value}
-# registered game -> outcomes(state): the states the next seat's draw can give, with their weights (an
-# expectimax over that draw, for the levels that ask for it)
-CHANCES: dict[games.Game[Any], Callable[[Any], list]] = {games.CARCASSONNE: _carcassonne.next_tiles}
+
+def evaluation(game: games.Game[Any]) -> Callable[[Any, int], float] | None:
+    """The game's ``value(state, seat)``: the seat's estimated standing, higher is better (its
+    spec's ``evaluation``: Carcassonne's is ``ai.carcassonne.value``), or None."""
+    return games.spec_of(game).part("evaluation")
+
+
+def chances(game: games.Game[Any]) -> Callable[[Any], list] | None:
+    """The game's ``outcomes(state)``: the states the next seat's draw can give, with their weights
+    (an expectimax over that draw, for the levels that ask for it; its spec's ``chances``), or None."""
+    return games.spec_of(game).part("chances")
+
 
 # level -> (candidates K, replies searched per decision[, mode]); easy is one ply only; the
 # modes: "own" adds the seat's own next move, "expect+own" the expectimax over the next draw too
@@ -52,15 +57,8 @@ LEVELS: dict[str, tuple] = {"easy": (1, 0), "medium": (2, 2, "own"), "hard": (4,
 # master is the correspondence level of Tiletum (a time budget on every core, ai.tiletum.parallel); the
 # generic search has no time budget, so a master seat of another game plays as hard
 LEVELS["master"] = LEVELS["hard"]
-# a game's own presets where its decisions are cheap enough for a wider search (measured in
-# bench/pillars_ai.py: docs/ai.md, "The Pillars of the Earth"): Pillars has no draw to expand, so
-# easy looks at the other seat's replies too (one ply alone hardly beat random moves), medium adds
-# the seat's own next move (a Pillars seat often acts again: worth the most), hard is a wider
-# sampled search (more candidates, more futures) within its 2 s
-GAME_LEVELS: dict[games.Game[Any], dict[str, tuple]] = {
-    games.PILLARS: {"easy": (2, 4), "medium": (2, 2, "own"), "hard": (6, 192, "own")},
-}
-GAME_LEVELS[games.PILLARS]["master"] = GAME_LEVELS[games.PILLARS]["hard"]
+# a game's own presets (its spec's ``ai_levels``) where its decisions are cheap enough for a wider
+# search: The Pillars of the Earth's (games/pillars.py, measured in bench/pillars_ai.py)
 
 
 def sample_seed(rng: random.Random) -> str:
@@ -68,8 +66,9 @@ def sample_seed(rng: random.Random) -> str:
 
 
 def budget(level: str | int, game: games.Game[Any] | None = None) -> tuple:
-    """A level's (candidates, replies[, mode]): the game's own preset if it has one (GAME_LEVELS)."""
-    own = GAME_LEVELS.get(game, {}) if game is not None else {}
+    """A level's (candidates, replies[, mode]): the game's own preset if it has one (its spec's
+    ``ai_levels``)."""
+    own = games.spec_of(game).ai_levels if game is not None else {}
     if isinstance(level, str) and level in own:
         return own[level]
     if isinstance(level, int) and not isinstance(level, bool):
@@ -87,10 +86,9 @@ def decide(view: dict, level: str | int = "medium", rng_seed: int | str = 0) -> 
     game = games.get(view.get("game"))
     if not isinstance(game, games.Search):
         raise ValueError(f"the generic AI cannot search {game.title}")
-    try:
-        evaluate = EVALUATIONS[game]
-    except KeyError:
-        raise ValueError(f"the generic AI has no evaluation for {game.name!r}") from None
+    evaluate = evaluation(game)
+    if evaluate is None:
+        raise ValueError(f"the generic AI has no evaluation for {game.name!r}")
     rng = random.Random(f"{rng_seed}")
     state = game.determinize(view, rng)
     seat = view.get("viewer")
@@ -135,7 +133,8 @@ def weigh(game, evaluate, state, seat: int, level: tuple, rng: random.Random, al
     others = max(1, getattr(state, "players", 2) - 1)
     # the expectimax costs a reply chain per outcome (some 20 tiles): two players only; with more,
     # sampled futures within the reply budget keep the decision time bounded
-    expect = bool(mode and mode[0] == "expect+own") and game in CHANCES and others == 1
+    draw = chances(game) if mode and mode[0] == "expect+own" and others == 1 else None
+    expect = draw is not None
     own = bool(mode and mode[0] in ("expect+own", "own"))
     moves = game.search_moves(state)
     if len(moves) == 1 and also is None:
@@ -156,9 +155,9 @@ def weigh(game, evaluate, state, seat: int, level: tuple, rng: random.Random, al
         total = weights = 0.0
         for fs in seeds:
             s = game.after(state, seat, m, fs)
-            if expect and not game.is_over(s) and game.actor(s) != seat:
+            if draw is not None and not game.is_over(s) and game.actor(s) != seat:
                 # the next seat's tile: every tile it can be, weighted, instead of one sample
-                outcomes = CHANCES[game](s)
+                outcomes = draw(s)
             else:
                 outcomes = [(1.0, s)]
             for i, (w, o) in enumerate(outcomes):
@@ -187,7 +186,9 @@ def review(game, events: list[dict], seat: int, level: str | int, rng_prefix: st
     both weighed over the same sampled futures by the game's evaluation (in the game's points: the
     seat's estimated final margin), 0 where they are the same move; with the position before it
     in words (the game's ``review_position``). ``rng_prefix`` seeds each decision's search."""
-    evaluate = EVALUATIONS[game]
+    evaluate = evaluation(game)
+    if evaluate is None:
+        raise ValueError(f"there is no review of {game.title} games")
     plan = budget(level, game)
     s = game.replay(events[:1])
     out = []

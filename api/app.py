@@ -205,7 +205,10 @@ def document_components(spec) -> None:
     spec.components.security_scheme("botOwnerKey", bots.SECURITY_SCHEME)
     spec.components.security_scheme("creatorToken", lobby.SECURITY_SCHEME)
     for name, schema in POSITION_SCHEMAS.items():
-        spec.components.schema(name, schema=schema)
+        if isinstance(schema, dict):   # a game described by its format alone
+            spec.components.schema(name, component=schema)
+        else:
+            spec.components.schema(name, schema=schema)
 
 
 def create_app(config: dict | None = None) -> flask.Flask:

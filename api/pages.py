@@ -15,13 +15,13 @@ app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are 
 ``flask-swagger-ui`` package's files, not from a CDN; ReDoc is not served.
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
-:data:`GAME_PAGES`): Tiletum's ``play.html``, Carcassonne's ``carcassonne.html`` or The Pillars of
-the Earth's ``pillars.html``, and for a game without a page of its own the generic ``game.html``
-(the board picture, the legal moves in words, the history, the result); an unknown id is a 404
-problem (``game-not-found``). Each draws the game's board picture (``/board.svg``) inline, in the
-page's DOM (parsed with DOMParser, its scripts dropped), so its parts can be clicked; the policy
-needs nothing more (the picture has no style attributes, and the pages set sizes through the CSSOM,
-which a style-src policy does not restrict).
+:data:`GAME_PAGES`): the page its spec names (games/spec.py; Tiletum's ``tiletum.html``,
+Carcassonne's ``carcassonne.html``, ...), else the generic game page ``game.html`` (the board picture,
+the legal moves in words, the history, the result); an unknown id is a 404 problem
+(``game-not-found``). Each draws the game's board picture (``/board.svg``) inline, in the page's DOM
+(parsed with DOMParser, its scripts dropped), so its parts can be clicked; the policy needs nothing more
+(the picture has no style attributes, and the pages set sizes through the CSSOM, which a style-src
+policy does not restrict).
 A game's page may draw its pieces from ``/play/pieces/<game>.svg`` (``games.Game.pieces_svg``: the
 same for every game of it).
 
@@ -55,6 +55,9 @@ from application.errors import ServiceError
 from .extensions import service
 
 # route -> (endpoint, file, what it shows)
+# the game page of a game whose spec names no page of its own (api/static/game.html): it draws any game's
+# board picture, lists the seat's legal moves in words as buttons, tells the history and the result
+GENERIC_GAME_PAGE = "game.html"
 PAGES = {
     "/": ("home_page", "home.html",
           "what this is, with links to a new game, the tournaments and the API docs"),
@@ -62,9 +65,8 @@ PAGES = {
                     ("the lobby: open games to join, posting one, playing the AI at "
                      "once; #join= takes an emailed seat, #game=&invite= an invitation")),
     "/play/new": ("new_game_page", "new_game.html",
-                  "create a game: Tiletum (2-4 players, or solo against the Cardinalbot), Carcassonne (2-5 "
-                  "players) or The Pillars of the Earth (2-4 players)"),
-    "/play/<string:game_id>": ("play_page", "play.html",
+                  "create a game of any game played here (its seats and options, as the game declares them)"),
+    "/play/<string:game_id>": ("play_page", GENERIC_GAME_PAGE,
                                "a game: the board, the history, and with #token= that seat's moves "
                                "(GAME_PAGES)"),
     "/tournaments": ("tournaments_page", "tournaments.html",
@@ -81,11 +83,11 @@ PAGES = {
     "/leaderboards/<string:pool>": ("leaderboard_page", "leaderboard.html",
                                     "a rating pool's leaderboard, a page at a time"),
 }
-# a game (its meta's `game`) -> its game page: a registered game's own page, api/static/<name>.html,
-# where it has one; else the generic game page (GENERIC_GAME_PAGE), but for the first game (the default),
-# whose page is play.html
-GAME_PAGES = {name: f"{name}.html" for name in games.NAMES
-              if resources.files("api").joinpath("static", f"{name}.html").is_file()}
+# a game (its meta's `game`) -> its game page: the page its spec names (games/spec.py, as the page's
+# key "game:<name>"), where it has one; else GENERIC_GAME_PAGE, which draws any game's board picture
+GAME_PAGE_PREFIX = "game:"
+GAME_PAGES = {name: GAME_PAGE_PREFIX + name for name, spec in games.specs().items() if spec.page}
+
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 # the scripts and the stylesheet pages share, served from api/static at /play/scripts/<name> (nothing else is)
 SCRIPTS = ("game-page.js", "talk.js", "site.js", "site.css")
@@ -98,10 +100,7 @@ NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
           "leaderboards.html": LEADERBOARDS, "leaderboard.html": LEADERBOARDS, "player.html": LEADERBOARDS}
-GAME_PAGE_FILES = ("play.html", *GAME_PAGES.values())
-# the page of a game without one of its own: the board picture, the moves in words, the history, the
-# result, over the public API (it names no game, so tests/test_game_blind.py reads it like any page)
-GENERIC_GAME_PAGE = "game.html"
+GAME_PAGE_FILES = (GENERIC_GAME_PAGE, *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 SITE_FOOTER = (
@@ -121,6 +120,11 @@ DOCS_ASSETS = ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagg
 
 @lru_cache(maxsize=None)
 def _text(name: str) -> str:
+    """A file of api/static, or a game's own page ("game:<name>": its spec's ``page``)."""
+    if name.startswith(GAME_PAGE_PREFIX):
+        text = games.spec_of(name[len(GAME_PAGE_PREFIX):]).page_text()
+        assert text is not None
+        return text
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
@@ -141,7 +145,7 @@ def render(name: str) -> str:
     """A page file with the site's layout put in at its markers (see the module docstring)."""
     html = _text(name)
     footer = SITE_FOOTER
-    if name in GAME_PAGE_FILES or name == GENERIC_GAME_PAGE:
+    if name in GAME_PAGE_FILES:
         footer += '\n<script src="/play/scripts/site.js"></script>'
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
     # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
@@ -211,9 +215,7 @@ def play_page(game_id: str) -> flask.Response:
         if e.kind == "not-found" and wants_page():
             return not_found_page()
         raise
-    page = GAME_PAGES.get(name) or (PAGES["/play/<string:game_id>"][1] if name == games.DEFAULT
-                                    else GENERIC_GAME_PAGE)
-    return _view(page)()
+    return _view(GAME_PAGES.get(name, GENERIC_GAME_PAGE))()
 
 
 def favicon() -> flask.Response:

@@ -54,7 +54,7 @@ def positions(n: int) -> list[tuple[str, str, int]]:
     from application.board_svg import email_pictures
     from mail.board_png import WIDTH, svg_width
     out = []
-    for name in ("tiletum", "carcassonne", "pillars"):
+    for name in games.NAMES:
         game = games.get(name)
         for i in range(n):
             rng = random.Random(i)
@@ -167,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     pics = positions(a.positions)
     print(f"Email pictures: {len(pics)} boards ({a.positions} positions of each game), CPU per picture "
           f"(process time, this process only), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
-    names = ("tiletum", "carcassonne", "pillars")
+    import games
+    names = games.NAMES
     rows = []
     for label, render in renderers().items():
         per_game = {}

@@ -2,10 +2,14 @@
 
 The application core (``application/``) loads, decides, appends, describes, records and draws a
 game through a :class:`Game` (``games/base.py``: the protocols Rules, Views, Records, Pictures;
-EmailTexts and Search where a game has them) found by the ``game`` field of its meta (``"tiletum"`` for games
-created before the field mattered). ``games.tiletum`` adapts the Tiletum engine (``tiletum/``),
-``games.carcassonne`` the Carcassonne engine (``carcassonne/``), ``games.pillars`` The Pillars of the
-Earth's (``pillars/``); no engine changes.
+EmailTexts and Search where a game has them) found by the ``game`` field of its meta (``"tiletum"`` for
+games created before the field mattered).
+
+The hosted games are those the installed distributions register (games/registry.py): each exports
+one :class:`GameSpec` (games/spec.py) under the entry point group ``tablepost.games``. This
+distribution registers three, adapters over engines that know nothing of the service:
+``games.tiletum`` (``tiletum/``), ``games.carcassonne`` (``carcassonne/``) and ``games.pillars``
+(``pillars/``); ``examples/connect-four`` is a game of a distribution of its own.
 
 This package sits between the application core and the rules (import-linter layers in
 ``pyproject.toml``): it imports the rules packages and nothing of the service, and no I/O.
@@ -13,10 +17,6 @@ This package sits between the application core and the rules (import-linter laye
 from __future__ import annotations
 
 from typing import Any
-
-import carcassonne
-import pillars
-import tiletum
 
 from .base import (
     ERRORS,
@@ -37,36 +37,39 @@ from .base import (
     UnknownGame,
     Views,
 )
-from .carcassonne import CARCASSONNE
-from .pillars import PILLARS
-from .tiletum import TILETUM
+from . import registry
+from .registry import RegistryError, register, spec_of, specs, unregister
+from .spec import GameSpec
 
-# Typed so that mypy checks each game against the protocols (tests/test_types.py runs it): a game
-# is a Game; one the email channel plays (email = True) is an EmailGame; one ``ai.generic``
-# searches is a Search too (tests/test_games.py checks the flags against these).
-_EMAIL_GAMES: tuple[EmailGame[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
-_SEARCHED: tuple[Search[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)
-_REVIEWED: tuple[Reviewed[Any], ...] = (TILETUM, CARCASSONNE, PILLARS)   # review = True
-# each with its own state type, so that mypy checks the adapters' signatures against the protocols
-# with the engine's GameState, not only their names
-_TYPED: tuple[EmailGame[tiletum.GameState], EmailGame[carcassonne.GameState],
-              EmailGame[pillars.GameState]] = (TILETUM, CARCASSONNE, PILLARS)
-GAMES: dict[str, Game[Any]] = {g.name: g for g in (TILETUM, CARCASSONNE, PILLARS)}
-NAMES = tuple(sorted(GAMES))
-DEFAULT = "tiletum"
+DEFAULT = "tiletum"   # the game of a meta without a ``game`` field (games stored before it mattered)
+
+
+def __getattr__(attr: str) -> Any:
+    """``GAMES`` (name -> game) and ``NAMES`` (sorted), from the registry (games/registry.py: the
+    entry points, loaded when first asked for); and each hosted game by its name in capitals
+    (``games.CONNECT_FOUR``), as the tests and tools reach one."""
+    if attr == "GAMES":
+        return registry.games()
+    if attr == "NAMES":
+        return tuple(registry.names())
+    if attr.isupper():
+        game = registry.games().get(attr.lower().replace("_", "-"))
+        if game is not None:
+            return game
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 def get(name: str | None) -> Game[Any]:
     """The game called ``name`` (None: Tiletum, the service's first game); :class:`UnknownGame`."""
-    game = GAMES.get(name or DEFAULT)
+    game = registry.games().get(name or DEFAULT)
     if game is None:
-        raise UnknownGame(f"unknown game {name!r}: one of {', '.join(NAMES)}")
+        raise UnknownGame(f"unknown game {name!r}: one of {', '.join(registry.names())}")
     return game
 
 
 def of_state(state: object) -> Game[Any]:
     """The game a state (an engine's ``GameState``) is of."""
-    for game in GAMES.values():
+    for game in registry.games().values():
         if isinstance(state, game.state_type):
             return game
     raise UnknownGame(f"no hosted game has states of type {type(state).__name__}")
@@ -102,4 +105,5 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "EmailGame", "Search", "Reviewed", "ReviewDefaults", "GameDefaults", "EmailDefaults",
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
-           "is_over", "actor", "TILETUM", "CARCASSONNE", "PILLARS", "RESIGNED"]
+           "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
+           "spec_of", "specs"]

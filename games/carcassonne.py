@@ -11,8 +11,9 @@ from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.effects import placement_effects
 from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
-from .base import (RESIGNED, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
-                   seat_name, texts_with_resignations)
+from .spec import GameSpec
+from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
+                   resign_text, seat_name, texts_with_resignations)
 
 
 class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, ReviewDefaults):
@@ -130,3 +131,10 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
 
 
 CARCASSONNE = Carcassonne()
+_CHECKED: EmailGame[rules.GameState] = CARCASSONNE   # mypy checks the adapter against the protocols
+
+# Carcassonne's registration (pyproject.toml, entry point group tablepost.games): the generic search
+# with its evaluation and, at hard, the expectimax over the next tile; its position schema and page
+SPEC = GameSpec(game=CARCASSONNE, evaluation="ai.carcassonne:value", chances="ai.carcassonne:next_tiles",
+                position_schema="api.schemas.positions.carcassonne:CarcassonnePosition",
+                page="api.static:carcassonne.html")

@@ -20,8 +20,9 @@ from pillars.state import RES, cards
 from pillars.summary import round_summary, summary_text
 from pillars.svg import PHASE_NAMES, board_svg
 
-from .base import (RESIGNED, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
-                   seat_name, texts_with_resignations)
+from .spec import GameSpec
+from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
+                   resign_text, seat_name, texts_with_resignations)
 
 _ASKED = {
     "cards": "take a resource card or a craftsman, or pass",
@@ -242,3 +243,16 @@ def _board_lines(s, seat: int, name) -> list[str]:
 
 
 PILLARS = Pillars()
+_CHECKED: EmailGame[rules.GameState] = PILLARS   # mypy checks the adapter against the protocols
+
+# The Pillars of the Earth's registration (pyproject.toml, entry point group tablepost.games): the
+# generic search with its evaluation, and presets of its own where its decisions are cheap enough for
+# a wider search (measured in bench/pillars_ai.py: docs/ai.md, "The Pillars of the Earth"). Pillars has
+# no draw to expand, so easy looks at the other seat's replies too (one ply alone hardly beat random
+# moves), medium adds the seat's own next move (a Pillars seat often acts again: worth the most), hard
+# is a wider sampled search (more candidates, more futures) within its 2 s; master plays as hard.
+_HARD = (6, 192, "own")
+SPEC = GameSpec(game=PILLARS, evaluation="ai.pillars:value",
+                ai_levels={"easy": (2, 4), "medium": (2, 2, "own"), "hard": _HARD, "master": _HARD},
+                position_schema="api.schemas.positions.pillars:PillarsPosition",
+                page="api.static:pillars.html")

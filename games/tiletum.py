@@ -17,8 +17,9 @@ from tiletum.svg import render_board_svg
 from tiletum.svg_map import changed_spots, map_part_alt, map_part_svg
 from tiletum.svg_seat import seat_board_svg
 
-from .base import (RESIGNED, BadSetup, EmailDefaults, EngineGame, ReviewDefaults, SearchDefaults, resign_text,
-                   seat_name, texts_with_resignations)
+from .spec import GameSpec
+from .base import (RESIGNED, BadSetup, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
+                   resign_text, seat_name, texts_with_resignations)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
@@ -357,3 +358,10 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
 
 
 TILETUM = Tiletum()
+_CHECKED: EmailGame[tiletum.GameState] = TILETUM   # mypy checks the adapter against the protocols
+
+# Tiletum's registration (pyproject.toml, entry point group tablepost.games): its own AI (the
+# determinized tree search, which also reviews), its position schema and its own page
+SPEC = GameSpec(game=TILETUM, ai="ai.tiletum.player:AI",
+                position_schema="api.schemas.positions.tiletum:TiletumPosition",
+                page="api.static:tiletum.html")

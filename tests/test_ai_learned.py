@@ -13,7 +13,7 @@ import pytest
 
 import ai
 import tiletum
-from ai.tiletum import learned
+from ai.tiletum import learned, player
 from ai.tiletum.evaluate import FEATURES, TERMS, features, value
 from cardinalbot.policy import next_moves
 from games.tiletum import view_doc
@@ -320,7 +320,7 @@ def test_a_level_with_a_bounded_learned_term_plays_a_solo_game_legally_with_each
         anchors.append(out.learned_anchor)
         return out
 
-    monkeypatch.setattr(ai, "anchored", spy)
+    monkeypatch.setattr(player, "anchored", spy)
     calls = _solo_game("learned-clip-solo", ai.override(LEARNED_EASY, "learned_clip:4"))
     assert calls > 20 and len(anchors) >= calls and all(a is not None for a in anchors)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+import games
+
 import ai
 from application.review import Reviews, review_key
 from tests.conftest import make_app
@@ -117,7 +119,7 @@ def play_randomly(app, game_id, tokens, seed):
         service.submit(game_id, tokens[seat], state.version, [move])
 
 
-@pytest.mark.parametrize("name", ["tiletum", "carcassonne", "pillars"])
+@pytest.mark.parametrize("name", list(games.NAMES))
 def test_every_game_has_a_review_whose_figures_are_bounded_by_what_the_game_could_give(setup, name):
     """Each decision's estimated loss, and the total, are at most the best final score of the game
     (the AI's raw estimates of a randomly played game add up to far more: the bound is what makes

@@ -9,7 +9,7 @@ import pytest
 
 import ai
 import tiletum
-from ai.tiletum import lookahead
+from ai.tiletum import lookahead, player
 from ai.tiletum.view import determinize, sample_seed
 from cardinalbot.policy import next_moves
 from tiletum.game import legal_moves, play
@@ -137,7 +137,7 @@ def test_hard_decisions_look_past_the_turn(monkeypatch):
         calls.append(args[4:7])
         return original(*args)
 
-    monkeypatch.setattr(ai, "rerank", spy)
+    monkeypatch.setattr(player, "rerank", spy)
     state = solo_die_choice("look-hard")
     view = view_doc(state, state.actor)
     moves = ai.decide(view, "hard", 3)

@@ -79,8 +79,9 @@ def test_closed_value_sets_are_enumerations(server):
     assert enum("TiletumPosition", "phase") == ["action", "king", "over"]
     # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
     # starts (docs/lobby.md)
-    assert enum("GameSummary", "phase") == ["action", "king", "over", "play", "cards", "builders", "placing",
-                                            "actions", "waiting"]
+    # (the registry's order: the games by name)
+    assert enum("GameSummary", "phase") == ["play", "over", "cards", "builders", "placing", "actions", "action",
+                                            "king", "waiting"]
     assert enum("CarcassonnePosition", "phase") == ["play", "over"]
     assert enum("PillarsPosition", "phase") == ["cards", "builders", "placing", "actions", "over"]
     assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai", "open"]

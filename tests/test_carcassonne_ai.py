@@ -166,7 +166,7 @@ def test_the_next_tile_outcomes_are_every_tile_that_fits_weighted_by_its_count()
     for _ in range(30):
         _, state = G.play(state, state.actor, str(random_move(state, rng)), "cai-next")
     pool = Counter(state.pile) + Counter([state.tile])
-    outcomes = generic.CHANCES[games.CARCASSONNE](state)
+    outcomes = generic.chances(games.CARCASSONNE)(state)
     got = {o.tile: w for w, o in outcomes}
     assert got == {t: float(n) for t, n in pool.items() if placeable(state, t)}
     assert len(got) == len(outcomes) > 5
@@ -177,7 +177,7 @@ def test_the_next_tile_outcomes_are_every_tile_that_fits_weighted_by_its_count()
         assert o.tiles == state.tiles and o.scores == state.scores
     assert any(o is state for _, o in outcomes)                     # the drawn tile is the state itself
     final = play_game(2, "cai-next-end", lambda s, seat: str(random_move(s, rng)))
-    assert generic.CHANCES[games.CARCASSONNE](final) == [(1.0, final)]
+    assert generic.chances(games.CARCASSONNE)(final) == [(1.0, final)]
 
 
 def test_the_generic_levels_and_budget():

@@ -692,8 +692,14 @@ def test_the_image_copies_every_package_it_installs():
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     copied = {line.split()[1] for line in DOCKERFILE.read_text().splitlines()
               if line.startswith("COPY ") and not line.startswith("COPY --")}
-    missing = sorted(p for p in packages if p.split(".")[0] not in copied)
+    ignored = {line.strip().rstrip("/") for line in DOCKERIGNORE.read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    if "." in copied:   # the whole context: no package may be left out of it
+        missing = sorted(p for p in packages if p.split(".")[0] in ignored)
+    else:
+        missing = sorted(p for p in packages if p.split(".")[0] not in copied)
     assert not missing, f"the Dockerfile does not COPY {missing}"
+    assert {"tests", "docs", "bench", "examples"} <= ignored
 
 
 def test_every_image_is_pinned_to_a_release(compose, dockerfile):

@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import pytest
+
+import games
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import carcassonne
@@ -137,7 +139,7 @@ def test_the_core_refuses_an_impossible_time_control_on_every_path(service, redi
     cases = [({"time_control": tc}, code) for tc, code in BAD_TIME_CONTROLS]
     cases += [({"timeout": t}, "bad-timeout") for t in BAD_TIMEOUTS]
     for options, code in cases:
-        for game in ("tiletum", "carcassonne", "pillars"):
+        for game in games.NAMES:
             with pytest.raises(ServiceError) as e:
                 service.create_game(seats, dict(options), game=game)
             assert (e.value.kind, e.value.code) == ("invalid", code), (options, e.value)

@@ -89,7 +89,7 @@ def every_kind(redis_server, tmp_path_factory):
                                                    public_url=f"https://{DOMAIN}"))
         out: dict[str, bytes] = {}
         gids = {}
-        for name in ("tiletum", "carcassonne", "pillars"):
+        for name in games.NAMES:
             g = svc.create_game([{"name": "Ada", "email": addr(f"ada.{name}")},
                                  {"name": "Bob", "email": addr(f"bob.{name}")}],
                                 {"seed": f"spam-{name}", "time_control": {"days_per_move": 3}}, game=name)
@@ -106,7 +106,7 @@ def every_kind(redis_server, tmp_path_factory):
         nc = Notifier(svc, Outbox(r, t), MailConfig(secret="spam-secret", domain=DOMAIN,
                                                     from_addr=f"Board games by mail <noreply@{DOMAIN}>",
                                                     public_url=f"https://{DOMAIN}", new_address_daily=3))
-        for name in ("tiletum", "carcassonne", "pillars"):
+        for name in games.NAMES:
             g = svc.create_game([{"name": "Ann", "email": addr(f"ann.{name}")},
                                  {"name": "Ben", "email": addr(f"ben.{name}")}],
                                 {"seed": f"spam-new-{name}", "time_control": {"days_per_move": 3}}, game=name)

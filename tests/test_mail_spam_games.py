@@ -26,7 +26,7 @@ from mail.outbox import Outbox
 from tests.conftest import make_app
 from tests.test_mail_spam import DOMAIN, GONE, SPAM_LINE, Collect, _scores
 
-TITLES = ("tiletum", "carcassonne", "pillars")
+TITLES = games.NAMES
 SAMPLE = 30     # emails scored per game
 SHORTEST = 10   # of them, the turn emails with the least HTML beside their picture
 

@@ -44,7 +44,7 @@ def test_every_public_page_has_a_meta_description_and_the_site_name(client, path
 
 
 def test_game_pages_too():
-    for file in ("play.html", "carcassonne.html", "pillars.html"):
+    for file in ("tiletum.html", "carcassonne.html", "pillars.html"):
         text = (ROOT / "api" / "static" / file).read_text(encoding="utf-8")
         assert re.search(r'<meta name="description" content="[^"]{40,160}">', text), file
 

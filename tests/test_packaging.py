@@ -81,11 +81,23 @@ def test_the_wheel_holds_every_file_of_the_packages_the_service_reads(wheel):
     assert expected - names == set()
     data = {name for name in expected if not name.endswith(".py")}
     # The ones the service reads at run time are among them (a guard against the glob above finding none).
-    for needed in ("api/static/play.html", "api/static/site.css", "api/static/game-page.js",
+    for needed in ("api/static/tiletum.html", "api/static/site.css", "api/static/game-page.js",
                    "api/static/favicon.svg", "tiletum/data/tiles.json", "tiletum/data/solo.json",
                    "carcassonne/data/base-tiles.json"):
         assert needed in data
     assert not any(name.startswith(("tests/", "docs/", "bench/")) for name in names)
+
+
+def test_the_wheel_registers_the_games_it_hosts(wheel):
+    # the service finds its games by the entry points the installed distribution declares
+    # (games/registry.py): one per game, named after it, naming its spec
+    built, _ = wheel
+    with zipfile.ZipFile(built) as archive:
+        [points] = [name for name in archive.namelist() if name.endswith(".dist-info/entry_points.txt")]
+        text = archive.read(points).decode("utf-8")
+    group = text.split("[tablepost.games]", 1)[1].split("\n[", 1)[0]
+    registered = dict(line.split(" = ") for line in group.strip().splitlines())
+    assert registered == {name: f"games.{name}:SPEC" for name in ("carcassonne", "pillars", "tiletum")}
 
 
 def test_the_wheel_declares_the_licence_as_an_spdx_expression(wheel):

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+import games
+
 from api.pages import PAGES
 from mail.addresses import signed_url
 
@@ -18,7 +20,7 @@ PAGE_PATHS = [rule.replace("<string:game_id>", "{tiletum}").replace("<string:tid
 
 
 def _fill(client, path: str) -> str:
-    for game in ("tiletum", "carcassonne", "pillars"):
+    for game in games.NAMES:
         if f"{{{game}}}" in path:
             rv = client.post("/api/v1/games", json={"game": game, "seats": [{"name": "A"}, {"name": "B"}]})
             path = path.replace(f"{{{game}}}", rv.json["id"])
@@ -111,7 +113,7 @@ def test_the_api_docs_page_loads_nothing_from_elsewhere(client):
     assert client.get("/api/redoc").status_code == 404, "ReDoc (a CDN script) is not served"
 
 
-@pytest.mark.parametrize("game", ["tiletum", "carcassonne", "pillars"])
+@pytest.mark.parametrize("game", list(games.NAMES))
 def test_a_game_page_loads_only_the_shared_scripts_of_this_origin(client, game):
     """The game pages share /play/scripts/game-page.js, and the site's site.js (a seat link that no
     longer works, in words): 'self' joins the hashes on those pages only, the scripts are served

@@ -31,7 +31,7 @@ def record_of(name: str, moves: int) -> str:
     return text
 
 
-RECORDS = {name: record_of(name, 40) for name in ("tiletum", "carcassonne", "pillars")}
+RECORDS = {name: record_of(name, 40) for name in games.NAMES}
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))

@@ -57,7 +57,7 @@ def rating(svc, game: str, email: str) -> float:
 
 # --- resigning -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["tiletum", "carcassonne", "pillars"])
+@pytest.mark.parametrize("game", list(games.NAMES))
 def test_a_resignation_in_a_two_player_game_makes_the_other_the_winner_and_counts_as_a_loss(app, game):
     c, svc = app.test_client(), app.extensions["tablepost.service"]
     seats = people(2, f"two-{game}")
@@ -238,7 +238,7 @@ def _seen(c, gid, tokens, version=None) -> dict:
     return out
 
 
-@pytest.mark.parametrize("game", ["tiletum", "carcassonne", "pillars"])
+@pytest.mark.parametrize("game", list(games.NAMES))
 def test_the_replay_shows_every_step_as_each_seat_and_a_spectator_saw_it_then(app, game):
     c = app.test_client()
     seed = f"replay-{game}"
@@ -301,7 +301,7 @@ def test_a_game_ended_by_resignation_reads_the_same_after_archiving(app):
     from application import archive
     from application.finished import done
     c, svc = app.test_client(), app.extensions["tablepost.service"]
-    for game in ("tiletum", "carcassonne", "pillars"):
+    for game in games.NAMES:
         gid, tokens = create(c, game, [{"name": "Ada"}, {"name": "Bob"}])
         c.post(f"{API}/{gid}/resign", headers=bearer(tokens[1]))
         on_game_over(svc, gid)

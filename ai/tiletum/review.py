@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-import games
+from games.tiletum import TILETUM
 from tiletum.game import play_in_place
 
 from ..settings import Settings
@@ -25,7 +25,7 @@ from .view import determinize, sample_seed
 def analyse(state, seat: int, played: str, settings: Settings, rng_seed: str) -> dict:
     """The AI's preferred move and the estimated VP the move played gave away, from the seat's
     view of ``state`` (the real state is used only to make that view)."""
-    game = games.TILETUM
+    game = TILETUM
     rng = random.Random(rng_seed)
     s = determinize(game.view(state, seat), rng)
     tree = search(s, seat, settings.iterations, rng, settings)
@@ -45,7 +45,7 @@ def decisions(events: list[dict], seat: int, settings: Settings, rng_prefix: str
     """Each decision of ``seat`` in a game's ``events`` (from its start): the move played and the
     AI's preferred one, in notation and in words, the estimated loss in VP and the position before
     it in words. ``rng_prefix`` seeds each decision's search (with the version it was made at)."""
-    game = games.TILETUM
+    game = TILETUM
     s = game.replay(events[:1])
     out = []
     for version, ev in enumerate(events[1:], start=1):

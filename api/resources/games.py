@@ -25,11 +25,8 @@ from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, Game
 from ..schemas.me import HeldEmails, Notifications, NotificationsIn, Vacation, VacationIn
 from ..schemas.moves import EventsOut, EventsPageQuery, LegalMoves, MovesIn, MovesOut
 from ..schemas.positions import ANY_POSITION
-from ..schemas.positions.tiletum import TiletumPosition
 from ..schemas.review import ReviewOut, ReviewPending, ReviewQuery
 
-_POSITION = TiletumPosition()
-POSITION_FORMAT = "tiletum-position/1"
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their moves")
 
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
@@ -127,17 +124,15 @@ class GameState(MethodView):
         """Read the position
 
         The full position as your seat sees it (Bearer seat token), or as a spectator (no
-        token). Face-down piles and face-down Corruption tokens appear as counts only. The
-        document is the game's own: `TiletumPosition`, `CarcassonnePosition` or `PillarsPosition`, by
-        `format`. With `version`, the position after that many events, as your seat (or a
-        spectator) saw it then: the game's replay, by the same rules.
+        token). Face-down piles and face-down tokens appear as counts only. The document is the
+        game's own (`TiletumPosition`, `CarcassonnePosition`, ...: one per hosted game, told apart
+        by `format`; GET /api/v1/catalog lists the games). With `version`, the position after that
+        many events, as your seat (or a spectator) saw it then: the game's replay, by the same rules.
         """
         if query.get("version") is not None:
             version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
         else:
             version, doc = service().state(game_id, bearer(), look=not query["hidden"])
-        if doc["format"] == POSITION_FORMAT:  # Tiletum's, typed field for field
-            doc = _POSITION.dump(doc)
         etag = f'"v{version}"'
         if etag in flask.request.headers.get("If-None-Match", ""):
             resp = flask.make_response("", 304)

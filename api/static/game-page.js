@@ -1,5 +1,5 @@
 "use strict";
-// What every game's page (/play/<id>: play.html for Tiletum, carcassonne.html, pillars.html)
+// What every game's page (/play/<id>: tiletum.html, carcassonne.html, pillars.html, the generic game.html)
 // shares, loaded before the page's own script, which defines render() (draw the state it is given) and may
 // define more. Works only through the public REST API, like any client. A seat's token comes in
 // the URL fragment (#token=...), which browsers never send to servers or in Referer headers.
