@@ -15,6 +15,19 @@ from tablepost_connect_four import CONNECT_FOUR as game
 from tablepost_connect_four.ai import value
 
 
+@pytest.fixture(scope="module", autouse=True)
+def hosted():
+    """The game hosted in this process for these tests, as its entry point would (the platform's
+    generic search reads its evaluation from the registry); this folder is not installed here."""
+    from tablepost_connect_four.spec import SPEC
+    ours = SPEC.name not in games.specs()
+    if ours:
+        games.register(SPEC)
+    yield
+    if ours:
+        games.unregister(SPEC.name)
+
+
 def played(*columns: str):
     state, events = game.new_game(2, "seed", {})
     for col in columns:
@@ -24,6 +37,7 @@ def played(*columns: str):
 
 
 def test_it_is_a_game_the_email_channel_plays_and_the_generic_ai_searches():
+    assert games.get("connect-four") is game and games.spec_of(game).problems() == []
     assert isinstance(game, games.EmailTexts) and isinstance(game, games.Search)
     assert game.email and not game.review and "ai" in game.seat_kinds
     assert game.phases[-1] == "over" and game.min_players == game.max_players == 2
@@ -104,6 +118,12 @@ def test_the_generic_search_takes_a_win_and_blocks_a_loss(level):
     assert str(generic.decide_state(game, value, win, 0, generic.budget(level), rng)) == "drop d"
     block, _ = played("d", "a", "d", "a", "d")             # seat 1 must block column d
     assert str(generic.decide_state(game, value, block, 1, generic.budget(level), rng)) == "drop d"
+
+
+def test_the_platforms_ai_decides_from_a_served_view():
+    import ai
+    state, _ = played("d", "a", "d", "a", "d")
+    assert ai.decide(game.view(state, 1), "medium", rng_seed=1) == ["drop d"]
 
 
 def test_the_generic_search_beats_random_play():
