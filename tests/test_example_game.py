@@ -327,8 +327,10 @@ def test_a_tournament_of_it(service):
         for tb in r["tables"]:
             if tb["game"] in tokens:
                 _play_to_end(http, url, tb["game"], tokens[tb["game"]])
-        wait_for(lambda: (open_round() or ({}, {}))[1] is None or open_round()[1]["round"] != r["round"],
-                 60, f"round {r['round']} to close")
+        def moved_on(done=r["round"]):
+            now = open_round()   # None: between rounds, the next one's games not made yet
+            return now is None or now[1] is None or now[1]["round"] != done
+        wait_for(moved_on, 60, f"round {r['round']} to close")
     t = http.get(f"{url}/api/v1/tournaments/{tid}", timeout=10).json()
     assert t["status"] == "finished" and t["game"] == GAME
     assert all(tb["result"] is not None for rd in t["rounds"] for tb in rd["tables"] if tb["game"])
