@@ -33,7 +33,9 @@ EXAMPLE = ROOT / "examples" / "connect-four"
 GAME = "connect-four"
 TIMINGS: dict[str, float] = {}
 
-pytestmark = [pytest.mark.slow, pytest.mark.long(60)]
+# one test (its steps in order): a parallel run builds the environment and starts the service once,
+# in one worker, first of its share
+pytestmark = [pytest.mark.slow, pytest.mark.long(30)]
 
 
 def _run(*argv, **kwargs) -> str:
@@ -71,7 +73,6 @@ def fresh_environment(where: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def env_python(tmp_path_factory):
-    pytest.importorskip("games.spec", reason="the platform does not find games by entry point yet")
     where = tmp_path_factory.mktemp("c4") / "env"
     python = fresh_environment(where)
     yield python
@@ -94,7 +95,7 @@ def service(env_python, tmp_path_factory):
         yield server
 
 
-def test_the_installed_game_is_registered_from_its_own_environment(env_python, tmp_path):
+def step_the_installed_game_is_registered_from_its_own_environment(env_python, tmp_path):
     """The fresh environment imports the installed copies (not this checkout) and finds the game."""
     code = ("import games, api, tablepost_connect_four as c; "
             "print(games.get('connect-four').title, api.__file__, c.__file__, sep='|')")
@@ -140,7 +141,7 @@ def _play_to_end(http, url, gid, tokens: dict[int, str], pick=lambda moves: move
         assert rv.status_code in (200, 409), rv.text
 
 
-def test_two_seats_play_a_game_to_the_end_over_the_api(service):
+def step_two_seats_play_a_game_to_the_end_over_the_api(service):
     http = requests.Session()
     url = service.url
     catalog = http.get(f"{url}/api/v1/catalog", timeout=10).json()
@@ -172,7 +173,7 @@ def test_two_seats_play_a_game_to_the_end_over_the_api(service):
     assert fairness["finished"] and "connect-four-engine verify" in fairness["verify"]
 
 
-def test_a_game_against_the_ai_seat(service):
+def step_a_game_against_the_ai_seat(service):
     http = requests.Session()
     g = _create(http, service.url, [{"name": "Ada"}, {"name": "Robo", "kind": "ai", "level": "easy"}],
                 seed="e2e-ai")
@@ -183,7 +184,7 @@ def test_a_game_against_the_ai_seat(service):
     assert done["winner"] == 1, "the AI wins against a seat that only drops in the first open column"
 
 
-def test_its_page_is_the_generic_game_page(service, tmp_path):
+def step_its_page_is_the_generic_game_page(service, tmp_path):
     http = requests.Session()
     g = _create(http, service.url, [{"name": "Ada"}, {"name": "Bob"}], seed="e2e-page")
     rv = http.get(f"{service.url}/play/{g['id']}", timeout=10, headers={"Accept": "text/html"})
@@ -238,7 +239,7 @@ def _send(service, msg: EmailMessage) -> None:
             time.sleep(0.3)
 
 
-def test_a_move_by_email_reply(service):
+def step_a_move_by_email_reply(service):
     http = requests.Session()
     ada = f"ada-{os.getpid()}@home.test"
     g = _create(http, service.url, [{"name": "Ada", "email": ada}, {"name": "Bob", "email": "bob@home.test"}],
@@ -266,7 +267,7 @@ def test_a_move_by_email_reply(service):
     assert any(part.get_content_type() == "image/png" for part in again.walk()), "the board as a picture"
 
 
-def test_a_lobby_game_with_an_open_seat_joined(service):
+def step_a_lobby_game_with_an_open_seat_joined(service):
     http = requests.Session()
     url = service.url
     host = f"host-{os.getpid()}@home.test"
@@ -289,7 +290,7 @@ def test_a_lobby_game_with_an_open_seat_joined(service):
     assert done["status"] == "finished"
 
 
-def test_a_tournament_of_it(service):
+def step_a_tournament_of_it(service):
     http = requests.Session()
     url = service.url
     rv = http.post(f"{url}/api/v1/tournaments", timeout=10, json={
@@ -334,3 +335,13 @@ def test_a_tournament_of_it(service):
     t = http.get(f"{url}/api/v1/tournaments/{tid}", timeout=10).json()
     assert t["status"] == "finished" and t["game"] == GAME
     assert all(tb["result"] is not None for rd in t["rounds"] for tb in rd["tables"] if tb["game"])
+
+
+def test_connect_four_installed_beside_the_platform_is_played_end_to_end(env_python, service, tmp_path):
+    step_the_installed_game_is_registered_from_its_own_environment(env_python, tmp_path)
+    step_two_seats_play_a_game_to_the_end_over_the_api(service)
+    step_a_game_against_the_ai_seat(service)
+    step_its_page_is_the_generic_game_page(service, tmp_path)
+    step_a_move_by_email_reply(service)
+    step_a_lobby_game_with_an_open_seat_joined(service)
+    step_a_tournament_of_it(service)
