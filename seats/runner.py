@@ -64,7 +64,11 @@ def play_while(client: ApiClient, game_id: str, version: int | None, choose, who
 
 
 def game_of_view(view: dict) -> games.Game[Any]:
-    """The registered game whose position documents have the served view's ``format``."""
+    """The registered game a served view names (its ``game``, where the position says it), else the
+    one whose position documents have the view's ``format``."""
+    named = games.GAMES.get(view.get("game") or "")
+    if named is not None:
+        return named
     for game in games.GAMES.values():
         if game.position_format == view.get("format"):
             return game
