@@ -108,7 +108,8 @@ class GameCreation(GameCore):
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         # the game's own seating (its automa's seat first) and options, checked against its declarations
         service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}
-        own = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS and not _idle_elsewhere(rules, k, v)}
+        own = {k: v for k, v in options.items()
+               if k not in SERVICE_OPTIONS and not _idle_elsewhere(rules, k, v)}
         try:
             seats, game_options, engine_options = rules.setup(seats, own)
             state, events = rules.new_game(len(seats), seed, engine_options)
@@ -120,7 +121,8 @@ class GameCreation(GameCore):
             return {}
         options = {**service_options, **game_options}
         if tokens is None:
-            tokens = [None if s.get("kind") in NO_TOKEN or s.get("kind") in AUTOMA_KINDS else secrets.token_urlsafe(24)
+            tokens = [None if s.get("kind") in NO_TOKEN or s.get("kind") in AUTOMA_KINDS
+                      else secrets.token_urlsafe(24)
                       for s in seats]
         meta = {
             "game": rules.name, "players": len(seats), "options": options,

@@ -6,8 +6,8 @@ account or an AI seat plays in it, its human seats do not each have an email add
 (a rating belongs to an address), or it is a game against the game's own automa with its settings
 chosen by hand (Tiletum's Cardinalbot with a hand-picked Challenge set) instead of a level. Ratings add
 what only the game's end can tell (it finished; the stand-in did not play the human seat of a game
-against the automa to the end): :meth:`RatingService.assess`. Tournament games are rated or not by the same rule (their
-seats have the entrants' addresses, and ``options.rated`` is the tournament's)."""
+against the automa to the end): :meth:`RatingService.assess`. Tournament games are rated or not by
+the same rule (their seats have the entrants' addresses, and ``options.rated`` is the tournament's)."""
 from __future__ import annotations
 
 import games

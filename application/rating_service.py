@@ -54,7 +54,8 @@ def automa_pool(game: hosted.Game, level: str) -> str:
 SOLO_POOLS = tuple(automa_pool(game, level) for game in hosted.GAMES.values() for level in game.automa_levels)
 # each automa's player id at each level -> its name in words ("Cardinalbot (priest)")
 AUTOMA_PLAYERS = {game.automa.player_of(game.name, level): f"{game.automa.name} ({level})"
-                  for game in hosted.GAMES.values() if game.automa is not None for level in game.automa_levels}
+                  for game in hosted.GAMES.values() if game.automa is not None
+                  for level in game.automa_levels}
 # the first game's multiplayer pool, its solo pools, then every other game's (the order of 3.x)
 POOLS = ((game_pool(hosted.DEFAULT),) + SOLO_POOLS
          + tuple(game_pool(name) for name in hosted.NAMES if name != hosted.DEFAULT))

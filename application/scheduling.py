@@ -31,7 +31,8 @@ from .queues import EMAIL, SEATS
 from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
-AUTOMA_TASK = "seats.play_automa_turn"   # a game's own automa's turn (seats/worker.py; was cardinalbot.play_turn)
+# a game's own automa's turn (seats/worker.py; was cardinalbot.play_turn)
+AUTOMA_TASK = "seats.play_automa_turn"
 AI_TASK = "seats.play_ai_turn"           # an AI seat's turn (seats/worker.py; was cardinalbot.play_ai_turn)
 
 log = logging.getLogger("tablepost.scheduling")

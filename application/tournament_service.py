@@ -528,7 +528,8 @@ class TournamentService:
         game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
         # the game's own options the tournament set (kept in its definition under their names)
-        options.update({o.name: d[o.name] for o in game.options if o.tournament and d.get(o.name) is not None})
+        options.update({o.name: d[o.name] for o in game.options
+                        if o.tournament and d.get(o.name) is not None})
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
         tokens: list[str | None] = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]

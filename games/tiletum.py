@@ -46,8 +46,9 @@ CARDINALBOT = Automa(
     levels=tuple(Level(name, f"Cardinal {name.capitalize()}", _level_words(n))
                  for name, n in _SOLO["levels"].items()),
     default_level="deacon",
-    settings=(Option("challenges", "Challenge cards", "an explicit list of Challenge cards instead of a level",
-                     kind="choices", max=len(_CHALLENGES),
+    settings=(Option("challenges", "Challenge cards",
+                     "an explicit list of Challenge cards instead of a level", kind="choices",
+                     max=len(_CHALLENGES),
                      choices=tuple(Choice(c["id"], c["name"], c["text"]) for c in _CHALLENGES.values())),),
     policy="cardinalbot.policy:choose",
     # the names its pools and players had before games declared them (docs/tournaments.md, "Ratings")

@@ -13,7 +13,8 @@ from .runner import play_automa_turn
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m seats") -> int:
-    ap = argparse.ArgumentParser(prog=prog, description="Play the turns of the games' own automata by polling.")
+    ap = argparse.ArgumentParser(prog=prog,
+                                 description="Play the turns of the games' own automata by polling.")
     ap.add_argument("--api", default=os.environ.get("TABLEPOST_API_URL", "http://127.0.0.1:8000"))
     ap.add_argument("--token", default=os.environ.get("TABLEPOST_BOT_TOKEN"), help="the bot credential")
     ap.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default 5)")

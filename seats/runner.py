@@ -83,7 +83,8 @@ def policy_of(game: games.Game[Any]) -> Callable[[dict, int | None, random.Rando
     return getattr(importlib.import_module(module), name)
 
 
-def play_automa_turn(client: ApiClient, game_id: str, seat: int | None = None, version: int | None = None) -> int:
+def play_automa_turn(client: ApiClient, game_id: str, seat: int | None = None,
+                     version: int | None = None) -> int:
     """Play while the game's own automa is to act (its policy, called with the view, the seat the
     task names -- None: whichever seat the automa plays -- and :func:`bot_rng`, answers None when it
     is not the automa's decision). Returns the number of batches submitted."""

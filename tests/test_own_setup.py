@@ -9,7 +9,6 @@ the OpenAPI document, played against its automa by the seats worker, and rated i
 pool: with no edit of the platform."""
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
 
@@ -30,7 +29,8 @@ PEBBLES = toy_game.PEBBLES
 
 def test_a_game_s_setup_takes_its_declared_options_with_their_defaults_and_refuses_others():
     seats = [{"name": "Ann"}, {"name": "Bob"}]
-    assert PEBBLES.setup(seats, {"pile": 5}) == (seats, {"pile": 5, "colour": "grey"}, {"pile": 5, "colour": "grey"})
+    assert PEBBLES.setup(seats, {"pile": 5}) == (seats, {"pile": 5, "colour": "grey"},
+                                                 {"pile": 5, "colour": "grey"})
     for bad in ({"pile": 31}, {"pile": "5"}, {"pile": True}, {"colour": "red"}, {"action_tiles": "shuffled"},
                 {"bot": {"level": "priest"}}, {"bot": {"level": "oak", "greedy": 1}}, {"bot": "oak"}):
         with pytest.raises(BadSetup) as e:
@@ -61,7 +61,8 @@ def test_declarations_refuse_what_cannot_be():
     with pytest.raises(ValueError):
         Automa(kind="k", title="t", name="n", levels=(Level("a", "A"),), default_level="b", policy="m:f")
     with pytest.raises(OptionError):
-        Option("n", "N", "n", kind="choices", choices=toy_game.OPTIONS[1].choices, max=1).check(["grey", "white"])
+        Option("n", "N", "n", kind="choices", choices=toy_game.OPTIONS[1].choices,
+               max=1).check(["grey", "white"])
 
 
 def test_tiletum_keeps_its_names_and_a_new_game_s_pools_follow_the_default():

@@ -240,7 +240,8 @@ def test_solo_pools():
     import games
     from application.rating_service import AUTOMA_PLAYERS, SOLO_POOLS, automa_pool
     bot = games.TILETUM.automa
-    assert automa_pool(games.TILETUM, "bishop") == "solo:bishop" and bot.player_of("tiletum", "priest") == "cardinalbot:priest"
+    assert automa_pool(games.TILETUM, "bishop") == "solo:bishop"
+    assert bot.player_of("tiletum", "priest") == "cardinalbot:priest"
     assert SOLO_POOLS == ("solo:priest", "solo:deacon", "solo:bishop")
     assert AUTOMA_PLAYERS["cardinalbot:deacon"] == "Cardinalbot (deacon)"
     with pytest.raises(ValueError):

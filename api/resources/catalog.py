@@ -56,7 +56,8 @@ class AutomaOut(Base):
     title = Line(required=True, metadata={"example": "the Cardinalbot", "description": "it in words"})
     name = Line(required=True, metadata={"example": "Cardinalbot", "description": "its name as a player"})
     option = Line(required=True, metadata={
-        "example": "solo", "description": "the option (of POST /api/v1/games) that takes its level and settings"})
+        "example": "solo",
+        "description": "the option (of POST /api/v1/games) that takes its level and settings"})
     description = fields.String(required=True)
     seats = fields.Integer(required=True, metadata={"description": "the seats of a game against it, its own "
                                                                    "included"})
@@ -100,7 +101,8 @@ class Catalog(Base):
 @blp.route("")
 class CatalogView(MethodView):
     @blp.doc(operationId="getCatalog")
-    @blp.response(200, Catalog, example={"games": [g for g in catalog() if g["default"]]})   # as it declares itself
+    # the example: the default game, as it declares itself
+    @blp.response(200, Catalog, example={"games": [g for g in catalog() if g["default"]]})
     def get(self):
         """The games hosted
 

@@ -132,7 +132,8 @@ class GameCreate(Base):
     game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
         "description": f"the game: {GAME_SEATS}; GET /api/v1/catalog lists them with their seat kinds "
                        "and options"})
-    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(FEWEST_SEATS, MOST_SEATS))
+    seats = fields.List(fields.Nested(SeatIn), required=True,
+                        validate=validate.Length(FEWEST_SEATS, MOST_SEATS))
     options = fields.Nested(GameOptions, load_default=dict)
 
     @ma.validates_schema
@@ -152,8 +153,9 @@ class SeatCreated(Closed):
     name = fields.String(required=True, allow_none=True, metadata={"description": "null for an open seat"})
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
-        "description": "secret Bearer token of this seat: shown once; null for the seat of a game's own automa "
-                       "(the seats worker plays it with the bot credential), an AI seat or an open seat"})
+        "description": "secret Bearer token of this seat: shown once; null for the seat of a game's own "
+                       "automa (the seats worker plays it with the bot credential), an AI seat or an "
+                       "open seat"})
 
 
 class GamesQuery(Base):

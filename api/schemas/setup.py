@@ -26,7 +26,8 @@ def _games_with(pred) -> list[games.Game[Any]]:
 
 def _whose(owners: list[games.Game[Any]]) -> str:
     titles = [g.title for g in owners]
-    return ("an option of " + (titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1])
+    named = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+    return ("an option of " + named
             + " only")
 
 
@@ -97,7 +98,8 @@ def _option_fields(tournament: bool) -> dict[str, fields.Field]:
             automa = g.automa
             assert automa is not None
             if automa.option in out:   # two games with an automa of the same option: each checks its own
-                out[automa.option] = fields.Raw(metadata={"description": "a game's own automa (GET /api/v1/catalog)"})
+                out[automa.option] = fields.Raw(
+                    metadata={"description": "a game's own automa (GET /api/v1/catalog)"})
                 continue
             out[automa.option] = fields.Nested(automa_schema(automa, [g]), metadata={
                 "description": f"{_whose([g])}: {automa.description or 'a game against ' + automa.title}"})
@@ -108,7 +110,8 @@ GAME_OPTION_FIELDS = _option_fields(tournament=False)
 TOURNAMENT_OPTION_FIELDS = _option_fields(tournament=True)
 OWN_OPTIONS = tuple(GAME_OPTION_FIELDS)   # every game's own options' names
 # the kinds of seat a request may name: the service's own, each game's automa's, and an open seat
-SEAT_KINDS = list(dict.fromkeys(["human"] + [g.automa.kind for g in games.GAMES.values() if g.automa is not None]
+SEAT_KINDS = list(dict.fromkeys(["human"]
+                                + [g.automa.kind for g in games.GAMES.values() if g.automa is not None]
                                 + ["bot", "ai"] + [OPEN]))
 for _g in games.GAMES.values():   # a kind a game declares besides these is a kind too
     SEAT_KINDS += [k for k in _g.seat_kinds if k not in SEAT_KINDS]
