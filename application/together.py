@@ -90,8 +90,8 @@ class Together:
                 seat = svc._require_seat(meta, token, game_id, games.actor(state))
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] not in RESIGNABLE:
                 raise errors.forbidden("not-resignable",
-                                       "only a person's own seat resigns: the AI player, the Cardinalbot and "
-                                       "bot accounts play on")
+                                       "only a person's own seat resigns: the AI player, a game's own automa "
+                                       "and bot accounts play on")
             if game.is_over(state):
                 raise errors.refused("game-over", "the game is over")
             gone = self.resigned(game_id)

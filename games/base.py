@@ -90,6 +90,10 @@ class Rules(Protocol[S]):
     @property
     def verb_words(self) -> dict[str, str]: ...   # the notation's verbs in words ("take" -> "take a die")
     @property
+    def terms(self) -> tuple[str, ...]: ...   # its rulebook's own nouns, which the service never speaks
+    @property
+    def vocabulary(self) -> frozenset[str]: ...   # every word of its own (:meth:`GameDefaults.vocabulary`)
+    @property
     def phases(self) -> tuple[str, ...]: ...   # every word :meth:`Views.phase` may say, "over" last
     @property
     def position_format(self) -> str: ...   # the ``format`` of its position document ("tiletum-position/1")
@@ -431,6 +435,19 @@ class GameDefaults:
     automa: Automa | None = None       # its own solo opponent (games/setup.py)
     email: bool = False
     review: bool = False
+    # its rulebook's own nouns ("Architect", "follower"): with its name, title, options and automa the
+    # words of its own that the service never speaks (tests/test_game_blind.py reads them)
+    terms: tuple[str, ...] = ()
+
+    @property
+    def vocabulary(self: Game[Any]) -> frozenset[str]:
+        """Every word of the game's own, lower case: its name and title, its options' names, its
+        automa's seat kind, name, levels and settings, and its ``terms``."""
+        words = {self.name, self.title, *self.terms, *(o.name for o in self.options)}
+        automa = self.automa
+        if automa is not None:
+            words |= {automa.kind, automa.name, *automa.level_names, *(o.name for o in automa.settings)}
+        return frozenset(w.lower() for w in words)
 
     @property
     def own_options(self) -> tuple[str, ...]:

@@ -185,6 +185,7 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
     options = OPTIONS
     automa = CARDINALBOT
+    terms = ("Challenge", "Action Wheel", "Architect", "Merchant", "Cathedral", "Decree")
     cli = "tiletum-engine"
     email = True
     review = True             # application/review.py: Tiletum's AI estimates each move in points
@@ -383,4 +384,7 @@ _CHECKED: EmailGame[tiletum.GameState] = TILETUM   # mypy checks the adapter aga
 # determinized tree search, which also reviews), its position schema and its own page
 SPEC = GameSpec(game=TILETUM, ai="ai.tiletum.player:AI",
                 position_schema="api.schemas.positions.tiletum:TiletumPosition",
-                page="api.static:tiletum.html")
+                page="api.static:tiletum.html",
+                summary=("Travel Renaissance Europe, trade at Fairs and build the cathedrals: dice taken "
+                         "from the Action Wheel decide what you do and what you earn."),
+                art="games.art:tiletum.svg")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+import games
 from application.catalog import catalog
 from games.setup import KINDS
 
@@ -13,24 +14,35 @@ from ..schemas.players import POOL_NAMES
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="The games hosted")
 EXAMPLE_POOL = POOL_NAMES[0]   # the examples' pool: the first game's multiplayer pool
+# the examples: hosted games' own declarations (the first game, the first with an automa, the first option)
+_GAME = next(iter(games.GAMES.values()))
+_AUTOMA = next((g.automa for g in games.GAMES.values() if g.automa is not None), None)
+_OPTION = next((o for g in games.GAMES.values() for o in g.options if o.choices), None)
+
+
+def _example(value: object) -> dict:
+    return {} if value is None else {"example": value}
 
 
 class PoolOut(Base):
     pool = Line(required=True, metadata={"example": EXAMPLE_POOL,
                                          "description": "the pool's name (GET /api/v1/ratings?pool=)"})
-    title = Line(required=True, metadata={"example": "Tiletum", "description": "the pool in words"})
+    title = Line(required=True, metadata={"example": _GAME.title, "description": "the pool in words"})
 
 
 class ChoiceOut(Base):
-    value = Line(required=True, metadata={"example": "shuffled", "description": "the value to send"})
-    title = Line(required=True, metadata={"example": "Shuffled", "description": "the value in words"})
+    value = Line(required=True, metadata={**_example(_OPTION and _OPTION.choices[-1].value),
+                                          "description": "the value to send"})
+    title = Line(required=True, metadata={**_example(_OPTION and _OPTION.choices[-1].title),
+                                          "description": "the value in words"})
     description = fields.String(required=True)
 
 
 class OptionOut(Base):
-    name = Line(required=True, metadata={"example": "action_tiles",
+    name = Line(required=True, metadata={**_example(_OPTION and _OPTION.name),
                                          "description": "its name in `options` of POST /api/v1/games"})
-    title = Line(required=True, metadata={"example": "Action tiles", "description": "its name in words"})
+    title = Line(required=True, metadata={**_example(_OPTION and _OPTION.title),
+                                          "description": "its name in words"})
     description = fields.String(required=True)
     kind = Line(required=True, validate=validate.OneOf(list(KINDS)), metadata={
         "description": "`choice`: one of `choices`; `integer`: from `min` to `max`; `boolean`; `choices`: a "
@@ -45,18 +57,21 @@ class OptionOut(Base):
 
 
 class LevelOut(Base):
-    name = Line(required=True, metadata={"example": "deacon"})
+    name = Line(required=True, metadata=_example(_AUTOMA and _AUTOMA.default_level))
     title = Line(required=True)
     description = fields.String(required=True)
     pool = Line(required=True, metadata={"description": "the rating pool of games against it at this level"})
 
 
 class AutomaOut(Base):
-    kind = Line(required=True, metadata={"example": "cardinalbot", "description": "the kind of its seat"})
-    title = Line(required=True, metadata={"example": "the Cardinalbot", "description": "it in words"})
-    name = Line(required=True, metadata={"example": "Cardinalbot", "description": "its name as a player"})
+    kind = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.kind),
+                                         "description": "the kind of its seat"})
+    title = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.title),
+                                          "description": "it in words"})
+    name = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.name),
+                                         "description": "its name as a player"})
     option = Line(required=True, metadata={
-        "example": "solo",
+        **_example(_AUTOMA and _AUTOMA.option),
         "description": "the option (of POST /api/v1/games) that takes its level and settings"})
     description = fields.String(required=True)
     seats = fields.Integer(required=True, metadata={"description": "the seats of a game against it, its own "
@@ -68,9 +83,9 @@ class AutomaOut(Base):
 
 
 class GameKind(Base):
-    name = Line(required=True, metadata={"example": "carcassonne",
+    name = Line(required=True, metadata={"example": _GAME.name,
                                          "description": "the game's name: the `game` of POST /api/v1/games"})
-    title = Line(required=True, metadata={"example": "Carcassonne",
+    title = Line(required=True, metadata={"example": _GAME.title,
                                           "description": "the game's name in words"})
     min_players = fields.Integer(required=True, metadata={"example": 2})
     max_players = fields.Integer(required=True, metadata={"example": 5})

@@ -315,7 +315,7 @@ class Events(MethodView):
 @blp.route("/<string:game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord", responses={200: {
-        "description": "the game record (docs/tiletum-notation.md, Game records)",
+        "description": "the game record (each game's docs give its notation)",
         "content": {"text/plain": {"schema": {"type": "string"}}}}})
     @err(404, "game-not-found", "unknown game")
     def get(self, game_id):

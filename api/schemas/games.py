@@ -218,9 +218,8 @@ class GameSummary(Closed):
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE + ["waiting"]), metadata={
-        "description": "Tiletum: action, king or over; Carcassonne: play or over; The Pillars of the Earth: "
-                       "cards, builders, placing, actions or over; waiting while the game waits for players "
-                       "(status waiting or cancelled)"})
+        "description": "; ".join(f"{g.title}: {', '.join(g.phases)}" for g in games.GAMES.values())
+                       + "; waiting while the game waits for players (status waiting or cancelled)"})
     to_act = seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)

@@ -1,5 +1,5 @@
 "use strict";
-// What every game's page (/play/<id>: tiletum.html, carcassonne.html, pillars.html, the generic game.html)
+// What every game's page (/play/<id>: the page a game's spec names, else the generic game.html)
 // shares, loaded before the page's own script, which defines render() (draw the state it is given) and may
 // define more. Works only through the public REST API, like any client. A seat's token comes in
 // the URL fragment (#token=...), which browsers never send to servers or in Referer headers.
@@ -41,7 +41,7 @@ function andList(items) {
   return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
 }
 
-// The game's name and its players, as the page's heading and title: "Tiletum: Ann, Bob and Cardinalbot".
+// The game's name and its players, as the page's heading and title: "<Game>: Ann, Bob and Robo".
 function showTitle(gameName, suffix) {
   const names = summary ? summary.seats.map((s, i) => seatName(i)) : [];
   const text = gameName + (names.length ? ": " + andList(names) : "");
