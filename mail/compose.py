@@ -539,7 +539,8 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
 
 def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
                 legal_moves=(), reply_to=None, in_reply_to=None, title="Table Post", subject="",
-                references=None, nothing_played=True, example="", open_url="", hint="", code=None, **_context) -> EmailMessage:
+                references=None, nothing_played=True, example="", open_url="", hint="", code=None,
+                **_context) -> EmailMessage:
     """The answer to a reply that played nothing: the line that failed and why, the seat's legal
     moves and an example to copy. Takes the context ``mail.mailin`` gives every answer."""
     msg = _answer(answer_subject(subject or (f"{title} game {game_id}" if game_id else title)), from_addr,
