@@ -105,7 +105,7 @@ def test_the_page_reads_on_a_phone_and_a_desktop(redis_server, browser, game):
             assert not found["clipped"], f"{game} at {w}px: {found['clipped'][:12]}"
             assert not found["sideways"], f"{game} at {w}px: the page scrolls sideways"
             # the decision in the first screen: what the seat decides on, without scrolling
-            first = {"carcassonne": "#hand", "tiletum": "#board-wrap", "pillars": "#board-wrap"}[game]
+            first = {"carcassonne": "#hand", "tiletum": "#board-wrap", "pillars": "#moves"}[game]
             box = page.locator(first).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + min(box["height"], 96) <= h, \
                 f"{game} at {w}px: {first} is below the first screen ({box})"
