@@ -47,7 +47,7 @@ def test_the_contract_and_cathedral_lines_overlap_no_building_label():
 
 
 def test_the_seats_own_board_for_a_phone_is_narrow_and_its_words_are_large_and_apart():
-    """The turn email's second picture (tiletum/svg_seat.py): 400 pixels wide, words of 11 pixels or
+    """The turn email's second picture (tiletum/svg_seat.py): 360 pixels wide, words of 12 pixels or
     more (on a phone the whole 960-pixel board shrinks its 9-10 pixel words below 4), no two
     overlapping, none past the edge, only characters every sans-serif font has; with a full board."""
     import random
@@ -63,11 +63,11 @@ def test_the_seats_own_board_for_a_phone_is_narrow_and_its_words_are_large_and_a
     p.contracts = ["K10", "K15", "K19", "K16", "K20", "K21", "K22", "K23", "K24", "K25", "K26"]
     p.cathedrals = ["T01", "T13", "T24"]
     svg = seat_board_svg(state, 0, ["Maximiliane", "Bob"])
-    assert f'width="{SEAT_W}"' in svg and SEAT_W == 400
+    assert f'width="{SEAT_W}"' in svg and SEAT_W == 360
     found = boxes(svg)
     assert len(found) > 30
     sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
-    assert min(sizes) >= 11
+    assert min(sizes) >= 12
     for i, a in enumerate(found):
         assert a[1] >= 0 and a[3] <= SEAT_W + 1, f"{a[0]!r} runs past the edge"
         assert all(ord(ch) <= 0xFF or ch in "\u2013\u2014" for ch in a[0]), a[0]

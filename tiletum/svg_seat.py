@@ -1,8 +1,8 @@
 """One seat's own board, drawn narrow for a phone (pure: no I/O): the turn email's second picture.
 
 The whole board (tiletum/svg.py) is 1530 pixels wide and shrinks on a phone's screen until its words
-cannot be read; what a player needs to decide is mostly on their own board. This drawing is 400
-pixels wide, with words at 12 to 15 pixels: the score, where the Merchant and Architect stand, the
+cannot be read; what a player needs to decide is mostly on their own board. This drawing is 360
+pixels wide (a phone's email column: it is not shrunk there), with words at 12 to 15 pixels: the score, where the Merchant and Architect stand, the
 supply, the resources, the Storehouse, the six Buildings (a row each, with their Rooms, roof
 and Crest), the fulfilled Contracts and the Cathedral tiles. Only public information is drawn.
 """
@@ -17,7 +17,7 @@ from .describe import COLOUR, place_name
 from .state import GameState
 from .svg import RES_FILL, RES_TEXT, SEAT_COLOURS, _rect, _t
 
-SEAT_W = 400
+SEAT_W = 360   # a phone's email column: shown at its own size, its 12-px words stay 12 px
 
 
 def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = None) -> str:
@@ -33,21 +33,21 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     out.append(_t(SEAT_W - 12, y, f"{p.score} VP", size=15, weight="bold", anchor="end"))
     y += 22
     where = f"Merchant: {place_name(p.merchant)} · Architect: {place_name(p.architect)}"
-    for line in textwrap.wrap(where, 52):   # a road space's name is long
+    for line in textwrap.wrap(where, 46):   # a road space's name is long
         out.append(_t(x, y, line, size=12))
         y += 17
     supply = f"Supply: {p.houses} Houses, {p.pillars} Pillars"
     if p.dice:  # a die by its colour and number, not its letter
         supply += " · dice: " + ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:2]}" for d in p.dice)
-    for i, line in enumerate(textwrap.wrap(supply, 52)):   # the dice in words may run long
+    for i, line in enumerate(textwrap.wrap(supply, 46)):   # the dice in words may run long
         out.append(_t(x, y + 17 * i, line, size=12))
-    y += 17 * (len(textwrap.wrap(supply, 52)) - 1)
+    y += 17 * (len(textwrap.wrap(supply, 46)) - 1)
     # resources: five boxes across
     y += 12
     for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
-        rx = x + i * 76
-        out.append(_rect(rx, y, 72, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
-        out.append(_t(rx + 36, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
+        rx = x + i * 68
+        out.append(_rect(rx, y, 64, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
+        out.append(_t(rx + 32, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
                       weight="bold"))
     # the Storehouse: a row per tile, each drawn as what it costs and gives (tiletum/pieces.py)
     y += 44
@@ -60,7 +60,7 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     y += 14
     out.append(_t(x, y + 12, "Buildings", size=12, weight="bold"))
     y += 20
-    room_w, crest_x = 88, x + 3 * 92
+    room_w, crest_x = 78, x + 3 * 82
     for b, rooms in enumerate(p.rooms):
         by = y + b * 46
         roof = p.roofs[b] if b < len(p.roofs) else False
@@ -68,7 +68,7 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
         out.append(_t(x, by + 12, f"Building {b + 1}{' (roof)' if roof else ''}{done}", size=12,
                       fill="#444444"))
         for f, who in enumerate(rooms):
-            fx = x + f * 92
+            fx = x + f * 82
             out.append(_rect(fx, by + 17, room_w, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6))
             if who:
                 out.append(_t(fx + room_w / 2, by + 33, pieces.type_word(who), size=12, anchor="middle",
@@ -83,7 +83,7 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     y += len(p.rooms) * 46 + 8
     for label, tiles in (("Contracts fulfilled", p.contracts), ("Cathedral tiles", p.cathedrals)):
         said = "; ".join(pieces.short(tile) for tile in tiles) if tiles else "none"
-        for line in textwrap.wrap(f"{label}: {said}", 52):
+        for line in textwrap.wrap(f"{label}: {said}", 46):
             out.append(_t(x, y, line, size=12))
             y += 17
     height = y + 4
