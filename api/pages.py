@@ -16,7 +16,8 @@ app is ``nosniff`` (:func:`security_headers`). The API docs (``/api/docs``) are 
 
 The game page ``/play/<id>`` is the page of the game's own game (its meta's ``game`` field,
 :data:`GAME_PAGES`): the page its spec names (games/spec.py; Tiletum's ``tiletum.html``,
-Carcassonne's ``carcassonne.html``, ...), else the generic game page; an unknown id is a 404 problem
+Carcassonne's ``carcassonne.html``, ...), else the generic game page ``game.html`` (the board picture,
+the legal moves in words, the history, the result); an unknown id is a 404 problem
 (``game-not-found``). Each draws the game's board picture (``/board.svg``) inline, in the page's DOM
 (parsed with DOMParser, its scripts dropped), so its parts can be clicked; the policy needs nothing more
 (the picture has no style attributes, and the pages set sizes through the CSSOM, which a style-src
@@ -54,8 +55,9 @@ from application.errors import ServiceError
 from .extensions import service
 
 # route -> (endpoint, file, what it shows)
-# the game page of a game whose spec names no page of its own: it draws any game's board picture
-GENERIC_GAME_PAGE = "tiletum.html"
+# the game page of a game whose spec names no page of its own (api/static/game.html): it draws any game's
+# board picture, lists the seat's legal moves in words as buttons, tells the history and the result
+GENERIC_GAME_PAGE = "game.html"
 PAGES = {
     "/": ("home_page", "home.html",
           "what this is, with links to a new game, the tournaments and the API docs"),

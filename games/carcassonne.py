@@ -102,8 +102,9 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
         return out
 
     def email_reply_hint(self):
-        return ("One move a turn: a placement from the list (the cell's column,row as the picture numbers "
-                "them, and the turn of the tile), alone or with one of its follower spots after it.")
+        # said without the picture, which an email to an address that has not yet accepted leaves out
+        return ("One move a turn: a placement from the list (the cell's column,row and the turn of the "
+                "tile, as the list writes them), alone or with one of its follower spots after it.")
 
     def email_example(self, state, seat):
         """A legal move with a follower when there is one (it shows both parts of the notation)."""

@@ -41,7 +41,7 @@ NEEDED_IN_GAME = frozenset({"turn", "reminder", "stand-in", "final"})
 OWN = frozenset({"newkey", "digest", "refused-reply", "auth-notice"})
 # what an address that has not accepted may get: its game's first email (the invitation), what
 # keeps it from losing the game silently, and the requests that are themselves asks for consent
-PENDING_FIRST = frozenset({"turn", "lobby-join", "tentry-ask"})
+PENDING_FIRST = frozenset({"turn", "lobby-join", "tentry-ask", "twelcome"})
 PENDING_NEEDED = frozenset({"reminder", "stand-in", "final"})
 
 # KEYS[1]: the email's charge marker (the same email again is free); KEYS[2..]: the window counters.

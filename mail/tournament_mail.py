@@ -12,7 +12,7 @@ from application.notifications import preference
 from application.talk_text import without_links
 from application.tournament_service import TournamentService, game_of
 
-from .compose import one_line, simple_email
+from .compose import consent_lines, one_line, simple_email
 from .notify import Notifier
 
 
@@ -38,17 +38,30 @@ def welcome(notifier: Notifier, tid: str) -> int:
         title = game.title
         how = ("Each game sends you its turn emails as usual; reply to them with your moves." if game.email
                else "Play your games on their game pages, linked from your tournament page.")
-        msg = notifier.notice(f"{title} tournament: you are entered in {tournament_name(t)}",
-                              email)
         fmt = t.format.replace("_", " ")
-        msg.set_content(
-            f"Hello {name},\n\nyou are entered in the tournament \"{tournament_name(t)}\" "
-            f"({title}, {fmt}, {t.table_size} players per game).\n\n"
-            f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
-            f"{how}\n\n"
-            + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
-            f"Unsubscribe (one click, every email from us): {notifier.unsubscribe_url(email)}\n")
-        sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first)
+        # to an address that has not accepted our email, nothing the organizer wrote (docs/pbem.md,
+        # "Email by consent"): neither the tournament's name nor the name typed with the address; it
+        # is the invitation (accept or refuse), charged to the address's bounds like a game's first email
+        pending = notifier.stranger(email)
+        if pending:
+            msg = notifier.notice(f"{title} tournament: you were entered", email)
+            msg.set_content(
+                f"Hello,\n\nthe organizer of a {title} tournament ({fmt}, {t.table_size} players per game) "
+                f"entered this address in it.\n\n"
+                f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
+                f"{how}\n\n"
+                + "\n".join(consent_lines(email, title, notifier.consent_urls(email))) + "\n")
+        else:
+            msg = notifier.notice(f"{title} tournament: you are entered in {tournament_name(t)}", email)
+            msg.set_content(
+                f"Hello {name},\n\nyou are entered in the tournament \"{tournament_name(t)}\" "
+                f"({title}, {fmt}, {t.table_size} players per game).\n\n"
+                f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
+                f"{how}\n\n"
+                + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
+                f"Unsubscribe (one click, every email from us): {notifier.unsubscribe_url(email)}\n")
+        sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first and not pending,
+                                   scope=f"tournament:{tid}")
     return sent
 
 

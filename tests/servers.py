@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Serve:
     def __init__(self, data, *args: str, env: dict | None = None, port: int | None = None,
                  drop_env: tuple[str, ...] = BASE_ENV_DROP, boot_seconds: float = 90, verbose: bool = True,
-                 derived_mailin_port: bool = False):
+                 derived_mailin_port: bool = False, python: str | None = None, cwd=None):
         # verbose: every line of every part in output() (what most tests read); quiet: the console
         # an operator sees (tests/test_serve.py)
         self.data, self.args, self.port = data, (*args, "--verbose") if verbose else args, port or free_port()
@@ -38,6 +38,9 @@ class Serve:
         self.env["TABLEPOST_MAIL_PICTURES"] = "0"
         self.env.update(env or {})
         self.boot_seconds = boot_seconds
+        # another environment's interpreter (tests/test_example_game.py: a fresh one with a game
+        # installed beside the platform), run from ``cwd`` so that it imports its own installed copy
+        self.python, self.cwd = python or sys.executable, cwd
         self.proc = None
         self.log = None
 
@@ -45,8 +48,9 @@ class Serve:
         self.log = open(self.data / "serve.log", "a")
         self.log_start = self.log.tell()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data),
-             *self.args], stdout=self.log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+            [self.python, "-m", "api.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data),
+             *self.args], stdout=self.log, stderr=subprocess.STDOUT, env=self.env, cwd=self.cwd,
+            start_new_session=True)
         deadline = time.monotonic() + self.boot_seconds
         while True:
             try:

@@ -80,8 +80,8 @@ def test_closed_value_sets_are_enumerations(server):
     # play: Carcassonne's; cards to actions: Pillars'; waiting: a game with open seats before it
     # starts (docs/lobby.md)
     # (the registry's order: the games by name)
-    assert enum("GameSummary", "phase") == ["play", "over", "cards", "builders", "placing", "actions", "action",
-                                            "king", "waiting"]
+    assert enum("GameSummary", "phase") == ["play", "over", "cards", "builders", "placing", "actions",
+                                            "action", "king", "waiting"]
     assert enum("CarcassonnePosition", "phase") == ["play", "over"]
     assert enum("PillarsPosition", "phase") == ["cards", "builders", "placing", "actions", "over"]
     assert enum("SeatSummary", "kind") == ["human", "cardinalbot", "bot", "ai", "open"]

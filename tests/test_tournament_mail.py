@@ -78,3 +78,41 @@ def test_a_stored_name_with_line_breaks_still_gets_its_welcome_email(redis_clien
         assert msg["Bcc"] is None
     finally:
         box.controller.stop()
+
+
+def test_a_pending_address_s_welcome_is_its_invitation_and_carries_nothing_the_organizer_wrote(
+        redis_client):
+    """With consent on (the service's default), the welcome to an address that has not accepted our
+    email is not held (it would leave the player entered and unaware): it goes, as the invitation,
+    without the tournament's name or the name typed with the address, with accept and refuse; an
+    address that accepted gets the named welcome."""
+    from application.dashboard import mark_verified
+    from mail.mailconfig import DEFAULT_BUDGET_NEEDED, DEFAULT_BUDGET_OTHERS
+    box = Mailboxes()
+    box.controller.start()
+    try:
+        games = GameService(EventStore(redis_client))
+        notifier = Notifier(games, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url="http://pbem.test", budget_needed=DEFAULT_BUDGET_NEEDED,
+                                       budget_others=DEFAULT_BUDGET_OTHERS, new_address_daily=3))
+        assert notifier.gate.budget.pending_daily is not None, "consent is on in this test"
+        mark_verified(redis_client, "old@mail.test")
+        tid = TournamentService(games).create({
+            "name": "Spring Cup of Mallory", "format": "round_robin", "table_size": 2,
+            "entries": [{"name": "Mallory says hi", "email": "new@mail.test"},
+                        {"name": "Old Hand", "email": "old@mail.test"}]})["id"]
+        assert welcome(notifier, tid) == 2
+        box.wait_for(2)
+        new = next(m for m in box.messages if str(m["To"]) == "new@mail.test")
+        body = new.get_content()
+        assert str(new["Subject"]) == "Tiletum tournament: you were entered"
+        for typed in ("Spring", "Mallory", "Old Hand"):
+            assert typed not in body and typed not in str(new["Subject"]), typed
+        assert "/email/consent" in body and "choice=accept" in body and "choice=refuse" in body
+        assert f"/tournaments/{tid}#entry=" in body
+        old = next(m for m in box.messages if str(m["To"]) == "old@mail.test")
+        assert "Spring Cup" in str(old["Subject"]) and "Hello Old Hand" in old.get_content()
+        assert "choice=refuse" not in old.get_content()
+    finally:
+        box.controller.stop()
