@@ -42,7 +42,8 @@ MEASURE = """() => {
     const o = getComputedStyle(e).overflowX; if (o === "auto" || o === "scroll") return e; } return null; };
   for (const el of document.querySelectorAll("body *")) {
     if (el.closest("title, script, style, #sprite, defs, symbol")) continue;
-    const own = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()).map(n => n.textContent).join("").trim();
+    const own = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim())
+      .map(n => n.textContent).join("").trim();
     if (!own) continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
@@ -72,7 +73,8 @@ def _game(c, game: str, moves: int, names=("Ada", "Bob"), emails=(None, None)) -
     to act."""
     seed = f"phone-{game}"
     rv = c.post(API, json={"game": game, "options": {"seed": seed},
-                           "seats": [{"name": n, **({"email": e} if e else {})} for n, e in zip(names, emails)]})
+                           "seats": [{"name": n, **({"email": e} if e else {})}
+                                     for n, e in zip(names, emails)]})
     assert rv.status_code == 201, rv.json
     gid, tokens = rv.json["id"], [s["token"] for s in rv.json["seats"]]
     events = PLAYOUTS[game](2, seed).events[1:]
@@ -135,7 +137,8 @@ def test_the_finished_page_and_its_replay(redis_server, browser, game):
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_default_timeout(20_000)
         failed: list[str] = []
-        page.on("response", lambda resp: failed.append(f"{resp.status} {resp.url}") if resp.status >= 400 else None)
+        page.on("response",
+                lambda resp: failed.append(f"{resp.status} {resp.url}") if resp.status >= 400 else None)
         page.goto(f"{server.url}/play/{gid}#token={tokens[0]}&stream=0")
         wait_until(page, "document.body.dataset.version && !document.querySelector('main.loading')")
         expect(page.locator("#result")).to_contain_text("Robo")

@@ -77,7 +77,8 @@ def test_the_board_picture_shows_every_players_board(client):
         assert sum(el.get("class") == "crest" for el in board.iter("{http://www.w3.org/2000/svg}g")) == 6
         for b, building in enumerate(seat["buildings"]):
             for f, who in enumerate(building["rooms"]):
-                if who:   # a Character by its type in full; an empty Room has no "1.2" (its number is notation)
+                # a Character by its type in full; an empty Room has no "1.2" (its number is notation)
+                if who:
                     assert pieces.type_word(who) in texts
                 assert f"{b + 1}.{f + 1}" not in texts
 

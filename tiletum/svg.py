@@ -201,8 +201,9 @@ def _map(state: GameState, names: list[str], only: set[str] | None = None) -> li
         out += _town(state, town, fair_index.get(town), names)
         out.append("</g>")
     out += _pieces(state, names, only)
-    out.append(_t(14, HEIGHT - 14, "Houses: squares \u00b7 Pillars: bars \u00b7 figure: Merchant \u00b7 pawn: "
-                  "Architect \u00b7 red cross: Cathedral \u00b7 yellow tiles: the Fairs", size=10, fill="#555555"))
+    out.append(_t(14, HEIGHT - 14, "Houses: squares \u00b7 Pillars: bars \u00b7 figure: Merchant \u00b7 "
+                  "pawn: Architect \u00b7 red cross: Cathedral \u00b7 yellow tiles: the Fairs", size=10,
+                  fill="#555555"))
     return out
 
 
@@ -499,7 +500,8 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
         tile = p.store[i] if i < len(p.store) else None
         sx = x + 62 + i * 172
         if tile:
-            out += pieces.chip(tile, sx, y - 6, 168, 28, size=9, cls="store-tile", data=f' data-tile="{tile}"')
+            out += pieces.chip(tile, sx, y - 6, 168, 28, size=9, cls="store-tile",
+                               data=f' data-tile="{tile}"')
         else:
             out.append(_rect(sx, y - 6, 168, 28, "#ffffff", stroke="#c9bfa6", sw=0.6,
                              title="an empty Storehouse space"))

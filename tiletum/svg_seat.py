@@ -2,9 +2,10 @@
 
 The whole board (tiletum/svg.py) is 1530 pixels wide and shrinks on a phone's screen until its words
 cannot be read; what a player needs to decide is mostly on their own board. This drawing is 360
-pixels wide (a phone's email column: it is not shrunk there), with words at 12 to 15 pixels: the score, where the Merchant and Architect stand, the
-supply, the resources, the Storehouse, the six Buildings (a row each, with their Rooms, roof
-and Crest), the fulfilled Contracts and the Cathedral tiles. Only public information is drawn.
+pixels wide (a phone's email column: it is not shrunk there), with words at 12 to 15 pixels: the
+score, where the Merchant and Architect stand, the supply, the resources, the Storehouse, the six
+Buildings (a row each, with their Rooms, roof and Crest), the fulfilled Contracts and the Cathedral
+tiles. Only public information is drawn.
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
                       fill="#444444"))
         for f, who in enumerate(rooms):
             fx = x + f * 82
-            out.append(_rect(fx, by + 17, room_w, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6))
+            out.append(_rect(fx, by + 17, room_w, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a",
+                             sw=0.6))
             if who:
                 out.append(_t(fx + room_w / 2, by + 33, pieces.type_word(who), size=12, anchor="middle",
                               fill="#222222", weight="bold"))
