@@ -1,6 +1,6 @@
 """The game pages in a real browser: Playwright driving Debian's headless Chromium
 (tests/browser.py; nothing downloads a browser) against a real `tablepost serve` (its own Redis,
-gunicorn, the Celery workers and the Cardinalbot worker), so the bot really answers.
+gunicorn, the Celery workers and the seats worker), so the bot really answers.
 
 Screenshots of the board go to tests/artifacts/. TABLEPOST_SKIP_BROWSER=1 skips these tests.
 """

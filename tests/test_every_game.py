@@ -5,7 +5,7 @@ unique, in words, each notation read back as written), the phase among the game'
 stand-in's fallback a legal move, the search's moves the legal ones, each seat's view (its own,
 who acts, no seed), the events in words, the events folded one by one giving the state played --
 and at the end the record replayed and verified. A fourth game registered is checked by this file
-without an edit of it."""
+without an edit of it, and so is each example game (examples/<name>/, tests/examples.py)."""
 from __future__ import annotations
 
 import json
@@ -14,6 +14,7 @@ import random
 import pytest
 
 import games
+from tests.examples import EVERY, hosting
 
 # moves per simulated game: enough to reach every phase of each game, cheap enough for the suite
 LIMIT = 150
@@ -49,10 +50,17 @@ def check_position(game: games.Game, state, players: int, seed: str) -> list[str
     return notations
 
 
+@pytest.fixture
+def hosted(name):
+    """The game of the test's ``name``, hosted for the test (an example game registered)."""
+    with hosting(name) as game:
+        yield game
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("name", list(games.GAMES))
-def test_random_games_keep_the_interface_invariants_after_every_move(name, seed):
-    game = games.get(name)
+@pytest.mark.parametrize("name", EVERY)
+def test_random_games_keep_the_interface_invariants_after_every_move(name, seed, hosted):
+    game = hosted
     rng = random.Random(f"{name}:{seed}")
     players = rng.randint(game.min_players, game.max_players)
     state, events = game.new_game(players, seed, {})
@@ -81,8 +89,8 @@ def test_random_games_keep_the_interface_invariants_after_every_move(name, seed)
     assert game.verify_record(record, seed + "x"), "a wrong seed is caught"
 
 
-@pytest.mark.parametrize("name", list(games.GAMES))
-def test_each_game_declares_what_the_service_asks_of_it(name):
+@pytest.mark.parametrize("name", EVERY)
+def test_each_game_declares_what_the_service_asks_of_it(name, hosted):
     """What the service and the pages read of a game is declared (games/base.py), not guessed."""
     game = games.get(name)
     assert game.name == name and game.title and game.min_players <= game.max_players
@@ -97,8 +105,8 @@ def test_each_game_declares_what_the_service_asks_of_it(name):
     assert game.to_doc(state)["format"] == game.position_format
 
 
-@pytest.mark.parametrize("name", list(games.GAMES))
-def test_the_stand_in_plays_the_games_own_fixed_rule_when_the_ai_fails(name, monkeypatch):
+@pytest.mark.parametrize("name", EVERY)
+def test_the_stand_in_plays_the_games_own_fixed_rule_when_the_ai_fails(name, monkeypatch, hosted):
     """application/stand_in.py asks the game for its fixed rule (``fallback_move``); it names no
     game (before, it asked ``game is not games.TILETUM`` and read Tiletum's agenda itself)."""
     import ai

@@ -44,6 +44,19 @@ def _run(*argv, **kwargs) -> str:
     return out.stdout
 
 
+def platform_copy(to: Path) -> Path:
+    """The platform's sources as its wheel takes them (pyproject's packages), copied: a build writes
+    build/ and its metadata beside the sources, which the checkout (and the tests reading it) keep out of."""
+    import tomllib
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"]
+    to.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, to / name)
+    for top in sorted({p.split(".")[0] for p in packages}):
+        shutil.copytree(ROOT / top, to / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return to
+
+
 def fresh_environment(where: Path) -> Path:
     """A new virtual environment with the platform (from this checkout, its pinned runtime
     requirements, no resolving) and then the example game installed the way a user would; its python."""
@@ -59,7 +72,7 @@ def fresh_environment(where: Path) -> Path:
     _run(*pip, "--no-deps", "-r", ROOT / "requirements" / "runtime.txt")
     TIMINGS["requirements"] = time.monotonic() - t0
     t1 = time.monotonic()
-    _run(*pip, "--no-deps", ROOT)
+    _run(*pip, "--no-deps", platform_copy(where.parent / "platform"))
     TIMINGS["platform"] = time.monotonic() - t1
     t2 = time.monotonic()
     # from a copy: a build writes its metadata beside the sources (tablepost_connect_four.egg-info), and

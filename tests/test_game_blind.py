@@ -44,7 +44,6 @@ ALLOWED: dict[tuple[str, str], tuple[int, str]] = {
     ("workers/beat.py", "tiletum:beat:lock"): (1, "a Redis key of the service's old name, kept: a running "
                                                  "beat's lock is honoured across the upgrade"),
     ("api/resources/catalog.py", "carcassonne"): (1, EXAMPLE),
-    ("api/resources/catalog.py", "tiletum"): (1, EXAMPLE),
     ("api/resources/games.py", "tiletum"): (1, EXAMPLE),
     ("api/resources/games.py", "carcassonne"): (1, EXAMPLE),
     ("api/resources/lobby.py", "tiletum"): (1, EXAMPLE),

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from application.catalog import catalog
+from games.setup import KINDS
 
 from ..blueprint import Blueprint
 from ..schemas.common import Base, Line
@@ -20,6 +21,52 @@ class PoolOut(Base):
     title = Line(required=True, metadata={"example": "Tiletum", "description": "the pool in words"})
 
 
+class ChoiceOut(Base):
+    value = Line(required=True, metadata={"example": "shuffled", "description": "the value to send"})
+    title = Line(required=True, metadata={"example": "Shuffled", "description": "the value in words"})
+    description = fields.String(required=True)
+
+
+class OptionOut(Base):
+    name = Line(required=True, metadata={"example": "action_tiles",
+                                         "description": "its name in `options` of POST /api/v1/games"})
+    title = Line(required=True, metadata={"example": "Action tiles", "description": "its name in words"})
+    description = fields.String(required=True)
+    kind = Line(required=True, validate=validate.OneOf(list(KINDS)), metadata={
+        "description": "`choice`: one of `choices`; `integer`: from `min` to `max`; `boolean`; `choices`: a "
+                       "list of `choices`' values, each at most once, at most `max`"})
+    default = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "what a new game takes when the option is not given (null: none)"})
+    min = fields.Integer(required=True, allow_none=True)
+    max = fields.Integer(required=True, allow_none=True)
+    tournament = fields.Boolean(required=True, metadata={
+        "description": "a tournament may set it for all its games (a field of POST /api/v1/tournaments)"})
+    choices = fields.List(fields.Nested(ChoiceOut), required=True)
+
+
+class LevelOut(Base):
+    name = Line(required=True, metadata={"example": "deacon"})
+    title = Line(required=True)
+    description = fields.String(required=True)
+    pool = Line(required=True, metadata={"description": "the rating pool of games against it at this level"})
+
+
+class AutomaOut(Base):
+    kind = Line(required=True, metadata={"example": "cardinalbot", "description": "the kind of its seat"})
+    title = Line(required=True, metadata={"example": "the Cardinalbot", "description": "it in words"})
+    name = Line(required=True, metadata={"example": "Cardinalbot", "description": "its name as a player"})
+    option = Line(required=True, metadata={
+        "example": "solo",
+        "description": "the option (of POST /api/v1/games) that takes its level and settings"})
+    description = fields.String(required=True)
+    seats = fields.Integer(required=True, metadata={"description": "the seats of a game against it, its own "
+                                                                   "included"})
+    default_level = Line(required=True)
+    levels = fields.List(fields.Nested(LevelOut), required=True)
+    settings = fields.List(fields.Nested(OptionOut), required=True, metadata={
+        "description": "its own settings (given, they replace the level, and the game is not rated)"})
+
+
 class GameKind(Base):
     name = Line(required=True, metadata={"example": "carcassonne",
                                          "description": "the game's name: the `game` of POST /api/v1/games"})
@@ -32,6 +79,10 @@ class GameKind(Base):
     options = fields.List(Line(), required=True, metadata={
         "example": [],
         "description": "the options of its own it takes (besides time_control, timeout, rated, ...)"})
+    option_specs = fields.List(fields.Nested(OptionOut), required=True, metadata={
+        "description": "its own options as it declares them: what the new-game form offers"})
+    automa = fields.Nested(AutomaOut, required=True, allow_none=True, metadata={
+        "description": "its own solo opponent, if it has one"})
     email = fields.Boolean(required=True, metadata={"description": "whether it can be played by email"})
     review = fields.Boolean(required=True, metadata={"description": "whether a finished game has a review"})
     ai = fields.Boolean(required=True, metadata={"description": "whether it takes AI seats (and hints)"})
@@ -50,13 +101,8 @@ class Catalog(Base):
 @blp.route("")
 class CatalogView(MethodView):
     @blp.doc(operationId="getCatalog")
-    @blp.response(200, Catalog, example={"games": [
-        {"name": "tiletum", "title": "Tiletum", "min_players": 2, "max_players": 4,
-         "seat_kinds": ["human", "cardinalbot", "bot", "ai"], "options": ["action_tiles", "solo"],
-         "email": True,
-         "review": True, "ai": True, "automa_levels": ["priest", "deacon", "bishop"], "score_unit": "VP",
-         "default": True, "pools": [{"pool": EXAMPLE_POOL, "title": "Tiletum"},
-                                    {"pool": "solo:priest", "title": "Tiletum solo (priest)"}]}]})
+    # the example: the default game, as it declares itself
+    @blp.response(200, Catalog, example={"games": [g for g in catalog() if g["default"]]})
     def get(self):
         """The games hosted
 

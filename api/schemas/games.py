@@ -10,9 +10,11 @@ from application.seats import AI_LEVELS
 
 from .common import (ANY_PHASE, Base, Boolean, Closed, Float, GAMES, GAME_SEATS, Integer, Line, Name,
                      QueryInteger, TO_ACT, TextEmail, raise_tz, seat_list)
+from .setup import GAME_OPTION_FIELDS, SEAT_KINDS, automa_kinds_words
 
-
-SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
+# the fewest and the most seats of any hosted game (each game's own limits are checked per game)
+FEWEST_SEATS = min(g.min_players for g in games.GAMES.values())
+MOST_SEATS = max(g.max_players for g in games.GAMES.values())
 GAME_STATUSES = ["active", "finished", "waiting", "cancelled"]
 
 
@@ -22,8 +24,8 @@ class SeatIn(Base):
         "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = Line(load_default="human", validate=validate.OneOf(SEAT_KINDS),
-                metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
-                                         "exactly one cardinalbot seat and one human or ai seat), a "
+                metadata={"description": "who plays the seat: a person, a game's own automa ("
+                                         + automa_kinds_words() + "), a "
                                          "registered bot account (`bot`; docs/bots.md), the AI player "
                                          "(`ai`; docs/ai.md), or a player still to come (`open`: the game "
                                          "waits in the lobby until every open seat is taken; docs/lobby.md)"})
@@ -59,18 +61,6 @@ class SeatIn(Base):
                     raise ma.ValidationError("only a seat of kind 'bot' names a bot account", field)
             if data.get("name") is None:
                 raise ma.ValidationError("Missing data for required field.", "name")
-
-
-class SoloOptions(Base):
-    class Meta:
-        unknown = ma.RAISE
-    level = Line(validate=validate.OneOf(["priest", "deacon", "bishop"]), metadata={
-        "description": "Cardinal Priest (1 random Challenge), Deacon (3) or Bishop (5); default deacon"})
-    challenges = fields.List(Line(validate=validate.OneOf([
-        "very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
-        "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"])),
-        validate=validate.Length(0, 8),
-        metadata={"description": "an explicit list of Challenge cards instead of a level"})
 
 
 def _quiet_window(value):
@@ -109,14 +99,12 @@ class TimeoutPolicy(Base):
     drop_after = Integer(load_default=3, validate=validate.Range(min=1, max=50))
 
 
-class GameOptions(Base):
+class ServiceOptions(Base):
+    """The options of the service, for every game."""
     class Meta:
         unknown = ma.RAISE
-    solo = fields.Nested(SoloOptions, metadata={"description": "a solo game against the Cardinalbot"})
     time_control = fields.Nested(TimeControl, metadata={"description": "deadlines (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
-    action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
-                        metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
     rated = Boolean(
@@ -133,11 +121,19 @@ class GameOptions(Base):
                        "pool) of the addresses that may join", "example": [1400, 1700]})
 
 
+# the service's options and every game's own, as the games declare them (api/schemas/setup.py): an
+# option of one game given for another is refused by that game's setup (422 bad-options)
+GameOptions = type("GameOptions", (ServiceOptions,), {
+    "__doc__": "The service's options and each game's own (GET /api/v1/catalog: each game's option_specs "
+               "and automa)", **GAME_OPTION_FIELDS})
+
+
 class GameCreate(Base):
     game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
         "description": f"the game: {GAME_SEATS}; GET /api/v1/catalog lists them with their seat kinds "
                        "and options"})
-    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
+    seats = fields.List(fields.Nested(SeatIn), required=True,
+                        validate=validate.Length(FEWEST_SEATS, MOST_SEATS))
     options = fields.Nested(GameOptions, load_default=dict)
 
     @ma.validates_schema
@@ -157,8 +153,9 @@ class SeatCreated(Closed):
     name = fields.String(required=True, allow_none=True, metadata={"description": "null for an open seat"})
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
-        "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
-                       "host plays it with the bot credential), an AI seat or an open seat"})
+        "description": "secret Bearer token of this seat: shown once; null for the seat of a game's own "
+                       "automa (the seats worker plays it with the bot credential), an AI seat or an "
+                       "open seat"})
 
 
 class GamesQuery(Base):
