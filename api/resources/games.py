@@ -92,9 +92,10 @@ class Game(MethodView):
         """Read a game's summary
 
         Status, version, round and phase, whose decision it is, every seat's score, the winner,
-        and whether the game is rated (then no hints).
+        and whether the game is rated (then no hints); each seat's player's handle where their
+        profile is public (their page: /players/{handle}).
         """
-        return service().summary(game_id)
+        return service().summary(game_id, handles=True)
 
 
 class StateQuery(ma.Schema):

@@ -209,6 +209,9 @@ class SeatSummary(Closed):
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     level = fields.String(metadata={"description": "an ai seat's level (docs/ai.md)"})
     score = fields.Integer(required=True)
+    handle = fields.String(allow_none=True, metadata={
+        "description": "the handle of the seat's player where their profile is public (their page: "
+                       "/players/{handle}), else null; absent while the game waits for players"})
 
 
 class GameSummary(Closed):
