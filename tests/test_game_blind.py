@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import games
+from tests.examples import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("application", "mail", "workers", "api", "tournaments", "seats")
@@ -165,7 +166,8 @@ def test_the_pages_keep_no_list_of_games():
 # title, its options, its automa's seat kind, name, levels and settings, its rulebook's ``terms``)
 # is absent from what the service says: the strings of its code (not docstrings or comments: those
 # may name a game as an example) over every package of the platform, and every page but a game's own.
-VOCABULARY = {word: game.name for game in games.GAMES.values() for word in game.vocabulary}
+VOCABULARY = {word: game.name for game in [*games.GAMES.values(), *(s.game for s in EXAMPLES.values())]
+              for word in game.vocabulary}
 WORD = re.compile(r"(?<![\w-])(%s)s?(?![\w-])" % "|".join(re.escape(w) for w in sorted(VOCABULARY, key=len,
                                                                                        reverse=True)),
                   re.IGNORECASE)
