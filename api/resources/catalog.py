@@ -47,8 +47,8 @@ class OptionOut(Base):
     kind = Line(required=True, validate=validate.OneOf(list(KINDS)), metadata={
         "description": "`choice`: one of `choices`; `integer`: from `min` to `max`; `boolean`; `choices`: a "
                        "list of `choices`' values, each at most once, at most `max`"})
-    default = fields.Raw(required=True, allow_none=True, metadata={
-        "description": "what a new game takes when the option is not given (null: none)"})
+    default = fields.Raw(metadata={
+        "description": "what a new game takes when the option is not given (absent: nothing)"})
     min = fields.Integer(required=True, allow_none=True)
     max = fields.Integer(required=True, allow_none=True)
     tournament = fields.Boolean(required=True, metadata={
