@@ -85,7 +85,8 @@ class Option:
         """The option as the catalog serves it (the new-game form builds its input from it)."""
         # (an option without a default has none: no "default" at all, which the API document types)
         return {"name": self.name, "title": self.title, "description": self.description, "kind": self.kind,
-                **({} if self.default is None else {"default": self.default}), "min": self.min, "max": self.max, "tournament": self.tournament,
+                **({} if self.default is None else {"default": self.default}), "min": self.min,
+                "max": self.max, "tournament": self.tournament,
                 "choices": [{"value": c.value, "title": c.title, "description": c.description}
                             for c in self.choices]}
 
