@@ -45,7 +45,8 @@ def _load() -> dict[str, GameSpec]:
         _check(spec, ep.name, dist)
         if spec.name in specs and where[spec.name] != dist:
             raise RegistryError(f"two distributions register the game {spec.name!r}: "
-                                f"{where[spec.name]} and {dist}")
+                                f"{where[spec.name]} and {dist} (uninstall the one not wanted: an older "
+                                "name of the same distribution, say)")
         specs[spec.name], where[spec.name] = spec, dist
     if not specs:
         raise RegistryError(f"no game is registered (entry point group {GROUP!r}): is the service "

@@ -39,7 +39,7 @@ DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
 PACKAGES = ("api", "application", "mail", "workers", "seats", "cardinalbot", "engine", "tournaments")
 
-IMAGE = "tiletum-pbem"
+IMAGE = "tablepost"
 # built from the Dockerfile
 PROJECT = ("api", "worker", "sweeps", "standin", "hints", "reviews", "beat", "cardinalbot", "mailin")
 SERVICES = ("redis", *PROJECT, "mailcatcher")

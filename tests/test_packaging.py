@@ -59,7 +59,7 @@ def wheel(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("wheel")
     src = _source_copy(tmp_path)
     output = _pip(["wheel", "--wheel-dir", str(tmp_path / "dist"), str(src)], cwd=tmp_path)
-    [built] = (tmp_path / "dist").glob("tiletum_pbem-*.whl")
+    [built] = (tmp_path / "dist").glob("tablepost-*.whl")
     return built, output
 
 
