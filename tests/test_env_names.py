@@ -114,3 +114,18 @@ def test_the_inbound_webhook_reads_the_old_signature_header_for_a_release(redis_
                      headers={"X-Tiletum-Signature": stale})
     assert rv.status_code == 401 and rv.get_json()["code"] == "bad-signature"
     assert rv.headers["WWW-Authenticate"].startswith("Tablepost-Signature ")
+
+
+def test_the_old_command_still_works_and_says_its_new_name():
+    """The installed ``tiletum`` script (pyproject's [project.scripts]) is ``tablepost`` for one
+    release, after one line on stderr; ``tablepost`` itself says nothing of it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    bin_dir = Path(sys.executable).parent
+    old = subprocess.run([str(bin_dir / "tiletum"), "openapi"], capture_output=True, text=True, timeout=120)
+    new = subprocess.run([str(bin_dir / "tablepost"), "openapi"], capture_output=True, text=True, timeout=120)
+    assert old.returncode == new.returncode == 0, old.stderr[-2000:]
+    assert old.stdout == new.stdout and '"openapi"' in new.stdout
+    assert "this command is now 'tablepost'" in old.stderr
+    assert "tablepost" not in new.stderr
