@@ -511,10 +511,16 @@ def simple_email(*, subject: str, from_addr: str, to_addr: str, lines: list[str]
     msg["From"], msg["To"] = from_addr, to_addr
     if reply_to:
         msg["Reply-To"] = reply_to
-    msg["Content-Language"] = lang
     msg.set_content("\n".join(([headline, ""] if headline else []) + lines) + "\n")
     body = "<p>" + "<br>".join(html.escape(x) for x in lines) + "</p>"
     msg.add_alternative(html_document(headline, body, lang) if headline else body, subtype="html")
+    return say_language(msg, lang)
+
+
+def say_language(msg, lang: str):
+    """``Content-Language`` (RFC 3282) on the whole email, once its content is set (setting the
+    content of an ``EmailMessage`` drops or moves its Content-* headers)."""
+    _replace(msg, "Content-Language", lang)
     return msg
 
 
@@ -529,7 +535,6 @@ def _answer(subject: str, from_addr: str, to_addr: str, reply_to: str | None, in
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = references_chain(list(references or []), in_reply_to)
-    msg["Content-Language"] = lang
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)
     return msg
 
@@ -599,7 +604,7 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
         lines += ["", tr._("Open the game: {url}", url=open_url)]
     msg.set_content("\n".join([headline, ""] + lines) + "\n")
     msg.add_alternative(html_document(headline, _styled_lines(lines), tr.lang), subtype="html")
-    return msg
+    return say_language(msg, tr.lang)
 
 
 def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
@@ -632,4 +637,4 @@ def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_
         lines += ["", tr._("Open the game (moves by click): {url}", url=open_url)]
     msg.set_content("\n".join([headline, ""] + lines) + "\n")
     msg.add_alternative(html_document(headline, _styled_lines(lines), tr.lang), subtype="html")
-    return msg
+    return say_language(msg, tr.lang)

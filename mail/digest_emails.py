@@ -6,7 +6,7 @@ import games
 from application.notifications import DIGEST
 from application.seats import seat_names
 
-from .compose import thread_subject, unsubscribe_line
+from .compose import say_language, thread_subject, unsubscribe_line
 from .notify_base import Mailer
 
 
@@ -36,12 +36,13 @@ class DigestEmails(Mailer):
             if lines:
                 msg = self.notice(tr.ngettext("Your games: {n} game awaits your move",
                                               "Your games: {n} games await your move", len(lines)),
-                                  email, tr.lang)
+                                  email)
                 first = self.first_email(email)
                 msg.set_content(
                     tr._("Your daily digest of the games awaiting your move.") + "\n\n" + "\n".join(lines)
                     + "\n\n" + "\n".join(self.dashboard_lines(email, first, tr))
                     + "\n\n" + unsubscribe_line(self.unsubscribe_url(email), tr) + "\n")
+                say_language(msg, tr.lang)
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")

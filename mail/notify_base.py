@@ -220,12 +220,12 @@ class Mailer:
             (after if after is not None else self.r).sadd(TOLD.key(email), email)
         return int(sent)
 
-    def notice(self, subject: str, email: str, lang: str = "en") -> EmailMessage:
-        """A plain email from us to ``email`` in ``lang``; ``send_once`` adds Date, Message-ID, threading
-        and one-click unsubscribe."""
+    def notice(self, subject: str, email: str) -> EmailMessage:
+        """A plain email from us to ``email``; ``send_once`` adds Date, Message-ID, threading and
+        one-click unsubscribe. (Its ``Content-Language`` goes on once its content is set:
+        mail/compose.py ``say_language``.)"""
         msg = EmailMessage()
         msg["Subject"], msg["From"], msg["To"] = subject, self.cfg.from_addr, email
-        msg["Content-Language"] = lang
         return msg
 
     def dashboard_lines(self, email: str, first: bool, tr: Translator | None = None) -> list[str]:

@@ -12,7 +12,7 @@ from application.notifications import preference
 from application.talk_text import without_links
 from application.tournament_service import TournamentService, game_of
 
-from .compose import consent_lines, hello, one_line, simple_email, unsubscribe_line
+from .compose import consent_lines, hello, one_line, say_language, simple_email, unsubscribe_line
 from .notify import Notifier
 
 
@@ -47,7 +47,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
         # is the invitation (accept or refuse), charged to the address's bounds like a game's first email
         pending = notifier.stranger(email)
         if pending:
-            msg = notifier.notice(tr._("{title} tournament: you were entered", title=title), email, tr.lang)
+            msg = notifier.notice(tr._("{title} tournament: you were entered", title=title), email)
             msg.set_content(
                 tr._("Hello,") + "\n\n"
                 + tr.ngettext("the organizer of a {title} tournament ({format}, {n} player per game) entered "
@@ -58,7 +58,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
                 + "\n".join(consent_lines(email, title, notifier.consent_urls(email), tr)) + "\n")
         else:
             msg = notifier.notice(tr._("{title} tournament: you are entered in {name}", title=title,
-                                       name=tournament_name(t)), email, tr.lang)
+                                       name=tournament_name(t)), email)
             msg.set_content(
                 hello(name, tr) + "\n\n"
                 + tr.ngettext('you are entered in the tournament "{name}" ({title}, {format}, {n} player '
@@ -68,6 +68,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
                 + f"\n\n{page}\n{link}\n\n{how}\n\n"
                 + "\n".join(notifier.dashboard_lines(email, first, tr)) + "\n\n"
                 + unsubscribe_line(notifier.unsubscribe_url(email), tr) + "\n")
+        say_language(msg, tr.lang)
         sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first and not pending,
                                    scope=f"tournament:{tid}")
     return sent

@@ -226,6 +226,9 @@ class Translator:
         return self.ngettext("{n} minute", "{n} minutes", mins)
 
 
+ENGLISH = Translator(DEFAULT, NullTranslations())   # the one English: code may ask ``tr is ENGLISH``
+
+
 @functools.lru_cache(maxsize=None)
 def translator(lang: str | None = None) -> Translator:
     """The :class:`Translator` of ``lang`` (a supported code or :data:`PSEUDO`; anything else is
@@ -233,8 +236,5 @@ def translator(lang: str | None = None) -> Translator:
     if lang == PSEUDO:
         return Translator(PSEUDO, _PseudoTranslations())
     if lang not in LANGUAGES or lang == DEFAULT:
-        return Translator(DEFAULT, NullTranslations())
+        return ENGLISH
     return Translator(lang, _read(lang))
-
-
-ENGLISH = translator(DEFAULT)
