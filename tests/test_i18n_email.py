@@ -21,12 +21,14 @@ from application.deadlines import Deadlines
 from application.game_service import GameService
 from application.links import revoke_dashboard_key, revoke_seat_link
 from application.messages import TableTalk
-from application.notifications import set_language
+from application.dashboard import remember_address
+from application.notifications import DIGEST, set_language
 from application.players import player_id
 from application.store import EventStore
 from application.together import Together
 from mail.compose import confirmation_email, error_email
 from mail.mailconfig import MailConfig
+from mail.messages import TalkMailer
 from mail.notify import Notifier
 from mail.outbox import Outbox
 from tablepost import i18n
@@ -167,20 +169,18 @@ def test_every_email_kind_in_the_pseudo_locale_leaves_no_english_in_its_frame(wo
     meta, state = svc.load(gid)
     kinds["turn (since, talk)"] = notifier.turn_message(gid, meta, state, games.of_meta(meta).actor(state))
     kinds["invitation (consent pending)"] = notifier.turn_message(gid, meta, state, 1, pending=True)
-    kinds["message email"] = __import__("mail.messages", fromlist=["TalkMailer"]).TalkMailer(notifier, 0).message(
-        gid, meta, 1, [{"name": "Ada", "text": "«Gut gespielt»"}], 1)
+    said = [{"name": "Ada", "text": "«Gut gespielt»"}]
+    kinds["message email"] = TalkMailer(notifier, 0).message(gid, meta, 1, said, 1)
     # the links again, the digest
     n = len(transport.sent)
     notifier.send_seat_link(gid, 1, revoke_seat_link(redis_client, gid, 1))
     took("new seat link", n)
     n = len(transport.sent)
     pid = player_id(redis_client, BOB)
-    from application.dashboard import remember_address
     remember_address(redis_client, BOB)
     notifier.send_dashboard_link(pid, revoke_dashboard_key(redis_client, pid))
     took("new dashboard link", n)
-    redis_client.sadd(__import__("application.notifications", fromlist=["DIGEST"]).DIGEST.key(BOB),
-                      f"{BOB}|{gid}|1|{state.version}")
+    redis_client.sadd(DIGEST.key(BOB), f"{BOB}|{gid}|1|{state.version}")
     n = len(transport.sent)
     notifier.send_digests("2026-11-19")
     took("digest", n)
@@ -190,8 +190,8 @@ def test_every_email_kind_in_the_pseudo_locale_leaves_no_english_in_its_frame(wo
                                                moves=["«take G1»"], next_to_act="Ada", tr=tr,
                                                ignored=["«thanks»"], unplayed=["«end»"], open_url="http://x/p")
     kinds["refusal"] = error_email(to=BOB, from_addr="p@x", reason="«the game's rule»", game_id=gid,
-                                   seat_name="Bob", failing_line="«end»", legal_moves=[("«take G1»", "«Take»")],
-                                   code="bad-notation", hint="«hint»", open_url="http://x/p", tr=tr)
+                                   seat_name="Bob", failing_line="«end»", code="bad-notation", hint="«hint»",
+                                   legal_moves=[("«take G1»", "«Take»")], open_url="http://x/p", tr=tr)
     kinds["refusal (nothing read)"] = error_email(to=BOB, from_addr="p@x", reason="", game_id=gid, tr=tr)
     # the lobby's cancellation; the results
     n = len(transport.sent)
@@ -205,9 +205,10 @@ def test_every_email_kind_in_the_pseudo_locale_leaves_no_english_in_its_frame(wo
 
     # the past moves in words, as the game said them when they were played (stored with the events)
     known = [e["text"] for e in svc.events_after(gid, 0) if e.get("text")]
-    known += [t.removesuffix(" (played by the stand-in)") for t in known] + [gid, "waiting1"]   # and the ids
-    found = {kind: sorted({w for t in texts(msg) for w in leftover(t, known)}) for kind, msg in kinds.items()}
-    assert len(found) >= 14 and {k: v for k, v in found.items() if v} == {}, "English left in an email's frame"
+    known += [t.removesuffix(" (played by the stand-in)") for t in known] + [gid, "waiting1"]   # the ids
+    found = {kind: sorted({w for t in texts(msg) for w in leftover(t, known)})
+             for kind, msg in kinds.items()}
+    assert len(found) >= 14 and {k: v for k, v in found.items() if v} == {}, "English in an email's frame"
     assert {k: m["Content-Language"] for k, m in kinds.items() if m["Content-Language"] != i18n.PSEUDO} == {}
     # every message the emails used is in each language's catalog, translated
     for lang in set(i18n.LANGUAGES) - {i18n.DEFAULT}:
