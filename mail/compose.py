@@ -552,8 +552,8 @@ def ignored_note(ignored: list[str], tr: Translator = ENGLISH) -> str:
     """Which lines after the moves of a reply were taken for a sign-off and not read."""
     if not ignored:
         return ""
-    quoted = ", ".join(f"\u201c{one_line(x)}\u201d" for x in ignored[:5]) + (" ..." if len(ignored) > 5
-                                                                             else "")
+    quoted = ", ".join(tr._("\u201c{line}\u201d", line=one_line(x)) for x in ignored[:5]) + (
+        " ..." if len(ignored) > 5 else "")
     return tr._("Not read as moves, and ignored: {lines}. A reply is read up to its first line that is not a "
                 "move; if one of those was meant as a move, reply with it again.", lines=quoted)
 
