@@ -12,7 +12,7 @@ UV := uv==0.13.9
 
 # The gettext catalogs of the languages (docs/i18n.md): each .po compiled to its .mo (git-ignored),
 # by the environment's step and again whenever a .po is newer than its .mo.
-CATALOGS := $(wildcard tablepost/translations/*/LC_MESSAGES/messages.po)
+CATALOGS := $(wildcard tablepost/translations/*.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
 # Python keeps compiled bytecode (__pycache__, git-ignored) even where the environment says not to
@@ -26,11 +26,11 @@ $(STAMP): pyproject.toml requirements/test.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --no-deps -r requirements/test.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	$(BIN)/pip check
-	$(BIN)/pybabel compile --domain messages --directory tablepost/translations --statistics
+	for po in $(CATALOGS); do $(BIN)/pybabel compile --statistics -i $$po -o $${po%.po}.mo || exit 1; done
 	touch $(STAMP)
 
 $(COMPILED): %.mo: %.po $(STAMP)
-	$(BIN)/pybabel compile --domain messages --input-file $< --output-file $@
+	$(BIN)/pybabel compile --statistics --input-file $< --output-file $@
 
 # The catalogs again from the code (docs/i18n.md, "Changing a message"): extract the template, merge it
 # into each language's .po (new messages untranslated, changed ones fuzzy: tests/test_i18n.py fails
@@ -38,8 +38,8 @@ $(COMPILED): %.mo: %.po $(STAMP)
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k ngettext:1,2 -k N_ --no-location --sort-output \
 	    --project "Table Post" --copyright-holder "Table Post" -o tablepost/translations/messages.pot .
-	$(BIN)/pybabel update -i tablepost/translations/messages.pot -d tablepost/translations -D messages \
-	    --width 100 --ignore-obsolete
+	for po in $(CATALOGS); do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 --ignore-obsolete \
+	    -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
 # `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000; the email listener

@@ -113,5 +113,7 @@ def voice(r, email: str | None, seat: dict | None = None) -> tuple[str, str | No
         raw_lang, raw_tz = pipe.execute()
         lang, tz = (raw_lang.decode() if raw_lang else None), (raw_tz.decode() if raw_tz else None)
     seat = seat or {}
-    lang = lang if i18n.supported(lang, pseudo=True) else seat.get("language")
-    return (lang if i18n.supported(lang, pseudo=True) else i18n.DEFAULT), tz or seat.get("tz")
+    if not i18n.supported(lang, pseudo=True):
+        lang = seat.get("language")
+    chosen: str = lang if lang is not None and i18n.supported(lang, pseudo=True) else i18n.DEFAULT
+    return chosen, tz or seat.get("tz")

@@ -1,7 +1,7 @@
 """The languages the service speaks (docs/i18n.md): which ones, choosing one, and speaking it.
 
 - :data:`LANGUAGES`: the supported languages, English first (the default). Adding a language is
-  its catalog (``tablepost/translations/<code>/LC_MESSAGES/messages.po``) and one line here.
+  its catalog (``tablepost/translations/<code>.po``) and one line here.
 - :data:`PSEUDO`: a pseudo-locale for the tests, never offered to players: every catalog message
   comes out transformed (``⟦Ŷöûŕ ţûŕñ.⟧``), so English left over in a rendering is found.
 - :func:`choose`: a supported language from a stated preference (``de-AT``, ``fr_CH``, an
@@ -20,7 +20,7 @@ import functools
 import io
 import logging
 import re
-from datetime import datetime, timezone
+from datetime import datetime as Moment, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -113,8 +113,7 @@ class _PseudoTranslations(NullTranslations):
 
 def _read(lang: str) -> NullTranslations:
     """The compiled catalog of ``lang``; its ``.po`` when the ``.mo`` is missing or older."""
-    folder = CATALOGS / lang.replace("-", "_") / "LC_MESSAGES"
-    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    po, mo = CATALOGS / f"{lang}.po", CATALOGS / f"{lang}.mo"
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as fp:
             return Translations(fp, domain=DOMAIN)
@@ -123,7 +122,7 @@ def _read(lang: str) -> NullTranslations:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
     log.warning("the %s catalog is not compiled (or older than its .po): read from %s; run "
-                "`pybabel compile -d %s` (make does it)", lang, po, CATALOGS)
+                "`make` or pybabel compile", lang, po)
     with po.open("rb") as fp:
         catalog = read_po(fp, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
@@ -184,7 +183,7 @@ class Translator:
         """A moment as a player reads it, in their time zone when known (else UTC):
         ``Sun 22 Nov 2026 10:00 CET``, ``So., 22. Nov. 2026, 10:00 MEZ``."""
         tz = ZoneInfo(tz_name) if tz_name and valid_tz(tz_name) else timezone.utc
-        dt = datetime.fromtimestamp(ts, tz=tz)
+        dt = Moment.fromtimestamp(ts, tz=tz)
         if self.locale.language == "en":
             when = format_datetime(dt, _ENGLISH_DATETIME, locale=self.locale)
         else:
@@ -193,7 +192,7 @@ class Translator:
             when = self.locale.datetime_formats["medium"].replace("{1}", date).replace("{0}", time)
         return f"{when} {self.zone(dt, tz_name)}"
 
-    def zone(self, dt: datetime, tz_name: str | None) -> str:
+    def zone(self, dt: Moment, tz_name: str | None) -> str:
         """``UTC``; else the zone's short name in the language (``MEZ``), else its abbreviation
         (``CET``), else its offset."""
         if dt.tzinfo is timezone.utc:
