@@ -51,9 +51,9 @@ API_DESCRIPTION = """Play board games by correspondence over HTTP.
 
 Create a game (`POST /api/v1/games`): each seat gets a secret token, shown once. Send it as
 `Authorization: Bearer <token>` to read your seat's view, list your legal moves and submit moves.
-Moves are short texts in the move notation (docs/tiletum-notation.md), e.g. `take G4`, `merchant Brugge`,
-`end`. Every submission names the `expected_version` it was chosen at: it applies entirely or
-not at all, and a stale version gets 409.
+Moves are short texts in the game's move notation (`GET /api/v1/games/{game_id}/legal-moves` lists
+them in words; each game's docs give its notation). Every submission names the `expected_version` it
+was chosen at: it applies entirely or not at all, and a stale version gets 409.
 
 Every error is `application/problem+json` with a stable `code`:
 401 no or bad token; 403 a seat acting out of turn; 404 unknown game; 408 the body did not

@@ -12,7 +12,7 @@ release, with a warning (:func:`old_name_main`).
 ``serve`` runs the whole service on one machine: the API under gunicorn (``api:create_app()`` on
 H:P, default 127.0.0.1:8000, with N gevent worker processes, default 2; T, default 32, is the threads
 of each under TABLEPOST_WORKER=gthread and the event streams' slots plus 8; api/gunicorn_conf.py), and, unless
-``--no-workers``, the Celery workers of queues ``seats`` (the Cardinalbot and the AI seats),
+``--no-workers``, the Celery workers of queues ``seats`` (the games' own automata and the AI seats),
 ``email``, ``sweeps`` (what beat schedules, on a worker of its own), ``stand-in``, ``hints``
 (the hints players ask for) and ``reviews`` (the game reviews; application/queues.py), Celery beat and
 the inbound SMTP listener on H:M (default P + 25: 8025 for 8000, so that services on other
@@ -479,8 +479,8 @@ def cmd_serve(a: argparse.Namespace) -> int:
         os.environ.setdefault("TABLEPOST_HEALTH_SCHEDULER", "1")
         py = sys.executable
         env = dict(os.environ)
-        supervisor.start(worker_command(py, "cardinalbot.worker", "seats", 1), env,
-                         "the Cardinalbot worker")
+        supervisor.start(worker_command(py, "seats.worker", "seats", 1), env,
+                         "the seats worker")
         supervisor.start(worker_command(py, "workers.app", "email", 2), env, "the service worker")
         # what beat schedules (sweeps, reminders, deadlines): a worker of its own, so that a burst
         # of emails never delays them

@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from functools import lru_cache
 from importlib import resources
+from urllib.parse import quote
 
 import flask
 
@@ -128,6 +130,46 @@ def _text(name: str) -> str:
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
+def _players(game) -> str:
+    """How many play a game, in words, from its declared seats and automa ("2-4 players, or solo
+    against the Cardinalbot")."""
+    n = (f"{game.min_players} players" if game.min_players == game.max_players
+         else f"{game.min_players}-{game.max_players} players")
+    automa = getattr(game, "automa", None)
+    if automa is not None and automa.seats == 2:
+        n += f", or solo against {automa.title}"
+    return n
+
+
+def _art(name: str, svg: str) -> str:
+    """A game's card picture, inline and labelled by its own title."""
+    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"', svg.strip(),
+                 count=1)
+    return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
+
+
+@lru_cache(maxsize=None)
+def game_cards() -> str:
+    """The home page's card of each hosted game, from its spec: its picture, its title (a link that
+    starts a game of it), its summary and who plays it."""
+    e = html.escape
+    out = []
+    for name, spec in games.specs().items():
+        g = spec.game
+        art = spec.art_svg()
+        out.append('<li class="card game-card">' + (_art(name, art) if art else "")
+                   + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
+                   + f"{e(g.title)}</a></h3><p>{e(spec.summary)}{' ' if spec.summary else ''}"
+                   + f"{e(_players(g))}.</p></li>")
+    return "\n".join(out)
+
+
+def game_titles() -> str:
+    """The hosted games' titles in a sentence: "<strong>A</strong>, <strong>B</strong> and ..."."""
+    titles = [f"<strong>{html.escape(g.title)}</strong>" for g in games.GAMES.values()]
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
 def _header(name: str) -> str:
     current = NAV_OF.get(name)
     links = "".join(
@@ -151,7 +193,8 @@ def render(name: str) -> str:
     # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
     catalog = f"<script>\n{_text('catalog.js')}</script>"
     return (html.replace("<!--site-head-->", SITE_HEAD).replace("<!--site-header-->", _header(name))
-            .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog))
+            .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog)
+            .replace("<!--game-cards-->", game_cards()).replace("<!--game-titles-->", game_titles()))
 
 
 def _hashes(html: str, tag: str) -> list[str]:

@@ -1,20 +1,19 @@
 """The games this service hosts, as clients see them (``GET /api/v1/catalog``): every registered game
 (``games.GAMES``) with its name and title, its number of seats, the kinds of seat and the options it
-takes, what it offers (the email channel, the review, AI seats) and its rating pools. The pages build
+takes (each as the game declares it, games/setup.py: the new-game form builds its inputs from them),
+its own automa, what it offers (the email channel, the review, AI seats) and its rating pools. The pages build
 their lists of games from it, so a game added to the registry appears on them without an edit."""
 from __future__ import annotations
 
 import games
-from tournaments.ratings import solo_pool
-
-from .rating_service import game_pool
+from .rating_service import automa_pool, game_pool
 
 
 def pools_of(game: games.Game) -> list[dict]:
     """A game's rating pools, each with its name in words: its multiplayer pool, then one per level
     of its own automa."""
     return ([{"pool": game_pool(game.name), "title": game.title}]
-            + [{"pool": solo_pool(level), "title": f"{game.title} solo ({level})"}
+            + [{"pool": automa_pool(game, level), "title": f"{game.title} solo ({level})"}
                for level in game.automa_levels])
 
 
@@ -22,6 +21,8 @@ def catalog() -> list[dict]:
     """Every hosted game, in the registry's order (the first is the default of ``POST /games``)."""
     return [{"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
              "seat_kinds": list(g.seat_kinds), "options": list(g.own_options), "email": g.email,
+             "option_specs": [o.as_doc() for o in g.options],
+             "automa": g.automa.as_doc(g.name) if g.automa is not None else None,
              "review": g.review, "ai": "ai" in g.seat_kinds, "automa_levels": list(g.automa_levels),
              "score_unit": g.score_unit, "default": g.name == games.DEFAULT, "pools": pools_of(g)}
             for g in games.GAMES.values()]

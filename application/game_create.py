@@ -17,10 +17,11 @@ from .ids import new_game_id
 from .indexes import NAMES
 from .names import check_name
 from .players import player_id
-from .seats import AI_LEVELS
+from .seats import AI_LEVELS, AUTOMA_KINDS
 from .time_control import check_deadline_options, valid_tz
 
 SERVICE_OPTIONS = ("time_control", "timeout", "rated", "private")   # options of the service, for any game
+NO_TOKEN = ("bot", "ai")   # seats played with a credential of their own (and a game's own automa's)
 
 
 def seat_meta(s: dict, token: str | None) -> dict:
@@ -32,6 +33,14 @@ def seat_meta(s: dict, token: str | None) -> dict:
             **({"language": s["language"]} if s.get("language") else {}),   # its emails' (docs/i18n.md)
             **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
             **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
+
+
+def _idle_elsewhere(rules: games.Game, name: str, value) -> bool:
+    """Whether ``name`` is an option of another game, not of ``rules``, given at that game's default:
+    no choice at all (a form that sends every option's default), dropped rather than refused."""
+    return name not in rules.own_options and any(
+        o.name == name and o.default is not None and o.default == value
+        for g in games.GAMES.values() if g is not rules for o in g.options)
 
 
 class GameExists(Exception):
@@ -65,7 +74,7 @@ class GameCreation(GameCore):
         name of the game (``games.NAMES``). ``dry_run``: check everything, store nothing (the lobby
         checks a game with open seats so, with stand-ins for the players to come). ``live_creator``:
         the game is created through the API (``POST /games``); when it has exactly one human seat
-        (a game against the AI or the Cardinalbot), that seat's player is the one at the keyboard and
+        (a game against the AI or the game's own automa), that seat's player is the one at the keyboard and
         counts as playing live (application/live.py): its first turn email waits like any other.
         ``live_seats(meta)``: the seats of the new game (its meta) whose players count as playing
         live now (a rematch: those on the old game's page)."""
@@ -103,11 +112,12 @@ class GameCreation(GameCore):
                 raise errors.invalid("bad-language", f"{s['language']!r} is not a language of the service "
                                                      f"({', '.join(i18n.LANGUAGES)})")
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
-        # the game's own seating (Tiletum's Cardinalbot is seat 0) and options (Tiletum's action_tiles, solo)
+        # the game's own seating (its automa's seat first) and options, checked against its declarations
         service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}
+        own = {k: v for k, v in options.items()
+               if k not in SERVICE_OPTIONS and not _idle_elsewhere(rules, k, v)}
         try:
-            seats, game_options, engine_options = rules.setup(seats, {k: v for k, v in options.items()
-                                                                       if k not in SERVICE_OPTIONS})
+            seats, game_options, engine_options = rules.setup(seats, own)
             state, events = rules.new_game(len(seats), seed, engine_options)
         except games.BadSetup as e:
             raise errors.invalid(e.code, e.message) from None
@@ -117,7 +127,8 @@ class GameCreation(GameCore):
             return {}
         options = {**service_options, **game_options}
         if tokens is None:
-            tokens = [None if s.get("kind") in ("cardinalbot", "bot", "ai") else secrets.token_urlsafe(24)
+            tokens = [None if s.get("kind") in NO_TOKEN or s.get("kind") in AUTOMA_KINDS
+                      else secrets.token_urlsafe(24)
                       for s in seats]
         meta = {
             "game": rules.name, "players": len(seats), "options": options,

@@ -9,6 +9,8 @@ from . import errors, waiting
 from .dashboard import iso
 from .game_core import machine_seats, public_event, seat_markers, with_names
 from .indexes import ACTIVE
+from .players import player_id
+from .profiles import Profiles
 from .rated import is_rated
 from .seat_auth import SeatAuth
 from .seats import seat_names
@@ -55,9 +57,11 @@ class GameQueries(SeatAuth):
     """The reads of a game: nothing here appends."""
 
     # --- reading -----------------------------------------------------------------------------
-    def summary(self, game_id: str) -> dict:
+    def summary(self, game_id: str, handles: bool = False) -> dict:
         """The game's summary; for a game waiting for players (or cancelled before it started),
-        who has a seat so far (``status`` waiting or cancelled) and nothing else."""
+        who has a seat so far (``status`` waiting or cancelled) and nothing else. ``handles``: each
+        seat also with ``handle``, its player's handle where their profile is public (the game
+        page links the name to it), else None: never more of the player, never an address."""
         try:
             meta, state = self.load(game_id)
         except errors.ServiceError as e:
@@ -65,7 +69,15 @@ class GameQueries(SeatAuth):
             if doc is None:
                 raise
             return waiting.summary(game_id, doc)
-        return summary_of(game_id, meta, state)
+        out = summary_of(game_id, meta, state)
+        if handles:
+            r = self.store.r
+            pids = {i: player_id(r, s["email"]) for i, s in enumerate(meta["seats"])
+                    if s["kind"] == "human" and s.get("email")}
+            public = Profiles.public_handles(r, list(pids.values()))   # one round trip
+            for i, seat in enumerate(out["seats"]):
+                seat["handle"] = public.get(pids[i]) if i in pids else None
+        return out
 
     def public_games(self, limit: int = 20) -> list[dict]:
         """The newest games in progress, for anyone to watch: what a spectator of each game's page

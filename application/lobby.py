@@ -143,7 +143,7 @@ class Lobby:
             if s.get("kind", "human") not in OPEN_GAME_KINDS:
                 raise errors.invalid("bad-seats",
                                      "a game with open seats has seats of kind human, ai or open "
-                                                  "(no Cardinalbot, no bot account)")
+                                                  "(no game's own automa, no bot account)")
         # the rest (AI levels, time zones, the game's own seats and options) as for any game: a dry run
         placeholders = [{"name": f"Open seat {i}", "email": f"open{i}@lobby.invalid", "kind": "human"}
                         if s["kind"] == "open" else s for i, s in enumerate(seats)]

@@ -7,7 +7,7 @@ deploy/, docker-compose.yml):
   ``workers.app``. A burst of emails waits here.
 * ``sweeps``: everything Celery beat schedules (the sweeps, the reminders and deadlines, the
   digests, maintenance), so that no burst of emails delays them.
-* ``seats``: the Cardinalbot's turns and every game's AI seats (``cardinalbot.worker``).
+* ``seats``: the turns of every game's own automa and of every game's AI seats (``seats.worker``).
 * ``stand-in``: the stand-in's turns for late players (``workers.stand_in_turn``), which may think
   for minutes.
 * ``hints``: the hints players ask for (``workers.hint``, application/hints.py): searches of seconds,

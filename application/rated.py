@@ -3,11 +3,14 @@ what a rated game forbids (hints, ``GameService.hint_view``), shown as ``rated``
 
 A game is rated, from its meta alone, unless it was created with ``options.rated: false``, a bot
 account or an AI seat plays in it, its human seats do not each have an email address of their own
-(a rating belongs to an address), or it is a solo game with a hand-picked Challenge set. Ratings add
-what only the game's end can tell (it finished; the stand-in did not play a solo game's human seat
-to the end): :meth:`RatingService.assess`. Tournament games are rated or not by the same rule (their
-seats have the entrants' addresses, and ``options.rated`` is the tournament's)."""
+(a rating belongs to an address), or it is a game against the game's own automa with its settings
+chosen by hand (Tiletum's Cardinalbot with a hand-picked Challenge set) instead of a level. Ratings add
+what only the game's end can tell (it finished; the stand-in did not play the human seat of a game
+against the automa to the end): :meth:`RatingService.assess`. Tournament games are rated or not by
+the same rule (their seats have the entrants' addresses, and ``options.rated`` is the tournament's)."""
 from __future__ import annotations
+
+import games
 
 
 def unrated_reason(meta: dict) -> str | None:
@@ -25,9 +28,13 @@ def unrated_reason(meta: dict) -> str | None:
               for i, s in enumerate(seats) if s["kind"] == "human"]
     if not all(emails) or len(set(emails)) != len(emails):
         return "every human seat needs its own email address"
-    solo = opts.get("solo")
-    if solo is not None and (solo.get("level") is None or solo.get("challenges")):
-        return "solo games with a hand-picked Challenge set are not rated"
+    automa = games.of_meta(meta).automa
+    settings = opts.get(automa.option) if automa is not None else None
+    if automa is not None and settings is not None:
+        chosen = [o.title for o in automa.settings if settings.get(o.name)]
+        if settings.get("level") is None or chosen:
+            return (f"games against {automa.title} with {', '.join(chosen) or 'settings'} chosen by hand "
+                    "are not rated")
     return None
 
 

@@ -1,6 +1,8 @@
 """Ratings of finished games (docs/tournaments.md, "Ratings"): Glicko-2 from :mod:`tournaments.ratings`,
 one multiplayer pool per game, named by it (``tiletum:multiplayer``, ``carcassonne:multiplayer``), and
-one per level of a game's own automa for its solo games (the Cardinalbot's ``solo:priest``, ...).
+one per level of a game's own automa for the games against it, named as the game declares
+(``games.setup.Automa.pool``: Tiletum's Cardinalbot keeps ``solo:priest``, ...; by default
+``<game>:automa:<level>``).
 Tiletum's multiplayer pool was first called ``multiplayer``: that name is still taken as a
 deprecated alias wherever a client names a pool (:func:`canonical_pool`), and the ratings stored
 under it are moved to the pool's name when the service starts (:mod:`application.pool_names`).
@@ -25,7 +27,7 @@ import time
 import redis
 
 import games as hosted
-from tournaments.ratings import Rating, bot_id, rate_result, rate_solo, solo_pool
+from tournaments.ratings import Rating, rate_result, rate_solo
 
 from . import errors
 from .indexes import RATED, SEAT_STATE
@@ -41,8 +43,19 @@ def game_pool(game: str) -> str:
     return f"{game}:{MULTI}"
 
 
-# a pool per level of a game's own automa (Tiletum's Cardinalbot: solo:priest, solo:deacon, solo:bishop)
-SOLO_POOLS = tuple(solo_pool(level) for game in hosted.GAMES.values() for level in game.automa_levels)
+def automa_pool(game: hosted.Game, level: str) -> str:
+    """The pool of games against ``game``'s own automa at ``level`` (its declared name)."""
+    if game.automa is None or level not in game.automa.level_names:
+        raise ValueError(f"{game.title} has no automa level {level!r}")
+    return game.automa.pool_of(game.name, level)
+
+
+# a pool per level of a game's own automa, named as the game declares
+SOLO_POOLS = tuple(automa_pool(game, level) for game in hosted.GAMES.values() for level in game.automa_levels)
+# each automa's player id at each level -> its name in words ("Cardinalbot (priest)")
+AUTOMA_PLAYERS = {game.automa.player_of(game.name, level): f"{game.automa.name} ({level})"
+                  for game in hosted.GAMES.values() if game.automa is not None
+                  for level in game.automa_levels}
 # the first game's multiplayer pool, its solo pools, then every other game's (the order of 3.x)
 POOLS = ((game_pool(hosted.DEFAULT),) + SOLO_POOLS
          + tuple(game_pool(name) for name in hosted.NAMES if name != hosted.DEFAULT))
@@ -107,14 +120,18 @@ class RatingService:
         dropped = self._dropped(game_id, len(seats))
         game = hosted.of_meta(meta)
         resigned = resigned_of(self.games.store.events(game_id))   # placed last, rated as a loss
-        if game.automa_seat(state) is not None:   # a game against the game's own automa (Tiletum's solo)
-            level = (opts.get("solo") or {}).get("level")
-            if level is None:  # a solo game always names its level in options.solo (unrated_reason)
-                return {"unrated": "solo games with a hand-picked Challenge set are not rated"}
+        automa = game.automa
+        if automa is not None and game.automa_seat(state) is not None:   # a game against its own automa
+            level = (opts.get(automa.option) or {}).get("level")
+            if level is None:  # such a game always names its level (unrated_reason)
+                return {"unrated": f"games against {automa.title} without a level are not rated"}
+            if level not in automa.level_names:   # a level the game no longer declares: no pool
+                return {"unrated": f"{automa.title} has no level {level!r} now"}
             human = humans[0]
             if human in dropped:
                 return {"unrated": "the stand-in played the human seat to the end"}
-            return {"pool": solo_pool(level), "solo": True, "human": pids[human], "bot": bot_id(level),
+            return {"pool": automa_pool(game, level), "solo": True, "human": pids[human],
+                    "bot": automa.player_of(game.name, level),
                     "human_won": game.winner(state) == human, "names": names}
         # the game's own tie-break (or shared places); the resigned seats last
         finish = final_places(game.places(state), resigned)
@@ -210,6 +227,6 @@ class RatingService:
         return {"player": pid, "name": self._name(pid), "ratings": ratings, "history": hist}
 
     def _name(self, pid: str) -> str:
-        if pid.startswith("cardinalbot:"):
-            return "Cardinalbot (" + pid.split(":", 1)[1] + ")"
+        if pid in AUTOMA_PLAYERS:
+            return AUTOMA_PLAYERS[pid]
         return name_of(self.r, pid) or pid

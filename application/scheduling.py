@@ -1,10 +1,12 @@
 """What happens after a save: at most one broker message, and only when someone new must act.
 
-* the Cardinalbot is now to act (and the mover was not the bot itself): the game goes into the
-  due-bot-turns index (``bot:due``) and ``cardinalbot.play_turn(game_id, seat, version)`` is sent;
+* the game's own automa (``games.Game.automa``) is now to act (and the mover was not the automa
+  itself): the game goes into the due-bot-turns index (``bot:due``) and
+  ``seats.play_automa_turn(game_id, seat, version)`` is sent (the seats worker, ``seats/``, plays it
+  through the API with the bot credential and the policy the game declares);
 * an AI seat (docs/ai.md) is now to act (and the mover was not that seat): the same index, and
-  ``cardinalbot.play_ai_turn(game_id, seat, version, level)`` is sent (the bot service's worker
-  plays it through the API with the AI credential);
+  ``seats.play_ai_turn(game_id, seat, version, level)`` is sent (the seats worker plays it through
+  the API with the AI credential);
 * a human seat is now to act and the mover was someone else (or the game just started): the turn
   goes into the due-notifications index (``mail:due``) and ``workers.notify_turn(game_id, version)``
   is sent, which emails that seat (docs/pbem.md);
@@ -29,6 +31,9 @@ from .queues import EMAIL, SEATS
 from .store import key
 
 WEBHOOKS_TASK = "workers.deliver_webhooks"
+# a game's own automa's turn (seats/worker.py; was cardinalbot.play_turn)
+AUTOMA_TASK = "seats.play_automa_turn"
+AI_TASK = "seats.play_ai_turn"           # an AI seat's turn (seats/worker.py; was cardinalbot.play_ai_turn)
 
 log = logging.getLogger("tablepost.scheduling")
 
@@ -46,7 +51,7 @@ class Dispatcher:
         if hooks:  # someone has webhooks on this game (application/webhooks.py)
             self.send(WEBHOOKS_TASK, [game_id, version], EMAIL)
         game = games.of_state(state)
-        bot = game.automa_seat(state)  # the seat the game's own automa plays (Tiletum's Cardinalbot)
+        bot = game.automa_seat(state)  # the seat the game's own automa plays
         over = game.is_over(state)
         actor = None if over else game.actor(state)
         ai_seats = ai_seats or {}
@@ -68,7 +73,7 @@ class Dispatcher:
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{actor}:{version}:{level}")
                 pipe.execute()
-                self.send("cardinalbot.play_ai_turn", [game_id, actor, version, level], SEATS)
+                self.send(AI_TASK, [game_id, actor, version, level], SEATS)
             return
         if actor == bot:
             if mover != bot:
@@ -76,7 +81,7 @@ class Dispatcher:
                 pipe.zadd(DUE.key(game_id), {game_id: time.time()})
                 pipe.hset(DUE_AT.key(game_id), game_id, f"{bot}:{version}")
                 pipe.execute()
-                self.send("cardinalbot.play_turn", [game_id, bot, version], SEATS)
+                self.send(AUTOMA_TASK, [game_id, bot, version], SEATS)
             return
         if actor != mover and game.email:  # a game the email channel plays
             pipe = self.r.pipeline(transaction=True)  # one slot: the game's shard and registry
@@ -119,10 +124,10 @@ class Dispatcher:
         n = 0
         for t in self.due(older_than):
             if "level" in t:  # an AI seat's turn
-                sent = self.send("cardinalbot.play_ai_turn",
+                sent = self.send(AI_TASK,
                                  [t["game_id"], t["seat"], t["version"], t["level"]], SEATS)
             else:
-                sent = self.send("cardinalbot.play_turn", [t["game_id"], t["seat"], t["version"]],
+                sent = self.send(AUTOMA_TASK, [t["game_id"], t["seat"], t["version"]],
                                  SEATS)
             if sent:
                 self.r.zadd(DUE.key(t["game_id"]), {t["game_id"]: time.time()}, xx=True)

@@ -9,7 +9,7 @@ from . import errors, links
 from .bots import looks_like_bot_token
 from .dashboard import mark_verified
 from .game_core import GameCore, token_hash
-from .seats import ai_seats
+from .seats import AUTOMA_KINDS, ai_seats
 
 
 class SeatAuth(GameCore):
@@ -38,9 +38,10 @@ class SeatAuth(GameCore):
             return actor if actor in seats else seats[0]
         if self.bot_token_hash is not None and secrets.compare_digest(h, self.bot_token_hash):
             for i, s in enumerate(meta["seats"]):
-                if s["kind"] == "cardinalbot":
+                if s["kind"] in AUTOMA_KINDS:
                     return i
-            raise errors.forbidden("not-a-bot-seat", "the bot credential acts only for Cardinalbot seats")
+            raise errors.forbidden("not-a-bot-seat",
+                                   "the bot credential acts only for the seat of a game's own automa")
         seat = self._seat_by_token(meta, token, h, game_id)
         if seat is None:
             raise errors.unauthorized("this token belongs to no seat of this game")

@@ -51,10 +51,11 @@ from .resigned import resigned_of
 from .game_service import GameExists, GameService, machine_seats, seat_markers
 from .store import Conflict, GameArchived, key
 from .ids import new_game_id
+from .seats import AUTOMA_KINDS
 
 REMATCH_DAYS = 3
 REMATCH_KEEP = 10 * 86400   # how long Redis keeps a proposal (expired or started) for reading
-AUTO_ACCEPT = ("ai", "cardinalbot")   # seats that accept a rematch at once
+AUTO_ACCEPT = frozenset({"ai"}) | AUTOMA_KINDS   # seats that accept a rematch at once
 # seats that may resign (with their own token): a person's. A bot account's seat has no stand-in
 # behind it (nothing would play its turns), and AI seats and the Cardinalbot play on.
 RESIGNABLE = ("human",)
@@ -89,8 +90,8 @@ class Together:
                 seat = svc._require_seat(meta, token, game_id, games.actor(state))
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] not in RESIGNABLE:
                 raise errors.forbidden("not-resignable",
-                                       "only a person's own seat resigns: the AI player, the Cardinalbot and "
-                                       "bot accounts play on")
+                                       "only a person's own seat resigns: the AI player, a game's own automa "
+                                       "and bot accounts play on")
             if game.is_over(state):
                 raise errors.refused("game-over", "the game is over")
             gone = self.resigned(game_id)

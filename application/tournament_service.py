@@ -22,6 +22,7 @@ import secrets
 import time
 
 import games as hosted
+from games.setup import OptionError
 from tournaments.model import FORMATS, Tournament, adjudicated_places, fold
 
 from . import errors, links
@@ -57,6 +58,28 @@ def new_id() -> str:
 def game_of(t: Tournament) -> hosted.Game:
     """The game a tournament is of (Tiletum for those created before tournaments named one)."""
     return hosted.get(t.definition.get("game") or hosted.DEFAULT)
+
+
+def tournament_options(game: hosted.Game, given: dict) -> dict:
+    """The options of ``game``'s own that a tournament sets for all its games (those the game
+    declares with ``tournament``: given, else their defaults), checked; one the game does not take,
+    or does not let a tournament set, is refused (``bad-tournament``)."""
+    settable = {o.name: o for o in game.options if o.tournament}
+    others = {o.name for g in hosted.GAMES.values() for o in g.options if o.tournament}
+    for name in sorted(others - set(settable)):
+        if given.get(name) is not None:
+            owners = ", ".join(g.title for g in hosted.GAMES.values() if name in g.own_options)
+            raise errors.invalid("bad-tournament", f"{name} is an option of {owners}, not of {game.title}")
+    out = {}
+    for name, o in settable.items():
+        value = given.get(name, o.default)
+        if value is None:
+            continue
+        try:
+            out[name] = o.check(value)
+        except OptionError as e:
+            raise errors.invalid("bad-tournament", str(e)) from None
+    return out
 
 
 class TournamentService:
@@ -168,9 +191,7 @@ class TournamentService:
             raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
                                                    f"{game.max_players} players: table_size "
                                                    f"{d['table_size']} is not one")
-        if d.get("action_tiles", "printed") != "printed" and "action_tiles" not in game.own_options:
-            raise errors.invalid("bad-tournament",
-                                 f"action_tiles is an option of Tiletum, not of {game.title}")
+        own = tournament_options(game, d)   # the game's own options it sets for every game
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
         for entry in entries:
@@ -185,7 +206,7 @@ class TournamentService:
                       "timeout": d.get("timeout"), "start_at": d.get("start_at"),
                       "round_days": d.get("round_days"),
                       "invite": bool(d.get("invite")), "rated": d.get("rated", True), "seed": d.get("seed"),
-                      "action_tiles": d.get("action_tiles", "printed")}
+                      **own}
         first = {"type": "TournamentCreated", "definition": definition, "organizer": token_hash(organizer),
                  "at": now}
         for _ in range(5):
@@ -506,8 +527,9 @@ class TournamentService:
         d = t.definition
         game = game_of(t)
         options = {k: d[k] for k in ("time_control", "timeout") if d.get(k)}
-        if "action_tiles" in game.own_options:
-            options["action_tiles"] = d.get("action_tiles", "printed")
+        # the game's own options the tournament set (kept in its definition under their names)
+        options.update({o.name: d[o.name] for o in game.options
+                        if o.tournament and d.get(o.name) is not None})
         options["rated"] = d["rated"]
         seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
         tokens: list[str | None] = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]

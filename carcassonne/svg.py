@@ -5,7 +5,8 @@ role (carcassonne/pieces.py), never a tile's letter: a page shows it on hover or
 
 North is up; the cell of tile (x, y) is column ``x - min_x``, row ``max_y - y``. Cities are tan,
 fields green, roads light grey lines, cloisters red squares, shields blue; each follower is a
-circle in its seat's colour with its role's initial (T thief, K knight, M monk, F farmer). With
+figure in its seat's colour (rules_common/figures.py), standing on its road, city or cloister, lying
+in its field as a farmer: no letter (its role is in its title and ``data-role``). With
 ``fits=True`` the empty cells where the tile in hand fits are outlined and carry ``data-x``,
 ``data-y`` and ``data-rots`` (the rotations that fit there), for a page to make clickable; the
 tile placed last is outlined (``class="last"``). The root element says where the cells are
@@ -19,6 +20,8 @@ read off the picture. ``hand_svg`` draws the tile in hand in its four turns, lab
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
+
+from rules_common.figures import person
 
 from .pieces import follower_words, tile_full, tile_words
 from .rules import fit_table
@@ -129,14 +132,12 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         u, v = (0.5, 0.5) if f["role"] == "monk" else (_CORNER_SPOT.get(f["spot"]) or _SIDE_SPOT[f["spot"]])
         cx, cy = ox + u * size, oy + v * size
         colour = SEAT_COLOURS[f["seat"] % len(SEAT_COLOURS)]
-        ink = "#000" if f["seat"] == 2 else "#fff"
-        out.append(f'<g class="follower" data-seat="{f["seat"]}">'
+        # the follower drawn as a figure in its seat's colour (a farmer lying in its field), no letter
+        edge = "#fff" if f["seat"] != 4 else "#bbb"
+        out.append(f'<g class="follower" data-seat="{f["seat"]}" data-role="{f["role"]}">'
                    f'<title>{follower_words(f["seat"], f["role"])}</title>'
-                   f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.13:.1f}" fill="{colour}" '
-                   f'stroke="#fff"/><text x="{cx:.1f}" y="{cy + size * 0.06:.1f}" '
-                   f'font-size="{size * 0.17:.1f}" '
-                   f'text-anchor="middle" fill="{ink}" '
-                   f'font-family="sans-serif">{f["role"][0].upper()}</text></g>')
+                   f'<path d="{person(cx, cy, size * 0.32, lying=f["role"] == "farmer")}" fill="{colour}" '
+                   f'stroke="{edge}" stroke-width="1.2"/></g>')
     if fits and s.tile is not None:
         table = fit_table()[s.tile]
         for (x, y), a in sorted(s.open.items()):

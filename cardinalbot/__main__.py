@@ -1,46 +1,16 @@
-"""``python -m cardinalbot``: host the Cardinalbot against any Table Post server by polling.
+"""``python -m cardinalbot``: host the Cardinalbot (and any game's automa) against any Table Post
+server by polling; the same as ``python -m seats`` (seats/poll.py).
 
     python -m cardinalbot --api https://pbem.example --token $TABLEPOST_BOT_TOKEN [--interval 5] [--once]
 """
 from __future__ import annotations
 
-import argparse
-import logging
-import os
 import sys
-import time
-
-from .client import ApiClient, ApiError, RateLimited
-from .runner import play_turn
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m cardinalbot",
-                                 description="Play the Cardinalbot's turns by polling.")
-    ap.add_argument("--api", default=os.environ.get("TABLEPOST_API_URL", "http://127.0.0.1:8000"))
-    ap.add_argument("--token", default=os.environ.get("TABLEPOST_BOT_TOKEN"), help="the bot credential")
-    ap.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default 5)")
-    ap.add_argument("--once", action="store_true", help="play what is due now, then exit")
-    a = ap.parse_args(argv)
-    if not a.token:
-        print("a bot credential is needed: --token or TABLEPOST_BOT_TOKEN", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    client = ApiClient(a.api, a.token)
-    while True:
-        try:
-            for turn in client.due_turns():
-                try:
-                    play_turn(client, turn["game_id"], turn["seat"], turn["version"])
-                except RateLimited as e:  # this game's budget is spent: the others go on
-                    logging.warning("game %s throttled for %.0fs; next poll", turn["game_id"], e.retry_after)
-        except ApiError as e:
-            logging.error("polling failed: %s", e)
-            if a.once:
-                return 1
-        if a.once:
-            return 0
-        time.sleep(a.interval)
+    from seats.poll import main as poll
+    return poll(argv, prog="python -m cardinalbot")
 
 
 if __name__ == "__main__":

@@ -455,3 +455,15 @@ def tasks_move(s: GameState, rng) -> str:
     if ready:
         return "fulfil " + pick(ready, lambda t: contract_size(t), rng)
     return "end"
+
+
+def choose(view: dict, seat: int | None, rng: random.Random) -> list[str] | None:
+    """The Cardinalbot's moves at a served ``view`` (the policy Tiletum declares for its automa, called
+    by the platform's seat player, ``seats/runner.py``), None when it is not the bot's decision:
+    ``seat``: the bot's seat as the task names it (None: the game's), ``rng``: the randomness of
+    its picks at this position."""
+    state = state_from_view(view)
+    bot = (state.solo or {}).get("bot")
+    if state.phase != "action" or bot is None or state.actor != bot or (seat is not None and seat != bot):
+        return None
+    return next_moves(state, rng)

@@ -32,6 +32,8 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 
+from .setup import Automa, Option, OptionError, check_options, own_options
+
 
 class UnknownGame(ValueError):
     """No game of that name is hosted."""
@@ -77,17 +79,27 @@ class Rules(Protocol[S]):
     @property
     def state_type(self) -> type: ...   # the engine's GameState class (games.of_state)
     @property
-    def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's
+    def options(self) -> tuple[Option, ...]: ...   # its own options, declared (games/setup.py)
+    @property
+    def automa(self) -> Automa | None: ...   # its own solo opponent, declared (games/setup.py), if any
+    @property
+    def own_options(self) -> tuple[str, ...]: ...   # the options it takes besides the service's (its
+                                                    # own and its automa's: derived from the two above)
     @property
     def review(self) -> bool: ...   # whether a finished game's moves can be reviewed (application/review.py)
     @property
     def verb_words(self) -> dict[str, str]: ...   # the notation's verbs in words ("take" -> "take a die")
+    @property
+    def terms(self) -> tuple[str, ...]: ...   # its rulebook's own nouns, which the service never speaks
+    @property
+    def vocabulary(self) -> frozenset[str]: ...   # every word of its own (:meth:`GameDefaults.vocabulary`)
     @property
     def phases(self) -> tuple[str, ...]: ...   # every word :meth:`Views.phase` may say, "over" last
     @property
     def position_format(self) -> str: ...   # the ``format`` of its position document ("tiletum-position/1")
     @property
     def automa_levels(self) -> tuple[str, ...]: ...   # its own automa's levels (a rating pool each), if any
+                                                      # (derived from ``automa``)
     @property
     def resign_mode(self) -> str: ...   # who plays a resigned seat's turns in a game of 3+ seats
                                         # (docs/architecture.md, "Resigning"): "stand-in"
@@ -419,10 +431,31 @@ class GameDefaults:
     max_players: int = 4
     rules_version: str = "1"
     seat_kinds: tuple[str, ...] = ("human",)
-    own_options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()   # its own options (games/setup.py)
+    automa: Automa | None = None       # its own solo opponent (games/setup.py)
     email: bool = False
     review: bool = False
-    automa_levels: tuple[str, ...] = ()
+    # its rulebook's own nouns ("Architect", "follower"): with its name, title, options and automa the
+    # words of its own that the service never speaks (tests/test_game_blind.py reads them)
+    terms: tuple[str, ...] = ()
+
+    @property
+    def vocabulary(self: Game[Any]) -> frozenset[str]:
+        """Every word of the game's own, lower case: its name and title, its options' names, its
+        automa's seat kind, name, levels and settings, and its ``terms``."""
+        words = {self.name, self.title, *self.terms, *(o.name for o in self.options)}
+        automa = self.automa
+        if automa is not None:
+            words |= {automa.kind, automa.name, *automa.level_names, *(o.name for o in automa.settings)}
+        return frozenset(w.lower() for w in words)
+
+    @property
+    def own_options(self) -> tuple[str, ...]:
+        return own_options(self.options, self.automa)
+
+    @property
+    def automa_levels(self) -> tuple[str, ...]:
+        return self.automa.level_names if self.automa is not None else ()
     score_unit: str = "points"
     # a verb of the notation in words, for refusals ("take" -> "take a die"); a verb missing here
     # is named as it is
@@ -451,16 +484,30 @@ class GameDefaults:
     resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
-        """By default a game seats its players in the order given and takes the options named in
-        ``own_options``, as they are; any other is refused (but Tiletum's ``action_tiles`` as
-        printed, the schema's default for every game, which is dropped)."""
-        options = {k: v for k, v in options.items()
-                   if k in self.own_options or not (k == "action_tiles" and v == "printed")}
-        other = sorted(k for k in options if k not in self.own_options)
-        if other:
-            raise BadSetup("bad-options",
-                           f"a game of {self.title} takes none of these options: {', '.join(other)}")
-        return seats, options, dict(options)
+        """A new game's seats and options checked against what the game declares (``options``,
+        ``automa``: games/setup.py): its own options checked, their defaults filled in, any other
+        refused (``bad-options``); a game against its automa (a seat of the automa's kind, or the
+        automa's option given) has the automa's number of seats, exactly one of them the automa's,
+        which comes first when the automa says so (``bad-seats``), and the automa's settings (its
+        default level when none are given) in the options. Returns the seats in their order, the
+        options to keep in the game's meta and those for its engine (``new_game``)."""
+        try:
+            checked = check_options(self.title, self.options, self.automa, options)
+        except OptionError as e:
+            raise BadSetup("bad-options", str(e)) from None
+        kept, engine = dict(checked.options), dict(checked.engine)
+        automa = self.automa
+        if automa is None:
+            return seats, kept, engine
+        bots = [s for s in seats if s.get("kind", "human") == automa.kind]
+        if bots or checked.automa is not None:
+            if len(seats) != automa.seats or len(bots) != 1:
+                raise BadSetup("bad-seats", f"a game against {automa.title} has {automa.seats} seats: one of "
+                                            f"kind '{automa.kind}' and {automa.seats - 1} human or 'ai'")
+            others = [s for s in seats if s.get("kind", "human") != automa.kind]
+            seats = bots + others if automa.first else others + bots
+            kept[automa.option] = engine[automa.option] = checked.automa or {"level": automa.default_level}
+        return seats, kept, engine
 
     def decide(self: Game[S], state: S, seat: int, move: str, seed: str) -> list[dict]:
         return self.play(state, seat, move, seed)[0]

@@ -24,6 +24,7 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
     min_players, max_players = 2, 5
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
+    terms = ("follower", "meeple", "cloister")
     cli = "carcassonne-engine"
     email = True              # turn emails and moves by email reply (mail/, through this interface)
     review = True             # application/review.py: the generic search's estimates (ai.generic.review)
@@ -138,4 +139,7 @@ _CHECKED: EmailGame[rules.GameState] = CARCASSONNE   # mypy checks the adapter a
 # with its evaluation and, at hard, the expectimax over the next tile; its position schema and page
 SPEC = GameSpec(game=CARCASSONNE, evaluation="ai.carcassonne:value", chances="ai.carcassonne:next_tiles",
                 position_schema="api.schemas.positions.carcassonne:CarcassonnePosition",
-                page="api.static:carcassonne.html")
+                page="api.static:carcassonne.html",
+                summary=("Draw a land tile, lay it beside the others and place a follower on a city, a road, "
+                         "a cloister or a field. The map grows with every turn."),
+                art="games.art:carcassonne.svg")

@@ -71,6 +71,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
     min_players, max_players = 2, 4
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
+    terms = ("master builder", "craftsman", "craftsmen", "Kingsbridge", "privilege")
     cli = "pillars-engine"
     email = True
     review = True             # application/review.py: the generic search's estimates (ai.generic.review)
@@ -255,4 +256,7 @@ _HARD = (6, 192, "own")
 SPEC = GameSpec(game=PILLARS, evaluation="ai.pillars:value",
                 ai_levels={"easy": (2, 4), "medium": (2, 2, "own"), "hard": _HARD, "master": _HARD},
                 position_schema="api.schemas.positions.pillars:PillarsPosition",
-                page="api.static:pillars.html")
+                page="api.static:pillars.html",
+                summary=("Place your master builders, hire craftsmen and turn wood, stone and sand into the "
+                         "cathedral of Kingsbridge, while taxes and events test you."),
+                art="games.art:pillars.svg")

@@ -61,7 +61,11 @@ class GameSpec:
     - ``position_schema``: a marshmallow schema of its position document, for the OpenAPI
       document (without one the document is described as an object with its ``format``);
     - ``page``: its own game page, ``"package:file.html"`` (without one the service's generic page
-      draws its board picture, lists its moves in words and tells its history).
+      draws its board picture, lists its moves in words and tells its history);
+    - ``summary``: the game in a sentence or two, for its card on the home page (the number of
+      players is added from the game's seats);
+    - ``art``: a small picture of the game for that card, ``"package:file.svg"`` (120x80, with a
+      ``<title>`` saying what it shows).
     """
 
     game: Game[Any]
@@ -71,6 +75,8 @@ class GameSpec:
     ai: Ref | None = None
     position_schema: Ref | None = None
     page: str | None = None
+    summary: str = ""
+    art: str | None = None
 
     @property
     def name(self) -> str:
@@ -84,11 +90,11 @@ class GameSpec:
 
     def page_text(self) -> str | None:
         """Its own page's HTML, or None (the generic page)."""
-        if self.page is None:
-            return None
-        from importlib import resources
-        package, _, path = self.page.partition(":")
-        return resources.files(package).joinpath(path).read_text("utf-8")
+        return _resource(self.page)
+
+    def art_svg(self) -> str | None:
+        """Its card's picture (SVG), or None."""
+        return _resource(self.art)
 
     def problems(self) -> list[str]:
         """What is wrong with the spec as a registration (the registry refuses such a game)."""
@@ -103,9 +109,18 @@ class GameSpec:
             out.append(f"{g.name}: its phases end with 'over'")
         if "ai" in g.seat_kinds and self.evaluation is None and self.ai is None:
             out.append(f"{g.name}: AI seats need an evaluation for the generic search or an AI of its own")
-        if self.page is not None and ":" not in self.page:
-            out.append(f"{g.name}: a page is 'package:file.html', not {self.page!r}")
+        for what, ref in (("page", self.page), ("art", self.art)):
+            if ref is not None and ":" not in ref:
+                out.append(f"{g.name}: its {what} is 'package:file', not {ref!r}")
         return out
+
+
+def _resource(ref: str | None) -> str | None:
+    if ref is None:
+        return None
+    from importlib import resources
+    package, _, path = ref.partition(":")
+    return resources.files(package).joinpath(path).read_text("utf-8")
 
 
 Evaluation = Callable[[Any, int], float]

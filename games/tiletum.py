@@ -18,8 +18,42 @@ from tiletum.svg_map import changed_spots, map_part_alt, map_part_svg
 from tiletum.svg_seat import seat_board_svg
 
 from .spec import GameSpec
-from .base import (RESIGNED, BadSetup, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
+from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
                    resign_text, seat_name, texts_with_resignations)
+from .setup import Automa, Choice, Level, Option
+
+_SOLO = tiletum.solo.data()
+_CHALLENGES = {c["id"]: c for c in _SOLO["challenges"]}
+
+# Tiletum's own options and its automa, the Cardinalbot (games/setup.py): the service's schemas, the
+# catalog, the new-game form and the rating pools are built from these.
+OPTIONS = (
+    Option("action_tiles", "Action tiles", "Action tiles in printed order (first game) or shuffled",
+           kind="choice", default="printed", tournament=True,
+           choices=(Choice("printed", "printed order (first game)", "the order printed on the board"),
+                    Choice("shuffled", "shuffled", "shuffled by the game's secret seed"))),
+)
+
+
+def _level_words(n: int) -> str:
+    return f"{n} random Challenge card{'s' if n != 1 else ''}"
+
+
+CARDINALBOT = Automa(
+    kind="cardinalbot", title="the Cardinalbot", name="Cardinalbot",
+    description="a solo game against the Cardinalbot (the solo rules' automa)",
+    option="solo", seats=2, first=True,
+    levels=tuple(Level(name, f"Cardinal {name.capitalize()}", _level_words(n))
+                 for name, n in _SOLO["levels"].items()),
+    default_level="deacon",
+    settings=(Option("challenges", "Challenge cards",
+                     "an explicit list of Challenge cards instead of a level", kind="choices",
+                     max=len(_CHALLENGES),
+                     choices=tuple(Choice(c["id"], c["name"], c["text"]) for c in _CHALLENGES.values())),),
+    policy="cardinalbot.policy:choose",
+    # the names its pools and players had before games declared them (docs/tournaments.md, "Ratings")
+    pool="solo:{level}", player="cardinalbot:{level}",
+)
 
 
 def view_doc(state: tiletum.GameState, seat: int | None) -> dict:
@@ -149,7 +183,9 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
-    own_options = ("action_tiles", "solo")
+    options = OPTIONS
+    automa = CARDINALBOT
+    terms = ("Challenge", "Action Wheel", "Architect", "Merchant", "Cathedral", "Decree")
     cli = "tiletum-engine"
     email = True
     review = True             # application/review.py: Tiletum's AI estimates each move in points
@@ -157,7 +193,6 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     score_unit = "VP"
     phases = ("action", "king", "over")
     position_format = TILETUM_FORMAT
-    automa_levels = ("priest", "deacon", "bishop")   # the Cardinalbot's (tiletum/data/solo.json)
     engine, records, chance, words = tiletum, record, chance, tiletum.describe   # forwarded as they are
 
     def review_position(self, state, seat):
@@ -173,21 +208,6 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         return (f"Round {state.round}, {turn}: {p.score} VP; {res or 'no Resources'}; "
                 f"{p.houses} Houses and {p.pillars} Pillars in the supply; "
                 f"Architect {at(p.architect)}, Merchant {at(p.merchant)}")
-
-    def setup(self, seats, options):
-        """Tiletum's own options: ``action_tiles`` (printed or shuffled) and ``solo`` (a game against
-        the Cardinalbot, which is seat 0: two seats, one of kind cardinalbot; Deacon by default)."""
-        engine_options = {k: v for k, v in options.items() if k in ("action_tiles",)}
-        options = dict(options)
-        bots = [s for s in seats if s.get("kind", "human") == "cardinalbot"]
-        if bots or options.get("solo") is not None:
-            if len(seats) != 2 or len(bots) != 1:
-                raise BadSetup("bad-seats",
-                               "a solo game has two seats: one of kind 'cardinalbot' and one human or 'ai'")
-            seats = bots + [s for s in seats if s.get("kind", "human") != "cardinalbot"]  # the bot is seat 0
-            engine_options["solo"] = options.get("solo") or {"level": "deacon"}
-            options["solo"] = engine_options["solo"]
-        return seats, options, engine_options
 
     def end_by_resignation(self, state, winner):
         state.phase, state.actor, state.winner = "over", None, winner
@@ -364,4 +384,7 @@ _CHECKED: EmailGame[tiletum.GameState] = TILETUM   # mypy checks the adapter aga
 # determinized tree search, which also reviews), its position schema and its own page
 SPEC = GameSpec(game=TILETUM, ai="ai.tiletum.player:AI",
                 position_schema="api.schemas.positions.tiletum:TiletumPosition",
-                page="api.static:tiletum.html")
+                page="api.static:tiletum.html",
+                summary=("Travel Renaissance Europe, trade at Fairs and build the cathedrals: dice taken "
+                         "from the Action Wheel decide what you do and what you earn."),
+                art="games.art:tiletum.svg")

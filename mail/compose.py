@@ -271,7 +271,7 @@ FIRST_CONTACT = N_("You get this email because {to} was entered as a player in a
                    "did not expect it, one click stops every email from us: {url}")
 
 
-def first_contact(to_addr: str, unsubscribe_url: str, title: str = "Tiletum",
+def first_contact(to_addr: str, unsubscribe_url: str, title: str = "Table Post",
                   tr: Translator = ENGLISH) -> str:
     """Why an address that never played gets our email, and how to stop all of it: the opening of
     its first email (anyone may enter any address in a game; docs/pbem.md)."""
@@ -584,7 +584,7 @@ def _styled_lines(lines: list[str]) -> str:
 
 
 def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_id, seat_name=None, moves,
-                       next_to_act=None, in_reply_to=None, unplayed=(), ignored=(), title="Tiletum",
+                       next_to_act=None, in_reply_to=None, unplayed=(), ignored=(), title="Table Post",
                        subject="", references=None, open_url="", message_note="", tr: Translator = ENGLISH,
                        **_context) -> EmailMessage:
     """The answer to a reply whose moves were played (the game's turn passed to someone else, or
@@ -608,8 +608,9 @@ def confirmation_email(*, to_addr=None, to=None, from_addr, reply_to=None, game_
 
 
 def error_email(*, to_addr=None, to=None, from_addr, reason, game_id=None, seat_name=None, failing_line=None,
-                legal_moves=(), reply_to=None, in_reply_to=None, title="Tiletum", subject="", references=None,
-                nothing_played=True, example="", open_url="", hint="", code=None, tr: Translator = ENGLISH,
+                legal_moves=(), reply_to=None, in_reply_to=None, title="Table Post", subject="",
+                references=None, nothing_played=True, example="", open_url="", hint="", code=None,
+                tr: Translator = ENGLISH,
                 **_context) -> EmailMessage:
     """The answer to a reply that played nothing: the line that failed and why, the seat's legal
     moves and an example to copy. Takes the context ``mail.mailin`` gives every answer. ``reason``

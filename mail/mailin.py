@@ -487,7 +487,7 @@ def _address(deps: Deps, msg: EmailMessage, address: str, dedupe: str) -> Result
     except ValueError:  # addresses.BadAddress is a ValueError
         # no game, so no seat to answer: never mail an address that is not a seat's (backscatter)
         return Result("rejected", "forged-address",
-                      f"{address or 'the address'} is not a valid Tiletum reply address")
+                      f"{address or 'the address'} is not a valid Table Post reply address")
     turn = _Turn(game_id=game_id, seat=seat, version=version)
     owner = _seat_address(deps, game_id, seat)
     if owner is None:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
+from rules_common.figures import person
+
 from .notation import Move
 from .describe import short_card
 from .rules import carry_limit
@@ -55,6 +57,7 @@ RES_COLOURS = {"stone": "#8c8c8c", "wood": "#8b5a2b", "sand": "#e0c068", "metal"
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 WIDTH = 480  # narrow: a phone shows it at three quarters of its size
 CHIP = 36  # a chip's height: on a 360 px wide screen about 27 px
+LINE_SIZE, LINE_H = 12, 15   # a card's words on a field: the page shows the picture at its size or larger
 
 
 def _text(x: float, y: float, s: str, size: int = 13, anchor: str = "start", weight: str = "normal",
@@ -71,12 +74,15 @@ def _box(x: float, y: float, w: float, h: float) -> str:
 
 
 def _spot(x: float, y: float, seat: int | None, r: int = 13) -> str:
+    """A master builder's spot: empty (dashed), or the master builder standing on it, a figure in
+    its player's colour (never the seat's number)."""
     if seat is None:
         return (f'<circle class="spot free" cx="{x:.0f}" cy="{y:.0f}" r="{r}" fill="#fff" stroke="#999" '
                 f'stroke-dasharray="3 2"/>')
     return (f'<circle class="spot builder" data-seat="{seat}" cx="{x:.0f}" cy="{y:.0f}" r="{r}" '
-            f'fill="{SEAT_COLOURS[seat % 4]}" stroke="#222"/>'
-            + _text(x, y + 4, str(seat), 12, "middle", "bold", "#fff"))
+            f'fill="#fffdf6" stroke="#7a5a2f"/>'
+            f'<path class="builder-figure" d="{person(x, y, r * 1.5)}" fill="{SEAT_COLOURS[seat % 4]}" '
+            'stroke="#222" stroke-width="1"/>')
 
 
 def _cubes(x: float, y: float, counts: dict[str, int], attr: str) -> tuple[list[str], float]:
@@ -143,34 +149,55 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         line = f"{PHASE_NAMES[s.phase]}; {who(s.actor)} decides"
     out.append(_text(16, 50, line, 13))
     # --- the fields ------------------------------------------------------------------------
+    # two fields a row; a card lying on a spot (Kingsbridge, Shiring) said in words under the spots,
+    # wrapped, never cut (its row grows)
     y0 = 64
-    boxw, boxh = (WIDTH - 42) // 2, 86
+    boxw = (WIDTH - 42) // 2
+    per_line = int((boxw - 16) / (LINE_SIZE * 0.6))
+
+    def card_lines(f: str) -> list[list[str]]:
+        shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
+        out_lines = []
+        for i in range(len(s.spots[f])):
+            if shown is not None and i < len(shown) and shown[i] is not None:
+                side = ("left: ", "right: ")[i] if len(s.spots[f]) == 2 else f"{i + 1}: "
+                out_lines.append(textwrap.wrap(side + short_card(shown[i]), per_line))
+            else:
+                out_lines.append([])
+        return out_lines
+    lines_of = {f: card_lines(f) for f in c.field_order}
+    y = float(y0)
     for k, f in enumerate(c.field_order):
-        col, row = k % 2, k // 2
-        x, y = 16 + col * (boxw + 10), float(y0 + row * (boxh + 10))
+        col = k % 2
+        if col == 0:
+            pair = c.field_order[k:k + 2]
+            boxh = 64 + max(sum(len(ls) for ls in lines_of[g]) * LINE_H for g in pair)
+        x = 16 + col * (boxw + 10)
         out.append(f'<g class="field" data-field="{f}">')
         out.append(f'<rect x="{x}" y="{y}" width="{boxw}" height="{boxh}" rx="6" fill="#f3ead6" '
                    'stroke="#7a5a2f"/>')
         out.append(_text(x + 8, y + 18, f"{STEP[f]}. {FIELD_NAMES[f]}", 13, weight="bold"))
         spots = s.spots[f]
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
+        ly = y + 64 + 12
         for i, seat in enumerate(spots):
             cx = x + 22 + i * 46
             card = shown[i] if shown is not None and i < len(shown) else None
             extra = f' data-spot-card="{card}"' if card is not None else ""
-            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 42, seat, 17) + "</g>")
-            if shown is not None and i < len(shown) and shown[i] is not None:
+            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 40, seat, 17) + "</g>")
+            if lines_of[f][i]:
                 # the card on this spot in words (its full text as the title), never its id
-                words = short_card(shown[i])
-                side = ("left: ", "right: ")[i] if len(spots) == 2 else f"{i + 1}: "
-                line = side + (words if len(words) <= 40 else words[:38].rstrip(" ,:") + "...")
-                out.append(f"<g><title>{escape(words)}</title>"
-                           + _text(x + 8, y + 69 + 11 * i, line, 9) + "</g>")
+                out.append(f"<g><title>{escape(short_card(card))}</title>"
+                           + "".join(_text(x + 8, ly + LINE_H * j, ln, LINE_SIZE)
+                                     for j, ln in enumerate(lines_of[f][i])) + "</g>")
+                ly += LINE_H * len(lines_of[f][i])
         if f == "king":
-            out.append(_text(x + 120, y + 48, f"metal: {s.king_metal}", 12))
+            out.append(_text(x + 120, y + 46, f"metal: {s.king_metal}", 12))
         out.append("</g>")
+        if col == 1 or k == len(c.field_order) - 1:
+            y += boxh + 10
     # --- the bag, the cost, the event, the market --------------------------------------------
-    y = y0 + 4 * (boxh + 10) + 16
+    y += 16
     bag = [s.bag.count(i) for i in range(s.players)]
     out.append(_text(16, y, "Bag:", 13, weight="bold"))
     x = 56

@@ -1,5 +1,5 @@
 """A real `tablepost serve` for end-to-end tests: its own embedded Redis under ``data``, gunicorn
-and (unless ``--no-workers``) the Celery workers, beat, the Cardinalbot worker and the mail
+and (unless ``--no-workers``) the Celery workers, beat, the seats worker and the mail
 listener. Serve (gunicorn's arbiter) is one process group; Redis, each supervised part and each
 gunicorn worker are a session (so a process group) of their own. ``start`` waits until /health
 answers; a slow answer while the service boots on a busy machine counts as "not up yet", not as a failure."""

@@ -14,8 +14,8 @@ import requests
 
 import ai
 from application.seats import AI_LEVELS
-from cardinalbot.ai_runner import play_ai_turn
-from cardinalbot.client import ApiClient
+from seats.ai_runner import play_ai_turn
+from seats.client import ApiClient
 from tests.conftest import LiveServer, make_app
 from tests.servers import Serve
 
@@ -71,7 +71,7 @@ def test_ai_seats_are_created_scheduled_and_played_with_their_own_credential(liv
                            json={"expected_version": legal["version"], "moves": [move]})
             assert rv.status_code == 200, rv.text
             continue
-        tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn"]
+        tasks = [t for t in sent if t[0] == "seats.play_ai_turn"]
         assert tasks, f"no AI task sent while seat {summary['to_act']} is to act"
         _, (task_gid, seat, version, level), queue = tasks[-1]
         assert task_gid == gid and queue == "seats" and [seat] == summary["to_act"]
@@ -290,7 +290,7 @@ def test_a_lost_ai_turn_is_sent_again_by_the_sweep_and_is_not_a_cardinalbot_turn
     assert sent == []                                   # the message was lost
     broken[0] = False
     assert app.extensions["tablepost.scheduler"].sweep(older_than=0) == 1
-    assert sent == [("cardinalbot.play_ai_turn", [gid, 0, 1, "hard"], "seats")]
+    assert sent == [("seats.play_ai_turn", [gid, 0, 1, "hard"], "seats")]
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": "Bearer bot-for-sweep"}).get_json()["turns"]
     assert all(t["game_id"] != gid for t in turns), "an AI turn is not the Cardinalbot's to poll"
 

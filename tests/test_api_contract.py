@@ -13,8 +13,8 @@ import pytest
 import requests
 from openapi_schema_validator import OAS30Validator
 
-from cardinalbot.client import ApiClient
-from cardinalbot.runner import play_turn
+from seats.client import ApiClient
+from seats.runner import play_turn
 from conftest import LiveServer, make_app
 
 BOT_TOKEN = "bot-credential-for-the-contract-test"

@@ -34,7 +34,7 @@ def test_a_solo_game_puts_the_bot_first_and_wakes_it(bot_app, sent):
     g = create_solo(c)
     assert [s["kind"] for s in g["seats"]] == ["cardinalbot", "human"]
     assert g["seats"][0]["token"] is None and g["seats"][1]["token"]
-    assert sent == [("cardinalbot.play_turn", (g["id"], 0, 1), "seats")], \
+    assert sent == [("seats.play_automa_turn", (g["id"], 0, 1), "seats")], \
         "the bot is first player: its turn is enqueued at creation, and nothing else"
     turns = c.get("/api/v1/bot/turns", headers={"Authorization": f"Bearer {BOT_TOKEN}"}).json["turns"]
     assert {"game_id": g["id"], "seat": 0, "version": 1} in turns
@@ -72,7 +72,7 @@ def test_bot_moves_through_the_api_and_the_due_index_follows(bot_app, sent):
     summary = c.get(f"/api/v1/games/{g['id']}").json
     assert summary["to_act"] == [1]
     names = [name for name, _, _ in sent]
-    assert names.count("cardinalbot.play_turn") == 1, "the bot's own moves enqueue nothing more"
+    assert names.count("seats.play_automa_turn") == 1, "the bot's own moves enqueue nothing more"
     assert names[-1] == "workers.notify_turn", "the human is told it is their turn, once"
     assert names.count("workers.notify_turn") == 1
     turns = c.get("/api/v1/bot/turns", headers=bot).json["turns"]

@@ -1,6 +1,6 @@
 """The game pages in a real browser: Playwright driving Debian's headless Chromium
 (tests/browser.py; nothing downloads a browser) against a real `tablepost serve` (its own Redis,
-gunicorn, the Celery workers and the Cardinalbot worker), so the bot really answers.
+gunicorn, the Celery workers and the seats worker), so the bot really answers.
 
 Screenshots of the board go to tests/artifacts/. TABLEPOST_SKIP_BROWSER=1 skips these tests.
 """
@@ -210,7 +210,7 @@ def test_reach_the_end_of_a_seeded_solo_game_by_clicking_the_last_turn(server, p
     expect(page.locator("#commitment")).to_be_hidden()
     page.locator("#fairness-box summary").click()
     expect(page.locator("#commitment")).to_be_visible()
-    expect(page.locator("#play")).to_contain_text("The game is over.")
+    expect(page.locator("#play")).to_be_hidden()   # no "Your turn" over a finished game
     final = summary(server, gid)
     assert final["status"] == "finished"
     winner = final["seats"][final["winner"]]

@@ -15,8 +15,8 @@ import games
 from ai import carcassonne as evaluation
 from ai import generic
 from carcassonne.rules import random_move
-from cardinalbot.ai_runner import play_ai_turn
-from cardinalbot.client import ApiClient
+from seats.ai_runner import play_ai_turn
+from seats.client import ApiClient
 from tests.conftest import LiveServer, make_app
 from tests.servers import HintWorker
 
@@ -136,7 +136,7 @@ def test_a_carcassonne_game_with_ai_seats_is_played_through_the_api_to_its_end(l
                                  "moves": [rng.choice(legal["moves"])["move"]]})
             assert rv.status_code == 200, rv.text
             continue
-        tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn"]
+        tasks = [t for t in sent if t[0] == "seats.play_ai_turn"]
         assert tasks, f"no AI task sent while seat {summary['to_act']} is to act"
         _, (task_gid, seat, version, level), queue = tasks[-1]
         assert task_gid == gid and [seat] == summary["to_act"] and level == {1: "easy", 2: "medium"}[seat]

@@ -139,11 +139,13 @@ def test_the_carcassonne_page_shows_pieces_not_codes_and_its_board_fits(served, 
         assert page.locator("#hand-title").text_content().startswith("The tile in hand: ")
     if view != "seat":   # the whole board in its box
         assert page.evaluate(FITS), "the board does not fit its box"
-    if size == "phone":  # the board first, then the tile in hand and the choices
+    if size == "phone":  # the tile in hand first (the decision on the first screen), the board, the choices
         board_top = page.locator("#board-sec").bounding_box()["y"]
-        assert board_top < page.locator("#hand-sec").bounding_box()["y"]
+        hand_box = page.locator("#hand-sec").bounding_box()
+        assert hand_box["y"] < board_top
         if view == "seat":
             assert board_top < page.locator("#play").bounding_box()["y"]
+            assert hand_box["y"] + hand_box["height"] <= height, "the tile in hand is on the first screen"
             assert board_top < height, "the board starts on the first screen"
 
     if view == "seat":   # a cell chosen on the board: the tile shown there, its follower spots

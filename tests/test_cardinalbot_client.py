@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from cardinalbot.client import ApiClient, ApiError, RateLimited
+from seats.client import ApiClient, ApiError, RateLimited
 
 
 class Script(http.server.BaseHTTPRequestHandler):

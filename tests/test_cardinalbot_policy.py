@@ -843,7 +843,7 @@ def test_the_bots_picks_do_not_change_with_the_to_act_field_of_api_2():
     """API 2.0 added ``to_act`` to the served position (docs/api-changes.md); the bot keys its
     randomness on the position as served before, so it chooses exactly as it did."""
     from games.tiletum import view_doc
-    from cardinalbot.runner import bot_rng
+    from seats.runner import bot_rng
     from tiletum import new_game
     state, _ = new_game(2, "to-act-bot", {"solo": {"level": "deacon"}})
     view = view_doc(state, None)

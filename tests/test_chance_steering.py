@@ -297,7 +297,7 @@ def test_replay_gives_the_same_state_and_counter(players, n, rate):
 def test_the_cardinalbots_picks_cannot_be_rerolled_with_undo_pairs():
     """The bot's policy randomness is keyed by the game and the position, not the version."""
     from games.tiletum import view_doc
-    from cardinalbot.runner import bot_rng
+    from seats.runner import bot_rng
     state, _ = new_game(2, "steer-bot", SOLO)
     view = view_doc(state, None)
     later = dict(view, version=view["version"] + 4)  # the same position after two undo pairs

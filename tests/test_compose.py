@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
-PACKAGES = ("api", "application", "mail", "workers", "cardinalbot", "engine", "tournaments")
+PACKAGES = ("api", "application", "mail", "workers", "seats", "cardinalbot", "engine", "tournaments")
 
 IMAGE = "tiletum-pbem"
 # built from the Dockerfile
@@ -435,7 +435,7 @@ def test_every_command_names_a_real_entry_point(name, services, compose, dockerf
 
 
 def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile):
-    import cardinalbot.worker
+    import seats.worker
     import workers.app
     consumed = {}
     for name in PROJECT:
@@ -448,9 +448,9 @@ def test_the_workers_consume_every_queue_the_code_sends_to(services, dockerfile)
     assert consumed == {queues.EMAIL: workers.app.app.main, queues.SWEEPS: workers.app.app.main,
                         queues.STAND_IN: workers.app.app.main, queues.HINTS: workers.app.app.main,
                         queues.REVIEWS: workers.app.app.main,
-                        queues.SEATS: cardinalbot.worker.app.main}
+                        queues.SEATS: seats.worker.app.main}
     assert workers.app.app.conf.task_default_queue == queues.EMAIL
-    assert cardinalbot.worker.app.conf.task_default_queue == queues.SEATS
+    assert seats.worker.app.conf.task_default_queue == queues.SEATS
     route = workers.app.app.amqp.router.route({}, "workers.stand_in_turn")
     assert route["queue"].name == workers.app.AI_QUEUE == queues.STAND_IN
     # everything beat schedules runs on the sweeps queue, nothing else does

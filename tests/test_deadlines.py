@@ -440,7 +440,7 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     cid = next(c for c in pictures if c.startswith("board."))
     png = pictures[cid]
     yours = next(v for c, v in pictures.items() if c.startswith("yours."))
-    assert board_png.png_width(yours) == 400 and 'alt="Your own board' in html
+    assert board_png.png_width(yours) == 360 and 'alt="Your own board' in html
     assert f'<img src="cid:{cid}" alt="The Tiletum board, round 1' in html, "referenced, with alt text"
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and board_png.png_width(png) == 800
     size = len(msg.as_bytes())

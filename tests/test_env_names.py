@@ -68,8 +68,8 @@ def _clean_env(**extra) -> dict:
 
 @pytest.mark.parametrize("reader, old, value", [
     ("import api.settings as s; print(s.from_env()['RATE_LIMIT'])", "TILETUM_RATE_LIMIT", "7"),
-    # the Cardinalbot's worker and the AI import no package of the service but tablepost's
-    ("import cardinalbot.worker as w; print(int(w.SOFT_TIME_LIMIT))", "TILETUM_TASK_SOFT_TIME_LIMIT", "33"),
+    # the seats worker and the AI import no package of the service but tablepost's
+    ("import seats.worker as w; print(int(w.SOFT_TIME_LIMIT))", "TILETUM_TASK_SOFT_TIME_LIMIT", "33"),
     ("import ai.settings as s; print(s.master_seconds())", "TILETUM_AI_MASTER_SECONDS", "4.5"),
 ])
 def test_a_process_reads_a_setting_given_only_by_its_old_name_and_warns(reader, old, value):

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 import games
+from tests.examples import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("application", "mail", "workers", "api")
+PACKAGES = ("application", "mail", "workers", "api", "tournaments", "seats")
 NAMES = frozenset(games.NAMES)
 CONSTANTS = frozenset(name.upper() for name in games.NAMES)   # games.TILETUM, ...
 # a game's state fields: read through the game (Views, Rules), never directly
@@ -43,8 +44,6 @@ ALLOWED: dict[tuple[str, str], tuple[int, str]] = {
     ("application/profiles.py", "tiletum"): (1, "a handle nobody may take: the service's old name"),
     ("workers/beat.py", "tiletum:beat:lock"): (1, "a Redis key of the service's old name, kept: a running "
                                                  "beat's lock is honoured across the upgrade"),
-    ("api/resources/catalog.py", "carcassonne"): (1, EXAMPLE),
-    ("api/resources/catalog.py", "tiletum"): (1, EXAMPLE),
     ("api/resources/games.py", "tiletum"): (1, EXAMPLE),
     ("api/resources/games.py", "carcassonne"): (1, EXAMPLE),
     ("api/resources/lobby.py", "tiletum"): (1, EXAMPLE),
@@ -158,3 +157,90 @@ def test_the_pages_keep_no_list_of_games():
                 bad.append(f"{path.name}:{i}: {line.strip()[:100]}")
     assert not bad, "\n".join(bad)
     assert GAME_NAME_IN_PAGE.search('<option value="carcassonne">Carcassonne</option>')   # it can fail
+
+
+# --- each game's declared vocabulary (issue 52) ------------------------------------------------------
+# (Words joined by a hyphen are words of their own: the old names kept in "tiletum-pbem", "X-Tiletum-
+# Signature", "tiletum-link/1" and the pairing seeds, for stored data and a release, are not the game's.)
+# Not only the games' names: every word a game declares its own (``Game.vocabulary``: its name and
+# title, its options, its automa's seat kind, name, levels and settings, its rulebook's ``terms``)
+# is absent from what the service says: the strings of its code (not docstrings or comments: those
+# may name a game as an example) over every package of the platform, and every page but a game's own.
+VOCABULARY = {word: game.name for game in [*games.GAMES.values(), *(s.game for s in EXAMPLES.values())]
+              for word in game.vocabulary}
+WORD = re.compile(r"(?<![\w-])(%s)s?(?![\w-])" % "|".join(re.escape(w) for w in sorted(VOCABULARY, key=len,
+                                                                                       reverse=True)),
+                  re.IGNORECASE)
+OLD_NAME = "the service's old name, kept for a release or to keep stored data (issue 52)"
+# (file, word) -> (how many, why)
+VOCABULARY_ALLOWED: dict[tuple[str, str], tuple[int, str]] = {
+    ("api/cli.py", "tiletum"): (1, "the command's old name, an alias for one release"),
+    ("application/queues.py", "tiletum"): (1, "the email queue's name before issue 40, to drain a broker"),
+    ("application/queues.py", "cardinalbot"): (1, "the seats queue's name before issue 40 (a broker drains)"),
+    ("application/profiles.py", "tiletum"): (1, "a handle nobody may take: the service's old name"),
+    ("workers/beat.py", "tiletum"): (1, OLD_NAME + ": a running beat's lock is honoured across the upgrade"),
+    ("seats/worker.py", "cardinalbot"): (4, "the seat tasks' names before issue 52, kept for one release"),
+    ("api/resources/games.py", "tiletum"): (1, EXAMPLE),
+    ("api/resources/games.py", "carcassonne"): (1, EXAMPLE),
+    ("api/resources/lobby.py", "tiletum"): (1, EXAMPLE),
+    ("api/resources/me.py", "tiletum"): (2, EXAMPLE),
+    ("api/resources/me.py", "carcassonne"): (1, EXAMPLE),
+    ("api/resources/players.py", "tiletum"): (1, EXAMPLE),
+    ("api/resources/players.py", "carcassonne"): (1, EXAMPLE),
+    ("api/resources/tournaments.py", "tiletum"): (2, EXAMPLE),
+}
+
+
+def vocabulary_in(rel: str, source: str) -> list[tuple[str, int]]:
+    """(word, line) for each word of a game's own in the code strings of a module (not its docstrings)."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    return sorted((m.group(1).lower(), node.lineno) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+                  for m in WORD.finditer(node.value))
+
+
+def test_the_service_speaks_no_game_s_vocabulary():
+    own = {f"api/schemas/positions/{name}.py" for name in games.NAMES}   # each game's position schema
+    counts: Counter = Counter()
+    bad = []
+    for rel, source in service_sources():
+        if rel in own:
+            continue
+        for word, line in vocabulary_in(rel, source):
+            counts[(rel, word)] += 1
+            if (rel, word) not in VOCABULARY_ALLOWED:
+                bad.append(f"{rel}:{line}: {word!r} ({VOCABULARY[word]}'s)")
+    over = [f"{rel}: {word!r} {n} times, {VOCABULARY_ALLOWED[(rel, word)][0]} allowed"
+            for (rel, word), n in counts.items()
+            if (rel, word) in VOCABULARY_ALLOWED and n > VOCABULARY_ALLOWED[(rel, word)][0]]
+    stale = [key for key, (n, _) in VOCABULARY_ALLOWED.items() if counts[key] < n]
+    assert not bad and not over and not stale, "\n".join(bad + over + [f"stale: {stale}"])
+
+
+def test_no_page_but_a_game_s_own_speaks_its_vocabulary():
+    """The site's pages and scripts say what the catalog says (api/static/catalog.js) and what the
+    pages' markers put in (api/pages.py: the game cards), never a game's own words; a game's own page
+    (its spec's ``page``) is the game's."""
+    own_pages = {spec.page.partition(":")[2] for spec in games.specs().values() if spec.page}
+    bad = []
+    for path in sorted((ROOT / "api" / "static").iterdir()):
+        if path.suffix not in (".html", ".js", ".css") or path.name in own_pages:
+            continue
+        for i, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            for m in WORD.finditer(line):
+                bad.append(f"{path.name}:{i}: {m.group(1)!r} ({VOCABULARY[m.group(1).lower()]}'s)")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_vocabulary_is_each_game_s_declaration():
+    """It can fail: each kind of declared word is in the vocabulary and is found where it is spoken."""
+    tiletum, carcassonne = games.get("tiletum"), games.get("carcassonne")
+    assert {"tiletum", "cardinalbot", "priest", "action_tiles", "challenges",
+            "architect"} <= tiletum.vocabulary
+    assert {"carcassonne", "follower"} <= carcassonne.vocabulary
+    assert vocabulary_in("x.py", 'raise Forbidden("the Cardinalbot plays on")\nlevel = "bishop"\n') == [
+        ("bishop", 2), ("cardinalbot", 1)]
+    assert vocabulary_in("x.py", '"""A docstring may say the Cardinalbot."""\nx = "followers: 3"\n') == [
+        ("follower", 2)]
+    assert vocabulary_in("x.py", 'x = "tiletum-pbem is a word of its own, as is bishops-x"\n') == []

@@ -177,7 +177,7 @@ def test_every_game_is_created_through_the_same_checks(service, redis_client, na
 
 def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     """The game's own setup: Tiletum seats the Cardinalbot first and keeps its options (solo at the
-    default level, action_tiles); Carcassonne takes none of its own (the schema's default
+    default level, action_tiles); Carcassonne takes none of its own (another game's option at its default
     action_tiles is dropped) and keeps the service's."""
     solo = service.create_game([{"name": "Ann"}, {"name": "Cardinalbot", "kind": "cardinalbot"}],
                                {"action_tiles": "shuffled", "rated": False}, game="tiletum")
@@ -187,7 +187,7 @@ def test_each_game_seats_its_players_and_keeps_its_own_options(service):
     with pytest.raises(errors.ServiceError) as e:
         service.create_game([{"name": "Ann"}, {"name": "Bob"}, {"name": "Bot", "kind": "cardinalbot"}], {},
                             game="tiletum")
-    assert e.value.code == "bad-seats" and "solo game has two seats" in str(e.value)
+    assert e.value.code == "bad-seats" and "a game against the Cardinalbot has 2 seats" in str(e.value)
     carc = service.create_game([{"name": "Ann"}, {"name": "Bob"}],
                                {"action_tiles": "printed", "rated": False}, game="carcassonne")
     meta = service.meta(carc["id"])

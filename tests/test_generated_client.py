@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from cardinalbot.client import ApiClient
-from cardinalbot.runner import play_turn
+from seats.client import ApiClient
+from seats.runner import play_turn
 from conftest import LiveServer, make_app
 
 BOT_TOKEN = "bot-credential-for-the-generated-client"

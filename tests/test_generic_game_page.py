@@ -117,7 +117,7 @@ def test_the_generic_page_in_a_browser(redis_server, browser, without_its_own_pa
                          headers={"Authorization": f"Bearer {tokens[1]}"}).status_code == 200
         expect(ada.locator("#result")).to_have_text("Ada wins (you).")
         expect(ada.locator("#status")).to_have_text("Game over.")
-        expect(ada.locator("#hint")).to_have_text("The game is over.")
+        expect(ada.locator("#play")).to_be_hidden()   # no "Your turn" over the game's end
         expect(ada.locator("#fairness-box")).to_be_visible()
         screenshot(bob, "generic-game-page-over.png")
         assert not errors, errors

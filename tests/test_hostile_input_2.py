@@ -316,7 +316,7 @@ LIMITS_SCRIPT = """
 import json
 from workers.app import app as service_app
 import workers.tasks
-from cardinalbot.worker import app as bot_app
+from seats.worker import app as bot_app
 out = {}
 for app in (service_app, bot_app):
     app.finalize()
@@ -339,9 +339,10 @@ def task_limits(**env) -> dict:
 
 def test_every_task_of_both_celery_apps_has_a_soft_and_a_hard_time_limit_set_by_the_environment():
     defaults = task_limits()
-    ours = {n for n in defaults if n.startswith(("workers.", "cardinalbot."))}
+    ours = {n for n in defaults if n.startswith(("workers.", "seats.", "cardinalbot."))}
     assert {"workers.notify_turn", "workers.sweep_deadlines", "workers.sweep_notifications",
-            "cardinalbot.play_turn", "cardinalbot.play_ai_turn"} <= ours
+            "seats.play_automa_turn", "seats.play_ai_turn",
+            "cardinalbot.play_turn", "cardinalbot.play_ai_turn"} <= ours   # (the old names: one release)
     visibility = 300   # TABLEPOST_VISIBILITY_TIMEOUT's default: a task is killed before it is redelivered
     ai = {"workers.stand_in_turn"}   # the AI worker's: sized for master (workers.app.ai_time_limits)
     assert ai <= ours

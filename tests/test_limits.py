@@ -156,8 +156,8 @@ def solo_game(url) -> str:
 
 
 def test_a_throttled_game_does_not_delay_another_games_bot_turn(limited, monkeypatch):
-    from cardinalbot.client import ApiClient, RateLimited
-    from cardinalbot.runner import play_turn
+    from seats.client import ApiClient, RateLimited
+    from seats.runner import play_turn
     # a bot turn is up to 3 batches (a state read and a move post each) and a last read: 7
     # requests; at 6 a minute the other game's own turn ran short in about 1 game in 9 (unseeded)
     url = limited(BOT_RATE_LIMIT="20/minute")
@@ -176,12 +176,12 @@ def test_a_throttled_game_does_not_delay_another_games_bot_turn(limited, monkeyp
 
 
 def test_the_bot_task_reschedules_instead_of_sleeping(monkeypatch):
-    from cardinalbot import worker
-    from cardinalbot.client import RateLimited
+    from seats import worker
+    from seats.client import RateLimited
 
     def throttled(*a, **kw):
         raise RateLimited({"code": "rate-limited"}, 17.0)
-    monkeypatch.setattr(worker, "run_turn", throttled)
+    monkeypatch.setattr(worker, "run_automa_turn", throttled)
     monkeypatch.setattr(worker, "client", lambda: None)
     retried = {}
 

@@ -22,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("rules_common", "engine", "carcassonne", "games", "tournaments", "application", "mail", "api",
-            "workers", "cardinalbot", "ai")
+            "workers", "seats", "cardinalbot", "ai")
 ISSUE = re.compile(r"\bissues?\s*#?\d+", re.I)
 NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 PREFIXED = re.compile(r"(?:TABLEPOST|CARDINALBOT)_[A-Z0-9_]+")
@@ -126,7 +126,7 @@ def doc_rows(*docs: str, section: str | None = None) -> dict[str, str]:
 
 
 def test_the_scanner_finds_the_variables_the_code_reads(code_env):
-    for name, where in (("REDIS_URL", "workers/runtime.py"), ("CELERY_BROKER_URL", "cardinalbot/worker.py"),
+    for name, where in (("REDIS_URL", "workers/runtime.py"), ("CELERY_BROKER_URL", "seats/worker.py"),
                         ("TABLEPOST_RATE_LIMIT", "api/settings.py"),
                         ("TABLEPOST_AI_MASTER_SECONDS", "ai/settings.py"),
                         ("TABLEPOST_MAIL_LEASE_SECONDS", "mail/outbox.py"),
@@ -227,7 +227,7 @@ def test_deploy_runs_the_processes_of_tablepost_serve():
         serve_workers.add((argv[argv.index("-A") + 1], argv[argv.index("-Q") + 1]))
     assert serve_workers == {("workers.app", "email"), ("workers.app", "sweeps"), ("workers.app", "stand-in"),
                              ("workers.app", "hints"), ("workers.app", "reviews"),
-                             ("cardinalbot.worker", "seats")}
+                             ("seats.worker", "seats")}
     commands = unit_commands()
     for where in ("systemd", "Procfile"):
         mine = {k: _program(v) for k, v in commands.items()

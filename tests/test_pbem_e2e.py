@@ -231,7 +231,7 @@ def test_bad_replies_get_a_clear_answer_and_change_nothing(pbem):
     # a forged address is refused at the SMTP level (the sender's mail system bounces it)
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         answer_to("take G1", to=str(turn["Reply-To"]).replace(".0.1.", ".0.2.", 1))
-    assert b"not a valid Tiletum reply address" in list(refused.value.recipients.values())[0][1]
+    assert b"not a valid Table Post reply address" in list(refused.value.recipients.values())[0][1]
     # a huge message is refused by the listener itself
     with pytest.raises(smtplib.SMTPException):
         send_raw(mailin_port, "ada@players.test", str(turn["Reply-To"]),

@@ -17,8 +17,8 @@ from openapi_schema_validator import OAS30Validator
 
 import games
 import pillars
-from cardinalbot.ai_runner import play_ai_turn
-from cardinalbot.client import ApiClient
+from seats.ai_runner import play_ai_turn
+from seats.client import ApiClient
 from conftest import LiveServer, make_app
 from tests.servers import HintWorker
 from pillars.record import replay_record, verify_events
@@ -241,7 +241,7 @@ def test_a_pillars_game_with_ai_seats_is_played_through_the_api_to_its_end(serve
                        json={"expected_version": legal["version"], "moves": [move]})
             assert r.status_code == 200, r.text
             continue
-        tasks = [t for t in sent if t[0] == "cardinalbot.play_ai_turn" and t[1][0] == gid]
+        tasks = [t for t in sent if t[0] == "seats.play_ai_turn" and t[1][0] == gid]
         assert tasks, f"no AI task sent while seat {summary['to_act']} is to act"
         _, (task_gid, seat, version, level), _ = tasks[-1]
         assert [seat] == summary["to_act"] and level == {1: "easy", 2: "medium"}[seat]

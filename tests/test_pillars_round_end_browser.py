@@ -40,9 +40,16 @@ OUT_OF_REACH = """() => {
   const W = document.documentElement.scrollWidth, H = document.documentElement.scrollHeight, bad = [];
   const parts = "[data-move], #board-wrap [data-card], #board-wrap [data-craftsman], "
     + "#board-wrap [data-field], #board-wrap [data-seat], #round-end li";
+  const wrap = document.getElementById("board-wrap");
   for (const el of document.querySelectorAll(parts)) {
     if (!el.checkVisibility()) continue;
-    const r = el.getBoundingClientRect(), x = r.left + scrollX, y = r.top + scrollY;
+    const r = el.getBoundingClientRect();
+    if (wrap && wrap.contains(el)) {   // the board pans in its box: within the box's scroll area
+      const w = wrap.getBoundingClientRect(), x = r.left - w.left + wrap.scrollLeft;
+      if (x < -1 || x + r.width > wrap.scrollWidth + 1) bad.push(el.outerHTML.slice(0, 80));
+      continue;
+    }
+    const x = r.left + scrollX, y = r.top + scrollY;
     if (x < -1 || y < -1 || x + r.width > W + 1 || y + r.height > H + 1) bad.push(el.outerHTML.slice(0, 80));
   }
   return bad;

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments import ratings
-from tournaments.ratings import (SCALE, Rating, bot_id, idle, pairwise_results, rate_game, rate_result,
-                                 rate_solo, rating_periods, solo_pool, update)
+from tournaments.ratings import (SCALE, Rating, idle, pairwise_results, rate_game, rate_result,
+                                 rate_solo, rating_periods, update)
 
 PLAYER = Rating(1500, 200, 0.06)
 OPPONENTS = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
@@ -235,9 +235,19 @@ def test_forfeit_walkover():
 
 
 def test_solo_pools():
-    assert solo_pool("bishop") == "solo:bishop" and bot_id("priest") == "cardinalbot:priest"
+    """The pools of games against a game's own automa are named as the game declares (Tiletum's keep
+    their names from before: solo:<level>, the bot cardinalbot:<level>); an undeclared level has none."""
+    import games
+    from application.rating_service import AUTOMA_PLAYERS, SOLO_POOLS, automa_pool
+    bot = games.TILETUM.automa
+    assert automa_pool(games.TILETUM, "bishop") == "solo:bishop"
+    assert bot.player_of("tiletum", "priest") == "cardinalbot:priest"
+    assert SOLO_POOLS == ("solo:priest", "solo:deacon", "solo:bishop")
+    assert AUTOMA_PLAYERS["cardinalbot:deacon"] == "Cardinalbot (deacon)"
     with pytest.raises(ValueError):
-        solo_pool("pope")
+        automa_pool(games.TILETUM, "pope")
+    with pytest.raises(ValueError):
+        automa_pool(games.CARCASSONNE, "priest")   # no automa of its own
     human, bot = rate_solo(Rating(), Rating(), human_won=True)
     assert human.mu > 1500 > bot.mu
     human, bot = rate_solo(Rating(), Rating(1700, 50), human_won=False)

@@ -172,7 +172,7 @@ def test_ctrl_c_stops_the_parts_then_the_api_then_redis_and_exits_0(tmp_path):
                                "%Y-%m-%d %H:%M:%S") for line in shutdown.splitlines()
              if "stopping the API (gunicorn" in line or "Shutting down: Master" in line]
     assert len(stamp) == 2 and (stamp[1] - stamp[0]).total_seconds() < 10, shutdown
-    for part in ("the Cardinalbot worker", "the service worker", "the sweeps worker", "the scheduler (beat)",
+    for part in ("the seats worker", "the service worker", "the sweeps worker", "the scheduler (beat)",
                  "the inbound SMTP listener"):
         assert at[0] < shutdown.index(f"{part} stopped") < at[1], shutdown
     # (gunicorn says "Worker (pid:N) was sent SIGKILL!" for a worker it had to kill; ERROR: Celery's
@@ -229,7 +229,7 @@ def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not
     log = tmp_path / "one" / "log"
     assert "/api/v1/catalog" in (log / "access.log").read_text()
     assert "Booting worker" in (log / "api.log").read_text()
-    for part in ("service-worker", "cardinalbot-worker", "sweeps-worker", "scheduler",
+    for part in ("service-worker", "seats-worker", "sweeps-worker", "scheduler",
                  "inbound-smtp-listener"):
         assert (log / f"{part}.log").stat().st_size > 0, part
     assert f"logs: {log}/<part>.log" in out

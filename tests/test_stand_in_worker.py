@@ -332,7 +332,7 @@ def test_a_celery_pool_process_may_start_the_master_ai_s_processes():
     from billiard.pool import Pool
     from celery.signals import worker_process_init
 
-    import cardinalbot.worker  # noqa: F401
+    import seats.worker  # noqa: F401
     import workers.tasks  # noqa: F401
     from ai.tiletum.parallel import may_start_processes
     assert any(receiver is may_start_processes for _, receiver in worker_process_init.receivers)

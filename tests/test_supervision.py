@@ -1,5 +1,5 @@
 """The service watches its own parts (issue 12): `tablepost serve` starts again a worker, the
-listener or the Cardinalbot worker that died (kill -9), and /health reports each part, answering
+listener or the seats worker that died (kill -9), and /health reports each part, answering
 503 while one is down. Real processes, real Redis, a real SMTP listener."""
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def serve(tmp_path_factory):
 
 @pytest.mark.parametrize("needle, part, name", [
     ("workers.mailin_main", "mailin", "the inbound SMTP listener"),
-    ("cardinalbot.worker", "worker:seats", "the Cardinalbot worker"),
+    ("seats.worker", "worker:seats", "the seats worker"),
     ("workers.app worker -Q email", "worker:email", "the service worker"),
     ("workers.app worker -Q sweeps", "worker:sweeps", "the sweeps worker"),
     ("workers.app worker -Q hints", "worker:hints", "the hints worker"),
@@ -114,7 +114,7 @@ def test_a_killed_part_is_started_again_and_health_says_so(serve, needle, part, 
 
 def test_the_bot_plays_after_its_worker_was_killed(serve):
     wait_for(lambda: health(serve.url)[0] == 200, 120, "a healthy service")
-    victim = child_running(serve.proc.pid, "cardinalbot.worker")
+    victim = child_running(serve.proc.pid, "seats.worker")
     os.kill(victim, signal.SIGKILL)
     g = requests.post(serve.url + "/api/v1/games", timeout=10, json={
         "seats": [{"name": "Cardinal", "kind": "cardinalbot"}, {"name": "Ada"}],

@@ -51,7 +51,7 @@ def test_a_task_that_never_ends_is_stopped_at_its_limit_and_the_next_one_runs(re
 
 def test_serve_starts_its_workers_with_a_pool_that_enforces_limits():
     for app, queue in (("workers.app", "tiletum"), ("workers.app", "ai"),
-                       ("cardinalbot.worker", "cardinalbot")):
+                       ("seats.worker", "seats")):
         cmd = worker_command("python", app, queue, 1)
         assert cmd[cmd.index("--pool") + 1] == "prefork"
     source = (ROOT / "api" / "cli.py").read_text(encoding="utf-8")

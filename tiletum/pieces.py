@@ -113,12 +113,23 @@ def _drawn(text: str, size: float) -> float:
                       else 0.56 for c in text)
 
 
-def _fit(text: str, size: float, room: float) -> str:
-    """``text`` cut to ``room`` with "...": a chip's words never run past its edge (the whole
-    text stays in the chip's title)."""
+LEAST = 8   # a chip's smallest words on the board's plan (12 px: tiletum/svg.py draws it 1.5 times as large)
+
+
+def _wide(text: str, size: float) -> float:
+    """The widest a label may be drawn (0.62 of the size per character: any letters)."""
+    return len(text) * size * 0.62
+
+
+def _fit(text: str, size: float, room: float, least: float = LEAST) -> tuple[str, float]:
+    """``text`` and the size to draw it at in ``room``: smaller, down to ``least``, rather than cut.
+    Only what does not fit even then is cut with "..." (the whole text stays in the chip's title;
+    tests/test_board_text_layout.py finds none cut on random boards)."""
+    while _drawn(text, size) > room and size - 0.5 >= least:
+        size -= 0.5
     while _drawn(text, size) > room and len(text) > 4:
         text = text[:-4].rstrip(" ,.+") + "..."
-    return text
+    return text, size
 
 
 def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "start",
@@ -128,11 +139,12 @@ def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "
 
 
 def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9.5,
-         cls: str = "", data: str = "", label: str | None = None) -> list[str]:
+         cls: str = "", data: str = "", label: str | None = None, least: float = LEAST) -> list[str]:
     """A tile drawn as a chip: its kind's colours, a Contract's cost as coloured resource squares
     then what it gives, anything else as its short words; ``cls`` is added to the group's class
     and ``data`` (' data-offer="contract-1"') to its attributes: the page's hooks. ``label``
-    replaces the words (a narrow space)."""
+    replaces the words (a narrow space). Words that do not fit at ``size`` are drawn smaller, down
+    to ``least``, rather than cut."""
     fill, stroke, ink = KIND_COLOURS.get(kind(tile), ("#ffffff", "#999999", "#222222"))
     out = [f'<g class="{cls + " " if cls else ""}piece piece-{kind(tile)}"{data}>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" fill="{fill}" '
@@ -150,20 +162,26 @@ def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9
         rest = short(tile).split(" for ", 1)[1].strip()
         n = raw.get("identical") or 0
         lead = ("+ 1 any " if n == 1 else f"+ {n} alike ") if n else ""
-        out.append(_text(cx + 1, base, _fit(f"{lead}for {rest}", size, x + w - cx - 5), size, ink))
+        words, at = _fit(f"{lead}for {rest}", size, x + w - cx - 5, least)
+        out.append(_text(cx + 1, base, words, at, ink))
     elif label is None and kind(tile) == "character":  # the bonus, and its type at the right
         bonus = ", ".join(_atom(a) for a in raw["bonus"])
         typ = f"{raw['type'].title()} type"
-        if _width(bonus, size) + _width(typ, size * 0.9) + 14 > w:
-            typ = TYPE_ABBR[raw["type"]]
-        room = w - 14 - _width(typ, size * 0.9)
-        while _width(bonus, size) > room and len(bonus) > 4:   # the whole text stays in the title
-            bonus = bonus[:-4].rstrip(" ,.") + "..."
-        out.append(_text(x + 4, base, bonus, size, ink))
-        out.append(_text(x + w - 4, base, typ, size * 0.9, "#6a5a8a", "end"))
+        if _drawn(bonus, size) + _drawn(typ, size) + 14 > w:
+            typ = raw["type"].title()   # the type's word alone, never an abbreviation
+        tsize = max(least, size * 0.9)
+        two = h >= 2 * size + 6 and _wide(bonus, size) + _wide(typ, tsize) + 14 > w
+        if two:   # a tall chip: the bonus on its first line, the type under it at the right
+            words, at = _fit(bonus, size, w - 8, least)
+            out.append(_text(x + 4, y + size + 2, words, at, ink))
+            out.append(_text(x + w - 4, y + h - 4, typ, tsize, "#6a5a8a", "end"))
+        else:
+            words, at = _fit(bonus, size, w - 14 - _drawn(typ, tsize), least)
+            out.append(_text(x + 4, base, words, at, ink))
+            out.append(_text(x + w - 4, base, typ, tsize, "#6a5a8a", "end"))
     else:
-        words = label if label is not None else short(tile)
-        out.append(_text(x + 4, base, _fit(words, size, w - 8), size, ink))
+        words, at = _fit(label if label is not None else short(tile), size, w - 8, least)
+        out.append(_text(x + 4, base, words, at, ink))
     out.append("</g>")
     return out
 
@@ -189,14 +207,11 @@ def glyph(tile: str, x: float, y: float, size: float = 9) -> str:
 
 
 
-TYPE_ABBR = {"architect": "Arch.", "merchant": "Merch.", "contract": "Contr.", "character": "Char.",
-             "king": "King"}
-
-
 def type_word(tile: str, abbreviated: bool = False) -> str:
-    """A Character's type (the Action its completed Building strengthens): 'Architect', or 'Arch.'."""
-    typ = components().tiles[tile].raw["type"]
-    return TYPE_ABBR[typ] if abbreviated else typ.title()
+    """A Character's type (the Action its completed Building strengthens): 'Architect'. Never
+    abbreviated any more ("Arch.", "Merch." read as the drawing's own shorthand: issue 53);
+    ``abbreviated`` is kept for callers and ignored."""
+    return components().tiles[tile].raw["type"].title()
 
 
 __all__ = ["chip", "full", "glyph", "kind", "short", "type_word", "RES_FILL", "RES_TEXT", "KIND_COLOURS"]

@@ -26,6 +26,8 @@ from xml.sax.saxutils import escape, unescape
 
 from .actions import wheel_action
 from .components import RESOURCES, components
+from rules_common.figures import pawn, person
+
 from . import pieces
 from .describe import COLOUR, fair_text, place_name, tile_name
 from .state import GameState
@@ -38,7 +40,7 @@ SCALE = 1.5
 WIDTH = round(PLAN_W * SCALE)  # the drawing's width (wider when a long name needs it)
 MAP_W = 660  # room right of Praha and Wien for their Cathedral labels
 BOARD_H = 152  # one player board
-SOLO_H = 70    # the Cardinalbot's board
+SOLO_H = 104   # the Cardinalbot's board
 
 SEAT_COLOURS = ("#2f6fd6", "#e8871e", "#2e9e4f", "#8a4fc7")
 SEAT_COLOUR_NAMES = ("blue", "orange", "green", "purple")
@@ -199,8 +201,9 @@ def _map(state: GameState, names: list[str], only: set[str] | None = None) -> li
         out += _town(state, town, fair_index.get(town), names)
         out.append("</g>")
     out += _pieces(state, names, only)
-    out.append(_t(14, HEIGHT - 14, "Houses: squares  Pillars: bars  M/A: Merchant/Architect  "
-                  "red cross: Cathedral  F1-F4: Fairs", size=10, fill="#555555"))
+    out.append(_t(14, HEIGHT - 14, "Houses: squares \u00b7 Pillars: bars \u00b7 figure: Merchant \u00b7 "
+                  "pawn: Architect \u00b7 red cross: Cathedral \u00b7 yellow tiles: the Fairs", size=10,
+                  fill="#555555"))
     return out
 
 
@@ -260,10 +263,14 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
     if is_fair:
         scored = fair < state.fairs_scored
         fx, fy = x - 24, y - 4
-        out.append(_rect(fx - 7, fy - 8, 16, 12, "#f2c200" if not scored else "#dddddd",
-                         stroke="#8a6d00", sw=0.6, rx=3, title=f"Fair {fair + 1}"))
-        out.append(_t(fx + 1, fy + 1, f"F{fair + 1}", size=8, anchor="middle", weight="bold"))
+        # the Fair's tile, with the order the Fairs score in (the side panel's "Fairs" list)
+        out.append(_rect(fx - 6, fy - 9, 13, 13, "#f2c200" if not scored else "#dddddd",
+                         stroke="#8a6d00", sw=0.6, rx=2, title=f"the Fair scored {_ORDINAL[fair]}"))
+        out.append(_t(fx + 0.5, fy + 1, f"{fair + 1}", size=8, anchor="middle", weight="bold"))
     return out
+
+
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def _pieces(state: GameState, names: list[str], only: set[str] | None = None) -> list[str]:
@@ -281,12 +288,14 @@ def _pieces(state: GameState, names: list[str], only: set[str] | None = None) ->
             continue
         road = "_" in spot
         start_x = x - (len(marks) * 9) / 2 + 4.5
-        py = y + 16 if road else y + 31 + (10 if state.map_bonus.get(spot) else 0)
+        py = y + 12 if road else y + 27 + (10 if state.map_bonus.get(spot) else 0)
         for i, (letter, seat) in enumerate(marks):
+            # the piece drawn in its player's colour: the Merchant a figure, the Architect a pawn
             label = "Merchant" if letter == "M" else "Architect"
-            out.append(f'<text x="{start_x + i * 9:.1f}" y="{py:.1f}" font-size="10" font-weight="bold" '
-                       f'fill="{SEAT_COLOURS[seat % 4]}" text-anchor="middle">{letter}'
-                       f"<title>{escape(f'{label} of {names[seat]}')}</title></text>")
+            d = person(start_x + i * 9, py, 11) if letter == "M" else pawn(start_x + i * 9, py, 11)
+            out.append(f'<path class="piece-{label.lower()}" d="{d}" fill="{SEAT_COLOURS[seat % 4]}" '
+                       f'stroke="#222222" stroke-width="0.6">'
+                       f"<title>{escape(f'{label} of {names[seat]}')}</title></path>")
     return out
 
 
@@ -457,9 +466,9 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
     # Buildings: Rooms stacked bottom-up (floor 1 at the bottom), roof, Crest below
     y = y0 + 60
     out.append(_t(x, y + 12, "Buildings", size=10, weight="bold"))
-    bw = 96
+    bw = 138   # three Rooms wide enough for a Character's type in full at 12 px
     for b, rooms in enumerate(p.rooms):
-        bx = x + 62 + b * (bw + 40)   # apart enough for "Building 1 (roof House)"
+        bx = x + 62 + b * (bw + 12)
         roof = p.roofs[b] if b < len(p.roofs) else False
         full = all(rooms) if rooms else True
         # words: a check mark's glyph is missing from some fonts
@@ -467,20 +476,22 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
         out.append(_t(bx, y + 8, f"Building {b + 1}{f' ({marks})' if marks else ''}", size=9,
                       fill="#444444"))
         for f, who in enumerate(rooms):
-            fx = bx + f * 32
+            fx = bx + f * 46
+            # an empty Room is an empty box (no "1.2": its number is notation); a Character by its type
             out.append(f'<g class="room" data-room="{b + 1}.{f + 1}">')
-            out.append(_rect(fx, y + 12, 30, 16, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6,
-                             title=(f"Room {b + 1}.{f + 1}: " + (_tile_title(who) if who else "empty"))))
-            out.append(_t(fx + 15, y + 24, pieces.type_word(who, True) if who else f"{b + 1}.{f + 1}",
-                          size=8 if who else 9, anchor="middle", fill="#222222" if who else "#aaaaaa",
-                          weight="bold" if who else "normal"))
+            out.append(_rect(fx, y + 12, 44, 16, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6,
+                             title=(f"Building {b + 1}, floor {f + 1}: "
+                                    + (_tile_title(who) if who else "an empty Room"))))
+            if who:
+                out.append(_t(fx + 22, y + 24, pieces.type_word(who), size=8, anchor="middle",
+                              fill="#222222", weight="bold"))
             out.append("</g>")
         crest = p.crests[b] if b < len(p.crests) else None
         out.append(f'<g class="crest" data-crest="{b + 1}">')
-        out.append(_rect(bx, y + 32, 94, 15, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00", sw=0.5,
+        out.append(_rect(bx, y + 32, bw - 2, 15, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00", sw=0.5,
                          title=f"Crest space {b + 1}: " + (_tile_title(crest) if crest else "empty")))
-        out.append(_t(bx + 47, y + 43, pieces.short(crest) if crest else f"Crest space {b + 1}", size=9,
-                      anchor="middle", fill="#222222" if crest else "#aaaaaa"))
+        out.append(_t(bx + (bw - 2) / 2, y + 43, pieces.short(crest) if crest else f"Crest space {b + 1}",
+                      size=9, anchor="middle", fill="#222222" if crest else "#aaaaaa"))
         out.append("</g>")
     # Storehouse: 5 spaces, each tile drawn as what it costs and gives
     y = y0 + 114
@@ -489,9 +500,10 @@ def _player_board(state: GameState, p, name: str, y0: float) -> list[str]:
         tile = p.store[i] if i < len(p.store) else None
         sx = x + 62 + i * 172
         if tile:
-            out += pieces.chip(tile, sx, y, 168, 17, size=9, cls="store-tile", data=f' data-tile="{tile}"')
+            out += pieces.chip(tile, sx, y - 6, 168, 28, size=9, cls="store-tile",
+                               data=f' data-tile="{tile}"')
         else:
-            out.append(_rect(sx, y, 168, 17, "#ffffff", stroke="#c9bfa6", sw=0.6,
+            out.append(_rect(sx, y - 6, 168, 28, "#ffffff", stroke="#c9bfa6", sw=0.6,
                              title="an empty Storehouse space"))
     out.append("</g>")
     return out
@@ -518,25 +530,29 @@ def _solo_board(state: GameState, names: list[str], y0: float) -> list[str]:
                   fill=colour))
     challenges = ", ".join(str(ch).replace("_", " ") for ch in solo.get("challenges") or []) or "none"
     out.append(_t(x + 300, y, f"Challenges: {challenges}", size=10, fill="#444444"))
-    y += 16
-    decrees = solo.get("decrees") or []
+    y += 17
+    decrees = [str(d).replace("_", " ") for d in solo.get("decrees") or []]
     pos = solo.get("decree_pos")
-    row = "  ".join((f"[{d}]" if i == pos else str(d)).replace("_", " ") for i, d in enumerate(decrees))
-    out.append(_t(x, y, f"Decrees: {row}", size=9))
+    # the Decree row in words, the current one said so (no bracketed marks)
+    now = f" \u00b7 now: {decrees[pos]}" if isinstance(pos, int) and 0 <= pos < len(decrees) else ""
+    out.append(_t(x, y, f"Decrees: {', '.join(decrees)}{now}", size=9))
+    y += 17
+    cols = solo.get("columns") or []
+    # its pieces in words: a Character by its type, a Crest by its family, a Contract by its terms
+    rooms = "; ".join(f"Building {b + 1}: " + (", ".join(pieces.type_word(r) for r in col if r) or "empty")
+                      for b, col in enumerate(cols))
+    out.append(_t(x, y, f"Rooms \u2013 {rooms or 'none'}", size=9))
+    y += 17
+    crests = ", ".join(pieces.short(cr).removesuffix(" Crest") for cr in solo.get("crests") or [] if cr)
+    contracts = "; ".join(pieces.short(k) for k in solo.get("contracts") or [] if k) or "none"
+    out.append(_t(x, y, f"Crests: {crests or 'none'} \u00b7 Contracts: {contracts}", size=9))
+    y += 17
+    out.append(_t(x, y, f"Contracts fulfilled: {len(solo.get('fulfilled') or [])} \u00b7 Characters in "
+                        f"supply: {len(solo.get('supply') or [])}", size=9))
     roll = solo.get("roll")
     if roll:
         out.append(_t(PLAN_W - 16, y, "Decree dice: " + " ".join(str(v) for v in roll), size=10,
                       anchor="end"))
-    y += 16
-    cols = solo.get("columns") or []
-    # its pieces in words: a Character by its type, a Crest by its family, a Contract by its terms
-    rooms = " | ".join(" ".join(pieces.type_word(r, True) if r else "\u00b7" for r in col) for col in cols)
-    crests = ", ".join(pieces.short(cr).removesuffix(" Crest") if cr else "\u00b7"
-                       for cr in solo.get("crests") or [])
-    contracts = "; ".join(pieces.short(k) for k in solo.get("contracts") or [] if k) or "none"
-    out.append(_t(x, y, f"Rooms: {rooms}   Crests: {crests}   Contracts: {contracts}   "
-                        f"fulfilled: {len(solo.get('fulfilled') or [])}   Characters in supply: "
-                        f"{len(solo.get('supply') or [])}", size=9))
     out.append("</g>")
     return out
 

@@ -1,10 +1,11 @@
 """One seat's own board, drawn narrow for a phone (pure: no I/O): the turn email's second picture.
 
 The whole board (tiletum/svg.py) is 1530 pixels wide and shrinks on a phone's screen until its words
-cannot be read; what a player needs to decide is mostly on their own board. This drawing is 400
-pixels wide, with words at 11 to 14 pixels: the score, where the Merchant and Architect stand, the
-supply, the resources, the Storehouse, the six Buildings (two rows of three, with their Rooms, roof
-and Crest), the fulfilled Contracts and the Cathedral tiles. Only public information is drawn.
+cannot be read; what a player needs to decide is mostly on their own board. This drawing is 360
+pixels wide (a phone's email column: it is not shrunk there), with words at 12 to 15 pixels: the
+score, where the Merchant and Architect stand, the supply, the resources, the Storehouse, the six
+Buildings (a row each, with their Rooms, roof and Crest), the fulfilled Contracts and the Cathedral
+tiles. Only public information is drawn.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .describe import COLOUR, place_name
 from .state import GameState
 from .svg import RES_FILL, RES_TEXT, SEAT_COLOURS, _rect, _t
 
-SEAT_W = 400
+SEAT_W = 360   # a phone's email column: shown at its own size, its 12-px words stay 12 px
 
 
 def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = None) -> str:
@@ -33,55 +34,58 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     out.append(_t(SEAT_W - 12, y, f"{p.score} VP", size=15, weight="bold", anchor="end"))
     y += 22
     where = f"Merchant: {place_name(p.merchant)} · Architect: {place_name(p.architect)}"
-    for line in textwrap.wrap(where, 52):   # a road space's name is long
+    for line in textwrap.wrap(where, 46):   # a road space's name is long
         out.append(_t(x, y, line, size=12))
         y += 17
     supply = f"Supply: {p.houses} Houses, {p.pillars} Pillars"
     if p.dice:  # a die by its colour and number, not its letter
         supply += " · dice: " + ", ".join(f"{COLOUR.get(d[0], d[0])} {d[1:2]}" for d in p.dice)
-    for i, line in enumerate(textwrap.wrap(supply, 52)):   # the dice in words may run long
+    for i, line in enumerate(textwrap.wrap(supply, 46)):   # the dice in words may run long
         out.append(_t(x, y + 17 * i, line, size=12))
-    y += 17 * (len(textwrap.wrap(supply, 52)) - 1)
+    y += 17 * (len(textwrap.wrap(supply, 46)) - 1)
     # resources: five boxes across
     y += 12
     for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
-        rx = x + i * 76
-        out.append(_rect(rx, y, 72, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
-        out.append(_t(rx + 36, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
+        rx = x + i * 68
+        out.append(_rect(rx, y, 64, 22, RES_FILL[r], rx=3, title=f"{r.title()}: {n}"))
+        out.append(_t(rx + 32, y + 16, f"{r.title()} {n}", size=12, fill=RES_TEXT[r], anchor="middle",
                       weight="bold"))
     # the Storehouse: a row per tile, each drawn as what it costs and gives (tiletum/pieces.py)
     y += 44
     out.append(_t(x, y - 6, "Storehouse" + ("" if p.store else ": empty"), size=12, weight="bold"))
     for tile in p.store:
-        out += pieces.chip(tile, x, y, SEAT_W - 2 * x, 22, size=12.5)   # its smallest words 11 px
+        out += pieces.chip(tile, x, y, SEAT_W - 2 * x, 22, size=13, least=12)   # its words 12 px or more
         y += 26
-    # the Buildings, two rows of three
+    # the Buildings, a row each: its name, then its three Rooms (a Character by its type in full,
+    # an empty Room an empty box) and its Crest space
     y += 14
     out.append(_t(x, y + 12, "Buildings", size=12, weight="bold"))
     y += 20
-    bw = 122
+    room_w, crest_x = 78, x + 3 * 82
     for b, rooms in enumerate(p.rooms):
-        bx = x + (b % 3) * (bw + 8)
-        by = y + (b // 3) * 78
+        by = y + b * 46
         roof = p.roofs[b] if b < len(p.roofs) else False
         done = " (full)" if rooms and all(rooms) else ""   # words: every font has them
-        out.append(_t(bx, by + 11, f"Building {b + 1}{' (roof)' if roof else ''}{done}", size=11,
+        out.append(_t(x, by + 12, f"Building {b + 1}{' (roof)' if roof else ''}{done}", size=12,
                       fill="#444444"))
         for f, who in enumerate(rooms):
-            fx = bx + f * 41
-            out.append(_rect(fx, by + 16, 38, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a", sw=0.6))
-            out.append(_t(fx + 19, by + 32, pieces.type_word(who, True) if who else f"{b + 1}.{f + 1}",
-                          size=11, anchor="middle",
-                          fill="#222222" if who else "#aaaaaa", weight="bold" if who else "normal"))
+            fx = x + f * 82
+            out.append(_rect(fx, by + 17, room_w, 22, "#e9e0f7" if who else "#ffffff", stroke="#7a6a9a",
+                             sw=0.6))
+            if who:
+                out.append(_t(fx + room_w / 2, by + 33, pieces.type_word(who), size=12, anchor="middle",
+                              fill="#222222", weight="bold"))
         crest = p.crests[b] if b < len(p.crests) else None
-        out.append(_rect(bx, by + 42, bw - 2, 20, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00",
+        cw = SEAT_W - x - crest_x
+        out.append(_rect(crest_x, by + 17, cw, 22, "#fff3c4" if crest else "#ffffff", stroke="#8a6d00",
                          sw=0.5))
-        out.append(_t(bx + (bw - 2) / 2, by + 56, pieces.short(crest) if crest else "Crest space", size=11,
-                      anchor="middle", fill="#222222" if crest else "#aaaaaa"))
-    y += 2 * 78 + 8
+        out.append(_t(crest_x + cw / 2, by + 33, pieces.short(crest)
+                      if crest else "Crest space", size=12,
+                      anchor="middle", fill="#222222" if crest else "#777777"))
+    y += len(p.rooms) * 46 + 8
     for label, tiles in (("Contracts fulfilled", p.contracts), ("Cathedral tiles", p.cathedrals)):
         said = "; ".join(pieces.short(tile) for tile in tiles) if tiles else "none"
-        for line in textwrap.wrap(f"{label}: {said}", 52):
+        for line in textwrap.wrap(f"{label}: {said}", 46):
             out.append(_t(x, y, line, size=12))
             y += 17
     height = y + 4

@@ -1,4 +1,4 @@
-"""Glicko-2 ratings for Tiletum games (docs/tournaments.md, "Ratings"). Pure functions.
+"""Glicko-2 ratings for the hosted games (docs/tournaments.md, "Ratings"). Pure functions.
 
 The rating update is Glickman's published algorithm: M. E. Glickman, "Example of the Glicko-2
 system" (Boston University, 2013; http://www.glicko.net/glicko/glicko2.pdf), steps 1-8, with
@@ -21,14 +21,13 @@ from typing import Iterable, Mapping
 
 __all__ = [
     "Rating", "SCALE", "DEFAULT_TAU", "EPSILON", "update", "idle", "pairwise_results", "rate_game",
-    "rating_periods", "rate_result", "SOLO_LEVELS", "solo_pool", "bot_id", "rate_solo",
+    "rating_periods", "rate_result", "rate_solo",
 ]
 
 SCALE = 173.7178          # Glicko <-> Glicko-2 scale (400 / ln 10)
 DEFAULT_TAU = 0.5
 EPSILON = 0.000001
 MAX_RD = 350.0            # the RD of an unrated player; inactivity never takes RD above it
-SOLO_LEVELS = ("priest", "deacon", "bishop")   # Cardinalbot levels (tiletum/data/solo.json)
 
 
 @dataclass(frozen=True)
@@ -167,8 +166,8 @@ def rating_periods(result: Mapping) -> dict[str, list[tuple[str, float]]] | None
     ``result``: ``{"players": [...], "finish": [...], "forfeits": [...]?, "dropped": [...]?,
     "rated": bool?, "solo": level?}``:
 
-    * ``rated: false`` (an unrated game) -> ``None``; a solo game (``solo`` set) -> ``None``
-      here (see :func:`rate_solo`, rated in the pool of its Cardinalbot level).
+    * ``rated: false`` (an unrated game) -> ``None``; a game against a game's own automa (``solo``
+      set) -> ``None`` here (see :func:`rate_solo`, rated in the pool of the automa's level).
     * ``dropped`` (seats the stand-in played to the end after the player was dropped for missed
       deadlines) and ``forfeits``: such a player is rated as having lost to every seat still in
       the game; the seats still in the game are rated only on their order among themselves -
@@ -200,22 +199,11 @@ def rate_result(ratings: Mapping[str, Rating], result: Mapping, *, tau: float = 
     return _apply(ratings, periods, tau, default)
 
 
-def solo_pool(level: str) -> str:
-    """The name of the separate rating pool of solo games at a Cardinalbot level."""
-    if level not in SOLO_LEVELS:
-        raise ValueError(f"unknown Cardinalbot level {level!r} ({', '.join(SOLO_LEVELS)})")
-    return f"solo:{level}"
-
-
-def bot_id(level: str) -> str:
-    """The Cardinalbot's player id in its level's pool."""
-    return f"cardinalbot:{solo_pool(level).split(':', 1)[1]}"
-
-
 def rate_solo(player: Rating, bot: Rating, human_won: bool, *,
               tau: float = DEFAULT_TAU) -> tuple[Rating, Rating]:
-    """A solo game in its level's pool: the human against that level's Cardinalbot, both rated
-    (the bot's rating measures how hard the level is). The human wins only with strictly more
-    VP than the bot (the engine gives the bot ties), so there are no draws."""
+    """A game against a game's own automa in its level's pool (the pools are named by each game's
+    declaration, games/setup.py): the human against that level's automa, both rated (the automa's
+    rating measures how hard the level is). The game says who won (Tiletum's Cardinalbot wins ties),
+    so there are no draws."""
     s = 1.0 if human_won else 0.0
     return update(player, [(bot, s)], tau=tau), update(bot, [(player, 1.0 - s)], tau=tau)

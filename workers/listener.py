@@ -25,7 +25,7 @@ class MailinHandler:
         try:
             addresses.parse_reply_address(self.deps.secret, address)
         except ValueError:
-            return "550 5.1.1 not a valid Tiletum reply address"
+            return "550 5.1.1 not a valid Table Post reply address"
         except Exception:
             log.exception("mailin: checking recipient %s", address)
             return "451 4.3.0 temporary failure, try again later"

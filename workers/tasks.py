@@ -129,8 +129,8 @@ def sweep_outbox() -> int:
 
 @app.task(name="workers.sweep_bot_turns")
 def sweep_bot_turns(older_than: float | None = None) -> int:
-    """Re-send Cardinalbot turns that have been due for a while. Sending twice is harmless: the
-    bot's task is idempotent."""
+    """Re-send the turns of the games' own automata and of AI seats that have been due for a while.
+    Sending twice is harmless: the seats' tasks are idempotent."""
     wait = float(older_than if older_than is not None else os.environ.get("TABLEPOST_BOT_DUE_SECONDS", "30"))
     return Dispatcher(redis_client(), send_task).sweep(older_than=wait)
 

@@ -15,7 +15,7 @@ from ..auth import bearer
 from application.game_service import token_hash
 
 blp = Blueprint("bot", __name__, url_prefix="/api/v1/bot",
-                description="For bots: a Cardinalbot host's due turns, a bot account's invitations")
+                description="For bots: the due turns of the games' own automata, a bot account's invitations")
 
 
 @blp.route("/turns")

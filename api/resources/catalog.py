@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from marshmallow import fields
+from marshmallow import fields, validate
 
+import games
 from application.catalog import catalog
+from games.setup import KINDS
 
 from ..blueprint import Blueprint
 from ..schemas.common import Base, Line
@@ -12,18 +14,78 @@ from ..schemas.players import POOL_NAMES
 
 blp = Blueprint("catalog", __name__, url_prefix="/api/v1/catalog", description="The games hosted")
 EXAMPLE_POOL = POOL_NAMES[0]   # the examples' pool: the first game's multiplayer pool
+# the examples: hosted games' own declarations (the first game, the first with an automa, the first option)
+_GAME = next(iter(games.GAMES.values()))
+_AUTOMA = next((g.automa for g in games.GAMES.values() if g.automa is not None), None)
+_OPTION = next((o for g in games.GAMES.values() for o in g.options if o.choices), None)
+
+
+def _example(value: object) -> dict:
+    return {} if value is None else {"example": value}
 
 
 class PoolOut(Base):
     pool = Line(required=True, metadata={"example": EXAMPLE_POOL,
                                          "description": "the pool's name (GET /api/v1/ratings?pool=)"})
-    title = Line(required=True, metadata={"example": "Tiletum", "description": "the pool in words"})
+    title = Line(required=True, metadata={"example": _GAME.title, "description": "the pool in words"})
+
+
+class ChoiceOut(Base):
+    value = Line(required=True, metadata={**_example(_OPTION and _OPTION.choices[-1].value),
+                                          "description": "the value to send"})
+    title = Line(required=True, metadata={**_example(_OPTION and _OPTION.choices[-1].title),
+                                          "description": "the value in words"})
+    description = fields.String(required=True)
+
+
+class OptionOut(Base):
+    name = Line(required=True, metadata={**_example(_OPTION and _OPTION.name),
+                                         "description": "its name in `options` of POST /api/v1/games"})
+    title = Line(required=True, metadata={**_example(_OPTION and _OPTION.title),
+                                          "description": "its name in words"})
+    description = fields.String(required=True)
+    kind = Line(required=True, validate=validate.OneOf(list(KINDS)), metadata={
+        "description": "`choice`: one of `choices`; `integer`: from `min` to `max`; `boolean`; `choices`: a "
+                       "list of `choices`' values, each at most once, at most `max`"})
+    default = fields.Raw(metadata={
+        "description": "what a new game takes when the option is not given (absent: nothing)"})
+    min = fields.Integer(required=True, allow_none=True)
+    max = fields.Integer(required=True, allow_none=True)
+    tournament = fields.Boolean(required=True, metadata={
+        "description": "a tournament may set it for all its games (a field of POST /api/v1/tournaments)"})
+    choices = fields.List(fields.Nested(ChoiceOut), required=True)
+
+
+class LevelOut(Base):
+    name = Line(required=True, metadata=_example(_AUTOMA and _AUTOMA.default_level))
+    title = Line(required=True)
+    description = fields.String(required=True)
+    pool = Line(required=True, metadata={"description": "the rating pool of games against it at this level"})
+
+
+class AutomaOut(Base):
+    kind = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.kind),
+                                         "description": "the kind of its seat"})
+    title = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.title),
+                                          "description": "it in words"})
+    name = Line(required=True, metadata={**_example(_AUTOMA and _AUTOMA.name),
+                                         "description": "its name as a player"})
+    option = Line(required=True, metadata={
+        **_example(_AUTOMA and _AUTOMA.option),
+        "description": "the option (of POST /api/v1/games) that takes its level and settings"})
+    description = fields.String(required=True)
+    seats = fields.Integer(required=True, metadata={"description": "the seats of a game against it, its own "
+                                                                   "included"})
+    default_level = Line(required=True)
+    levels = fields.List(fields.Nested(LevelOut), required=True)
+    settings = fields.List(fields.Nested(OptionOut), required=True, metadata={
+        "description": "its own settings (given, they replace the level, and the game is not rated)"})
 
 
 class GameKind(Base):
-    name = Line(required=True, metadata={"example": "carcassonne",
+    name = Line(required=True, metadata={"example": _GAME.name,
                                          "description": "the game's name: the `game` of POST /api/v1/games"})
-    title = Line(required=True, metadata={"example": "Carcassonne",
+    title = Line(required=True, metadata={"example": _GAME.title,
                                           "description": "the game's name in words"})
     min_players = fields.Integer(required=True, metadata={"example": 2})
     max_players = fields.Integer(required=True, metadata={"example": 5})
@@ -32,6 +94,10 @@ class GameKind(Base):
     options = fields.List(Line(), required=True, metadata={
         "example": [],
         "description": "the options of its own it takes (besides time_control, timeout, rated, ...)"})
+    option_specs = fields.List(fields.Nested(OptionOut), required=True, metadata={
+        "description": "its own options as it declares them: what the new-game form offers"})
+    automa = fields.Nested(AutomaOut, required=True, allow_none=True, metadata={
+        "description": "its own solo opponent, if it has one"})
     email = fields.Boolean(required=True, metadata={"description": "whether it can be played by email"})
     review = fields.Boolean(required=True, metadata={"description": "whether a finished game has a review"})
     ai = fields.Boolean(required=True, metadata={"description": "whether it takes AI seats (and hints)"})
@@ -50,13 +116,8 @@ class Catalog(Base):
 @blp.route("")
 class CatalogView(MethodView):
     @blp.doc(operationId="getCatalog")
-    @blp.response(200, Catalog, example={"games": [
-        {"name": "tiletum", "title": "Tiletum", "min_players": 2, "max_players": 4,
-         "seat_kinds": ["human", "cardinalbot", "bot", "ai"], "options": ["action_tiles", "solo"],
-         "email": True,
-         "review": True, "ai": True, "automa_levels": ["priest", "deacon", "bishop"], "score_unit": "VP",
-         "default": True, "pools": [{"pool": EXAMPLE_POOL, "title": "Tiletum"},
-                                    {"pool": "solo:priest", "title": "Tiletum solo (priest)"}]}]})
+    # the example: the default game, as it declares itself
+    @blp.response(200, Catalog, example={"games": [g for g in catalog() if g["default"]]})
     def get(self):
         """The games hosted
 

@@ -92,9 +92,10 @@ class Game(MethodView):
         """Read a game's summary
 
         Status, version, round and phase, whose decision it is, every seat's score, the winner,
-        and whether the game is rated (then no hints).
+        and whether the game is rated (then no hints); each seat's player's handle where their
+        profile is public (their page: /players/{handle}).
         """
-        return service().summary(game_id)
+        return service().summary(game_id, handles=True)
 
 
 class StateQuery(ma.Schema):
@@ -315,7 +316,7 @@ class Events(MethodView):
 @blp.route("/<string:game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord", responses={200: {
-        "description": "the game record (docs/tiletum-notation.md, Game records)",
+        "description": "the game record (each game's docs give its notation)",
         "content": {"text/plain": {"schema": {"type": "string"}}}}})
     @err(404, "game-not-found", "unknown game")
     def get(self, game_id):

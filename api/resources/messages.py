@@ -38,7 +38,7 @@ class MessagesView(MethodView):
     @blp.response(200, Messages, example={"messages": [EXAMPLE], "last": 3, "more": False, "open": True,
                                           "closes": None, "muted": {"all": False, "seats": []}})
     @err(401, "unauthorized", "no seat token, or one of no seat of this game: spectators read nothing")
-    @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
+    @err(403, "not-a-talking-seat", "the AI player's, an automa's or a bot account's credential")
     @err(404, "game-not-found", "unknown game")
     def get(self, query, game_id):
         """Read the table talk
@@ -53,7 +53,7 @@ class MessagesView(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @blp.response(201, Message, example=dict(EXAMPLE, mine=True))
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
-    @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
+    @err(403, "not-a-talking-seat", "the AI player's, an automa's or a bot account's credential")
     @err(404, "game-not-found", "unknown game")
     @err(409, "talk-closed", "the game ended long enough ago that its thread is closed")
     @err(422, "message-too-long", "over the length or lines a message holds; empty-message: nothing to say")
@@ -78,7 +78,7 @@ class MuteView(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @blp.response(200, Muted, example={"all": False, "seats": [2]})
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
-    @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
+    @err(403, "not-a-talking-seat", "the AI player's, an automa's or a bot account's credential")
     @err(404, "game-not-found", "unknown game")
     @err(422, "bad-seat", "not another seat of this game")
     def put(self, body, game_id):
@@ -97,7 +97,7 @@ class ReportView(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @blp.response(202, Reported, example={"game": "Xq3vTz8aBc1d", "message": 3, "reported": True})
     @err(401, "unauthorized", "no seat token, or one of no seat of this game")
-    @err(403, "not-a-talking-seat", "the AI player's, the Cardinalbot's or a bot account's credential")
+    @err(403, "not-a-talking-seat", "the AI player's, an automa's or a bot account's credential")
     @err(404, "message-not-found", "no such message in this game; game-not-found")
     @err(422, "own-message", "your own message")
     def post(self, body, game_id, message_id):

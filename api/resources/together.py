@@ -64,8 +64,8 @@ class ResignView(MethodView):
     @blp.response(200, Resigned, example={"game": "Xq3vTz8aBc1d", "seat": 1, "version": 58,
                                           "status": "finished", "winner": 0})
     @err(401, "unauthorized", "no or bad seat token")
-    @err(403, "not-resignable", "the seat of the AI player, the Cardinalbot or a bot account: it does not "
-                                "resign")
+    @err(403, "not-resignable", "the seat of the AI player, a game's own automa or a bot account: it "
+                                "does not resign")
     @err(404, "game-not-found", "unknown game")
     @err(409, "game-over", "the game is over; already-resigned: your seat resigned already")
     def post(self, game_id):

@@ -36,7 +36,7 @@ class Webhooks(MethodView):
 
     @blp.doc(operationId="createWebhook", security=SECURITY)
     @blp.arguments(WebhookIn,
-                   example={"url": "https://bot.example.org/tiletum", "events": ["your-turn", "game-over"]})
+                   example={"url": "https://bot.example.org/tablepost", "events": ["your-turn", "game-over"]})
     @blp.response(201, WebhookCreated)
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad seat or bot token")

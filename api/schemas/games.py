@@ -11,9 +11,11 @@ from application.seats import AI_LEVELS
 
 from .common import (ANY_PHASE, Base, Boolean, Closed, Float, GAMES, GAME_SEATS, Integer, Line, Name,
                      QueryInteger, TO_ACT, TextEmail, raise_tz, seat_list)
+from .setup import GAME_OPTION_FIELDS, SEAT_KINDS, automa_kinds_words
 
-
-SEAT_KINDS = ["human", "cardinalbot", "bot", "ai", "open"]
+# the fewest and the most seats of any hosted game (each game's own limits are checked per game)
+FEWEST_SEATS = min(g.min_players for g in games.GAMES.values())
+MOST_SEATS = max(g.max_players for g in games.GAMES.values())
 GAME_STATUSES = ["active", "finished", "waiting", "cancelled"]
 
 
@@ -23,8 +25,8 @@ class SeatIn(Base):
         "description": "required, except for a bot account's seat (default: the bot's name)"})
     email = TextEmail(load_default=None, metadata={"description": "where turn emails go (optional)"})
     kind = Line(load_default="human", validate=validate.OneOf(SEAT_KINDS),
-                metadata={"description": "who plays the seat: a person, the Cardinalbot (solo games: "
-                                         "exactly one cardinalbot seat and one human or ai seat), a "
+                metadata={"description": "who plays the seat: a person, a game's own automa ("
+                                         + automa_kinds_words() + "), a "
                                          "registered bot account (`bot`; docs/bots.md), the AI player "
                                          "(`ai`; docs/ai.md), or a player still to come (`open`: the game "
                                          "waits in the lobby until every open seat is taken; docs/lobby.md)"})
@@ -65,18 +67,6 @@ class SeatIn(Base):
                 raise ma.ValidationError("Missing data for required field.", "name")
 
 
-class SoloOptions(Base):
-    class Meta:
-        unknown = ma.RAISE
-    level = Line(validate=validate.OneOf(["priest", "deacon", "bishop"]), metadata={
-        "description": "Cardinal Priest (1 random Challenge), Deacon (3) or Bishop (5); default deacon"})
-    challenges = fields.List(Line(validate=validate.OneOf([
-        "very_special_friends", "resourceful_clergy", "whispers_in_the_kings_ear", "ecclesiastical_income",
-        "visitors_to_the_curia", "deep_coffers", "favor_at_the_court", "ready_for_action"])),
-        validate=validate.Length(0, 8),
-        metadata={"description": "an explicit list of Challenge cards instead of a level"})
-
-
 def _quiet_window(value):
     """The core's rule (application/deadlines.py): a quiet window leaves some hours of each day counted."""
     if (len(value) == 2 and all(isinstance(h, int) for h in value)
@@ -113,14 +103,12 @@ class TimeoutPolicy(Base):
     drop_after = Integer(load_default=3, validate=validate.Range(min=1, max=50))
 
 
-class GameOptions(Base):
+class ServiceOptions(Base):
+    """The options of the service, for every game."""
     class Meta:
         unknown = ma.RAISE
-    solo = fields.Nested(SoloOptions, metadata={"description": "a solo game against the Cardinalbot"})
     time_control = fields.Nested(TimeControl, metadata={"description": "deadlines (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
-    action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
-                        metadata={"description": "Action tiles in printed order (first game) or shuffled"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed: only on a server run with --allow-seeded-games (tests, demos), else 422"})
     rated = Boolean(
@@ -137,11 +125,19 @@ class GameOptions(Base):
                        "pool) of the addresses that may join", "example": [1400, 1700]})
 
 
+# the service's options and every game's own, as the games declare them (api/schemas/setup.py): an
+# option of one game given for another is refused by that game's setup (422 bad-options)
+GameOptions = type("GameOptions", (ServiceOptions,), {
+    "__doc__": "The service's options and each game's own (GET /api/v1/catalog: each game's option_specs "
+               "and automa)", **GAME_OPTION_FIELDS})
+
+
 class GameCreate(Base):
     game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
         "description": f"the game: {GAME_SEATS}; GET /api/v1/catalog lists them with their seat kinds "
                        "and options"})
-    seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(2, 5))
+    seats = fields.List(fields.Nested(SeatIn), required=True,
+                        validate=validate.Length(FEWEST_SEATS, MOST_SEATS))
     options = fields.Nested(GameOptions, load_default=dict)
 
     @ma.validates_schema
@@ -161,8 +157,9 @@ class SeatCreated(Closed):
     name = fields.String(required=True, allow_none=True, metadata={"description": "null for an open seat"})
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     token = fields.String(required=True, allow_none=True, metadata={
-        "description": "secret Bearer token of this seat: shown once; null for a cardinalbot seat (the bot "
-                       "host plays it with the bot credential), an AI seat or an open seat"})
+        "description": "secret Bearer token of this seat: shown once; null for the seat of a game's own "
+                       "automa (the seats worker plays it with the bot credential), an AI seat or an "
+                       "open seat"})
 
 
 class GamesQuery(Base):
@@ -216,6 +213,9 @@ class SeatSummary(Closed):
     kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
     level = fields.String(metadata={"description": "an ai seat's level (docs/ai.md)"})
     score = fields.Integer(required=True)
+    handle = fields.String(allow_none=True, metadata={
+        "description": "the handle of the seat's player where their profile is public (their page: "
+                       "/players/{handle}), else null; absent while the game waits for players"})
 
 
 class GameSummary(Closed):
@@ -225,9 +225,8 @@ class GameSummary(Closed):
     version = fields.Integer(required=True)
     round = fields.Integer(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(ANY_PHASE + ["waiting"]), metadata={
-        "description": "Tiletum: action, king or over; Carcassonne: play or over; The Pillars of the Earth: "
-                       "cards, builders, placing, actions or over; waiting while the game waits for players "
-                       "(status waiting or cancelled)"})
+        "description": "; ".join(f"{g.title}: {', '.join(g.phases)}" for g in games.GAMES.values())
+                       + "; waiting while the game waits for players (status waiting or cancelled)"})
     to_act = seat_list(required=True, metadata=TO_ACT)
     seats = fields.List(fields.Nested(SeatSummary), required=True)
     winner = fields.Integer(allow_none=True, required=True)

@@ -42,11 +42,9 @@ class Outcome(fields.Raw):
 CHANCE_OUTCOME = {
     "type": "array", "minItems": 2, "maxItems": 2,
     "items": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-    "description": "one outcome revealed, `[kind, value]`: kind is a string (`draw:bonus`, `draw:character`, "
-                   "`draw:contract`, `die-colour`, `die-roll`, `corruption`, `cost-tile`, `town-tile`, "
-                   "`fair-tile`, `action-tile`; solo games also `challenge`, `bot-town`, `bot-tie`, "
-                   "`decree-die`); value is what came out: a tile or token id, a colour letter (string), or "
-                   "a die's value (integer)", "example": ["die-roll", 4]}
+    "description": "one outcome revealed, `[kind, value]`: kind is a string of the game's own (a draw, a "
+                   "die, a tile: each game's docs list its kinds); value is what came out: a tile or token "
+                   "id, a letter (string), or a die's value (integer)", "example": ["die-roll", 4]}
 
 
 class Event(Closed):
@@ -66,8 +64,7 @@ class Event(Closed):
                          metadata={"description": "outcomes revealed, in order"})
     players = fields.Integer(metadata={"description": "GameStarted: the number of seats"})
     options = fields.Dict(metadata={"description": "GameStarted: the game's rules options, as its position "
-                                                   "document's `options` says them (Tiletum's: "
-                                                   "`EngineOptions`)"})
+                                                   "document's `options` says them"})
     rules = fields.String(metadata={"description": "version of the rules code that produced it"})
     by = fields.String(metadata={"description": "who played it when not the seat's player, e.g. 'stand-in'"})
     text = fields.String(metadata={"description": "the event in words, who did what by the seats' names "

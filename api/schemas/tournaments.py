@@ -7,7 +7,8 @@ from marshmallow import fields, validate
 import games
 
 from .common import Base, Boolean, Float, GAMES, GAME_SEATS, Integer, Line, Name, TextEmail
-from .games import TimeControl, TimeoutPolicy
+from .games import FEWEST_SEATS, MOST_SEATS, TimeControl, TimeoutPolicy
+from .setup import TOURNAMENT_OPTION_FIELDS, check_game_options
 
 # --- tournaments ---------------------------------------------------------------------------------
 
@@ -18,16 +19,17 @@ class EntryIn(Base):
                       metadata={"description": "where the player's turn emails go; never shown"})
 
 
-class TournamentCreate(Base):
+class _TournamentCreate(Base):
     name = Name(required=True, validate=validate.Length(1, 100), metadata={"example": "Winter Swiss"})
     game = Line(load_default=games.DEFAULT, validate=validate.OneOf(GAMES), metadata={
         "description": f"the game every table plays, with its own rating pool: {GAME_SEATS}"})
     format = Line(required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout"]))
     rounds = Integer(validate=validate.Range(1, 50), metadata={
         "description": "the number of rounds of a Swiss tournament (required for swiss; ignored otherwise)"})
-    table_size = Integer(required=True, validate=validate.Range(2, 5), metadata={
-        "description": "players per game (Tiletum 2-4, Carcassonne 2-5); a field that does not divide gets "
-                       "short tables or byes"})
+    table_size = Integer(required=True, validate=validate.Range(FEWEST_SEATS, MOST_SEATS), metadata={
+        "description": "players per game (" + ", ".join(f"{g.title} {g.min_players}-{g.max_players}"
+                                                         for g in games.GAMES.values())
+                       + "); a field that does not divide gets short tables or byes"})
     time_control = fields.Nested(TimeControl,
                                  metadata={"description": "deadlines of every game (docs/pbem.md)"})
     timeout = fields.Nested(TimeoutPolicy, metadata={"description": "what happens when a deadline passes"})
@@ -40,8 +42,6 @@ class TournamentCreate(Base):
     invite = Boolean(load_default=False,
                      metadata={"description": "players may enter with an invitation code"})
     rated = Boolean(load_default=True, metadata={"description": "the games count for ratings"})
-    action_tiles = Line(load_default="printed", validate=validate.OneOf(["printed", "shuffled"]),
-                        metadata={"description": "Tiletum's Action tiles (shuffled: Tiletum only)"})
     seed = Name(validate=validate.Length(1, 200), metadata={
         "description": "fixed seed of every game: only on a server run with --allow-seeded-games, else 422"})
 
@@ -53,10 +53,15 @@ class TournamentCreate(Base):
             raise ma.ValidationError(
                 f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
                 "players", "table_size")
-        if (rules is not None and data.get("action_tiles", "printed") != "printed"
-                and "action_tiles" not in rules.own_options):
-            raise ma.ValidationError(f"action_tiles is an option of Tiletum, not of {rules.title}",
-                                     "action_tiles")
+        # an option a game declares that a tournament may set, given for a game that does not declare it
+        check_game_options(rules, {k: data[k] for k in TOURNAMENT_OPTION_FIELDS if k in data}, where="")
+
+
+# the tournament's own fields and the options of the games a tournament may set for all its games (as
+# each game declares them, api/schemas/setup.py), at the top level as they always were
+TournamentCreate = type("TournamentCreate", (_TournamentCreate,), {
+    "__doc__": "A new tournament (its games' own options as each game declares them: GET /api/v1/catalog)",
+    **TOURNAMENT_OPTION_FIELDS})
 
 
 class TournamentPlayer(Base):

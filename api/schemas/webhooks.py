@@ -14,7 +14,7 @@ class WebhookIn(Base):
         unknown = ma.RAISE
     url = Line(required=True, validate=validate.Length(1, 2000), metadata={
         "description": "where deliveries are POSTed: https://, or http:// to loopback only",
-        "example": "https://bot.example.org/tiletum"})
+        "example": "https://bot.example.org/tablepost"})
     events = fields.List(Line(validate=validate.OneOf(["your-turn", "game-over", "all"])),
                          required=True, validate=validate.Length(1, 3),
                          metadata={"example": ["your-turn", "game-over"]})

@@ -1,5 +1,5 @@
 "use strict";
-// What every game's page (/play/<id>: tiletum.html, carcassonne.html, pillars.html, the generic game.html)
+// What every game's page (/play/<id>: the page a game's spec names, else the generic game.html)
 // shares, loaded before the page's own script, which defines render() (draw the state it is given) and may
 // define more. Works only through the public REST API, like any client. A seat's token comes in
 // the URL fragment (#token=...), which browsers never send to servers or in Referer headers.
@@ -41,13 +41,52 @@ function andList(items) {
   return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
 }
 
-// The game's name and its players, as the page's heading and title: "Tiletum: Ann, Bob and Cardinalbot".
+// A seat's name as a node: a link to the player's profile (/players/<handle>) where the seat's
+// player has made theirs public (the summary's seat carries the handle then, and nothing else of
+// the player), else the name as text.
+function seatNode(i) {
+  const s = summary && summary.seats[i];
+  if (!s || !s.handle) return document.createTextNode(seatName(i));
+  return make("a", {href: "/players/" + encodeURIComponent(s.handle), class: "profile"}, seatName(i));
+}
+
+// ``nodes`` joined as andList joins words: "A, B and C".
+function andNodes(nodes) {
+  const out = [];
+  nodes.forEach((n, k) => {
+    if (k) out.push(k === nodes.length - 1 ? " and " : ", ");
+    out.push(n);
+  });
+  return out;
+}
+
+// The game's name and its players, as the page's heading and title: "<Game>: Ann, Bob and Robo",
+// each name a link to the player's public profile where there is one.
 function showTitle(gameName, suffix) {
-  const names = summary ? summary.seats.map((s, i) => seatName(i)) : [];
-  const text = gameName + (names.length ? ": " + andList(names) : "");
+  const seats = summary ? summary.seats.map((s, i) => i) : [];
+  const text = gameName + (seats.length ? ": " + andList(seats.map(seatName)) : "");
   // a rated game says so (its result moves the players' ratings, and it gives no hints)
-  $("title").textContent = text + (summary && summary.rated ? " (rated)" : "");
+  $("title").replaceChildren(gameName + (seats.length ? ": " : ""), ...andNodes(seats.map(seatNode)),
+                             summary && summary.rated ? " (rated)" : "");
   document.title = text + (suffix ? " (" + suffix + ")" : "");
+}
+
+// Whether the page shows the game as it stands (not a step of the replay): only then may the seat
+// act, and only then does a finished game's result stand beside it.
+function live() { return replayAt === null; }
+
+// The status line's beginning: in the replay, which step it shows ("Step 12 of 80: "), so that who
+// was to act then does not read as who acts now.
+function stepPrefix() { return live() ? "" : "Step " + replayAt + " of " + liveVersion + ": "; }
+
+// The moves' section: shown to a seat while the game goes on, headed by whose turn it is (never
+// "Your turn" over "Not your turn" or "The game is over"), hidden once the game is over (the
+// status says so) and to spectators. Whether to show it.
+function showPlaySection(mine, mineHeading, waitingHeading) {
+  const show = !!token && state && state.phase !== "over";
+  $("play").hidden = !show;
+  if (show) $("play-h").textContent = mine ? mineHeading : waitingHeading;
+  return show;
 }
 
 // A refusal in words for players (the problem's detail); its status, code and rule stay in the
@@ -447,7 +486,8 @@ function tablePanel() {
          make("p", {id: "resign-q"}, "Resign this game? You cannot take it back."),
          make("button", {type: "button", id: "resign-yes"}, "Yes, resign"), " ",
          make("button", {type: "button", id: "resign-no"}, "Keep playing")),
-    make("p", {}, make("button", {type: "button", id: "rematch", hidden: ""}, "Play again")),
+    make("p", {}, make("button", {type: "button", id: "rematch", hidden: ""},
+                      "Play again (ask for a rematch, or accept the one asked for)")),
     make("p", {id: "table-status", "aria-live": "polite"}));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
@@ -500,11 +540,15 @@ async function afterRender() {
   const over = state.phase === "over";
   $("resign").hidden = over;
   $("rematch").hidden = !over;
-  if (over && !$("rematch").dataset.read) {
-    $("rematch").dataset.read = "1";
-    const r = await fetch(api + "/rematch", {cache: "no-store"});
-    if (r.ok) showRematch(await r.json(), "");
+  // The proposal is read only on the page the results email's rematch link opens (#rematch=1), where
+  // the player comes to answer one: GET /rematch answers 404 where none was asked for, which a
+  // browser logs as an error on every finished page. Elsewhere the button asks for a rematch or
+  // accepts the one asked for, and its answer says who has accepted.
+  if (over && !$("rematch").dataset.shown) {
+    $("rematch").dataset.shown = "1";
     if (frag.get("rematch")) {   // the results email's link: the page opens at its button
+      const r = await fetch(api + "/rematch", {cache: "no-store"});
+      if (r.ok) showRematch(await r.json(), "");
       $("table-actions").scrollIntoView();
       $("rematch").focus();
     }

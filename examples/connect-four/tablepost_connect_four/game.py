@@ -24,6 +24,7 @@ class ConnectFour(EmailDefaults, EngineGame[rules.GameState], SearchDefaults):
     verb_words = {"drop": "drop a disc in a column (drop a ... drop g)"}
     state_type = rules.GameState
     phases = ("play", "over")
+    terms = ("disc",)   # its own noun: the platform never speaks it (tests/test_game_blind.py)
     position_format = rules.FORMAT
     engine, records, chance, words = rules, record, _chance, words
 

@@ -9,4 +9,5 @@ from games.spec import GameSpec
 from .game import CONNECT_FOUR
 
 SPEC = GameSpec(game=CONNECT_FOUR, evaluation="tablepost_connect_four.ai:value", chances=None, ai_levels={},
-                position_schema="tablepost_connect_four.position:ConnectFourPosition", page=None)
+                position_schema="tablepost_connect_four.position:ConnectFourPosition", page=None,
+                summary="Drop discs into a standing grid of seven columns: four in a row wins.")

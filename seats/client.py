@@ -1,4 +1,4 @@
-"""The Cardinalbot's HTTP client of the public REST API (like lichess-bot's client).
+"""The seats' HTTP client of the public REST API (like lichess-bot's client).
 
 One ``requests.Session`` with timeouts; 5xx and connection errors are retried with exponential
 backoff; 4xx answers are never retried and raise :class:`ApiError` with the problem document.
@@ -13,7 +13,7 @@ import time
 
 import requests
 
-log = logging.getLogger("cardinalbot.client")
+log = logging.getLogger("tablepost.seats.client")
 
 
 class ApiError(Exception):
@@ -43,7 +43,7 @@ class ApiClient:
         self.retries = retries
         self.backoff = backoff
         self.session = session or requests.Session()
-        self.session.headers.update({"Authorization": f"Bearer {token}", "User-Agent": "cardinalbot/1"})
+        self.session.headers.update({"Authorization": f"Bearer {token}", "User-Agent": "tablepost-seats/1"})
 
     def _request(self, method: str, path: str, **kw) -> requests.Response:
         url = f"{self.base}{path}"
@@ -85,7 +85,7 @@ class ApiClient:
                              headers=headers).json()
 
     def due_turns(self) -> list[dict]:
-        """Games where a Cardinalbot seat is to act (bot credential only)."""
+        """Games where a seat of a game's own automa is to act (the bot credential only)."""
         return self._request("GET", "/api/v1/bot/turns").json()["turns"]
 
 

@@ -1,5 +1,7 @@
-"""Playing the Cardinalbot's turn in one game through the API: read the view, decide with the
-pure policy, submit at the version read, repeat while the bot is to act. Idempotent: a stale
+"""Playing the turn of a game's own automa in one game through the API: read the view, find its game
+by the view's ``format`` and the policy that game declares for its automa (``games.setup.Automa.policy``,
+Tiletum's ``cardinalbot.policy:choose``), decide with it, submit at the version read, repeat while the
+automa is to act. Idempotent: a stale
 or finished game does nothing, and every batch is sent with an Idempotency-Key derived from the
 game and version, so a retried task never plays twice. The policy's random picks are seeded by the
 game and the position without its version (``bot_rng``), so the player cannot re-roll them with
@@ -7,13 +9,17 @@ moves played and taken back before the bot's turn (issue 13)."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import logging
 import random
+from typing import Any, Callable
+
+import games
 
 from .client import ApiClient, ApiError
 
-log = logging.getLogger("cardinalbot.runner")
+log = logging.getLogger("tablepost.seats.runner")
 MAX_BATCHES = 200  # one bot turn is a few dozen moves at most
 
 
@@ -57,14 +63,38 @@ def play_while(client: ApiClient, game_id: str, version: int | None, choose, who
         f"game {game_id}: {who} still had the decision after {max_batches or MAX_BATCHES} batches")
 
 
-def play_turn(client: ApiClient, game_id: str, seat: int | None = None, version: int | None = None) -> int:
-    """Play while the Cardinalbot is to act. Returns the number of batches submitted."""
-    from .policy import next_moves, state_from_view
+def game_of_view(view: dict) -> games.Game[Any]:
+    """The registered game a served view names (its ``game``, where the position says it), else the
+    one whose position documents have the view's ``format``."""
+    named = games.GAMES.get(view.get("game") or "")
+    if named is not None:
+        return named
+    for game in games.GAMES.values():
+        if game.position_format == view.get("format"):
+            return game
+    raise games.UnknownGame(f"no hosted game serves positions of format {view.get('format')!r}")
+
+
+def policy_of(game: games.Game[Any]) -> Callable[[dict, int | None, random.Random], list[str] | None]:
+    """The function that plays ``game``'s own automa (its declared ``module:function``)."""
+    if game.automa is None:
+        raise games.UnknownGame(f"{game.title} has no automa of its own")
+    module, _, name = game.automa.policy.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def play_automa_turn(client: ApiClient, game_id: str, seat: int | None = None,
+                     version: int | None = None) -> int:
+    """Play while the game's own automa is to act (its policy, called with the view, the seat the
+    task names -- None: whichever seat the automa plays -- and :func:`bot_rng`, answers None when it
+    is not the automa's decision). Returns the number of batches submitted."""
+    found: dict[str, Any] = {}
 
     def choose(view: dict) -> list[str] | None:
-        state = state_from_view(view)
-        bot = (state.solo or {}).get("bot")
-        if state.phase != "action" or bot is None or state.actor != bot or (seat is not None and seat != bot):
-            return None
-        return next_moves(state, bot_rng(game_id, view))
-    return play_while(client, game_id, version, choose, "the Cardinalbot", "bot")
+        if "policy" not in found:
+            found["policy"] = policy_of(game_of_view(view))
+        return found["policy"](view, seat, bot_rng(game_id, view))
+    return play_while(client, game_id, version, choose, "the automa", "bot")
+
+
+play_turn = play_automa_turn   # the name of the Cardinalbot's runner before the automa was the platform's

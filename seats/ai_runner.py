@@ -1,9 +1,9 @@
 """Playing an AI seat's decisions in one game through the API (docs/ai.md): read the seat's
 view with the AI credential, decide with ``ai.decide``, submit at the version read, and repeat
-while that seat is to act. Like the Cardinalbot's runner it is idempotent: a stale or finished
+while that seat is to act. Like the automa's runner it is idempotent: a stale or finished
 game does nothing, and each batch carries an Idempotency-Key derived from the game and version,
 so a retried task never plays twice. The AI's random state is seeded by the game and the
-position without its version, as the Cardinalbot's is (``runner.bot_rng``)."""
+position without its version, as the automa's are (``runner.bot_rng``)."""
 from __future__ import annotations
 
 from .client import ApiClient
