@@ -35,7 +35,7 @@ from tablepost import i18n
 from tests.test_i18n import catalog_problems
 
 H, DAY = 3600, 86400
-ADA, BOB = "ada@x.test", "bob@x.test"
+ADA, BOB = "ada@pseudo.test", "bob@pseudo.test"   # their own: the language is kept per address
 # what the game says, per method of its email surface (games/base.py EmailTexts): marked «...»
 GAME_TEXTS = ("email_what", "email_position_lines", "email_moves", "email_reply_hint", "email_example",
               "email_past", "email_chance", "email_round_end")
@@ -98,7 +98,9 @@ def world(redis_client, monkeypatch):
     notifier.deadlines = lambda: Deadlines(svc, notifier, clock)
     for who in (ADA, BOB):
         set_language(redis_client, who, i18n.PSEUDO)
-    return svc, notifier, transport, clock
+    yield svc, notifier, transport, clock
+    for who in (ADA, BOB):   # the Redis of the session is shared by the tests of this worker
+        set_language(redis_client, who, None)
 
 
 def texts(msg) -> list[str]:
