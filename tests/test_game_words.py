@@ -192,3 +192,65 @@ def test_a_catalog_not_compiled_is_read_from_its_po(tmp_path):
     assert w.lang == "de" and w._("your turn") == "dein Zug"
     assert w.pgettext("side", "north") == "Norden" and w.ngettext("{n} tile left", "{n} tiles left", 3) == "3 Plättchen übrig"
     assert words(str(tmp_path), "carcassonne", "fr").lang == "en", "a language without a catalog is English"
+
+
+# --- a Carcassonne turn email in German ----------------------------------------------------------------
+
+def _plain(msg) -> str:
+    return next(part.get_payload(decode=True).decode("utf-8") for part in msg.walk()
+                if part.get_content_type() == "text/plain")
+
+
+@pytest.mark.parametrize("lang, words, english", [
+    ("de", ["Dein Plättchen zum Anlegen: ein Plättchen mit", "Deine Punkte: 0; Gefolgsleute im Vorrat: 7.",
+            "Die anderen: Ada", "Noch verdeckte Plättchen:", "Das Plättchen allein", "Ada legte ein Plättchen mit",
+            "des Startplättchens", "Bob zieht ein Plättchen mit", "Es ist dein Zug in Carcassonne",
+            "Ein Zug pro Runde:"],
+     ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
+    ("fr", ["Votre tuile à poser : une tuile avec", "Les autres : Ada", "La tuile seule",
+            "Ada a posé une tuile avec", "de la tuile de départ", "Bob pioche une tuile avec",
+            "C’est votre tour dans Carcassonne"],
+     ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
+])
+def test_a_carcassonne_turn_email_speaks_the_players_language(redis_client, lang, words, english):
+    from application.game_service import GameService
+    from application.notifications import set_language
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, msg):
+            self.sent.append(msg)
+
+    ada, bob = f"ada-{lang}@words.test", f"bob-{lang}@words.test"
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)
+    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
+    set_language(redis_client, bob, lang)
+    try:
+        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                            {"seed": f"words-{lang}"}, game="carcassonne")
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        meta, state = svc.load(gid)
+        game = games.of_meta(meta)
+        svc.submit(gid, tokens[0], state.version, [game.legal_moves(state)[0][0]])
+        meta, state = svc.load(gid)
+        msg = notifier.turn_message(gid, meta, state, 1)
+        text = _plain(msg)
+        assert msg["Content-Language"] == lang
+        missing = [w for w in words if w not in text]
+        assert missing == [], text
+        assert [w for w in english if w in text] == [], text
+        # the stored texts stay English: GET /events in English, the email's made from the events
+        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada placed a tile with")
+        # Ada's English email is as it always was
+        english_text = _plain(notifier.turn_message(gid, meta, state, 0))
+        assert "Your score: 0 points; followers in supply: 7." in english_text
+    finally:
+        set_language(redis_client, bob, None)
