@@ -21,7 +21,6 @@ LEFT = {   # (game, picture): what is left to do
     ("tiletum", "board"): "the whole board is 1530 px: a phone's crop (the Wheel, the offers) is to be drawn",
     ("tiletum", "map"): "the map's part is drawn on the map's plan (8-11 units) at 400 px",
     ("carcassonne", "board"): "the notation's coordinates (13 px) on a 700-px board: a crop around the cells",
-    ("pillars", "board"): "480 px wide with 12-px words: to be laid out 360 wide",
 }
 
 
