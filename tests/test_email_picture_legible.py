@@ -20,7 +20,6 @@ PHONE = 360
 LEFT = {   # (game, picture): what is left to do
     ("tiletum", "board"): "the whole board is 1530 px: a phone's crop (the Wheel, the offers) is to be drawn",
     ("tiletum", "map"): "the map's part is drawn on the map's plan (8-11 units) at 400 px",
-    ("carcassonne", "board"): "the notation's coordinates (13 px) on a 700-px board: a crop around the cells",
 }
 
 
@@ -58,3 +57,29 @@ def test_every_word_of_an_email_picture_is_12_px_or_more_on_a_phone(game, name, 
     sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
     smallest = min(sizes) * shown / drawn if sizes else 99
     assert smallest >= 11.95, f"{game}'s {name}: its smallest words are {smallest:.1f} px on a phone"
+
+
+def test_a_large_carcassonne_board_is_cut_to_where_the_tile_fits_most():
+    """A board wider than a phone's column is drawn as the part of it (7 x 9 cells) where the tile
+    in hand fits at the most cells, each of them labelled; the alt text says which part, and that
+    the list of moves has every cell; a cell outside is not drawn at all (no tile half cut)."""
+    from carcassonne.svg import EMAIL_COLS, EMAIL_ROWS, fit_cells
+    g = games.CARCASSONNE
+    state, _ = _mid_game(g, 70)
+    seat = g.actor(state)
+    (_, alt, svg), _tile = g.email_pictures(state, seat, ["Ada", "Bob"])
+    assert svg_width(svg) <= PHONE
+    m = re.search(r"from column (-?\d+) to (-?\d+) and row (-?\d+) to (-?\d+), with (\d+) of the (\d+) cells", alt)
+    assert m, alt
+    x0, x1, y0, y1, inside, every = map(int, m.groups())
+    assert (x1 - x0 + 1, y1 - y0 + 1) == (EMAIL_COLS, EMAIL_ROWS)
+    fits = fit_cells(state)
+    assert every == len(fits) > inside > 0 and "the list of moves has them all" in alt
+    drawn = {(int(x), int(y)) for x, y in re.findall(r'class="(?:tile|fit)" data-x="(-?\d+)" data-y="(-?\d+)"', svg)}
+    assert drawn and all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in drawn)
+    assert {c for c in fits if c in drawn} == {c for c in fits if x0 <= c[0] <= x1 and y0 <= c[1] <= y1}
+    for x, y in fits:
+        assert (f">{x},{y}</text>" in svg) == ((x, y) in drawn)
+    best = max(sum(a <= x < a + EMAIL_COLS and b <= y < b + EMAIL_ROWS for x, y in fits)
+               for a in range(-40, 40) for b in range(-40, 40))
+    assert inside == best, "no other part shows more of the cells where the tile fits"
