@@ -202,7 +202,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
             if coords:
                 out.append(f'<text x="{ox + size / 2:.1f}" y="{oy + size / 2 + 4:.1f}" '
-                           f'font-size="{max(12.0, size * 0.26):.1f}" font-family="DejaVu Sans, Verdana, sans-serif" '
+                           f'font-size="{max(12.0, size * 0.26):.1f}" '
+                           'font-family="DejaVu Sans, Verdana, sans-serif" '
                            'font-weight="bold" fill="#222" '
                            f'text-anchor="middle">{x},{y}</text>')
     out.append("</svg>")

@@ -435,7 +435,8 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     text, related = msg.get_payload()
     assert text.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
     html, pictures = inline_pictures(msg)
-    # the shared table and the seat's own board, each laid out for a phone (tests/test_email_picture_legible.py)
+    # the shared table and the seat's own board, each laid out for a phone
+    # (tests/test_email_picture_legible.py)
     assert len(pictures) == 2 and "board.png?v=" not in html
     cid = next(c for c in pictures if c.startswith("board."))
     png = pictures[cid]

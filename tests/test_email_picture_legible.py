@@ -75,13 +75,15 @@ def test_a_large_carcassonne_board_is_cut_to_where_the_tile_fits_most():
     seat = g.actor(state)
     (_, alt, svg), _tile = g.email_pictures(state, seat, ["Ada", "Bob"])
     assert svg_width(svg) <= PHONE
-    m = re.search(r"from column (-?\d+) to (-?\d+) and row (-?\d+) to (-?\d+), with (\d+) of the (\d+) cells", alt)
+    m = re.search(r"from column (-?\d+) to (-?\d+) and row (-?\d+) to (-?\d+), "
+                  r"with (\d+) of the (\d+) cells", alt)
     assert m, alt
     x0, x1, y0, y1, inside, every = map(int, m.groups())
     assert (x1 - x0 + 1, y1 - y0 + 1) == (EMAIL_COLS, EMAIL_ROWS)
     fits = fit_cells(state)
     assert every == len(fits) > inside > 0 and "the list of moves has them all" in alt
-    drawn = {(int(x), int(y)) for x, y in re.findall(r'class="(?:tile|fit)" data-x="(-?\d+)" data-y="(-?\d+)"', svg)}
+    cells = re.findall(r'class="(?:tile|fit)" data-x="(-?\d+)" data-y="(-?\d+)"', svg)
+    drawn = {(int(x), int(y)) for x, y in cells}
     assert drawn and all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in drawn)
     assert {c for c in fits if c in drawn} == {c for c in fits if x0 <= c[0] <= x1 and y0 <= c[1] <= y1}
     for x, y in fits:

@@ -77,7 +77,8 @@ def _view(spots: list[str]) -> tuple[float, float, float, float]:
     return x, y, w, h
 
 
-_TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"[^>]*>([^<]*)<')
+_TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"'
+                   r'[^>]*>([^<]*)<')
 
 
 def _inside(part: str, x: float, y: float, w: float, h: float) -> bool:

@@ -222,11 +222,11 @@ def table_svg(state: GameState, seat_names: list[str] | None = None, seat: int |
         out += _lines(X, y, lines, fill="#444444")
         y += 16 * len(lines) + 4
     height = round(y + 6)
-    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{TABLE_W}" height="{height}" '
+    root = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{TABLE_W}" height="{height}" '
             f'viewBox="0 0 {TABLE_W} {height}" font-family="Helvetica, Arial, sans-serif">',
             f"<title>{escape(f'Tiletum, round {state.round}: the table')}</title>",
             _rect(0, 0, TABLE_W, height, "#fbf7ee", stroke="none", rx=0)]
-    return "\n".join(head + out + ["</svg>"])
+    return "\n".join(root + out + ["</svg>"])
 
 
 __all__ = ["table_svg", "TABLE_W"]
