@@ -27,7 +27,9 @@ RUN pip install --no-deps -r requirements/runtime.txt
 # the sources: every package pyproject.toml lists (its games among them), and nothing .dockerignore
 # keeps out (tests, docs, benches, examples, secrets)
 COPY . ./
-RUN pip install --no-deps . && pip check
+# the languages' gettext catalogs compiled (.po -> .mo; docs/i18n.md) before the package is built with them
+RUN for po in tablepost/translations/*.po; do pybabel compile --statistics -i "$po" -o "${po%.po}.mo" || exit 1; done \
+ && pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------
 FROM python:3.11.14-slim-bookworm

@@ -8,7 +8,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 UV := uv==0.13.9
 
-.PHONY: run test soak bench openapi lock clean
+.PHONY: run test soak bench openapi lock clean messages
+
+# The gettext catalogs of the languages (docs/i18n.md): each .po compiled to its .mo (git-ignored),
+# by the environment's step and again whenever a .po is newer than its .mo.
+CATALOGS := $(wildcard tablepost/translations/*.po)
+COMPILED := $(CATALOGS:.po=.mo)
 
 # Python keeps compiled bytecode (__pycache__, git-ignored) even where the environment says not to
 # (PYTHONDONTWRITEBYTECODE, set on some CI images): every test worker and every process the tests
@@ -25,13 +30,26 @@ $(STAMP): pyproject.toml requirements/test.txt
 	rm -rf tiletum_pbem.egg-info
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	$(BIN)/pip check
+	for po in $(CATALOGS); do $(BIN)/pybabel compile --statistics -i $$po -o $${po%.po}.mo || exit 1; done
 	touch $(STAMP)
+
+$(COMPILED): %.mo: %.po $(STAMP)
+	$(BIN)/pybabel compile --statistics --input-file $< --output-file $@
+
+# The catalogs again from the code (docs/i18n.md, "Changing a message"): extract the template, merge it
+# into each language's .po (new messages untranslated, changed ones fuzzy: tests/test_i18n.py fails
+# until they are translated)
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k ngettext:1,2 -k N_ --no-location --sort-output \
+	    --project "Table Post" --copyright-holder "Table Post" -o tablepost/translations/messages.pot .
+	for po in $(CATALOGS); do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 --ignore-obsolete \
+	    -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
 # `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000; the email listener
 # follows (PORT + 25) unless MAILIN_PORT says otherwise. The console shows what starts and stops,
 # warnings and errors (the rest in var/log/<part>.log); VERBOSE=1 shows everything.
-run: $(STAMP)
+run: $(STAMP) $(COMPILED)
 	$(BIN)/tablepost serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))$(if $(MAILIN_PORT), --mailin-port $(MAILIN_PORT))$(if $(VERBOSE), --verbose)
 
 # The test suite, in PYTEST_WORKERS processes (pytest-xdist; each has its own Redis and servers:
@@ -40,7 +58,7 @@ run: $(STAMP)
 # long, a core idle 8% of the time). PYTEST_WORKERS=0 runs it in one process. pytest exits 5 when
 # it collected no test, which fails this target.
 PYTEST_WORKERS ?= 5
-test: $(STAMP)
+test: $(STAMP) $(COMPILED)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 # The soak tests (marker soak): more random games on seeds the suite does not play, about a minute

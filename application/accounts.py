@@ -43,8 +43,8 @@ from . import consent
 from .dashboard import UNDELIVERABLE, VERIFIED, Dashboard, games_key, iso, undeliverable_of
 from .deadlines import Deadlines
 from .messages import TableTalk
-from .indexes import DIGEST, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TOLD
-from .notifications import delay_minutes, preference
+from .indexes import DIGEST, LANGUAGE, MAIL_DELAY, ME_EMAIL, ME_RESULTS, NAMES, PREFS, TIME_ZONE, TOLD
+from .notifications import delay_minutes, language, preference, time_zone
 from .profiles import Profiles
 from .rating_service import POOLS, pool_key
 from .resigned import resigned_of
@@ -77,6 +77,7 @@ class Accounts:
                 "member_since": iso(first[0][1]) if first else None,
                 "settings": {"notifications": preference(self.r, email),
                              "delay_minutes": delay_minutes(self.r, email),
+                             "language": language(self.r, email), "time_zone": time_zone(self.r, email),
                              "verified_at": iso(int(verified)) if verified else None},
                 "games": self._games(pid), "ratings": self._ratings(pid), "bots": self._bots(email),
                 "undeliverable": undeliverable_of(self.r, pid),
@@ -240,6 +241,8 @@ class Accounts:
         pipe.delete(games_key(pid), UNDELIVERABLE + pid, VERIFIED + pid, f"ratings:hist:{pid}")
         pipe.hdel(PREFS.key(email), email)
         pipe.hdel(MAIL_DELAY.key(email), email)
+        pipe.hdel(LANGUAGE.key(email), email)
+        pipe.hdel(TIME_ZONE.key(email), email)
         if digest:
             pipe.srem(DIGEST.key(email), *digest)
         pipe.srem(TOLD.key(email), email)

@@ -35,7 +35,8 @@ from . import consent, errors, links, waiting as lobby
 from .clock import iso, make_clock  # noqa: F401 (iso re-exported)
 from .deadlines import Deadlines
 from .time_control import time_control
-from .notifications import delay_minutes, preference, set_delay_minutes, set_preference
+from .notifications import (delay_minutes, language, preference, set_delay_minutes, set_language,
+                            set_preference, set_time_zone, time_zone)
 from .players import player_id
 from .resigned import final_places, resigned_of
 from .seats import seat_names
@@ -267,18 +268,31 @@ class Dashboard:
     # --- email setting --------------------------------------------------------------------------
     def notifications(self, key: str | None) -> dict:
         _, email = self.player(key)
-        return {"mode": preference(self.r, email), "delay_minutes": delay_minutes(self.r, email)}
+        return self._notifications(email)
 
-    def set_notifications(self, key: str | None, mode: str, delay: int | None = None) -> dict:
+    def _notifications(self, email: str) -> dict:
+        return {"mode": preference(self.r, email), "delay_minutes": delay_minutes(self.r, email),
+                "language": language(self.r, email), "time_zone": time_zone(self.r, email)}
+
+    _KEEP = object()
+
+    def set_notifications(self, key: str | None, mode: str, delay: int | None = None,
+                          lang: object = _KEEP, tz: object = _KEEP) -> dict:
         """The address's email setting, and (``delay``, when given) how many minutes a turn email
-        waits while it plays live (docs/pbem.md, "No email while you play live"; 0: at once)."""
+        waits while it plays live (docs/pbem.md, "No email while you play live"; 0: at once);
+        ``lang`` and ``tz``, when given, its emails' language and time zone (None: each seat's;
+        docs/i18n.md)."""
         pid, email = self.player(key)
+        if lang is not self._KEEP:
+            set_language(self.r, email, lang)   # type: ignore[arg-type]
+        if tz is not self._KEEP:
+            set_time_zone(self.r, email, tz)    # type: ignore[arg-type]
         if delay is not None:
             set_delay_minutes(self.r, email, delay)
         set_preference(self.r, email, mode)
         if mode != "none":
             self.r.delete(consent.refused_key(pid))   # chosen again, on the dashboard: a refusal is lifted
-        return {"mode": mode, "delay_minutes": delay_minutes(self.r, email)}
+        return self._notifications(email)
 
     # --- vacation -------------------------------------------------------------------------------
     def vacation(self, key: str | None, on: bool) -> dict:

@@ -7,11 +7,13 @@ import secrets
 import time
 
 import games
+from tablepost import i18n
 
 from . import errors, live
 from .dashboard import index_game
 from .game_core import GameCore, token_hash
 from .ids import new_game_id
+
 from .indexes import NAMES
 from .names import check_name
 from .players import player_id
@@ -28,6 +30,7 @@ def seat_meta(s: dict, token: str | None) -> dict:
             # a seat of a game that waited for players keeps the hash of the token it was given then
             "token_hash": token_hash(token) if token else s.get("token_hash"),
             **({"tz": s["tz"]} if s.get("tz") else {}),
+            **({"language": s["language"]} if s.get("language") else {}),   # its emails' (docs/i18n.md)
             **({"bot": s["bot"]} if s.get("kind") == "bot" else {}),
             **({"level": s.get("level") or "medium"} if s.get("kind") == "ai" else {})}
 
@@ -105,6 +108,9 @@ class GameCreation(GameCore):
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone",
                                      f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+            if s.get("language") is not None and not i18n.supported(s["language"]):
+                raise errors.invalid("bad-language", f"{s['language']!r} is not a language of the service "
+                                                     f"({', '.join(i18n.LANGUAGES)})")
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         # the game's own seating (its automa's seat first) and options, checked against its declarations
         service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}

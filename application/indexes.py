@@ -127,6 +127,8 @@ ME_RESULTS = Sharded("me:results", "hash")             # hash game id -> its res
 TOLD = Sharded("me:told", "set", whole)                # set of addresses told about the dashboard
 NAMES = Sharded("players:names", "hash", whole)        # hash player id -> the name last used
 MAIL_DELAY = Sharded("mail:delay", "hash", whole)      # hash address -> minutes a live turn email waits
+LANGUAGE = Sharded("mail:lang", "hash", whole)         # hash address -> its emails' language (docs/i18n.md)
+TIME_ZONE = Sharded("mail:tz", "hash", whole)          # hash address -> its emails' time zone (IANA name)
 GENERATIONS = Sharded("links:gen", "hash", whole)      # hash "<game>:<seat>" | "me:<pid>" -> generation
 RATED = Sharded("ratings:done", "hash")                # hash game id -> how the game was rated
 

@@ -173,7 +173,8 @@ class Lobby:
             else:
                 token = secrets.token_urlsafe(24)
                 kept.append({"kind": "human", "name": s["name"], "email": s.get("email"),
-                             "token_hash": token_hash(token), **({"tz": s["tz"]} if s.get("tz") else {})})
+                             "token_hash": token_hash(token), **({"tz": s["tz"]} if s.get("tz") else {}),
+                             **({"language": s["language"]} if s.get("language") else {})})
                 tokens.append(token)
         doc = {"game": hosted.get(game).name, "players": len(seats), "options": options, "waiting_days": days,
                "rating_range": list(rating_range) if rating_range is not None else None,

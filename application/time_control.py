@@ -8,8 +8,9 @@ import functools
 import logging
 import math
 import zoneinfo
-from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from tablepost.i18n import ENGLISH, Translator
 
 from . import errors
 
@@ -199,13 +200,10 @@ def valid_tz(name) -> bool:
     return True
 
 
-def format_deadline(ts: float, tz_name: str | None = None) -> str:
+def format_deadline(ts: float, tz_name: str | None = None, tr: Translator = ENGLISH) -> str:
     """A deadline as a player reads it: ``Sun 22 Nov 2026 10:00 CET`` in the seat's time zone when
-    the game knows it, else ``Sun 22 Nov 2026 09:00 UTC``."""
-    tz = ZoneInfo(tz_name) if tz_name and valid_tz(tz_name) else timezone.utc
-    dt = datetime.fromtimestamp(ts, tz=tz)
-    label = "UTC" if tz is timezone.utc else (dt.tzname() or tz_name or "")
-    return dt.strftime("%a %d %b %Y %H:%M ") + label
+    the game knows it, else ``Sun 22 Nov 2026 09:00 UTC``; in ``tr``'s language (tablepost/i18n.py)."""
+    return tr.datetime(ts, tz_name)
 
 
 def plural(n: int, word: str) -> str:
@@ -213,19 +211,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def remaining_text(seconds: float) -> str:
+def remaining_text(seconds: float, tr: Translator = ENGLISH) -> str:
     """The time left before a deadline in words: ``3 days``, ``2 days 4 hours``, ``1 hour 30
     minutes``, ``12 minutes``; never negative. Rounded to the nearest of the smallest unit shown
     (hours from two days on, minutes below), not down: a fresh three-day deadline, a few seconds
-    old, is "3 days", not "2 days 23 hours"."""
-    seconds = max(0.0, float(seconds))
-    if seconds >= (48 * 60 - 30) * 60:                 # shown in days and hours
-        days, hours = divmod(int(seconds / 3600 + 0.5), 24)
-        return plural(days, "day") + (f" {plural(hours, 'hour')}" if hours else "")
-    minutes = int(seconds / 60 + 0.5)
-    hours, mins = divmod(minutes, 60)
-    if hours == 24 and not mins:
-        return "1 day"
-    if hours:
-        return plural(hours, "hour") + (f" {plural(mins, 'minute')}" if mins else "")
-    return plural(mins, "minute")
+    old, is "3 days", not "2 days 23 hours". In ``tr``'s language (tablepost/i18n.py)."""
+    return tr.duration(seconds)

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 
 import games
-from application.time_control import plural
 from application.notifications import DIGEST
 from application.seats import seat_names
 
-from .compose import thread_subject
+from .compose import say_language, thread_subject, unsubscribe_line
 from .notify_base import Mailer
 
 
@@ -22,6 +21,7 @@ class DigestEmails(Mailer):
             pending.setdefault(email, []).append((game_id, int(seat_s), int(version_s)))
         sent = 0
         for email, items in sorted(pending.items()):
+            tr, _tz = self.voice(email)
             lines = []
             for game_id, seat, version in sorted(items):
                 try:
@@ -30,19 +30,19 @@ class DigestEmails(Mailer):
                     continue
                 game = games.of_meta(meta)
                 if game.actor(state) == seat and not game.is_over(state):
-                    title = thread_subject(game.title, seat_names(meta), seat, game_id)
-                    lines.append(
-                        f"  {title}: your move; reply to {self.reply_to(game_id, seat, state.version)} "
-                        "with your moves")
+                    title = thread_subject(game.title, seat_names(meta), seat, game_id, tr)
+                    lines.append("  " + tr._("{game}: your move; reply to {address} with your moves",
+                                             game=title, address=self.reply_to(game_id, seat, state.version)))
             if lines:
-                msg = self.notice(
-                    f"Your games: {plural(len(lines), 'game')} await{'s' if len(lines) == 1 else ''} "
-                    "your move", email)
+                msg = self.notice(tr.ngettext("Your games: {n} game awaits your move",
+                                              "Your games: {n} games await your move", len(lines)),
+                                  email)
                 first = self.first_email(email)
                 msg.set_content(
-                    "Your daily digest of the games awaiting your move.\n\n" + "\n".join(lines) + "\n\n"
-                    + "\n".join(self.dashboard_lines(email, first))
-                    + f"\n\nUnsubscribe (one click, every email from us): {self.unsubscribe_url(email)}\n")
+                    tr._("Your daily digest of the games awaiting your move.") + "\n\n" + "\n".join(lines)
+                    + "\n\n" + "\n".join(self.dashboard_lines(email, first, tr))
+                    + "\n\n" + unsubscribe_line(self.unsubscribe_url(email), tr) + "\n")
+                say_language(msg, tr.lang)
                 sent += self.send_once(f"digest:{email}:{day}", email, msg, first)
             for game_id, seat, version in items:
                 self.r.srem(DIGEST.key(email), f"{email}|{game_id}|{seat}|{version}")

@@ -7,6 +7,7 @@ from application import links
 from application.dashboard import ME_EMAIL
 from application.seats import seat_names
 
+from .compose import hello, say_language
 from .notify_base import Mailer
 
 
@@ -24,15 +25,19 @@ class LinkEmails(Mailer):
         if not email:
             return 0
         first = self.first_email(email)
-        msg = self.notice(f"{games.of_meta(meta).title} with {self.others(seat_names(meta), seat)}: your new "
-                          "private link", email)
+        tr, _tz = self.voice(email, meta["seats"][seat])
+        msg = self.notice(tr._("{title} with {names}: your new private link", title=games.of_meta(meta).title,
+                               names=self.others(seat_names(meta), seat, tr)), email)
         msg.set_content(
-            f"Hello {meta['seats'][seat]['name']},\n\nas asked, your private link to game {game_id} is "
-            "renewed; the links in earlier emails no longer work. Your new link (keep it to yourself):\n"
-            f"{self.open_url(game_id, seat)}\n\n"
-            "If you did not ask for this, someone else had your link: they no longer have it.\n\n"
-            + "\n".join(self.dashboard_lines(email, first))
-            + f"\n\nStop all emails from us: {self.unsubscribe_url(email)}\n")
+            hello(meta['seats'][seat]['name'], tr) + "\n\n"
+            + tr._("as asked, your private link to game {game_id} is renewed; the links in earlier emails no "
+                   "longer work. Your new link (keep it to yourself):", game_id=game_id) + "\n"
+            + f"{self.open_url(game_id, seat)}\n\n"
+            + tr._("If you did not ask for this, someone else had your link: they no longer have it.")
+            + "\n\n"
+            + "\n".join(self.dashboard_lines(email, first, tr))
+            + "\n\n" + tr._("Stop all emails from us: {url}", url=self.unsubscribe_url(email)) + "\n")
+        say_language(msg, tr.lang)
         return self.send_once(f"newlink:{game_id}:{seat}:{generation}", email, msg, first, scope=game_id)
 
     def send_dashboard_link(self, pid: str, generation: int) -> int:
@@ -43,9 +48,11 @@ class LinkEmails(Mailer):
         if raw is None:
             return 0
         email = raw.decode()
-        msg = self.notice("Your new dashboard link", email)
+        tr, _tz = self.voice(email)
+        msg = self.notice(tr._("Your new dashboard link"), email)
         msg.set_content(
-            "As asked, your private dashboard link is renewed; the one in earlier emails no longer "
-            f"works. Your new link (keep it to yourself):\n{self.dashboard_url(email)}\n\n"
-            "If you did not ask for this, someone else had your link: they no longer have it.\n")
+            tr._("As asked, your private dashboard link is renewed; the one in earlier emails no longer "
+                 "works. Your new link (keep it to yourself):") + f"\n{self.dashboard_url(email)}\n\n"
+            + tr._("If you did not ask for this, someone else had your link: they no longer have it.") + "\n")
+        say_language(msg, tr.lang)
         return self.send_once(f"newkey:{pid}:{generation}", email, msg, False)

@@ -25,7 +25,9 @@ from application.seats import seat_names
 from application.messages import TableTalk
 from application.together import Together
 
-from .compose import (answer_subject, confirmation_email, error_email, finish_headers, ignored_note,
+from tablepost.i18n import ENGLISH, N_, Translator
+
+from .compose import (answer_subject, confirmation_email, error_email, finish_headers, hello, ignored_note,
                       message_ids, simple_email, thread_subject, unplayed_note)
 from .mailconfig import MailConfig
 from .mailin import Deps, _first_address
@@ -37,8 +39,26 @@ from .transports import SmtpTransport, transport_from_env
 
 log = logging.getLogger("tablepost.mailin")
 SEEN_TTL = 30 * 24 * 3600
-VACATION = re.compile(r"^\s*vacation\s+(on|off)\s*$", re.IGNORECASE)
-RESIGN = re.compile(r"^\s*resign\s*$", re.IGNORECASE)   # a reply of this one line resigns (docs/pbem.md)
+# The commands of a reply, in every language (docs/pbem.md, docs/i18n.md): "vacation on/off",
+# "Urlaub an/aus", "vacances oui/non"; "resign", "aufgeben", "abandonner". A reply of one of the
+# resign words alone resigns.
+_ON, _OFF = ("on", "an", "ein", "oui"), ("off", "aus", "non")
+VACATION = re.compile(r"^\s*(?:vacation|urlaub|vacances)\s+(" + "|".join(_ON + _OFF) + r")\s*$",
+                      re.IGNORECASE)
+RESIGN = re.compile(r"^\s*(?:resign|aufgeben|abandonner)\s*$", re.IGNORECASE)
+
+# The pipeline's own reasons for refusing a reply (mail/mailin.py), by code, said in the player's
+# language; any other reason (the game's rule, the service's refusal) is said as given.
+REASONS = {
+    "no-moves": N_("no moves were found in your email: write one move per line, above the quoted turn email"),
+    "stale-turn": N_("this email was for an old turn, and the game has moved on since. None of its moves "
+                     "were played: reply to the latest turn email instead."),
+    "resign-alone": N_("to resign, reply with the one line 'resign' and nothing else"),
+    "unauthenticated-sender": N_("a reply that claimed to be from you failed our mail server's sender checks "
+                                 "(SPF/DKIM/DMARC): nothing was played or posted. If it was you, reply again "
+                                 "from your usual mail account; if not, someone wrote in your name, and you "
+                                 "need do nothing."),
+}
 
 
 @lru_cache(maxsize=8)
@@ -57,7 +77,7 @@ def inbound_deps(svc: GameService) -> Deps:
 def _switch(line: str) -> bool | None:
     """True for a line 'vacation on', False for 'vacation off', None for any other line."""
     m = VACATION.match(line)
-    return None if m is None else m.group(1).lower() == "on"
+    return None if m is None else m.group(1).lower() in _ON
 
 
 class InboundReplies:
@@ -148,9 +168,10 @@ class InboundReplies:
         return answer if answer is not None else {"version": self.svc.load(game_id)[1].version}
 
     @staticmethod
-    def vacation_done(lines: list[str]) -> list[str]:
+    def vacation_done(lines: list[str], tr: Translator = ENGLISH) -> list[str]:
         """What a reply's vacation lines did, in words ('vacation on')."""
-        return [f"vacation {'on' if on else 'off'}" for on in map(_switch, lines) if on is not None]
+        return [tr._("vacation on") if on else tr._("vacation off")
+                for on in map(_switch, lines) if on is not None]
 
     def resign(self, game_id: str, seat: int, lines: list[str]) -> dict:
         """A reply of the one line 'resign' resigns the seat; with anything else, nothing is done."""
@@ -195,13 +216,16 @@ class InboundReplies:
         """The styled error email (mail/compose.py) for every refusal: the failing line, why, the
         seat's legal moves and a legal example, in the game's thread."""
         game_id, seat = ctx.get("game_id"), ctx.get("seat")
-        extra = {"title": self.title_of(game_id)}
+        extra: dict = {"title": self.title_of(game_id)}
         try:
             meta, state = self.svc.load(game_id)
             game, names = games.of_meta(meta), seat_names(meta)
+            tr = extra["tr"] = self.notifier.voice(meta["seats"][seat].get("email"), meta["seats"][seat])[0]
+            if ctx.get("code") in REASONS and tr is not ENGLISH:
+                extra["reason"] = tr._(REASONS[ctx["code"]])
             # no link to the game: a refusal may answer a forged email, and carries no credential
             extra.update(seat_name=names[seat], subject=kept_subject(self.svc.store.r, game_id, seat)
-                         or thread_subject(game.title, names, seat, game_id))
+                         or thread_subject(game.title, names, seat, game_id, tr))
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
                 extra["hint"] = game.email_reply_hint()
@@ -218,44 +242,49 @@ class InboundReplies:
         title = game.title
         seat = ctx["seat"]
         names = seat_names(meta)
+        tr, _tz = notifier.voice(meta["seats"][seat].get("email"), meta["seats"][seat])
         subject = answer_subject(kept_subject(self.svc.store.r, ctx["game_id"], seat)
-                                 or thread_subject(title, names, seat, ctx["game_id"]))
+                                 or thread_subject(title, names, seat, ctx["game_id"], tr), tr)
         moves = ctx.get("moves") or []
         if any(RESIGN.match(m) for m in moves):
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"],
-                                lines=[f"Hello {names[seat]},", "", "You resigned from this game.",
-                                       "", f"Open the game: {notifier.open_url(ctx['game_id'], seat)}"],
-                                headline="You resigned.")
+                                lines=[hello(names[seat], tr), "", tr._("You resigned from this game."),
+                                       "", tr._("Open the game: {url}",
+                                                url=notifier.open_url(ctx["game_id"], seat))],
+                                headline=tr._("You resigned."), lang=tr.lang)
         # "vacation on/off" is a setting, not a move: say so, and what was played besides
-        done = self.vacation_done(moves)
+        switches = [on for on in map(_switch, moves) if on is not None]
+        done = self.vacation_done(moves, tr)
         played = [m for m in moves if _switch(m) is None]
         settings = bool(done)
         if played:
-            done.insert(0, "played " + ", ".join(played))
-        what = "; ".join(done) or "nothing played"
+            done.insert(0, tr._("played {moves}", moves=", ".join(played)))
+        what = "; ".join(done) or tr._("nothing played")
         ignored = ctx.get("ignored") or []
-        said = refused_note(ctx.get("message_refused"))   # the moves were played, the message not
+        said = refused_note(ctx.get("message_refused"), tr)   # the moves were played, the message not
         if not game.is_over(state) and game.actor(state) == seat:
             # the next step of the same turn; say first what was done besides moves, which lines
             # were ignored, and which moves were not played because one revealed chance
-            intro = " ".join(x for x in (said, "Done: " + what + "." if settings else "",
-                                         ignored_note(ignored), unplayed_note(ctx.get("unplayed") or []))
+            intro = " ".join(x for x in (said, tr._("Done: {what}.", what=what) if settings else "",
+                                         ignored_note(ignored, tr),
+                                         unplayed_note(ctx.get("unplayed") or [], tr))
                              if x)
             msg = notifier.turn_message(ctx["game_id"], meta, state, seat, intro=intro,
-                                        headline=f"{what[:1].upper()}{what[1:]}. Your move again.")
+                                        headline=tr._("{what}. Your move again.",
+                                                      what=f"{what[:1].upper()}{what[1:]}"))
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
         if settings and not played:
-            lines = [f"Hello {names[seat]},", "", "Your clock stops while you are on vacation."
-                     if done[-1] == "vacation on" else
-                     "Your clock runs again; your deadline moved back by the time you were away."]
+            lines = [hello(names[seat], tr), "", tr._("Your clock stops while you are on vacation.")
+                     if switches[-1] else
+                     tr._("Your clock runs again; your deadline moved back by the time you were away.")]
             if ignored:
-                lines += ["", ignored_note(ignored)]
+                lines += ["", ignored_note(ignored, tr)]
             if said:
                 lines += ["", said]
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"], lines=lines,
-                                headline=f"Done: {what}.")
+                                headline=tr._("Done: {what}.", what=what), lang=tr.lang)
         actor = None if game.is_over(state) else game.actor(state)
         nxt = names[actor] if actor is not None else None
         return confirmation_email(to_addr=ctx["to"], from_addr=cfg.from_addr, reply_to=None,
@@ -264,7 +293,7 @@ class InboundReplies:
                                   references=ctx.get("references"),
                                   unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
                                   subject=subject, open_url=notifier.open_url(ctx["game_id"], seat),
-                                  message_note=said)
+                                  message_note=said, tr=tr)
 
     def stale(self, game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None,
               **_):
@@ -277,24 +306,27 @@ class InboundReplies:
         if not email:
             return None
         names = seat_names(meta)
+        tr, _tz = self.notifier.voice(email, meta["seats"][seat])
         subject = answer_subject(kept_subject(self.svc.store.r, game_id, seat)
-                                 or thread_subject(title, names, seat, game_id))
-        why = ("Your email was for an old turn, and the game has moved on since: none of its moves were "
-               "played.")
+                                 or thread_subject(title, names, seat, game_id, tr), tr)
+        why = tr._("Your email was for an old turn, and the game has moved on since: none of its moves were "
+                   "played.")
         if not game.is_over(state) and game.actor(state) == seat:
-            msg = self.notifier.turn_message(game_id, meta, state, seat,
-                                             intro=why + " Here is your decision now: reply to this email.",
-                                             headline="That email was for an old turn; your move now.")
+            msg = self.notifier.turn_message(
+                game_id, meta, state, seat,
+                intro=why + " " + tr._("Here is your decision now: reply to this email."),
+                headline=tr._("That email was for an old turn; your move now."))
             del msg["Subject"]
             msg["Subject"] = subject
             return msg
         actor = game.actor(state)   # None once the game is over
-        now = "The game is over." if game.is_over(state) or actor is None else (
-            f"It is now {names[actor]}'s decision; you get an email when it is yours again.")
+        now = tr._("The game is over.") if game.is_over(state) or actor is None else (
+            tr._("It is now {name}'s decision; you get an email when it is yours again.", name=names[actor]))
         return simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email,
-                            lines=[f"Hello {names[seat]},", "", why, now, "",
-                                   f"Open the game: {self.notifier.open_url(game_id, seat)}"],
-                            headline="That email was for an old turn: nothing was played.")
+                            lines=[hello(names[seat], tr), "", why, now, "",
+                                   tr._("Open the game: {url}", url=self.notifier.open_url(game_id, seat))],
+                            headline=tr._("That email was for an old turn: nothing was played."),
+                            lang=tr.lang)
 
     def send_reply_once(self, key: str, msg) -> None:
         to = _first_address(str(msg["To"] or "")) or ""

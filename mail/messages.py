@@ -38,12 +38,15 @@ from application.notifications import preference
 from application.seats import seat_names
 
 from . import addresses, reply_text
-from .compose import html_document, simple_email, thread_subject
+from tablepost.i18n import ENGLISH, Translator
+
+from .compose import hello, html_document, simple_email, thread_subject
 
 log = logging.getLogger("tablepost.talk")
 
 TALK_VERSION = 0     # the reply address of a message email: no turn has version 0
-_MESSAGE_LINE = re.compile(r"^\s*\*?message\s*:\*?\s?(.*)$", re.IGNORECASE)
+# "Message:" (English and French), "Nachricht:" (German): the line that starts a reply's message
+_MESSAGE_LINE = re.compile(r"^\s*\*?(?:message|nachricht)\s*:\*?\s?(.*)$", re.IGNORECASE)
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
@@ -63,7 +66,7 @@ def split_reply(text: str, version: int,
     return text, None
 
 
-def talk_lines(said: list[dict]) -> tuple[list[str], str]:
+def talk_lines(said: list[dict], tr: Translator = ENGLISH) -> tuple[list[str], str]:
     """The others' messages for an email: (plain-text lines, HTML), each as its author's name and
     words; the words escaped, never a link or markup of theirs: every email that shows a message
     shows it through here, a word that looks like a link replaced by "[a link was removed]"
@@ -71,7 +74,7 @@ def talk_lines(said: list[dict]) -> tuple[list[str], str]:
     if not said:
         return [], ""
     said = [dict(m, name=without_links(m["name"]), text=without_links(m["text"])) for m in said]
-    text = ["Table talk:"]
+    text = [tr._("Table talk:")]
     for m in said:
         words = m["text"].splitlines() or [""]
         text += [f"  {m['name']}: {words[0]}"] + [f"    {w}" for w in words[1:]]
@@ -80,16 +83,17 @@ def talk_lines(said: list[dict]) -> tuple[list[str], str]:
     items = "".join(
         f'<li><b>{e(m["name"])}</b>: <span style="white-space:pre-wrap">{e(m["text"])}</span></li>'
         for m in said)
-    return text, f"<p>Table talk:</p><ul>{items}</ul>"
+    return text, f"<p>{e(text[0])}</p><ul>{items}</ul>"
 
 
-def turn_email_talk(talk: TableTalk, game_id: str, meta: dict, seat: int) -> tuple[list[str], str]:
+def turn_email_talk(talk: TableTalk, game_id: str, meta: dict, seat: int,
+                    tr: Translator = ENGLISH) -> tuple[list[str], str]:
     """The messages a turn email of ``seat`` tells (marked told: this email carries them)."""
     try:
         said, upto = talk.unread_for_email(game_id, meta, seat)
         if upto:
             talk.mark_told(game_id, seat, upto)
-        return talk_lines(said)
+        return talk_lines(said, tr)
     except Exception:   # the talk never costs a player their turn email
         log.warning("could not read the table talk of %s for seat %s", game_id, seat, exc_info=True)
         return [], ""
@@ -151,32 +155,34 @@ class TalkMailer:
         n = self.notifier
         names = seat_names(meta)
         title = games.of_meta(meta).title
+        tr, _tz = n.voice(meta["seats"][seat].get("email"), meta["seats"][seat])
         who = sorted({without_links(m["name"]) for m in said})
-        headline = f"{' and '.join(who) if len(who) <= 2 else 'The others'} wrote to the table."
-        text, markup = talk_lines(said)
+        headline = (tr._("{names} wrote to the table.", names=tr.list(who)) if len(who) <= 2
+                    else tr._("The others wrote to the table."))
+        text, markup = talk_lines(said, tr)
         url = n.open_url(game_id, seat)
-        lines = [f"Hello {names[seat]},", "", *text,
-                 "Reply to this email to answer them: all you write above the quoted text goes to the table "
-                 "as your message (nothing in it is played).", "", f"Open the game: {url}"]
-        msg = simple_email(subject=thread_subject(title, names, seat, game_id),
+        answer = tr._("Reply to this email to answer them: all you write above the quoted text goes to the "
+                      "table as your message (nothing in it is played).")
+        lines = [hello(names[seat], tr), "", *text, answer, "", tr._("Open the game: {url}", url=url)]
+        msg = simple_email(subject=thread_subject(title, names, seat, game_id, tr),
                            from_addr=n.cfg.from_addr, to_addr=meta["seats"][seat]["email"], lines=lines,
                            reply_to=addresses.talk_address(n.cfg.secret, n.cfg.domain, game_id, seat, upto),
-                           headline=headline)
+                           headline=headline, lang=tr.lang)
         e = html.escape
-        body = (f"<p>Hello {e(names[seat])},</p>{markup}<p>Reply to this email to answer them: all you write "
-                "above the quoted text goes to the table as your message (nothing in it is played).</p>"
-                f'<p><a href="{e(url)}">Open the game</a></p>')
+        open_game = tr._("Open the game")
+        body = (f"<p>{e(hello(names[seat], tr))}</p>{markup}<p>{e(answer)}</p>"
+                f'<p><a href="{e(url)}">{e(open_game)}</a></p>')
         html_part = msg.get_body(("html",))
         assert html_part is not None   # simple_email writes the text and the HTML
-        html_part.set_content(html_document(headline, body), subtype="html")
+        html_part.set_content(html_document(headline, body, tr.lang), subtype="html")
         return msg
 
 
-def refused_note(why: str | None) -> str:
+def refused_note(why: str | None, tr: Translator = ENGLISH) -> str:
     """What a confirmation says when the reply's moves were played but its message was not posted."""
     if not why:
         return ""
-    return f"Your moves were played; your message was not posted: {why.rstrip('.')}."
+    return tr._("Your moves were played; your message was not posted: {why}.", why=why.rstrip("."))
 
 
 def check_message(said: str) -> str | None:

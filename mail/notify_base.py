@@ -12,6 +12,8 @@ import games
 from games import EmailGame
 
 from application import consent
+from application.notifications import voice
+from tablepost.i18n import Translator, translator
 from application.clock import make_clock
 from application.dashboard import TOLD, dashboard_key_for, play_path
 from application.deadlines import Deadlines
@@ -81,6 +83,13 @@ class Mailer:
     def deadlines(self):
         return Deadlines(self.service, self, make_clock(self.r))
 
+    def voice(self, email: str | None, seat: dict | None = None) -> tuple[Translator, str | None]:
+        """The language (its :class:`Translator`) and time zone of an email to ``email``: the address's
+        own choice on its dashboard, else the seat's (``seat``: a seat of a game's meta), else English
+        and UTC (application/notifications.py ``voice``; docs/i18n.md)."""
+        lang, tz = voice(self.r, email, seat)
+        return translator(lang), tz
+
     # --- links -------------------------------------------------------------------------------
     def reply_to(self, game_id: str, seat: int, version: int) -> str:
         return addresses.reply_address(self.cfg.secret, self.cfg.domain, game_id, seat, version)
@@ -118,10 +127,12 @@ class Mailer:
         return self.audience(email, verified) == consent.PENDING
 
     @staticmethod
-    def neutral_names(names: list[str], seat: int) -> list[str]:
+    def neutral_names(names: list[str], seat: int, tr: Translator | None = None) -> list[str]:
         """The seats as an email to an address that has not accepted shows them: no name a person
         typed ("Player 2"), the recipient's own as "you"."""
-        return [("you" if i == seat else f"Player {i + 1}") for i in range(len(names))]
+        tr = tr or translator(None)
+        return [(tr._("you") if i == seat else tr._("Player {number}", number=i + 1))
+                for i in range(len(names))]
 
     def consent_urls(self, email: str) -> tuple[str, str]:
         """The invitation's two links: accept every email of the service's games, or refuse them all
@@ -133,10 +144,10 @@ class Mailer:
                                      address=address, choice="refuse"))
 
     @staticmethod
-    def others(names: list[str], seat: int) -> str:
+    def others(names: list[str], seat: int, tr: Translator | None = None) -> str:
         """The other players' names, as the thread subject says them."""
         from .compose import names_text
-        return names_text([n for i, n in enumerate(names) if i != seat] or names)
+        return names_text([n for i, n in enumerate(names) if i != seat] or names, tr or translator(None))
 
     def send_once(self, once_key: str, email: str, msg, first: bool = False, *, game_id: str | None = None,
                   seat: int | None = None, after=None, thread: bytes | None = None,
@@ -190,7 +201,8 @@ class Mailer:
                 in_reply_to, earlier = chain[-1], chain[:-1]
                 # the thread keeps its first email's subject (an invitation's names no one, and
                 # mail clients thread by subject too): one conversation per game
-                if subject is not None and str(msg["Subject"]).endswith(f"(game {game_id})"):
+                # (every language's thread subject ends in the game's id and a bracket)
+                if subject is not None and str(msg["Subject"]).endswith(f" {game_id})"):
                     _replace(msg, "Subject", subject.decode())
         finish_headers(msg, domain=self.cfg.domain, once_key=once_key, msgid=msgid, in_reply_to=in_reply_to,
                        references=earlier, unsubscribe_url=self.unsubscribe_url(email) if email else None)
@@ -210,14 +222,15 @@ class Mailer:
 
     def notice(self, subject: str, email: str) -> EmailMessage:
         """A plain email from us to ``email``; ``send_once`` adds Date, Message-ID, threading and
-        one-click unsubscribe."""
+        one-click unsubscribe. (Its ``Content-Language`` goes on once its content is set:
+        mail/compose.py ``say_language``.)"""
         msg = EmailMessage()
         msg["Subject"], msg["From"], msg["To"] = subject, self.cfg.from_addr, email
         return msg
 
-    def dashboard_lines(self, email: str, first: bool) -> list[str]:
+    def dashboard_lines(self, email: str, first: bool, tr: Translator | None = None) -> list[str]:
         """The dashboard link for the end of an email; explained in the address's first email."""
-        return dashboard_text(self.dashboard_url(email), first)
+        return dashboard_text(self.dashboard_url(email), first, tr or translator(None))
 
     def unsubscribe_url(self, email: str) -> str:
         # a page (api/email_pages.py); the parameter is not called "email": a link that ends in

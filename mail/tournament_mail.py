@@ -12,7 +12,7 @@ from application.notifications import preference
 from application.talk_text import without_links
 from application.tournament_service import TournamentService, game_of
 
-from .compose import consent_lines, one_line, simple_email
+from .compose import consent_lines, hello, one_line, say_language, simple_email, unsubscribe_line
 from .notify import Notifier
 
 
@@ -36,30 +36,39 @@ def welcome(notifier: Notifier, tid: str) -> int:
         first = notifier.first_email(email)
         game = game_of(t)
         title = game.title
-        how = ("Each game sends you its turn emails as usual; reply to them with your moves." if game.email
-               else "Play your games on their game pages, linked from your tournament page.")
+        tr, _tz = notifier.voice(email)
+        how = (tr._("Each game sends you its turn emails as usual; reply to them with your moves.")
+               if game.email
+               else tr._("Play your games on their game pages, linked from your tournament page."))
         fmt = t.format.replace("_", " ")
+        page = tr._("Your private tournament page (your games, withdrawing): keep it to yourself:")
         # to an address that has not accepted our email, nothing the organizer wrote (docs/pbem.md,
         # "Email by consent"): neither the tournament's name nor the name typed with the address; it
         # is the invitation (accept or refuse), charged to the address's bounds like a game's first email
         pending = notifier.stranger(email)
         if pending:
-            msg = notifier.notice(f"{title} tournament: you were entered", email)
+            msg = notifier.notice(tr._("{title} tournament: you were entered", title=title), email)
             msg.set_content(
-                f"Hello,\n\nthe organizer of a {title} tournament ({fmt}, {t.table_size} players per game) "
-                f"entered this address in it.\n\n"
-                f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
-                f"{how}\n\n"
-                + "\n".join(consent_lines(email, title, notifier.consent_urls(email))) + "\n")
+                tr._("Hello,") + "\n\n"
+                + tr.ngettext("the organizer of a {title} tournament ({format}, {n} player per game) entered "
+                              "this address in it.", "the organizer of a {title} tournament ({format}, {n} "
+                              "players per game) entered this address in it.", t.table_size, title=title,
+                              format=fmt)
+                + f"\n\n{page}\n{link}\n\n{how}\n\n"
+                + "\n".join(consent_lines(email, title, notifier.consent_urls(email), tr)) + "\n")
         else:
-            msg = notifier.notice(f"{title} tournament: you are entered in {tournament_name(t)}", email)
+            msg = notifier.notice(tr._("{title} tournament: you are entered in {name}", title=title,
+                                       name=tournament_name(t)), email)
             msg.set_content(
-                f"Hello {name},\n\nyou are entered in the tournament \"{tournament_name(t)}\" "
-                f"({title}, {fmt}, {t.table_size} players per game).\n\n"
-                f"Your private tournament page (your games, withdrawing): keep it to yourself:\n{link}\n\n"
-                f"{how}\n\n"
-                + "\n".join(notifier.dashboard_lines(email, first)) + "\n\n"
-                f"Unsubscribe (one click, every email from us): {notifier.unsubscribe_url(email)}\n")
+                hello(name, tr) + "\n\n"
+                + tr.ngettext('you are entered in the tournament "{name}" ({title}, {format}, {n} player '
+                              "per game).", 'you are entered in the tournament "{name}" ({title}, {format}, '
+                              "{n} players per game).", t.table_size, name=tournament_name(t),
+                              title=title, format=fmt)
+                + f"\n\n{page}\n{link}\n\n{how}\n\n"
+                + "\n".join(notifier.dashboard_lines(email, first, tr)) + "\n\n"
+                + unsubscribe_line(notifier.unsubscribe_url(email), tr) + "\n")
+        say_language(msg, tr.lang)
         sent += notifier.send_once(f"twelcome:{tid}:{email}", email, msg, first and not pending,
                                    scope=f"tournament:{tid}")
     return sent
@@ -75,34 +84,41 @@ def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
         return 0
     t = ts.load(tid)
     email, title = ask["email"], game_of(t).title
+    tr, _tz = notifier.voice(email)
     # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
     # "Email by consent"): neither the tournament's name nor the name typed with the address
     pending = notifier.stranger(email)
     if pending:
-        name, ask = "a tournament", dict(ask, name="there")
-        asked = f"someone (we hope you) asked to enter this address in a {title} tournament."
+        name, ask = tr._("a tournament"), dict(ask, name=tr._("there"))
+        asked = tr._("someone (we hope you) asked to enter this address in a {title} tournament.",
+                     title=title)
     else:
         name = tournament_name(t)
-        asked = f'someone (we hope you) asked to enter this address in the {title} tournament "{name}".'
+        asked = tr._('someone (we hope you) asked to enter this address in the {title} tournament '
+                     '"{name}".', title=title, name=name)
     page = f"{notifier.cfg.public_url}/tournaments/{tid}"
     if email in t.entrants:
-        lines = [f"Hello {t.entrants[email]},", "", asked,
-                 "This address is entered already: your private tournament page (your games, withdrawing) "
-                 "is here; keep it to yourself:", f"{page}#entry={ts.entry_token(tid, email)}", "",
-                 "If you did not ask for this, ignore this email: nothing changed."]
-        headline = "You are entered already"
-        subject = f"{title} tournament: you are entered in {name} already"
+        lines = [hello(t.entrants[email], tr), "", asked,
+                 tr._("This address is entered already: your private tournament page (your games, "
+                      "withdrawing) is here; keep it to yourself:"),
+                 f"{page}#entry={ts.entry_token(tid, email)}", "",
+                 tr._("If you did not ask for this, ignore this email: nothing changed.")]
+        headline = tr._("You are entered already")
+        subject = tr._("{title} tournament: you are entered in {name} already", title=title, name=name)
     elif t.status != "open":
-        lines = [f"Hello {ask['name']},", "", asked, "It has started, so entries are closed.", "",
-                 "If you did not ask for this, ignore this email: nothing happened."]
-        headline, subject = "Entries are closed", f"{title} tournament: entries to {name} are closed"
+        lines = [hello(ask["name"], tr), "", asked, tr._("It has started, so entries are closed."), "",
+                 tr._("If you did not ask for this, ignore this email: nothing happened.")]
+        headline = tr._("Entries are closed")
+        subject = tr._("{title} tournament: entries to {name} are closed", title=title, name=name)
     else:
-        lines = [f"Hello {ask['name']},", "", asked,
-                 "Open this link to confirm your entry (it works once, until the tournament starts):",
+        lines = [hello(ask["name"], tr), "", asked,
+                 tr._("Open this link to confirm your entry (it works once, until the tournament starts):"),
                  f"{page}#confirm={ts.confirm_token(tid, nonce)}", "",
-                 "If you did not ask for this, ignore this email: nothing happens without the link.",
-                 f"One click stops every email from us: {notifier.unsubscribe_url(email)}"]
-        headline, subject = "Confirm your entry", f"{title} tournament: confirm your entry in {name}"
+                 tr._("If you did not ask for this, ignore this email: nothing happens without the "
+                      "link."),
+                 tr._("One click stops every email from us: {url}", url=notifier.unsubscribe_url(email))]
+        headline = tr._("Confirm your entry")
+        subject = tr._("{title} tournament: confirm your entry in {name}", title=title, name=name)
     msg = simple_email(subject=subject, from_addr=notifier.cfg.from_addr, to_addr=email, lines=lines,
-                       headline=headline)
+                       headline=headline, lang=tr.lang)
     return notifier.send_once(f"tentry-ask:{tid}:{nonce}", email, msg, scope=f"tournament:{tid}")

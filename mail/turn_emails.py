@@ -10,7 +10,7 @@ from application import consent, live
 from application.dashboard import TOLD, VERIFIED
 from application.board_svg import email_pictures
 from application.deadlines import MAX_ATTEMPTS
-from application.time_control import format_deadline, plural, remaining_text, timeout_policy
+from application.time_control import format_deadline, remaining_text, timeout_policy
 from application.indexes import (GENERATIONS, MAIL_DELAY, MAIL_DUE, MAIL_LATER, PREFS, SEAT_STATE, add,
                                  forget_due, registry, remove)
 from application.messages import TableTalk
@@ -20,7 +20,8 @@ from application.resigned import decision_began, resigned_of
 from application.seats import seat_names
 
 from .board_png import board_pngs, png_width
-from .compose import InlineImage, TurnContext, consent_lines, simple_email, thread_subject, turn_email
+from .compose import (InlineImage, TurnContext, consent_lines, hello, simple_email, thread_subject,
+                      turn_email, unsubscribe_line)
 from .outbox import SENT_TTL
 from .messages import turn_email_talk
 from .notify_base import chosen, email_game, log, subject_key, thread_key, thread_refs_key
@@ -41,8 +42,9 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         due = dl.deadline_of(game_id, seat)
         if due is not None and due <= dl.clock():
             return 0   # the deadline passed: the deadline sweep acts, a reminder would say "due in 0 minutes"
-        left = f"due in {remaining_text(due - dl.clock())}" if due is not None else "due soon"
-        headline = f"Reminder: your move is {left}."
+        tr, _tz = self.voice(email, meta["seats"][seat])
+        headline = (tr._("Reminder: your move is due in {left}.", left=remaining_text(due - dl.clock(), tr))
+                    if due is not None else tr._("Reminder: your move is due soon."))
         said = f"reminded:{game_id}:{seat}:{version}"   # the turn's last reminder: never two the same
         if self.r.get(said) == headline.encode():
             return 0
@@ -65,44 +67,48 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             return 0
         names = seat_names(meta)
         game = games.of_meta(meta)
+        tr, _tz = self.voice(email, info)
         pending = self.stranger(email)
         if pending:   # nothing another person wrote (docs/pbem.md, "Email by consent")
-            names = self.neutral_names(names, seat)
+            names = self.neutral_names(names, seat, tr)
             played = []
         else:
             played = [e["text"] for e in self.service.events_after(game_id, version)
                       if e.get("seat") == seat and e.get("by") == "stand-in"]
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
-        lines = [f"Hello {'there' if pending else names[seat]},", ""]
+        lines = [hello(tr._("there") if pending else names[seat], tr), ""]
         if pending:
-            lines += consent_lines(email, game.title, self.consent_urls(email)) + [""]
-        lines += [f"Your turn in {game.title} with {self.others(names, seat)} missed its deadline, so the "
-                  "stand-in played it for you" + ("." if pending else ":")]
+            lines += consent_lines(email, game.title, self.consent_urls(email), tr) + [""]
+        missed_turn = tr._("Your turn in {title} with {names} missed its deadline, so the stand-in played it "
+                           "for you", title=game.title, names=self.others(names, seat, tr))
+        lines += [missed_turn + ("." if pending else ":")]
         if not pending:
-            lines += [f"  - {t}" for t in played] or ["  - (nothing: the turn had already passed)"]
+            lines += [f"  - {t}" for t in played] or ["  - " + tr._("(nothing: the turn had already passed)")]
         lines.append("")
         if kind == "dropped":
-            headline = "You were dropped: the stand-in plays your seat."
-            lines += [f"You missed {plural(missed, 'deadline')}, so the stand-in plays your seat for the "
-                      "rest of the game.",
-                      "You get no more turn emails for this game; the results come at the end."]
+            headline = tr._("You were dropped: the stand-in plays your seat.")
+            lines += [tr.ngettext("You missed {n} deadline, so the stand-in plays your seat for the rest "
+                                  "of the game.", "You missed {n} deadlines, so the stand-in plays your seat "
+                                  "for the rest of the game.", missed),
+                      tr._("You get no more turn emails for this game; the results come at the end.")]
         else:
-            headline = "The stand-in played your turn."
+            headline = tr._("The stand-in played your turn.")
             if policy["mode"] == "drop":
-                lines.append(
-                    f"Missed deadlines: {missed} of {policy['drop_after']}; at {policy['drop_after']} the "
-                    "stand-in plays your seat for the rest of the game.")
-            lines.append("You keep your seat: your next turn is yours again, with its own email.")
+                lines.append(tr._("Missed deadlines: {missed} of {limit}; at {limit} the stand-in plays "
+                                  "your seat for the rest of the game.", missed=missed,
+                                  limit=policy["drop_after"]))
+            lines.append(tr._("You keep your seat: your next turn is yours again, with its own email."))
         if not game.is_over(state):
             actor = game.actor(state)
             nxt = names[actor] if actor is not None else None
             if nxt:
-                lines.append(f"It is now {nxt}'s decision.")
-        lines += ["", f"Open the game: {self.open_url(game_id, seat)}",
-                  f"Unsubscribe (one click, every email from us): {self.unsubscribe_url(email)}"]
-        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id),
-                           from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline)
+                lines.append(tr._("It is now {name}'s decision.", name=nxt))
+        lines += ["", tr._("Open the game: {url}", url=self.open_url(game_id, seat)),
+                  unsubscribe_line(self.unsubscribe_url(email), tr)]
+        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id, tr),
+                           from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline,
+                           lang=tr.lang)
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
                               seat=seat, own_game=chosen(meta))
 
@@ -260,12 +266,16 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         remove(self.r, MAIL_LATER, f"{game_id}:{seat}:{version}")
         return sent
 
-    def deadline_line(self, meta: dict, seat: int, due: float | None) -> str:
-        """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the seat's time zone when the game knows it."""
+    def deadline_line(self, meta: dict, seat: int, due: float | None, tr=None, tz: str | None = None) -> str:
+        """``Sun 22 Nov 2026 09:00 UTC (in 3 days)``: in the recipient's language (``tr``) and time zone
+        (``tz``: the address's, else the seat's when the game knows it, else UTC)."""
         if due is None:
             return ""
+        if tr is None:
+            tr, tz = self.voice(meta["seats"][seat].get("email"), meta["seats"][seat])
         now = self.deadlines().clock()
-        return f"{format_deadline(due, meta['seats'][seat].get('tz'))} (in {remaining_text(due - now)})"
+        return tr._("{when} (in {left})", when=format_deadline(due, tz or meta["seats"][seat].get("tz"), tr),
+                    left=remaining_text(due - now, tr))
 
     def turn_message(self, game_id: str, meta: dict, state, seat: int, first: bool = False,
                      deadline: float | None = None, intro: str = "",
@@ -282,27 +292,28 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         game = email_game(meta)
         names = seat_names(meta)
         email = meta["seats"][seat]["email"]
+        tr, tz = self.voice(email, meta["seats"][seat])
         if deadline is None and game.actor(state) == seat:
             deadline = self.deadlines().deadline_of(game_id, seat)
         events = self.service.store.events(game_id)
         if pending:
-            names = self.neutral_names(names, seat)
+            names = self.neutral_names(names, seat, tr)
             talk_text: list[str] = []
             talk_html, since, images = "", [], []
         else:
-            talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat)
+            talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat, tr)
             since = self.since_last_turn(game_id, seat, game, seen, events)
             images = self.pictures(game_id, meta, state, seat, since)
         return turn_email(TurnContext(
-            game_id=game_id, seat=seat, seat_name="there" if pending else names[seat], to_addr=email,
+            game_id=game_id, seat=seat, seat_name=tr._("there") if pending else names[seat], to_addr=email,
             from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=since,
             open_url=self.open_url(game_id, seat, seat_gen),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
-            first_email=first, deadline=self.deadline_line(meta, seat, deadline), intro=intro,
-            headline=headline, subject=thread_subject(game.title, names, seat, game_id),
+            first_email=first, deadline=self.deadline_line(meta, seat, deadline, tr, tz), intro=intro,
+            headline=headline, subject=thread_subject(game.title, names, seat, game_id, tr), tr=tr,
             images=images, talk_text=talk_text, talk_html=talk_html, resigned=resigned_of(events),
             consent_urls=self.consent_urls(email) if pending else None))
 

@@ -281,7 +281,8 @@ def test_notifications_round_trip(setup):
     me = address()
     g = create(client, [{"name": "Me", "email": me.upper()}, {"name": "B"}], "dash-prefs")
     key = dashboard_key_for(r, me)
-    setting = {"mode": "move", "delay_minutes": 5}   # the service's default wait while playing live
+    setting = {"mode": "move", "delay_minutes": 5,   # the service's default wait while playing live
+               "language": None, "time_zone": None}   # each seat's (docs/i18n.md)
     assert client.get("/api/v1/me/notifications", headers=auth(key)).get_json() == setting
     for mode in ("digest", "none", "move"):
         rv = client.put("/api/v1/me/notifications", json={"mode": mode}, headers=auth(key))

@@ -559,10 +559,13 @@ def test_the_wait_is_the_players_choice_and_a_bad_one_changes_nothing(redis_serv
         API, json={"seats": [{"name": "Ada", "email": ada}, {"name": "Bob"}], "options": {"seed": "wait"}}
     ).json
     me = {"Authorization": f"Bearer {dashboard_key_for(redis_client, ada)}"}
-    assert c.get("/api/v1/me/notifications", headers=me).json == {"mode": "move", "delay_minutes": 5}
+    assert c.get("/api/v1/me/notifications", headers=me).json == {"mode": "move", "delay_minutes": 5,
+                                                                   "language": None, "time_zone": None}
     assert c.put("/api/v1/me/notifications", headers=me, json={"mode": "move", "delay_minutes": 15}).json == {
         "mode": "move",
         "delay_minutes": 15,
+        "language": None,
+        "time_zone": None,
     }
     for bad in (-1, 1441, "5", True, 2.5):
         rv = c.put("/api/v1/me/notifications", headers=me, json={"mode": "none", "delay_minutes": bad})

@@ -73,8 +73,9 @@ class MyNotifications(MethodView):
     def get(self):
         """Read your email setting
 
-        `move` (an email whenever it is your decision), `digest` (one email a day) or `none`, and
-        `delay_minutes`: while you play live, how long a turn email waits (0: at once).
+        `move` (an email whenever it is your decision), `digest` (one email a day) or `none`;
+        `delay_minutes`: while you play live, how long a turn email waits (0: at once); `language`
+        and `time_zone`: your emails' language and time zone (null: each seat's; docs/i18n.md).
         """
         return dashboard().notifications(key())
 
@@ -84,14 +85,17 @@ class MyNotifications(MethodView):
     @err(400, "invalid-request", "the body is not JSON")
     @err(401, "unauthorized", "no or bad dashboard key")
     @err(413, "payload-too-large", "the body is too large")
-    @err(422, "invalid-request", "mode is not one of move, digest, none, or delay_minutes is not 0 to 1440")
+    @err(422, "invalid-request", "mode is not one of move, digest, none, delay_minutes is not 0 to 1440, "
+                                 "language is not a supported language or time_zone not an IANA time zone")
     def put(self, body):
         """Choose your emails
 
         The setting of your email address, for all its games (the same setting as a game's
         `PUT .../notifications`).
         """
-        return dashboard().set_notifications(key(), body["mode"], body.get("delay_minutes"))
+        chosen = {name: body[field] for name, field in (("lang", "language"), ("tz", "time_zone"))
+                  if field in body}
+        return dashboard().set_notifications(key(), body["mode"], body.get("delay_minutes"), **chosen)
 
 
 @blp.route("/vacation")

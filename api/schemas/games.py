@@ -5,6 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import games
+from tablepost import i18n
 from application.time_control import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.seats import AI_LEVELS
 
@@ -43,12 +44,15 @@ class SeatIn(Base):
     tz = Line(load_default=None, validate=lambda v: valid_tz(v) or raise_tz(v), metadata={
         "description": "the player's IANA time zone (e.g. Europe/Berlin): deadlines in emails are shown in "
                        "it (UTC when not given)", "example": "Europe/Berlin"})
+    language = Line(load_default=None, validate=validate.OneOf(list(i18n.LANGUAGES)), metadata={
+        "description": "the language of the player's emails (English when not given; the player's own "
+                       "setting on their dashboard comes first; docs/i18n.md)", "example": "de"})
 
 
     @ma.validates_schema
     def _bot_or_name(self, data, **kw):
         if data.get("kind") == "open":
-            for field in ("name", "email", "bot", "owner_key", "invitation", "level", "tz"):
+            for field in ("name", "email", "bot", "owner_key", "invitation", "level", "tz", "language"):
                 if data.get(field) is not None:
                     raise ma.ValidationError("an open seat names nobody yet: its player joins from the lobby",
                                              field)

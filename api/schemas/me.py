@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .common import ANY_PHASE, Base, Boolean, GAMES, Line, Name, TO_ACT, TO_ACT_WORDS, seat_list
+from tablepost import i18n
+from application.time_control import valid_tz
+
+from .common import ANY_PHASE, Base, Boolean, GAMES, Line, Name, TO_ACT, TO_ACT_WORDS, raise_tz, seat_list
 from .review import Reliability
 
 
@@ -25,12 +28,22 @@ class NotificationsIn(Base):
                        "in the last few minutes, or its page is open), your turn email waits this many "
                        "minutes, and goes once you are no longer live; 0: at once. Left out: "
                        "unchanged (the service's default is 5)"})
+    language = Line(allow_none=True, validate=validate.OneOf(list(i18n.LANGUAGES)), metadata={
+        "description": "your emails' language, in every game (docs/i18n.md); null: each seat's, else "
+                       "English. Left out: unchanged", "example": "de"})
+    time_zone = Line(allow_none=True, validate=lambda v: valid_tz(v) or raise_tz(v), metadata={
+        "description": "your emails' IANA time zone (their dates and deadlines), in every game; null: each "
+                       "seat's, else UTC. Left out: unchanged", "example": "Europe/Berlin"})
 
 
 class Notifications(Base):
     mode = fields.String(required=True)
     delay_minutes = fields.Integer(required=True, metadata={
         "description": "minutes a turn email waits while you play live (0: at once)"})
+    language = fields.String(allow_none=True, metadata={
+        "description": "your emails' language (null: each game's seat's, else English); on the dashboard"})
+    time_zone = fields.String(allow_none=True, metadata={
+        "description": "your emails' time zone (null: each game's seat's, else UTC); on the dashboard"})
 
 
 # --- the player dashboard (/api/v1/me) -----------------------------------------------------------

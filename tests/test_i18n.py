@@ -1,0 +1,123 @@
+"""The languages (issue 53, docs/i18n.md): choosing one, Babel's dates and plurals per locale and
+time zone, and the catalogs: every message of the code is in each language's catalog, translated,
+not fuzzy, with the same placeholders (a catalog that misses one fails here)."""
+from __future__ import annotations
+
+import re
+import string
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from tablepost import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = ROOT / "tablepost" / "translations"
+WEDNESDAY = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()
+
+
+def test_choose_reads_a_stated_preference():
+    assert i18n.choose("de") == "de" and i18n.choose("de-AT") == "de" and i18n.choose("fr_CH") == "fr"
+    assert i18n.choose("pl, fr;q=0.9, en;q=0.8") == "fr", "the best supported one by quality"
+    assert i18n.choose("en;q=0.5, de") == "de"
+    assert i18n.choose("pl") == "en" and i18n.choose(None) == "en" and i18n.choose("de;q=0") == "en"
+    assert i18n.choose(i18n.PSEUDO) == i18n.PSEUDO
+    assert set(i18n.LANGUAGES) >= {"en", "de", "fr"}
+
+
+@pytest.mark.parametrize("lang, tz, said", [
+    ("en", None, "Wed 18 Nov 2026 09:00 UTC"),
+    ("en", "Europe/Berlin", "Wed 18 Nov 2026 10:00 CET"),
+    ("de", "Europe/Berlin", "Mi., 18. Nov. 2026, 10:00 MEZ"),
+    ("de", None, "Mi., 18. Nov. 2026, 09:00 UTC"),
+    ("fr", "Europe/Paris", "mer. 18 nov. 2026, 10:00 CET"),
+    ("fr", "America/Montreal", "mer. 18 nov. 2026, 04:00 EST"),
+    ("de", "Not/AZone", "Mi., 18. Nov. 2026, 09:00 UTC"),
+])
+def test_dates_in_the_language_and_time_zone(lang, tz, said):
+    assert i18n.translator(lang).datetime(WEDNESDAY, tz) == said
+
+
+@pytest.mark.parametrize("lang, seconds, said", [
+    ("en", 3 * 86400 + 3600, "3 days 1 hour"), ("en", 60, "1 minute"), ("en", 90 * 60, "1 hour 30 minutes"),
+    ("de", 3 * 86400 + 3600, "3 Tagen und 1 Stunde"), ("de", 60, "1 Minute"), ("de", 2 * 3600, "2 Stunden"),
+    ("fr", 3 * 86400, "3 jours"), ("fr", 3600 + 60, "1 heure et 1 minute"), ("fr", 0, "0 minute"),
+])
+def test_durations_by_the_languages_plural_forms(lang, seconds, said):
+    assert i18n.translator(lang).duration(seconds) == said
+
+
+def test_the_pseudo_locale_transforms_every_message_and_keeps_placeholders():
+    tr = i18n.translator(i18n.PSEUDO)
+    said = tr._("Hello {name},", name="Ann")
+    assert said.startswith("⟦") and said.endswith("⟧") and "Ann" in said and "Hello" not in said
+    assert "Hello {name}," in tr.used
+    days = tr.ngettext("{n} day", "{n} days", 3)
+    assert re.fullmatch(r"⟦.+⟧", days) and "3" in days and ("{n} day", "{n} days") in tr.used
+
+
+def test_english_reads_no_catalog_and_an_unknown_language_is_english():
+    assert i18n.translator("xx") is i18n.ENGLISH and i18n.ENGLISH._("Hello {name},", name="A") == "Hello A,"
+
+
+def code_messages() -> set:
+    """Every message the code marks for the catalog (babel.cfg's method map), as pybabel extract reads it."""
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map=[("tablepost/**.py", "python"), ("application/**.py", "python"),
+                                   ("mail/**.py", "python")],
+            keywords={"_": None, "ngettext": (1, 2), "N_": None}):
+        found.add(message if isinstance(message, str) else tuple(message))
+    return found
+
+
+def _fields(text: str) -> set:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def catalog_problems(lang: str, wanted: set) -> list[str]:
+    """What is wrong with ``lang``'s catalog for the messages ``wanted``: missing, untranslated,
+    fuzzy, or a placeholder that differs from the message's."""
+    with open(CATALOGS / f"{lang}.po", "rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    problems = []
+    held = {(m.id if isinstance(m.id, str) else tuple(m.id)): m for m in catalog if m.id}
+    for key in sorted(wanted, key=str):
+        m = held.get(key)
+        if m is None:
+            problems.append(f"{lang}: missing {key!r}")
+            continue
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        if m.fuzzy or not all(strings):
+            problems.append(f"{lang}: untranslated or fuzzy {key!r}")
+            continue
+        ids = [key] if isinstance(key, str) else list(key)
+        want = set().union(*(_fields(i) for i in ids)) - {"n"}
+        for s in strings:
+            if _fields(s) - {"n"} != want:
+                problems.append(f"{lang}: placeholders of {key!r}: {s!r}")
+    return problems
+
+
+@pytest.mark.parametrize("lang", sorted(set(i18n.LANGUAGES) - {i18n.DEFAULT}))
+def test_every_message_of_the_code_is_translated(lang):
+    wanted = code_messages()
+    assert len(wanted) > 150, "the extraction found the messages"
+    assert catalog_problems(lang, wanted) == []
+
+
+def test_the_catalog_check_fails_on_a_message_without_a_translation():
+    assert catalog_problems("de", {"A message nobody translated, {name}"}) == [
+        "de: missing 'A message nobody translated, {name}'"]
+
+
+def test_a_catalog_not_compiled_is_read_from_its_po(tmp_path, monkeypatch, caplog):
+    (tmp_path / "de.po").write_bytes((CATALOGS / "de.po").read_bytes())
+    monkeypatch.setattr(i18n, "CATALOGS", tmp_path)
+    assert i18n._read("de").gettext("Hello {name},") == "Hallo {name},"
+    assert "not compiled" in caplog.text
+    with pytest.raises(LookupError, match="no catalog"):
+        i18n._read("fr")
