@@ -9,8 +9,8 @@ import carcassonne.describe
 from carcassonne import chance, record, words as carcassonne_words
 from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.effects import placement_effects
+from carcassonne.svg import EMAIL_CELL, board_svg, email_window, fit_cells, hand_svg, tiles_sprite
 from carcassonne.words import N_
-from carcassonne.svg import board_svg, hand_svg, tiles_sprite
 
 from .spec import GameSpec
 from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
@@ -133,11 +133,25 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
 
     def email_pictures(self, state, seat, names=None, since=None):
         """The board numbered as the notation counts cells, the cells where the tile in hand fits
-        dashed and labelled ``x,y``; and the tile in hand in its four turns."""
+        dashed and labelled ``x,y``; and the tile in hand in its four turns. The board is drawn at
+        most 360 px wide (a phone's email column: its numbers stay 13 px there), a larger one cut
+        to the part where the tile fits at the most cells (or, not the seat's turn, around the
+        tile placed last), which the alt text says."""
         mine = state.actor == seat and state.tile is not None
-        board = ("board", f"The board, {len(state.tiles)} tiles placed"
-                 + ("; the dashed cells, labelled column,row, are where your tile fits." if mine else "."),
-                 board_svg(state, size=56, fits=mine, coords=True))
+        window = email_window(state, mine)
+        x0, x1, y0, y1 = window
+        every = fit_cells(state) if mine else []
+        inside = sum(x0 <= x <= x1 and y0 <= y <= y1 for x, y in every)
+        cells = [(x, y) for x, y, _, _ in state.tiles] + list(state.open)
+        whole = (x0, x1, y0, y1) == (min(c[0] for c in cells), max(c[0] for c in cells),
+                                     min(c[1] for c in cells), max(c[1] for c in cells))
+        alt = f"The board, {len(state.tiles)} tiles placed"
+        if not whole:
+            alt += (f"; the part of it from column {x0} to {x1} and row {y0} to {y1}"
+                    + (f", with {inside} of the {len(every)} cells where your tile fits (the list of "
+                       "moves has them all)" if mine else ", around the tile placed last"))
+        alt += "; the dashed cells, labelled column,row, are where your tile fits." if mine else "."
+        board = ("board", alt, board_svg(state, size=EMAIL_CELL, fits=mine, coords=True, window=window))
         if not mine:
             return [board]
         return [board, ("tile", f"Your tile: {tile_name(state.tile)}, shown turned r0, r90, r180 and r270.",
