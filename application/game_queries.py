@@ -164,7 +164,8 @@ class GameQueries(SeatAuth):
         evs = [e for e, _ in page]
         stored = [t for _, t in page]
         said = games.in_language(game, lang)
-        texts: list[str] = ([t for t in stored if t is not None] if all(t is not None for t in stored) and not said
+        as_stored = all(t is not None for t in stored) and not said
+        texts: list[str] = ([t for t in stored if t is not None] if as_stored
                             else self._texts_by_folding(game_id, game, meta, after, evs, said))
         names = seat_names(meta)
         texts = [with_names(t, names) for t in texts]

@@ -18,7 +18,8 @@ FEATURE = {"thief": "road", "knight": "city", "farmer": "field", "monk": "cloist
 SPOT_SAID = {"N": NC_("spot", "north"), "E": NC_("spot", "east"), "S": NC_("spot", "south"),
              "W": NC_("spot", "west"), "NE": NC_("spot", "north-east"), "SE": NC_("spot", "south-east"),
              "SW": NC_("spot", "south-west"), "NW": NC_("spot", "north-west")}
-WITH_ROLE = {"thief": N_(", with a thief on its {spot} road"), "knight": N_(", with a knight on its {spot} city"),
+WITH_ROLE = {"thief": N_(", with a thief on its {spot} road"),
+             "knight": N_(", with a knight on its {spot} city"),
              "farmer": N_(", with a farmer on its {spot} field")}
 # what a scoring scored: (completed, incomplete) for a road or a city of n tiles, a cloister
 SCORED = {"road": (NP_("completed road of {n} tile", "completed road of {n} tiles"),

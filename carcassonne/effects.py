@@ -17,10 +17,12 @@ from .words import N_, NC_, say
 
 # a feature as the move's words name it, by whose it is: nobody's, the viewer's alone, or others'
 # (with or without the viewer): "an unclaimed city", "your city", "Ada's and your city"
-UNCLAIMED = {CITY: N_("an unclaimed city"), ROAD: N_("an unclaimed road"), CLOISTER: N_("an unclaimed cloister")}
+UNCLAIMED = {CITY: N_("an unclaimed city"), ROAD: N_("an unclaimed road"),
+             CLOISTER: N_("an unclaimed cloister")}
 YOURS = {CITY: N_("your city"), ROAD: N_("your road"), CLOISTER: N_("your cloister")}
 THEIRS = {CITY: N_("{whose} city"), ROAD: N_("{whose} road"), CLOISTER: N_("{whose} cloister")}
-YOUR = {CITY: NC_("city", "your"), ROAD: NC_("road", "your"), CLOISTER: NC_("cloister", "your")}   # "your" among others'
+# "your" among others'
+YOUR = {CITY: NC_("city", "your"), ROAD: NC_("road", "your"), CLOISTER: NC_("cloister", "your")}
 STARTS = {CITY: N_("starts a city"), ROAD: N_("starts a road"), CLOISTER: N_("starts a cloister")}
 
 
@@ -28,7 +30,9 @@ def _who(seats: list[int], viewer: int | None, names, w) -> str:
     def one(seat: int) -> str:
         if seat == viewer:
             return w._("you")
-        return str(names[seat]) if names and 0 <= seat < len(names) and names[seat] else w._("seat {n}", n=seat)
+        if names and 0 <= seat < len(names) and names[seat]:
+            return str(names[seat])
+        return w._("seat {n}", n=seat)
     return w.list([one(s) for s in seats])
 
 
@@ -40,8 +44,8 @@ def _feature(kind: str, seats: list[int], viewer: int | None, names, w) -> str:
         return w._(UNCLAIMED[kind])
     if seats == [viewer]:
         return w._(YOURS[kind])
-    parts = [w.pgettext(kind, YOUR[kind]) if s == viewer else w._("{name}'s", name=_who([s], viewer, names, w))
-             for s in seats]
+    parts = [w.pgettext(kind, YOUR[kind]) if s == viewer
+             else w._("{name}'s", name=_who([s], viewer, names, w)) for s in seats]
     return w._(THEIRS[kind], whose=w.list(parts))
 
 
@@ -71,8 +75,8 @@ def placement_effects(s: GameState, x: int, y: int, rot: int, viewer: int | None
         what = _feature(seg.kind, owners, viewer, names, w)
         if f.open == 0:
             points = completed_points(t, f)
-            said = (w.ngettext("closes {what}: {n} point to {who}", "closes {what}: {n} points to {who}", points,
-                               what=what, who=_who(owners, viewer, names, w)) if owners else
+            said = (w.ngettext("closes {what}: {n} point to {who}", "closes {what}: {n} points to {who}",
+                               points, what=what, who=_who(owners, viewer, names, w)) if owners else
                     w.ngettext("closes {what} ({n} point, but no follower is on it)",
                                "closes {what} ({n} points, but no follower is on it)", points, what=what))
             closes.append((points if owners else 0, said))
@@ -88,12 +92,14 @@ def placement_effects(s: GameState, x: int, y: int, rot: int, viewer: int | None
             n = cloister_tiles(t, (x + dx, y + dy))
             owners = majority(followers_on(t, root))
             if (dx, dy) == (0, 0):
-                grows.append(w._(STARTS[CLOISTER]) if n < 9 else w._("starts a cloister that is already surrounded"))
+                grows.append(w._(STARTS[CLOISTER]) if n < 9
+                             else w._("starts a cloister that is already surrounded"))
             what = _feature(CLOISTER, owners, viewer, names, w)
             if n == 9:
                 points = completed_points(t, t.feat[root])
-                said = (w.ngettext("completes {what}: {n} point to {who}", "completes {what}: {n} points to {who}",
-                                   points, what=what, who=_who(owners, viewer, names, w)) if owners else
+                said = (w.ngettext("completes {what}: {n} point to {who}",
+                                   "completes {what}: {n} points to {who}", points, what=what,
+                                   who=_who(owners, viewer, names, w)) if owners else
                         w.ngettext("completes {what} ({n} point, but no monk is in it)",
                                    "completes {what} ({n} points, but no monk is in it)", points, what=what))
                 closes.append((points if owners else 0, said))
@@ -109,5 +115,5 @@ def _once(phrases: list[str], w) -> list[str]:
     counts: dict[str, int] = {}
     for p in phrases:
         counts[p] = counts.get(p, 0) + 1
-    return [p if n == 1 else w._("{phrase}, twice", phrase=p) if n == 2 else w._("{phrase}, {n} times", phrase=p, n=n)
-            for p, n in counts.items()]
+    return [p if n == 1 else w._("{phrase}, twice", phrase=p) if n == 2
+            else w._("{phrase}, {n} times", phrase=p, n=n) for p, n in counts.items()]

@@ -96,7 +96,8 @@ def tile_phrase(letter: str, rot: int = 0, lang: str | None = None) -> str:
     return say(lang)._("a tile with {features}", features=tile_words(letter, rot, lang))
 
 
-CELL_STEP = {"east": N_("{n} east"), "west": N_("{n} west"), "north": N_("{n} north"), "south": N_("{n} south")}
+CELL_STEP = {"east": N_("{n} east"), "west": N_("{n} west"), "north": N_("{n} north"),
+             "south": N_("{n} south")}
 
 
 def cell_words(x: int, y: int, lang: str | None = None) -> str:

@@ -261,7 +261,8 @@ class Game(Rules[S], Views[S], Records[S], Pictures[S], Protocol[S]):
     def email(self) -> bool: ...   # whether the email channel (mail/) plays it
     @property
     def languages(self) -> tuple[str, ...]: ...   # the languages its own words speak, English first:
-    # a game with more than English takes ``lang=`` on each method that returns its words (:func:`in_language`)
+    # a game with more than English takes ``lang=`` on each method that returns its words
+    # (:func:`in_language`)
 
 
 @runtime_checkable
@@ -510,7 +511,8 @@ class GameDefaults:
         kinds = [w._(self.verb_words[v]) if v in self.verb_words else v for v in verbs]
         if not kinds:
             return message
-        can = kinds[0] if len(kinds) == 1 else w._("{first} or {last}", first=", ".join(kinds[:-1]), last=kinds[-1])
+        can = (kinds[0] if len(kinds) == 1
+               else w._("{first} or {last}", first=", ".join(kinds[:-1]), last=kinds[-1]))
         first = text.split()[0].lower() if text.split() else ""
         if first and first not in verbs:
             return w._("'{first}' is not a move here: you can {can}.", first=first[:30], can=can)
@@ -663,7 +665,8 @@ class ReviewDefaults:
         said = dict(progress=self.progress(state, **in_language(self, lang)), points=scores[seat],
                     unit=w._(self.score_unit))
         if others:
-            return w._("{progress}: you had {points} {unit}, the best other seat {best}", best=max(others), **said)
+            return w._("{progress}: you had {points} {unit}, the best other seat {best}", best=max(others),
+                       **said)
         return w._("{progress}: you had {points} {unit}", **said)
 
     def review_bound(self: Game[S], state: S, seat: int) -> float:

@@ -79,8 +79,8 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
         w, out = self.say(lang), []
         if state.tile is not None and state.actor == seat:
             out.append(w._("Your tile to place: {tile}.", tile=tile_name(state.tile, 0, lang)))
-        out.append(w._("Your score: {points} points; followers in supply: {supply}.", points=state.scores[seat],
-                       supply=state.supply[seat]))
+        out.append(w._("Your score: {points} points; followers in supply: {supply}.",
+                       points=state.scores[seat], supply=state.supply[seat]))
         others = [w._("{name} {points} points ({supply} followers in supply)", name=seat_name(names, i, w),
                       points=v, supply=state.supply[i])
                   for i, v in enumerate(state.scores) if i != seat]
@@ -119,9 +119,10 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
 
     def email_reply_hint(self, lang=None):
         # said without the picture, which an email to an address that has not yet accepted leaves out
-        return self.say(lang)._("One move a turn: a placement from the list (the cell's column,row and the turn "
-                                "of the tile, as the list writes them), alone or with one of its follower spots "
-                                "after it.")
+        w = self.say(lang)
+        return w._("One move a turn: a placement from the list (the cell's column,row and the turn "
+                   "of the tile, as the list writes them), alone or with one of its follower spots "
+                   "after it.")
 
     def email_example(self, state, seat):
         """A legal move with a follower when there is one (it shows both parts of the notation)."""

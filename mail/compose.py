@@ -388,9 +388,11 @@ def turn_email(ctx: TurnContext):
     legal = game.email_moves(state, ctx.seat, ctx.seat_names, **said)
     marked = [tr._("{name} (resigned)", name=n) if i in ctx.resigned else n
               for i, n in enumerate(ctx.seat_names)]
-    position = game.email_position_lines(state, ctx.seat, marked, **said)   # the players' lines say who resigned
+    # the players' lines say who resigned
+    position = game.email_position_lines(state, ctx.seat, marked, **said)
     since = [describe_event(e, ctx.seat_names, game, tr) for e in ctx.since]
-    round_end = game.email_round_end(state, ctx.seat, ctx.seat_names, **said)   # what a round's end did, and why
+    # what a round's end did, and why
+    round_end = game.email_round_end(state, ctx.seat, ctx.seat_names, **said)
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = tr._("{title} with {names}", title=game.title, names=names_text(others, tr)) if others \

@@ -172,9 +172,10 @@ def test_the_check_finds_english_left():
 def test_carcassonne_tiles_and_cells_in_german_and_french():
     from carcassonne.pieces import cell_words, tile_phrase, tile_words
     assert tile_words("D") == "a city on the north side and a road from east to west"
-    assert tile_phrase("D", 0, "de") == "ein Plättchen mit einer Stadt im Norden und einer Straße von Osten nach Westen"
-    assert tile_phrase("D", 90, "fr") == ("une tuile avec une ville côté est et une route reliant les côtés nord "
-                                          "et sud")
+    assert tile_phrase("D", 0, "de") == ("ein Plättchen mit einer Stadt im Norden und einer Straße von Osten "
+                                         "nach Westen")
+    assert tile_phrase("D", 90, "fr") == ("une tuile avec une ville côté est et une route reliant les côtés "
+                                          "nord et sud")
     assert cell_words(2, -1, "de") == "2 östlich und 1 südlich des Startplättchens"
     assert cell_words(-1, 0, "fr") == "1 à l’ouest de la tuile de départ"
     game = games.get("carcassonne")
@@ -190,7 +191,8 @@ def test_a_catalog_not_compiled_is_read_from_its_po(tmp_path):
     (tmp_path / "de.po").write_bytes((src / "de.po").read_bytes())
     w = words(str(tmp_path), "carcassonne", "de")
     assert w.lang == "de" and w._("your turn") == "dein Zug"
-    assert w.pgettext("side", "north") == "Norden" and w.ngettext("{n} tile left", "{n} tiles left", 3) == "3 Plättchen übrig"
+    assert w.pgettext("side", "north") == "Norden"
+    assert w.ngettext("{n} tile left", "{n} tiles left", 3) == "3 Plättchen übrig"
     assert words(str(tmp_path), "carcassonne", "fr").lang == "en", "a language without a catalog is English"
 
 
@@ -203,7 +205,8 @@ def _plain(msg) -> str:
 
 @pytest.mark.parametrize("lang, words, english", [
     ("de", ["Dein Plättchen zum Anlegen: ein Plättchen mit", "Deine Punkte: 0; Gefolgsleute im Vorrat: 7.",
-            "Die anderen: Ada", "Noch verdeckte Plättchen:", "Das Plättchen allein", "Ada legte ein Plättchen mit",
+            "Die anderen: Ada", "Noch verdeckte Plättchen:", "Das Plättchen allein",
+            "Ada legte ein Plättchen mit",
             "des Startplättchens", "Bob zieht ein Plättchen mit", "Es ist dein Zug in Carcassonne",
             "Ein Zug pro Runde:"],
      ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
