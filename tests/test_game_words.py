@@ -24,8 +24,8 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP
             "pgettext": ((1, "c"), 2)}
 
 
-def test_carcassonne_speaks_german_and_french_and_the_others_stay_english():
-    assert {g.name for g in SPEAKING} >= {"carcassonne"}
+def test_carcassonne_and_pillars_speak_german_and_french_and_the_others_stay_english():
+    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars"}
     assert all(set(g.languages) >= {"en", "de", "fr"} and g.catalogs for g in SPEAKING)
     tiletum = games.get("tiletum")
     assert in_language(tiletum, "de") == {}, "a game that speaks only English is called as it always was"
@@ -46,7 +46,7 @@ def game_messages(game) -> set:
     extracts it): a plural as (singular, plural), a message with a context as (context, message)."""
     folder = Path(game.catalogs[0])
     cfg = (folder / "babel.cfg").read_text()
-    method_map = [(p, "python") for p in re.findall(r"^\[python: (.+)\]$", cfg, re.M)]
+    method_map = [(p, m) for m, p in re.findall(r"^\[([\w.:]+): (.+)\]$", cfg, re.M)]
     return {_key(m, c) for _f, _l, m, _c, c in extract_from_dir(str(ROOT), method_map=method_map,
                                                                keywords=KEYWORDS)}
 
