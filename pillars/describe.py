@@ -4,6 +4,7 @@ docs/i18n.md, "The games' own words"): the messages are in the game's catalogs (
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rules_common.texts import fold_texts
 from rules_common.words import Words
@@ -132,7 +133,7 @@ def _seat(seat: int | None, names, w: Words | None = None) -> str:
 
 # A move in words: (the imperative, said to the player; the deed, said of a seat "{who}"). English says
 # the deed from the imperative (:func:`said_by`); another language from its own message.
-MOVES = {
+MOVES: dict[str, tuple[Any, Any]] = {
     "take": (N_("Take {card}"), N_("{who} takes {card}")),
     "take-discard": (N_("Take {card} and discard it at once"),
                      N_("{who} takes {card} and discards it at once")),
@@ -196,7 +197,8 @@ def _words_of(s: GameState, m: Move, w: Words, who: str | None = None) -> str:
     if who is not None:
         values["who"] = who
     if isinstance(message, tuple):
-        return w.ngettext(*message, values.pop("n"), **values)
+        singular, plural = message
+        return w.ngettext(singular, plural, values.pop("n"), **values)
     return w._(message, **values)
 
 
