@@ -11,50 +11,53 @@ from __future__ import annotations
 import pillars as rules
 import pillars.describe
 from rules_common.texts import fold_texts
-from pillars import chance, record
-from pillars.describe import FIELD, card_name
+from pillars import chance, record, words as pillars_words
+from pillars.describe import amount, card_name, card_text, field, phase_name, resource
 from pillars.describe import event_text as _event_text
 from pillars.game import apply_event
 from pillars.rules import carry_limit
 from pillars.state import RES, cards
 from pillars.summary import round_summary, summary_text
-from pillars.svg import PHASE_NAMES, board_svg
+from pillars.svg import board_svg
+from pillars.words import N_
 
 from .spec import GameSpec
 from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
                    resign_text, seat_name, texts_with_resignations)
 
 _ASKED = {
-    "cards": "take a resource card or a craftsman, or pass",
-    "builders": "place the drawn master builder, or pass",
-    "placing": "place your passed master builder",
+    "cards": N_("take a resource card or a craftsman, or pass"),
+    "builders": N_("place the drawn master builder, or pass"),
+    "placing": N_("place your passed master builder"),
 }
 # A decision that offers several kinds of move is asked as the kinds that are legal now (the
 # headline never offers "place ... or pass" when passing is all the rules allow): each verb in words.
 _KINDS = {
-    "cards": {"take": "take a resource card or a craftsman", "pass": "pass"},
-    "builders": {"place": "place the drawn master builder", "redraw": "draw another master builder",
-                 "pass": "pass"},
-    "market": {"buy": "buy", "sell": "sell", "pass": "pass"},
+    "cards": {"take": N_("take a resource card or a craftsman"), "pass": N_("pass")},
+    "builders": {"place": N_("place the drawn master builder"), "redraw": N_("draw another master builder"),
+                 "pass": N_("pass")},
+    "market": {"buy": N_("buy"), "sell": N_("sell"), "pass": N_("pass")},
 }
 
 
-def _asked(kinds: dict[str, str], verbs: set[str]) -> str | None:
+def _asked(kinds: dict[str, str], verbs: set[str], w) -> str | None:
     """What ``kinds`` says of the legal ``verbs``, joined: 'buy or sell at the market, or pass'."""
-    said = [words for verb, words in kinds.items() if verb in verbs and verb != "pass"]
+    said = [w._(words) for verb, words in kinds.items() if verb in verbs and verb != "pass"]
     if not said:
-        return "pass (nothing else is possible now)" if "pass" in verbs else None
-    text = " or ".join(said) + (" at the market" if kinds is _KINDS["market"] else "")
-    return text + (", or pass" if "pass" in verbs else "")
+        return w._("pass (nothing else is possible now)") if "pass" in verbs else None
+    text = said[0] if len(said) == 1 else w._("{first} or {last}", first=", ".join(said[:-1]), last=said[-1])
+    if kinds is _KINDS["market"]:
+        text = w._("{what} at the market", what=text)
+    return w._("{what}, or pass", what=text) if "pass" in verbs else text
 _DECISION = {
-    "archbishop": "decide at the Archbishop's Office",
-    "protection": "decide whether to use your protection privilege",
-    "lose": "name the craftsman who leaves the game",
-    "taxes": "decide whether to use your tax privilege",
-    "shiring": "name the craftsman who leaves the game",
-    "market": "buy or sell at the market, or pass",
-    "cathedral": "let your craftsmen work at the Cathedral",
-    "carry": "return resources you cannot carry over",
+    "archbishop": N_("decide at the Archbishop's Office"),
+    "protection": N_("decide whether to use your protection privilege"),
+    "lose": N_("name the craftsman who leaves the game"),
+    "taxes": N_("decide whether to use your tax privilege"),
+    "shiring": N_("name the craftsman who leaves the game"),
+    "market": N_("buy or sell at the market, or pass"),
+    "cathedral": N_("let your craftsmen work at the Cathedral"),
+    "carry": N_("return resources you cannot carry over"),
 }
 
 
@@ -62,12 +65,16 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
     name = "pillars"
     title = "The Pillars of the Earth"
     verb_words = {  # the notation's verbs in words (docs/pillars.md), for refusals
-        "take": "take a card", "pass": "pass", "keep": "keep the drawn builder",
-        "redraw": "draw the builder again", "place": "place your master builder",
-        "protect": "take protection",
-        "collect": "collect a resource", "decline": "decline", "privilege": "use a privilege",
-        "discard": "discard a craftsman", "buy": "buy resources", "sell": "sell resources",
-        "use": "let a craftsman work", "done": "finish at the Cathedral", "drop": "return a resource"}
+        "take": N_("take a card"), "pass": N_("pass"), "keep": N_("keep the drawn builder"),
+        "redraw": N_("draw the builder again"), "place": N_("place your master builder"),
+        "protect": N_("take protection"),
+        "collect": N_("collect a resource"), "decline": N_("decline"), "privilege": N_("use a privilege"),
+        "discard": N_("discard a craftsman"), "buy": N_("buy resources"), "sell": N_("sell resources"),
+        "use": N_("let a craftsman work"), "done": N_("finish at the Cathedral"),
+        "drop": N_("return a resource")}
+    # its own words in German and French (pillars/translations, docs/i18n.md)
+    languages = pillars_words.LANGUAGES
+    catalogs = (str(pillars_words.CATALOGS), pillars_words.DOMAIN)
     min_players, max_players = 2, 4
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
@@ -92,8 +99,8 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         keys = list(zip(state.vp, state.gold, strict=True))
         return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
-    def progress(self, state):
-        return f"Round {state.round} of 6"
+    def progress(self, state, lang=None):
+        return self.say(lang)._("Round {n} of 6", n=state.round)
 
     def round(self, state):
         return state.round
@@ -123,60 +130,71 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
                 "reveals before it (the setup is reveal 0, then each move that reveals something) "
                 "(see pillars/chance.py)")
 
-    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return texts_with_resignations(self._event_texts, self.replay, events, start, state, names, machines)
+    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset(), lang=None):
+        def texts(events, start, state, names, machines):
+            return self._event_texts(events, start, state, names, machines, lang)
+        return texts_with_resignations(texts, self.replay, events, start, state, names, machines,
+                                       self.say(lang))
 
-    def _event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
+    def _event_texts(self, events, start=0, state=None, names=None, machines=frozenset(), lang=None):
         def fold(s, ev):
             return apply_event(None if ev["type"] == "GameStarted" or s is None else s.clone(), ev)
         def text(before, ev):
-            return _event_text(before, ev, names, machines)
+            return _event_text(before, ev, names, machines, lang)
         return fold_texts(events, start, state, text, fold)
 
-    def event_text(self, before, ev, names=None, machines=frozenset()):
-        return resign_text(ev, names) if ev["type"] == RESIGNED else _event_text(before, ev, names, machines)
+    def event_text(self, before, ev, names=None, machines=frozenset(), lang=None):
+        if ev["type"] == RESIGNED:
+            return resign_text(ev, names, self.say(lang))
+        return _event_text(before, ev, names, machines, lang)
+
+    def legal_moves(self, state, lang=None):
+        return [(m, pillars.describe.describe(state, m, lang)) for m in rules.legal_moves(state)]
 
     # --- pictures and the email channel --------------------------------------------------------------
     def board_svg(self, state, names=None):
         return board_svg(state, names)
 
-    def email_what(self, state):
+    def email_what(self, state, lang=None):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
+        w = self.say(lang)
         if state.phase == "builders" and state.offer:
-            return "your turn to decide whether the drawn master builder stays"
+            return w._("your turn to decide whether the drawn master builder stays")
         step = state.queue[0][0] if state.phase == "actions" and state.queue else state.phase
+        asked = None
         if step in _KINDS:
-            asked = _asked(_KINDS[step], {m.split()[0] for m in rules.legal_moves(state)})
-            if asked:
-                return "your turn to " + asked
-        if state.phase in _ASKED:
-            return "your turn to " + _ASKED[state.phase]
-        if state.phase == "actions" and state.queue:
-            return "your turn to " + _DECISION.get(state.queue[0][0], "decide")
-        return "your turn"
+            asked = _asked(_KINDS[step], {m.split()[0] for m in rules.legal_moves(state)}, w)
+        if not asked and state.phase in _ASKED:
+            asked = w._(_ASKED[state.phase])
+        if not asked and state.phase == "actions" and state.queue:
+            asked = w._(_DECISION.get(state.queue[0][0], N_("decide")))
+        return w._("your turn to {what}", what=asked) if asked else w._("your turn")
 
-    def email_position_lines(self, state, seat, names):
-        name = lambda i: seat_name(names, i)  # noqa: E731
-        c = cards()
+    def email_position_lines(self, state, seat, names, lang=None):
+        w = self.say(lang)
+        name = lambda i: seat_name(names, i, w)  # noqa: E731
         s = state
-        res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[seat], strict=False))
-        crafts = "; ".join(card_name(x) for x in s.craftsmen[seat])
-        out = [f"Round {s.round} of 6.", f"{PHASE_NAMES[s.phase]}.",
-               f"You have {s.vp[seat]} VP, {s.gold[seat]} gold and {res}.",
-               f"Your craftsmen: {crafts}."]
+        res = _resources(s.res[seat], lang)
+        crafts = "; ".join(card_name(x, lang) for x in s.craftsmen[seat])
+        out = [w._("Round {n} of 6.", n=s.round), phase_name(s.phase, lang) + ".",
+               w._("You have {vp}, {gold} and {resources}.", vp=amount("vp", s.vp[seat], lang),
+                   gold=amount("gold", s.gold[seat], lang), resources=res),
+               w._("Your craftsmen: {craftsmen}.", craftsmen=crafts)]
         if s.privileges[seat]:
-            out.append("Your privileges: " + "; ".join(card_name(p) for p in s.privileges[seat]) + ".")
-        others = [f"{name(i)} {s.vp[i]} VP, {s.gold[i]} gold" for i in range(s.players) if i != seat]
-        out.append("The others: " + "; ".join(others) + ".")
+            out.append(w._("Your privileges: {privileges}.",
+                           privileges="; ".join(card_name(p, lang) for p in s.privileges[seat])))
+        others = [w._("{name} {vp}, {gold}", name=name(i), vp=amount("vp", s.vp[i], lang),
+                      gold=amount("gold", s.gold[i], lang)) for i in range(s.players) if i != seat]
+        out.append(w._("The others: {others}.", others="; ".join(others)))
         if s.phase == "builders" and s.drawn is not None:
-            out.append(f"The master builder drawn is {name(s.drawn)}'s; placing one costs {s.cost} gold now.")
+            out.append(w._("The master builder drawn is {name}'s; placing one costs {cost} now.",
+                           name=name(s.drawn), cost=amount("gold", s.cost, lang)))
         if s.event is not None:
-            out.append(f"This round's event: {c.events[s.event]['text']}")
-        market = ", ".join(f"{n} {r}" for r, n in zip(RES, s.market, strict=False))
-        out.append(f"At the market: {market}.")
-        return out + _board_lines(s, seat, name)
+            out.append(w._("This round's event: {text}", text=card_text(s.event, lang)))
+        out.append(w._("At the market: {market}.", market=_resources(s.market, lang)))
+        return out + _board_lines(s, seat, name, w)
 
-    def email_round_end(self, state, seat, names):
+    def email_round_end(self, state, seat, names, lang=None):
         """The last round's end, in the seat's first email after it: its first decision of the next
         round (in phase I each seat decides once, in turn order from the start player, before anyone
         decides twice), or the results after the sixth."""
@@ -186,59 +204,72 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         first = (state.phase == "cards"
                  and state.version - end["version"] == (seat - state.start) % state.players)
         last = state.phase == "over" and state.final is not None and end["round"] == 6
-        return summary_text(round_summary(end), names, seat) if first or last else []
+        return summary_text(round_summary(end, lang), names, seat, lang) if first or last else []
 
     def pieces_svg(self):
         return None
 
 
-def _board_lines(s, seat: int, name) -> list[str]:
+def _resources(counts, lang) -> str:
+    """'1 stone, 2 wood, 0 sand, 0 metal' (in the order of RES)."""
+    return ", ".join(amount(r, n, lang) for r, n in zip(RES, counts, strict=False))
+
+
+def _board_lines(s, seat: int, name, w) -> list[str]:
     """The rest of what the board picture shows, in words (an email is read with pictures off too):
     the card pool, the cards at Kingsbridge and Shiring, where the master builders stand, the bag
     and the cost marker, the tax, the resource cards taken this round and the others' boards; and
     what the decision asked needs (the market's prices, how many resources may be carried over)."""
-    c = cards()
+    c, lang = cards(), w.lang
     out = []
     if s.pool:
-        out.append("The card pool: " + "; ".join(
-            card_name(x) + (f" for {c.craftsmen[x]['cost']} gold" if x in c.craftsmen else "")
-            for x in s.pool) + ".")
-    offers = [f"{FIELD[f]} offers " + " and ".join(card_name(x) for x in shown if x is not None)
+        pool = [w._("{card} for {price}", card=card_name(x, lang),
+                    price=amount("gold", c.craftsmen[x]["cost"], lang))
+                if x in c.craftsmen else card_name(x, lang) for x in s.pool]
+        out.append(w._("The card pool: {cards}.", cards="; ".join(pool)))
+    offers = [w._("{field} offers {cards}", field=field(f, lang),
+                  cards=w.list([card_name(x, lang) for x in shown if x is not None]))
               for f, shown in (("kingsbridge", s.kingsbridge), ("shiring", s.shiring))
               if any(x is not None for x in shown)]
     if offers:
         out.append("; ".join(offers) + ".")
     placed = []
     for who in range(s.players):
-        at = [FIELD[f] + (f" ({n} builders)" if n > 1 else "") for f in c.field_order
-              if (n := s.spots[f].count(who))]
+        at = [w._("{field} ({n} builders)", field=field(f, lang), n=n) if n > 1 else field(f, lang)
+              for f in c.field_order if (n := s.spots[f].count(who))]
         if at:
-            placed.append(f"{name(who)}'s at " + ", ".join(at))
+            placed.append(w._("{name}'s at {fields}", name=name(who), fields=", ".join(at)))
     if placed:
-        out.append("Master builders placed: " + "; ".join(placed) + ".")
+        out.append(w._("Master builders placed: {placed}.", placed="; ".join(placed)))
     if s.phase == "builders":
         bag = ", ".join(f"{name(i)} {s.bag.count(i)}" for i in range(s.players))
-        out.append(f"Master builders in the bag: {bag}; the cost marker stands at {s.cost} gold.")
+        out.append(w._("Master builders in the bag: {bag}; the cost marker stands at {cost}.", bag=bag,
+                       cost=amount("gold", s.cost, lang)))
     if s.tax is not None:
-        out.append(f"This round's tax: {s.tax} gold.")
+        out.append(w._("This round's tax: {tax}.", tax=amount("gold", s.tax, lang)))
     step = s.queue[0][0] if s.phase == "actions" and s.queue else None
     if step == "market":
-        out.append("Prices at the market, to buy or to sell one: "
-                   + ", ".join(f"{r} {c.price[r]} gold" for r in RES) + ".")
+        prices = [w._("{resource} {price}", resource=resource(r, lang),
+                      price=amount("gold", c.price[r], lang)) for r in RES]
+        out.append(w._("Prices at the market, to buy or to sell one: {prices}.", prices=", ".join(prices)))
     if step == "carry":
-        out.append(f"You may carry over {carry_limit(s, seat)} resources to the next round; you have "
-                   f"{sum(s.res[seat])}.")
+        out.append(w._("You may carry over {n} resources to the next round; you have {have}.",
+                       n=carry_limit(s, seat), have=sum(s.res[seat])))
     if s.taken[seat]:
-        out.append("Your resource cards this round: " + "; ".join(card_name(x) for x in s.taken[seat]) + ".")
+        out.append(w._("Your resource cards this round: {cards}.",
+                       cards="; ".join(card_name(x, lang) for x in s.taken[seat])))
     for i in range(s.players):
         if i == seat:
             continue
-        res = ", ".join(f"{n} {r}" for r, n in zip(RES, s.res[i], strict=False))
-        line = f"{name(i)} has {res}; craftsmen: " + "; ".join(card_name(x) for x in s.craftsmen[i])
+        line = w._("{name} has {resources}; craftsmen: {craftsmen}", name=name(i),
+                   resources=_resources(s.res[i], lang),
+                   craftsmen="; ".join(card_name(x, lang) for x in s.craftsmen[i]))
         if s.privileges[i]:
-            line += "; privileges: " + "; ".join(card_name(p) for p in s.privileges[i])
+            line += w._("; privileges: {privileges}",
+                        privileges="; ".join(card_name(p, lang) for p in s.privileges[i]))
         if s.taken[i]:
-            line += "; resource cards this round: " + "; ".join(card_name(x) for x in s.taken[i])
+            line += w._("; resource cards this round: {cards}",
+                        cards="; ".join(card_name(x, lang) for x in s.taken[i]))
         out.append(line + ".")
     return out
 

@@ -1,8 +1,8 @@
 """The games' own words in German and French (issue 53, docs/i18n.md "The games' own words"): each
 game that speaks more than English has its catalogs, every message of its code translated in each
 with the same placeholders; random playouts rendered in the pseudo-locale leave no English in any
-event text, move word or email text; English is unchanged (the games' own tests); and a Carcassonne
-turn email to a German player says the game's words in German."""
+event text, move word or email text; English is unchanged (the games' own tests); and a Carcassonne or
+Pillars turn email to a German or French player says the game's words in that language."""
 from __future__ import annotations
 
 import random
@@ -24,8 +24,8 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP
             "pgettext": ((1, "c"), 2)}
 
 
-def test_carcassonne_speaks_german_and_french_and_the_others_stay_english():
-    assert {g.name for g in SPEAKING} >= {"carcassonne"}
+def test_carcassonne_and_pillars_speak_german_and_french_and_the_others_stay_english():
+    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars"}
     assert all(set(g.languages) >= {"en", "de", "fr"} and g.catalogs for g in SPEAKING)
     tiletum = games.get("tiletum")
     assert in_language(tiletum, "de") == {}, "a game that speaks only English is called as it always was"
@@ -46,7 +46,7 @@ def game_messages(game) -> set:
     extracts it): a plural as (singular, plural), a message with a context as (context, message)."""
     folder = Path(game.catalogs[0])
     cfg = (folder / "babel.cfg").read_text()
-    method_map = [(p, "python") for p in re.findall(r"^\[python: (.+)\]$", cfg, re.M)]
+    method_map = [(p, m) for m, p in re.findall(r"^\[([\w.:]+): (.+)\]$", cfg, re.M)]
     return {_key(m, c) for _f, _l, m, _c, c in extract_from_dir(str(ROOT), method_map=method_map,
                                                                keywords=KEYWORDS)}
 
@@ -255,5 +255,60 @@ def test_a_carcassonne_turn_email_speaks_the_players_language(redis_client, lang
         # Ada's English email is as it always was
         english_text = _plain(notifier.turn_message(gid, meta, state, 0))
         assert "Your score: 0 points; followers in supply: 7." in english_text
+    finally:
+        set_language(redis_client, bob, None)
+
+
+# --- a Pillars turn email in German and French ----------------------------------------------------------
+
+@pytest.mark.parametrize("lang, words, english", [
+    ("de", ["Runde 1 von 6.", "Phase I: Baustoffkarten und Handwerker.", "Du hast 2 SP,", "Deine Handwerker:",
+            "Die anderen: Ada", "Die Kartenauslage:", "Ada nimmt", "du bist am Zug: eine Baustoffkarte",
+            "Auf dem Baustoffmarkt: 4 Stein"],
+     ["Your craftsmen", "The card pool", "At the market", "You have", "your turn to", "workers)"]),
+    ("fr", ["Manche 1 sur 6.", "Phase I : cartes Ressource et artisans.", "Vous avez 2 PV,", "Vos artisans :",
+            "Les autres : Ada", "Les cartes disponibles :", "Ada prend",
+            "à vous de prendre une carte Ressource", "Au marché : 4 pierres"],
+     ["Your craftsmen", "The card pool", "At the market", "You have", "your turn to", "workers)"]),
+])
+def test_a_pillars_turn_email_speaks_the_players_language(redis_client, lang, words, english):
+    from application.game_service import GameService
+    from application.notifications import set_language
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def send(self, msg):
+            pass
+
+    """Bob reads The Pillars of the Earth's own words in his language, Ada's English is unchanged."""
+    ada, bob = f"ada-p-{lang}@words.test", f"bob-p-{lang}@words.test"
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)
+    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
+    set_language(redis_client, bob, lang)
+    try:
+        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                            {"seed": f"pwords-{lang}"}, game="pillars")
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        meta, state = svc.load(gid)
+        game = games.of_meta(meta)
+        assert game.actor(state) == 0, "Ada starts"
+        take = next(m for m, _ in game.legal_moves(state) if m.startswith("take"))
+        svc.submit(gid, tokens[0], state.version, [take])
+        meta, state = svc.load(gid)
+        msg = notifier.turn_message(gid, meta, state, 1)
+        text = _plain(msg)
+        assert msg["Content-Language"] == lang
+        missing = [w for w in words if w not in text]
+        assert missing == [], text
+        assert [w for w in english if w in text] == [], text
+        # the stored texts stay English; the English seat's email is as it always was
+        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada takes the ")
+        english_text = _plain(notifier.turn_message(gid, meta, state, 0))
+        assert "Round 1 of 6." in english_text and "Your craftsmen: the " in english_text
     finally:
         set_language(redis_client, bob, None)
