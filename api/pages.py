@@ -138,20 +138,21 @@ def _text(name: str) -> str:
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
-def _players(game, tr: i18n.Translator = i18n.ENGLISH) -> str:
+def _players(game, tr: i18n.Translator = i18n.ENGLISH, name=html.escape) -> str:
     """How many play a game, in words, from its declared seats and automa ("2-4 players, or solo
-    against the Cardinalbot")."""
+    against the Cardinalbot"), as HTML (``name``: the opponent's name as markup)."""
     n = (tr.ngettext("{n} player", "{n} players", game.min_players) if game.min_players == game.max_players
          else tr._("{low}-{high} players", low=game.min_players, high=game.max_players))
     automa = getattr(game, "automa", None)
     if automa is not None and automa.seats == 2:
-        n = tr._("{players}, or solo against {opponent}", players=n, opponent=automa.title)
+        n = tr._("{players}, or solo against {opponent}", players=n, opponent=name(automa.title))
     return n
 
 
-def _art(name: str, svg: str) -> str:
-    """A game's card picture, inline and labelled by its own title."""
-    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"', svg.strip(),
+def _art(name: str, svg: str, lang: str = i18n.DEFAULT) -> str:
+    """A game's card picture, inline and labelled by its own title (the game's words: English)."""
+    said = "" if lang == i18n.DEFAULT else ' lang="en"'
+    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"{said}', svg.strip(),
                  count=1)
     return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
 
@@ -173,10 +174,12 @@ def game_cards(lang: str = i18n.DEFAULT) -> str:
         g = spec.game
         art = spec.art_svg()
         summary = _game_words(e(spec.summary), lang) + " " if spec.summary else ""
-        out.append('<li class="card game-card">' + (_art(name, art) if art else "")
+        # (the opponent's name is the game's: English, docs/i18n.md)
+        players = _players(g, tr, lambda title: _game_words(e(title), lang))
+        out.append('<li class="card game-card">' + (_art(name, art, lang) if art else "")
                    + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
                    + f"{_game_words(e(g.title), lang)}</a></h3><p>{summary}"
-                   + f"{e(_players(g, tr))}.</p></li>")
+                   + f"{players}.</p></li>")
     return "\n".join(out)
 
 
