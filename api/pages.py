@@ -211,13 +211,14 @@ def _footer(tr: i18n.Translator) -> str:
 
 
 def language_switch(lang: str) -> str:
-    """The footer's links to this page in each language: its path and query, ``lang`` set (the
-    page's fragment is added in the browser when one is clicked: api/page_i18n.py)."""
+    """The footer's links to this page in each language: its query with ``lang`` set, as a link
+    relative to the page (``?lang=de``: the same path; the page stays the same text for every
+    game, and the page's fragment is added in the browser when one is clicked: api/page_i18n.py)."""
     args = [(k, v) for k, v in flask.request.args.items(multi=True) if k != "lang"]
     out = []
     for code, own_name in i18n.LANGUAGES.items():
         query = "&".join(f"{quote(k)}={quote(v)}" for k, v in [*args, ("lang", code)])
-        href = html.escape(f"{flask.request.path}?{query}")
+        href = html.escape(f"?{query}")
         current = ' aria-current="true"' if code == lang else ""
         out.append(f'<li><a href="{href}" hreflang="{code}" lang="{code}" data-lang="{code}"{current}>'
                    f"{html.escape(own_name)}</a></li>")
@@ -240,7 +241,8 @@ def render(name: str, lang: str = i18n.DEFAULT) -> str:
     """A page file in a language, with the site's layout put in at its markers (see the module
     docstring); the footer's language links are put in per request (:func:`language_switch`)."""
     tr = i18n.translator(lang)
-    html = page_i18n.render_template(_text(name), lang, game_titles=Markup(game_titles(lang)))
+    html = page_i18n.render_template(_text(name), lang, game_titles=Markup(game_titles(lang)),
+                                     languages=i18n.LANGUAGES)
     html = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', html, count=1)
     footer = _footer(tr)
     if name in GAME_PAGE_FILES:
