@@ -77,7 +77,7 @@ def code_messages() -> set:
     return found
 
 
-_TAG = re.compile(r"</?[a-z]+[^<>]*>")
+_TAG = re.compile(r"</?(?:a|strong|em|b|i|code|span|br)\b[^<>]*>")   # the markup a page message may hold
 
 
 def _fields(text: str) -> set:
