@@ -10,9 +10,11 @@ UV := uv==0.13.9
 
 .PHONY: run test soak bench openapi lock clean messages
 
-# The gettext catalogs of the languages (docs/i18n.md): each .po compiled to its .mo (git-ignored),
-# by the environment's step and again whenever a .po is newer than its .mo.
-CATALOGS := $(wildcard tablepost/translations/*.po)
+# The gettext catalogs of the languages (docs/i18n.md): the platform's and each game's own words
+# (<engine>/translations, domain the engine's name), each .po compiled to its .mo (git-ignored), by
+# the environment's step and again whenever a .po is newer than its .mo.
+GAME_WORDS := carcassonne
+CATALOGS := $(wildcard tablepost/translations/*.po) $(foreach g,$(GAME_WORDS),$(wildcard $(g)/translations/*.po))
 COMPILED := $(CATALOGS:.po=.mo)
 
 # Python keeps compiled bytecode (__pycache__, git-ignored) even where the environment says not to
@@ -42,8 +44,15 @@ $(COMPILED): %.mo: %.po $(STAMP)
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k ngettext:1,2 -k N_ --no-location --sort-output \
 	    --project "Table Post" --copyright-holder "Table Post" -o tablepost/translations/messages.pot .
-	for po in $(CATALOGS); do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 --ignore-obsolete \
-	    -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done
+	for po in tablepost/translations/*.po; do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 \
+	    --ignore-obsolete -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done
+	# each game's own words: its engine, its adapter and the defaults of the game interface (games/base.py)
+	for g in $(GAME_WORDS); do \
+	    $(BIN)/pybabel extract -F $$g/translations/babel.cfg -k _ -k ngettext:1,2 -k N_ -k NC_:1c,2 -k NP_:1,2 \
+	        -k pgettext:1c,2 --no-location --sort-output --width 100 --project $$g --copyright-holder "Table Post" \
+	        -o $$g/translations/$$g.pot . || exit 1; \
+	    for po in $$g/translations/*.po; do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 \
+	        --ignore-obsolete -D $$g -i $$g/translations/$$g.pot -o $$po -l $$lang || exit 1; done; done
 
 # The project's main job: the service, on an embedded Redis started by the project (data in ./var).
 # `make run PORT=8080` (and HOST=0.0.0.0) serves elsewhere than 127.0.0.1:8000; the email listener

@@ -148,21 +148,25 @@ class GameQueries(SeatAuth):
                                    "a hint is for your own decision, and it is not yours now")
         return state.version, game.view(state, seat)
 
-    def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE) -> dict:
+    def events(self, game_id: str, after: int = 0, limit: int = EVENTS_PAGE, lang: str | None = None) -> dict:
         """At most ``limit`` events after version ``after``, each with its ``text`` in words, and
         where the next page starts: ``next_after`` (the version of the last event served, or
         ``after``), ``more`` (whether events after it exist already). Each event's text is stored
         with it (see :meth:`_decide_and_append`), so a page costs what it holds; only events saved
         before texts were stored, and archived games, have their texts made here, from the latest
-        snapshot at or before ``after`` when there is one."""
+        snapshot at or before ``after`` when there is one. ``lang``: the texts in that language where
+        the game's words speak it (``games.in_language``), made from the events (the stored ones are
+        English)."""
         meta = self.meta(game_id)
         game = games.of_meta(meta)
         limit = max(1, min(limit, MAX_EVENTS_PAGE))
         page, version = self.store.page(game_id, after, limit)
         evs = [e for e, _ in page]
         stored = [t for _, t in page]
-        texts: list[str] = ([t for t in stored if t is not None] if all(t is not None for t in stored)
-                            else self._texts_by_folding(game_id, game, meta, after, evs))
+        said = games.in_language(game, lang)
+        as_stored = all(t is not None for t in stored) and not said
+        texts: list[str] = ([t for t in stored if t is not None] if as_stored
+                            else self._texts_by_folding(game_id, game, meta, after, evs, said))
         names = seat_names(meta)
         texts = [with_names(t, names) for t in texts]
         last = after + len(evs)
@@ -170,19 +174,20 @@ class GameQueries(SeatAuth):
                                            for i, (e, text) in enumerate(zip(evs, texts))],
                 "next_after": last, "more": last < version}
 
-    def events_after(self, game_id: str, after: int) -> list[dict]:
+    def events_after(self, game_id: str, after: int, lang: str | None = None) -> list[dict]:
         """Every event after version ``after`` as ``GET /events`` serves them, page by page (for
-        the service's own readers: the emails that list what happened since a turn)."""
+        the service's own readers: the emails that list what happened since a turn), their texts in
+        ``lang`` where the game speaks it."""
         out: list[dict] = []
         while True:
-            page = self.events(game_id, after, MAX_EVENTS_PAGE)
+            page = self.events(game_id, after, MAX_EVENTS_PAGE, lang)
             out += page["events"]
             if not page["more"] or not page["events"]:
                 return out
             after = page["next_after"]
 
     def _texts_by_folding(self, game_id: str, game: games.Game, meta: dict, after: int,
-                          evs: list[dict]) -> list[str]:
+                          evs: list[dict], said: dict | None = None) -> list[str]:
         """The texts of ``evs`` (the events after ``after``) from the position before them: the
         latest snapshot if it is at or before ``after``, else the game's start, plus the events
         between."""
@@ -193,7 +198,7 @@ class GameQueries(SeatAuth):
         else:
             base, prefix = None, self.store.events(game_id, upto=after) if after else []
         return game.event_texts(prefix + evs, start=len(prefix), state=base, names=seat_markers(meta),
-                                machines=machine_seats(meta))
+                                machines=machine_seats(meta), **(said or {}))
 
     def state_at(self, game_id: str, version: int) -> tuple[dict, object]:
         """The game's meta and its state after ``version`` events (at most the current version):

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 
 import games as hosted
+from tablepost import i18n
 from tournaments.ratings import Rating
 
 from . import errors, links, reliability, waiting
@@ -342,10 +343,14 @@ class Lobby:
         return rating_of(self.r, game, email)
 
     def request_join(self, game_id: str, name: str | None, email: str | None, invite: str | None = None,
-                     key: str | None = None) -> dict:
+                     key: str | None = None, language: str | None = None) -> dict:
         """``POST /api/v1/lobby/{game}/join``: with a dashboard key the seat is taken at once;
-        else a one-time link goes to ``email`` and the seat is taken when it is opened."""
+        else a one-time link goes to ``email`` and the seat is taken when it is opened. ``language``:
+        the seat's emails' (docs/i18n.md), kept with the seat."""
         doc = self._doc(game_id)
+        if language is not None and not i18n.supported(language):
+            raise errors.invalid("bad-language", f"{language!r} is not a language of the service "
+                                                 f"({', '.join(i18n.LANGUAGES)})")
         check_name(name)   # shown at the table and in the lobby: never a link
         if key is not None:
             pid, email = self.dashboard.player(key)   # 401 for a bad key; marks the address verified
@@ -353,7 +358,7 @@ class Lobby:
             if not name:
                 raise errors.invalid("name-required", "say the name to show at the table (`name`)")
             self._joinable(game_id, doc, email, invite)
-            return self._seat(game_id, name, email, invite)
+            return self._seat(game_id, name, email, invite, language=language)
         if not email:
             raise errors.invalid("email-required", "give the address to confirm (`email`), or join with your "
                                                    "dashboard key ('Authorization: Bearer <key>')")
@@ -366,8 +371,8 @@ class Lobby:
         nonce = secrets.token_urlsafe(12)
         ttl = max(60, int(doc["expires"] - self.clock()) + 60)
         self.r.set(waiting.join_key(game_id, nonce),
-                   json.dumps({"name": name, "email": email, "invite": invite,
-                               "at": self.clock()}), ex=ttl)
+                   json.dumps({"name": name, "email": email, "invite": invite, "at": self.clock(),
+                               **({"language": language} if language else {})}), ex=ttl)
         emailed = self.send is not None and self.send(JOIN_TASK, [game_id, nonce], EMAIL)
         return {"game": game_id, "status": "pending", "emailed": bool(emailed)}
 
@@ -422,24 +427,25 @@ class Lobby:
                 "started": started}
 
     def _seat(self, game_id: str, name: str | None, email: str | None, invite: str | None,
-              join: str | None = None) -> dict:
+              join: str | None = None, language: str | None = None) -> dict:
         token = secrets.token_urlsafe(24)
         taken: dict = {}
 
         def change(doc, pending=None):
-            nonlocal name, email
+            nonlocal name, email, language
             if join is not None:
                 if pending is None:
                     raise errors.refused("join-link-used", "this join link was used already (or it expired): "
                                                            "each link takes a seat once")
                 p = json.loads(pending)
-                name, email = p["name"], p["email"]
+                name, email, language = p["name"], p["email"], p.get("language")
                 self._joinable(game_id, doc, email, p.get("invite"))
             else:
                 self._joinable(game_id, doc, email, invite)
             seat = waiting.open_seats(doc)[0]
             doc["seats"][seat] = {"kind": "human", "name": name, "email": email,
-                                  "token_hash": token_hash(token), "confirmed": True}
+                                  "token_hash": token_hash(token), "confirmed": True,
+                                  **({"language": language} if language else {})}
             if not waiting.open_seats(doc):
                 doc["status"] = waiting.STARTING
             taken["seat"], taken["created"], taken["doc"] = seat, doc["created"], doc

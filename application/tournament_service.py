@@ -23,6 +23,7 @@ import time
 
 import games as hosted
 from games.setup import OptionError
+from tablepost import i18n
 from tournaments.model import FORMATS, Tournament, adjudicated_places, fold
 
 from . import errors, links
@@ -81,6 +82,13 @@ def tournament_options(game: hosted.Game, given: dict) -> dict:
             raise errors.invalid("bad-tournament", str(e)) from None
     return out
 
+
+
+def check_language(language: str | None) -> None:
+    """An entrant's language for their games' emails (docs/i18n.md): one the service speaks."""
+    if language is not None and not i18n.supported(language):
+        raise errors.invalid("bad-language", f"{language!r} is not a language of the service "
+                                             f"({', '.join(i18n.LANGUAGES)})")
 
 class TournamentService:
     def __init__(self, games: GameService, clock=None, send=None):
@@ -196,6 +204,7 @@ class TournamentService:
         entries = d.pop("entries", None) or []
         for entry in entries:
             check_name(entry.get("name"))   # an entrant's name is shown to the others: never a link
+            check_language(entry.get("language"))
         emails = [e["email"].strip().lower() for e in entries]
         if len(set(emails)) != len(emails):
             raise errors.invalid("duplicate-entry", "an email address is entered twice")
@@ -217,7 +226,8 @@ class TournamentService:
             raise errors.failed("id-collision", "could not allocate a tournament id")
         if entries:
             self.store.append(
-                tid, 1, [self._entered(e["name"], email, "list") for e, email in zip(entries, emails)])
+                tid, 1, [self._entered(e["name"], email, "list", e.get("language"))
+                         for e, email in zip(entries, emails)])
         out = {"id": tid, "organizer_token": organizer, "status": "open",
                "players": [{"player": player_id(self.r, e), "name": n["name"]} for e,
                            n in zip(emails, entries)]}
@@ -228,9 +238,10 @@ class TournamentService:
         self.advance(tid)  # a start date already passed: start now
         return out
 
-    def _entered(self, name: str, email: str, via: str) -> dict:
+    def _entered(self, name: str, email: str, via: str, language: str | None = None) -> dict:
         remember_name(self.r, player_id(self.r, email), name)
-        return {"type": "PlayerEntered", "player": email, "name": name, "via": via, "at": self.clock()}
+        return {"type": "PlayerEntered", "player": email, "name": name, "via": via, "at": self.clock(),
+                **({"language": language} if language else {})}
 
     def enter(self, tid: str, token: str | None, body: dict) -> dict:
         """The organizer enters a player (their token: the entry and its token at once), or anyone
@@ -242,6 +253,7 @@ class TournamentService:
         t = self.load(tid)
         email = body["email"].strip().lower()
         check_name(body.get("name"))
+        check_language(body.get("language"))
         organizer = self._organizer(t, token)
         if not organizer:
             code = body.get("invite")
@@ -254,17 +266,19 @@ class TournamentService:
         if not organizer:
             nonce = secrets.token_urlsafe(12)
             self.r.set(key(tid, f"entry-ask:{nonce}"),
-                       json.dumps({"name": body["name"], "email": email, "at": self.clock()}),
+                       json.dumps({"name": body["name"], "email": email, "at": self.clock(),
+                                   **({"language": body["language"]} if body.get("language") else {})}),
                        ex=ENTRY_ASK_SECONDS)
             emailed = self.send is not None and self.send(ENTRY_ASK_TASK, [tid, nonce], EMAIL)
             return {"tournament": tid, "status": "pending", "emailed": bool(emailed)}
         if email in t.entrants:   # the organizer's own tournament: told to the organizer only
             raise errors.refused("already-entered", "this email address is entered already")
-        return self._enter(tid, t, body["name"], email, "list")
+        return self._enter(tid, t, body["name"], email, "list", body.get("language"))
 
-    def _enter(self, tid: str, t: Tournament, name: str, email: str, via: str) -> dict:
+    def _enter(self, tid: str, t: Tournament, name: str, email: str, via: str,
+               language: str | None = None) -> dict:
         try:
-            self.store.append(tid, t.version, [self._entered(name, email, via)])
+            self.store.append(tid, t.version, [self._entered(name, email, via, language)])
         except Conflict:
             raise errors.refused("version-conflict", "the tournament changed meanwhile; try again") from None
         if via == "list":
@@ -297,7 +311,7 @@ class TournamentService:
                     "entry_token": self.entry_token(tid, email)}
         if t.status != "open":
             raise errors.refused("entries-closed", "the tournament has started: entries are closed")
-        out = self._enter(tid, t, ask["name"], email, "invite")
+        out = self._enter(tid, t, ask["name"], email, "invite", ask.get("language"))
         self.r.delete(key(tid, f"entry-ask:{nonce}"))
         return out
 
@@ -531,7 +545,8 @@ class TournamentService:
         options.update({o.name: d[o.name] for o in game.options
                         if o.tournament and d.get(o.name) is not None})
         options["rated"] = d["rated"]
-        seats = [{"name": t.entrants[p], "email": p} for p in tb.players]
+        seats = [{"name": t.entrants[p], "email": p,
+                  **({"language": t.languages[p]} if p in t.languages else {})} for p in tb.players]
         tokens: list[str | None] = [self.seat_token(t.id, game_id, i) for i in range(len(seats))]
         seed = f"{d['seed']}:{tb.round}:{tb.table}" if d.get("seed") is not None else None
         try:

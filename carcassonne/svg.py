@@ -92,13 +92,61 @@ def _tile_svg(letter: str, rot: int, ox: float, oy: float, size: float) -> list[
     return out
 
 
-def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True,
-              coords: bool = False) -> str:
-    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last;
-    ``coords`` adds the coordinate margin and labels of an email's picture."""
+# The turn email's board: a phone's email column is 360 px, so the picture is at most that wide and
+# its words (the margin's numbers at 13 px, a cell's x,y at 12) stay that size on a phone; a board
+# wider or taller than EMAIL_COLS x EMAIL_ROWS cells is cropped to the part that matters to the seat.
+EMAIL_CELL, EMAIL_MARGIN = 46, 28
+EMAIL_COLS, EMAIL_ROWS = 7, 9      # 7 * 46 + 28 = 350 px
+
+
+def fit_cells(s: GameState) -> list[tuple[int, int]]:
+    """The empty cells where the tile in hand fits (none without a tile in hand)."""
+    if s.tile is None:
+        return []
+    table = fit_table()[s.tile]
+    return [cell for cell, a in sorted(s.open.items()) if table[a]]
+
+
+Window = tuple[int, int, int, int]   # min_x, max_x, min_y, max_y: the cells drawn
+
+
+def email_window(s: GameState, fits: bool, cols: int = EMAIL_COLS, rows: int = EMAIL_ROWS) -> Window:
+    """The cells the turn email draws: the whole board when it is at most ``cols`` x ``rows``
+    cells, else the part of that size where the seat's tile fits at the most cells (``fits``),
+    then with the tile placed last, then with the most tiles: without ``fits``, the part around
+    the tile placed last."""
     cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
     min_x, max_x = min(c[0] for c in cells), max(c[0] for c in cells)
     min_y, max_y = min(c[1] for c in cells), max(c[1] for c in cells)
+    if max_x - min_x < cols and max_y - min_y < rows:
+        return min_x, max_x, min_y, max_y
+    w, h = min(cols, max_x - min_x + 1), min(rows, max_y - min_y + 1)
+    wanted = fit_cells(s) if fits else []
+    last = s.tiles[-1][:2] if s.tiles else None
+    tiles = [(x, y) for x, y, _, _ in s.tiles]
+
+    def score(x0: int, y0: int) -> tuple[int, int, int]:
+        def inside(c) -> bool:
+            return x0 <= c[0] < x0 + w and y0 <= c[1] < y0 + h
+        return (sum(map(inside, wanted)), int(last is not None and inside(last)), sum(map(inside, tiles)))
+    x0, y0 = max(((x, y) for x in range(min_x, max_x - w + 2) for y in range(min_y, max_y - h + 2)),
+                 key=lambda c: score(*c))
+    return x0, x0 + w - 1, y0, y0 + h - 1
+
+
+def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True,
+              coords: bool = False, window: Window | None = None) -> str:
+    """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last;
+    ``coords`` adds the coordinate margin and labels of an email's picture; ``window``: only
+    these cells (:func:`email_window`), each drawn whole."""
+    if window is None:
+        cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
+        window = (min(c[0] for c in cells), max(c[0] for c in cells),
+                  min(c[1] for c in cells), max(c[1] for c in cells))
+    min_x, max_x, min_y, max_y = window
+
+    def shown(x: int, y: int) -> bool:
+        return min_x <= x <= max_x and min_y <= y <= max_y
     margin = 28 if coords else 0
     width, height = (max_x - min_x + 1) * size + margin, (max_y - min_y + 1) * size + margin
 
@@ -117,17 +165,21 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         out += [f'<text x="{margin / 2:.1f}" y="{origin(0, y)[1] + size / 2 + 5:.1f}" {label}>{y}</text>'
                 for y in range(min_y, max_y + 1)]
     for x, y, letter, rot in s.tiles:
+        if not shown(x, y):
+            continue
         ox, oy = origin(x, y)
         out.append(f'<g class="tile" data-x="{x}" data-y="{y}" data-tile="{letter}" data-rot="{rot}">'
                    f'<title>{escape(tile_full(letter, rot))}</title>')
         out += _tile_svg(letter, rot, ox, oy, size)
         out.append("</g>")
-    if mark_last and len(s.tiles) > 1:
+    if mark_last and len(s.tiles) > 1 and shown(*s.tiles[-1][:2]):
         ox, oy = origin(*s.tiles[-1][:2])
         out.append(f'<rect class="last" x="{ox + 1}" y="{oy + 1}" width="{size - 2}" height="{size - 2}" '
                    f'fill="none" stroke="#e6007e" stroke-width="2"/>')
     for f in s.followers():
         x, y = f["x"], f["y"]
+        if not shown(x, y):
+            continue
         ox, oy = origin(x, y)
         u, v = (0.5, 0.5) if f["role"] == "monk" else (_CORNER_SPOT.get(f["spot"]) or _SIDE_SPOT[f["spot"]])
         cx, cy = ox + u * size, oy + v * size
@@ -142,7 +194,7 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         table = fit_table()[s.tile]
         for (x, y), a in sorted(s.open.items()):
             rots = table[a]
-            if not rots:
+            if not rots or not shown(x, y):
                 continue
             ox, oy = origin(x, y)
             out.append(f'<rect class="fit" data-x="{x}" data-y="{y}" data-rots="{" ".join(map(str, rots))}" '
@@ -150,7 +202,8 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
                        f'fill-opacity="0.35" stroke="#333" stroke-dasharray="4 3"/>')
             if coords:
                 out.append(f'<text x="{ox + size / 2:.1f}" y="{oy + size / 2 + 4:.1f}" '
-                           f'font-size="{size * 0.26:.1f}" font-family="DejaVu Sans, Verdana, sans-serif" '
+                           f'font-size="{max(12.0, size * 0.26):.1f}" '
+                           'font-family="DejaVu Sans, Verdana, sans-serif" '
                            'font-weight="bold" fill="#222" '
                            f'text-anchor="middle">{x},{y}</text>')
     out.append("</svg>")

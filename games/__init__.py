@@ -36,6 +36,7 @@ from .base import (
     SearchDefaults,
     UnknownGame,
     Views,
+    in_language,
 )
 from . import registry
 from .registry import RegistryError, register, spec_of, specs, unregister
@@ -106,4 +107,4 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
-           "spec_of", "specs"]
+           "spec_of", "specs", "in_language"]

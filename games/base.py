@@ -31,6 +31,8 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
+from rules_common.words import PSEUDO, Words
+from rules_common.words import words as _words
 
 from .setup import Automa, Option, OptionError, check_options, own_options
 
@@ -257,6 +259,10 @@ class Game(Rules[S], Views[S], Records[S], Pictures[S], Protocol[S]):
 
     @property
     def email(self) -> bool: ...   # whether the email channel (mail/) plays it
+    @property
+    def languages(self) -> tuple[str, ...]: ...   # the languages its own words speak, English first:
+    # a game with more than English takes ``lang=`` on each method that returns its words
+    # (:func:`in_language`)
 
 
 @runtime_checkable
@@ -386,19 +392,21 @@ def fold_resignations(replay, end, events, state=None):
     return replay(run, s) if run else s
 
 
-def resign_text(ev: dict, names: list[str] | None = None) -> str:
-    """A resignation in words (with the seats' names or markers, as ``event_text`` takes them)."""
-    who = lambda i: names[i] if names is not None and 0 <= i < len(names) else f"Seat {i}"  # noqa: E731
-    text = f"{who(ev['seat'])} resigned"
+def resign_text(ev: dict, names: list[str] | None = None, w: Words | None = None) -> str:
+    """A resignation in words (with the seats' names or markers, as ``event_text`` takes them), in
+    the language of the game's words ``w`` (English by default)."""
+    w = w or _ENGLISH
+    who = lambda i: names[i] if names is not None and 0 <= i < len(names) else w._("Seat {n}", n=i)  # noqa: E731
     if ev.get("winner") is not None:
-        text += f"; {who(ev['winner'])} wins"
-    return text
+        return w._("{who} resigned; {winner} wins", who=who(ev["seat"]), winner=who(ev["winner"]))
+    return w._("{who} resigned", who=who(ev["seat"]))
 
 
-def texts_with_resignations(texts, replay, events, start=0, state=None, names=None, machines=frozenset()):
+def texts_with_resignations(texts, replay, events, start=0, state=None, names=None, machines=frozenset(),
+                            w: Words | None = None):
     """``texts(events, start, state, names, machines)`` (a game's ``event_texts``) with the
-    resignations among ``events`` said by :func:`resign_text`; ``replay``: the game's own (which
-    folds resignations)."""
+    resignations among ``events`` said by :func:`resign_text` (in the words ``w``); ``replay``: the
+    game's own (which folds resignations)."""
     events = list(events)
     if not any(ev["type"] == RESIGNED for ev in events):
         return texts(events, start, state, names, machines)
@@ -414,10 +422,26 @@ def texts_with_resignations(texts, replay, events, start=0, state=None, names=No
             s, run = replay(run, s), []
         if ev is not None:
             if i >= start:
-                out.append(resign_text(ev, names))
+                out.append(resign_text(ev, names, w))
             s = replay([ev], s)
         first = i + 1
     return out
+
+
+# --- the games' own words in a language (docs/i18n.md, "The games' own words") ---------------------
+
+_ENGLISH = _words("", "", None)   # the messages themselves
+
+
+def in_language(game: Any, lang: str | None) -> dict:
+    """The keyword a text method of ``game`` takes for the language ``lang``: ``{"lang": lang}`` where
+    the game's words speak it (its ``languages``; the pseudo-locale where it speaks more than English),
+    else nothing, so that a game that speaks only English is called as it always was. The platform
+    calls ``game.email_what(state, **in_language(game, tr.lang))``."""
+    langs = getattr(game, "languages", ("en",))
+    if not lang or lang == "en" or len(langs) < 2:
+        return {}
+    return {"lang": lang} if lang in langs or lang == PSEUDO else {}
 
 
 # --- defaults a game class inherits -------------------------------------------------------------------
@@ -435,6 +459,15 @@ class GameDefaults:
     automa: Automa | None = None       # its own solo opponent (games/setup.py)
     email: bool = False
     review: bool = False
+    languages: tuple[str, ...] = ("en",)   # the languages of its own words (:func:`in_language`)
+    # its catalogs, where it speaks more than English: (folder, gettext domain) (rules_common/words.py)
+    catalogs: tuple[str, str] | None = None
+
+    def say(self, lang: str | None = None) -> Words:
+        """The game's own words in ``lang`` (English where it has no catalog for it)."""
+        if self.catalogs is None or not lang or lang == "en":
+            return _ENGLISH
+        return _words(self.catalogs[0], self.catalogs[1], lang)
     # its rulebook's own nouns ("Architect", "follower"): with its name, title, options and automa the
     # words of its own that the service never speaks (tests/test_game_blind.py reads them)
     terms: tuple[str, ...] = ()
@@ -461,26 +494,29 @@ class GameDefaults:
     # is named as it is
     verb_words: dict[str, str] = {}
 
-    def progress(self: Game[Any], state: Any) -> str:
+    def progress(self: Any, state: Any, lang: str | None = None) -> str:
         """How far the game is: by default its round ("Round 3"); a game says it in its own terms."""
-        return f"Round {self.round(state)}"
+        return self.say(lang)._("Round {n}", n=self.round(state))
 
-    def refusal(self: Game[Any], state: Any, seat: int, text: str, message: str) -> str:
+    def refusal(self: Any, state: Any, seat: int, text: str, message: str, lang: str | None = None) -> str:
         """The parser's reason, and in words the kinds of move the seat to act can make now (none
-        but its own legal moves, which it sees anyway: nothing hidden is told)."""
+        but its own legal moves, which it sees anyway: nothing hidden is told). The parser's own
+        reason (``message``) is the engine's, in English."""
+        w = self.say(lang)
         verbs: list[str] = []
         for move, _ in self.legal_moves(state):
             verb = move.split()[0]
             if verb not in verbs and verb != "undo":
                 verbs.append(verb)
-        kinds = [self.verb_words.get(v, v) for v in verbs]
+        kinds = [w._(self.verb_words[v]) if v in self.verb_words else v for v in verbs]
         if not kinds:
             return message
-        can = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+        can = (kinds[0] if len(kinds) == 1
+               else w._("{first} or {last}", first=", ".join(kinds[:-1]), last=kinds[-1]))
         first = text.split()[0].lower() if text.split() else ""
         if first and first not in verbs:
-            return f"'{first[:30]}' is not a move here: you can {can}."
-        return f"{message[:200]}. You can {can}."
+            return w._("'{first}' is not a move here: you can {can}.", first=first[:30], can=can)
+        return w._("{message}. You can {can}.", message=message[:200], can=can)
     resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:
@@ -573,15 +609,15 @@ class EmailDefaults:
 
     email: bool = True
 
-    def email_what(self, state: Any) -> str:
-        return "your turn"
+    def email_what(self: Any, state: Any, lang: str | None = None) -> str:
+        return self.say(lang)._("your turn")
 
-    def email_moves(self: EmailGame[S], state: S, seat: int,
-                    names: list[str] | None = None) -> list[tuple[str, str]]:
-        return self.legal_moves(state) if self.actor(state) == seat else []
+    def email_moves(self: Any, state: Any, seat: int, names: list[str] | None = None,
+                    lang: str | None = None) -> list[tuple[str, str]]:
+        return self.legal_moves(state, **in_language(self, lang)) if self.actor(state) == seat else []
 
-    def email_reply_hint(self) -> str:
-        return "You may send several moves."
+    def email_reply_hint(self: Any, lang: str | None = None) -> str:
+        return self.say(lang)._("You may send several moves.")
 
     def email_example(self: EmailGame[S], state: S, seat: int) -> str:
         moves = self.email_moves(state, seat)
@@ -595,13 +631,13 @@ class EmailDefaults:
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []
 
-    def email_past(self, who: str, text: str) -> str:
+    def email_past(self, who: str, text: str, lang: str | None = None) -> str:
         return f"{who}: {text}"
 
-    def email_chance(self, chance: list) -> list[str]:
+    def email_chance(self, chance: list, lang: str | None = None) -> list[str]:
         return []
 
-    def email_round_end(self, state: Any, seat: int, names: list[str]) -> list[str]:
+    def email_round_end(self, state: Any, seat: int, names: list[str], lang: str | None = None) -> list[str]:
         return []
 
 
@@ -623,11 +659,15 @@ class ReviewDefaults:
     """Defaults for :class:`Reviewed`: the position as the game's progress and the points, and the
     bound the best final score of the game (the most any seat got out of it)."""
 
-    def review_position(self: Game[S], state: S, seat: int) -> str:
-        scores = self.scores(state)
+    def review_position(self: Any, state: Any, seat: int, lang: str | None = None) -> str:
+        w, scores = self.say(lang), self.scores(state)
         others = [v for i, v in enumerate(scores) if i != seat]
-        best = f", the best other seat {max(others)}" if others else ""
-        return f"{self.progress(state)}: you had {scores[seat]} {self.score_unit}{best}"
+        said = dict(progress=self.progress(state, **in_language(self, lang)), points=scores[seat],
+                    unit=w._(self.score_unit))
+        if others:
+            return w._("{progress}: you had {points} {unit}, the best other seat {best}", best=max(others),
+                       **said)
+        return w._("{progress}: you had {points} {unit}", **said)
 
     def review_bound(self: Game[S], state: S, seat: int) -> float:
         return float(max(1, *self.scores(state)))
@@ -635,9 +675,9 @@ class ReviewDefaults:
 
 # --- the adapter of an engine-backed game ------------------------------------------------------------
 
-def seat_name(names: list[str] | None, seat: int) -> str:
+def seat_name(names: list[str] | None, seat: int, w: Words | None = None) -> str:
     """A seat's name for the game's words, or "seat N" where the names do not say it."""
-    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if names and 0 <= seat < len(names) else (w or _ENGLISH)._("seat {n}", n=seat)
 
 
 class EngineGame(GameDefaults, Generic[S]):
@@ -676,8 +716,9 @@ class EngineGame(GameDefaults, Generic[S]):
     def play(self, state: S, seat: int, move: str, seed: str) -> tuple[list[dict], S]:
         return self.engine.play(state, seat, move, seed=seed)
 
-    def legal_moves(self, state: S) -> list[tuple[str, str]]:
-        return [(m, self.words.describe(state, m)) for m in self.engine.legal_moves(state)]
+    def legal_moves(self, state: S, lang: str | None = None) -> list[tuple[str, str]]:
+        kw = {"lang": lang} if lang else {}   # (given only to a game whose words speak it: in_language)
+        return [(m, self.words.describe(state, m, **kw)) for m in self.engine.legal_moves(state)]
 
     def parse(self, text: str) -> Any:
         return self.engine.parse(text)

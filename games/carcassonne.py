@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import carcassonne as rules
 import carcassonne.describe
-from carcassonne import chance, record
+from carcassonne import chance, record, words as carcassonne_words
 from carcassonne.describe import event_text, event_texts, tile_name
 from carcassonne.effects import placement_effects
-from carcassonne.svg import board_svg, hand_svg, tiles_sprite
+from carcassonne.svg import EMAIL_CELL, board_svg, email_window, fit_cells, hand_svg, tiles_sprite
+from carcassonne.words import N_
 
 from .spec import GameSpec
 from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
@@ -20,7 +21,10 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
     name = "carcassonne"
     title = "Carcassonne"
     # the notation's verbs in words (docs/carcassonne.md), for refusals
-    verb_words = {"place": "place the tile in hand (where, how it is turned, and a follower if you like)"}
+    verb_words = {"place": N_("place the tile in hand (where, how it is turned, and a follower if you like)")}
+    # its own words in German and French (carcassonne/translations, docs/i18n.md)
+    languages = carcassonne_words.LANGUAGES
+    catalogs = (str(carcassonne_words.CATALOGS), carcassonne_words.DOMAIN)
     min_players, max_players = 2, 5
     rules_version = rules.RULES_VERSION
     seat_kinds = ("human", "ai", "bot")   # AI seats play by ai.generic; bot accounts over the API
@@ -44,10 +48,9 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
     def scores(self, state):
         return list(state.scores)
 
-    def progress(self, state):
+    def progress(self, state, lang=None):
         """Carcassonne has no rounds: how many tiles are still face down (public)."""
-        n = len(state.pile)
-        return f"{n} tile{'s' if n != 1 else ''} left"
+        return self.say(lang).ngettext("{n} tile left", "{n} tiles left", len(state.pile))
 
     def round(self, state):
         """Carcassonne has no rounds: the round of turns the game is in (each seat one tile)."""
@@ -59,26 +62,36 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
                 "reveal 0, "
                 "then each move) (see carcassonne/chance.py)")
 
-    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset()):
-        return texts_with_resignations(lambda e, k, s, n, m: event_texts(e, k, s, n), self.replay,
-                                       events, start, state, names, machines)
+    def event_texts(self, events, start=0, state=None, names=None, machines=frozenset(), lang=None):
+        return texts_with_resignations(lambda e, k, s, n, m: event_texts(e, k, s, n, lang), self.replay,
+                                       events, start, state, names, machines, self.say(lang))
 
-    def event_text(self, before, ev, names=None, machines=frozenset()):
-        return resign_text(ev, names) if ev["type"] == RESIGNED else event_text(before, ev, names)
+    def event_text(self, before, ev, names=None, machines=frozenset(), lang=None):
+        if ev["type"] == RESIGNED:
+            return resign_text(ev, names, self.say(lang))
+        return event_text(before, ev, names, lang)
+
+    def legal_moves(self, state, lang=None):
+        return [(m, carcassonne.describe.describe(state, m, lang)) for m in rules.legal_moves(state)]
 
     # --- the email channel -------------------------------------------------------------------
-    def email_position_lines(self, state, seat, names):
-        out = []
+    def email_position_lines(self, state, seat, names, lang=None):
+        w, out = self.say(lang), []
         if state.tile is not None and state.actor == seat:
-            out.append(f"Your tile to place: {tile_name(state.tile)}.")
-        out.append(f"Your score: {state.scores[seat]} points; followers in supply: {state.supply[seat]}.")
-        others = [f"{seat_name(names, i)} {v} points ({state.supply[i]} followers in supply)"
+            out.append(w._("Your tile to place: {tile}.", tile=tile_name(state.tile, 0, lang)))
+        out.append(w._("Your score: {points} points; followers in supply: {supply}.",
+                       points=state.scores[seat], supply=state.supply[seat]))
+        others = [w._("{name} {points} points ({supply} followers in supply)", name=seat_name(names, i, w),
+                      points=v, supply=state.supply[i])
                   for i, v in enumerate(state.scores) if i != seat]
-        out.append("The others: " + "; ".join(others) + ".")
-        out.append(f"Tiles still face down: {len(state.pile)}.")
+        out.append(w._("The others: {others}.", others="; ".join(others)))
+        out.append(w._("Tiles still face down: {n}.", n=len(state.pile)))
         return out
 
-    def email_moves(self, state, seat, names=None):
+    def email_what(self, state, lang=None):
+        return self.say(lang)._("your turn")
+
+    def email_moves(self, state, seat, names=None, lang=None):
         """One row per placement (cell and rotation) where the tile fits, with what it does in words
         (carcassonne/effects.py: what it closes and for how many points to whom, extends or starts,
         as the engine's scoring counts it): type it as it stands to place the tile alone, or add one
@@ -92,20 +105,24 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
             spots = rows.setdefault(head, [])
             if follower:
                 spots.append(follower)
-        out = []
+        w, out = self.say(lang), []
         for head, spots in rows.items():
             cell, rot = head.split()[1:3]
             x, y = (int(v) for v in cell.split(","))
-            effects = placement_effects(state, x, y, int(rot[1:]), seat, names)
-            said = "; ".join(effects) if effects else "adds to no road, city or cloister"
-            out.append((head, said[:1].upper() + said[1:] + ". The tile alone"
-                        + (f"; or add a follower: {', '.join(spots)}" if spots else "")))
+            effects = placement_effects(state, x, y, int(rot[1:]), seat, names, lang)
+            said = "; ".join(effects) if effects else w._("adds to no road, city or cloister")
+            said = said[:1].upper() + said[1:]
+            out.append((head, w._("{effects}. The tile alone; or add a follower: {spots}", effects=said,
+                                  spots=", ".join(spots)) if spots
+                        else w._("{effects}. The tile alone", effects=said)))
         return out
 
-    def email_reply_hint(self):
+    def email_reply_hint(self, lang=None):
         # said without the picture, which an email to an address that has not yet accepted leaves out
-        return ("One move a turn: a placement from the list (the cell's column,row and the turn of the "
-                "tile, as the list writes them), alone or with one of its follower spots after it.")
+        w = self.say(lang)
+        return w._("One move a turn: a placement from the list (the cell's column,row and the turn "
+                   "of the tile, as the list writes them), alone or with one of its follower spots "
+                   "after it.")
 
     def email_example(self, state, seat):
         """A legal move with a follower when there is one (it shows both parts of the notation)."""
@@ -117,11 +134,25 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
 
     def email_pictures(self, state, seat, names=None, since=None):
         """The board numbered as the notation counts cells, the cells where the tile in hand fits
-        dashed and labelled ``x,y``; and the tile in hand in its four turns."""
+        dashed and labelled ``x,y``; and the tile in hand in its four turns. The board is drawn at
+        most 360 px wide (a phone's email column: its numbers stay 13 px there), a larger one cut
+        to the part where the tile fits at the most cells (or, not the seat's turn, around the
+        tile placed last), which the alt text says."""
         mine = state.actor == seat and state.tile is not None
-        board = ("board", f"The board, {len(state.tiles)} tiles placed"
-                 + ("; the dashed cells, labelled column,row, are where your tile fits." if mine else "."),
-                 board_svg(state, size=56, fits=mine, coords=True))
+        window = email_window(state, mine)
+        x0, x1, y0, y1 = window
+        every = fit_cells(state) if mine else []
+        inside = sum(x0 <= x <= x1 and y0 <= y <= y1 for x, y in every)
+        cells = [(x, y) for x, y, _, _ in state.tiles] + list(state.open)
+        whole = (x0, x1, y0, y1) == (min(c[0] for c in cells), max(c[0] for c in cells),
+                                     min(c[1] for c in cells), max(c[1] for c in cells))
+        alt = f"The board, {len(state.tiles)} tiles placed"
+        if not whole:
+            alt += (f"; the part of it from column {x0} to {x1} and row {y0} to {y1}"
+                    + (f", with {inside} of the {len(every)} cells where your tile fits (the list of "
+                       "moves has them all)" if mine else ", around the tile placed last"))
+        alt += "; the dashed cells, labelled column,row, are where your tile fits." if mine else "."
+        board = ("board", alt, board_svg(state, size=EMAIL_CELL, fits=mine, coords=True, window=window))
         if not mine:
             return [board]
         return [board, ("tile", f"Your tile: {tile_name(state.tile)}, shown turned r0, r90, r180 and r270.",

@@ -16,6 +16,7 @@ from tiletum.state import FORMAT as TILETUM_FORMAT
 from tiletum.svg import render_board_svg
 from tiletum.svg_map import changed_spots, map_part_alt, map_part_svg
 from tiletum.svg_seat import seat_board_svg
+from tiletum.svg_table import table_svg
 
 from .spec import GameSpec
 from .base import (RESIGNED, EmailDefaults, EmailGame, EngineGame, ReviewDefaults, SearchDefaults,
@@ -357,15 +358,18 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         return render_board_svg(state, names)
 
     def email_pictures(self, state, seat, names=None, since=None):
-        head = f"The Tiletum board, round {state.round}, {state.phase} phase"
+        """The turn email's pictures, each laid out for a phone's email column (its words 12 px or
+        more there; the whole board, 1530 px, would show them at 3): the shared table (the Action
+        Wheel, the King track, the offers, the Fairs, the players; tiletum/svg_table.py) as the
+        board, the part of the map where things changed, and the seat's own board. The whole board
+        is the game page's (and board.png's), linked under the pictures."""
+        head = f"The Tiletum table, round {state.round}, {state.phase} phase"
+        table = ("board", f"{head}: the Action Wheel with its dice and Bonus tiles, the King track, the "
+                 "Contract and Character offers, the Fairs and the players' scores (also written out in "
+                 "this email; the whole board with the map is on the game's page).",
+                 table_svg(state, names, seat if 0 <= seat < len(state.seats) else None))
         if not 0 <= seat < len(state.seats):
-            return [("board", f"{head} (the position is also written out in this email).",
-                     render_board_svg(state, names))]
-        # the seat's own board is pictured above the board (mail/compose.py puts the board last), at
-        # a size a phone can read, so the board leaves it out rather than draw it twice
-        others = "the other players' boards" if len(state.seats) > 2 else "the other player's board"
-        board = ("board", f"{head}, with {others} (yours is pictured above; the position is also "
-                 "written out in this email).", render_board_svg(state, names, leave_out=seat))
+            return [table]
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
         mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
                 "(also written out in this email).", seat_board_svg(state, seat, names))
@@ -373,8 +377,8 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         # after the words of what happened, before the seat's own board
         spots = changed_spots(state, since or [])
         if not spots:
-            return [board, mine]
-        return [board, ("map", map_part_alt(spots), map_part_svg(state, spots, names)), mine]
+            return [table, mine]
+        return [table, ("map", map_part_alt(spots), map_part_svg(state, spots, names)), mine]
 
 
 TILETUM = Tiletum()

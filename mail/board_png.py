@@ -7,7 +7,8 @@ CairoSVG's own calls (the same glyphs, a sixth to a tenth of the CPU: a Tiletum 
 system's cairo). The email carries the picture inline
 (``mail/compose.py``): a linked one is blocked by many clients and would show the position of
 the day it is opened, not of the email. ``GET /api/v1/games/{id}/board.png``
-(api/resources/play.py) serves the page's board (a Tiletum email's board leaves out the seat's own).
+(api/resources/play.py) serves the page's board (an email's pictures are each game's own, laid out
+for a phone's email column: ``email_pictures``).
 
 Each picture is rendered once and reused for every email of its game's version (issue 40). A
 new one is drawn on its thread's scratch surface (a new 2.5 MB surface a picture cost 2 ms of

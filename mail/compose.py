@@ -32,7 +32,7 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-from games import RESIGNED, EmailGame
+from games import RESIGNED, EmailGame, in_language
 from tablepost.i18n import ENGLISH, N_, Translator
 
 MSGID_DOMAIN = "tiletum-pbem"
@@ -228,8 +228,9 @@ class TurnContext:
 def describe_event(event: dict, seat_names: list[str], game: EmailGame, tr: Translator = ENGLISH) -> str:
     """A past move in plain words, with the player's name (``event["text"]``, when the notifier
     put it there, is the move in words as ``GET /events`` says it), and what chance brought with
-    it, in the game's words (``EmailTexts.email_past``, ``email_chance``: the game's own texts,
-    English in this increment; docs/i18n.md)."""
+    it, in the game's words (``EmailTexts.email_past``, ``email_chance``: the game's own texts, in
+    ``tr``'s language where the game speaks it, else English; docs/i18n.md)."""
+    said = in_language(game, tr.lang)
     who = (seat_names[event["seat"]] if event.get("seat") is not None and event["seat"] < len(seat_names)
            else "?")
     by = f" (played by the {event['by']})" if event.get("by") else ""
@@ -237,10 +238,12 @@ def describe_event(event: dict, seat_names: list[str], game: EmailGame, tr: Tran
         text = event["text"]
         if event.get("by") and text.endswith(by):
             text = text[: -len(by)]
+        elif event.get("by") and said and text.endswith(")"):   # the game said who played it in its language
+            text = re.sub(r" \([^()]*\)$", "", text)
         # GET /events' texts already say who did what ("Bob took the yellow 2 die: ..."); older
         # imperative ones ("Take the yellow 2 die: ...") are put in the past by the game
-        line = (text if text.startswith(who + " ") else game.email_past(who, text)) + _by(event, tr)
-        extra = game.email_chance(event.get("chance") or [])
+        line = (text if text.startswith(who + " ") else game.email_past(who, text, **said)) + _by(event, tr)
+        extra = game.email_chance(event.get("chance") or [], **said)
         return line + ("; " + "; ".join(extra) if extra else "")
     if event.get("type") == "MoveUndone":
         return tr._("{who} took back a move", who=who)
@@ -379,14 +382,17 @@ def turn_email(ctx: TurnContext):
     language; the game's own words (what the decision is, the moves, the position) as the game says
     them (docs/i18n.md)."""
     state, game, tr = ctx.state, ctx.game, ctx.tr
-    what = game.email_what(state)
+    said = in_language(game, tr.lang)   # the game's own words in the recipient's language, where it speaks it
+    what = game.email_what(state, **said)
     headline = ctx.headline or f"{what[:1].upper()}{what[1:]}."
-    legal = game.email_moves(state, ctx.seat, ctx.seat_names)
+    legal = game.email_moves(state, ctx.seat, ctx.seat_names, **said)
     marked = [tr._("{name} (resigned)", name=n) if i in ctx.resigned else n
               for i, n in enumerate(ctx.seat_names)]
-    position = game.email_position_lines(state, ctx.seat, marked)   # the players' lines say who resigned
+    # the players' lines say who resigned
+    position = game.email_position_lines(state, ctx.seat, marked, **said)
     since = [describe_event(e, ctx.seat_names, game, tr) for e in ctx.since]
-    round_end = game.email_round_end(state, ctx.seat, ctx.seat_names)   # what a round's end did, and why
+    # what a round's end did, and why
+    round_end = game.email_round_end(state, ctx.seat, ctx.seat_names, **said)
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
     where = tr._("{title} with {names}", title=game.title, names=names_text(others, tr)) if others \
@@ -410,7 +416,7 @@ def turn_email(ctx: TurnContext):
     text += position + ["", tr._("Your legal moves:")]
     text += [f"  {m} — {d}" for m, d in legal]
     text += ["", tr._("Reply to this email with your moves, one per line, for example:"), f"    {example}",
-             game.email_reply_hint(), tr._(RESIGN_HINT), tr._(TALK_HINT), ""]
+             game.email_reply_hint(**said), tr._(RESIGN_HINT), tr._(TALK_HINT), ""]
     if legal:
         text += [line for para in HOW_TO_REPLY for line in [*textwrap.wrap(tr._(para), 76), ""]]
     if ctx.move_urls:
@@ -470,7 +476,7 @@ def turn_email(ctx: TurnContext):
                  f"<table>{moves_head(tr) if legal else ''}{rows}</table>")
     reply_with = e(tr._("Reply with your moves, one per line, for example {example}.", example="\0")).replace(
         "\0", f"<code>{e(example)}</code>")
-    parts.append(f"<p>{reply_with} {e(game.email_reply_hint())} {e(tr._(RESIGN_HINT))} "
+    parts.append(f"<p>{reply_with} {e(game.email_reply_hint(**said))} {e(tr._(RESIGN_HINT))} "
                  f"{e(tr._(TALK_HINT))}</p>")
     if legal:
         parts.append('<div style="color:#555555;font-size:13px">'

@@ -193,7 +193,9 @@ class InboundReplies:
 
     def legal_moves(self, game_id: str, seat: int) -> list[tuple[str, str]]:
         meta, state = self.svc.load(game_id)
-        return email_game(meta).email_moves(state, seat, seat_names(meta))
+        game, info = email_game(meta), meta["seats"][seat]
+        tr = self.notifier.voice(info.get("email"), info)[0]   # the moves' words in the seat's language
+        return game.email_moves(state, seat, seat_names(meta), **games.in_language(game, tr.lang))
 
     def seen(self, key: str) -> bool:
         return not self.r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
@@ -228,7 +230,7 @@ class InboundReplies:
                          or thread_subject(game.title, names, seat, game_id, tr))
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
-                extra["hint"] = game.email_reply_hint()
+                extra["hint"] = game.email_reply_hint(**games.in_language(game, tr.lang))
         except Exception:  # the game is gone or unreadable: the answer still goes out
             log.warning("mailin: no game context for the error answer on %s", game_id, exc_info=True)
         return error_email(**{**ctx, **extra})

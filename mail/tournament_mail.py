@@ -36,7 +36,7 @@ def welcome(notifier: Notifier, tid: str) -> int:
         first = notifier.first_email(email)
         game = game_of(t)
         title = game.title
-        tr, _tz = notifier.voice(email)
+        tr, _tz = notifier.voice(email, {"language": t.languages[email]} if email in t.languages else None)
         how = (tr._("Each game sends you its turn emails as usual; reply to them with your moves.")
                if game.email
                else tr._("Play your games on their game pages, linked from your tournament page."))
@@ -84,7 +84,7 @@ def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
         return 0
     t = ts.load(tid)
     email, title = ask["email"], game_of(t).title
-    tr, _tz = notifier.voice(email)
+    tr, _tz = notifier.voice(email, ask)   # the language asked with the entry, if the address chose none
     # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
     # "Email by consent"): neither the tournament's name nor the name typed with the address
     pending = notifier.stranger(email)

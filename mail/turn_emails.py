@@ -73,7 +73,7 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             names = self.neutral_names(names, seat, tr)
             played = []
         else:
-            played = [e["text"] for e in self.service.events_after(game_id, version)
+            played = [e["text"] for e in self.service.events_after(game_id, version, tr.lang)
                       if e.get("seat") == seat and e.get("by") == "stand-in"]
         policy = timeout_policy(meta)
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
@@ -302,7 +302,7 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             talk_html, since, images = "", [], []
         else:
             talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat, tr)
-            since = self.since_last_turn(game_id, seat, game, seen, events)
+            since = self.since_last_turn(game_id, seat, game, seen, events, tr.lang)
             images = self.pictures(game_id, meta, state, seat, since)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=tr._("there") if pending else names[seat], to_addr=email,
@@ -338,17 +338,19 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
                 for (name, alt, _svg), png in zip(drawn, pngs) if png]
 
     def since_last_turn(self, game_id: str, seat: int, game: games.Game, seen: int = 0,
-                        events: list[dict] | None = None) -> list[dict]:
+                        events: list[dict] | None = None, lang: str | None = None) -> list[dict]:
         """The public events after this seat's last move (what the others did), and after the version
         ``seen`` it last looked at (several quick moves of others told in one email). ``events``: the
-        game's events, if the caller has read them."""
+        game's events, if the caller has read them. ``lang``: their texts in the recipient's language,
+        where the game's words speak it (made from the events; else the stored English ones)."""
         events = self.service.store.events(game_id) if events is None else events
         last = max((i for i, e in enumerate(events) if e.get("seat") == seat and e["type"] != "GameStarted"),
                    default=0)
         last = max(last, seen - 1)
         if last + 1 >= len(events):
             return []  # nothing since (the game's first turn): no need to replay the game to say so
-        return self.service.events_after(game_id, last + 1)  # each with its stored text: no fold of the log
+        # each with its stored text (no fold of the log), unless the game says them in another language
+        return self.service.events_after(game_id, last + 1, lang)
 
     def one_click_moves(self, game_id: str, state, seat: int,
                         game: games.EmailGame) -> dict[str, str]:

@@ -55,8 +55,8 @@ PHASE_NAMES = {
 }
 RES_COLOURS = {"stone": "#8c8c8c", "wood": "#8b5a2b", "sand": "#e0c068", "metal": "#4a6d8c"}
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
-WIDTH = 480  # narrow: a phone shows it at three quarters of its size
-CHIP = 36  # a chip's height: on a 360 px wide screen about 27 px
+WIDTH = 360  # a phone's width (an email's column): shown at its own size, its 12-px words stay 12 px
+CHIP = 36  # a chip's height: a tap's size
 LINE_SIZE, LINE_H = 12, 15   # a card's words on a field: the page shows the picture at its size or larger
 
 
@@ -85,20 +85,25 @@ def _spot(x: float, y: float, seat: int | None, r: int = 13) -> str:
             'stroke="#222" stroke-width="1"/>')
 
 
-def _cubes(x: float, y: float, counts: dict[str, int], attr: str) -> tuple[list[str], float]:
+def _cubes(x: float, y: float, counts: dict[str, int], attr: str,
+           right: float = WIDTH - 16) -> tuple[list[str], float]:
     """Each resource a chip (a cube and its count) big enough to tap, in a ``<g>`` carrying
-    ``attr="resource"``; ``y`` is the chip's top."""
+    ``attr="resource"``; ``y`` is the chip's top. The chips wrap at ``right``; answers the parts
+    and the y under them."""
     out = []
+    x0 = x
     for r, n in counts.items():
         label = f"{n} {r}"
         w = 32 + 8.6 * len(label)
+        if x > x0 and x + w > right:
+            x, y = x0, y + CHIP + 6
         out.append(f'<g class="res" {attr}="{r}"><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
                    f'height="{CHIP}" rx="5" fill="#fff" stroke="#bbb"/>'
                    f'<rect x="{x + 7:.0f}" y="{y + CHIP / 2 - 7:.0f}" width="14" height="14" '
                    f'fill="{RES_COLOURS[r]}" stroke="#333"/>'
                    + _text(x + 26, y + CHIP / 2 + 5, label, 14) + "</g>")
         x += w + 6
-    return out, x
+    return out, y + CHIP
 
 
 def _chips(x0: float, y: float, right: float, items: list[tuple[str, str]],
@@ -133,13 +138,13 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     out: list[str] = []
     # --- the round and the Cathedral --------------------------------------------------------
     out.append(_text(16, 26, f"Round {s.round} of 6", 18, weight="bold"))
-    out.append(_text(170, 26, "The Cathedral:", 13))
-    for i in range(6):
+    out.append(_text(150, 26, "Cathedral:", 13))
+    for i in range(6):   # one part a round, right of its label, the last one inside the edge
         done = i < s.round - 1 or s.phase == "over"
         now = i == s.round - 1 and s.phase != "over"
         fill = "#b08d57" if done else ("#e8d8b8" if now else "#fff")
-        out.append(f'<rect class="cathedral-part" x="{270 + 34 * i}" y="12" width="30" height="18" '
-                   f'fill="{fill}" stroke="#7a5a2f"/>')
+        out.append(f'<rect class="cathedral-part" x="{WIDTH - 16 - 6 * 18 + 18 * i + 2}" y="12" width="16" '
+                   f'height="18" fill="{fill}" stroke="#7a5a2f"/>')
     if s.phase == "over":
         best = max(s.vp) if s.vp else 0
         winners = ", ".join(who(w) for w in s.winners) or "nobody"
@@ -147,11 +152,12 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         line = f"The game is over: {winners} {verb} ({best} VP)"
     else:
         line = f"{PHASE_NAMES[s.phase]}; {who(s.actor)} decides"
-    out.append(_text(16, 50, line, 13))
+    lines = textwrap.wrap(line, int((WIDTH - 32) / (13 * 0.62)))   # a long name wraps, never cut
+    out += [_text(16, 50 + 17 * i, ln, 13) for i, ln in enumerate(lines)]
     # --- the fields ------------------------------------------------------------------------
     # two fields a row; a card lying on a spot (Kingsbridge, Shiring) said in words under the spots,
     # wrapped, never cut (its row grows)
-    y0 = 64
+    y0 = 64 + 17 * (len(lines) - 1)
     boxw = (WIDTH - 42) // 2
     per_line = int((boxw - 16) / (LINE_SIZE * 0.6))
 
@@ -180,8 +186,9 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         spots = s.spots[f]
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
         ly = y + 64 + 12
+        step = min(46, (boxw - 44) / max(1, len(spots) - 1))   # the Market's four spots inside its box
         for i, seat in enumerate(spots):
-            cx = x + 22 + i * 46
+            cx = x + 22 + i * step
             card = shown[i] if shown is not None and i < len(shown) else None
             extra = f' data-spot-card="{card}"' if card is not None else ""
             out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 40, seat, 17) + "</g>")
@@ -192,7 +199,7 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
                                      for j, ln in enumerate(lines_of[f][i])) + "</g>")
                 ly += LINE_H * len(lines_of[f][i])
         if f == "king":
-            out.append(_text(x + 120, y + 46, f"metal: {s.king_metal}", 12))
+            out.append(_text(x + boxw - 6, y + 46, f"metal: {s.king_metal}", 12, "end"))
         out.append("</g>")
         if col == 1 or k == len(c.field_order) - 1:
             y += boxh + 10
@@ -217,14 +224,14 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
     out.append('<g class="tax" data-part="tax">' + _box(194, y - 22, 12 + 8 * len(tax), 32)
                + _text(200, y, tax, 13) + "</g>")
     y += 30
-    lines = textwrap.wrap(f"Event: {event}", 64)
+    lines = textwrap.wrap(f"Event: {event}", int((WIDTH - 44) / (12 * 0.62)))
     out.append('<g class="event" data-part="event">' + _box(16, y - 22, WIDTH - 32, 16 + 16 * len(lines))
                + "".join(_text(22, y + 16 * i, ln, 12) for i, ln in enumerate(lines)) + "</g>")
     y += 16 * len(lines) + 4
     out.append(_text(16, y + CHIP / 2 + 5, "Market:", 13, weight="bold"))
-    parts, _ = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
+    parts, y = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
     out.extend(parts)
-    y += CHIP + 8
+    y += 8
     out.append('<g class="pool" data-part="pool">' + _box(12, y, 84, CHIP)
                + _text(18, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
                + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
@@ -246,11 +253,15 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         name = who(seat)[:24]
         head = name[:1].upper() + name[1:] + (" (start player)" if seat == s.start else "") + (
             " \u2190 decides" if seat == s.actor else "")
+        score = f"{s.vp[seat]} VP, {s.gold[seat]} gold"
         body.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
-        body.append(_text(WIDTH - 26, y + 18, f"{s.vp[seat]} VP, {s.gold[seat]} gold", 13, "end", "bold"))
-        parts, _ = _cubes(26, y + 26, dict(zip(RES, s.res[seat], strict=False)), "data-resource")
+        # no room beside the name: the score on a line of its own
+        down = 18 if (len(head) + len(score)) * 13 * 0.66 + 12 > WIDTH - 52 else 0
+        body.append(_text(WIDTH - 26, y + 18 + down, score, 13, "end", "bold"))
+        parts, yy = _cubes(26, y + 26 + down, dict(zip(RES, s.res[seat], strict=False)), "data-resource",
+                           WIDTH - 26)
         body.extend(parts)
-        yy = y + 26 + CHIP + 6
+        yy += 6
         body.append(_text(26, yy + CHIP / 2 + 5, "Craftsmen:", 12))
         items = [(f'data-craftsman="{x}"', short_card(x)) for x in s.craftsmen[seat]]
         if seat in pending:
@@ -266,8 +277,9 @@ def board_svg(state: GameState, names: list[str] | None = None) -> str:
         if not items:
             body.append(_text(100, yy - CHIP / 2 + 5, "none", 12))
         taken = ", ".join(short_card(x) for x in s.taken[seat]) or "none"
-        body.append(_text(26, yy + 18, f"Resource cards this round: {taken}", 12))
-        h = yy + 26 - y
+        lines = textwrap.wrap(f"Resource cards this round: {taken}", int((WIDTH - 52) / (12 * 0.62)))
+        body += [_text(26, yy + 18 + 16 * i, ln, 12) for i, ln in enumerate(lines)]
+        h = yy + 26 + 16 * (len(lines) - 1) - y
         stroke = ' stroke-width="3"' if seat == s.actor else ""
         # data-carry: how many resources the seat may carry over (its privileges are public): the page
         # asks which to keep in one choice when it must return the rest

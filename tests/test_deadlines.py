@@ -435,14 +435,15 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     text, related = msg.get_payload()
     assert text.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
     html, pictures = inline_pictures(msg)
-    # the whole board, and the seat's own board narrow enough for a phone (tests/test_board_text_layout.py)
+    # the shared table and the seat's own board, each laid out for a phone
+    # (tests/test_email_picture_legible.py)
     assert len(pictures) == 2 and "board.png?v=" not in html
     cid = next(c for c in pictures if c.startswith("board."))
     png = pictures[cid]
     yours = next(v for c, v in pictures.items() if c.startswith("yours."))
     assert board_png.png_width(yours) == 360 and 'alt="Your own board' in html
-    assert f'<img src="cid:{cid}" alt="The Tiletum board, round 1' in html, "referenced, with alt text"
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and board_png.png_width(png) == 800
+    assert f'<img src="cid:{cid}" alt="The Tiletum table, round 1' in html, "referenced, with alt text"
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and board_png.png_width(png) == 360
     size = len(msg.as_bytes())
     print(f"turn email: {size} bytes, the board {len(png)} bytes")
     assert size < 300_000, "small enough for any mailbox"
@@ -455,10 +456,11 @@ def test_the_turn_email_carries_the_board_of_its_own_version_inline(world, app):
     meta, after = svc.load(gid)
     board_png.cache_clear()
     drawn = {name: svg for name, _alt, svg in email_pictures(meta, before, 0)}["board"]
-    assert png == board_png.svg_to_png(drawn), "a fresh render of version 1"
+    assert png == board_png.svg_to_png(drawn, 360), "a fresh render of version 1"
     later = {name: svg for name, _alt, svg in email_pictures(meta, after, 0)}["board"]
-    assert png != board_png.svg_to_png(later)
-    # the board leaves out the seat's own board (pictured above it, larger): the page's has every one
+    assert png != board_png.svg_to_png(later, 360)
+    # the email's is the shared table, not the seats' boards (its own is pictured on its own): the
+    # page's has every one
     assert "Ada (to act)" in board_picture(meta, before) and "Ada (to act)" not in drawn
     # the API still serves the board as PNG for the pages
     rv = app.test_client().get(f"/api/v1/games/{gid}/board.png")

@@ -588,3 +588,25 @@ def test_a_pillars_game_waits_in_the_lobby_and_starts_when_its_seats_are_taken(h
     assert (summary["game"], summary["status"], summary["phase"]) == ("pillars", "active", "cards")
     state = http.ok("GET", f"{GAMES}/{gid}/state")
     assert state["format"] == "pillars-position/1" and state["players"] == 3
+
+
+def test_a_join_says_its_seat_s_language_which_the_confirmation_and_the_game_keep(http, redis_client,
+                                                                                 mailbox):
+    """``language`` on a join (docs/i18n.md): the email that confirms it speaks it, the seat keeps it
+    into the started game (its emails follow it), and a language the service lacks changes nothing."""
+    gid = open_game(http, players=2, taken=1)["id"]
+    before = stored(redis_client, gid)
+    problem(http.post(f"{LOBBY}/{gid}/join", json={"name": "Jo", "email": addr("jo"), "language": "pl"}),
+            422, "invalid-request")
+    assert stored(redis_client, gid) == before and not [m for m in SENT if m[0] == "workers.send_lobby_join"]
+    jo = addr("jo")
+    ask(http, gid, "Jo", jo, language="de")
+    (_, (_, nonce), _), = [m for m in SENT if m[0] == "workers.send_lobby_join"]
+    assert mailbox.notifier.send_lobby_join(gid, nonce) == 1
+    mailbox.wait_for(1)
+    msg = mailbox.messages[0]
+    assert msg["Content-Language"] == "de"
+    token = unquote(re.search(r"/play/lobby#join=(\S+)", msg.get_body(("plain",)).get_content()).group(1))
+    assert http.ok("POST", f"{LOBBY}/confirm", json={"token": token})["started"] is True
+    meta = GameService(EventStore(redis_client)).meta(gid)
+    assert meta["seats"][1].get("language") == "de" and "language" not in meta["seats"][0]

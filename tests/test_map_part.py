@@ -18,7 +18,8 @@ from mail import board_png, svg_raster
 from tiletum.svg import spot_xy
 from tests.test_pbem_e2e import Mailboxes
 from tests.test_picture_cache import notifier_of, pictures_of, two
-from tiletum.svg_map import PART_W, changed_spots
+from tiletum.describe import place_name
+from tiletum.svg_map import PART_W, changed_spots, shown_spots
 
 META = {"game": "tiletum", "seats": [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]}
 
@@ -67,12 +68,18 @@ def test_the_turn_email_pictures_the_changed_map_only_when_it_changed():
     assert list(pictures) == ["board", "map", "yours"]
     alt, svg = pictures["map"]
     assert "where things changed" in alt and "_" not in alt and not re.search(r"\b[A-Z]\d\d\b", alt), alt
-    # the crop holds every changed space, and each is ringed
+    # the crop holds the changed spaces that lie near one another (a phone's picture shows 270 map
+    # units across), each ringed; the alt text names the others
     x, y, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split())
+    shown = shown_spots(spots)
+    assert shown and w == 270 and h <= 400
     for s in spots:
         sx, sy = spot_xy(s)
-        assert x <= sx <= x + w and y <= sy <= y + h, s
-    assert svg.count('stroke="#c0392b"') == len(spots)
+        inside = x <= sx <= x + w and y <= sy <= y + h
+        assert inside or s not in shown, s
+        assert (place_name(s) in alt.split("; farther away, ")[0]) == (s in shown), (s, alt)
+        assert (place_name(s) in alt.split("; farther away, ")[-1]) or s in shown, (s, alt)
+    assert svg.count('stroke="#c0392b"') == len(shown)
     png = board_png.svg_to_png(svg, PART_W)
     img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
     assert img.shape[1] == PART_W

@@ -63,7 +63,7 @@ def test_one_render_serves_every_email_of_a_version_across_processes(redis_clien
                                   game="tiletum")
     gid = g["id"]
     meta, state = first.service.load(gid)
-    k = len(email_pictures(meta, state, 0))   # the board, and a Tiletum seat's own board (for phones)
+    k = len(email_pictures(meta, state, 0))   # the table, and a Tiletum seat's own board (for phones)
     assert first.notify(gid, 1) == 1
     assert board_png.cache_info().renders == k
     # two more processes: a reminder's pictures each, same version (a reminder sends them as a
@@ -80,7 +80,8 @@ def test_one_render_serves_every_email_of_a_version_across_processes(redis_clien
     assert len(boards) == 4 and len(set(boards)) == 1, "every email of the version carries one picture"
     meta, state = first.service.load(gid)
     svg = next(s for name, _, s in email_pictures(meta, state, 0) if name == "board")
-    assert boards[0] == board_png.svg_to_png(svg, 800), "and it is that version's board, as rendered afresh"
+    assert board_png.png_width(boards[0]) == 360, "laid out for a phone's email column"
+    assert boards[0] == board_png.svg_to_png(svg, 360), "and it is that version's board, as rendered afresh"
     keys = list(redis_client.scan_iter(f"mail:png:{{{gid}}}:*"))
     assert len(keys) == k and all(key.decode().startswith(f"mail:png:{{{gid}}}:1:") for key in keys)
     assert all(0 < redis_client.ttl(key) <= board_png.cache_seconds() for key in keys), "every entry expires"
@@ -136,7 +137,7 @@ def test_a_planted_cache_entry_is_only_ever_served_for_its_own_drawing(redis_cli
     g = n.service.create_game(two("ada4", "bob4"), {"seed": "picture-cache-4"}, game="tiletum")
     meta, state = n.service.load(g["id"])
     svg = next(s for name, _, s in email_pictures(meta, state, 0) if name == "board")
-    key = board_png.redis_key(g["id"], state.version, board_png.view_key(svg, 800))
+    key = board_png.redis_key(g["id"], state.version, board_png.view_key(svg, int(board_png.svg_width(svg))))
     redis_client.set(key, b"not a picture", ex=60)
     got = {p.name: p.png for p in n.pictures(g["id"], meta, state, 0)}
     png = got["board"]
@@ -212,9 +213,9 @@ def test_the_cache_is_bounded(redis_client, box, monkeypatch):
 
 
 def test_the_pages_board_png_is_rendered_once_per_version_for_every_api_process(redis_client, box, app):
-    """``GET /api/v1/games/{id}/board.png`` is the page's board (every player's board: a Tiletum
-    turn email's board leaves out the seat's own, pictured above it, larger), rendered once per
-    version: a second API process takes the first one's render from Redis."""
+    """``GET /api/v1/games/{id}/board.png`` is the page's board (the whole board: a Tiletum turn
+    email's board is the shared table laid out for a phone), rendered once per version: a second
+    API process takes the first one's render from Redis."""
     n = notifier_of(redis_client, box)
     g = n.service.create_game(two("ada7", "bob7"), {"seed": "picture-cache-7"}, game="tiletum")
     meta, state = n.service.load(g["id"])
@@ -223,7 +224,8 @@ def test_the_pages_board_png_is_rendered_once_per_version_for_every_api_process(
     first = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
     assert first.status_code == 200 and first.data != emailed
     assert board_png.png_width(first.data) == 800
-    assert Image.open(io.BytesIO(first.data)).height > Image.open(io.BytesIO(emailed)).height, "both boards"
+    assert board_png.png_width(emailed) == 360, "the email's is the table, for a phone"
+    assert Image.open(io.BytesIO(first.data)).height > 600, "the map and every player's board"
     board_png.cache_clear()                        # another API process
     again = app.test_client().get(f"/api/v1/games/{g['id']}/board.png")
     assert again.data == first.data

@@ -116,3 +116,38 @@ def test_a_pending_address_s_welcome_is_its_invitation_and_carries_nothing_the_o
         assert "choice=refuse" not in old.get_content()
     finally:
         box.controller.stop()
+
+
+def test_an_entry_s_language_is_its_welcome_s_and_its_games_seats(redis_client):
+    """``language`` on an entry (docs/i18n.md): the welcome speaks it, the games of the tournament
+    keep it on the entrant's seat, and a language the service lacks is refused with nothing entered."""
+    import pytest as _pytest
+    from application.errors import ServiceError
+    box = Mailboxes()
+    box.controller.start()
+    try:
+        games = GameService(EventStore(redis_client))
+        notifier = Notifier(games, Outbox(redis_client, SmtpTransport(f"smtp://127.0.0.1:{box.port}")),
+                            MailConfig(secret="s", domain="pbem.test", from_addr="t@pbem.test",
+                                       public_url="http://pbem.test"))
+        ts = TournamentService(games)
+        with _pytest.raises(ServiceError) as refused:
+            ts.create({"name": "Cup", "format": "round_robin", "table_size": 2,
+                       "entries": [{"name": "Ann", "email": "ann-pl@mail.test", "language": "pl"},
+                                   {"name": "Bob", "email": "bob-pl@mail.test"}]})
+        assert refused.value.code == "bad-language"
+        out = ts.create({"name": "Coupe", "format": "round_robin", "table_size": 2,
+                         "entries": [{"name": "Ann", "email": "ann-fr@mail.test", "language": "fr"},
+                                     {"name": "Bob", "email": "bob-en@mail.test"}]})
+        tid = out["id"]
+        assert welcome(notifier, tid) == 2
+        box.wait_for(2)
+        lang = {str(m["To"]): m["Content-Language"] for m in box.messages}
+        assert lang == {"ann-fr@mail.test": "fr", "bob-en@mail.test": "en"}
+        ts.start(tid, out["organizer_token"])
+        [table] = ts.load(tid).rounds[0].tables
+        meta = games.meta(table.game)
+        seats = {s["email"]: s for s in meta["seats"]}
+        assert seats["ann-fr@mail.test"]["language"] == "fr" and "language" not in seats["bob-en@mail.test"]
+    finally:
+        box.controller.stop()

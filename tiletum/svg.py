@@ -33,7 +33,8 @@ from .describe import COLOUR, fair_text, place_name, tile_name
 from .state import GameState
 
 # The layout is written on a plan 1020 units wide (towns, panel and boards at these coordinates,
-# words at 8 to 14 units); the drawing is that plan enlarged SCALE times, so that its smallest words
+# words at 8 to 14 units, the map's at 9 to 11: tiletum/svg_map.py draws a part of the map for a
+# phone at 4/3 of its plan); the drawing is that plan enlarged SCALE times, so that its smallest words
 # are 12 pixels at the drawing's own size (the game page shows it at least that large on a phone).
 PLAN_W, HEIGHT = 1020, 680  # HEIGHT: the map and side panel; the player boards go below them
 SCALE = 1.5
@@ -246,13 +247,13 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
             else:
                 out.append(_rect(px, y - 7, 4, 13, "#ffffff", stroke="#aaaaaa", sw=0.5, rx=0.5))
         if unavailable:
-            out.append(_t(x + 21, y + 16, "closed", size=8, fill="#888888"))
+            out.append(_t(x + 21, y + 16, "closed", size=9, fill="#888888"))
         else:
             left = len(state.cathedral_stack.get(town, []))
             cost = state.cathedral_cost.get(town)
             stone = c.tiles[cost].raw.get("stone") if cost else None
             if stone is not None:
-                out.append(_t(x + 21, y + 16, f"{stone} Stone \u00b7 {left} left", size=8, fill="#7a3a3a"))
+                out.append(_t(x + 21, y + 16, f"{stone} Stone \u00b7 {left} left", size=9, fill="#7a3a3a"))
     # map Bonus tiles
     tiles = state.map_bonus.get(town, [])
     if tiles:  # a mark per Bonus tile (shield: Crest, disc: Helper, square: Contract), its text as title
@@ -266,7 +267,7 @@ def _town(state: GameState, town: str, fair: int | None, names: list[str] | None
         # the Fair's tile, with the order the Fairs score in (the side panel's "Fairs" list)
         out.append(_rect(fx - 6, fy - 9, 13, 13, "#f2c200" if not scored else "#dddddd",
                          stroke="#8a6d00", sw=0.6, rx=2, title=f"the Fair scored {_ORDINAL[fair]}"))
-        out.append(_t(fx + 0.5, fy + 1, f"{fair + 1}", size=8, anchor="middle", weight="bold"))
+        out.append(_t(fx + 0.5, fy + 1.5, f"{fair + 1}", size=9, anchor="middle", weight="bold"))
     return out
 
 

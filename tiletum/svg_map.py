@@ -4,21 +4,29 @@ email's third picture (issue 40).
 The whole board (tiletum/svg.py) is 1530 pixels wide; on a phone its towns are specks. This drawing
 is the same map (the same towns, roads, Houses, Pillars, Merchants and Architects, drawn by
 tiletum/svg.py) cut to the spaces that the moves since the seat last looked named or built on,
-400 pixels wide, each such space ringed. :func:`changed_spots` reads those spaces from the moves
-(``merchant``/``architect`` to a space, a ``house``, ``pillar`` or ``cathedral`` in a town, named
-or where its player's Architect stands); none, no picture. Only public information is drawn.
+each such space ringed: 360 pixels wide (a phone's email column) for 270 units of the map, so that
+the map's least words (9 units) are 12 pixels there, and up to 400 units tall. Spaces that changed
+farther apart than that are not all in the picture: it shows the part with the most of them, and
+its alt text names the others (the email tells every move in words). A label that would run past
+the picture's edge is left out (the space's name is its circle's title), so no word is cut.
+:func:`changed_spots` reads those spaces from the moves (``merchant``/``architect`` to a space, a
+``house``, ``pillar`` or ``cathedral`` in a town, named or where its player's Architect stands);
+none, no picture. Only public information is drawn.
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import re
+from xml.sax.saxutils import escape, unescape
 
 from .components import components
 from .describe import place_name
+from .pieces import _drawn
 from .state import GameState
 from .svg import HEIGHT, MAP_W, _map, _names, _rect, spot_xy
 
-PART_W = 400            # the picture's width in pixels
-MIN_W, MIN_H = 260, 190  # the least of the map shown (map units): a town's neighbours around it
+PART_W = 360            # the picture's width in pixels: a phone's email column
+VIEW_W = 270            # the map units across it: the map's 9-unit words 12 pixels
+MIN_H, MAX_H = 200, 400  # the map units down it: a town's neighbours around it, a phone's screen or so
 PAD_X, PAD_Y = 50, 42    # around the changed spaces: a town's label above, its Houses below
 RIGHT = 10               # past the map's right edge (its eastern towns' Cathedral labels lie inside)
 MAP_VERBS = ("merchant", "architect", "house", "pillar", "cathedral")
@@ -44,24 +52,51 @@ def changed_spots(state: GameState, events: list[dict]) -> list[str]:
     return out
 
 
+def shown_spots(spots: list[str]) -> list[str]:
+    """The changed spaces the picture shows: all when they lie within its VIEW_W x MAX_H units
+    (padded), else the most of them that do (ties: the part with the first named)."""
+    xy = [spot_xy(s) for s in spots]
+    best: list[str] = []
+    for ax, _ in xy:
+        for _, ay in xy:   # a part whose left and top edges are a changed space's, padded
+            inside = [s for s, (x, y) in zip(spots, xy)
+                      if ax <= x <= ax + VIEW_W - 2 * PAD_X and ay <= y <= ay + MAX_H - 2 * PAD_Y]
+            if len(inside) > len(best):
+                best = inside
+    return best
+
+
 def _view(spots: list[str]) -> tuple[float, float, float, float]:
-    """The map box (x, y, w, h) around ``spots``, at least MIN_W x MIN_H, inside the map."""
+    """The map box (x, y, w, h) around ``spots`` (which fit in it): VIEW_W units wide, MIN_H to
+    MAX_H tall, inside the map."""
     xs, ys = zip(*(spot_xy(s) for s in spots))
-    x0, x1 = min(xs) - PAD_X, max(xs) + PAD_X
-    y0, y1 = min(ys) - PAD_Y, max(ys) + PAD_Y
-    w, h = max(x1 - x0, MIN_W), max(y1 - y0, MIN_H)
-    w, h = max(w, h * MIN_W / MIN_H), max(h, w * MIN_H / MIN_W)   # one shape: phone pictures alike
-    w, h = min(w, MAP_W + RIGHT), min(h, HEIGHT)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w, h = VIEW_W, min(max(max(ys) - min(ys) + 2 * PAD_Y, MIN_H), MAX_H)
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     x = min(max(cx - w / 2, 0), MAP_W + RIGHT - w)
     y = min(max(cy - h / 2, 0), HEIGHT - h)
     return x, y, w, h
 
 
+_TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"'
+                   r'[^>]*>([^<]*)<')
+
+
+def _inside(part: str, x: float, y: float, w: float, h: float) -> bool:
+    """Whether each label of ``part`` lies wholly inside the box (its width estimated generously)."""
+    for tx, ty, size, anchor, text in _TEXT.findall(part):
+        left, top, k = float(tx), float(ty), float(size)
+        wide = _drawn(unescape(text), k) * 1.1   # bold a tenth wider
+        left -= {"middle": wide / 2, "end": wide}.get(anchor, 0)
+        if left < x or left + wide > x + w or top - k < y or top + k * 0.25 > y + h:
+            return False
+    return True
+
+
 def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | None = None) -> str:
-    """The map around ``spots`` (at least one), each ringed, as a self-contained SVG document
-    ``PART_W`` pixels wide."""
+    """The map around ``spots`` (at least one; those :func:`shown_spots` keeps), each ringed, as a
+    self-contained SVG document ``PART_W`` pixels wide."""
     names = _names(state, seat_names)
+    spots = shown_spots(spots)
     x, y, w, h = _view(spots)
     height = round(PART_W * h / w)
     rings = []
@@ -85,15 +120,23 @@ def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | Non
             (xa, ya), (xb, yb) = spot_xy(a), spot_xy(b)
             if min(xa, xb) <= x + w and max(xa, xb) >= x and min(ya, yb) <= y + h and max(ya, yb) >= y:
                 near |= {a, b}
-    return "\n".join(head + _map(state, names, near)[:-1] + rings + ["</svg>"])   # [:-1]: not the legend
+    parts = [p for p in _map(state, names, near)[:-1] if _inside(p, x, y, w, h)]   # [:-1]: not the legend
+    return "\n".join(head + parts + rings + ["</svg>"])
+
+
+def _listed(places: list[str]) -> str:
+    return places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
 
 
 def map_part_alt(spots: list[str]) -> str:
-    """The picture's alt text: the spaces in words."""
-    places = [place_name(s) for s in spots]
-    where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
-    return (f"The map around {where}, where things changed since your last look, ringed in red "
-            "(also written out in this email).")
+    """The picture's alt text: the spaces in words, and those left out of it."""
+    shown = shown_spots(spots)
+    out = (f"The map around {_listed([place_name(s) for s in shown])}, where things changed since your "
+           "last look, ringed in red")
+    left = [place_name(s) for s in spots if s not in shown]
+    if left:
+        out += f"; farther away, {_listed(left)} changed too"
+    return out + " (also written out in this email)."
 
 
-__all__ = ["changed_spots", "map_part_svg", "map_part_alt", "PART_W"]
+__all__ = ["changed_spots", "shown_spots", "map_part_svg", "map_part_alt", "PART_W"]

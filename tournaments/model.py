@@ -55,6 +55,7 @@ class Tournament:
     created: float
     entrants: dict[str, str] = field(default_factory=dict)   # player -> name, in entry order
     entered_via: dict[str, str] = field(default_factory=dict)  # player -> "list" | "invite"
+    languages: dict[str, str] = field(default_factory=dict)  # player -> their games' emails' language
     withdrawn: dict[str, float] = field(default_factory=dict)  # player -> when
     rounds: list[Round] = field(default_factory=list)
     finished: float | None = None
@@ -184,6 +185,8 @@ class Tournament:
         if t == "PlayerEntered":
             self.entrants[ev["player"]] = ev["name"]
             self.entered_via[ev["player"]] = ev.get("via", "list")
+            if ev.get("language"):
+                self.languages[ev["player"]] = ev["language"]
         elif t == "PlayerWithdrawn":
             self.withdrawn[ev["player"]] = ev["at"]
         elif t == "RoundPaired":

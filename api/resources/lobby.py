@@ -145,7 +145,7 @@ class Join(MethodView):
         or, with a dashboard key, in the answer.
         """
         out = lobby().request_join(game_id, body.get("name"), body.get("email"), body.get("invite"),
-                                   bearer("dashboard key"))
+                                   bearer("dashboard key"), language=body.get("language"))
         return out, (200 if out["status"] == "seated" else 202)
 
 

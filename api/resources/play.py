@@ -65,8 +65,9 @@ class BoardPng(MethodView):
 
         The same picture as `board.svg`, as an 800-pixel-wide PNG (Gmail and Outlook do not show
         SVG). Rendered once per game version and shared by every process. A turn email carries its
-        own pictures inline (a Tiletum email's board leaves out the seat's own board, pictured above
-        it, larger). A `v` query parameter is ignored: the picture is the current board.
+        own pictures inline, each laid out for a phone's email column (a game may picture there the
+        part of its board that matters to the seat). A `v` query parameter is ignored: the picture
+        is the current board.
         """
         meta, state = service().load(game_id)
         png = board_png(game_id, state.version, lambda: board_picture(meta, state), redis=service().store.r)

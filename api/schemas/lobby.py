@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from tablepost import i18n
+
 from .common import Base, Closed, GAMES, Line, Name, QueryBoolean, QueryInteger, TextEmail
 from .review import LobbyPlayer
 
@@ -57,6 +59,9 @@ class LobbyJoinIn(Base):
         "description": "the address to confirm by email (not with a dashboard key); never shown"})
     invite = Line(load_default=None, validate=validate.Length(1, 100), metadata={
         "description": "the invitation code of the invitation link (required for a private game)"})
+    language = Line(load_default=None, validate=validate.OneOf(list(i18n.LANGUAGES)), metadata={
+        "description": "the language of the seat's emails (English when not given; the player's own "
+                       "choice on their dashboard comes first: docs/i18n.md)"})
 
 
 class LobbyConfirmIn(Base):

@@ -5,6 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import games
+from tablepost import i18n
 
 from .common import Base, Boolean, Float, GAMES, GAME_SEATS, Integer, Line, Name, TextEmail
 from .games import FEWEST_SEATS, MOST_SEATS, TimeControl, TimeoutPolicy
@@ -17,6 +18,9 @@ class EntryIn(Base):
     name = Name(required=True, validate=validate.Length(1, 60), metadata={"example": "Ann"})
     email = TextEmail(required=True,
                       metadata={"description": "where the player's turn emails go; never shown"})
+    language = Line(load_default=None, validate=validate.OneOf(list(i18n.LANGUAGES)), metadata={
+        "description": "the language of the player's emails (English when not given; the player's own "
+                       "choice on their dashboard comes first: docs/i18n.md)"})
 
 
 class _TournamentCreate(Base):

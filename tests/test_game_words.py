@@ -1,0 +1,259 @@
+"""The games' own words in German and French (issue 53, docs/i18n.md "The games' own words"): each
+game that speaks more than English has its catalogs, every message of its code translated in each
+with the same placeholders; random playouts rendered in the pseudo-locale leave no English in any
+event text, move word or email text; English is unchanged (the games' own tests); and a Carcassonne
+turn email to a German player says the game's words in German."""
+from __future__ import annotations
+
+import random
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+import games
+from games.base import in_language, resign_text
+from rules_common.words import PSEUDO
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEAKING = [g for g in games.GAMES.values() if len(g.languages) > 1]
+KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2),
+            "pgettext": ((1, "c"), 2)}
+
+
+def test_carcassonne_speaks_german_and_french_and_the_others_stay_english():
+    assert {g.name for g in SPEAKING} >= {"carcassonne"}
+    assert all(set(g.languages) >= {"en", "de", "fr"} and g.catalogs for g in SPEAKING)
+    tiletum = games.get("tiletum")
+    assert in_language(tiletum, "de") == {}, "a game that speaks only English is called as it always was"
+    carcassonne = games.get("carcassonne")
+    assert in_language(carcassonne, "de") == {"lang": "de"} and in_language(carcassonne, "en") == {}
+    assert in_language(carcassonne, "pl") == {} and in_language(carcassonne, PSEUDO) == {"lang": PSEUDO}
+
+
+# --- the catalogs ----------------------------------------------------------------------------------
+
+def _key(message, context) -> object:
+    key = message if isinstance(message, str) else tuple(message)
+    return (context, key) if context else key
+
+
+def game_messages(game) -> set:
+    """Every message the game's code marks (its ``translations/babel.cfg``, as ``make messages``
+    extracts it): a plural as (singular, plural), a message with a context as (context, message)."""
+    folder = Path(game.catalogs[0])
+    cfg = (folder / "babel.cfg").read_text()
+    method_map = [(p, "python") for p in re.findall(r"^\[python: (.+)\]$", cfg, re.M)]
+    return {_key(m, c) for _f, _l, m, _c, c in extract_from_dir(str(ROOT), method_map=method_map,
+                                                               keywords=KEYWORDS)}
+
+
+def _fields(text: str) -> set:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def catalog_problems(game, lang: str, wanted: set) -> list[str]:
+    """What is wrong with the game's ``lang`` catalog for the messages ``wanted``: missing,
+    untranslated, fuzzy, a plural without each of the language's forms, or a placeholder that
+    differs from the message's (``{n}`` may be left out of a form: "einmal")."""
+    with open(Path(game.catalogs[0]) / f"{lang}.po", "rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    held = {_key(m.id, m.context): m for m in catalog if m.id}
+    problems = []
+    for key in sorted(wanted, key=str):
+        m = held.get(key)
+        if m is None:
+            problems.append(f"{lang}: missing {key!r}")
+            continue
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        if m.fuzzy or not all(strings) or (m.pluralizable and len(strings) != catalog.num_plurals):
+            problems.append(f"{lang}: untranslated or fuzzy {key!r}")
+            continue
+        ids = [m.id] if isinstance(m.id, str) else list(m.id)
+        want = set().union(*(_fields(i) for i in ids))
+        for s in strings:
+            if _fields(s) - {"n"} != want - {"n"}:
+                problems.append(f"{lang}: placeholders of {key!r}: {s!r}")
+    return problems
+
+
+@pytest.mark.parametrize("game", SPEAKING, ids=lambda g: g.name)
+def test_every_message_of_a_game_is_translated_in_each_language(game):
+    wanted = game_messages(game)
+    assert len(wanted) > 50, "the extraction found the game's messages"
+    for lang in set(game.languages) - {"en"}:
+        assert catalog_problems(game, lang, wanted) == []
+
+
+def test_the_catalog_check_fails_on_a_missing_or_different_message():
+    game = games.get("carcassonne")
+    assert catalog_problems(game, "de", {"closes {nothing}"}) == ["de: missing 'closes {nothing}'"]
+    assert catalog_problems(game, "fr", {("side", "up")}) == ["fr: missing ('side', 'up')"]
+    assert "{what} and {n} shield" in str(game_messages(game)) and ("side", "north") in game_messages(game)
+
+
+# --- the pseudo-locale: no English left --------------------------------------------------------------
+
+NAMES = ["Ada", "Bob", "Cid", "Dora", "Eve"]
+
+
+def leftover(text: str, allowed: set[str]) -> list[str]:
+    """The letter words of ``text`` outside the pseudo-locale's ``⟦…⟧`` (innermost first), the players'
+    names and ``allowed`` (the notation: what a player types is one language-neutral text)."""
+    while True:
+        shorter = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if shorter == text:
+            break
+        text = shorter
+    return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in allowed and w not in NAMES]
+
+
+def rendered(game, state, events: list[dict], players: int) -> list[str]:
+    """Everything the game says of ``state`` in the pseudo-locale, as each method of its words says it."""
+    said = in_language(game, PSEUDO)
+    names = NAMES[:players]
+    seat = game.actor(state)
+    out = [game.progress(state, **said)]
+    out += [d for _m, d in game.legal_moves(state, **said)]
+    out += game.event_texts(events, start=max(0, len(events) - 3), names=names, **said)
+    out += game.event_texts(events, start=max(0, len(events) - 3), **said)
+    for viewer in range(players):
+        out += game.email_position_lines(state, viewer, names, **said)
+        out += [d for _m, d in game.email_moves(state, viewer, names, **said)]
+        out += game.email_round_end(state, viewer, names, **said)
+        if getattr(game, "review", False):
+            out.append(game.review_position(state, viewer, **said))
+    out += [game.email_what(state, **said), game.email_reply_hint(**said)]
+    if seat is not None:
+        out.append(game.refusal(state, seat, "xyzzy 1", "⟦…⟧", **said))
+    out.append(game.event_text(state, {"type": games.RESIGNED, "seat": 0, "winner": 1}, names, **said))
+    return out
+
+
+@pytest.mark.parametrize("game", SPEAKING, ids=lambda g: g.name)
+def test_random_playouts_in_the_pseudo_locale_leave_no_english(game):
+    rng = random.Random(53)
+    found: dict[str, str] = {}
+    for players in range(game.min_players, game.max_players + 1):
+        state, events = game.new_game(players, f"words-{players}", {})
+        events = list(events)
+        step = 0
+        while True:
+            if step % 7 == 0 or game.is_over(state):
+                allowed = {w for m, _ in game.legal_moves(state) for w in m.split()}
+                for text in rendered(game, state, events, players):
+                    for w in leftover(text, allowed):
+                        found.setdefault(w, text)
+            if game.is_over(state):
+                break
+            move = rng.choice(game.legal_moves(state))[0]
+            evs, state = game.play(state, game.actor(state), move, f"words-{players}")
+            events += evs
+            step += 1
+        assert game.is_over(state)
+    assert found == {}, "English left in the game's words"
+    # every message the renderings asked for is in the catalogs, translated
+    used = game.say(PSEUDO).used
+    assert used, "the pseudo-locale recorded the messages"
+    for lang in set(game.languages) - {"en"}:
+        assert catalog_problems(game, lang, used) == []
+
+
+def test_the_check_finds_english_left():
+    assert leftover("⟦Ŷöûŕ ţûŕñ⟧ closes Ada's city: place 1,0", {"place"}) == ["closes", "city"]
+    assert resign_text({"seat": 0}, ["Ada"]) == "Ada resigned", "English unchanged"
+
+
+# --- German and French words, read -------------------------------------------------------------------
+
+def test_carcassonne_tiles_and_cells_in_german_and_french():
+    from carcassonne.pieces import cell_words, tile_phrase, tile_words
+    assert tile_words("D") == "a city on the north side and a road from east to west"
+    assert tile_phrase("D", 0, "de") == ("ein Plättchen mit einer Stadt im Norden und einer Straße von Osten "
+                                         "nach Westen")
+    assert tile_phrase("D", 90, "fr") == ("une tuile avec une ville côté est et une route reliant les côtés "
+                                          "nord et sud")
+    assert cell_words(2, -1, "de") == "2 östlich und 1 südlich des Startplättchens"
+    assert cell_words(-1, 0, "fr") == "1 à l’ouest de la tuile de départ"
+    game = games.get("carcassonne")
+    state, _ = game.new_game(2, "words", {})
+    assert game.progress(state, lang="de").endswith("Plättchen übrig")
+    assert game.progress(state, lang="fr").endswith("tuiles restantes")
+    assert game.progress(state) == f"{len(state.pile)} tiles left"
+
+
+def test_a_catalog_not_compiled_is_read_from_its_po(tmp_path):
+    from rules_common.words import words
+    src = Path(games.get("carcassonne").catalogs[0])
+    (tmp_path / "de.po").write_bytes((src / "de.po").read_bytes())
+    w = words(str(tmp_path), "carcassonne", "de")
+    assert w.lang == "de" and w._("your turn") == "dein Zug"
+    assert w.pgettext("side", "north") == "Norden"
+    assert w.ngettext("{n} tile left", "{n} tiles left", 3) == "3 Plättchen übrig"
+    assert words(str(tmp_path), "carcassonne", "fr").lang == "en", "a language without a catalog is English"
+
+
+# --- a Carcassonne turn email in German ----------------------------------------------------------------
+
+def _plain(msg) -> str:
+    return next(part.get_payload(decode=True).decode("utf-8") for part in msg.walk()
+                if part.get_content_type() == "text/plain")
+
+
+@pytest.mark.parametrize("lang, words, english", [
+    ("de", ["Dein Plättchen zum Anlegen: ein Plättchen mit", "Deine Punkte: 0; Gefolgsleute im Vorrat: 7.",
+            "Die anderen: Ada", "Noch verdeckte Plättchen:", "Das Plättchen allein",
+            "Ada legte ein Plättchen mit",
+            "des Startplättchens", "Bob zieht ein Plättchen mit", "Es ist dein Zug in Carcassonne",
+            "Ein Zug pro Runde:"],
+     ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
+    ("fr", ["Votre tuile à poser : une tuile avec", "Les autres : Ada", "La tuile seule",
+            "Ada a posé une tuile avec", "de la tuile de départ", "Bob pioche une tuile avec",
+            "C’est votre tour dans Carcassonne"],
+     ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
+])
+def test_a_carcassonne_turn_email_speaks_the_players_language(redis_client, lang, words, english):
+    from application.game_service import GameService
+    from application.notifications import set_language
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, msg):
+            self.sent.append(msg)
+
+    ada, bob = f"ada-{lang}@words.test", f"bob-{lang}@words.test"
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)
+    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
+    set_language(redis_client, bob, lang)
+    try:
+        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                            {"seed": f"words-{lang}"}, game="carcassonne")
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        meta, state = svc.load(gid)
+        game = games.of_meta(meta)
+        svc.submit(gid, tokens[0], state.version, [game.legal_moves(state)[0][0]])
+        meta, state = svc.load(gid)
+        msg = notifier.turn_message(gid, meta, state, 1)
+        text = _plain(msg)
+        assert msg["Content-Language"] == lang
+        missing = [w for w in words if w not in text]
+        assert missing == [], text
+        assert [w for w in english if w in text] == [], text
+        # the stored texts stay English: GET /events in English, the email's made from the events
+        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada placed a tile with")
+        # Ada's English email is as it always was
+        english_text = _plain(notifier.turn_message(gid, meta, state, 0))
+        assert "Your score: 0 points; followers in supply: 7." in english_text
+    finally:
+        set_language(redis_client, bob, None)
