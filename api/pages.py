@@ -102,8 +102,9 @@ SCRIPTS = ("game-page.js", "talk.js", "site.js", "site.css")
 # the leaderboards: every game's pools, each linking to its own page
 LEADERBOARDS = "/leaderboards"
 # the site's navigation (href, label), in the header of every page
-NAV = (("/", N_("Home")), ("/play/new", N_("New game")), ("/play/lobby", N_("Lobby")), ("/me", N_("Your games")),
-       ("/tournaments", N_("Tournaments")), (LEADERBOARDS, N_("Leaderboards")), ("/api/docs", N_("API")))
+NAV = (("/", N_("Home")), ("/play/new", N_("New game")), ("/play/lobby", N_("Lobby")),
+       ("/me", N_("Your games")), ("/tournaments", N_("Tournaments")), (LEADERBOARDS, N_("Leaderboards")),
+       ("/api/docs", N_("API")))
 # a page file -> the navigation entry it is (marked aria-current)
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
@@ -112,7 +113,8 @@ GAME_PAGE_FILES = (GENERIC_GAME_PAGE, *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
 FOOTER_TEXT = N_('Board games by correspondence: play in the browser, by email or through the '
-                 '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game ends.')
+                 '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+                 'ends.')
 # where the footer's language switch goes: its links keep the page's path and query (api/page_i18n.py)
 LANGUAGE_SWITCH = "<!--site-languages-->"
 # the scripts a game page runs besides its own (their messages go in its table: api/page_i18n.py)
@@ -152,8 +154,8 @@ def _players(game, tr: i18n.Translator = i18n.ENGLISH, name=html.escape) -> str:
 def _art(name: str, svg: str, lang: str = i18n.DEFAULT) -> str:
     """A game's card picture, inline and labelled by its own title (the game's words: English)."""
     said = "" if lang == i18n.DEFAULT else ' lang="en"'
-    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"{said}', svg.strip(),
-                 count=1)
+    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"{said}',
+                 svg.strip(), count=1)
     return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
 
 
@@ -195,7 +197,8 @@ def _header(name: str, tr: i18n.Translator = i18n.ENGLISH) -> str:
         f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "")
         + f">{html.escape(tr._(label))}</a></li>"
         for href, label in NAV)
-    skip, site = html.escape(tr._("Skip to the content")), html.escape(tr._("Site"))   # (not in f-strings: extraction)
+    # (the messages outside the f-strings: the extraction does not read inside them)
+    skip, site = html.escape(tr._("Skip to the content")), html.escape(tr._("Site"))
     return (f'<a class="site-skip" href="#main">{skip}</a>\n'
             '<header class="site-header"><div class="site-bar">'
             '<a class="site-brand" href="/" translate="no">'

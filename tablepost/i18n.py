@@ -178,7 +178,7 @@ class Translator:
         nplurals, expr = (int(m.group(1)), m.group(2).strip()) if m else (2, "(n != 1)")
         held = getattr(self._catalog, "_catalog", None)   # a compiled catalog's (msgid, index) -> form
         if held is None or (singular, 0) not in held:
-            return "(n != 1)", [self._catalog.ngettext(singular, plural, 1), self._catalog.ngettext(singular, plural, 2)]
+            return "(n != 1)", [self._catalog.ngettext(singular, plural, n) for n in (1, 2)]
         return expr, [held.get((singular, i), plural) for i in range(nplurals)]
 
     def _(self, message: str, **values) -> str:

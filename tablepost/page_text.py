@@ -30,7 +30,7 @@ def _script(text: str, first_line: int = 1) -> Iterator[tuple]:
     fileobj = io.BytesIO(text.encode("utf-8"))
     for lineno, funcname, messages, comments in extract_javascript(
             fileobj, SCRIPT_KEYWORDS, [], {"encoding": "utf-8", "template_string": False}):
-        yield lineno + first_line - 1, _AS_KEYWORD[funcname], messages, comments
+        yield lineno + first_line - 1, _AS_KEYWORD[str(funcname)], messages, comments
 
 
 def script_messages(text: str) -> list:

@@ -71,7 +71,8 @@ def code_messages() -> set:
     for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map=[("tablepost/**.py", "python"), ("application/**.py", "python"),
                                    ("mail/**.py", "python"), ("api/pages.py", "python"),
-                                   ("api/static/**.html", PAGE_EXTRACTOR), ("api/static/**.js", PAGE_EXTRACTOR)],
+                                   ("api/static/**.html", PAGE_EXTRACTOR),
+                                   ("api/static/**.js", PAGE_EXTRACTOR)],
             keywords={"_": None, "ngettext": (1, 2), "N_": None}):
         found.add(message if isinstance(message, str) else tuple(message))
     return found
@@ -131,8 +132,9 @@ def test_the_pages_messages_are_in_the_check_and_their_tags_are_checked(tmp_path
     with open(CATALOGS / "de.po", "rb") as fp:
         catalog = read_po(fp, locale="de")
     m = catalog["Board games by correspondence: play in the browser, by email or through the "
-                '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game ends.']
-    m.string = m.string.replace('<a href="/api/docs">', '<a href="/evil">')   # a translation that changed a link
+                '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+                "ends."]
+    m.string = m.string.replace('<a href="/api/docs">', '<a href="/evil">')   # a translation's link changed
     with open(tmp_path / "de.po", "wb") as fp:
         write_po(fp, catalog)
     monkeypatch.setattr(sys.modules[__name__], "CATALOGS", tmp_path)

@@ -35,10 +35,12 @@ PAGE_FILES = sorted({name for _rule, (_e, name, _d) in pages.PAGES.items()} | se
 ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 # strings of the scripts that are not words for a reader: HTTP header names and values, event and
 # key names, DOM and storage names
-TECHNICAL = {"use strict", "Accept", "Authorization", "Bearer ", "Content-Type", "Escape", "Retry-After", "ETag",
+TECHNICAL = {"use strict", "Accept", "Authorization", "Bearer ", "Content-Type", "Escape", "Retry-After",
+             "ETag",
              "If-None-Match", "SELECT", "INPUT", "TEXTAREA",
              # class lists
-             "badge badge-", "num score", "btn btn-primary", "mv notation", "site-main site-problem", "card problem", "game-card empty",
+             "badge badge-", "num score", "btn btn-primary", "mv notation", "site-main site-problem",
+             "card problem", "game-card empty",
              "card game-boards",
              # the AI opponent's seat name in the lobby's quick game (a name, like a player's)
              "Robo",
@@ -167,18 +169,21 @@ def test_every_page_s_own_text_goes_through_the_catalog(client, name, monkeypatc
 
 
 def test_the_checks_find_english_left_over():
-    page = ('<!DOCTYPE html><html lang="en-XA"><head><title>⟦Ţîţlé⟧</title></head><body><p>⟦Hî⟧ Hello there</p>'
+    page = ('<!DOCTYPE html><html lang="en-XA"><head><title>⟦Ţîţlé⟧</title></head><body>'
+            '<p>⟦Hî⟧ Hello there</p>'
             '<button aria-label="Close">x</button><p lang="en">A game\'s summary</p>'
             '<a translate="no">Table Post</a></body></html>')
     assert untranslated_markup(page) == ["Hello there", "Close"]
-    script = ('el("p", t("Fine") + " " + "Not fine"); tn("a {n}", "b {n}", n); x("Send"); h["Accept"] = "Bearer " + k;'
+    script = ('el("p", t("Fine") + " " + "Not fine"); tn("a {n}", "b {n}", n); x("Send");'
+              'h["Accept"] = "Bearer " + k;'
               't("Fine {x}", {x: t("Nested")});')
     assert untranslated_scripts([script]) == ["Not fine", "Send", "not extracted: Nested"]
 
 
 @pytest.mark.parametrize("asked, headers, said", [
     ("?lang=de", {}, "de"), ("?lang=fr", {"Accept-Language": "de"}, "fr"),
-    ("", {"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.5"}, "fr"), ("", {"Accept-Language": "pl, de;q=0.5"}, "de"),
+    ("", {"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.5"}, "fr"),
+    ("", {"Accept-Language": "pl, de;q=0.5"}, "de"),
     ("", {"Accept-Language": "pl"}, "en"), ("", {}, "en"), ("?lang=xx", {"Accept-Language": "de"}, "de"),
     ("", {"Accept-Language": PSEUDO}, "en"),
 ])
@@ -205,8 +210,8 @@ def test_the_chosen_language_is_remembered_over_the_browser_s(client):
 def test_the_footer_switch_keeps_the_path_and_query_as_a_relative_link(client):
     html = client.get("/play/new?game=tiletum&lang=de").get_data(as_text=True)
     switch = re.search(r'<nav class="site-languages" aria-label="Sprache">(.*?)</nav>', html, re.S).group(1)
-    links = re.findall(r'<a href="([^"]+)" hreflang="(\w+)" lang="\w+" data-lang="\w+"( aria-current="true")?>([^<]+)<',
-                       switch)
+    links = re.findall(r'<a href="([^"]+)" hreflang="(\w+)" lang="\w+" data-lang="\w+"'
+                       r'( aria-current="true")?>([^<]+)<', switch)
     assert [(h, code, bool(cur), n) for h, code, cur, n in links] == [
         ("?game=tiletum&amp;lang=en", "en", False, "English"),
         ("?game=tiletum&amp;lang=de", "de", True, "Deutsch"),

@@ -31,7 +31,8 @@ SAID = {
            "replay": "Wiederholung", "no_game": "Gerade läuft kein Spiel", "round": "Runde "},
     "fr": {"home": "Des jeux de société à votre rythme", "switch": "Français", "new": "Créer la partie",
            "heading": "Nouvelle partie : Carcassonne", "players": "2 à 5 joueurs",
-           "to_move": "Au trait : Ada (vous).", "turn": "À vous de jouer", "waiting": "Ce n’est pas votre tour",
+           "to_move": "Au trait : Ada (vous).", "turn": "À vous de jouer",
+           "waiting": "Ce n’est pas votre tour",
            "replay": "Rejouer la partie", "no_game": "Aucune partie n’est en cours", "round": "Manche "},
 }
 
@@ -87,7 +88,8 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         expect(page.locator("h1")).to_have_text(said["home"])
         expect(page.locator(".site-languages a[aria-current]")).to_have_text(said["switch"])
         # the script's words: the games in progress (the session's Redis may hold some), or none
-        wait_until(page, "document.querySelector('#live li') || document.getElementById('live-status').textContent")
+        wait_until(page, "document.querySelector('#live li') "
+                         "|| document.getElementById('live-status').textContent")
         live = page.locator("#live").inner_text() + page.locator("#live-status").inner_text()
         assert said["no_game"] in live or said["round"] in live, live
         assert visible_english(page, ("home.html",)) == []
