@@ -71,6 +71,7 @@ def code_messages() -> set:
     for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map=[("tablepost/**.py", "python"), ("application/**.py", "python"),
                                    ("mail/**.py", "python"), ("api/pages.py", "python"),
+                                   ("api/email_pages.py", "python"),
                                    ("api/static/**.html", PAGE_EXTRACTOR),
                                    ("api/static/**.js", PAGE_EXTRACTOR)],
             keywords={"_": None, "ngettext": (1, 2), "N_": None}):

@@ -243,3 +243,36 @@ def test_each_language_has_its_own_policy_and_table(client):
     assert len(policies) == 3 and len(tables) == 3
     de = client.get("/?lang=de").get_data(as_text=True)
     assert '"started today": "heute begonnen"' in de and "Brettspiele in deinem Tempo" in de
+
+
+def test_the_email_link_pages_speak_the_address_s_language_else_the_page_s(redis_server):
+    """The pages an email's links open (api/email_pages.py): in the address's own language for its
+    emails, else the browser's."""
+    from types import SimpleNamespace
+
+    from application import notifications
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from tests.conftest import make_app
+
+    secret = "mail-secret-for-the-link-pages"
+    app = make_app(redis_server.url, MAIL_SECRET=secret)
+    client = app.test_client()
+    notifier = SimpleNamespace(cfg=MailConfig(secret=secret, domain="pbem.localhost",
+                                              from_addr="x@pbem.localhost", public_url="http://localhost"))
+    r = app.extensions["tablepost.service"].store.r
+    address = "lang-pages@example.org"
+    notifications.set_language(r, address, "fr")
+    try:
+        path = Notifier.unsubscribe_url(notifier, address).removeprefix("http://localhost")
+        rv = client.get(path, headers={"Accept": "text/html", "Accept-Language": "de"})
+        page = rv.get_data(as_text=True)
+        assert rv.status_code == 200 and rv.headers["Content-Language"] == "fr" and "<html lang=fr>" in page
+        assert "Se désabonner ?" in page and "Plus d’e-mail à lang-pages@example.org d’aucune partie." in page
+        notifications.set_language(r, address, None)   # no choice of its own: the browser's
+        rv = client.get(path, headers={"Accept": "text/html", "Accept-Language": "de"})
+        assert rv.headers["Content-Language"] == "de" and "Abmelden?" in rv.get_data(as_text=True)
+        rv = client.get(path, headers={"Accept": "text/html"})
+        assert rv.headers["Content-Language"] == "en" and "Unsubscribe?" in rv.get_data(as_text=True)
+    finally:
+        notifications.set_language(r, address, None)
