@@ -75,6 +75,8 @@ def untranslated_markup(html: str) -> list[str]:
 
     def walk(el, skip: bool):
         tag = el.tag.replace(NS, "") if isinstance(el.tag, str) else ""
+        if not tag:   # a comment (a marker the page's answer fills in)
+            return
         skip = skip or tag in ("script", "style") or el.get("translate") == "no" or (
             el.get("lang") not in (None, lang))
         if not skip:
