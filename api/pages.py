@@ -49,11 +49,17 @@ from importlib import resources
 from urllib.parse import quote
 
 import flask
+from markupsafe import Markup
 
 import games
 
 from application.errors import ServiceError
 
+from tablepost import i18n
+from tablepost.i18n import N_
+from tablepost.page_text import inline_scripts
+
+from . import page_i18n
 from .extensions import service
 
 # route -> (endpoint, file, what it shows)
@@ -96,8 +102,9 @@ SCRIPTS = ("game-page.js", "talk.js", "site.js", "site.css")
 # the leaderboards: every game's pools, each linking to its own page
 LEADERBOARDS = "/leaderboards"
 # the site's navigation (href, label), in the header of every page
-NAV = (("/", "Home"), ("/play/new", "New game"), ("/play/lobby", "Lobby"), ("/me", "Your games"),
-       ("/tournaments", "Tournaments"), (LEADERBOARDS, "Leaderboards"), ("/api/docs", "API"))
+NAV = (("/", N_("Home")), ("/play/new", N_("New game")), ("/play/lobby", N_("Lobby")),
+       ("/me", N_("Your games")), ("/tournaments", N_("Tournaments")), (LEADERBOARDS, N_("Leaderboards")),
+       ("/api/docs", N_("API")))
 # a page file -> the navigation entry it is (marked aria-current)
 NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/lobby", "me.html": "/me",
           "tournaments.html": "/tournaments", "tournament.html": "/tournaments",
@@ -105,10 +112,13 @@ NAV_OF = {"home.html": "/", "new_game.html": "/play/new", "lobby.html": "/play/l
 GAME_PAGE_FILES = (GENERIC_GAME_PAGE, *GAME_PAGES.values())
 SITE_HEAD = ('<link rel="stylesheet" href="/play/scripts/site.css">\n'
              '<link rel="icon" href="/favicon.svg" type="image/svg+xml">')
-SITE_FOOTER = (
-    '<footer class="site-footer"><p>Board games by correspondence: play in the browser, by email or '
-    'through the <a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
-    'ends.</p></footer>')
+FOOTER_TEXT = N_('Board games by correspondence: play in the browser, by email or through the '
+                 '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+                 'ends.')
+# where the footer's language switch goes: its links keep the page's path and query (api/page_i18n.py)
+LANGUAGE_SWITCH = "<!--site-languages-->"
+# the scripts a game page runs besides its own (their messages go in its table: api/page_i18n.py)
+GAME_PAGE_SCRIPTS = ("game-page.js", "site.js", "talk.js")
 
 # Any other HTML the app answers (the email link pages): no script, no style, forms to itself.
 DEFAULT_HTML_CSP = "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -130,71 +140,123 @@ def _text(name: str) -> str:
     return resources.files("api").joinpath("static", name).read_text("utf-8")
 
 
-def _players(game) -> str:
+def _players(game, tr: i18n.Translator = i18n.ENGLISH, name=html.escape) -> str:
     """How many play a game, in words, from its declared seats and automa ("2-4 players, or solo
-    against the Cardinalbot")."""
-    n = (f"{game.min_players} players" if game.min_players == game.max_players
-         else f"{game.min_players}-{game.max_players} players")
+    against the Cardinalbot"), as HTML (``name``: the opponent's name as markup)."""
+    n = (tr.ngettext("{n} player", "{n} players", game.min_players) if game.min_players == game.max_players
+         else tr._("{low}-{high} players", low=game.min_players, high=game.max_players))
     automa = getattr(game, "automa", None)
     if automa is not None and automa.seats == 2:
-        n += f", or solo against {automa.title}"
+        n = tr._("{players}, or solo against {opponent}", players=n, opponent=name(automa.title))
     return n
 
 
-def _art(name: str, svg: str) -> str:
-    """A game's card picture, inline and labelled by its own title."""
-    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"', svg.strip(),
-                 count=1)
+def _art(name: str, svg: str, lang: str = i18n.DEFAULT) -> str:
+    """A game's card picture, inline and labelled by its own title (the game's words: English)."""
+    said = "" if lang == i18n.DEFAULT else ' lang="en"'
+    svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"{said}',
+                 svg.strip(), count=1)
     return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
 
 
+def _game_words(text: str, lang: str) -> str:
+    """A game's own words (its title, its summary: English in this increment, docs/i18n.md), marked
+    as English on a page in another language."""
+    return text if lang == i18n.DEFAULT else f'<span lang="en">{text}</span>'
+
+
 @lru_cache(maxsize=None)
-def game_cards() -> str:
+def game_cards(lang: str = i18n.DEFAULT) -> str:
     """The home page's card of each hosted game, from its spec: its picture, its title (a link that
     starts a game of it), its summary and who plays it."""
     e = html.escape
+    tr = i18n.translator(lang)
     out = []
     for name, spec in games.specs().items():
         g = spec.game
         art = spec.art_svg()
-        out.append('<li class="card game-card">' + (_art(name, art) if art else "")
+        summary = _game_words(e(spec.summary), lang) + " " if spec.summary else ""
+        # (the opponent's name is the game's: English, docs/i18n.md)
+        players = _players(g, tr, lambda title: _game_words(e(title), lang))
+        out.append('<li class="card game-card">' + (_art(name, art, lang) if art else "")
                    + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
-                   + f"{e(g.title)}</a></h3><p>{e(spec.summary)}{' ' if spec.summary else ''}"
-                   + f"{e(_players(g))}.</p></li>")
+                   + f"{_game_words(e(g.title), lang)}</a></h3><p>{summary}"
+                   + f"{players}.</p></li>")
     return "\n".join(out)
 
 
-def game_titles() -> str:
+def game_titles(lang: str = i18n.DEFAULT) -> str:
     """The hosted games' titles in a sentence: "<strong>A</strong>, <strong>B</strong> and ..."."""
-    titles = [f"<strong>{html.escape(g.title)}</strong>" for g in games.GAMES.values()]
-    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+    titles = [f"<strong>{_game_words(html.escape(g.title), lang)}</strong>" for g in games.GAMES.values()]
+    return i18n.translator(lang).list(titles)
 
 
-def _header(name: str) -> str:
+def _header(name: str, tr: i18n.Translator = i18n.ENGLISH) -> str:
     current = NAV_OF.get(name)
     links = "".join(
-        f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "") + f">{label}</a></li>"
+        f'<li><a href="{href}"' + (' aria-current="page"' if href == current else "")
+        + f">{html.escape(tr._(label))}</a></li>"
         for href, label in NAV)
-    return ('<a class="site-skip" href="#main">Skip to the content</a>\n'
+    # (the messages outside the f-strings: the extraction does not read inside them)
+    skip, site = html.escape(tr._("Skip to the content")), html.escape(tr._("Site"))
+    return (f'<a class="site-skip" href="#main">{skip}</a>\n'
             '<header class="site-header"><div class="site-bar">'
-            '<a class="site-brand" href="/">'
+            '<a class="site-brand" href="/" translate="no">'
             '<span>Table <span class="site-brand-sub">Post</span></span></a>'
-            f'<nav aria-label="Site"><ul>{links}</ul></nav></div></header>')
+            f'<nav aria-label="{site}"><ul>{links}</ul></nav></div></header>')
+
+
+def _footer(tr: i18n.Translator) -> str:
+    text, label = tr._(FOOTER_TEXT), html.escape(tr._("Language"))
+    return (f'<footer class="site-footer"><p>{text}</p>'
+            f'<nav class="site-languages" aria-label="{label}">{LANGUAGE_SWITCH}</nav>'
+            '</footer>')
+
+
+def language_switch(lang: str) -> str:
+    """The footer's links to this page in each language: its query with ``lang`` set, as a link
+    relative to the page (``?lang=de``: the same path; the page stays the same text for every
+    game, and the page's fragment is added in the browser when one is clicked: api/page_i18n.py)."""
+    args = [(k, v) for k, v in flask.request.args.items(multi=True) if k != "lang"]
+    out = []
+    for code, own_name in i18n.LANGUAGES.items():
+        query = "&".join(f"{quote(k)}={quote(v)}" for k, v in [*args, ("lang", code)])
+        href = html.escape(f"?{query}")
+        current = ' aria-current="true"' if code == lang else ""
+        out.append(f'<li><a href="{href}" hreflang="{code}" lang="{code}" data-lang="{code}"{current}>'
+                   f"{html.escape(own_name)}</a></li>")
+    return "<ul>" + "".join(out) + "</ul>"
+
+
+def page_scripts(name: str) -> list[str]:
+    """The texts of the scripts a page runs (its inline ones, the games' catalog, a game page's shared
+    ones): the messages of its table."""
+    texts = [_text(name)]
+    if "<!--game-catalog-->" in texts[0]:
+        texts.append(_text("catalog.js"))
+    if name in GAME_PAGE_FILES:
+        texts += [_text(s) for s in GAME_PAGE_SCRIPTS]
+    return [*inline_scripts(texts[0]), *texts[1:]]
 
 
 @lru_cache(maxsize=None)
-def render(name: str) -> str:
-    """A page file with the site's layout put in at its markers (see the module docstring)."""
-    html = _text(name)
-    footer = SITE_FOOTER
+def render(name: str, lang: str = i18n.DEFAULT) -> str:
+    """A page file in a language, with the site's layout put in at its markers (see the module
+    docstring); the footer's language links are put in per request (:func:`language_switch`)."""
+    tr = i18n.translator(lang)
+    html = page_i18n.render_template(_text(name), lang, game_titles=Markup(game_titles(lang)),
+                                     languages=i18n.LANGUAGES)
+    html = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', html, count=1)
+    footer = _footer(tr)
     if name in GAME_PAGE_FILES:
         footer += '\n<script src="/play/scripts/site.js"></script>'
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
     # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
     catalog = f"<script>\n{_text('catalog.js')}</script>"
-    return (html.replace("<!--site-head-->", SITE_HEAD).replace("<!--site-header-->", _header(name))
+    head = page_i18n.head_script(lang, page_scripts(name)) + "\n" + SITE_HEAD
+    return (html.replace("<!--site-head-->", head).replace("<!--site-header-->", _header(name, tr))
             .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog)
-            .replace("<!--game-cards-->", game_cards()).replace("<!--game-titles-->", game_titles()))
+            .replace("<!--game-cards-->", game_cards(lang)).replace("<!--game-titles-->", game_titles(lang)))
 
 
 def _hashes(html: str, tag: str) -> list[str]:
@@ -203,11 +265,12 @@ def _hashes(html: str, tag: str) -> list[str]:
 
 
 @lru_cache(maxsize=None)
-def page_csp(name: str) -> str:
-    """The Content-Security-Policy of a page: its inline scripts and styles by hash, and this
-    origin's scripts and stylesheet if it loads one (``<script src="/...">``, ``<link
-    rel="stylesheet" href="/...">``: only :data:`SCRIPTS` are served)."""
-    html = render(name)
+def page_csp(name: str, lang: str = i18n.DEFAULT) -> str:
+    """The Content-Security-Policy of a page in a language: its inline scripts (its message table
+    among them: one policy per language) and styles by hash, and this origin's scripts and
+    stylesheet if it loads one (``<script src="/...">``, ``<link rel="stylesheet" href="/...">``:
+    only :data:`SCRIPTS` are served)."""
+    html = render(name, lang)
     parts = ["default-src 'none'"]
     scripts = _hashes(html, "script")
     if re.search(r'<script src="/', html):  # a script of this origin's (SCRIPTS)
@@ -226,8 +289,11 @@ def page_csp(name: str) -> str:
 
 def _view(name: str, status: int = 200):
     def view(**_path_args) -> flask.Response:
-        return flask.Response(render(name), status=status, mimetype="text/html",
-                              headers={**HEADERS, "Content-Security-Policy": page_csp(name)})
+        lang, remember = page_i18n.page_language()
+        text = render(name, lang).replace(LANGUAGE_SWITCH, language_switch(lang))
+        resp = flask.Response(text, status=status, mimetype="text/html",
+                              headers={**HEADERS, "Content-Security-Policy": page_csp(name, lang)})
+        return page_i18n.answer(resp, lang, remember)
     return view
 
 

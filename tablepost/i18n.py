@@ -87,10 +87,12 @@ def choose(preference: str | None, default: str = DEFAULT) -> str:
 
 
 def _pseudo(text: str) -> str:
-    """A message as the pseudo-locale says it: its letters accented outside ``{placeholders}``,
-    wrapped in ``⟦ ⟧``, so that a rendering shows which text went through the catalog."""
+    """A message as the pseudo-locale says it: its letters accented outside ``{placeholders}``
+    (and a page message's ``<tags>`` and ``&entities;``), wrapped in ``⟦ ⟧``, so that a rendering
+    shows which text went through the catalog."""
     table = str.maketrans("aceinostuyACEINOSTUY", "àçéîñöšţûýÀÇÉÎÑÖŠŢÛÝ")
-    out = [p if p.startswith("{") else p.translate(table) for p in re.split(r"(\{[^{}]*\})", text)]
+    out = [p if p[:1] in ("{", "<", "&") else p.translate(table)
+           for p in re.split(r"(\{[^{}]*\}|<[^<>]*>|&#?\w+;)", text)]
     return "⟦" + "".join(out) + "⟧"
 
 
@@ -161,6 +163,23 @@ class Translator:
     def content_language(self) -> str:
         """The ``Content-Language`` of what is written in it (RFC 3282)."""
         return self.lang
+
+    def gettext(self, message: str) -> str:
+        """The message in the language, its placeholders left as they are."""
+        return self._catalog.gettext(message)
+
+    def plural_forms(self, singular: str, plural: str) -> tuple[str, list[str]]:
+        """A plural message's forms in the language, by the index its catalog's ``Plural-Forms``
+        expression gives (a C expression of ``n``, which reads the same in JavaScript), with that
+        expression: what a page's script needs to choose a form itself."""
+        info = getattr(self._catalog, "_info", {})
+        header = info.get("plural-forms", "nplurals=2; plural=(n != 1);")
+        m = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header)
+        nplurals, expr = (int(m.group(1)), m.group(2).strip()) if m else (2, "(n != 1)")
+        held = getattr(self._catalog, "_catalog", None)   # a compiled catalog's (msgid, index) -> form
+        if held is None or (singular, 0) not in held:
+            return "(n != 1)", [self._catalog.ngettext(singular, plural, n) for n in (1, 2)]
+        return expr, [held.get((singular, i), plural) for i in range(nplurals)]
 
     def _(self, message: str, **values) -> str:
         text = self._catalog.gettext(message)

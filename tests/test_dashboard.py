@@ -347,7 +347,8 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
     assert doc.find(".//meta[@name='viewport']") is not None, "readable on a phone"
     labels = {lab.get("for") for lab in doc.iter("label")}
     controls = [el for tag in ("input", "select") for el in doc.iter(tag)]
-    assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode", "delay"]
+    assert [el.get("id") for el in controls] == ["vacation", "handle", "public", "confirm", "mode", "delay",
+                                                 "email-language", "email-tz"]
     for el in controls:
         assert el.get("id") in labels, f"{el.tag} #{el.get('id')} has no label"
     assert ("location.hash" in page
@@ -356,6 +357,9 @@ def test_the_page_is_valid_html_with_labelled_controls(client):
         return [o.get("value") for o in doc.find(f".//select[@id='{select_id}']").iter("option")]
     assert options("mode") == ["move", "digest", "none"]
     assert options("delay") == ["0", "2", "5", "15", "60"], "the wait of a turn email while playing live"
+    # the emails' language (docs/i18n.md): each game's own, or one of the service's languages; the time
+    # zone's choices (the browser's among them) are put in by the page's script
+    assert options("email-language") == ["", "en", "de", "fr"] and options("email-tz") == [""]
 
 
 # --- the first email, over real SMTP -----------------------------------------------------------

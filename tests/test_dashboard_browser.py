@@ -60,3 +60,35 @@ def test_the_dashboard_page_shows_the_games_and_changes_the_settings(redis_serve
         expect(page.locator("#no-key")).to_contain_text("private link")
         page.goto(f"{server.url}/me#key={key[:-2]}xx")
         expect(page.locator("#error")).to_contain_text("not valid")
+
+
+def test_the_dashboard_offers_the_browser_s_language_and_time_zone_for_the_emails(redis_server, browser):
+    """A German browser in Berlin: the page is German (its Accept-Language), offers the browser's
+    language and time zone for the emails, and saves them (PUT /api/v1/me/notifications)."""
+    app = make_app(redis_server.url)
+    service = app.extensions["tablepost.service"]
+    client = app.test_client()
+    me = f"lang-{uuid.uuid4().hex[:8]}@players.test"
+    client.post("/api/v1/games", json={"seats": [{"name": "Me", "email": me}, {"name": "Zed"}]})
+    key = dashboard_key_for(service.store.r, me)
+    with LiveServer(app) as server:
+        context = browser.new_context(locale="de-DE", timezone_id="Europe/Berlin")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/me#key={key}")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        expect(page.locator("#status")).to_have_text("Ein Spiel wartet auf deinen Zug.")
+        expect(page.locator("#email-language")).to_have_value("")   # each game's own, until chosen
+        expect(page.locator("#email-language option[value=de]")).to_have_text("Deutsch (die dieses Browsers)")
+        expect(page.locator("#email-tz option[value='Europe/Berlin']")).to_have_text(
+            "Europe/Berlin (die dieses Browsers)")
+        page.get_by_label("Sprache meiner E-Mails").select_option("de")
+        page.get_by_label("Zeitzone der Daten in meinen E-Mails").select_option("Europe/Berlin")
+        page.locator("#notify-form").get_by_role("button", name="Speichern").click()
+        expect(page.locator("#mode-saved")).to_contain_text("Gespeichert")
+        saved = client.get("/api/v1/me/notifications", headers={"Authorization": f"Bearer {key}"}).get_json()
+        assert (saved["language"], saved["time_zone"]) == ("de", "Europe/Berlin")
+        page.reload()
+        expect(page.locator("#email-language")).to_have_value("de")
+        expect(page.locator("#email-tz")).to_have_value("Europe/Berlin")
+        context.close()

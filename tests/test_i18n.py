@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 
 from tablepost import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "tablepost" / "translations"
+PAGE_EXTRACTOR = "tablepost.page_text:extract_page"   # babel.cfg's `page`
 WEDNESDAY = datetime(2026, 11, 18, 9, 0, tzinfo=timezone.utc).timestamp()
 
 
@@ -68,10 +70,16 @@ def code_messages() -> set:
     found = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map=[("tablepost/**.py", "python"), ("application/**.py", "python"),
-                                   ("mail/**.py", "python")],
+                                   ("mail/**.py", "python"), ("api/pages.py", "python"),
+                                   ("api/email_pages.py", "python"),
+                                   ("api/static/**.html", PAGE_EXTRACTOR),
+                                   ("api/static/**.js", PAGE_EXTRACTOR)],
             keywords={"_": None, "ngettext": (1, 2), "N_": None}):
         found.add(message if isinstance(message, str) else tuple(message))
     return found
+
+
+_TAG = re.compile(r"</?(?:a|strong|em|b|i|code|span|br)\b[^<>]*>")   # the markup a page message may hold
 
 
 def _fields(text: str) -> set:
@@ -96,9 +104,12 @@ def catalog_problems(lang: str, wanted: set) -> list[str]:
             continue
         ids = [key] if isinstance(key, str) else list(key)
         want = set().union(*(_fields(i) for i in ids)) - {"n"}
+        tags = sorted(_TAG.findall(ids[0]))
         for s in strings:
             if _fields(s) - {"n"} != want:
                 problems.append(f"{lang}: placeholders of {key!r}: {s!r}")
+            if sorted(_TAG.findall(s)) != tags:   # a page's message keeps its markup (api/page_i18n.py)
+                problems.append(f"{lang}: the tags of {key!r}: {s!r}")
     return problems
 
 
@@ -112,6 +123,23 @@ def test_every_message_of_the_code_is_translated(lang):
 def test_the_catalog_check_fails_on_a_message_without_a_translation():
     assert catalog_problems("de", {"A message nobody translated, {name}"}) == [
         "de: missing 'A message nobody translated, {name}'"]
+
+
+def test_the_pages_messages_are_in_the_check_and_their_tags_are_checked(tmp_path, monkeypatch):
+    wanted = code_messages()
+    # the markup's, the inline scripts' and the shared scripts' messages (tablepost/page_text.py)
+    assert {"Board games at your own pace", "Loading the games…", "Since your last turn",
+            ("{n} point", "{n} points")} <= wanted
+    with open(CATALOGS / "de.po", "rb") as fp:
+        catalog = read_po(fp, locale="de")
+    m = catalog["Board games by correspondence: play in the browser, by email or through the "
+                '<a href="/api/docs">API</a>. Every die roll and tile draw can be checked when the game '
+                "ends."]
+    m.string = m.string.replace('<a href="/api/docs">', '<a href="/evil">')   # a translation's link changed
+    with open(tmp_path / "de.po", "wb") as fp:
+        write_po(fp, catalog)
+    monkeypatch.setattr(sys.modules[__name__], "CATALOGS", tmp_path)
+    assert [p for p in catalog_problems("de", wanted) if "tags of" in p] != []
 
 
 def test_a_catalog_not_compiled_is_read_from_its_po(tmp_path, monkeypatch, caplog):

@@ -162,5 +162,5 @@ def test_the_home_cards_are_links_to_a_new_game_of_their_game(client):
     new = page_code(client, "/play/new")
     assert 'new URLSearchParams(location.search).get("game")' in new
     # the heading follows the game chosen, which a reset (after a game is created) keeps
-    assert '$("heading").textContent = "New " + g.title' in new
+    assert '$("heading").textContent = t("New {game} game", {game: g.title' in new
     assert "const keep = GAMES.length ? chosen().name" in new

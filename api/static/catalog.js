@@ -24,18 +24,19 @@ window.gameCatalog = (function () {
 // in words: "Finished 12 games and left 1; the stand-in took 3 turns; usually moves within 2 hours."
 window.reliabilityWords = function (rel) {
   if (!rel) return "";
-  const n = (k, one, many) => k + " " + (k === 1 ? one : many);
   const parts = [];
   const played = rel.games_finished + rel.games_abandoned;
-  parts.push(played ? "Finished " + n(rel.games_finished, "game", "games")
-                      + (rel.games_abandoned ? " and left " + rel.games_abandoned : ", left none")
-                    : "No finished game yet");
-  if (rel.stand_in_turns) parts.push("the stand-in took " + n(rel.stand_in_turns, "turn", "turns"));
+  parts.push(!played ? t("No finished game yet")
+    : rel.games_abandoned ? tn("Finished {n} game and left {left}", "Finished {n} games and left {left}",
+                               rel.games_finished, {left: rel.games_abandoned})
+    : tn("Finished {n} game, left none", "Finished {n} games, left none", rel.games_finished));
+  if (rel.stand_in_turns) parts.push(tn("the stand-in took {n} turn", "the stand-in took {n} turns", rel.stand_in_turns));
   const s = rel.median_move_seconds;
   if (s !== null && s !== undefined) {
-    const within = s < 90 ? "a minute" : s < 5400 ? n(Math.round(s / 60), "minute", "minutes")
-      : s < 129600 ? n(Math.round(s / 3600), "hour", "hours") : n(Math.round(s / 86400), "day", "days");
-    parts.push("usually moves within " + within);
+    parts.push(s < 90 ? t("usually moves within a minute")
+      : s < 5400 ? tn("usually moves within {n} minute", "usually moves within {n} minutes", Math.round(s / 60))
+      : s < 129600 ? tn("usually moves within {n} hour", "usually moves within {n} hours", Math.round(s / 3600))
+      : tn("usually moves within {n} day", "usually moves within {n} days", Math.round(s / 86400)));
   }
-  return parts.join("; ") + ".";
+  return t("{sentence}.", {sentence: parts.join("; ")});
 };

@@ -32,13 +32,14 @@ function actorOf(s) { return s.to_act && s.to_act.length ? s.to_act[0] : null; }
 // A seat by its name, an AI seat as "Robo (AI, easy)" (application/seats.py names it so too).
 function seatName(i) {
   const s = summary && summary.seats[i];
-  if (!s) return "Player " + (Number(i) + 1);
-  return s.kind === "ai" ? s.name + " (AI, " + (s.level || "medium") + ")" : s.name;
+  if (!s) return t("Player {n}", {n: Number(i) + 1});
+  return s.kind === "ai" ? t("{name} (AI, {level})", {name: s.name, level: s.level || "medium"}) : s.name;
 }
 
 // "A, B and C".
 function andList(items) {
-  return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  return items.length < 2 ? items.join("")
+    : t("{first} and {last}", {first: items.slice(0, -1).join(", "), last: items[items.length - 1]});
 }
 
 // A seat's name as a node: a link to the player's profile (/players/<handle>) where the seat's
@@ -53,10 +54,12 @@ function seatNode(i) {
 // ``nodes`` joined as andList joins words: "A, B and C".
 function andNodes(nodes) {
   const out = [];
+  const [before, between, after] = t("{first} and {last}").split(/\{first\}|\{last\}/);
   nodes.forEach((n, k) => {
-    if (k) out.push(k === nodes.length - 1 ? " and " : ", ");
+    if (k) out.push(k === nodes.length - 1 ? between : ", ");
     out.push(n);
   });
+  if (nodes.length > 1) { out.unshift(before); out.push(after); }
   return out;
 }
 
@@ -67,7 +70,7 @@ function showTitle(gameName, suffix) {
   const text = gameName + (seats.length ? ": " + andList(seats.map(seatName)) : "");
   // a rated game says so (its result moves the players' ratings, and it gives no hints)
   $("title").replaceChildren(gameName + (seats.length ? ": " : ""), ...andNodes(seats.map(seatNode)),
-                             summary && summary.rated ? " (rated)" : "");
+                             summary && summary.rated ? " " + t("(rated)") : "");
   document.title = text + (suffix ? " (" + suffix + ")" : "");
 }
 
@@ -77,7 +80,7 @@ function live() { return replayAt === null; }
 
 // The status line's beginning: in the replay, which step it shows ("Step 12 of 80: "), so that who
 // was to act then does not read as who acts now.
-function stepPrefix() { return live() ? "" : "Step " + replayAt + " of " + liveVersion + ": "; }
+function stepPrefix() { return live() ? "" : t("Step {step} of {steps}: ", {step: replayAt, steps: liveVersion}); }
 
 // The moves' section: shown to a seat while the game goes on, headed by whose turn it is (never
 // "Your turn" over "Not your turn" or "The game is over"), hidden once the game is over (the
@@ -94,10 +97,10 @@ function showPlaySection(mine, mineHeading, waitingHeading) {
 async function problemText(r) {
   try {
     const p = await r.json();
-    if (r.status === 409) return "The game moved on meanwhile: here it is as it stands now. Please choose again.";
-    return p.detail || p.title || "The server refused that.";
+    if (r.status === 409) return t("The game moved on meanwhile: here it is as it stands now. Please choose again.");
+    return p.detail || p.title || t("The server refused that.");
   } catch (e) {
-    return r.status >= 500 ? "Something went wrong on the server; please try again." : "The server refused that.";
+    return r.status >= 500 ? t("Something went wrong on the server; please try again.") : t("The server refused that.");
   }
 }
 
@@ -127,7 +130,7 @@ async function pollOnce() {
     state = await r.json();
     await render();
   } catch (e) {
-    $("status").textContent = "Cannot reach the server; retrying…";
+    $("status").textContent = t("Cannot reach the server; retrying…");
   }
 }
 
@@ -171,7 +174,7 @@ function showSince() {
   const box = $("since");
   if (box) {
     box.hidden = !evs.length;
-    $("since-h").textContent = token ? "Since your last turn" : "Since your last visit";
+    $("since-h").textContent = token ? t("Since your last turn") : t("Since your last visit");
     const list = $("since-list");
     list.textContent = "";
     for (const ev of evs) {
@@ -201,8 +204,8 @@ async function showFairness() {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.seed));
     const hex = [...new Uint8Array(digest)].map(x => x.toString(16).padStart(2, "0")).join("");
     ok = hex === f.seed_commitment
-      ? "Checked: the secret revealed now is the one locked in at the start, so no roll or draw was changed."
-      : "The check failed: the secret revealed now is NOT the one locked in at the start!";
+      ? t("Checked: the secret revealed now is the one locked in at the start, so no roll or draw was changed.")
+      : t("The check failed: the secret revealed now is NOT the one locked in at the start!");
   }
   $("fair-ok").textContent = ok;
 }
@@ -217,14 +220,17 @@ let reviewShown = false, reviewTimer = null, review = null;
 function reviewPanel() {
   if ($("review")) return;
   const sec = make("section", {id: "review", "aria-labelledby": "review-h", hidden: ""},
-                   make("h2", {id: "review-h"}, "Your game reviewed by the AI"),
+                   make("h2", {id: "review-h"}, t("Your game reviewed by the AI")),
                    make("p", {id: "review-status", role: "status"}),
                    make("ol", {id: "review-list"}));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
 }
 
-function points(n, unit) { return n + " " + (n === 1 && unit === "points" ? "point" : unit); }
+// a score in the game's unit (the catalog's score_unit: the game's word, said as the game says it)
+function points(n, unit) {
+  return unit === "points" ? tn("{n} point", "{n} points", n) : t("{n} {unit}", {n: Number(n).toLocaleString(LANG), unit});
+}
 
 async function showReview(seat) {
   reviewPanel();
@@ -232,7 +238,7 @@ async function showReview(seat) {
   const r = await fetch(api + "/review?seat=" + seat, {headers: auth, cache: "no-store"});
   if (r.status === 202) {
     $("review").hidden = false;
-    $("review-status").textContent = "The AI is looking at your decisions; this takes a minute or so.";
+    $("review-status").textContent = t("The AI is looking at your decisions; this takes a minute or so.");
     const wait = Math.max(1, parseInt(r.headers.get("Retry-After") || "5", 10));
     reviewTimer = setTimeout(() => { reviewTimer = null; showReview(seat); }, wait * 1000);
     return;
@@ -245,22 +251,22 @@ async function showReview(seat) {
   const list = $("review-list");
   list.replaceChildren();
   if (!rv.costliest.length) {
-    $("review-status").textContent = "The AI would have played as you did at every decision it looked at.";
+    $("review-status").textContent = t("The AI would have played as you did at every decision it looked at.");
     return;
   }
   const unit = rv.score_unit || "VP";
-  $("review-status").textContent = "Your " + rv.costliest.length + " costliest decisions of " + rv.decisions.length
-    + ", as the AI estimates them: about " + points(rv.total_loss, unit) + " given away in all"
-    + (rv.total_loss >= rv.bound ? " (at most " + points(rv.bound, unit) + ", the best score of the game:"
-       + " the estimates overlap, so they do not add up beyond it)" : "") + ". Each is an estimate.";
+  $("review-status").textContent = t("Your {n} costliest decisions of {all}, as the AI estimates them: about {lost} given away in all",
+                                     {n: rv.costliest.length, all: rv.decisions.length, lost: points(rv.total_loss, unit)})
+    + (rv.total_loss >= rv.bound ? " " + t("(at most {bound}, the best score of the game: the estimates overlap, so they do not add up beyond it)",
+                                           {bound: points(rv.bound, unit)}) : "") + ". " + t("Each is an estimate.");
   for (const i of rv.costliest) {
     const d = rv.decisions[i];
     const li = make("li", {"data-version": String(d.version)});
-    const link = make("a", {href: "#v=" + d.version, class: "review-step"}, "See it on the board (step " + d.version + ")");
+    const link = make("a", {href: "#v=" + d.version, class: "review-step"}, t("See it on the board (step {step})", {step: d.version}));
     link.addEventListener("click", ev => { ev.preventDefault(); showDecision(d); });
     li.append(make("p", {}, d.position + "."),
-              make("p", {}, "You played: " + d.played_words + ". The AI prefers: " + d.preferred_words
-                   + " (an estimated " + points(d.loss, unit) + " more by the end)."),
+              make("p", {}, t("You played: {played}. The AI prefers: {preferred} (an estimated {loss} more by the end).",
+                              {played: d.played_words, preferred: d.preferred_words, loss: points(d.loss, unit)})),
               make("p", {}, link));
     list.appendChild(li);
   }
@@ -278,11 +284,12 @@ async function showDecision(d) {
     ? [markMove(d.played, review.seat, "review-played"), markMove(d.preferred, review.seat, "review-preferred")]
     : [false, false];
   const where = drawn[0] || drawn[1]
-    ? " On the board, your move is outlined in solid orange" + (drawn[1] ? " and the AI's in dashed blue" : "") + "."
+    ? " " + (drawn[1] ? t("On the board, your move is outlined in solid orange and the AI's in dashed blue.")
+                      : t("On the board, your move is outlined in solid orange."))
     : "";
-  $("replay-at").textContent = "Step " + d.version + " of " + liveVersion + ", before your decision: you played "
-    + d.played_words + "; the AI prefers " + d.preferred_words + " (an estimated " + points(d.loss, unit)
-    + " more by the end)." + where;
+  $("replay-at").textContent = t("Step {step} of {steps}, before your decision: you played {played}; the AI prefers {preferred} (an estimated {loss} more by the end).",
+                                 {step: d.version, steps: liveVersion, played: d.played_words, preferred: d.preferred_words,
+                                  loss: points(d.loss, unit)}) + where;
   // the board's marked part in sight (a big board scrolls within its frame), else the words
   const mark = document.querySelector(".review-played, .review-preferred");
   (mark || $("replay")).scrollIntoView({block: "center", inline: "center"});
@@ -325,7 +332,7 @@ async function play(move) {
     }
   } catch (e) {
     failed = true;
-    $("error").textContent = "The move could not be sent: " + e;
+    $("error").textContent = t("The move could not be sent: {reason}", {reason: String(e)});
   } finally {
     busy = false;
   }
@@ -411,15 +418,15 @@ function replayPanel() {
   sec.id = "replay";
   sec.setAttribute("aria-labelledby", "replay-h");
   sec.append(
-    make("h2", {id: "replay-h"}, "Replay"),
+    make("h2", {id: "replay-h"}, t("Replay")),
     make("div", {class: "replay-controls"},
-         make("button", {type: "button", id: "replay-first", "aria-label": "First step"}, "« First"),
-         make("button", {type: "button", id: "replay-prev", "aria-label": "Previous step"}, "◀"),
-         make("input", {type: "range", id: "replay-slider", min: "1", value: "1", "aria-label": "Step"}),
-         make("button", {type: "button", id: "replay-next", "aria-label": "Next step"}, "▶"),
-         make("button", {type: "button", id: "replay-live", "aria-label": "Back to the game as it stands"}, "Now »")),
+         make("button", {type: "button", id: "replay-first", "aria-label": t("First step")}, t("« First")),
+         make("button", {type: "button", id: "replay-prev", "aria-label": t("Previous step")}, "◀"),
+         make("input", {type: "range", id: "replay-slider", min: "1", value: "1", "aria-label": t("Step")}),
+         make("button", {type: "button", id: "replay-next", "aria-label": t("Next step")}, "▶"),
+         make("button", {type: "button", id: "replay-live", "aria-label": t("Back to the game as it stands")}, t("Now »"))),
     make("p", {id: "replay-at", "aria-live": "polite"}),
-    make("p", {}, make("a", {id: "replay-link", href: "#"}, "Link to this step")));
+    make("p", {}, make("a", {id: "replay-link", href: "#"}, t("Link to this step"))));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
   $("replay-first").addEventListener("click", () => replayTo(1));
@@ -442,7 +449,8 @@ function showReplayStep() {
   slider.value = String(at);
   const ev = allEvents.find(e => e.version === at);
   const said = ev ? ": " + (ev.text || ev.move || "") : "";
-  $("replay-at").textContent = "Step " + at + " of " + liveVersion + (replayAt === null ? " (now)" : "")
+  $("replay-at").textContent = (replayAt === null ? t("Step {step} of {steps} (now)", {step: at, steps: liveVersion})
+                                                  : t("Step {step} of {steps}", {step: at, steps: liveVersion}))
     + said + (/[.!?]$/.test(said) ? "" : ".");
   $("replay-link").href = location.pathname + "#v=" + at;
   $("replay-prev").disabled = at <= 1;
@@ -480,14 +488,14 @@ function tablePanel() {
   sec.id = "table-actions";
   sec.setAttribute("aria-labelledby", "table-h");
   sec.append(
-    make("h2", {id: "table-h"}, "At the table"),
-    make("p", {}, make("button", {type: "button", id: "resign"}, "Resign…")),
+    make("h2", {id: "table-h"}, t("At the table")),
+    make("p", {}, make("button", {type: "button", id: "resign"}, t("Resign…"))),
     make("div", {id: "resign-confirm", role: "alertdialog", "aria-labelledby": "resign-q", hidden: ""},
-         make("p", {id: "resign-q"}, "Resign this game? You cannot take it back."),
-         make("button", {type: "button", id: "resign-yes"}, "Yes, resign"), " ",
-         make("button", {type: "button", id: "resign-no"}, "Keep playing")),
+         make("p", {id: "resign-q"}, t("Resign this game? You cannot take it back.")),
+         make("button", {type: "button", id: "resign-yes"}, t("Yes, resign")), " ",
+         make("button", {type: "button", id: "resign-no"}, t("Keep playing"))),
     make("p", {}, make("button", {type: "button", id: "rematch", hidden: ""},
-                      "Play again (ask for a rematch, or accept the one asked for)")),
+                      t("Play again (ask for a rematch, or accept the one asked for)"))),
     make("p", {id: "table-status", "aria-live": "polite"}));
   const history = $("history").closest("section");
   history.parentNode.insertBefore(sec, history);
@@ -499,7 +507,7 @@ function tablePanel() {
   $("resign-yes").addEventListener("click", async () => {
     $("resign-confirm").hidden = true;
     const r = await fetch(api + "/resign", {method: "POST", headers: auth});
-    $("table-status").textContent = r.ok ? "You resigned." : await problemText(r);
+    $("table-status").textContent = r.ok ? t("You resigned.") : await problemText(r);
     etag = null;
     replayAt = null;
     await poll();
@@ -519,11 +527,11 @@ function showRematch(doc, error) {
     const own = /^L\d+\./.test(token) ? "" : "#token=" + encodeURIComponent(token);
     const a = document.createElement("a");
     a.href = "/play/" + encodeURIComponent(doc.new_game) + own;
-    a.textContent = "Open the new game";
-    box.append("Everyone accepted: the rematch has started. ", a);
+    a.textContent = t("Open the new game");
+    box.append(t("Everyone accepted: the rematch has started.") + " ", a);
   } else {
     const waiting = doc.seats.filter(s => !s.accepted).map(s => s.name);
-    box.textContent = "Rematch asked for: waiting for " + andList(waiting) + ".";
+    box.textContent = t("Rematch asked for: waiting for {players}.", {players: andList(waiting)});
   }
 }
 
@@ -567,8 +575,8 @@ async function showHeldEmails() {
   const kinds = [...new Set(held.map(h => h.what))];
   const why = [...new Set(held.map(h => h.why))];
   $("title").after(make("p", {id: "held-emails", class: "notice", role: "status"},
-    "We held back " + andList(kinds) + " of this game from your email: " + why.join("; ") + ". ",
-    make("a", {href: "/me"}, "Your dashboard"), " lists every game and every email held."));
+    t("We held back {emails} of this game from your email: {why}.", {emails: andList(kinds), why: why.join("; ")}) + " ",
+    make("a", {href: "/me"}, t("Your dashboard")), " " + t("lists every game and every email held.")));
 }
 
 function startGamePage(game, first) {

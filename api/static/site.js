@@ -21,25 +21,26 @@
     for (const m of document.querySelectorAll("main")) m.removeAttribute("id");  // the skip link's target is this one
     const main = el("main", "", {id: "main", class: "site-main site-problem", "aria-labelledby": "bad-link-h"});
     const card = el("section", "", {class: "card problem"});
-    card.append(el("h1", "This link to your seat no longer works", {id: "bad-link-h"}),
-                el("p", "The secret part of the link (after #token=) is not one this game knows: it may be "
-                        + "mistyped or cut short, or a newer link to your seat has replaced it."),
-                el("p", "To get a link that works:"));
+    card.append(el("h1", t("This link to your seat no longer works"), {id: "bad-link-h"}),
+                el("p", t("The secret part of the link (after #token=) is not one this game knows: it may be "
+                          + "mistyped or cut short, or a newer link to your seat has replaced it.")),
+                el("p", t("To get a link that works:")));
     const ways = el("ul");
     const dash = el("li");
-    dash.append("open the game from ", el("a", "Your games", {href: "/me"}),
-                ", your own page, whose link is in every email we send you;");
-    ways.append(el("li", "open the game from your latest email about it (every turn email has your link);"),
-                dash, el("li", "or ask the player who created the game: they were given every seat's link."));
+    const [before, after] = t("open the game from {your_games}, your own page, whose link is in every email we send you;")
+      .split("{your_games}");
+    dash.append(before, el("a", t("Your games"), {href: "/me"}), after || "");
+    ways.append(el("li", t("open the game from your latest email about it (every turn email has your link);")),
+                dash, el("li", t("or ask the player who created the game: they were given every seat's link.")));
     const actions = el("p", "", {class: "actions"});
-    actions.append(el("a", "Watch the game without a seat", {href: watch, class: "btn btn-primary"}),
-                   el("a", "Home", {href: "/", class: "btn"}));
+    actions.append(el("a", t("Watch the game without a seat"), {href: watch, class: "btn btn-primary"}),
+                   el("a", t("Home"), {href: "/", class: "btn"}));
     card.append(ways, actions);
     main.appendChild(card);
     const header = document.querySelector(".site-header");
     header.after(main);
     document.body.classList.add("site-bad-link");
-    document.title = "This link no longer works · Table Post";
+    document.title = t("This link no longer works · Table Post");
   }
 
   fetch("/api/v1/games/" + encodeURIComponent(id) + "/legal-moves",

@@ -16,18 +16,18 @@
   function panel() {
     if ($("talk")) return;
     const sec = make("section", {id: "talk", "aria-labelledby": "talk-h"},
-      make("h2", {id: "talk-h"}, "Table talk ", make("span", {id: "talk-new", class: "talk-new", hidden: ""})),
+      make("h2", {id: "talk-h"}, t("Table talk") + " ", make("span", {id: "talk-new", class: "talk-new", hidden: ""})),
       make("ol", {id: "talk-list", tabindex: "0", "aria-live": "polite", "aria-labelledby": "talk-h"}),
       make("form", {id: "talk-form"},
-        make("label", {for: "talk-text"}, "Your message to the table"),
+        make("label", {for: "talk-text"}, t("Your message to the table")),
         make("textarea", {id: "talk-text", rows: "2", maxlength: "1000", autocomplete: "off"}),
-        make("button", {type: "submit"}, "Send")),
+        make("button", {type: "submit"}, t("Send"))),
       make("p", {id: "talk-status", role: "status"}),
       make("div", {id: "talk-muted", hidden: ""},
-        make("h3", {id: "talk-muted-h"}, "Muted"),
+        make("h3", {id: "talk-muted-h"}, t("Muted")),
         make("ul", {id: "talk-muted-list", "aria-labelledby": "talk-muted-h"})),
       make("p", {}, make("button", {type: "button", id: "talk-mute-all", "aria-pressed": "false"},
-                         "Mute this game's messages")));
+                         t("Mute this game's messages"))));
     const history = $("history").closest("section");
     history.parentNode.insertBefore(sec, history.nextSibling);
     $("talk-form").addEventListener("submit", async ev => {
@@ -36,7 +36,7 @@
       if (!text) return;
       const r = await fetch(api + "/messages", {method: "POST", headers: {...auth, "Content-Type": "application/json"},
                                                 body: JSON.stringify({text})});
-      if (r.ok) { $("talk-text").value = ""; $("talk-status").textContent = "Sent."; await read(); }
+      if (r.ok) { $("talk-text").value = ""; $("talk-status").textContent = t("Sent."); await read(); }
       else $("talk-status").textContent = await problemText(r);
     });
     $("talk-mute-all").addEventListener("click", () => mute({all: !muted.all}, "talk-mute-all"));
@@ -45,7 +45,7 @@
 
   // a seat by its name (game-page.js's seatName, once the game is read)
   function nameOf(i) {
-    return typeof seatName === "function" ? seatName(i) : "Player " + (Number(i) + 1);
+    return typeof seatName === "function" ? seatName(i) : t("Player {n}", {n: Number(i) + 1});
   }
 
   // save what is muted; then focus goes to `focusId` (the button that undoes it), as the one
@@ -53,7 +53,7 @@
   async function mute(body, focusId) {
     const r = await fetch(api + "/messages/mute", {method: "PUT", headers: {...auth, "Content-Type": "application/json"},
                                                    body: JSON.stringify(body)});
-    $("talk-status").textContent = r.ok ? "Saved." : await problemText(r);
+    $("talk-status").textContent = r.ok ? t("Saved.") : await problemText(r);
     if (r.ok) {
       muted = await r.json();
       showMuted();
@@ -64,11 +64,11 @@
 
   function showMuted() {
     const all = $("talk-mute-all");
-    all.textContent = muted.all ? "Unmute this game's messages" : "Mute this game's messages";
+    all.textContent = muted.all ? t("Unmute this game's messages") : t("Mute this game's messages");
     all.setAttribute("aria-pressed", String(muted.all));
     $("talk-muted-list").replaceChildren(...muted.seats.map(seat => {
       const name = nameOf(seat);
-      const b = make("button", {type: "button", id: "talk-unmute-" + seat}, "Unmute " + name);
+      const b = make("button", {type: "button", id: "talk-unmute-" + seat}, t("Unmute {name}", {name}));
       b.addEventListener("click", () => mute({seats: muted.seats.filter(s => s !== seat)}, "talk-mute-all"));
       return make("li", {}, name + " ", b);
     }));
@@ -82,16 +82,16 @@
 
   function item(m) {
     const li = make("li", {"data-id": String(m.id)}, make("b", {}, m.name), ": ", m.text);
-    if (!m.mine && m.id > lastSeen) { li.classList.add("new"); li.prepend(make("span", {class: "talk-new"}, "new"), " "); }
+    if (!m.mine && m.id > lastSeen) { li.classList.add("new"); li.prepend(make("span", {class: "talk-new"}, t("new")), " "); }
     if (!m.mine) {
-      const muteB = make("button", {type: "button"}, "Mute " + m.name);
+      const muteB = make("button", {type: "button"}, t("Mute {name}", {name: m.name}));
       muteB.addEventListener("click", () => mute({seats: Array.from(new Set([...muted.seats, m.seat]))},
                                                  "talk-unmute-" + m.seat));
-      const report = make("button", {type: "button"}, "Report");
+      const report = make("button", {type: "button"}, t("Report"));
       report.addEventListener("click", async () => {
         const r = await fetch(api + "/messages/" + m.id + "/report", {method: "POST",
           headers: {...auth, "Content-Type": "application/json"}, body: "{}"});
-        $("talk-status").textContent = r.ok ? "Reported: the operator will look at it." : await problemText(r);
+        $("talk-status").textContent = r.ok ? t("Reported: the operator will look at it.") : await problemText(r);
       });
       li.append(muteB, report);
     }
@@ -121,7 +121,7 @@
           more = page.more;
           $("talk-form").hidden = !page.open;
         }
-        if (fresh) { $("talk-new").textContent = fresh + " new"; $("talk-new").hidden = false; }
+        if (fresh) { $("talk-new").textContent = tn("{n} new", "{n} new", fresh); $("talk-new").hidden = false; }
       } while (again);
       const list = $("talk-list");
       list.scrollTop = list.scrollHeight;

@@ -1,0 +1,150 @@
+"""The web pages in the reader's language (docs/i18n.md, "The pages").
+
+**Which language.** ``?lang=de`` (the footer's switch on every page) chooses it and is remembered in
+a cookie ``lang`` (``SameSite=Lax``, ``HttpOnly``, a year; it holds the language and nothing else);
+else the cookie; else the browser's ``Accept-Language`` (:func:`tablepost.i18n.choose`); else
+English. The tests' pseudo-locale (``?lang=en-XA``) is taken only by an app under test
+(``TESTING``), and never remembered. The answer says it: ``<html lang>``, ``Content-Language``,
+``Vary: Accept-Language, Cookie``.
+
+**Its words.** A page file is a Jinja template (autoescaped): ``{{ _("...") }}`` in its markup is
+the message from the language's catalog (the same catalogs as the emails'), as markup: a page's
+messages are the page's own text, written by us, and may carry inline tags (``<strong>``, a link),
+which the catalog test checks each translation keeps. Placeholders ``{name}`` are filled escaped.
+The page's scripts say their messages as ``t("...")`` and ``tn("one", "many", n)``: the page gets
+the table of the messages its scripts use (:func:`tablepost.page_text.script_messages`), in its
+language, in an inline script of its head (:func:`head_script`), which the page's
+Content-Security-Policy allows by its hash, so each language's page has its own policy. Dates in
+the scripts go through ``Intl`` with ``LANG`` (the page's language).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Iterable
+
+import flask
+import jinja2
+from markupsafe import Markup
+
+from tablepost import i18n
+from tablepost.page_text import script_messages
+
+COOKIE = "lang"
+COOKIE_SECONDS = 365 * 86400
+
+
+def pseudo_allowed() -> bool:
+    return bool(flask.current_app.config.get("TESTING"))
+
+
+def page_language() -> tuple[str, bool]:
+    """The language of the page asked for, and whether to remember it (a ``?lang=`` choice)."""
+    asked = flask.request.args.get("lang")
+    if asked and i18n.supported(asked, pseudo=pseudo_allowed()):
+        return asked, asked in i18n.LANGUAGES
+    kept = flask.request.cookies.get(COOKIE)
+    if kept in i18n.LANGUAGES:
+        return kept, False
+    chosen = i18n.choose(flask.request.headers.get("Accept-Language"))
+    return (chosen if chosen in i18n.LANGUAGES else i18n.DEFAULT), False
+
+
+def answer(resp: flask.Response, lang: str, remember: bool) -> flask.Response:
+    """A page's answer in ``lang``: its headers, and the cookie when the reader chose it."""
+    resp.headers["Content-Language"] = lang
+    resp.vary.add("Accept-Language")
+    resp.vary.add("Cookie")
+    if remember:
+        resp.set_cookie(COOKIE, lang, max_age=COOKIE_SECONDS, samesite="Lax", httponly=True,
+                        secure=flask.request.is_secure)
+    return resp
+
+
+def template_functions(lang: str) -> dict:
+    """``_`` and ``ngettext`` as a page template calls them: the message in ``lang`` as markup,
+    its ``{placeholders}`` filled escaped."""
+    tr = i18n.translator(lang)
+
+    def gettext(message: str, **values) -> Markup:
+        text = Markup(tr.gettext(message))
+        return text.format(**values) if values else text
+
+    def ngettext(singular: str, plural: str, n: int, **values) -> Markup:
+        # the count as the language writes numbers; the other placeholders filled escaped after
+        text = Markup(tr.ngettext(singular, plural, n, **{k: "{" + k + "}" for k in values}))
+        return text.format(**values) if values else text
+
+    return {"_": gettext, "ngettext": ngettext}
+
+
+_ENV = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+@lru_cache(maxsize=None)
+def template(text: str) -> jinja2.Template:
+    return _ENV.from_string(text)
+
+
+def render_template(text: str, lang: str, **values) -> str:
+    """A page file rendered in ``lang`` (``values``: what the service puts in, as markup)."""
+    return template(text).render(lang=lang, **values, **template_functions(lang))
+
+
+@lru_cache(maxsize=None)
+def table(lang: str, messages: tuple) -> tuple[str, dict]:
+    """The scripts' messages in ``lang``: the plural expression and message -> its text (a plural
+    message -> its forms, by the singular)."""
+    tr = i18n.translator(lang)
+    expr = "(n != 1)"
+    out: dict = {}
+    if lang == i18n.DEFAULT:
+        return expr, out   # English is the messages themselves
+    for m in messages:
+        if isinstance(m, tuple):
+            expr, forms = tr.plural_forms(*m)
+            out[m[0]] = forms
+        else:
+            out[m] = tr.gettext(m)
+    return expr, out
+
+
+# The page's own script, first in its head: its language, its scripts' messages, t() and tn(), and
+# the footer's language links taking the page's fragment along (a seat's token stays in the browser).
+_RUNTIME = """\
+"use strict";
+const LANG = %(lang)s, T = %(table)s;
+(function () {
+  const plural = n => Number(%(plural)s);
+  const fill = (s, v) => v ? s.replace(/\\{(\\w+)\\}/g, (m, k) => k in v ? String(v[k]) : m) : s;
+  window.t = (message, values) => fill(typeof T[message] === "string" ? T[message] : message, values);
+  window.tn = (one, many, n, values) => {
+    const forms = T[one];
+    const said = Array.isArray(forms) ? forms[Math.min(plural(n), forms.length - 1)] : (n === 1 ? one : many);
+    return fill(said, Object.assign({n: Number(n).toLocaleString(LANG)}, values));
+  };
+  document.addEventListener("click", ev => {
+    const a = ev.target.closest ? ev.target.closest("a[data-lang]") : null;
+    if (a && location.hash) a.hash = location.hash;
+  });
+})();
+"""
+
+
+def head_script(lang: str, scripts: Iterable[str]) -> str:
+    """The inline script of a page in ``lang`` whose scripts are ``scripts`` (their texts)."""
+    messages: list = []
+    for text in scripts:
+        for m in script_messages(text):
+            if m not in messages:
+                messages.append(m)
+    expr, said = table(lang, tuple(messages))
+    intl = "en" if lang == i18n.PSEUDO else lang
+    body = _RUNTIME % {"lang": json.dumps(intl), "table": _json(said), "plural": expr}
+    return f"<script>\n{body}</script>"
+
+
+def _json(value) -> str:
+    """JSON safe inside a ``<script>`` block."""
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
