@@ -22,12 +22,12 @@ COMPILED := $(CATALOGS:.po=.mo)
 # start would compile the project again (about a third of a worker's start-up).
 unexport PYTHONDONTWRITEBYTECODE
 
+# (The platform's distribution was named tiletum-pbem before issue 52: an environment that still has
+# it would register every game twice, which games/registry.py refuses, so it goes first.)
 $(STAMP): pyproject.toml requirements/test.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(UV)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --no-deps -r requirements/test.txt
-	# the platform's distribution was named tiletum-pbem before issue 52: an environment that still has
-	# it would register every game twice (games/registry.py refuses that), so it goes first
 	$(BIN)/uv pip uninstall --quiet --python $(BIN)/python tiletum-pbem 2>/dev/null || true
 	rm -rf tiletum_pbem.egg-info
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
