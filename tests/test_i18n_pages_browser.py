@@ -89,7 +89,7 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         expect(page.locator(".site-languages a[aria-current]")).to_have_text(said["switch"])
         # the script's words: the games in progress (the session's Redis may hold some), or none
         wait_until(page, "document.querySelector('#live li') "
-                         "|| document.getElementById('live-status').textContent")
+                         "|| !document.getElementById('live-status').textContent.endsWith('…')")
         live = page.locator("#live").inner_text() + page.locator("#live-status").inner_text()
         assert said["no_game"] in live or said["round"] in live, live
         assert visible_english(page, ("home.html",)) == []

@@ -44,9 +44,14 @@ def test_every_public_page_has_a_meta_description_and_the_site_name(client, path
 
 
 def test_game_pages_too():
-    for file in ("tiletum.html", "carcassonne.html", "pillars.html"):
-        text = (ROOT / "api" / "static" / file).read_text(encoding="utf-8")
-        assert re.search(r'<meta name="description" content="[^"]{40,160}">', text), file
+    # each game's own page as served (its file is a template: api/page_i18n.py), in every language
+    from api.pages import GAME_PAGES, render
+    from tablepost import i18n
+    assert GAME_PAGES
+    for name, page in GAME_PAGES.items():
+        for lang in i18n.LANGUAGES:
+            text = render(page, lang)
+            assert re.search(r'<meta name="description" content="[^"]{40,160}">', text), (name, lang)
 
 
 def test_the_home_page_presents_every_game_with_a_picture(client):
