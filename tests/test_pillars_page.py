@@ -18,6 +18,7 @@ from pillars.describe import short_card
 from test_pages import _parse, _unlabelled
 
 from tests.conftest import LiveServer, make_app
+from tests.servers import wait_for
 
 
 def _create(client, seed: str) -> dict:
@@ -362,8 +363,8 @@ def test_the_market_and_the_cathedral_by_the_board_on_a_phone(redis_server, brow
         expect(page.locator("#choice button.move")).to_have_count(len(counts))
         page.locator(f'#choice button[data-move="{counts[-1]}"]').tap()
         expect(page.locator("#choice")).to_be_hidden()
-        wait = http.get(api, timeout=10).json()
-        assert _last_move(http, api) == (seat, counts[-1]), wait
+        # the panel hides when the tap is taken; the move's request may still be on its way
+        wait_for(lambda: _last_move(http, api) == (seat, counts[-1]), 15, f"{counts[-1]} to be played")
         # still at the market (the other resources, or selling): leave it by its field
         seat2, version, moves = _turn(http, api, tokens)
         if seat2 == seat and "pass" in moves and any(m.startswith(("buy ", "sell ")) for m in moves):
@@ -373,7 +374,7 @@ def test_the_market_and_the_cathedral_by_the_board_on_a_phone(redis_server, brow
             expect(page.locator('#board-wrap [data-field="market"].can')).to_be_visible()
             page.locator('#board-wrap [data-field="market"]').tap()
             expect(page.locator("#board-wrap [data-field=\"market\"].can")).to_have_count(0)
-            assert _last_move(http, api) == (seat, "pass")
+            wait_for(lambda: _last_move(http, api) == (seat, "pass"), 15, "the market left")
         # the Cathedral: a craftsman works
         seat, moves = _drive(http, api, tokens, lambda ms: any(m.startswith("use ") for m in ms),
                              prefer=("pass", "done", "take wood", "take stone", "take sand", "keep",
