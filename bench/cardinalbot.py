@@ -12,8 +12,8 @@ Measures, in one run:
     RATE_LIMIT=0)`` on a threaded werkzeug server (``tests.conftest.LiveServer``), M seeded solo
     games created over HTTP (levels in turn), the human seat playing uniformly random legal moves
     over HTTP (GET legal-moves, POST moves) and each bot turn played by
-    ``cardinalbot.runner.play_turn(ApiClient(url, BOT_TOKEN), game_id)``, timed as a whole (every
-    GET state, decision and POST moves until the human is to act). Goal: p50 < 100 ms. With a
+    ``seats.runner.play_automa_turn(ApiClient(url, BOT_TOKEN), game_id)`` (the seats worker's), timed
+    as a whole (every GET state, decision and POST moves until the human is to act). Goal: p50 < 100 ms. With a
     BOT_TOKEN and no SEND_TASK the app publishes a Celery message for each save that leaves
     the bot to act, as in production, into this Redis; no worker consumes them here;
   * strength: N seeded solo games per level (priest, deacon, bishop) against each opponent,
@@ -205,8 +205,8 @@ class ApiRun:
 def api_game(url: str, seed: str, level: str, run: ApiRun | None) -> None:
     import requests
 
-    from cardinalbot.client import ApiClient
-    from cardinalbot.runner import play_turn
+    from seats.client import ApiClient
+    from seats.runner import play_automa_turn
 
     http = requests.Session()
     rv = http.post(f"{url}/api/v1/games", timeout=30, json={
@@ -241,7 +241,7 @@ def api_game(url: str, seed: str, level: str, run: ApiRun | None) -> None:
             break  # the game is over (no seat to act: API 2.0 made to_act a list, [] when over)
         counter[0] = 0
         t0 = time.perf_counter()
-        batches = play_turn(bot, gid)
+        batches = play_automa_turn(bot, gid)
         dt = time.perf_counter() - t0
         if batches == 0:
             stalls += 1
