@@ -13,8 +13,8 @@ Measures, in one run:
     games created over HTTP (levels in turn), the human seat playing uniformly random legal moves
     over HTTP (GET legal-moves, POST moves) and each bot turn played by
     ``seats.runner.play_automa_turn(ApiClient(url, BOT_TOKEN), game_id)`` (the seats worker's), timed
-    as a whole (every GET state, decision and POST moves until the human is to act). Goal: p50 < 100 ms. With a
-    BOT_TOKEN and no SEND_TASK the app publishes a Celery message for each save that leaves
+    as a whole (every GET state, decision and POST moves until the human is to act). Goal: p50 < 100 ms.
+    With a BOT_TOKEN and no SEND_TASK the app publishes a Celery message for each save that leaves
     the bot to act, as in production, into this Redis; no worker consumes them here;
   * strength: N seeded solo games per level (priest, deacon, bishop) against each opponent,
     in-process with the engine (no HTTP): the bot plays ``next_moves`` applied one move at a
