@@ -144,5 +144,7 @@ def test_forty_hints_in_flight_do_not_slow_a_plain_get_under_gunicorn(tmp_path):
     # idle with every client back after the same 2 s, 1.3-1.7x with the spread)
     retries = [int(a[2]) for a in refused]
     assert set(retries) <= {2, 3, 4} and len(set(retries)) > 1, retries
-    # the code before: 10.5 s; a shared 2-core machine's noise stays well under this
-    assert p99(loaded) < max(1.0, 4 * p99(idle)), (p99(idle), p99(loaded))
+    # the code before: 10.5 s. This guards against that stall, not a speed target (bench/hints.py
+    # measures the ratio): 40 clients connecting at once to one worker on a loaded 2-core CI machine
+    # held the first GET 1.1 s once, so the bound leaves room for that burst and stays far below 10 s
+    assert p99(loaded) < max(2.5, 4 * p99(idle)), (p99(idle), p99(loaded))
