@@ -4,6 +4,7 @@ game again."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import time
@@ -194,15 +195,20 @@ def test_the_console_is_quiet_and_the_parts_log_to_files_and_two_services_do_not
     import smtplib
     import socket
 
-    def web_port() -> int:   # a free port whose listener's port (+25) is free too
+    def web_port() -> int:
+        """A free port whose listener's port (+25) is free too, below the range the system hands out
+        for port 0 (32768 and up on Linux), where the other tests' servers get theirs (free_port): a
+        CI run once lost the listener's port to one of them between this check and the start."""
+        rng = random.Random()
         while True:
-            port = free_port()
-            with socket.socket() as s:
-                try:
-                    s.bind(("127.0.0.1", port + 25))
-                    return port
-                except OSError:
-                    continue
+            port = rng.randrange(20000, 32000)
+            try:
+                with socket.socket() as a, socket.socket() as b:
+                    a.bind(("127.0.0.1", port))
+                    b.bind(("127.0.0.1", port + 25))
+                return port
+            except OSError:
+                continue
     one = web_port()
     two = web_port()
     first = Serve(tmp_path / "one", "--workers", "1", port=one, verbose=False, derived_mailin_port=True)
