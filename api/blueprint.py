@@ -12,6 +12,9 @@ import sys
 import flask_smorest
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+from werkzeug.datastructures import MultiDict
+
+from .language import PARAM
 
 # No request of this API nests deeper than 4 levels (a game's options.time_control.quiet_hours);
 # anything past this is not a request of ours.
@@ -33,6 +36,12 @@ def json_depth_exceeds(value, limit: int = MAX_JSON_DEPTH) -> bool:
 
 
 class JsonParser(FlaskParser):
+    def load_querystring(self, req, schema):
+        """The query's arguments but ``lang``, which any operation takes (api/language.py) and no
+        route's schema declares."""
+        return self._makeproxy(MultiDict([(k, v) for k, v in req.args.items(multi=True) if k != PARAM]),
+                               schema)
+
     def _raw_load_json(self, req):
         if not is_json_request(req):
             return core.missing

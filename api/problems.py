@@ -1,6 +1,11 @@
 """Every API error is an RFC 9457 problem document (``application/problem+json``) with a stable
 ``code``. The application core's errors (which carry the engine's) are mapped to HTTP here and
-only here (:func:`from_service`)."""
+only here (:func:`from_service`).
+
+Each ``detail`` is said in English where it is raised, as a catalog message: a literal given to
+``ApiError`` or to a refusal of ``application/errors.py`` (extracted by their names, babel.cfg), or a
+:func:`tablepost.i18n.said` with its parameters. The problem body translates it once, in the
+request's language (``ProblemApi.handle_http_exception``, api/language.py); its ``code`` stays."""
 from __future__ import annotations
 
 import http
@@ -8,6 +13,7 @@ import http
 from werkzeug.exceptions import HTTPException
 
 from application.errors import ServiceError
+from tablepost.i18n import N_, Translator
 
 from .schemas.common import Problem
 
@@ -27,6 +33,42 @@ class ApiError(HTTPException):
         self.title = title
         self.extra = extra
         self.extra_headers = headers or {}
+
+
+SERVER_FAILED = N_("the server failed; the request changed nothing")
+# werkzeug's own descriptions of the statuses it answers by itself (a URL that is no route, a method a
+# path lacks, a body webargs could not read), in the catalog so that they are said in every language
+WERKZEUG_DETAILS = (
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_("The server could not verify that you are authorized to access the URL requested. You either "
+       "supplied the wrong credentials (e.g. a bad password), or your browser doesn't understand how to "
+       "supply the credentials required."),
+    N_("The requested URL was not found on the server. If you entered the URL manually please check your "
+       "spelling and try again."),
+    N_("The method is not allowed for the requested URL."),
+    N_("The data value transmitted exceeds the capacity limit."),
+    N_("The server does not support the media type transmitted in the request."),
+    N_("The request was well-formed but was unable to be followed due to semantic errors."),
+    N_("This user has exceeded an allotted request count. Try again later."),
+)
+# marshmallow's and webargs' messages for a field (in ``errors``) that have no parameters
+FIELD_MESSAGES = (
+    N_("Missing data for required field."), N_("Unknown field."), N_("Field may not be null."),
+    N_("Not a valid integer."), N_("Not a valid string."), N_("Not a valid boolean."),
+    N_("Not a valid number."), N_("Not a valid list."), N_("Not a valid mapping type."),
+    N_("Invalid input type."), N_("Invalid value."), N_("Not a valid email address."),
+    N_("Invalid JSON body."),
+)
+
+
+def field_messages(messages, tr: Translator):
+    """webargs' ``messages`` (the ``errors`` of a 422: field names to lists of messages, nested)
+    with each message in ``tr``'s language where the catalog has it; field names stay."""
+    if isinstance(messages, dict):
+        return {k: field_messages(v, tr) for k, v in messages.items()}
+    if isinstance(messages, list):
+        return [field_messages(m, tr) for m in messages]
+    return tr.say(messages) if isinstance(messages, str) else messages
 
 
 # The one place where the core's error kinds (application/errors.py, which maps engine errors)

@@ -70,16 +70,18 @@ class Reviews:
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         if not 0 <= seat < len(meta["seats"]):
-            raise errors.invalid("bad-seat", f"seat is 0-{len(meta['seats']) - 1} in this game")
+            raise errors.invalid("bad-seat", errors.said("seat is 0-{last} in this game",
+                                                     last=len(meta["seats"]) - 1))
         if meta["seats"][seat]["kind"] != "human":
             raise errors.invalid("not-a-human-seat",
-                                 f"seat {seat} is not played by a person: there is nothing "
-                                                     "to review")
+                                 errors.said(
+                "seat {seat} is not played by a person: there is nothing to review", seat=seat))
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
         if games.reviewed(game) is None:
             raise errors.refused("review-unsupported",
-                                 f"there is no review of {game.title} games: its AI "
-                                                       "ranks moves without an estimate in points")
+                                 errors.said(
+                "there is no review of {game} games: its AI ranks moves without an estimate in points",
+                game=game.title))
         if not game.is_over(state):
             raise errors.refused("game-not-over", "a review is made once the game is over")
         if not mine and is_rated(meta):

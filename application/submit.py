@@ -55,7 +55,8 @@ class MoveSubmission(SeatAuth):
         saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it)."""
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
-                raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+                raise errors.forbidden("not-a-human-seat", errors.said(
+                    "seat {seat} is not a human seat of this game", seat=seat))
             if by is None:   # a reply or a one-click link of an email (not the stand-in): it reads our email
                 self._acted(game_id, meta, seat, live.EMAIL)
                 mark_verified(self.store.r, meta["seats"][seat].get("email"))
@@ -114,7 +115,8 @@ class MoveSubmission(SeatAuth):
         if not moves:
             raise errors.invalid("no-moves", "send at least one move")
         if len(moves) > MAX_MOVES_PER_REQUEST:
-            raise errors.invalid("too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+            raise errors.invalid("too-many-moves", errors.said("at most {n} moves per request",
+                                                                   n=MAX_MOVES_PER_REQUEST))
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         events: list[dict] = []
@@ -126,7 +128,8 @@ class MoveSubmission(SeatAuth):
                 raise errors.invalid("game-over", "the game is over", move_index=i)
             if seat != game.actor(state):
                 raise errors.forbidden("not-your-turn",
-                                       f"move {i}: it is seat {game.actor(state)}'s decision",
+                                       errors.said("move {i}: it is seat {seat}'s decision", i=i,
+                                                   seat=game.actor(state)),
                                        move_index=i)
             before = state
             try:
@@ -147,8 +150,11 @@ class MoveSubmission(SeatAuth):
                                   if turn_undos is None else turn_undos) + 1
                     if batch_undos > MAX_UNDOS_PER_REQUEST or turn_undos > MAX_UNDOS_PER_TURN:
                         raise errors.invalid("too-many-undos",
-                                             f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
-                                             f"per request and {MAX_UNDOS_PER_TURN} per turn", move_index=i)
+                                             errors.said("move {i}: at most {request} undos per request "
+                                                         "and {turn} per turn", i=i,
+                                                         request=MAX_UNDOS_PER_REQUEST,
+                                                         turn=MAX_UNDOS_PER_TURN),
+                                             move_index=i)
                 elif _ends_turn(ev):
                     turn_undos = 0
                 # the event in words, in the position it was played in: stored with it for GET /events

@@ -150,7 +150,8 @@ class Together:
         if current == 0:
             self.service.meta(game_id)   # 404 (or 409 for a game waiting for players)
         if not 1 <= version <= current:
-            raise errors.invalid("bad-version", f"the game's versions are 1 to {current}")
+            raise errors.invalid("bad-version", errors.said("the game's versions are 1 to {current}",
+                                                                   current=current))
         return self.service.state_at(game_id, version)
 
     # --- the rematch -------------------------------------------------------------------------
@@ -209,8 +210,9 @@ class Together:
         oldest = sorted(starts)[-n] if 0 < n <= len(starts) else now
         retry = max(1, int(oldest + seconds - now) + 1)
         raise errors.limited("rate-limited",
-                             f"at most {self.rematch_limit[0]} rematches in a row in "
-                             f"{self.rematch_limit[1] // 3600 or 1} hours: play another game, or ask later",
+                             errors.said("at most {n} rematches in a row in {hours} hours: play another "
+                                         "game, or ask later",
+                                         n=self.rematch_limit[0], hours=self.rematch_limit[1] // 3600 or 1),
                              retry_after=retry)
 
     def _accept(self, game_id: str, meta: dict, seat: int) -> dict:

@@ -530,7 +530,7 @@ class GameDefaults:
         try:
             checked = check_options(self.title, self.options, self.automa, options)
         except OptionError as e:
-            raise BadSetup("bad-options", str(e)) from None
+            raise BadSetup("bad-options", e.args[0]) from None   # (a tablepost.i18n.Said: translatable)
         kept, engine = dict(checked.options), dict(checked.engine)
         automa = self.automa
         if automa is None:
