@@ -9,6 +9,7 @@ import threading
 
 import flask
 import redis
+from flask_limiter.errors import RateLimitExceeded
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import ClientDisconnected, HTTPException
@@ -33,7 +34,7 @@ from application.store import EventStore
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.outbox import forget_address
-from tablepost.i18n import N_
+from tablepost.i18n import N_, said
 
 from . import language, limits, settings
 from .broker import celery_send_task
@@ -129,7 +130,10 @@ class ProblemApi(Api):
         if data.get("messages"):
             extra["errors"] = field_messages(data["messages"], tr)
             code = "invalid-request"
-        detail = tr.say(error.description if status != 500 else SERVER_FAILED)
+        description = error.description if status != 500 else SERVER_FAILED
+        if isinstance(error, RateLimitExceeded):   # its description is the limit ("10 per 1 hour")
+            description = said("too many requests: at most {limit}", limit=error.description)
+        detail = tr.say(description)
         headers = dict(data.get("headers") or {})
         allowed = getattr(error, "valid_methods", None)   # werkzeug's MethodNotAllowed has them
         if allowed:  # 405 must say what is allowed (RFC 9110)

@@ -121,13 +121,14 @@ class GameQueries(SeatAuth):
             self.looked(game_id, meta, seat, state.version)
         return state.version, game.view(state, seat)
 
-    def legal_moves(self, game_id: str, token: str | None) -> dict:
+    def legal_moves(self, game_id: str, token: str | None, lang: str | None = None) -> dict:
+        """The seat's legal moves, in notation and in words (in ``lang`` where the game speaks it)."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         actor = game.actor(state)
         seat = self._require_seat(meta, token, game_id, actor)
         self.looked(game_id, meta, seat, state.version)
-        moves = game.legal_moves(state) if seat == actor else []
+        moves = game.legal_moves(state, **games.in_language(game, lang)) if seat == actor else []
         return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": actor,
                 "moves": [{"move": m, "description": d} for m, d in moves],
                 "can_undo": seat == actor and game.can_undo(state)}

@@ -206,11 +206,14 @@ class Translator:
     def say(self, text: str) -> str:
         """A text in the language: a :class:`Said` by its message and parameters; any other text
         by the catalog, itself the message (a plain message marked where it was written); a text
-        the catalog lacks stays as it is."""
+        the catalog lacks (a game's words, an engine's reason) stays as it is, in the pseudo-locale
+        too, so that a test in it sees what was not the catalog's."""
         if isinstance(text, Said):
             params = {k: self.say(v) if isinstance(v, Said) else v for k, v in text.params.items()}
             return self._(text.msgid, **params)
-        return self.gettext(text) if text else text
+        if not text or (self.lang == PSEUDO and not _known(text)):
+            return text
+        return self.gettext(text)
 
     def ngettext(self, singular: str, plural: str, n: int, **values) -> str:
         return self._catalog.ngettext(singular, plural, n).format(n=self.number(n), **values)
@@ -269,6 +272,13 @@ class Translator:
             return self._("{larger} {smaller}", larger=out,
                           smaller=self.ngettext("{n} minute", "{n} minutes", mins)) if mins else out
         return self.ngettext("{n} minute", "{n} minutes", mins)
+
+
+def _known(message: str) -> bool:
+    """Whether ``message`` is one of the catalog's (by the first other language's catalog)."""
+    other = next((lang for lang in LANGUAGES if lang != DEFAULT), None)
+    held = getattr(translator(other)._catalog, "_catalog", {}) if other else {}
+    return message in held
 
 
 ENGLISH = Translator(DEFAULT, NullTranslations())   # the one English: code may ask ``tr is ENGLISH``
