@@ -130,7 +130,7 @@ class ProblemApi(Api):
         if data.get("messages"):
             extra["errors"] = field_messages(data["messages"], tr)
             code = "invalid-request"
-        description = error.description if status != 500 else SERVER_FAILED
+        description: str = (error.description or "") if status != 500 else SERVER_FAILED
         if isinstance(error, RateLimitExceeded):   # its description is the limit ("10 per 1 hour")
             description = said("too many requests: at most {limit}", limit=error.description)
         detail = tr.say(description)

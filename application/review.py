@@ -111,7 +111,8 @@ class Reviews:
         played and preferred (the game's ``legal_moves`` in the position before the decision, at the
         decision's ``version``) and the position (``review_position``); the figures as stored."""
         at = {d["version"]: d for d in doc["decisions"]}
-        if not at:
+        reviewed = games.reviewed(game)
+        if not at or reviewed is None:
             return doc
         events = self.service.store.events(game_id)
         state = game.replay(events[:1])
@@ -121,7 +122,7 @@ class Reviews:
                 words = dict(game.legal_moves(state, **said))
                 d["played_words"] = words.get(d["played"], d["played_words"])
                 d["preferred_words"] = words.get(d["preferred"], d["preferred_words"])
-                d["position"] = game.review_position(state, seat, **said)
+                d["position"] = reviewed.review_position(state, seat, **said)
             if version >= max(at):
                 break
             state = game.replay([ev], state)

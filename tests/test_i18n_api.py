@@ -293,3 +293,43 @@ def test_every_detail_is_a_catalog_message():
               and where.split(":")[0] not in ENGINE_WORDS):
             bad.append(f"{where}: str(...) loses a said() message: hand on e.args[0]")
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("lang", ["de", PSEUDO])
+def test_the_review_in_the_language(redis_server, lang):
+    """A finished game of The Pillars of the Earth (played at random through the service), its review
+    computed: read in the language, each decision's moves and position are the game's words in it at
+    the decision's version; the figures as stored; English as stored."""
+    import random
+
+    import games
+    from application.review import Reviews
+
+    app = make_app(redis_server.url)
+    service = app.extensions["tablepost.service"]
+    created = service.create_game([{"name": "Ann"}, {"name": "Bob"}], {"rated": False}, game="pillars")
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    rng = random.Random(lang)
+    while True:
+        meta, state = service.load(gid)
+        game = games.of_meta(meta)
+        if game.is_over(state):
+            break
+        seat = game.actor(state)
+        service.submit(gid, tokens[seat], state.version, [rng.choice(game.legal_moves(state))[0]])
+    english = Reviews(service, level=1).compute(gid, 0)
+    with LiveServer(app) as server:
+        url = server.url + f"/api/v1/games/{gid}/review?seat=0"
+        assert requests.get(url, timeout=30).json() == english
+        rv = requests.get(url, headers={"Accept-Language": lang}, timeout=60)
+    _said(rv, lang)
+    said = rv.json()
+    assert [(d["version"], d["played"], d["preferred"], d["loss"]) for d in said["decisions"]] == [
+        (d["version"], d["played"], d["preferred"], d["loss"]) for d in english["decisions"]]
+    assert said["total_loss"] == english["total_loss"] and said["costliest"] == english["costliest"]
+    for d, en in list(zip(said["decisions"], english["decisions"]))[:8]:
+        _, at = service.state_at(gid, d["version"])
+        words = dict(game.legal_moves(at, lang=lang))
+        assert d["played_words"] == words[d["played"]] != en["played_words"], d
+        assert d["preferred_words"] == words[d["preferred"]]
+        assert d["position"] == game.review_position(at, 0, lang=lang) != en["position"]
