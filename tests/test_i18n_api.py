@@ -333,3 +333,45 @@ def test_the_review_in_the_language(redis_server, lang):
         assert d["played_words"] == words[d["played"]] != en["played_words"], d
         assert d["preferred_words"] == words[d["preferred"]]
         assert d["position"] == game.review_position(at, 0, lang=lang) != en["position"]
+
+
+def test_the_event_stream_in_the_language(redis_server):
+    """``GET /stream?lang=de`` (an EventSource sends no headers of its own) tells the events with their
+    texts as ``GET /events?lang=de`` has them; without it, in English."""
+    from tests.test_push_stream import read_sse
+
+    app = make_app(redis_server.url, STREAM_SECONDS=3, STREAM_KEEPALIVE=0.5)
+    with LiveServer(app) as server:
+        rv = requests.post(server.url + "/api/v1/games", timeout=30, json={
+            "game": "carcassonne", "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        g = rv.json()
+        base = server.url + f"/api/v1/games/{g['id']}"
+        texts = {lang: [e["text"] for e in
+                        requests.get(base + f"/events?lang={lang}", timeout=30).json()["events"]]
+                 for lang in ("en", "de")}
+        assert texts["de"] != texts["en"]
+        for lang in ("en", "de"):
+            with requests.get(base + f"/stream?lang={lang}", stream=True, timeout=30) as r:
+                assert r.headers["Content-Language"] == lang
+                msgs = read_sse(r, stop=lambda m: sum("data" in x and "text" in x["data"] for x in m)
+                                >= len(texts[lang]))
+            told = [m["data"]["text"] for m in msgs if "data" in m and "text" in m["data"]]
+            assert told == texts[lang], (lang, msgs)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_dashboards_progress_in_the_language(http, app, lang):
+    from application.dashboard import dashboard_key_for
+
+    rv = http.post("/api/v1/games", json={"game": "carcassonne", "seats": [
+        {"name": "Ann", "email": f"ann-{lang}@example.org"}, {"name": "Bob"}]})
+    assert rv.status_code == 201, rv.text
+    key = dashboard_key_for(app.extensions["tablepost.service"].store.r, f"ann-{lang}@example.org")
+    auth = {"Authorization": f"Bearer {key}"}
+    english = http.get("/api/v1/me/games", headers=auth).json()
+    rv = http.get("/api/v1/me/games", headers={**auth, "Accept-Language": lang})
+    _said(rv, lang)
+    mine = [g for part in ("to_move", "waiting") for g in rv.json()[part]]
+    theirs = [g for part in ("to_move", "waiting") for g in english[part]]
+    assert len(mine) == len(theirs) == 1
+    assert mine[0]["progress"] != theirs[0]["progress"] and "70" in mine[0]["progress"], mine

@@ -31,6 +31,7 @@ from tablepost.i18n import said
 
 from ..blueprint import Blueprint
 from ..extensions import feed, service
+from ..language import request_language
 from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas.moves import EventsQuery
@@ -91,7 +92,7 @@ class Stream(MethodView):
         slot = _take_slot()
         frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
                                keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING,
-                               seen=_seen(game_id))
+                               seen=_seen(game_id), lang=request_language())
 
         def body():
             try:
