@@ -34,6 +34,7 @@ from application.store import EventStore
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.outbox import forget_address
+from tablepost import i18n
 from tablepost.i18n import N_, said
 
 from . import language, limits, settings
@@ -352,7 +353,8 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.after_request(language.said_headers)   # Content-Language, Vary: Accept-Language
     limits.install(app)
     # Flask's documented way to add WSGI middleware; its stubs declare wsgi_app a method
-    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])   # type: ignore[method-assign]
+    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"],
+                                      pseudo=bool(app.config.get("TESTING")))   # type: ignore[method-assign]
     if app.config["TRUSTED_PROXIES"]:  # the client address as the trusted proxies saw it
         n = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)   # type: ignore[method-assign]
@@ -363,8 +365,8 @@ class LimitChunkedBodies:
     """MAX_CONTENT_LENGTH for bodies sent without a Content-Length (chunked): werkzeug only
     truncates those, so read up to the limit here and answer 413 beyond it."""
 
-    def __init__(self, app, limit: int):
-        self.app, self.limit = app, limit
+    def __init__(self, app, limit: int, pseudo: bool = False):
+        self.app, self.limit, self.pseudo = app, limit, pseudo
 
     def __call__(self, environ, start_response):
         if (self.limit and not environ.get("CONTENT_LENGTH")
@@ -372,21 +374,26 @@ class LimitChunkedBodies:
             try:
                 body = environ["wsgi.input"].read(self.limit + 1)
             except TimeoutError:  # a stalled client (api/gunicorn_conf.py)
-                return self.problem(start_response, 408, "request-timeout", "Request Timeout", TOO_SLOW)
+                return self.problem(environ, start_response, 408, "request-timeout", "Request Timeout",
+                                    TOO_SLOW)
             if len(body) > self.limit:
-                return self.problem(start_response, 413, "payload-too-large", "Content Too Large",
-                                    f"the body is larger than {self.limit} bytes")
+                return self.problem(environ, start_response, 413, "payload-too-large", "Content Too Large",
+                                    said("the body is larger than {limit} bytes", limit=self.limit))
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ["wsgi.input_terminated"] = False
         return self.app(environ, start_response)
 
-    @staticmethod
-    def problem(start_response, status: int, code: str, title: str, detail: str) -> list[bytes]:
-        payload = json.dumps(problem_body(status, code, title, detail)).encode()
+    def problem(self, environ: dict, start_response, status: int, code: str, title: str,
+                detail: str) -> list[bytes]:
+        """The problem, its ``detail`` in the request's language (api/language.py; there is no
+        request context yet here)."""
+        lang = language.environ_language(environ, self.pseudo)
+        payload = json.dumps(problem_body(status, code, title, i18n.translator(lang).say(detail))).encode()
         start_response(f"{status} {title}", [("Content-Type", PROBLEM_CONTENT_TYPE),
-                                             ("Content-Length", str(len(payload)))])
+                                             ("Content-Length", str(len(payload))),
+                                             ("Content-Language", lang), ("Vary", "Accept-Language")])
         return [payload]
 
 

@@ -6,6 +6,8 @@ so: ``Content-Language`` and ``Vary: Accept-Language`` (:func:`said_headers`). T
 and the problems' ``code``s stay English; no cookie: the API remembers nothing."""
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 import flask
 
 from tablepost import i18n
@@ -19,20 +21,29 @@ DOC = ("**Language.** Every answer with words for people (a game's words: events
        "the problems' `code`s, the notation of moves and every other field stay as they are.")
 
 
+def language_of(asked: str | None, accept: str | None, pseudo: bool = False) -> str:
+    """The language of a request that asks ``?lang=asked`` and sends ``Accept-Language: accept``
+    (the pseudo-locale only with ``pseudo``)."""
+    if asked and i18n.supported(asked, pseudo=pseudo):
+        return asked
+    lang = i18n.choose(accept)
+    return lang if i18n.supported(lang, pseudo=pseudo) else i18n.DEFAULT
+
+
 def request_language() -> str:
     """The language of the current API request (English outside one), noted for the answer's headers."""
     if not flask.has_request_context():
         return i18n.DEFAULT
-    pseudo = bool(flask.current_app.config.get("TESTING"))
-    asked = flask.request.args.get(PARAM)
-    if asked and i18n.supported(asked, pseudo=pseudo):
-        lang = asked
-    else:
-        lang = i18n.choose(flask.request.headers.get("Accept-Language"))
-        if not i18n.supported(lang, pseudo=pseudo):
-            lang = i18n.DEFAULT
+    lang = language_of(flask.request.args.get(PARAM), flask.request.headers.get("Accept-Language"),
+                       pseudo=bool(flask.current_app.config.get("TESTING")))
     flask.g.api_language = lang
     return lang
+
+
+def environ_language(environ: dict, pseudo: bool = False) -> str:
+    """The language of a request as a WSGI middleware sees it (before Flask: no request context)."""
+    asked = parse_qs(environ.get("QUERY_STRING", "")).get(PARAM, [None])[0]
+    return language_of(asked, environ.get("HTTP_ACCEPT_LANGUAGE"), pseudo)
 
 
 def translator() -> i18n.Translator:

@@ -375,3 +375,25 @@ def test_the_dashboards_progress_in_the_language(http, app, lang):
     theirs = [g for part in ("to_move", "waiting") for g in english[part]]
     assert len(mine) == len(theirs) == 1
     assert mine[0]["progress"] != theirs[0]["progress"] and "70" in mine[0]["progress"], mine
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_chunked_body_too_large_in_the_language(redis_server, lang):
+    """The 413 of a chunked body is answered before Flask (api/app.py LimitChunkedBodies): in the
+    request's language too."""
+    def body():
+        yield b'{"seats": []}'
+        for _ in range(20):
+            yield b" " * 1000
+
+    with LiveServer(make_app(redis_server.url, MAX_CONTENT_LENGTH=1024)) as server:
+        out = {said: requests.post(server.url + "/api/v1/games", data=body(), timeout=30,
+                                   headers={"Content-Type": "application/json", **headers})
+               for said, headers in (("en", {}), (lang, {"Accept-Language": lang}))}
+    assert out["en"].json()["detail"] == "the body is larger than 1024 bytes"
+    rv = out[lang]
+    assert rv.status_code == 413 and rv.json()["code"] == "payload-too-large"
+    _said(rv, lang)
+    assert rv.json()["detail"] != out["en"].json()["detail"] and "1024" in rv.json()["detail"]
+    if lang == PSEUDO:
+        assert PSEUDO_TEXT.fullmatch(rv.json()["detail"]), rv.json()
