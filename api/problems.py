@@ -9,11 +9,12 @@ request's language (``ProblemApi.handle_http_exception``, api/language.py); its 
 from __future__ import annotations
 
 import http
+import re
 
 from werkzeug.exceptions import HTTPException
 
 from application.errors import ServiceError
-from tablepost.i18n import N_, Translator
+from tablepost.i18n import N_, Said, Translator, said
 
 from .schemas.common import Problem
 
@@ -51,14 +52,39 @@ WERKZEUG_DETAILS = (
     N_("The request was well-formed but was unable to be followed due to semantic errors."),
     N_("This user has exceeded an allotted request count. Try again later."),
 )
-# marshmallow's and webargs' messages for a field (in ``errors``) that have no parameters
+# marshmallow's and webargs' messages for a field (in ``errors``); those with ``{parameters}`` are
+# recognised as marshmallow formats them (:func:`field_message`), their parameters kept
 FIELD_MESSAGES = (
     N_("Missing data for required field."), N_("Unknown field."), N_("Field may not be null."),
     N_("Not a valid integer."), N_("Not a valid string."), N_("Not a valid boolean."),
     N_("Not a valid number."), N_("Not a valid list."), N_("Not a valid mapping type."),
     N_("Invalid input type."), N_("Invalid value."), N_("Not a valid email address."),
-    N_("Invalid JSON body."),
+    N_("Not a valid URL."), N_("Invalid input."), N_("Number too large."),
+    N_("Special numeric values (nan or infinity) are not permitted."),
+    N_("String does not match expected pattern."), N_("Invalid JSON body."),
+    N_("Must be one of: {choices}."),
+    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+    N_("Must be greater than or equal to {min}."), N_("Must be less than or equal to {max}."),
+    N_("Must be greater than {min} and less than {max}."),
+    N_("Shorter than minimum length {min}."), N_("Longer than maximum length {max}."),
+    N_("Length must be between {min} and {max}."), N_("Length must be {equal}."),
+    N_("One or more of the choices you made was not in: {choices}."),
 )
+# (re.escape writes "{min}" as "\\{min\\}": each such parameter becomes a named group)
+_FORMATTED = [(re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", re.escape(m)) + "$"), m)
+              for m in FIELD_MESSAGES if "{" in m]
+
+
+def field_message(message: str, tr: Translator) -> str:
+    """One message of a field in ``tr``'s language: a message of the catalog as it is, or one of
+    marshmallow's formatted ones (``Must be one of: a, b.``) by its format, its values kept."""
+    if isinstance(message, Said):
+        return tr.say(message)
+    for pattern, msgid in _FORMATTED:
+        m = pattern.match(message)
+        if m:
+            return tr.say(said(msgid, **m.groupdict()))
+    return tr.say(message)
 
 
 def field_messages(messages, tr: Translator):
@@ -68,7 +94,7 @@ def field_messages(messages, tr: Translator):
         return {k: field_messages(v, tr) for k, v in messages.items()}
     if isinstance(messages, list):
         return [field_messages(m, tr) for m in messages]
-    return tr.say(messages) if isinstance(messages, str) else messages
+    return field_message(messages, tr) if isinstance(messages, str) else messages
 
 
 # The one place where the core's error kinds (application/errors.py, which maps engine errors)

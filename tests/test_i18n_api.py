@@ -186,6 +186,9 @@ def _problems(http, headers: dict) -> dict:
                          json={"expected_version": 7, "moves": ["x"]}),
         "422 webargs": http.post(base + "/moves", headers={**headers, **g["auth"]}, json={"moves": "x"}),
         "404 route": http.get("/api/v1/nosuchthing", headers=headers),
+        "422 range": http.get("/api/v1/games?status=active&limit=999", headers=headers),
+        "422 schema": http.post("/api/v1/games", headers=headers, json={
+            "game": "carcassonne", "seats": [{"name": "Ann"}, {"kind": "bot"}, {"name": "x\u202ey"}]}),
     }
     return out
 
@@ -212,6 +215,15 @@ def _limited(redis_server, lang: str) -> tuple[dict, dict]:
     return out
 
 
+def _leaves(errors, path=()) -> list[tuple[tuple, str]]:
+    """The messages of a 422's ``errors`` with the path of fields to each."""
+    if isinstance(errors, dict):
+        return [leaf for k in sorted(errors) for leaf in _leaves(errors[k], path + (k,))]
+    if isinstance(errors, list):
+        return [leaf for i, e in enumerate(errors) for leaf in _leaves(e, path + (i,))]
+    return [(path, errors)]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_kind_of_problem_in_the_language(http, redis_server, lang):
     english = _problems(http, {})
@@ -232,8 +244,11 @@ def test_every_kind_of_problem_in_the_language(http, redis_server, lang):
             # no English left outside the catalog's words: only parameters (names, numbers, notation)
             bare = PSEUDO_TEXT.sub("", body["detail"])
             assert not re.search(r"\b(the|is|a|an|of|not|no|this|send|use)\b", bare), (kind, body["detail"])
-        if kind == "422 webargs":
-            assert body["errors"] != en_body["errors"] and "json" in body["errors"], body
+        if "errors" in en_body:   # each message of a field (the field names stay)
+            said_leaves, en_leaves = _leaves(body["errors"]), _leaves(en_body["errors"])
+            assert [k for k, _ in said_leaves] == [k for k, _ in en_leaves] and en_leaves, (kind, body)
+            for (_, m), (_, en_m) in zip(said_leaves, en_leaves):
+                assert m != en_m and (lang != PSEUDO or PSEUDO_TEXT.search(m)), (kind, m, en_m)
     assert english["409"].json()["current_version"] == said["409"].json()["current_version"]
     assert "Retry-After" in said["429 talk"].headers and "Retry-After" in said["429 limiter"].headers
 
