@@ -353,8 +353,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.after_request(language.said_headers)   # Content-Language, Vary: Accept-Language
     limits.install(app)
     # Flask's documented way to add WSGI middleware; its stubs declare wsgi_app a method
-    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"],
-                                      pseudo=bool(app.config.get("TESTING")))   # type: ignore[method-assign]
+    limited = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"],
+                                 pseudo=bool(app.config.get("TESTING")))
+    app.wsgi_app = limited   # type: ignore[method-assign]
     if app.config["TRUSTED_PROXIES"]:  # the client address as the trusted proxies saw it
         n = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)   # type: ignore[method-assign]
