@@ -27,7 +27,7 @@ NS = "{http://www.w3.org/1999/xhtml}"
 PSEUDO = i18n.PSEUDO
 # the pages whose own words are not translated yet (docs/i18n.md, "Not yet"): their checks are
 # expected to fail (strict: a page translated meanwhile fails here until it is taken off the list)
-NOT_YET = {"game:pillars", "game:carcassonne", "game:tiletum"}
+NOT_YET = {"game:tiletum"}
 # every page file served: the routes' pages, each game's own page, the 404 page
 PAGE_FILES = sorted({name for _rule, (_e, name, _d) in pages.PAGES.items()} | set(pages.GAME_PAGES.values())
                     | {"not_found.html"})
@@ -36,12 +36,14 @@ ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 # strings of the scripts that are not words for a reader: HTTP header names and values, event and
 # key names, DOM and storage names
 TECHNICAL = {"use strict", "Accept", "Authorization", "Bearer ", "Content-Type", "Escape", "Retry-After",
-             "ETag",
+             "ETag", "Enter",
              "If-None-Match", "SELECT", "INPUT", "TEXTAREA",
              # class lists
              "badge badge-", "num score", "btn btn-primary", "mv notation", "site-main site-problem",
              "card problem", "game-card empty",
-             "card game-boards",
+             "card game-boards", "num supply",
+             # a selector (Carcassonne's page: the tile shown where it would go)
+             "#preview use",
              # the AI opponent's seat name in the lobby's quick game (a name, like a player's)
              "Robo",
              # the tie-breaks' own names, the same in every language
@@ -128,9 +130,9 @@ def _untranslated_scripts(texts, unquote_string) -> list[str]:
         for tok in tokens:
             if tok.type == "operator" and tok.value == "(":
                 depth += 1
-                if prev is not None and prev.type == "name" and prev.value in ("t", "tn"):
+                if prev is not None and prev.type == "name" and prev.value in ("t", "tn", "tp"):
                     depth_in_call.append(depth)
-                    args_left.append(1 if prev.value == "t" else 2)
+                    args_left.append(1 if prev.value == "t" else 2)   # tp: its context and message
             elif tok.type == "operator" and tok.value == ")":
                 if depth_in_call and depth_in_call[-1] == depth:
                     depth_in_call.pop()
@@ -178,7 +180,7 @@ def test_the_checks_find_english_left_over():
     assert untranslated_markup(page) == ["Hello there", "Close"]
     script = ('el("p", t("Fine") + " " + "Not fine"); tn("a {n}", "b {n}", n); x("Send");'
               'h["Accept"] = "Bearer " + k;'
-              't("Fine {x}", {x: t("Nested")});')
+              't("Fine {x}", {x: t("Nested")}); tp("side", "Far North");')
     assert untranslated_scripts([script]) == ["Not fine", "Send", "not extracted: Nested"]
 
 
