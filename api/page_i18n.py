@@ -137,7 +137,7 @@ const LANG = %(lang)s, T = %(table)s;
   const fill = (s, v) => v ? s.replace(/\\{(\\w+)\\}/g, (m, k) => k in v ? String(v[k]) : m) : s;
   window.t = (message, values) => fill(typeof T[message] === "string" ? T[message] : message, values);
   window.tp = (context, message, values) => {
-    const said = T[context + "\u0004" + message];
+    const said = T[context + "\\u0004" + message];
     return fill(typeof said === "string" ? said : message, values);
   };
   window.tn = (one, many, n, values) => {
