@@ -280,3 +280,69 @@ def test_the_email_link_pages_speak_the_address_s_language_else_the_page_s(redis
         assert rv.headers["Content-Language"] == "en" and "Unsubscribe?" in rv.get_data(as_text=True)
     finally:
         notifications.set_language(r, address, None)
+
+
+# --- a game's own page: its words from the game's own catalog (docs/i18n.md, "A game's own page") ------
+
+def _table(html: str) -> dict:
+    import json
+    return json.loads(re.search(r"const LANG = \"[\w-]+\", T = (\{.*?\});\n", html).group(1))
+
+
+@pytest.mark.parametrize("game", ["carcassonne", "pillars"])
+def test_a_game_s_own_page_declares_its_catalog_and_the_extraction_puts_its_words_there(game):
+    from pathlib import Path
+
+    import games
+    from tablepost.page_text import extract_game_page, extract_page, own_catalog
+    name = pages.GAME_PAGES[game]
+    text = pages._text(name)
+    folder, domain = games.get(game).catalogs
+    assert own_catalog(text) == domain == game
+    cfg = (Path(folder) / "babel.cfg").read_text()
+    assert f"[tablepost.page_text.extract_game_page: api/static/{game}.html]" in cfg
+    page_file = Path(pages.__file__).parent / "static" / f"{game}.html"
+    with open(page_file, "rb") as fp:
+        assert list(extract_page(fp, None, [], {})) == [], "the platform's catalog leaves it out"
+    with open(page_file, "rb") as fp:
+        said = [m for _l, _f, m, _c in extract_game_page(fp, None, [], {})]
+    assert len(said) > 30 and any(isinstance(m, tuple) for m in said)
+
+
+def test_a_game_s_own_page_speaks_the_game_s_catalog_then_the_platform_s(client):
+    seats = [{"name": "Ann"}, {"name": "Bob"}]
+    rv = client.post("/api/v1/games", json={"game": "carcassonne", "seats": seats})
+    path = f"/play/{rv.json['id']}"
+    de = client.get(path + "?lang=de", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert "Gefolgsleute im Vorrat" in de and "<title>Carcassonne</title>" in de
+    table = _table(de)
+    assert table["Place without a follower"] == "Lege es ohne Gefolgsmann"          # the game's catalog
+    assert table["spot\u0004north"] == "nördlichen"                 # a message with its context
+    assert table["{n} east"] == "{n} östlich"             # the game's own words, as its emails say them
+    # the platform's, where the game's catalog lacks it (game-page.js's)
+    assert table["Step {step} of {steps}: "] == "Schritt {step} von {steps}: "
+    fr = _table(client.get(path + "?lang=fr", headers={"Accept": "text/html"}).get_data(as_text=True))
+    # the plural forms of French (three), of a game's message and of a platform's message alike
+    assert fr["{n} tile face down."] == ["{n} tuile face cachée.", "{n} tuiles face cachée.",
+                                         "{n} tuiles face cachée."]
+    assert len(fr["{n} new"]) == 3 and fr["{n} new"][0] != fr["{n} new"][1]
+    pillars = client.post("/api/v1/games", json={"game": "pillars", "seats": seats}).json["id"]
+    html = client.get(f"/play/{pillars}?lang=fr", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert "<title>Les Piliers de la Terre</title>" in html
+    assert _table(html)["field\u0004the King's Court"] == "la cour du roi"
+
+
+@pytest.mark.parametrize("game", ["carcassonne", "pillars"])
+def test_a_game_s_own_page_has_a_policy_per_language(client, game):
+    import base64
+    import hashlib
+    rv = client.post("/api/v1/games", json={"game": game, "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    policies = set()
+    for lang in ("en", "de", "fr"):
+        page = client.get(f"/play/{rv.json['id']}?lang={lang}", headers={"Accept": "text/html"})
+        policy = page.headers["Content-Security-Policy"]
+        policies.add(policy)
+        for body in inline_scripts(page.get_data(as_text=True)):
+            digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in policy
+    assert len(policies) == 3

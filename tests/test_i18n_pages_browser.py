@@ -15,7 +15,6 @@ import pytest
 import requests
 
 from api import page_i18n, pages
-from tablepost import i18n
 from tablepost.page_text import extract_game_page, extract_page
 from tests.browser import require_browser, screenshot, wait_until
 from tests.conftest import LiveServer, make_app
@@ -142,7 +141,8 @@ OWN = {
                            "hint": "Tippe auf ein hervorgehobenes Feld", "attribution": "Plättchendaten",
                            "placed": "Dein Plättchen (", "none": "Lege es ohne Gefolgsmann",
                            "board": "Der Spielplan: die gelegten Plättchen"},
-           "pillars": {"title": "Die Säulen der Erde", "status": "Runde 1 von 6. Am Zug: ", "head": "Handwerker",
+           "pillars": {"title": "Die Säulen der Erde", "status": "Runde 1 von 6. Am Zug: ",
+                       "head": "Handwerker",
                        "attribution": "Grundspiel", "board": "Der Spielplan: die Felder",
                        "hint": "Klicke auf einen hervorgehobenen Teil"}},
     "fr": {"carcassonne": {"hand": "La tuile en main", "left": "Partisans en réserve",
@@ -219,7 +219,7 @@ def test_the_games_own_pages_in_the_language(redis_server, browser, lang):
 
 
 def test_the_check_finds_a_game_page_s_english():
-    """It can fail: the English of a game page's own messages is what it looks for, from the game's catalog."""
+    """It can fail: the English of a game page's own messages is what it looks for (the game's catalog's)."""
     assert "Then place it with or without a follower" in english_messages("de", "carcassonne.html",
                                                                           game="carcassonne")
-    assert english_messages("de", "carcassonne.html") == [], "the platform's extraction leaves a game's page out"
+    assert english_messages("de", "carcassonne.html") == [], "the platform's extraction leaves it out"
