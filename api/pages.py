@@ -244,7 +244,7 @@ def own_catalogs(name: str) -> tuple[str, str] | None:
     docs/i18n.md "A game's own page"), where the game has them; None: the platform's alone."""
     if not name.startswith(GAME_PAGE_PREFIX):
         return None
-    catalogs = games.get(name[len(GAME_PAGE_PREFIX):]).catalogs
+    catalogs = getattr(games.get(name[len(GAME_PAGE_PREFIX):]), "catalogs", None)   # (a game's default: None)
     return (str(catalogs[0]), catalogs[1]) if catalogs else None
 
 

@@ -182,7 +182,7 @@ class Translator:
         header = info.get("plural-forms", "nplurals=2; plural=(n != 1);")
         m = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header)
         nplurals, expr = (int(m.group(1)), m.group(2).strip()) if m else (2, "(n != 1)")
-        catalog = self._catalog
+        catalog: object = self._catalog
         while catalog is not None:   # the catalog that holds it: an own catalog's, else its fallback's
             held = getattr(catalog, "_catalog", None)   # a compiled catalog's (msgid, index) -> form
             if held is not None and (singular, 0) in held:
@@ -192,7 +192,7 @@ class Translator:
 
     def pgettext(self, context: str, message: str) -> str:
         """A message said differently by context, its placeholders left as they are."""
-        return self._catalog.pgettext(context, message)
+        return str(self._catalog.pgettext(context, message))
 
     def _(self, message: str, **values) -> str:
         text = self._catalog.gettext(message)
