@@ -152,8 +152,8 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         return [(m, pillars.describe.describe(state, m, lang)) for m in rules.legal_moves(state)]
 
     # --- pictures and the email channel --------------------------------------------------------------
-    def board_svg(self, state, names=None):
-        return board_svg(state, names)
+    def board_svg(self, state, names=None, lang=None):
+        return board_svg(state, names, lang)
 
     def email_what(self, state, lang=None):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""
