@@ -625,7 +625,7 @@ class EmailDefaults:
         moves = self.email_moves(state, seat)
         return moves[0][0] if moves else ""
 
-    def email_pictures(self: EmailGame[S], state: S, seat: int, names: list[str] | None = None,
+    def email_pictures(self: Any, state: Any, seat: int, names: list[str] | None = None,
                        since: list[dict] | None = None,
                        lang: str | None = None) -> list[tuple[str, str, str]]:
         # "the board of <title>": a title may have its own article ("The Pillars of the Earth")

@@ -157,8 +157,8 @@ def board_svg(state: GameState, names: list[str] | None = None, lang: str | None
     round_said, cathedral = w._("Round {n} of 6", n=s.round), w._("Cathedral:")
     # the round, the Cathedral's label after it and its six parts (one a round) on one line: where a
     # language's words are longer, smaller and the parts narrower (English: the first)
-    for size, small, step in ((18, 13, 18), (16, 13, 18), (16, 13, 16), (16, 12, 16), (14, 12, 16)):
-        parts_x = WIDTH - 16 - 6 * step + 2
+    for size, small, part in ((18, 13, 18), (16, 13, 18), (16, 13, 16), (16, 12, 16), (14, 12, 16)):
+        parts_x = WIDTH - 16 - 6 * part + 2
         ends = 16 + _wide(round_said, size, True)
         cathedral_x = 150.0 if ends + 2 <= 150 else ends + 4
         if cathedral_x + _wide(cathedral, small) <= parts_x - 2:
@@ -169,7 +169,7 @@ def board_svg(state: GameState, names: list[str] | None = None, lang: str | None
         done = i < s.round - 1 or s.phase == "over"
         now = i == s.round - 1 and s.phase != "over"
         fill = "#b08d57" if done else ("#e8d8b8" if now else "#fff")
-        out.append(f'<rect class="cathedral-part" x="{parts_x + step * i}" y="12" width="{step - 2}" '
+        out.append(f'<rect class="cathedral-part" x="{parts_x + part * i}" y="12" width="{part - 2}" '
                    f'height="18" fill="{fill}" stroke="#7a5a2f"/>')
     if s.phase == "over":
         best = max(s.vp) if s.vp else 0
@@ -247,19 +247,19 @@ def board_svg(state: GameState, names: list[str] | None = None, lang: str | None
     bag = [s.bag.count(i) for i in range(s.players)]
     bag_said = w._("Bag:")
     out.append(_text(16, y, bag_said, 13, weight="bold"))
-    x = max(56.0, 16 + _wide(bag_said, 13, True) + 6)
+    bx = max(56.0, 16 + _wide(bag_said, 13, True) + 6)
     for seat, n in enumerate(bag):
-        out.append(f'<g class="bag" data-seat="{seat}">' + _spot(x + 10, y - 4, seat, 9)
-                   + _text(x + 24, y, f"\u00d7{n}", 12) + "</g>")
-        x += 52
+        out.append(f'<g class="bag" data-seat="{seat}">' + _spot(bx + 10, y - 4, seat, 9)
+                   + _text(bx + 24, y, f"\u00d7{n}", 12) + "</g>")
+        bx += 52
     if s.drawn is not None:
         drawn = w._("drawn:")
         # the box after the label (English's reaches under the box's edge, before its figure)
         gap = 46 if 10 + _wide(drawn, 12) <= 53 else 14 + _wide(drawn, 12)
-        if x + gap + 32 > WIDTH - 16:   # no room after the bag: under it
-            x, y = max(56.0, 16 + _wide(bag_said, 13, True) + 6) - 10, y + 30
-        out.append(_text(x + 10, y, drawn, 12))
-        box = x + gap
+        if bx + gap + 32 > WIDTH - 16:   # no room after the bag: under it
+            bx, y = max(56.0, 16 + _wide(bag_said, 13, True) + 6) - 10, y + 30
+        out.append(_text(bx + 10, y, drawn, 12))
+        box = bx + gap
         out.append('<g class="drawn" data-part="drawn">' + f'<rect class="hit" x="{box:.0f}" y="{y - 20}" '
                    'width="32" height="32" rx="5" fill="#fff" stroke="#999"/>'
                    + _spot(box + 16, y - 4, s.drawn, 11) + "</g>")
