@@ -323,3 +323,18 @@ def test_a_game_that_speaks_only_english_has_its_alt_text_marked_english(redis_c
     finally:
         for address in (ada, bob):
             set_language(redis_client, address, None)
+
+
+def test_the_pillars_position_says_its_round_summary_in_a_language():
+    """The page's round summary (the position's ``round_summary``) in the language asked, English as
+    it was without one."""
+    g = games.PILLARS
+    state = next(s for s in playout(g, 2, "summary-lang", every=1) if s.round == 2 and s.round_end)
+    english = g.position(state, 0)["round_summary"]
+    assert english == g.position(state, 0, lang="en")["round_summary"]
+    pseudo = g.position(state, 0, **in_language(g, PSEUDO))["round_summary"]
+    lines = [line for seat in pseudo["seats"] for line in seat["lines"]]
+    assert lines and all(leftover(line, set()) == [] for line in lines), lines
+    assert pseudo["seats"][0]["vp"] == english["seats"][0]["vp"]
+    german = g.position(state, 0, lang="de")["round_summary"]
+    assert german != english and german["round"] == english["round"] == 1
