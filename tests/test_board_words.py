@@ -229,6 +229,12 @@ def test_the_api_board_takes_the_asked_language_then_the_browsers(client):
     unknown = client.get(url + "?lang=pl", headers={"Accept-Language": "fr"})
     assert "Manche 1 sur 6" in unknown.text, "a language the service lacks: the browser's"
     assert "⟦" in client.get(url + "?lang=en-XA").text, "the pseudo-locale in an app under test"
+    png = client.get(f"/api/v1/games/{created['id']}/board.png?lang=fr")
+    if png.status_code == 200:   # (a host without a PNG renderer answers with the SVG's address)
+        assert png.headers["ETag"] == '"v1-fr"' and png.headers["Content-Language"] == "fr"
+        assert png.data != client.get(f"/api/v1/games/{created['id']}/board.png").data
+    else:
+        assert png.status_code == 302 and "lang=fr" in png.headers["Location"]
     # a game that speaks only English draws as it always did, in any language
     tiletum = client.post("/api/v1/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}],
                                                  "options": {"seed": "board-lang"}}).get_json()
