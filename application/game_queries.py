@@ -111,15 +111,17 @@ class GameQueries(SeatAuth):
                 break
         return out
 
-    def state(self, game_id: str, token: str | None, look: bool = True) -> tuple[int, dict]:
+    def state(self, game_id: str, token: str | None, look: bool = True,
+              lang: str | None = None) -> tuple[int, dict]:
         """The seat's (or a spectator's) view now. ``look``: the read is the seat looking at the game
-        (application/live.py); a page in a background tab reads without looking."""
+        (application/live.py); a page in a background tab reads without looking. ``lang``: the
+        position's words (where it has any) in that language, where the game speaks it."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         seat = self.seat_of(meta, token, game_id, game.actor(state))
         if look:
             self.looked(game_id, meta, seat, state.version)
-        return state.version, game.view(state, seat)
+        return state.version, game.view(state, seat, **games.in_language(game, lang))
 
     def legal_moves(self, game_id: str, token: str | None, lang: str | None = None) -> dict:
         """The seat's legal moves, in notation and in words (in ``lang`` where the game speaks it)."""

@@ -134,14 +134,16 @@ class Together:
         deadlines.stand_in_later(game_id, seat)
 
     # --- the replay --------------------------------------------------------------------------
-    def state_at(self, game_id: str, token: str | None, version: int) -> tuple[int, dict]:
+    def state_at(self, game_id: str, token: str | None, version: int,
+                 lang: str | None = None) -> tuple[int, dict]:
         """The position after ``version`` events as the token's seat (None: a spectator) saw it
-        then: the game's own view of that position."""
+        then: the game's own view of that position (its words in ``lang`` where the game speaks it)."""
         svc = self.service
         meta, state = svc.load(game_id)
         seat = svc.seat_of(meta, token, game_id, games.actor(state))
         meta, then = self.position_at(game_id, version)
-        return version, games.of_meta(meta).view(then, seat)
+        game = games.of_meta(meta)
+        return version, game.view(then, seat, **games.in_language(game, lang))
 
     def position_at(self, game_id: str, version: int) -> tuple[dict, object]:
         """The game's meta and its state after ``version`` events; 422 ``bad-version`` outside

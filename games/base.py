@@ -26,6 +26,7 @@ are missing (``tests/test_types.py``).
 """
 from __future__ import annotations
 
+import inspect
 import random
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -740,9 +741,12 @@ class EngineGame(GameDefaults, Generic[S]):
         """The position document as ``seat`` (None: a spectator) may see it, nothing hidden."""
         return self.engine.view_doc(state, seat)
 
-    def view(self, state: S, seat: int | None) -> dict:
-        """:meth:`position`, with who views it and who is to act (every game's view says both)."""
-        doc = self.position(state, seat)
+    def view(self, state: S, seat: int | None, lang: str | None = None) -> dict:
+        """:meth:`position`, with who views it and who is to act (every game's view says both).
+        ``lang`` (given only to a game that speaks it, :func:`in_language`): the position's words in
+        it, where the game's ``position`` takes a ``lang`` (The Pillars of the Earth's round summary)."""
+        takes = lang is not None and "lang" in inspect.signature(self.position).parameters
+        doc = self.position(state, seat, lang=lang) if takes else self.position(state, seat)   # type: ignore[call-arg]
         actor = self.actor(state)
         doc["viewer"] = seat
         doc["to_act"] = [] if actor is None else [actor]

@@ -412,3 +412,43 @@ def test_a_chunked_body_too_large_in_the_language(redis_server, lang):
     assert rv.json()["detail"] != out["en"].json()["detail"] and "1024" in rv.json()["detail"]
     if lang == PSEUDO:
         assert PSEUDO_TEXT.fullmatch(rv.json()["detail"]), rv.json()
+
+
+@pytest.mark.parametrize("lang", ["de", PSEUDO])
+def test_the_position_in_words_in_the_language(redis_server, lang):
+    """The Pillars of the Earth's position says the last round's end in words (``round_summary``):
+    ``GET /state`` (and the replay's ``?version=``) in the language, with an ETag of its own; the
+    rest of the document as in English."""
+    import random
+
+    import games
+
+    app = make_app(redis_server.url)
+    service = app.extensions["tablepost.service"]
+    created = service.create_game([{"name": "Ann"}, {"name": "Bob"}], {}, game="pillars")
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    rng = random.Random(lang)
+    while True:   # to the second round: the first round's end is told
+        meta, state = service.load(gid)
+        game = games.of_meta(meta)
+        if state.round >= 2:
+            break
+        seat = game.actor(state)
+        service.submit(gid, tokens[seat], state.version, [rng.choice(game.legal_moves(state))[0]])
+    with LiveServer(app) as server:
+        url = server.url + f"/api/v1/games/{gid}/state"
+        english = requests.get(url, timeout=30)
+        rv = requests.get(url, headers={"Accept-Language": lang}, timeout=30)
+        then = requests.get(url + f"?version={state.version}&lang={lang}", timeout=30)
+        again = requests.get(url, headers={"Accept-Language": lang, "If-None-Match": rv.headers["ETag"]},
+                             timeout=30)
+        other = requests.get(url, headers={"Accept-Language": "fr" if lang == "de" else "de",
+                                           "If-None-Match": rv.headers["ETag"]}, timeout=30)
+    _said(rv, lang)
+    doc, en = rv.json(), english.json()
+    assert en["round_summary"] and doc["round_summary"] != en["round_summary"], doc["round_summary"]
+    assert {k: v for k, v in doc.items() if k != "round_summary"} == {
+        k: v for k, v in en.items() if k != "round_summary"}
+    assert then.json() == doc
+    assert rv.headers["ETag"] != english.headers["ETag"] == f'"v{state.version}"'
+    assert again.status_code == 304 and other.status_code == 200

@@ -131,11 +131,13 @@ class GameState(MethodView):
         by `format`; GET /api/v1/catalog lists the games). With `version`, the position after that
         many events, as your seat (or a spectator) saw it then: the game's replay, by the same rules.
         """
+        lang = request_language()
         if query.get("version") is not None:
-            version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
+            version, doc = Together(service()).state_at(game_id, bearer(), query["version"], lang)
         else:
-            version, doc = service().state(game_id, bearer(), look=not query["hidden"])
-        etag = f'"v{version}"'
+            version, doc = service().state(game_id, bearer(), look=not query["hidden"], lang=lang)
+        # the document in another language is another representation: its own ETag (English as before)
+        etag = f'"v{version}"' if lang == "en" else f'"v{version}-{lang}"'
         if etag in flask.request.headers.get("If-None-Match", ""):
             resp = flask.make_response("", 304)
             resp.headers["ETag"] = etag
