@@ -257,7 +257,9 @@ def test_every_kind_of_problem_in_the_language(http, redis_server, lang):
 
 # the refusals of application/errors.py and api/problems.py's ApiError, by name: the index of their detail
 DETAIL_ARG = {"invalid": 1, "forbidden": 1, "missing": 1, "refused": 1, "limited": 1, "failed": 1,
-              "unauthorized": 0, "not_found": 0, "ApiError": 2, "BadSetup": 1, "OptionError": 0}
+              "unauthorized": 0, "not_found": 0, "ApiError": 2, "BadSetup": 1, "OptionError": 0,
+              "ValidationError": 0}
+OWNERS = ("errors", "games", "_errors", "ma")   # errors.invalid(...), ma.ValidationError(...)
 PLATFORM = ("application", "tournaments", "api", "mail", "workers", "games/setup.py", "games/__init__.py")
 
 
@@ -275,8 +277,8 @@ def _sites():
                     continue
                 f = n.func
                 name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
-                if name not in DETAIL_ARG or (isinstance(f, ast.Attribute) and not (
-                        isinstance(f.value, ast.Name) and f.value.id in ("errors", "games", "_errors"))):
+                owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
+                if name not in DETAIL_ARG or (isinstance(f, ast.Attribute) and owner not in OWNERS):
                     continue
                 i = DETAIL_ARG[name]
                 if len(n.args) > i:
