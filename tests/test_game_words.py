@@ -24,11 +24,13 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP
             "pgettext": ((1, "c"), 2)}
 
 
-def test_carcassonne_and_pillars_speak_german_and_french_and_the_others_stay_english():
-    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars"}
+def test_carcassonne_pillars_and_tiletum_speak_german_and_french_and_the_others_stay_english():
+    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars", "tiletum"}
     assert all(set(g.languages) >= {"en", "de", "fr"} and g.catalogs for g in SPEAKING)
-    tiletum = games.get("tiletum")
-    assert in_language(tiletum, "de") == {}, "a game that speaks only English is called as it always was"
+
+    class EnglishOnly:
+        languages = ("en",)
+    assert in_language(EnglishOnly(), "de") == {}, "a game that speaks only English is called as it always was"
     carcassonne = games.get("carcassonne")
     assert in_language(carcassonne, "de") == {"lang": "de"} and in_language(carcassonne, "en") == {}
     assert in_language(carcassonne, "pl") == {} and in_language(carcassonne, PSEUDO) == {"lang": PSEUDO}
@@ -137,8 +139,11 @@ def rendered(game, state, events: list[dict], players: int) -> list[str]:
 def test_random_playouts_in_the_pseudo_locale_leave_no_english(game):
     rng = random.Random(53)
     found: dict[str, str] = {}
-    for players in range(game.min_players, game.max_players + 1):
-        state, events = game.new_game(players, f"words-{players}", {})
+    setups = [(players, {}) for players in range(game.min_players, game.max_players + 1)]
+    if game.automa is not None:   # a game against its own automa (Tiletum's solo game and its Cardinalbot)
+        setups.append((game.automa.seats, {game.automa.option: {"level": game.automa.default_level}}))
+    for players, options in setups:
+        state, events = game.new_game(players, f"words-{players}-{len(options)}", options)
         events = list(events)
         step = 0
         while True:
@@ -150,7 +155,7 @@ def test_random_playouts_in_the_pseudo_locale_leave_no_english(game):
             if game.is_over(state):
                 break
             move = rng.choice(game.legal_moves(state))[0]
-            evs, state = game.play(state, game.actor(state), move, f"words-{players}")
+            evs, state = game.play(state, game.actor(state), move, f"words-{players}-{len(options)}")
             events += evs
             step += 1
         assert game.is_over(state)
