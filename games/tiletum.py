@@ -97,14 +97,17 @@ def event_text(before: tiletum.GameState | None, ev: dict, names: list[str] | No
                 text = describe(before, move, lang)
             else:
                 seat = ev.get("seat", before.actor)
-                text = narrate(before, move, _who(names, seat, w), "its" if seat in machines else "their", lang)
+                their = "its" if seat in machines else "their"
+                text = narrate(before, move, _who(names, seat, w), their, lang)
         except Exception:  # a move the describer does not know: its notation is its text
             text = ev["move"]
         return played_by(text, ev.get("by"), w)
     if t == "MoveUndone":
         if names is None:
             undoable = before.undo_moves if before is not None else []
-            return w._("Take back '{move}'", move=undoable[-1]) if undoable else w._("Take back the last move")
+            if undoable:
+                return w._("Take back '{move}'", move=undoable[-1])
+            return w._("Take back the last move")
         seat = ev.get("seat")
         if seat in machines:
             return w._("{who} took back its last move", who=_who(names, seat, w))
@@ -150,7 +153,8 @@ _PAST = {"take": "took", "end": "ended", "decline": "declined", "advance": "adva
          "fulfil": "fulfilled", "discard": "discarded", "receive": "received", "contribute": "contributed",
          "perform": "performed", "stop": "stopped", "build": "built", "score": "scored", "lose": "lost"}
 _CLAUSE_VERB = re.compile(r"(^|: |, | and )(" + "|".join(_PAST) + r")\b", re.IGNORECASE)
-_DRAWN = {"bonus": N_("a new Bonus tile came out ({tile})"), "contract": N_("a new Contract tile came out ({tile})"),
+_DRAWN = {"bonus": N_("a new Bonus tile came out ({tile})"),
+          "contract": N_("a new Contract tile came out ({tile})"),
           "character": N_("a new Character tile came out ({tile})")}
 
 
@@ -203,7 +207,8 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     verb_words = {  # the notation's verbs in words (docs/tiletum-notation.md), for refusals
         "take": N_("take a die"), "action": N_("choose an Action"), "merchant": N_("move your Merchant"),
         "architect": N_("move your Architect"), "house": N_("place a House"), "pillar": N_("place a Pillar"),
-        "cathedral": N_("contribute to a Cathedral"), "tile": N_("take a Bonus tile"), "char": N_("hire a Character"),
+        "cathedral": N_("contribute to a Cathedral"), "tile": N_("take a Bonus tile"),
+        "char": N_("hire a Character"),
         "discard": N_("refresh the Character offer"), "place": N_("put a Character in a Building"),
         "contract": N_("take a Contract"), "fulfil": N_("fulfil a Contract"), "crest": N_("place a Crest"),
         "use": N_("use a Helper"), "bonus": N_("receive a bonus"), "building": N_("choose a Building"),
@@ -234,8 +239,8 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         res = ", ".join(amount(name, n, lang) for name, n in zip(RESOURCES, p.res) if n)
         turn = (w._("turn {n} of 3", n=min(state.cycle, 2) + 1) if state.phase == "action"
                 else w._("the {phase} phase", phase=_phase(state.phase, w)))
-        return w._("Round {round}, {turn}: {vp} VP; {resources}; {houses} Houses and {pillars} Pillars in the "
-                   "supply; Architect {architect}, Merchant {merchant}", round=state.round, turn=turn,
+        return w._("Round {round}, {turn}: {vp} VP; {resources}; {houses} Houses and {pillars} Pillars in "
+                   "the supply; Architect {architect}, Merchant {merchant}", round=state.round, turn=turn,
                    vp=p.score, resources=res or w._("no Resources"), houses=p.houses, pillars=p.pillars,
                    architect=place_in(p.architect, lang, road_on=True),
                    merchant=place_in(p.merchant, lang, road_on=True))
@@ -324,10 +329,11 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
         p = state.seats[seat]
         res = ", ".join(amount(r, n, lang) for r, n in zip(RESOURCES, p.res))
         king = c.king_values[state.king_pos[seat]]
-        out = [w._("Round {round}, {phase} phase. Your score: {vp} VP. King track: {king}.", round=state.round,
-                   phase=_phase(state.phase, w), vp=p.score, king=f"{king:+d}"),
+        out = [w._("Round {round}, {phase} phase. Your score: {vp} VP. King track: {king}.",
+                   round=state.round, phase=_phase(state.phase, w), vp=p.score, king=f"{king:+d}"),
                w._("Resources: {resources}.", resources=res),
-               w._("Merchant {merchant}, Architect {architect}; Houses {houses} and Pillars {pillars} in supply.",
+               w._("Merchant {merchant}, Architect {architect}; Houses {houses} and Pillars {pillars} in "
+                   "supply.",
                    merchant=place_in(p.merchant, lang), architect=place_in(p.architect, lang),
                    houses=p.houses, pillars=p.pillars),
                # each tile by what it costs and gives, never its id (the move list's notation has that)
@@ -367,7 +373,8 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
                    for town, seats in sorted(state.pillars.items()) if seats]
         if pillars:
             out.append(w._("Pillars on the map: {pillars}.", pillars="; ".join(pillars)))
-        left = [f"{place_name(town, lang)} {len(tiles)}" for town, tiles in sorted(state.cathedral_stack.items())]
+        left = [f"{place_name(town, lang)} {len(tiles)}"
+                for town, tiles in sorted(state.cathedral_stack.items())]
         if left:
             out.append(w._("Cathedral tiles left: {left}.", left=", ".join(left)))
         return out

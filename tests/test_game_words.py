@@ -30,7 +30,7 @@ def test_carcassonne_pillars_and_tiletum_speak_german_and_french_and_the_others_
 
     class EnglishOnly:
         languages = ("en",)
-    assert in_language(EnglishOnly(), "de") == {}, "a game that speaks only English is called as it always was"
+    assert in_language(EnglishOnly(), "de") == {}, "a game that speaks only English is called as before"
     carcassonne = games.get("carcassonne")
     assert in_language(carcassonne, "de") == {"lang": "de"} and in_language(carcassonne, "en") == {}
     assert in_language(carcassonne, "pl") == {} and in_language(carcassonne, PSEUDO) == {"lang": PSEUDO}

@@ -50,7 +50,8 @@ PIECE_EFFECTS = {
 }
 PLACE_SAID = {"place_here": {"house": N_("place a House where your Merchant is"),
                              "pillar": N_("place a Pillar where your Architect is")},
-              "place_anywhere": {"house": N_("place a House anywhere"), "pillar": N_("place a Pillar anywhere")}}
+              "place_anywhere": {"house": N_("place a House anywhere"),
+                                 "pillar": N_("place a Pillar anywhere")}}
 
 
 def _w(lang):
@@ -244,8 +245,10 @@ def _take(s: GameState, p, m: Move, lang: str | None = None) -> tuple[str, str, 
     res = override or LETTER_RES[letter]
     action = wheel_action(s, target)
     ap = 7 - target + (p.ap_bonus.get(action, 0) if action != "joker" else 0)
-    shift = (w._(", paying {gold} to turn it into a {value}", gold=amount("gold", shift_cost(value, target), lang),
-                 value=target) if target != value else "")
+    shift = ""
+    if target != value:
+        paid = amount("gold", shift_cost(value, target), lang)
+        shift = w._(", paying {gold} to turn it into a {value}", gold=paid, value=target)
     return die_name(letter, value, lang), shift, amount(res, target, lang), action_name(action, lang), ap
 
 
@@ -272,21 +275,22 @@ def describe(s: GameState, m: Move, lang: str | None = None) -> str:
         town = m.town or p.merchant
         reward = ""
         if m.space is not None and town in c.towns and m.space <= len(c.house_spaces(town, s.players)):
-            reward = w._(" ({effects})",
-                         effects=effects_text(c.house_spaces(town, s.players)[m.space - 1].get("reward"), lang))
+            space = c.house_spaces(town, s.players)[m.space - 1]
+            reward = w._(" ({effects})", effects=effects_text(space.get("reward"), lang))
         if m.space is not None:
             return w._("Place a House in {town} on House space {space}{reward}", town=place_name(town, lang),
                        space=m.space, reward=reward)
         return w._("Place a House in {town}{reward}", town=place_name(town, lang), reward=reward)
     if v == "pillar":
-        return w._("Place a Pillar at the {town} Cathedral", town=place_name(a[0] if a else p.architect, lang))
+        return w._("Place a Pillar at the {town} Cathedral",
+                   town=place_name(a[0] if a else p.architect, lang))
     if v == "tile":
         return w._("Take {tile} into your Storehouse", tile=tile_name(a[0], lang))
     if v == "skip":
         top = _top(s)
         if top and top["t"] == "frame":
-            return w._("Stop the extra {action} Action ({ap} AP unused)", action=action_name(top["action"], lang),
-                       ap=top["ap"])
+            return w._("Stop the extra {action} Action ({ap} AP unused)",
+                       action=action_name(top["action"], lang), ap=top["ap"])
         if top and top.get("kind") == "king_tile":
             return w._("Discard the King-track Bonus tile")
         return w._("Decline")
@@ -299,8 +303,8 @@ def describe(s: GameState, m: Move, lang: str | None = None) -> str:
         return w._("Place {tile} in a Building", tile=tile_name(a[0], lang))
     if v == "place":
         b, f = a[1].split(".")
-        return w._("Place {tile} in Building {building}, floor {floor} ({floor} AP)", tile=tile_name(a[0], lang),
-                   building=b, floor=f)
+        return w._("Place {tile} in Building {building}, floor {floor} ({floor} AP)",
+                   tile=tile_name(a[0], lang), building=b, floor=f)
     if v == "contract":
         i = int(a[0]) - 1
         return w._("Take {tile} from the offer ({ap} AP)", tile=tile_name(s.contract_offer[i], lang),
@@ -359,8 +363,8 @@ def narrate(s: GameState, m: Move, who: str, their: str = "their", lang: str | N
         return w._(its_ if its else theirs, who=who, **values)
     if v == "take":
         die, shift, gain, action, ap = _take(s, p, m, lang)
-        return w._("{who} took the {die}{shift}: {gain} and the {action} Action with {ap} AP", who=who, die=die,
-                   shift=shift, gain=gain, action=action, ap=ap)
+        return w._("{who} took the {die}{shift}: {gain} and the {action} Action with {ap} AP",
+                   who=who, die=die, shift=shift, gain=gain, action=action, ap=ap)
     if v == "merchant":
         return possessive(N_("{who} moved their Merchant {where}"), N_("{who} moved its Merchant {where}"),
                           where=place_to(a[0], lang))
@@ -373,12 +377,14 @@ def narrate(s: GameState, m: Move, who: str, their: str = "their", lang: str | N
         return w._("{who} placed a Pillar at the {town} Cathedral", who=who,
                    town=place_name(a[0] if a else p.architect, lang))
     if v == "tile":
-        return possessive(N_("{who} took {tile} into their Storehouse"), N_("{who} took {tile} into its Storehouse"),
+        return possessive(N_("{who} took {tile} into their Storehouse"),
+                          N_("{who} took {tile} into its Storehouse"),
                           tile=tile_name(a[0], lang))
     if v == "skip":
         top = _top(s)
         if top and top["t"] == "frame":
-            return w._("{who} stopped the extra {action} Action", who=who, action=action_name(top["action"], lang))
+            return w._("{who} stopped the extra {action} Action", who=who,
+                       action=action_name(top["action"], lang))
         if top and top.get("kind") == "king_tile":
             return w._("{who} discarded the King-track Bonus tile", who=who)
         return w._("{who} declined", who=who)
@@ -391,8 +397,8 @@ def narrate(s: GameState, m: Move, who: str, their: str = "their", lang: str | N
         return w._("{who} placed {tile} in a Building", who=who, tile=tile_name(a[0], lang))
     if v == "place":
         b, f = a[1].split(".")
-        return w._("{who} placed {tile} in Building {building}, floor {floor}", who=who, tile=tile_name(a[0], lang),
-                   building=b, floor=f)
+        return w._("{who} placed {tile} in Building {building}, floor {floor}", who=who,
+                   tile=tile_name(a[0], lang), building=b, floor=f)
     if v == "contract":
         return w._("{who} took {tile} from the offer", who=who,
                    tile=tile_name(s.contract_offer[int(a[0]) - 1], lang))
@@ -405,15 +411,17 @@ def narrate(s: GameState, m: Move, who: str, their: str = "their", lang: str | N
             return w._("{who} advanced on the King track ({steps} steps)", who=who, steps=top["ap"])
         return w._("{who} advanced on the King track", who=who)
     if v == "buy":
-        return w._("{who} paid {gold} for {get}", who=who, gold=amount("gold", 2, lang), get=amount(a[0], 1, lang))
+        return w._("{who} paid {gold} for {get}", who=who, gold=amount("gold", 2, lang),
+                   get=amount(a[0], 1, lang))
     if v == "fulfil":
         return w._("{who} fulfilled {tile}", who=who, tile=tile_name(a[0], lang))
     if v == "crest":
-        return w._("{who} placed {tile} on Crest space {space}", who=who, tile=tile_name(a[0], lang), space=a[1])
+        return w._("{who} placed {tile} on Crest space {space}", who=who, tile=tile_name(a[0], lang),
+                   space=a[1])
     if v == "cathedral":
         vp = c.tiles[s.cathedral_cost[a[0]]].raw["vp"]
-        return w._("{who} contributed to the {town} Cathedral for {vp} VP", who=who, town=place_name(a[0], lang),
-                   vp=vp)
+        return w._("{who} contributed to the {town} Cathedral for {vp} VP", who=who,
+                   town=place_name(a[0], lang), vp=vp)
     if v == "use":
         return w._("{who} used {tile}", who=who, tile=tile_name(a[0], lang))
     if v == "gain":
