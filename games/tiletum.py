@@ -400,31 +400,36 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     def email_chance(self, chance, lang=None):
         return chance_words(chance, lang)
 
-    def board_svg(self, state, names=None):
-        return render_board_svg(state, names)
+    def board_svg(self, state, names=None, lang=None):
+        return render_board_svg(state, names, lang=lang)
 
-    def email_pictures(self, state, seat, names=None, since=None):
+    def email_pictures(self, state, seat, names=None, since=None, lang=None):
         """The turn email's pictures, each laid out for a phone's email column (its words 12 px or
         more there; the whole board, 1530 px, would show them at 3): the shared table (the Action
         Wheel, the King track, the offers, the Fairs, the players; tiletum/svg_table.py) as the
         board, the part of the map where things changed, and the seat's own board. The whole board
-        is the game page's (and board.png's), linked under the pictures."""
-        head = f"The Tiletum table, round {state.round}, {state.phase} phase"
-        table = ("board", f"{head}: the Action Wheel with its dice and Bonus tiles, the King track, the "
-                 "Contract and Character offers, the Fairs and the players' scores (also written out in "
-                 "this email; the whole board with the map is on the game's page).",
-                 table_svg(state, names, seat if 0 <= seat < len(state.seats) else None))
+        is the game page's (and board.png's), linked under the pictures. Their words and alt texts
+        in ``lang`` (English by default; the platform does not pass one yet: docs/i18n.md)."""
+        w = say(lang)
+        alt = w._("The Tiletum table, round {n}, {phase} phase: the Action Wheel with its dice and Bonus "
+                  "tiles, the King track, the Contract and Character offers, the Fairs and the players' "
+                  "scores (also written out in this email; the whole board with the map is on the game's "
+                  "page).",
+                  n=state.round, phase=_phase(state.phase, w))
+        viewer = seat if 0 <= seat < len(state.seats) else None
+        table = ("board", alt, table_svg(state, names, viewer, lang))
         if not 0 <= seat < len(state.seats):
             return [table]
         # the seat's own board, narrow enough to read on a phone, shown by the position in words
-        mine = ("yours", "Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles "
-                "(also written out in this email).", seat_board_svg(state, seat, names))
+        alt = w._("Your own board: resources, Storehouse, Buildings, Contracts and Cathedral tiles (also "
+                  "written out in this email).")
+        mine = ("yours", alt, seat_board_svg(state, seat, names, lang))
         # the part of the map where things changed since the seat last looked, each space ringed:
         # after the words of what happened, before the seat's own board
         spots = changed_spots(state, since or [])
         if not spots:
             return [table, mine]
-        return [table, ("map", map_part_alt(spots), map_part_svg(state, spots, names)), mine]
+        return [table, ("map", map_part_alt(spots, lang), map_part_svg(state, spots, names, lang)), mine]
 
 
 TILETUM = Tiletum()

@@ -5,7 +5,7 @@
 The map's towns are named as the map prints them (Köln, Milano): the names are in the engine's data
 (``tiletum/data/map.json``), which :func:`extract_towns` gives to ``make messages`` (the catalog's
 ``babel.cfg``); the words modules say them with ``w.pgettext("town", name)``, and the catalogs keep
-the printed names."""
+the printed names. So are the solo game's Challenge and Decree cards' names (:func:`extract_solo`)."""
 from __future__ import annotations
 
 import json
@@ -34,4 +34,14 @@ def extract_towns(fileobj, keywords, comment_tags, options):
             yield 1, "pgettext", ("town", name), []
 
 
-__all__ = ["DOMAIN", "CATALOGS", "LANGUAGES", "N_", "NC_", "NP_", "say", "extract_towns"]
+def extract_solo(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the solo game's data (``tiletum/data/solo.json``): the names of
+    the Challenge cards (context ``challenge``) and of the Decree cards (context ``decree``), which
+    the board of a solo game shows in another language than English (tiletum/svg.py ``solo_name``)."""
+    data = json.load(fileobj)
+    for kind, cards in (("challenge", data["challenges"]), ("decree", data["decrees"])):
+        for card in cards:
+            yield 1, "pgettext", (kind, card["name"]), []
+
+
+__all__ = ["DOMAIN", "CATALOGS", "LANGUAGES", "N_", "NC_", "NP_", "say", "extract_solo", "extract_towns"]
