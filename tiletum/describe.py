@@ -38,13 +38,13 @@ CREST_SAID = {"eagle": N_("an eagle Crest"), "lion": N_("a lion Crest"), "cup": 
               "tower": N_("a tower Crest"), "keys": N_("a keys Crest"), "rose": N_("a rose Crest")}
 # the two pieces a player moves, in the effects that move them (one message each: the languages
 # inflect them differently)
+PIECE_MOVES = {"merchant": NP_("move your Merchant up to {n} step", "move your Merchant up to {n} steps"),
+               "architect": NP_("move your Architect up to {n} step", "move your Architect up to {n} steps")}
 PIECE_EFFECTS = {
-    "merchant": {"move": NP_("move your Merchant up to {n} step", "move your Merchant up to {n} steps"),
-                 "move_town": N_("move your Merchant to an adjacent Town"),
+    "merchant": {"move_town": N_("move your Merchant to an adjacent Town"),
                  "move_and_place": N_("move your Merchant 1 step and/or place a House there"),
                  "teleport": N_("move your Merchant to any spot")},
-    "architect": {"move": NP_("move your Architect up to {n} step", "move your Architect up to {n} steps"),
-                  "move_town": N_("move your Architect to an adjacent Town"),
+    "architect": {"move_town": N_("move your Architect to an adjacent Town"),
                   "move_and_place": N_("move your Architect 1 step and/or place a Pillar there"),
                   "teleport": N_("move your Architect to any spot")},
 }
@@ -213,7 +213,8 @@ def effects_text(atoms, lang: str | None = None) -> str:
             else:
                 out.append(f"{an(a['action'])} {a['action'].title()} Action with {a['ap']} AP")
         elif "move" in a:
-            out.append(w.ngettext(*PIECE_EFFECTS[a["move"]]["move"], a.get("times", 1)))
+            singular, plural = PIECE_MOVES[a["move"]]
+            out.append(w.ngettext(singular, plural, a.get("times", 1)))
         elif "move_town" in a:
             out.append(w._(PIECE_EFFECTS[a["move_town"]]["move_town"]))
         elif "move_and_place" in a:

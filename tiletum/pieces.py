@@ -30,13 +30,12 @@ def kind(tile: str) -> str:
 
 # a piece in the few words of a chip, by which piece moves or is placed (one message each: the
 # languages inflect them differently)
+_PIECE_MOVES = {"merchant": NP_("Merchant {n} step", "Merchant {n} steps"),
+                "architect": NP_("Architect {n} step", "Architect {n} steps")}
 _PIECE_WORDS = {
-    "merchant": {"move": NP_("Merchant {n} step", "Merchant {n} steps"),
-                 "move_town": N_("Merchant to an adjacent Town"),
-                 "move_and_place": N_("Merchant 1 step + House"),
-                 "teleport": N_("Merchant anywhere")},
-    "architect": {"move": NP_("Architect {n} step", "Architect {n} steps"),
-                  "move_town": N_("Architect to an adjacent Town"),
+    "merchant": {"move_town": N_("Merchant to an adjacent Town"),
+                 "move_and_place": N_("Merchant 1 step + House"), "teleport": N_("Merchant anywhere")},
+    "architect": {"move_town": N_("Architect to an adjacent Town"),
                   "move_and_place": N_("Architect 1 step + Pillar"), "teleport": N_("Architect anywhere")},
 }
 _PLACE_WORDS = {"place_here": {"house": N_("House here"), "pillar": N_("Pillar here")},
@@ -58,10 +57,12 @@ def _atom(a: dict, lang: str | None = None) -> str:
         if a["action"] == "any":
             return w._("any Action {ap} AP", ap=a["ap"])
         return w._("{action} Action {ap} AP", action=action_name(a["action"], lang), ap=a["ap"])
-    for key in ("move", "move_town", "move_and_place", "teleport"):
+    if "move" in a and a["move"] in _PIECE_MOVES:
+        singular, plural = _PIECE_MOVES[a["move"]]
+        return w.ngettext(singular, plural, a.get("times", 1))
+    for key in ("move_town", "move_and_place", "teleport"):
         if key in a and a[key] in _PIECE_WORDS:
-            said = _PIECE_WORDS[a[key]][key]
-            return w.ngettext(*said, a.get("times", 1)) if key == "move" else w._(said)
+            return w._(_PIECE_WORDS[a[key]][key])
     for key in ("place_here", "place_anywhere"):
         if key in a and a[key] in _PLACE_WORDS[key]:
             return w._(_PLACE_WORDS[key][a[key]])

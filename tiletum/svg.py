@@ -69,7 +69,7 @@ def spot_xy(spot: str) -> tuple[float, float]:
     return (xa + xb) / 2, (ya + yb) / 2
 
 
-def _t(x: float, y: float, text: object, size: int = 11, fill: str = "#222222", anchor: str = "start",
+def _t(x: float, y: float, text: object, size: float = 11, fill: str = "#222222", anchor: str = "start",
        weight: str = "normal", extra: str = "") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
             f'font-weight="{weight}"{extra}>{escape(str(text))}</text>')
