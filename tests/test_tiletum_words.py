@@ -102,3 +102,52 @@ def test_the_pictures_in_german_and_french(lang, seat_words, table_words):
     # English, the platform's call as it always was
     assert [alt for _, alt, _ in GAME.email_pictures(state, 0, NAMES[:2])][0].startswith("The Tiletum table")
     assert GAME.board_svg(state, NAMES[:2]) == render_board_svg(state, NAMES[:2])
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_pictures_in_german_and_french_keep_their_words_whole_and_apart(lang):
+    """A language's words are longer than English's: on the whole board (a 4-seat game well on) no
+    word of a player's board is cut or overlaps another, the seat's own board keeps its words apart
+    and inside its width, and every word of the turn email's pictures is drawn inside the picture,
+    whole, at 12 px or more (a resource's box grows to two rows rather than shrink its words; a tile's
+    words too long for one line of its chip take two)."""
+    import os
+
+    from tests.test_board_text_layout import boxes, overlap
+    from tests.test_email_picture_legible import FONTS, POSITIONS, TEXT, _attr, _mid_game
+    rng = random.Random(5)
+    state, _ = GAME.new_game(4, "legible", {})
+    for _ in range(300):
+        if GAME.is_over(state):
+            break
+        _, state = GAME.play(state, GAME.actor(state), rng.choice(GAME.legal_moves(state))[0], "legible")
+    svg = GAME.board_svg(state, NAMES, lang=lang)
+    for board in re.split(r'(?=<g class="player-board")', svg)[1:]:
+        found = [b for b in boxes(board) if b[0].strip()]
+        assert [b[0] for b in found if b[0].endswith("...")] == []
+        for i, a in enumerate(found):
+            assert not [b[0] for b in found[i + 1:] if overlap(a, b)], a[0]
+    mine = boxes(seat_board_svg(state, 1, NAMES, lang=lang))
+    for i, a in enumerate(mine):
+        assert a[1] >= 0 and a[3] <= 361, f"{a[0]!r} runs past the edge"
+        assert not [b[0] for b in mine[i + 1:] if overlap(a, b)], a[0]
+    if not os.path.exists(os.path.join(FONTS, "DejaVuSans.ttf")):
+        return
+    from PIL import ImageFont
+    for label, moves, players, names, told in POSITIONS:   # the positions the English pictures are read in
+        state, events = _mid_game(GAME, moves, players, f"legible-{label}")
+        pictures = GAME.email_pictures(state, GAME.actor(state), names, since=events[-told:], lang=lang)
+        for name, _alt, svg in pictures:
+            if name == "map":
+                continue   # the map's words are the towns' (and the players'), as in English
+            vx, _vy, vw, _vh = (float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split())
+            for attrs, raw in TEXT.findall(svg):
+                text = html.unescape(raw)
+                size = float(_attr(attrs, "font-size", "16"))
+                bold = "DejaVuSans-Bold.ttf" if _attr(attrs, "font-weight") == "bold" else "DejaVuSans.ttf"
+                wide = ImageFont.truetype(os.path.join(FONTS, bold), size=100).getlength(text) * size / 100
+                x = float(_attr(attrs, "x"))
+                left = x - {"middle": wide / 2, "end": wide}.get(_attr(attrs, "text-anchor", "start"), 0)
+                where = f"{name}: {text!r} at {left:.0f}-{left + wide:.0f} of {vx:.0f}-{vx + vw:.0f}"
+                assert vx - 0.5 <= left and left + wide <= vx + vw + 0.5, where
+                assert size >= 12 and not text.endswith("..."), where

@@ -175,6 +175,19 @@ def _fit(text: str, size: float, room: float, least: float = LEAST) -> tuple[str
     return text, size
 
 
+def _split(text: str, size: float, room: float) -> tuple[str, str]:
+    """``text`` as (what fits one line of ``room`` at ``size``, the rest): the rest empty when it all
+    fits, and the split at a space."""
+    if _drawn(text, size) <= room:
+        return text, ""
+    words = text.split(" ")
+    for i in range(len(words) - 1, 0, -1):
+        first = " ".join(words[:i])
+        if _drawn(first, size) <= room:
+            return first, " ".join(words[i:])
+    return text, ""
+
+
 def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "start",
           weight: str = "normal") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}" '
@@ -212,7 +225,14 @@ def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9
             typ = action_name(raw["type"], lang)   # the type's word alone, never an abbreviation
         tsize = max(least, size * 0.9)
         two = h >= 2 * size + 6 and _wide(bonus, size) + _wide(typ, tsize) + 14 > w
-        if two:   # a tall chip: the bonus on its first line, the type under it at the right
+        first, rest = _split(bonus, least, w - 8)
+        if two and rest and _drawn(rest, least) + _drawn(typ, tsize) + 14 <= w:
+            # longer than its first line even at the least size (a language longer than English's):
+            # the rest of the bonus on the second line, before the type
+            out.append(_text(x + 4, y + size + 2, *_fit(first, size, w - 8, least), ink))
+            out.append(_text(x + 4, y + h - 4, *_fit(rest, size, w - 14 - _drawn(typ, tsize), least), ink))
+            out.append(_text(x + w - 4, y + h - 4, typ, tsize, "#6a5a8a", "end"))
+        elif two:   # a tall chip: the bonus on its first line, the type under it at the right
             words, at = _fit(bonus, size, w - 8, least)
             out.append(_text(x + 4, y + size + 2, words, at, ink))
             out.append(_text(x + w - 4, y + h - 4, typ, tsize, "#6a5a8a", "end"))
@@ -221,8 +241,15 @@ def chip(tile: str, x: float, y: float, w: float, h: float = 16, size: float = 9
             out.append(_text(x + 4, base, words, at, ink))
             out.append(_text(x + w - 4, base, typ, tsize, "#6a5a8a", "end"))
     else:
-        words, at = _fit(label if label is not None else short(tile, lang), size, w - 8, least)
-        out.append(_text(x + 4, base, words, at, ink))
+        said = label if label is not None else short(tile, lang)
+        first, rest = _split(said, least, w - 8)
+        if rest and h >= 2 * least + 6 and _drawn(rest, least) <= w - 8:
+            # a tall chip whose words do not fit one line even at the least size: two lines
+            out.append(_text(x + 4, y + h / 2 - 1, *_fit(first, size, w - 8, least), ink))
+            out.append(_text(x + 4, y + h - 4, *_fit(rest, size, w - 8, least), ink))
+        else:
+            words, at = _fit(said, size, w - 8, least)
+            out.append(_text(x + 4, base, words, at, ink))
     out.append("</g>")
     return out
 

@@ -22,6 +22,21 @@ from .words import N_, say
 SEAT_W = 360   # a phone's email column: shown at its own size, its 12-px words stay 12 px
 
 
+def resource_boxes(res, x: float, y: float, lang: str | None = None) -> tuple[list[str], int]:
+    """A seat's five resources as boxes in their colours with their names and amounts in words of
+    12 px: five across (64 px each), or, where a language's names are too long for that, three and
+    two across (108 px each). Answers the parts and their height."""
+    said = [(r, n, f"{resource_name(r, lang)} {n}") for r, n in zip(RESOURCES, res)]
+    across, wide = (5, 64) if all(pieces._drawn(t, 12) * 1.1 <= 60 for _, _, t in said) else (3, 108)
+    out: list[str] = []
+    for i, (r, n, text) in enumerate(said):
+        rx, ry = x + (i % across) * (wide + 4), y + (i // across) * 26
+        out.append(_rect(rx, ry, wide, 22, RES_FILL[r], rx=3, title=f"{resource_name(r, lang)}: {n}"))
+        out.append(_t(rx + wide / 2, ry + 16, text, size=12, fill=RES_TEXT[r], anchor="middle",
+                      weight="bold"))
+    return out, 22 + 26 * ((len(said) - 1) // across)
+
+
 def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = None,
                    lang: str | None = None) -> str:
     """The seat's own board as a self-contained SVG document, ``SEAT_W`` pixels wide, its words in
@@ -48,16 +63,12 @@ def seat_board_svg(state: GameState, seat: int, seat_names: list[str] | None = N
     for i, line in enumerate(textwrap.wrap(supply, 46)):   # the dice in words may run long
         out.append(_t(x, y + 17 * i, line, size=12))
     y += 17 * (len(textwrap.wrap(supply, 46)) - 1)
-    # resources: five boxes across
+    # resources: five boxes across (or three and two: resource_boxes)
     y += 12
-    for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
-        rx = x + i * 68
-        said = resource_name(r, lang)
-        out.append(_rect(rx, y, 64, 22, RES_FILL[r], rx=3, title=f"{said}: {n}"))
-        label, at = pieces._fit(f"{said} {n}", 12, 60, 9)   # a longer word than English's drawn smaller
-        out.append(_t(rx + 32, y + 16, label, size=at, fill=RES_TEXT[r], anchor="middle", weight="bold"))
+    parts, high = resource_boxes(p.res, x, y, lang)
+    out += parts
     # the Storehouse: a row per tile, each drawn as what it costs and gives (tiletum/pieces.py)
-    y += 44
+    y += 44 + high - 22
     store = w._("Storehouse") if p.store else w._("Storehouse: empty")
     out.append(_t(x, y - 6, store, size=12, weight="bold"))
     for tile in p.store:   # its words 12 px or more

@@ -15,11 +15,12 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from .actions import wheel_action
-from .components import RESOURCES, components
-from .describe import action_name, amount, die_name, fair_text, place_name, resource_name, town_name
-from .pieces import KIND_COLOURS, RES_FILL, RES_TEXT, _drawn, _fit, contract_rest, full, kind, short
+from .components import components
+from .describe import action_name, amount, die_name, fair_text, place_name, town_name
+from .pieces import KIND_COLOURS, RES_FILL, RES_TEXT, _drawn, contract_rest, full, kind, short
 from .state import GameState
 from .svg import DIE_COLOURS, SEAT_COLOURS, _names, _rect, _signed, _t, level_name, round_head
+from .svg_seat import resource_boxes
 from .words import say
 
 TABLE_W = 360    # a phone's email column: shown at its own size, its 12-px words stay 12 px
@@ -32,9 +33,14 @@ def _width(text: str, size: float, bold: bool = False) -> float:
     return _drawn(text, size) * (1.1 if bold else 1.0)
 
 
-def _wrap(text: str, room: float, size: float = SIZE, bold: bool = False) -> list[str]:
+def _wrap(text: str, room: float, size: float = SIZE, bold: bool = False,
+          lang: str | None = None) -> list[str]:
     """``text`` in lines that each fit ``room`` pixels at ``size`` (a word longer than the room
-    stands on a line of its own: no word is cut)."""
+    stands on a line of its own: no word is cut). A language other than English is measured a
+    little wider again: the estimate was fitted to English words (more accented and longer small
+    letters in French and German run a few percent over it in DejaVu Sans)."""
+    if not say(lang).english:
+        room /= 1.06
     lines: list[str] = []
     for word in text.split():
         if lines and _width(f"{lines[-1]} {word}", size, bold) <= room:
@@ -64,7 +70,7 @@ def _tile(tile: str, x: float, y: float, w: float, lang: str | None = None) -> t
             out.append(_t(tx + 9, y + 17.5, n, size=SIZE, fill=RES_TEXT[r], anchor="middle", weight="bold"))
             tx += 21
         words = contract_rest(tile, lang)
-    lines = _wrap(words, x + w - 6 - tx)
+    lines = _wrap(words, x + w - 6 - tx, lang=lang)
     h = 26 + 16 * (len(lines) - 1)
     box = (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" fill="{fill}" '
            f'stroke="{stroke}" stroke-width="0.8"><title>{escape(full(tile, lang))}</title></rect>')
@@ -91,7 +97,7 @@ def table_svg(state: GameState, seat_names: list[str] | None = None, seat: int |
     head = round_head(state, lang)
     if state.phase == "action":
         head += w._(" \u00b7 turn {n} of 3", n=min(state.cycle, 2) + 1)
-    for line in _wrap(head, RIGHT - X, 15, bold=True):
+    for line in _wrap(head, RIGHT - X, 15, bold=True, lang=lang):
         out.append(_t(X, y, line, size=15, weight="bold"))
         y += 19
     if state.phase == "over" and state.winner is not None:
@@ -103,7 +109,7 @@ def table_svg(state: GameState, seat_names: list[str] | None = None, seat: int |
     if state.solo is not None:
         said += w._(" \u00b7 solo, level {level}", level=level_name(state.solo.get("level", "?"), lang))
     if said:
-        lines = _wrap(said.strip(" \u00b7"), RIGHT - X, 13, bold=True)
+        lines = _wrap(said.strip(" \u00b7"), RIGHT - X, 13, bold=True, lang=lang)
         out += _lines(X, y, lines, 13, 17, fill=colour, weight="bold")
         y += 17 * len(lines)
     y += 14
@@ -183,13 +189,13 @@ def table_svg(state: GameState, seat_names: list[str] | None = None, seat: int |
         tile = state.fair_tiles[i] if i < len(state.fair_tiles) else ""
         pays = fair_text(tile, c.fair_board_values[i], lang) if tile else ""
         mark = w._(" (scored)") if i < state.fairs_scored else ""
-        lines = _wrap(f"{i + 1}. {town_name(town, lang)}: {pays}{mark}", RIGHT - X)
+        lines = _wrap(f"{i + 1}. {town_name(town, lang)}: {pays}{mark}", RIGHT - X, lang=lang)
         out += _lines(X, y, lines)
         y += 16 * len(lines) + 2
     if state.corruption_revealed:   # each token by its number, not its id
         shown = ", ".join(str(c.tiles[z].raw.get("value", "?")) for z in state.corruption_revealed)
         lines = _wrap(w._("Corruption revealed: {shown} \u00b7 {n} face down", shown=shown,
-                          n=len(state.corruption_pool)), RIGHT - X)
+                          n=len(state.corruption_pool)), RIGHT - X, lang=lang)
         out += _lines(X, y, lines, fill="#7a3a3a")
         y += 16 * len(lines) + 2
     y += 20
@@ -208,17 +214,13 @@ def table_svg(state: GameState, seat_names: list[str] | None = None, seat: int |
         y += 17 * len(lines) + 6
         if p.seat == seat:
             continue
-        for i, (r, n) in enumerate(zip(RESOURCES, p.res)):
-            rx = X + i * 68
-            said = resource_name(r, lang)
-            out.append(_rect(rx, y, 64, 22, RES_FILL[r], rx=3, title=f"{said}: {n}"))
-            label, at = _fit(f"{said} {n}", SIZE, 60, 9)   # a longer word than English's drawn smaller
-            out.append(_t(rx + 32, y + 16, label, size=at, fill=RES_TEXT[r], anchor="middle", weight="bold"))
-        y += 38
+        parts, high = resource_boxes(p.res, X, y, lang)
+        out += parts
+        y += 38 + high - 22
         lines = _wrap(w._("Supply: {houses} Houses, {pillars} Pillars \u00b7 Contracts fulfilled: {n} \u00b7 "
                           "Merchant: {merchant} \u00b7 Architect: {architect}", houses=p.houses,
                           pillars=p.pillars, n=len(p.contracts), merchant=place_name(p.merchant, lang),
-                          architect=place_name(p.architect, lang)), RIGHT - X)
+                          architect=place_name(p.architect, lang)), RIGHT - X, lang=lang)
         out += _lines(X, y, lines, fill="#444444")
         y += 16 * len(lines) + 4
     height = round(y + 6)
