@@ -151,16 +151,30 @@ def test_a_refused_move_in_the_language(http, name, lang):
         assert PSEUDO_TEXT.search(said["detail"]), said
 
 
-def test_a_game_that_speaks_only_english_answers_in_english(http):
-    """Tiletum's own words are English for now (docs/i18n.md, "Not yet"): the same as without a
-    language; the service's own words around them (a problem's detail) are translated."""
-    g = _game(http, "tiletum")
-    base = f"/api/v1/games/{g['id']}"
-    english = http.get(base + "/legal-moves", headers=g["auth"]).json()
-    if "de" in getattr(__import__("games").GAMES["tiletum"], "languages", ("en",)):
-        pytest.skip("Tiletum speaks German now")
-    assert http.get(base + "/legal-moves?lang=de", headers=g["auth"]).json() == english
-    assert http.get(base + "/events?lang=fr").json() == http.get(base + "/events").json()
+def test_a_game_that_speaks_only_english_answers_in_english(redis_server):
+    """A game whose words are English only (the example game, a third party's) is called as it always
+    was: its words the same in every language; the service's own words (a problem's detail) are
+    translated around them."""
+    from tests.examples import hosting
+
+    with hosting("connect-four") as game:
+        assert tuple(game.languages or ("en",)) == ("en",)
+        app = make_app(redis_server.url)
+        created = app.extensions["tablepost.service"].create_game(
+            [{"name": "Ann"}, {"name": "Bob"}], {}, game="connect-four")
+        gid = created["id"]
+        _, state = app.extensions["tablepost.service"].load(gid)
+        auth = {"Authorization": f"Bearer {created['seats'][game.actor(state)]['token']}"}
+        with LiveServer(app) as server:
+            base = server.url + f"/api/v1/games/{gid}"
+            english = requests.get(base + "/legal-moves", headers=auth, timeout=30).json()
+            said = requests.get(base + "/legal-moves?lang=de", headers=auth, timeout=30).json()
+            events = [requests.get(base + f"/events?lang={lang}", timeout=30).json() for lang in ("en", "fr")]
+            refused = requests.post(base + "/moves?lang=de", headers=auth, timeout=30,
+                                    json={"expected_version": 99, "moves": ["x"]})
+    assert english["moves"] and said == english
+    assert events[0] == events[1]
+    assert refused.status_code == 409 and refused.json()["detail"].startswith("das Spiel ist bei Version")
 
 
 # --- the problems' details ------------------------------------------------------------------------
