@@ -96,7 +96,7 @@ def test_the_openapi_document_stays_english(http):
 
 # --- the games' words ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["carcassonne", "pillars"])
+@pytest.mark.parametrize("name", ["carcassonne", "pillars", "tiletum"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_legal_moves_and_events_in_the_language(http, name, lang):
     g = _game(http, name)
@@ -131,7 +131,7 @@ def test_legal_moves_and_events_in_the_language(http, name, lang):
     assert http.get(base + "/events?lang=en").json()["events"] == events_en
 
 
-@pytest.mark.parametrize("name", ["carcassonne", "pillars"])
+@pytest.mark.parametrize("name", ["carcassonne", "pillars", "tiletum"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_refused_move_in_the_language(http, name, lang):
     g = _game(http, name)
