@@ -47,12 +47,13 @@ class MoveSubmission(SeatAuth):
 
     def submit_for_seat(self, game_id: str, seat: int, expected_version: int, moves: list[str],
                         idem_key: str | None = None, by: str | None = None,
-                        stop_at_reveal: bool = True, then=None) -> dict:
+                        stop_at_reveal: bool = True, then=None, lang: str | None = None) -> dict:
         """Moves by ``seat``, authenticated by the caller (a signed reply address, the stand-in).
         ``by`` labels the events (e.g. "stand-in") in the log and the record. Only the service's
         own players, which choose no move by probing, may pass ``stop_at_reveal=False`` (the
         stand-in plays a whole turn it computed with the rules). ``then()`` runs once the moves are
-        saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it)."""
+        saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it).
+        ``lang``: the language of a refusal's reason (the seat's, for a reply by email)."""
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
@@ -63,7 +64,7 @@ class MoveSubmission(SeatAuth):
         try:
             try:
                 return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal,
-                                    then)
+                                    then, lang)
             except errors.ServiceError as e:
                 # an email's reply address or link names the version its decision began at: another
                 # seat's resignation since (a version of its own) leaves that decision as it was
@@ -71,12 +72,13 @@ class MoveSubmission(SeatAuth):
                 began = decision_began(self.store, game_id, seat, now) if now is not None else 0
                 if now is None or not now > expected_version >= began:
                     raise
-                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal, then)
+                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal, then, lang)
         except _Replay as r:
             return r.answer
 
     def _submit(self, game_id: str, authenticate, expected_version: int, moves: list[str],
-                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True, then=None) -> dict:
+                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True, then=None,
+                lang: str | None = None) -> dict:
         """Play ``moves`` in order from ``expected_version`` and append them in one step.
 
         A move that reveals chance (a die rolled, a tile or token drawn) ends the batch: the moves
@@ -85,14 +87,16 @@ class MoveSubmission(SeatAuth):
         depends on the outcome, then a move that fails; the failure's ``move_index`` would tell
         the outcome while nothing is stored, and the seat could probe until it liked the draw.
         An error before the reveal reveals nothing, as nothing has been drawn yet (a move is
-        checked in full before it draws)."""
+        checked in full before it draws). ``lang``: the language of the refusal of a move that is
+        no move of the notation (the game's words, where it speaks it; None: English)."""
         fast = self.cache.fast_path(game_id, expected_version)
         if fast is not None:  # one round trip: the append checks the version and the meta's generation
             generation, meta, seed, state = fast
             try:
                 return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                                stop_at_reveal, meta, state, seed,
-                                               self.cache.snapshot_hint(game_id), None, generation, then)
+                                               self.cache.snapshot_hint(game_id), None, generation, then,
+                                               lang)
             except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
                 self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
@@ -100,10 +104,11 @@ class MoveSubmission(SeatAuth):
                         else self.cache.snapshot_hint(game_id))
         return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                        stop_at_reveal, loaded["meta"], loaded["state"], loaded["seed"],
-                                       snap_version, loaded["idem"], None, then)
+                                       snap_version, loaded["idem"], None, then, lang)
 
     def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
-                           meta, state, seed, snap_version, idem_prev, generation, then=None) -> dict:
+                           meta, state, seed, snap_version, idem_prev, generation, then=None,
+                           lang: str | None = None) -> dict:
         """The body of :meth:`_submit` once the game is at hand. ``generation``: the cached meta's
         generation, which the append checks (None: the meta was just read)."""
         game = games.of_meta(meta)
@@ -136,7 +141,8 @@ class MoveSubmission(SeatAuth):
                     # the first move's refusal says what the seat can type instead: its legal moves'
                     # kinds, which it sees anyway (after a move of the batch that drew or rolled,
                     # that would tell what the batch revealed: not said)
-                    e = type(e)(game.refusal(state, seat, str(text), e.message), code=e.code, rule=e.rule)
+                    said = game.refusal(state, seat, str(text), e.message, **games.in_language(game, lang))
+                    e = type(e)(said, code=e.code, rule=e.rule)
                 raise errors.from_engine(e, i) from None
             for k, ev in enumerate(evs):
                 if by is not None:

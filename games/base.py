@@ -444,6 +444,13 @@ def in_language(game: Any, lang: str | None) -> dict:
     return {"lang": lang} if lang in langs or lang == PSEUDO else {}
 
 
+def score_words(game: Any, lang: str | None) -> str:
+    """What the game's scores count (``score_unit``: "points", "VP") in ``lang``, its own word from its
+    catalog where its words speak it (the results email's "Ada: 23 Punkte"), else as it is."""
+    said = in_language(game, lang)
+    return game.say(**said)._(game.score_unit) if said else game.score_unit
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
