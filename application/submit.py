@@ -87,8 +87,9 @@ class MoveSubmission(SeatAuth):
         depends on the outcome, then a move that fails; the failure's ``move_index`` would tell
         the outcome while nothing is stored, and the seat could probe until it liked the draw.
         An error before the reveal reveals nothing, as nothing has been drawn yet (a move is
-        checked in full before it draws). ``lang``: the language of the refusal of a move that is
-        no move of the notation (the game's words, where it speaks it; None: English)."""
+        checked in full before it draws). ``lang``: the language of a refused move's reason (the
+        game's words where it speaks it: what the seat can type instead of a move that is no move,
+        the rule an illegal move breaks; None: English as the engine says it)."""
         fast = self.cache.fast_path(game_id, expected_version)
         if fast is not None:  # one round trip: the append checks the version and the meta's generation
             generation, meta, seed, state = fast
@@ -143,6 +144,8 @@ class MoveSubmission(SeatAuth):
                     # that would tell what the batch revealed: not said)
                     said = game.refusal(state, seat, str(text), e.message, **games.in_language(game, lang))
                     e = type(e)(said, code=e.code, rule=e.rule)
+                elif lang and isinstance(e, games.ERRORS["IllegalMove"]):   # the rule, in the seat's language
+                    e = type(e)(game.reason(e, **games.in_language(game, lang)), code=e.code, rule=e.rule)
                 raise errors.from_engine(e, i) from None
             for k, ev in enumerate(evs):
                 if by is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules_common.words import N_, Said
+
 from .basics import MARKET, PASS, REQUIRE, C, Err, gain_gold, has_mark
 from .notation import Move
 from .state import RES, RI, GameState
@@ -25,14 +27,14 @@ def check_market(s: GameState, seat: int, m: Move) -> Err:
     if v == "pass":
         return None
     if v not in ("buy", "sell"):
-        return "not-now", "at the market: buy, sell or pass", MARKET
+        return "not-now", Said(N_("at the market: buy, sell or pass")), MARKET
     r, n = m.args[0], m.n
     i = RI[r]
     if ("-" if v == "buy" else "+") + r in s.traded[seat]:
         return ("bought-and-sold", f"you may not buy and sell {r} in the same round", MARKET)
     if v == "buy":
         if r == "wood" and not has_mark(s, seat, "woodworker"):
-            return "needs-woodworker", "without a woodworker you cannot buy wood", REQUIRE
+            return "needs-woodworker", Said(N_("without a woodworker you cannot buy wood")), REQUIRE
         if n > s.market[i]:
             return "market-sold-out", f"the market has {s.market[i]} {r}", MARKET
         cost = n * C.price[r]
@@ -40,7 +42,7 @@ def check_market(s: GameState, seat: int, m: Move) -> Err:
             return "not-enough-gold", f"{n} {r} cost {cost} gold and you have {s.gold[seat]}", MARKET
         return None
     if r == "stone" and not has_mark(s, seat, "stonecutter"):
-        return "needs-stonecutter", "without a stonecutter you cannot sell stone", REQUIRE
+        return "needs-stonecutter", Said(N_("without a stonecutter you cannot sell stone")), REQUIRE
     if n > s.res[seat][i]:
         return "not-enough-resources", f"you have {s.res[seat][i]} {r}", MARKET
     return None
