@@ -5,6 +5,8 @@ Sections cited are the rules text's (shared/rules/carcassonne.md): "Placing Land
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rules_common.words import N_, NC_, Said
 
 from .features import complete, cloister_tiles, final_scoring, find
@@ -173,7 +175,8 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     if k is None:
         what = {"thief": "road", "knight": "city", "farmer": "field",
                 "monk": "cloister"}.get(m.role, "feature")
-        said = dict(rot=m.rot, what=_feature(what), role=Said(m.role, context="follower, for a"))
+        role = Said(m.role, context="follower, for a")
+        said: dict[str, Any] = dict(rot=m.rot, what=_feature(what), role=role)
         why = (Said(N_("the tile in hand turned {rot}° has no {what} reaching {spot} for a {role}"),
                     spot=m.spot, **said) if m.spot else
                Said(N_("the tile in hand turned {rot}° has no {what} for a {role}"), **said))
