@@ -37,7 +37,8 @@ class ResultsEmails(Mailer):
             shown = self.neutral_names(names, seat, tr) if pending else names
             in_lang = games.in_language(game, tr.lang)   # the game's own words in the recipient's language
             unit = games.score_words(game, tr.lang)
-            lines = [f"  {shown[i]}: {v} {unit}" for i, v in ranked]
+            lines = ["  " + tr._("{name}: {score} {unit}", name=shown[i], score=v, unit=unit)
+                     for i, v in ranked]
             top = [(i, one_line(shown[i])) for i, place in enumerate(places) if place == 1]
             if len(top) == 1:
                 outcome = (tr._("you win") if pending and top[0][0] == seat

@@ -36,11 +36,12 @@ PLAY = {
     # that is no move of the notation, a well-formed move that is illegal at the start
     "de": {"game": "carcassonne", "tz": "Europe/Berlin", "zone": re.compile(r"\d\d:\d\d MES?Z"),
            "greeting": "Hallo zusammen,", "bye": "Viele Grüße", "no_move": "lege 1,0 r0",
-           "illegal": "place 40,40 r0", "subject": "Carcassonne mit Bob (Spiel {gid})", "unit": "Punkte"},
+           "illegal": "place 40,40 r0", "subject": "Carcassonne mit Bob (Spiel {gid})", "unit": "Punkte",
+           "colon": ":"},
     "fr": {"game": "pillars", "tz": "Europe/Paris", "zone": re.compile(r"\d\d:\d\d CES?T"),
            "greeting": "Bonjour à tous,", "bye": "Amitiés", "no_move": "prendre 1",
            "illegal": "keep", "subject": "The Pillars of the Earth avec Bob (partie {gid})",
-           "unit": "PV"},
+           "unit": "PV", "colon": " :"},
 }
 
 
@@ -169,7 +170,7 @@ def test_a_whole_game_by_email_in_the_players_language(pbem, lang):  # noqa: F81
     # the results, to both: the final scores in the language's own unit, who won in its words
     scores = game.scores(state)
     ranked = sorted(enumerate(scores), key=lambda x: -x[1])
-    lines = [f"  {names[i]}: {v} {say['unit']}" for i, v in ranked]
+    lines = [f"  {names[i]}{say['colon']} {v} {say['unit']}" for i, v in ranked]
     top = [names[i] for i, place in enumerate(game.places(state)) if place == 1]
     outcome = (tr._("{name} wins", name=top[0]) if len(top) == 1
                else tr._("{names} share the victory", names=tr.list(top)))
