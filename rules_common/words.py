@@ -49,12 +49,14 @@ class Said(str):
     value that is a :class:`Said` (a word of the game's, ``context`` its ``pgettext`` context) is
     said in the language too. The engine raises it as before: a ``str`` to every reader."""
 
-    message: str
+    message: str | tuple[str, str]
     context: str | None
     values: dict
 
-    def __new__(cls, message: str, /, context: str | None = None, **values) -> "Said":
-        said = super().__new__(cls, message.format(**values) if values else message)
+    def __new__(cls, message: str | tuple[str, str], /, context: str | None = None, **values) -> "Said":
+        """``message``: a message, or a message and its plural (:func:`NP_`), said by the value ``n``."""
+        text = message if isinstance(message, str) else message[values["n"] != 1]
+        said = super().__new__(cls, text.format(**values) if values else text)
         said.message, said.context, said.values = message, context, values
         return said
 
@@ -117,7 +119,11 @@ class Words:
         """An engine's reason (:class:`Said`) in this language; any other text as it is."""
         if not isinstance(reason, Said):
             return str(reason)
-        values = {k: self.said(v) for k, v in reason.values.items()}
+        values = {k: self.said(v) if isinstance(v, Said) else v for k, v in reason.values.items()}
+        if not isinstance(reason.message, str):   # a message and its plural, by the count n
+            n = int(reason.values["n"])
+            del values["n"]
+            return self.ngettext(*reason.message, n, **values)
         if reason.context is not None:
             return self.pgettext(reason.context, reason.message, **values)
         return self._(reason.message, **values)
