@@ -28,7 +28,7 @@ RUN pip install --no-deps -r requirements/runtime.txt
 # keeps out (tests, docs, benches, examples, secrets)
 COPY . ./
 # the languages' gettext catalogs compiled (.po -> .mo; docs/i18n.md) before the package is built with them
-RUN for po in tablepost/translations/*.po carcassonne/translations/*.po pillars/translations/*.po; do pybabel compile --statistics -i "$po" -o "${po%.po}.mo" || exit 1; done \
+RUN for po in tablepost/translations/*.po carcassonne/translations/*.po pillars/translations/*.po tiletum/translations/*.po; do pybabel compile --statistics -i "$po" -o "${po%.po}.mo" || exit 1; done \
  && pip install --no-deps . && pip check
 
 # --- runtime ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ UV := uv==0.13.9
 # The gettext catalogs of the languages (docs/i18n.md): the platform's and each game's own words
 # (<engine>/translations, domain the engine's name), each .po compiled to its .mo (git-ignored), by
 # the environment's step and again whenever a .po is newer than its .mo.
-GAME_WORDS := carcassonne pillars
+GAME_WORDS := carcassonne pillars tiletum
 CATALOGS := $(wildcard tablepost/translations/*.po) $(foreach g,$(GAME_WORDS),$(wildcard $(g)/translations/*.po))
 COMPILED := $(CATALOGS:.po=.mo)
 

@@ -16,6 +16,13 @@ the table of the messages its scripts use (:func:`tablepost.page_text.script_mes
 language, in an inline script of its head (:func:`head_script`), which the page's
 Content-Security-Policy allows by its hash, so each language's page has its own policy. Dates in
 the scripts go through ``Intl`` with ``LANG`` (the page's language).
+
+**A game's own page** (``carcassonne.html``) speaks the game's vocabulary from **the game's own
+catalog**: it is rendered, and its table made, with a translator that looks in the game's catalog
+first (its ``catalogs``: folder and domain, games/base.py) and in the platform's for what the game's
+lacks (the shared scripts' messages, :func:`tablepost.i18n.translator_with`); its template declares
+it (``{#- catalog: carcassonne -#}``, :func:`tablepost.page_text.own_catalog`) so that its messages are
+extracted into the game's catalog and not the platform's.
 """
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ import jinja2
 from markupsafe import Markup
 
 from tablepost import i18n
-from tablepost.page_text import script_messages
+from tablepost.page_text import CONTEXT, script_messages
 
 COOKIE = "lang"
 COOKIE_SECONDS = 365 * 86400
@@ -61,10 +68,18 @@ def answer(resp: flask.Response, lang: str, remember: bool) -> flask.Response:
     return resp
 
 
-def template_functions(lang: str) -> dict:
+Catalogs = tuple[str, str] | None   # a game's own catalogs (folder, domain); None: the platform's only
+
+
+def translator(lang: str, catalogs: Catalogs = None) -> i18n.Translator:
+    """The translator of a page in ``lang``: the platform's, or over a game's own ``catalogs``."""
+    return i18n.translator(lang) if catalogs is None else i18n.translator_with(lang, *catalogs)
+
+
+def template_functions(lang: str, catalogs: Catalogs = None) -> dict:
     """``_`` and ``ngettext`` as a page template calls them: the message in ``lang`` as markup,
     its ``{placeholders}`` filled escaped."""
-    tr = i18n.translator(lang)
+    tr = translator(lang, catalogs)
 
     def gettext(message: str, **values) -> Markup:
         text = Markup(tr.gettext(message))
@@ -86,16 +101,17 @@ def template(text: str) -> jinja2.Template:
     return _ENV.from_string(text)
 
 
-def render_template(text: str, lang: str, **values) -> str:
-    """A page file rendered in ``lang`` (``values``: what the service puts in, as markup)."""
-    return template(text).render(lang=lang, **values, **template_functions(lang))
+def render_template(text: str, lang: str, catalogs: Catalogs = None, **values) -> str:
+    """A page file rendered in ``lang`` (``values``: what the service puts in, as markup; ``catalogs``:
+    a game's own page's)."""
+    return template(text).render(lang=lang, **values, **template_functions(lang, catalogs))
 
 
 @lru_cache(maxsize=None)
-def table(lang: str, messages: tuple) -> tuple[str, dict]:
+def table(lang: str, messages: tuple, catalogs: Catalogs = None) -> tuple[str, dict]:
     """The scripts' messages in ``lang``: the plural expression and message -> its text (a plural
-    message -> its forms, by the singular)."""
-    tr = i18n.translator(lang)
+    message -> its forms, by the singular; a message with a context by ``context\x04message``)."""
+    tr = translator(lang, catalogs)
     expr = "(n != 1)"
     out: dict = {}
     if lang == i18n.DEFAULT:
@@ -104,6 +120,8 @@ def table(lang: str, messages: tuple) -> tuple[str, dict]:
         if isinstance(m, tuple):
             expr, forms = tr.plural_forms(*m)
             out[m[0]] = forms
+        elif CONTEXT in m:
+            out[m] = tr.pgettext(*m.split(CONTEXT, 1))
         else:
             out[m] = tr.gettext(m)
     return expr, out
@@ -118,6 +136,10 @@ const LANG = %(lang)s, T = %(table)s;
   const plural = n => Number(%(plural)s);
   const fill = (s, v) => v ? s.replace(/\\{(\\w+)\\}/g, (m, k) => k in v ? String(v[k]) : m) : s;
   window.t = (message, values) => fill(typeof T[message] === "string" ? T[message] : message, values);
+  window.tp = (context, message, values) => {
+    const said = T[context + "\\u0004" + message];
+    return fill(typeof said === "string" ? said : message, values);
+  };
   window.tn = (one, many, n, values) => {
     const forms = T[one];
     const said = Array.isArray(forms) ? forms[Math.min(plural(n), forms.length - 1)] : (n === 1 ? one : many);
@@ -131,14 +153,15 @@ const LANG = %(lang)s, T = %(table)s;
 """
 
 
-def head_script(lang: str, scripts: Iterable[str]) -> str:
-    """The inline script of a page in ``lang`` whose scripts are ``scripts`` (their texts)."""
+def head_script(lang: str, scripts: Iterable[str], catalogs: Catalogs = None) -> str:
+    """The inline script of a page in ``lang`` whose scripts are ``scripts`` (their texts; ``catalogs``:
+    a game's own page's)."""
     messages: list = []
     for text in scripts:
         for m in script_messages(text):
             if m not in messages:
                 messages.append(m)
-    expr, said = table(lang, tuple(messages))
+    expr, said = table(lang, tuple(messages), catalogs)
     intl = "en" if lang == i18n.PSEUDO else lang
     body = _RUNTIME % {"lang": json.dumps(intl), "table": _json(said), "plural": expr}
     return f"<script>\n{body}</script>"

@@ -239,12 +239,23 @@ def page_scripts(name: str) -> list[str]:
     return [*inline_scripts(texts[0]), *texts[1:]]
 
 
+def own_catalogs(name: str) -> tuple[str, str] | None:
+    """The catalogs of a game's own page's words: its game's (``catalogs``: folder and domain,
+    docs/i18n.md "A game's own page"), where the game has them; None: the platform's alone."""
+    if not name.startswith(GAME_PAGE_PREFIX):
+        return None
+    catalogs = getattr(games.get(name[len(GAME_PAGE_PREFIX):]), "catalogs", None)   # (a game's default: None)
+    return (str(catalogs[0]), catalogs[1]) if catalogs else None
+
+
 @lru_cache(maxsize=None)
 def render(name: str, lang: str = i18n.DEFAULT) -> str:
     """A page file in a language, with the site's layout put in at its markers (see the module
-    docstring); the footer's language links are put in per request (:func:`language_switch`)."""
+    docstring); the footer's language links are put in per request (:func:`language_switch`). A game's
+    own page speaks its words from the game's catalog, then the platform's (api/page_i18n.py)."""
     tr = i18n.translator(lang)
-    html = page_i18n.render_template(_text(name), lang, game_titles=Markup(game_titles(lang)),
+    own = own_catalogs(name)
+    html = page_i18n.render_template(_text(name), lang, own, game_titles=Markup(game_titles(lang)),
                                      languages=i18n.LANGUAGES)
     html = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', html, count=1)
     footer = _footer(tr)
@@ -253,7 +264,7 @@ def render(name: str, lang: str = i18n.DEFAULT) -> str:
     html = re.sub(r"<main(?![^>]*\bid=)", '<main id="main"', html, count=1)  # the skip link's target
     # the games played here (api/static/catalog.js), inline: the page's policy keeps to hashes
     catalog = f"<script>\n{_text('catalog.js')}</script>"
-    head = page_i18n.head_script(lang, page_scripts(name)) + "\n" + SITE_HEAD
+    head = page_i18n.head_script(lang, page_scripts(name), own) + "\n" + SITE_HEAD
     return (html.replace("<!--site-head-->", head).replace("<!--site-header-->", _header(name, tr))
             .replace("<!--site-footer-->", footer).replace("<!--game-catalog-->", catalog)
             .replace("<!--game-cards-->", game_cards(lang)).replace("<!--game-titles-->", game_titles(lang)))

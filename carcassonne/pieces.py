@@ -16,8 +16,12 @@ from .words import N_, NC_, say
 
 SIDE_WORDS = ("north", "east", "south", "west")
 
-EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
-COLOUR_WORDS = ("red", "blue", "yellow", "green", "black")   # the seats' colours, as svg.py draws them
+EDGE_WORDS = {"C": NC_("edge", "city"), "R": NC_("edge", "road"), "F": NC_("edge", "field")}
+# the seats' colours, as svg.py draws them, said of a follower ("a red knight": German "ein roter Ritter")
+COLOUR_WORDS = (NC_("follower", "red"), NC_("follower", "blue"), NC_("follower", "yellow"),
+                NC_("follower", "green"), NC_("follower", "black"))
+ROLE_WORDS = {"knight": NC_("follower", "knight"), "thief": NC_("follower", "thief"),
+              "monk": NC_("follower", "monk"), "farmer": NC_("follower", "farmer")}
 
 
 # a side as a tile's features name it ("a city in the north": German "im Norden", French "côté nord")
@@ -76,19 +80,24 @@ def tile_words(letter: str, rot: int = 0, lang: str | None = None) -> str:
     return w.list(_features(letter, rot, w))
 
 
-def tile_full(letter: str, rot: int = 0) -> str:
+def tile_full(letter: str, rot: int = 0, lang: str | None = None) -> str:
     """A tile's whole description, for a title: its features, then each side in turn and how many
     fields it has, and how many such tiles the game has. Never its letter."""
+    w = say(lang)
     p = placed(letter, rot)
     t = tileset().types[letter]
-    sides = ", ".join(f"{SIDE_WORDS[d]} {EDGE_WORDS[e]}" for d, e in enumerate(p.edges))
+    sides = ", ".join(w._("{side} {edge}", side=w.pgettext("side", SIDE_SAID[d]),
+                          edge=w.pgettext("edge", EDGE_WORDS[e])) for d, e in enumerate(p.edges))
     fields = sum(1 for s in p.segments if s.kind == "farm")
-    start = "; the start tile is one of them" if letter == START_TILE else ""
-    words = tile_words(letter, rot)   # (English: the board's titles)
-    fields_said = "No field" if not fields else f"{fields} field{'s' if fields != 1 else ''}"
-    return (f"{words[:1].upper()}{words[1:]}. Sides: {sides}. "
-            f"{fields_said}. {t.count} such tile{'s' if t.count != 1 else ''} "
-            f"in the game{start}.")
+    words = w._("{features}.", features=tile_words(letter, rot, lang))   # German: "Plättchen mit ..."
+    fields_said = w.ngettext("{n} field.", "{n} fields.", fields) if fields else w._("No field.")
+    if letter == START_TILE:
+        such = w.ngettext("{n} such tile in the game; the start tile is one of them.",
+                          "{n} such tiles in the game; the start tile is one of them.", t.count)
+    else:
+        such = w.ngettext("{n} such tile in the game.", "{n} such tiles in the game.", t.count)
+    said_sides = w._("Sides: {sides}.", sides=sides)
+    return f"{words[:1].upper()}{words[1:]} {said_sides} {fields_said} {such}"
 
 
 def tile_phrase(letter: str, rot: int = 0, lang: str | None = None) -> str:
@@ -114,6 +123,8 @@ def cell_words(x: int, y: int, lang: str | None = None) -> str:
     return w._("{where} of the start tile", where=w.list(parts))
 
 
-def follower_words(seat: int, role: str) -> str:
+def follower_words(seat: int, role: str, lang: str | None = None) -> str:
     """A follower on the board by its colour: 'a red knight'."""
-    return f"a {COLOUR_WORDS[seat % len(COLOUR_WORDS)]} {role}"
+    w = say(lang)
+    return w._("a {colour} {role}", colour=w.pgettext("follower", COLOUR_WORDS[seat % len(COLOUR_WORDS)]),
+               role=w.pgettext("follower", ROLE_WORDS[role]))

@@ -16,6 +16,9 @@ so a page can put its own marks on a cell: cell (x, y) starts at ``((x - x0) * c
 For an email (``coords=True``, with ``fits``) a margin numbers the columns (x) above and the rows
 (y) on the left, and each cell where the tile fits carries its ``x,y``: the reply's notation can be
 read off the picture. ``hand_svg`` draws the tile in hand in its four turns, labelled as typed.
+
+Each drawing takes a ``lang`` (None: English) for its words (the titles, the labels for a screen
+reader: carcassonne/pieces.py, the game's catalogs); the numbers and turns it writes are notation.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from rules_common.figures import person
 from .pieces import follower_words, tile_full, tile_words
 from .rules import fit_table
 from .state import GameState
+from .words import say
 from .tiles import placed, tileset
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#f2c80f", "#2ca02c", "#111111")  # red, blue, yellow, green, black
@@ -135,10 +139,10 @@ def email_window(s: GameState, fits: bool, cols: int = EMAIL_COLS, rows: int = E
 
 
 def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool = True,
-              coords: bool = False, window: Window | None = None) -> str:
+              coords: bool = False, window: Window | None = None, lang: str | None = None) -> str:
     """The board as an SVG document (a string). ``mark_last`` outlines the tile placed last;
     ``coords`` adds the coordinate margin and labels of an email's picture; ``window``: only
-    these cells (:func:`email_window`), each drawn whole."""
+    these cells (:func:`email_window`), each drawn whole; ``lang``: its words' language."""
     if window is None:
         cells = [(x, y) for x, y, _, _ in s.tiles] + list(s.open)
         window = (min(c[0] for c in cells), max(c[0] for c in cells),
@@ -153,8 +157,9 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
     def origin(x: int, y: int) -> tuple[int, int]:
         return (x - min_x) * size + margin, (max_y - y) * size + margin
 
+    label = say(lang).ngettext("Carcassonne board, {n} tile", "Carcassonne board, {n} tiles", len(s.tiles))
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="Carcassonne board, {len(s.tiles)} tiles" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(label)} '
             f'data-cell="{size}" data-x0="{min_x}" data-y0="{max_y}">'),
            f'<rect width="{width}" height="{height}" fill="#f7f3ea"/>']
     if coords:   # the column (x) and row (y) numbers of the notation
@@ -169,7 +174,7 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
             continue
         ox, oy = origin(x, y)
         out.append(f'<g class="tile" data-x="{x}" data-y="{y}" data-tile="{letter}" data-rot="{rot}">'
-                   f'<title>{escape(tile_full(letter, rot))}</title>')
+                   f'<title>{escape(tile_full(letter, rot, lang))}</title>')
         out += _tile_svg(letter, rot, ox, oy, size)
         out.append("</g>")
     if mark_last and len(s.tiles) > 1 and shown(*s.tiles[-1][:2]):
@@ -187,7 +192,7 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
         # the follower drawn as a figure in its seat's colour (a farmer lying in its field), no letter
         edge = "#fff" if f["seat"] != 4 else "#bbb"
         out.append(f'<g class="follower" data-seat="{f["seat"]}" data-role="{f["role"]}">'
-                   f'<title>{follower_words(f["seat"], f["role"])}</title>'
+                   f'<title>{escape(follower_words(f["seat"], f["role"], lang))}</title>'
                    f'<path d="{person(cx, cy, size * 0.32, lying=f["role"] == "farmer")}" fill="{colour}" '
                    f'stroke="{edge}" stroke-width="1.2"/></g>')
     if fits and s.tile is not None:
@@ -210,15 +215,15 @@ def board_svg(s: GameState, size: int = 48, fits: bool = False, mark_last: bool 
     return "\n".join(out) + "\n"
 
 
-def tiles_sprite(size: int = 96) -> str:
+def tiles_sprite(size: int = 96, lang: str | None = None) -> str:
     """Every tile type turned 0 as an SVG sprite: a ``<symbol id="tile-<letter>">`` each (viewBox
     ``0 0 size size``), for a page to draw the tile in hand at any rotation with ``<use>``; each says
     what the tile is in words as turned ``r`` (``data-words-<r>``, ``data-full-<r>``:
     carcassonne/pieces.py), for the page's text and its title, never the letter."""
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true"><defs>']
     for letter in tileset().letters:
-        words = "".join(f" data-words-{r}={quoteattr(tile_words(letter, r))} data-full-{r}="
-                        f"{quoteattr(tile_full(letter, r))}" for r in (0, 90, 180, 270))
+        words = "".join(f" data-words-{r}={quoteattr(tile_words(letter, r, lang))} data-full-{r}="
+                        f"{quoteattr(tile_full(letter, r, lang))}" for r in (0, 90, 180, 270))
         out.append(f'<symbol id="tile-{letter}" viewBox="0 0 {size} {size}"{words}>')
         out += _tile_svg(letter, 0, 0, 0, size)
         out.append("</symbol>")
@@ -226,21 +231,25 @@ def tiles_sprite(size: int = 96) -> str:
     return "\n".join(out) + "\n"
 
 
-def tile_svg(letter: str, rot: int = 0, size: int = 96) -> str:
+def tile_svg(letter: str, rot: int = 0, size: int = 96, lang: str | None = None) -> str:
     """One tile as an SVG document (the tile in hand, turned ``rot``), e.g. for a rotation preview."""
     body = "\n".join(_tile_svg(letter, rot, 0, 0, size))
+    # a tile's features as its label (German says them after "Plättchen mit", in the dative)
+    label = say(lang).pgettext("a tile's label", "{features}", features=tile_words(letter, rot, lang))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} '
-            f'{size}" role="img" aria-label={quoteattr(tile_words(letter, rot))}>\n{body}\n</svg>\n')
+            f'{size}" role="img" aria-label={quoteattr(label)}>\n{body}\n</svg>\n')
 
 
-def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 180, 270)) -> str:
+def hand_svg(letter: str, size: int = 64, rotations: tuple[int, ...] = (0, 90, 180, 270),
+             lang: str | None = None) -> str:
     """The tile in hand in each of ``rotations``, side by side, each labelled as a move writes it
     (``r0``, ``r90``, ...): for the turn email."""
     gap, label = 16, 20
     width = len(rotations) * (size + gap) - gap + 8
+    said = say(lang)._("the tile in hand, {tile}, in its four turns", tile=tile_words(letter, 0, lang))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{size + label + 8}" '
            f'viewBox="0 0 {width} {size + label + 8}" role="img" '
-           f'aria-label={quoteattr("the tile in hand, " + tile_words(letter, 0) + ", in its four turns")}>',
+           f'aria-label={quoteattr(said)}>',
            f'<rect width="{width}" height="{size + label + 8}" fill="#ffffff"/>']
     for i, rot in enumerate(rotations):
         ox = 4 + i * (size + gap)

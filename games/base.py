@@ -250,7 +250,8 @@ class Pictures(Protocol[S_in]):
     """The game's pictures."""
 
     def board_svg(self, state: S_in, names: list[str] | None = None) -> str:
-        """The board as SVG; ``names``: the seats' names, where the board shows them."""
+        """The board as SVG; ``names``: the seats' names, where the board shows them. A game whose
+        words speak more than English takes ``lang=`` for the board's words (:func:`in_language`)."""
         ...
 
     def pieces_svg(self) -> str | None:
@@ -301,7 +302,8 @@ class EmailTexts(Protocol[S_in]):
                        since: list[dict] | None = None) -> list[tuple[str, str, str]]:
         """The pictures of the turn email, carried inline: (name, alt text, SVG), the board first.
         ``since``: the public events since the seat last looked (as ``GET /events`` serves them;
-        what the email tells in words), for a picture of what they changed."""
+        what the email tells in words), for a picture of what they changed. The alt texts and the
+        pictures' words in ``lang=`` where the game speaks it (:func:`in_language`)."""
         ...
 
     def one_click_moves(self, state: S_in, seat: int) -> list[str]:
@@ -644,10 +646,13 @@ class EmailDefaults:
         moves = self.email_moves(state, seat)
         return moves[0][0] if moves else ""
 
-    def email_pictures(self: EmailGame[S], state: S, seat: int, names: list[str] | None = None,
-                       since: list[dict] | None = None) -> list[tuple[str, str, str]]:
+    def email_pictures(self: Any, state: Any, seat: int, names: list[str] | None = None,
+                       since: list[dict] | None = None,
+                       lang: str | None = None) -> list[tuple[str, str, str]]:
         # "the board of <title>": a title may have its own article ("The Pillars of the Earth")
-        return [("board", f"The board of {self.title}", self.board_svg(state, names))]
+        said = in_language(self, lang)
+        return [("board", self.say(lang)._("The board of {title}", title=self.title),
+                 self.board_svg(state, names, **said))]
 
     def one_click_moves(self, state: Any, seat: int) -> list[str]:
         return []

@@ -129,15 +129,16 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
         moves = rules.legal_moves(state) if state.actor == seat else []
         return next((m for m in moves if len(m.split()) > 3), moves[0] if moves else "")
 
-    def board_svg(self, state, names=None):
-        return board_svg(state)   # the board shows the seats by colour, not by name
+    def board_svg(self, state, names=None, lang=None):
+        return board_svg(state, lang=lang)   # the board shows the seats by colour, not by name
 
-    def email_pictures(self, state, seat, names=None, since=None):
+    def email_pictures(self, state, seat, names=None, since=None, lang=None):
         """The board numbered as the notation counts cells, the cells where the tile in hand fits
         dashed and labelled ``x,y``; and the tile in hand in its four turns. The board is drawn at
         most 360 px wide (a phone's email column: its numbers stay 13 px there), a larger one cut
         to the part where the tile fits at the most cells (or, not the seat's turn, around the
-        tile placed last), which the alt text says."""
+        tile placed last), which the alt text says (in ``lang``, as the pictures' own words)."""
+        w = self.say(lang)
         mine = state.actor == seat and state.tile is not None
         window = email_window(state, mine)
         x0, x1, y0, y1 = window
@@ -146,17 +147,23 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
         cells = [(x, y) for x, y, _, _ in state.tiles] + list(state.open)
         whole = (x0, x1, y0, y1) == (min(c[0] for c in cells), max(c[0] for c in cells),
                                      min(c[1] for c in cells), max(c[1] for c in cells))
-        alt = f"The board, {len(state.tiles)} tiles placed"
-        if not whole:
-            alt += (f"; the part of it from column {x0} to {x1} and row {y0} to {y1}"
-                    + (f", with {inside} of the {len(every)} cells where your tile fits (the list of "
-                       "moves has them all)" if mine else ", around the tile placed last"))
-        alt += "; the dashed cells, labelled column,row, are where your tile fits." if mine else "."
-        board = ("board", alt, board_svg(state, size=EMAIL_CELL, fits=mine, coords=True, window=window))
+        alt = w.ngettext("The board, {n} tile placed", "The board, {n} tiles placed", len(state.tiles))
+        if not whole and mine:
+            alt = w._("{board}; the part of it from column {x0} to {x1} and row {y0} to {y1}, with {inside} "
+                      "of the {every} cells where your tile fits (the list of moves has them all)",
+                      board=alt, x0=x0, x1=x1, y0=y0, y1=y1, inside=inside, every=len(every))
+        elif not whole:
+            alt = w._("{board}; the part of it from column {x0} to {x1} and row {y0} to {y1}, around the "
+                      "tile placed last", board=alt, x0=x0, x1=x1, y0=y0, y1=y1)
+        alt = (w._("{board}; the dashed cells, labelled column,row, are where your tile fits.", board=alt)
+               if mine else alt + ".")
+        board = ("board", alt, board_svg(state, size=EMAIL_CELL, fits=mine, coords=True, window=window,
+                                         lang=lang))
         if not mine:
             return [board]
-        return [board, ("tile", f"Your tile: {tile_name(state.tile)}, shown turned r0, r90, r180 and r270.",
-                        hand_svg(state.tile))]
+        return [board, ("tile", w._("Your tile: {tile}, shown turned r0, r90, r180 and r270.",
+                                    tile=tile_name(state.tile, 0, lang)),
+                        hand_svg(state.tile, lang=lang))]
 
     def pieces_svg(self):
         """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand."""

@@ -105,13 +105,14 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
     def round(self, state):
         return state.round
 
-    def position(self, state, seat):
-        """The engine's document, the bag as counts per seat."""
+    def position(self, state, seat, lang=None):
+        """The engine's document, the bag as counts per seat; the last round's end in words in ``lang``
+        (the page's round summary; the platform passes it with ``games.in_language``)."""
         doc = rules.view_doc(state, seat)
         doc["bag"] = [state.bag.count(i) for i in range(state.players)]
         # the engine's ledger of the last round's end, said in words (pillars/summary.py)
         del doc["ledger"]
-        doc["round_summary"] = round_summary(doc.pop("round_end"))
+        doc["round_summary"] = round_summary(doc.pop("round_end"), lang)
         return doc
 
     # --- search (ai.generic) -----------------------------------------------------------------
@@ -152,8 +153,8 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         return [(m, pillars.describe.describe(state, m, lang)) for m in rules.legal_moves(state)]
 
     # --- pictures and the email channel --------------------------------------------------------------
-    def board_svg(self, state, names=None):
-        return board_svg(state, names)
+    def board_svg(self, state, names=None, lang=None):
+        return board_svg(state, names, lang)
 
     def email_what(self, state, lang=None):
         """"your turn to ..." what the rules ask now (the turn email's headline and opening)."""

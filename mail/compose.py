@@ -431,8 +431,12 @@ def turn_email(ctx: TurnContext):
     e = html.escape
     images = [(img.cid(ctx.game_id, state.version), img) for img in ctx.images]
 
+    # the pictures' alt texts are the game's words: in the recipient's language where the game speaks it,
+    # else English, marked so (a screen reader then reads them as English)
+    alt_lang = ' lang="en"' if tr.lang != "en" and not said else ""
+
     def picture(cid: str, img: InlineImage) -> str:
-        return (f'<p><img src="cid:{e(cid)}" alt="{e(img.alt)}" width="{img.width}" '
+        return (f'<p><img src="cid:{e(cid)}" alt="{e(img.alt)}"{alt_lang} width="{img.width}" '
                 'style="max-width:100%;height:auto;border:0"></p>')
 
     def linked(message: str, url: str, **values) -> str:   # a message with a link around {open}...{close}

@@ -303,7 +303,7 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         else:
             talk_text, talk_html = turn_email_talk(TableTalk(self.service), game_id, meta, seat, tr)
             since = self.since_last_turn(game_id, seat, game, seen, events, tr.lang)
-            images = self.pictures(game_id, meta, state, seat, since)
+            images = self.pictures(game_id, meta, state, seat, since, tr.lang)
         return turn_email(TurnContext(
             game_id=game_id, seat=seat, seat_name=tr._("there") if pending else names[seat], to_addr=email,
             from_addr=self.cfg.from_addr,
@@ -318,16 +318,17 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             consent_urls=self.consent_urls(email) if pending else None))
 
     def pictures(self, game_id: str, meta: dict, state, seat: int,
-                 since: list[dict] | None = None) -> list[InlineImage]:
+                 since: list[dict] | None = None, lang: str | None = None) -> list[InlineImage]:
         """The turn email's pictures of ``state`` (the board first) as PNGs, each rendered once per
         game, version and view, shared in Redis; none that cannot be rendered (the text part says
         the position in words, and the email links the board's SVG). None when the operator turned
         them off (``TABLEPOST_MAIL_PICTURES=0``). ``since``: the events the email tells (a game may
-        picture where they changed the board)."""
+        picture where they changed the board). ``lang``: the recipient's, for the pictures' words and
+        alt texts (each language's picture is its own view of the cache)."""
         if not self.cfg.pictures:
             return []
         try:
-            drawn = email_pictures(meta, state, seat, since)
+            drawn = email_pictures(meta, state, seat, since, lang)
         except Exception:  # a drawing bug must not cost the player their turn email
             log.warning("could not draw the pictures of %s at version %s", game_id, state.version,
                         exc_info=True)

@@ -19,6 +19,11 @@ the market's cubes ``data-market`` (a resource); and in each player's row (``dat
 craftsman ``data-craftsman`` (a craftsman won at Shiring and waiting to be kept or discarded too),
 each resource ``data-resource`` and each privilege ``data-privilege``. :func:`move_part` says which
 part a legal move acts on (the page's script does the same).
+
+The picture's words are in ``lang`` (None: English; the game's catalogs, pillars/words.py), the cards
+as :func:`pillars.describe.short_card` says them; each label's place follows its width in the
+language (:func:`_wide`: "Kartenauslage:" is longer than "Card pool:"), and a field's name too long
+for its box is set on two lines (the box grows).
 """
 
 from __future__ import annotations
@@ -27,37 +32,45 @@ import textwrap
 from html import escape
 
 from rules_common.figures import person
+from rules_common.glyphs import width
 
 from .notation import Move
-from .describe import short_card
+from .describe import amount, card_text, short_card
 from .rules import carry_limit
 from .state import RES, GameState, cards
+from .words import N_, NC_, say
 
 SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e6a700")  # blue, red, green, yellow
+# the fields' names on the board, short (said with ``pgettext("board", ...)``)
 FIELD_NAMES = {
-    "archbishop": "Archbishop",
-    "kingsbridge": "Kingsbridge",
-    "priory": "Priory",
-    "king": "King's Court",
-    "shiring": "Shiring",
-    "castle": "Shiring Castle",
-    "market": "Market",
-    "cathedral": "Cathedral",
+    "archbishop": NC_("board", "Archbishop"),
+    "kingsbridge": NC_("board", "Kingsbridge"),
+    "priory": NC_("board", "Priory"),
+    "king": NC_("board", "King's Court"),
+    "shiring": NC_("board", "Shiring"),
+    "castle": NC_("board", "Shiring Castle"),
+    "market": NC_("board", "Market"),
+    "cathedral": NC_("board", "Cathedral"),
 }
 STEP = {"archbishop": 2, "kingsbridge": 4, "priory": 5, "king": 9, "shiring": 10, "castle": 11, "market": 12,
         "cathedral": 13}  # the phase III step each field acts in
 PHASE_NAMES = {
-    "cards": "Phase I: resource cards and craftsmen",
-    "builders": "Phase II: master builders",
-    "placing": "Phase II: passed master builders placed",
-    "actions": "Phase III: the board's actions",
-    "over": "The game is over",
+    "cards": N_("Phase I: resource cards and craftsmen"),
+    "builders": N_("Phase II: master builders"),
+    "placing": N_("Phase II: passed master builders placed"),
+    "actions": N_("Phase III: the board's actions"),
+    "over": N_("The game is over"),
 }
 RES_COLOURS = {"stone": "#8c8c8c", "wood": "#8b5a2b", "sand": "#e0c068", "metal": "#4a6d8c"}
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 WIDTH = 360  # a phone's width (an email's column): shown at its own size, its 12-px words stay 12 px
 CHIP = 36  # a chip's height: a tap's size
 LINE_SIZE, LINE_H = 12, 15   # a card's words on a field: the page shows the picture at its size or larger
+
+
+def _wide(text: str, size: float, bold: bool = False) -> float:
+    """A label's width in DejaVu Sans (rules_common/glyphs.py), and 2% more."""
+    return width(text, size, bold) * 1.02
 
 
 def _text(x: float, y: float, s: str, size: int = 13, anchor: str = "start", weight: str = "normal",
@@ -86,15 +99,15 @@ def _spot(x: float, y: float, seat: int | None, r: int = 13) -> str:
 
 
 def _cubes(x: float, y: float, counts: dict[str, int], attr: str,
-           right: float = WIDTH - 16) -> tuple[list[str], float]:
+           right: float = WIDTH - 16, lang: str | None = None) -> tuple[list[str], float]:
     """Each resource a chip (a cube and its count) big enough to tap, in a ``<g>`` carrying
     ``attr="resource"``; ``y`` is the chip's top. The chips wrap at ``right``; answers the parts
     and the y under them."""
     out = []
     x0 = x
     for r, n in counts.items():
-        label = f"{n} {r}"
-        w = 32 + 8.6 * len(label)
+        label = amount(r, n, lang)
+        w = max(32 + 8.6 * len(label), 30 + _wide(label, 14))
         if x > x0 and x + w > right:
             x, y = x0, y + CHIP + 6
         out.append(f'<g class="res" {attr}="{r}"><rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" '
@@ -129,155 +142,210 @@ def _chips(x0: float, y: float, right: float, items: list[tuple[str, str]],
     return out, y + row_h
 
 
-def board_svg(state: GameState, names: list[str] | None = None) -> str:
+def board_svg(state: GameState, names: list[str] | None = None, lang: str | None = None) -> str:
     c = cards()
     s = state
+    w = say(lang)
 
     def who(seat: int) -> str:
-        return names[seat] if names is not None and seat < len(names) else f"seat {seat}"
+        return names[seat] if names is not None and seat < len(names) else w._("seat {n}", n=seat)
+
+    def card(cid: str) -> str:
+        return short_card(cid, lang)
     out: list[str] = []
     # --- the round and the Cathedral --------------------------------------------------------
-    out.append(_text(16, 26, f"Round {s.round} of 6", 18, weight="bold"))
-    out.append(_text(150, 26, "Cathedral:", 13))
+    round_said, cathedral = w._("Round {n} of 6", n=s.round), w._("Cathedral:")
+    # the round, the Cathedral's label after it and its six parts (one a round) on one line: where a
+    # language's words are longer, smaller and the parts narrower (English: the first)
+    for size, small, part in ((18, 13, 18), (16, 13, 18), (16, 13, 16), (16, 12, 16), (14, 12, 16)):
+        parts_x = WIDTH - 16 - 6 * part + 2
+        ends = 16 + _wide(round_said, size, True)
+        cathedral_x = 150.0 if ends + 2 <= 150 else ends + 4
+        if cathedral_x + _wide(cathedral, small) <= parts_x - 2:
+            break
+    out.append(_text(16, 26, round_said, size, weight="bold"))
+    out.append(_text(cathedral_x, 26, cathedral, small))
     for i in range(6):   # one part a round, right of its label, the last one inside the edge
         done = i < s.round - 1 or s.phase == "over"
         now = i == s.round - 1 and s.phase != "over"
         fill = "#b08d57" if done else ("#e8d8b8" if now else "#fff")
-        out.append(f'<rect class="cathedral-part" x="{WIDTH - 16 - 6 * 18 + 18 * i + 2}" y="12" width="16" '
+        out.append(f'<rect class="cathedral-part" x="{parts_x + part * i}" y="12" width="{part - 2}" '
                    f'height="18" fill="{fill}" stroke="#7a5a2f"/>')
     if s.phase == "over":
         best = max(s.vp) if s.vp else 0
-        winners = ", ".join(who(w) for w in s.winners) or "nobody"
-        verb = "wins" if len(s.winners) == 1 else "share the victory"
-        line = f"The game is over: {winners} {verb} ({best} VP)"
+        winners = ", ".join(who(x) for x in s.winners) or w._("nobody")
+        line = (w._("The game is over: {winners} wins ({n} VP)", winners=winners, n=best)
+                if len(s.winners) == 1 else
+                w._("The game is over: {winners} share the victory ({n} VP)", winners=winners, n=best))
     else:
-        line = f"{PHASE_NAMES[s.phase]}; {who(s.actor)} decides"
+        line = w._("{phase}; {who} decides", phase=w._(PHASE_NAMES[s.phase]), who=who(s.actor))
     lines = textwrap.wrap(line, int((WIDTH - 32) / (13 * 0.62)))   # a long name wraps, never cut
     out += [_text(16, 50 + 17 * i, ln, 13) for i, ln in enumerate(lines)]
     # --- the fields ------------------------------------------------------------------------
     # two fields a row; a card lying on a spot (Kingsbridge, Shiring) said in words under the spots,
-    # wrapped, never cut (its row grows)
+    # wrapped, never cut (its row grows); a field's name too long for its box on two lines
     y0 = 64 + 17 * (len(lines) - 1)
     boxw = (WIDTH - 42) // 2
     per_line = int((boxw - 16) / (LINE_SIZE * 0.6))
+
+    def title_lines(f: str) -> list[str]:
+        title = f"{STEP[f]}. {w.pgettext('board', FIELD_NAMES[f])}"
+        if _wide(title, 13, True) <= boxw - 14:
+            return [title]
+        return textwrap.wrap(title, max(8, int(len(title) * (boxw - 14) / _wide(title, 13, True))))
 
     def card_lines(f: str) -> list[list[str]]:
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
         out_lines = []
         for i in range(len(s.spots[f])):
             if shown is not None and i < len(shown) and shown[i] is not None:
-                side = ("left: ", "right: ")[i] if len(s.spots[f]) == 2 else f"{i + 1}: "
-                out_lines.append(textwrap.wrap(side + short_card(shown[i]), per_line))
+                if len(s.spots[f]) == 2:
+                    said = (w._("left: {card}", card=card(shown[i])) if i == 0
+                            else w._("right: {card}", card=card(shown[i])))
+                else:
+                    said = f"{i + 1}: {card(shown[i])}"
+                out_lines.append(textwrap.wrap(said, per_line))
             else:
                 out_lines.append([])
         return out_lines
     lines_of = {f: card_lines(f) for f in c.field_order}
+    titles = {f: title_lines(f) for f in c.field_order}
     y = float(y0)
     for k, f in enumerate(c.field_order):
         col = k % 2
         if col == 0:
             pair = c.field_order[k:k + 2]
-            boxh = 64 + max(sum(len(ls) for ls in lines_of[g]) * LINE_H for g in pair)
+            down = 15 * max(len(titles[g]) - 1 for g in pair)   # a name on two lines: all lower
+            boxh = 64 + down + max(sum(len(ls) for ls in lines_of[g]) * LINE_H for g in pair)
         x = 16 + col * (boxw + 10)
         out.append(f'<g class="field" data-field="{f}">')
         out.append(f'<rect x="{x}" y="{y}" width="{boxw}" height="{boxh}" rx="6" fill="#f3ead6" '
                    'stroke="#7a5a2f"/>')
-        out.append(_text(x + 8, y + 18, f"{STEP[f]}. {FIELD_NAMES[f]}", 13, weight="bold"))
+        out += [_text(x + 8, y + 18 + 15 * i, t, 13, weight="bold") for i, t in enumerate(titles[f])]
         spots = s.spots[f]
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring if f == "shiring" else None
-        ly = y + 64 + 12
+        ly = y + 64 + 12 + down
         step = min(46, (boxw - 44) / max(1, len(spots) - 1))   # the Market's four spots inside its box
         for i, seat in enumerate(spots):
             cx = x + 22 + i * step
-            card = shown[i] if shown is not None and i < len(shown) else None
-            extra = f' data-spot-card="{card}"' if card is not None else ""
-            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 40, seat, 17) + "</g>")
-            if lines_of[f][i]:
+            on = shown[i] if shown is not None and i < len(shown) else None
+            extra = f' data-spot-card="{on}"' if on is not None else ""
+            out.append(f'<g data-spot="{i}"{extra}>' + _spot(cx, y + 40 + down, seat, 17) + "</g>")
+            if lines_of[f][i] and on is not None:
                 # the card on this spot in words (its full text as the title), never its id
-                out.append(f"<g><title>{escape(short_card(card))}</title>"
+                out.append(f"<g><title>{escape(card(on))}</title>"
                            + "".join(_text(x + 8, ly + LINE_H * j, ln, LINE_SIZE)
                                      for j, ln in enumerate(lines_of[f][i])) + "</g>")
                 ly += LINE_H * len(lines_of[f][i])
         if f == "king":
-            out.append(_text(x + boxw - 6, y + 46, f"metal: {s.king_metal}", 12, "end"))
+            out.append(_text(x + boxw - 6, y + 46 + down, w._("metal: {n}", n=s.king_metal), 12, "end"))
         out.append("</g>")
         if col == 1 or k == len(c.field_order) - 1:
             y += boxh + 10
     # --- the bag, the cost, the event, the market --------------------------------------------
     y += 16
     bag = [s.bag.count(i) for i in range(s.players)]
-    out.append(_text(16, y, "Bag:", 13, weight="bold"))
-    x = 56
+    bag_said = w._("Bag:")
+    out.append(_text(16, y, bag_said, 13, weight="bold"))
+    bx = max(56.0, 16 + _wide(bag_said, 13, True) + 6)
     for seat, n in enumerate(bag):
-        out.append(f'<g class="bag" data-seat="{seat}">' + _spot(x + 10, y - 4, seat, 9)
-                   + _text(x + 24, y, f"\u00d7{n}", 12) + "</g>")
-        x += 52
+        out.append(f'<g class="bag" data-seat="{seat}">' + _spot(bx + 10, y - 4, seat, 9)
+                   + _text(bx + 24, y, f"\u00d7{n}", 12) + "</g>")
+        bx += 52
     if s.drawn is not None:
-        out.append(_text(x + 10, y, "drawn:", 12))
-        out.append('<g class="drawn" data-part="drawn">' + f'<rect class="hit" x="{x + 46}" y="{y - 20}" '
+        drawn = w._("drawn:")
+        # the box after the label (English's reaches under the box's edge, before its figure)
+        gap = 46 if 10 + _wide(drawn, 12) <= 53 else 14 + _wide(drawn, 12)
+        if bx + gap + 32 > WIDTH - 16:   # no room after the bag: under it
+            bx, y = max(56.0, 16 + _wide(bag_said, 13, True) + 6) - 10, y + 30
+        out.append(_text(bx + 10, y, drawn, 12))
+        box = bx + gap
+        out.append('<g class="drawn" data-part="drawn">' + f'<rect class="hit" x="{box:.0f}" y="{y - 20}" '
                    'width="32" height="32" rx="5" fill="#fff" stroke="#999"/>'
-                   + _spot(x + 62, y - 4, s.drawn, 11) + "</g>")
+                   + _spot(box + 16, y - 4, s.drawn, 11) + "</g>")
     y += 30
-    out.append(_text(16, y, f"Cost marker: {s.cost} gold", 13))
-    event = "not yet revealed" if s.event is None else c.events[s.event]["text"]
-    tax = f"Tax: {'-' if s.tax is None else s.tax}"
-    out.append('<g class="tax" data-part="tax">' + _box(194, y - 22, 12 + 8 * len(tax), 32)
-               + _text(200, y, tax, 13) + "</g>")
+    cost = w._("Cost marker: {gold}", gold=amount("gold", s.cost, lang))
+    out.append(_text(16, y, cost, 13))
+    event = w._("not yet revealed") if s.event is None else card_text(s.event, lang)
+    tax = w._("Tax: {tax}", tax="-" if s.tax is None else s.tax)
+    tax_x = max(200.0, 16 + _wide(cost, 13) + 18)
+    tax_w = 12 + max(8 * len(tax), _wide(tax, 13))
+    out.append('<g class="tax" data-part="tax">' + _box(tax_x - 6, y - 22, tax_w, 32)
+               + _text(tax_x, y, tax, 13) + "</g>")
     y += 30
-    lines = textwrap.wrap(f"Event: {event}", int((WIDTH - 44) / (12 * 0.62)))
+    lines = textwrap.wrap(w._("Event: {event}", event=event), int((WIDTH - 44) / (12 * 0.62)))
     out.append('<g class="event" data-part="event">' + _box(16, y - 22, WIDTH - 32, 16 + 16 * len(lines))
                + "".join(_text(22, y + 16 * i, ln, 12) for i, ln in enumerate(lines)) + "</g>")
     y += 16 * len(lines) + 4
-    out.append(_text(16, y + CHIP / 2 + 5, "Market:", 13, weight="bold"))
-    parts, y = _cubes(80, y, dict(zip(RES[:3], s.market, strict=False)), "data-market")
+    market = w._("Market:")
+    out.append(_text(16, y + CHIP / 2 + 5, market, 13, weight="bold"))
+    parts, y = _cubes(max(80.0, 16 + _wide(market, 13, True) + 5), y,
+                      dict(zip(RES[:3], s.market, strict=False)), "data-market", lang=lang)
     out.extend(parts)
     y += 8
-    out.append('<g class="pool" data-part="pool">' + _box(12, y, 84, CHIP)
-               + _text(18, y + CHIP / 2 + 5, "Card pool:", 13, weight="bold")
-               + ("" if s.pool else _text(100, y + CHIP / 2 + 5, "empty", 13)) + "</g>")
+    pool = w._("Card pool:")
+    pool_w = _wide(pool, 13, True)
+    out.append('<g class="pool" data-part="pool">' + _box(12, y, max(84, pool_w + 7), CHIP)
+               + _text(18, y + CHIP / 2 + 5, pool, 13, weight="bold")
+               + ("" if s.pool else _text(max(100, 22 + pool_w), y + CHIP / 2 + 5, w._("empty"), 13))
+               + "</g>")
     items = []
     for card_id in s.pool:   # each card by what it is and costs, never its id (notation)
         if card_id in c.rescards:
-            items.append((f'data-card="{card_id}"', short_card(card_id)))
+            items.append((f'data-card="{card_id}"', card(card_id)))
         else:
-            items.append((f'data-card="{card_id}"',
-                          f"{short_card(card_id)}; costs {c.craftsmen[card_id]['cost']} gold"))
-    parts, y = _chips(100, y, WIDTH - 16, items, "card")
+            price = amount("gold", c.craftsmen[card_id]["cost"], lang)
+            said = w._("{card}; costs {gold}", card=card(card_id), gold=price)
+            items.append((f'data-card="{card_id}"', said))
+    pool_x = max(100.0, 22 + pool_w)   # the cards right of the label; a long label: on the rows under it
+    if s.pool and pool_x > 160:
+        pool_x, y = 16, y + CHIP + 6
+    parts, y = _chips(pool_x, y, WIDTH - 16, items, "card")
     out.extend(parts)
     # --- the players ---------------------------------------------------------------------------
     y += 12
     pending = {q[1]: q[2] for q in s.queue[:1] if q[0] == "shiring" and len(q) == 3}
+    crafts_said, privileges_said = w._("Craftsmen:"), w._("Privileges:")
+    chips_x = max(100.0, 26 + max(_wide(crafts_said, 12), _wide(privileges_said, 12)) + 6)
     for seat in range(s.players):
         colour = SEAT_COLOURS[seat % 4]
         body: list[str] = []
         name = who(seat)[:24]
-        head = name[:1].upper() + name[1:] + (" (start player)" if seat == s.start else "") + (
-            " \u2190 decides" if seat == s.actor else "")
-        score = f"{s.vp[seat]} VP, {s.gold[seat]} gold"
-        body.append(_text(26, y + 18, head, 13, weight="bold", fill=colour))
+        rest = (w._(" (start player)") if seat == s.start else "") + (
+            w._(" \u2190 decides") if seat == s.actor else "")
+        head = name[:1].upper() + name[1:] + rest
+        # too long for its line (a long name, the start player who decides): the rest on a second line
+        heads = [head] if _wide(head, 13, True) <= WIDTH - 52 else [head[:len(head) - len(rest)],
+                                                                    rest.strip()]
+        score = w._("{vp}, {gold}", vp=amount("vp", s.vp[seat], lang),
+                    gold=amount("gold", s.gold[seat], lang))
+        body += [_text(26, y + 18 + 18 * i, line, 13, weight="bold", fill=colour)
+                 for i, line in enumerate(heads)]
         # no room beside the name: the score on a line of its own
-        down = 18 if (len(head) + len(score)) * 13 * 0.66 + 12 > WIDTH - 52 else 0
+        beside = (len(heads[-1]) + len(score)) * 13 * 0.66 + 12 <= WIDTH - 52
+        down = 18 * (len(heads) - 1) + (0 if beside else 18)
         body.append(_text(WIDTH - 26, y + 18 + down, score, 13, "end", "bold"))
         parts, yy = _cubes(26, y + 26 + down, dict(zip(RES, s.res[seat], strict=False)), "data-resource",
-                           WIDTH - 26)
+                           WIDTH - 26, lang)
         body.extend(parts)
         yy += 6
-        body.append(_text(26, yy + CHIP / 2 + 5, "Craftsmen:", 12))
-        items = [(f'data-craftsman="{x}"', short_card(x)) for x in s.craftsmen[seat]]
+        body.append(_text(26, yy + CHIP / 2 + 5, crafts_said, 12))
+        items = [(f'data-craftsman="{x}"', card(x)) for x in s.craftsmen[seat]]
         if seat in pending:
             new = pending[seat]
-            items.append((f'data-craftsman="{new}" data-new="1"', f"new: {short_card(new)}"))
-        parts, yy = _chips(100, yy, WIDTH - 26, items, "craftsman")
+            items.append((f'data-craftsman="{new}" data-new="1"', w._("new: {card}", card=card(new))))
+        parts, yy = _chips(chips_x, yy, WIDTH - 26, items, "craftsman")
         body.extend(parts)
         yy += 6
-        body.append(_text(26, yy + CHIP / 2 + 5, "Privileges:", 12))
-        items = [(f'data-privilege="{p}"', short_card(p)) for p in s.privileges[seat]]
-        parts, yy = _chips(100, yy, WIDTH - 26, items, "privilege")
+        body.append(_text(26, yy + CHIP / 2 + 5, privileges_said, 12))
+        items = [(f'data-privilege="{p}"', card(p)) for p in s.privileges[seat]]
+        parts, yy = _chips(chips_x, yy, WIDTH - 26, items, "privilege")
         body.extend(parts)
         if not items:
-            body.append(_text(100, yy - CHIP / 2 + 5, "none", 12))
-        taken = ", ".join(short_card(x) for x in s.taken[seat]) or "none"
-        lines = textwrap.wrap(f"Resource cards this round: {taken}", int((WIDTH - 52) / (12 * 0.62)))
+            body.append(_text(chips_x, yy - CHIP / 2 + 5, w._("none"), 12))
+        taken = ", ".join(card(x) for x in s.taken[seat]) or w._("none")
+        lines = textwrap.wrap(w._("Resource cards this round: {cards}", cards=taken),
+                              int((WIDTH - 52) / (12 * 0.62)))
         body += [_text(26, yy + 18 + 16 * i, ln, 12) for i, ln in enumerate(lines)]
         h = yy + 26 + 16 * (len(lines) - 1) - y
         stroke = ' stroke-width="3"' if seat == s.actor else ""

@@ -112,13 +112,19 @@ class _PseudoTranslations(NullTranslations):
         self.used.add((singular, plural))
         return _pseudo(singular if n == 1 else plural)
 
+    def pgettext(self, context, message):
+        self.used.add((context, message))
+        return _pseudo(message)
 
-def _read(lang: str) -> NullTranslations:
-    """The compiled catalog of ``lang``; its ``.po`` when the ``.mo`` is missing or older."""
-    po, mo = CATALOGS / f"{lang}.po", CATALOGS / f"{lang}.mo"
+
+def _read(lang: str, folder: Path | None = None, domain: str = DOMAIN) -> NullTranslations:
+    """The compiled catalog of ``lang`` (the platform's, or ``domain``'s in ``folder``); its ``.po``
+    when the ``.mo`` is missing or older."""
+    folder = CATALOGS if folder is None else folder
+    po, mo = folder / f"{lang}.po", folder / f"{lang}.mo"
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as fp:
-            return Translations(fp, domain=DOMAIN)
+            return Translations(fp, domain=domain)
     if not po.exists():
         raise LookupError(f"no catalog for the language {lang!r}: {po} is missing (docs/i18n.md)")
     from babel.messages.mofile import write_mo
@@ -126,11 +132,11 @@ def _read(lang: str) -> NullTranslations:
     log.warning("the %s catalog is not compiled (or older than its .po): read from %s; run "
                 "`make` or pybabel compile", lang, po)
     with po.open("rb") as fp:
-        catalog = read_po(fp, locale=lang, domain=DOMAIN)
+        catalog = read_po(fp, locale=lang, domain=domain)
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
-    return Translations(buf, domain=DOMAIN)
+    return Translations(buf, domain=domain)
 
 
 def valid_tz(name: str | None) -> bool:
@@ -176,10 +182,17 @@ class Translator:
         header = info.get("plural-forms", "nplurals=2; plural=(n != 1);")
         m = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header)
         nplurals, expr = (int(m.group(1)), m.group(2).strip()) if m else (2, "(n != 1)")
-        held = getattr(self._catalog, "_catalog", None)   # a compiled catalog's (msgid, index) -> form
-        if held is None or (singular, 0) not in held:
-            return "(n != 1)", [self._catalog.ngettext(singular, plural, n) for n in (1, 2)]
-        return expr, [held.get((singular, i), plural) for i in range(nplurals)]
+        catalog: object = self._catalog
+        while catalog is not None:   # the catalog that holds it: an own catalog's, else its fallback's
+            held = getattr(catalog, "_catalog", None)   # a compiled catalog's (msgid, index) -> form
+            if held is not None and (singular, 0) in held:
+                return expr, [held.get((singular, i), plural) for i in range(nplurals)]
+            catalog = getattr(catalog, "_fallback", None)
+        return "(n != 1)", [self._catalog.ngettext(singular, plural, n) for n in (1, 2)]
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A message said differently by context, its placeholders left as they are."""
+        return str(self._catalog.pgettext(context, message))
 
     def _(self, message: str, **values) -> str:
         text = self._catalog.gettext(message)
@@ -256,3 +269,20 @@ def translator(lang: str | None = None) -> Translator:
     if lang not in LANGUAGES or lang == DEFAULT:
         return ENGLISH
     return Translator(lang, _read(lang))
+
+
+@functools.lru_cache(maxsize=None)
+def translator_with(lang: str | None, folder: str, domain: str) -> Translator:
+    """The :class:`Translator` of ``lang`` over a catalog of its own (``<folder>/<lang>.po``, gettext
+    ``domain``: a game's, for its own page), falling back to the platform's for a message it lacks;
+    English and the pseudo-locale as :func:`translator` (a language the own catalog lacks: the
+    platform's alone)."""
+    platform = translator(lang)
+    if platform.lang in (DEFAULT, PSEUDO):
+        return platform
+    try:
+        own = _read(platform.lang, Path(folder), domain)
+    except LookupError:
+        return platform
+    own.add_fallback(platform._catalog)
+    return Translator(platform.lang, own)

@@ -16,6 +16,7 @@ import re
 import pytest
 
 import games
+from games.base import in_language
 from mail.board_png import WIDTH, png_width, svg_to_png, svg_width
 
 PHONE = 360
@@ -43,13 +44,18 @@ POSITIONS = (("2p", 30, 2, ["Ada", "Bob"], 4),
 
 
 def pictures():
+    """Each game's pictures in each language it speaks (German and French words are longer)."""
     for label, moves, players, names, told in POSITIONS:
         for g in (games.TILETUM, games.CARCASSONNE, games.PILLARS):
             state, events = _mid_game(g, moves, players, f"legible-{label}")
-            for name, alt, svg in g.email_pictures(state, g.actor(state), names, since=events[-told:]):
-                left = LEFT.get((g.name, name))
-                mark = pytest.mark.xfail(reason=left, strict=True) if left else ()
-                yield pytest.param(g.name, name, alt, svg, id=f"{g.name}-{name}-{label}", marks=mark)
+            for lang in g.languages:
+                said = in_language(g, lang)
+                for name, alt, svg in g.email_pictures(state, g.actor(state), names, since=events[-told:],
+                                                       **said):
+                    left = LEFT.get((g.name, name))
+                    mark = pytest.mark.xfail(reason=left, strict=True) if left else ()
+                    case = f"{g.name}-{name}-{label}" + ("" if lang == "en" else f"-{lang}")
+                    yield pytest.param(g.name, name, alt, svg, id=case, marks=mark)
 
 
 @pytest.mark.parametrize("game,name,alt,svg", list(pictures()))

@@ -238,3 +238,18 @@ def test_the_vocabulary_is_each_game_s_declaration():
     assert vocabulary_in("x.py", '"""A docstring may say the Cardinalbot."""\nx = "followers: 3"\n') == [
         ("follower", 2)]
     assert vocabulary_in("x.py", 'x = "tiletum-pbem is a word of its own, as is bishops-x"\n') == []
+
+
+def test_the_platform_s_catalog_speaks_no_game_s_vocabulary():
+    """The platform's catalog (tablepost/translations/messages.pot: its code's, its pages' and the pages'
+    shared scripts' messages) says no game's own word: a game's own page's messages are in the game's
+    own catalog (docs/i18n.md, "A game's own page"; tablepost/page_text.py)."""
+    from babel.messages.pofile import read_po
+    with open(ROOT / "tablepost" / "translations" / "messages.pot", "rb") as fp:
+        catalog = read_po(fp)
+    bad = [f"{m.group(1)!r} ({VOCABULARY[m.group(1).lower()]}'s) in {text!r}"
+           for message in catalog if message.id
+           for text in ([message.id] if isinstance(message.id, str) else message.id)
+           for m in WORD.finditer(text)]
+    assert not bad, "\n".join(bad)
+    assert WORD.search("Then place it with or without a follower:")   # it can fail

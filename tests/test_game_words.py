@@ -1,8 +1,8 @@
 """The games' own words in German and French (issue 53, docs/i18n.md "The games' own words"): each
 game that speaks more than English has its catalogs, every message of its code translated in each
 with the same placeholders; random playouts rendered in the pseudo-locale leave no English in any
-event text, move word or email text; English is unchanged (the games' own tests); and a Carcassonne or
-Pillars turn email to a German or French player says the game's words in that language."""
+event text, move word or email text; English is unchanged (the games' own tests); and a Carcassonne,
+Pillars or Tiletum turn email to a German or French player says the game's words in that language."""
 from __future__ import annotations
 
 import random
@@ -24,11 +24,13 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP
             "pgettext": ((1, "c"), 2)}
 
 
-def test_carcassonne_and_pillars_speak_german_and_french_and_the_others_stay_english():
-    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars"}
+def test_carcassonne_pillars_and_tiletum_speak_german_and_french_and_the_others_stay_english():
+    assert {g.name for g in SPEAKING} >= {"carcassonne", "pillars", "tiletum"}
     assert all(set(g.languages) >= {"en", "de", "fr"} and g.catalogs for g in SPEAKING)
-    tiletum = games.get("tiletum")
-    assert in_language(tiletum, "de") == {}, "a game that speaks only English is called as it always was"
+
+    class EnglishOnly:
+        languages = ("en",)
+    assert in_language(EnglishOnly(), "de") == {}, "a game that speaks only English is called as before"
     carcassonne = games.get("carcassonne")
     assert in_language(carcassonne, "de") == {"lang": "de"} and in_language(carcassonne, "en") == {}
     assert in_language(carcassonne, "pl") == {} and in_language(carcassonne, PSEUDO) == {"lang": PSEUDO}
@@ -137,8 +139,11 @@ def rendered(game, state, events: list[dict], players: int) -> list[str]:
 def test_random_playouts_in_the_pseudo_locale_leave_no_english(game):
     rng = random.Random(53)
     found: dict[str, str] = {}
-    for players in range(game.min_players, game.max_players + 1):
-        state, events = game.new_game(players, f"words-{players}", {})
+    setups = [(players, {}) for players in range(game.min_players, game.max_players + 1)]
+    if game.automa is not None:   # a game against its own automa (Tiletum's solo game and its Cardinalbot)
+        setups.append((game.automa.seats, {game.automa.option: {"level": game.automa.default_level}}))
+    for players, options in setups:
+        state, events = game.new_game(players, f"words-{players}-{len(options)}", options)
         events = list(events)
         step = 0
         while True:
@@ -150,7 +155,7 @@ def test_random_playouts_in_the_pseudo_locale_leave_no_english(game):
             if game.is_over(state):
                 break
             move = rng.choice(game.legal_moves(state))[0]
-            evs, state = game.play(state, game.actor(state), move, f"words-{players}")
+            evs, state = game.play(state, game.actor(state), move, f"words-{players}-{len(options)}")
             events += evs
             step += 1
         assert game.is_over(state)
@@ -310,5 +315,68 @@ def test_a_pillars_turn_email_speaks_the_players_language(redis_client, lang, wo
         assert svc.events_after(gid, 1)[0]["text"].startswith("Ada takes the ")
         english_text = _plain(notifier.turn_message(gid, meta, state, 0))
         assert "Round 1 of 6." in english_text and "Your craftsmen: the " in english_text
+    finally:
+        set_language(redis_client, bob, None)
+
+
+# --- a Tiletum turn email in German and French ----------------------------------------------------------
+
+@pytest.mark.parametrize("lang, words, english", [
+    ("de", ["Runde 1, Phase: Aktion. Deine Punkte:", "Ressourcen: ",
+            "Händler in Tiletum, Architekt in Tiletum", "Lager: leer.", "Punkte der anderen: Ada",
+            "Würfel auf dem Aktionsrad:", "Ada nahm den ", "— Nimm den ", "Du kannst mehrere Züge schicken"],
+     ["Your score", "Resources:", "Storehouse", "Scores of the others", "Dice on the Action Wheel",
+      "Take the ", "You may send several moves"]),
+    ("fr", ["Manche 1, phase : action. Votre score :", "Ressources : ",
+            "Marchand à Tiletum, Architecte à Tiletum", "Entrepôt : vide.", "Scores des autres : Ada",
+            "Dés sur la roue d’actions :", "Ada a pris le ", "— Prenez le ",
+            "Vous pouvez envoyer plusieurs coups"],
+     ["Your score", "Resources:", "Storehouse", "Scores of the others", "Dice on the Action Wheel",
+      "Take the ", "You may send several moves"]),
+])
+def test_a_tiletum_turn_email_speaks_the_players_language(redis_client, lang, words, english):
+    """Bob reads Tiletum's own words in his language after Ada's turn; Ada's English is unchanged."""
+    from application.game_service import GameService
+    from application.notifications import set_language
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def send(self, msg):
+            pass
+
+    ada, bob = f"ada-t-{lang}@words.test", f"bob-t-{lang}@words.test"
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)
+    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
+    set_language(redis_client, bob, lang)
+    try:
+        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                            {"seed": f"twords-{lang}"}, game="tiletum")
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        meta, state = svc.load(gid)
+        game = games.of_meta(meta)
+        first = game.actor(state)
+        assert [s["name"] for s in meta["seats"]][first] == "Ada", "the seed seats Ada first"
+        while game.actor(state) == first:   # Ada's first turn: the first die without a shift, then end
+            moves = [m for m, _ in game.legal_moves(state)]
+            takes = [m for m in moves if m.startswith("take") and ">" not in m]
+            move = takes[0] if takes else "end" if "end" in moves else next(m for m in moves if m != "undo")
+            svc.submit(gid, tokens[first], state.version, [move])
+            meta, state = svc.load(gid)
+        other = game.actor(state)
+        msg = notifier.turn_message(gid, meta, state, other)
+        text = _plain(msg)
+        assert msg["Content-Language"] == lang
+        missing = [w for w in words if w not in text]
+        assert missing == [], text
+        assert [w for w in english if w in text] == [], text
+        # the stored texts stay English; the English seat's email is as it always was
+        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada took the ")
+        english_text = _plain(notifier.turn_message(gid, meta, state, first))
+        assert "Scores of the others: Bob" in english_text and "Dice on the Action Wheel:" in english_text
     finally:
         set_language(redis_client, bob, None)

@@ -27,7 +27,7 @@ NS = "{http://www.w3.org/1999/xhtml}"
 PSEUDO = i18n.PSEUDO
 # the pages whose own words are not translated yet (docs/i18n.md, "Not yet"): their checks are
 # expected to fail (strict: a page translated meanwhile fails here until it is taken off the list)
-NOT_YET = {"game:pillars", "game:carcassonne", "game:tiletum"}
+NOT_YET = {"game:tiletum"}
 # every page file served: the routes' pages, each game's own page, the 404 page
 PAGE_FILES = sorted({name for _rule, (_e, name, _d) in pages.PAGES.items()} | set(pages.GAME_PAGES.values())
                     | {"not_found.html"})
@@ -36,12 +36,14 @@ ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 # strings of the scripts that are not words for a reader: HTTP header names and values, event and
 # key names, DOM and storage names
 TECHNICAL = {"use strict", "Accept", "Authorization", "Bearer ", "Content-Type", "Escape", "Retry-After",
-             "ETag",
+             "ETag", "Enter",
              "If-None-Match", "SELECT", "INPUT", "TEXTAREA",
              # class lists
              "badge badge-", "num score", "btn btn-primary", "mv notation", "site-main site-problem",
              "card problem", "game-card empty",
-             "card game-boards",
+             "card game-boards", "num supply",
+             # a selector (Carcassonne's page: the tile shown where it would go)
+             "#preview use",
              # the AI opponent's seat name in the lobby's quick game (a name, like a player's)
              "Robo",
              # the tie-breaks' own names, the same in every language
@@ -128,9 +130,9 @@ def _untranslated_scripts(texts, unquote_string) -> list[str]:
         for tok in tokens:
             if tok.type == "operator" and tok.value == "(":
                 depth += 1
-                if prev is not None and prev.type == "name" and prev.value in ("t", "tn"):
+                if prev is not None and prev.type == "name" and prev.value in ("t", "tn", "tp"):
                     depth_in_call.append(depth)
-                    args_left.append(1 if prev.value == "t" else 2)
+                    args_left.append(1 if prev.value == "t" else 2)   # tp: its context and message
             elif tok.type == "operator" and tok.value == ")":
                 if depth_in_call and depth_in_call[-1] == depth:
                     depth_in_call.pop()
@@ -178,7 +180,7 @@ def test_the_checks_find_english_left_over():
     assert untranslated_markup(page) == ["Hello there", "Close"]
     script = ('el("p", t("Fine") + " " + "Not fine"); tn("a {n}", "b {n}", n); x("Send");'
               'h["Accept"] = "Bearer " + k;'
-              't("Fine {x}", {x: t("Nested")});')
+              't("Fine {x}", {x: t("Nested")}); tp("side", "Far North");')
     assert untranslated_scripts([script]) == ["Not fine", "Send", "not extracted: Nested"]
 
 
@@ -278,3 +280,84 @@ def test_the_email_link_pages_speak_the_address_s_language_else_the_page_s(redis
         assert rv.headers["Content-Language"] == "en" and "Unsubscribe?" in rv.get_data(as_text=True)
     finally:
         notifications.set_language(r, address, None)
+
+
+# --- a game's own page: its words from the game's own catalog (docs/i18n.md, "A game's own page") ------
+
+def _table(html: str) -> dict:
+    import json
+    return json.loads(re.search(r"const LANG = \"[\w-]+\", T = (\{.*?\});\n", html).group(1))
+
+
+def _declaring() -> list[str]:
+    """The games whose own page declares its catalog (its words are the game's catalog's)."""
+    from tablepost.page_text import own_catalog
+    return [game for game, name in pages.GAME_PAGES.items() if own_catalog(pages._text(name))]
+
+
+def test_carcassonne_s_and_pillars_pages_declare_their_catalogs():
+    assert {"carcassonne", "pillars"} <= set(_declaring())
+
+
+@pytest.mark.parametrize("game", _declaring())
+def test_a_game_s_own_page_declares_its_catalog_and_the_extraction_puts_its_words_there(game):
+    """Each page that declares a catalog is the page of a game with that catalog, which its babel.cfg
+    extracts into; the platform's extraction leaves it out (Tiletum's page: its messages marked and its
+    catalog's entries are all it needs)."""
+    from pathlib import Path
+
+    import games
+    from tablepost.page_text import extract_game_page, extract_page, own_catalog
+    name = pages.GAME_PAGES[game]
+    text = pages._text(name)
+    assert games.get(game).catalogs, f"{game}'s page declares a catalog the game does not have"
+    folder, domain = games.get(game).catalogs
+    assert own_catalog(text) == domain == game
+    assert pages.own_catalogs(name) == (str(folder), domain)
+    cfg = (Path(folder) / "babel.cfg").read_text()
+    assert f"[tablepost.page_text.extract_game_page: api/static/{game}.html]" in cfg
+    page_file = Path(pages.__file__).parent / "static" / f"{game}.html"
+    with open(page_file, "rb") as fp:
+        assert list(extract_page(fp, None, [], {})) == [], "the platform's catalog leaves it out"
+    with open(page_file, "rb") as fp:
+        said = [m for _l, _f, m, _c in extract_game_page(fp, None, [], {})]
+    assert len(said) > 30 and any(isinstance(m, tuple) for m in said)
+
+
+def test_a_game_s_own_page_speaks_the_game_s_catalog_then_the_platform_s(client):
+    seats = [{"name": "Ann"}, {"name": "Bob"}]
+    rv = client.post("/api/v1/games", json={"game": "carcassonne", "seats": seats})
+    path = f"/play/{rv.json['id']}"
+    de = client.get(path + "?lang=de", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert "Gefolgsleute im Vorrat" in de and "<title>Carcassonne</title>" in de
+    table = _table(de)
+    assert table["Place without a follower"] == "Lege es ohne Gefolgsmann"          # the game's catalog
+    assert table["spot\u0004north"] == "nördlichen"                 # a message with its context
+    assert table["{n} east"] == "{n} östlich"             # the game's own words, as its emails say them
+    # the platform's, where the game's catalog lacks it (game-page.js's)
+    assert table["Step {step} of {steps}: "] == "Schritt {step} von {steps}: "
+    fr = _table(client.get(path + "?lang=fr", headers={"Accept": "text/html"}).get_data(as_text=True))
+    # the plural forms of French (three), of a game's message and of a platform's message alike
+    assert fr["{n} tile face down."] == ["{n} tuile face cachée.", "{n} tuiles face cachée.",
+                                         "{n} tuiles face cachée."]
+    assert len(fr["{n} new"]) == 3 and fr["{n} new"][0] != fr["{n} new"][1]
+    pillars = client.post("/api/v1/games", json={"game": "pillars", "seats": seats}).json["id"]
+    html = client.get(f"/play/{pillars}?lang=fr", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert "<title>Les Piliers de la Terre</title>" in html
+    assert _table(html)["field\u0004the King's Court"] == "la cour du roi"
+
+
+@pytest.mark.parametrize("game", ["carcassonne", "pillars"])
+def test_a_game_s_own_page_has_a_policy_per_language(client, game):
+    import base64
+    import hashlib
+    rv = client.post("/api/v1/games", json={"game": game, "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    policies = set()
+    for lang in ("en", "de", "fr"):
+        page = client.get(f"/play/{rv.json['id']}?lang={lang}", headers={"Accept": "text/html"})
+        policy = page.headers["Content-Security-Policy"]
+        policies.add(policy)
+        for body in inline_scripts(page.get_data(as_text=True)):
+            digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in policy
+    assert len(policies) == 3

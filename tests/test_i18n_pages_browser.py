@@ -1,6 +1,7 @@
 """The pages in German and French in a browser (issue 53): headless Chromium against the app over
 real HTTP, per language, on the home page, the new-game page and a game page (the generic game
-page, served for a game whose own page is taken away: tests/test_generic_game_page.py). The
+page, served for a game whose own page is taken away: tests/test_generic_game_page.py), and the games'
+own pages of Carcassonne and The Pillars of the Earth (their words from the games' own catalogs). The
 footer's switch chooses the language and the next page remembers it (the cookie); ``<html lang>``
 says it; the visible text is in that language: the words the scripts write included, and none of
 the page's English messages left visible. The games' own texts (the moves' words, the history) are
@@ -13,9 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from api import pages
-from tablepost import i18n
-from tablepost.page_text import extract_page
+from api import page_i18n, pages
+from tablepost.page_text import extract_game_page, extract_page
 from tests.browser import require_browser, screenshot, wait_until
 from tests.conftest import LiveServer, make_app
 
@@ -37,15 +37,17 @@ SAID = {
 }
 
 
-def english_messages(lang: str, *files: str) -> list[str]:
+def english_messages(lang: str, *files: str, game: str | None = None) -> list[str]:
     """The English messages of page files (their markup's and their scripts'), as a reader would
     see them: the placeholders' parts, the tags dropped, the short ones left out, and those the
-    language writes the same ("Fairness (JSON)")."""
-    tr = i18n.translator(lang)
+    language writes the same ("Fairness (JSON)"); with ``game``, of that game's own page (its
+    messages from its catalog, then the platform's, as the page says them)."""
+    tr = page_i18n.translator(lang, pages.own_catalogs(pages.GAME_PAGE_PREFIX + game) if game else None)
     out = []
     for name in files:
         with open(STATIC / name, "rb") as fp:
-            for _line, _func, messages, _comments in extract_page(fp, None, [], {}):
+            extract = extract_game_page if game and name == f"{game}.html" else extract_page
+            for _line, _func, messages, _comments in extract(fp, None, [], {}):
                 for m in (messages if isinstance(messages, tuple) else (messages,)):
                     if not m or tr.gettext(m) == m:
                         continue
@@ -56,9 +58,10 @@ def english_messages(lang: str, *files: str) -> list[str]:
     return out
 
 
-def visible_english(page, files: tuple[str, ...]) -> list[str]:
+def visible_english(page, files: tuple[str, ...], game: str | None = None) -> list[str]:
     text = page.evaluate("document.body.innerText")
-    return [m for m in english_messages(page.evaluate("document.documentElement.lang"), *files) if m in text]
+    lang = page.evaluate("document.documentElement.lang")
+    return [m for m in english_messages(lang, *files, game=game) if m in text]
 
 
 @pytest.fixture()
@@ -130,3 +133,93 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         expect(page.locator("#hint")).to_contain_text(SAID[other]["waiting"])
         assert errors == [], errors
         context.close()
+
+
+# what the games' own pages say, from the games' own catalogs (carcassonne/translations, pillars/translations)
+OWN = {
+    "de": {"carcassonne": {"hand": "Das Plättchen auf der Hand", "left": "Gefolgsleute im Vorrat",
+                           "hint": "Tippe auf ein hervorgehobenes Feld", "attribution": "Plättchendaten",
+                           "placed": "Dein Plättchen (", "none": "Lege es ohne Gefolgsmann",
+                           "board": "Der Spielplan: die gelegten Plättchen"},
+           "pillars": {"title": "Die Säulen der Erde", "status": "Runde 1 von 6. Am Zug: ",
+                       "head": "Handwerker",
+                       "attribution": "Grundspiel", "board": "Der Spielplan: die Felder",
+                       "hint": "Klicke auf einen hervorgehobenen Teil"}},
+    "fr": {"carcassonne": {"hand": "La tuile en main", "left": "Partisans en réserve",
+                           "hint": "Touchez une case en surbrillance", "attribution": "Données des tuiles",
+                           "placed": "Votre tuile (", "none": "Poser sans partisan",
+                           "board": "Le plateau : les tuiles posées"},
+           "pillars": {"title": "Les Piliers de la Terre", "status": "Manche 1 sur 6. Au trait : ",
+                       "head": "Artisans", "attribution": "jeu de base", "board": "Le plateau : les lieux",
+                       "hint": "Cliquez sur une partie du plateau"}},
+}
+SHARED = ("game-page.js", "talk.js")
+
+
+def _open_acting_seat(page, server, http, game: str, seed: str) -> None:
+    """The game's page opened with the token of the seat to move (a new game of Ada and Bob)."""
+    g = http.post(f"{server.url}/api/v1/games", timeout=10, json={
+        "game": game, "seats": [{"name": "Ada"}, {"name": "Bob"}], "options": {"seed": seed}}).json()
+    for seat in (0, 1):
+        page.goto(f"{server.url}/play/{g['id']}#token={g['seats'][seat]['token']}")
+        wait_until(page, "Number(document.body.dataset.version || 0) > 0")
+        if page.evaluate("actorOf(state) === state.viewer"):
+            return
+    raise AssertionError("no seat to move")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_games_own_pages_in_the_language(redis_server, browser, lang):
+    """Carcassonne's and The Pillars of the Earth's own pages: their status, their players' table,
+    their board's parts and choices and their attribution in the language, none of their English
+    messages visible (the games' texts from the API aside: the moves' and events' words)."""
+    from playwright.sync_api import expect
+    said, own = SAID[lang], OWN[lang]
+    with LiveServer(make_app(redis_server.url)) as server:
+        http = requests.Session()
+        context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        page.goto(f"{server.url}/?lang={lang}")   # the choice, remembered for the game pages
+
+        # --- Carcassonne: the tile in hand, a cell chosen on the board, its follower choices ---------
+        _open_acting_seat(page, server, http, "carcassonne", "i18n-own-carcassonne")
+        c = own["carcassonne"]
+        assert page.evaluate("document.documentElement.lang") == lang
+        expect(page.locator("#status")).to_contain_text(said["to_move"])
+        expect(page.locator("#hand-h")).to_have_text(c["hand"])
+        expect(page.locator("#seats-h + table thead")).to_contain_text(c["left"])
+        expect(page.locator("#attribution")).to_contain_text(c["attribution"])
+        expect(page.locator("#hint")).to_contain_text(c["hint"])
+        assert page.locator("#board-wrap svg").get_attribute("aria-label").startswith(c["board"])
+        page.locator("#board-wrap .fit-cell").first.click()
+        expect(page.locator("#placement-text")).to_contain_text(c["placed"])
+        expect(page.locator("#followers")).to_contain_text(c["none"])
+        assert visible_english(page, ("carcassonne.html", *SHARED), game="carcassonne") == []
+        screenshot(page, f"i18n-carcassonne-{lang}.png")
+
+        # --- The Pillars of the Earth: the round, the players' table, the board's parts ---------------
+        _open_acting_seat(page, server, http, "pillars", "i18n-own-pillars")
+        p = own["pillars"]
+        assert page.evaluate("document.documentElement.lang") == lang
+        expect(page.locator("#title")).to_contain_text(p["title"])
+        assert page.title().startswith(p["title"])
+        expect(page.locator("#status")).to_contain_text(p["status"])
+        expect(page.locator("#seats-h + table thead")).to_contain_text(p["head"])
+        expect(page.locator("#attribution")).to_contain_text(p["attribution"])
+        expect(page.locator("#hint")).to_contain_text(p["hint"])
+        assert page.locator("#board-wrap svg").get_attribute("aria-label").startswith(p["board"])
+        assert visible_english(page, ("pillars.html", *SHARED), game="pillars") == []
+        screenshot(page, f"i18n-pillars-{lang}.png")
+        assert errors == [], errors
+        context.close()
+
+
+def test_the_check_finds_a_game_page_s_english():
+    """It can fail: the English of a game page's own messages is what it looks for (the game's catalog's)."""
+    assert "Then place it with or without a follower" in english_messages("de", "carcassonne.html",
+                                                                          game="carcassonne")
+    assert english_messages("de", "carcassonne.html") == [], "the platform's extraction leaves it out"

@@ -89,8 +89,14 @@ def _measure(page) -> dict:
     return page.evaluate(MEASURE)
 
 
-@pytest.mark.parametrize("game", ["tiletum", "carcassonne", "pillars"])
-def test_the_page_reads_on_a_phone_and_a_desktop(redis_server, browser, game):
+# each game's page in English, and the boards whose words speak German and French in those (longer words)
+PAGES = [pytest.param(game, "en", id=game) for game in ("tiletum", "carcassonne", "pillars")] + [
+    pytest.param(game, lang, id=f"{game}-{lang}")
+    for game in ("carcassonne", "pillars") for lang in ("de", "fr")]
+
+
+@pytest.mark.parametrize("game, lang", PAGES)
+def test_the_page_reads_on_a_phone_and_a_desktop(redis_server, browser, game, lang):
     app = make_app(redis_server.url, RATE_LIMIT=0)
     c = app.test_client()
     gid, tokens, actor = _game(c, game, MOVES[game])
@@ -98,11 +104,16 @@ def test_the_page_reads_on_a_phone_and_a_desktop(redis_server, browser, game):
         for w, h in SIZES:
             page = browser.new_page(viewport={"width": w, "height": h})
             page.set_default_timeout(20_000)
-            page.goto(f"{server.url}/play/{gid}#token={tokens[actor]}&stream=0")
+            asked = "" if lang == "en" else f"?lang={lang}"
+            page.goto(f"{server.url}/play/{gid}{asked}#token={tokens[actor]}&stream=0")
             wait_until(page, "document.body.dataset.version && !document.querySelector('main.loading')")
             page.wait_for_timeout(200)   # the board's first scroll and zoom
+            if lang != "en":   # the board came in the page's language
+                said = {"de": {"carcassonne": "Seiten: ", "pillars": "Kathedrale:"},
+                        "fr": {"carcassonne": "Côtés : ", "pillars": "Cathédrale :"}}[lang][game]
+                wait_until(page, f"document.body.innerHTML.includes({said!r})")
             found = _measure(page)
-            screenshot(page, f"phone-{game}-{w}.png")
+            screenshot(page, f"phone-{game}{'' if lang == 'en' else '-' + lang}-{w}.png")
             assert not found["small"], f"{game} at {w}px: text under 12 px: {found['small'][:12]}"
             assert not found["clipped"], f"{game} at {w}px: {found['clipped'][:12]}"
             assert not found["sideways"], f"{game} at {w}px: the page scrolls sideways"

@@ -23,6 +23,7 @@ from .describe import place_name
 from .pieces import _drawn
 from .state import GameState
 from .svg import HEIGHT, MAP_W, _map, _names, _rect, spot_xy
+from .words import say
 
 PART_W = 360            # the picture's width in pixels: a phone's email column
 VIEW_W = 270            # the map units across it: the map's 9-unit words 12 pixels
@@ -92,23 +93,26 @@ def _inside(part: str, x: float, y: float, w: float, h: float) -> bool:
     return True
 
 
-def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | None = None) -> str:
+def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | None = None,
+                 lang: str | None = None) -> str:
     """The map around ``spots`` (at least one; those :func:`shown_spots` keeps), each ringed, as a
-    self-contained SVG document ``PART_W`` pixels wide."""
-    names = _names(state, seat_names)
+    self-contained SVG document ``PART_W`` pixels wide, its words in ``lang`` (English by default)."""
+    w_ = say(lang)
+    names = _names(state, seat_names, lang)
     spots = shown_spots(spots)
     x, y, w, h = _view(spots)
     height = round(PART_W * h / w)
+    title = w_._("Tiletum, round {n}: the map where things changed", n=state.round)
     rings = []
     for s in spots:
         sx, sy = spot_xy(s)
         r = 15 if s in components().towns else 9
         rings.append(f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="{r}" fill="none" stroke="#c0392b" '
                      'stroke-width="2.5" stroke-dasharray="5 3">'
-                     f'<title>{escape(place_name(s))}</title></circle>')
+                     f'<title>{escape(place_name(s, lang))}</title></circle>')
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{PART_W}" height="{height}" '
             f'viewBox="{x:.1f} {y:.1f} {w:.1f} {h:.1f}" font-family="Helvetica, Arial, sans-serif">',
-            f"<title>{escape(f'Tiletum, round {state.round}: the map where things changed')}</title>",
+            f"<title>{escape(title)}</title>",
             _rect(x, y, w, h, "#eef3e6", stroke="none", rx=0)]
     # the spaces in sight (a town's label and Houses reach 40 units out), and the ends of every
     # road that crosses the picture
@@ -120,23 +124,23 @@ def map_part_svg(state: GameState, spots: list[str], seat_names: list[str] | Non
             (xa, ya), (xb, yb) = spot_xy(a), spot_xy(b)
             if min(xa, xb) <= x + w and max(xa, xb) >= x and min(ya, yb) <= y + h and max(ya, yb) >= y:
                 near |= {a, b}
-    parts = [p for p in _map(state, names, near)[:-1] if _inside(p, x, y, w, h)]   # [:-1]: not the legend
+    # [:-1]: not the legend
+    parts = [p for p in _map(state, names, near, lang)[:-1] if _inside(p, x, y, w, h)]
     return "\n".join(head + parts + rings + ["</svg>"])
 
 
-def _listed(places: list[str]) -> str:
-    return places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
-
-
-def map_part_alt(spots: list[str]) -> str:
+def map_part_alt(spots: list[str], lang: str | None = None) -> str:
     """The picture's alt text: the spaces in words, and those left out of it."""
+    w = say(lang)
     shown = shown_spots(spots)
-    out = (f"The map around {_listed([place_name(s) for s in shown])}, where things changed since your "
-           "last look, ringed in red")
-    left = [place_name(s) for s in spots if s not in shown]
+    places = w.list([place_name(s, lang) for s in shown])
+    left = [place_name(s, lang) for s in spots if s not in shown]
     if left:
-        out += f"; farther away, {_listed(left)} changed too"
-    return out + " (also written out in this email)."
+        return w._("The map around {places}, where things changed since your last look, ringed in red; "
+                   "farther away, {left} changed too (also written out in this email).", places=places,
+                   left=w.list(left))
+    return w._("The map around {places}, where things changed since your last look, ringed in red (also "
+               "written out in this email).", places=places)
 
 
 __all__ = ["changed_spots", "shown_spots", "map_part_svg", "map_part_alt", "PART_W"]

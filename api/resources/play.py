@@ -8,6 +8,7 @@ from flask.views import MethodView
 from application.board_svg import board_picture
 from application.together import Together
 from mail.board_png import board_png
+from tablepost import i18n
 
 from ..blueprint import Blueprint
 from ..extensions import service
@@ -21,13 +22,33 @@ SVG = "image/svg+xml"
 # application/octet-stream) asks for the same bytes as application/octet-stream with its Accept.
 PICTURE_TYPES = [SVG, "application/octet-stream"]
 SVG_EXAMPLE = '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">...</svg>'
+LANG_PARAM = {"in": "query", "name": "lang", "required": False, "schema": {"type": "string", "example": "de"},
+              "description": "the language of the board's words (`en`, `de`, `fr`); absent or not supported: "
+                             "the request's `Accept-Language`, else English. A game whose words speak only "
+                             "English draws its board in English"}
+
+
+def board_language() -> str:
+    """The language the board's words are asked in: ``?lang=`` (a supported one; the pseudo-locale
+    only in an app under test), else the best of ``Accept-Language`` (``tablepost.i18n.choose``),
+    else English. (The game page passes its own language as ``?lang=``.)"""
+    asked = flask.request.args.get("lang")
+    if asked and i18n.supported(asked, pseudo=bool(flask.current_app.config.get("TESTING"))):
+        return asked
+    return i18n.choose(flask.request.headers.get("Accept-Language"))
+
+
+def _tag(version: int, lang: str) -> str:
+    """The picture's ETag: each language's is its own (English's as it always was)."""
+    return f'"v{version}"' if lang == "en" else f'"v{version}-{lang}"'
 
 
 @blp.route("/api/v1/games/<string:game_id>/board.svg")
 class BoardPicture(MethodView):
     @blp.doc(operationId="getBoardPicture", parameters=[{
         "in": "query", "name": "version", "required": False, "schema": {"type": "integer", "minimum": 1},
-        "description": "the board after this many events (the replay); absent: now"}], responses={200: {
+        "description": "the board after this many events (the replay); absent: now"}, LANG_PARAM],
+        responses={200: {
         "description": "the board as SVG: image/svg+xml, or the same bytes as application/octet-stream when "
                        "the request's Accept prefers that",
         "content": {SVG: {"schema": {"type": "string", "format": "binary"}, "example": SVG_EXAMPLE},
@@ -48,14 +69,15 @@ class BoardPicture(MethodView):
         else:
             raise ApiError(422, "invalid-request", "`version` is a whole number from 1")
         mimetype = flask.request.accept_mimetypes.best_match(PICTURE_TYPES, default=SVG)
-        return flask.Response(board_picture(meta, state), mimetype=mimetype,
-                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"',
-                                       "Vary": "Accept"})
+        lang = board_language()
+        return flask.Response(board_picture(meta, state, lang), mimetype=mimetype,
+                              headers={"Cache-Control": "no-cache", "ETag": _tag(state.version, lang),
+                                       "Vary": "Accept, Accept-Language", "Content-Language": lang})
 
 
 @blp.route("/api/v1/games/<string:game_id>/board.png")
 class BoardPng(MethodView):
-    @blp.doc(operationId="getBoardPng", responses={
+    @blp.doc(operationId="getBoardPng", parameters=[LANG_PARAM], responses={
         200: {"description": "the board as an 800-pixel-wide PNG",
               "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}},
         302: {"description": "the PNG cannot be rendered on this host: the SVG instead"}})
@@ -70,8 +92,12 @@ class BoardPng(MethodView):
         is the current board.
         """
         meta, state = service().load(game_id)
-        png = board_png(game_id, state.version, lambda: board_picture(meta, state), redis=service().store.r)
+        lang = board_language()
+        png = board_png(game_id, state.version, lambda: board_picture(meta, state, lang),
+                        redis=service().store.r)
         if png is None:
-            return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id))
+            return flask.redirect(flask.url_for("play.BoardPicture", game_id=game_id,
+                                                **({"lang": lang} if lang != "en" else {})))
         return flask.Response(png, mimetype="image/png",
-                              headers={"Cache-Control": "no-cache", "ETag": f'"v{state.version}"'})
+                              headers={"Cache-Control": "no-cache", "ETag": _tag(state.version, lang),
+                                       "Vary": "Accept-Language", "Content-Language": lang})
