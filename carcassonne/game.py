@@ -94,7 +94,7 @@ def normalize(s: GameState, seat: int, move: Move | str) -> Move:
     m, _, err = check_move(s, seat, _as_move(move))
     if err is not None:
         cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-        raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2])
+        raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
     return m
 
 
@@ -160,7 +160,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
         m, k, err = check_move(state, seat, m)
         if err is not None:
             cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-            raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2])
+            raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
     s = state.clone()
     chance = RecordingChance(source or SeededSource(seed, state.reveals))
     rules.apply(s, seat, m, k, chance)

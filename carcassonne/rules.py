@@ -5,6 +5,10 @@ Sections cited are the rules text's (shared/rules/carcassonne.md): "Placing Land
 """
 from __future__ import annotations
 
+from typing import Any
+
+from rules_common.words import N_, NC_, Said
+
 from .features import complete, cloister_tiles, final_scoring, find
 from .notation import Move
 from .state import GameState, lay
@@ -12,6 +16,21 @@ from .tiles import ROLE_OF_KIND, ROTATIONS, SIDES, fit_table, placed
 
 Err = tuple[str, str, str] | None   # (code, reason, rules section)
 PLACING, DEPLOYING = "Placing Land Tiles", "Placing New Followers"
+
+# the reasons' words, in the game's catalog (an illegal move's reason said in a language:
+# rules_common.words.Said)
+_FEATURES = (NC_("feature", "city"), NC_("feature", "road"), NC_("feature", "field"),
+             NC_("feature", "cloister"), NC_("feature", "feature"))
+_ROLES = (NC_("follower, for a", "thief"), NC_("follower, for a", "knight"), NC_("follower, for a", "monk"),
+          NC_("follower, for a", "farmer"))
+_JOINED = {"city": N_("that city joins one that already has a follower"),
+           "road": N_("that road joins one that already has a follower"),
+           "farm": N_("that field joins one that already has a follower"),
+           "cloister": N_("that cloister joins one that already has a follower")}
+
+
+def _feature(name: str) -> Said:
+    return Said(name, context="feature")
 
 
 def cell_occupied(s: GameState, x: int, y: int) -> int:
@@ -131,35 +150,40 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     """The canonical form of ``m`` here (equivalent rotation, spot's canonical name), the local
     segment of its follower, and the rule it breaks (None if legal). Turn and phase not checked."""
     if (m.x, m.y) in s.at:
-        return m, None, ("cell-taken", f"there is already a tile at {m.x},{m.y}", PLACING)
+        return m, None, ("cell-taken", Said(N_("there is already a tile at {x},{y}"), x=m.x, y=m.y),
+                         PLACING)
     a = s.open.get((m.x, m.y))
     if a is None:
-        return m, None, ("not-adjacent", f"{m.x},{m.y} does not abut a placed tile along an edge", PLACING)
+        return m, None, ("not-adjacent", Said(N_("{x},{y} does not abut a placed tile along an edge"),
+                                              x=m.x, y=m.y), PLACING)
     if m.rot not in (0, 90, 180, 270):
-        return m, None, ("bad-rotation", "a rotation is 0, 90, 180 or 270", PLACING)
+        return m, None, ("bad-rotation", Said(N_("a rotation is 0, 90, 180 or 270")), PLACING)
     p = placed(s.tile, m.rot)
     rot = p.canonical_rot
     names = {"C": "city", "R": "road", "F": "field"}
     for d in range(4):
         if a[d] is not None and a[d] != p.edges[d]:
-            why = (f"the tile in hand turned {m.rot}° shows a {names[p.edges[d]]} on its {SIDES[d]} side, "
-                   f"the tile there shows a {names[a[d]]}")
+            why = Said(N_("the tile in hand turned {rot}° shows a {mine} on its {side} side, the tile there "
+                          "shows a {theirs}"), rot=m.rot, side=SIDES[d], mine=_feature(names[p.edges[d]]),
+                       theirs=_feature(names[a[d]]))
             return m, None, ("edges-differ", why, PLACING)
     if m.role is None:
         return Move(m.x, m.y, rot), None, None
     if s.supply[s.actor] <= 0:
-        return m, None, ("no-follower-left", "all your followers are on the board", DEPLOYING)
+        return m, None, ("no-follower-left", Said(N_("all your followers are on the board")), DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
         what = {"thief": "road", "knight": "city", "farmer": "field",
                 "monk": "cloister"}.get(m.role, "feature")
-        where = f" reaching {m.spot}" if m.spot else ""
-        why = f"the tile in hand turned {m.rot}° has no {what}{where} for a {m.role}"
-        return m, None, ("no-such-spot", why,
-                         DEPLOYING)
+        role = Said(m.role, context="follower, for a")
+        said: dict[str, Any] = dict(rot=m.rot, what=_feature(what), role=role)
+        why = (Said(N_("the tile in hand turned {rot}° has no {what} reaching {spot} for a {role}"),
+                    spot=m.spot, **said) if m.spot else
+               Said(N_("the tile in hand turned {rot}° has no {what} for a {role}"), **said))
+        return m, None, ("no-such-spot", why, DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind
-        why = f"that {'field' if kind == 'farm' else kind} joins one that already has a follower"
+        why = Said(_JOINED.get(kind, N_("that feature joins one that already has a follower")))
         return m, None, ("feature-occupied", why, DEPLOYING)
     return Move(m.x, m.y, rot, m.role, p.names[k] or None), k, None
 

@@ -39,6 +39,7 @@ from .base import (
     UnknownGame,
     Views,
     in_language,
+    score_words,
 )
 from . import registry
 from .registry import RegistryError, register, spec_of, specs, unregister
@@ -110,4 +111,4 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
-           "spec_of", "specs", "in_language"]
+           "spec_of", "specs", "in_language", "score_words"]

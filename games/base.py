@@ -32,7 +32,7 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
-from rules_common.words import PSEUDO, Words
+from rules_common.words import PSEUDO, Said, Words
 from rules_common.words import words as _words
 
 from .setup import Automa, Option, OptionError, check_options, own_options
@@ -145,6 +145,11 @@ class Rules(Protocol[S]):
     def refusal(self, state: S, seat: int, text: str, message: str) -> str:
         """A typed move the notation refuses (``message``: the parser's reason), said so that the
         seat to act knows what it can type: 'move' is not a move here; you can take a die, ..."""
+        ...
+
+    def reason(self, error: Exception) -> str:
+        """An illegal move's reason (``error``: the engine's IllegalMove), in the game's words where
+        the engine gives it so (a ``rules_common.words.Said``), else its message as it is."""
         ...
 
     def can_undo(self, state: S) -> bool: ...
@@ -447,6 +452,13 @@ def in_language(game: Any, lang: str | None) -> dict:
     return {"lang": lang} if lang in langs or lang == PSEUDO else {}
 
 
+def score_words(game: Any, lang: str | None) -> str:
+    """What the game's scores count (``score_unit``: "points", "VP") in ``lang``, its own word from its
+    catalog where its words speak it (the results email's "Ada: 23 Punkte"), else as it is."""
+    said = in_language(game, lang)
+    return game.say(**said)._(game.score_unit) if said else game.score_unit
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
@@ -520,6 +532,15 @@ class GameDefaults:
         if first and first not in verbs:
             return w._("'{first}' is not a move here: you can {can}.", first=first[:30], can=can)
         return w._("{message}. You can {can}.", message=message[:200], can=can)
+
+    def reason(self: Any, error: Exception, lang: str | None = None) -> str:
+        """The engine's reason for refusing a move, in ``lang`` where the engine gives it as a ``Said``
+        (its message and values, which the game's catalog says: "40,40 grenzt an kein gelegtes
+        Plättchen"); in English, or where it does not, the error's message as it is."""
+        said = getattr(error, "said", None)
+        if not lang or not isinstance(said, Said):
+            return str(getattr(error, "message", error))
+        return self.say(lang).said(said)
     resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:

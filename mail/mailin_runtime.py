@@ -140,7 +140,9 @@ class InboundReplies:
         # the reply came from the seat's own address to the signed reply address of our email to it:
         # verified before its moves, whose emails (tasks that may run at once) must see it
         mark_verified(self.r, self.seat_email(game_id, seat))
-        return self.svc.submit_for_seat(game_id, seat, version, moves, then=then)
+        # a move refused is answered in the seat's language, its reason too (the game's words)
+        return self.svc.submit_for_seat(game_id, seat, version, moves, then=then,
+                                        lang=self.lang_of(game_id, seat))
 
     def vacation(self, game_id: str, seat: int, version: int, lines: list[str], then=None) -> dict:
         """'vacation on' / 'vacation off' lines start and stop the seat's vacation; the other lines
@@ -196,6 +198,11 @@ class InboundReplies:
         game, info = email_game(meta), meta["seats"][seat]
         tr = self.notifier.voice(info.get("email"), info)[0]   # the moves' words in the seat's language
         return game.email_moves(state, seat, seat_names(meta), **games.in_language(game, tr.lang))
+
+    def lang_of(self, game_id: str, seat: int) -> str:
+        """The language the seat's emails speak (its address's choice, else the seat's)."""
+        info = self.svc.meta(game_id)["seats"][seat]
+        return self.notifier.voice(info.get("email"), info)[0].lang
 
     def seen(self, key: str) -> bool:
         return not self.r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)

@@ -3,6 +3,8 @@ craftsman to lose, Shiring, the market, the cathedral's uses), checked and playe
 
 from __future__ import annotations
 
+from rules_common.words import N_, Said
+
 from .actions_phase import run
 from .basics import (
     ARCH,
@@ -25,7 +27,7 @@ from .basics import (
     uses_possible,
 )
 from .ledger import note, snap
-from .market import apply_market, check_market, legal_market
+from .market import apply_market, check_market, legal_market, resource
 from .notation import Move
 from .state import RES, RI, GameState
 
@@ -68,14 +70,16 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
             return (
                 None
                 if negative(s)
-                else ("event-positive", "the event is a positive one: nothing to protect yourself from", ARCH)
+                else ("event-positive",
+                      Said(N_("the event is a positive one: nothing to protect yourself from")), ARCH)
             )
         if v == "collect":
             i = RI[m.args[0]]
-            return None if s.market[i] > 0 else ("market-sold-out", f"no {m.args[0]} at the market", ARCH)
+            return None if s.market[i] > 0 else ("market-sold-out", Said(N_("no {resource} at the market"),
+                                                                          resource=resource(m.args[0])), ARCH)
         return (
             "not-now",
-            "the Archbishop's master builder decides: protect, collect a resource or decline",
+            Said(N_("the Archbishop's master builder decides: protect, collect a resource or decline")),
             ARCH,
         )
     if kind in ("protection", "taxes"):
@@ -85,21 +89,23 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "privilege":
             p = m.args[0]
             if p not in s.privileges[seat] or not C.privileges[p]["effect"].get(key):
-                return "no-such-privilege", f"you hold no privilege {p} that does this", PRIVILEGES
+                why = Said(N_("you hold no privilege {card} that does this"), card=p)
+                return "no-such-privilege", why, PRIVILEGES
             return None
-        what = "the event" if kind == "protection" else "the taxes"
         return (
             "not-now",
-            f"decide whether to use your privilege against {what} (privilege ... or decline)",
+            Said(N_("decide whether to use your privilege against the event (privilege ... or decline)")
+                 if kind == "protection" else
+                 N_("decide whether to use your privilege against the taxes (privilege ... or decline)")),
             PRIVILEGES,
         )
     if kind in ("lose", "shiring"):
         sect = EVENT if kind == "lose" else SHIRING
         if v != "discard":
-            return "not-now", "name the craftsman who leaves the game (discard ...)", sect
+            return "not-now", Said(N_("name the craftsman who leaves the game (discard ...)")), sect
         mine = s.craftsmen[seat] + ([s.queue[0][2]] if kind == "shiring" else [])
         if m.args[0] not in mine:
-            return "no-such-craftsman", f"you have no craftsman {m.args[0]}", sect
+            return "no-such-craftsman", Said(N_("you have no craftsman {card}"), card=m.args[0]), sect
         return None
     if kind == "market":
         return check_market(s, seat, m)
@@ -107,33 +113,37 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "done":
             return None
         if v != "use":
-            return "not-now", "convert with a craftsman (use ...) or end your conversions (done)", CATHEDRAL
+            why = Said(N_("convert with a craftsman (use ...) or end your conversions (done)"))
+            return "not-now", why, CATHEDRAL
         return check_use(s, seat, m)
     if v != "drop":
-        return "not-now", f"you carry more than {carry_limit(s, seat)} resources: drop one", CATHEDRAL
+        why = Said(N_("you carry more than {n} resources: drop one"), n=carry_limit(s, seat))
+        return "not-now", why, CATHEDRAL
     if s.res[seat][RI[m.args[0]]] <= 0:
-        return "no-such-resource", f"you have no {m.args[0]}", CATHEDRAL
+        return "no-such-resource", Said(N_("you have no {resource}"), resource=resource(m.args[0])), CATHEDRAL
     return None
 
 
 def check_use(s: GameState, seat: int, m: Move) -> Err:
     x, n = m.args[0], m.n
     if x not in s.craftsmen[seat]:
-        return "no-such-craftsman", f"you have no craftsman {x}", CATHEDRAL
+        return "no-such-craftsman", Said(N_("you have no craftsman {card}"), card=x), CATHEDRAL
     ins, _, cap, requires, holds = C.formula[x]
-    name = C.craftsmen[x]["name"]
+    name = Said(C.craftsmen[x]["name"], context="craftsman")
     if x in s.used[seat]:
-        return "already-used", f"your {name} has worked this round", CATHEDRAL
+        return "already-used", Said(N_("your {name} has worked this round"), name=name), CATHEDRAL
     if n > cap:
-        return "over-capacity", f"your {name} works at most {cap} times a round", CATHEDRAL
+        why = Said(N_("your {name} works at most {cap} times a round"), name=name, cap=cap)
+        return "over-capacity", why, CATHEDRAL
     if requires and not has_mark(s, seat, requires):
-        return "needs-mortar-mixer", f"without a mortar mixer your {name} earns nothing", REQUIRE
+        why = Said(N_("without a mortar mixer your {name} earns nothing"), name=name)
+        return "needs-mortar-mixer", why, REQUIRE
     if any(s.res[seat][i] < holds[i] for i in range(4)):
-        return "needs-metal", f"your {name} works only while you hold metal", CATHEDRAL
+        return "needs-metal", Said(N_("your {name} works only while you hold metal"), name=name), CATHEDRAL
     if uses_possible(s, seat, x) < n:
         return (
             "not-enough-resources",
-            f"you have not the resources for your {name} to work {n} times",
+            Said(N_("you have not the resources for your {name} to work {n} times"), name=name, n=n),
             CATHEDRAL,
         )
     return None

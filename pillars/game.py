@@ -95,7 +95,7 @@ def check(s: GameState, seat: int, m: Move | str) -> Err:
 
 def _raise(m: Move, err: tuple[str, str, str]):
     cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-    raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2])
+    raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
 
 
 def normalize(s: GameState, seat: int, move: Move | str) -> Move:

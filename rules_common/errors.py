@@ -9,12 +9,16 @@ class EngineError(Exception):
 
     code = "engine-error"
 
-    def __init__(self, message: str, code: str | None = None, rule: str | None = None):
+    def __init__(self, message: str, code: str | None = None, rule: str | None = None,
+                 said: str | None = None):
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
         self.rule = rule or ""
+        # the reason alone, where the engine gives it as a ``rules_common.words.Said`` that the game's
+        # words can say in a language (games/base.py ``reason``); None: ``message`` is all there is
+        self.said = said
 
     def __str__(self) -> str:  # one line, suitable for a CLI's stderr
         return f"{self.message} [{self.code}]"
