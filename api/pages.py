@@ -345,14 +345,18 @@ def favicon() -> flask.Response:
 
 
 def pieces_picture(game: str) -> flask.Response:
-    """The pictures of a game's pieces (``games.Game.pieces_svg``), for its page."""
+    """The pictures of a game's pieces (``games.Game.pieces_svg``), for its page, with their words in
+    the page's language (``?lang=``, as the page asks)."""
+    lang, _remember = page_i18n.page_language()
     try:
-        svg = games.get(game).pieces_svg()
+        g = games.get(game)
+        svg = g.pieces_svg(**games.in_language(g, lang))
     except games.UnknownGame:
         svg = None
     if svg is None:
         flask.abort(404)
-    return flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    resp = flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    return page_i18n.answer(resp, lang, False)
 
 
 def page_script(name: str) -> flask.Response:

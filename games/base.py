@@ -255,9 +255,10 @@ class Pictures(Protocol[S_in]):
         words speak more than English takes ``lang=`` for the board's words (:func:`in_language`)."""
         ...
 
-    def pieces_svg(self) -> str | None:
+    def pieces_svg(self, lang: str | None = None) -> str | None:
         """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
-        (None: the page needs none). The same for every game of it: nothing of a position."""
+        (None: the page needs none), their words in ``lang`` for a game whose words speak it. The same
+        for every game of it: nothing of a position."""
         ...
 
 
@@ -624,7 +625,7 @@ class GameDefaults:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def pieces_svg(self) -> str | None:
+    def pieces_svg(self, lang: str | None = None) -> str | None:
         return None
 
 

@@ -165,9 +165,10 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
                                     tile=tile_name(state.tile, 0, lang)),
                         hand_svg(state.tile, lang=lang))]
 
-    def pieces_svg(self):
-        """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand."""
-        return tiles_sprite()
+    def pieces_svg(self, lang=None):
+        """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand; its
+        words (``data-words-*``, ``data-full-*``) in ``lang``."""
+        return tiles_sprite(lang=lang)
 
 
 CARCASSONNE = Carcassonne()

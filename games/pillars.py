@@ -207,7 +207,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         last = state.phase == "over" and state.final is not None and end["round"] == 6
         return summary_text(round_summary(end, lang), names, seat, lang) if first or last else []
 
-    def pieces_svg(self):
+    def pieces_svg(self, lang=None):
         return None
 
 
