@@ -165,7 +165,8 @@ def head_script(lang: str, scripts: Iterable[str], catalogs: Catalogs = None) ->
                 messages.append(m)
     expr, said = table(lang, tuple(messages), catalogs)
     intl = "en" if lang == i18n.PSEUDO else lang
-    body = _RUNTIME % {"lang": json.dumps(intl), "ask": json.dumps(lang), "table": _json(said), "plural": expr}
+    body = _RUNTIME % {"lang": json.dumps(intl), "ask": json.dumps(lang), "table": _json(said),
+                       "plural": expr}
     return f"<script>\n{body}</script>"
 
 
