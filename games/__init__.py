@@ -36,6 +36,7 @@ from .base import (
     SearchDefaults,
     UnknownGame,
     Views,
+    declared_words,
     in_language,
 )
 from . import registry
@@ -107,4 +108,4 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
-           "spec_of", "specs", "in_language"]
+           "spec_of", "specs", "in_language", "declared_words"]
