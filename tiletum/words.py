@@ -45,7 +45,7 @@ def extract_solo(fileobj, keywords, comment_tags, options):
         for card in cards:
             yield 1, "pgettext", (kind, card["name"]), []
     for card in data["challenges"]:   # the new-game form's choice of cards says what each does
-        yield 1, "gettext", card["text"], []
+        yield 1, "_", card["text"], []
 
 
 __all__ = ["DOMAIN", "CATALOGS", "LANGUAGES", "N_", "NC_", "NP_", "say", "extract_solo", "extract_towns"]
