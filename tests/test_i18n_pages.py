@@ -7,9 +7,9 @@ transformed and wrapped in ``⟦ ⟧``; what is left outside them is text that d
 catalog. Left out, explicitly: a game's title (its name, marked ``lang="en"``; a game's summary and
 opponent are said in the page's language by the game's catalog), the brand (``translate="no"``) and
 the footer's language names (each in its own language, ``lang``). Players' names and the games'
-texts from the API are not in the markup: they come at run time. The scripts are checked by their text: every string
-that reads as words must be a ``t()``/``tn()`` message, or one of the few technical strings listed
-here with why.
+texts from the API are not in the markup: they come at run time. The scripts are checked by their
+text: every string that reads as words must be a ``t()``/``tn()`` message, or one of the few
+technical strings listed here with why.
 """
 from __future__ import annotations
 
