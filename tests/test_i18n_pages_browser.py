@@ -28,12 +28,14 @@ SAID = {
     "de": {"home": "Brettspiele in deinem Tempo", "switch": "Deutsch", "new": "Spiel erstellen",
            "heading": "Neues Spiel: Carcassonne", "players": "2–5 Spieler",
            "to_move": "Am Zug: Ada (du).", "turn": "Du bist am Zug", "waiting": "Du bist nicht am Zug",
-           "replay": "Wiederholung", "no_game": "Gerade läuft kein Spiel", "round": "Runde "},
+           "replay": "Wiederholung", "no_game": "Gerade läuft kein Spiel", "round": "Runde ",
+           "option": "Aktionsplättchen", "solo": "Solo gegen Cardinalbot", "level": "Kardinaldiakon"},
     "fr": {"home": "Des jeux de société à votre rythme", "switch": "Français", "new": "Créer la partie",
            "heading": "Nouvelle partie : Carcassonne", "players": "2 à 5 joueurs",
            "to_move": "Au trait : Ada (vous).", "turn": "À vous de jouer",
            "waiting": "Ce n’est pas votre tour",
-           "replay": "Rejouer la partie", "no_game": "Aucune partie n’est en cours", "round": "Manche "},
+           "replay": "Rejouer la partie", "no_game": "Aucune partie n’est en cours", "round": "Manche ",
+           "option": "Tuiles Action", "solo": "En solo contre le Cardinalbot", "level": "Cardinal-diacre"},
 }
 
 
@@ -114,6 +116,11 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         expect(page.locator("#kind-multi-words")).to_have_text(said["players"])
         assert visible_english(page, ("new_game.html",)) == []
         screenshot(page, f"i18n-new-game-{lang}.png")
+        # a game's declared words (its options, its automa's levels), from the catalog in the language
+        page.goto(f"{server.url}/play/new?game=tiletum")
+        expect(page.locator("#own-options")).to_contain_text(said["option"])
+        expect(page.locator("#kind-solo-words")).to_contain_text(said["solo"])
+        expect(page.locator("#level")).to_contain_text(said["level"])
 
         # a game page, opened with a seat's token in the fragment
         g = http.post(f"{server.url}/api/v1/games", timeout=10, json={
