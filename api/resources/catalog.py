@@ -1,16 +1,15 @@
 """GET /api/v1/catalog: the games this service hosts (application/catalog.py), from the registry."""
 from __future__ import annotations
 
-import flask
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 import games
 from application.catalog import catalog
 from games.setup import KINDS
-from tablepost import i18n
 
 from ..blueprint import Blueprint
+from ..language import request_language
 from ..schemas.common import Base, Line
 from ..schemas.players import POOL_NAMES
 
@@ -127,20 +126,7 @@ class CatalogView(MethodView):
         it takes, what it offers and its rating pools: what a client needs to offer a choice of game.
         The games' declared words (their options' and choices' titles and descriptions, their
         automa's title, description and levels) are in the language asked for by `?lang=` (`en`,
-        `de`, `fr`), else by `Accept-Language`, where the game speaks it (else English); the answer
-        says `Content-Language`. Names and values stay as they are.
+        `de`, `fr`), else by `Accept-Language`, where the game speaks it (else English): the request's
+        language. Names and values stay as they are.
         """
-        lang = _language()
-        return {"games": catalog(lang)}, 200, {"Content-Language": lang, "Vary": "Accept-Language"}
-
-
-def _language() -> str:
-    """The request's language: ``?lang=``, else ``Accept-Language`` (``tablepost.i18n.choose``), else
-    English; the tests' pseudo-locale only in an app under test. (Local until the API has one shared
-    resolution of the request's language.)"""
-    pseudo = bool(flask.current_app.config.get("TESTING"))
-    asked = flask.request.args.get("lang")
-    if asked and i18n.supported(asked, pseudo=pseudo):
-        return asked
-    chosen = i18n.choose(flask.request.headers.get("Accept-Language"))
-    return chosen if i18n.supported(chosen, pseudo=pseudo) else i18n.DEFAULT
+        return {"games": catalog(request_language())}
