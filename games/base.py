@@ -29,7 +29,7 @@ from __future__ import annotations
 import inspect
 import random
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Callable, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 from rules_common.words import PSEUDO, Said, Words
@@ -460,6 +460,17 @@ def score_words(game: Any, lang: str | None) -> str:
     return game.say(**said)._(game.score_unit) if said else game.score_unit
 
 
+def declared_words(game: Any, lang: str | None) -> Callable[[str], str]:
+    """How ``game`` says its declared words (its options', its automa's, its spec's summary: games/setup.py
+    ``Say``) in ``lang``: its ``declared`` (:meth:`GameDefaults.declared`: its own catalog's message) where
+    it speaks ``lang`` (:func:`in_language`), else the words as declared (English). An empty text stays
+    empty."""
+    said = getattr(game, "declared", None)
+    if said is None or not in_language(game, lang):
+        return lambda text: text
+    return lambda text: said(text, lang) if text else text
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
@@ -484,6 +495,12 @@ class GameDefaults:
         if self.catalogs is None or not lang or lang == "en":
             return _ENGLISH
         return _words(self.catalogs[0], self.catalogs[1], lang)
+
+    def declared(self, text: str, lang: str | None = None) -> str:
+        """One of its declared words (an option's, a choice's, its automa's, its spec's summary) in
+        ``lang``: the message of its own catalog (marked ``N_`` where it is declared); a game whose
+        declared words are said otherwise (a context, the engine's data) says them here."""
+        return self.say(lang)._(text) if text else text
     # its rulebook's own nouns ("Architect", "follower"): with its name, title, options and automa the
     # words of its own that the service never speaks (tests/test_game_blind.py reads them)
     terms: tuple[str, ...] = ()

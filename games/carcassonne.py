@@ -179,6 +179,6 @@ _CHECKED: EmailGame[rules.GameState] = CARCASSONNE   # mypy checks the adapter a
 SPEC = GameSpec(game=CARCASSONNE, evaluation="ai.carcassonne:value", chances="ai.carcassonne:next_tiles",
                 position_schema="api.schemas.positions.carcassonne:CarcassonnePosition",
                 page="api.static:carcassonne.html",
-                summary=("Draw a land tile, lay it beside the others and place a follower on a city, a road, "
-                         "a cloister or a field. The map grows with every turn."),
+                summary=N_("Draw a land tile, lay it beside the others and place a follower on a city, a "
+                           "road, a cloister or a field. The map grows with every turn."),
                 art="games.art:carcassonne.svg")

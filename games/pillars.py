@@ -289,6 +289,6 @@ SPEC = GameSpec(game=PILLARS, evaluation="ai.pillars:value",
                 ai_levels={"easy": (2, 4), "medium": (2, 2, "own"), "hard": _HARD, "master": _HARD},
                 position_schema="api.schemas.positions.pillars:PillarsPosition",
                 page="api.static:pillars.html",
-                summary=("Place your master builders, hire craftsmen and turn wood, stone and sand into the "
-                         "cathedral of Kingsbridge, while taxes and events test you."),
+                summary=N_("Place your master builders, hire craftsmen and turn wood, stone and sand into "
+                           "the cathedral of Kingsbridge, while taxes and events test you."),
                 art="games.art:pillars.svg")
