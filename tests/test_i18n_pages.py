@@ -287,7 +287,8 @@ def test_the_email_link_pages_speak_the_address_s_language_else_the_page_s(redis
 
 def _table(html: str) -> dict:
     import json
-    return json.loads(re.search(r"const LANG = \"[\w-]+\", ASK = \"[\w-]+\", T = (\{.*?\});\n", html).group(1))
+    found = re.search(r"const LANG = \"[\w-]+\", ASK = \"[\w-]+\", T = (\{.*?\});\n", html)
+    return json.loads(found.group(1))
 
 
 def _declaring() -> list[str]:
