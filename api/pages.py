@@ -151,11 +151,15 @@ def _players(game, tr: i18n.Translator = i18n.ENGLISH, name=html.escape) -> str:
     return n
 
 
-def _art(name: str, svg: str, lang: str = i18n.DEFAULT) -> str:
-    """A game's card picture, inline and labelled by its own title (the game's words: English)."""
-    said = "" if lang == i18n.DEFAULT else ' lang="en"'
+def _art(name: str, svg: str, lang: str = i18n.DEFAULT, title: str = "") -> str:
+    """A game's card picture, inline and labelled by its title: ``title`` (its spec's ``art_title``,
+    said in ``lang`` by the game), else the picture's own (the game's words: marked English)."""
+    said = "" if lang == i18n.DEFAULT or title else ' lang="en"'
     svg = re.sub(r"<svg\b", f'<svg class="game-art" role="img" aria-labelledby="art-{name}"{said}',
                  svg.strip(), count=1)
+    if title:
+        labelled = f'<title id="art-{name}">{html.escape(title)}</title>'
+        return re.sub(r"<title>.*?</title>", lambda _m: labelled, svg, count=1, flags=re.S)
     return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
 
 
@@ -180,7 +184,8 @@ def game_cards(lang: str = i18n.DEFAULT) -> str:
         say, speaks = games.declared_words(g, lang), bool(games.in_language(g, lang))
         summary = _game_words(e(say(spec.summary)), lang, speaks) + " " if spec.summary else ""
         players = _players(g, tr, lambda title: _game_words(e(say(title)), lang, speaks))
-        out.append('<li class="card game-card">' + (_art(name, art, lang) if art else "")
+        title = say(spec.art_title) if spec.art_title and (speaks or lang == i18n.DEFAULT) else ""
+        out.append('<li class="card game-card">' + (_art(name, art, lang, title) if art else "")
                    + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
                    + f"{_game_words(e(g.title), lang)}</a></h3><p>{summary}"
                    + f"{players}.</p></li>")

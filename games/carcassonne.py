@@ -181,4 +181,5 @@ SPEC = GameSpec(game=CARCASSONNE, evaluation="ai.carcassonne:value", chances="ai
                 page="api.static:carcassonne.html",
                 summary=N_("Draw a land tile, lay it beside the others and place a follower on a city, a "
                            "road, a cloister or a field. The map grows with every turn."),
-                art="games.art:carcassonne.svg")
+                art="games.art:carcassonne.svg",
+                art_title=N_("Land tiles with a city, a road and a follower"))

@@ -291,4 +291,4 @@ SPEC = GameSpec(game=PILLARS, evaluation="ai.pillars:value",
                 page="api.static:pillars.html",
                 summary=N_("Place your master builders, hire craftsmen and turn wood, stone and sand into "
                            "the cathedral of Kingsbridge, while taxes and events test you."),
-                art="games.art:pillars.svg")
+                art="games.art:pillars.svg", art_title=N_("A cathedral under construction"))

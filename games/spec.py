@@ -66,7 +66,9 @@ class GameSpec:
       players is added from the game's seats); one of its declared words, said in the page's language
       by the game (marked ``N_`` for its catalog: docs/i18n.md, "The games' declared words");
     - ``art``: a small picture of the game for that card, ``"package:file.svg"`` (120x80, with a
-      ``<title>`` saying what it shows).
+      ``<title>`` saying what it shows);
+    - ``art_title``: what the picture shows in words, a declared word like ``summary`` (marked ``N_``),
+      said in the page's language in its ``<title>``; without it the picture's own ``<title>`` (English).
     """
 
     game: Game[Any]
@@ -78,6 +80,7 @@ class GameSpec:
     page: str | None = None
     summary: str = ""
     art: str | None = None
+    art_title: str = ""
 
     @property
     def name(self) -> str:

@@ -456,4 +456,4 @@ SPEC = GameSpec(game=TILETUM, ai="ai.tiletum.player:AI",
                 page="api.static:tiletum.html",
                 summary=N_("Travel Renaissance Europe, trade at Fairs and build the cathedrals: dice taken "
                            "from the Action Wheel decide what you do and what you earn."),
-                art="games.art:tiletum.svg")
+                art="games.art:tiletum.svg", art_title=N_("An Action Wheel with coloured dice on it"))

@@ -6,6 +6,8 @@ its languages; the catalog API (``GET /api/v1/catalog``, over real HTTP) says th
 its declared words in English whatever the language."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
 
@@ -18,7 +20,8 @@ from tests.test_game_words import SPEAKING, game_messages
 
 def declared(game) -> list[str]:
     """Every declared word of a game: its spec's summary, its options', its automa's."""
-    out = [games.spec_of(game).summary, *(w for o in game.options for w in o.words())]
+    spec = games.spec_of(game)
+    out = [spec.summary, spec.art_title, *(w for o in game.options for w in o.words())]
     if game.automa is not None:
         out += game.automa.words()
     return [w for w in out if w]
@@ -124,3 +127,19 @@ def test_the_catalog_api_answers_in_the_request_s_language(live_server, lang, ho
     # a language the service lacks, and the pseudo-locale outside the tests' app: English
     rv = requests.get(url, headers={"Accept-Language": "pl"}, timeout=10)
     assert rv.headers["Content-Language"] == "en" and rv.json() == english.json()
+
+
+def test_the_home_page_cards_pictures_say_what_they_show_in_the_page_s_language(live_server):
+    """Each card's picture is labelled by its spec's ``art_title`` in the page's language (no English
+    marked ``lang="en"`` where the game speaks the language)."""
+    english = requests.get(live_server.url + "/?lang=en", timeout=10).text
+    german = requests.get(live_server.url + "/?lang=de", timeout=10).text
+    for name, spec in games.specs().items():
+        if not spec.art_title:
+            continue
+        said = games.declared_words(spec.game, "de")(spec.art_title)
+        assert said != spec.art_title, name
+        assert f'<title id="art-{name}">{spec.art_title}</title>' in english, name
+        assert f'<title id="art-{name}">{said}</title>' in german, name
+        svg = re.search(rf'<svg class="game-art"[^>]*aria-labelledby="art-{name}"[^>]*>', german).group(0)
+        assert 'lang="en"' not in svg, svg

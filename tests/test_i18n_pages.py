@@ -368,7 +368,7 @@ def test_a_game_s_own_page_has_a_policy_per_language(client, game):
 def test_the_games_declared_words_are_in_the_page_s_language(client):
     """The home page's game cards say each game's summary and opponent in the page's language (only
     the game's title, its name, and its picture stay marked English); the new-game form builds its
-    inputs from the catalog, which the page asks in its language (api/static/catalog.js: ``LANG``) and
+    inputs from the catalog, which the page asks in its language (api/static/catalog.js: ``ASK``) and
     which says every declared word (options, choices, the automa's) from the game's catalog."""
     html = client.get("/?lang=" + PSEUDO, headers={"Accept": "text/html"}).get_data(as_text=True)
     doc = html5lib.parse(html)
@@ -381,7 +381,7 @@ def test_the_games_declared_words_are_in_the_page_s_language(client):
         assert all(el.tag.endswith("svg") or el.text in titles for el in english)
         said = "".join(card.find(NS + "p").itertext())
         assert "⟦" in said and not re.findall(r"[A-Za-z]{4,}", re.sub(r"⟦[^⟧]*⟧", "", said)), said
-    assert 'fetch("/api/v1/catalog?lang=" + encodeURIComponent(LANG)' in pages.render("new_game.html", PSEUDO)
+    assert 'fetch("/api/v1/catalog?lang=" + encodeURIComponent(ASK)' in pages.render("new_game.html", PSEUDO)
     rv = client.get("/api/v1/catalog?lang=" + PSEUDO)
     assert rv.headers["Content-Language"] == PSEUDO
     for g in rv.json["games"]:
