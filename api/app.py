@@ -6,6 +6,7 @@ import http
 import io
 import json
 import threading
+from typing import Any
 
 import flask
 import redis
@@ -427,7 +428,7 @@ def _redis_down(e: redis.RedisError):
 def _limit_words(error, tr) -> str:
     """A rate limit refused, in the request's language: its amount and its window (Babel's units and
     plural forms), not the limiter's English ("10 per 1 hour")."""
-    item = getattr(getattr(error, "limit", None), "limit", None)
+    item: Any = getattr(getattr(error, "limit", None), "limit", None)
     try:
         amount, seconds = int(item.amount), int(item.get_expiry())
     except (AttributeError, TypeError, ValueError):
