@@ -5,6 +5,9 @@ Sections cited are the rules text's (shared/rules/carcassonne.md): "Placing Land
 """
 from __future__ import annotations
 
+from rules_common.errors import Reason, Term
+from rules_common.words import NC_
+
 from .features import complete, cloister_tiles, final_scoring, find
 from .notation import Move
 from .state import GameState, lay
@@ -12,6 +15,12 @@ from .tiles import ROLE_OF_KIND, ROTATIONS, SIDES, fit_table, placed
 
 Err = tuple[str, str, str] | None   # (code, reason, rules section)
 PLACING, DEPLOYING = "Placing Land Tiles", "Placing New Followers"
+EDGE_TERMS = {"C": NC_("edge", "city"), "R": NC_("edge", "road"), "F": NC_("edge", "field")}
+# the feature a follower goes on, as a refused move names it
+FEATURE_TERMS = {"thief": NC_("feature", "road"), "knight": NC_("feature", "city"),
+                 "farmer": NC_("feature", "field"), "monk": NC_("feature", "cloister")}
+KIND_TERMS = {"road": NC_("feature", "road"), "city": NC_("feature", "city"), "farm": NC_("feature", "field"),
+              "cloister": NC_("feature", "cloister")}
 
 
 def cell_occupied(s: GameState, x: int, y: int) -> int:
@@ -131,35 +140,40 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     """The canonical form of ``m`` here (equivalent rotation, spot's canonical name), the local
     segment of its follower, and the rule it breaks (None if legal). Turn and phase not checked."""
     if (m.x, m.y) in s.at:
-        return m, None, ("cell-taken", f"there is already a tile at {m.x},{m.y}", PLACING)
+        return m, None, ("cell-taken", Reason("there is already a tile at {x},{y}", x=m.x, y=m.y), PLACING)
     a = s.open.get((m.x, m.y))
     if a is None:
-        return m, None, ("not-adjacent", f"{m.x},{m.y} does not abut a placed tile along an edge", PLACING)
+        why = Reason("{x},{y} does not abut a placed tile along an edge", x=m.x, y=m.y)
+        return m, None, ("not-adjacent", why, PLACING)
     if m.rot not in (0, 90, 180, 270):
-        return m, None, ("bad-rotation", "a rotation is 0, 90, 180 or 270", PLACING)
+        return m, None, ("bad-rotation", Reason("a rotation is 0, 90, 180 or 270"), PLACING)
     p = placed(s.tile, m.rot)
     rot = p.canonical_rot
-    names = {"C": "city", "R": "road", "F": "field"}
     for d in range(4):
         if a[d] is not None and a[d] != p.edges[d]:
-            why = (f"the tile in hand turned {m.rot}° shows a {names[p.edges[d]]} on its {SIDES[d]} side, "
-                   f"the tile there shows a {names[a[d]]}")
+            why = Reason("the tile in hand turned {rot}° shows a {edge} on its {side} side, "
+                         "the tile there shows a {other}", rot=m.rot,
+                         edge=Term("edge", EDGE_TERMS[p.edges[d]]), side=SIDES[d],
+                         other=Term("edge", EDGE_TERMS[a[d]]))
             return m, None, ("edges-differ", why, PLACING)
     if m.role is None:
         return Move(m.x, m.y, rot), None, None
     if s.supply[s.actor] <= 0:
-        return m, None, ("no-follower-left", "all your followers are on the board", DEPLOYING)
+        return m, None, ("no-follower-left", Reason("all your followers are on the board"), DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
-        what = {"thief": "road", "knight": "city", "farmer": "field",
-                "monk": "cloister"}.get(m.role, "feature")
-        where = f" reaching {m.spot}" if m.spot else ""
-        why = f"the tile in hand turned {m.rot}° has no {what}{where} for a {m.role}"
+        what = Term("feature", FEATURE_TERMS.get(m.role or "", NC_("feature", "feature")))
+        role = Term("follower", m.role or "")
+        why = (Reason("the tile in hand turned {rot}° has no {what} reaching {spot} for a {role}", rot=m.rot,
+                      what=what, spot=m.spot, role=role) if m.spot
+               else Reason("the tile in hand turned {rot}° has no {what} for a {role}", rot=m.rot, what=what,
+                           role=role))
         return m, None, ("no-such-spot", why,
                          DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind
-        why = f"that {'field' if kind == 'farm' else kind} joins one that already has a follower"
+        why = Reason("that {kind} joins one that already has a follower",
+                     kind=Term("feature", KIND_TERMS.get(kind, kind)))
         return m, None, ("feature-occupied", why, DEPLOYING)
     return Move(m.x, m.y, rot, m.role, p.names[k] or None), k, None
 

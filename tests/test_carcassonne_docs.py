@@ -55,7 +55,7 @@ def test_the_example_game_is_legal_in_order():
 
 def test_every_rule_code_is_documented():
     src = "\n".join(p.read_text() for p in (ROOT / "carcassonne").glob("*.py"))
-    codes = set(re.findall(r'\("([a-z]+(?:-[a-z]+)+)", (?:f?"|why)', src))
+    codes = set(re.findall(r'\("([a-z]+(?:-[a-z]+)+)", (?:f?"|why|Reason\()', src))
     assert {"edges-differ", "feature-occupied", "not-adjacent"} <= codes
     table = section("Rule codes")
     missing = [c for c in codes if f"`{c}`" not in table]
