@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules_common.errors import Reason
+
 from .actions_phase import start_actions
 from .basics import KEEP, PASS, PH2, REDRAW, C, Err, builder_cost, who
 from .notation import Move
@@ -69,35 +71,51 @@ def spot_of(s: GameState, m: Move) -> int | None:
 def check_builders(s: GameState, seat: int, m: Move) -> Err:
     if s.phase == "placing":
         if m.verb != "place":
-            return "not-now", "a passed master builder is placed now, for free", PH2
+            return "not-now", Reason("a passed master builder is placed now, for free"), PH2
     elif s.offer:
         if m.verb not in ("keep", "redraw"):
             return (
                 "not-now",
-                "the start player decides first whether to put the drawn master builder back",
+                Reason("the start player decides first whether to put the drawn master builder back"),
                 PH2,
             )
         return None
     elif m.verb == "redraw":
         if seat != s.start or s.redraw_used:
-            return "no-redraw", "only the start player may put a drawn master builder back, once a round", PH2
+            return (
+                "no-redraw",
+                Reason("only the start player may put a drawn master builder back, once a round"),
+                PH2,
+            )
         return None
     elif m.verb == "pass":
         return None
     elif m.verb != "place":
-        return "not-now", f"'{m.verb}' is not a move now: place the drawn master builder or pass", PH2
+        return (
+            "not-now",
+            Reason("'{verb}' is not a move now: place the drawn master builder or pass", verb=m.verb),
+            PH2,
+        )
     f = m.args[0]
     if len(m.args) == 2:
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring
         if m.args[1] not in shown:
-            return "no-such-card", f"{m.args[1]} is not at {f.title()} this round", PH2
+            return (
+                "no-such-card",
+                Reason("{card} is not at {field} this round", card=m.args[1], field=f.title()),
+                PH2,
+            )
     if spot_of(s, m) is None:
-        return "spot-taken", f"no free master builder spot there ({f})", PH2
+        return "spot-taken", Reason("no free master builder spot there ({field})", field=f), PH2
     cost = builder_cost(s, seat)
     if cost > s.gold[seat]:
         return (
             "not-enough-gold",
-            f"placing costs {cost} gold now and you have {s.gold[seat]}; you may pass",
+            Reason(
+                "placing costs {cost} gold now and you have {gold}; you may pass",
+                cost=cost,
+                gold=s.gold[seat],
+            ),
             PH2,
         )
     return None

@@ -3,6 +3,8 @@ craftsman to lose, Shiring, the market, the cathedral's uses), checked and playe
 
 from __future__ import annotations
 
+from rules_common.errors import Reason, Term
+
 from .actions_phase import run
 from .basics import (
     ARCH,
@@ -68,14 +70,19 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
             return (
                 None
                 if negative(s)
-                else ("event-positive", "the event is a positive one: nothing to protect yourself from", ARCH)
+                else (
+                    "event-positive",
+                    Reason("the event is a positive one: nothing to protect yourself from"),
+                    ARCH,
+                )
             )
         if v == "collect":
             i = RI[m.args[0]]
-            return None if s.market[i] > 0 else ("market-sold-out", f"no {m.args[0]} at the market", ARCH)
+            why = Reason("no {resource} at the market", resource=Term("resource", m.args[0]))
+            return None if s.market[i] > 0 else ("market-sold-out", why, ARCH)
         return (
             "not-now",
-            "the Archbishop's master builder decides: protect, collect a resource or decline",
+            Reason("the Archbishop's master builder decides: protect, collect a resource or decline"),
             ARCH,
         )
     if kind in ("protection", "taxes"):
@@ -85,21 +92,25 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "privilege":
             p = m.args[0]
             if p not in s.privileges[seat] or not C.privileges[p]["effect"].get(key):
-                return "no-such-privilege", f"you hold no privilege {p} that does this", PRIVILEGES
+                return (
+                    "no-such-privilege",
+                    Reason("you hold no privilege {card} that does this", card=p),
+                    PRIVILEGES,
+                )
             return None
-        what = "the event" if kind == "protection" else "the taxes"
-        return (
-            "not-now",
-            f"decide whether to use your privilege against {what} (privilege ... or decline)",
-            PRIVILEGES,
+        why = (
+            Reason("decide whether to use your privilege against the event (privilege ... or decline)")
+            if kind == "protection"
+            else Reason("decide whether to use your privilege against the taxes (privilege ... or decline)")
         )
+        return "not-now", why, PRIVILEGES
     if kind in ("lose", "shiring"):
         sect = EVENT if kind == "lose" else SHIRING
         if v != "discard":
-            return "not-now", "name the craftsman who leaves the game (discard ...)", sect
+            return "not-now", Reason("name the craftsman who leaves the game (discard ...)"), sect
         mine = s.craftsmen[seat] + ([s.queue[0][2]] if kind == "shiring" else [])
         if m.args[0] not in mine:
-            return "no-such-craftsman", f"you have no craftsman {m.args[0]}", sect
+            return "no-such-craftsman", Reason("you have no craftsman {card}", card=m.args[0]), sect
         return None
     if kind == "market":
         return check_market(s, seat, m)
@@ -107,33 +118,57 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "done":
             return None
         if v != "use":
-            return "not-now", "convert with a craftsman (use ...) or end your conversions (done)", CATHEDRAL
+            return (
+                "not-now",
+                Reason("convert with a craftsman (use ...) or end your conversions (done)"),
+                CATHEDRAL,
+            )
         return check_use(s, seat, m)
     if v != "drop":
-        return "not-now", f"you carry more than {carry_limit(s, seat)} resources: drop one", CATHEDRAL
+        return (
+            "not-now",
+            Reason("you carry more than {n} resources: drop one", n=carry_limit(s, seat)),
+            CATHEDRAL,
+        )
     if s.res[seat][RI[m.args[0]]] <= 0:
-        return "no-such-resource", f"you have no {m.args[0]}", CATHEDRAL
+        return (
+            "no-such-resource",
+            Reason("you have no {resource}", resource=Term("resource", m.args[0])),
+            CATHEDRAL,
+        )
     return None
 
 
 def check_use(s: GameState, seat: int, m: Move) -> Err:
     x, n = m.args[0], m.n
     if x not in s.craftsmen[seat]:
-        return "no-such-craftsman", f"you have no craftsman {x}", CATHEDRAL
+        return "no-such-craftsman", Reason("you have no craftsman {card}", card=x), CATHEDRAL
     ins, _, cap, requires, holds = C.formula[x]
-    name = C.craftsmen[x]["name"]
+    name = Term("craftsman", C.craftsmen[x]["name"])
     if x in s.used[seat]:
-        return "already-used", f"your {name} has worked this round", CATHEDRAL
+        return "already-used", Reason("your {craftsman} has worked this round", craftsman=name), CATHEDRAL
     if n > cap:
-        return "over-capacity", f"your {name} works at most {cap} times a round", CATHEDRAL
+        return (
+            "over-capacity",
+            Reason("your {craftsman} works at most {n} times a round", craftsman=name, n=cap),
+            CATHEDRAL,
+        )
     if requires and not has_mark(s, seat, requires):
-        return "needs-mortar-mixer", f"without a mortar mixer your {name} earns nothing", REQUIRE
+        return (
+            "needs-mortar-mixer",
+            Reason("without a mortar mixer your {craftsman} earns nothing", craftsman=name),
+            REQUIRE,
+        )
     if any(s.res[seat][i] < holds[i] for i in range(4)):
-        return "needs-metal", f"your {name} works only while you hold metal", CATHEDRAL
+        return (
+            "needs-metal",
+            Reason("your {craftsman} works only while you hold metal", craftsman=name),
+            CATHEDRAL,
+        )
     if uses_possible(s, seat, x) < n:
         return (
             "not-enough-resources",
-            f"you have not the resources for your {name} to work {n} times",
+            Reason("you have not the resources for your {craftsman} to work {n} times", craftsman=name, n=n),
             CATHEDRAL,
         )
     return None
@@ -145,9 +180,17 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
     before = snap(s)
     decide_now(s, seat, m, kind)
     keep = [seat] if m.verb == "protect" or kind in ("taxes", "shiring") else []
-    extra = ({"n": s.tax} if kind == "taxes" else {"card": s.event} if kind == "lose"
-             else {"card": head[2]} if kind == "shiring" else {"n": carry_limit(s, seat)} if kind == "carry"
-             else {})
+    extra = (
+        {"n": s.tax}
+        if kind == "taxes"
+        else {"card": s.event}
+        if kind == "lose"
+        else {"card": head[2]}
+        if kind == "shiring"
+        else {"n": carry_limit(s, seat)}
+        if kind == "carry"
+        else {}
+    )
     note(s, kind, before, seats=[seat], keep=keep, move=str(m), **extra)
     run(s, chance)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules_common.errors import Reason, Term
+
 from .basics import MARKET, PASS, REQUIRE, C, Err, gain_gold, has_mark
 from .notation import Move
 from .state import RES, RI, GameState
@@ -25,24 +27,46 @@ def check_market(s: GameState, seat: int, m: Move) -> Err:
     if v == "pass":
         return None
     if v not in ("buy", "sell"):
-        return "not-now", "at the market: buy, sell or pass", MARKET
+        return "not-now", Reason("at the market: buy, sell or pass"), MARKET
     r, n = m.args[0], m.n
     i = RI[r]
     if ("-" if v == "buy" else "+") + r in s.traded[seat]:
-        return ("bought-and-sold", f"you may not buy and sell {r} in the same round", MARKET)
+        return (
+            "bought-and-sold",
+            Reason("you may not buy and sell {resource} in the same round", resource=Term("resource", r)),
+            MARKET,
+        )
     if v == "buy":
         if r == "wood" and not has_mark(s, seat, "woodworker"):
-            return "needs-woodworker", "without a woodworker you cannot buy wood", REQUIRE
+            return "needs-woodworker", Reason("without a woodworker you cannot buy wood"), REQUIRE
         if n > s.market[i]:
-            return "market-sold-out", f"the market has {s.market[i]} {r}", MARKET
+            return (
+                "market-sold-out",
+                Reason("the market has {n} {resource}", n=s.market[i], resource=Term("resource", r)),
+                MARKET,
+            )
         cost = n * C.price[r]
         if cost > s.gold[seat]:
-            return "not-enough-gold", f"{n} {r} cost {cost} gold and you have {s.gold[seat]}", MARKET
+            return (
+                "not-enough-gold",
+                Reason(
+                    "{n} {resource} cost {cost} gold and you have {gold}",
+                    n=n,
+                    resource=Term("resource", r),
+                    cost=cost,
+                    gold=s.gold[seat],
+                ),
+                MARKET,
+            )
         return None
     if r == "stone" and not has_mark(s, seat, "stonecutter"):
-        return "needs-stonecutter", "without a stonecutter you cannot sell stone", REQUIRE
+        return "needs-stonecutter", Reason("without a stonecutter you cannot sell stone"), REQUIRE
     if n > s.res[seat][i]:
-        return "not-enough-resources", f"you have {s.res[seat][i]} {r}", MARKET
+        return (
+            "not-enough-resources",
+            Reason("you have {n} {resource}", n=s.res[seat][i], resource=Term("resource", r)),
+            MARKET,
+        )
     return None
 
 
