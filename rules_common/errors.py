@@ -17,18 +17,25 @@ from typing import Any
 
 
 class Term(str):
-    """A word of the game put into a reason: its English word (as ``str``) and its catalog context,
-    said as ``w.pgettext(context, word)``."""
+    """A word of the game put into a reason: its English word (as ``str``; ``english`` where the
+    English reason has always said it otherwise, e.g. in lower case) and its catalog context, said
+    as ``w.pgettext(context, word)``."""
 
     context: str
+    word: str
 
-    def __new__(cls, context: str, word: str) -> Term:
-        t = super().__new__(cls, word)
-        t.context = context
+    def __new__(cls, context: str, word: str, english: str | None = None) -> Term:
+        t = super().__new__(cls, word if english is None else english)
+        t.context, t.word = context, word
         return t
 
     def said(self, w: Any) -> str:
-        return w.pgettext(self.context, str(self))
+        if getattr(w, "english", False):
+            return str(self)
+        return w.pgettext(self.context, self.word)
+
+    def __reduce__(self):
+        return (Term, (self.context, self.word, str(self)))
 
 
 class Reason(str):
