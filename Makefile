@@ -41,8 +41,12 @@ $(COMPILED): %.mo: %.po $(STAMP)
 # The catalogs again from the code (docs/i18n.md, "Changing a message"): extract the template, merge it
 # into each language's .po (new messages untranslated, changed ones fuzzy: tests/test_i18n.py fails
 # until they are translated)
+# a problem's detail (docs/i18n.md, "The API's language"): the detail argument of application/errors.py's
+# refusals and of api/problems.py's ApiError, and tablepost.i18n.said's message
+DETAIL_KEYWORDS = -k said -k invalid:2 -k forbidden:2 -k missing:2 -k refused:2 -k limited:2 -k failed:2 \
+	-k unauthorized:1 -k not_found:1 -k ApiError:3
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k _ -k ngettext:1,2 -k N_ --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k ngettext:1,2 -k N_ $(DETAIL_KEYWORDS) --no-location --sort-output \
 	    --project "Table Post" --copyright-holder "Table Post" -o tablepost/translations/messages.pot .
 	for po in tablepost/translations/*.po; do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 \
 	    --ignore-obsolete -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done

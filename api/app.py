@@ -9,6 +9,7 @@ import threading
 
 import flask
 import redis
+from flask_limiter.errors import RateLimitExceeded
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import ClientDisconnected, HTTPException
@@ -33,13 +34,16 @@ from application.store import EventStore
 from application.tournament_service import TournamentService
 from application.webhooks import Webhooks
 from mail.outbox import forget_address
+from tablepost import i18n
+from tablepost.i18n import N_, said
 
-from . import limits, settings
+from . import language, limits, settings
 from .broker import celery_send_task
 from .email_pages import register_email_pages
 from .pages import not_found_page, register_pages, wants_page
 from .parts import Parts
-from .problems import PROBLEM_CONTENT_TYPE, ApiError, from_service, problem_body
+from .problems import (PROBLEM_CONTENT_TYPE, SERVER_FAILED, ApiError, field_messages, from_service,
+                       problem_body)
 from .resources import (bot, bots, email, games, health, lobby, me, play, ratings, stream, tournaments,
                         webhooks)
 from .resources import players
@@ -62,6 +66,8 @@ arrive in time; 409 stale version; 413 body too large; 422 unparsable or illegal
 
 Fairness: the secret seed behind every roll and draw is committed to (SHA-256) when the game
 starts and revealed when it ends (`/fairness`).
+
+""" + language.DOC + """
 
 Web pages, built on this API alone: [the home page](/), [a new game](/play/new), each game at
 `/play/{game_id}` (open it as a seat with `#token=<seat token>` in the URL fragment, which never
@@ -114,16 +120,21 @@ class ProblemApi(Api):
         if status == 404 and wants_page():  # a browser at a page that is not there: the site's 404 page
             return not_found_page()
         phrase = http.HTTPStatus(status).phrase if status in http.HTTPStatus._value2member_map_ else "Error"
+        tr = language.translator()   # the detail in the request's language (the code stays)
         if isinstance(error, ApiError):
-            body = problem_body(status, error.problem_code, error.title or phrase, error.detail, error.extra)
+            body = problem_body(status, error.problem_code, error.title or phrase, tr.say(error.detail),
+                                error.extra)
             return problem_response(body, error.extra_headers)
         code = GENERIC_CODES.get(status, phrase.lower().replace(" ", "-"))
         extra = {}
         data = getattr(error, "data", None) or {}
         if data.get("messages"):
-            extra["errors"] = data["messages"]
+            extra["errors"] = field_messages(data["messages"], tr)
             code = "invalid-request"
-        detail = error.description if status != 500 else "the server failed; the request changed nothing"
+        description: str = (error.description or "") if status != 500 else SERVER_FAILED
+        if isinstance(error, RateLimitExceeded):   # its description is the limit ("10 per 1 hour")
+            description = said("too many requests: at most {limit}", limit=error.description)
+        detail = tr.say(description)
         headers = dict(data.get("headers") or {})
         allowed = getattr(error, "valid_methods", None)   # werkzeug's MethodNotAllowed has them
         if allowed:  # 405 must say what is allowed (RFC 9110)
@@ -339,9 +350,12 @@ def create_app(config: dict | None = None) -> flask.Flask:
         _too_slow() if isinstance(e.__context__, TimeoutError) else api.handle_http_exception(e)))
     app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(_kept(e))))
 
+    app.after_request(language.said_headers)   # Content-Language, Vary: Accept-Language
     limits.install(app)
     # Flask's documented way to add WSGI middleware; its stubs declare wsgi_app a method
-    app.wsgi_app = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])   # type: ignore[method-assign]
+    limited = LimitChunkedBodies(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"],
+                                 pseudo=bool(app.config.get("TESTING")))
+    app.wsgi_app = limited   # type: ignore[method-assign]
     if app.config["TRUSTED_PROXIES"]:  # the client address as the trusted proxies saw it
         n = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)   # type: ignore[method-assign]
@@ -352,8 +366,8 @@ class LimitChunkedBodies:
     """MAX_CONTENT_LENGTH for bodies sent without a Content-Length (chunked): werkzeug only
     truncates those, so read up to the limit here and answer 413 beyond it."""
 
-    def __init__(self, app, limit: int):
-        self.app, self.limit = app, limit
+    def __init__(self, app, limit: int, pseudo: bool = False):
+        self.app, self.limit, self.pseudo = app, limit, pseudo
 
     def __call__(self, environ, start_response):
         if (self.limit and not environ.get("CONTENT_LENGTH")
@@ -361,25 +375,31 @@ class LimitChunkedBodies:
             try:
                 body = environ["wsgi.input"].read(self.limit + 1)
             except TimeoutError:  # a stalled client (api/gunicorn_conf.py)
-                return self.problem(start_response, 408, "request-timeout", "Request Timeout", TOO_SLOW)
+                return self.problem(environ, start_response, 408, "request-timeout", "Request Timeout",
+                                    TOO_SLOW)
             if len(body) > self.limit:
-                return self.problem(start_response, 413, "payload-too-large", "Content Too Large",
-                                    f"the body is larger than {self.limit} bytes")
+                return self.problem(environ, start_response, 413, "payload-too-large", "Content Too Large",
+                                    said("the body is larger than {limit} bytes", limit=self.limit))
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ["wsgi.input_terminated"] = False
         return self.app(environ, start_response)
 
-    @staticmethod
-    def problem(start_response, status: int, code: str, title: str, detail: str) -> list[bytes]:
-        payload = json.dumps(problem_body(status, code, title, detail)).encode()
+    def problem(self, environ: dict, start_response, status: int, code: str, title: str,
+                detail: str) -> list[bytes]:
+        """The problem, its ``detail`` in the request's language (api/language.py; there is no
+        request context yet here)."""
+        lang = language.environ_language(environ, self.pseudo)
+        payload = json.dumps(problem_body(status, code, title, i18n.translator(lang).say(detail))).encode()
         start_response(f"{status} {title}", [("Content-Type", PROBLEM_CONTENT_TYPE),
-                                             ("Content-Length", str(len(payload)))])
+                                             ("Content-Length", str(len(payload))),
+                                             ("Content-Language", lang), ("Vary", "Accept-Language")])
         return [payload]
 
 
-TOO_SLOW = "the request body did not arrive in time; nothing was changed"
+TOO_SLOW = N_("the request body did not arrive in time; nothing was changed")
+STORE_DOWN = N_("the game store is unreachable; nothing was changed, retry later")
 
 
 def _kept(e: ServiceError) -> ServiceError:
@@ -394,11 +414,12 @@ def _too_slow() -> flask.Response:
     """The answer to a client whose request stalled past the socket timeout the gunicorn worker
     sets (api/gunicorn_conf.py): a read of the body timed out. The server closes the connection
     (its body never arrived whole)."""
-    return problem_response(problem_body(408, "request-timeout", "Request Timeout", TOO_SLOW))
+    return problem_response(problem_body(408, "request-timeout", "Request Timeout",
+                                         language.translator().say(TOO_SLOW)))
 
 
 def _redis_down(e: redis.RedisError):
     return problem_response(problem_body(503, "storage-unavailable", "Service Unavailable",
-                                         "the game store is unreachable; nothing was changed, retry later"),
+                                         language.translator().say(STORE_DOWN)),
                             {"Retry-After": "5"})
 

@@ -7,6 +7,8 @@ import re
 
 import flask
 
+from tablepost.i18n import said
+
 from .problems import ApiError
 
 SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
@@ -24,6 +26,6 @@ def bearer(what: str = "seat token") -> str | None:
     # Every credential of this service is printable ASCII; anything else is no credential (and
     # must not reach a comparison that refuses non-ASCII text).
     if scheme.lower() != "bearer" or not token.strip() or not _PRINTABLE_ASCII.match(token.strip()):
-        raise ApiError(401, "unauthorized", f"use 'Authorization: Bearer <{what}>'",
+        raise ApiError(401, "unauthorized", said("use 'Authorization: Bearer <{what}>'", what=what),
                        headers={"WWW-Authenticate": 'Bearer realm="tablepost"'})
     return token.strip()

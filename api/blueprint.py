@@ -12,6 +12,11 @@ import sys
 import flask_smorest
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+from werkzeug.datastructures import MultiDict
+
+from tablepost.i18n import said
+
+from .language import PARAM
 
 # No request of this API nests deeper than 4 levels (a game's options.time_control.quiet_hours);
 # anything past this is not a request of ours.
@@ -33,6 +38,12 @@ def json_depth_exceeds(value, limit: int = MAX_JSON_DEPTH) -> bool:
 
 
 class JsonParser(FlaskParser):
+    def load_querystring(self, req, schema):
+        """The query's arguments but ``lang``, which any operation takes (api/language.py) and no
+        route's schema declares."""
+        return self._makeproxy(MultiDict([(k, v) for k, v in req.args.items(multi=True) if k != PARAM]),
+                               schema)
+
     def _raw_load_json(self, req):
         if not is_json_request(req):
             return core.missing
@@ -45,12 +56,13 @@ class JsonParser(FlaskParser):
             raise   # webargs' own 400 for a body that is not JSON
         except ValueError:
             # an integer of more than 4,300 digits: Python's int-from-string limit (issue 27) was a 500
-            too_long = f"A number in the JSON body has more than {INT_DIGITS_LIMIT} digits."
+            too_long = said("A number in the JSON body has more than {n} digits.", n=INT_DIGITS_LIMIT)
             abort(400, messages={"json": [too_long]})
         else:
             too_deep = json_depth_exceeds(data)
         if too_deep:
-            abort(400, messages={"json": [f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels."]})
+            too_deep_said = said("The JSON body nests deeper than {n} levels.", n=MAX_JSON_DEPTH)
+            abort(400, messages={"json": [too_deep_said]})
         return data
 
 

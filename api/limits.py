@@ -43,6 +43,8 @@ from application.together import Together
 from application.service_secrets import stored_secret
 from application.redis_conn import cluster_url, is_cluster
 
+from tablepost.i18n import N_, said
+
 from .extensions import service
 from .problems import ApiError
 
@@ -229,7 +231,8 @@ def charge_hint() -> None:
     hint view when it starts a search (api/hints.py): asking again for a hint being computed, or
     computed, costs nothing, and a refusal (no room in the pool, budget spent) costs nothing.
     Raises 429 ``rate-limited`` with Retry-After (the window's reset) when the budget is spent."""
-    _charge("tablepost_hint_budget", "hint", "rate-limited", "at most {item} hints per seat: ask again later")
+    _charge("tablepost_hint_budget", "hint", "rate-limited",
+            N_("at most {item} hints per seat: ask again later"))
 
 
 def charge_message() -> None:
@@ -237,7 +240,7 @@ def charge_message() -> None:
     charged by the post view once the seat is known (api/resources/messages.py). Raises 429
     ``too-many-messages`` with Retry-After when it is spent."""
     _charge("tablepost_message_budget", "message", "too-many-messages",
-            "at most {item} messages per seat: wait a moment")
+            N_("at most {item} messages per seat: wait a moment"))
 
 
 def _charge(budget_name: str, scope: str, code: str, detail: str) -> None:
@@ -257,7 +260,7 @@ def _charge(budget_name: str, scope: str, code: str, detail: str) -> None:
         return
     retry = max(1, math.ceil(reset - time.time()))
     flask.g.retry_after = retry   # kept over the limiter's own Retry-After (_own_retry_after)
-    raise ApiError(429, code, detail.format(item=item), headers={"Retry-After": str(retry)})
+    raise ApiError(429, code, said(detail, item=item), headers={"Retry-After": str(retry)})
 
 
 def limited(view: Any) -> Callable[..., Any]:

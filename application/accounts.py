@@ -138,8 +138,8 @@ class Accounts:
         pid, email = self.dashboard.player(key)
         if confirm != CONFIRM:
             raise errors.invalid("confirmation-required",
-                                 f"to delete your account send {{\"confirm\": \"{CONFIRM}\"}}: it cannot be "
-                                 "undone")
+                                 errors.said("to delete your account send {{\"confirm\": \"{confirm}\"}}: "
+                                             "it cannot be undone", confirm=CONFIRM))
         email = email.strip().lower()
         # tournaments first: a withdrawal drops the seats of its games, which the loop below then leaves
         tournaments = TournamentService(self.games).forget_entrant(email, FORMER)

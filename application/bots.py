@@ -111,7 +111,7 @@ class BotAccounts:
     def _owned(self, bot_id: str, key: str | None) -> None:
         """Raise unless ``key`` is the owner key of the existing account ``bot_id``."""
         if self.get(bot_id) is None:
-            raise errors.not_found(f"no bot account {bot_id!r}", "bot-not-found")
+            raise errors.not_found(errors.said("no bot account {id}", id=repr(bot_id)), "bot-not-found")
         if key is None:
             raise errors.unauthorized("send the bot's owner key as 'Authorization: Bearer <owner key>'")
         if not self._is_owner(bot_id, key):
@@ -167,11 +167,12 @@ class BotAccounts:
         """Ask bot ``bot_id`` to play a game: a pending invitation, which the bot lists and accepts
         or declines; once accepted, its id seats the bot in one game created with it."""
         if self.get(bot_id) is None:
-            raise errors.not_found(f"no bot account {bot_id!r}", "bot-not-found")
+            raise errors.not_found(errors.said("no bot account {id}", id=repr(bot_id)), "bot-not-found")
         now = int(time.time())
         if len(self._open_invitations(bot_id, now)) >= MAX_INVITATIONS:
             raise errors.invalid("too-many-invitations",
-                                 f"bot {bot_id} has {MAX_INVITATIONS} open invitations: try again later")
+                                 errors.said("bot {id} has {n} open invitations: try again later", id=bot_id,
+                                             n=MAX_INVITATIONS))
         inv_id, inv = secrets.token_hex(16), {"status": "pending", "created": now, "game": None}
         self.r.hset(invitations_key(bot_id), inv_id, json.dumps(inv))
         return self._public_invitation(bot_id, inv_id, inv)
@@ -225,8 +226,8 @@ class BotAccounts:
             if s.get("kind") == "bot" and inv_id:
                 if self._transition(keys=[invitations_key(s["bot"])], args=[
                         inv_id, "accepted", "used", "", INVITATION_DAYS * 86400, int(time.time())]) is None:
-                    raise errors.forbidden("bot-not-consenting", f"the invitation of bot {s['bot']} was used "
-                                                                 "by another game meanwhile")
+                    raise errors.forbidden("bot-not-consenting", errors.said(
+                        "the invitation of bot {id} was used by another game meanwhile", id=s["bot"]))
 
     def note_game(self, game_id: str, seats: list[dict]) -> None:
         """Write the game into the invitations :meth:`claim` used (their status is final by then)."""
@@ -267,9 +268,11 @@ class BotAccounts:
                 bot = self.get(s.get("bot") or "")
                 if bot is None:
                     raise errors.invalid("unknown-bot",
-                                         f"no bot account {s.get('bot')!r} (register one: POST /api/v1/bots)")
+                                         errors.said("no bot account {id} (register one: POST /api/v1/bots)",
+                                                     id=repr(s.get("bot"))))
                 if bot["id"] in seen:
-                    raise errors.invalid("bad-seats", f"bot {bot['id']} may hold only one seat of a game")
+                    raise errors.invalid("bad-seats", errors.said("bot {id} may hold only one seat of a game",
+                                                                  id=bot["id"]))
                 seen.add(bot["id"])
                 owner_key = s.get("owner_key")
                 self._consents(bot["id"], owner_key, s.get("invitation"))
@@ -282,17 +285,18 @@ class BotAccounts:
     def _consents(self, bot_id: str, owner_key: str | None, inv_id: str | None) -> None:
         if owner_key is not None:
             if not self._is_owner(bot_id, owner_key):
-                raise errors.forbidden("bot-not-consenting", f"this is not the owner key of bot {bot_id}")
+                raise errors.forbidden("bot-not-consenting",
+                                       errors.said("this is not the owner key of bot {id}", id=bot_id))
             return
         if inv_id is None:
-            raise errors.forbidden("bot-not-consenting", f"bot {bot_id} is seated only by its owner (its "
-                                   "'owner_key') or with an 'invitation' it accepted: POST /api/v1/bots/"
-                                   f"{bot_id}/invitations, then wait for the bot to accept it")
+            raise errors.forbidden("bot-not-consenting", errors.said(
+                "bot {id} is seated only by its owner (its 'owner_key') or with an 'invitation' it accepted: "
+                "POST /api/v1/bots/{id}/invitations, then wait for the bot to accept it", id=bot_id))
         try:
             status = self.invitation(bot_id, inv_id)["status"]
         except errors.ServiceError:
             status = "unknown"
         if status != "accepted":
-            raise errors.forbidden("bot-not-consenting", f"the invitation for bot {bot_id} is {status}, "
-                                                         "not accepted (each accepted invitation seats one "
-                                                         "game)")
+            raise errors.forbidden("bot-not-consenting", errors.said(
+                "the invitation for bot {id} is {status}, not accepted (each accepted invitation seats one "
+                "game)", id=bot_id, status=status))

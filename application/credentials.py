@@ -38,9 +38,11 @@ class Credentials:
             raise errors.unauthorized(
                 "send the seat's token or its link token as 'Authorization: Bearer <token>'")
         if self.games.seat_of(meta, token, game_id) != seat:
-            raise errors.forbidden("not-your-seat", f"this credential is not seat {seat}'s")
+            raise errors.forbidden("not-your-seat", errors.said("this credential is not seat {seat}'s",
+                                                                              seat=seat))
         if meta["seats"][seat]["kind"] != "human":
-            raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+            raise errors.forbidden("not-a-human-seat", errors.said(
+                "seat {seat} is not a human seat of this game", seat=seat))
         return meta
 
     def new_seat_token(self, game_id: str, seat: int, token: str | None) -> dict:

@@ -161,7 +161,9 @@ class Dashboard:
         return out
 
     # --- the games ----------------------------------------------------------------------------
-    def games_of(self, key: str | None) -> dict:
+    def games_of(self, key: str | None, lang: str | None = None) -> dict:
+        """The games of the dashboard key's address; each game's ``progress`` in ``lang`` where the
+        game speaks it (``games.in_language``)."""
         pid, email = self.player(key)
         to_move: list[tuple[float | None, dict]] = []   # (deadline, game)
         waiting: list[tuple[float | None, dict]] = []
@@ -189,7 +191,8 @@ class Dashboard:
             item = {
                 "game": game_id, "game_name": game.name, "seat": mine, "name": names[mine],
                 "opponents": [n for i, n in enumerate(names) if i not in seats],
-                "round": game.round(state), "progress": game.progress(state), "phase": game.phase(state),
+                "round": game.round(state), "progress": game.progress(state, **games.in_language(game, lang)),
+                "phase": game.phase(state),
                 "version": state.version, "to_act": [] if actor is None else [actor],
                 "to_act_names": [] if actor is None else [names[actor]],
                 "deadline": iso(due),

@@ -136,7 +136,7 @@ class Deadlines:
         st = st if st is not None else self.seat_state(game_id, seat)
         if (st["vacation_since"] is None
             and st["vacation_used"] >= time_control(meta)["vacation_days"] * 86400):
-            raise ValueError("no vacation time left")
+            raise ValueError(errors.N_("no vacation time left"))   # (a problem's detail: docs/i18n.md)
 
     def _end_vacation(self, game_id: str, seat: int, st: dict, now: float, allowance: float) -> None:
         length = min(now - st["vacation_since"], allowance - st["vacation_used"])

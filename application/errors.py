@@ -2,15 +2,25 @@
 adapters decide what a kind means to them (the HTTP adapter maps kinds to statuses in
 ``api/problems.py``, the email gateway turns them into an error email). Engine errors become
 service errors here and only here (:func:`from_engine`).
+
+A ``detail`` is said in English, as a message of the platform's catalog (docs/i18n.md, "The API's
+language"): a literal given to one of the functions below (``invalid("bad-x", "the x is ...")``:
+`make messages` extracts their detail argument by their names, babel.cfg), or :func:`said` with
+its parameters (``said("no tournament {id}", id=tid)``), never an f-string. The adapters say it in
+their reader's language (api/problems.py); a parameter that is a game's words stays as given.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from games import ERRORS
+from tablepost.i18n import N_, Said, said
 
 if TYPE_CHECKING:
     from rules_common.errors import EngineError
+
+__all__ = ["ServiceError", "Said", "said", "N_", "KINDS", "invalid", "unauthorized", "forbidden", "not_found",
+           "missing", "refused", "limited", "failed", "conflict", "from_engine", "ENGINE_ERRORS"]
 
 KINDS = ("invalid", "unauthorized", "forbidden", "not-found", "conflict", "failed", "limited")
 
@@ -38,7 +48,7 @@ def invalid(code: str, detail: str, **extra) -> ServiceError:
 
 
 def unauthorized(
-        detail: str = "a seat token is required: send 'Authorization: Bearer <token>'") -> ServiceError:
+        detail: str = N_("a seat token is required: send 'Authorization: Bearer <token>'")) -> ServiceError:
     return ServiceError("unauthorized", "unauthorized", detail)
 
 
@@ -46,7 +56,7 @@ def forbidden(code: str, detail: str, **extra) -> ServiceError:
     return ServiceError("forbidden", code, detail, **extra)
 
 
-def not_found(detail: str = "no game with this id", code: str = "game-not-found") -> ServiceError:
+def not_found(detail: str = N_("no game with this id"), code: str = "game-not-found") -> ServiceError:
     return ServiceError("not-found", code, detail)
 
 
@@ -73,7 +83,8 @@ def failed(code: str, detail: str) -> ServiceError:
 
 def conflict(current_version: int, expected: int) -> ServiceError:
     return ServiceError("conflict", "version-conflict",
-                        f"the game is at version {current_version}, not {expected}: reload and retry",
+                        said("the game is at version {current}, not {expected}: reload and retry",
+                             current=current_version, expected=expected),
                         current_version=current_version)
 
 

@@ -81,7 +81,7 @@ class GameCreation(GameCore):
         try:
             rules = games.get(game)
         except games.UnknownGame as e:
-            raise errors.invalid("unknown-game", str(e)) from None
+            raise errors.invalid("unknown-game", e.args[0]) from None   # (a Said: translatable)
         options = dict(options or {})
         asked = options.pop("seed", None)
         if asked is not None and not self.allow_seeded_games:
@@ -92,25 +92,31 @@ class GameCreation(GameCore):
         lobby_only = sorted(k for k in ("waiting_days", "rating_range") if k in options)
         if lobby_only:
             raise errors.invalid("bad-options",
-                                 f"{', '.join(lobby_only)}: options of a game with open seats only "
-                                                "(a seat of kind 'open'; docs/lobby.md)")
+                                 errors.said("{options}: options of a game with open seats only (a seat of "
+                                             "kind 'open'; docs/lobby.md)", options=", ".join(lobby_only)))
         if not rules.min_players <= len(seats) <= rules.max_players:
-            raise errors.invalid("bad-seats", f"a game of {rules.title} has {rules.min_players} to "
-                                              f"{rules.max_players} seats")
+            raise errors.invalid("bad-seats", errors.said("a game of {game} has {min} to {max} seats",
+                                                          game=rules.title, min=rules.min_players,
+                                                          max=rules.max_players))
         for s in seats:
             if game_id is None:   # names set now (a tournament's or a lobby's were checked when set)
                 check_name(s.get("name"))   # shown to the other players: never a link
             if s.get("kind", "human") not in rules.seat_kinds:
-                raise errors.invalid("bad-seats", f"a game of {rules.title} has seats of kind "
-                                                  f"{', '.join(rules.seat_kinds)} only")
+                raise errors.invalid("bad-seats",
+                                     errors.said("a game of {game} has seats of kind {kinds} only",
+                                                 game=rules.title, kinds=", ".join(rules.seat_kinds)))
             if s.get("kind") == "ai" and s.get("level", "medium") not in AI_LEVELS:
-                raise errors.invalid("bad-seats", f"an AI seat's level is one of {', '.join(AI_LEVELS)}")
+                raise errors.invalid("bad-seats", errors.said("an AI seat's level is one of {levels}",
+                                                              levels=", ".join(AI_LEVELS)))
             if s.get("tz") is not None and not valid_tz(s["tz"]):
                 raise errors.invalid("bad-time-zone",
-                                     f"{s['tz']!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+                                     errors.said("{tz} is not an IANA time zone name (e.g. Europe/Berlin)",
+                                                 tz=repr(s["tz"])))
             if s.get("language") is not None and not i18n.supported(s["language"]):
-                raise errors.invalid("bad-language", f"{s['language']!r} is not a language of the service "
-                                                     f"({', '.join(i18n.LANGUAGES)})")
+                raise errors.invalid("bad-language",
+                                     errors.said("{lang} is not a language of the service ({langs})",
+                                                                 lang=repr(s["language"]),
+                                                                 langs=", ".join(i18n.LANGUAGES)))
         seats = self.bots.seats(seats)  # a bot account's seat: registered, and named
         # the game's own seating (its automa's seat first) and options, checked against its declarations
         service_options = {k: v for k, v in options.items() if k in SERVICE_OPTIONS}

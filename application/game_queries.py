@@ -111,23 +111,26 @@ class GameQueries(SeatAuth):
                 break
         return out
 
-    def state(self, game_id: str, token: str | None, look: bool = True) -> tuple[int, dict]:
+    def state(self, game_id: str, token: str | None, look: bool = True,
+              lang: str | None = None) -> tuple[int, dict]:
         """The seat's (or a spectator's) view now. ``look``: the read is the seat looking at the game
-        (application/live.py); a page in a background tab reads without looking."""
+        (application/live.py); a page in a background tab reads without looking. ``lang``: the
+        position's words (where it has any) in that language, where the game speaks it."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         seat = self.seat_of(meta, token, game_id, game.actor(state))
         if look:
             self.looked(game_id, meta, seat, state.version)
-        return state.version, game.view(state, seat)
+        return state.version, game.view(state, seat, **games.in_language(game, lang))
 
-    def legal_moves(self, game_id: str, token: str | None) -> dict:
+    def legal_moves(self, game_id: str, token: str | None, lang: str | None = None) -> dict:
+        """The seat's legal moves, in notation and in words (in ``lang`` where the game speaks it)."""
         meta, state = self.load(game_id)
         game = games.of_meta(meta)
         actor = game.actor(state)
         seat = self._require_seat(meta, token, game_id, actor)
         self.looked(game_id, meta, seat, state.version)
-        moves = game.legal_moves(state) if seat == actor else []
+        moves = game.legal_moves(state, **games.in_language(game, lang)) if seat == actor else []
         return {"seat": seat, "version": state.version, "to_act": to_act(state), "actor": actor,
                 "moves": [{"move": m, "description": d} for m, d in moves],
                 "can_undo": seat == actor and game.can_undo(state)}

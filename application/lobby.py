@@ -106,8 +106,9 @@ def address_refusal(r, doc: dict, email: str) -> errors.ServiceError | None:
         rating = rating_of(r, doc["game"], email)
         if not low <= rating <= high:
             return errors.forbidden("outside-rating-range",
-                                    f"this game is for ratings {low}-{high}; this address is rated "
-                                    f"{rating:.0f} in its pool", rating=round(rating),
+                                    errors.said("this game is for ratings {low}-{high}; this address is "
+                                                "rated {rating} in its pool", low=low, high=high,
+                                                rating=f"{rating:.0f}"), rating=round(rating),
                                     rating_range=[low, high])
     return None
 
@@ -158,7 +159,8 @@ class Lobby:
             if not rated:
                 why = unrated_reason({"options": options, "seats": placeholders})
                 raise errors.invalid("bad-rating-range",
-                                     f"only a rated game has a rating range: this one is not ({why})")
+                                     errors.said("only a rated game has a rating range: this one is not "
+                                                 "({why})", why=why))
         now = self.clock()
         creator, invite = secrets.token_urlsafe(24), secrets.token_urlsafe(12)
         tokens: list[str | None] = []
@@ -349,8 +351,9 @@ class Lobby:
         the seat's emails' (docs/i18n.md), kept with the seat."""
         doc = self._doc(game_id)
         if language is not None and not i18n.supported(language):
-            raise errors.invalid("bad-language", f"{language!r} is not a language of the service "
-                                                 f"({', '.join(i18n.LANGUAGES)})")
+            raise errors.invalid("bad-language",
+                                 errors.said("{lang} is not a language of the service ({langs})",
+                                             lang=repr(language), langs=", ".join(i18n.LANGUAGES)))
         check_name(name)   # shown at the table and in the lobby: never a link
         if key is not None:
             pid, email = self.dashboard.player(key)   # 401 for a bad key; marks the address verified
@@ -517,7 +520,8 @@ class Lobby:
             if doc["status"] != waiting.WAITING:
                 raise errors.refused("game-started", "this game has started: its seats are played now")
             if not 0 <= seat < len(doc["seats"]) or doc["seats"][seat]["kind"] != "human":
-                raise errors.invalid("not-a-player-seat", f"seat {seat} is not a player's seat of this game")
+                raise errors.invalid("not-a-player-seat", errors.said(
+                    "seat {seat} is not a player's seat of this game", seat=seat))
             s = doc["seats"][seat]
             creator = same_secret(token_hash(token), doc["creator"])
             own = (same_secret(token_hash(token), s.get("token_hash") or "")

@@ -116,7 +116,8 @@ def clean_text(text) -> str:
 
 def _too_long() -> errors.ServiceError:
     return errors.invalid("message-too-long",
-                          f"a message holds at most {MAX_CHARS} characters and {MAX_LINES} lines")
+                          errors.said("a message holds at most {chars} characters and {lines} lines",
+                                      chars=MAX_CHARS, lines=MAX_LINES))
 
 
 class TableTalk:
@@ -189,7 +190,8 @@ class TableTalk:
             args=[seat, text, f"{now:.3f}", PER_HOUR, KEEP]))
         if status == "rate":
             raise errors.limited("too-many-messages",
-                                 f"at most {PER_HOUR} messages an hour in one game: wait a while",
+                                 errors.said("at most {n} messages an hour in one game: wait a while",
+                                             n=PER_HOUR),
                                  retry_after=max(1, int(value)))
         n = int(value)
         self.r.zadd(DUE, {game_id: now + self.email_delay}, lt=True)   # never later than it was

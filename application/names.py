@@ -35,5 +35,6 @@ def check_name(name: str | None, field: str = "name") -> None:
     """Refuse a name that looks like a URL, a domain or an email address (nothing is changed)."""
     if isinstance(name, str) and link_like(name):
         raise errors.invalid("name-not-allowed",
-                             f"{field}: a name must not look like a web address, a domain or an email "
-                             "address (other players see it); write 'Dr. Who', with a space, not 'Dr.Who'")
+                             errors.said("{field}: a name must not look like a web address, a domain or an "
+                                         "email address (other players see it); write 'Dr. Who', with a "
+                                         "space, not 'Dr.Who'", field=field))

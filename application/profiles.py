@@ -40,7 +40,7 @@ from .rating_service import POOLS, canonical_pool, pool_key
 from .resigned import resigned_of
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,20}")
-HANDLE_RULE = "3 to 20 letters (a-z, A-Z), digits, '_' or '-'"
+HANDLE_RULE = errors.N_("3 to 20 letters (a-z, A-Z), digits, '_' or '-'")
 # Handles that would read as the service speaking, or as a path of the site
 RESERVED = frozenset({"admin", "administrator", "support", "tablepost", "tiletum", "system", "root", "me",
                       "new",
@@ -65,9 +65,10 @@ def profile_key(pid: str) -> str:
 def check_handle(handle) -> str:
     """``handle`` if it is a valid handle, else ``invalid`` ``bad-handle``."""
     if not isinstance(handle, str) or not HANDLE.fullmatch(handle):
-        raise errors.invalid("bad-handle", f"a handle is {HANDLE_RULE}")
+        raise errors.invalid("bad-handle", errors.said("a handle is {rule}", rule=errors.said(HANDLE_RULE)))
     if handle.lower() in RESERVED:
-        raise errors.invalid("bad-handle", f"the handle {handle!r} is reserved: choose another")
+        raise errors.invalid("bad-handle", errors.said("the handle {handle} is reserved: choose another",
+                                                        handle=repr(handle)))
     return handle
 
 
@@ -97,14 +98,16 @@ class Profiles:
                 return self.settings(pid)  # the same claim again: idempotent
             if mine is not None:
                 raise errors.refused("handle-already-chosen",
-                                     f"you chose your handle already ({mine.decode()}); it is chosen once")
-            raise errors.refused("handle-taken", f"the handle {handle!r} is taken: choose another")
+                                     errors.said("you chose your handle already ({handle}); it is chosen "
+                                                 "once", handle=mine.decode()))
+            raise errors.refused("handle-taken", errors.said("the handle {handle} is taken: choose another",
+                                                                  handle=repr(handle)))
         if not self.r.hsetnx(profile_key(pid), "handle", handle):  # this player has one already
             self._release(keys=[hk], args=[pid])
             mine = self.r.hget(profile_key(pid), "handle")
             raise errors.refused("handle-already-chosen",
-                                 f"you chose your handle already ({mine.decode() if mine else ''}); it is "
-                                 "chosen once")
+                                 errors.said("you chose your handle already ({handle}); it is chosen once",
+                                             handle=mine.decode() if mine else ""))
         self.r.hset(profile_key(pid), mapping={"handle_at": int(self.clock()), "public": 0})
         return self.settings(pid)
 
@@ -212,7 +215,8 @@ class Profiles:
         ratings = self._ratings(pid)
         pool = canonical_pool(pool)
         if pool not in ratings:
-            raise errors.missing("pool-not-found", f"{handle} has no rating in {pool!r}")
+            raise errors.missing("pool-not-found", errors.said("{handle} has no rating in {pool}",
+                                                                 handle=handle, pool=repr(pool)))
         return rating_chart(handle, pool, ratings[pool]["history"])
 
     def handles_of(self, pids: list[str]) -> dict[str, str]:
@@ -234,7 +238,8 @@ class Profiles:
         pool is answered with its name)."""
         pool = canonical_pool(pool)
         if pool not in POOLS:
-            raise errors.missing("pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
+            raise errors.missing("pool-not-found", errors.said("no rating pool {pool} (pools: {pools})",
+                                                                 pool=repr(pool), pools=", ".join(POOLS)))
         board = self.ratings.leaderboard(pool, offset, limit)
         handles = self.handles_of([row["player"] for row in board["ratings"]])
         rows = [{"rank": row["rank"], "player": row["player"], "name": row["name"],

@@ -89,25 +89,26 @@ class EventFeed:
                     self._cache.popitem(last=False)
             return value
 
-    def batch(self, game_id: str, after: int) -> tuple[list[dict], dict, bool]:
-        """A page of the public events after ``after`` (as ``GET /events``), the game's ``turn``
-        after them, and whether more events follow the page. Cached while the game is at the same
-        version."""
+    def batch(self, game_id: str, after: int, lang: str | None = None) -> tuple[list[dict], dict, bool]:
+        """A page of the public events after ``after`` (as ``GET /events``, their texts in ``lang``
+        where the game speaks it), the game's ``turn`` after them, and whether more events follow
+        the page. Cached while the game is at the same version."""
         version = self.games.store.version(game_id)
 
         def compute():
             # a move that lands between the two reads would put the turn ahead of the events
             # told before it: the events are read again (a few times at most) until they reach it
             for _ in range(READS):
-                page = (self.games.events(game_id, after) if self.page is None
-                        else self.games.events(game_id, after, self.page))
+                said = {"lang": lang} if lang else {}   # (English: read as it always was)
+                page = (self.games.events(game_id, after, **said) if self.page is None
+                        else self.games.events(game_id, after, self.page, **said))
                 s = self.games.summary(game_id)
                 told = page["events"][-1]["version"] if page["events"] else after
                 if page["more"] or s["version"] <= told:
                     break
             return page["events"], {"version": s["version"], "status": s["status"],
                                     "to_act": s["to_act"]}, page["more"]
-        return self._cached((game_id, after, version), compute)
+        return self._cached((game_id, after, version, lang), compute)
 
     def wait(self, game_id: str, after: int, seconds: float) -> bool:
         """Block until the game has an event after version ``after`` or ``seconds`` pass."""
@@ -137,18 +138,20 @@ class EventFeed:
         return (last[0][0].decode() if isinstance(last[0][0], bytes) else last[0][0]) if last else "0-0"
 
     def frames(self, game_id: str, after: int, *, lifetime: float, keepalive: float,
-               clock=time.monotonic, stopping: threading.Event | None = None, seen=None) -> Iterator[str]:
+               clock=time.monotonic, stopping: threading.Event | None = None, seen=None,
+               lang: str | None = None) -> Iterator[str]:
         """The SSE text of one stream of ``game_id`` from version ``after`` (see the module doc).
         The caller has checked that the game exists. ``stopping``: once set, the stream ends.
         ``seen(version)``: called with the game's version each time the stream has told it (and at
-        each keep-alive): a seat's open stream is a seat looking at the game (application/live.py)."""
+        each keep-alive): a seat's open stream is a seat looking at the game (application/live.py).
+        ``lang``: the events' texts in that language where the game speaks it (the request's)."""
         stopping = stopping if stopping is not None else threading.Event()
         end = clock() + lifetime
         yield f"retry: {RETRY_MS}\n\n"
         talk = self.talk_last(game_id)
         first = True
         while True:
-            evs, turn, more = self.batch(game_id, after)
+            evs, turn, more = self.batch(game_id, after, lang)
             for ev in evs:
                 yield frame(ev, event_id=ev["version"])
                 after = ev["version"]

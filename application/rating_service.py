@@ -199,7 +199,8 @@ class RatingService:
     def leaderboard(self, pool: str, offset: int = 0, limit: int = 50) -> dict:
         pool = canonical_pool(pool)
         if pool not in POOLS:
-            raise errors.missing("pool-not-found", f"no rating pool {pool!r} (pools: {', '.join(POOLS)})")
+            raise errors.missing("pool-not-found", errors.said("no rating pool {pool} (pools: {pools})",
+                                                                 pool=repr(pool), pools=", ".join(POOLS)))
         pk = pool_key(pool)
         ids = [m.decode() for m in self.r.zrevrange(pk + ":board", offset, offset + limit - 1)]
         rows = []

@@ -70,16 +70,18 @@ class Reviews:
         meta, state = self.service.load(game_id)
         game = games.of_meta(meta)
         if not 0 <= seat < len(meta["seats"]):
-            raise errors.invalid("bad-seat", f"seat is 0-{len(meta['seats']) - 1} in this game")
+            raise errors.invalid("bad-seat", errors.said("seat is 0-{last} in this game",
+                                                     last=len(meta["seats"]) - 1))
         if meta["seats"][seat]["kind"] != "human":
             raise errors.invalid("not-a-human-seat",
-                                 f"seat {seat} is not played by a person: there is nothing "
-                                                     "to review")
+                                 errors.said(
+                "seat {seat} is not played by a person: there is nothing to review", seat=seat))
         mine = self.service.seat_of(meta, token, game_id) == seat if token is not None else False
         if games.reviewed(game) is None:
             raise errors.refused("review-unsupported",
-                                 f"there is no review of {game.title} games: its AI "
-                                                       "ranks moves without an estimate in points")
+                                 errors.said(
+                "there is no review of {game} games: its AI ranks moves without an estimate in points",
+                game=game.title))
         if not game.is_over(state):
             raise errors.refused("game-not-over", "a review is made once the game is over")
         if not mine and is_rated(meta):
@@ -88,16 +90,43 @@ class Reviews:
             raise errors.forbidden("review-private", "a rated game's review is for its own seat only")
         return meta, state
 
-    def get(self, game_id: str, seat: int, token: str | None) -> dict | None:
-        """The stored review, or None while it is being computed (the task is sent, once)."""
+    def get(self, game_id: str, seat: int, token: str | None, lang: str | None = None) -> dict | None:
+        """The stored review, or None while it is being computed (the task is sent, once). ``lang``:
+        its words (the moves, the positions) in that language where the game speaks it: the
+        stored review's are English, so they are said again from the game's events."""
         meta, state = self._check(game_id, seat, token)
         raw = self.r.get(review_key(game_id, seat))
         if raw is not None:
-            return bounded(json.loads(raw), games.of_meta(meta), state, seat)
+            game = games.of_meta(meta)
+            doc = bounded(json.loads(raw), game, state, seat)
+            said = games.in_language(game, lang)
+            return self._said(game_id, game, doc, seat, said) if said else doc
         if (self.r.set(pending_key(game_id, seat), 1, nx=True, ex=PENDING_SECONDS)
             and self.send_task is not None):
             self.send_task("workers.review_game", [game_id, seat], REVIEWS)
         return None
+
+    def _said(self, game_id: str, game: games.Game, doc: dict, seat: int, said: dict) -> dict:
+        """``doc`` with each decision's words made again in the language ``said`` gives: the moves
+        played and preferred (the game's ``legal_moves`` in the position before the decision, at the
+        decision's ``version``) and the position (``review_position``); the figures as stored."""
+        at = {d["version"]: d for d in doc["decisions"]}
+        reviewed = games.reviewed(game)
+        if not at or reviewed is None:
+            return doc
+        events = self.service.store.events(game_id)
+        state = game.replay(events[:1])
+        for version, ev in enumerate(events[1:], start=1):
+            d = at.get(version)
+            if d is not None:
+                words = dict(game.legal_moves(state, **said))
+                d["played_words"] = words.get(d["played"], d["played_words"])
+                d["preferred_words"] = words.get(d["preferred"], d["preferred_words"])
+                d["position"] = reviewed.review_position(state, seat, **said)
+            if version >= max(at):
+                break
+            state = game.replay([ev], state)
+        return doc
 
     def compute(self, game_id: str, seat: int) -> dict:
         """Compute and store the review (idempotent: a stored one is returned as it is)."""

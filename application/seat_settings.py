@@ -29,4 +29,4 @@ class SeatSettings(SeatAuth):
         try:
             return Deadlines(self, None, make_clock(self.store.r)).vacation(game_id, seat, on)
         except ValueError as e:
-            raise errors.invalid("no-vacation-left", str(e)) from None
+            raise errors.invalid("no-vacation-left", e.args[0]) from None

@@ -33,15 +33,16 @@ class MoveSubmission(SeatAuth):
     """``submit`` (by a seat's token) and ``submit_for_seat`` (a seat the caller authenticated)."""
 
     def submit(self, game_id: str, token: str | None, expected_version: int, moves: list[str],
-               idem_key: str | None = None) -> dict:
+               idem_key: str | None = None, lang: str | None = None) -> dict:
         """Moves by the seat whose token this is (the API). See :meth:`_submit` for what is
-        played: the moves in order, up to and including the first one that reveals chance."""
+        played: the moves in order, up to and including the first one that reveals chance.
+        ``lang``: the language of a refusal's words where the game speaks it (the request's)."""
         def authenticate(meta, state):
             seat = self._require_seat(meta, token, game_id, games.of_meta(meta).actor(state))
             self._acted(game_id, meta, seat, live.WEB)   # before the save: its turn email sees it
             return seat
         try:
-            return self._submit(game_id, authenticate, expected_version, moves, idem_key)
+            return self._submit(game_id, authenticate, expected_version, moves, idem_key, lang=lang)
         except _Replay as r:
             return r.answer
 
@@ -55,7 +56,8 @@ class MoveSubmission(SeatAuth):
         saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it)."""
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
-                raise errors.forbidden("not-a-human-seat", f"seat {seat} is not a human seat of this game")
+                raise errors.forbidden("not-a-human-seat", errors.said(
+                    "seat {seat} is not a human seat of this game", seat=seat))
             if by is None:   # a reply or a one-click link of an email (not the stand-in): it reads our email
                 self._acted(game_id, meta, seat, live.EMAIL)
                 mark_verified(self.store.r, meta["seats"][seat].get("email"))
@@ -76,7 +78,8 @@ class MoveSubmission(SeatAuth):
             return r.answer
 
     def _submit(self, game_id: str, authenticate, expected_version: int, moves: list[str],
-                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True, then=None) -> dict:
+                idem_key: str | None, by: str | None = None, stop_at_reveal: bool = True, then=None,
+                lang: str | None = None) -> dict:
         """Play ``moves`` in order from ``expected_version`` and append them in one step.
 
         A move that reveals chance (a die rolled, a tile or token drawn) ends the batch: the moves
@@ -92,7 +95,8 @@ class MoveSubmission(SeatAuth):
             try:
                 return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                                stop_at_reveal, meta, state, seed,
-                                               self.cache.snapshot_hint(game_id), None, generation, then)
+                                               self.cache.snapshot_hint(game_id), None, generation, then,
+                                               lang)
             except StaleMeta:  # the meta changed (e.g. a token was revoked): decide again from the store
                 self.cache.forget_meta(game_id)
         loaded = self._load(game_id, idem_key)
@@ -100,12 +104,14 @@ class MoveSubmission(SeatAuth):
                         else self.cache.snapshot_hint(game_id))
         return self._decide_and_append(game_id, authenticate, expected_version, moves, idem_key, by,
                                        stop_at_reveal, loaded["meta"], loaded["state"], loaded["seed"],
-                                       snap_version, loaded["idem"], None, then)
+                                       snap_version, loaded["idem"], None, then, lang)
 
     def _decide_and_append(self, game_id, authenticate, expected_version, moves, idem_key, by, stop_at_reveal,
-                           meta, state, seed, snap_version, idem_prev, generation, then=None) -> dict:
+                           meta, state, seed, snap_version, idem_prev, generation, then=None,
+                           lang: str | None = None) -> dict:
         """The body of :meth:`_submit` once the game is at hand. ``generation``: the cached meta's
-        generation, which the append checks (None: the meta was just read)."""
+        generation, which the append checks (None: the meta was just read). ``lang``: the language
+        of a refusal's words (the game's ``refusal``) where the game speaks it."""
         game = games.of_meta(meta)
         seat = authenticate(meta, state)
         body_hash = hashlib.sha256(json.dumps([expected_version, moves]).encode()).hexdigest()
@@ -114,7 +120,8 @@ class MoveSubmission(SeatAuth):
         if not moves:
             raise errors.invalid("no-moves", "send at least one move")
         if len(moves) > MAX_MOVES_PER_REQUEST:
-            raise errors.invalid("too-many-moves", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+            raise errors.invalid("too-many-moves", errors.said("at most {n} moves per request",
+                                                                   n=MAX_MOVES_PER_REQUEST))
         if state.version != expected_version:
             self._raise_conflict(game_id, idem_key, seat, body_hash, state.version, expected_version)
         events: list[dict] = []
@@ -126,7 +133,8 @@ class MoveSubmission(SeatAuth):
                 raise errors.invalid("game-over", "the game is over", move_index=i)
             if seat != game.actor(state):
                 raise errors.forbidden("not-your-turn",
-                                       f"move {i}: it is seat {game.actor(state)}'s decision",
+                                       errors.said("move {i}: it is seat {seat}'s decision", i=i,
+                                                   seat=game.actor(state)),
                                        move_index=i)
             before = state
             try:
@@ -136,7 +144,8 @@ class MoveSubmission(SeatAuth):
                     # the first move's refusal says what the seat can type instead: its legal moves'
                     # kinds, which it sees anyway (after a move of the batch that drew or rolled,
                     # that would tell what the batch revealed: not said)
-                    e = type(e)(game.refusal(state, seat, str(text), e.message), code=e.code, rule=e.rule)
+                    said = game.refusal(state, seat, str(text), e.message, **games.in_language(game, lang))
+                    e = type(e)(said, code=e.code, rule=e.rule)
                 raise errors.from_engine(e, i) from None
             for k, ev in enumerate(evs):
                 if by is not None:
@@ -147,8 +156,11 @@ class MoveSubmission(SeatAuth):
                                   if turn_undos is None else turn_undos) + 1
                     if batch_undos > MAX_UNDOS_PER_REQUEST or turn_undos > MAX_UNDOS_PER_TURN:
                         raise errors.invalid("too-many-undos",
-                                             f"move {i}: at most {MAX_UNDOS_PER_REQUEST} undos "
-                                             f"per request and {MAX_UNDOS_PER_TURN} per turn", move_index=i)
+                                             errors.said("move {i}: at most {request} undos per request "
+                                                         "and {turn} per turn", i=i,
+                                                         request=MAX_UNDOS_PER_REQUEST,
+                                                         turn=MAX_UNDOS_PER_TURN),
+                                             move_index=i)
                 elif _ends_turn(ev):
                     turn_undos = 0
                 # the event in words, in the position it was played in: stored with it for GET /events

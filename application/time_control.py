@@ -10,7 +10,7 @@ import math
 import zoneinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tablepost.i18n import ENGLISH, Translator
+from tablepost.i18n import ENGLISH, N_, Translator, said
 
 from . import errors
 
@@ -38,7 +38,8 @@ class InvalidTimeControl(ValueError):
 
 def _number(value, name: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise InvalidTimeControl(f"{name} must be a number from {low:g} to {high:g}, not {value!r}")
+        raise InvalidTimeControl(said("{name} must be a number from {low} to {high}, not {value}", name=name,
+                                      low=f"{low:g}", high=f"{high:g}", value=repr(value)))
     return value
 
 
@@ -55,29 +56,31 @@ def check_time_control(tc) -> dict:
     :data:`MAX_QUIET_HOURS` is refused: every day keeps some counted time, so a deadline always
     comes (with weekends paused too)."""
     if not isinstance(tc, dict):
-        raise InvalidTimeControl("time_control must be an object")
+        raise InvalidTimeControl(N_("time_control must be an object"))
     unknown = sorted(set(tc) - set(DEFAULTS))
     if unknown:
-        raise InvalidTimeControl(f"time_control has no field {unknown[0]!r}")
+        raise InvalidTimeControl(said("time_control has no field {field}", field=repr(unknown[0])))
     if "days_per_move" in tc:
         _number(tc["days_per_move"], "days_per_move", *DAYS_PER_MOVE)
     if "vacation_days" in tc:
         _number(tc["vacation_days"], "vacation_days", *VACATION_DAYS)
     if "pause_weekends" in tc and not isinstance(tc["pause_weekends"], bool):
-        raise InvalidTimeControl("pause_weekends must be true or false")
+        raise InvalidTimeControl(N_("pause_weekends must be true or false"))
     quiet = tc.get("quiet_hours")
     if quiet is not None:
         if (not isinstance(quiet, (list, tuple)) or len(quiet) != 2
                 or any(isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 23 for h in quiet)):
-            raise InvalidTimeControl("quiet_hours must be [start, end], two whole UTC hours from 0 to 23")
+            raise InvalidTimeControl(N_("quiet_hours must be [start, end], two whole UTC hours from 0 to 23"))
         if not 1 <= quiet_length(quiet) <= MAX_QUIET_HOURS:
-            raise InvalidTimeControl(f"quiet_hours {list(quiet)} must leave out 1 to {MAX_QUIET_HOURS} hours "
-                                     f"of a day (start and end differ, and at least {24 - MAX_QUIET_HOURS} "
-                                     "hours count)")
+            raise InvalidTimeControl(said("quiet_hours {quiet} must leave out 1 to {most} hours of a day "
+                                          "(start and end differ, and at least {least} hours count)",
+                                          quiet=list(quiet), most=MAX_QUIET_HOURS,
+                                          least=24 - MAX_QUIET_HOURS))
     reminders = tc.get("reminders_hours")
     if reminders is not None:
         if not isinstance(reminders, (list, tuple)) or len(reminders) > MAX_REMINDERS:
-            raise InvalidTimeControl(f"reminders_hours must be a list of at most {MAX_REMINDERS} numbers")
+            raise InvalidTimeControl(said("reminders_hours must be a list of at most {n} numbers",
+                                          n=MAX_REMINDERS))
         for h in reminders:
             _number(h, "each of reminders_hours", *REMINDER_HOURS)
     return tc
@@ -86,13 +89,14 @@ def check_time_control(tc) -> dict:
 def check_timeout(policy) -> dict:
     """``policy`` (a game's ``options.timeout``) if valid, else :class:`InvalidTimeControl`."""
     if not isinstance(policy, dict) or set(policy) - {"mode", "drop_after"}:
-        raise InvalidTimeControl("timeout is an object of mode and drop_after")
+        raise InvalidTimeControl(N_("timeout is an object of mode and drop_after"))
     if policy.get("mode", "stand-in") not in TIMEOUT_MODES:
-        raise InvalidTimeControl(f"timeout mode must be one of {', '.join(TIMEOUT_MODES)}")
+        raise InvalidTimeControl(said("timeout mode must be one of {modes}", modes=", ".join(TIMEOUT_MODES)))
     drop_after = policy.get("drop_after", 3)
     low, high = DROP_AFTER
     if isinstance(drop_after, bool) or not isinstance(drop_after, int) or not low <= drop_after <= high:
-        raise InvalidTimeControl(f"timeout drop_after must be a whole number from {low} to {high}")
+        raise InvalidTimeControl(said("timeout drop_after must be a whole number from {low} to {high}",
+                                      low=low, high=high))
     return policy
 
 
@@ -106,7 +110,7 @@ def check_deadline_options(options: dict) -> None:
             try:
                 check(options[key])
             except InvalidTimeControl as e:
-                raise errors.invalid(code, f"{key}: {e}") from None
+                raise errors.invalid(code, said("{key}: {why}", key=key, why=e.args[0])) from None
 
 
 def time_control(meta: dict) -> dict:

@@ -134,14 +134,16 @@ class Together:
         deadlines.stand_in_later(game_id, seat)
 
     # --- the replay --------------------------------------------------------------------------
-    def state_at(self, game_id: str, token: str | None, version: int) -> tuple[int, dict]:
+    def state_at(self, game_id: str, token: str | None, version: int,
+                 lang: str | None = None) -> tuple[int, dict]:
         """The position after ``version`` events as the token's seat (None: a spectator) saw it
-        then: the game's own view of that position."""
+        then: the game's own view of that position (its words in ``lang`` where the game speaks it)."""
         svc = self.service
         meta, state = svc.load(game_id)
         seat = svc.seat_of(meta, token, game_id, games.actor(state))
         meta, then = self.position_at(game_id, version)
-        return version, games.of_meta(meta).view(then, seat)
+        game = games.of_meta(meta)
+        return version, game.view(then, seat, **games.in_language(game, lang))
 
     def position_at(self, game_id: str, version: int) -> tuple[dict, object]:
         """The game's meta and its state after ``version`` events; 422 ``bad-version`` outside
@@ -150,7 +152,8 @@ class Together:
         if current == 0:
             self.service.meta(game_id)   # 404 (or 409 for a game waiting for players)
         if not 1 <= version <= current:
-            raise errors.invalid("bad-version", f"the game's versions are 1 to {current}")
+            raise errors.invalid("bad-version", errors.said("the game's versions are 1 to {current}",
+                                                                   current=current))
         return self.service.state_at(game_id, version)
 
     # --- the rematch -------------------------------------------------------------------------
@@ -209,8 +212,9 @@ class Together:
         oldest = sorted(starts)[-n] if 0 < n <= len(starts) else now
         retry = max(1, int(oldest + seconds - now) + 1)
         raise errors.limited("rate-limited",
-                             f"at most {self.rematch_limit[0]} rematches in a row in "
-                             f"{self.rematch_limit[1] // 3600 or 1} hours: play another game, or ask later",
+                             errors.said("at most {n} rematches in a row in {hours} hours: play another "
+                                         "game, or ask later",
+                                         n=self.rematch_limit[0], hours=self.rematch_limit[1] // 3600 or 1),
                              retry_after=retry)
 
     def _accept(self, game_id: str, meta: dict, seat: int) -> dict:

@@ -70,7 +70,9 @@ def tournament_options(game: hosted.Game, given: dict) -> dict:
     for name in sorted(others - set(settable)):
         if given.get(name) is not None:
             owners = ", ".join(g.title for g in hosted.GAMES.values() if name in g.own_options)
-            raise errors.invalid("bad-tournament", f"{name} is an option of {owners}, not of {game.title}")
+            raise errors.invalid("bad-tournament",
+                                 errors.said("{name} is an option of {owners}, not of {game}",
+                                             name=name, owners=owners, game=game.title))
     out = {}
     for name, o in settable.items():
         value = given.get(name, o.default)
@@ -79,7 +81,7 @@ def tournament_options(game: hosted.Game, given: dict) -> dict:
         try:
             out[name] = o.check(value)
         except OptionError as e:
-            raise errors.invalid("bad-tournament", str(e)) from None
+            raise errors.invalid("bad-tournament", e.args[0]) from None   # (a Said: translatable)
     return out
 
 
@@ -87,8 +89,9 @@ def tournament_options(game: hosted.Game, given: dict) -> dict:
 def check_language(language: str | None) -> None:
     """An entrant's language for their games' emails (docs/i18n.md): one the service speaks."""
     if language is not None and not i18n.supported(language):
-        raise errors.invalid("bad-language", f"{language!r} is not a language of the service "
-                                             f"({', '.join(i18n.LANGUAGES)})")
+        raise errors.invalid("bad-language",
+                             errors.said("{lang} is not a language of the service ({langs})",
+                                         lang=repr(language), langs=", ".join(i18n.LANGUAGES)))
 
 class TournamentService:
     def __init__(self, games: GameService, clock=None, send=None):
@@ -116,7 +119,7 @@ class TournamentService:
     def load(self, tid: str) -> Tournament:
         events = self.store.events(tid)
         if events is None:
-            raise errors.missing("tournament-not-found", f"no tournament {tid!r}")
+            raise errors.missing("tournament-not-found", errors.said("no tournament {id}", id=repr(tid)))
         return fold(tid, events)
 
     def view(self, tid: str) -> dict:
@@ -185,7 +188,8 @@ class TournamentService:
         # the name is in every email of the tournament (subjects too) and on its pages: never a link
         check_name(d.get("name"), "tournament name")
         if d["format"] not in FORMATS:
-            raise errors.invalid("bad-tournament", f"format must be one of {', '.join(FORMATS)}")
+            raise errors.invalid("bad-tournament", errors.said("format must be one of {formats}",
+                                                                   formats=", ".join(FORMATS)))
         if d["format"] == "swiss" and not d.get("rounds"):
             raise errors.invalid("bad-tournament", "a Swiss tournament needs its number of rounds")
         if d.get("seed") is not None and not self.games.allow_seeded_games:
@@ -194,11 +198,11 @@ class TournamentService:
         try:
             game = hosted.get(d.get("game") or hosted.DEFAULT)
         except hosted.UnknownGame as e:
-            raise errors.invalid("bad-tournament", str(e)) from None
+            raise errors.invalid("bad-tournament", e.args[0]) from None   # (a Said: translatable)
         if not game.min_players <= d["table_size"] <= game.max_players:
-            raise errors.invalid("bad-tournament", f"a game of {game.title} seats {game.min_players} to "
-                                                   f"{game.max_players} players: table_size "
-                                                   f"{d['table_size']} is not one")
+            raise errors.invalid("bad-tournament", errors.said(
+                "a game of {game} seats {min} to {max} players: table_size {size} is not one",
+                game=game.title, min=game.min_players, max=game.max_players, size=d["table_size"]))
         own = tournament_options(game, d)   # the game's own options it sets for every game
         check_deadline_options(d)   # every game of the tournament takes them: refused now, not at round 1
         entries = d.pop("entries", None) or []
@@ -419,7 +423,8 @@ class TournamentService:
     def _rename(self, tid: str, email: str, name: str) -> None:
         placeholder = "former-player-" + secrets.token_hex(8)
         deadline = time.monotonic() + self.lock_wait
-        busy = "a tournament you entered is busy right now: try again in a minute (nothing was lost)"
+        busy = errors.N_("a tournament you entered is busy right now: try again in a minute "
+                         "(nothing was lost)")
         while True:
             lock = self._lock_by(tid, deadline, busy)   # no advance reads the old stream and appends after it
             try:

@@ -135,9 +135,10 @@ def refuse_not_started(r, game_id: str) -> None:
     if doc["status"] == CANCELLED:
         raise errors.refused("game-cancelled", "this game was cancelled before it started: not enough "
                                                "players joined in time")
-    raise errors.refused("game-not-started", "this game has not started: it is waiting for players "
-                                             f"({len(open_seats(doc))} open seats; see "
-                                             f"/api/v1/lobby/{game_id})",
+    raise errors.refused("game-not-started",
+                         errors.said("this game has not started: it is waiting for players ({n} open "
+                                     "seats; see /api/v1/lobby/{game})", n=len(open_seats(doc)),
+                                     game=game_id),
                          open_seats=len(open_seats(doc)))
 
 

@@ -114,8 +114,8 @@ _NOT_PUBLIC = tuple(ipaddress.ip_network(n) for n in (
     "fec0::/10",         # site-local (deprecated, still routed inside some networks)
 ))
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
-NOT_PUBLIC = ("webhooks go to public addresses only: not private, shared, link-local, loopback, multicast or "
-              "reserved ones, nor an IPv6 address that embeds one")
+NOT_PUBLIC = errors.N_("webhooks go to public addresses only: not private, shared, link-local, loopback, "
+                       "multicast or reserved ones, nor an IPv6 address that embeds one")
 RESOLVE_TIMEOUT = 3.0
 _resolver = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
 
@@ -191,21 +191,21 @@ def check_url(url: str, allow_loopback: bool = False, resolve=system_resolve,
     def bad(why: str):
         return errors.invalid("bad-webhook-url", why)
     if not isinstance(url, str) or len(url) > 2000:
-        raise bad("the url must be a string of at most 2000 characters")
+        raise bad(errors.N_("the url must be a string of at most 2000 characters"))
     if any(unicodedata.category(c)[0] in "CZ" for c in url):
-        raise bad("the url may not contain control characters, spaces or invisible characters")
+        raise bad(errors.N_("the url may not contain control characters, spaces or invisible characters"))
     try:
         p = urllib.parse.urlsplit(url)
         port = p.port
         raw_host = p.hostname
     except ValueError as e:  # a bracketed host that is no IPv6 address, a port that is no number
-        raise bad(f"not a valid url: {e}") from None
+        raise bad(errors.said("not a valid url: {why}", why=str(e))) from None
     if p.scheme not in ("http", "https"):
-        raise bad("webhooks go to https:// URLs")
+        raise bad(errors.N_("webhooks go to https:// URLs"))
     if not raw_host or p.username is not None or p.password is not None:
-        raise bad("the url needs a host and no user name or password")
+        raise bad(errors.N_("the url needs a host and no user name or password"))
     if port is not None and not 1 <= port <= 65535:
-        raise bad("the port must be between 1 and 65535")
+        raise bad(errors.N_("the port must be between 1 and 65535"))
     port = port or (443 if p.scheme == "https" else 80)
     folded = unicodedata.normalize("NFKC", raw_host).lower().rstrip(".")
     try:
@@ -218,16 +218,17 @@ def check_url(url: str, allow_loopback: bool = False, resolve=system_resolve,
     if not literal:
         try:
             socket.inet_aton(folded)
-            raise bad("write an IPv4 address in dotted decimal (a.b.c.d), or use a host name")
+            raise bad(errors.N_("write an IPv4 address in dotted decimal (a.b.c.d), or use a host name"))
         except OSError:
             pass  # not an IPv4 address in any form: a name
     if folded != raw_host.lower().rstrip("."):
-        raise bad("the host must be written in ASCII (IDNA, xn--...) without look-alike characters")
+        raise bad(errors.N_("the host must be written in ASCII (IDNA, xn--...) without look-alike "
+                            "characters"))
     try:
         prepared = requests.Request("POST", url).prepare()
         host = urllib3.util.parse_url(prepared.url or "").host or ""   # a prepared request has its URL
     except (requests.RequestException, ValueError) as e:
-        raise bad(f"not a url the service can send to: {e}") from None
+        raise bad(errors.said("not a url the service can send to: {why}", why=str(e))) from None
     host = host.strip("[]")
     if literal:
         addresses = [host]
@@ -237,11 +238,12 @@ def check_url(url: str, allow_loopback: bool = False, resolve=system_resolve,
         except (OSError, UnicodeError):
             addresses = []
         if not addresses:
-            raise bad(f"the host {host} does not resolve")
+            raise bad(errors.said("the host {host} does not resolve", host=host))
     if not all(address_allowed(a, allow_loopback) for a in addresses):
         raise bad(NOT_PUBLIC)
     if p.scheme == "http" and not all(_loopback(ipaddress.ip_address(a.split("%", 1)[0])) for a in addresses):
-        raise bad("webhooks go to https:// URLs (http:// only to loopback, where the operator allows it)")
+        raise bad(errors.N_("webhooks go to https:// URLs (http:// only to loopback, where the operator "
+                            "allows it)"))
     return Target(url, host, port, tuple(dict.fromkeys(addresses)))
 
 
@@ -321,11 +323,13 @@ class Webhooks:
         owner = self._owner(token, game_id)
         events = sorted(set(events))
         if not events or any(e not in EVENTS for e in events):
-            raise errors.invalid("bad-webhook-events", f"events: one or more of {', '.join(EVENTS)}")
+            raise errors.invalid("bad-webhook-events", errors.said("events: one or more of {events}",
+                                                                       events=", ".join(EVENTS)))
         self.check(url)
         sid, secret = secrets.token_hex(8), "whsec_" + secrets.token_urlsafe(24)
         if not self._reserve(keys=[owned_key(owner)], args=[sid, MAX_PER_OWNER]):
-            raise errors.invalid("too-many-webhooks", f"at most {MAX_PER_OWNER} webhooks per seat or bot")
+            raise errors.invalid("too-many-webhooks", errors.said("at most {n} webhooks per seat or bot",
+                                                                      n=MAX_PER_OWNER))
         fields = {"url": url, "events": ",".join(events), "secret": secret, "owner": owner["owner"],
                   "active": 1, "failures": 0, "created": int(time.time())}
         if "bot" in owner:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablepost.i18n import said
+
 from .base import (
     ERRORS,
     RESIGNED,
@@ -64,7 +66,8 @@ def get(name: str | None) -> Game[Any]:
     """The game called ``name`` (None: Tiletum, the service's first game); :class:`UnknownGame`."""
     game = registry.games().get(name or DEFAULT)
     if game is None:
-        raise UnknownGame(f"unknown game {name!r}: one of {', '.join(registry.names())}")
+        raise UnknownGame(said("unknown game {name}: one of {games}", name=repr(name),
+                               games=", ".join(registry.names())))
     return game
 
 

@@ -26,6 +26,7 @@ are missing (``tests/test_types.py``).
 """
 from __future__ import annotations
 
+import inspect
 import random
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -550,7 +551,7 @@ class GameDefaults:
         try:
             checked = check_options(self.title, self.options, self.automa, options)
         except OptionError as e:
-            raise BadSetup("bad-options", str(e)) from None
+            raise BadSetup("bad-options", e.args[0]) from None   # (a tablepost.i18n.Said: translatable)
         kept, engine = dict(checked.options), dict(checked.engine)
         automa = self.automa
         if automa is None:
@@ -758,9 +759,12 @@ class EngineGame(GameDefaults, Generic[S]):
         """The position document as ``seat`` (None: a spectator) may see it, nothing hidden."""
         return self.engine.view_doc(state, seat)
 
-    def view(self, state: S, seat: int | None) -> dict:
-        """:meth:`position`, with who views it and who is to act (every game's view says both)."""
-        doc = self.position(state, seat)
+    def view(self, state: S, seat: int | None, lang: str | None = None) -> dict:
+        """:meth:`position`, with who views it and who is to act (every game's view says both).
+        ``lang`` (given only to a game that speaks it, :func:`in_language`): the position's words in
+        it, where the game's ``position`` takes a ``lang`` (The Pillars of the Earth's round summary)."""
+        takes = lang is not None and "lang" in inspect.signature(self.position).parameters
+        doc = self.position(state, seat, lang=lang) if takes else self.position(state, seat)   # type: ignore[call-arg]
         actor = self.actor(state)
         doc["viewer"] = seat
         doc["to_act"] = [] if actor is None else [actor]

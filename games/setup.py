@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablepost.i18n import said
+
 KINDS = ("choice", "integer", "boolean", "choices")   # an option's kinds ("choices": a list of choices)
 SERVICE_SEAT_KINDS = ("human", "ai", "bot")   # the kinds of seat the service itself plays (no automa)
 OPEN = "open"   # a seat still to be taken in the lobby (docs/lobby.md): no game declares it
@@ -62,23 +64,28 @@ class Option:
         """``value`` as the option takes it, or :class:`OptionError`."""
         if self.kind == "boolean":
             if not isinstance(value, bool):
-                raise OptionError(f"{self.name} is true or false")
+                raise OptionError(said("{name} is true or false", name=self.name))
             return value
         if self.kind == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(f"{self.name} is a whole number")
+                raise OptionError(said("{name} is a whole number", name=self.name))
             if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-                raise OptionError(f"{self.name} is from {self.min} to {self.max}")
+                raise OptionError(said("{name} is from {min} to {max}", name=self.name, min=self.min,
+                                       max=self.max))
             return value
         if self.kind == "choice":
             if value not in self.values:
-                raise OptionError(f"{self.name} is one of {', '.join(self.values)}")
+                raise OptionError(said("{name} is one of {values}", name=self.name,
+                                       values=", ".join(self.values)))
             return value
         if not isinstance(value, list) or any(v not in self.values for v in value):
-            raise OptionError(f"{self.name} is a list of {', '.join(self.values)}")
+            raise OptionError(said("{name} is a list of {values}", name=self.name,
+                                   values=", ".join(self.values)))
         if len(set(value)) != len(value) or (self.max is not None and len(value) > self.max):
-            raise OptionError(f"{self.name} lists each of its choices at most once"
-                              + (f", at most {self.max}" if self.max is not None else ""))
+            raise OptionError(said("{name} lists each of its choices at most once", name=self.name)
+                              if self.max is None else
+                              said("{name} lists each of its choices at most once, at most {max}",
+                                   name=self.name, max=self.max))
         return list(value)
 
     def as_doc(self) -> dict:
@@ -146,22 +153,24 @@ class Automa:
     def check(self, value: Any) -> dict:
         """A new game's ``options[option]`` as the game takes it, or :class:`OptionError`."""
         if not isinstance(value, dict):
-            raise OptionError(f"{self.option} is an object: its level and settings")
+            raise OptionError(said("{option} is an object: its level and settings", option=self.option))
         known = {"level"} | {o.name for o in self.settings}
         other = sorted(k for k in value if k not in known)
         if other:
-            raise OptionError(f"{self.option} takes {', '.join(sorted(known))}, not {', '.join(other)}")
+            raise OptionError(said("{option} takes {known}, not {other}", option=self.option,
+                                   known=", ".join(sorted(known)), other=", ".join(other)))
         out = {}
         if "level" in value:
             if value["level"] not in self.level_names:
-                raise OptionError(f"{self.option}.level is one of {', '.join(self.level_names)}")
+                raise OptionError(said("{option}.level is one of {levels}", option=self.option,
+                                       levels=", ".join(self.level_names)))
             out["level"] = value["level"]
         for o in self.settings:
             if o.name in value:
                 try:
                     out[o.name] = o.check(value[o.name])
                 except OptionError as e:
-                    raise OptionError(f"{self.option}.{e}") from None
+                    raise OptionError(said("{option}.{why}", option=self.option, why=e.args[0])) from None
         return out
 
     def as_doc(self, game: str) -> dict:
@@ -195,8 +204,10 @@ def check_options(title: str, options: tuple[Option, ...], automa: Automa | None
     names = own_options(options, automa)
     other = sorted(k for k in given if k not in names)
     if other:
-        raise OptionError(f"a game of {title} takes none of these options: {', '.join(other)}"
-                          + (f" (its own: {', '.join(names)})" if names else ""))
+        raise OptionError(said("a game of {game} takes none of these options: {other} (its own: {own})",
+                               game=title, other=", ".join(other), own=", ".join(names)) if names else
+                          said("a game of {game} takes none of these options: {other}", game=title,
+                               other=", ".join(other)))
     out: dict = {}
     for o in options:
         if o.name in given and given[o.name] is not None:

@@ -153,7 +153,7 @@ class InboundReplies:
             try:
                 deadlines.check_vacation(game_id, seat, on)
             except ValueError as e:
-                raise errors.invalid("no-vacation-left", str(e), move_index=i) from None
+                raise errors.invalid("no-vacation-left", e.args[0], move_index=i) from None
         if rest:
             answer = self.moves(game_id, seat, version, rest, then)
         else:

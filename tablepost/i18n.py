@@ -53,6 +53,24 @@ def N_(message: str) -> str:
     return message
 
 
+class Said(str):
+    """A message said in English with its parameters filled in (it *is* that English text), which
+    keeps its catalog message (``msgid``) and ``params`` so that a reader in another language gets
+    it in theirs: :meth:`Translator.say` (the API's problem ``detail``s, docs/i18n.md)."""
+
+    msgid: str
+    params: dict
+
+
+def said(message: str, **params) -> Said:
+    """``message`` (a catalog message, extracted where it is written: ``said("no game {id}",
+    id=...)``) with ``params`` filled in, as a :class:`Said`. A parameter that is itself a
+    :class:`Said` is translated with it; any other stays as given (a game's words, a name)."""
+    out = Said(message.format(**params) if params else message)
+    out.msgid, out.params = message, params
+    return out
+
+
 def supported(lang: str | None, pseudo: bool = False) -> bool:
     """Whether ``lang`` is a supported language's code (the pseudo-locale only with ``pseudo``)."""
     return lang in LANGUAGES or (pseudo and lang == PSEUDO)
@@ -198,6 +216,18 @@ class Translator:
         text = self._catalog.gettext(message)
         return text.format(**values) if values else text
 
+    def say(self, text: str) -> str:
+        """A text in the language: a :class:`Said` by its message and parameters; any other text
+        by the catalog, itself the message (a plain message marked where it was written); a text
+        the catalog lacks (a game's words, an engine's reason) stays as it is, in the pseudo-locale
+        too, so that a test in it sees what was not the catalog's."""
+        if isinstance(text, Said):
+            params = {k: self.say(v) if isinstance(v, Said) else v for k, v in text.params.items()}
+            return self._(text.msgid, **params)
+        if not text or (self.lang == PSEUDO and not _known(text)):
+            return text
+        return self.gettext(text)
+
     def ngettext(self, singular: str, plural: str, n: int, **values) -> str:
         return self._catalog.ngettext(singular, plural, n).format(n=self.number(n), **values)
 
@@ -229,9 +259,9 @@ class Translator:
         (``CET``), else its offset."""
         if dt.tzinfo is timezone.utc:
             return "UTC"   # the one name every language's readers know (French CLDR says "TU")
-        said = format_datetime(dt, "zzz", locale=self.locale)
-        if said[:1] not in "+-":
-            return said
+        written = format_datetime(dt, "zzz", locale=self.locale)
+        if written[:1] not in "+-":
+            return written
         abbr = dt.tzname() or ""
         return abbr if abbr and abbr[:1] not in "+-" else format_datetime(dt, "O", locale=self.locale)
 
@@ -255,6 +285,13 @@ class Translator:
             return self._("{larger} {smaller}", larger=out,
                           smaller=self.ngettext("{n} minute", "{n} minutes", mins)) if mins else out
         return self.ngettext("{n} minute", "{n} minutes", mins)
+
+
+def _known(message: str) -> bool:
+    """Whether ``message`` is one of the catalog's (by the first other language's catalog)."""
+    other = next((lang for lang in LANGUAGES if lang != DEFAULT), None)
+    held = getattr(translator(other)._catalog, "_catalog", {}) if other else {}
+    return message in held
 
 
 ENGLISH = Translator(DEFAULT, NullTranslations())   # the one English: code may ask ``tr is ENGLISH``

@@ -36,7 +36,7 @@ ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 # strings of the scripts that are not words for a reader: HTTP header names and values, event and
 # key names, DOM and storage names
 TECHNICAL = {"use strict", "Accept", "Authorization", "Bearer ", "Content-Type", "Escape", "Retry-After",
-             "ETag", "Enter",
+             "ETag", "Enter", "Accept-Language",
              "If-None-Match", "SELECT", "INPUT", "TEXTAREA",
              # class lists
              "badge badge-", "num score", "btn btn-primary", "mv notation", "site-main site-problem",

@@ -123,6 +123,12 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         # a move: the other seat's turn, said in the language
         page.locator("#moves button.move").first.click()
         expect(page.locator("#hint")).to_contain_text(said["waiting"])
+        # what happened, from the API in the page's language (the browser itself asks for en-GB: the
+        # page's scripts send Accept-Language, game-page.js)
+        events = http.get(f"{server.url}/api/v1/games/{gid}/events?lang={lang}", timeout=10).json()["events"]
+        english = http.get(f"{server.url}/api/v1/games/{gid}/events", timeout=10).json()["events"]
+        assert events[-1]["text"] != english[-1]["text"]
+        expect(page.locator("#history")).to_contain_text(events[-1]["text"])
 
         # the switch on the game page keeps the seat (the fragment stays in the browser)
         other = "fr" if lang == "de" else "de"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from tablepost.i18n import said
+
 from ..blueprint import Blueprint
 from ..extensions import service, webhooks
 from ..problems import ApiError, documented
@@ -52,7 +54,7 @@ class Bot(MethodView):
         """
         bot = service().bots.get(bot_id)
         if bot is None:
-            raise ApiError(404, "bot-not-found", f"no bot account {bot_id!r}")
+            raise ApiError(404, "bot-not-found", said("no bot account {id}", id=repr(bot_id)))
         return bot
 
     @blp.doc(operationId="deleteBot", security=OWNER)

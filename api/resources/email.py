@@ -16,6 +16,8 @@ from mail.addresses import BadAddress, verify_inbound_signature, verify_url_para
 from mail.mailin import handle_inbound
 from mail.mailin_runtime import inbound_deps
 
+from tablepost.i18n import said
+
 from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import PROBLEM_CONTENT_TYPE, ApiError, documented, from_service, problem_body
@@ -218,7 +220,8 @@ class InboundEmail(MethodView):
                                      or flask.request.headers.get("X-Tiletum-Signature"),  # for one release
                                      flask.request.get_data())
         except BadAddress as e:
-            raise ApiError(401, "bad-signature", f"the webhook request is not signed with our key: {e}",
+            raise ApiError(401, "bad-signature", said("the webhook request is not signed with our key: {why}",
+                                                                why=str(e)),
                            headers={"WWW-Authenticate": 'Tablepost-Signature realm="inbound-email"'}
                            ) from None
         result = handle_inbound(flask.request.get_data(), inbound_deps(service()),

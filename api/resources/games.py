@@ -18,6 +18,7 @@ from .. import hints, limits
 from ..auth import OPTIONAL_SEAT, SEAT, bearer
 from ..blueprint import Blueprint
 from ..extensions import credentials, lobby, scheduler, service
+from ..language import request_language
 from ..problems import ApiError, documented
 from ..schemas.common import MAX_VERSION, QueryBoolean, QueryInteger
 from ..schemas.games import (Fairness, GameCreate, GameCreated, GamesQuery, GameSummary, NewSeatLink,
@@ -130,11 +131,13 @@ class GameState(MethodView):
         by `format`; GET /api/v1/catalog lists the games). With `version`, the position after that
         many events, as your seat (or a spectator) saw it then: the game's replay, by the same rules.
         """
+        lang = request_language()
         if query.get("version") is not None:
-            version, doc = Together(service()).state_at(game_id, bearer(), query["version"])
+            version, doc = Together(service()).state_at(game_id, bearer(), query["version"], lang)
         else:
-            version, doc = service().state(game_id, bearer(), look=not query["hidden"])
-        etag = f'"v{version}"'
+            version, doc = service().state(game_id, bearer(), look=not query["hidden"], lang=lang)
+        # the document in another language is another representation: its own ETag (English as before)
+        etag = f'"v{version}"' if lang == "en" else f'"v{version}-{lang}"'
         if etag in flask.request.headers.get("If-None-Match", ""):
             resp = flask.make_response("", 304)
             resp.headers["ETag"] = etag
@@ -158,7 +161,7 @@ class LegalMovesView(MethodView):
         Every legal move of your seat, in notation and in words; empty when it is not your
         decision.
         """
-        return service().legal_moves(game_id, bearer())
+        return service().legal_moves(game_id, bearer(), request_language())
 
 
 class HintOut(ma.Schema):
@@ -252,7 +255,7 @@ class GameReview(MethodView):
         that is not rated. 202 with Retry-After while it is being computed.
         """
         reviews = Reviews(service(), scheduler().send)
-        doc = reviews.get(game_id, args["seat"], bearer())
+        doc = reviews.get(game_id, args["seat"], bearer(), request_language())
         if doc is None:
             resp = flask.jsonify({"status": "computing", "retry_after": REVIEW_RETRY})
             resp.status_code = 202
@@ -285,7 +288,7 @@ class Moves(MethodView):
         ever depends on an outcome that is not committed to the game.
         """
         return service().submit(game_id, bearer(), body["expected_version"], body["moves"],
-                                flask.request.headers.get("Idempotency-Key"))
+                                flask.request.headers.get("Idempotency-Key"), lang=request_language())
 
 
 @blp.route("/<string:game_id>/events")
@@ -304,7 +307,7 @@ class Events(MethodView):
         most 1000). While `more` is true, events after `next_after` exist already: read them with
         `after=next_after` (the `Link` header with `rel="next"` is that URL).
         """
-        page = service().events(game_id, query["after"], query["limit"])
+        page = service().events(game_id, query["after"], query["limit"], request_language())
         resp = flask.jsonify(EventsOut().dump(page))
         if page["more"]:
             nxt = flask.url_for("games.Events", game_id=game_id, after=page["next_after"],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from tablepost.i18n import said
+
 from ..blueprint import Blueprint
 from ..extensions import parts, service
 from ..problems import ApiError, documented
@@ -38,7 +40,8 @@ class HealthView(MethodView):
         states, smtp = parts().check(), parts().smtp()
         down = sorted(k for k, v in states.items() if v == "down")
         if down:
-            raise ApiError(503, "part-down", f"down: {', '.join(down)}", headers={"Retry-After": "5"},
+            raise ApiError(503, "part-down", said("down: {parts}", parts=", ".join(down)),
+                           headers={"Retry-After": "5"},
                            redis="ok", smtp=smtp, parts=states)
         out = {"status": "ok" if smtp == "ok" else "degraded", "redis": "ok", "smtp": smtp}
         if states:

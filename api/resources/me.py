@@ -6,6 +6,7 @@ from flask.views import MethodView
 
 from ..blueprint import Blueprint
 from ..extensions import accounts, credentials, dashboard, profiles
+from ..language import request_language
 from ..problems import documented
 from ..auth import bearer
 from ..schemas.games import NewDashboardKey
@@ -62,7 +63,7 @@ class MyGames(MethodView):
         for players that you posted or joined (`not_started`, docs/lobby.md). Each has a link
         that opens the game page as your seat.
         """
-        return dashboard().games_of(key())
+        return dashboard().games_of(key(), request_language())
 
 
 @blp.route("/notifications")

@@ -27,8 +27,11 @@ from flask.views import MethodView
 from application.errors import ServiceError
 from application.push import SlotRefused
 
+from tablepost.i18n import said
+
 from ..blueprint import Blueprint
 from ..extensions import feed, service
+from ..language import request_language
 from ..limits import client_address, identity
 from ..problems import ApiError, documented
 from ..schemas.moves import EventsQuery
@@ -89,7 +92,7 @@ class Stream(MethodView):
         slot = _take_slot()
         frames = feed().frames(game_id, after, lifetime=cfg["STREAM_SECONDS"],
                                keepalive=cfg["STREAM_KEEPALIVE"], stopping=SERVER_STOPPING,
-                               seen=_seen(game_id))
+                               seen=_seen(game_id), lang=request_language())
 
         def body():
             try:
@@ -142,6 +145,7 @@ def _take_slot():
         if e.reason == "process":
             raise ApiError(503, "too-many-listeners", "this server holds as many event streams as it can; "
                            "retry later or poll GET /events", headers={"Retry-After": "10"}) from None
-        raise ApiError(429, "too-many-streams", f"this {e.reason} holds as many event streams of this server "
-                       "as one client may; close one, retry later or poll GET /events",
+        raise ApiError(429, "too-many-streams",
+                       said("this {who} holds as many event streams of this server as one client may; "
+                            "close one, retry later or poll GET /events", who=e.reason),
                        headers={"Retry-After": "10"}) from None

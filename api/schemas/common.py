@@ -9,13 +9,14 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import games
+from tablepost.i18n import N_, said
 
 
 class Text(fields.String):
     """A string of Unicode text. JSON can carry lone UTF-16 surrogates (``"\\udc80"``), which are
     not text: they could not be stored, hashed or exported, so such a value is a 422."""
 
-    default_error_messages = {"not_text": "Not valid Unicode text (a lone surrogate)."}
+    default_error_messages = {"not_text": N_("Not valid Unicode text (a lone surrogate).")}
 
     def _deserialize(self, value, attr, data, **kwargs):
         out = super()._deserialize(value, attr, data, **kwargs)
@@ -49,11 +50,11 @@ def text_problem(value: str) -> str | None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "Not valid Unicode text (a lone surrogate)."
+        return N_("Not valid Unicode text (a lone surrogate).")
     for ch in value:
         if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
-            return ("Must not contain control, format or line-separator characters (Unicode Cc, Cf, Zl, Zp), "
-                    f"found U+{ord(ch):04X}.")
+            return said("Must not contain control, format or line-separator characters (Unicode Cc, Cf, Zl, "
+                        "Zp), found {code}.", code=f"U+{ord(ch):04X}")
     return None
 
 
@@ -80,7 +81,7 @@ class Name(Line):
     emails: any printable text that shows something (not only spaces, fillers or marks)."""
 
     default_error_messages = {
-        "invisible": "Must show at least one letter, number, punctuation mark or symbol."}
+        "invisible": N_("Must show at least one letter, number, punctuation mark or symbol.")}
 
     def _deserialize(self, value, attr, data, **kwargs):
         out = super()._deserialize(value, attr, data, **kwargs)
@@ -143,7 +144,7 @@ class Base(ma.Schema):
 
 
 def raise_tz(value):
-    raise ma.ValidationError(f"{value!r} is not an IANA time zone name (e.g. Europe/Berlin)")
+    raise ma.ValidationError(said("{tz} is not an IANA time zone name (e.g. Europe/Berlin)", tz=repr(value)))
 
 
 # Closed objects (``additionalProperties: false`` in the document; said explicitly here, not left to

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 import games
 from tablepost import i18n
+from tablepost.i18n import N_, said
 from application.time_control import MAX_QUIET_HOURS, quiet_length, valid_tz
 from application.seats import AI_LEVELS
 
@@ -54,15 +55,15 @@ class SeatIn(Base):
         if data.get("kind") == "open":
             for field in ("name", "email", "bot", "owner_key", "invitation", "level", "tz", "language"):
                 if data.get(field) is not None:
-                    raise ma.ValidationError("an open seat names nobody yet: its player joins from the lobby",
-                                             field)
+                    raise ma.ValidationError(
+                        N_("an open seat names nobody yet: its player joins from the lobby"), field)
         elif data.get("kind") == "bot":
             if not data.get("bot"):
-                raise ma.ValidationError("a seat of kind 'bot' names its bot account", "bot")
+                raise ma.ValidationError(N_("a seat of kind 'bot' names its bot account"), "bot")
         else:
             for field in ("bot", "owner_key", "invitation"):
                 if data.get(field) is not None:
-                    raise ma.ValidationError("only a seat of kind 'bot' names a bot account", field)
+                    raise ma.ValidationError(N_("only a seat of kind 'bot' names a bot account"), field)
             if data.get("name") is None:
                 raise ma.ValidationError("Missing data for required field.", "name")
 
@@ -71,8 +72,9 @@ def _quiet_window(value):
     """The core's rule (application/deadlines.py): a quiet window leaves some hours of each day counted."""
     if (len(value) == 2 and all(isinstance(h, int) for h in value)
             and not 1 <= quiet_length(value) <= MAX_QUIET_HOURS):
-        raise ma.ValidationError(f"a quiet window leaves out 1 to {MAX_QUIET_HOURS} hours of a day: "
-                                 f"start and end differ and at least {24 - MAX_QUIET_HOURS} hours count")
+        raise ma.ValidationError(said("a quiet window leaves out 1 to {most} hours of a day: start and end "
+                                      "differ and at least {least} hours count", most=MAX_QUIET_HOURS,
+                                      least=24 - MAX_QUIET_HOURS))
 
 
 class TimeControl(Base):
@@ -148,8 +150,8 @@ class GameCreate(Base):
         seats = data.get("seats") or []
         if rules is not None and not rules.min_players <= len(seats) <= rules.max_players:
             raise ma.ValidationError(
-                f"a game of {rules.title} has {rules.min_players} to {rules.max_players} seats",
-                "seats")
+                said("a game of {game} has {min} to {max} seats", game=rules.title, min=rules.min_players,
+                     max=rules.max_players), "seats")
 
 
 class SeatCreated(Closed):

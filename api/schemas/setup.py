@@ -16,6 +16,7 @@ from marshmallow import fields, validate
 
 import games
 from games.setup import OPEN, Automa, Option
+from tablepost.i18n import said
 
 from .common import Base, Boolean, Integer, Line
 
@@ -131,7 +132,8 @@ def check_game_options(game: games.Game[Any] | None, given: dict, where: str = "
     for name in sorted(given):
         if name in OWN_OPTIONS and name not in game.own_options and given[name] is not None:
             owners = [g.title for g in games.GAMES.values() if name in g.own_options]
-            raise ma.ValidationError(f"{name} is an option of {', '.join(owners)}, not of {game.title}",
+            raise ma.ValidationError(said("{name} is an option of {owners}, not of {game}", name=name,
+                                          owners=", ".join(owners), game=game.title),
                                      name if where == "" else where)
 
 

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 import games
 from tablepost import i18n
+from tablepost.i18n import said
 
 from .common import Base, Boolean, Float, GAMES, GAME_SEATS, Integer, Line, Name, TextEmail
 from .games import FEWEST_SEATS, MOST_SEATS, TimeControl, TimeoutPolicy
@@ -55,8 +56,8 @@ class _TournamentCreate(Base):
         size = data.get("table_size")
         if rules is not None and size is not None and not rules.min_players <= size <= rules.max_players:
             raise ma.ValidationError(
-                f"a game of {rules.title} seats {rules.min_players} to {rules.max_players} "
-                "players", "table_size")
+                said("a game of {game} seats {min} to {max} players", game=rules.title, min=rules.min_players,
+                     max=rules.max_players), "table_size")
         # an option a game declares that a tournament may set, given for a game that does not declare it
         check_game_options(rules, {k: data[k] for k in TOURNAMENT_OPTION_FIELDS if k in data}, where="")
 

@@ -9,6 +9,10 @@ const token = frag.get("token");
 const pollSeconds = Math.max(0.2, parseFloat(frag.get("poll") || "2"));
 const api = "/api/v1/games/" + encodeURIComponent(gameId);
 const auth = token ? {"Authorization": "Bearer " + token} : {};
+// The API answers in the page's language (LANG; docs/i18n.md, "The API's language"): this fetch, which
+// the page's own script calls too, says it on every request.
+const fetch = (url, opts = {}) =>
+  window.fetch(url, {...opts, headers: {"Accept-Language": LANG, ...(opts.headers || {})}});
 const $ = id => document.getElementById(id);
 // An element with attributes and children (text or elements): markup built from nodes, not HTML text.
 function make(tag, attrs, ...kids) {
