@@ -127,11 +127,13 @@ def table(lang: str, messages: tuple, catalogs: Catalogs = None) -> tuple[str, d
     return expr, out
 
 
-# The page's own script, first in its head: its language, its scripts' messages, t() and tn(), and
-# the footer's language links taking the page's fragment along (a seat's token stays in the browser).
+# The page's own script, first in its head: its language (LANG, for Intl; ASK, what it asks the API's
+# words in: the same but for the tests' pseudo-locale, which Intl does not know), its scripts' messages,
+# t() and tn(), and the footer's language links taking the page's fragment along (a seat's token stays
+# in the browser).
 _RUNTIME = """\
 "use strict";
-const LANG = %(lang)s, T = %(table)s;
+const LANG = %(lang)s, ASK = %(ask)s, T = %(table)s;
 (function () {
   const plural = n => Number(%(plural)s);
   const fill = (s, v) => v ? s.replace(/\\{(\\w+)\\}/g, (m, k) => k in v ? String(v[k]) : m) : s;
@@ -163,7 +165,8 @@ def head_script(lang: str, scripts: Iterable[str], catalogs: Catalogs = None) ->
                 messages.append(m)
     expr, said = table(lang, tuple(messages), catalogs)
     intl = "en" if lang == i18n.PSEUDO else lang
-    body = _RUNTIME % {"lang": json.dumps(intl), "table": _json(said), "plural": expr}
+    body = _RUNTIME % {"lang": json.dumps(intl), "ask": json.dumps(lang), "table": _json(said),
+                       "plural": expr}
     return f"<script>\n{body}</script>"
 
 

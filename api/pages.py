@@ -159,25 +159,27 @@ def _art(name: str, svg: str, lang: str = i18n.DEFAULT) -> str:
     return re.sub(r"<title>", f'<title id="art-{name}">', svg, count=1)
 
 
-def _game_words(text: str, lang: str) -> str:
-    """A game's own words (its title, its summary: English in this increment, docs/i18n.md), marked
-    as English on a page in another language."""
-    return text if lang == i18n.DEFAULT else f'<span lang="en">{text}</span>'
+def _game_words(text: str, lang: str, speaks: bool = False) -> str:
+    """A game's own words (its title: its name; its summary and opponent where the game does not speak
+    ``lang``), marked as English on a page in another language; words the game says in ``lang``
+    (``speaks``) as they are."""
+    return text if lang == i18n.DEFAULT or speaks else f'<span lang="en">{text}</span>'
 
 
 @lru_cache(maxsize=None)
 def game_cards(lang: str = i18n.DEFAULT) -> str:
     """The home page's card of each hosted game, from its spec: its picture, its title (a link that
-    starts a game of it), its summary and who plays it."""
+    starts a game of it), its summary and who plays it; the summary and the opponent are the game's
+    declared words, said in ``lang`` where the game speaks it (``games.declared_words``)."""
     e = html.escape
     tr = i18n.translator(lang)
     out = []
     for name, spec in games.specs().items():
         g = spec.game
         art = spec.art_svg()
-        summary = _game_words(e(spec.summary), lang) + " " if spec.summary else ""
-        # (the opponent's name is the game's: English, docs/i18n.md)
-        players = _players(g, tr, lambda title: _game_words(e(title), lang))
+        say, speaks = games.declared_words(g, lang), bool(games.in_language(g, lang))
+        summary = _game_words(e(say(spec.summary)), lang, speaks) + " " if spec.summary else ""
+        players = _players(g, tr, lambda title: _game_words(e(say(title)), lang, speaks))
         out.append('<li class="card game-card">' + (_art(name, art, lang) if art else "")
                    + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
                    + f"{_game_words(e(g.title), lang)}</a></h3><p>{summary}"
@@ -345,14 +347,18 @@ def favicon() -> flask.Response:
 
 
 def pieces_picture(game: str) -> flask.Response:
-    """The pictures of a game's pieces (``games.Game.pieces_svg``), for its page."""
+    """The pictures of a game's pieces (``games.Game.pieces_svg``), for its page, with their words in
+    the page's language (``?lang=``, as the page asks)."""
+    lang, _remember = page_i18n.page_language()
     try:
-        svg = games.get(game).pieces_svg()
+        g = games.get(game)
+        svg = g.pieces_svg(**games.in_language(g, lang))
     except games.UnknownGame:
         svg = None
     if svg is None:
         flask.abort(404)
-    return flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    resp = flask.Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    return page_i18n.answer(resp, lang, False)
 
 
 def page_script(name: str) -> flask.Response:

@@ -17,15 +17,20 @@ def pools_of(game: games.Game) -> list[dict]:
                for level in game.automa_levels])
 
 
-def catalog() -> list[dict]:
-    """Every hosted game, in the registry's order (the first is the default of ``POST /games``)."""
-    return [{"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
-             "seat_kinds": list(g.seat_kinds), "options": list(g.own_options), "email": g.email,
-             "option_specs": [o.as_doc() for o in g.options],
-             "automa": g.automa.as_doc(g.name) if g.automa is not None else None,
-             "review": g.review, "ai": "ai" in g.seat_kinds, "automa_levels": list(g.automa_levels),
-             "score_unit": g.score_unit, "default": g.name == games.DEFAULT, "pools": pools_of(g)}
-            for g in games.GAMES.values()]
+def catalog(lang: str | None = None) -> list[dict]:
+    """Every hosted game, in the registry's order (the first is the default of ``POST /games``), its
+    declared words (its options', its automa's) in ``lang`` where the game speaks it
+    (``games.declared_words``: the game's own catalog; English otherwise). Its title is its name."""
+    return [_entry(g, games.declared_words(g, lang)) for g in games.GAMES.values()]
+
+
+def _entry(g: games.Game, say) -> dict:
+    return {"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+            "seat_kinds": list(g.seat_kinds), "options": list(g.own_options), "email": g.email,
+            "option_specs": [o.as_doc(say) for o in g.options],
+            "automa": g.automa.as_doc(g.name, say) if g.automa is not None else None,
+            "review": g.review, "ai": "ai" in g.seat_kinds, "automa_levels": list(g.automa_levels),
+            "score_unit": g.score_unit, "default": g.name == games.DEFAULT, "pools": pools_of(g)}
 
 
 __all__ = ["catalog", "pools_of"]

@@ -48,12 +48,13 @@ class MoveSubmission(SeatAuth):
 
     def submit_for_seat(self, game_id: str, seat: int, expected_version: int, moves: list[str],
                         idem_key: str | None = None, by: str | None = None,
-                        stop_at_reveal: bool = True, then=None) -> dict:
+                        stop_at_reveal: bool = True, then=None, lang: str | None = None) -> dict:
         """Moves by ``seat``, authenticated by the caller (a signed reply address, the stand-in).
         ``by`` labels the events (e.g. "stand-in") in the log and the record. Only the service's
         own players, which choose no move by probing, may pass ``stop_at_reveal=False`` (the
         stand-in plays a whole turn it computed with the rules). ``then()`` runs once the moves are
-        saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it)."""
+        saved and before ``on_append`` tells anyone (a reply's message: the next turn email carries it).
+        ``lang``: the language of a refusal's reason (the seat's, for a reply by email)."""
         def check(meta, state):
             if not 0 <= seat < len(meta["seats"]) or meta["seats"][seat]["kind"] != "human":
                 raise errors.forbidden("not-a-human-seat", errors.said(
@@ -65,7 +66,7 @@ class MoveSubmission(SeatAuth):
         try:
             try:
                 return self._submit(game_id, check, expected_version, moves, idem_key, by, stop_at_reveal,
-                                    then)
+                                    then, lang)
             except errors.ServiceError as e:
                 # an email's reply address or link names the version its decision began at: another
                 # seat's resignation since (a version of its own) leaves that decision as it was
@@ -73,7 +74,7 @@ class MoveSubmission(SeatAuth):
                 began = decision_began(self.store, game_id, seat, now) if now is not None else 0
                 if now is None or not now > expected_version >= began:
                     raise
-                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal, then)
+                return self._submit(game_id, check, now, moves, idem_key, by, stop_at_reveal, then, lang)
         except _Replay as r:
             return r.answer
 
@@ -88,7 +89,9 @@ class MoveSubmission(SeatAuth):
         depends on the outcome, then a move that fails; the failure's ``move_index`` would tell
         the outcome while nothing is stored, and the seat could probe until it liked the draw.
         An error before the reveal reveals nothing, as nothing has been drawn yet (a move is
-        checked in full before it draws)."""
+        checked in full before it draws). ``lang``: the language of a refused move's reason (the
+        game's words where it speaks it: what the seat can type instead of a move that is no move,
+        the rule an illegal move breaks; None: English as the engine says it)."""
         fast = self.cache.fast_path(game_id, expected_version)
         if fast is not None:  # one round trip: the append checks the version and the meta's generation
             generation, meta, seed, state = fast

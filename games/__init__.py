@@ -38,7 +38,9 @@ from .base import (
     SearchDefaults,
     UnknownGame,
     Views,
+    declared_words,
     in_language,
+    score_words,
 )
 from . import registry
 from .registry import RegistryError, register, spec_of, specs, unregister
@@ -110,4 +112,4 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
-           "spec_of", "specs", "in_language"]
+           "spec_of", "specs", "in_language", "score_words", "declared_words"]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import inspect
 import random
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Callable, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
 from rules_common.errors import said as _said
@@ -259,9 +259,10 @@ class Pictures(Protocol[S_in]):
         words speak more than English takes ``lang=`` for the board's words (:func:`in_language`)."""
         ...
 
-    def pieces_svg(self) -> str | None:
+    def pieces_svg(self, lang: str | None = None) -> str | None:
         """The pictures of the game's pieces for its game page, as an SVG sprite of ``<symbol>``s
-        (None: the page needs none). The same for every game of it: nothing of a position."""
+        (None: the page needs none), their words in ``lang`` for a game whose words speak it. The same
+        for every game of it: nothing of a position."""
         ...
 
 
@@ -456,6 +457,24 @@ def in_language(game: Any, lang: str | None) -> dict:
     return {"lang": lang} if lang in langs or lang == PSEUDO else {}
 
 
+def score_words(game: Any, lang: str | None) -> str:
+    """What the game's scores count (``score_unit``: "points", "VP") in ``lang``, its own word from its
+    catalog where its words speak it (the results email's "Ada: 23 Punkte"), else as it is."""
+    said = in_language(game, lang)
+    return game.say(**said)._(game.score_unit) if said else game.score_unit
+
+
+def declared_words(game: Any, lang: str | None) -> Callable[[str], str]:
+    """How ``game`` says its declared words (its options', its automa's, its spec's summary: games/setup.py
+    ``Say``) in ``lang``: its ``declared`` (:meth:`GameDefaults.declared`: its own catalog's message) where
+    it speaks ``lang`` (:func:`in_language`), else the words as declared (English). An empty text stays
+    empty."""
+    said = getattr(game, "declared", None)
+    if said is None or not in_language(game, lang):
+        return lambda text: text
+    return lambda text: said(text, lang) if text else text
+
+
 # --- defaults a game class inherits -------------------------------------------------------------------
 # Only methods with a sensible default for most games are here; what a game must write itself is in
 # the protocols above and nowhere else, so that mypy reports it missing.
@@ -480,6 +499,12 @@ class GameDefaults:
         if self.catalogs is None or not lang or lang == "en":
             return _ENGLISH
         return _words(self.catalogs[0], self.catalogs[1], lang)
+
+    def declared(self, text: str, lang: str | None = None) -> str:
+        """One of its declared words (an option's, a choice's, its automa's, its spec's summary) in
+        ``lang``: the message of its own catalog (marked ``N_`` where it is declared); a game whose
+        declared words are said otherwise (a context, the engine's data) says them here."""
+        return self.say(lang)._(text) if text else text
     # its rulebook's own nouns ("Architect", "follower"): with its name, title, options and automa the
     # words of its own that the service never speaks (tests/test_game_blind.py reads them)
     terms: tuple[str, ...] = ()
@@ -513,7 +538,7 @@ class GameDefaults:
     def reason(self: Any, error: Exception, lang: str | None = None) -> str:
         """``error.said(w)`` in the game's words of ``lang`` (English: the error's message as it is)."""
         said = getattr(error, "said", None)
-        if said is None:
+        if not callable(said):
             return str(getattr(error, "message", error))
         return said(self.say(lang))
 
@@ -621,7 +646,7 @@ class GameDefaults:
             return ["no seed: it is revealed when the game is over"]
         return self.verify_events(events, seed, headers.get("SeedCommitment"))
 
-    def pieces_svg(self) -> str | None:
+    def pieces_svg(self, lang: str | None = None) -> str | None:
         return None
 
 

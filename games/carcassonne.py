@@ -165,9 +165,10 @@ class Carcassonne(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Re
                                     tile=tile_name(state.tile, 0, lang)),
                         hand_svg(state.tile, lang=lang))]
 
-    def pieces_svg(self):
-        """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand."""
-        return tiles_sprite()
+    def pieces_svg(self, lang=None):
+        """Every tile turned 0 (``<symbol id="tile-<letter>">``): the page draws the tile in hand; its
+        words (``data-words-*``, ``data-full-*``) in ``lang``."""
+        return tiles_sprite(lang=lang)
 
 
 CARCASSONNE = Carcassonne()
@@ -178,6 +179,6 @@ _CHECKED: EmailGame[rules.GameState] = CARCASSONNE   # mypy checks the adapter a
 SPEC = GameSpec(game=CARCASSONNE, evaluation="ai.carcassonne:value", chances="ai.carcassonne:next_tiles",
                 position_schema="api.schemas.positions.carcassonne:CarcassonnePosition",
                 page="api.static:carcassonne.html",
-                summary=("Draw a land tile, lay it beside the others and place a follower on a city, a road, "
-                         "a cloister or a field. The map grows with every turn."),
+                summary=N_("Draw a land tile, lay it beside the others and place a follower on a city, a "
+                           "road, a cloister or a field. The map grows with every turn."),
                 art="games.art:carcassonne.svg")

@@ -207,7 +207,7 @@ class Pillars(EmailDefaults, EngineGame[rules.GameState], SearchDefaults, Review
         last = state.phase == "over" and state.final is not None and end["round"] == 6
         return summary_text(round_summary(end, lang), names, seat, lang) if first or last else []
 
-    def pieces_svg(self):
+    def pieces_svg(self, lang=None):
         return None
 
 
@@ -289,6 +289,6 @@ SPEC = GameSpec(game=PILLARS, evaluation="ai.pillars:value",
                 ai_levels={"easy": (2, 4), "medium": (2, 2, "own"), "hard": _HARD, "master": _HARD},
                 position_schema="api.schemas.positions.pillars:PillarsPosition",
                 page="api.static:pillars.html",
-                summary=("Place your master builders, hire craftsmen and turn wood, stone and sand into the "
-                         "cathedral of Kingsbridge, while taxes and events test you."),
+                summary=N_("Place your master builders, hire craftsmen and turn wood, stone and sand into "
+                           "the cathedral of Kingsbridge, while taxes and events test you."),
                 art="games.art:pillars.svg")

@@ -11,13 +11,26 @@ there too. Pure: no I/O, nothing of the service.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from tablepost.i18n import said
 
 KINDS = ("choice", "integer", "boolean", "choices")   # an option's kinds ("choices": a list of choices)
 SERVICE_SEAT_KINDS = ("human", "ai", "bot")   # the kinds of seat the service itself plays (no automa)
 OPEN = "open"   # a seat still to be taken in the lobby (docs/lobby.md): no game declares it
+
+
+# A declared word (an option's or a choice's title and description, an automa's title, description and
+# levels' words) as the reader reads it: the game's own catalog's message in the reader's language
+# (games/base.py ``declared_words``; docs/adding-a-game.md, "Its declared words"). The words are declared
+# in English, marked for the game's catalog where they are declared (``N_``); an automa's ``name`` and the
+# options' and choices' names and values are not words: they stay as they are.
+Say = Callable[[str], str]
+
+
+def as_declared(text: str) -> str:
+    """English: a declared word as it is declared."""
+    return text
 
 
 class OptionError(ValueError):
@@ -88,14 +101,20 @@ class Option:
                                    name=self.name, max=self.max))
         return list(value)
 
-    def as_doc(self) -> dict:
-        """The option as the catalog serves it (the new-game form builds its input from it)."""
+    def as_doc(self, say: Say = as_declared) -> dict:
+        """The option as the catalog serves it (the new-game form builds its input from it), its words
+        said by ``say`` (the reader's language)."""
         # (an option without a default has none: no "default" at all, which the API document types)
-        return {"name": self.name, "title": self.title, "description": self.description, "kind": self.kind,
-                **({} if self.default is None else {"default": self.default}), "min": self.min,
-                "max": self.max, "tournament": self.tournament,
-                "choices": [{"value": c.value, "title": c.title, "description": c.description}
+        return {"name": self.name, "title": say(self.title), "description": say(self.description),
+                "kind": self.kind, **({} if self.default is None else {"default": self.default}),
+                "min": self.min, "max": self.max, "tournament": self.tournament,
+                "choices": [{"value": c.value, "title": say(c.title), "description": say(c.description)}
                             for c in self.choices]}
+
+    def words(self) -> list[str]:
+        """Its declared words (its own and its choices' titles and descriptions, the empty left out)."""
+        return [t for t in (self.title, self.description, *(x for c in self.choices
+                                                            for x in (c.title, c.description))) if t]
 
 
 @dataclass(frozen=True)
@@ -173,13 +192,21 @@ class Automa:
                     raise OptionError(said("{option}.{why}", option=self.option, why=e.args[0])) from None
         return out
 
-    def as_doc(self, game: str) -> dict:
-        """The automa as the catalog serves it."""
-        return {"kind": self.kind, "title": self.title, "name": self.name, "option": self.option,
-                "description": self.description, "seats": self.seats, "default_level": self.default_level,
-                "levels": [{"name": v.name, "title": v.title, "description": v.description,
+    def as_doc(self, game: str, say: Say = as_declared) -> dict:
+        """The automa as the catalog serves it, its words said by ``say`` (its ``name`` is a name)."""
+        return {"kind": self.kind, "title": say(self.title), "name": self.name, "option": self.option,
+                "description": say(self.description), "seats": self.seats,
+                "default_level": self.default_level,
+                "levels": [{"name": v.name, "title": say(v.title), "description": say(v.description),
                             "pool": self.pool_of(game, v.name)} for v in self.levels],
-                "settings": [o.as_doc() for o in self.settings]}
+                "settings": [o.as_doc(say) for o in self.settings]}
+
+    def words(self) -> list[str]:
+        """Its declared words: its title and description, its levels' and its settings' (the empty left
+        out)."""
+        return [t for t in (self.title, self.description, *(x for v in self.levels
+                                                            for x in (v.title, v.description)),
+                            *(x for o in self.settings for x in o.words())) if t]
 
 
 @dataclass(frozen=True)
@@ -220,5 +247,6 @@ def check_options(title: str, options: tuple[Option, ...], automa: Automa | None
     return Setup(options=out, engine=dict(out), automa=settings)
 
 
-__all__ = ["Option", "Choice", "Level", "Automa", "Setup", "OptionError", "check_options", "own_options",
+__all__ = ["Option", "Choice", "Level", "Automa", "Setup", "OptionError", "Say", "as_declared",
+           "check_options", "own_options",
            "KINDS", "SERVICE_SEAT_KINDS", "OPEN"]

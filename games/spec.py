@@ -63,7 +63,8 @@ class GameSpec:
     - ``page``: its own game page, ``"package:file.html"`` (without one the service's generic page
       draws its board picture, lists its moves in words and tells its history);
     - ``summary``: the game in a sentence or two, for its card on the home page (the number of
-      players is added from the game's seats);
+      players is added from the game's seats); one of its declared words, said in the page's language
+      by the game (marked ``N_`` for its catalog: docs/i18n.md, "The games' declared words");
     - ``art``: a small picture of the game for that card, ``"package:file.svg"`` (120x80, with a
       ``<title>`` saying what it shows).
     """

@@ -31,26 +31,33 @@ _CHALLENGES = {c["id"]: c for c in _SOLO["challenges"]}
 # Tiletum's own options and its automa, the Cardinalbot (games/setup.py): the service's schemas, the
 # catalog, the new-game form and the rating pools are built from these.
 OPTIONS = (
-    Option("action_tiles", "Action tiles", "Action tiles in printed order (first game) or shuffled",
+    Option("action_tiles", N_("Action tiles"), N_("Action tiles in printed order (first game) or shuffled"),
            kind="choice", default="printed", tournament=True,
-           choices=(Choice("printed", "printed order (first game)", "the order printed on the board"),
-                    Choice("shuffled", "shuffled", "shuffled by the game's secret seed"))),
+           choices=(Choice("printed", N_("printed order (first game)"), N_("the order printed on the board")),
+                    Choice("shuffled", N_("shuffled"), N_("shuffled by the game's secret seed")))),
 )
+# the Cardinalbot's levels in words (its declared words: said in the reader's language, docs/i18n.md);
+# the Challenge cards' names and texts reach the catalog from the solo data (tiletum.words.extract_solo)
+_LEVEL_TITLES = {"priest": N_("Cardinal Priest"), "deacon": N_("Cardinal Deacon"),
+                 "bishop": N_("Cardinal Bishop")}
+_LEVEL_WORDS = {1: N_("1 random Challenge card"), 3: N_("3 random Challenge cards"),
+                5: N_("5 random Challenge cards")}
+_CHALLENGE_NAMES = frozenset(c["name"] for c in _CHALLENGES.values())
 
 
 def _level_words(n: int) -> str:
-    return f"{n} random Challenge card{'s' if n != 1 else ''}"
+    return _LEVEL_WORDS.get(n) or f"{n} random Challenge card{'s' if n != 1 else ''}"
 
 
 CARDINALBOT = Automa(
-    kind="cardinalbot", title="the Cardinalbot", name="Cardinalbot",
-    description="a solo game against the Cardinalbot (the solo rules' automa)",
+    kind="cardinalbot", title=N_("the Cardinalbot"), name="Cardinalbot",
+    description=N_("a solo game against the Cardinalbot (the solo rules' automa)"),
     option="solo", seats=2, first=True,
-    levels=tuple(Level(name, f"Cardinal {name.capitalize()}", _level_words(n))
+    levels=tuple(Level(name, _LEVEL_TITLES.get(name) or f"Cardinal {name.capitalize()}", _level_words(n))
                  for name, n in _SOLO["levels"].items()),
     default_level="deacon",
-    settings=(Option("challenges", "Challenge cards",
-                     "an explicit list of Challenge cards instead of a level", kind="choices",
+    settings=(Option("challenges", N_("Challenge cards"),
+                     N_("an explicit list of Challenge cards instead of a level"), kind="choices",
                      max=len(_CHALLENGES),
                      choices=tuple(Choice(c["id"], c["name"], c["text"]) for c in _CHALLENGES.values())),),
     policy="cardinalbot.policy:choose",
@@ -217,6 +224,13 @@ class Tiletum(EmailDefaults, SearchDefaults, ReviewDefaults, EngineGame[tiletum.
     # its own words in German and French (tiletum/translations, docs/i18n.md)
     languages = tiletum_words.LANGUAGES
     catalogs = (str(tiletum_words.CATALOGS), tiletum_words.DOMAIN)
+
+    def declared(self, text: str, lang: str | None = None) -> str:
+        """Its declared words in ``lang``: a Challenge card's name by its context (``challenge``, as the
+        board says it), its text and every other declared word by their messages."""
+        if text in _CHALLENGE_NAMES:
+            return self.say(lang).pgettext("challenge", text)
+        return super().declared(text, lang)
     min_players, max_players = 2, 4
     rules_version = RULES_VERSION
     seat_kinds = ("human", "cardinalbot", "bot", "ai")
@@ -440,6 +454,6 @@ _CHECKED: EmailGame[tiletum.GameState] = TILETUM   # mypy checks the adapter aga
 SPEC = GameSpec(game=TILETUM, ai="ai.tiletum.player:AI",
                 position_schema="api.schemas.positions.tiletum:TiletumPosition",
                 page="api.static:tiletum.html",
-                summary=("Travel Renaissance Europe, trade at Fairs and build the cathedrals: dice taken "
-                         "from the Action Wheel decide what you do and what you earn."),
+                summary=N_("Travel Renaissance Europe, trade at Fairs and build the cathedrals: dice taken "
+                           "from the Action Wheel decide what you do and what you earn."),
                 art="games.art:tiletum.svg")

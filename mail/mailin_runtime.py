@@ -48,7 +48,8 @@ VACATION = re.compile(r"^\s*(?:vacation|urlaub|vacances)\s+(" + "|".join(_ON + _
 RESIGN = re.compile(r"^\s*(?:resign|aufgeben|abandonner)\s*$", re.IGNORECASE)
 
 # The pipeline's own reasons for refusing a reply (mail/mailin.py), by code, said in the player's
-# language; any other reason (the game's rule, the service's refusal) is said as given.
+# language; the service's refusals (application/errors.py, their details said with their catalog
+# message) by the catalog; the game's rule as the game said it in the seat's language.
 REASONS = {
     "no-moves": N_("no moves were found in your email: write one move per line, above the quoted turn email"),
     "stale-turn": N_("this email was for an old turn, and the game has moved on since. None of its moves "
@@ -140,7 +141,9 @@ class InboundReplies:
         # the reply came from the seat's own address to the signed reply address of our email to it:
         # verified before its moves, whose emails (tasks that may run at once) must see it
         mark_verified(self.r, self.seat_email(game_id, seat))
-        return self.svc.submit_for_seat(game_id, seat, version, moves, then=then)
+        # a move refused is answered in the seat's language, its reason too (the game's words)
+        return self.svc.submit_for_seat(game_id, seat, version, moves, then=then,
+                                        lang=self.lang_of(game_id, seat))
 
     def vacation(self, game_id: str, seat: int, version: int, lines: list[str], then=None) -> dict:
         """'vacation on' / 'vacation off' lines start and stop the seat's vacation; the other lines
@@ -197,6 +200,11 @@ class InboundReplies:
         tr = self.notifier.voice(info.get("email"), info)[0]   # the moves' words in the seat's language
         return game.email_moves(state, seat, seat_names(meta), **games.in_language(game, tr.lang))
 
+    def lang_of(self, game_id: str, seat: int) -> str:
+        """The language the seat's emails speak (its address's choice, else the seat's)."""
+        info = self.svc.meta(game_id)["seats"][seat]
+        return self.notifier.voice(info.get("email"), info)[0].lang
+
     def seen(self, key: str) -> bool:
         return not self.r.set(f"mail:in:{key}", 1, nx=True, ex=SEEN_TTL)
 
@@ -225,6 +233,8 @@ class InboundReplies:
             tr = extra["tr"] = self.notifier.voice(meta["seats"][seat].get("email"), meta["seats"][seat])[0]
             if ctx.get("code") in REASONS and tr is not ENGLISH:
                 extra["reason"] = tr._(REASONS[ctx["code"]])
+            elif ctx.get("reason") and tr is not ENGLISH:   # the service's refusal (a Said) in the
+                extra["reason"] = tr.say(ctx["reason"])     # language; the game's, said in it already
             # no link to the game: a refusal may answer a forged email, and carries no credential
             extra.update(seat_name=names[seat], subject=kept_subject(self.svc.store.r, game_id, seat)
                          or thread_subject(game.title, names, seat, game_id, tr))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+import games
 from application.notifications import preference
 from application.resigned import final_places, resigned_of
 from application.seats import seat_names
@@ -34,7 +35,10 @@ class ResultsEmails(Mailer):
             # to an address that has not accepted, nothing another person wrote (docs/pbem.md,
             # "Email by consent"): "you", "Player 2"
             shown = self.neutral_names(names, seat, tr) if pending else names
-            lines = [f"  {shown[i]}: {v} {game.score_unit}" for i, v in ranked]
+            in_lang = games.in_language(game, tr.lang)   # the game's own words in the recipient's language
+            unit = games.score_words(game, tr.lang)
+            lines = ["  " + tr._("{name}: {score} {unit}", name=shown[i], score=v, unit=unit)
+                     for i, v in ranked]
             top = [(i, one_line(shown[i])) for i, place in enumerate(places) if place == 1]
             if len(top) == 1:
                 outcome = (tr._("you win") if pending and top[0][0] == seat
@@ -49,7 +53,8 @@ class ResultsEmails(Mailer):
             review = ([tr._("Your decisions reviewed by the AI (the costliest five, with what it would have "
                             "played):"),
                        f"{page}&review=1", ""] if game.review else [])
-            round_end = [] if pending else game.email_round_end(state, seat, names)   # the last round's end
+            # the last round's end
+            round_end = [] if pending else game.email_round_end(state, seat, names, **in_lang)
             body = ([hello(tr._("there") if pending else names[seat], tr), "",
                      tr._("the game is over. The final scores:")]
                     + lines

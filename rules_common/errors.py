@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_common.words import Said
+
 
 class Term(str):
     """A word of the game put into a reason: its English word (as ``str``; ``english`` where the
@@ -72,6 +74,8 @@ def said(value: Any, w: Any) -> str:
     (a plain string is English: the engine's text that is not yet a catalog message)."""
     if isinstance(value, (Reason, Term)):
         return value.said(w)
+    if isinstance(value, Said) and hasattr(w, "said"):   # a reason made as rules_common.words.Said
+        return w.said(value)
     return str(value)
 
 

@@ -8,7 +8,9 @@ this package.
 - :class:`Words` -- ``w._("{n} points to {who}", n=3, who="Ada")`` (the message from the catalog,
   then its named placeholders filled), ``w.ngettext("{n} tile", "{n} tiles", n)``,
   ``w.pgettext("side, with its article", "north")`` (one English word said differently by context);
-- :func:`N_` -- marks a message defined apart from where it is translated.
+- :func:`N_` -- marks a message defined apart from where it is translated;
+- :class:`Said` -- an engine's reason for refusing a move, English as ever, that keeps its message
+  for ``w.said(reason)``.
 
 The catalogs are compiled (``.mo``) at build, as the platform's are (Makefile, Dockerfile); a
 catalog found without its ``.mo`` (or with an older one) is read from its ``.po`` through Babel. A
@@ -39,6 +41,24 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
 def NC_(context: str, message: str) -> str:
     """Marks a message said differently by context (``w.pgettext(context, message)`` where used)."""
     return message
+
+
+class Said(str):
+    """A reason an engine gives (an illegal move's), in English (the string itself), that keeps its
+    message and values so that the game's words can say it in a language (:meth:`Words.said`): a
+    value that is a :class:`Said` (a word of the game's, ``context`` its ``pgettext`` context) is
+    said in the language too. The engine raises it as before: a ``str`` to every reader."""
+
+    message: str | tuple[str, str]
+    context: str | None
+    values: dict
+
+    def __new__(cls, message: str | tuple[str, str], /, context: str | None = None, **values) -> "Said":
+        """``message``: a message, or a message and its plural (:func:`NP_`), said by the value ``n``."""
+        text = message if isinstance(message, str) else message[values["n"] != 1]
+        said = super().__new__(cls, text.format(**values) if values else text)
+        said.message, said.context, said.values = message, context, values
+        return said
 
 
 def pseudo(text: str) -> str:
@@ -95,6 +115,19 @@ class Words:
         text = self._catalog.pgettext(context, message)
         return text.format(**values) if values else text
 
+    def said(self, reason: str) -> str:
+        """An engine's reason (:class:`Said`) in this language; any other text as it is."""
+        if not isinstance(reason, Said):
+            return str(reason)
+        values = {k: self.said(v) if isinstance(v, Said) else v for k, v in reason.values.items()}
+        if not isinstance(reason.message, str):   # a message and its plural, by the count n
+            n = int(reason.values["n"])
+            del values["n"]
+            return self.ngettext(*reason.message, n, **values)
+        if reason.context is not None:
+            return self.pgettext(reason.context, reason.message, **values)
+        return self._(reason.message, **values)
+
     def list(self, items: list[str]) -> str:
         """``a``, ``a and b``, ``a, b and c`` in the language (its message ``{first} and {last}``)."""
         items = [str(i) for i in items]
@@ -133,4 +166,4 @@ def words(folder: str, domain: str, lang: str | None = None) -> Words:
     return Words(lang if isinstance(catalog, gettext.GNUTranslations) else ENGLISH, catalog)
 
 
-__all__ = ["ENGLISH", "PSEUDO", "N_", "NC_", "NP_", "Words", "words", "pseudo"]
+__all__ = ["ENGLISH", "PSEUDO", "N_", "NC_", "NP_", "Said", "Words", "words", "pseudo"]

@@ -64,3 +64,31 @@ def wait_until(page, expression: str, timeout: float = 20_000) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
         time.sleep(0.05)
+
+
+def english_left(lang: str) -> list[str]:
+    """The English messages of every catalog (the platform's and each game's: ``*/translations``)
+    that ``lang`` says otherwise, as a reader would see a part of them: placeholders and tags
+    dropped, 12 characters and a space at least. One of them visible on a page in ``lang`` is
+    English left over."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    out = set()
+    for po in sorted(pathlib.Path(__file__).resolve().parents[1].glob(f"*/translations/{lang}.po")):
+        with open(po, "rb") as fp:
+            catalog = read_po(fp)
+        for message in catalog:
+            if not message.id or not message.string:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            said = message.string if isinstance(message.string, tuple) else (message.string,)
+            for m in ids:
+                if m in said:
+                    continue
+                for part in re.split(r"\{\w+\}|%\(\w+\)s|<[^>]+>", m):
+                    part = part.strip(" .,:;()")
+                    if len(part) >= 12 and " " in part:
+                        out.add(part)
+    return sorted(out)

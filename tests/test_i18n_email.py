@@ -225,3 +225,27 @@ def test_every_email_kind_in_the_pseudo_locale_leaves_no_english_in_its_frame(wo
 
 def test_the_check_finds_english_left_in_a_frame():
     assert leftover("⟦Ŷöûŕ ţûŕñ⟧ Your deadline: «take G1» http://x/a Ada") == ["Your", "deadline"]
+
+
+@pytest.mark.parametrize("lang, said", [("de", "höchstens 100 Züge pro Anfrage"),
+                                        ("fr", None)])
+def test_a_service_refusal_of_a_reply_is_said_in_the_seat_s_language(redis_client, monkeypatch, lang, said):
+    """A reply the service refuses (not the game's rule, not the email pipeline's own reason: a detail of
+    application/errors.py, said with its catalog message) is answered with that reason in the seat's
+    language, as the API says it in the request's."""
+    from application import errors
+    from mail.mailin_runtime import InboundReplies
+
+    monkeypatch.setenv("TABLEPOST_SMTP_URL", "smtp://127.0.0.1:9")   # composed only, never sent
+    monkeypatch.setenv("TABLEPOST_MAIL_SECRET", "s")
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    g = svc.create_game([{"name": "Ada", "email": "ada-refused@i18n.test", "language": lang},
+                         {"name": "Bob", "email": "bob-refused@i18n.test"}], {"seed": "refused"},
+                        game="carcassonne")
+    reason = errors.said("at most {n} moves per request", n=100)
+    answer = InboundReplies(svc).error(to="ada-refused@i18n.test", from_addr="p@x", game_id=g["id"], seat=0,
+                                       code="too-many-moves", reason=reason, failing_line="place 1,0 r0")
+    expected = said or i18n.translator(lang)._("at most {n} moves per request", n=100)
+    text = " ".join(" ".join(texts(answer)).split())
+    assert expected in text and str(reason) not in text, text
+    assert answer["Content-Language"] == lang

@@ -4,12 +4,12 @@ untranslated -- in its markup and in its scripts' messages.
 
 The pseudo-locale (``?lang=en-XA``, only in an app under test) writes every catalog message
 transformed and wrapped in ``⟦ ⟧``; what is left outside them is text that did not go through the
-catalog. Left out, explicitly: the games' own words (a game's title and summary, marked
-``lang="en"``: English in this increment), the brand (``translate="no"``) and the footer's language
-names (each in its own language, ``lang``). Players' names and the games' texts from the API are
-not in the markup: they come at run time. The scripts are checked by their text: every string
-that reads as words must be a ``t()``/``tn()`` message, or one of the few technical strings listed
-here with why.
+catalog. Left out, explicitly: a game's title (its name, marked ``lang="en"``; a game's summary and
+opponent are said in the page's language by the game's catalog), the brand (``translate="no"``) and
+the footer's language names (each in its own language, ``lang``). Players' names and the games'
+texts from the API are not in the markup: they come at run time. The scripts are checked by their
+text: every string that reads as words must be a ``t()``/``tn()`` message, or one of the few
+technical strings listed here with why.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import html5lib
 import pytest
 from babel.messages.jslexer import tokenize
 
+import games
 from api import pages
 from tablepost import i18n
 from tablepost.page_text import inline_scripts, script_messages
@@ -27,7 +28,7 @@ NS = "{http://www.w3.org/1999/xhtml}"
 PSEUDO = i18n.PSEUDO
 # the pages whose own words are not translated yet (docs/i18n.md, "Not yet"): their checks are
 # expected to fail (strict: a page translated meanwhile fails here until it is taken off the list)
-NOT_YET = {"game:tiletum"}
+NOT_YET: set[str] = set()
 # every page file served: the routes' pages, each game's own page, the 404 page
 PAGE_FILES = sorted({name for _rule, (_e, name, _d) in pages.PAGES.items()} | set(pages.GAME_PAGES.values())
                     | {"not_found.html"})
@@ -236,7 +237,7 @@ def test_each_language_has_its_own_policy_and_table(client):
         rv = client.get("/?lang=" + lang)
         html = rv.get_data(as_text=True)
         policies.add(rv.headers["Content-Security-Policy"])
-        table = re.search(r"const LANG = (\"\w+\"), T = (\{.*?\});\n", html).group(0)
+        table = re.search(r"const LANG = (\"\w+\"), ASK = \"[\w-]+\", T = (\{.*?\});\n", html).group(0)
         tables.add(table)
         # every inline script is allowed by its hash: the table's among them
         for body in inline_scripts(html):
@@ -286,7 +287,8 @@ def test_the_email_link_pages_speak_the_address_s_language_else_the_page_s(redis
 
 def _table(html: str) -> dict:
     import json
-    return json.loads(re.search(r"const LANG = \"[\w-]+\", T = (\{.*?\});\n", html).group(1))
+    found = re.search(r"const LANG = \"[\w-]+\", ASK = \"[\w-]+\", T = (\{.*?\});\n", html)
+    return json.loads(found.group(1))
 
 
 def _declaring() -> list[str]:
@@ -361,3 +363,33 @@ def test_a_game_s_own_page_has_a_policy_per_language(client, game):
             digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
             assert f"'sha256-{digest}'" in policy
     assert len(policies) == 3
+
+
+def test_the_games_declared_words_are_in_the_page_s_language(client):
+    """The home page's game cards say each game's summary and opponent in the page's language (only
+    the game's title, its name, and its picture stay marked English); the new-game form builds its
+    inputs from the catalog, which the page asks in its language (api/static/catalog.js: ``LANG``) and
+    which says every declared word (options, choices, the automa's) from the game's catalog."""
+    html = client.get("/?lang=" + PSEUDO, headers={"Accept": "text/html"}).get_data(as_text=True)
+    doc = html5lib.parse(html)
+    cards = [li for li in doc.iter(NS + "li") if "game-card" in (li.get("class") or "")]
+    assert cards
+    for card in cards:
+        english = [el for el in card.iter() if el.get("lang") == "en"]
+        assert {el.tag.replace(NS, "") for el in english} <= {"span", "svg", "{http://www.w3.org/2000/svg}svg"}
+        titles = {g.title for g in games.GAMES.values()}
+        assert all(el.tag.endswith("svg") or el.text in titles for el in english)
+        said = "".join(card.find(NS + "p").itertext())
+        assert "⟦" in said and not re.findall(r"[A-Za-z]{4,}", re.sub(r"⟦[^⟧]*⟧", "", said)), said
+    assert 'fetch("/api/v1/catalog?lang=" + encodeURIComponent(LANG)' in pages.render("new_game.html", PSEUDO)
+    rv = client.get("/api/v1/catalog?lang=" + PSEUDO)
+    assert rv.headers["Content-Language"] == PSEUDO
+    for g in rv.json["games"]:
+        specs = g["option_specs"] + (g["automa"]["settings"] if g["automa"] else [])
+        words = [w for o in specs for w in (o["title"], o["description"], *(
+            x for c in o["choices"] for x in (c["title"], c["description"])))]
+        if g["automa"]:
+            a = g["automa"]
+            words += [a["title"], a["description"],
+                      *(x for v in a["levels"] for x in (v["title"], v["description"]))]
+        assert all(w.startswith("⟦") and w.endswith("⟧") for w in words if w), (g["name"], words)

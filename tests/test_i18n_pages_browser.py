@@ -28,12 +28,14 @@ SAID = {
     "de": {"home": "Brettspiele in deinem Tempo", "switch": "Deutsch", "new": "Spiel erstellen",
            "heading": "Neues Spiel: Carcassonne", "players": "2–5 Spieler",
            "to_move": "Am Zug: Ada (du).", "turn": "Du bist am Zug", "waiting": "Du bist nicht am Zug",
-           "replay": "Wiederholung", "no_game": "Gerade läuft kein Spiel", "round": "Runde "},
+           "replay": "Wiederholung", "no_game": "Gerade läuft kein Spiel", "round": "Runde ",
+           "option": "Aktionsplättchen", "solo": "Solo gegen Cardinalbot", "level": "Kardinaldiakon"},
     "fr": {"home": "Des jeux de société à votre rythme", "switch": "Français", "new": "Créer la partie",
            "heading": "Nouvelle partie : Carcassonne", "players": "2 à 5 joueurs",
            "to_move": "Au trait : Ada (vous).", "turn": "À vous de jouer",
            "waiting": "Ce n’est pas votre tour",
-           "replay": "Rejouer la partie", "no_game": "Aucune partie n’est en cours", "round": "Manche "},
+           "replay": "Rejouer la partie", "no_game": "Aucune partie n’est en cours", "round": "Manche ",
+           "option": "Tuiles Action", "solo": "En solo contre le Cardinalbot", "level": "Cardinal-diacre"},
 }
 
 
@@ -58,8 +60,16 @@ def english_messages(lang: str, *files: str, game: str | None = None) -> list[st
     return out
 
 
-def visible_english(page, files: tuple[str, ...], game: str | None = None) -> list[str]:
-    text = page.evaluate("document.body.innerText")
+def visible_english(page, files: tuple[str, ...], game: str | None = None, without: str = "") -> list[str]:
+    """The English messages of ``files`` visible on the page (``without``: a selector of the parts that
+    hold the API's texts, which are the API's to say: left out)."""
+    text = page.evaluate("""without => {
+      const hidden = without ? [...document.querySelectorAll(without)] : [];
+      hidden.forEach(el => { el.dataset.was = el.style.display; el.style.display = "none"; });
+      const text = document.body.innerText;
+      hidden.forEach(el => { el.style.display = el.dataset.was; });
+      return text;
+    }""", without)
     lang = page.evaluate("document.documentElement.lang")
     return [m for m in english_messages(lang, *files, game=game) if m in text]
 
@@ -106,6 +116,11 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         expect(page.locator("#kind-multi-words")).to_have_text(said["players"])
         assert visible_english(page, ("new_game.html",)) == []
         screenshot(page, f"i18n-new-game-{lang}.png")
+        # a game's declared words (its options, its automa's levels), from the catalog in the language
+        page.goto(f"{server.url}/play/new?game=tiletum")
+        expect(page.locator("#own-options")).to_contain_text(said["option"])
+        expect(page.locator("#kind-solo-words")).to_contain_text(said["solo"])
+        expect(page.locator("#level")).to_contain_text(said["level"])
 
         # a game page, opened with a seat's token in the fragment
         g = http.post(f"{server.url}/api/v1/games", timeout=10, json={
@@ -141,7 +156,8 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
         context.close()
 
 
-# what the games' own pages say, from the games' own catalogs (carcassonne/translations, pillars/translations)
+# what the games' own pages say, from the games' own catalogs (carcassonne/translations, pillars/translations,
+# tiletum/translations)
 OWN = {
     "de": {"carcassonne": {"hand": "Das Plättchen auf der Hand", "left": "Gefolgsleute im Vorrat",
                            "hint": "Tippe auf ein hervorgehobenes Feld", "attribution": "Plättchendaten",
@@ -150,14 +166,26 @@ OWN = {
            "pillars": {"title": "Die Säulen der Erde", "status": "Runde 1 von 6. Am Zug: ",
                        "head": "Handwerker",
                        "attribution": "Grundspiel", "board": "Der Spielplan: die Felder",
-                       "hint": "Klicke auf einen hervorgehobenen Teil"}},
+                       "hint": "Klicke auf einen hervorgehobenen Teil"},
+           "tiletum": {"status": "Runde 1 von 4, Aktionsphase (Durchgang 1 von 3). Am Zug: ",
+                       "scores": "Ada 10 SP", "wheel": "Aktionsrad",
+                       "hint": "tippe auf einen hervorgehobenen Teil",
+                       "take": "Einen Würfel nehmen", "moves": "Deine Züge", "fairness": "Fairness-Prüfung",
+                       "board": "Der Spielplan: die Karte, das Aktionsrad", "several": "wähle einen",
+                       "choose": "wähle einen Zug"}},
     "fr": {"carcassonne": {"hand": "La tuile en main", "left": "Partisans en réserve",
                            "hint": "Touchez une case en surbrillance", "attribution": "Données des tuiles",
                            "placed": "Votre tuile (", "none": "Poser sans partisan",
                            "board": "Le plateau : les tuiles posées"},
            "pillars": {"title": "Les Piliers de la Terre", "status": "Manche 1 sur 6. Au trait : ",
                        "head": "Artisans", "attribution": "jeu de base", "board": "Le plateau : les lieux",
-                       "hint": "Cliquez sur une partie du plateau"}},
+                       "hint": "Cliquez sur une partie du plateau"},
+           "tiletum": {"status": "Manche 1 sur 4, phase d’actions (tour 1 sur 3). Au trait : ",
+                       "scores": "Ada 10 PV", "wheel": "Roue d’actions",
+                       "hint": "touchez une partie en surbrillance",
+                       "take": "Prendre un dé", "moves": "Vos coups", "fairness": "Vérification de l’équité",
+                       "board": "Le plateau : la carte, la roue d’actions", "several": "choisissez-en un",
+                       "choose": "choisissez un coup"}},
 }
 SHARED = ("game-page.js", "talk.js")
 
@@ -176,9 +204,10 @@ def _open_acting_seat(page, server, http, game: str, seed: str) -> None:
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
 def test_the_games_own_pages_in_the_language(redis_server, browser, lang):
-    """Carcassonne's and The Pillars of the Earth's own pages: their status, their players' table,
-    their board's parts and choices and their attribution in the language, none of their English
-    messages visible (the games' texts from the API aside: the moves' and events' words)."""
+    """Carcassonne's, The Pillars of the Earth's and Tiletum's own pages: their status, their players'
+    table (Tiletum's: its scores line), their board's parts and choices and their attribution
+    (Tiletum's page has none) in the language, none of their English messages visible (the games'
+    texts from the API aside: the moves' and events' words)."""
     from playwright.sync_api import expect
     said, own = SAID[lang], OWN[lang]
     with LiveServer(make_app(redis_server.url)) as server:
@@ -220,6 +249,33 @@ def test_the_games_own_pages_in_the_language(redis_server, browser, lang):
         assert page.locator("#board-wrap svg").get_attribute("aria-label").startswith(p["board"])
         assert visible_english(page, ("pillars.html", *SHARED), game="pillars") == []
         screenshot(page, f"i18n-pillars-{lang}.png")
+
+        # --- Tiletum: the round and phase, the players' scores, the board's parts, the moves' groups ----
+        _open_acting_seat(page, server, http, "tiletum", "i18n-own-tiletum")
+        t = own["tiletum"]
+        assert page.evaluate("document.documentElement.lang") == lang
+        expect(page.locator("#status")).to_contain_text(t["status"])
+        expect(page.locator("#scores")).to_contain_text(t["scores"])
+        expect(page.locator("#play-h")).to_have_text(t["moves"])
+        expect(page.locator("#show-wheel")).to_have_text(t["wheel"])
+        expect(page.locator("#board-hint")).to_contain_text(t["hint"])
+        expect(page.locator("#moves .verb h3").first).to_have_text(t["take"])
+        expect(page.locator("#fairness-link")).to_have_text(t["fairness"])
+        assert page.locator("#board-wrap svg").get_attribute("aria-label").startswith(t["board"])
+        # a board part that several moves are played from: its label and its choice's heading
+        labels = page.evaluate("[...document.querySelectorAll('#board-wrap .can')]"
+                               ".map(e => e.getAttribute('aria-label'))")
+        several = [x for x in labels if t["several"] in x]
+        assert labels and not [x for x in labels if "choose one" in x], labels
+        if several:
+            page.locator("#board-wrap .can[aria-label*='" + t["several"] + "']").first.click()
+            expect(page.locator("#choice-h")).to_contain_text(t["choose"])
+            page.locator("#choice-close").click()
+        # (the moves' buttons and the history are the API's words: English until the API says them in
+        # the request's language)
+        assert visible_english(page, ("tiletum.html", *SHARED), game="tiletum",
+                               without="#moves .words, #history, #since-list") == []
+        screenshot(page, f"i18n-tiletum-{lang}.png")
         assert errors == [], errors
         context.close()
 

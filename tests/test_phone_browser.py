@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import require_browser, screenshot, wait_until
+from tests.browser import english_left, require_browser, screenshot, wait_until
 
 require_browser()
 
@@ -89,10 +89,10 @@ def _measure(page) -> dict:
     return page.evaluate(MEASURE)
 
 
-# each game's page in English, and the boards whose words speak German and French in those (longer words)
+# each game's page in English, German and French (longer words)
 PAGES = [pytest.param(game, "en", id=game) for game in ("tiletum", "carcassonne", "pillars")] + [
     pytest.param(game, lang, id=f"{game}-{lang}")
-    for game in ("carcassonne", "pillars") for lang in ("de", "fr")]
+    for game in ("tiletum", "carcassonne", "pillars") for lang in ("de", "fr")]
 
 
 @pytest.mark.parametrize("game, lang", PAGES)
@@ -109,9 +109,15 @@ def test_the_page_reads_on_a_phone_and_a_desktop(redis_server, browser, game, la
             wait_until(page, "document.body.dataset.version && !document.querySelector('main.loading')")
             page.wait_for_timeout(200)   # the board's first scroll and zoom
             if lang != "en":   # the board came in the page's language
-                said = {"de": {"carcassonne": "Seiten: ", "pillars": "Kathedrale:"},
-                        "fr": {"carcassonne": "Côtés : ", "pillars": "Cathédrale :"}}[lang][game]
+                said = {"de": {"carcassonne": "Seiten: ", "pillars": "Kathedrale:", "tiletum": "Kathedrale"},
+                        "fr": {"carcassonne": "Côtés : ", "pillars": "Cathédrale :",
+                               "tiletum": "Cathédrale"}}[lang][game]
                 wait_until(page, f"document.body.innerHTML.includes({said!r})")
+                # the visible text is in the language: none of the catalogs' English messages
+                assert page.evaluate("document.documentElement.lang") == lang
+                text = page.evaluate("document.body.innerText")
+                left = [m for m in english_left(lang) if m in text]
+                assert not left, f"{game} in {lang} at {w}px: English left visible: {left[:8]}"
             found = _measure(page)
             screenshot(page, f"phone-{game}{'' if lang == 'en' else '-' + lang}-{w}.png")
             assert not found["small"], f"{game} at {w}px: text under 12 px: {found['small'][:12]}"

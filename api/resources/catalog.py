@@ -9,6 +9,7 @@ from application.catalog import catalog
 from games.setup import KINDS
 
 from ..blueprint import Blueprint
+from ..language import request_language
 from ..schemas.common import Base, Line
 from ..schemas.players import POOL_NAMES
 
@@ -123,5 +124,9 @@ class CatalogView(MethodView):
 
         Every game this service hosts, with its number of seats, the kinds of seat and the options
         it takes, what it offers and its rating pools: what a client needs to offer a choice of game.
+        The games' declared words (their options' and choices' titles and descriptions, their
+        automa's title, description and levels) are in the language asked for by `?lang=` (`en`,
+        `de`, `fr`), else by `Accept-Language`, where the game speaks it (else English): the request's
+        language. Names and values stay as they are.
         """
-        return {"games": catalog()}
+        return {"games": catalog(request_language())}

@@ -1,13 +1,15 @@
 // The games played here, from the service (GET /api/v1/catalog), read asked per page: the pages'
 // choices of game, the names of the games and of their rating pools, and what a score counts,
-// come from it, so that a game the service hosts is on every page without an edit of the page.
+// come from it, so that a game the service hosts is on every page without an edit of the page. It is
+// asked in the page's language (ASK), in which the games' declared words come.
 "use strict";
 window.gameCatalog = (function () {
   let asked = null;
   const none = {games: [], titles: {}, units: {}, pools: {}};
   return function () {
     if (!asked) {
-      asked = fetch("/api/v1/catalog", {headers: {"Accept": "application/json"}})
+      // (in the page's language: the games' declared words, their options' and automa's, are said in it)
+      asked = fetch("/api/v1/catalog?lang=" + encodeURIComponent(ASK), {headers: {"Accept": "application/json"}})
         .then(r => r.ok ? r.json() : Promise.reject(new Error("no catalog")))
         .then(d => ({
           games: d.games,

@@ -9,10 +9,10 @@ const token = frag.get("token");
 const pollSeconds = Math.max(0.2, parseFloat(frag.get("poll") || "2"));
 const api = "/api/v1/games/" + encodeURIComponent(gameId);
 const auth = token ? {"Authorization": "Bearer " + token} : {};
-// The API answers in the page's language (LANG; docs/i18n.md, "The API's language"): this fetch, which
+// The API answers in the page's language (ASK; docs/i18n.md, "The API's language"): this fetch, which
 // the page's own script calls too, says it on every request.
 const fetch = (url, opts = {}) =>
-  window.fetch(url, {...opts, headers: {"Accept-Language": LANG, ...(opts.headers || {})}});
+  window.fetch(url, {...opts, headers: {"Accept-Language": ASK, ...(opts.headers || {})}});
 const $ = id => document.getElementById(id);
 // An element with attributes and children (text or elements): markup built from nodes, not HTML text.
 function make(tag, attrs, ...kids) {
@@ -356,7 +356,7 @@ function nudge() {
 }
 function follow() {
   if (!window.EventSource || frag.get("stream") === "0") return;  // #stream=0: polling only
-  const es = new EventSource(api + "/stream?after=" + (state ? state.version : 0));
+  const es = new EventSource(api + "/stream?after=" + (state ? state.version : 0) + "&lang=" + ASK);
   es.onopen = () => { streaming = true; };
   es.onmessage = nudge;
   es.addEventListener("turn", nudge);
