@@ -4,6 +4,7 @@ craftsman to lose, Shiring, the market, the cathedral's uses), checked and playe
 from __future__ import annotations
 
 from rules_common.errors import Reason, Term
+from rules_common.words import NP_
 
 from .actions_phase import run
 from .basics import (
@@ -150,7 +151,8 @@ def check_use(s: GameState, seat: int, m: Move) -> Err:
     if n > cap:
         return (
             "over-capacity",
-            Reason("your {craftsman} works at most {n} times a round", craftsman=name, n=cap),
+            Reason(NP_("your {craftsman} works at most {n} times a round",
+                       "your {craftsman} works at most {n} times a round"), craftsman=name, n=cap),
             CATHEDRAL,
         )
     if requires and not has_mark(s, seat, requires):
@@ -168,7 +170,9 @@ def check_use(s: GameState, seat: int, m: Move) -> Err:
     if uses_possible(s, seat, x) < n:
         return (
             "not-enough-resources",
-            Reason("you have not the resources for your {craftsman} to work {n} times", craftsman=name, n=n),
+            Reason(NP_("you have not the resources for your {craftsman} to work {n} times",
+                       "you have not the resources for your {craftsman} to work {n} times"),
+                   craftsman=name, n=n),
             CATHEDRAL,
         )
     return None

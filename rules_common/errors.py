@@ -46,11 +46,16 @@ class Reason(str):
     plain English strings (its translation is lost there): keep it whole, or put it into another
     ``Reason`` as a value."""
 
-    template: str
+    template: str | tuple[str, str]
     params: dict[str, Any]
 
-    def __new__(cls, message: str, /, **params: Any) -> Reason:
-        text = message.format(**params) if params else message
+    def __new__(cls, message: str | tuple[str, str], /, **params: Any) -> Reason:
+        """``message``: a catalog message, or a message with its plural (``NP_(singular, plural)``,
+        chosen by the parameter ``n``; in English both are the text the reason always said)."""
+        if isinstance(message, tuple):
+            text = (message[0] if params["n"] == 1 else message[1]).format(**params)
+        else:
+            text = message.format(**params) if params else message
         r = super().__new__(cls, text)
         r.template, r.params = message, params
         return r
@@ -59,13 +64,17 @@ class Reason(str):
         """The reason in the language of ``w`` (a ``rules_common.words.Words``)."""
         if getattr(w, "english", False):
             return str(self)
-        return w._(self.template, **{k: said(v, w) for k, v in self.params.items()})
+        values = {k: said(v, w) for k, v in self.params.items()}
+        if isinstance(self.template, tuple):
+            values.pop("n")
+            return w.ngettext(*self.template, self.params["n"], **values)
+        return w._(self.template, **values)
 
     def __reduce__(self):   # pickled (as a state's or an error's part) with what it is made of
         return (_reason, (self.template, self.params))
 
 
-def _reason(template: str, params: dict) -> Reason:
+def _reason(template: str | tuple[str, str], params: dict) -> Reason:
     return Reason(template, **params)
 
 
