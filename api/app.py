@@ -132,9 +132,9 @@ class ProblemApi(Api):
             extra["errors"] = field_messages(data["messages"], tr)
             code = "invalid-request"
         description: str = (error.description or "") if status != 500 else SERVER_FAILED
-        if isinstance(error, RateLimitExceeded):   # its description is the limit ("10 per 1 hour")
-            description = said("too many requests: at most {limit}", limit=error.description)
         detail = tr.say(description)
+        if isinstance(error, RateLimitExceeded):   # the limit in words ("at most 10 in 1 hour")
+            detail = _limit_words(error, tr)
         headers = dict(data.get("headers") or {})
         allowed = getattr(error, "valid_methods", None)   # werkzeug's MethodNotAllowed has them
         if allowed:  # 405 must say what is allowed (RFC 9110)
@@ -423,3 +423,15 @@ def _redis_down(e: redis.RedisError):
                                          language.translator().say(STORE_DOWN)),
                             {"Retry-After": "5"})
 
+
+def _limit_words(error, tr) -> str:
+    """A rate limit refused, in the request's language: its amount and its window (Babel's units and
+    plural forms), not the limiter's English ("10 per 1 hour")."""
+    item = getattr(getattr(error, "limit", None), "limit", None)
+    try:
+        amount, seconds = int(item.amount), int(item.get_expiry())
+    except (AttributeError, TypeError, ValueError):
+        return tr.say(said("too many requests: at most {limit}", limit=error.description))
+    return tr.ngettext("too many requests: at most {n} request in {period}",
+                       "too many requests: at most {n} requests in {period}", amount,
+                       period=tr.duration(seconds))

@@ -61,6 +61,12 @@ class Said(str):
         return said
 
 
+def catalog_languages(folder: str | Path) -> tuple[str, ...]:
+    """The languages a game's words speak: English (the messages themselves), then each language with
+    a catalog in ``folder`` (``<lang>.po``), so that giving a game a language is its catalog."""
+    return (ENGLISH,) + tuple(sorted(p.stem for p in Path(folder).glob("*.po")))
+
+
 def pseudo(text: str) -> str:
     """A message as the pseudo-locale says it: letters accented outside ``{placeholders}``, wrapped
     in ``⟦ ⟧`` (the same transformation as ``tablepost.i18n``'s), so English left over is found."""

@@ -89,8 +89,10 @@ def _words_of(entry: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("lang, how, said", [
-    ("de", "query", {"option": "Aktionsplättchen", "automa": "Cardinalbot", "level": "Kardinaldiakon"}),
-    ("fr", "header", {"option": "Tuiles Action", "automa": "le Cardinalbot", "level": "Cardinal-diacre"}),
+    ("de", "query", {"option": "Aktionsplättchen", "automa": "Cardinalbot", "level": "Kardinaldiakon",
+                     "pool": "Tiletum-Solo: Kardinaldiakon"}),
+    ("fr", "header", {"option": "Tuiles Action", "automa": "le Cardinalbot", "level": "Cardinal-diacre",
+                      "pool": "Tiletum en solo : Cardinal-diacre"}),
 ])
 def test_the_catalog_api_answers_in_the_request_s_language(live_server, lang, how, said):
     url = live_server.url + "/api/v1/catalog"
@@ -107,6 +109,11 @@ def test_the_catalog_api_answers_in_the_request_s_language(live_server, lang, ho
     assert tiletum["option_specs"][0]["title"] == said["option"]
     assert tiletum["automa"]["title"] == said["automa"] and tiletum["automa"]["name"] == "Cardinalbot"
     assert [v["title"] for v in tiletum["automa"]["levels"] if v["name"] == "deacon"] == [said["level"]]
+    # the rating pools by their names in words (the leaderboards' and profiles' links), the pool ids as
+    # they are
+    assert [p["title"] for p in tiletum["pools"] if p["pool"].endswith("deacon")] == [said["pool"]]
+    assert [p["pool"] for p in tiletum["pools"]] == [
+        p["pool"] for g in english.json()["games"] if g["name"] == "tiletum" for p in g["pools"]]
     # every declared word said otherwise than in English; names, values and everything else as they are
     for entry, en in zip(rv.json()["games"], english.json()["games"]):
         if len(games.GAMES[entry["name"]].languages) > 1:

@@ -381,3 +381,16 @@ def test_a_tiletum_turn_email_speaks_the_players_language(redis_client, lang, wo
         assert "Scores of the others: Bob" in english_text and "Dice on the Action Wheel:" in english_text
     finally:
         set_language(redis_client, bob, None)
+
+
+def test_a_game_speaks_each_language_it_has_a_catalog_of(tmp_path):
+    """Giving a game a language is its catalog (docs/i18n.md): its languages are English and those of
+    the catalogs in its folder, whatever else lies there."""
+    from rules_common.words import catalog_languages
+
+    assert catalog_languages(tmp_path) == ("en",)
+    for name in ("pl.po", "it.po", "game.pot", "babel.cfg", "pl.mo"):
+        (tmp_path / name).write_text("")
+    assert catalog_languages(tmp_path) == ("en", "it", "pl")
+    for game in SPEAKING:
+        assert tuple(game.languages) == catalog_languages(game.catalogs[0]), game.name

@@ -292,6 +292,11 @@ def test_every_kind_of_problem_in_the_language(http, redis_server, lang):
                 assert m != en_m and (lang != PSEUDO or PSEUDO_TEXT.search(m)), (kind, m, en_m)
     assert english["409"].json()["current_version"] == said["409"].json()["current_version"]
     assert "Retry-After" in said["429 talk"].headers and "Retry-After" in said["429 limiter"].headers
+    # the limit itself in words of the language (CREATE_LIMIT "1 per hour"), not the limiter's English
+    assert english["429 limiter"].json()["detail"] == "too many requests: at most 1 request in 1 hour"
+    if lang in ("de", "fr"):
+        window = {"de": "höchstens 1 Anfrage in 1 Stunde", "fr": "au plus 1 requête en 1 heure"}[lang]
+        assert window in said["429 limiter"].json()["detail"], said["429 limiter"].json()
 
 
 # --- every detail the service says is a message of the catalog --------------------------------------

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rules_common.words import N_, NC_, NP_, Words, words
+from rules_common.words import N_, NC_, NP_, Words, catalog_languages, words
 
 DOMAIN = "tiletum"
 CATALOGS = Path(__file__).parent / "translations"
-LANGUAGES = ("en", "de", "fr")   # the languages its catalogs speak (English: the messages themselves)
+LANGUAGES = catalog_languages(CATALOGS)   # English, and each language it has a catalog of
 
 # the messages of the shared words (rules_common.words, games/base.py defaults) that its catalogs hold too
 SHARED = (N_("{first} and {last}"), N_("VP"))
