@@ -52,7 +52,7 @@ messages: $(STAMP)
 	    --ignore-obsolete -i tablepost/translations/messages.pot -o $$po -l $$lang || exit 1; done
 	# each game's own words: its engine, its adapter and the defaults of the game interface (games/base.py)
 	for g in $(GAME_WORDS); do \
-	    $(BIN)/pybabel extract -F $$g/translations/babel.cfg -k _ -k ngettext:1,2 -k N_ -k NC_:1c,2 -k NP_:1,2 \
+	    $(BIN)/pybabel extract -F $$g/translations/babel.cfg -k _ -k ngettext:1,2 -k N_ -k NC_:1c,2 -k NP_:1,2 -k Reason \
 	        -k pgettext:1c,2 --no-location --sort-output --width 100 --project $$g --copyright-holder "Table Post" \
 	        -o $$g/translations/$$g.pot . || exit 1; \
 	    for po in $$g/translations/*.po; do lang=$$(basename $$po .po); $(BIN)/pybabel update --width 100 \

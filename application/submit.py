@@ -143,14 +143,17 @@ class MoveSubmission(SeatAuth):
             try:
                 evs, state = game.play(state, seat, text, seed)
             except errors.ENGINE_ERRORS as e:
+                words = games.in_language(game, lang)
                 if i == 0 and isinstance(e, games.ERRORS["NotationError"]):
                     # the first move's refusal says what the seat can type instead: its legal moves'
                     # kinds, which it sees anyway (after a move of the batch that drew or rolled,
-                    # that would tell what the batch revealed: not said)
-                    said = game.refusal(state, seat, str(text), e.message, **games.in_language(game, lang))
+                    # that would tell what the batch revealed: not said); the parser's reason in the
+                    # language with it (an engine error's ``reason``)
+                    said = game.refusal(state, seat, str(text), getattr(e, "reason", e.message), **words)
+                else:   # the engine's reason in the game's words of the language (English: as it is)
+                    said = game.reason(e, **words) if words else e.message
+                if said != e.message:
                     e = type(e)(said, code=e.code, rule=e.rule)
-                elif lang and isinstance(e, games.ERRORS["IllegalMove"]):   # the rule, in the seat's language
-                    e = type(e)(game.reason(e, **games.in_language(game, lang)), code=e.code, rule=e.rule)
                 raise errors.from_engine(e, i) from None
             for k, ev in enumerate(evs):
                 if by is not None:

@@ -1,6 +1,7 @@
 """Moves and events in words, for players (API, emails, CLI)."""
 from __future__ import annotations
 
+from rules_common.errors import said
 from rules_common.texts import fold_texts
 
 from . import rules
@@ -97,7 +98,7 @@ def describe_event(before: GameState | None, event: dict, names=None, lang: str 
     m, k, err = rules.resolve(s, m)
     if err is not None:
         return w._("{who}: {move} (not playable here: {why})", who=_seat(seat, names, w), move=event["move"],
-                   why=err[1])
+                   why=said(err[1], w))
     chance = ReplayChance(event["chance"]) if event["chance"] else NoChance()
     scored = rules.apply(s, seat, m, k, chance)
     parts = [_cap(w._("{who} placed {placing}.", who=_seat(seat, names, w), placing=placed_text))]

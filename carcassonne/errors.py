@@ -7,6 +7,7 @@ text's section), ``PositionError`` a document that is not a valid game state.
 """
 from __future__ import annotations
 
-from rules_common.errors import EngineError, IllegalMove, NotationError, NotYourTurn, PositionError
+from rules_common.errors import (
+    EngineError, IllegalMove, NotationError, NotYourTurn, PositionError, Reason, Term)
 
-__all__ = ["EngineError", "IllegalMove", "NotationError", "NotYourTurn", "PositionError"]
+__all__ = ["EngineError", "IllegalMove", "NotationError", "NotYourTurn", "PositionError", "Reason", "Term"]

@@ -24,7 +24,7 @@ from typing import Iterable
 
 from . import rules
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource
-from .errors import EngineError, IllegalMove, NotationError, NotYourTurn
+from .errors import EngineError, IllegalMove, NotationError, NotYourTurn, Reason
 from .notation import Move, parse
 from .state import RULES_VERSION, GameState, lay, rules_version
 from .tiles import START_TILE, tileset
@@ -43,7 +43,7 @@ def _as_move(move: Move | str, remember: bool = False) -> Move:
     if isinstance(move, Move):
         return move
     if isinstance(move, tuple):
-        raise NotationError("a move is a string or a Move")
+        raise NotationError(Reason("a move is a string or a Move"))
     m = _MOVES.get(move) if isinstance(move, str) else None
     if m is None:
         m = parse(move)
@@ -77,9 +77,10 @@ def check_move(s: GameState, seat: int, m: Move) -> tuple[Move, int | None, tupl
     """(canonical move, follower segment, None) if ``seat`` may play ``m`` now, else the move, None
     and (code, reason, rules section)."""
     if s.phase == "over":
-        return m, None, ("game-over", "the game is over", "End of the game")
+        return m, None, ("game-over", Reason("the game is over"), "End of the game")
     if seat != s.actor:
-        return m, None, ("not-your-turn", f"it is seat {s.actor}'s turn, not seat {seat}'s", "Game Play")
+        why = Reason("it is seat {actor}'s turn, not seat {seat}'s", actor=s.actor, seat=seat)
+        return m, None, ("not-your-turn", why, "Game Play")
     return rules.resolve(s, m)
 
 
@@ -94,7 +95,7 @@ def normalize(s: GameState, seat: int, move: Move | str) -> Move:
     m, _, err = check_move(s, seat, _as_move(move))
     if err is not None:
         cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-        raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
+        raise cls(Reason("'{move}': {why}", move=str(m), why=err[1]), code=err[0], rule=err[2])
     return m
 
 
@@ -160,7 +161,7 @@ def play(state: GameState, seat: int, move: Move | str, seed: str | None = None,
         m, k, err = check_move(state, seat, m)
         if err is not None:
             cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-            raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
+            raise cls(Reason("'{move}': {why}", move=str(m), why=err[1]), code=err[0], rule=err[2])
     s = state.clone()
     chance = RecordingChance(source or SeededSource(seed, state.reveals))
     rules.apply(s, seat, m, k, chance)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rules_common.errors import Reason, Term
+
 from .errors import NotationError
 
 ROLES = ("thief", "knight", "monk", "farmer")
@@ -80,64 +82,73 @@ def _spot(token: str, role: str, text: str) -> str:
     key = re.sub(r"[\s\-_.]", "", token.lower())
     spot = SPOT_WORDS.get(key)
     if spot is None:
-        raise NotationError(f"{text!r}: unknown spot {token!r} (N, E, S, W for a road or city; "
-                            f"NE, SE, SW, NW for a field)")
+        raise NotationError(Reason("{text}: unknown spot {token} (N, E, S, W for a road or city; "
+                                   "NE, SE, SW, NW for a field)", text=repr(text), token=repr(token)))
     if role == "farmer" and spot not in CORNER_SPOTS:
-        raise NotationError(f"{text!r}: a farmer's spot is a corner of the tile: NE, SE, SW or NW")
+        raise NotationError(Reason("{text}: a farmer's spot is a corner of the tile: NE, SE, SW or NW",
+                                   text=repr(text)))
     if role in ("thief", "knight") and spot not in SIDE_SPOTS:
-        raise NotationError(f"{text!r}: a {role}'s spot is a side of the tile: N, E, S or W")
+        raise NotationError(Reason("{text}: a {role}'s spot is a side of the tile: N, E, S or W",
+                                   text=repr(text), role=Term("follower", role)))
     return spot
 
 
 def parse(text: str) -> Move:
     """Parse one move. Raises :class:`NotationError` with a one-line reason."""
     if not isinstance(text, str):
-        raise NotationError("a move is a string")
+        raise NotationError(Reason("a move is a string"))
     rest = text.strip()
     if not rest:
-        raise NotationError("empty move")
+        raise NotationError(Reason("empty move"))
     if len(rest) > 200:
-        raise NotationError("a move is at most 200 characters")
+        raise NotationError(Reason("a move is at most 200 characters"))
     first = rest.split(None, 1)[0].lower()
     if first in VERBS:
         rest = rest[len(first):].strip()
         if rest[:3].lower() == "at ":
             rest = rest[3:].strip()
     elif first[:1].isalpha() and not first.startswith("("):
-        raise NotationError(f"{text!r}: unknown verb {rest.split(None, 1)[0]!r} "
-                            "(a move is the word place, the cell as column,row, the tile's turn r0, r90, "
-                            "r180 or r270, and a follower with its spot if you put one: e.g. place 3,-1 r90 "
-                            "knight N)")
+        raise NotationError(Reason("{text}: unknown verb {verb} "
+                                   "(a move is the word place, the cell as column,row, the tile's turn r0, "
+                                   "r90, r180 or r270, and a follower with its spot if you put one: e.g. "
+                                   "place 3,-1 r90 knight N)", text=repr(text),
+                                   verb=repr(rest.split(None, 1)[0])))
     m = _CELL.match(rest)
     if not m:
-        raise NotationError(f"{text!r}: where is the tile? e.g. place 3,-1 r90")
+        raise NotationError(Reason("{text}: where is the tile? e.g. place 3,-1 r90", text=repr(text)))
     x, y = int(m.group(1)), int(m.group(2))
     tokens = rest[m.end():].replace(",", " ").split()
     while len(tokens) > 1 and tokens[0].lower() in ROT_WORDS:  # "r 90", "turned 90", "rotated by 90"
         tokens = tokens[1:]
     if not tokens:
-        raise NotationError(f"{text!r}: how is the tile turned? r0, r90, r180 or r270")
+        raise NotationError(Reason("{text}: how is the tile turned? r0, r90, r180 or r270", text=repr(text)))
     rot_text = tokens.pop(0)
     if tokens and tokens[0].lower() in ("°", "deg", "degrees", "degree"):
         rot_text += tokens.pop(0)
     r = _ROT.match(rot_text.lower())
     if not r or int(r.group(1)) not in (0, 90, 180, 270):   # r360, r450: no, as the grammar says
-        raise NotationError(f"{text!r}: a rotation is r0, r90, r180 or r270 (clockwise), not {rot_text!r}")
+        raise NotationError(Reason("{text}: a rotation is r0, r90, r180 or r270 (clockwise), not {rot}",
+                                   text=repr(text), rot=repr(rot_text)))
     rot = int(r.group(1))
     tokens = [t for t in tokens if t.lower() not in FILLERS]
     if not tokens or (len(tokens) <= 2 and "".join(tokens).lower() in NO_FOLLOWER):
         return Move(x, y, rot)
     role = ROLE_SYNONYMS.get(tokens[0].lower())
     if role is None:
-        raise NotationError(f"{text!r}: unknown follower {tokens[0]!r} (thief, knight, monk or farmer)")
+        raise NotationError(Reason("{text}: unknown follower {token} (thief, knight, monk or farmer)",
+                                   text=repr(text), token=repr(tokens[0])))
     spot_tokens = tokens[1:]
     if role == "monk":
         if spot_tokens:
-            raise NotationError(f"{text!r}: a monk needs no spot (a tile has at most one cloister)")
+            raise NotationError(Reason("{text}: a monk needs no spot (a tile has at most one cloister)",
+                                       text=repr(text)))
         return Move(x, y, rot, "monk")
     if not spot_tokens:
-        where = "corner (NE, SE, SW, NW)" if role == "farmer" else "side (N, E, S, W)"
-        raise NotationError(f"{text!r}: on which {where} of the tile does the {role} go?")
+        if role == "farmer":
+            raise NotationError(Reason("{text}: on which corner (NE, SE, SW, NW) of the tile does the "
+                                       "farmer go?", text=repr(text)))
+        raise NotationError(Reason("{text}: on which side (N, E, S, W) of the tile does the {role} go?",
+                                   text=repr(text), role=Term("follower", role)))
     return Move(x, y, rot, role, _spot("".join(spot_tokens), role, text))
 
 

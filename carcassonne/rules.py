@@ -5,9 +5,8 @@ Sections cited are the rules text's (shared/rules/carcassonne.md): "Placing Land
 """
 from __future__ import annotations
 
-from typing import Any
-
-from rules_common.words import N_, NC_, Said
+from rules_common.errors import Reason, Term
+from rules_common.words import NC_
 
 from .features import complete, cloister_tiles, final_scoring, find
 from .notation import Move
@@ -16,21 +15,12 @@ from .tiles import ROLE_OF_KIND, ROTATIONS, SIDES, fit_table, placed
 
 Err = tuple[str, str, str] | None   # (code, reason, rules section)
 PLACING, DEPLOYING = "Placing Land Tiles", "Placing New Followers"
-
-# the reasons' words, in the game's catalog (an illegal move's reason said in a language:
-# rules_common.words.Said)
-_FEATURES = (NC_("feature", "city"), NC_("feature", "road"), NC_("feature", "field"),
-             NC_("feature", "cloister"), NC_("feature", "feature"))
-_ROLES = (NC_("follower, for a", "thief"), NC_("follower, for a", "knight"), NC_("follower, for a", "monk"),
-          NC_("follower, for a", "farmer"))
-_JOINED = {"city": N_("that city joins one that already has a follower"),
-           "road": N_("that road joins one that already has a follower"),
-           "farm": N_("that field joins one that already has a follower"),
-           "cloister": N_("that cloister joins one that already has a follower")}
-
-
-def _feature(name: str) -> Said:
-    return Said(name, context="feature")
+EDGE_TERMS = {"C": NC_("edge", "city"), "R": NC_("edge", "road"), "F": NC_("edge", "field")}
+# the feature a follower goes on, as a refused move names it
+FEATURE_TERMS = {"thief": NC_("feature", "road"), "knight": NC_("feature", "city"),
+                 "farmer": NC_("feature", "field"), "monk": NC_("feature", "cloister")}
+KIND_TERMS = {"road": NC_("feature", "road"), "city": NC_("feature", "city"), "farm": NC_("feature", "field"),
+              "cloister": NC_("feature", "cloister")}
 
 
 def cell_occupied(s: GameState, x: int, y: int) -> int:
@@ -150,40 +140,40 @@ def resolve(s: GameState, m: Move) -> tuple[Move, int | None, Err]:
     """The canonical form of ``m`` here (equivalent rotation, spot's canonical name), the local
     segment of its follower, and the rule it breaks (None if legal). Turn and phase not checked."""
     if (m.x, m.y) in s.at:
-        return m, None, ("cell-taken", Said(N_("there is already a tile at {x},{y}"), x=m.x, y=m.y),
-                         PLACING)
+        return m, None, ("cell-taken", Reason("there is already a tile at {x},{y}", x=m.x, y=m.y), PLACING)
     a = s.open.get((m.x, m.y))
     if a is None:
-        return m, None, ("not-adjacent", Said(N_("{x},{y} does not abut a placed tile along an edge"),
-                                              x=m.x, y=m.y), PLACING)
+        why = Reason("{x},{y} does not abut a placed tile along an edge", x=m.x, y=m.y)
+        return m, None, ("not-adjacent", why, PLACING)
     if m.rot not in (0, 90, 180, 270):
-        return m, None, ("bad-rotation", Said(N_("a rotation is 0, 90, 180 or 270")), PLACING)
+        return m, None, ("bad-rotation", Reason("a rotation is 0, 90, 180 or 270"), PLACING)
     p = placed(s.tile, m.rot)
     rot = p.canonical_rot
-    names = {"C": "city", "R": "road", "F": "field"}
     for d in range(4):
         if a[d] is not None and a[d] != p.edges[d]:
-            why = Said(N_("the tile in hand turned {rot}° shows a {mine} on its {side} side, the tile there "
-                          "shows a {theirs}"), rot=m.rot, side=SIDES[d], mine=_feature(names[p.edges[d]]),
-                       theirs=_feature(names[a[d]]))
+            why = Reason("the tile in hand turned {rot}° shows a {edge} on its {side} side, "
+                         "the tile there shows a {other}", rot=m.rot,
+                         edge=Term("edge", EDGE_TERMS[p.edges[d]]), side=SIDES[d],
+                         other=Term("edge", EDGE_TERMS[a[d]]))
             return m, None, ("edges-differ", why, PLACING)
     if m.role is None:
         return Move(m.x, m.y, rot), None, None
     if s.supply[s.actor] <= 0:
-        return m, None, ("no-follower-left", Said(N_("all your followers are on the board")), DEPLOYING)
+        return m, None, ("no-follower-left", Reason("all your followers are on the board"), DEPLOYING)
     k = p.spots.get((m.role, m.spot or ""))
     if k is None:
-        what = {"thief": "road", "knight": "city", "farmer": "field",
-                "monk": "cloister"}.get(m.role, "feature")
-        role = Said(m.role, context="follower, for a")
-        said: dict[str, Any] = dict(rot=m.rot, what=_feature(what), role=role)
-        why = (Said(N_("the tile in hand turned {rot}° has no {what} reaching {spot} for a {role}"),
-                    spot=m.spot, **said) if m.spot else
-               Said(N_("the tile in hand turned {rot}° has no {what} for a {role}"), **said))
-        return m, None, ("no-such-spot", why, DEPLOYING)
+        what = Term("feature", FEATURE_TERMS.get(m.role or "", NC_("feature", "feature")))
+        role = Term("follower", m.role or "")
+        why = (Reason("the tile in hand turned {rot}° has no {what} reaching {spot} for a {role}", rot=m.rot,
+                      what=what, spot=m.spot, role=role) if m.spot
+               else Reason("the tile in hand turned {rot}° has no {what} for a {role}", rot=m.rot, what=what,
+                           role=role))
+        return m, None, ("no-such-spot", why,
+                         DEPLOYING)
     if cell_occupied(s, m.x, m.y) & p.masks[k]:
         kind = p.segments[k].kind
-        why = Said(_JOINED.get(kind, N_("that feature joins one that already has a follower")))
+        why = Reason("that {kind} joins one that already has a follower",
+                     kind=Term("feature", KIND_TERMS.get(kind, kind)))
         return m, None, ("feature-occupied", why, DEPLOYING)
     return Move(m.x, m.y, rot, m.role, p.names[k] or None), k, None
 

@@ -32,7 +32,8 @@ from types import ModuleType
 from typing import Any, Callable, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules_common import errors as _errors
-from rules_common.words import PSEUDO, Said, Words
+from rules_common.errors import said as _said
+from rules_common.words import PSEUDO, Words
 from rules_common.words import words as _words
 
 from .setup import Automa, Option, OptionError, check_options, own_options
@@ -143,13 +144,16 @@ class Rules(Protocol[S]):
     def format(self, move: Any) -> str: ...
 
     def refusal(self, state: S, seat: int, text: str, message: str) -> str:
-        """A typed move the notation refuses (``message``: the parser's reason), said so that the
-        seat to act knows what it can type: 'move' is not a move here; you can take a die, ..."""
+        """A typed move the notation refuses (``message``: the parser's reason, an error's
+        ``reason``, said in the refusal's language where it is a ``rules_common.errors.Reason``),
+        said so that the seat to act knows what it can type: 'move' is not a move here; you can take
+        a die, ... A game that speaks more than English takes ``lang=`` (:func:`in_language`)."""
         ...
 
     def reason(self, error: Exception) -> str:
-        """An illegal move's reason (``error``: the engine's IllegalMove), in the game's words where
-        the engine gives it so (a ``rules_common.words.Said``), else its message as it is."""
+        """An engine error's message (``rules_common.errors.EngineError``: why a move is refused)
+        in the game's words; a game that speaks more than English takes ``lang=`` (:func:`in_language`)
+        and says it in that language (English: ``error.message``, byte for byte)."""
         ...
 
     def can_undo(self, state: S) -> bool: ...
@@ -531,11 +535,20 @@ class GameDefaults:
         """How far the game is: by default its round ("Round 3"); a game says it in its own terms."""
         return self.say(lang)._("Round {n}", n=self.round(state))
 
+    def reason(self: Any, error: Exception, lang: str | None = None) -> str:
+        """``error.said(w)`` in the game's words of ``lang`` (English: the error's message as it is)."""
+        said = getattr(error, "said", None)
+        if not callable(said):
+            return str(getattr(error, "message", error))
+        return said(self.say(lang))
+
     def refusal(self: Any, state: Any, seat: int, text: str, message: str, lang: str | None = None) -> str:
         """The parser's reason, and in words the kinds of move the seat to act can make now (none
         but its own legal moves, which it sees anyway: nothing hidden is told). The parser's own
-        reason (``message``) is the engine's, in English."""
+        reason (``message``) is the engine's: said in ``lang`` where it is a
+        ``rules_common.errors.Reason`` (an error's ``reason``), else as it is."""
         w = self.say(lang)
+        message = _said(message, w)
         verbs: list[str] = []
         for move, _ in self.legal_moves(state):
             verb = move.split()[0]
@@ -550,15 +563,6 @@ class GameDefaults:
         if first and first not in verbs:
             return w._("'{first}' is not a move here: you can {can}.", first=first[:30], can=can)
         return w._("{message}. You can {can}.", message=message[:200], can=can)
-
-    def reason(self: Any, error: Exception, lang: str | None = None) -> str:
-        """The engine's reason for refusing a move, in ``lang`` where the engine gives it as a ``Said``
-        (its message and values, which the game's catalog says: "40,40 grenzt an kein gelegtes
-        Plättchen"); in English, or where it does not, the error's message as it is."""
-        said = getattr(error, "said", None)
-        if not lang or not isinstance(said, Said):
-            return str(getattr(error, "message", error))
-        return self.say(lang).said(said)
     resign_mode: str = "stand-in"
 
     def setup(self: Game[Any], seats: list[dict], options: dict) -> tuple[list[dict], dict, dict]:

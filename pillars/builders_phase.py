@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_common.words import N_, Said
+from rules_common.errors import Reason
 
 from .actions_phase import start_actions
 from .basics import KEEP, PASS, PH2, REDRAW, C, Err, builder_cost, who
@@ -71,39 +71,51 @@ def spot_of(s: GameState, m: Move) -> int | None:
 def check_builders(s: GameState, seat: int, m: Move) -> Err:
     if s.phase == "placing":
         if m.verb != "place":
-            return "not-now", Said(N_("a passed master builder is placed now, for free")), PH2
+            return "not-now", Reason("a passed master builder is placed now, for free"), PH2
     elif s.offer:
         if m.verb not in ("keep", "redraw"):
             return (
                 "not-now",
-                Said(N_("the start player decides first whether to put the drawn master builder back")),
+                Reason("the start player decides first whether to put the drawn master builder back"),
                 PH2,
             )
         return None
     elif m.verb == "redraw":
         if seat != s.start or s.redraw_used:
-            why = Said(N_("only the start player may put a drawn master builder back, once a round"))
-            return "no-redraw", why, PH2
+            return (
+                "no-redraw",
+                Reason("only the start player may put a drawn master builder back, once a round"),
+                PH2,
+            )
         return None
     elif m.verb == "pass":
         return None
     elif m.verb != "place":
-        return ("not-now", Said(N_("'{verb}' is not a move now: place the drawn master builder or pass"),
-                                verb=m.verb), PH2)
+        return (
+            "not-now",
+            Reason("'{verb}' is not a move now: place the drawn master builder or pass", verb=m.verb),
+            PH2,
+        )
     f = m.args[0]
     if len(m.args) == 2:
         shown = s.kingsbridge if f == "kingsbridge" else s.shiring
         if m.args[1] not in shown:
-            return ("no-such-card", Said(N_("{card} is not at {place} this round"), card=m.args[1],
-                                         place=f.title()), PH2)
+            return (
+                "no-such-card",
+                Reason("{card} is not at {field} this round", card=m.args[1], field=f.title()),
+                PH2,
+            )
     if spot_of(s, m) is None:
-        return "spot-taken", Said(N_("no free master builder spot there ({spot})"), spot=f), PH2
+        return "spot-taken", Reason("no free master builder spot there ({field})", field=f), PH2
     cost = builder_cost(s, seat)
     if cost > s.gold[seat]:
         return (
             "not-enough-gold",
-            Said(N_("placing costs {cost} gold now and you have {gold}; you may pass"), cost=cost,
-                 gold=s.gold[seat]),
+            Reason(
+                "placing costs {cost} gold now and you have {gold}; you may pass",
+                cost=cost,
+                gold=s.gold[seat],
+            ),
             PH2,
         )
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_common.words import N_, Said
+from rules_common.errors import Reason, Term
 
 from .basics import LIMIT, PASS, PH1, C, Err, who
 from .builders_phase import draw_builder
@@ -34,24 +34,35 @@ def check_cards(s: GameState, seat: int, m: Move) -> Err:
     if m.verb == "pass":
         return None
     if m.verb != "take":
-        return ("not-now", Said(N_("'{verb}' is not a move of phase I (take a card or pass)"), verb=m.verb),
-                PH1)
+        return "not-now", Reason("'{verb}' is not a move of phase I (take a card or pass)", verb=m.verb), PH1
     x = m.args[0]
     if x not in s.pool:
-        return "not-in-pool", Said(N_("{card} is not in this round's card pool"), card=x), PH1
+        return "not-in-pool", Reason("{card} is not in this round's card pool", card=x), PH1
     rc = C.rescards.get(x)
     if rc is not None:
         free = s.free_workers(seat)
         if rc["workers"] > free:
-            return ("not-enough-workers", Said(N_("{card} needs {workers} workers and you have {free} left"),
-                                               card=x, workers=rc["workers"], free=free), PH1)
+            return (
+                "not-enough-workers",
+                Reason(
+                    "{card} needs {workers} workers and you have {free} left",
+                    card=x,
+                    workers=rc["workers"],
+                    free=free,
+                ),
+                PH1,
+            )
         return None
     cost = C.craftsmen[x]["cost"]
     if cost > s.gold[seat]:
         return (
             "not-enough-gold",
-            Said(N_("{name} costs {cost} gold and you have {gold}"),
-                 name=Said(C.craftsmen[x]["name"], context="craftsman"), cost=cost, gold=s.gold[seat]),
+            Reason(
+                "{craftsman} costs {cost} gold and you have {gold}",
+                craftsman=Term("craftsman", C.craftsmen[x]["name"]),
+                cost=cost,
+                gold=s.gold[seat],
+            ),
             PH1,
         )
     mine = s.craftsmen[seat]
@@ -59,19 +70,23 @@ def check_cards(s: GameState, seat: int, m: Move) -> Err:
         if len(mine) >= LIMIT:
             return (
                 "craftsmen-full",
-                Said(N_("you have {n} craftsmen: name one to discard (take {card} discard ...)"), n=LIMIT,
-                     card=x),
+                Reason(
+                    "you have {limit} craftsmen: name one to discard (take {card} discard ...)",
+                    limit=LIMIT,
+                    card=x,
+                ),
                 PH1,
             )
         return None
     y = m.args[2]
     if y != x and y not in mine:
-        return "no-such-craftsman", Said(N_("you have no craftsman {card} to discard"), card=y), PH1
+        return "no-such-craftsman", Reason("you have no craftsman {card} to discard", card=y), PH1
     if y != x and len(mine) < LIMIT:
         return (
             "discard-needless",
-            Said(N_("you discard one of your craftsmen only to make room for a sixth (you have {n})"),
-                 n=len(mine)),
+            Reason(
+                "you discard one of your craftsmen only to make room for a sixth (you have {n})", n=len(mine)
+            ),
             PH1,
         )
     return None

@@ -3,7 +3,8 @@ craftsman to lose, Shiring, the market, the cathedral's uses), checked and playe
 
 from __future__ import annotations
 
-from rules_common.words import N_, Said
+from rules_common.errors import Reason, Term
+from rules_common.words import NP_
 
 from .actions_phase import run
 from .basics import (
@@ -27,7 +28,7 @@ from .basics import (
     uses_possible,
 )
 from .ledger import note, snap
-from .market import apply_market, check_market, legal_market, resource
+from .market import apply_market, check_market, legal_market
 from .notation import Move
 from .state import RES, RI, GameState
 
@@ -70,16 +71,19 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
             return (
                 None
                 if negative(s)
-                else ("event-positive",
-                      Said(N_("the event is a positive one: nothing to protect yourself from")), ARCH)
+                else (
+                    "event-positive",
+                    Reason("the event is a positive one: nothing to protect yourself from"),
+                    ARCH,
+                )
             )
         if v == "collect":
             i = RI[m.args[0]]
-            return None if s.market[i] > 0 else ("market-sold-out", Said(N_("no {resource} at the market"),
-                                                                          resource=resource(m.args[0])), ARCH)
+            why = Reason("no {resource} at the market", resource=Term("resource", m.args[0]))
+            return None if s.market[i] > 0 else ("market-sold-out", why, ARCH)
         return (
             "not-now",
-            Said(N_("the Archbishop's master builder decides: protect, collect a resource or decline")),
+            Reason("the Archbishop's master builder decides: protect, collect a resource or decline"),
             ARCH,
         )
     if kind in ("protection", "taxes"):
@@ -89,23 +93,25 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "privilege":
             p = m.args[0]
             if p not in s.privileges[seat] or not C.privileges[p]["effect"].get(key):
-                why = Said(N_("you hold no privilege {card} that does this"), card=p)
-                return "no-such-privilege", why, PRIVILEGES
+                return (
+                    "no-such-privilege",
+                    Reason("you hold no privilege {card} that does this", card=p),
+                    PRIVILEGES,
+                )
             return None
-        return (
-            "not-now",
-            Said(N_("decide whether to use your privilege against the event (privilege ... or decline)")
-                 if kind == "protection" else
-                 N_("decide whether to use your privilege against the taxes (privilege ... or decline)")),
-            PRIVILEGES,
+        why = (
+            Reason("decide whether to use your privilege against the event (privilege ... or decline)")
+            if kind == "protection"
+            else Reason("decide whether to use your privilege against the taxes (privilege ... or decline)")
         )
+        return "not-now", why, PRIVILEGES
     if kind in ("lose", "shiring"):
         sect = EVENT if kind == "lose" else SHIRING
         if v != "discard":
-            return "not-now", Said(N_("name the craftsman who leaves the game (discard ...)")), sect
+            return "not-now", Reason("name the craftsman who leaves the game (discard ...)"), sect
         mine = s.craftsmen[seat] + ([s.queue[0][2]] if kind == "shiring" else [])
         if m.args[0] not in mine:
-            return "no-such-craftsman", Said(N_("you have no craftsman {card}"), card=m.args[0]), sect
+            return "no-such-craftsman", Reason("you have no craftsman {card}", card=m.args[0]), sect
         return None
     if kind == "market":
         return check_market(s, seat, m)
@@ -113,37 +119,60 @@ def check_decision(s: GameState, seat: int, m: Move) -> Err:
         if v == "done":
             return None
         if v != "use":
-            why = Said(N_("convert with a craftsman (use ...) or end your conversions (done)"))
-            return "not-now", why, CATHEDRAL
+            return (
+                "not-now",
+                Reason("convert with a craftsman (use ...) or end your conversions (done)"),
+                CATHEDRAL,
+            )
         return check_use(s, seat, m)
     if v != "drop":
-        why = Said(N_("you carry more than {n} resources: drop one"), n=carry_limit(s, seat))
-        return "not-now", why, CATHEDRAL
+        return (
+            "not-now",
+            Reason("you carry more than {n} resources: drop one", n=carry_limit(s, seat)),
+            CATHEDRAL,
+        )
     if s.res[seat][RI[m.args[0]]] <= 0:
-        return "no-such-resource", Said(N_("you have no {resource}"), resource=resource(m.args[0])), CATHEDRAL
+        return (
+            "no-such-resource",
+            Reason("you have no {resource}", resource=Term("resource", m.args[0])),
+            CATHEDRAL,
+        )
     return None
 
 
 def check_use(s: GameState, seat: int, m: Move) -> Err:
     x, n = m.args[0], m.n
     if x not in s.craftsmen[seat]:
-        return "no-such-craftsman", Said(N_("you have no craftsman {card}"), card=x), CATHEDRAL
+        return "no-such-craftsman", Reason("you have no craftsman {card}", card=x), CATHEDRAL
     ins, _, cap, requires, holds = C.formula[x]
-    name = Said(C.craftsmen[x]["name"], context="craftsman")
+    name = Term("craftsman", C.craftsmen[x]["name"])
     if x in s.used[seat]:
-        return "already-used", Said(N_("your {name} has worked this round"), name=name), CATHEDRAL
+        return "already-used", Reason("your {craftsman} has worked this round", craftsman=name), CATHEDRAL
     if n > cap:
-        why = Said(N_("your {name} works at most {cap} times a round"), name=name, cap=cap)
-        return "over-capacity", why, CATHEDRAL
+        return (
+            "over-capacity",
+            Reason(NP_("your {craftsman} works at most {n} times a round",
+                       "your {craftsman} works at most {n} times a round"), craftsman=name, n=cap),
+            CATHEDRAL,
+        )
     if requires and not has_mark(s, seat, requires):
-        why = Said(N_("without a mortar mixer your {name} earns nothing"), name=name)
-        return "needs-mortar-mixer", why, REQUIRE
+        return (
+            "needs-mortar-mixer",
+            Reason("without a mortar mixer your {craftsman} earns nothing", craftsman=name),
+            REQUIRE,
+        )
     if any(s.res[seat][i] < holds[i] for i in range(4)):
-        return "needs-metal", Said(N_("your {name} works only while you hold metal"), name=name), CATHEDRAL
+        return (
+            "needs-metal",
+            Reason("your {craftsman} works only while you hold metal", craftsman=name),
+            CATHEDRAL,
+        )
     if uses_possible(s, seat, x) < n:
         return (
             "not-enough-resources",
-            Said(N_("you have not the resources for your {name} to work {n} times"), name=name, n=n),
+            Reason(NP_("you have not the resources for your {craftsman} to work {n} times",
+                       "you have not the resources for your {craftsman} to work {n} times"),
+                   craftsman=name, n=n),
             CATHEDRAL,
         )
     return None
@@ -155,9 +184,17 @@ def apply_decision(s: GameState, seat: int, m: Move, chance) -> None:
     before = snap(s)
     decide_now(s, seat, m, kind)
     keep = [seat] if m.verb == "protect" or kind in ("taxes", "shiring") else []
-    extra = ({"n": s.tax} if kind == "taxes" else {"card": s.event} if kind == "lose"
-             else {"card": head[2]} if kind == "shiring" else {"n": carry_limit(s, seat)} if kind == "carry"
-             else {})
+    extra = (
+        {"n": s.tax}
+        if kind == "taxes"
+        else {"card": s.event}
+        if kind == "lose"
+        else {"card": head[2]}
+        if kind == "shiring"
+        else {"n": carry_limit(s, seat)}
+        if kind == "carry"
+        else {}
+    )
     note(s, kind, before, seats=[seat], keep=keep, move=str(m), **extra)
     run(s, chance)
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from . import rules
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource
-from .errors import IllegalMove, NotationError, NotYourTurn, PositionError
+from .errors import IllegalMove, NotationError, NotYourTurn, PositionError, Reason
 from .notation import Move, parse
 from .state import RULES_VERSION, GameState
 
@@ -40,7 +40,7 @@ def _as_move(move: Move | str, remember: bool = False) -> Move:
     if isinstance(move, Move):
         return move
     if not isinstance(move, str):
-        raise NotationError("a move is a string or a Move")
+        raise NotationError(Reason("a move is a string or a Move"))
     m = _MOVES.get(move)
     if m is None:
         m = parse(move)
@@ -81,9 +81,10 @@ def new_game(players: int, seed: str, options: dict | None = None) -> tuple[Game
 def check_move(s: GameState, seat: int, m: Move) -> tuple[str, str, str] | None:
     """None if ``seat`` may play ``m`` now, else (code, reason, rules section)."""
     if s.phase == "over":
-        return "game-over", "the game is over", "GAME END"
+        return "game-over", Reason("the game is over"), "GAME END"
     if seat != s.actor:
-        return "not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s", "GAME SUMMARY"
+        why = Reason("it is seat {actor}'s decision, not seat {seat}'s", actor=s.actor, seat=seat)
+        return "not-your-turn", why, "GAME SUMMARY"
     return rules.check(s, seat, m)
 
 
@@ -95,7 +96,7 @@ def check(s: GameState, seat: int, m: Move | str) -> Err:
 
 def _raise(m: Move, err: tuple[str, str, str]):
     cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-    raise cls(f"'{m}': {err[1]}", code=err[0], rule=err[2], said=err[1])
+    raise cls(Reason("'{move}': {why}", move=str(m), why=err[1]), code=err[0], rule=err[2])
 
 
 def normalize(s: GameState, seat: int, move: Move | str) -> Move:

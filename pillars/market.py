@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-from rules_common.words import N_, NC_, NP_, Said
+from rules_common.errors import Reason, Term
 
 from .basics import MARKET, PASS, REQUIRE, C, Err, gain_gold, has_mark
 from .notation import Move
 from .state import RES, RI, GameState
-
-
-# a resource and an amount of it in the reasons' words (the messages of pillars/describe.py's words)
-RESOURCE = {"stone": NC_("resource", "stone"), "wood": NC_("resource", "wood"),
-            "sand": NC_("resource", "sand"), "metal": NC_("resource", "metal")}
-AMOUNT = {"stone": NP_("{n} stone", "{n} stone"), "wood": NP_("{n} wood", "{n} wood"),
-          "sand": NP_("{n} sand", "{n} sand"), "metal": NP_("{n} metal", "{n} metal")}
-
-
-def resource(r: str) -> Said:
-    """A resource of the notation ("stone") as the reasons say it."""
-    return Said(RESOURCE.get(r, r), context="resource")
-
-
-def amount(r: str, n: int) -> Said:
-    """``n`` of a resource ("3 stone") as the reasons say it."""
-    return Said(AMOUNT[r], n=n) if r in AMOUNT else Said(f"{n} {r}")
 
 
 def legal_market(s: GameState, seat: int) -> list[Move]:
@@ -44,28 +27,46 @@ def check_market(s: GameState, seat: int, m: Move) -> Err:
     if v == "pass":
         return None
     if v not in ("buy", "sell"):
-        return "not-now", Said(N_("at the market: buy, sell or pass")), MARKET
+        return "not-now", Reason("at the market: buy, sell or pass"), MARKET
     r, n = m.args[0], m.n
     i = RI[r]
     if ("-" if v == "buy" else "+") + r in s.traded[seat]:
-        return ("bought-and-sold", Said(N_("you may not buy and sell {resource} in the same round"),
-                                        resource=resource(r)), MARKET)
+        return (
+            "bought-and-sold",
+            Reason("you may not buy and sell {resource} in the same round", resource=Term("resource", r)),
+            MARKET,
+        )
     if v == "buy":
         if r == "wood" and not has_mark(s, seat, "woodworker"):
-            return "needs-woodworker", Said(N_("without a woodworker you cannot buy wood")), REQUIRE
+            return "needs-woodworker", Reason("without a woodworker you cannot buy wood"), REQUIRE
         if n > s.market[i]:
-            why = Said(N_("the market has {amount}"), amount=amount(r, s.market[i]))
-            return "market-sold-out", why, MARKET
+            return (
+                "market-sold-out",
+                Reason("the market has {n} {resource}", n=s.market[i], resource=Term("resource", r)),
+                MARKET,
+            )
         cost = n * C.price[r]
         if cost > s.gold[seat]:
-            why = Said(N_("{amount} cost {cost} gold and you have {gold}"), amount=amount(r, n), cost=cost,
-                       gold=s.gold[seat])
-            return "not-enough-gold", why, MARKET
+            return (
+                "not-enough-gold",
+                Reason(
+                    "{n} {resource} cost {cost} gold and you have {gold}",
+                    n=n,
+                    resource=Term("resource", r),
+                    cost=cost,
+                    gold=s.gold[seat],
+                ),
+                MARKET,
+            )
         return None
     if r == "stone" and not has_mark(s, seat, "stonecutter"):
-        return "needs-stonecutter", Said(N_("without a stonecutter you cannot sell stone")), REQUIRE
+        return "needs-stonecutter", Reason("without a stonecutter you cannot sell stone"), REQUIRE
     if n > s.res[seat][i]:
-        return "not-enough-resources", Said(N_("you have {amount}"), amount=amount(r, s.res[seat][i])), MARKET
+        return (
+            "not-enough-resources",
+            Reason("you have {n} {resource}", n=s.res[seat][i], resource=Term("resource", r)),
+            MARKET,
+        )
     return None
 
 

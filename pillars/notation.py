@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from rules_common.errors import Reason
+
 from .errors import NotationError
 
 RESOURCES = ("stone", "wood", "sand", "metal")
@@ -55,38 +57,53 @@ class Move(NamedTuple):
 
 def _card(tok: str, text: str) -> str:
     if not _CARD.match(tok):
-        raise NotationError(f"{text!r}: {tok!r} is not a craftsman card (C01-C24, MM0-3, WW0-3, SC0-3)")
+        raise NotationError(
+            Reason(
+                "{text}: {token} is not a craftsman card (C01-C24, MM0-3, WW0-3, SC0-3)",
+                text=repr(text),
+                token=repr(tok),
+            )
+        )
     return tok.upper()
 
 
 def _res(tok: str, text: str, metal: bool = True) -> str:
     if tok not in RESOURCES or (tok == "metal" and not metal):
         raise NotationError(
-            f"{text!r}: {tok!r} is not a resource ({', '.join(RESOURCES[: 4 if metal else 3])})"
+            Reason(
+                "{text}: {token} is not a resource ({resources})",
+                text=repr(text),
+                token=repr(tok),
+                resources=", ".join(RESOURCES[: 4 if metal else 3]),
+            )
         )
     return tok
 
 
 def _num(tok: str, text: str) -> str:
     if not _NUM.match(tok):
-        raise NotationError(f"{text!r}: {tok!r} is not a count from 1 to 99")
+        raise NotationError(
+            Reason("{text}: {token} is not a count from 1 to 99", text=repr(text), token=repr(tok))
+        )
     return str(int(tok))
 
 
 def parse(text: str) -> Move:
     """The move a text means; raises :class:`NotationError` if it is not one."""
     if not isinstance(text, str):
-        raise NotationError("a move is a string")
+        raise NotationError(Reason("a move is a string"))
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("empty move")
+        raise NotationError(Reason("empty move"))
     if len(text) > 80:
-        raise NotationError("a move is at most 80 characters")
+        raise NotationError(Reason("a move is at most 80 characters"))
     verb, rest = words[0], words[1:]
     n = len(rest)
     if verb in BARE:
         if n:
-            raise NotationError(f"{text!r}: '{verb}' takes no words after it")
+            raise NotationError(
+                Reason("{text}: '{verb}' takes no words after it", text=repr(text), verb=verb)
+            )
         return Move(verb)
     if verb == "take":
         if n == 1 and _RESCARD.match(rest[0]):
@@ -95,20 +112,30 @@ def parse(text: str) -> Move:
             return Move("take", (_card(rest[0], text),))
         if n == 3 and rest[1] == "discard":
             return Move("take", (_card(rest[0], text), "discard", _card(rest[2], text)))
-        raise NotationError(f"{text!r}: 'take' a resource card (wood3) or a craftsman (C05 [discard SC0])")
+        raise NotationError(
+            Reason(
+                "{text}: 'take' a resource card (wood3) or a craftsman (C05 [discard SC0])", text=repr(text)
+            )
+        )
     if verb == "place":
         if n in (1, 2) and rest[0] in FIELDS:
             if rest[0] == "kingsbridge":
                 if n != 2 or not _PRIV.match(rest[1]):
-                    raise NotationError(f"{text!r}: 'place kingsbridge' names the privilege card (P05)")
+                    raise NotationError(
+                        Reason("{text}: 'place kingsbridge' names the privilege card (P05)", text=repr(text))
+                    )
                 return Move("place", ("kingsbridge", rest[1].upper()))
             if rest[0] == "shiring":
                 if n != 2:
-                    raise NotationError(f"{text!r}: 'place shiring' names the craftsman card (C05)")
+                    raise NotationError(
+                        Reason("{text}: 'place shiring' names the craftsman card (C05)", text=repr(text))
+                    )
                 return Move("place", ("shiring", _card(rest[1], text)))
             if n == 1:
                 return Move("place", (rest[0],))
-        raise NotationError(f"{text!r}: 'place' on a field: {', '.join(FIELDS)}")
+        raise NotationError(
+            Reason("{text}: 'place' on a field: {fields}", text=repr(text), fields=", ".join(FIELDS))
+        )
     if verb == "collect" and n == 1:
         return Move("collect", (_res(rest[0], text, metal=False),))
     if verb == "privilege" and n == 1 and _PRIV.match(rest[0]):
@@ -121,4 +148,4 @@ def parse(text: str) -> Move:
         return Move("use", (_card(rest[0], text), _num(rest[1], text)))
     if verb == "drop" and n == 1:
         return Move("drop", (_res(rest[0], text),))
-    raise NotationError(f"{text!r} is not a move")
+    raise NotationError(Reason("{text} is not a move", text=repr(text)))

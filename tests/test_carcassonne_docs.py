@@ -55,8 +55,8 @@ def test_the_example_game_is_legal_in_order():
 
 def test_every_rule_code_is_documented():
     src = "\n".join(p.read_text() for p in (ROOT / "carcassonne").glob("*.py"))
-    # a reason is a string, or a rules_common.words.Said (the reason in the game's words)
-    codes = set(re.findall(r'\("([a-z]+(?:-[a-z]+)+)", (?:f?"|why|Said\()', src))
+    # a reason is a string, or a rules_common.errors.Reason or rules_common.words.Said (said in words)
+    codes = set(re.findall(r'\("([a-z]+(?:-[a-z]+)+)", (?:f?"|why|Said\(|Reason\()', src))
     assert {"edges-differ", "feature-occupied", "not-adjacent"} <= codes
     table = section("Rule codes")
     missing = [c for c in codes if f"`{c}`" not in table]

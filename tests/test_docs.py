@@ -72,7 +72,7 @@ def engine_source() -> str:
 def rule_codes() -> set[str]:
     """Every stable error code the engine can report."""
     src = engine_source()
-    codes = set(re.findall(r'\(\s*"([a-z]+(?:-[a-z]+)+)",\s*f?"', src))
+    codes = set(re.findall(r'\(\s*"([a-z]+(?:-[a-z]+)+)",\s*(?:f?"|Reason\()', src))
     codes |= set(re.findall(r'\bcode\s*=\s*"([a-z]+(?:-[a-z]+)+)"', src))
     return codes
 

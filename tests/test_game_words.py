@@ -21,7 +21,7 @@ from rules_common.words import PSEUDO
 ROOT = Path(__file__).resolve().parent.parent
 SPEAKING = [g for g in games.GAMES.values() if len(g.languages) > 1]
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2),
-            "pgettext": ((1, "c"), 2)}
+            "pgettext": ((1, "c"), 2), "Reason": None}
 
 
 def test_carcassonne_pillars_and_tiletum_speak_german_and_french_and_the_others_stay_english():

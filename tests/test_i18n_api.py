@@ -151,6 +151,33 @@ def test_a_refused_move_in_the_language(http, name, lang):
         assert PSEUDO_TEXT.search(said["detail"]), said
 
 
+# a move each game's rules refuse at its start, and the start of the English reason (the rule's own words)
+ILLEGAL = {"carcassonne": ("place 0,0 r0", "'place 0,0 r0': there is already a tile at 0,0"),
+           "pillars": ("buy wood 1", "'buy wood 1': 'buy' is not a move of phase I"),
+           "tiletum": ("end", "'end': take a die before ending your turn")}
+
+
+@pytest.mark.parametrize("name", ["carcassonne", "pillars", "tiletum"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_illegal_move_is_refused_with_the_rules_reason_in_the_language(http, name, lang):
+    g = _game(http, name)
+    base = f"/api/v1/games/{g['id']}"
+    move, reason = ILLEGAL[name]
+    body = {"expected_version": 1, "moves": [move]}
+    english = http.post(base + "/moves", headers=g["auth"], json=body)
+    assert english.status_code == 422 and english.json()["detail"].startswith(reason), english.json()
+    rv = http.post(base + "/moves", headers={**g["auth"], "Accept-Language": lang}, json=body)
+    _said(rv, lang)
+    said = rv.json()
+    assert said["code"] == english.json()["code"] == "illegal-move" and said["rule"] == english.json()["rule"]
+    assert said["detail"] != english.json()["detail"] and reason[len(move) + 4:] not in said["detail"], said
+    assert move in said["detail"], "the move as typed, in notation"
+    if lang == PSEUDO:
+        assert said["detail"].startswith("⟦") and said["detail"].endswith("⟧"), said
+    elif lang == "de":
+        assert said["detail"].startswith(f"„{move}“: "), said
+
+
 def test_a_game_that_speaks_only_english_answers_in_english(redis_server):
     """A game whose words are English only (the example game, a third party's) is called as it always
     was: its words the same in every language; the service's own words (a problem's detail) are

@@ -47,8 +47,8 @@ def test_rule_codes_are_documented():
     src = "".join((ROOT / "pillars" / f).read_text() for f in (
         "rules.py", "basics.py", "ledger.py", "round_start.py", "cards_phase.py", "builders_phase.py",
         "actions_phase.py", "market.py", "decisions.py", "game.py"))
-    # a reason is a string, or a rules_common.words.Said (the reason in the game's words)
-    codes = set(re.findall(r'"([a-z]+(?:-[a-z]+)+|[a-z]+)",\s*(?:f?"|\(|Said\()', src)) | set(
+    # a reason is a string, or a rules_common.errors.Reason or rules_common.words.Said (said in words)
+    codes = set(re.findall(r'"([a-z]+(?:-[a-z]+)+|[a-z]+)",\s*(?:f?"|\(|Said\(|Reason\()', src)) | set(
         re.findall(r'return\s+\(?\s*"([a-z-]+)",', src))
     codes = {c for c in codes if "-" in c}
     section = DOC.split("## Rule codes", 1)[1].split("##", 1)[0]

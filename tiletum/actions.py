@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from .board import (discard_characters, house_moves, king_advance, place_house, place_pillar, take_character,
                     why_cannot_take, why_no_house, why_no_pillar, why_not_house_space)
-from .components import LETTER_RES, RES_INDEX, components
+from .components import RES_INDEX, components
 from .effects import check_completion, choice, push_effects
 from .notation import Move, mv
 from .state import GameState, PlayerState
+from .terms import Reason
+from .terms import action as _action
+from .terms import res as _res
+from .terms import town as _town
 
 Err = tuple[str, str] | None
 
@@ -56,15 +60,17 @@ def take_candidates(s: GameState, p: PlayerState) -> list[Move]:
 
 def check_take(s: GameState, p: PlayerState, m: Move) -> Err:
     if s.turn["die"] is not None:
-        return ("die-taken", "you have already taken a die this turn")
+        return ("die-taken", Reason("you have already taken a die this turn"))
     if s.agenda:
-        return ("finish-first", "finish the Action in progress before taking a die")
+        return ("finish-first", Reason("finish the Action in progress before taking a die"))
     letter, v, t = m.die
     if f"{letter}{v}" not in s.wheel:
-        return ("no-such-die", f"there is no {letter}{v} die on the Action Wheel")
+        return ("no-such-die", Reason("there is no {die} die on the Action Wheel", die=f"{letter}{v}"))
     cost = shift_cost(v, t)
     if p.res[0] < cost:
-        return ("not-enough-gold", f"changing the die from {v} to {t} costs {cost} Gold; you have {p.res[0]}")
+        return ("not-enough-gold",
+                Reason("changing the die from {v} to {t} costs {cost} Gold; you have {gold}",
+                       v=v, t=t, cost=cost, gold=p.res[0]))
     return None
 
 
@@ -130,18 +136,25 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
     c = components()
     verb = m.verb
     if verb in ("house", "pillar") and m.town is not None:
-        return ("no-decision", f"'{verb} <town>' answers a bonus that places a {verb.title()} anywhere; "
-                               f"in an Action, '{verb}' builds where your "
-                               f"{'Merchant' if verb == 'house' else 'Architect'} is")
+        if verb == "house":
+            return ("no-decision", Reason("'house <town>' answers a bonus that places a House anywhere; "
+                                          "in an Action, 'house' builds where your Merchant is"))
+        return ("no-decision", Reason("'pillar <town>' answers a bonus that places a Pillar anywhere; "
+                                      "in an Action, 'pillar' builds where your Architect is"))
     if f["action"] not in FRAME_VERBS[verb]:
-        return ("wrong-action", f"'{m}' is not an option of the {f['action']} Action you are performing")
+        return ("wrong-action", Reason("'{move}' is not an option of the {action} Action you are performing",
+                                       move=str(m), action=_action(f["action"])))
     ap = f["ap"]
     if ap < 1:
-        return ("no-action-points", "you have no Action Points left")
+        return ("no-action-points", Reason("you have no Action Points left"))
     if verb in ("architect", "merchant"):
         here = p.architect if verb == "architect" else p.merchant
         if m.args[0] not in c.adjacent[here]:
-            return ("not-adjacent", f"{m.args[0]} is not adjacent to your {verb.title()} in {here}")
+            if verb == "architect":
+                return ("not-adjacent", Reason("{spot} is not adjacent to your Architect in {here}",
+                                               spot=_town(m.args[0]), here=_town(here)))
+            return ("not-adjacent", Reason("{spot} is not adjacent to your Merchant in {here}",
+                                           spot=_town(m.args[0]), here=_town(here)))
         return None
     if verb == "pillar":
         return why_no_pillar(s, p, p.architect)
@@ -150,16 +163,17 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
     if verb == "tile":
         spot = p.architect if f["action"] == "architect" else p.merchant
         if m.args[0] not in s.map_bonus.get(spot, ()):
-            return ("no-such-tile", f"there is no Bonus tile {m.args[0]} in {spot}")
+            return ("no-such-tile", Reason("there is no Bonus tile {tile} in {spot}", tile=m.args[0],
+                                           spot=_town(spot)))
         return why_cannot_take(p, m.args[0], s.rules)
     if verb == "char":
         tile = s.character_offer[int(m.args[0]) - 1]
         if tile is None:
-            return ("empty-slot", f"Character offer slot {m.args[0]} is empty")
+            return ("empty-slot", Reason("Character offer slot {slot} is empty", slot=m.args[0]))
         return why_cannot_take(p, tile, s.rules)
     if verb == "discard":
         if not any(t is not None for t in s.character_offer):
-            return ("empty-offer", "the Character offer is empty")
+            return ("empty-offer", Reason("the Character offer is empty"))
         return None
     if verb == "place":
         return _check_place(s, p, m, ap)
@@ -167,21 +181,23 @@ def check_action(s: GameState, p: PlayerState, m: Move, f: dict) -> Err:
         i = int(m.args[0]) - 1
         tile = s.contract_offer[i]
         if tile is None:
-            return ("empty-slot", f"Contract offer slot {i + 1} is empty")
+            return ("empty-slot", Reason("Contract offer slot {slot} is empty", slot=i + 1))
         cost = c.contract_offer_costs[i]
         if ap < cost:
-            return ("no-action-points", f"slot {i + 1} costs {cost} Action Points; you have {ap}")
+            return ("no-action-points", Reason("slot {slot} costs {cost} Action Points; you have {ap}",
+                                               slot=i + 1,
+                                               cost=cost, ap=ap))
         return why_cannot_take(p, tile, s.rules)
     if verb == "exchange":
         x, y = m.args
         if x == y:
-            return ("same-resource", "exchange one resource for a different one")
+            return ("same-resource", Reason("exchange one resource for a different one"))
         if p.res["GFWSI".index(x)] < 1:
-            return ("not-enough-resources", f"you have no {LETTER_RES[x].title()} to exchange")
+            return ("not-enough-resources", Reason("you have no {resource} to exchange", resource=_res(x)))
         return None
     if verb == "king":
         if s.king_pos[p.seat] >= c.king_top:
-            return ("king-track-top", "your marker is already at the top of the King track (+15)")
+            return ("king-track-top", Reason("your marker is already at the top of the King track (+15)"))
         return None
     raise AssertionError(verb)
 
@@ -190,17 +206,21 @@ def _check_place(s: GameState, p: PlayerState, m: Move, ap: int) -> Err:
     c = components()
     if len(m.args) < 2:
         return ("name-the-room",
-                f"say where: 'place {m.args[0]} <building>.<floor>', e.g. 'place {m.args[0]} 1.1'")
+                Reason("say where: 'place {tile} <building>.<floor>', e.g. 'place {tile} 1.1'",
+                       tile=m.args[0]))
     tile, room = m.args
     if tile not in p.store or c.tiles[tile].pile != "character":
-        return ("not-in-storehouse", f"{tile} is not a Character tile in your Storehouse")
+        return ("not-in-storehouse", Reason("{tile} is not a Character tile in your Storehouse", tile=tile))
     b, fl = int(room[0]) - 1, int(room[2])
     if fl > c.building_rooms[b]:
-        return ("no-such-room", f"Building {b + 1} has no Room on floor {fl}")
+        return ("no-such-room", Reason("Building {b} has no Room on floor {floor}", b=b + 1, floor=fl))
     if p.rooms[b][fl - 1] is not None:
-        return ("room-taken", f"the Room on floor {fl} of Building {b + 1} is occupied")
+        return ("room-taken", Reason("the Room on floor {floor} of Building {b} is occupied", floor=fl,
+                                     b=b + 1))
     if ap < fl:
-        return ("no-action-points", f"a Room on floor {fl} costs {fl} Action Points; you have {ap}")
+        return ("no-action-points",
+                Reason("a Room on floor {floor} costs {floor} Action Points; you have {ap}",
+                       floor=fl, ap=ap))
     kind = c.tile_raw(tile, s.rules)["type"]
     for i, rooms in enumerate(p.rooms):
         for t in rooms:
@@ -208,9 +228,12 @@ def _check_place(s: GameState, p: PlayerState, m: Move, ap: int) -> Err:
                 continue
             other = c.tile_raw(t, s.rules)["type"]
             if i == b and other != kind:
-                return ("building-type", f"Building {b + 1} holds {other} Characters; one type per Building")
+                return ("building-type", Reason("Building {b} holds {type} Characters; one type per Building",
+                                                b=b + 1, type=_action(other)))
             if i != b and other == kind:
-                return ("building-type", f"your {kind} Characters are in Building {i + 1}; they all go there")
+                return ("building-type",
+                        Reason("your {type} Characters are in Building {b}; they all go there",
+                               type=_action(kind), b=i + 1))
     return None
 
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 from .components import LETTER_RES, RES_INDEX, components
 from .notation import Move
 from .state import GameState, PlayerState
+from .terms import Reason
+from .terms import crest as _crest
+from .terms import town as _town
 
 C = None  # the Components, bound on first use (see _c)
 
@@ -53,12 +56,13 @@ def why_cannot_take(p: PlayerState, tile: str, rules: int) -> tuple[str, str] | 
     """Why this player may not take this tile into the Storehouse, or None if they may."""
     c = _c()
     if len(p.store) >= c.storehouse_size:
-        return ("storehouse-full", "your Storehouse is full (Types of Tiles: no tile can be taken)")
+        return ("storehouse-full", Reason("your Storehouse is full (Types of Tiles: no tile can be taken)"))
     t = c.tiles[tile]
     if t.kind == "crest" and has_crest(p, t.raw["crest"]):
-        return ("crest-duplicate", f"you already have a {t.raw['crest']} Crest (Crests: never two of a type)")
+        return ("crest-duplicate", Reason("you already have a {crest} Crest (Crests: never two of a type)",
+                                          crest=_crest(t.raw["crest"])))
     if t.kind == "contract" and open_contract_spaces(p, rules) <= 0:
-        return ("contract-spaces-full", "all your Contract spaces are taken (Contracts)")
+        return ("contract-spaces-full", Reason("all your Contract spaces are taken (Contracts)"))
     return None
 
 
@@ -110,14 +114,14 @@ def house_moves(s: GameState, town: str, named: bool = False) -> list:
 def why_no_house(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
     c = _c()
     if not c.is_town(town):
-        return ("not-a-town", f"{town} is a road space: Houses go in Towns")
+        return ("not-a-town", Reason("{spot} is a road space: Houses go in Towns", spot=town))
     if p.houses <= 0:
-        return ("no-house", "you have no House in your supply")
+        return ("no-house", Reason("you have no House in your supply"))
     here = s.houses.get(town, [])
     if p.seat in here:
-        return ("house-already", f"you already have a House in {town}")
+        return ("house-already", Reason("you already have a House in {town}", town=_town(town)))
     if not has_free_house_space(s, town):
-        return ("no-house-space", f"{town} has no empty House space")
+        return ("no-house-space", Reason("{town} has no empty House space", town=_town(town)))
     return None
 
 
@@ -128,14 +132,18 @@ def why_not_house_space(s: GameState, town: str, space: int | None) -> tuple[str
     if space is None:
         if choices is None:
             return None
-        return ("choose-house-space", f"the free House spaces of {town} give different rewards: say which, "
-                                      + " or ".join(f"'house {i}'" for i in choices))
+        return ("choose-house-space",
+                Reason("the free House spaces of {town} give different rewards: say which, "
+                       "{choices}", town=_town(town),
+                       choices=" or ".join(f"'house {i}'" for i in choices)))
     if choices is None:
         return ("no-house-space-choice",
-                f"the free House spaces of {town} give the same reward: write just 'house'")
+                Reason("the free House spaces of {town} give the same reward: write just 'house'",
+                       town=_town(town)))
     if space not in choices:
-        return ("house-space-taken", f"House space {space} of {town} is not free (free: "
-                                     + ", ".join(map(str, choices)) + ")")
+        return ("house-space-taken", Reason("House space {space} of {town} is not free (free: {free})",
+                                            space=space,
+                                            town=_town(town), free=", ".join(map(str, choices))))
     return None
 
 
@@ -154,16 +162,18 @@ def place_house(s: GameState, p: PlayerState, town: str, space: int | None = Non
 def why_no_pillar(s: GameState, p: PlayerState, town: str) -> tuple[str, str] | None:
     c = _c()
     if town not in c.towns or not c.towns[town].cathedral:
-        return ("no-cathedral", f"{town} has no Cathedral")
+        return ("no-cathedral", Reason("{town} has no Cathedral", town=_town(town)))
     if c.tiles[s.cathedral_cost[town]].raw.get("unavailable"):
-        return ("cathedral-unavailable", f"the Cathedral in {town} will not be built this game")
+        return ("cathedral-unavailable", Reason("the Cathedral in {town} will not be built this game",
+                                                town=_town(town)))
     if p.pillars <= 0:
-        return ("no-pillar", "you have no Pillar in your supply")
+        return ("no-pillar", Reason("you have no Pillar in your supply"))
     here = s.pillars.get(town, [])
     if p.seat in here:
-        return ("pillar-already", f"you already have a Pillar at the {town} Cathedral")
+        return ("pillar-already", Reason("you already have a Pillar at the {town} Cathedral",
+                                         town=_town(town)))
     if len(here) >= c.pillar_space_count(town, s.players):
-        return ("no-pillar-space", f"the {town} Cathedral has no empty Pillar space")
+        return ("no-pillar-space", Reason("the {town} Cathedral has no empty Pillar space", town=_town(town)))
     return None
 
 

@@ -25,6 +25,7 @@ from . import actions, solo, solo_turn, turn_tasks
 from .chance import NoChance, RecordingChance, ReplayChance, SeededSource, keyed_by_reveals
 from .effects import apply_choice, choice_moves, run_agenda
 from .errors import IllegalMove, NotYourTurn
+from .terms import Reason, decision
 from .flow import end_turn, king_phase_rest, setup
 from .notation import Move, parse
 from .state import GameState
@@ -55,13 +56,14 @@ def _as_move(move: Move | str, remember: bool = False) -> Move:
 def check(s: GameState, seat: int, m: Move) -> Err:
     """``None`` if ``seat`` may play ``m`` now, else ``(rule code, reason)``."""
     if s.phase == "over":
-        return ("game-over", "the game is over")
+        return ("game-over", Reason("the game is over"))
     if seat != s.actor:
-        return ("not-your-turn", f"it is seat {s.actor}'s decision, not seat {seat}'s")
+        return ("not-your-turn", Reason("it is seat {actor}'s decision, not seat {seat}'s", actor=s.actor,
+                                        seat=seat))
     if m.verb == "undo":
         if s.undo_moves:
             return None
-        return ("nothing-to-undo", "nothing to take back since the last reveal or turn start")
+        return ("nothing-to-undo", Reason("nothing to take back since the last reveal or turn start"))
     if s.solo is not None and seat == s.solo["bot"] and s.phase == "action":
         return solo_turn.check(s, m)
     top = s.agenda[-1] if s.agenda else None
@@ -69,8 +71,9 @@ def check(s: GameState, seat: int, m: Move) -> Err:
         options = choice_moves(s, top)
         if m in options:
             return None
-        return ("choice-expected", f"first answer the pending {top['kind'].replace('_', ' ')} decision: "
-                + ", ".join(sorted(str(o) for o in options)))
+        return ("choice-expected", Reason("first answer the pending {kind} decision: {options}",
+                                          kind=decision(top["kind"]),
+                                          options=", ".join(sorted(str(o) for o in options))))
     p = s.seats[seat]
     v = m.verb
     if v == "take":
@@ -80,18 +83,18 @@ def check(s: GameState, seat: int, m: Move) -> Err:
     if v == "skip":
         if top is not None and top["t"] == "frame" and not top["main"]:
             return None
-        return ("nothing-to-skip", "there is no extra Action or decision to skip")
+        return ("nothing-to-skip", Reason("there is no extra Action or decision to skip"))
     if v == "end":
         if s.turn["die"] is None:
-            return ("take-a-die", "take a die before ending your turn")
+            return ("take-a-die", Reason("take a die before ending your turn"))
         if top is None or not top["main"]:
-            return ("finish-first", "finish or skip the Action in progress before ending your turn")
+            return ("finish-first", Reason("finish or skip the Action in progress before ending your turn"))
         return None
     if v in actions.FRAME_VERBS:
         if top is None or top["t"] != "frame":
-            return ("no-action", "no Action is in progress: take a die first")
+            return ("no-action", Reason("no Action is in progress: take a die first"))
         return actions.check_action(s, p, m, top)
-    return ("no-decision", f"nothing asks for '{v}' now")
+    return ("no-decision", Reason("nothing asks for '{verb}' now", verb=v))
 
 
 def legal(s: GameState) -> list[Move]:
@@ -316,7 +319,7 @@ def play_in_place(s: GameState, seat: int, move: Move | str, seed: str | None = 
         err = check(s, seat, m)
         if err is not None:
             cls = NotYourTurn if err[0] == "not-your-turn" else IllegalMove
-            raise cls(f"'{m}': {err[1]}", code=err[0])
+            raise cls(Reason("'{move}': {why}", move=str(m), why=err[1]), code=err[0])
     if m.verb == "undo":
         ev = {"type": "MoveUndone", "seat": seat, "move": s.undo_moves[-1], "rules": RULES_VERSION}
         evolve_in_place(s, ev)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .components import BASIC_ACTIONS, LETTER_RES, RES_LETTER, components, fold
-from .errors import NotationError
+from .errors import NotationError, Reason
 
 DIE_RE = re.compile(r"^([GFWSI])([1-6])(?:>([1-6]))?$")
 ROOM_RE = re.compile(r"^([1-6])[./]([1-3])$")
@@ -91,45 +91,48 @@ def _arg(kind: str, token: str, text: str) -> str:
         t = token.upper().replace(" ", "")
         m = DIE_RE.match(t)
         if not m:
-            raise NotationError(f"{text!r}: a die is a resource letter and a value, e.g. G4 or G4>2")
+            raise NotationError(Reason("{text}: a die is a resource letter and a value, e.g. G4 or G4>2",
+                                       text=repr(text)))
         if m.group(3) == m.group(2):  # "G4>4" is just "G4"
             return t[:2]
         return t
     if kind == "action":
         a = fold(token)
         if a not in BASIC_ACTIONS:
-            raise NotationError(f"{text!r}: unknown action {token!r} (one of {', '.join(BASIC_ACTIONS)})")
+            raise NotationError(Reason("{text}: unknown action {token} (one of {actions})", text=repr(text),
+                                       token=repr(token), actions=", ".join(BASIC_ACTIONS)))
         return a
     if kind == "tile":
         tid = c.tile_id(token)
         if tid is None:
-            raise NotationError(f"{text!r}: unknown tile {token!r}")
+            raise NotationError(Reason("{text}: unknown tile {token}", text=repr(text), token=repr(token)))
         return tid
     if kind in ("spot", "town"):
         s = c.spot(token)
         if s is None:
-            raise NotationError(f"{text!r}: unknown place {token!r}")
+            raise NotationError(Reason("{text}: unknown place {token}", text=repr(text), token=repr(token)))
         if kind == "town" and not c.is_town(s):
-            raise NotationError(f"{text!r}: {s} is a road space, not a town")
+            raise NotationError(Reason("{text}: {spot} is a road space, not a town", text=repr(text), spot=s))
         return s
     if kind == "res":
         t = token.strip()
         letter = t.upper() if t.upper() in LETTER_RES else RES_LETTER.get(fold(t))
         if letter is None:
-            raise NotationError(f"{text!r}: unknown resource {token!r} (G, F, W, S or I)")
+            raise NotationError(Reason("{text}: unknown resource {token} (G, F, W, S or I)", text=repr(text),
+                                       token=repr(token)))
         return letter
     if kind == "slot":
         if token not in {"1", "2", "3", "4", "5"}:
-            raise NotationError(f"{text!r}: an offer slot is 1 to 5")
+            raise NotationError(Reason("{text}: an offer slot is 1 to 5", text=repr(text)))
         return token
     if kind == "space":
         if token not in {"1", "2", "3", "4", "5", "6"}:
-            raise NotationError(f"{text!r}: a Building, Crest or House space is 1 to 6")
+            raise NotationError(Reason("{text}: a Building, Crest or House space is 1 to 6", text=repr(text)))
         return token
     if kind == "room":
         m = ROOM_RE.match(token)
         if not m:
-            raise NotationError(f"{text!r}: a Room is building.floor, e.g. 1.2")
+            raise NotationError(Reason("{text}: a Room is building.floor, e.g. 1.2", text=repr(text)))
         return f"{m.group(1)}.{m.group(2)}"
     raise AssertionError(kind)
 
@@ -137,14 +140,14 @@ def _arg(kind: str, token: str, text: str) -> str:
 def parse(text: str) -> Move:
     """Parse one move. Raises :class:`NotationError` with a one-line reason."""
     if not isinstance(text, str):
-        raise NotationError("a move is a string")
+        raise NotationError(Reason("a move is a string"))
     tokens = text.strip().split()
     if not tokens:
-        raise NotationError("empty move")
+        raise NotationError(Reason("empty move"))
     verb = tokens[0].lower()
     verb = ALIASES.get(verb, verb)
     if verb not in GRAMMAR:
-        raise NotationError(f"{text!r}: unknown verb {tokens[0]!r}")
+        raise NotationError(Reason("{text}: unknown verb {verb}", text=repr(text), verb=repr(tokens[0])))
     kinds = GRAMMAR[verb]
     rest = tokens[1:]
     if verb == "take" and rest:  # tolerate "take g4 > 2"
@@ -154,7 +157,8 @@ def parse(text: str) -> Move:
     required = [k for k in kinds if not k.endswith("?")]
     if len(rest) < len(required) or len(rest) > len(kinds):
         want = " ".join(f"<{k.rstrip('?')}>" if not k.endswith("?") else f"[<{k[:-1]}>]" for k in kinds)
-        raise NotationError(f"{text!r}: usage: {verb} {want}".rstrip())
+        raise NotationError(Reason("{text}: usage: {usage}", text=repr(text),
+                                   usage=f"{verb} {want}".rstrip()))
     args = tuple(_arg(k.rstrip("?"), tok, text) for k, tok in zip(kinds, rest))
     return Move(verb, args)
 

@@ -52,6 +52,10 @@ from .solo import (
     take_contract,
 )
 from .state import GameState
+from .terms import Reason
+from .terms import action as _action
+from .terms import crest as _crest
+from .terms import town as _town
 
 # --- the bot's moves -------------------------------------------------------------------------
 
@@ -161,14 +165,18 @@ def _why_no_cathedral(s: GameState, town: str) -> Err:
     c = components()
     bot = s.seats[0]
     if town not in c.towns or not c.towns[town].cathedral or 0 not in s.pillars.get(town, ()):
-        return ("no-pillar-there", f"the Cardinalbot has no Pillar at a Cathedral in {town}")
+        return ("no-pillar-there", Reason("the Cardinalbot has no Pillar at a Cathedral in {town}",
+                                          town=_town(town)))
     if any(c.tiles[t].raw["cathedral"] == town for t in bot.cathedrals):
-        return ("cathedral-once", f"the Cardinalbot has built the {town} Cathedral already")
+        return ("cathedral-once", Reason("the Cardinalbot has built the {town} Cathedral already",
+                                         town=_town(town)))
     if not s.cathedral_stack.get(town):
-        return ("cathedral-finished", f"no Cathedral tiles are left in {town}")
+        return ("cathedral-finished", Reason("no Cathedral tiles are left in {town}", town=_town(town)))
     stone = c.tiles[s.cathedral_cost[town]].raw["stone"]
     if bot.res[S] < stone and bot.res[G] < 2 * (stone - bot.res[S]):
-        return ("not-enough-stone", f"the {town} Cathedral costs {stone} Stone (2 Gold for each missing)")
+        return ("not-enough-stone",
+                Reason("the {town} Cathedral costs {stone} Stone (2 Gold for each missing)",
+                       town=_town(town), stone=stone))
     return None
 
 
@@ -176,14 +184,15 @@ def _why_no_contract(s: GameState, tile: str, act: dict | None = None) -> Err:
     t = components().tiles[tile]
     if t.kind == "crest":
         if bot_has_crest(s, t.raw["crest"]):
-            return ("crest-duplicate", f"the Cardinalbot already has a {t.raw['crest']} Crest")
+            return ("crest-duplicate", Reason("the Cardinalbot already has a {crest} Crest",
+                                              crest=_crest(t.raw["crest"])))
         return None
     if payment(s, tile) is None:
         if len(s.solo["contracts"]) >= data()["bot_board"]["contract_spaces"]:
-            return ("contract-spaces-full", "the Cardinalbot's two Contract spaces are taken")
+            return ("contract-spaces-full", Reason("the Cardinalbot's two Contract spaces are taken"))
         if act is not None and act.get("unready"):
             return ("one-contract",
-                    "the Cardinalbot takes one Contract to work on per Contract action (step C)")
+                    Reason("the Cardinalbot takes one Contract to work on per Contract action (step C)"))
     return None
 
 
@@ -191,9 +200,12 @@ def check(s: GameState, m: Move) -> Err:
     if m in legal(s):
         return None
     stage = s.solo["stage"]
-    where = stage if stage != "action" else f"{s.solo['act']['action']} action"
-    return ("bot-move", f"the Cardinalbot cannot play '{m}' now ({where}); it may: "
-            + ", ".join(str(x) for x in legal(s)[:12]) + ("..." if len(legal(s)) > 12 else ""))
+    moves = ", ".join(str(x) for x in legal(s)[:12]) + ("..." if len(legal(s)) > 12 else "")
+    if stage != "action":
+        return ("bot-move", Reason("the Cardinalbot cannot play '{move}' now ({stage}); it may: {moves}",
+                                   move=str(m), stage=stage, moves=moves))
+    return ("bot-move", Reason("the Cardinalbot cannot play '{move}' now ({action} action); it may: {moves}",
+                               move=str(m), action=_action(s.solo["act"]["action"]), moves=moves))
 
 
 def _start_action(s: GameState, action: str, base_ap: int) -> None:

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from .board import add_vp, to_box
-from .components import LETTER_RES, RES_INDEX, components
+from .components import RES_INDEX, components
 from .effects import check_completion, push_effects
 from .notation import Move
 from .state import GameState, PlayerState
+from .terms import Reason
+from .terms import res as _res
+from .terms import town as town_term
 
 Err = tuple[str, str] | None
 TASK_VERBS = frozenset({"buy", "fulfil", "crest", "cathedral", "use"})
@@ -51,52 +54,62 @@ def check_task(s: GameState, p: PlayerState, m: Move) -> Err:
     verb = m.verb
     if verb == "buy":
         if m.args[0] == "G":
-            return ("same-resource", "2 Gold buys another resource: Stone, Wool, Iron or Food")
+            return ("same-resource", Reason("2 Gold buys another resource: Stone, Wool, Iron or Food"))
         if p.res[0] < 2:
-            return ("not-enough-gold", f"buying a resource costs 2 Gold; you have {p.res[0]}")
+            return ("not-enough-gold", Reason("buying a resource costs 2 Gold; you have {gold}",
+                                              gold=p.res[0]))
         return None
     tile = m.args[0]
     if verb == "cathedral":
         return _check_cathedral(s, p, tile)
     td = c.tiles[tile]
     if tile not in p.store:
-        return ("not-in-storehouse", f"{tile} is not in your Storehouse")
+        return ("not-in-storehouse", Reason("{tile} is not in your Storehouse", tile=tile))
     if verb == "fulfil":
         if td.kind != "contract":
-            return ("not-a-contract", f"{tile} is not a Contract")
+            return ("not-a-contract", Reason("{tile} is not a Contract", tile=tile))
         n = td.raw.get("identical") or 0
         letter = m.args[1] if len(m.args) > 1 else None
         if n and letter is None:
             return ("choose-resource",
-                    f"{tile} asks for {n} identical resources: name which, e.g. 'fulfil {tile} W'")
+                    Reason("{tile} asks for {n} identical resources: name which, e.g. 'fulfil {tile} W'",
+                           tile=tile,
+                           n=n))
         if not n and letter is not None:
-            return ("no-choice", f"{tile} has a fixed price; write just 'fulfil {tile}'")
+            return ("no-choice", Reason("{tile} has a fixed price; write just 'fulfil {tile}'", tile=tile))
         if len(p.contracts) >= len(c.contract_spaces):
-            return ("contract-spaces-full", "all your Contract spaces are covered: a Contract is fulfilled "
-                                            "onto the leftmost open one (Tasks)")
+            return ("contract-spaces-full",
+                    Reason("all your Contract spaces are covered: a Contract is fulfilled "
+                           "onto the leftmost open one (Tasks)"))
         for i, need in contract_price(tile, letter).items():
             if p.res[i] < need:
                 return ("not-enough-resources",
-                        f"{tile} needs {need} {LETTER_RES[LETTERS[i]].title()}; you have {p.res[i]}")
+                        Reason("{tile} needs {need} {resource}; you have {have}", tile=tile, need=need,
+                               resource=_res(LETTERS[i]), have=p.res[i]))
         return None
     if verb == "crest":
         if td.kind != "crest":
-            return ("not-a-crest", f"{tile} is not a Crest")
+            return ("not-a-crest", Reason("{tile} is not a Crest", tile=tile))
         i = int(m.args[1]) - 1
         if p.crests[i] is not None:
-            return ("crest-space-taken", f"Crest space {i + 1} is already covered")
+            return ("crest-space-taken", Reason("Crest space {space} is already covered", space=i + 1))
         food = c.crest_spaces[i]["food"]
         if p.res[1] < food:
-            return ("not-enough-food", f"Crest space {i + 1} costs {food} Food; you have {p.res[1]}")
+            return ("not-enough-food", Reason("Crest space {space} costs {food} Food; you have {have}",
+                                              space=i + 1,
+                                              food=food, have=p.res[1]))
         return None
     if verb == "use":
         if td.kind != "helper":
-            return ("not-a-helper", f"{tile} is not a Helper")
+            return ("not-a-helper", Reason("{tile} is not a Helper", tile=tile))
         timing = td.raw.get("timing", "anytime")
         if timing == "die_choice" and s.turn["die"] is not None:
-            return ("helper-timing", f"{tile} is used when choosing a die, and you have taken yours")
+            return ("helper-timing", Reason("{tile} is used when choosing a die, and you have taken yours",
+                                            tile=tile))
         if timing == "current_action" and s.turn["die"] is None:
-            return ("helper-timing", f"{tile} adds Action Points to your current Action: take a die first")
+            return ("helper-timing",
+                    Reason("{tile} adds Action Points to your current Action: take a die first",
+                           tile=tile))
         return None
     raise AssertionError(verb)
 
@@ -104,16 +117,19 @@ def check_task(s: GameState, p: PlayerState, m: Move) -> Err:
 def _check_cathedral(s: GameState, p: PlayerState, town: str) -> Err:
     c = components()
     if town not in c.towns or not c.towns[town].cathedral:
-        return ("no-cathedral", f"{town} has no Cathedral")
+        return ("no-cathedral", Reason("{town} has no Cathedral", town=town_term(town)))
     if p.seat not in s.pillars.get(town, ()):
-        return ("no-pillar-there", f"you need a Pillar at the {town} Cathedral to contribute")
+        return ("no-pillar-there", Reason("you need a Pillar at the {town} Cathedral to contribute",
+                                          town=town_term(town)))
     if any(c.tiles[t].raw["cathedral"] == town for t in p.cathedrals):
-        return ("cathedral-once", f"you have already contributed to the {town} Cathedral")
+        return ("cathedral-once", Reason("you have already contributed to the {town} Cathedral",
+                                         town=town_term(town)))
     if not s.cathedral_stack.get(town):
-        return ("cathedral-finished", f"no Cathedral tiles are left in {town}")
+        return ("cathedral-finished", Reason("no Cathedral tiles are left in {town}", town=town_term(town)))
     stone = c.tiles[s.cathedral_cost[town]].raw["stone"]
     if p.res[3] < stone:
-        return ("not-enough-stone", f"the {town} Cathedral costs {stone} Stone; you have {p.res[3]}")
+        return ("not-enough-stone", Reason("the {town} Cathedral costs {stone} Stone; you have {have}",
+                                           town=town_term(town), stone=stone, have=p.res[3]))
     return None
 
 
