@@ -187,14 +187,15 @@ def game_cards(lang: str = i18n.DEFAULT) -> str:
         title = say(spec.art_title) if spec.art_title and (speaks or lang == i18n.DEFAULT) else ""
         out.append('<li class="card game-card">' + (_art(name, art, lang, title) if art else "")
                    + f'<h3><a class="game-link" data-game="{e(name)}" href="/play/new?game={quote(name)}">'
-                   + f"{_game_words(e(g.title), lang)}</a></h3><p>{summary}"
+                   + f"{_game_words(e(games.title_in(g, lang)), lang, speaks)}</a></h3><p>{summary}"
                    + f"{players}.</p></li>")
     return "\n".join(out)
 
 
 def game_titles(lang: str = i18n.DEFAULT) -> str:
     """The hosted games' titles in a sentence: "<strong>A</strong>, <strong>B</strong> and ..."."""
-    titles = [f"<strong>{_game_words(html.escape(g.title), lang)}</strong>" for g in games.GAMES.values()]
+    said = [(games.title_in(g, lang), bool(games.in_language(g, lang))) for g in games.GAMES.values()]
+    titles = [f"<strong>{_game_words(html.escape(title), lang, speaks)}</strong>" for title, speaks in said]
     return i18n.translator(lang).list(titles)
 
 

@@ -25,12 +25,14 @@ def pools_of(game: games.Game, lang: str | None = None) -> list[dict]:
 def catalog(lang: str | None = None) -> list[dict]:
     """Every hosted game, in the registry's order (the first is the default of ``POST /games``), its
     declared words (its options', its automa's) in ``lang`` where the game speaks it
-    (``games.declared_words``: the game's own catalog; English otherwise). Its title is its name."""
+    (``games.declared_words``: the game's own catalog; English otherwise), its title too (the title of
+    its edition in that language: ``games.title_in``)."""
     return [_entry(g, games.declared_words(g, lang), lang) for g in games.GAMES.values()]
 
 
 def _entry(g: games.Game, say, lang: str | None) -> dict:
-    return {"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+    return {"name": g.name, "title": games.title_in(g, lang),
+            "min_players": g.min_players, "max_players": g.max_players,
             "seat_kinds": list(g.seat_kinds), "options": list(g.own_options), "email": g.email,
             "option_specs": [o.as_doc(say) for o in g.options],
             "automa": g.automa.as_doc(g.name, say) if g.automa is not None else None,

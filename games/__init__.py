@@ -41,6 +41,7 @@ from .base import (
     declared_words,
     in_language,
     score_words,
+    title_in,
 )
 from . import registry
 from .registry import RegistryError, register, spec_of, specs, unregister
@@ -112,4 +113,4 @@ __all__ = ["ERRORS", "Game", "UnknownGame", "BadSetup", "Rules", "Views", "Recor
            "SearchDefaults", "email_texts", "reviewed",
            "GAMES", "NAMES", "DEFAULT", "get", "of_meta", "of_state",
            "is_over", "actor", "RESIGNED", "GameSpec", "RegistryError", "register", "unregister",
-           "spec_of", "specs", "in_language", "score_words", "declared_words"]
+           "spec_of", "specs", "in_language", "score_words", "declared_words", "title_in"]

@@ -464,6 +464,13 @@ def score_words(game: Any, lang: str | None) -> str:
     return game.say(**said)._(game.score_unit) if said else game.score_unit
 
 
+def title_in(game: Any, lang: str | None) -> str:
+    """The game's title in ``lang``: the title of its edition in that language where its catalog says
+    one ("Die Säulen der Erde"; most games keep their name), else its title as registered."""
+    said = in_language(game, lang)
+    return game.say(**said)._(game.title) if said else game.title
+
+
 def declared_words(game: Any, lang: str | None) -> Callable[[str], str]:
     """How ``game`` says its declared words (its options', its automa's, its spec's summary: games/setup.py
     ``Say``) in ``lang``: its ``declared`` (:meth:`GameDefaults.declared`: its own catalog's message) where

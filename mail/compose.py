@@ -32,7 +32,7 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, make_msgid
 
-from games import RESIGNED, EmailGame, in_language
+from games import RESIGNED, EmailGame, in_language, title_in
 from tablepost.i18n import ENGLISH, N_, Translator
 
 MSGID_DOMAIN = "tiletum-pbem"
@@ -395,15 +395,15 @@ def turn_email(ctx: TurnContext):
     round_end = game.email_round_end(state, ctx.seat, ctx.seat_names, **said)
     example = game.email_example(state, ctx.seat) if legal else ""
     others = [n for i, n in enumerate(ctx.seat_names) if i != ctx.seat]
-    where = tr._("{title} with {names}", title=game.title, names=names_text(others, tr)) if others \
-        else f"{game.title}"
-    stranger = (first_contact(ctx.to_addr, ctx.unsubscribe_url, game.title, tr) if ctx.first_email
+    title = title_in(game, tr.lang)   # the title of its edition in the recipient's language
+    where = tr._("{title} with {names}", title=title, names=names_text(others, tr)) if others else title
+    stranger = (first_contact(ctx.to_addr, ctx.unsubscribe_url, title, tr) if ctx.first_email
                 and ctx.unsubscribe_url else "")
     if ctx.consent_urls:
         stranger = ""
     text = [headline, "", hello(ctx.seat_name, tr), ""] + ([stranger, ""] if stranger else [])
     if ctx.consent_urls:
-        text += consent_lines(ctx.to_addr, game.title, ctx.consent_urls, tr) + [""]
+        text += consent_lines(ctx.to_addr, title, ctx.consent_urls, tr) + [""]
     text += [ctx.intro, ""] if ctx.intro else []
     text += [tr._("It is {what} in {where}.", what=what, where=where), ""]
     if since:
@@ -445,10 +445,10 @@ def turn_email(ctx: TurnContext):
     stranger_html = ("<p>" + linked(N_("You get this email because {to} was entered as a player in a game "
                                        "of {title}. If you did not expect it, {open}one click stops every "
                                        "email from us{close}."), ctx.unsubscribe_url, to=ctx.to_addr,
-                                    title=game.title)
+                                    title=title)
                      + "</p>") if stranger else ""
     if ctx.consent_urls:
-        stranger_html = consent_html(ctx.to_addr, game.title, ctx.consent_urls, tr)
+        stranger_html = consent_html(ctx.to_addr, title, ctx.consent_urls, tr)
     it_is = e(tr._("It is {what} in {where}.", what="\0", where="\1")).replace(
         "\0", f"<b>{e(what)}</b>").replace("\1", e(where))
     parts = [f"<p>{e(hello(ctx.seat_name, tr))}</p>" + stranger_html
@@ -502,7 +502,7 @@ def turn_email(ctx: TurnContext):
     alternative.attach(MIMEText("\n".join(text) + "\n", "plain", "utf-8"))
     alternative.attach(with_images(html_document(headline, "".join(parts), tr.lang), images))
     msg = alternative
-    msg["Subject"] = ctx.subject or thread_subject(game.title, ctx.seat_names, ctx.seat, ctx.game_id, tr)
+    msg["Subject"] = ctx.subject or thread_subject(title, ctx.seat_names, ctx.seat, ctx.game_id, tr)
     msg["From"], msg["To"], msg["Reply-To"] = ctx.from_addr, ctx.to_addr, ctx.reply_to
     msg["Content-Language"] = tr.content_language
     msg["Message-ID"] = make_msgid(domain=MSGID_DOMAIN)

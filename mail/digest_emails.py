@@ -30,7 +30,7 @@ class DigestEmails(Mailer):
                     continue
                 game = games.of_meta(meta)
                 if game.actor(state) == seat and not game.is_over(state):
-                    title = thread_subject(game.title, seat_names(meta), seat, game_id, tr)
+                    title = thread_subject(games.title_in(game, tr.lang), seat_names(meta), seat, game_id, tr)
                     lines.append("  " + tr._("{game}: your move; reply to {address} with your moves",
                                              game=title, address=self.reply_to(game_id, seat, state.version)))
             if lines:

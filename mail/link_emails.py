@@ -26,7 +26,8 @@ class LinkEmails(Mailer):
             return 0
         first = self.first_email(email)
         tr, _tz = self.voice(email, meta["seats"][seat])
-        msg = self.notice(tr._("{title} with {names}: your new private link", title=games.of_meta(meta).title,
+        title = games.title_in(games.of_meta(meta), tr.lang)
+        msg = self.notice(tr._("{title} with {names}: your new private link", title=title,
                                names=self.others(seat_names(meta), seat, tr)), email)
         msg.set_content(
             hello(meta['seats'][seat]['name'], tr) + "\n\n"

@@ -24,8 +24,9 @@ class LobbyEmails(Mailer):
         if raw is None or doc is None:
             return 0
         ask = json.loads(raw)
-        email, title = ask["email"], games.get(doc["game"]).title
+        email = ask["email"]
         tr, _tz = self.voice(email, ask)
+        title = games.title_in(games.get(doc["game"]), tr.lang)
         # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
         # "Email by consent"): no names, not even the one typed with the address
         pending = self.stranger(email)
@@ -82,7 +83,7 @@ class LobbyEmails(Mailer):
         if s["kind"] != "human" or not email or preference(self.r, email) == "none":
             return 0
         tr, _tz = self.voice(email, s)
-        title = games.get(doc["game"]).title
+        title = games.title_in(games.get(doc["game"]), tr.lang)
         days = doc["waiting_days"]
         by_creator = doc.get("cancelled_by") == "creator"
         why = (tr._("the player who posted it cancelled it before it started") if by_creator

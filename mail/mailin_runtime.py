@@ -237,7 +237,8 @@ class InboundReplies:
                 extra["reason"] = tr.say(ctx["reason"])     # language; the game's, said in it already
             # no link to the game: a refusal may answer a forged email, and carries no credential
             extra.update(seat_name=names[seat], subject=kept_subject(self.svc.store.r, game_id, seat)
-                         or thread_subject(game.title, names, seat, game_id, tr))
+                         or thread_subject(games.title_in(game, tr.lang), names, seat, game_id, tr))
+            extra["title"] = games.title_in(game, tr.lang)
             if ctx.get("legal_moves"):
                 extra["example"] = game.email_example(state, seat)
                 extra["hint"] = game.email_reply_hint(**games.in_language(game, tr.lang))
@@ -251,10 +252,10 @@ class InboundReplies:
         notifier, cfg = self.notifier, self.cfg
         meta, state = self.svc.load(ctx["game_id"])
         game = games.of_meta(meta)
-        title = game.title
         seat = ctx["seat"]
         names = seat_names(meta)
         tr, _tz = notifier.voice(meta["seats"][seat].get("email"), meta["seats"][seat])
+        title = games.title_in(game, tr.lang)
         subject = answer_subject(kept_subject(self.svc.store.r, ctx["game_id"], seat)
                                  or thread_subject(title, names, seat, ctx["game_id"], tr), tr)
         moves = ctx.get("moves") or []
@@ -313,12 +314,12 @@ class InboundReplies:
         is the current one), else whose decision it is. Only to the seat's own address."""
         meta, state = self.svc.load(game_id)
         game = games.of_meta(meta)
-        title = game.title
         email = meta["seats"][seat].get("email")
         if not email:
             return None
         names = seat_names(meta)
         tr, _tz = self.notifier.voice(email, meta["seats"][seat])
+        title = games.title_in(game, tr.lang)
         subject = answer_subject(kept_subject(self.svc.store.r, game_id, seat)
                                  or thread_subject(title, names, seat, game_id, tr), tr)
         why = tr._("Your email was for an old turn, and the game has moved on since: none of its moves were "

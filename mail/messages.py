@@ -154,8 +154,8 @@ class TalkMailer:
     def message(self, game_id: str, meta: dict, seat: int, said: list[dict], upto: int = 0):
         n = self.notifier
         names = seat_names(meta)
-        title = games.of_meta(meta).title
         tr, _tz = n.voice(meta["seats"][seat].get("email"), meta["seats"][seat])
+        title = games.title_in(games.of_meta(meta), tr.lang)
         who = sorted({without_links(m["name"]) for m in said})
         headline = (tr._("{names} wrote to the table.", names=tr.list(who)) if len(who) <= 2
                     else tr._("The others wrote to the table."))

@@ -45,7 +45,8 @@ class ResultsEmails(Mailer):
                            else tr._("{name} wins", name=top[0][1]))
             else:
                 outcome = tr._("{names} share the victory", names=tr.list([n for _, n in top]))
-            stop = ("\n".join(consent_lines(email, game.title, self.consent_urls(email), tr)) if pending
+            title = games.title_in(game, tr.lang)
+            stop = ("\n".join(consent_lines(email, title, self.consent_urls(email), tr)) if pending
                     else unsubscribe_line(self.unsubscribe_url(email), tr))
             page = self.open_url(game_id, seat)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
@@ -69,7 +70,7 @@ class ResultsEmails(Mailer):
                             "game's page too."), ""]
                     + self.dashboard_lines(email, first, tr)
                     + ["", stop])
-            msg = simple_email(subject=thread_subject(game.title, shown, seat, game_id, tr),
+            msg = simple_email(subject=thread_subject(title, shown, seat, game_id, tr),
                                from_addr=self.cfg.from_addr, to_addr=email, lines=body,
                                headline=tr._("Game over: {outcome}.", outcome=outcome), lang=tr.lang)
             sent += self.send_once(f"final:{game_id}:{seat}", email, msg, first, game_id=game_id, seat=seat,

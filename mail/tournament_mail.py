@@ -7,6 +7,7 @@ private link again. Turn emails of tournament games are the normal ones (docs/pb
 from __future__ import annotations
 
 
+import games
 from application.dashboard import remember_address
 from application.notifications import preference
 from application.talk_text import without_links
@@ -35,8 +36,8 @@ def welcome(notifier: Notifier, tid: str) -> int:
         remember_address(notifier.r, email)
         first = notifier.first_email(email)
         game = game_of(t)
-        title = game.title
         tr, _tz = notifier.voice(email, {"language": t.languages[email]} if email in t.languages else None)
+        title = games.title_in(game, tr.lang)
         how = (tr._("Each game sends you its turn emails as usual; reply to them with your moves.")
                if game.email
                else tr._("Play your games on their game pages, linked from your tournament page."))
@@ -83,8 +84,9 @@ def entry_ask(notifier: Notifier, tid: str, nonce: str) -> int:
     if ask is None:
         return 0
     t = ts.load(tid)
-    email, title = ask["email"], game_of(t).title
+    email = ask["email"]
     tr, _tz = notifier.voice(email, ask)   # the language asked with the entry, if the address chose none
+    title = games.title_in(game_of(t), tr.lang)
     # to an address that has not accepted our email, nothing another person wrote (docs/pbem.md,
     # "Email by consent"): neither the tournament's name nor the name typed with the address
     pending = notifier.stranger(email)

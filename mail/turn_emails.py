@@ -79,9 +79,9 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
         missed = self.deadlines().seat_state(game_id, seat)["missed"]
         lines = [hello(tr._("there") if pending else names[seat], tr), ""]
         if pending:
-            lines += consent_lines(email, game.title, self.consent_urls(email), tr) + [""]
+            lines += consent_lines(email, games.title_in(game, tr.lang), self.consent_urls(email), tr) + [""]
         missed_turn = tr._("Your turn in {title} with {names} missed its deadline, so the stand-in played it "
-                           "for you", title=game.title, names=self.others(names, seat, tr))
+                           "for you", title=games.title_in(game, tr.lang), names=self.others(names, seat, tr))
         lines += [missed_turn + ("." if pending else ":")]
         if not pending:
             lines += [f"  - {t}" for t in played] or ["  - " + tr._("(nothing: the turn had already passed)")]
@@ -106,7 +106,7 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
                 lines.append(tr._("It is now {name}'s decision.", name=nxt))
         lines += ["", tr._("Open the game: {url}", url=self.open_url(game_id, seat)),
                   unsubscribe_line(self.unsubscribe_url(email), tr)]
-        msg = simple_email(subject=thread_subject(game.title, names, seat, game_id, tr),
+        msg = simple_email(subject=thread_subject(games.title_in(game, tr.lang), names, seat, game_id, tr),
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline,
                            lang=tr.lang)
         return self.send_once(f"stand-in:{game_id}:{seat}:{version}:{kind}", email, msg, game_id=game_id,
@@ -313,7 +313,8 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
             unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline, tr, tz), intro=intro,
-            headline=headline, subject=thread_subject(game.title, names, seat, game_id, tr), tr=tr,
+            headline=headline, tr=tr,
+            subject=thread_subject(games.title_in(game, tr.lang), names, seat, game_id, tr),
             images=images, talk_text=talk_text, talk_html=talk_html, resigned=resigned_of(events),
             consent_urls=self.consent_urls(email) if pending else None))
 
