@@ -8,8 +8,8 @@ from flask.views import MethodView
 from application.board_svg import board_picture
 from application.together import Together
 from mail.board_png import board_png
-from tablepost import i18n
 
+from .. import language
 from ..blueprint import Blueprint
 from ..extensions import service
 from ..problems import ApiError, documented
@@ -29,13 +29,10 @@ LANG_PARAM = {"in": "query", "name": "lang", "required": False, "schema": {"type
 
 
 def board_language() -> str:
-    """The language the board's words are asked in: ``?lang=`` (a supported one; the pseudo-locale
-    only in an app under test), else the best of ``Accept-Language`` (``tablepost.i18n.choose``),
-    else English. (The game page passes its own language as ``?lang=``.)"""
-    asked = flask.request.args.get("lang")
-    if asked and i18n.supported(asked, pseudo=bool(flask.current_app.config.get("TESTING"))):
-        return asked
-    return i18n.choose(flask.request.headers.get("Accept-Language"))
+    """The language the board's words are asked in: the request's (api/language.py: ``?lang=``, else
+    ``Accept-Language``, else English; the pseudo-locale only in an app under test). (The game page
+    passes its own language as ``?lang=``.)"""
+    return language.request_language()
 
 
 def _tag(version: int, lang: str) -> str:
