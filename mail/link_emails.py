@@ -33,7 +33,7 @@ class LinkEmails(Mailer):
             hello(meta['seats'][seat]['name'], tr) + "\n\n"
             + tr._("as asked, your private link to game {game_id} is renewed; the links in earlier emails no "
                    "longer work. Your new link (keep it to yourself):", game_id=game_id) + "\n"
-            + f"{self.open_url(game_id, seat)}\n\n"
+            + f"{self.open_url(game_id, seat, lang=tr.lang)}\n\n"
             + tr._("If you did not ask for this, someone else had your link: they no longer have it.")
             + "\n\n"
             + "\n".join(self.dashboard_lines(email, first, tr))
@@ -53,7 +53,8 @@ class LinkEmails(Mailer):
         msg = self.notice(tr._("Your new dashboard link"), email)
         msg.set_content(
             tr._("As asked, your private dashboard link is renewed; the one in earlier emails no longer "
-                 "works. Your new link (keep it to yourself):") + f"\n{self.dashboard_url(email)}\n\n"
+                 "works. Your new link (keep it to yourself):")
+            + f"\n{self.dashboard_url(email, lang=tr.lang)}\n\n"
             + tr._("If you did not ask for this, someone else had your link: they no longer have it.") + "\n")
         say_language(msg, tr.lang)
         return self.send_once(f"newkey:{pid}:{generation}", email, msg, False)

@@ -263,7 +263,7 @@ class InboundReplies:
             return simple_email(subject=subject, from_addr=cfg.from_addr, to_addr=ctx["to"],
                                 lines=[hello(names[seat], tr), "", tr._("You resigned from this game."),
                                        "", tr._("Open the game: {url}",
-                                                url=notifier.open_url(ctx["game_id"], seat))],
+                                                url=notifier.open_url(ctx["game_id"], seat, lang=tr.lang))],
                                 headline=tr._("You resigned."), lang=tr.lang)
         # "vacation on/off" is a setting, not a move: say so, and what was played besides
         switches = [on for on in map(_switch, moves) if on is not None]
@@ -305,7 +305,8 @@ class InboundReplies:
                                   next_to_act=nxt, in_reply_to=ctx.get("in_reply_to"),
                                   references=ctx.get("references"),
                                   unplayed=ctx.get("unplayed") or [], ignored=ignored, title=title,
-                                  subject=subject, open_url=notifier.open_url(ctx["game_id"], seat),
+                                  subject=subject,
+                                  open_url=notifier.open_url(ctx["game_id"], seat, lang=tr.lang),
                                   message_note=said, tr=tr)
 
     def stale(self, game_id: str, seat: int, version: int, current_version=None, moves=(), in_reply_to=None,
@@ -337,7 +338,8 @@ class InboundReplies:
             tr._("It is now {name}'s decision; you get an email when it is yours again.", name=names[actor]))
         return simple_email(subject=subject, from_addr=self.cfg.from_addr, to_addr=email,
                             lines=[hello(names[seat], tr), "", why, now, "",
-                                   tr._("Open the game: {url}", url=self.notifier.open_url(game_id, seat))],
+                                   tr._("Open the game: {url}",
+                                        url=self.notifier.open_url(game_id, seat, lang=tr.lang))],
                             headline=tr._("That email was for an old turn: nothing was played."),
                             lang=tr.lang)
 

@@ -160,7 +160,7 @@ class TalkMailer:
         headline = (tr._("{names} wrote to the table.", names=tr.list(who)) if len(who) <= 2
                     else tr._("The others wrote to the table."))
         text, markup = talk_lines(said, tr)
-        url = n.open_url(game_id, seat)
+        url = n.open_url(game_id, seat, lang=tr.lang)
         answer = tr._("Reply to this email to answer them: all you write above the quoted text goes to the "
                       "table as your message (nothing in it is played).")
         lines = [hello(names[seat], tr), "", *text, answer, "", tr._("Open the game: {url}", url=url)]

@@ -7,6 +7,7 @@ import logging
 import time
 from email.message import EmailMessage
 from typing import Any
+from urllib.parse import quote
 
 import games
 from games import EmailGame
@@ -98,14 +99,19 @@ class Mailer:
         return addresses.signed_url(self.cfg.secret, self.cfg.public_url, f"/email/move/{game_id}",
                                     seat=str(seat), version=str(version), move=move)
 
-    def open_url(self, game_id: str, seat: int, generation: int | None = None) -> str:
+    def open_url(self, game_id: str, seat: int, generation: int | None = None,
+                 lang: str | None = None) -> str:
         """The game page opened as the seat: its link token in the fragment (application/links.py), which
-        browsers never send to the server; never in the query string."""
-        return self.cfg.public_url + play_path(self.r, game_id, seat, generation)
+        browsers never send to the server; never in the query string. In ``lang`` (the recipient's, where
+        not English): the page opens in the language of the email that links to it."""
+        path, _, fragment = play_path(self.r, game_id, seat, generation).partition("#")
+        return self.cfg.public_url + path + _in_language(lang) + (f"#{fragment}" if fragment else "")
 
-    def dashboard_url(self, email: str, generation: int | None = None) -> str:
-        """The address's private dashboard: ``/me#key=<dashboard key>`` (application/links.py)."""
-        return f"{self.cfg.public_url}/me#key={dashboard_key_for(self.r, email, generation)}"
+    def dashboard_url(self, email: str, generation: int | None = None, lang: str | None = None) -> str:
+        """The address's private dashboard: ``/me#key=<dashboard key>`` (application/links.py), in
+        ``lang`` as :meth:`open_url`."""
+        key = dashboard_key_for(self.r, email, generation)
+        return f"{self.cfg.public_url}/me{_in_language(lang)}#key={key}"
 
     def first_email(self, email: str) -> bool:
         """Whether this address has not yet been sent its dashboard link."""
@@ -230,7 +236,8 @@ class Mailer:
 
     def dashboard_lines(self, email: str, first: bool, tr: Translator | None = None) -> list[str]:
         """The dashboard link for the end of an email; explained in the address's first email."""
-        return dashboard_text(self.dashboard_url(email), first, tr or translator(None))
+        return dashboard_text(self.dashboard_url(email, lang=(tr or translator(None)).lang), first,
+                              tr or translator(None))
 
     def unsubscribe_url(self, email: str) -> str:
         # a page (api/email_pages.py); the parameter is not called "email": a link that ends in
@@ -283,3 +290,8 @@ class Mailer:
             end_attempt(self.r, index, member)
             return sent
         return 0
+
+
+def _in_language(lang: str | None) -> str:
+    """The query that opens a page in ``lang`` (the footer's switch, docs/i18n.md), none for English."""
+    return f"?lang={quote(lang)}" if lang and lang != "en" else ""

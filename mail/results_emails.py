@@ -48,7 +48,7 @@ class ResultsEmails(Mailer):
             title = games.title_in(game, tr.lang)
             stop = ("\n".join(consent_lines(email, title, self.consent_urls(email), tr)) if pending
                     else unsubscribe_line(self.unsubscribe_url(email), tr))
-            page = self.open_url(game_id, seat)
+            page = self.open_url(game_id, seat, lang=tr.lang)
             # the game page shows the seat's review (GET /review, docs/ai.md "Game review") and,
             # with review=1 in the fragment, opens at it
             review = ([tr._("Your decisions reviewed by the AI (the costliest five, with what it would have "

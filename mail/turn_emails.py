@@ -104,7 +104,7 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             nxt = names[actor] if actor is not None else None
             if nxt:
                 lines.append(tr._("It is now {name}'s decision.", name=nxt))
-        lines += ["", tr._("Open the game: {url}", url=self.open_url(game_id, seat)),
+        lines += ["", tr._("Open the game: {url}", url=self.open_url(game_id, seat, lang=tr.lang)),
                   unsubscribe_line(self.unsubscribe_url(email), tr)]
         msg = simple_email(subject=thread_subject(games.title_in(game, tr.lang), names, seat, game_id, tr),
                            from_addr=self.cfg.from_addr, to_addr=email, lines=lines, headline=headline,
@@ -309,9 +309,10 @@ class TurnEmails(ResultsEmails):   # a finished game's turn email is its results
             from_addr=self.cfg.from_addr,
             reply_to=self.reply_to(game_id, seat, state.version), state=state, seat_names=names,
             since=since,
-            open_url=self.open_url(game_id, seat, seat_gen),
+            open_url=self.open_url(game_id, seat, seat_gen, lang=tr.lang),
             move_urls=self.one_click_moves(game_id, state, seat, game), game=game,
-            unsubscribe_url=self.unsubscribe_url(email), dashboard_url=self.dashboard_url(email, me_gen),
+            unsubscribe_url=self.unsubscribe_url(email),
+            dashboard_url=self.dashboard_url(email, me_gen, lang=tr.lang),
             first_email=first, deadline=self.deadline_line(meta, seat, deadline, tr, tz), intro=intro,
             headline=headline, tr=tr,
             subject=thread_subject(games.title_in(game, tr.lang), names, seat, game_id, tr),

@@ -131,8 +131,11 @@ def test_a_whole_game_by_email_in_the_players_language(pbem, lang):  # noqa: F81
         assert str(msg["Subject"]).removeprefix("Re: ") == subjects[to], str(msg["Subject"])
         assert f'<html lang="{lang}">' in msg.get_body(("html",)).get_content()
         assert tr._("Hello {name},", name=names[seat_of[to]]) in body, body
-        # the game's title is its name, the same in every language (the subject's "Carcassonne mit Bob")
+        # the game's title is its edition's in the language (the subject's "Les Piliers de la Terre avec Bob")
         said = (str(msg["Subject"]) + "\n" + body).replace(games.title_in(game, lang), "")
+        # its links open the pages in the language of the email (the footer's switch: ?lang=)
+        pages = re.findall(r"https?://\S+/(?:play|me)\b[^\s#]*", body)
+        assert all(p.endswith(f"?lang={lang}") for p in pages), (pages, body)
         assert not english_in(said, english), (english_in(said, english), body)
         if headline(msg).startswith(over_prefix):
             over[to] = msg
@@ -142,6 +145,7 @@ def test_a_whole_game_by_email_in_the_players_language(pbem, lang):  # noqa: F81
         moves = legal_moves_in(msg)
         if not moves:
             continue   # a confirmation: it asks nothing
+        assert pages, body   # a turn email links to the game's page
         assert not reminder.match(headline(msg)), "a reminder before the deadlines' clock was moved"
         # Ada's turn emails state the deadline in her time zone, Bob's in UTC
         assert (say["zone"].search(body) is not None) == (to == ADA), body
