@@ -16,6 +16,8 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from games import UnknownGame
+
 from application.accounts import Accounts
 from application.credentials import Credentials
 from application.indexes import adopt_legacy
@@ -24,6 +26,7 @@ from application.redis_conn import connect, is_cluster
 from application.dashboard import Dashboard
 from application.stand_in import FAST_LEVELS, STAND_IN_QUEUE, STAND_IN_TASK, stand_in_level
 from application.errors import ServiceError
+from application.game_core import not_hosted
 from application.game_service import GameService
 from application.profiles import Profiles
 from application.lobby import Lobby
@@ -350,6 +353,9 @@ def create_app(config: dict | None = None) -> flask.Flask:
     app.register_error_handler(ClientDisconnected, lambda e: (
         _too_slow() if isinstance(e.__context__, TimeoutError) else api.handle_http_exception(e)))
     app.register_error_handler(ServiceError, lambda e: api.handle_http_exception(from_service(_kept(e))))
+    # a stored game whose rules are not installed, met on any path (application/game_core.py)
+    app.register_error_handler(UnknownGame,
+                               lambda e: api.handle_http_exception(from_service(not_hosted(e))))
 
     app.after_request(language.said_headers)   # Content-Language, Vary: Accept-Language
     limits.install(app)

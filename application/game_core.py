@@ -26,6 +26,17 @@ log = logging.getLogger("tablepost.game_service")   # the game service's one log
 # name is never frozen into the log (a player who leaves the service is shown as they are now).
 _SEAT_MARKER = re.compile(r"\{seat(\d{1,2})\}")
 
+# the refusal of a stored game whose rules are not installed (an operator removed its distribution):
+# nothing of it is lost, and it plays again once they are
+NOT_HOSTED = "game-not-hosted"
+
+
+def not_hosted(e: games.UnknownGame) -> errors.ServiceError:
+    """The refusal of a request about a stored game whose rules are not installed (a 500 with its own
+    code: the service's state, not the request, is at fault)."""
+    return errors.failed(NOT_HOSTED, errors.said(
+        "this service does not host {game} at the moment: its rules are not installed", game=str(e.name)))
+
 
 def seat_markers(meta: dict) -> list[str]:
     return ["{seat%d}" % i for i in range(len(meta["seats"]))]
@@ -90,7 +101,10 @@ class GameCore:
         if loaded is None:
             waiting.refuse_not_started(self.store.r, game_id)   # a game waiting for players: 409
             raise errors.not_found()
-        game = loaded["game"] = games.of_meta(loaded["meta"])
+        try:
+            game = loaded["game"] = games.of_meta(loaded["meta"])
+        except games.UnknownGame as e:   # its rules' distribution is not installed here (any more)
+            raise not_hosted(e) from None
         if loaded["from_known"]:
             state = game.replay(loaded["tail"], cached) if loaded["tail"] else cached
         else:

@@ -7,7 +7,7 @@ import games
 
 from . import errors, waiting
 from .dashboard import iso
-from .game_core import machine_seats, public_event, seat_markers, with_names
+from .game_core import NOT_HOSTED, machine_seats, public_event, seat_markers, with_names
 from .indexes import ACTIVE
 from .players import player_id
 from .profiles import Profiles
@@ -96,7 +96,11 @@ class GameQueries(SeatAuth):
             loaded: tuple | None
             try:
                 loaded = self.load(game_id)
-            except (errors.ServiceError, GameArchived):
+            except errors.ServiceError as e:
+                if e.code == NOT_HOSTED:   # kept in the index: it is listed again once its rules are
+                    continue
+                loaded = None
+            except GameArchived:
                 loaded = None
             game = games.of_meta(loaded[0]) if loaded is not None else None
             if loaded is None or game is None or game.is_over(loaded[1]):

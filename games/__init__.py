@@ -70,7 +70,7 @@ def get(name: str | None) -> Game[Any]:
     game = registry.games().get(name or DEFAULT)
     if game is None:
         raise UnknownGame(said("unknown game {name}: one of {games}", name=repr(name),
-                               games=", ".join(registry.names())))
+                               games=", ".join(registry.names())), name=name)
     return game
 
 

@@ -40,7 +40,11 @@ from .setup import Automa, Option, OptionError, check_options, own_options
 
 
 class UnknownGame(ValueError):
-    """No game of that name is hosted."""
+    """No game of that name is hosted (``name``: the name asked for)."""
+
+    def __init__(self, message: str, name: str | None = None):
+        super().__init__(message)
+        self.name = name
 
 
 class BadSetup(ValueError):
