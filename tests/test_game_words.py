@@ -209,6 +209,35 @@ def _plain(msg) -> str:
                 if part.get_content_type() == "text/plain")
 
 
+@pytest.fixture()
+def mail_in(redis_client):
+    """The game service and a notifier whose turn emails are composed, never sent, and ``speaks(address,
+    lang)``: the language an address chose for its emails (reset after the test)."""
+    from application.game_service import GameService
+    from application.notifications import set_language
+    from application.store import EventStore
+    from mail.mailconfig import MailConfig
+    from mail.notify import Notifier
+    from mail.outbox import Outbox
+
+    class Transport:
+        def send(self, msg):
+            pass
+
+    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
+    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
+                     pictures=False)
+    chosen: list[str] = []
+
+    def speaks(address: str, lang: str) -> None:
+        set_language(redis_client, address, lang)
+        chosen.append(address)
+
+    yield svc, Notifier(svc, Outbox(redis_client, Transport()), cfg), speaks
+    for address in chosen:
+        set_language(redis_client, address, None)
+
+
 @pytest.mark.parametrize("lang, words, english", [
     ("de", ["Dein Plättchen zum Anlegen: ein Plättchen mit", "Deine Punkte: 0; Gefolgsleute im Vorrat: 7.",
             "Die anderen: Ada", "Noch verdeckte Plättchen:", "Das Plättchen allein",
@@ -221,48 +250,28 @@ def _plain(msg) -> str:
             "C’est votre tour dans Carcassonne"],
      ["Your tile to place", "The tile alone", "placed a tile", "followers in supply", "One move a turn"]),
 ])
-def test_a_carcassonne_turn_email_speaks_the_players_language(redis_client, lang, words, english):
-    from application.game_service import GameService
-    from application.notifications import set_language
-    from application.store import EventStore
-    from mail.mailconfig import MailConfig
-    from mail.notify import Notifier
-    from mail.outbox import Outbox
-
-    class Transport:
-        def __init__(self):
-            self.sent = []
-
-        def send(self, msg):
-            self.sent.append(msg)
-
+def test_a_carcassonne_turn_email_speaks_the_players_language(mail_in, lang, words, english):
     ada, bob = f"ada-{lang}@words.test", f"bob-{lang}@words.test"
-    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
-    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
-                     pictures=False)
-    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
-    set_language(redis_client, bob, lang)
-    try:
-        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
-                            {"seed": f"words-{lang}"}, game="carcassonne")
-        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
-        meta, state = svc.load(gid)
-        game = games.of_meta(meta)
-        svc.submit(gid, tokens[0], state.version, [game.legal_moves(state)[0][0]])
-        meta, state = svc.load(gid)
-        msg = notifier.turn_message(gid, meta, state, 1)
-        text = _plain(msg)
-        assert msg["Content-Language"] == lang
-        missing = [w for w in words if w not in text]
-        assert missing == [], text
-        assert [w for w in english if w in text] == [], text
-        # the stored texts stay English: GET /events in English, the email's made from the events
-        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada placed a tile with")
-        # Ada's English email is as it always was
-        english_text = _plain(notifier.turn_message(gid, meta, state, 0))
-        assert "Your score: 0 points; followers in supply: 7." in english_text
-    finally:
-        set_language(redis_client, bob, None)
+    svc, notifier, speaks = mail_in
+    speaks(bob, lang)
+    g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                        {"seed": f"words-{lang}"}, game="carcassonne")
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    meta, state = svc.load(gid)
+    game = games.of_meta(meta)
+    svc.submit(gid, tokens[0], state.version, [game.legal_moves(state)[0][0]])
+    meta, state = svc.load(gid)
+    msg = notifier.turn_message(gid, meta, state, 1)
+    text = _plain(msg)
+    assert msg["Content-Language"] == lang
+    missing = [w for w in words if w not in text]
+    assert missing == [], text
+    assert [w for w in english if w in text] == [], text
+    # the stored texts stay English: GET /events in English, the email's made from the events
+    assert svc.events_after(gid, 1)[0]["text"].startswith("Ada placed a tile with")
+    # Ada's English email is as it always was
+    english_text = _plain(notifier.turn_message(gid, meta, state, 0))
+    assert "Your score: 0 points; followers in supply: 7." in english_text
 
 
 # --- a Pillars turn email in German and French ----------------------------------------------------------
@@ -277,47 +286,30 @@ def test_a_carcassonne_turn_email_speaks_the_players_language(redis_client, lang
             "à vous de prendre une carte Ressource", "Au marché : 4 pierres"],
      ["Your craftsmen", "The card pool", "At the market", "You have", "your turn to", "workers)"]),
 ])
-def test_a_pillars_turn_email_speaks_the_players_language(redis_client, lang, words, english):
-    from application.game_service import GameService
-    from application.notifications import set_language
-    from application.store import EventStore
-    from mail.mailconfig import MailConfig
-    from mail.notify import Notifier
-    from mail.outbox import Outbox
-
-    class Transport:
-        def send(self, msg):
-            pass
-
+def test_a_pillars_turn_email_speaks_the_players_language(mail_in, lang, words, english):
     """Bob reads The Pillars of the Earth's own words in his language, Ada's English is unchanged."""
     ada, bob = f"ada-p-{lang}@words.test", f"bob-p-{lang}@words.test"
-    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
-    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
-                     pictures=False)
-    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
-    set_language(redis_client, bob, lang)
-    try:
-        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
-                            {"seed": f"pwords-{lang}"}, game="pillars")
-        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
-        meta, state = svc.load(gid)
-        game = games.of_meta(meta)
-        assert game.actor(state) == 0, "Ada starts"
-        take = next(m for m, _ in game.legal_moves(state) if m.startswith("take"))
-        svc.submit(gid, tokens[0], state.version, [take])
-        meta, state = svc.load(gid)
-        msg = notifier.turn_message(gid, meta, state, 1)
-        text = _plain(msg)
-        assert msg["Content-Language"] == lang
-        missing = [w for w in words if w not in text]
-        assert missing == [], text
-        assert [w for w in english if w in text] == [], text
-        # the stored texts stay English; the English seat's email is as it always was
-        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada takes the ")
-        english_text = _plain(notifier.turn_message(gid, meta, state, 0))
-        assert "Round 1 of 6." in english_text and "Your craftsmen: the " in english_text
-    finally:
-        set_language(redis_client, bob, None)
+    svc, notifier, speaks = mail_in
+    speaks(bob, lang)
+    g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                        {"seed": f"pwords-{lang}"}, game="pillars")
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    meta, state = svc.load(gid)
+    game = games.of_meta(meta)
+    assert game.actor(state) == 0, "Ada starts"
+    take = next(m for m, _ in game.legal_moves(state) if m.startswith("take"))
+    svc.submit(gid, tokens[0], state.version, [take])
+    meta, state = svc.load(gid)
+    msg = notifier.turn_message(gid, meta, state, 1)
+    text = _plain(msg)
+    assert msg["Content-Language"] == lang
+    missing = [w for w in words if w not in text]
+    assert missing == [], text
+    assert [w for w in english if w in text] == [], text
+    # the stored texts stay English; the English seat's email is as it always was
+    assert svc.events_after(gid, 1)[0]["text"].startswith("Ada takes the ")
+    english_text = _plain(notifier.turn_message(gid, meta, state, 0))
+    assert "Round 1 of 6." in english_text and "Your craftsmen: the " in english_text
 
 
 # --- a Tiletum turn email in German and French ----------------------------------------------------------
@@ -335,52 +327,35 @@ def test_a_pillars_turn_email_speaks_the_players_language(redis_client, lang, wo
      ["Your score", "Resources:", "Storehouse", "Scores of the others", "Dice on the Action Wheel",
       "Take the ", "You may send several moves"]),
 ])
-def test_a_tiletum_turn_email_speaks_the_players_language(redis_client, lang, words, english):
+def test_a_tiletum_turn_email_speaks_the_players_language(mail_in, lang, words, english):
     """Bob reads Tiletum's own words in his language after Ada's turn; Ada's English is unchanged."""
-    from application.game_service import GameService
-    from application.notifications import set_language
-    from application.store import EventStore
-    from mail.mailconfig import MailConfig
-    from mail.notify import Notifier
-    from mail.outbox import Outbox
-
-    class Transport:
-        def send(self, msg):
-            pass
-
     ada, bob = f"ada-t-{lang}@words.test", f"bob-t-{lang}@words.test"
-    svc = GameService(EventStore(redis_client), allow_seeded_games=True)
-    cfg = MailConfig(secret="s", domain="pbem.test", from_addr="pbem@pbem.test", public_url="http://x",
-                     pictures=False)
-    notifier = Notifier(svc, Outbox(redis_client, Transport()), cfg)
-    set_language(redis_client, bob, lang)
-    try:
-        g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
-                            {"seed": f"twords-{lang}"}, game="tiletum")
-        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    svc, notifier, speaks = mail_in
+    speaks(bob, lang)
+    g = svc.create_game([{"name": "Ada", "email": ada}, {"name": "Bob", "email": bob}],
+                        {"seed": f"twords-{lang}"}, game="tiletum")
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    meta, state = svc.load(gid)
+    game = games.of_meta(meta)
+    first = game.actor(state)
+    assert [s["name"] for s in meta["seats"]][first] == "Ada", "the seed seats Ada first"
+    while game.actor(state) == first:   # Ada's first turn: the first die without a shift, then end
+        moves = [m for m, _ in game.legal_moves(state)]
+        takes = [m for m in moves if m.startswith("take") and ">" not in m]
+        move = takes[0] if takes else "end" if "end" in moves else next(m for m in moves if m != "undo")
+        svc.submit(gid, tokens[first], state.version, [move])
         meta, state = svc.load(gid)
-        game = games.of_meta(meta)
-        first = game.actor(state)
-        assert [s["name"] for s in meta["seats"]][first] == "Ada", "the seed seats Ada first"
-        while game.actor(state) == first:   # Ada's first turn: the first die without a shift, then end
-            moves = [m for m, _ in game.legal_moves(state)]
-            takes = [m for m in moves if m.startswith("take") and ">" not in m]
-            move = takes[0] if takes else "end" if "end" in moves else next(m for m in moves if m != "undo")
-            svc.submit(gid, tokens[first], state.version, [move])
-            meta, state = svc.load(gid)
-        other = game.actor(state)
-        msg = notifier.turn_message(gid, meta, state, other)
-        text = _plain(msg)
-        assert msg["Content-Language"] == lang
-        missing = [w for w in words if w not in text]
-        assert missing == [], text
-        assert [w for w in english if w in text] == [], text
-        # the stored texts stay English; the English seat's email is as it always was
-        assert svc.events_after(gid, 1)[0]["text"].startswith("Ada took the ")
-        english_text = _plain(notifier.turn_message(gid, meta, state, first))
-        assert "Scores of the others: Bob" in english_text and "Dice on the Action Wheel:" in english_text
-    finally:
-        set_language(redis_client, bob, None)
+    other = game.actor(state)
+    msg = notifier.turn_message(gid, meta, state, other)
+    text = _plain(msg)
+    assert msg["Content-Language"] == lang
+    missing = [w for w in words if w not in text]
+    assert missing == [], text
+    assert [w for w in english if w in text] == [], text
+    # the stored texts stay English; the English seat's email is as it always was
+    assert svc.events_after(gid, 1)[0]["text"].startswith("Ada took the ")
+    english_text = _plain(notifier.turn_message(gid, meta, state, first))
+    assert "Scores of the others: Bob" in english_text and "Dice on the Action Wheel:" in english_text
 
 
 def test_a_game_speaks_each_language_it_has_a_catalog_of(tmp_path):
