@@ -131,14 +131,6 @@ def describe_final(s: GameState, names=None, lang: str | None = None) -> str:
                result=w.ngettext("{who} wins", "{who} share the victory", len(s.winners), who=won))
 
 
-def played_by(text: str, by: str | None, w) -> str:
-    """A move's text with who played it for its seat (the stand-in, when its player did not)."""
-    if not by:
-        return text
-    if by == "stand-in":
-        return w._("{text} (played by the stand-in)", text=text)
-    return w._("{text} (played by the {by})", text=text, by=by)
-
 
 def event_text(before: GameState | None, ev: dict, names=None, lang: str | None = None) -> str:
     """One event in words, in the position ``before`` it (None before the game's first event);
@@ -153,7 +145,7 @@ def event_text(before: GameState | None, ev: dict, names=None, lang: str | None 
             text = describe_event(before, ev, names, lang)
         except Exception:  # a description is a courtesy; the notation always works
             text = ev["move"]
-        return played_by(text, ev.get("by"), w)
+        return w.played_by(text, ev.get("by"))
     if ev["type"] == "MovePlayed":
         return _move_text(before, ev, w)
     return ev["type"]
@@ -184,7 +176,7 @@ def _move_text(before: GameState, ev: dict, w) -> str:
     drawn = [v for _, v in ev["chance"]]
     extra += [w._("{tile} fits nowhere and is set aside", tile=tile_name(t, 0, w.lang))
               for t in (drawn[:-1] if s.tile else drawn)]
-    text = played_by(text, ev.get("by"), w)
+    text = w.played_by(text, ev.get("by"))
     text += "; " + "; ".join(extra) if extra else ""
     if s.phase == "over":
         text += ". " + w._("That was the last tile. {final}", final=describe_final(s, None, w.lang))

@@ -13,7 +13,8 @@ LANGUAGES = catalog_languages(CATALOGS)   # English, and each language it has a 
 
 
 # the messages of the shared words (rules_common.words, games/base.py defaults) that its catalogs hold too
-SHARED = (N_("{first} and {last}"), N_("points"))
+SHARED = (N_("{first} and {last}"), N_("points"), N_("{text} (played by the stand-in)"),
+          N_("{text} (played by the {by})"))
 
 
 def say(lang: str | None = None) -> Words:

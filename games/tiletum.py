@@ -76,14 +76,6 @@ def _who(names: list[str], seat, w=None) -> str:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else (w or say())._("A player")
 
 
-def played_by(text: str, by: str | None, w) -> str:
-    """A move's text with who played it for its seat (the stand-in, when its player did not)."""
-    if not by:
-        return text
-    if by == "stand-in":
-        return w._("{text} (played by the stand-in)", text=text)
-    return w._("{text} (played by the {by})", text=text, by=by)
-
 
 def event_text(before: tiletum.GameState | None, ev: dict, names: list[str] | None = None,
                machines: frozenset[int] = frozenset(), lang: str | None = None) -> str:
@@ -108,7 +100,7 @@ def event_text(before: tiletum.GameState | None, ev: dict, names: list[str] | No
                 text = narrate(before, move, _who(names, seat, w), their, lang)
         except Exception:  # a move the describer does not know: its notation is its text
             text = ev["move"]
-        return played_by(text, ev.get("by"), w)
+        return w.played_by(text, ev.get("by"))
     if t == "MoveUndone":
         if names is None:
             undoable = before.undo_moves if before is not None else []

@@ -279,14 +279,6 @@ def said_by(text: str, who: str, own: str = "their") -> str:
     return f"{who} {third} {''.join(parts)}".rstrip()
 
 
-def played_by(text: str, by: str | None, w: Words) -> str:
-    """A move's text with who played it for its seat (the stand-in, when its player did not)."""
-    if not by:
-        return text
-    if by == "stand-in":
-        return w._("{text} (played by the stand-in)", text=text)
-    return w._("{text} (played by the {by})", text=text, by=by)
-
 
 def event_text(before: GameState | None, event: dict, names=None, machines=frozenset(),
                lang: str | None = None) -> str:
@@ -311,7 +303,7 @@ def event_text(before: GameState | None, event: dict, names=None, machines=froze
             text = describe(before, event["move"], lang)
     except Exception:  # a description is a courtesy; the notation always works
         return event["move"]
-    text = played_by(text, event.get("by"), w)
+    text = w.played_by(text, event.get("by"))
     if event["chance"]:
         text += "; " + _reveals(event["chance"], names, w)
     try:

@@ -134,6 +134,15 @@ class Words:
             return self.pgettext(reason.context, reason.message, **values)
         return self._(reason.message, **values)
 
+    def played_by(self, text: str, by: str | None) -> str:
+        """A move's text with who played it for its seat (the stand-in, when its player did not); its
+        messages are in each game's catalog (its words module's ``SHARED``)."""
+        if not by:
+            return text
+        if by == "stand-in":
+            return self._("{text} (played by the stand-in)", text=text)
+        return self._("{text} (played by the {by})", text=text, by=by)
+
     def list(self, items: list[str]) -> str:
         """``a``, ``a and b``, ``a, b and c`` in the language (its message ``{first} and {last}``)."""
         items = [str(i) for i in items]

@@ -19,7 +19,8 @@ CATALOGS = Path(__file__).parent / "translations"
 LANGUAGES = catalog_languages(CATALOGS)   # English, and each language it has a catalog of
 
 # the messages of the shared words (rules_common.words, games/base.py defaults) that its catalogs hold too
-SHARED = (N_("{first} and {last}"), N_("VP"))
+SHARED = (N_("{first} and {last}"), N_("VP"), N_("{text} (played by the stand-in)"),
+          N_("{text} (played by the {by})"))
 
 
 def say(lang: str | None = None) -> Words:
