@@ -74,6 +74,18 @@ def visible_english(page, files: tuple[str, ...], game: str | None = None, witho
     return [m for m in english_messages(lang, *files, game=game) if m in text]
 
 
+def _english_browser(browser):
+    """A browser context that says English (``Accept-Language``), a page of it, and the page's script
+    errors and Content-Security-Policy refusals as they come."""
+    context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    return context, page, errors
+
+
 @pytest.fixture()
 def without_its_own_page(monkeypatch):
     own = {k: v for k, v in pages.GAME_PAGES.items() if k != "carcassonne"}
@@ -86,12 +98,7 @@ def test_home_new_game_and_a_game_page_in_the_language(redis_server, browser, wi
     said = SAID[lang]
     with LiveServer(make_app(redis_server.url)) as server:
         http = requests.Session()
-        context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        context, page, errors = _english_browser(browser)
         # the browser says English: the home page is English, until the footer's switch is used
         page.goto(f"{server.url}/")
         assert page.evaluate("document.documentElement.lang") == "en"
@@ -212,12 +219,7 @@ def test_the_games_own_pages_in_the_language(redis_server, browser, lang):
     said, own = SAID[lang], OWN[lang]
     with LiveServer(make_app(redis_server.url)) as server:
         http = requests.Session()
-        context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+        context, page, errors = _english_browser(browser)
         page.goto(f"{server.url}/?lang={lang}")   # the choice, remembered for the game pages
 
         # --- Carcassonne: the tile in hand, a cell chosen on the board, its follower choices ---------
