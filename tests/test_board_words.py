@@ -16,7 +16,7 @@ import games
 from games.base import in_language
 from rules_common.glyphs import width
 from rules_common.words import PSEUDO
-from test_game_words import catalog_problems, leftover
+from tests.test_game_words import catalog_problems, leftover
 from tests.examples import hosting
 
 BOARD_GAMES = [games.CARCASSONNE, games.PILLARS]   # Tiletum's: tests/test_tiletum_words.py

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import random
 import re
-import string
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 
 import games
 from games.base import in_language, resign_text
 from rules_common.words import PSEUDO
+from tests import po
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEAKING = [g for g in games.GAMES.values() if len(g.languages) > 1]
@@ -38,48 +37,19 @@ def test_carcassonne_pillars_and_tiletum_speak_german_and_french_and_the_others_
 
 # --- the catalogs ----------------------------------------------------------------------------------
 
-def _key(message, context) -> object:
-    key = message if isinstance(message, str) else tuple(message)
-    return (context, key) if context else key
-
-
 def game_messages(game) -> set:
     """Every message the game's code marks (its ``translations/babel.cfg``, as ``make messages``
     extracts it): a plural as (singular, plural), a message with a context as (context, message)."""
     folder = Path(game.catalogs[0])
     cfg = (folder / "babel.cfg").read_text()
     method_map = [(p, m) for m, p in re.findall(r"^\[([\w.:]+): (.+)\]$", cfg, re.M)]
-    return {_key(m, c) for _f, _l, m, _c, c in extract_from_dir(str(ROOT), method_map=method_map,
+    return {po.key(m, c) for _f, _l, m, _c, c in extract_from_dir(str(ROOT), method_map=method_map,
                                                                keywords=KEYWORDS)}
 
 
-def _fields(text: str) -> set:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-
-
 def catalog_problems(game, lang: str, wanted: set) -> list[str]:
-    """What is wrong with the game's ``lang`` catalog for the messages ``wanted``: missing,
-    untranslated, fuzzy, a plural without each of the language's forms, or a placeholder that
-    differs from the message's (``{n}`` may be left out of a form: "einmal")."""
-    with open(Path(game.catalogs[0]) / f"{lang}.po", "rb") as fp:
-        catalog = read_po(fp, locale=lang)
-    held = {_key(m.id, m.context): m for m in catalog if m.id}
-    problems = []
-    for key in sorted(wanted, key=str):
-        m = held.get(key)
-        if m is None:
-            problems.append(f"{lang}: missing {key!r}")
-            continue
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
-        if m.fuzzy or not all(strings) or (m.pluralizable and len(strings) != catalog.num_plurals):
-            problems.append(f"{lang}: untranslated or fuzzy {key!r}")
-            continue
-        ids = [m.id] if isinstance(m.id, str) else list(m.id)
-        want = set().union(*(_fields(i) for i in ids))
-        for s in strings:
-            if _fields(s) - {"n"} != want - {"n"}:
-                problems.append(f"{lang}: placeholders of {key!r}: {s!r}")
-    return problems
+    """What is wrong with the game's ``lang`` catalog for the messages ``wanted`` (tests/po.py)."""
+    return po.problems(Path(game.catalogs[0]) / f"{lang}.po", lang, wanted)
 
 
 @pytest.mark.parametrize("game", SPEAKING, ids=lambda g: g.name)

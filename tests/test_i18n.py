@@ -4,7 +4,6 @@ not fuzzy, with the same placeholders (a catalog that misses one fails here)."""
 from __future__ import annotations
 
 import re
-import string
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -14,6 +13,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from tablepost import i18n
+from tests import po
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "tablepost" / "translations"
@@ -79,38 +79,10 @@ def code_messages() -> set:
     return found
 
 
-_TAG = re.compile(r"</?(?:a|strong|em|b|i|code|span|br)\b[^<>]*>")   # the markup a page message may hold
-
-
-def _fields(text: str) -> set:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-
-
 def catalog_problems(lang: str, wanted: set) -> list[str]:
-    """What is wrong with ``lang``'s catalog for the messages ``wanted``: missing, untranslated,
-    fuzzy, or a placeholder that differs from the message's."""
-    with open(CATALOGS / f"{lang}.po", "rb") as fp:
-        catalog = read_po(fp, locale=lang)
-    problems = []
-    held = {(m.id if isinstance(m.id, str) else tuple(m.id)): m for m in catalog if m.id}
-    for key in sorted(wanted, key=str):
-        m = held.get(key)
-        if m is None:
-            problems.append(f"{lang}: missing {key!r}")
-            continue
-        strings = [m.string] if isinstance(m.string, str) else list(m.string)
-        if m.fuzzy or not all(strings):
-            problems.append(f"{lang}: untranslated or fuzzy {key!r}")
-            continue
-        ids = [key] if isinstance(key, str) else list(key)
-        want = set().union(*(_fields(i) for i in ids)) - {"n"}
-        tags = sorted(_TAG.findall(ids[0]))
-        for s in strings:
-            if _fields(s) - {"n"} != want:
-                problems.append(f"{lang}: placeholders of {key!r}: {s!r}")
-            if sorted(_TAG.findall(s)) != tags:   # a page's message keeps its markup (api/page_i18n.py)
-                problems.append(f"{lang}: the tags of {key!r}: {s!r}")
-    return problems
+    """What is wrong with ``lang``'s catalog for the messages ``wanted`` (tests/po.py: missing,
+    untranslated, fuzzy, its plural forms, its placeholders, a page message's tags)."""
+    return po.problems(CATALOGS / f"{lang}.po", lang, wanted)
 
 
 @pytest.mark.parametrize("lang", sorted(set(i18n.LANGUAGES) - {i18n.DEFAULT}))
