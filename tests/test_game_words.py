@@ -179,6 +179,15 @@ def _plain(msg) -> str:
                 if part.get_content_type() == "text/plain")
 
 
+def _speaks(msg, lang: str, words: list[str], english: list[str]) -> None:
+    """The email says it is in ``lang``, and its plain text has each of ``words`` and none of
+    ``english``."""
+    text = _plain(msg)
+    assert msg["Content-Language"] == lang
+    assert [w for w in words if w not in text] == [], text
+    assert [w for w in english if w in text] == [], text
+
+
 @pytest.fixture()
 def mail_in(redis_client):
     """The game service and a notifier whose turn emails are composed, never sent, and ``speaks(address,
@@ -232,11 +241,7 @@ def test_a_carcassonne_turn_email_speaks_the_players_language(mail_in, lang, wor
     svc.submit(gid, tokens[0], state.version, [game.legal_moves(state)[0][0]])
     meta, state = svc.load(gid)
     msg = notifier.turn_message(gid, meta, state, 1)
-    text = _plain(msg)
-    assert msg["Content-Language"] == lang
-    missing = [w for w in words if w not in text]
-    assert missing == [], text
-    assert [w for w in english if w in text] == [], text
+    _speaks(msg, lang, words, english)
     # the stored texts stay English: GET /events in English, the email's made from the events
     assert svc.events_after(gid, 1)[0]["text"].startswith("Ada placed a tile with")
     # Ada's English email is as it always was
@@ -271,11 +276,7 @@ def test_a_pillars_turn_email_speaks_the_players_language(mail_in, lang, words, 
     svc.submit(gid, tokens[0], state.version, [take])
     meta, state = svc.load(gid)
     msg = notifier.turn_message(gid, meta, state, 1)
-    text = _plain(msg)
-    assert msg["Content-Language"] == lang
-    missing = [w for w in words if w not in text]
-    assert missing == [], text
-    assert [w for w in english if w in text] == [], text
+    _speaks(msg, lang, words, english)
     # the stored texts stay English; the English seat's email is as it always was
     assert svc.events_after(gid, 1)[0]["text"].startswith("Ada takes the ")
     english_text = _plain(notifier.turn_message(gid, meta, state, 0))
@@ -317,11 +318,7 @@ def test_a_tiletum_turn_email_speaks_the_players_language(mail_in, lang, words, 
         meta, state = svc.load(gid)
     other = game.actor(state)
     msg = notifier.turn_message(gid, meta, state, other)
-    text = _plain(msg)
-    assert msg["Content-Language"] == lang
-    missing = [w for w in words if w not in text]
-    assert missing == [], text
-    assert [w for w in english if w in text] == [], text
+    _speaks(msg, lang, words, english)
     # the stored texts stay English; the English seat's email is as it always was
     assert svc.events_after(gid, 1)[0]["text"].startswith("Ada took the ")
     english_text = _plain(notifier.turn_message(gid, meta, state, first))
