@@ -71,9 +71,11 @@ function andNodes(nodes) {
 // each name a link to the player's public profile where there is one.
 function showTitle(gameName, suffix) {
   const seats = summary ? summary.seats.map((s, i) => i) : [];
-  const text = gameName + (seats.length ? ": " + andList(seats.map(seatName)) : "");
+  const text = seats.length ? t("{label}: {text}", {label: gameName, text: andList(seats.map(seatName))}) : gameName;
+  // the language's colon between them (French: " : "), the names as nodes (links)
+  const colon = t("{label}: {text}").replace("{label}", "").replace("{text}", "");
   // a rated game says so (its result moves the players' ratings, and it gives no hints)
-  $("title").replaceChildren(gameName + (seats.length ? ": " : ""), ...andNodes(seats.map(seatNode)),
+  $("title").replaceChildren(gameName + (seats.length ? colon : ""), ...andNodes(seats.map(seatNode)),
                              summary && summary.rated ? " " + t("(rated)") : "");
   document.title = text + (suffix ? " (" + suffix + ")" : "");
 }
@@ -452,10 +454,10 @@ function showReplayStep() {
   slider.max = String(liveVersion);
   slider.value = String(at);
   const ev = allEvents.find(e => e.version === at);
-  const said = ev ? ": " + (ev.text || ev.move || "") : "";
-  $("replay-at").textContent = (replayAt === null ? t("Step {step} of {steps} (now)", {step: at, steps: liveVersion})
-                                                  : t("Step {step} of {steps}", {step: at, steps: liveVersion}))
-    + said + (/[.!?]$/.test(said) ? "" : ".");
+  const step = replayAt === null ? t("Step {step} of {steps} (now)", {step: at, steps: liveVersion})
+                                 : t("Step {step} of {steps}", {step: at, steps: liveVersion});
+  const said = ev ? t("{label}: {text}", {label: step, text: ev.text || ev.move || ""}) : step;
+  $("replay-at").textContent = said + (/[.!?]$/.test(said) ? "" : ".");
   $("replay-link").href = location.pathname + "#v=" + at;
   $("replay-prev").disabled = at <= 1;
   $("replay-first").disabled = at <= 1;
