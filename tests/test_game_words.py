@@ -253,12 +253,12 @@ def test_a_carcassonne_turn_email_speaks_the_players_language(mail_in, lang, wor
 
 @pytest.mark.parametrize("lang, words, english", [
     ("de", ["Runde 1 von 6.", "Phase I: Baustoffkarten und Handwerker.", "Du hast 2 SP,", "Deine Handwerker:",
-            "Die anderen: Ada", "Die Kartenauslage:", "Ada nimmt", "du bist am Zug: eine Baustoffkarte",
+            "Die anderen: Ada", "Die Kartenauslage:", "Ada nimmt", "Es ist dein Zug: eine Baustoffkarte",
             "Auf dem Baustoffmarkt: 4 Stein"],
      ["Your craftsmen", "The card pool", "At the market", "You have", "your turn to", "workers)"]),
     ("fr", ["Manche 1 sur 6.", "Phase I : cartes Ressource et artisans.", "Vous avez 2 PV,", "Vos artisans :",
             "Les autres : Ada", "Les cartes disponibles :", "Ada prend",
-            "à vous de prendre une carte Ressource", "Au marché : 4 pierres"],
+            "C’est à vous de prendre une carte Ressource", "Au marché : 4 pierres"],
      ["Your craftsmen", "The card pool", "At the market", "You have", "your turn to", "workers)"]),
 ])
 def test_a_pillars_turn_email_speaks_the_players_language(mail_in, lang, words, english):
