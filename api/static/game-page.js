@@ -573,7 +573,8 @@ async function afterRender() {
 // on the page opened from an email's or the dashboard's link (a link token, L...), never to a seat
 // token, which the game's creator holds too.
 async function showHeldEmails() {
-  if (!token || !token.startsWith("L") || !$("title")) return;
+  // a link token is "L<seat>.<mac>" (application/links.py); a seat token may start with an L too
+  if (!token || !/^L(0|[1-9][0-9]?)\./.test(token) || !$("title")) return;
   const r = await fetch(api + "/held-emails", {headers: auth, cache: "no-store"});
   if (!r.ok) return;
   const held = (await r.json()).held || [];
